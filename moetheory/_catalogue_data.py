@@ -1,0 +1,446 @@
+"""The claim catalogue, transcribed from ``claims.md`` (IDs never change).
+
+Each row is ``(claim_id, section, seed_files, statement)``; the first seed file is the
+primary source of the claim.
+"""
+
+CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    (
+        'pcr.pde.cosine',
+        'Routers and the parameter-interaction PDE',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'For the cosine router s = β1ᵀx / (‖β1‖·‖x‖), β1ᵀ ∂H/∂β1 = 0 (eq. 4) for every expert '
+            'function h, every d1 ≥ 1 and all x ≠ 0, β1 ≠ 0. Must be shown for general d1, not '
+            'only for a few fixed dimensions.'
+        ),
+    ),
+    (
+        'pcr.pde.perturbed',
+        'Routers and the parameter-interaction PDE',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'For the perturbed cosine router s = β1ᵀx / ((‖β1‖+τ1)(‖x‖+τ2)) with τ1, τ2 > 0, β1ᵀ '
+            '∂H̃/∂β1 ≠ 0, i.e. the interaction (4) does not occur. Give the residual in closed '
+            'form and the set where it vanishes.'
+        ),
+    ),
+    (
+        'pcr.pde.each-noise',
+        'Routers and the parameter-interaction PDE',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'Each of the two perturbations on its own (τ1 > 0 with τ2 = 0, and τ2 > 0 with τ1 = '
+            '0) eliminates the interaction (4).'
+        ),
+    ),
+    (
+        'pcr.pde.linear-second-order',
+        'Routers and the parameter-interaction PDE',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'For the linear router s = β1ᵀx and experts h = φ(aᵀx + b), the parameter interaction '
+            'appears only at second order: ∂²H/∂β1∂b = ∂H/∂a, while β1ᵀ∂H/∂β1 ≢ 0.'
+        ),
+    ),
+    (
+        'pcr.pde.implementations',
+        'Routers and the parameter-interaction PDE',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            "Router code in practice normalises with a clamp, v / max(‖v‖, ε) (PyTorch's "
+            '`F.normalize`), or with an additive ε, v / (‖v‖ + ε), on the expert embedding only, '
+            'the token only, or both. For each of these six variants, does (4) hold, and where?'
+        ),
+    ),
+    (
+        'pcr.experts.param-count',
+        'Routers and the parameter-interaction PDE',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            'The two-layer expert (input-dim × hidden, then hidden × input-dim) has fewer '
+            'parameters than one input-dim × input-dim linear layer whenever the hidden dimension '
+            'is smaller than the input dimension.'
+        ),
+    ),
+    (
+        'pcr.stability.near-zero',
+        'Routers and the parameter-interaction PDE',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            "The cosine router's training can suffer when ‖β1‖ or ‖x‖ approaches 0; the perturbed "
+            'router does not. Quantify: gradients of s with respect to x and β1 near 0, unbounded '
+            'or bounded, with the bound.'
+        ),
+    ),
+    (
+        'pcr.ident.ffn-relu',
+        'Strong identifiability of experts',
+        ('002_ed39350ac6d6e1c0.txt',),
+        (
+            'h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.ffn-tanh',
+        'Strong identifiability of experts',
+        ('002_ed39350ac6d6e1c0.txt',),
+        (
+            'h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.ffn-poly',
+        'Strong identifiability of experts',
+        ('002_ed39350ac6d6e1c0.txt',),
+        (
+            'h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.linear',
+        'Strong identifiability of experts',
+        ('002_ed39350ac6d6e1c0.txt',),
+        (
+            'the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.two-layer-relu-bias',
+        'Strong identifiability of experts',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            'the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly '
+            'identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.two-layer-relu-nobias',
+        'Strong identifiability of experts',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            'ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.two-layer-gelu',
+        'Strong identifiability of experts',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            'the two-layer GELU FFN is strongly identifiable.'
+        ),
+    ),
+    (
+        'pcr.ident.consistency',
+        'Strong identifiability of experts',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'do the two seeds agree with each other about ReLU experts?'
+        ),
+    ),
+    (
+        'pcr.identifiable.cosine',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            '(A.3): with β*_{0k*} = 0 the cosine-router MoE is identifiable: f_G(x) = f_{G*}(x) '
+            'for almost every x implies G ≡ G* (as mixing measures, up to relabelling).'
+        ),
+    ),
+    (
+        'pcr.identifiable.perturbed',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'the same statement for the perturbed cosine router, under the same assumptions.'
+        ),
+    ),
+    (
+        'pcr.voronoi.loss',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'The Voronoi cells (5) and loss L_{1,r}(G, G*) are well defined; L ≥ 0 and L = 0 iff '
+            'G = G* (as mixing measures, with the identifiability convention (A.3)).'
+        ),
+    ),
+    (
+        'pcr.sparse.partition',
+        'Estimation',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            'The top-K perturbed cosine MoE equals, on each of the C(k*, K) regions of the input '
+            'space, the dense softmax MoE over the K selected experts, and the squared L²(μ) '
+            'distance decomposes as a sum over the regions.'
+        ),
+    ),
+    (
+        'pcr.poly-expert.identity',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'For h(x, η) = (ηx)², x ∈ ℝ: |h(x, η̂) − h(x, η*)| = |η̂ − η*| · |η̂ + η*| · |x|.'
+        ),
+    ),
+    (
+        'pcr.rates.regression',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'Theorems 1 and 3: ‖f_Ĝn − f_G*‖_{L²(μ)} = O_P(√(log n / n)) for the least-squares '
+            'estimator, with either router.'
+        ),
+    ),
+    (
+        'pcr.rates.cosine-slow',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'Theorem 2: under the cosine router (over-specified), some parameter estimation rate '
+            'is slower than every polynomial rate.'
+        ),
+    ),
+    (
+        'pcr.rates.perturbed-fast',
+        'Estimation',
+        ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
+        (
+            'Theorem 4 / Table 1: under the perturbed router with strongly identifiable experts, '
+            'parameter and expert estimation rates are polynomial, between O_P((log n/n)^{1/4}) '
+            'and O_P((log n/n)^{1/2}).'
+        ),
+    ),
+    (
+        'pcr.rates.comparison',
+        'Estimation',
+        ('000_7b6465990ad3b04b.txt',),
+        (
+            "the perturbed router's expert estimation is empirically faster than both the linear "
+            "and the cosine router's."
+        ),
+    ),
+    (
+        'j91.grad.1.4',
+        'Jacobs, Jordan, Nowlan & Hinton 1991',
+        ('001_4a7126a84a0d22c9.txt',),
+        (
+            'The derivative of E = Σ_i p_i ‖d − o_i‖² (eq. 1.2) is ∂E/∂o_i = −2 p_i (d − o_i).'
+        ),
+    ),
+    (
+        'j91.loss.1.3',
+        'Jacobs, Jordan, Nowlan & Hinton 1991',
+        ('001_4a7126a84a0d22c9.txt',),
+        (
+            'E = −log Σ_i p_i exp(½‖d − o_i‖²), as written in the seed, is the negative log '
+            'probability of d under a mixture of unit-variance Gaussians centred at the o_i.'
+        ),
+    ),
+    (
+        'j91.grad.1.5',
+        'Jacobs, Jordan, Nowlan & Hinton 1991',
+        ('001_4a7126a84a0d22c9.txt',),
+        (
+            'Eq. 1.5, as written, is the derivative of eq. 1.3 as written.'
+        ),
+    ),
+    (
+        'j91.adapt-speed',
+        'Jacobs, Jordan, Nowlan & Hinton 1991',
+        ('001_4a7126a84a0d22c9.txt',),
+        (
+            'Eq. 1.4 adapts the best-fitting expert the slowest and eq. 1.5 the fastest.'
+        ),
+    ),
+    (
+        'j91.cooperation',
+        'Jacobs, Jordan, Nowlan & Hinton 1991',
+        ('001_4a7126a84a0d22c9.txt',),
+        (
+            "Under eq. 1.1 the gradient for expert i depends on the other experts' outputs (they "
+            'compensate each other); under 1.2 and 1.3 it does not, except through a scalar '
+            'weight.'
+        ),
+    ),
+    (
+        'j91.specialization',
+        'Jacobs, Jordan, Nowlan & Hinton 1991',
+        ('001_4a7126a84a0d22c9.txt',),
+        (
+            '(empirical) with 4 or 8 experts trained on loss 1.3, all but 2–3 experts end with '
+            'mixing proportions near 0. The vowel data is not available: design a documented 2-D, '
+            'multi-class stand-in and say so.'
+        ),
+    ),
+    (
+        'cl.update.min-norm',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Eq. (5) is the unique minimiser of ‖w − w_{t−1}‖ subject to X_tᵀ w = y_t.'
+        ),
+    ),
+    (
+        'cl.update.projection-mean',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            "[Lemma 16's key step] E‖P_t u‖² = (s/d)‖u‖² for the projection P_t onto the column "
+            'space of X_t. Check it both for Gaussian X_t and for X_t of Definition 1.'
+        ),
+    ),
+    (
+        'cl.lemma2.smooth-router',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            "‖p − p̂‖∞ ≤ (λ/M²)‖h − ĥ‖∞ (Appendix B; note that the proof's last lines write λM² "
+            'and M² instead — check each reading).'
+        ),
+    ),
+    (
+        'cl.lemma3.unchanged',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'If the task routed to expert m_t has the same ground truth as the previous task '
+            'routed to m_t, then w_t^{(m_t)} = w_{t−1}^{(m_t)}.'
+        ),
+    ),
+    (
+        'cl.lemma4.grad-sum',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Σ_m ∇_{θ(m)} L_task = 0 at every round.'
+        ),
+    ),
+    (
+        'cl.lemma11.coverage',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'If each expert falls in M_n with probability 1/N independently, P(|M_n| ≥ 1 for all '
+            'n) ≥ 1 − N·exp(−M/N).'
+        ),
+    ),
+    (
+        'cl.lemma11.product-step',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            "The step of Lemma 11's proof: P(|M_n| ≥ 1 for all n) ≥ (1 − (1 − 1/N)^M)^N."
+        ),
+    ),
+    (
+        'cl.prop4.generalization',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            "Single expert (M = 1): E[G_T] = r^T/N Σ_n ‖w_n‖² + (1 − r^T)/N² Σ_{n≠n'} ‖w_{n'} − "
+            'w_n‖², r = 1 − s/d. (The seed writes the sum as "Σ_{n=n\'}"; read it as ordered and '
+            'as unordered pairs.)'
+        ),
+    ),
+    (
+        'cl.prop4.forgetting',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Single expert: E[F_t] = 1/(t−1) Σ_{τ=1}^{t−1} ( r^{t−τ}/N Σ_n ‖w_n‖² + (r^τ − '
+            "r^t)/N² Σ_{n≠n'} ‖w_{n'} − w_n‖² ) (main text), and the Appendix H form 1/(t−1) Σ_i "
+            '[ (r^t − r^i) E‖w_{n_i}‖² + Σ_{l≤t} (1−r) r^{t−l} E‖w_{n_l} − w_{n_i}‖² − Σ_{j≤i} '
+            '(1−r) r^{i−j} E‖w_{n_j} − w_{n_i}‖² ].'
+        ),
+    ),
+    (
+        'cl.thm1.forgetting-bound',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'M > N, M = Ω(N ln N): the bounds of Theorem 1 on E[F_t] (t ≤ T1) and E[G_T], in '
+            'terms of L_t^{(m)}.'
+        ),
+    ),
+    (
+        'cl.thm1.generalization-bound',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'M > N, M = Ω(N ln N): the bounds of Theorem 1 on E[F_t] (t ≤ T1) and E[G_T], in '
+            'terms of L_t^{(m)}.'
+        ),
+    ),
+    (
+        'cl.thm1.frozen-forgetting',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'For t > T1: E[F_t] = (T1 − 1)/(t − 1) · E[F_{T1}].'
+        ),
+    ),
+    (
+        'cl.thm2.bounds',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'M < N: the bounds of Theorem 2 with Ψ1 and Ψ2.'
+        ),
+    ),
+    (
+        'cl.prop1.convergence',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'After T1 = ⌈M/η⌉ rounds every expert stays in one expert set M_n and its model no '
+            'longer changes: w_{T1+1}^{(m)} = … = w_T^{(m)}.'
+        ),
+    ),
+    (
+        'cl.prop2.no-termination',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Without termination, by t2 = ⌈η⁻¹σ0^{−0.75}M⌉ the gate outputs of all experts are '
+            'within O(σ0^{1.75}) of each other and routing goes wrong.'
+        ),
+    ),
+    (
+        'cl.prop3.balance',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'After termination, the router picks each expert of M_{n_t} with probability '
+            '1/|M_{n_t}|.'
+        ),
+    ),
+    (
+        'cl.fig2',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Figure 2: with termination, forgetting and generalization error of every MoE first '
+            'rise, then converge to nearly 0; without termination they stay high and oscillate; '
+            'every MoE beats the single expert; M = 20 converges later than M = 10 and ends no '
+            'better.'
+        ),
+    ),
+    (
+        'cl.fig4-5',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Figures 4–5: Γ ≤ λ balances the load across experts of a set; Γ > λ does not; '
+            'balanced load gives a smaller generalization error; forgetting is robust to Γ.'
+        ),
+    ),
+    (
+        'cl.more-experts',
+        'Continual learning with MoE',
+        ('003_3078ccb5100b14b7.txt',),
+        (
+            'Adding experts beyond what the tasks need delays convergence (T1 grows with M) and '
+            'does not improve the final error.'
+        ),
+    ),
+)

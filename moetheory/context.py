@@ -1,0 +1,73 @@
+"""The context a check runs in: its seed, profile and statistical budget."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CheckContext", "PROFILES", "claim_seed"]
+
+PROFILES: tuple[str, ...] = ("quick", "full")
+
+
+def claim_seed(master_seed: int, claim_id: str) -> int:
+    """Derive a check's seed from the master seed and the claim ID (SHA-256, 63 bits).
+
+    Examples
+    --------
+    >>> claim_seed(0, "cl.fig2") == claim_seed(0, "cl.fig2")
+    True
+    >>> claim_seed(0, "cl.fig2") != claim_seed(1, "cl.fig2")
+    True
+    """
+    if not isinstance(master_seed, int | np.integer) or master_seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {master_seed!r}")
+    digest = hashlib.sha256(f"{int(master_seed)}:{claim_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """Everything a check may depend on besides its code.
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim being checked.
+    seed : int
+        The check's own seed (see :func:`claim_seed`).
+    profile : {"quick", "full"}
+        Budget: ``quick`` for tests and CI, ``full`` for the paper-scale run.
+    alpha : float
+        Family-wise error level allotted to this claim (Bonferroni share of the run's
+        family level over all statistical claims). Checks split it further over their own
+        comparisons.
+
+    Examples
+    --------
+    >>> ctx = CheckContext("cl.fig2", seed=7, profile="quick", alpha=0.001)
+    >>> float(ctx.rng().random()) == float(ctx.rng().random())
+    True
+    """
+
+    claim_id: str
+    seed: int
+    profile: str = "quick"
+    alpha: float = 0.001
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}, got {self.profile!r}")
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must lie in (0, 1), got {self.alpha!r}")
+
+    def rng(self, stream: int = 0) -> np.random.Generator:
+        """A fresh generator for this claim; ``stream`` separates independent uses."""
+        return np.random.default_rng([self.seed, stream])
+
+    @property
+    def full(self) -> bool:
+        """True under the ``full`` profile."""
+        return self.profile == "full"

@@ -1,0 +1,275 @@
+"""The claim registry: every claim of the catalogue, and the check that decides it.
+
+Checks register themselves with the :func:`claim` decorator. Catalogued claims that no
+module implements yet are registered as placeholders whose verdict is ``inconclusive``
+with the reason "not implemented", so a report always shows the whole catalogue.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+
+from moetheory.catalogue import CATALOGUE, catalogue_spec
+from moetheory.context import CheckContext
+from moetheory.verdicts import Outcome, Verdict
+
+__all__ = [
+    "Claim",
+    "CheckFunction",
+    "KINDS",
+    "claim",
+    "registered",
+    "get_claim",
+    "select_claims",
+    "load_checks",
+    "CHECK_MODULES",
+    "ENTRY_POINT_GROUP",
+    "unregister",
+]
+
+CheckFunction = Callable[[CheckContext], Outcome]
+
+#: ``exact`` checks decide by proof or counterexample; ``statistical`` checks decide by a
+#: calibrated test and share the run's family-wise error level.
+KINDS: tuple[str, ...] = ("exact", "statistical")
+
+#: The modules of ``proofs_checks`` that hold the package's own checks, one per paper section.
+CHECK_MODULES: tuple[str, ...] = (
+    "proofs_checks.routers_pde",
+    "proofs_checks.identifiability",
+    "proofs_checks.jacobs1991",
+    "proofs_checks.estimation",
+    "proofs_checks.continual_theory",
+    "proofs_checks.continual_dynamics",
+)
+
+#: Entry-point group through which other packages add claims.
+ENTRY_POINT_GROUP = "moetheory.checks"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A registered claim and its check.
+
+    Attributes
+    ----------
+    id, statement, seed_files, section
+        As in the catalogue (or as given, for a claim the package adds).
+    reading : str
+        The precise reading of the statement that the check decides (the primary one;
+        further readings come back as :class:`~moetheory.verdicts.Reading` entries).
+    kind : {"exact", "statistical"}
+        How the verdict is reached.
+    check : callable
+        ``check(ctx) -> Outcome``.
+    implemented : bool
+        False for a catalogue placeholder.
+    """
+
+    id: str
+    statement: str
+    seed_files: tuple[str, ...]
+    section: str
+    reading: str
+    kind: str
+    check: CheckFunction
+    implemented: bool = True
+
+    @property
+    def seed_file(self) -> str:
+        """The primary seed file."""
+        return self.seed_files[0] if self.seed_files else ""
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def claim(
+    claim_id: str,
+    *,
+    reading: str,
+    kind: str = "exact",
+    statement: str | None = None,
+    seed_files: Iterable[str] | None = None,
+    section: str | None = None,
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register ``check(ctx) -> Outcome`` as the check of ``claim_id``.
+
+    For a catalogued ID, ``statement``, ``seed_files`` and ``section`` default to the
+    catalogue's. A claim the package adds (e.g. ``<id>.corrected``) must give ``statement``;
+    its seed files and section default to those of the catalogued claim it extends.
+
+    Examples
+    --------
+    >>> @claim("example.one-plus-one", reading="in the integers",
+    ...        statement="1 + 1 = 2", seed_files=["none"], section="Examples")
+    ... def _check(ctx):
+    ...     return Outcome(Verdict.PROVED if 1 + 1 == 2 else Verdict.REFUTED, "arithmetic")
+    >>> get_claim("example.one-plus-one").kind
+    'exact'
+    >>> unregister("example.one-plus-one")
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not reading:
+        raise ValueError("reading must state the precise reading the check decides")
+    spec = catalogue_spec(claim_id)
+    parent = _parent_spec(claim_id)
+    if spec is None and statement is None:
+        raise ValueError(
+            f"claim {claim_id!r} is not in the catalogue: pass statement=... "
+            "(and seed_files=..., section=... unless it extends a catalogued claim)"
+        )
+    base = spec or parent
+    files = tuple(seed_files) if seed_files is not None else (base.seed_files if base else ())
+    sect = section or (base.section if base else "")
+    if not files or not sect:
+        raise ValueError(f"claim {claim_id!r} needs seed_files=... and section=...")
+
+    def decorator(func: CheckFunction) -> CheckFunction:
+        old = _REGISTRY.get(claim_id)
+        if old is not None and old.implemented and not _same_check(old.check, func):
+            raise ValueError(
+                f"claim {claim_id!r} is registered twice "
+                f"({old.check.__module__}.{old.check.__qualname__} and "
+                f"{func.__module__}.{func.__qualname__})"
+            )
+        _REGISTRY[claim_id] = Claim(
+            id=claim_id,
+            statement=statement or (spec.statement if spec else ""),
+            seed_files=files,
+            section=sect,
+            reading=reading,
+            kind=kind,
+            check=func,
+        )
+        return func
+
+    return decorator
+
+
+def unregister(claim_id: str) -> None:
+    """Remove a claim registered outside the catalogue (for tests and examples)."""
+    if catalogue_spec(claim_id) is not None:
+        raise ValueError(f"catalogued claim {claim_id!r} cannot be unregistered")
+    _REGISTRY.pop(claim_id, None)
+
+
+def _same_check(a: CheckFunction, b: CheckFunction) -> bool:
+    # A module run as a script registers under ``__main__`` and again under its own name.
+    same_name = a.__qualname__ == b.__qualname__
+    return same_name and "__main__" in (a.__module__, b.__module__)
+
+
+def _parent_spec(claim_id: str):  # type: ignore[no-untyped-def]
+    parts = claim_id.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        spec = catalogue_spec(".".join(parts[:cut]))
+        if spec is not None:
+            return spec
+    return None
+
+
+def _not_implemented(ctx: CheckContext) -> Outcome:
+    return Outcome(Verdict.INCONCLUSIVE, "not implemented", {"reason": "not implemented"})
+
+
+_loaded = False
+
+
+def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
+    """Import the check modules and entry-point plugins, then fill in placeholders.
+
+    Idempotent. A module that fails to import does not hide the rest of the catalogue:
+    its claims keep their placeholders and the import error is re-raised at the end.
+    """
+    global _loaded
+    if _loaded:
+        return
+    errors: list[str] = []
+    names = list(modules) + [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                errors.append(f"{name}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - reported below with the module name
+            errors.append(f"{name}: {type(exc).__name__}: {exc}")
+    for spec in CATALOGUE:
+        if spec.id not in _REGISTRY:
+            _REGISTRY[spec.id] = Claim(
+                id=spec.id,
+                statement=spec.statement,
+                seed_files=spec.seed_files,
+                section=spec.section,
+                reading="not implemented yet",
+                kind="exact",
+                check=_not_implemented,
+                implemented=False,
+            )
+    _loaded = True
+    if errors:
+        raise ImportError("could not load check modules:\n" + "\n".join(errors))
+
+
+def registered() -> list[Claim]:
+    """All registered claims in report order: catalogue order, each claim followed by
+    the claims that extend it (``<id>.corrected`` ...), then claims from elsewhere.
+
+    Examples
+    --------
+    >>> load_checks()
+    >>> registered()[0].id
+    'pcr.pde.cosine'
+    """
+    order: list[Claim] = []
+    seen: set[str] = set()
+    for spec in CATALOGUE:
+        family = sorted(
+            (c for c in _REGISTRY.values() if c.id.startswith(spec.id + ".") and c.id not in seen),
+            key=lambda c: c.id,
+        )
+        for c in ([_REGISTRY[spec.id]] if spec.id in _REGISTRY else []) + family:
+            if c.id not in seen:
+                order.append(c)
+                seen.add(c.id)
+    order.extend(sorted((c for c in _REGISTRY.values() if c.id not in seen), key=lambda c: c.id))
+    return order
+
+
+def get_claim(claim_id: str) -> Claim:
+    """The registered claim with this ID; ``KeyError`` naming close matches otherwise."""
+    try:
+        return _REGISTRY[claim_id]
+    except KeyError:
+        close = [c for c in _REGISTRY if claim_id.split(".")[0] in c][:5]
+        hint = f"; did you mean one of {close}?" if close else ""
+        raise KeyError(f"no claim with ID {claim_id!r}{hint}") from None
+
+
+def select_claims(patterns: Iterable[str] | None = None) -> list[Claim]:
+    """The registered claims matching any of the shell-style ``patterns`` (all if none).
+
+    A pattern that matches nothing is an error, so a typo never silently checks nothing.
+
+    Examples
+    --------
+    >>> load_checks()
+    >>> [c.id for c in select_claims(["cl.fig2", "cl.fig4-5"])]
+    ['cl.fig2', 'cl.fig4-5']
+    """
+    claims = registered()
+    pats = list(patterns or [])
+    if not pats:
+        return claims
+    unmatched = [p for p in pats if not any(fnmatch.fnmatchcase(c.id, p) for c in claims)]
+    if unmatched:
+        raise ValueError(
+            f"--only pattern(s) {unmatched} match no claim; `moetheory list` shows the IDs"
+        )
+    return [c for c in claims if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]

@@ -1,0 +1,203 @@
+"""Verdicts and the structured outcome every check returns.
+
+A check returns an :class:`Outcome`: one :class:`Verdict`, a one-line summary, the evidence
+(a JSON-serialisable mapping) and, where the seed is ambiguous, one :class:`Reading` per
+reading checked.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+__all__ = ["Verdict", "Reading", "Outcome", "jsonable", "symbolic_evidence"]
+
+
+class Verdict(str, enum.Enum):
+    """The six verdicts a claim can get.
+
+    Examples
+    --------
+    >>> Verdict("proved") is Verdict.PROVED
+    True
+    >>> Verdict.SUPPORTED.is_exact
+    False
+    """
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    SUPPORTED = "supported"
+    UNSUPPORTED = "unsupported"
+    INCONCLUSIVE = "inconclusive"
+    ERROR = "error"
+
+    @property
+    def is_exact(self) -> bool:
+        """Whether the verdict rests on an exact certificate (proof or counterexample)."""
+        return self in (Verdict.PROVED, Verdict.REFUTED)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def symbolic_evidence(expr: Any) -> dict[str, str]:
+    """Render a SymPy object as evidence: its SymPy text and its LaTeX.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> symbolic_evidence(sp.Symbol("x") ** 2)
+    {'sympy': 'x**2', 'latex': 'x^{2}'}
+    """
+    expr = sp.sympify(expr)
+    return {"sympy": sp.sstr(expr), "latex": sp.latex(expr)}
+
+
+def jsonable(value: Any) -> Any:
+    """Convert evidence to plain JSON data, deterministically.
+
+    NumPy scalars and arrays become numbers and lists, SymPy objects become
+    :func:`symbolic_evidence`, non-finite floats become the strings ``"nan"``, ``"inf"``,
+    ``"-inf"``, and mapping keys become strings (order preserved).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> jsonable({"n": np.int64(3), "v": np.array([0.5, np.inf])})
+    {'n': 3, 'v': [0.5, 'inf']}
+    """
+    if isinstance(value, Verdict):
+        return value.value
+    if isinstance(value, bool | None | str):
+        return value
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        x = float(value)
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, sp.Basic | sp.MatrixBase):
+        return symbolic_evidence(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, Reading):
+        return value.to_dict()
+    if isinstance(value, Sequence | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return [jsonable(v) for v in items]
+    raise TypeError(
+        f"evidence value of type {type(value).__name__} is not JSON-serialisable; "
+        "convert it to numbers, strings, lists or dicts (or a SymPy expression)"
+    )
+
+
+@dataclass
+class Reading:
+    """The verdict under one reading of an ambiguous or garbled statement.
+
+    Parameters
+    ----------
+    name : str
+        Short identifier of the reading, e.g. ``"ordered-pairs"``.
+    reading : str
+        The precise statement checked under this reading.
+    verdict : Verdict
+        The verdict for this reading.
+    summary : str
+        One line saying why.
+    evidence : mapping
+        Structured, JSON-serialisable evidence.
+    derivation : str
+        Optional worked derivation (MyST Markdown with ``$...$`` maths).
+    """
+
+    name: str
+    reading: str
+    verdict: Verdict
+    summary: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    derivation: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "reading": self.reading,
+            "verdict": Verdict(self.verdict).value,
+            "summary": self.summary,
+            "evidence": jsonable(self.evidence),
+            "derivation": self.derivation,
+        }
+
+
+@dataclass
+class Outcome:
+    """What a check returns.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The claim's verdict. For a claim with several readings this is the verdict of
+        the reading named in the claim's registration (its primary reading), unless the
+        check says otherwise.
+    summary : str
+        One line a reader can act on.
+    evidence : mapping
+        Certificate, counterexample or statistic; JSON-serialisable via :func:`jsonable`.
+    readings : list of Reading
+        One entry per reading checked, primary reading first (may be empty).
+    derivation : str
+        Worked derivation in MyST Markdown, shown by ``moetheory show`` and in the docs.
+
+    Examples
+    --------
+    >>> o = Outcome(Verdict.PROVED, "residual simplifies to 0", {"residual": 0})
+    >>> o.to_dict()["verdict"]
+    'proved'
+    """
+
+    verdict: Verdict
+    summary: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    readings: list[Reading] = field(default_factory=list)
+    derivation: str = ""
+
+    @classmethod
+    def from_readings(
+        cls, readings: list[Reading], summary: str | None = None, **evidence: Any
+    ) -> Outcome:
+        """Build an outcome whose verdict is that of the first (primary) reading.
+
+        Examples
+        --------
+        >>> r1 = Reading("literal", "as written", Verdict.REFUTED, "counterexample")
+        >>> r2 = Reading("fixed", "with the sign fixed", Verdict.PROVED, "identity")
+        >>> Outcome.from_readings([r1, r2]).verdict
+        <Verdict.REFUTED: 'refuted'>
+        """
+        if not readings:
+            raise ValueError("readings must contain at least one Reading")
+        primary = readings[0]
+        text = summary or f"{primary.name}: {primary.summary}"
+        return cls(Verdict(primary.verdict), text, evidence, list(readings))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": Verdict(self.verdict).value,
+            "summary": self.summary,
+            "evidence": jsonable(self.evidence),
+            "readings": [r.to_dict() for r in self.readings],
+            "derivation": self.derivation,
+        }
