@@ -22,11 +22,11 @@ __all__ = [
     "Outcome",
     "Reading",
     "Verdict",
+    "__version__",
     "claim",
     "get_claim",
     "load_checks",
     "registered",
     "select_claims",
     "verify",
-    "__version__",
 ]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from moetheory._catalogue_data import CATALOGUE_ROWS
 
-__all__ = ["ClaimSpec", "CATALOGUE", "SEED_FILES", "catalogue_spec"]
+__all__ = ["CATALOGUE", "SEED_FILES", "ClaimSpec", "catalogue_spec"]
 
 SEED_FILES: dict[str, str] = {
     "000_7b6465990ad3b04b.txt": "Rebuttal: Statistical Advantages of Perturbing Cosine Router",

@@ -20,7 +20,7 @@ from moetheory.reproduce import REPRODUCERS, reproduce
 from moetheory.verdicts import Verdict
 from moetheory.verification import verify
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 
 def _positive_float(text: str) -> float:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CheckContext", "PROFILES", "claim_seed"]
+__all__ = ["PROFILES", "CheckContext", "claim_seed"]
 
 PROFILES: tuple[str, ...] = ("quick", "full")
 

@@ -18,16 +18,16 @@ from moetheory.context import CheckContext
 from moetheory.verdicts import Outcome, Verdict
 
 __all__ = [
-    "Claim",
-    "CheckFunction",
-    "KINDS",
-    "claim",
-    "registered",
-    "get_claim",
-    "select_claims",
-    "load_checks",
     "CHECK_MODULES",
     "ENTRY_POINT_GROUP",
+    "KINDS",
+    "CheckFunction",
+    "Claim",
+    "claim",
+    "get_claim",
+    "load_checks",
+    "registered",
+    "select_claims",
     "unregister",
 ]
 
@@ -198,7 +198,7 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 errors.append(f"{name}: {exc}")
-        except Exception as exc:  # noqa: BLE001 - reported below with the module name
+        except Exception as exc:
             errors.append(f"{name}: {type(exc).__name__}: {exc}")
     for spec in CATALOGUE:
         if spec.id not in _REGISTRY:

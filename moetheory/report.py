@@ -31,12 +31,12 @@ from moetheory.verdicts import Verdict
 
 __all__ = [
     "SCHEMA",
-    "environment",
     "build_report",
+    "environment",
+    "render_claim",
+    "render_markdown",
     "write_atomic",
     "write_json",
-    "render_markdown",
-    "render_claim",
 ]
 
 SCHEMA = "moetheory-report/1"
@@ -128,7 +128,8 @@ def render_evidence(evidence: Mapping[str, Any]) -> str:
 def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
     """One claim's section of the Markdown report."""
     out = [
-        f'<a id="{_anchor(entry["id"])}"></a>\n\n{heading} `{entry["id"]}` — **{entry["verdict"]}**\n',
+        f'<a id="{_anchor(entry["id"])}"></a>\n',
+        f"{heading} `{entry['id']}` — **{entry['verdict']}**\n",
         f"*Seed:* {', '.join(entry.get('seed_files') or [entry['seed_file']])} · "
         f"*kind:* {entry['kind']} · *claim seed:* {entry['claim_seed']}"
         + (f" · *α:* {entry['alpha']:.3g}" if entry.get("alpha") else "")

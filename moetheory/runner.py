@@ -25,7 +25,7 @@ from moetheory.registry import Claim, get_claim, registered
 from moetheory.stats import FAMILY_ALPHA, claim_alpha
 from moetheory.verdicts import Outcome, Verdict
 
-__all__ = ["RunSettings", "run_claims", "claim_context"]
+__all__ = ["RunSettings", "claim_context", "run_claims"]
 
 #: Default time limit of one check, in seconds.
 DEFAULT_TIMEOUT = 900.0
@@ -89,7 +89,7 @@ def _child(claim_id: str, ctx: CheckContext, conn: Connection) -> None:
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
         text = json.dumps(outcome.to_dict())
-    except Exception as exc:  # noqa: BLE001 - any failure of a check is its verdict
+    except Exception as exc:
         text = json.dumps(
             _error_payload(
                 f"check raised {type(exc).__name__}: {exc}", traceback=traceback.format_exc()

@@ -28,13 +28,13 @@ from moetheory.verdicts import Verdict
 
 __all__ = [
     "FAMILY_ALPHA",
-    "claim_alpha",
+    "Comparison",
     "MeanEstimate",
+    "claim_alpha",
+    "combine",
+    "compare",
     "mean_ci",
     "proportion_ci",
-    "Comparison",
-    "compare",
-    "combine",
 ]
 
 #: Family-wise error level of a whole verification run.

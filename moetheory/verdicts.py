@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-__all__ = ["Verdict", "Reading", "Outcome", "jsonable", "symbolic_evidence"]
+__all__ = ["Outcome", "Reading", "Verdict", "jsonable", "symbolic_evidence"]
 
 
 class Verdict(str, enum.Enum):
