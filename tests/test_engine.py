@@ -1,0 +1,241 @@
+"""The verification engine: registry, runner, reports, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from moetheory import CheckContext, Outcome, Reading, Verdict, verify
+from moetheory.catalogue import CATALOGUE
+from moetheory.cli import main
+from moetheory.context import claim_seed
+from moetheory.registry import get_claim, load_checks, registered, select_claims
+from moetheory.report import SCHEMA, render_markdown
+from moetheory.verdicts import jsonable
+
+
+def _proved(ctx: CheckContext) -> Outcome:
+    return Outcome(Verdict.PROVED, "trivially", {"x": 1})
+
+
+def _random(ctx: CheckContext) -> Outcome:
+    draws = ctx.rng().standard_normal(3)
+    return Outcome(Verdict.SUPPORTED, "random draws", {"draws": draws, "seed": ctx.seed})
+
+
+def _sleep(ctx: CheckContext) -> Outcome:
+    time.sleep(60)
+    return _proved(ctx)
+
+
+def _raise(ctx: CheckContext) -> Outcome:
+    raise RuntimeError("boom in the check")
+
+
+def _die(ctx: CheckContext) -> Outcome:
+    os._exit(3)
+
+
+def _readings(ctx: CheckContext) -> Outcome:
+    return Outcome.from_readings(
+        [
+            Reading("literal", "as written", Verdict.REFUTED, "counterexample", {"x": 2}),
+            Reading("fixed", "with the sign fixed", Verdict.PROVED, "identity"),
+        ]
+    )
+
+
+def _strip_timings(report: dict) -> dict:
+    for entry in report["claims"]:
+        entry.pop("seconds")
+    return report
+
+
+def test_every_catalogue_claim_is_registered_once_in_catalogue_order() -> None:
+    load_checks()
+    ids = [c.id for c in registered()]
+    catalogue_ids = [spec.id for spec in CATALOGUE]
+    assert len(catalogue_ids) == 49
+    assert len(set(ids)) == len(ids)
+    assert [i for i in ids if i in catalogue_ids] == catalogue_ids
+
+
+def test_unimplemented_claims_are_inconclusive_with_reason() -> None:
+    load_checks()
+    placeholders = [c for c in registered() if not c.implemented]
+    for c in placeholders:
+        outcome = c.check(CheckContext(c.id, seed=0))
+        assert outcome.verdict is Verdict.INCONCLUSIVE
+        assert outcome.summary == "not implemented"
+
+
+def test_select_claims_rejects_patterns_that_match_nothing() -> None:
+    load_checks()
+    with pytest.raises(ValueError, match="match no claim"):
+        select_claims(["no.such.claim*"])
+    assert [c.id for c in select_claims(["cl.prop4.generalization"])][0] == (
+        "cl.prop4.generalization"
+    )
+
+
+def test_claim_seed_depends_on_master_seed_and_id() -> None:
+    assert claim_seed(0, "a") == claim_seed(0, "a")
+    assert claim_seed(0, "a") != claim_seed(0, "b")
+    assert claim_seed(0, "a") != claim_seed(1, "a")
+    with pytest.raises(ValueError, match="seed"):
+        claim_seed(-1, "a")
+
+
+def test_registering_an_uncatalogued_claim_needs_a_statement() -> None:
+    from moetheory import claim
+
+    with pytest.raises(ValueError, match="statement"):
+        claim("test.orphan", reading="r")
+    with pytest.raises(ValueError, match="kind"):
+        claim("pcr.pde.cosine", reading="r", kind="vibes")
+
+
+def test_corrected_claim_inherits_seed_and_sorts_after_its_parent(temp_claims) -> None:
+    temp_claims("cl.fig2.corrected", _proved, seed_files=None, section=None)
+    c = get_claim("cl.fig2.corrected")
+    assert c.seed_file == "003_3078ccb5100b14b7.txt"
+    ids = [x.id for x in registered()]
+    assert ids.index("cl.fig2.corrected") == ids.index("cl.fig2") + 1
+
+
+def test_report_schema_and_markdown(temp_claims, tmp_path: Path) -> None:
+    temp_claims("test.proved", _proved)
+    temp_claims("test.readings", _readings)
+    report = verify(["test.*"], json_path=tmp_path / "r.json", markdown_path=tmp_path / "r.md")
+    on_disk = json.loads((tmp_path / "r.json").read_text())
+    assert on_disk == report
+    assert report["schema"] == SCHEMA
+    assert report["complete"] is True
+    assert report["counts"]["proved"] == 1 and report["counts"]["refuted"] == 1
+    by_id = {e["id"]: e for e in report["claims"]}
+    keys = {"id", "seed_file", "statement", "reading", "verdict", "summary", "evidence", "seconds"}
+    assert keys <= set(by_id["test.proved"])
+    multi = by_id["test.readings"]
+    assert multi["verdict"] == "refuted"
+    assert [r["name"] for r in multi["readings"]] == ["literal", "fixed"]
+    md = (tmp_path / "r.md").read_text()
+    assert "| reading | verdict | summary |" in md
+    assert "`test.readings` — **refuted**" in md
+    assert md == render_markdown(report)
+
+
+def test_time_limit_makes_claim_inconclusive_and_run_goes_on(temp_claims) -> None:
+    temp_claims("test.a-sleep", _sleep)
+    temp_claims("test.b-proved", _proved)
+    start = time.perf_counter()
+    report = verify(["test.a-sleep", "test.b-proved"], timeout=1.0)
+    assert time.perf_counter() - start < 30
+    by_id = {e["id"]: e for e in report["claims"]}
+    assert by_id["test.a-sleep"]["verdict"] == "inconclusive"
+    assert "time limit" in by_id["test.a-sleep"]["summary"]
+    assert by_id["test.b-proved"]["verdict"] == "proved"
+
+
+def test_crashing_checks_are_errors_with_traceback(temp_claims) -> None:
+    temp_claims("test.raise", _raise)
+    temp_claims("test.die", _die)
+    temp_claims("test.ok", _proved)
+    report = verify(["test.*"], jobs=2)
+    by_id = {e["id"]: e for e in report["claims"]}
+    assert by_id["test.raise"]["verdict"] == "error"
+    assert "boom in the check" in by_id["test.raise"]["evidence"]["traceback"]
+    assert by_id["test.die"]["verdict"] == "error"
+    assert by_id["test.die"]["evidence"]["exitcode"] == 3
+    assert by_id["test.ok"]["verdict"] == "proved"
+
+
+def test_same_seed_same_report_and_jobs_do_not_matter(temp_claims) -> None:
+    temp_claims("test.random1", _random)
+    temp_claims("test.random2", _random)
+    a = _strip_timings(verify(["test.random*"], seed=5))
+    b = _strip_timings(verify(["test.random*"], seed=5, jobs=2))
+    c = _strip_timings(verify(["test.random*"], seed=6))
+    assert json.dumps(a) == json.dumps(b)
+    assert a["claims"][0]["evidence"] != c["claims"][0]["evidence"]
+    assert a["claims"][0]["evidence"] != a["claims"][1]["evidence"]
+
+
+def test_cli_exit_codes(temp_claims, tmp_path: Path, capsys) -> None:
+    temp_claims("test.proved", _proved)
+    temp_claims("test.raise", _raise)
+    assert main(["verify", "--only", "test.proved", "--no-progress"]) == 0
+    assert main(["verify", "--only", "test.proved", "--fail-on", "proved", "--no-progress"]) == 1
+    assert main(["verify", "--only", "test.raise", "--no-progress"]) == 1
+    assert main(["verify", "--only", "nothing.matches", "--no-progress"]) == 2
+    assert "match no claim" in capsys.readouterr().err
+    for bad in (["--jobs", "0"], ["--timeout", "-1"], ["--fail-on", "maybe"], ["--seed", "x"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["verify", *bad])
+        assert exc.value.code == 2
+    assert main(["show", "no.such.claim"]) == 2
+
+
+def test_cli_list_and_show(temp_claims, capsys) -> None:
+    temp_claims("test.readings", _readings)
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "pcr.pde.cosine" in out and "test.readings" in out
+    assert main(["show", "test.readings"]) == 0
+    out = capsys.readouterr().out
+    assert "Reading `literal`" in out and "refuted" in out
+
+
+def test_jsonable_rejects_unknown_objects_and_maps_non_finite() -> None:
+    assert jsonable({"a": np.array([np.nan, -np.inf])}) == {"a": ["nan", "-inf"]}
+    with pytest.raises(TypeError, match="not JSON-serialisable"):
+        jsonable({"a": object()})
+
+
+def test_interrupt_keeps_the_claims_already_checked(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from moetheory import Outcome, Verdict, claim
+        from moetheory.cli import main
+
+        @claim("test.fast", reading="r", statement="s", seed_files=["t"], section="T")
+        def fast(ctx):
+            return Outcome(Verdict.PROVED, "fast")
+
+        @claim("test.slow", reading="r", statement="s", seed_files=["t"], section="T")
+        def slow(ctx):
+            time.sleep(120)
+            return Outcome(Verdict.PROVED, "slow")
+
+        sys.exit(main(["verify", "--only", "test.*", "--json", {str(report)!r},
+                       "--no-progress"]))
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while time.time() < deadline and not report.exists():
+        time.sleep(0.1)
+    assert report.exists(), "the report was not written after the first claim"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err.decode()
+    data = json.loads(report.read_text())
+    assert data["complete"] is False
+    assert [e["id"] for e in data["claims"]] == ["test.fast"]
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "moetheory", "list"], capture_output=True, text=True, check=True
+    )
+    assert "claims," in out.stdout.splitlines()[-1]
