@@ -185,6 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"moetheory: error: {message}", file=sys.stderr)
         return 2
+    except ImportError as exc:
+        print(f"moetheory: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("moetheory: interrupted; the reports hold the claims already checked",
               file=sys.stderr)

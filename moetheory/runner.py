@@ -167,8 +167,9 @@ def run_claims(
             now = time.perf_counter()
             next_deadline = min(r.started + settings.timeout for r in running.values())
             ready = wait(list(running), timeout=max(0.0, next_deadline - now))
-            for conn in ready:
-                run = running.pop(conn)  # type: ignore[call-overload]
+            for ready_conn in ready:
+                conn = next(c for c in running if c is ready_conn)
+                run = running.pop(conn)
                 try:
                     payload = json.loads(conn.recv())
                 except EOFError:

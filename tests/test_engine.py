@@ -82,7 +82,7 @@ def test_select_claims_rejects_patterns_that_match_nothing() -> None:
     load_checks()
     with pytest.raises(ValueError, match="match no claim"):
         select_claims(["no.such.claim*"])
-    assert [c.id for c in select_claims(["cl.prop4.generalization"])][0] == (
+    assert next(c.id for c in select_claims(["cl.prop4.generalization"])) == (
         "cl.prop4.generalization"
     )
 
