@@ -5,17 +5,32 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from moetheory.cli import main
+from moetheory.cli import build_parser
+from moetheory.registry import load_checks
+from moetheory.report import render_markdown
+from moetheory.verification import verify
 
 __all__ = ["run_module_checks"]
 
 
 def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None) -> int:
-    """Verify the claims whose IDs start with any of ``prefixes``; print the report.
+    """Verify the claims whose IDs start with any of ``prefixes``; print the Markdown report.
 
-    Extra command-line arguments (``--profile full``, ``--seed 3``, ``--json FILE`` ...)
-    are those of ``moetheory verify``.
+    The command-line arguments are those of ``moetheory verify`` (``--profile full``,
+    ``--seed 3``, ``--json FILE``, ``--only GLOB`` to narrow further ...). Returns the exit
+    code: 1 if a check ended in ``error``, else 0.
     """
-    args = list(sys.argv[1:] if argv is None else argv)
-    only = [arg for p in prefixes for arg in ("--only", f"{p}*")]
-    return main(["verify", *only, "--markdown", "/dev/stdout", "--no-progress", *args])
+    args = build_parser().parse_args(["verify", *(sys.argv[1:] if argv is None else argv)])
+    load_checks()
+    report = verify(
+        args.only or [f"{p}*" for p in prefixes],
+        profile=args.profile,
+        seed=args.seed,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        json_path=args.json,
+        markdown_path=args.markdown,
+        progress=not args.no_progress,
+    )
+    print(render_markdown(report))
+    return 1 if report["counts"]["error"] else 0
