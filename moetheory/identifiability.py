@@ -1,0 +1,457 @@
+"""Strong identifiability of an expert function, under named readings of Definition 1.
+
+The seeds (002, 000) use "Definition 1 (strong identifiability)" without stating it. Their
+proof sketch Taylor-expands ``H̃(x, β1, η) = exp(β1ᵀx / ((‖β1‖+τ1)(‖x‖+τ2))) h(x, η)`` in the
+parameters and asks that the resulting terms be linearly independent functions of ``x``.
+With input dimension d = 1 the derivatives of the router factor are
+
+    ∂^ν_{β1} exp(β1 x/((|β1|+τ1)(|x|+τ2))) = exp(...) · (c_ν u^ν + lower powers of u),
+    u = x / (|x| + τ2),  c_ν = (τ1 / (|β1|+τ1)²)^ν ≠ 0,
+
+(the ``β0`` derivatives only repeat the term itself), so the span of the Taylor terms of one
+atom equals the span of ``u^ν ∂^γ_η h(x, η)``; for the linear router ``β1ᵀx + β0`` the
+multiplier is ``x`` instead of ``u``. A *reading* fixes: the router multiplier (``u``, ``x`` or
+none), the range ``min_order ≤ ν + |γ| ≤ max_order`` (so whether the order-0 term ``h``
+itself is included) and the number ``k`` of distinct atoms ``η_1, ..., η_k``.
+
+Reading R with atoms η_1..η_k: the family
+``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ ν + |γ| ≤ max_order}`` is linearly
+independent for almost every x. The verdict is decided at explicit (default: generic
+rational) atoms by :func:`moetheory.linear_independence.decide_linear_independence`: a
+dependence at some distinct atoms refutes strong identifiability ("for all distinct atoms");
+independence at given atoms is exact there and persists on an open set of atoms around them
+(a nonzero determinant at fixed points is continuous in the atoms).
+
+Input dimension d ≥ 2 is checked along a curve ``x = (c_1(t), ..., c_d(t))`` (argument
+``coords``): independence of the restricted family implies independence on R^d, whereas a
+dependence found on the curve has to be re-checked on R^d (the curve may satisfy relations
+such as x_2 = x_1^2 that R^d does not).
+
+Examples
+--------
+>>> sorted(READINGS)[:2]
+['eta-only-2', 'linear-2']
+>>> READINGS[PRIMARY_READING].max_order
+2
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from moetheory.experts import Expert
+from moetheory.linear_independence import LinearIndependenceResult, decide_linear_independence
+from moetheory.verdicts import Verdict
+
+__all__ = [
+    "GENERIC_VALUES",
+    "PRIMARY_READING",
+    "READINGS",
+    "FamilyTerm",
+    "IdentifiabilityDecision",
+    "IdentifiabilityReading",
+    "decide",
+    "default_atoms",
+    "expert_family",
+    "router_multiplier_ratio",
+]
+
+
+@dataclass(frozen=True)
+class IdentifiabilityReading:
+    """One precise reading of Definition 1 (strong identifiability).
+
+    Attributes
+    ----------
+    name : str
+    router : {"perturbed-cosine", "linear", "none"}
+        Which multiplier the router derivatives produce: ``u = x/(|x|+τ2)``, ``x``, or none.
+    min_order, max_order : int
+        Range of the total order ``ν + |γ|`` (``min_order = 0`` includes ``h`` itself).
+    atoms : int
+        Number ``k`` of pairwise distinct atoms ``η_1..η_k``.
+    note : str
+        Where the reading comes from in the seeds.
+    """
+
+    name: str
+    router: str
+    min_order: int
+    max_order: int
+    atoms: int
+    note: str
+
+    def multipliers(self, coords: Sequence[sp.Expr], tau2: int = 1) -> list[sp.Expr]:
+        """The router multipliers, one per input coordinate (empty without router terms).
+
+        ``u_i = x_i / (‖x‖ + τ2)`` for the perturbed cosine router, ``x_i`` for the linear one.
+
+        Examples
+        --------
+        >>> x = sp.Symbol("x", real=True)
+        >>> READINGS["pcos-2"].multipliers([x])
+        [x/(Abs(x) + 1)]
+        """
+        if self.router == "perturbed-cosine":
+            norm = sp.sqrt(sp.Add(*[c**2 for c in coords]))
+            return [c / (norm + tau2) for c in coords]
+        if self.router == "linear":
+            return list(coords)
+        return []
+
+    def statement(self) -> str:
+        """The reading as a precise definition (plain text)."""
+        mult = {
+            "perturbed-cosine": "u(x)^nu with u(x) = x/(|x| + tau2), tau2 = 1,",
+            "linear": "x^nu (linear router),",
+            "none": "no router multiplier (nu = 0),",
+        }[self.router]
+        return (
+            f"[{self.name}] h is strongly identifiable iff for pairwise distinct atoms "
+            f"eta_1..eta_{self.atoms} the functions m(x)^nu d^gamma h/d eta^gamma (x, eta_j), "
+            f"j <= {self.atoms}, {self.min_order} <= nu + |gamma| <= {self.max_order}, with "
+            f"{mult} are linearly independent for almost every real x (d = 1). {self.note}"
+        )
+
+    def latex(self) -> str:
+        """The reading as a displayed formula (MyST)."""
+        mult = {"perturbed-cosine": r"\left(\frac{x}{|x|+\tau_2}\right)^{\nu}",
+                "linear": r"x^{\nu}", "none": ""}[self.router]
+        nu = r"\nu + |\gamma|" if self.router != "none" else r"|\gamma|"
+        return (
+            rf"$$\mathcal F = \Big\{{ {mult}\,\frac{{\partial^{{|\gamma|}} h}}"
+            rf"{{\partial \eta^{{\gamma}}}}(x,\eta_j) : 1 \le j \le {self.atoms},\ "
+            rf"{self.min_order} \le {nu} \le {self.max_order} \Big\}}$$"
+        )
+
+
+#: The readings, primary (closest to the seeds' text) first.
+READINGS: dict[str, IdentifiabilityReading] = {
+    r.name: r
+    for r in [
+        IdentifiabilityReading(
+            "pcos-2", "perturbed-cosine", 0, 2, 2,
+            "Primary: second-order Taylor expansion of H~ in (beta1, eta) as for the "
+            "over-specified Theorem 4, order-0 term (from beta0) included, two atoms.",
+        ),
+        IdentifiabilityReading(
+            "pcos-2-no-order0", "perturbed-cosine", 1, 2, 2,
+            "As pcos-2 without the order-0 term h itself.",
+        ),
+        IdentifiabilityReading(
+            "pcos-1", "perturbed-cosine", 0, 1, 2,
+            "First order only (exact-specified setting, Appendix A.2), order 0 included.",
+        ),
+        IdentifiabilityReading(
+            "pcos-1-no-order0", "perturbed-cosine", 1, 1, 2,
+            "First-order terms only, no order-0 term.",
+        ),
+        IdentifiabilityReading(
+            "pcos-2-one-atom", "perturbed-cosine", 0, 2, 1,
+            "As pcos-2 with a single atom.",
+        ),
+        IdentifiabilityReading(
+            "linear-2", "linear", 0, 2, 2,
+            "Linear-router version (multiplier x^nu) of the same second-order expansion.",
+        ),
+        IdentifiabilityReading(
+            "eta-only-2", "none", 0, 2, 2,
+            "Classical second-order strong identifiability: derivatives in eta only.",
+        ),
+    ]
+}
+
+#: The reading closest to the seeds' text.
+PRIMARY_READING = "pcos-2"
+
+#: Generic rational parameter values from which :func:`default_atoms` draws.
+GENERIC_VALUES: tuple[sp.Rational, ...] = tuple(
+    sp.Rational(p, q)
+    for p, q in [(3, 2), (-2, 3), (5, 4), (4, 7), (-7, 5), (6, 5), (9, 7), (-3, 4),
+                 (8, 5), (5, 9), (-4, 3), (7, 8), (11, 6), (-5, 7), (2, 9), (10, 7)]
+)
+
+
+def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, sp.Rational]]:
+    """``k`` pairwise distinct atoms with generic rational values (deterministic).
+
+    Examples
+    --------
+    >>> a, b = sp.symbols("a b")
+    >>> default_atoms([a, b], 2)
+    [{a: 3/2, b: -2/3}, {a: 5/4, b: 4/7}]
+    """
+    q = len(params)
+    if not isinstance(k, int) or not 1 <= k * q <= len(GENERIC_VALUES):
+        raise ValueError(
+            f"k must be an integer with 1 <= k * len(params) <= {len(GENERIC_VALUES)}, got {k!r}"
+        )
+    return [{p: GENERIC_VALUES[j * q + i] for i, p in enumerate(params)} for j in range(k)]
+
+
+def router_multiplier_ratio(order: int = 1) -> sp.Expr:
+    """Leading coefficient c_ν of u^ν in ∂^ν_{β1} exp(β1 x/((β1+τ1)(|x|+τ2))) / exp(...).
+
+    Computed for β1 > 0, x > 0 (d = 1); it is nonzero for τ1 > 0 and vanishes for the plain
+    cosine router (τ1 = 0), the PDE (4) of seed 002.
+
+    Examples
+    --------
+    >>> router_multiplier_ratio(1)
+    tau1/(beta1 + tau1)**2
+    """
+    if not isinstance(order, int) or not 1 <= order <= 3:
+        raise ValueError(f"order must be an integer in [1, 3], got {order!r}")
+    beta1, tau1, tau2, x, u = sp.symbols("beta1 tau1 tau2 x u", positive=True)
+    e = sp.exp(beta1 * x / ((beta1 + tau1) * (x + tau2)))
+    ratio = sp.simplify(sp.diff(e, beta1, order) / e)
+    ratio_u = sp.expand(sp.simplify(ratio.subs(x, u * tau2 / (1 - u))))
+    return sp.factor(sp.Poly(ratio_u, u).coeff_monomial(u**order))
+
+
+@dataclass(frozen=True)
+class FamilyTerm:
+    """One function of the family: LaTeX label, plain-text label and the function of x."""
+
+    latex: str
+    text: str
+    function: sp.Expr
+
+
+def _as_expert(expert: Expert | sp.Expr, x: sp.Symbol | None,
+               params: Sequence[sp.Symbol] | None) -> tuple[sp.Expr, sp.Symbol, tuple]:
+    if isinstance(expert, Expert):
+        return expert.expr, expert.x, expert.params
+    if x is None or params is None:
+        raise ValueError("x and params are required when expert is a SymPy expression")
+    expr = sp.sympify(expert)
+    if not isinstance(x, sp.Symbol) or x not in expr.free_symbols:
+        raise ValueError(f"x must be a Symbol occurring in the expert, got {x!r}")
+    params = tuple(params)
+    if not params:
+        raise ValueError("params must name at least one parameter of the expert")
+    missing = [p for p in params if p not in expr.free_symbols]
+    if missing:
+        raise ValueError(f"params {missing} do not occur in the expert {expr}")
+    extra = expr.free_symbols - {x, *params}
+    if extra:
+        raise ValueError(f"expert has symbols {sorted(map(str, extra))} not listed in params")
+    return expr, x, params
+
+
+def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
+                  reading: IdentifiabilityReading,
+                  atoms: Sequence[Mapping[sp.Symbol, Any]],
+                  coords: Sequence[sp.Expr] | None = None) -> list[FamilyTerm]:
+    """The family F_R of ``reading`` at ``atoms``, one :class:`FamilyTerm` per function.
+
+    ``coords`` are the input coordinates as functions of the scalar ``x`` (default ``(x,)``,
+    d = 1); a curve such as ``(x, x**2)`` in R^2 checks d = 2, since independence of the
+    restrictions to a curve implies independence on R^d.
+
+    Examples
+    --------
+    >>> a, b, x = sp.symbols("a b x", real=True)
+    >>> fam = expert_family(a * x + b, x, [a, b], READINGS["pcos-1-no-order0"], [{a: 1, b: 2}])
+    >>> [(t.text, t.function) for t in fam]
+    [('u*h(x,eta1)', x*(x + 2)/(Abs(x) + 1)), ('D[a]h(x,eta1)', x), ('D[b]h(x,eta1)', 1)]
+    """
+    if reading.max_order > 3 or reading.min_order < 0 or reading.min_order > reading.max_order:
+        raise ValueError(
+            "reading orders must satisfy 0 <= min_order <= max_order <= 3, got "
+            f"{reading.min_order}..{reading.max_order}"
+        )
+    if expr.has(sp.Max, sp.Min, sp.Heaviside):
+        expr = expr.rewrite(sp.Piecewise)
+    coords = tuple(coords) if coords is not None else (x,)
+    mults = reading.multipliers(coords)
+    sym = "x" if reading.router == "linear" else "u"
+    derivs: list[tuple[tuple[sp.Symbol, ...], sp.Expr]] = []
+    for r in range(reading.max_order + 1):
+        for gamma in itertools.combinations_with_replacement(params, r):
+            d = sp.diff(expr, *gamma) if gamma else expr
+            if d.has(sp.Derivative) or d.atoms(sp.DiracDelta):
+                raise ValueError(
+                    f"order {r} requested, but h is not {r} times differentiable in "
+                    f"{gamma} in closed form (got {d})"
+                )
+            derivs.append((gamma, d))
+    family: list[FamilyTerm] = []
+    for j, atom in enumerate(atoms, start=1):
+        for gamma, d in derivs:
+            dj = d.subs(dict(atom))
+            max_nu = reading.max_order - len(gamma) if mults else 0
+            for size in range(max_nu + 1):
+                if not reading.min_order <= size + len(gamma) <= reading.max_order:
+                    continue
+                for nu in itertools.combinations_with_replacement(range(len(mults)), size):
+                    m = sp.Mul(*[mults[i] for i in nu])
+                    if len(coords) == 1:
+                        mname = sym + (f"^{{{size}}}" if size > 1 else "") if size else ""
+                        mtext = sym + (f"^{size}" if size > 1 else "") if size else ""
+                    else:
+                        mname = " ".join(f"{sym}_{{{i + 1}}}" for i in nu)
+                        mtext = "*".join(f"{sym}{i + 1}" for i in nu)
+                    dname = (r"\partial_{" + " ".join(sp.latex(g) for g in gamma) + "}"
+                             if gamma else "")
+                    label = " ".join(t for t in (mname, dname, rf"h(x,\eta_{{{j}}})") if t)
+                    text = (mtext + "*" if mtext else "") + (
+                        "D[" + ",".join(map(str, gamma)) + "]" if gamma else "") + f"h(x,eta{j})"
+                    family.append(FamilyTerm(label, text, sp.sympify(dj * m)))
+    return family
+
+
+@dataclass
+class IdentifiabilityDecision:
+    """The verdict of "h is strongly identifiable under ``reading``" at ``atoms``.
+
+    ``PROVED`` when the family is independent (exact certificate), ``REFUTED`` when it is
+    dependent (exact null vector), ``INCONCLUSIVE`` otherwise.
+    """
+
+    verdict: Verdict
+    reading: IdentifiabilityReading
+    expr: sp.Expr
+    params: tuple[sp.Symbol, ...]
+    atoms: list[dict[sp.Symbol, Any]]
+    labels: list[str]
+    texts: list[str]
+    result: LinearIndependenceResult
+
+    @property
+    def summary(self) -> str:
+        n = len(self.labels)
+        if self.verdict is Verdict.PROVED:
+            return f"{n} functions independent: nonsingular matrix at {n} exact points"
+        if self.verdict is Verdict.REFUTED:
+            nz = [(c, lab) for c, lab in zip(self.result.coefficients, self.texts, strict=True)
+                  if c != 0]
+            terms = " + ".join(f"({sp.sstr(c)})*{lab}" for c, lab in nz[:4])
+            more = " + ..." if len(nz) > 4 else ""
+            return f"dependent: {terms}{more} = 0 a.e."
+        return f"inconclusive: {self.result.reason}"
+
+    def evidence(self) -> dict[str, Any]:
+        """JSON-able evidence: reading, atoms, family labels and the certificate."""
+        return {
+            "reading": self.reading.statement(),
+            "expert": sp.sstr(self.expr),
+            "atoms": [{sp.sstr(k): sp.sstr(v) for k, v in a.items()} for a in self.atoms],
+            "family": self.texts,
+            "certificate": self.result.evidence(),
+        }
+
+    def derivation(self) -> str:
+        """MyST derivation built from the family and the certificate."""
+        atoms = ", ".join(
+            rf"\eta_{{{j}}} = ({', '.join(sp.latex(v) for v in a.values())})"
+            for j, a in enumerate(self.atoms, start=1)
+        )
+        lines = [
+            f"**Reading `{self.reading.name}`** ({self.reading.note})",
+            "",
+            self.reading.latex(),
+            "",
+            rf"Expert $h(x,\eta) = {sp.latex(self.expr)}$ with "
+            rf"$\eta = ({', '.join(sp.latex(p) for p in self.params)})$ at ${atoms}$: "
+            f"{len(self.labels)} functions.",
+            "",
+        ]
+        res = self.result
+        if res.status == "dependent":
+            nz = [(c, lab, f) for c, lab, f in
+                  zip(res.coefficients, self.labels, res.functions, strict=True) if c != 0]
+            combo = " + ".join(rf"\left({sp.latex(c)}\right) {lab}" for c, lab, _ in nz)
+            lines += [
+                "Dependence certificate (the combination vanishes on every region "
+                + ", ".join(f"${r.latex()}$" for r in res.regions) + "):",
+                "",
+                f"$${combo} = 0$$",
+                "",
+                "with the terms " + "; ".join(f"${lab} = {sp.latex(f)}$" for _, lab, f in nz)
+                + ".",
+            ]
+        elif res.status == "independent":
+            det = (sp.latex(res.determinant) if res.determinant is not None
+                   else r"\in [" + ", ".join(res.determinant_interval or ()) + "]")
+            lines += [
+                "Independence certificate: the matrix $M_{ri} = f_i(x_r)$ at "
+                f"$x_r \\in \\{{{', '.join(sp.latex(p) for p in res.points)}\\}}$ has "
+                f"$\\det M {'=' if res.determinant is not None else ''} {det} \\neq 0$.",
+            ]
+        else:
+            lines.append(f"No certificate: {res.reason}.")
+        return "\n".join(lines)
+
+
+def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRIMARY_READING,
+           *, x: sp.Symbol | None = None, params: Sequence[sp.Symbol] | None = None,
+           atoms: Sequence[Mapping[sp.Symbol, Any]] | None = None,
+           coords: Sequence[sp.Expr] | None = None) -> IdentifiabilityDecision:
+    """Decide whether an expert is strongly identifiable under a reading of Definition 1.
+
+    Parameters
+    ----------
+    expert : Expert or sympy.Expr
+        The expert ``h(x, η)``; for an expression give ``x`` and ``params``.
+    reading : str or IdentifiabilityReading
+        A key of :data:`READINGS` (default the primary ``"pcos-2"``) or a custom reading.
+    x : sympy.Symbol, optional
+        The input variable (scalar, d = 1).
+    params : sequence of sympy.Symbol, optional
+        The parameters ``η`` of the expert.
+    atoms : sequence of mappings, optional
+        The pairwise distinct atoms ``η_1..η_k`` (``k = reading.atoms``); default
+        :func:`default_atoms`.
+    coords : sequence of sympy.Expr, optional
+        Input coordinates as functions of ``x`` (default ``(x,)``); see :func:`expert_family`.
+
+    Returns
+    -------
+    IdentifiabilityDecision
+        Verdict, family and certificate.
+
+    Examples
+    --------
+    A researcher's own expert ``h(x, (a, c)) = a exp(c x)`` is linear in ``a``, so
+    ``h = a ∂_a h`` and every reading with the order-0 term fails:
+
+    >>> a, c, x = sp.symbols("a c x", real=True)
+    >>> d = decide(a * sp.exp(c * x), "pcos-1", x=x, params=[a, c])
+    >>> d.verdict.value, [c for c in d.result.coefficients if c != 0]
+    ('refuted', [4, -5])
+    >>> decide(a * sp.exp(c * x), "pcos-1-no-order0", x=x, params=[a, c]).verdict.value
+    'proved'
+    """
+    if isinstance(reading, str):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+        reading = READINGS[reading]
+    expr, x, params = _as_expert(expert, x, params)
+    if atoms is None:
+        atoms = default_atoms(params, reading.atoms)
+    atom_list = [dict(a) for a in atoms]
+    if len(atom_list) != reading.atoms:
+        raise ValueError(f"atoms must hold {reading.atoms} atoms for reading {reading.name!r}")
+    for a in atom_list:
+        if set(a) != set(params):
+            raise ValueError(f"each atom must give a value to exactly the params {params}")
+    keys = [tuple(sp.sympify(a[p]) for p in params) for a in atom_list]
+    if len(set(keys)) != len(keys):
+        raise ValueError("atoms must be pairwise distinct")
+    if coords is not None and any(sp.sympify(c).free_symbols - {x} for c in coords):
+        raise ValueError("coords must be expressions in x only")
+    family = expert_family(expr, x, params, reading, atom_list, coords)
+    result = decide_linear_independence([t.function for t in family], x)
+    verdict = {"independent": Verdict.PROVED, "dependent": Verdict.REFUTED}.get(
+        result.status, Verdict.INCONCLUSIVE
+    )
+    return IdentifiabilityDecision(
+        verdict, reading, expr, tuple(params), atom_list, [t.latex for t in family],
+        [t.text for t in family], result,
+    )

@@ -1,0 +1,502 @@
+"""Checks of the strong-identifiability claims (seeds 002 and 000) and the polynomial identity.
+
+Each ``pcr.ident.*`` claim is decided under every reading of
+:data:`moetheory.identifiability.READINGS` (primary ``pcos-2`` first) at generic rational atoms
+with input dimension d = 1 and hidden width 1 (two-layer experts). Every verdict rests on an
+exact certificate from :mod:`moetheory.linear_independence`. Dependences found at specific
+atoms are backed by *general identities* checked symbolically for all parameter values (and,
+for the two-layer experts, unit by unit, hence for every hidden width); they are listed in the
+evidence under ``general_identities``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+import sympy as sp
+
+from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory.experts import Expert, gelu, get_expert, relu, two_layer
+from moetheory.identifiability import (
+    PRIMARY_READING,
+    READINGS,
+    IdentifiabilityDecision,
+    IdentifiabilityReading,
+    decide,
+    default_atoms,
+    expert_family,
+    router_multiplier_ratio,
+)
+from moetheory.verdicts import symbolic_evidence
+
+__all__ = [
+    "check_consistency",
+    "check_ffn_poly",
+    "check_ffn_relu",
+    "check_ffn_tanh",
+    "check_linear",
+    "check_poly_identity",
+    "check_poly_identity_corrected",
+    "check_two_layer_gelu",
+    "check_two_layer_relu_bias",
+    "check_two_layer_relu_nobias",
+]
+
+_SCOPE = (
+    "input dimension d = 1 (readings marked 'd=2 curve': d = 2 along x = (t, t^3)), tau2 = 1, "
+    "generic rational atoms (see evidence), hidden width 1 for two-layer experts (also width 2 "
+    "in the full profile); independence at these atoms persists on an open set of atoms; "
+    "dependences are backed by the general identities listed, valid for all parameters"
+)
+
+
+@functools.cache
+def _decision(expert_name: str, reading_name: str) -> IdentifiabilityDecision:
+    return decide(get_expert(expert_name), reading_name)
+
+
+def _identity(name: str, expr: sp.Expr) -> dict[str, Any]:
+    """A general identity ``expr = 0``, decided by simplification (recorded either way)."""
+    residual = sp.simplify(expr)
+    return {"identity": name, "holds": bool(residual == 0), "residual": symbolic_evidence(residual)}
+
+
+def _reading(decision: IdentifiabilityDecision, says_identifiable: bool, label: str = "",
+             name: str | None = None) -> Reading:
+    """Turn a decision into the verdict of the seed's statement under that reading."""
+    v = decision.verdict
+    if not says_identifiable and v.is_exact:
+        v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
+    claim_text = "strongly identifiable" if says_identifiable else "NOT strongly identifiable"
+    prefix = f"{label}: " if label else ""
+    return Reading(
+        name or (f"{decision.reading.name}" + (f" [{label}]" if label else "")),
+        f"{prefix}claim '{claim_text}' under {decision.reading.statement()}",
+        v,
+        f"{prefix}{decision.summary}",
+        evidence=decision.evidence(),
+        derivation=decision.derivation(),
+    )
+
+
+@functools.cache
+def _definition_derivation() -> str:
+    c1, c2 = router_multiplier_ratio(1), router_multiplier_ratio(2)
+    return (
+        "Reconstructed Definition 1. With $u = x/(|x|+\\tau_2)$ the router derivatives give "
+        "$\\partial_{\\beta_1}^{\\nu} e^{\\beta_1 x/((\\beta_1+\\tau_1)(|x|+\\tau_2))} = "
+        "e^{(\\cdot)}(c_\\nu u^\\nu + \\text{lower powers})$ with, computed by SymPy, "
+        f"$c_1 = {sp.latex(c1)}$ and $c_2 = {sp.latex(c2)}$ (nonzero for $\\tau_1 > 0$, zero "
+        "for the plain cosine router). So the Taylor terms of one atom span the same space as "
+        "$u^\\nu \\partial^\\gamma_\\eta h$. Scope: " + _SCOPE + "."
+    )
+
+
+def _family_outcome(readings: list[Reading], identities: list[dict[str, Any]],
+                    extra: dict[str, Any] | None = None) -> Outcome:
+    by_verdict: dict[str, list[str]] = {}
+    for r in readings:
+        by_verdict.setdefault(Verdict(r.verdict).value, []).append(r.name)
+    primary = readings[0]
+    others = "; ".join(f"{k}: {', '.join(v)}" for k, v in by_verdict.items())
+    summary = f"{primary.name}: {Verdict(primary.verdict).value} ({primary.summary}) | {others}"
+    evidence: dict[str, Any] = {
+        "verdict_by_reading": {r.name: Verdict(r.verdict).value for r in readings},
+        "scope": _SCOPE,
+        "general_identities": identities,
+        **(extra or {}),
+    }
+    out = Outcome.from_readings(readings, summary=summary, **evidence)
+    table = "\n".join(
+        f"| `{r.name}` | {Verdict(r.verdict).value} | {r.summary.replace('|', '/')} |"
+        for r in readings
+    )
+    ids = "\n".join(
+        f"- {i['identity']}: residual ${i['residual']['latex']}$" for i in identities
+    )
+    out.derivation = (
+        _definition_derivation()
+        + "\n\n| reading | verdict | why |\n|---|---|---|\n" + table
+        + ("\n\nGeneral identities (all parameter values):\n\n" + ids if ids else "")
+        + "\n\n" + primary.derivation
+    )
+    return out
+
+
+def _all_readings(expert_name: str, says: bool, label: str = "") -> list[Reading]:
+    return [_reading(_decision(expert_name, r), says, label) for r in READINGS]
+
+
+#: Input dimension 2 along the curve x = (t, t^3): its monomials of degree <= 2 (t, t^3, t^2,
+#: t^4, t^6) are distinct, so the curve creates no relation among the family's monomials.
+_CURVE = (sp.Symbol("x", real=True), sp.Symbol("x", real=True) ** 3)
+
+
+_X1, _X2 = sp.symbols("x1 x2", real=True)
+
+
+def _curve_expert(kind: str, c1: sp.Expr, c2: sp.Expr) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+    """The expert with input (c1, c2): a point of the curve, or free coordinates of R^2."""
+    a1, a2, b = sp.symbols("a1 a2 b", real=True)
+    z = a1 * c1 + a2 * c2 + b
+    if kind == "ffn-relu":
+        return relu(z), (a1, a2, b)
+    if kind == "ffn-tanh":
+        return sp.tanh(z), (a1, a2, b)
+    if kind == "ffn-poly3":
+        return z**3, (a1, a2, b)
+    w11, w12, b1, w2 = sp.symbols("W1_11 W1_12 b1 W2", real=True)
+    return gelu(w11 * c1 + w12 * c2 + b1) * w2, (w11, w12, b1, w2)
+
+
+def _lifted_residual(kind: str, d: IdentifiabilityDecision) -> sp.Expr:
+    """The curve certificate's combination rebuilt on all of R^2 and simplified."""
+    expr, params = _curve_expert(kind, _X1, _X2)
+    fam = expert_family(expr, _X1, params, d.reading, d.atoms, coords=(_X1, _X2))
+    combo = sp.Add(*[c * t.function for c, t in zip(d.result.coefficients, fam, strict=True)])
+    return sp.simplify(combo)
+
+
+def _curve_readings(kind: str, names: tuple[str, ...], label: str = "") -> list[Reading]:
+    """d = 2 along a curve: independence there proves independence on R^2; a dependence
+    found there counts only if the same combination simplifies to 0 on all of R^2."""
+    expr, params = _curve_expert(kind, *_CURVE)
+    out = []
+    for rname in names:
+        d = decide(expr, rname, x=_CURVE[0], params=params, coords=_CURVE)
+        tag = "d=2 curve" + (f", {label}" if label else "")
+        r = _reading(d, True, tag)
+        r.reading = (f"Input dimension 2: x = (t, t^3), parameters {[str(p) for p in params]}; "
+                     "independence of the restrictions to the curve implies independence on "
+                     "R^2, a dependence must be re-checked on R^2. " + r.reading)
+        if d.verdict is Verdict.REFUTED:
+            lifted = _lifted_residual(kind, d)
+            r.evidence = {**r.evidence, "combination_on_R2": symbolic_evidence(lifted)}
+            if lifted != 0:
+                r.verdict = Verdict.INCONCLUSIVE
+                r.summary = (f"{tag}: {d.summary} on the curve only; on R^2 the combination "
+                             f"is {sp.sstr(lifted)[:80]}, not 0: no certificate")
+            else:
+                r.summary += " (also exactly 0 on all of R^2)"
+        out.append(r)
+    return out
+
+
+# ----------------------------------------------------------------------------- identities
+
+_A, _B, _X = sp.symbols("a b x", real=True)
+_PHI = sp.Function("phi")
+
+
+def _relu_identities() -> list[dict[str, Any]]:
+    e = get_expert("ffn-relu")
+    a, b = e.params
+    on = a * e.x + b  # the active branch; the inactive branch is identically 0
+    return [
+        _identity("ReLU active branch: h - a dh/da - b dh/db = 0 (positive homogeneity)",
+                  on - a * sp.diff(on, a) - b * sp.diff(on, b)),
+        _identity("ReLU active branch: d2h/da2 = 0, so d2h/da2 = 0 a.e.", sp.diff(on, a, 2)),
+        _identity("ReLU active branch: d2h/db2 = 0, so d2h/db2 = 0 a.e.", sp.diff(on, b, 2)),
+    ]
+
+
+def _linear_router_identity() -> dict[str, Any]:
+    h = _PHI(_A * _X + _B)
+    return _identity("any phi(a x + b): dh/da - x dh/db = 0 (kills every linear-router reading)",
+                     sp.diff(h, _A) - _X * sp.diff(h, _B))
+
+
+def _ridge_symmetry() -> dict[str, Any]:
+    a1, a2 = sp.symbols("a1 a2", real=True)
+    tau2 = sp.Symbol("tau2", positive=True)
+    h = _PHI(a1 * _X1 + a2 * _X2 + _B)
+    norm = sp.sqrt(_X1**2 + _X2**2) + tau2
+    return _identity(
+        "d >= 2, any phi(a^T x + b): u_2 dh/da_1 - u_1 dh/da_2 = 0 with u_i = x_i/(|x|+tau2) "
+        "(kills every reading with u_i dh/da_j terms, e.g. pcos-2, when d >= 2)",
+        _X2 / norm * sp.diff(h, a1) - _X1 / norm * sp.diff(h, a2),
+    )
+
+
+def _two_layer_identities(last_bias: bool) -> list[dict[str, Any]]:
+    w1, b1, w2, b2 = sp.symbols("W1 b1 W2 b2", real=True)
+    h = _PHI(w1 * _X + b1) * w2 + (b2 if last_bias else 0)
+    ids = [_identity("any phi, any width (per unit): d2h/dW2^2 = 0", sp.diff(h, w2, 2))]
+    if last_bias:
+        ids.append(_identity("d2h/db2^2 = 0", sp.diff(h, b2, 2)))
+        ids.append(_identity("d2h/db2 dW2 = 0", sp.diff(h, b2, w2)))
+        h2 = h.subs({w1: w1 + 1, b1: b1 - 1, w2: 2 * w2, b2: b2 + 3}, simultaneous=True)
+        ids.append(_identity("dh/db2 = 1 at every atom: dh/db2(eta_1) - dh/db2(eta_2) = 0 "
+                             "(fails every reading with k >= 2 atoms and first derivatives)",
+                             sp.diff(h, b2) - sp.diff(h2, b2)))
+    else:
+        ids.append(_identity("h - W2 dh/dW2 = 0 (order 0 vs first order)",
+                             h - w2 * sp.diff(h, w2)))
+    relu_on = (w1 * _X + b1) * w2
+    ids.append(_identity(
+        "ReLU unit, active branch: W2 dh/dW2 - W1 dh/dW1 - b1 dh/db1 = 0",
+        w2 * sp.diff(relu_on, w2) - w1 * sp.diff(relu_on, w1) - b1 * sp.diff(relu_on, b1),
+    ))
+    return ids
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+@claim("pcr.ident.ffn-relu", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert h(x,(a,b)) = ReLU(a x + b).")
+def check_ffn_relu(ctx: CheckContext) -> Outcome:
+    """002: ReLU(aᵀx+b) is strongly identifiable -- decided per reading."""
+    readings = _all_readings("ffn-relu", True)
+    readings += _curve_readings("ffn-relu", (PRIMARY_READING, "pcos-1-no-order0"))
+    return _family_outcome(readings, [*_relu_identities(), _linear_router_identity(),
+                                      _ridge_symmetry()])
+
+
+@claim("pcr.ident.ffn-tanh", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert h(x,(a,b)) = tanh(a x + b).")
+def check_ffn_tanh(ctx: CheckContext) -> Outcome:
+    """002: tanh(aᵀx+b) is strongly identifiable -- per reading, plus the literal quantifier."""
+    readings = _all_readings("ffn-tanh", True)
+    e = get_expert("ffn-tanh")
+    a, b = e.params
+    base = default_atoms(e.params, 1)[0]
+    flipped = [base, {a: -base[a], b: -base[b]}]
+    lit = decide(e, PRIMARY_READING, atoms=flipped)
+    literal = _reading(lit, True, name="pcos-2-all-atoms")
+    literal.reading = (
+        "Literal quantifier: the pcos-2 family is independent for EVERY pair of distinct atoms "
+        "in R^2, here the sign-flipped pair eta_2 = -eta_1. " + literal.reading
+    )
+    readings[1:1] = [literal, *_curve_readings("ffn-tanh", (PRIMARY_READING, "pcos-1-no-order0"))]
+    ident = _identity("tanh is odd: h(x,-a,-b) + h(x,a,b) = 0",
+                      e.expr.subs({a: -a, b: -b}, simultaneous=True) + e.expr)
+    return _family_outcome(readings, [ident, _linear_router_identity(), _ridge_symmetry()])
+
+
+@claim("pcr.ident.ffn-poly", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.")
+def check_ffn_poly(ctx: CheckContext) -> Outcome:
+    """002: (aᵀx+b)^p, p ≥ 2, is strongly identifiable -- p = 2 and 3, per reading."""
+    readings = _all_readings("ffn-poly2", True, "p=2") + _all_readings("ffn-poly3", True, "p=3")
+    e3 = get_expert("ffn-poly3")
+    k3 = IdentifiabilityReading(
+        "pcos-1-no-order0-k3", "perturbed-cosine", 1, 1, 3,
+        "First-order terms, no order-0 term, k = 3 atoms: the 2k = 6 functions d_a h, d_b h "
+        "lie in the 4-dimensional space of cubics, so they must be dependent.",
+    )
+    readings.append(_reading(decide(e3, k3), True, "p=3"))
+    readings += _curve_readings("ffn-poly3", ("pcos-1-no-order0",), "p=3")
+    ids = []
+    for p in (2, 3):
+        h = (_A * _X + _B) ** p
+        ids.append(_identity(f"p={p}: p h - a dh/da - b dh/db = 0 (Euler, homogeneity)",
+                             p * h - _A * sp.diff(h, _A) - _B * sp.diff(h, _B)))
+    ids += [_linear_router_identity(), _ridge_symmetry()]
+    return _family_outcome(readings, ids, {
+        "any_k_argument": "for every p, k > (p+1)/2 atoms give 2k first derivatives in the "
+                          "(p+1)-dimensional space of polynomials of degree <= p: dependent",
+    })
+
+
+@claim("pcr.ident.linear", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.")
+def check_linear(ctx: CheckContext) -> Outcome:
+    """002: the linear expert is not strongly identifiable -- per reading."""
+    readings = _all_readings("linear", False)
+    h = _A * _X + _B
+    ids = [_identity("h - a dh/da - b dh/db = 0", h - _A * sp.diff(h, _A) - _B * sp.diff(h, _B)),
+           _identity("d2h/da2 = 0", sp.diff(h, _A, 2)), _linear_router_identity()]
+    return _family_outcome(readings, ids)
+
+
+@claim("pcr.ident.two-layer-relu-bias", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.")
+def check_two_layer_relu_bias(ctx: CheckContext) -> Outcome:
+    """000: the two-layer ReLU FFN with last bias is not strongly identifiable."""
+    readings = _all_readings("two-layer-relu-bias", False)
+    readings += _width2(ctx, "relu", True, False)
+    return _family_outcome(readings, _two_layer_identities(True))
+
+
+@claim("pcr.ident.two-layer-relu-nobias", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert ReLU(x W1 + b1) W2 (no last bias), width 1.")
+def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
+    """000: ReLU(xW1+b1)W2 without last bias is strongly identifiable -- per reading."""
+    readings = _all_readings("two-layer-relu-nobias", True)
+    readings += _width2(ctx, "relu", False, True)
+    return _family_outcome(readings, _two_layer_identities(False))
+
+
+@claim("pcr.ident.two-layer-gelu", reading=READINGS[PRIMARY_READING].statement()
+       + " Expert GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), "
+       "width 1; the variant without b2 is reported as further readings.")
+def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
+    """000: the two-layer GELU FFN is strongly identifiable -- with and without last bias."""
+    readings = _all_readings("two-layer-gelu-bias", True, "with b2")
+    readings += _all_readings("two-layer-gelu-nobias", True, "no b2")
+    readings += _curve_readings("two-layer-gelu-nobias", ("pcos-1-no-order0",), "no b2")
+    readings += _width2(ctx, "gelu", False, True)
+    ids = _two_layer_identities(True)[:3] + _two_layer_identities(False)[:2]
+    return _family_outcome(readings, ids)
+
+
+def _width2(ctx: CheckContext, act: str, last_bias: bool, says: bool) -> list[Reading]:
+    """Full profile only: hidden width 2 under the primary and pcos-1-no-order0 readings."""
+    if not ctx.full:
+        return []
+    e: Expert = two_layer(act, width=2, last_bias=last_bias)
+    return [_reading(decide(e, r), says, "width 2") for r in (PRIMARY_READING, "pcos-1-no-order0")]
+
+
+# ----------------------------------------------------------------------------- consistency
+
+_SEED_STATEMENTS: tuple[tuple[str, str, bool], ...] = (
+    ("002 Example: ReLU(a^T x + b) is strongly identifiable", "ffn-relu", True),
+    ("000 reply (2.2): FFN experts with ReLU activation are strongly identifiable",
+     "ffn-relu", True),
+    ("000 reply to Q1: ReLU(xW1+b1)W2 + b2 is not strongly identifiable",
+     "two-layer-relu-bias", False),
+    ("000 reply to Q1: ReLU(xW1+b1)W2 (no last bias) is strongly identifiable",
+     "two-layer-relu-nobias", True),
+)
+
+
+@claim("pcr.ident.consistency", reading="Per reading of Definition 1: do all statements of "
+       "seeds 002 and 000 about ReLU experts (one-layer ReLU SI; two-layer ReLU with last bias "
+       "not SI; without last bias SI) agree with the exact verdicts? proved = all agree.")
+def check_consistency(ctx: CheckContext) -> Outcome:
+    """Compare what seeds 002 and 000 say about ReLU experts with the verdicts, per reading."""
+    readings = []
+    for rname in READINGS:
+        rows: list[dict[str, Any]] = []
+        for text, expert_name, says in _SEED_STATEMENTS:
+            v = _decision(expert_name, rname).verdict
+            computed = {Verdict.PROVED: True, Verdict.REFUTED: False}.get(v)
+            rows.append({"statement": text, "seed_says_SI": says,
+                         "computed_SI": "undecided" if computed is None else
+                         ("yes" if computed else "no"),
+                         "agrees": computed == says})
+        undecided = [r for r in rows if r["computed_SI"] == "undecided"]
+        wrong = [r["statement"] for r in rows if not r["agrees"] and r not in undecided]
+        if wrong:
+            verdict, why = Verdict.REFUTED, "disagree: " + "; ".join(wrong)
+        elif undecided:
+            verdict, why = Verdict.INCONCLUSIVE, "some families undecided"
+        else:
+            verdict, why = Verdict.PROVED, "all seed statements about ReLU experts agree"
+        table = "\n".join(f"| {r['statement']} | {'SI' if r['seed_says_SI'] else 'not SI'} | "
+                          f"{r['computed_SI']} | {r['agrees']} |" for r in rows)
+        readings.append(Reading(
+            rname, READINGS[rname].statement(), verdict, why, {"statements": rows},
+            "| seed statement | seed says | computed (SI?) | agrees |\n|---|---|---|---|\n"
+            + table,
+        ))
+    pair = [r.name for r in readings if r.verdict is Verdict.PROVED]
+    si_where = {
+        name: [r for r in READINGS if _decision(name, r).verdict is Verdict.PROVED]
+        for name in ("ffn-relu", "two-layer-relu-bias", "two-layer-relu-nobias")
+    }
+    out = Outcome.from_readings(
+        readings,
+        summary=(f"{readings[0].name}: {readings[0].verdict.value} ({readings[0].summary}); "
+                 f"readings where all agree: {pair or 'none'}"),
+        readings_where_consistent=pair,
+        readings_where_strongly_identifiable=si_where,
+        note="both seeds say the one-layer ReLU FFN is SI, so they agree with each other on "
+             "it; readings_where_strongly_identifiable lists where the exact verdicts agree.",
+    )
+    out.derivation = "\n\n".join(f"**{r.name}**: {r.verdict.value}\n\n{r.derivation}"
+                                 for r in readings)
+    return out
+
+
+# ----------------------------------------------------------------------------- (eta x)^2
+
+_ETA_HAT, _ETA_STAR = sp.symbols("etahat etastar", real=True)
+_NAMES = {_ETA_HAT: r"\hat\eta", _ETA_STAR: r"\eta^*"}
+
+
+def _tex(expr: sp.Expr) -> str:
+    return sp.latex(expr, symbol_names=_NAMES)
+
+
+def _poly_sides(power_of_abs_x: int) -> tuple[sp.Expr, sp.Expr]:
+    lhs = sp.Abs((_ETA_HAT * _X) ** 2 - (_ETA_STAR * _X) ** 2)
+    rhs = sp.Abs(_ETA_HAT - _ETA_STAR) * sp.Abs(_ETA_HAT + _ETA_STAR) * sp.Abs(_X) ** power_of_abs_x
+    return lhs, rhs
+
+
+def _search_counterexample(residual: sp.Expr) -> dict[str, Any] | None:
+    grid = [sp.Integer(v) for v in (0, 1, 2, 3, -1, -2)]
+    for eh, es, xv in itertools.product(grid, repeat=3):
+        val = residual.subs({_ETA_HAT: eh, _ETA_STAR: es, _X: xv})
+        if val != 0:
+            return {"etahat": int(eh), "etastar": int(es), "x": int(xv), "lhs_minus_rhs": val}
+    return None
+
+
+@claim("pcr.poly-expert.identity", reading="For all real etahat, etastar, x: "
+       "|(etahat x)^2 - (etastar x)^2| = |etahat - etastar| |etahat + etastar| |x| (as printed).")
+def check_poly_identity(ctx: CheckContext) -> Outcome:
+    """|h(x,η̂) − h(x,η*)| = |η̂−η*||η̂+η*||x| for h = (ηx)²: exact check."""
+    lhs, rhs = _poly_sides(1)
+    residual = sp.simplify(lhs - rhs)
+    if residual == 0:
+        return Outcome(Verdict.PROVED, "the residual simplifies to 0",
+                       {"residual": symbolic_evidence(residual)})
+    cex = _search_counterexample(lhs - rhs)
+    if cex is None:
+        return Outcome(Verdict.INCONCLUSIVE, "residual not 0 but no counterexample on the grid",
+                       {"residual": symbolic_evidence(residual)})
+    at = {_ETA_HAT: cex["etahat"], _ETA_STAR: cex["etastar"], _X: cex["x"]}
+    return Outcome(
+        Verdict.REFUTED,
+        f"counterexample etahat={cex['etahat']}, etastar={cex['etastar']}, x={cex['x']}: "
+        f"LHS={lhs.subs(at)} but RHS={rhs.subs(at)}; the power of |x| must be 2",
+        {"counterexample": cex, "lhs": lhs.subs(at), "rhs": rhs.subs(at),
+         "residual": symbolic_evidence(residual), "method": "exact integer evaluation"},
+        derivation=(
+            f"$$\\left|h(x,\\hat\\eta)-h(x,\\eta^*)\\right| = "
+            f"{_tex(sp.Abs(sp.factor(lhs.args[0])))} \\neq {_tex(rhs)}$$\n\n"
+            f"At $\\hat\\eta={cex['etahat']}, \\eta^*={cex['etastar']}, x={cex['x']}$: "
+            f"left side ${sp.latex(lhs.subs(at))}$, right side ${sp.latex(rhs.subs(at))}$."
+        ),
+    )
+
+
+@claim("pcr.poly-expert.identity.corrected",
+       statement="For h(x, η) = (ηx)², x ∈ ℝ: |h(x, η̂) − h(x, η*)| = |η̂ − η*| · |η̂ + η*| · x².",
+       reading="For all real etahat, etastar, x: |(etahat x)^2 - (etastar x)^2| = "
+               "|etahat - etastar| |etahat + etastar| x^2.")
+def check_poly_identity_corrected(ctx: CheckContext) -> Outcome:
+    """The corrected identity with x² in place of |x|: SymPy simplifies the residual to 0."""
+    lhs, rhs = _poly_sides(2)
+    residual = sp.simplify(lhs - rhs)
+    at_zero = sp.simplify(lhs.subs(_ETA_STAR, 0))
+    verdict = Verdict.PROVED if residual == 0 else Verdict.INCONCLUSIVE
+    return Outcome(
+        verdict,
+        f"residual simplifies to {sp.sstr(residual)}; note at etastar = 0 the gap is "
+        f"{sp.sstr(at_zero)}, quadratic in the parameter error",
+        {"residual": symbolic_evidence(residual), "lhs": symbolic_evidence(lhs),
+         "rhs": symbolic_evidence(rhs), "gap_at_etastar_0": symbolic_evidence(at_zero),
+         "method": "sympy.simplify with real symbols"},
+        derivation=(
+            f"$${_tex((_ETA_HAT * _X) ** 2 - (_ETA_STAR * _X) ** 2)} = "
+            f"{_tex(sp.factor((_ETA_HAT * _X) ** 2 - (_ETA_STAR * _X) ** 2))}$$\n\n"
+            f"so $|\\cdot| = {_tex(rhs)}$; residual ${_tex(residual)}$. "
+            f"At $\\eta^*=0$ the gap is ${_tex(at_zero)}$: the expert error is then the "
+            "square of the parameter error, not of the same order."
+        ),
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    from moetheory.script import run_module_checks
+
+    sys.exit(run_module_checks(["pcr.ident.", "pcr.poly-expert."]))

@@ -1,0 +1,158 @@
+"""Tests of moetheory.identifiability, moetheory.experts and the identifiability checks."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from moetheory import CheckContext, Verdict
+from moetheory.experts import get_expert, two_layer
+from moetheory.identifiability import (
+    READINGS,
+    IdentifiabilityReading,
+    decide,
+    default_atoms,
+    expert_family,
+    router_multiplier_ratio,
+)
+from moetheory.linear_independence import verify_certificate
+from proofs_checks.identifiability import (
+    check_linear,
+    check_poly_identity,
+    check_poly_identity_corrected,
+)
+
+A, B, X = sp.symbols("a b x", real=True)
+
+
+def _coefficients(decision) -> dict[str, sp.Expr]:
+    return {t: c for t, c in zip(decision.texts, decision.result.coefficients, strict=True)
+            if c != 0}
+
+
+def test_relu_fails_by_homogeneity_under_pcos1() -> None:
+    d = decide(get_expert("ffn-relu"), "pcos-1")
+    assert d.verdict is Verdict.REFUTED
+    c = _coefficients(d)
+    a, b = default_atoms(get_expert("ffn-relu").params, 1)[0].values()
+    # h - a dh/da - b dh/db = 0 on the active branch, up to scale
+    k = c["h(x,eta1)"]
+    assert c["D[a]h(x,eta1)"] == -a * k and c["D[b]h(x,eta1)"] == -b * k
+    assert verify_certificate(d.result)
+
+
+def test_relu_first_order_without_order0_is_identifiable() -> None:
+    d = decide(get_expert("ffn-relu"), "pcos-1-no-order0")
+    assert d.verdict is Verdict.PROVED
+    assert verify_certificate(d.result)
+
+
+def test_tanh_identifiable_under_perturbed_router_but_not_linear_router() -> None:
+    ok = decide(get_expert("ffn-tanh"), "pcos-1")
+    assert ok.verdict is Verdict.PROVED and verify_certificate(ok.result)
+    bad = decide(get_expert("ffn-tanh"), "linear-2")
+    assert bad.verdict is Verdict.REFUTED
+    c = _coefficients(bad)
+    assert set(c) == {"D[a]h(x,eta1)", "x*D[b]h(x,eta1)"}
+    assert c["D[a]h(x,eta1)"] == -c["x*D[b]h(x,eta1)"]
+
+
+def test_tanh_sign_flipped_atoms_are_dependent() -> None:
+    e = get_expert("ffn-tanh")
+    a, b = e.params
+    d = decide(e, "pcos-1", atoms=[{a: 1, b: 2}, {a: -1, b: -2}])
+    assert d.verdict is Verdict.REFUTED
+    assert verify_certificate(d.result)
+
+
+def test_linear_expert_refuted_everywhere_it_is_cheap() -> None:
+    for name in ("pcos-1", "pcos-1-no-order0", "eta-only-2"):
+        assert decide(get_expert("linear"), name).verdict is Verdict.REFUTED
+
+
+def test_researcher_expression_api() -> None:
+    c = sp.Symbol("c", real=True)
+    d = decide(A * sp.exp(c * X), "pcos-1", x=X, params=[A, c])
+    assert d.verdict is Verdict.REFUTED
+    assert "eta" in d.derivation() or "\\eta" in d.derivation()
+    assert d.evidence()["certificate"]["status"] == "dependent"
+
+
+def test_family_counts() -> None:
+    e = get_expert("ffn-tanh")
+    atoms = default_atoms(e.params, 2)
+    assert len(expert_family(e.expr, e.x, e.params, READINGS["pcos-2"], atoms)) == 20
+    assert len(expert_family(e.expr, e.x, e.params, READINGS["eta-only-2"], atoms)) == 12
+    e2 = two_layer("relu", width=2, last_bias=False)
+    assert len(e2.params) == 6
+
+
+def test_router_multiplier_ratio_vanishes_without_perturbation() -> None:
+    beta1, tau1 = sp.symbols("beta1 tau1", positive=True)
+    c1 = router_multiplier_ratio(1)
+    assert sp.simplify(c1 - tau1 / (beta1 + tau1) ** 2) == 0
+    assert sp.simplify(c1.subs(tau1, 0)) == 0
+    assert sp.simplify(router_multiplier_ratio(2) - c1**2) == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"x": X, "params": [A, sp.Symbol("z")]}, "do not occur"),
+        ({"x": X, "params": [A]}, "not listed in params"),
+        ({"x": X, "params": []}, "at least one parameter"),
+        ({"x": None, "params": [A, B]}, "x and params are required"),
+        ({"x": X, "params": [A, B], "reading": "pcos-9"}, "reading must be one of"),
+        ({"x": X, "params": [A, B], "atoms": [{A: 1, B: 1}, {A: 1, B: 1}]}, "pairwise distinct"),
+        ({"x": X, "params": [A, B], "atoms": [{A: 1, B: 1}]}, "must hold 2 atoms"),
+    ],
+)
+def test_bad_input(kwargs: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        decide(sp.tanh(A * X + B), **kwargs)
+
+
+def test_non_differentiable_order_request() -> None:
+    too_high = IdentifiabilityReading("r4", "none", 0, 4, 1, "order 4")
+    with pytest.raises(ValueError, match="max_order <= 3"):
+        decide(sp.tanh(A * X + B), too_high, x=X, params=[A, B])
+    phi = sp.Function("phi")
+    with pytest.raises(ValueError, match="not 1 times differentiable"):
+        decide(phi(A * X + B), "pcos-1", x=X, params=[A, B])
+
+
+def test_bad_expert_names() -> None:
+    with pytest.raises(ValueError, match="name must be one of"):
+        get_expert("ffn-swish")
+    with pytest.raises(ValueError, match="width must be"):
+        two_layer("relu", width=0)
+
+
+def test_poly_identity_refuted_and_corrected_proved() -> None:
+    ctx = CheckContext("pcr.poly-expert.identity", seed=0)
+    out = check_poly_identity(ctx)
+    assert out.verdict is Verdict.REFUTED
+    cex = out.evidence["counterexample"]
+    lhs = abs((cex["etahat"] * cex["x"]) ** 2 - (cex["etastar"] * cex["x"]) ** 2)
+    rhs = abs(cex["etahat"] - cex["etastar"]) * abs(cex["etahat"] + cex["etastar"]) * abs(cex["x"])
+    assert lhs != rhs
+    assert check_poly_identity_corrected(ctx).verdict is Verdict.PROVED
+
+
+def test_linear_claim_outcome_has_every_reading() -> None:
+    out = check_linear(CheckContext("pcr.ident.linear", seed=0))
+    assert out.verdict is Verdict.PROVED
+    assert [r.name for r in out.readings] == list(READINGS)
+    assert all(i["holds"] for i in out.evidence["general_identities"])
+
+
+def test_two_dimensional_coordinates_expose_ridge_symmetry() -> None:
+    a1, a2 = sp.symbols("a1 a2", real=True)
+    coords = (X, X**3)
+    expr = sp.tanh(a1 * X + a2 * X**3 + B)
+    ok = decide(expr, "pcos-1-no-order0", x=X, params=[a1, a2, B], coords=coords)
+    assert ok.verdict is Verdict.PROVED
+    bad = decide(expr, "pcos-2", x=X, params=[a1, a2, B], coords=coords)
+    assert bad.verdict is Verdict.REFUTED
+    with pytest.raises(ValueError, match="coords must be expressions in x only"):
+        decide(expr, "pcos-1", x=X, params=[a1, a2, B], coords=(X, A))

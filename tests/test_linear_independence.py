@@ -1,0 +1,147 @@
+"""Tests of moetheory.linear_independence: known answers, certificates, bad input."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from moetheory.linear_independence import (
+    activation_regions,
+    decide_linear_independence,
+    restrict_to_region,
+    verify_certificate,
+)
+
+X = sp.Symbol("x", real=True)
+RELU = sp.Piecewise((X - sp.Rational(1, 2), X > sp.Rational(1, 2)), (0, True))
+BASE = [sp.Integer(1), X, X**2, X**3, sp.tanh(X), RELU, sp.Abs(X + 1), X / (sp.Abs(X) + 1)]
+
+
+def test_monomials_independent_with_exact_determinant() -> None:
+    r = decide_linear_independence([1, X, X**2], X)
+    assert r.status == "independent"
+    assert r.determinant is not None and r.determinant != 0
+    m = sp.Matrix([[1, p, p**2] for p in r.points])
+    assert m.det() == r.determinant  # Vandermonde, recomputed independently
+    assert verify_certificate(r)
+
+
+def test_pythagorean_family_dependent() -> None:
+    r = decide_linear_independence([sp.sin(X) ** 2, sp.cos(X) ** 2, 1], X)
+    assert r.status == "dependent"
+    assert r.coefficients == [1, 1, -1]
+    assert verify_certificate(r)
+
+
+def test_zero_function_makes_family_dependent() -> None:
+    r = decide_linear_independence([X, sp.Integer(0), sp.exp(X)], X)
+    assert r.status == "dependent"
+    assert r.coefficients == [0, 1, 0]
+
+
+def test_relu_family_region_by_region() -> None:
+    relu = sp.Piecewise((X, X > 0), (0, True))
+    dep = decide_linear_independence([relu, X, sp.Abs(X)], X)
+    assert dep.status == "dependent" and len(dep.residuals) == 2
+    assert all(res == 0 for res in dep.residuals)
+    ind = decide_linear_independence([relu, relu.subs(X, -X)], X)
+    assert ind.status == "independent"
+    assert verify_certificate(dep) and verify_certificate(ind)
+
+
+def test_transcendental_family_uses_interval_determinant() -> None:
+    r = decide_linear_independence([sp.tanh(X), sp.tanh(2 * X), X], X)
+    assert r.status == "independent"
+    assert r.determinant is None and r.determinant_interval is not None
+    lo, hi = (float(t) for t in r.determinant_interval)
+    assert lo * hi > 0
+    assert verify_certificate(r)
+
+
+def test_irrational_dependence_is_never_called_independent() -> None:
+    r = decide_linear_independence([sp.exp(X), sp.exp(X + 1)], X)
+    assert r.status in ("dependent", "inconclusive")
+
+
+def test_tampered_certificates_fail_verification() -> None:
+    dep = decide_linear_independence([sp.sin(X) ** 2, sp.cos(X) ** 2, 1], X)
+    dep.coefficients = [1, 1, 1]
+    assert not verify_certificate(dep)
+    ind = decide_linear_independence([1, X, X**2], X)
+    ind.determinant = ind.determinant + 1
+    assert not verify_certificate(ind)
+
+
+def test_regions_and_restriction() -> None:
+    regs = activation_regions([RELU, sp.Abs(X + 1)], X)
+    assert [r.upper for r in regs[:-1]] == [-1, sp.Rational(1, 2)]
+    assert restrict_to_region(RELU, X, sp.Integer(2)) == X - sp.Rational(1, 2)
+    assert restrict_to_region(RELU, X, sp.Integer(0)) == 0
+
+
+@pytest.mark.parametrize(
+    ("functions", "kwargs", "match"),
+    [
+        ([], {}, "functions must be a non-empty"),
+        ([X, sp.Symbol("a") * X], {}, "depend on x only"),
+        ([sp.Function("f")(X)], {}, "explicit closed forms"),
+        ([X], {"dps": 5}, "dps must be"),
+        ([X], {"max_certificates": 0}, "max_certificates"),
+    ],
+)
+def test_bad_input(functions: list, kwargs: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        decide_linear_independence(functions, X, **kwargs)
+
+
+def test_x_must_be_symbol() -> None:
+    with pytest.raises(ValueError, match="x must be a SymPy Symbol"):
+        decide_linear_independence([1], "x")  # type: ignore[arg-type]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    subset=st.lists(st.integers(0, len(BASE) - 1), min_size=2, max_size=4, unique=True),
+    coeffs=st.lists(st.integers(-5, 5), min_size=4, max_size=4),
+)
+def test_appended_combination_is_found_dependent(subset: list[int], coeffs: list[int]) -> None:
+    fams = [BASE[i] for i in subset]
+    cs = coeffs[: len(fams)]
+    if all(c == 0 for c in cs):
+        cs[0] = 1
+    combo = sp.Add(*[c * f for c, f in zip(cs, fams, strict=True)])
+    r = decide_linear_independence([*fams, combo], X)
+    assert r.status == "dependent"
+    assert verify_certificate(r)
+    # the certificate is proportional to (cs, -1): the base functions are independent
+    ratio = -r.coefficients[-1]
+    assert ratio != 0
+    assert [c * ratio for c in cs] == list(r.coefficients[:-1])
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(subset=st.lists(st.integers(0, len(BASE) - 1), min_size=1, max_size=5, unique=True))
+def test_independent_subsets_certified_and_reverified(subset: list[int]) -> None:
+    r = decide_linear_independence([BASE[i] for i in subset], X)
+    assert r.status == "independent"
+    assert verify_certificate(r)
+
+
+def test_interval_erf_encloses_reference_in_series_and_tail_ranges() -> None:
+    import mpmath
+    from mpmath import iv
+
+    from moetheory.linear_independence import interval_value
+
+    old = iv.dps
+    iv.dps = 40
+    try:
+        for v in (sp.Rational(1, 3), sp.Rational(-5, 2), sp.Integer(7), sp.Integer(25)):
+            enc = interval_value(sp.erf(v))
+            with mpmath.workdps(50):
+                ref = mpmath.erf(mpmath.mpf(v.p) / v.q)
+                assert enc.a <= ref <= enc.b
+    finally:
+        iv.dps = old
