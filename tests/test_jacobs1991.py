@@ -1,0 +1,261 @@
+"""Tests of moetheory.jacobs1991, moetheory.jacobs_training and proofs_checks.jacobs1991."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import proofs_checks.jacobs1991 as checks
+from moetheory import CheckContext, Verdict
+from moetheory.jacobs1991 import (
+    eq_1_4,
+    eq_1_4_sym,
+    eq_1_5,
+    grad_gate_logits,
+    grad_outputs,
+    gradient_sym,
+    loss,
+    loss_1_1_sym,
+    loss_1_2_sym,
+    loss_1_3_sym,
+    mixture_symbols,
+    validate_mixture,
+)
+from moetheory.jacobs_training import (
+    TrainResult,
+    gradients,
+    init_mixture,
+    run_specialization,
+    train,
+    vowel_standin,
+)
+
+CASES = [("1.1", "corrected"), ("1.2", "corrected"), ("1.3", "corrected"), ("1.3", "seed")]
+
+
+def _random_case(seed: int, k: int = 3, q: int = 2, batch: tuple[int, ...] = ()):
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(*batch, k))
+    p = np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True)
+    return rng.normal(size=(*batch, q)), rng.normal(size=(*batch, k, q)), p, z
+
+
+def _ctx(claim_id: str) -> CheckContext:
+    return CheckContext(claim_id, seed=1, profile="quick", alpha=0.01)
+
+
+# --------------------------------------------------------------------------- NumPy vs FD
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(CASES))
+def test_output_gradient_matches_finite_differences(seed, case):
+    name, variant = case
+    d, o, p, _ = _random_case(seed)
+    g = grad_outputs(name, d, o, p, variant)
+    h = 1e-6
+    fd = np.zeros_like(o)
+    for idx in np.ndindex(o.shape):
+        step = np.zeros_like(o)
+        step[idx] = h
+        up, down = loss(name, d, o + step, p, variant), loss(name, d, o - step, p, variant)
+        fd[idx] = (up - down) / (2 * h)
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-7)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(CASES))
+def test_gate_gradient_matches_finite_differences(seed, case):
+    name, variant = case
+    d, o, p, z = _random_case(seed)
+
+    def e(zz):
+        pp = np.exp(zz) / np.exp(zz).sum()
+        return loss(name, d, o, pp, variant)
+
+    h = 1e-6
+    fd = np.array([(e(z + h * np.eye(3)[j]) - e(z - h * np.eye(3)[j])) / (2 * h) for j in range(3)])
+    np.testing.assert_allclose(grad_gate_logits(name, d, o, p, variant), fd, rtol=1e-5, atol=1e-7)
+
+
+def test_numpy_matches_sympy():
+    s = mixture_symbols(2, 2)
+    d, o, p, _ = _random_case(3, k=2, q=2)
+    values = {s.d[m]: d[m] for m in range(2)}
+    values |= {s.o[i, m]: o[i, m] for i in range(2) for m in range(2)}
+    values |= {s.p[i]: p[i] for i in range(2)}
+    for name, expr in (("1.1", loss_1_1_sym(s)), ("1.2", loss_1_2_sym(s)),
+                       ("1.3", loss_1_3_sym(s, "corrected"))):
+        assert float(expr.subs(values)) == pytest.approx(float(loss(name, d, o, p)), rel=1e-12)
+        g = np.array([[float(x) for x in gradient_sym(expr, s, i).subs(values)] for i in range(2)])
+        np.testing.assert_allclose(grad_outputs(name, d, o, p), g, rtol=1e-10)
+
+
+def test_batched_equals_per_case():
+    d, o, p, _ = _random_case(5, batch=(4,))
+    batched = grad_outputs("1.3", d, o, p)
+    for n in range(4):
+        np.testing.assert_allclose(batched[n], grad_outputs("1.3", d[n], o[n], p[n]))
+
+
+def test_formulas_versus_true_gradients():
+    d, o, p, _ = _random_case(11)
+    np.testing.assert_allclose(eq_1_4(d, o, p), grad_outputs("1.2", d, o, p))
+    np.testing.assert_allclose(eq_1_5(d, o, p, "corrected"), grad_outputs("1.3", d, o, p))
+    # eq. 1.5 as written is the *negative* of the derivative of eq. 1.3 as written
+    np.testing.assert_allclose(eq_1_5(d, o, p, "seed"), -grad_outputs("1.3", d, o, p, "seed"))
+    assert not np.allclose(eq_1_5(d, o, p, "seed"), grad_outputs("1.3", d, o, p, "seed"))
+
+
+# --------------------------------------------------------------------------- checks
+
+
+@pytest.mark.parametrize(
+    ("check", "claim_id", "expected"),
+    [
+        (checks.check_grad_1_4, "j91.grad.1.4", Verdict.PROVED),
+        (checks.check_loss_1_3, "j91.loss.1.3", Verdict.REFUTED),
+        (checks.check_loss_1_3_corrected, "j91.loss.1.3.corrected", Verdict.PROVED),
+        (checks.check_grad_1_5, "j91.grad.1.5", Verdict.REFUTED),
+        (checks.check_grad_1_5_corrected, "j91.grad.1.5.corrected", Verdict.PROVED),
+        (checks.check_cooperation, "j91.cooperation", Verdict.PROVED),
+        (checks.check_adapt_speed_corrected, "j91.adapt-speed.corrected", Verdict.PROVED),
+    ],
+)
+def test_symbolic_verdicts(check, claim_id, expected):
+    out = check(_ctx(claim_id))
+    assert out.verdict is expected
+    out.to_dict()  # evidence is JSON-able
+
+
+def test_enumeration_detects_a_wrong_formula():
+    # eq. 1.4 without the factor p_i is false and must be caught for every k, q
+    res = checks._enumerate(
+        lambda s, i: gradient_sym(loss_1_2_sym(s), s, i) + 2 * s.residual(i), ks=(1, 2), qs=(1,)
+    )
+    assert not res["all_zero"] and len(res["nonzero_cases"]) == 3
+    ok = checks._enumerate(
+        lambda s, i: gradient_sym(loss_1_2_sym(s), s, i) - eq_1_4_sym(s, i), ks=(1, 2), qs=(1,)
+    )
+    assert ok["all_zero"]
+
+
+def test_adapt_speed_halves():
+    by_name = {r.name: r for r in checks._SPEED_READINGS}
+    corrected_equal = by_name["grad-norm/equal-p/corrected"]
+    assert checks._decide_half(corrected_equal, "1.4")[0] is Verdict.PROVED
+    verdict, ev = checks._decide_half(corrected_equal, "1.5")
+    assert verdict is Verdict.REFUTED
+    cex = ev["counterexample"]
+    speeds = [float(v) for v in cex["speeds_50_digits"]]
+    assert speeds[cex["best_expert"] - 1] < max(speeds)
+    # no proof rule may certify a false monotonicity
+    assert checks._monotone_certificate(corrected_equal, "1.5") is None
+    assert checks._monotone_certificate(by_name["weight/equal-p/as-written"], "1.5") is None
+
+
+def test_nonzero_exact():
+    assert checks._nonzero_exact(sp.exp(sp.Rational(1, 2)) - 1)
+    assert not checks._nonzero_exact(sp.exp(sp.log(2)) - 2)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def test_training_gradients_match_finite_differences():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(7, 2))
+    T = np.eye(3)[rng.integers(0, 3, size=7)]
+    for name in ("1.1", "1.3"):
+        net = init_mixture(3, 3, rng)
+        net.gate = rng.normal(size=net.gate.shape)
+        _, dg, de = gradients(net, X, T, name)
+        h = 1e-6
+        for arr, grad in ((net.gate, dg), (net.experts, de)):
+            for idx in [(0, 0), (2, 1)] if arr.ndim == 2 else [(0, 0, 0), (2, 2, 1)]:
+                old = arr[idx]
+                arr[idx] = old + h
+                up = gradients(net, X, T, name)[0]
+                arr[idx] = old - h
+                down = gradients(net, X, T, name)[0]
+                arr[idx] = old
+                assert grad[idx] == pytest.approx((up - down) / (2 * h), rel=1e-5, abs=1e-8)
+
+
+def test_training_is_deterministic_and_decreases_loss():
+    a = run_specialization(4, "1.3", np.random.default_rng(3), epochs=20)
+    b = run_specialization(4, "1.3", np.random.default_rng(3), epochs=20)
+    assert np.array_equal(a.mixing, b.mixing) and np.array_equal(a.peak, b.peak)
+    assert (a.in_use, a.final_loss, a.test_accuracy) == (b.in_use, b.final_loss, b.test_accuracy)
+    rng = np.random.default_rng(1)
+    X, y = vowel_standin(5, rng)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    hist = train(init_mixture(4, 4, rng), X, np.eye(4)[y], "1.1", epochs=30, lr=1.0)
+    assert hist[-1] < hist[0]
+
+
+def test_specialization_can_come_out_unsupported(monkeypatch):
+    def fake(k, name, rng, epochs, lr, threshold):
+        m = np.full(k, 1.0 / k)
+        return TrainResult(k, name, m, m, k, k, 1.0, 1.0, 0.0)
+
+    monkeypatch.setattr(checks, "run_specialization", fake)
+    out = checks.check_specialization(_ctx("j91.specialization"))
+    assert out.verdict is Verdict.UNSUPPORTED
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [((0, 1), "k must"), ((1, 0), "q must"), ((2.5, 1), "k must"), ((1, 99), "q must")],
+)
+def test_mixture_symbols_rejects_bad_sizes(args, match):
+    with pytest.raises(ValueError, match=match):
+        mixture_symbols(*args)
+
+
+@pytest.mark.parametrize(
+    ("d", "o", "p", "match"),
+    [
+        ([1.0], np.zeros((0, 1)), np.zeros(0), "k \\(number of experts"),
+        (np.zeros(0), np.zeros((1, 0)), [1.0], "q \\(output dimension"),
+        ([1.0, 2.0], [[0.0]], [1.0], "d \\(desired output\\)"),
+        ([1.0], [[0.0], [1.0]], [1.0], "p \\(mixing proportions\\) must have shape"),
+        ([np.nan], [[0.0]], [1.0], "d must be finite"),
+        ([1.0], [[np.inf]], [1.0], "o must be finite"),
+        ([1.0], [[0.0], [1.0]], [0.7, 0.7], "p \\(mixing proportions\\) must be >= 0"),
+        ([1.0], [0.0], [1.0], "o \\(expert outputs\\)"),
+    ],
+)
+def test_validate_mixture_rejects_bad_input(d, o, p, match):
+    with pytest.raises(ValueError, match=match):
+        validate_mixture(d, o, p)
+
+
+def test_bad_names_and_training_arguments():
+    with pytest.raises(ValueError, match="name \\(loss\\)"):
+        loss("1.4", [1.0], [[0.0]], [1.0])
+    with pytest.raises(ValueError, match="variant"):
+        loss("1.3", [1.0], [[0.0]], [1.0], "plus")
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="k must"):
+        init_mixture(0, 4, rng)
+    with pytest.raises(ValueError, match="n_speakers"):
+        vowel_standin(0, rng)
+    net = init_mixture(2, 1, rng)
+    X, T = np.zeros((3, 2)), np.zeros((3, 1))
+    with pytest.raises(ValueError, match="epochs"):
+        train(net, X, T, "1.3", epochs=0, lr=1.0)
+    with pytest.raises(ValueError, match="lr"):
+        train(net, X, T, "1.3", epochs=1, lr=float("nan"))
+    with pytest.raises(ValueError, match="loss_name"):
+        train(net, X, T, "1.2", epochs=1, lr=1.0)
+    with pytest.raises(ValueError, match="X must"):
+        gradients(net, np.zeros((3, 3)), T, "1.3")
+    with pytest.raises(ValueError, match="T \\(targets\\)"):
+        gradients(net, X, np.zeros((3, 2)), "1.3")
