@@ -115,7 +115,7 @@ def _cross_checks(ctx: CheckContext, result: EulerResult, stream: int) -> dict[s
             "abs_tol": MP_TOL,
             "seed": ctx.seed,
             "stream": stream,
-            "params": _params_text(),
+            "params": _params_text(result.score),
             "expert": "h(x) = 2 + sin(x_1 + ... + x_d1)",
             "points_per_dimension": _points_per_dim(ctx),
             "max_abs_error": max(r["max_abs_error"] for r in numeric),
@@ -125,8 +125,10 @@ def _cross_checks(ctx: CheckContext, result: EulerResult, stream: int) -> dict[s
     }
 
 
-def _params_text() -> dict[str, str]:
-    return {str(k): sp.sstr(v) for k, v in NUMERIC_PARAMS.items()}
+def _params_text(score: sp.Expr | None = None) -> dict[str, str]:
+    """The numeric parameter values used, restricted to those occurring in ``score``."""
+    used = NUMERIC_PARAMS.keys() if score is None else score.free_symbols
+    return {str(k): sp.sstr(v) for k, v in NUMERIC_PARAMS.items() if k in used}
 
 
 def _agrees(checks: dict[str, Any]) -> bool:
@@ -144,7 +146,7 @@ def _witness(result: EulerResult) -> dict[str, Any]:
     return {
         "beta1": [sp.sstr(sp.nsimplify(v.subs(NUMERIC_PARAMS))) for v in beta1],
         "x": [sp.sstr(sp.nsimplify(v.subs(NUMERIC_PARAMS))) for v in x],
-        "params": _params_text(),
+        "params": _params_text(result.score),
         "residual_over_H": sp.sstr(ratio),
         "nonzero": bool(ratio.is_nonzero),
         "note": "residual = (residual_over_H) * exp(s) * h(x, eta); non-zero wherever h != 0",
