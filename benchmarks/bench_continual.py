@@ -1,0 +1,82 @@
+"""Benchmark of the continual-learning simulator on the whole of Figure 2 (seed 003).
+
+Times, side by side in one run: the 8 curves of Figure 2 (M ∈ {1, 5, 10, 20}, with and without
+termination, T = 2000) at 1 and at 100 replicates with the vectorised simulator, and the plain
+per-round reference loop at 1 replicate; prints the ratios, the peak memory, and how far the
+100-replicate run is from the arithmetic limit (useful FLOPs at ~5 GFLOP/s).
+
+Usage: ``python benchmarks/bench_continual.py [--replicates 100] [--T 2000] [--reading paper]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+
+from moetheory.continual import CLConfig
+from moetheory.continual.reference import reference_run
+from moetheory.continual.simulator import simulate_many
+
+MS = (1, 5, 10, 20)
+PEAK_FLOPS = 5e9  # a sustained rate for small vectorised NumPy kernels on this machine
+
+
+def configs(T: int, reading: str) -> list[CLConfig]:
+    base = CLConfig(T=T, reading=reading)
+    return [base.replace(M=M, terminate=term) for M in MS for term in (True, False)]
+
+
+def useful_flops(cfgs: list[CLConfig], R: int) -> float:
+    """Arithmetic the algorithm needs (no padding): gate, eq. (5), metrics, gradient, basis."""
+    total = 0.0
+    for c in cfgs:
+        d, s, N, M = c.d, c.s, c.N, c.M
+        per_round = 2 * M * d + 4 * s * d + 3 * N * d + 4 * M * d + 6 * M + 4 * s * s * d
+        total += per_round * c.T * R
+    return total
+
+
+def timed(func):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replicates", type=int, default=100)
+    parser.add_argument("--T", type=int, default=2000)
+    parser.add_argument("--reading", choices=["paper", "code"], default="paper")
+    parser.add_argument("--skip-reference", action="store_true")
+    args = parser.parse_args(argv)
+    cfgs = configs(args.T, args.reading)
+    R = args.replicates
+
+    t_one = timed(lambda: simulate_many(cfgs, 1, seed=0))
+    t_many = timed(lambda: simulate_many(cfgs, R, seed=0))
+    t_ref = None if args.skip_reference else timed(lambda: [reference_run(c, 0) for c in cfgs])
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    flops = useful_flops(cfgs, R)
+
+    print(f"Figure 2, reading {args.reading!r}: 8 curves, T = {args.T} "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"  vectorised, 1 replicate      : {t_one:8.2f} s")
+    print(f"  vectorised, {R} replicates   : {t_many:8.2f} s   (target < 10 s)")
+    if t_ref is not None:
+        print(f"  reference loop, 1 replicate  : {t_ref:8.2f} s")
+        print(f"  ratio reference / vectorised at 1 replicate     : {t_ref / t_one:8.1f}x")
+        print(f"  ratio reference·{R} / vectorised at {R} replicates: "
+              f"{t_ref * R / t_many:8.1f}x")
+    print(f"  ratio {R} replicates / 1 replicate (ideal 1)     : {t_many / t_one:8.1f}x")
+    print(f"  peak memory (max RSS)        : {peak_mib:8.0f} MiB   (target < 2048 MiB)")
+    print(f"  useful arithmetic            : {flops / 1e9:8.2f} GFLOP -> limit "
+          f"{flops / PEAK_FLOPS:.2f} s at {PEAK_FLOPS / 1e9:g} GFLOP/s; measured is "
+          f"{t_many / (flops / PEAK_FLOPS):.1f}x the limit")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

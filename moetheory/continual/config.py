@@ -1,0 +1,276 @@
+"""Configuration of the continual-learning MoE simulator (seed 003, Section 3, Algorithm 1).
+
+:class:`CLConfig` holds the paper's parameters (Appendix A.2 defaults) and one option for each
+detail the paper leaves open. Two named readings fix those options:
+
+``reading="paper"``
+    Definition 1 and eqs. (5)-(9) as written: clean softmax ``π_m = softmax(h)`` in the losses,
+    squared norm in the local loss (6), ``f_t^{(m_t)}`` kept in the auxiliary gradient, flags of
+    Algorithm 1 evaluated on the clean gate outputs for ``t > T1 = ⌈M/η⌉``.
+``reading="code"``
+    The authors' released code: noisy softmax ``softmax(h + r)``, unsquared norm in (6), no
+    ``f`` factor, flags on the noisy gate values from ``t ≥ M/η`` (0-based) and updates kept at
+    least until round ``80 + 3M`` (0-based); the code's data model.
+
+Any option left ``None`` takes the value of the reading; an explicit value overrides it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+__all__ = ["READINGS", "CLConfig"]
+
+#: The two named readings of the seed.
+READINGS: tuple[str, ...] = ("paper", "code")
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "softmax": ("clean", "noisy"),
+    "loc_norm": ("squared", "unsquared"),
+    "flag_gate": ("clean", "noisy"),
+    "data_model": ("definition1", "code"),
+    "beta": ("fixed", "uniform"),
+}
+
+_READING_DEFAULTS: dict[str, dict[str, Any]] = {
+    "paper": {
+        "softmax": "clean",
+        "loc_norm": "squared",
+        "aux_f": True,
+        "flag_gate": "clean",
+        "code_schedule": False,
+        "data_model": "definition1",
+        "code_metrics": False,
+    },
+    "code": {
+        "softmax": "noisy",
+        "loc_norm": "unsquared",
+        "aux_f": False,
+        "flag_gate": "noisy",
+        "code_schedule": True,
+        "data_model": "code",
+        "code_metrics": True,
+    },
+}
+
+
+@dataclass(frozen=True)
+class CLConfig:
+    """Parameters of one continual-learning MoE run (seed 003, Algorithm 1).
+
+    Parameters
+    ----------
+    M : int
+        Number of experts (``M = 1`` is the single expert, no gate).
+    N : int
+        Number of ground truths (tasks) in the pool ``W``.
+    K : int
+        Number of task clusters, ``1 <= K <= N``; task ``n`` (0-based) lies in cluster
+        ``n mod K`` (Appendix A.4: ``W_1 = {1, 4}``, ...).
+    d, s : int
+        Dimension and samples per task, ``1 <= s < d`` (over-parameterised).
+    sigma0 : float
+        Ground-truth scale ``σ0 > 0`` (Definition 1, Appendix A.2).
+    sigma_t : float
+        Noise level ``σ_t >= 0`` of the non-signal samples (Definition 1).
+    eta : float
+        Gate learning rate ``η > 0`` of eq. (9).
+    alpha : float
+        Weight ``α >= 0`` of the auxiliary loss (7).
+    lam : float
+        Routing noise bound ``λ > 0``: ``r_m ~ Unif[0, λ]`` (eq. (1)).
+    T : int
+        Number of rounds, ``T >= 1``.
+    gamma : float or None
+        Termination threshold ``Γ > 0`` of Algorithm 1; ``None`` means ``σ0^1.25``.
+    terminate : bool
+        Whether Algorithm 1's early termination is used.
+    reading : {"paper", "code"}
+        Named reading fixing the options below when they are ``None``.
+    softmax : {"clean", "noisy"} or None
+        Softmax of ``h`` or of ``h + r`` in the losses (6)-(7).
+    loc_norm : {"squared", "unsquared"} or None
+        Norm of ``w_t - w_{t-1}`` in the local loss (6).
+    aux_f : bool or None
+        Whether the auxiliary gradient carries the factor ``f_t^{(m_t)}`` (Lemma 4's form).
+    flag_gate : {"clean", "noisy"} or None
+        Gate values compared with ``Γ`` by the termination flags.
+    code_schedule : bool or None
+        Code's schedule: flags from 0-based round ``M/η``, updates at least until ``80 + 3M``.
+    data_model : {"definition1", "code"} or None
+        Definition 1 (with Appendix A.2) or the released code's data.
+    beta : {"fixed", "uniform"}
+        ``β_t = C`` (Appendix A.2 fills one column with ``v_n``) or ``β_t ~ Unif(0, C]``.
+    beta_max : float
+        The constant ``C > 0`` of Definition 1.
+    signal_scale : float or None
+        Definition-1 model: ``v_n = signal_scale · w_n`` ("scaled by a constant", A.2);
+        ``None`` means ``1/σ0`` so that ``‖v_n‖∞ = O(1)``.
+    cluster_spread : float or None
+        Definition-1 model: members of a cluster are its centre plus
+        ``cluster_spread · Unif[-1/2, 1/2]^d``, so ``‖w_n - w_n'‖∞ <= cluster_spread``
+        (Section 5.2: ``O(σ0^1.5)``); ``None`` means ``σ0^1.5``. Code model: the Gaussian
+        spread factor, ``None`` meaning ``σ0/200``.
+    code_rank : int
+        Code model: ground truths live in the first ``code_rank <= d`` coordinates.
+    signal_norm : float
+        Code model: ``v_n = signal_norm · w_n/‖w_n‖``.
+    column_norm : float
+        Code model: norm of the random columns' first ``code_rank`` coordinates.
+    code_metrics : bool or None
+        Also compute the code's metrics (unsquared norms, absolute differences, its indices).
+
+    Examples
+    --------
+    >>> cfg = CLConfig(M=5, T=100)
+    >>> cfg.resolved_gamma == 0.4 ** 1.25, cfg.T1
+    (True, 10)
+    >>> CLConfig(s=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: s must satisfy 1 <= s < d = 10 (over-parameterised regime), got 10
+    """
+
+    M: int = 5
+    N: int = 7
+    K: int = 3
+    d: int = 10
+    s: int = 6
+    sigma0: float = 0.4
+    sigma_t: float = 0.1
+    eta: float = 0.5
+    alpha: float = 0.5
+    lam: float = 0.3
+    T: int = 2000
+    gamma: float | None = None
+    terminate: bool = True
+    reading: str = "paper"
+    softmax: str | None = None
+    loc_norm: str | None = None
+    aux_f: bool | None = None
+    flag_gate: str | None = None
+    code_schedule: bool | None = None
+    data_model: str | None = None
+    beta: str = "fixed"
+    beta_max: float = 1.0
+    signal_scale: float | None = None
+    cluster_spread: float | None = None
+    code_rank: int = 6
+    signal_norm: float = 6.0
+    column_norm: float = 0.1
+    code_metrics: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.reading not in READINGS:
+            raise ValueError(f"reading must be one of {READINGS}, got {self.reading!r}")
+        for name, value in _READING_DEFAULTS[self.reading].items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+        self._validate()
+
+    def _validate(self) -> None:
+        for name in ("M", "N", "K", "d", "s", "T", "code_rank"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be an integer, got {value!r}")
+        _check(self.M >= 1, f"M must be an integer >= 1, got {self.M}")
+        _check(self.N >= 1, f"N must be an integer >= 1, got {self.N}")
+        _check(1 <= self.K <= self.N, f"K must satisfy 1 <= K <= N = {self.N}, got {self.K}")
+        _check(self.d >= 2, f"d must be an integer >= 2, got {self.d}")
+        _check(
+            1 <= self.s < self.d,
+            f"s must satisfy 1 <= s < d = {self.d} (over-parameterised regime), got {self.s}",
+        )
+        _check(self.T >= 1, f"T must be an integer >= 1, got {self.T}")
+        _positive(self, "sigma0")
+        _positive(self, "eta")
+        _positive(self, "lam")
+        _positive(self, "beta_max")
+        _positive(self, "signal_norm")
+        _positive(self, "column_norm")
+        _nonnegative(self, "sigma_t")
+        _nonnegative(self, "alpha")
+        if self.gamma is not None:
+            _positive(self, "gamma")
+        if self.signal_scale is not None:
+            _positive(self, "signal_scale")
+        if self.cluster_spread is not None:
+            _nonnegative(self, "cluster_spread")
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
+        for name in ("terminate", "aux_f", "code_schedule", "code_metrics"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if self.data_model == "code":
+            _check(
+                1 <= self.code_rank <= self.d,
+                f"code_rank must satisfy 1 <= code_rank <= d = {self.d}, got {self.code_rank}",
+            )
+
+    @property
+    def resolved_gamma(self) -> float:
+        """The threshold ``Γ`` used: ``gamma`` or ``σ0^1.25`` (Algorithm 1)."""
+        return float(self.gamma) if self.gamma is not None else self.sigma0**1.25
+
+    @property
+    def T1(self) -> int:
+        """Length of the exploration phase, ``T1 = ⌈M/η⌉`` (Proposition 1)."""
+        return math.ceil(self.M / self.eta - 1e-12)
+
+    @property
+    def resolved_signal_scale(self) -> float:
+        """Definition-1 model: the constant ``c`` of ``v_n = c · w_n``."""
+        return self.signal_scale if self.signal_scale is not None else 1.0 / self.sigma0
+
+    @property
+    def resolved_cluster_spread(self) -> float:
+        """Within-cluster spread of the ground truths (see ``cluster_spread``)."""
+        if self.cluster_spread is not None:
+            return float(self.cluster_spread)
+        return self.sigma0**1.5 if self.data_model == "definition1" else self.sigma0 / 200
+
+    def replace(self, **changes: Any) -> CLConfig:
+        """A copy with ``changes`` applied.
+
+        Changing ``reading`` re-resolves every option not given explicitly in ``changes``.
+        """
+        if "reading" in changes:
+            for name in _READING_DEFAULTS["paper"]:
+                changes.setdefault(name, None)
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields plus the resolved ``Γ``, ``T1``, signal scale and spread, for evidence."""
+        out = asdict(self)
+        out.update(
+            gamma_used=self.resolved_gamma,
+            T1=self.T1,
+            signal_scale_used=self.resolved_signal_scale,
+            cluster_spread_used=self.resolved_cluster_spread,
+        )
+        return out
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(message)
+
+
+def _number(cfg: CLConfig, name: str) -> float:
+    value = getattr(cfg, name)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    return float(value)
+
+
+def _positive(cfg: CLConfig, name: str) -> None:
+    value = _number(cfg, name)
+    _check(value > 0, f"{name} must be > 0, got {value}")
+
+
+def _nonnegative(cfg: CLConfig, name: str) -> None:
+    value = _number(cfg, name)
+    _check(value >= 0, f"{name} must be >= 0, got {value}")

@@ -1,0 +1,146 @@
+"""Data models of the continual-learning experiments (seed 003, Definition 1, Appendix A).
+
+Two models, both vectorised over a batch of ``R`` independent replicates:
+
+* :func:`ground_truths` / :func:`task_batch` with ``data_model="definition1"``: the pool
+  ``W`` of ``N`` ground truths in ``K`` clusters, signals ``v_n = c·w_n`` and, each round, a
+  feature matrix ``X_t`` whose column at a uniform random position is ``β_t v_{n_t}`` and whose
+  other ``s - 1`` columns are ``N(0, σ_t² I_d)`` (Definition 1);
+* ``data_model="code"``: the released code's construction (ground truths in the first
+  ``code_rank`` coordinates, normalised signals, tiny copied rows below).
+
+Labels are noiseless, ``y_t = X_tᵀ w_{n_t}``, so only ``X_t`` and ``n_t`` are returned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from moetheory.continual.config import CLConfig
+
+__all__ = ["TaskBatch", "cluster_of", "ground_truths", "task_batch"]
+
+#: Code model: scale of the copied rows below ``code_rank`` (and of the signal's own row).
+CODE_LEAK = 1e-3
+CODE_LEAK_SIGNAL = 1e-5
+
+
+def cluster_of(cfg: CLConfig) -> np.ndarray:
+    """Cluster index ``n mod K`` of every ground truth ``n`` (0-based).
+
+    Examples
+    --------
+    >>> cluster_of(CLConfig(N=7, K=3)).tolist()
+    [0, 1, 2, 0, 1, 2, 0]
+    """
+    return np.arange(cfg.N) % cfg.K
+
+
+def ground_truths(
+    cfg: CLConfig, rng: np.random.Generator, replicates: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw the ground-truth pool ``W`` and the signals ``V``, each of shape ``(R, N, d)``.
+
+    Definition-1 model: cluster centres ``w_k ~ N(0, σ0² I_d)`` for ``k < K`` (Appendix A.2,
+    "entries drawn from N(0, σ0)" read with ``σ0`` the standard deviation, as in Lemma 5's
+    proof); ground truth ``n >= K`` is its centre ``w_{n mod K}`` plus
+    ``cluster_spread · Unif[-1/2, 1/2]^d``; ``v_n = c·w_n``.
+
+    Code model: centres are uniform random directions of norm ``σ0`` in the first
+    ``code_rank`` coordinates; ground truth ``n >= K`` is ground truth ``n - K`` plus
+    ``spread · N(0, I)`` there; ``v_n = signal_norm · w_n/‖w_n‖``.
+
+    Examples
+    --------
+    >>> W, V = ground_truths(CLConfig(), np.random.default_rng(0), replicates=2)
+    >>> W.shape, bool(np.allclose(V, W / 0.4))
+    ((2, 7, 10), True)
+    """
+    R, N, K, d = replicates, cfg.N, cfg.K, cfg.d
+    spread = cfg.resolved_cluster_spread
+    W = np.zeros((R, N, d))
+    if cfg.data_model == "definition1":
+        W[:, :K] = cfg.sigma0 * rng.standard_normal((R, K, d))
+        if N > K:
+            jitter = spread * (rng.random((R, N - K, d)) - 0.5)
+            W[:, K:] = W[:, np.arange(K, N) % K] + jitter
+        return W, cfg.resolved_signal_scale * W
+    r = cfg.code_rank
+    centres = rng.standard_normal((R, K, r))
+    W[:, :K, :r] = cfg.sigma0 * centres / np.linalg.norm(centres, axis=-1, keepdims=True)
+    for n in range(K, N):
+        W[:, n, :r] = W[:, n - K, :r] + spread * rng.standard_normal((R, r))
+    norms = np.linalg.norm(W, axis=-1, keepdims=True)
+    return W, cfg.signal_norm * W / norms
+
+
+@dataclass(frozen=True)
+class TaskBatch:
+    """The tasks of a block of rounds for every replicate.
+
+    Attributes
+    ----------
+    task : ndarray of int, shape (R, B)
+        Ground-truth index ``n_t`` of each round.
+    X : ndarray, shape (R, B, d, s)
+        Feature matrices ``X_t``.
+    position : ndarray of int, shape (R, B)
+        Column of ``X_t`` holding the signal.
+    """
+
+    task: np.ndarray
+    X: np.ndarray
+    position: np.ndarray
+
+
+def task_batch(
+    cfg: CLConfig, rng: np.random.Generator, V: np.ndarray, rounds: int
+) -> TaskBatch:
+    """Draw ``rounds`` consecutive tasks for every replicate (Definition 1 or the code's).
+
+    Examples
+    --------
+    >>> cfg = CLConfig(T=5)
+    >>> rng = np.random.default_rng(1)
+    >>> W, V = ground_truths(cfg, rng, 3)
+    >>> b = task_batch(cfg, rng, V, 4)
+    >>> b.X.shape
+    (3, 4, 10, 6)
+    >>> r, t = 0, 0
+    >>> bool(np.allclose(b.X[r, t][:, b.position[r, t]], V[r, b.task[r, t]]))
+    True
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be >= 1, got {rounds}")
+    R = V.shape[0]
+    d, s, N = cfg.d, cfg.s, cfg.N
+    task = rng.integers(0, N, size=(R, rounds))
+    position = rng.integers(0, s, size=(R, rounds))
+    signal = V[np.arange(R)[:, None], task]  # (R, B, d)
+    if cfg.data_model == "definition1":
+        X = cfg.sigma_t * rng.standard_normal((R, rounds, d, s))
+        if cfg.beta == "uniform":
+            beta = cfg.beta_max * (1.0 - rng.random((R, rounds)))  # Unif(0, C]
+            col = beta[..., None] * signal
+        else:
+            col = cfg.beta_max * signal
+        _put_column(X, position, col)
+        return TaskBatch(task, X, position)
+    r = cfg.code_rank
+    X = np.zeros((R, rounds, d, s))
+    cols = rng.standard_normal((R, rounds, r, s))
+    X[:, :, :r, :] = cfg.column_norm * cols / np.linalg.norm(cols, axis=2, keepdims=True)
+    _put_column(X, position, signal)
+    z = rng.standard_normal((R, rounds, d - r))
+    for j in range(r, d):
+        src = (j - r) % r
+        scale = np.where(position == j - r, CODE_LEAK_SIGNAL, CODE_LEAK) * z[..., j - r]
+        X[:, :, j, :] = X[:, :, src, :] * scale[..., None]
+    return TaskBatch(task, X, position)
+
+
+def _put_column(X: np.ndarray, position: np.ndarray, col: np.ndarray) -> None:
+    R, B = position.shape
+    X[np.arange(R)[:, None], np.arange(B)[None, :], :, position] = col

@@ -1,0 +1,513 @@
+"""Vectorised simulator of Algorithm 1 (seed 003): MoE in continual learning.
+
+One call runs ``R`` independent replicates at once (a batch dimension). Each round ``t``:
+
+1. a task ``n_t`` with data ``X_t`` arrives (Definition 1, or the code's data model);
+2. gate outputs ``h_m = θ_mᵀ Σ_i X_{t,i}``, routing ``m_t = argmax_m (h_m + r_m)``,
+   ``r_m ~ Unif[0, λ]`` (eq. (1));
+3. the routed expert takes the minimum-norm step of eq. (5),
+   ``w_t = w_{t-1} + X_t (X_tᵀX_t)^{-1}(y_t - X_tᵀ w_{t-1}) = w_{t-1} + Q Qᵀ (w_{n_t} - w_{t-1})``
+   with ``Q`` an orthonormal basis of the columns of ``X_t`` (this is the pseudo-inverse step
+   under the code's rank-deficient data);
+4. forgetting ``F_t`` (eq. (15)) and generalization error ``G_t`` (eq. (16), evaluated at every
+   ``t``) are updated incrementally from per-expert/per-ground-truth running sums, in
+   ``O(N·d)`` per round;
+5. Algorithm 1's flags are evaluated and, unless terminated, the gate takes the gradient step
+   of eq. (9) on ``L_task = L_tr + L_loc + L_aux`` (eqs. (6)-(8)):
+   ``∇_{θ_m} L_task = (ℓ_loc + α M f_t^{(m_t)}/t) π_{m_t}(δ_{m m_t} - π_m) Σ_i X_{t,i}``.
+
+Randomness comes from three independent streams spawned from ``seed`` (ground truths,
+tasks, routing noise), so runs with different ``M`` but the same seed see the same
+ground truths and the same task sequence: comparisons across ``M`` are paired.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from moetheory.continual.config import CLConfig
+from moetheory.continual.data import cluster_of, ground_truths, task_batch
+
+__all__ = [
+    "SHARED_FIELDS",
+    "CLResult",
+    "gate_gradient",
+    "orthonormal_basis",
+    "simulate",
+    "simulate_many",
+    "softmax",
+]
+
+#: Rounds generated per block (bounds the memory of the pre-computed projections).
+BLOCK = 50
+
+
+@dataclass
+class CLResult:
+    """Records of a batch of simulated runs (``R`` replicates, ``T`` rounds, 1-based ``t``).
+
+    Attributes
+    ----------
+    config : CLConfig
+    seed : int or None
+    forgetting : ndarray (R, T)
+        ``F_t`` of eq. (15) (squared norms); ``F_1 = 0``.
+    generalization : ndarray (R, T)
+        ``G_t = (1/t) Σ_{τ<=t} ‖w_t^{(m_τ)} - w_{n_τ}‖²`` (eq. (16) at every ``t``).
+    expert, task : ndarray of int (R, T)
+        Routed expert ``m_t`` and ground-truth index ``n_t`` (0-based).
+    model_error : ndarray (R, T)
+        ``E_t = ‖w_t^{(m_t)} - w_{n_t}‖²`` right after training (eq. (14)).
+    update_norm : ndarray (R, T)
+        ``‖w_t^{(m_t)} - w_{t-1}^{(m_t)}‖``.
+    ground_truths, signals : ndarray (R, N, d)
+    weights, gate : ndarray (R, M, d)
+        Final expert models and gate parameters.
+    termination_round : ndarray of int (R,)
+        Round from which ``Θ`` is no longer updated; ``-1`` if never.
+    load : ndarray of int (R, M)
+        Tasks routed to each expert.
+    gate_outputs : ndarray (R, T, M) or None
+        Clean gate outputs ``h_m(X_t, θ_t)`` (with ``record_gates=True``).
+    expert_sets : ndarray of int (R, T, M) or None
+        ``argmax_j θ_{m,t}ᵀ v_j`` before the round-``t`` update (eq. (11); with
+        ``record_sets=True``).
+    forgetting_code, generalization_code : ndarray (R, T) or None
+        The released code's metrics (unsquared norms, absolute differences, its indices).
+    """
+
+    config: CLConfig
+    seed: int | None
+    forgetting: np.ndarray
+    generalization: np.ndarray
+    expert: np.ndarray
+    task: np.ndarray
+    model_error: np.ndarray
+    update_norm: np.ndarray
+    ground_truths: np.ndarray
+    signals: np.ndarray
+    weights: np.ndarray
+    gate: np.ndarray
+    termination_round: np.ndarray
+    load: np.ndarray
+    gate_outputs: np.ndarray | None = None
+    expert_sets: np.ndarray | None = None
+    forgetting_code: np.ndarray | None = None
+    generalization_code: np.ndarray | None = None
+    choices: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def replicates(self) -> int:
+        """Number of replicates ``R``."""
+        return int(self.forgetting.shape[0])
+
+    @property
+    def clusters(self) -> np.ndarray:
+        """Cluster index of every ground truth."""
+        return cluster_of(self.config)
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis (eq. (2)), shifted for stability.
+
+    Examples
+    --------
+    >>> softmax(np.array([0.0, np.log(3.0)])).round(3).tolist()
+    [0.25, 0.75]
+    """
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def gate_gradient(
+    pi: np.ndarray, chosen: np.ndarray, xbar: np.ndarray, coef: np.ndarray
+) -> np.ndarray:
+    """Gradient of ``L_task`` with respect to every ``θ_m`` (Lemma 4's form, eqs. (6)-(9)).
+
+    ``∇_{θ_m} L_task = coef · π_{m_t} (δ_{m m_t} - π_m) x̄`` with
+    ``coef = ℓ_loc + α M f/t`` and ``x̄ = Σ_i X_{t,i}``.
+
+    Parameters
+    ----------
+    pi : ndarray (R, M)
+        Softmax outputs.
+    chosen : ndarray of int (R,)
+        Routed expert ``m_t``.
+    xbar : ndarray (R, d)
+        Column sum of ``X_t``.
+    coef : ndarray (R,)
+        Scalar factor of each replicate.
+
+    Returns
+    -------
+    ndarray (R, M, d)
+
+    Examples
+    --------
+    >>> g = gate_gradient(np.array([[0.2, 0.8]]), np.array([1]), np.ones((1, 3)),
+    ...                   np.array([2.0]))
+    >>> bool(abs(g.sum(axis=1)).max() < 1e-15)
+    True
+    """
+    R, _M = pi.shape
+    rows = np.arange(R)
+    indicator = np.zeros_like(pi)
+    indicator[rows, chosen] = 1.0
+    weight = (coef * pi[rows, chosen])[:, None] * (indicator - pi)
+    return weight[:, :, None] * xbar[:, None, :]
+
+
+def orthonormal_basis(X: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
+    """Orthonormal basis of the column space of each ``X`` (shape ``(..., d, s)``), as rows.
+
+    Returns ``Qt`` of shape ``(..., s, d)`` whose rows are orthonormal (or zero) and span the
+    columns of ``X``: modified Gram-Schmidt with re-orthogonalisation, vectorised over the
+    leading axes. A column whose residual is below ``rtol`` times the largest column norm is
+    dependent and gives a zero row, so ``Qtᵀ Qt = X X⁺`` also for rank-deficient ``X`` (the
+    code's data). The update of eq. (5) is then ``w + Qtᵀ Qt (w_n - w)``.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])
+    >>> Qt = orthonormal_basis(X)
+    >>> bool(np.allclose(Qt.T @ Qt, X @ np.linalg.pinv(X)))
+    True
+    """
+    A = np.moveaxis(np.asarray(X, dtype=float), -1, 0).copy()  # (s, ..., d), contiguous rows
+    scale = np.sqrt(np.einsum("s...d,s...d->s...", A, A)).max(axis=0)
+    for j in range(A.shape[0]):
+        q = A[j]
+        for _ in range(2):
+            for i in range(j):
+                q -= np.einsum("...d,...d->...", A[i], q)[..., None] * A[i]
+        norm = np.sqrt(np.einsum("...d,...d->...", q, q))
+        keep = norm > rtol * scale
+        q *= np.where(keep, 1.0 / np.where(keep, norm, 1.0), 0.0)[..., None]
+    return np.moveaxis(A, 0, -2)
+
+
+def _validate_run(replicates: int, seed: int | None) -> None:
+    if isinstance(replicates, bool) or not isinstance(replicates, int | np.integer):
+        raise ValueError(f"replicates must be an integer >= 1, got {replicates!r}")
+    if replicates < 1:
+        raise ValueError(f"replicates must be an integer >= 1, got {replicates}")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0
+    ):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+
+
+#: Fields that fix the data and the structure of the loop: equal across a stacked run.
+SHARED_FIELDS: tuple[str, ...] = (
+    "N", "K", "d", "s", "T", "sigma0", "sigma_t", "data_model", "beta", "beta_max",
+    "signal_scale", "cluster_spread", "code_rank", "signal_norm", "column_norm",
+    "softmax", "loc_norm", "aux_f", "flag_gate", "code_metrics",
+)
+
+
+def simulate(
+    cfg: CLConfig,
+    replicates: int = 1,
+    seed: int | None = None,
+    *,
+    record_gates: bool = False,
+    record_sets: bool = False,
+    progress: bool = False,
+) -> CLResult:
+    """Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        Parameters and reading.
+    replicates : int
+        Number ``R >= 1`` of independent replicates, simulated together.
+    seed : int or None
+        Seed of ``np.random.SeedSequence``; the same seed gives the same result bit for bit.
+    record_gates : bool
+        Keep the clean gate outputs of every round, ``(R, T, M)``.
+    record_sets : bool
+        Keep the expert sets of eq. (11) of every round, ``(R, T, M)``.
+    progress : bool
+        Show a progress bar over the rounds.
+
+    Returns
+    -------
+    CLResult
+
+    Examples
+    --------
+    >>> res = simulate(CLConfig(M=3, T=50), replicates=2, seed=0)
+    >>> res.forgetting.shape, int(res.load.sum())
+    ((2, 50), 100)
+    >>> float(res.forgetting[0, 0])
+    0.0
+    """
+    if not isinstance(cfg, CLConfig):
+        raise ValueError(f"cfg must be a CLConfig, got {type(cfg).__name__}")
+    return simulate_many(
+        [cfg], replicates, seed, record_gates=record_gates, record_sets=record_sets,
+        progress=progress,
+    )[0]
+
+
+def simulate_many(
+    configs: list[CLConfig],
+    replicates: int = 1,
+    seed: int | None = None,
+    *,
+    record_gates: bool = False,
+    record_sets: bool = False,
+    progress: bool = False,
+) -> list[CLResult]:
+    """Simulate several configurations that share their data, in one vectorised loop.
+
+    The configurations may differ in ``M``, ``terminate``, ``gamma``, ``eta``, ``alpha``,
+    ``lam`` and ``code_schedule`` but must agree on :data:`SHARED_FIELDS`. Each result equals
+    ``simulate(cfg, replicates, seed)`` bit for bit: every configuration sees the same ground
+    truths and tasks, and configurations with the same ``M`` the same routing noise.
+
+    Examples
+    --------
+    >>> a, b = simulate_many([CLConfig(M=2, T=30), CLConfig(M=4, T=30)], 2, seed=3)
+    >>> bool((a.task == b.task).all()), a.weights.shape, b.weights.shape
+    (True, (2, 2, 10), (2, 4, 10))
+    """
+    configs = list(configs)
+    if not configs or not all(isinstance(c, CLConfig) for c in configs):
+        raise ValueError("configs must be a non-empty list of CLConfig")
+    _validate_run(replicates, seed)
+    for name in SHARED_FIELDS:
+        values = {repr(getattr(c, name)) for c in configs}
+        if len(values) > 1:
+            raise ValueError(
+                f"configs must share {name} to be simulated together, got {sorted(values)}"
+            )
+    from tqdm import tqdm
+
+    cfg = configs[0]
+    nC, R, N, d, T = len(configs), int(replicates), cfg.N, cfg.d, cfg.T
+    Ms = np.array([c.M for c in configs])
+    Mx = int(Ms.max())
+    B_ = nC * R
+    rows = np.arange(B_)
+    rep = np.tile(np.arange(R), nC)  # replicate of each row
+    conf = np.repeat(np.arange(nC), R)  # configuration of each row
+    M_row = Ms[conf].astype(float)
+
+    truth_ss, task_ss, route_ss = np.random.SeedSequence(seed).spawn(3)
+    W0, V0 = ground_truths(cfg, np.random.default_rng(truth_ss), R)
+    W = W0[rep]
+    task_rng = np.random.default_rng(task_ss)
+    route_rngs = [np.random.default_rng(route_ss) for _ in configs]
+
+    def per_row(values: list[float]) -> np.ndarray:
+        return np.asarray(values, dtype=float)[conf]
+
+    per_row([c.lam for c in configs])
+    eta = per_row([c.eta for c in configs])
+    alpha_M = per_row([c.alpha * c.M for c in configs])
+    gamma = per_row([c.resolved_gamma for c in configs])
+    terminate = per_row([c.terminate and c.M > 1 for c in configs]) > 0
+    flag_from = per_row([
+        (math.ceil(c.M / c.eta - 1e-12) + 1) if c.code_schedule else c.T1 + 1 for c in configs
+    ])
+    min_rounds = per_row([80 + 3 * c.M + 1 if c.code_schedule else 0 for c in configs])
+    mask = np.where(np.arange(Mx)[None, :] < M_row[:, None], 0.0, -np.inf)  # padded experts
+
+    w = np.zeros((B_, Mx, d))
+    theta = np.zeros((B_, Mx, d))
+    D = np.broadcast_to((W**2).sum(-1)[:, None, :], (B_, Mx, N)).copy()  # ‖w_m - w_n‖²
+    C = np.zeros((B_, Mx, N))  # past rounds routed to m with ground truth n
+    S = np.zeros(B_)  # Σ_{τ<=t} ‖w_t^{(m_τ)} - w_{n_τ}‖²
+    S_root = np.zeros(B_)  # the same with unsquared norms (code metrics)
+    E_past = np.zeros(B_)
+    counts = np.zeros((B_, Mx))
+    active = np.ones(B_, dtype=bool)
+    flags = ~np.isfinite(mask)  # padded experts count as flagged
+    term_round = np.full(B_, -1, dtype=np.int64)
+
+    out_F = np.zeros((B_, T))
+    out_G = np.zeros((B_, T))
+    out_m = np.zeros((B_, T), dtype=np.int64)
+    out_n = np.zeros((B_, T), dtype=np.int64)
+    out_e = np.zeros((B_, T))
+    out_u = np.zeros((B_, T))
+    gates = np.zeros((B_, T, Mx)) if record_gates else None
+    sets = np.zeros((B_, T, Mx), dtype=np.int64) if record_sets else None
+    code = cfg.code_metrics
+    if code:
+        F_code = np.zeros((B_, T))
+        G_code = np.zeros((B_, T))
+        root_now = np.zeros((B_, T))  # ‖w_t^{(m_τ)} - w_{n_τ}‖ for past τ
+        root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖
+        absdiff = np.zeros((B_, T))
+        absdiff_sum = np.zeros(B_)
+
+    noisy_pi = cfg.softmax == "noisy"
+    noisy_flag = cfg.flag_gate == "noisy"
+    squared = cfg.loc_norm == "squared"
+    any_gate = bool((Ms > 1).any())
+    h = np.zeros((B_, Mx))  # clean gate outputs (0 for padded experts and M = 1)
+    # Row blocks of the configurations that have a gate: (rows, M, local row index).
+    gate_blocks = [
+        (slice(c * R, (c + 1) * R), int(Ms[c]), np.arange(R)) for c in range(nC) if Ms[c] > 1
+    ]
+
+    bar = tqdm(total=T, disable=not progress, unit="round", leave=False)
+    for start in range(0, T, BLOCK):
+        nb = min(BLOCK, T - start)
+        batch = task_batch(cfg, task_rng, V0, nb)
+        # Per-round data of every row (configurations share the replicates' data).
+        Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)[:, rep]  # (nb, rows, s, d)
+        xbars = np.swapaxes(batch.X.sum(axis=-1), 0, 1)[:, rep]  # (nb, rows, d)
+        tasks = batch.task.T[:, rep]  # (nb, rows)
+        noise = np.zeros((nb, B_, Mx))
+        for c, (gen, cf) in enumerate(zip(route_rngs, configs, strict=True)):
+            block = cf.lam * gen.random((R, nb, cf.M))
+            noise[:, c * R:(c + 1) * R, : cf.M] = np.swapaxes(block, 0, 1)
+        noise += mask
+        for b in range(nb):
+            t = start + b + 1
+            n_t = tasks[b]
+            xbar = xbars[b]
+            for sl, M, _ in gate_blocks:
+                h[sl, :M] = np.matmul(theta[sl, :M], xbar[sl, :, None])[:, :, 0]
+            hn = h + noise[b]
+            m_t = hn.argmax(axis=1)
+            if record_sets:
+                sets[:, t - 1] = np.einsum("rmd,rnd->rmn", theta, V0[rep]).argmax(axis=2)
+            if record_gates:
+                gates[:, t - 1] = h
+
+            # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
+            Qb = Qt[b]
+            w_old = w[rows, m_t]
+            coeff = np.einsum("bsd,bd->bs", Qb, W[rows, n_t] - w_old)
+            delta = np.einsum("bsd,bs->bd", Qb, coeff)
+            w_new = w_old + delta
+            w[rows, m_t] = w_new
+
+            # Metrics, eqs. (14)-(16), from running sums.
+            diff = W - w_new[:, None, :]
+            D_new = np.einsum("bnd,bnd->bn", diff, diff)
+            C_row = C[rows, m_t]
+            D_old = D[rows, m_t]
+            if code:
+                root_new = np.sqrt(D_new)
+                S_root += np.einsum("bn,bn->b", C_row, root_new - np.sqrt(D_old))
+            S += np.einsum("bn,bn->b", C_row, D_new - D_old)
+            D[rows, m_t] = D_new
+            e = D_new[rows, n_t]
+            C[rows, m_t, n_t] += 1.0
+            S += e
+            out_F[:, t - 1] = (S - e - E_past) / (t - 1) if t > 1 else 0.0
+            out_G[:, t - 1] = S / t
+            E_past += e
+            counts[rows, m_t] += 1.0
+            out_m[:, t - 1] = m_t
+            out_n[:, t - 1] = n_t
+            out_e[:, t - 1] = e
+            dnorm = np.sqrt(np.einsum("bd,bd->b", delta, delta))
+            out_u[:, t - 1] = dnorm
+            if code:
+                root_e = np.sqrt(e)
+                _code_metrics_step(
+                    t, m_t, root_new, out_m, out_n, root_now, root_then, absdiff, absdiff_sum
+                )
+                G_code[:, t - 1] = S_root / t
+                S_root += root_e
+                F_code[:, t - 1] = absdiff_sum / (t - 1) if t > 1 else 0.0
+                root_now[:, t - 1] = root_e
+                root_then[:, t - 1] = root_e
+
+            if not any_gate:
+                continue
+            # Algorithm 1: convergence flags and early termination.
+            check = active & terminate & (t >= flag_from)
+            if check.any():
+                g = hn if noisy_flag else h
+                close = np.abs(g - g[rows, m_t][:, None]) < gamma[:, None]
+                close[rows, m_t] = False
+                flags |= close & check[:, None]
+                stop = check & flags.all(axis=1) & (t >= min_rounds)
+                term_round[stop] = t
+                active &= ~stop
+            if not active.any():
+                continue
+            # Gate update, eq. (9), on each configuration's own experts (no padding).
+            loc = dnorm**2 if squared else dnorm
+            f = counts[rows, m_t] / t if cfg.aux_f else 1.0
+            coef = (loc + alpha_M / t * f) * active * eta
+            z_all = hn if noisy_pi else h
+            for sl, M, local in gate_blocks:
+                if not active[sl].any():
+                    continue
+                pi = softmax(z_all[sl, :M])
+                chosen = m_t[sl]
+                top = coef[sl] * pi[local, chosen]
+                weight = -top[:, None] * pi
+                weight[local, chosen] += top
+                theta[sl, :M] -= weight[:, :, None] * xbar[sl, None, :]
+        bar.update(nb)
+    bar.close()
+
+    results = []
+    for c, cf in enumerate(configs):
+        sl = slice(c * R, (c + 1) * R)
+        M = cf.M
+        results.append(CLResult(
+            config=cf,
+            seed=seed,
+            forgetting=out_F[sl],
+            generalization=out_G[sl],
+            expert=out_m[sl],
+            task=out_n[sl],
+            model_error=out_e[sl],
+            update_norm=out_u[sl],
+            ground_truths=W0,
+            signals=V0,
+            weights=w[sl, :M],
+            gate=theta[sl, :M],
+            termination_round=term_round[sl],
+            load=counts[sl, :M].astype(np.int64),
+            gate_outputs=gates[sl, :, :M] if record_gates else None,
+            expert_sets=sets[sl, :, :M] if record_sets else None,
+            forgetting_code=F_code[sl] if code else None,
+            generalization_code=G_code[sl] if code else None,
+            choices=cf.to_dict(),
+        ))
+    return results
+
+
+def _code_metrics_step(
+    t: int,
+    m_t: np.ndarray,
+    root_new: np.ndarray,
+    hist_m: np.ndarray,
+    hist_n: np.ndarray,
+    root_now: np.ndarray,
+    root_then: np.ndarray,
+    absdiff: np.ndarray,
+    absdiff_sum: np.ndarray,
+) -> None:
+    """Refresh the code's forgetting terms of past rounds routed to the updated expert.
+
+    The code's ``F`` sums ``|‖w_t^{(m_i)} - w_{n_i}‖ - ‖w_i^{(m_i)} - w_{n_i}‖|`` over the
+    first ``t - 2`` rounds: the absolute value prevents aggregation, so this is ``O(t)``.
+    """
+    past = t - 1
+    if past < 1:
+        return
+    mask = hist_m[:, :past] == m_t[:, None]
+    fresh = np.take_along_axis(root_new, hist_n[:, :past], axis=1)
+    root_now[:, :past] = np.where(mask, fresh, root_now[:, :past])
+    new_abs = np.abs(root_now[:, :past] - root_then[:, :past])
+    # Rounds 1..t-2 (1-based) enter the code's sum; round t-1 joins at the next round.
+    window = max(past - 1, 0)
+    absdiff[:, :past] = new_abs
+    absdiff_sum[:] = absdiff[:, :window].sum(axis=1)
