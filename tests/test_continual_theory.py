@@ -1,0 +1,210 @@
+"""Tests of the continual-learning closed forms (moetheory.continual.theory) and their checks."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from moetheory import CheckContext, Verdict
+from moetheory.continual import theory as th
+from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
+from moetheory.stats import compare, mean_ci
+from moetheory.verdicts import jsonable
+from proofs_checks import continual_theory as ct
+
+small_int = st.integers(min_value=-3, max_value=3)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    W=st.lists(st.lists(small_int, min_size=2, max_size=2), min_size=1, max_size=3),
+    r_num=st.integers(min_value=0, max_value=5),
+    horizon=st.integers(min_value=2, max_value=4),
+)
+def test_closed_forms_equal_exact_enumeration(W: list, r_num: int, horizon: int) -> None:
+    r_value = Fraction(r_num, 6)
+    F, G = th.single_expert_exact_moments(W, r_value, horizon)
+    arr = np.array(W, dtype=float)
+    subs = {th.r: sp.Rational(r_num, 6), th.N: len(W), th.S: int(np.sum(arr**2)),
+            th.D: int(th.pair_gap_sum(arr, "ordered"))}
+    for step in range(horizon):
+        g = th.exact_generalization_expr().subs(subs).subs(th.T, step + 1)
+        assert sp.nsimplify(g) == sp.Rational(G[step].numerator, G[step].denominator)
+        if step:
+            f = th.exact_forgetting_expr().subs(subs).subs(th.t, step + 1)
+            assert sp.nsimplify(f) == sp.Rational(F[step].numerator, F[step].denominator)
+
+
+def test_printed_generalization_is_not_the_exact_expectation() -> None:
+    diff = sp.factor(th.prop4_generalization_expr("ordered") - th.exact_generalization_expr())
+    assert sp.simplify(diff - (1 - th.r**th.T) * th.D / (th.N**2 * th.T)) == 0
+
+
+@pytest.mark.parametrize("reading", ["main-as-printed/ordered", "main-rtau-minus-rt/ordered",
+                                     "appendix-H/unordered", "appendix-H-factor-i/ordered"])
+def test_numpy_forgetting_matches_sympy_closed_form(reading: str) -> None:
+    W = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3], [0.0, 0.2, 0.2]])
+    ts = [2, 3, 7]
+    expr = th.prop4_forgetting_expr(reading)
+    subs = {th.r: sp.Rational(1, 3), th.N: 3, th.S: float(np.sum(W**2)),
+            th.D: th.pair_gap_sum(W, "ordered")}
+    closed = [float(expr.subs(subs).subs(th.t, tv)) for tv in ts]
+    numeric = th.prop4_forgetting(W, 2, 3, ts, reading)
+    assert np.allclose(numeric, closed, rtol=1e-12, atol=1e-12)
+    exact_values = [float(th.prop4_forgetting_value(reading, subs, tv)) for tv in ts]
+    assert np.allclose(numeric, exact_values, rtol=1e-12, atol=1e-12)
+
+
+def test_single_expert_monte_carlo_matches_recursion_and_rejects_printed_formula() -> None:
+    rng = np.random.default_rng(11)
+    W = rng.normal(0.0, 0.4, size=(4, 6))
+    F, G = single_expert_run(rng, W, 3, 3, 20_000)
+    exact = th.exact_generalization(W, 3, 6, [2])[0]
+    printed = th.prop4_generalization(W, 3, 6, [2], "ordered")[0]
+    est = mean_ci(G[:, 1], 1e-3)
+    assert compare("exact", est, exact, 0.02 * exact).verdict is Verdict.SUPPORTED
+    assert compare("printed", est, printed, 0.02 * printed).verdict is Verdict.UNSUPPORTED
+    exact_f = th.exact_forgetting(W, 3, 6, [3])[0]
+    assert compare("F", mean_ci(F[:, 2], 1e-3), exact_f, 0.02 * exact_f).verdict is (
+        Verdict.SUPPORTED)
+
+
+def test_projection_mean_definition1_against_monte_carlo() -> None:
+    rng = np.random.default_rng(5)
+    v = rng.standard_normal(8)
+    u = rng.standard_normal(8)
+    x = projection_sq_norms(rng, u, 3, 20_000, "definition1", v)
+    ref = th.projection_mean_definition1(u, v, 3, 8)
+    assert compare("u", mean_ci(x, 1e-3), ref, 0.02 * ref).verdict is Verdict.SUPPORTED
+    assert th.projection_mean_definition1(v, v, 3, 8) == pytest.approx(float(v @ v))
+    iso = 3 / 8 * float(u @ u)
+    assert compare("iso", mean_ci(x, 1e-3), iso, 0.0).verdict is Verdict.UNSUPPORTED
+
+
+def test_routing_probabilities_exact() -> None:
+    lam = sp.Rational(1, 2)
+    p = th.routing_probabilities_exact([0, sp.Rational(1, 10), sp.Rational(-1, 5)], lam)
+    assert sum(p) == 1
+    delta = sp.Rational(1, 20)
+    q = th.routing_probabilities_exact([delta, 0], lam)
+    assert q[0] == sp.Rational(1, 2) + delta / lam - delta**2 / (2 * lam**2)
+    assert th.routing_probabilities_exact([0, 1], lam) == [0, 1]
+
+
+def test_lemma2_constants() -> None:
+    assert ct._lemma2_search(lambda lam, m: lam / m**2) is not None
+    assert ct._lemma2_search(lambda lam, m: sp.Integer(m * (m - 1)) / lam) is None
+
+
+def test_coverage_probability_against_brute_force() -> None:
+    for n, m in [(2, 3), (3, 3), (3, 5)]:
+        hits = sum(len(set(a)) == n for a in itertools.product(range(n), repeat=m))
+        assert th.coverage_probability_exact(n, m) == Fraction(hits, n**m)
+    assert th.coverage_probability_exact(2, 2) < th.coverage_product_step(2, 2)
+    assert float(th.coverage_union_bound(3, 30)) < th.coverage_probability_exact(3, 30)
+
+
+def test_theorem_bounds_against_loops() -> None:
+    rng = np.random.default_rng(3)
+    R, T_len, M = 3, 12, 3
+    expert = rng.integers(M, size=(R, T_len))
+    W = rng.normal(size=(R, 4, 2))
+    rv, tv, t1 = 0.4, 9, 5
+    b = th.thm1_forgetting_bound(expert, W, M, rv, tv)
+    g = th.thm1_generalization_bound(expert, W, M, rv, t1)
+    for k in range(R):
+
+        def L(tt: int, m: int, k: int = k) -> int:
+            return int(np.sum(expert[k, :tt] == m))
+
+        s_term = np.sum(W[k] ** 2) / 4
+        d_term = th.pair_gap_sum(W[k], "ordered") / 16
+        ref = sum((rv ** L(tv, expert[k, tau]) - rv ** L(tau + 1, expert[k, tau])) *
+                  (s_term - d_term) for tau in range(tv - 1)) / (tv - 1)
+        assert b[k] == pytest.approx(ref)
+        gen = np.mean([rv ** L(t1, m) * s_term + (1 - rv ** L(t1, m)) * d_term
+                       for m in expert[k]])
+        assert g[k] == pytest.approx(gen)
+
+
+def test_sympy_bound_expressions_match_numpy() -> None:
+    rng = np.random.default_rng(8)
+    R, T_len, M, t1, tv = 2, 10, 3, 4, 8
+    expert = rng.integers(M, size=(R, T_len))
+    W = rng.normal(size=(R, 4, 2))
+    clusters = [0, 1, 0, 1]
+    rv = sp.Rational(2, 5)
+    numpy_values = {
+        "thm1_F": th.thm1_forgetting_bound(expert, W, M, 0.4, tv),
+        "thm1_G": th.thm1_generalization_bound(expert, W, M, 0.4, t1),
+        "thm2_F": th.thm2_forgetting_bound(expert, W, clusters, M, 0.4, t1, tv),
+        "thm2_G": th.thm2_generalization_bound(expert, W, clusters, M, 0.4, t1, "unordered",
+                                               "split"),
+    }
+    exprs = {
+        "thm1_F": th.thm1_forgetting_bound_expr(),
+        "thm1_G": th.thm1_generalization_bound_expr(),
+        "thm2_F": th.thm2_forgetting_bound_expr(),
+        "thm2_G": th.thm2_generalization_bound_expr("unordered", "split"),
+    }
+    for k in range(R):
+
+        def counts(a: sp.Integer, b: sp.Integer, k: int = k) -> sp.Integer:
+            return sp.Integer(int(np.sum(expert[k, : int(a)] == expert[k, int(b) - 1])))
+
+        subs = {th.r: rv, th.N: 4, th.S: float(np.sum(W[k] ** 2)),
+                th.D: th.pair_gap_sum(W[k], "ordered"), th.t: tv, th.T: T_len, th.T1: t1,
+                th.Psi1: th.psi1(W[k], clusters), th.Psi2: th.psi2(W[k], clusters)}
+        for name, expr in exprs.items():
+            value = expr.subs(subs).doit().replace(th.L, counts)
+            assert float(value) == pytest.approx(numpy_values[name][k], rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: th.overparam_ratio(10, 10), "s"),
+        (lambda: th.overparam_ratio(1, 1), "d"),
+        (lambda: th.pair_gap_sum(np.ones((2, 2)), "both"), "reading"),
+        (lambda: th.prop4_forgetting(np.ones((2, 3)), 1, 3, [1]), "t_values"),
+        (lambda: th.prop4_generalization(np.ones(3), 1, 3, [1]), "W"),
+        (lambda: th.coverage_probability_exact(0, 3), "n_sets"),
+        (lambda: th.coverage_product_step(2, 0), "n_experts"),
+        (lambda: th.routing_probabilities_exact([0, 1], 0), "lam"),
+        (lambda: th.single_expert_exact_moments([[1]], Fraction(3, 2), 2), "r_value"),
+        (lambda: th.thm1_forgetting_bound(np.zeros((1, 3), int), np.ones((1, 2, 2)), 1, 0.5, 9),
+         "t_value"),
+        (lambda: single_expert_run(np.random.default_rng(0), np.ones((2, 3)), 3, 2, 2), "s"),
+        (lambda: projection_sq_norms(np.random.default_rng(0), np.ones(3), 1, 0), "replicates"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, name: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def _ctx(claim_id: str, seed: int = 1) -> CheckContext:
+    return CheckContext(claim_id, seed=seed, profile="quick", alpha=0.002)
+
+
+def test_exact_checks_verdicts() -> None:
+    assert ct.check_min_norm(_ctx("cl.update.min-norm")).verdict is Verdict.PROVED
+    assert ct.check_lemma11_coverage(_ctx("cl.lemma11.coverage")).verdict is Verdict.PROVED
+    assert ct.check_lemma11_product(_ctx("cl.lemma11.product-step")).verdict is Verdict.REFUTED
+    corrected = ct.check_lemma11_product_corrected(_ctx("cl.lemma11.product-step.corrected"))
+    assert corrected.verdict is Verdict.SUPPORTED
+
+
+def test_statistical_check_is_deterministic_and_refutes_definition1() -> None:
+    a = ct.check_projection_mean(_ctx("cl.update.projection-mean", 4))
+    b = ct.check_projection_mean(_ctx("cl.update.projection-mean", 4))
+    assert json.dumps(jsonable(a.to_dict())) == json.dumps(jsonable(b.to_dict()))
+    assert a.verdict is Verdict.REFUTED
+    assert a.readings[1].verdict is Verdict.SUPPORTED
