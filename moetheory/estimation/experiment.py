@@ -1,0 +1,435 @@
+"""The estimation-rate experiment: least-squares fits of the three routers against n.
+
+Design (see :func:`rates_design`): inputs ``X ~ Uniform([-2, 2]^2)``, responses
+``Y = f_{G*}(X) + eps`` with ``eps ~ N(0, sigma^2)``, ``tanh`` experts (strongly identifiable
+according to seed 002), ``k* = 2`` true experts, fitted with ``k = 2`` (exact-specified) and
+``k = 3`` (over-specified) atoms, for the linear, cosine and perturbed cosine routers
+(``tau1 = tau2 = 1``) with the same true parameters. Each fit is the least-squares
+estimate of eq. (3) from one start in a neighbourhood of the truth (true atoms plus
+``N(0, start_noise^2)`` noise; for ``k = 3`` the first true atom is split in two with half the
+mass each) and ``restarts`` standard-normal starts; the lowest objective wins.
+
+Errors are measured only in what the regression function identifies: both measures are put in
+:func:`~moetheory.estimation.voronoi.canonical_form` (masses normalised to sum 1; cosine:
+``beta1 / ||beta1||``; linear: ``beta1`` centred; perturbed: ``beta1 / (||beta1|| + tau1)``
+centred), then compared with the Voronoi losses. The raw loss ``voronoi_l1_raw`` (masses
+normalised, ``beta1`` as fitted, i.e. the paper's ``L_{1,1}`` literally) is recorded too.
+The rate is the least-squares slope of ``log(median loss)`` against ``log n``, with a
+percentile bootstrap interval that resamples the replicates within each n.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moetheory.estimation.fitting import fit_least_squares
+from moetheory.estimation.models import MixingMeasure, Router, regression_function
+from moetheory.estimation.voronoi import (
+    canonical_form,
+    normalise_masses,
+    voronoi_cells,
+    voronoi_loss,
+    voronoi_loss_2,
+)
+
+__all__ = [
+    "LOSSES",
+    "RatesDesign",
+    "fit_record",
+    "loss_matrix",
+    "loss_record",
+    "median_table",
+    "rates_design",
+    "reproduce_rates",
+    "run_rates",
+    "slope_bootstrap",
+    "true_measure",
+]
+
+#: Loss columns of a record, in CSV order.
+LOSSES: tuple[str, ...] = (
+    "voronoi_l1",
+    "voronoi_l2",
+    "expert_l1",
+    "voronoi_l1_raw",
+    "regression_l2",
+)
+
+
+def true_measure() -> MixingMeasure:
+    """The true mixing measure G* of the experiment (k* = 2, d = 2, beta0*_2 = 0 by (A.3)).
+
+    Examples
+    --------
+    >>> true_measure().k
+    2
+    """
+    return MixingMeasure(
+        beta0=np.array([0.5, 0.0]),
+        beta1=np.array([[1.0, 0.5], [-0.5, 1.0]]),
+        eta=np.array([[1.0, -0.5, 0.5], [-0.5, 1.0, -0.5]]),
+    )
+
+
+@dataclass(frozen=True)
+class RatesDesign:
+    """Everything that defines the rates experiment (recorded in the evidence)."""
+
+    n_grid: tuple[int, ...]
+    replicates: int
+    restarts: int
+    routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
+    ks: tuple[int, ...] = (2, 3)
+    sigma: float = 0.1
+    tau1: float = 1.0
+    tau2: float = 1.0
+    x_half_width: float = 2.0
+    expert: str = "tanh"
+    start_noise: float = 0.3
+    bound: float = 5.0
+    gtol: float = 1e-8
+    max_iter: int = 300
+    n_eval: int = 2000
+    true: dict[str, Any] = field(
+        default_factory=lambda: {
+            "beta0": true_measure().beta0.tolist(),
+            "beta1": true_measure().beta1.tolist(),
+            "eta": true_measure().eta.tolist(),
+        }
+    )
+
+    def __post_init__(self) -> None:
+        if len(self.n_grid) < 2 or min(self.n_grid) < 1:
+            raise ValueError(f"n_grid must hold at least 2 sizes n >= 1, got {self.n_grid}")
+        if self.replicates < 2:
+            raise ValueError(f"replicates must be >= 2, got {self.replicates}")
+        if self.restarts < 0:
+            raise ValueError(f"restarts must be >= 0, got {self.restarts}")
+        if min(self.ks) < 2:
+            raise ValueError(f"ks must be >= k* = 2 (k < k* cannot fit G*), got {self.ks}")
+        if self.tau1 < 0 or self.tau2 < 0:
+            raise ValueError(f"tau1, tau2 must be >= 0, got {self.tau1}, {self.tau2}")
+
+    def router(self, kind: str) -> Router:
+        """The :class:`Router` of this design of the given kind."""
+        return Router(kind, self.tau1, self.tau2)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The design as JSON-able evidence."""
+        return asdict(self)
+
+
+def rates_design(profile: str = "quick", replicates: int | None = None) -> RatesDesign:
+    """The design for a profile: quick (n = 50..5000, 5 sizes) or full (n = 50..10^4, 6).
+
+    Examples
+    --------
+    >>> rates_design("quick").n_grid
+    (50, 158, 500, 1581, 5000)
+    >>> rates_design("slow")
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be 'quick' or 'full', got 'slow'
+    """
+    if profile == "quick":
+        grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(5000), 5)))
+        return RatesDesign(n_grid=grid, replicates=replicates or 6, restarts=1)
+    if profile == "full":
+        grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
+        return RatesDesign(n_grid=grid, replicates=replicates or 16, restarts=1, max_iter=500)
+    raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
+
+
+def _start_near_truth(G: MixingMeasure, k: int, rng: np.random.Generator, noise: float):
+    b0, b1, eta = G.beta0.copy(), G.beta1.copy(), G.eta.copy()
+    while b0.size < k:
+        b0 = np.concatenate([[b0[0] - np.log(2.0)] * 2, b0[1:]])
+        b1 = np.concatenate([b1[:1], b1], axis=0)
+        eta = np.concatenate([eta[:1], eta], axis=0)
+    start = MixingMeasure(b0, b1, eta)
+    theta = start.to_vector() + noise * rng.standard_normal(start.to_vector().size)
+    return MixingMeasure.from_vector(theta, k, G.d)
+
+
+def loss_record(
+    estimate: MixingMeasure,
+    G_star: MixingMeasure,
+    router: str,
+    x_eval: np.ndarray,
+    design: RatesDesign,
+) -> dict[str, float]:
+    """All losses of one estimate: Voronoi losses on canonical forms, raw loss, L2(mu) error.
+
+    ``expert_l1`` is the expert part of ``L_{1,1}``: ``sum_j sum_{i in A_j} exp(beta0_i)
+    ||eta_i - eta*_j||`` (cells of the canonical forms).
+
+    Examples
+    --------
+    >>> d = rates_design("quick"); G = true_measure()
+    >>> x = np.random.default_rng(0).uniform(-2, 2, (100, 2))
+    >>> rec = loss_record(G, G, "cosine", x, d)
+    >>> rec["voronoi_l1"], rec["regression_l2"]
+    (0.0, 0.0)
+    """
+    canon = canonical_form(estimate, router, design.tau1)
+    canon_star = canonical_form(G_star, router, design.tau1)
+    raw = normalise_masses(estimate)
+    raw_star = normalise_masses(G_star)
+    cells = voronoi_cells(canon, canon_star)
+    w = canon.weights
+    expert = sum(
+        float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
+        for j, c in enumerate(cells)
+    )
+    rt = design.router(router)
+    diff = regression_function(estimate, x_eval, rt, design.expert) - regression_function(
+        G_star, x_eval, rt, design.expert
+    )
+    return {
+        "voronoi_l1": voronoi_loss(canon, canon_star, r=1),
+        "voronoi_l2": voronoi_loss_2(canon, canon_star),
+        "expert_l1": expert,
+        "voronoi_l1_raw": voronoi_loss(raw, raw_star, r=1),
+        "regression_l2": float(np.sqrt(np.mean(diff**2))),
+    }
+
+
+def fit_record(
+    design: RatesDesign, router: str, k: int, n: int, rep: int, seed: int, x_eval: np.ndarray
+) -> dict[str, Any]:
+    """Draw one data set, fit it and return its losses (seeded by ``(seed, router, k, n, rep)``).
+
+    Examples
+    --------
+    >>> d = rates_design("quick"); x = np.zeros((1, 2)) + 0.5
+    >>> rec = fit_record(d, "perturbed", 2, 50, 0, seed=1, x_eval=x)
+    >>> rec["n"], rec["k"], rec["router"]
+    (50, 2, 'perturbed')
+    """
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    G_star = true_measure()
+    if k < G_star.k:
+        raise ValueError(f"k must be >= k* = {G_star.k}, got {k}")
+    rng = np.random.default_rng([seed, design.routers.index(router), k, n, rep])
+    rt = design.router(router)
+    x = rng.uniform(-design.x_half_width, design.x_half_width, (n, G_star.d))
+    y = regression_function(G_star, x, rt, design.expert) + design.sigma * rng.standard_normal(n)
+    fit = fit_least_squares(
+        x,
+        y,
+        k,
+        rt,
+        rng,
+        expert=design.expert,
+        restarts=design.restarts,
+        starts=[_start_near_truth(G_star, k, rng, design.start_noise)],
+        bound=design.bound,
+        gtol=design.gtol,
+        max_iter=design.max_iter,
+    )
+    record: dict[str, Any] = {"router": router, "k": k, "n": n, "rep": rep}
+    record.update(loss_record(fit.estimate, G_star, router, x_eval, design))
+    record["objective"] = fit.objective
+    return record
+
+
+def run_rates(
+    design: RatesDesign,
+    seed: int,
+    configs: Iterable[tuple[str, int]] | None = None,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """Run the fits of ``configs`` (pairs ``(router, k)``; all of the design if ``None``).
+
+    Examples
+    --------
+    >>> d = RatesDesign(n_grid=(30, 60), replicates=2, restarts=0, max_iter=50)
+    >>> recs = run_rates(d, seed=0, configs=[("linear", 2)])
+    >>> len(recs), sorted(median_table(recs, "voronoi_l1"))
+    (4, [('linear', 2)])
+    """
+    todo = (
+        list(configs)
+        if configs is not None
+        else [(r, k) for r in design.routers for k in design.ks]
+    )
+    for router, k in todo:
+        if router not in design.routers or k not in design.ks:
+            raise ValueError(f"config ({router!r}, {k}) is not in the design")
+    x_eval = np.random.default_rng([seed, 999]).uniform(
+        -design.x_half_width, design.x_half_width, (design.n_eval, 2)
+    )
+    jobs = [
+        (r, k, n, rep) for r, k in todo for n in design.n_grid for rep in range(design.replicates)
+    ]
+    if progress:
+        from tqdm import tqdm
+
+        jobs = tqdm(jobs, desc="rates fits")  # type: ignore[assignment]
+    return [fit_record(design, r, k, n, rep, seed, x_eval) for r, k, n, rep in jobs]
+
+
+def median_table(records: list[dict[str, Any]], loss: str) -> dict[tuple[str, int], np.ndarray]:
+    """Per (router, k): array of rows ``(n, median loss)`` in increasing n.
+
+    Examples
+    --------
+    >>> recs = [{"router": "cosine", "k": 3, "n": 10, "rep": r, "l": float(r)} for r in range(3)]
+    >>> median_table(recs, "l")[("cosine", 3)].tolist()
+    [[10.0, 1.0]]
+    """
+    out: dict[tuple[str, int], np.ndarray] = {}
+    for key in sorted({(r["router"], r["k"]) for r in records}):
+        ns = sorted({r["n"] for r in records if (r["router"], r["k"]) == key})
+        meds = [
+            np.median([r[loss] for r in records if (r["router"], r["k"], r["n"]) == (*key, n)])
+            for n in ns
+        ]
+        out[key] = np.array([ns, meds], dtype=float).T
+    return out
+
+
+def _slope(log_n: np.ndarray, log_m: np.ndarray) -> np.ndarray:
+    xc = log_n - log_n.mean()
+    return ((log_m - log_m.mean(axis=-1, keepdims=True)) @ xc) / (xc @ xc)
+
+
+def slope_bootstrap(
+    ns: np.ndarray,
+    losses: np.ndarray,
+    alpha: float,
+    rng: np.random.Generator,
+    n_boot: int = 4000,
+) -> dict[str, Any]:
+    """Log-log slope of the median loss against n, with a percentile bootstrap interval.
+
+    Parameters
+    ----------
+    ns : ndarray of shape (m,)
+        The sample sizes.
+    losses : ndarray of shape (m, R)
+        ``R`` replicate losses per sample size.
+    alpha : float
+        The interval has level ``1 - alpha``.
+    rng : numpy.random.Generator
+        Bootstrap generator.
+    n_boot : int
+        Number of bootstrap resamples.
+
+    Returns
+    -------
+    dict
+        ``slope``, ``ci``, ``level``, ``boot`` (the bootstrap slopes, for differences).
+
+    Examples
+    --------
+    >>> ns = np.array([10.0, 100.0, 1000.0])
+    >>> losses = np.outer(ns ** -0.5, [0.9, 1.0, 1.1])
+    >>> out = slope_bootstrap(ns, losses, 0.05, np.random.default_rng(0), n_boot=200)
+    >>> round(out["slope"], 6)
+    -0.5
+    """
+    ns = np.asarray(ns, dtype=float)
+    losses = np.asarray(losses, dtype=float)
+    if losses.ndim != 2 or losses.shape[0] != ns.size or ns.size < 2:
+        raise ValueError(f"losses must have shape (len(ns) >= 2, R), got {losses.shape}")
+    if np.any(losses <= 0) or not np.all(np.isfinite(losses)):
+        raise ValueError("losses must be positive and finite for a log-log slope")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    log_n = np.log(ns)
+    slope = float(_slope(log_n, np.log(np.median(losses, axis=1))))
+    reps = losses.shape[1]
+    idx = rng.integers(0, reps, size=(n_boot, ns.size, reps))
+    boot_losses = np.take_along_axis(np.broadcast_to(losses, (n_boot, *losses.shape)), idx, axis=2)
+    boot = _slope(log_n, np.log(np.median(boot_losses, axis=2)))
+    lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    return {"slope": slope, "ci": [float(lo), float(hi)], "level": 1 - alpha, "boot": boot}
+
+
+def loss_matrix(
+    records: list[dict[str, Any]], router: str, k: int, loss: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(ns, losses)`` with ``losses[i]`` the sorted replicate losses at ``ns[i]`` (one config).
+
+    Examples
+    --------
+    >>> recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n + r}
+    ...         for n in (10, 20) for r in (0, 1)]
+    >>> loss_matrix(recs, "linear", 2, "l")[1].tolist()
+    [[10.0, 11.0], [20.0, 21.0]]
+    """
+    ns = sorted({r["n"] for r in records if (r["router"], r["k"]) == (router, k)})
+    mat = [
+        sorted(r[loss] for r in records if (r["router"], r["k"], r["n"]) == (router, k, n))
+        for n in ns
+    ]
+    return np.array(ns, dtype=float), np.array(mat, dtype=float)
+
+
+def reproduce_rates(
+    out_dir: Path,
+    *,
+    seed: int = 0,
+    profile: str = "quick",
+    replicates: int | None = None,
+    progress: bool = True,
+) -> list[Path]:
+    """Run the whole rates experiment; write ``rates.csv``, ``rates.png`` and ``rates.svg``.
+
+    The plot shows the median Voronoi loss ``L_{1,1}`` (canonical forms) and the
+    ``L^2(mu)`` regression error against n, log-log, per router and k, with the fitted slopes
+    in the legend.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    design = rates_design(profile, replicates)
+    records = run_rates(design, seed, progress=progress)
+    csv_path = out_dir / "rates.csv"
+    with csv_path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=["router", "k", "n", "rep", *LOSSES, "objective"])
+        writer.writeheader()
+        writer.writerows(records)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    rng = np.random.default_rng([seed, 12345])
+    for ax, loss, title in (
+        (axes[0], "voronoi_l1", "Voronoi loss $L_{1,1}$ (identifiable parts)"),
+        (axes[1], "regression_l2", r"$\|f_{\hat G_n}-f_{G_*}\|_{L^2(\mu)}$"),
+    ):
+        for (router, k), table in median_table(records, loss).items():
+            ns, mat = loss_matrix(records, router, k, loss)
+            fit = slope_bootstrap(ns, mat, 0.05, rng, n_boot=500)
+            style = "-" if k == min(design.ks) else "--"
+            color = f"C{design.routers.index(router)}"
+            ax.loglog(
+                table[:, 0],
+                table[:, 1],
+                style,
+                color=color,
+                marker="o",
+                label=f"{router}, k={k}: slope {fit['slope']:.2f}",
+            )
+        ax.set_xlabel("n")
+        ax.set_title(title)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Least-squares MoE estimation, k*=2, seed {seed}, profile {profile}")
+    fig.tight_layout()
+    paths = [csv_path]
+    for ext in ("png", "svg"):
+        path = out_dir / f"rates.{ext}"
+        fig.savefig(path)
+        paths.append(path)
+    plt.close(fig)
+    return paths

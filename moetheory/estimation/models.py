@@ -1,0 +1,285 @@
+"""MoE regression functions of seed 002: f_G of eq. (2), g_G of eq. (8) and the linear router.
+
+A mixing measure ``G = sum_i exp(beta0_i) delta_(beta1_i, eta_i)`` is stored as a
+:class:`MixingMeasure` with arrays ``beta0`` (k,), ``beta1`` (k, d) and ``eta`` (k, d + 1);
+the expert ``h(x, eta)`` with ``eta = (a, b)`` is one of :data:`EXPERTS`:
+``tanh(a^T x + b)``, ``relu(a^T x + b)``, ``(a^T x + b)^2`` or ``a^T x + b``. The router score
+``s(x, beta1)`` is one of :data:`ROUTERS`:
+
+* ``"linear"``: ``beta1^T x``;
+* ``"cosine"``: ``beta1^T x / (||beta1|| ||x||)`` (eq. 2);
+* ``"perturbed"``: ``beta1^T x / ((||beta1|| + tau1)(||x|| + tau2))`` (eq. 8).
+
+The regression function is ``sum_i softmax_i(s(x, beta1_i) + beta0_i) h(x, eta_i)``; with
+``top_k=K`` the scores outside the K largest are set to ``-inf`` before the softmax (the
+Top-K sparse MoE of seed 000, Q1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "EXPERTS",
+    "ROUTERS",
+    "MixingMeasure",
+    "Router",
+    "expert_output",
+    "gate_probabilities",
+    "regression_function",
+    "router_scores",
+]
+
+ROUTERS: tuple[str, ...] = ("linear", "cosine", "perturbed")
+EXPERTS: tuple[str, ...] = ("tanh", "relu", "poly2", "linear")
+
+
+@dataclass(frozen=True)
+class Router:
+    """A router: its kind and the noise hyper-parameters of eq. (8).
+
+    Parameters
+    ----------
+    kind : {"linear", "cosine", "perturbed"}
+        The score function (see the module docstring).
+    tau1, tau2 : float
+        Noises added to ``||beta1||`` and ``||x||`` (perturbed router only), both ``> 0``
+        for eq. (8); ``0`` is allowed for the one-sided variants.
+
+    Examples
+    --------
+    >>> Router("perturbed", tau1=1.0, tau2=1.0).kind
+    'perturbed'
+    >>> Router("sigmoid")
+    Traceback (most recent call last):
+    ...
+    ValueError: router kind must be one of ('linear', 'cosine', 'perturbed'), got 'sigmoid'
+    """
+
+    kind: str = "perturbed"
+    tau1: float = 1.0
+    tau2: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ROUTERS:
+            raise ValueError(f"router kind must be one of {ROUTERS}, got {self.kind!r}")
+        for name in ("tau1", "tau2"):
+            value = getattr(self, name)
+            if not np.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+
+    def token_features(self, x: np.ndarray) -> np.ndarray:
+        """``x~`` with ``s = c(||beta1||) beta1^T x~``: ``x``, ``x/||x||`` or ``x/(||x||+tau2)``."""
+        if self.kind == "linear":
+            return x
+        norm = np.linalg.norm(x, axis=-1, keepdims=True)
+        if self.kind == "cosine":
+            if np.any(norm == 0):
+                raise ValueError("x must be non-zero for the cosine router (||x|| = 0)")
+            return x / norm
+        if self.tau2 == 0 and np.any(norm == 0):
+            raise ValueError("x must be non-zero when tau2 = 0 (||x|| = 0)")
+        return x / (norm + self.tau2)
+
+    def scale(self, beta1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``c(||beta1||)`` and ``c'(||beta1||) / ||beta1||`` for each atom (shape (k,))."""
+        norm = np.linalg.norm(beta1, axis=-1)
+        if self.kind == "linear":
+            return np.ones_like(norm), np.zeros_like(norm)
+        denom = norm if self.kind == "cosine" else norm + self.tau1
+        if np.any(denom == 0):
+            raise ValueError("beta1 must be non-zero for the cosine router (||beta1|| = 0)")
+        safe = np.where(norm > 0, norm, 1.0)
+        return 1.0 / denom, np.where(norm > 0, -1.0 / (denom**2 * safe), 0.0)
+
+
+@dataclass(frozen=True, eq=False)
+class MixingMeasure:
+    """``G = sum_i exp(beta0_i) delta_(beta1_i, eta_i)`` (seed 002, below eq. (2)).
+
+    Examples
+    --------
+    >>> G = MixingMeasure([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1, 0, 0], [0, 1, 0]])
+    >>> G.k, G.d
+    (2, 2)
+    >>> MixingMeasure([0.0], [[1.0, 0.0]], [[1.0, 0.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: eta must have shape (k, d + 1) = (1, 3), got (1, 2)
+    """
+
+    beta0: np.ndarray
+    beta1: np.ndarray
+    eta: np.ndarray
+
+    def __post_init__(self) -> None:
+        b0 = np.asarray(self.beta0, dtype=float)
+        b1 = np.asarray(self.beta1, dtype=float)
+        eta = np.asarray(self.eta, dtype=float)
+        if b0.ndim != 1 or b0.size < 1:
+            raise ValueError(f"beta0 must be a 1-D array of k >= 1 values, got shape {b0.shape}")
+        k = b0.size
+        if b1.ndim != 2 or b1.shape[0] != k or b1.shape[1] < 1:
+            raise ValueError(f"beta1 must have shape (k, d) = ({k}, d >= 1), got {b1.shape}")
+        if eta.shape != (k, b1.shape[1] + 1):
+            raise ValueError(
+                f"eta must have shape (k, d + 1) = ({k}, {b1.shape[1] + 1}), got {eta.shape}"
+            )
+        for name, arr in (("beta0", b0), ("beta1", b1), ("eta", eta)):
+            if not np.all(np.isfinite(arr)):
+                raise ValueError(f"{name} must be finite")
+        object.__setattr__(self, "beta0", b0)
+        object.__setattr__(self, "beta1", b1)
+        object.__setattr__(self, "eta", eta)
+
+    @property
+    def k(self) -> int:
+        """Number of atoms (experts)."""
+        return int(self.beta0.size)
+
+    @property
+    def d(self) -> int:
+        """Input dimension d1."""
+        return int(self.beta1.shape[1])
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The masses ``exp(beta0_i)``."""
+        return np.exp(self.beta0)
+
+    def to_vector(self) -> np.ndarray:
+        """All parameters stacked as ``[beta0, beta1.ravel(), eta.ravel()]``."""
+        return np.concatenate([self.beta0, self.beta1.ravel(), self.eta.ravel()])
+
+    @classmethod
+    def from_vector(cls, theta: np.ndarray, k: int, d: int) -> MixingMeasure:
+        """Inverse of :meth:`to_vector`.
+
+        Examples
+        --------
+        >>> G = MixingMeasure([0.5], [[1.0, 2.0]], [[3.0, 4.0, 5.0]])
+        >>> bool(np.all(MixingMeasure.from_vector(G.to_vector(), 1, 2).eta == G.eta))
+        True
+        """
+        theta = np.asarray(theta, dtype=float)
+        size = k * (1 + d + d + 1)
+        if theta.shape != (size,):
+            raise ValueError(f"theta must have shape ({size},) for k={k}, d={d}, got {theta.shape}")
+        return cls(
+            theta[:k], theta[k : k + k * d].reshape(k, d), theta[k + k * d :].reshape(k, d + 1)
+        )
+
+
+def _check_inputs(G: MixingMeasure, x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 2 or x.shape[1] != G.d:
+        raise ValueError(f"x must have shape (n, d) with d = {G.d}, got {x.shape}")
+    if x.shape[0] < 1:
+        raise ValueError("x must hold n >= 1 inputs")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("x must be finite")
+    return x
+
+
+def router_scores(G: MixingMeasure, x: np.ndarray, router: Router) -> np.ndarray:
+    """Scores ``s(x_n, beta1_i) + beta0_i`` inside the softmax of eqs. (2)/(8); shape (n, k).
+
+    Examples
+    --------
+    >>> G = MixingMeasure([0.0, 1.0], [[2.0, 0.0], [0.0, 1.0]], np.zeros((2, 3)))
+    >>> router_scores(G, np.array([[3.0, 0.0]]), Router("cosine")).tolist()
+    [[1.0, 1.0]]
+    """
+    x = _check_inputs(G, x)
+    c, _ = router.scale(G.beta1)
+    return np.einsum("nd,kd->nk", router.token_features(x), G.beta1) * c + G.beta0
+
+
+def expert_output(eta: np.ndarray, x: np.ndarray, expert: str = "tanh") -> np.ndarray:
+    """``h(x_n, eta_i)`` for every input and atom; shape (n, k).
+
+    Examples
+    --------
+    >>> expert_output(np.array([[1.0, 0.0, 1.0]]), np.array([[2.0, 5.0]]), "poly2").tolist()
+    [[9.0]]
+    """
+    if expert not in EXPERTS:
+        raise ValueError(f"expert must be one of {EXPERTS}, got {expert!r}")
+    z = np.einsum("nd,kd->nk", x, eta[:, :-1]) + eta[:, -1]
+    if expert == "tanh":
+        return np.tanh(z)
+    if expert == "relu":
+        return np.maximum(z, 0.0)
+    if expert == "poly2":
+        return z**2
+    return z
+
+
+def _top_k_mask(u: np.ndarray, top_k: int | None) -> np.ndarray:
+    k = u.shape[1]
+    if top_k is None:
+        return u
+    if not isinstance(top_k, int | np.integer) or not 1 <= top_k <= k:
+        raise ValueError(f"top_k must be an integer in [1, k] = [1, {k}], got {top_k!r}")
+    keep = np.argsort(-u, axis=1, kind="stable")[:, :top_k]
+    masked = np.full_like(u, -np.inf)
+    np.put_along_axis(masked, keep, np.take_along_axis(u, keep, axis=1), axis=1)
+    return masked
+
+
+def gate_probabilities(
+    G: MixingMeasure, x: np.ndarray, router: Router, top_k: int | None = None
+) -> np.ndarray:
+    """Softmax gate of eqs. (2)/(8) (Top-K sparse when ``top_k`` is given); shape (n, k).
+
+    Ties in the Top-K selection are broken towards the lower expert index.
+
+    Examples
+    --------
+    >>> G = MixingMeasure([0.0, 0.0], [[1.0, 0.0], [-1.0, 0.0]], np.zeros((2, 3)))
+    >>> gate_probabilities(G, np.array([[1.0, 0.0]]), Router("linear"), top_k=1).tolist()
+    [[1.0, 0.0]]
+    """
+    u = _top_k_mask(router_scores(G, x, router), top_k)
+    u = u - u.max(axis=1, keepdims=True)
+    e = np.exp(u)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def regression_function(
+    G: MixingMeasure,
+    x: np.ndarray,
+    router: Router,
+    expert: str = "tanh",
+    top_k: int | None = None,
+) -> np.ndarray:
+    """The MoE regression function f_G (eq. 2), g_G (eq. 8) or the linear-router version.
+
+    Parameters
+    ----------
+    G : MixingMeasure
+        The mixing measure.
+    x : ndarray of shape (n, d)
+        Inputs.
+    router : Router
+        Which score the softmax uses.
+    expert : str
+        Expert family, one of :data:`EXPERTS`.
+    top_k : int, optional
+        Keep only the ``top_k`` largest scores (Top-K sparse MoE).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> G = MixingMeasure([0.0, 0.0], [[1.0, 0.0], [-1.0, 0.0]], [[0, 0, 1.0], [0, 0, -1.0]])
+    >>> f = regression_function(G, np.array([[1.0, 0.0], [0.0, 1.0]]), Router("linear"), "linear")
+    >>> np.round(f, 4).tolist()
+    [0.7616, 0.0]
+    """
+    x = _check_inputs(G, x)
+    return np.sum(gate_probabilities(G, x, router, top_k) * expert_output(G.eta, x, expert), axis=1)

@@ -1,0 +1,161 @@
+"""Voronoi cells (eq. 5 of seed 002) and the Voronoi losses between mixing measures.
+
+* :func:`voronoi_cells` -- ``A_j(G) = {i : ||w_i - w*_j|| <= ||w_i - w*_l|| for all l != j}``
+  with atoms ``w = (beta1, eta)``. As written, with ``<=``, an atom equidistant from two
+  true atoms lies in both cells, so the cells need not be a partition.
+* :func:`voronoi_loss` -- ``L_{1,r}`` of Section 2 of seed 002.
+* :func:`voronoi_loss_2` -- ``L_2`` of seed 000, Q1 (without the Top-K maximum): exponent 1
+  on cells holding one atom, exponent 2 on cells holding several.
+* :func:`canonical_form` -- the representative of G modulo the invariances of the regression
+  function (common shift of ``beta0``; for the cosine router the scale of each ``beta1``; for
+  the linear router a common shift of ``beta1``; for the perturbed router a common shift of
+  ``beta1 / (||beta1|| + tau1)``), so that losses measure identifiable error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moetheory.estimation.models import ROUTERS, MixingMeasure
+
+__all__ = [
+    "canonical_form",
+    "normalise_masses",
+    "voronoi_cells",
+    "voronoi_loss",
+    "voronoi_loss_2",
+]
+
+
+def _atoms(G: MixingMeasure) -> np.ndarray:
+    return np.concatenate([G.beta1, G.eta], axis=1)
+
+
+def _check_pair(G: MixingMeasure, G_star: MixingMeasure) -> None:
+    if G.d != G_star.d:
+        raise ValueError(f"G and G_star must have the same dimension d, got {G.d} and {G_star.d}")
+
+
+def voronoi_cells(G: MixingMeasure, G_star: MixingMeasure) -> list[np.ndarray]:
+    """The Voronoi cells ``A_j(G)`` of eq. (5), one index array per atom of ``G_star``.
+
+    Examples
+    --------
+    >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[0.0, 0.0], [0.0, 0.0]])
+    >>> G = MixingMeasure([0.0, 0.0, 0.0], [[0.9], [1.1], [0.0]], np.zeros((3, 2)))
+    >>> [c.tolist() for c in voronoi_cells(G, Gs)]   # atom 2 is a tie: in both cells
+    [[0, 1, 2], [2]]
+    """
+    _check_pair(G, G_star)
+    dist = np.linalg.norm(_atoms(G)[:, None, :] - _atoms(G_star)[None, :, :], axis=2)
+    nearest = dist.min(axis=1, keepdims=True)
+    member = dist <= nearest
+    return [np.flatnonzero(member[:, j]) for j in range(G_star.k)]
+
+
+def _terms(G: MixingMeasure, G_star: MixingMeasure) -> tuple[list[np.ndarray], np.ndarray]:
+    cells = voronoi_cells(G, G_star)
+    db1 = np.linalg.norm(G.beta1[:, None, :] - G_star.beta1[None, :, :], axis=2)
+    deta = np.linalg.norm(G.eta[:, None, :] - G_star.eta[None, :, :], axis=2)
+    return cells, np.stack([db1, deta])
+
+
+def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> float:
+    """``L_{1,r}(G, G*)`` of seed 002, Section 2.
+
+    ``sum_j |sum_{i in A_j} exp(beta0_i) - exp(beta0*_j)|
+    + sum_j sum_{i in A_j} exp(beta0_i) (||d beta1_ij||^r + ||d eta_ij||^r)``.
+
+    Examples
+    --------
+    >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> voronoi_loss(Gs, Gs)
+    0.0
+    >>> G = MixingMeasure([0.0, 0.0], [[1.5], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> voronoi_loss(G, Gs, r=2)
+    0.25
+    """
+    if not np.isfinite(r) or r < 1:
+        raise ValueError(f"r must be a finite number >= 1, got {r!r}")
+    cells, (db1, deta) = _terms(G, G_star)
+    w, ws = G.weights, G_star.weights
+    total = 0.0
+    for j, cell in enumerate(cells):
+        total += abs(w[cell].sum() - ws[j])
+        total += float(np.sum(w[cell] * (db1[cell, j] ** r + deta[cell, j] ** r)))
+    return float(total)
+
+
+def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
+    """``L_2(G, G*)`` of seed 000 (Q1, dense case): exponent 1 on single-atom cells, 2 otherwise.
+
+    Examples
+    --------
+    >>> Gs = MixingMeasure([0.0], [[1.0]], [[1.0, 0.0]])
+    >>> G = MixingMeasure([np.log(0.5), np.log(0.5)], [[1.1], [0.9]], [[1.0, 0.0], [1.0, 0.0]])
+    >>> round(voronoi_loss_2(G, Gs), 6)
+    0.01
+    """
+    cells, (db1, deta) = _terms(G, G_star)
+    w, ws = G.weights, G_star.weights
+    total = 0.0
+    for j, cell in enumerate(cells):
+        power = 1 if cell.size == 1 else 2
+        total += abs(w[cell].sum() - ws[j])
+        total += float(np.sum(w[cell] * (db1[cell, j] ** power + deta[cell, j] ** power)))
+    return float(total)
+
+
+def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMeasure:
+    """Representative of ``G`` modulo the continuous invariances of its regression function.
+
+    * every router: ``beta0 -> beta0 - log sum_i exp(beta0_i)`` (softmax is invariant to a
+      common shift, so the masses are normalised to sum to 1);
+    * ``"cosine"``: ``beta1_i -> beta1_i / ||beta1_i||`` (the score is invariant to
+      ``beta1_i -> c beta1_i``, ``c > 0``; this is the PDE (4));
+    * ``"linear"``: ``beta1_i -> beta1_i - sum_j p_j beta1_j`` with ``p`` the normalised masses
+      (the softmax is invariant to a common shift of all ``beta1_i``);
+    * ``"perturbed"``: the score is ``v_i^T x~`` with ``v_i = beta1_i / (||beta1_i|| + tau1)``
+      and ``x~ = x / (||x|| + tau2)``, linear in ``x~``, so a common shift ``v_i -> v_i + w``
+      (inside the unit ball) leaves ``g_G`` unchanged; the ``beta1`` field of the result holds
+      the centred coordinates ``v_i - sum_j p_j v_j``.
+
+    The result is a point of the quotient, to be compared only with other canonical forms.
+
+    Examples
+    --------
+    >>> G = MixingMeasure([1.0, 1.0], [[2.0, 0.0], [0.0, 3.0]], np.zeros((2, 3)))
+    >>> C = canonical_form(G, "cosine")
+    >>> C.beta1.tolist(), np.round(C.weights, 3).tolist()
+    ([[1.0, 0.0], [0.0, 1.0]], [0.5, 0.5])
+    """
+    if router not in ROUTERS:
+        raise ValueError(f"router must be one of {ROUTERS}, got {router!r}")
+    b0 = normalise_masses(G).beta0
+    b1 = G.beta1
+    if router == "cosine":
+        norm = np.linalg.norm(b1, axis=1, keepdims=True)
+        if np.any(norm == 0):
+            raise ValueError("beta1 must be non-zero for the cosine router (||beta1|| = 0)")
+        b1 = b1 / norm
+    elif router == "linear":
+        b1 = b1 - np.einsum("k,kd->d", np.exp(b0), b1)
+    else:
+        if not tau1 > 0:
+            raise ValueError(f"tau1 must be > 0 for the perturbed router, got {tau1!r}")
+        v = b1 / (np.linalg.norm(b1, axis=1, keepdims=True) + tau1)
+        b1 = v - np.einsum("k,kd->d", np.exp(b0), v)
+    return MixingMeasure(b0, b1, G.eta)
+
+
+def normalise_masses(G: MixingMeasure) -> MixingMeasure:
+    """``G`` with ``beta0`` shifted so that the masses sum to 1 (the only gauge fixed).
+
+    Examples
+    --------
+    >>> G = MixingMeasure([0.0, 0.0], [[2.0], [1.0]], np.zeros((2, 2)))
+    >>> normalise_masses(G).weights.tolist(), normalise_masses(G).beta1.tolist()
+    ([0.5, 0.5], [[2.0], [1.0]])
+    """
+    m = G.beta0.max()
+    return MixingMeasure(G.beta0 - (m + np.log(np.exp(G.beta0 - m).sum())), G.beta1, G.eta)

@@ -1,0 +1,229 @@
+"""Tests of moetheory.estimation: models, gradients, Voronoi losses, fitting, experiment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import approx_fprime
+
+from moetheory.estimation import (
+    MixingMeasure,
+    Router,
+    canonical_form,
+    fit_least_squares,
+    gate_probabilities,
+    least_squares_objective,
+    regression_function,
+    voronoi_cells,
+    voronoi_loss,
+    voronoi_loss_2,
+)
+from moetheory.estimation.experiment import (
+    fit_record,
+    rates_design,
+    slope_bootstrap,
+    true_measure,
+)
+from moetheory.estimation.fitting import least_squares_loop
+from moetheory.estimation.symbolic import regression_expr
+
+ROUTERS = [Router("linear"), Router("cosine"), Router("perturbed", 0.5, 0.7)]
+FAST = settings(max_examples=25, deadline=None)
+
+
+def _data(seed: int, n: int = 40, d: int = 2):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(-2, 2, (n, d)), rng.standard_normal(n)
+
+
+@FAST
+@given(
+    seed=st.integers(0, 10_000),
+    r=st.sampled_from(ROUTERS),
+    expert=st.sampled_from(["tanh", "poly2", "linear"]),
+)
+def test_gradient_matches_finite_differences(seed, r, expert):
+    x, y = _data(seed)
+    theta = np.random.default_rng(seed + 1).standard_normal(3 * 6)
+    value, grad = least_squares_objective(theta, x, y, 3, r, expert)
+    fd = approx_fprime(theta, lambda t: least_squares_objective(t, x, y, 3, r, expert)[0], 1e-7)
+    assert np.allclose(grad, fd, rtol=1e-4, atol=1e-5)
+    loop_value, loop_grad = least_squares_loop(theta, x, y, 3, r, expert)
+    assert abs(value - loop_value) < 1e-12
+    assert np.allclose(grad, loop_grad, rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize("router", ["linear", "cosine", "perturbed"])
+def test_gradient_matches_sympy(router):
+    x, y = _data(3, n=3)
+    G = MixingMeasure([0.3, 0.0], [[1.0, -0.5], [0.25, 1.0]], [[1, 0.5, -0.5], [-1, 0.5, 0.25]])
+    b0 = sp.symbols("b0_1:3", real=True)
+    b1 = sp.symbols("b1_1:5", real=True)
+    e = sp.symbols("e1:7", real=True)
+    xs = sp.symbols("x1:3", real=True)
+    f = regression_expr(b0, [b1[:2], b1[2:]], [e[:3], e[3:]], xs, router)
+    params = [*b0, *b1, *e]
+    obj = sum(
+        (f.subs(dict(zip(xs, xi, strict=True))) - yi) ** 2 for xi, yi in zip(x, y, strict=True)
+    )
+    obj = obj / len(y)
+    subs = dict(zip(params, G.to_vector(), strict=True))
+    sym_grad = np.array([float(sp.diff(obj, p).subs(subs)) for p in params])
+    _, grad = least_squares_objective(G.to_vector(), x, y, 2, Router(router, 1.0, 1.0))
+    assert np.allclose(grad, sym_grad, rtol=1e-9, atol=1e-12)
+
+
+def test_a_wrong_gradient_would_be_caught():
+    x, y = _data(0)
+    theta = np.random.default_rng(0).standard_normal(12)
+    _, grad = least_squares_objective(theta, x, y, 2, Router("cosine"))
+    fd = approx_fprime(theta, lambda t: least_squares_objective(t, x, y, 2, Router("cosine"))[0])
+    wrong = grad.copy()
+    wrong[2] *= 1.01
+    assert not np.allclose(wrong, fd, rtol=1e-4, atol=1e-7)
+
+
+def test_cosine_scaling_invariance_and_perturbed_not():
+    x, _ = _data(1, n=200)
+    G = true_measure()
+    G2 = MixingMeasure(G.beta0, G.beta1 * np.array([[3.0], [1.0]]), G.eta)
+    cos, pert = Router("cosine"), Router("perturbed")
+    assert np.allclose(regression_function(G, x, cos), regression_function(G2, x, cos), atol=1e-13)
+    assert not np.allclose(regression_function(G, x, pert), regression_function(G2, x, pert))
+
+
+def test_perturbed_shift_invariance():
+    """Shifting v_i = beta1_i/(||beta1_i|| + tau1) by a common w leaves g_G unchanged."""
+    x, _ = _data(2, n=200)
+    G = true_measure()
+    v = G.beta1 / (np.linalg.norm(G.beta1, axis=1, keepdims=True) + 1.0)
+    v2 = v + np.array([0.1, -0.1])
+    beta1 = v2 / (1 - np.linalg.norm(v2, axis=1, keepdims=True))
+    G2 = MixingMeasure(G.beta0, beta1, G.eta)
+    r = Router("perturbed", 1.0, 1.0)
+    assert np.allclose(regression_function(G, x, r), regression_function(G2, x, r), atol=1e-13)
+    assert voronoi_loss(G2, G) > 0.1
+    assert voronoi_loss(canonical_form(G2, "perturbed"), canonical_form(G, "perturbed")) < 1e-12
+
+
+@FAST
+@given(seed=st.integers(0, 10_000), K=st.integers(1, 3))
+def test_top_k_is_dense_over_selected(seed, K):
+    rng = np.random.default_rng(seed)
+    G = MixingMeasure(rng.normal(size=3), rng.normal(size=(3, 2)), rng.normal(size=(3, 3)))
+    x = rng.uniform(-2, 2, (1, 2))
+    r = Router("perturbed")
+    sparse = gate_probabilities(G, x, r, top_k=K)[0]
+    keep = np.flatnonzero(sparse > 0)
+    assert keep.size == K
+    sub = MixingMeasure(G.beta0[keep], G.beta1[keep], G.eta[keep])
+    assert np.allclose(sparse[keep], gate_probabilities(sub, x, r)[0], atol=1e-14)
+
+
+# ---- Voronoi losses -----------------------------------------------------------------------
+
+
+def _measure(rng, k):
+    return MixingMeasure(rng.normal(size=k), rng.normal(size=(k, 2)), rng.normal(size=(k, 3)))
+
+
+@FAST
+@given(seed=st.integers(0, 10_000), r=st.sampled_from([1.0, 2.0]))
+def test_voronoi_loss_properties(seed, r):
+    rng = np.random.default_rng(seed)
+    Gs = _measure(rng, 2)
+    G = _measure(rng, 3)
+    assert voronoi_loss(G, Gs, r) >= 0
+    assert voronoi_loss(Gs, Gs, r) == 0
+    perm = MixingMeasure(Gs.beta0[::-1], Gs.beta1[::-1], Gs.eta[::-1])
+    assert voronoi_loss(perm, Gs, r) < 1e-12
+    split = MixingMeasure(
+        np.r_[Gs.beta0[0] - np.log(2), Gs.beta0[0] - np.log(2), Gs.beta0[1]],
+        Gs.beta1[[0, 0, 1]],
+        Gs.eta[[0, 0, 1]],
+    )
+    assert voronoi_loss(split, Gs, r) < 1e-12
+    assert voronoi_loss_2(split, Gs) < 1e-12
+    moved = MixingMeasure(Gs.beta0, Gs.beta1 + 0.1, Gs.eta)
+    assert voronoi_loss(moved, Gs, r) > 0
+
+
+def test_voronoi_cells_overlap_at_ties():
+    Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], np.zeros((2, 2)))
+    G = MixingMeasure([0.0], [[0.0]], np.zeros((1, 2)))
+    assert [c.tolist() for c in voronoi_cells(G, Gs)] == [[0], [0]]
+
+
+def test_voronoi_loss_2_uses_square_on_split_cells():
+    Gs = MixingMeasure([0.0], [[0.0]], [[0.0, 0.0]])
+    G = MixingMeasure([np.log(0.5)] * 2, [[0.1], [-0.1]], np.zeros((2, 2)))
+    assert voronoi_loss_2(G, Gs) == pytest.approx(0.01)
+    assert voronoi_loss(G, Gs, r=1) == pytest.approx(0.1)
+
+
+# ---- fitting and the experiment ---------------------------------------------------------
+
+
+def test_estimator_recovers_easy_case():
+    rng = np.random.default_rng(5)
+    G = MixingMeasure([0.0, 0.0], [[3.0, 0.0], [-3.0, 0.0]], [[2.0, 0.0, 1.0], [0.0, 2.0, -1.0]])
+    r = Router("linear")
+    x = rng.uniform(-1, 1, (3000, 2))
+    y = regression_function(G, x, r) + 0.01 * rng.standard_normal(3000)
+    start = MixingMeasure.from_vector(G.to_vector() + 0.3 * rng.standard_normal(12), 2, 2)
+    fit = fit_least_squares(x, y, 2, r, rng, restarts=2, starts=[start])
+    loss = voronoi_loss(canonical_form(fit.estimate, "linear"), canonical_form(G, "linear"))
+    assert loss < 0.1
+
+
+def test_fit_record_is_deterministic():
+    d = rates_design("quick")
+    xe = np.random.default_rng(0).uniform(-2, 2, (50, 2))
+    a = fit_record(d, "cosine", 3, 60, 1, seed=11, x_eval=xe)
+    b = fit_record(d, "cosine", 3, 60, 1, seed=11, x_eval=xe)
+    assert a == b
+
+
+def test_slope_bootstrap_recovers_and_separates():
+    ns = np.array([100.0, 1000.0, 10000.0])
+    rng = np.random.default_rng(0)
+    losses = np.outer(ns**-0.5, np.ones(8)) * np.exp(0.05 * rng.standard_normal((3, 8)))
+    out = slope_bootstrap(ns, losses, 0.01, np.random.default_rng(1), n_boot=500)
+    assert out["ci"][0] < -0.5 < out["ci"][1]
+    assert not out["ci"][0] < -0.25 < out["ci"][1]
+
+
+# ---- bad input -------------------------------------------------------------------------------
+
+
+def test_bad_input_raises_value_error_naming_parameter():
+    G = true_measure()
+    with pytest.raises(ValueError, match="k must be >= k\\*"):
+        fit_record(rates_design("quick"), "linear", 1, 50, 0, 0, np.ones((2, 2)))
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        fit_record(rates_design("quick"), "linear", 2, 0, 0, 0, np.ones((2, 2)))
+    with pytest.raises(ValueError, match="tau1"):
+        Router("perturbed", tau1=-0.1)
+    with pytest.raises(ValueError, match="tau2"):
+        Router("perturbed", tau2=float("nan"))
+    with pytest.raises(ValueError, match="x must have shape"):
+        regression_function(G, np.ones((3, 5)), Router("linear"))
+    with pytest.raises(ValueError, match="y must have shape"):
+        least_squares_objective(G.to_vector(), np.ones((3, 2)), np.ones(4), 2, Router("linear"))
+    with pytest.raises(ValueError, match="theta must have shape"):
+        least_squares_objective(np.ones(5), np.ones((3, 2)), np.ones(3), 2, Router("linear"))
+    with pytest.raises(ValueError, match="beta1 must have shape"):
+        MixingMeasure([0.0, 0.0], [[1.0, 0.0]], np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="top_k"):
+        gate_probabilities(G, np.ones((1, 2)), Router("linear"), top_k=3)
+    with pytest.raises(ValueError, match="k must be an integer >= 1"):
+        fit_least_squares(np.ones((3, 2)), np.ones(3), 0, Router("linear"), np.random.default_rng())
+    with pytest.raises(ValueError, match="x must be non-zero"):
+        regression_function(G, np.zeros((1, 2)), Router("cosine"))
+    with pytest.raises(ValueError, match="profile"):
+        rates_design("medium")
+    with pytest.raises(ValueError, match="losses must be positive"):
+        slope_bootstrap(np.array([1.0, 2.0]), np.zeros((2, 3)), 0.05, np.random.default_rng())

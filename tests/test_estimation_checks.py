@@ -1,0 +1,60 @@
+"""Tests of the estimation checks: verdicts that must come out, and the decision rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from moetheory import CheckContext, Verdict
+from moetheory.verdicts import jsonable
+from proofs_checks import estimation as est
+
+
+def _ctx(claim_id: str, seed: int = 3) -> CheckContext:
+    return CheckContext(claim_id, seed=seed, profile="quick", alpha=0.002)
+
+
+def test_param_count_is_refuted_and_corrected_is_proved():
+    out = est.check_param_count(_ctx("pcr.experts.param-count"))
+    assert out.verdict is Verdict.REFUTED
+    assert out.readings[0].evidence["smallest_counterexample"] == (2, 1)
+    assert est.check_param_count_corrected(_ctx("x")).verdict is Verdict.PROVED
+
+
+def test_param_count_is_deterministic():
+    a = est.check_param_count(_ctx("pcr.experts.param-count")).to_dict()
+    b = est.check_param_count(_ctx("pcr.experts.param-count")).to_dict()
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_identifiable_cosine_is_refuted_with_exact_residual():
+    out = est.check_identifiable_cosine(_ctx("pcr.identifiable.cosine"))
+    assert out.verdict is Verdict.REFUTED
+    ce = out.evidence["counterexample"]
+    assert ce["residual_is_zero"] and ce["voronoi_loss_L11"] > 0
+    assert ce["max_abs_diff_mpmath_500_points"] < 1e-30
+    json.dumps(jsonable(out.to_dict()))
+
+
+def test_jacobian_certificate_sees_the_scaling_null_space():
+    free = est._jacobian_certificate(_ctx("x"), "cosine", "A3")
+    sphere = est._jacobian_certificate(_ctx("x"), "cosine", "A3+sphere")
+    assert free["null_dimension"] == 2
+    assert sphere["null_dimension"] == 0
+
+
+@pytest.mark.parametrize(
+    ("ci", "faster", "expected"),
+    [
+        ((-0.6, -0.4), True, Verdict.SUPPORTED),
+        ((-0.3, -0.1), True, Verdict.UNSUPPORTED),
+        ((-0.4, -0.3), True, Verdict.INCONCLUSIVE),
+        ((-1.5, 0.5), True, Verdict.INCONCLUSIVE),
+        ((-0.1, 0.1), False, Verdict.SUPPORTED),
+        ((-0.6, -0.3), False, Verdict.UNSUPPORTED),
+    ],
+)
+def test_one_sided_rule_can_go_every_way(ci, faster, expected):
+    threshold = est.REGRESSION_THRESHOLD if faster else est.SLOW_THRESHOLD
+    assert est._one_sided({"ci": list(ci)}, threshold, faster) is expected
