@@ -23,6 +23,7 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.continual import CLConfig, simulate
 from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
+from moetheory.exact import to_exact
 from moetheory.stats import combine, compare, mean_ci
 
 __all__ = [
@@ -598,7 +599,7 @@ def _instance_subs(rows: list[list[int]], r_value: Fraction) -> dict[sp.Symbol, 
 
 def _formula_value(kind: str, reading: str, subs: dict, step: int) -> sp.Expr:
     if kind == "G":
-        return sp.nsimplify(th.prop4_generalization_expr(reading).subs(subs).subs(th.T, step))
+        return to_exact(th.prop4_generalization_expr(reading).subs(subs).subs(th.T, step))
     return th.prop4_forgetting_value(reading, subs, step)
 
 
@@ -818,7 +819,7 @@ def _enumeration_agreement(kind: str) -> tuple[bool, list[dict[str, Any]]]:
         subs = _instance_subs(rows_w, r_value)
         for step in range(1 if kind == "F" else 0, horizon):
             truth = (G if kind == "G" else F)[step]
-            value = sp.nsimplify(expr.subs(subs).subs(var, step + 1))
+            value = to_exact(expr.subs(subs).subs(var, step + 1))
             match = value == sp.Rational(truth.numerator, truth.denominator)
             ok = ok and match
             rows.append({"W": rows_w, "r": str(r_value), "round": step + 1,

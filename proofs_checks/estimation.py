@@ -24,6 +24,7 @@ from moetheory.estimation.experiment import (
 from moetheory.estimation.models import MixingMeasure, Router, gate_probabilities
 from moetheory.estimation.symbolic import jacobian_singular_values, regression_expr, score_expr
 from moetheory.estimation.voronoi import voronoi_cells, voronoi_loss
+from moetheory.exact import to_exact
 from moetheory.stats import MeanEstimate, combine, compare
 
 __all__: list[str] = []
@@ -35,7 +36,7 @@ ZERO_AT_DPS = mpmath.mpf(10) ** (-(DPS - 8))
 
 
 def _rat(v: float) -> sp.Rational:
-    return sp.nsimplify(v, rational=True)
+    return to_exact(v)
 
 
 def _true_exact() -> tuple[list[sp.Expr], list[list[sp.Expr]], list[list[sp.Expr]]]:
@@ -616,7 +617,7 @@ def check_sparse_partition(ctx: CheckContext) -> Outcome:
     xpt = [sp.Integer(1), sp.Rational(9, 10)]
     s_star = [score_expr("perturbed", b1[i], xpt) + b0_star[i] for i in range(2)]
     s_G = [score_expr("perturbed", b1[i], xpt) + b0[i] for i in range(2)]
-    gap_star = sp.nsimplify(sp.radsimp(s_star[0] - s_star[1]))
+    gap_star = to_exact(sp.radsimp(s_star[0] - s_star[1]))
     gap_G = sp.radsimp(s_G[0] - s_G[1])
     switch = bool(gap_star > 0) and bool(gap_G < 0)
     readings = [

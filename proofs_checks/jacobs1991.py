@@ -19,6 +19,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory.exact import to_exact
 from moetheory.jacobs1991 import (
     MixtureSymbols,
     eq_1_4_sym,
@@ -270,7 +271,7 @@ def check_grad_1_5(ctx: CheckContext) -> Outcome:
         "written-1.5-vs-corrected-1.3",
         "eq. 1.5 (as written) = ∂E_1.3(corrected)/∂o_i",
         Verdict.REFUTED if _nonzero_exact(mixed_value) else Verdict.INCONCLUSIVE,
-        f"k=2, q=1, p=(1/2,1/2), d=0, o=(0,1), i=2: true {sp.nsimplify(mixed_true)} vs "
+        f"k=2, q=1, p=(1/2,1/2), d=0, o=(0,1), i=2: true {to_exact(mixed_true)} vs "
         f"stated {mixed_stated} (the weights use e^{{+½r²}} instead of e^{{−½r²}})",
         {"true_derivative": mixed_true, "eq_1_5_value": mixed_stated, "difference": mixed_value,
          "difference_50_digits": str(sp.N(mixed_value, 50))},

@@ -16,6 +16,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory.exact import to_exact
 from moetheory.pde import (
     EULER_FACTS,
     C,
@@ -142,10 +143,10 @@ def _witness(result: EulerResult) -> dict[str, Any]:
     beta1 = [nb_val * sp.Rational(3, 5), nb_val * sp.Rational(4, 5)]
     x = [nx_val, sp.Integer(0)]
     point = {U: beta1[0] * x[0] + beta1[1] * x[1], NB: nb_val, NX: nx_val}
-    ratio = sp.nsimplify(result.ratio.subs(point).subs(NUMERIC_PARAMS))
+    ratio = to_exact(result.ratio.subs(point).subs(NUMERIC_PARAMS))
     return {
-        "beta1": [sp.sstr(sp.nsimplify(v.subs(NUMERIC_PARAMS))) for v in beta1],
-        "x": [sp.sstr(sp.nsimplify(v.subs(NUMERIC_PARAMS))) for v in x],
+        "beta1": [sp.sstr(to_exact(v.subs(NUMERIC_PARAMS))) for v in beta1],
+        "x": [sp.sstr(to_exact(v.subs(NUMERIC_PARAMS))) for v in x],
         "params": _params_text(result.score),
         "residual_over_H": sp.sstr(ratio),
         "nonzero": bool(ratio.is_nonzero),
@@ -159,7 +160,7 @@ def _coordinate_ratio_at(result: EulerResult, beta1: list[Any], x: list[Any]) ->
     s = result.router.score(b, xv, result.pieces)
     euler = sp.Add(*[bi * sp.diff(s, bi) for bi in b])
     point = dict(zip([*b, *xv], [*beta1, *x], strict=True))
-    return sp.nsimplify(sp.simplify(euler.subs(point)))
+    return to_exact(sp.simplify(euler.subs(point)))
 
 
 def _euler_derivation(result: EulerResult, title: str) -> str:

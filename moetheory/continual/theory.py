@@ -28,6 +28,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from moetheory.exact import to_exact
+
 __all__ = [
     "FORGETTING_READINGS",
     "GENERALIZATION_READINGS",
@@ -290,7 +292,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
         raise ValueError(f"t_value must be an integer >= 2, got {t_value!r}")
     term = prop4_forgetting_summand(reading).subs(subs).subs(t, int(t_value))
     total = sum(term.subs(_tau, k).doit() for k in range(1, int(t_value)))
-    return sp.nsimplify(total / (int(t_value) - 1))
+    return to_exact(total / (int(t_value) - 1))
 
 
 def _check_t(values: Sequence[int] | np.ndarray, name: str, low: int) -> np.ndarray:
@@ -476,8 +478,8 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
     >>> routing_probabilities_exact([0, sp.Rational(1, 10)], sp.Rational(1, 2))
     [8/25, 17/25]
     """
-    hs = [sp.nsimplify(x) for x in h]
-    lam = sp.nsimplify(lam)
+    hs = [to_exact(x) for x in h]
+    lam = to_exact(lam)
     if len(hs) < 1:
         raise ValueError("h (gate outputs) must have at least one entry")
     if not lam > 0:
@@ -499,7 +501,7 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
                 poly *= 0 if val <= 0 else (1 if val >= lam else (x + c) / lam)
             antiderivative = sp.Poly(poly, x).integrate()
             total += antiderivative.eval(b) - antiderivative.eval(a)
-        probs.append(sp.nsimplify(total / lam))
+        probs.append(to_exact(total / lam))
     return probs
 
 
