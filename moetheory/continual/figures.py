@@ -55,9 +55,14 @@ def _sizes(profile: str, replicates: int | None, full_T: int) -> tuple[int, int]
 
 def _metric(res: CLResult, name: str) -> np.ndarray:
     code = res.config.reading == "code"
-    if name == "F":
-        return res.forgetting_code if code else res.forgetting
-    return res.generalization_code if code else res.generalization
+    values = (
+        (res.forgetting_code if code else res.forgetting)
+        if name == "F"
+        else (res.generalization_code if code else res.generalization)
+    )
+    if values is None:
+        raise ValueError(f"the run did not record the {name} metric of reading {code=}")
+    return values
 
 
 def _plt():
@@ -90,7 +95,7 @@ def reproduce_fig2(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for reading in READINGS:
         base = CLConfig(reading=reading, T=T)
         keys = [(M, term) for M in FIG2_MS for term in (True, False) if M > 1 or term]
@@ -156,7 +161,8 @@ def reproduce_fig4_5(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    records, curves = [], []
+    records: list[tuple[object, ...]] = []
+    curves: list[tuple[object, ...]] = []
     for reading in READINGS:
         base4 = _fig45_base(reading, 6, T)
         runs4 = simulate_many([base4.replace(gamma=g) for g in FIG45_GAMMAS], 1, seed)

@@ -432,7 +432,7 @@ def single_expert_exact_moments(
     G = [Fraction(0)] * horizon
     weight = Fraction(1, n_tasks**horizon)
     for seq in itertools.product(range(n_tasks), repeat=horizon):
-        e = list(norms)  # e[a] = E||w_t - w_a||^2 given the sequence so far
+        e = [Fraction(x) for x in norms]  # e[a] = E||w_t - w_a||^2 given the sequence so far
         own: list[Fraction] = []
         for step, n_t in enumerate(seq):
             e = [r_value * e[a] + (1 - r_value) * sq[n_t][a] for a in range(n_tasks)]
@@ -519,8 +519,11 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     from math import comb
 
     return sum(
-        (Fraction((-1) ** j * comb(n_sets, j)) * Fraction(n_sets - j, n_sets) ** n_experts)
-        for j in range(n_sets + 1)
+        (
+            Fraction((-1) ** j * comb(n_sets, j)) * Fraction(n_sets - j, n_sets) ** n_experts
+            for j in range(n_sets + 1)
+        ),
+        Fraction(0),
     )
 
 
