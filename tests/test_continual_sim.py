@@ -91,8 +91,9 @@ def test_gate_gradient_matches_symbolic_derivative() -> None:
 
 @pytest.mark.parametrize("reading", ["paper", "code"])
 @pytest.mark.parametrize("M", [1, 3])
-def test_metrics_match_brute_force_reference(reading: str, M: int) -> None:
-    cfg = CLConfig(reading=reading, M=M, T=60)
+@pytest.mark.parametrize("flag_selected", [True, False])
+def test_metrics_match_brute_force_reference(reading: str, M: int, flag_selected: bool) -> None:
+    cfg = CLConfig(reading=reading, M=M, T=60, flag_selected=flag_selected)
     fast = simulate(cfg, 1, seed=11)
     ref = reference_run(cfg, seed=11)
     assert (fast.expert[0] == ref["expert"]).all()
@@ -102,6 +103,19 @@ def test_metrics_match_brute_force_reference(reading: str, M: int) -> None:
     if reading == "code":
         assert np.allclose(fast.forgetting_code[0], ref["forgetting_code"], atol=1e-12)
         assert np.allclose(fast.generalization_code[0], ref["generalization_code"], atol=1e-12)
+
+
+def test_flagging_the_selected_expert_terminates_no_later() -> None:
+    # Algorithm 1 read literally flags m_t too (gap 0 < Γ): a superset of the code's flags on
+    # the same trajectory, so termination comes no later; the readings' defaults differ.
+    assert CLConfig().flag_selected and not CLConfig(reading="code").flag_selected
+    cfgs = [CLConfig(M=5, T=300, flag_selected=f) for f in (True, False)]
+    lit, code = simulate_many(cfgs, 6, seed=2)
+    never = cfgs[0].T + 1
+    t_lit = np.where(lit.termination_round >= 0, lit.termination_round, never)
+    t_code = np.where(code.termination_round >= 0, code.termination_round, never)
+    assert (t_lit <= t_code).all()
+    assert (t_lit < t_code).any()  # the option has an effect on these runs
 
 
 def test_metric_definitions_by_hand() -> None:
@@ -217,3 +231,29 @@ def test_lemma3_check_is_refuted_and_corrected_is_proved() -> None:
     ctx = CheckContext("cl.lemma3.unchanged", seed=0)
     assert check_lemma3(ctx).verdict is Verdict.REFUTED
     assert check_lemma3_corrected(ctx).verdict is Verdict.PROVED
+
+
+def test_prop1_keeps_the_literal_readings_first() -> None:
+    from proofs_checks.continual_dynamics import check_prop1
+
+    out = check_prop1(CheckContext("cl.prop1.convergence", seed=0))
+    names = [r.name for r in out.readings]
+    assert names == ["paper", "code", "paper, approximately frozen", "code, approximately frozen"]
+    assert out.readings[0].evidence["config"]["flag_selected"] is True
+    assert out.readings[1].evidence["config"]["flag_selected"] is False
+
+
+def test_fig2_per_run_rule_can_go_either_way() -> None:
+    from proofs_checks.continual_dynamics import FIG2_MS, _fig2_per_run
+
+    def runs_with(curve: np.ndarray) -> dict:
+        res = simulate(CLConfig(M=2, T=10), 12, seed=0)
+        res.generalization = res.forgetting = np.tile(curve, (12, 1))
+        return {(M, True): res for M in FIG2_MS}
+
+    falling = np.array([0.0, 5.0, 4.0, 2.0] + [0.1] * 6)
+    flat = np.array([0.0, 5.0] + [4.0] * 8)
+    good, _ = _fig2_per_run(runs_with(falling), 0.05)
+    bad, _ = _fig2_per_run(runs_with(flat), 0.05)
+    assert all(c.verdict is Verdict.SUPPORTED for c in good)
+    assert all(c.verdict is Verdict.UNSUPPORTED for c in bad)

@@ -10,7 +10,8 @@ detail the paper leaves open. Two named readings fix those options:
 ``reading="code"``
     The authors' released code: noisy softmax ``softmax(h + r)``, unsquared norm in (6), no
     ``f`` factor, flags on the noisy gate values from ``t ≥ M/η`` (0-based) and updates kept at
-    least until round ``80 + 3M`` (0-based); the code's data model.
+    least until round ``80 + 3M`` (0-based), the selected expert never flagged; the code's
+    data model.
 
 Any option left ``None`` takes the value of the reading; an explicit value overrides it.
 """
@@ -40,6 +41,7 @@ _READING_DEFAULTS: dict[str, dict[str, Any]] = {
         "loc_norm": "squared",
         "aux_f": True,
         "flag_gate": "clean",
+        "flag_selected": True,
         "code_schedule": False,
         "data_model": "definition1",
         "code_metrics": False,
@@ -49,6 +51,7 @@ _READING_DEFAULTS: dict[str, dict[str, Any]] = {
         "loc_norm": "unsquared",
         "aux_f": False,
         "flag_gate": "noisy",
+        "flag_selected": False,
         "code_schedule": True,
         "data_model": "code",
         "code_metrics": True,
@@ -97,6 +100,9 @@ class CLConfig:
         Whether the auxiliary gradient carries the factor ``f_t^{(m_t)}`` (Lemma 4's form).
     flag_gate : {"clean", "noisy"} or None
         Gate values compared with ``Γ`` by the termination flags.
+    flag_selected : bool or None
+        Whether the selected expert ``m_t`` itself is flagged (its gap ``|h_{m_t} - h_{m_t}|``
+        is 0 < Γ; Algorithm 1 "for each expert m"); the released code skips ``m_t``.
     code_schedule : bool or None
         Code's schedule: flags from 0-based round ``M/η``, updates at least until ``80 + 3M``.
     data_model : {"definition1", "code"} or None
@@ -151,6 +157,7 @@ class CLConfig:
     loc_norm: str | None = None
     aux_f: bool | None = None
     flag_gate: str | None = None
+    flag_selected: bool | None = None
     code_schedule: bool | None = None
     data_model: str | None = None
     beta: str = "fixed"
@@ -201,7 +208,7 @@ class CLConfig:
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
-        for name in ("terminate", "aux_f", "code_schedule", "code_metrics"):
+        for name in ("terminate", "aux_f", "flag_selected", "code_schedule", "code_metrics"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.data_model == "code":

@@ -88,7 +88,7 @@ def reference_run(cfg: CLConfig, seed: int | None = None) -> dict[str, np.ndarra
             if active and cfg.terminate and t >= flag_from:
                 g = hn if cfg.flag_gate == "noisy" else h
                 for m in range(M):
-                    if m != m_t and abs(g[m] - g[m_t]) < gamma:
+                    if (m != m_t or cfg.flag_selected) and abs(g[m] - g[m_t]) < gamma:
                         flags[m] = True
                 if all(flags) and t >= min_rounds:
                     active = False

@@ -317,6 +317,7 @@ def simulate_many(
         (math.ceil(c.M / c.eta - 1e-12) + 1) if c.code_schedule else c.T1 + 1 for c in configs
     ])
     min_rounds = per_row([80 + 3 * c.M + 1 if c.code_schedule else 0 for c in configs])
+    flag_selected = per_row([c.flag_selected for c in configs]) > 0
     mask = np.where(np.arange(Mx)[None, :] < M_row[:, None], 0.0, -np.inf)  # padded experts
 
     w = np.zeros((B_, Mx, d))
@@ -432,7 +433,7 @@ def simulate_many(
             if check.any():
                 g = hn if noisy_flag else h
                 close = np.abs(g - g[rows, m_t][:, None]) < gamma[:, None]
-                close[rows, m_t] = False
+                close[rows, m_t] = flag_selected  # gap 0 < Γ: flagged iff read literally
                 flags |= close & check[:, None]
                 stop = check & flags.all(axis=1) & (t >= min_rounds)
                 term_round[stop] = t
