@@ -317,7 +317,7 @@ def simulate_many(
         (math.ceil(c.M / c.eta - 1e-12) + 1) if c.code_schedule else c.T1 + 1 for c in configs
     ])
     min_rounds = per_row([80 + 3 * c.M + 1 if c.code_schedule else 0 for c in configs])
-    flag_selected = per_row([c.flag_selected for c in configs]) > 0
+    flag_selected = per_row([float(bool(c.flag_selected)) for c in configs]) > 0
     mask = np.where(np.arange(Mx)[None, :] < M_row[:, None], 0.0, -np.inf)  # padded experts
 
     w = np.zeros((B_, Mx, d))
@@ -380,9 +380,9 @@ def simulate_many(
                 h[sl, :M] = np.matmul(theta[sl, :M], xbar[sl, :, None])[:, :, 0]
             hn = h + noise[b]
             m_t = hn.argmax(axis=1)
-            if record_sets:
+            if sets is not None:
                 sets[:, t - 1] = np.einsum("rmd,rnd->rmn", theta, V0[rep]).argmax(axis=2)
-            if record_gates:
+            if gates is not None:
                 gates[:, t - 1] = h
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
@@ -476,8 +476,8 @@ def simulate_many(
             gate=theta[sl, :M],
             termination_round=term_round[sl],
             load=counts[sl, :M].astype(np.int64),
-            gate_outputs=gates[sl, :, :M] if record_gates else None,
-            expert_sets=sets[sl, :, :M] if record_sets else None,
+            gate_outputs=gates[sl, :, :M] if gates is not None else None,
+            expert_sets=sets[sl, :, :M] if sets is not None else None,
             forgetting_code=F_code[sl] if code else None,
             generalization_code=G_code[sl] if code else None,
             choices=cf.to_dict(),
