@@ -130,10 +130,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_verify(args: argparse.Namespace) -> int:
-    select_claims(args.only)  # bad patterns fail before anything runs
-    report = verify(
-        args.only,
+def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ()) -> dict:
+    """Run ``verify`` with the options of the ``verify`` subcommand parsed into ``args``."""
+    only = args.only or list(default_only)
+    select_claims(only)  # bad patterns fail before anything runs
+    return verify(
+        only,
         profile=args.profile,
         seed=args.seed,
         jobs=args.jobs,
@@ -142,6 +144,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         markdown_path=args.markdown,
         progress=not args.no_progress,
     )
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    report = verify_from_args(args)
     counts = ", ".join(f"{k} {v}" for k, v in report["counts"].items() if v)
     print(f"{len(report['claims'])} claims checked: {counts}")
     for path in (args.json, args.markdown):

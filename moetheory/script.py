@@ -5,10 +5,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from moetheory.cli import build_parser
+from moetheory.cli import build_parser, verify_from_args
 from moetheory.registry import load_checks
 from moetheory.report import render_markdown
-from moetheory.verification import verify
 
 __all__ = ["run_module_checks"]
 
@@ -22,15 +21,6 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
     """
     args = build_parser().parse_args(["verify", *(sys.argv[1:] if argv is None else argv)])
     load_checks()
-    report = verify(
-        args.only or [f"{p}*" for p in prefixes],
-        profile=args.profile,
-        seed=args.seed,
-        jobs=args.jobs,
-        timeout=args.timeout,
-        json_path=args.json,
-        markdown_path=args.markdown,
-        progress=not args.no_progress,
-    )
+    report = verify_from_args(args, default_only=[f"{p}*" for p in prefixes])
     print(render_markdown(report))
     return 1 if report["counts"]["error"] else 0
