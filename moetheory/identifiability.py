@@ -3,7 +3,7 @@
 The seeds (002, 000) use "Definition 1 (strong identifiability)" without stating it. Their
 proof sketch Taylor-expands ``H̃(x, β1, η) = exp(β1ᵀx / ((‖β1‖+τ1)(‖x‖+τ2))) h(x, η)`` in the
 parameters and asks that the resulting terms be linearly independent functions of ``x``.
-With input dimension d = 1 the derivatives of the router factor are
+With input dimension d = 1 the derivatives of the router factor are::
 
     ∂^ν_{β1} exp(β1 x/((|β1|+τ1)(|x|+τ2))) = exp(...) · (c_ν u^ν + lower powers of u),
     u = x / (|x| + τ2),  c_ν = (τ1 / (|β1|+τ1)²)^ν ≠ 0,
@@ -195,7 +195,9 @@ def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, s
 
 
 def router_multiplier_ratio(order: int = 1) -> sp.Expr:
-    """Leading coefficient c_ν of u^ν in ∂^ν_{β1} exp(β1 x/((β1+τ1)(|x|+τ2))) / exp(...).
+    """Leading coefficient ``c_ν`` of ``u^ν`` in the ν-th β1-derivative of the router factor.
+
+    The router factor is ``exp(β1 x/((β1+τ1)(|x|+τ2)))``; the derivative is divided by it.
 
     Computed for β1 > 0, x > 0 (d = 1); it is nonzero for τ1 > 0 and vanishes for the plain
     cosine router (τ1 = 0), the PDE (4) of seed 002.

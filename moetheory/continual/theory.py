@@ -506,7 +506,7 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
 
 
 def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
-    """Exact P(|M_n| >= 1 for all n) when each of M experts falls in one of N sets uniformly.
+    """Exact ``P(|M_n| >= 1 for all n)`` when each of M experts falls in one of N sets uniformly.
 
     Inclusion-exclusion: ``sum_j (-1)^j C(N, j) (1 - j/N)^M`` (Lemma 11's model).
 

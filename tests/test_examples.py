@@ -1,0 +1,99 @@
+"""Each script of ``examples/`` runs to completion in under a minute and says what it should."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def run(script: str, *args: str, cwd: Path) -> str:
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+    )
+    assert proc.returncode == 0, f"{script} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+def needs(module: str) -> None:
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        pytest.skip(f"{module} is not in this tree yet")
+
+
+def test_every_example_is_tested() -> None:
+    tested = {
+        "verify_one_claim.py",
+        "register_claim.py",
+        "property_test.py",
+        "own_expert_identifiability.py",
+        "simulate_forgetting.py",
+    }
+    assert {p.name for p in EXAMPLES.glob("*.py")} == tested
+
+
+def test_verify_one_claim(tmp_path: Path) -> None:
+    out = run("verify_one_claim.py", "pcr.pde.cosine", cwd=tmp_path)
+    first = out.splitlines()[0]
+    assert first.startswith("pcr.pde.cosine: ")
+    verdict = first.split(": ", 1)[1].split(" ", 1)[0]
+    assert verdict in {"proved", "refuted", "supported", "unsupported", "inconclusive"}
+    assert "evidence:" in out
+
+
+def test_register_claim_proves_and_refutes(tmp_path: Path) -> None:
+    out = run("register_claim.py", cwd=tmp_path)
+    assert "mine.amgm-identity: proved" in out
+    assert "mine.square-exceeds: refuted" in out
+
+
+def test_property_test_script(tmp_path: Path) -> None:
+    out = run("property_test.py", cwd=tmp_path)
+    assert "scale invariance holds" in out and "counterexample:" in out
+
+
+def test_property_test_under_pytest(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(EXAMPLES / "property_test.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout
+    assert "2 passed" in proc.stdout
+
+
+def test_own_expert_identifiability(tmp_path: Path) -> None:
+    needs("moetheory.identifiability")
+    out = run("own_expert_identifiability.py", cwd=tmp_path)
+    assert "softplus" in out and "a*exp(b*x)" in out
+    assert "refuted" in out  # a exp(b x) is linear in a: ∂²h/∂a² = 0
+
+
+def test_simulate_forgetting_writes_plot(tmp_path: Path) -> None:
+    needs("moetheory.continual")
+    needs("matplotlib")
+    out = run("simulate_forgetting.py", str(tmp_path / "f.png"), cwd=tmp_path)
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "single expert (M = 1)" in out

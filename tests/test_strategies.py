@@ -1,0 +1,137 @@
+"""The public Hypothesis strategies draw what they promise and check their arguments eagerly."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from moetheory import strategies as ms
+
+FAST = settings(max_examples=40, deadline=None, database=None)
+
+
+def score(beta1: np.ndarray, x: np.ndarray, tau1: float, tau2: float) -> float:
+    """Perturbed cosine router score (eq. 2); the cosine router for tau1 = tau2 = 0."""
+    return float(beta1 @ x / ((np.linalg.norm(beta1) + tau1) * (np.linalg.norm(x) + tau2)))
+
+
+@FAST
+@given(ms.router_params())
+def test_router_params_ranges(p: ms.RouterParams) -> None:
+    assert 1 <= p.beta1.shape[0] <= 6
+    assert 0.1 - 1e-9 <= np.linalg.norm(p.beta1) <= 10 + 1e-9
+    assert 0.01 <= p.tau1 <= 2 and 0.01 <= p.tau2 <= 2
+    assert np.all(np.isfinite(p.beta1))
+
+
+@FAST
+@given(st.data())
+def test_inputs_away_from_and_near_zero(data: st.DataObject) -> None:
+    d1 = data.draw(ms.dimensions())
+    away = data.draw(ms.inputs(d1, radius=1e-2, max_norm=5.0))
+    near = data.draw(ms.inputs(d1, near_zero=True, radius=1e-2))
+    assert away.shape == near.shape == (d1,)
+    assert 1e-2 * (1 - 1e-9) <= np.linalg.norm(away) <= 5.0 * (1 + 1e-9)
+    assert 0 < np.linalg.norm(near) <= 1e-2 * (1 + 1e-9)
+
+
+@FAST
+@given(ms.router_params(cosine=True), st.data(), st.floats(0.01, 100.0))
+def test_cosine_score_is_scale_invariant(p: ms.RouterParams, data: st.DataObject, c: float) -> None:
+    x = data.draw(ms.inputs(p.beta1.shape[0]))
+    assert p.tau1 == p.tau2 == 0.0
+    assert score(c * p.beta1, x, 0, 0) == pytest.approx(score(p.beta1, x, 0, 0), abs=1e-12)
+
+
+def test_perturbed_score_is_not_scale_invariant() -> None:
+    """The false statement 'the perturbed score is scale invariant' is refuted by a draw."""
+
+    def invariant(args: tuple[ms.RouterParams, np.ndarray]) -> bool:
+        p, x = args
+        return abs(score(2 * p.beta1, x, p.tau1, p.tau2) - score(p.beta1, x, p.tau1, p.tau2)) < 1e-9
+
+    pair = ms.router_params(d1=2).flatmap(lambda p: st.tuples(st.just(p), ms.inputs(2)))
+    counterexample = find(pair, lambda args: not invariant(args), settings=FAST)
+    assert not invariant(counterexample)
+
+
+@FAST
+@given(ms.expert_params(d1=3, max_abs=2.0))
+def test_expert_params(e: ms.ExpertParams) -> None:
+    assert e.a.shape == (3,) and np.linalg.norm(e.a) > 0
+    assert np.all(np.abs(e.a) <= 2.0 + 1e-12) and abs(e.b) <= 2.0
+
+
+@FAST
+@given(st.integers(1, 4).flatmap(lambda k: st.tuples(st.just(k), ms.mixing_measures(k, d1=2))))
+def test_mixing_measures_have_k_distinct_atoms(args: tuple[int, ms.MixingMeasure]) -> None:
+    k, G = args
+    assert G.k == k and G.atoms.shape == (k, 5) and G.weights.shape == (k,)
+    assert G.beta0[-1] == 0.0 and np.all(G.beta1[-1] == 0.0)
+    for i, j in itertools.combinations(range(k), 2):
+        assert np.linalg.norm(G.atoms[i] - G.atoms[j]) >= 0.1 - 1e-12
+
+
+def test_mixing_measures_without_convention_are_free() -> None:
+    G = find(
+        ms.mixing_measures(2, d1=1, zero_last_beta0=False),
+        lambda G: G.beta0[-1] != 0 and G.beta1[-1, 0] != 0,
+        settings=FAST,
+    )
+    assert G.beta0[-1] != 0
+
+
+@FAST
+@given(ms.cl_settings(experts_exceed_tasks=True), ms.cl_settings(experts_exceed_tasks=False))
+def test_cl_settings_cases(more: ms.CLSettings, fewer: ms.CLSettings) -> None:
+    assert more.M > more.N >= 1 and fewer.N > fewer.M >= 1
+    for c in (more, fewer):
+        assert 1 <= c.s < c.d and c.T >= 2 and c.eta > 0 and 0 < c.gamma <= 2 * c.lam
+        assert 1 <= c.K <= c.N
+
+
+@FAST
+@given(ms.cl_settings(max_rounds=20))
+def test_cl_settings_build_a_simulator_config(c: ms.CLSettings) -> None:
+    continual = pytest.importorskip("moetheory.continual")
+    cfg = continual.CLConfig(**c.as_dict())
+    assert (cfg.M, cfg.N, cfg.K, cfg.d, cfg.s, cfg.T) == (c.M, c.N, c.K, c.d, c.s, c.T)
+
+
+def test_impossible_requirement_finds_nothing() -> None:
+    with pytest.raises(NoSuchExample):
+        find(ms.cl_settings(max_dim=3), lambda c: c.s >= c.d, settings=FAST)
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: ms.router_params(min_tau=-1.0), r"min_tau must lie in .* use cosine=True"),
+        (lambda: ms.router_params(min_tau=2.0, max_tau=1.0), r"min_tau must be <= max_tau"),
+        (lambda: ms.router_params(d1=0), r"d1 must lie in \[1, 64\]"),
+        (lambda: ms.router_params(min_norm=0.0), r"min_norm must lie in .* non-zero"),
+        (lambda: ms.inputs(3, radius=0.0), r"radius must lie strictly in \(0, 1\)"),
+        (lambda: ms.inputs(3, radius=float("nan")), r"radius must lie in"),
+        (lambda: ms.inputs(2.5), r"d1 must be an integer"),  # type: ignore[arg-type]
+        (lambda: ms.vectors(3, min_norm=2.0, max_norm=1.0), r"min_norm must be <= max_norm"),
+        (lambda: ms.expert_params(max_abs=0.0), r"max_abs must lie in"),
+        (lambda: ms.mixing_measures(0), r"k must lie in \[1, 8\].*at least one atom"),
+        (lambda: ms.mixing_measures(2, min_separation=5.0), r"min_separation must lie in"),
+        (lambda: ms.cl_settings(max_dim=2), r"max_dim must lie in \[3, 64\].*1 <= s < d"),
+        (
+            lambda: ms.cl_settings(max_tasks=1, experts_exceed_tasks=False),
+            r"max_tasks must be >= 2",
+        ),
+        (lambda: ms.dimensions(4, 2), r"min_dim must be <= max_dim"),
+        (lambda: ms.cl_settings(max_experts=0), r"max_experts must lie in \[1, 64\], got 0; pass"),
+        (lambda: ms.expert_params(max_abs="big"), r"max_abs must be a finite number"),
+    ],
+)
+def test_bad_arguments_raise_at_call_time(make, match: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=match):
+        make()
