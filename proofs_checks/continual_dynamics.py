@@ -334,6 +334,21 @@ MEANINGFUL = 0.1  # smallest meaningful effect, relative to the reference level
 LATE = 0.1  # the late window is the last 10% of the rounds
 
 
+def _comparisons_summary(comps: list[Comparison]) -> str:
+    """E.g. "of 14 comparisons: 3 unsupported (a; b; c), 4 inconclusive (d; ...), 7 supported"."""
+    parts = []
+    for verdict in (Verdict.UNSUPPORTED, Verdict.INCONCLUSIVE, Verdict.SUPPORTED):
+        labels = [c.label for c in comps if c.verdict is verdict]
+        if not labels:
+            continue
+        if verdict is Verdict.SUPPORTED:
+            parts.append(f"{len(labels)} supported")
+        else:
+            shown = "; ".join(labels[:3]) + ("; ..." if len(labels) > 3 else "")
+            parts.append(f"{len(labels)} {verdict.value} ({shown})")
+    return f"of {len(comps)} comparisons: " + ", ".join(parts)
+
+
 def _statistical_outcome(
     readings_data: list[tuple[str, list[Comparison], dict[str, Any], str]],
     reading_text: dict[str, str],
@@ -344,13 +359,7 @@ def _statistical_outcome(
     readings = []
     for name, comps, evidence, derivation in readings_data:
         verdict = combine([c.verdict for c in comps])
-        failing = [c.label for c in comps if c.verdict is not Verdict.SUPPORTED]
-        summary = (
-            f"all {len(comps)} comparisons supported"
-            if not failing
-            else f"{len(failing)}/{len(comps)} not supported: " + "; ".join(failing[:4])
-            + ("; ..." if len(failing) > 4 else "")
-        )
+        summary = _comparisons_summary(comps)
         readings.append(Reading(
             name=name,
             reading=reading_text[name],
