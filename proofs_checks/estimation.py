@@ -324,19 +324,25 @@ def check_identifiable_cosine(ctx: CheckContext) -> Outcome:
 )
 def check_identifiable_cosine_corrected(ctx: CheckContext) -> Outcome:
     jac = _jacobian_certificate(ctx, "cosine", "A3+sphere")
-    full = jac["null_dimension"] == 0
-    return Outcome(
-        Verdict.PROVED if full else Verdict.REFUTED,
+    return _local_identifiability_outcome(
+        jac,
         f"Jacobian on the sphere has rank {jac['rank']} of {len(jac['parameters'])}; smallest "
         f"singular value {jac['smallest_nonzero']} at {DPS} digits",
+        "Writing $\\beta_{1i} = (\\cos\\varphi_i, \\sin\\varphi_i)$ removes the scaling "
+        "invariance. A map with Jacobian of full column rank at $\\theta_*$ is injective "
+        "near $\\theta_*$, so full rank certifies local identifiability.",
+    )
+
+
+def _local_identifiability_outcome(jac: dict[str, Any], summary: str, why: str) -> Outcome:
+    """Full column rank proves local injectivity; a rank deficit at one point decides nothing
+    (the map may still be injective), so it is ``inconclusive``, never ``refuted``."""
+    full = jac["null_dimension"] == 0
+    return Outcome(
+        Verdict.PROVED if full else Verdict.INCONCLUSIVE,
+        summary if full else summary + " (rank deficit: local injectivity not decided)",
         {"jacobian": jac, "method": "singular values of the exact Jacobian, mpmath 40 digits"},
-        derivation=(
-            "Writing $\\beta_{1i} = (\\cos\\varphi_i, \\sin\\varphi_i)$ removes the scaling "
-            "invariance. A map with Jacobian of full column rank at $\\theta_*$ is injective "
-            "near $\\theta_*$, so full rank certifies local identifiability. Singular values: "
-            + ", ".join(jac["singular_values"])
-            + "."
-        ),
+        derivation=why + " Singular values: " + ", ".join(jac["singular_values"]) + ".",
     )
 
 
@@ -419,17 +425,13 @@ def check_identifiable_perturbed(ctx: CheckContext) -> Outcome:
 )
 def check_identifiable_perturbed_corrected(ctx: CheckContext) -> Outcome:
     jac = _jacobian_certificate(ctx, "perturbed", "A3+v2=0")
-    full = jac["null_dimension"] == 0
-    return Outcome(
-        Verdict.PROVED if full else Verdict.REFUTED,
+    return _local_identifiability_outcome(
+        jac,
         f"in the gauge beta0_2 = 0, beta1_2 = 0 the Jacobian has rank {jac['rank']} of "
         f"{len(jac['parameters'])}; smallest singular value {jac['smallest_nonzero']}",
-        {"jacobian": jac, "method": "singular values of the exact Jacobian, mpmath 40 digits"},
-        derivation=(
-            "Shifting all $v_i$ by $-v_k$ puts $G_*$ in the gauge $v_k=0$ (needs "
-            "$\\|v_i-v_k\\|<1$, true here). Full column rank of the Jacobian certifies local "
-            "injectivity. Singular values: " + ", ".join(jac["singular_values"]) + "."
-        ),
+        "Shifting all $v_i$ by $-v_k$ puts $G_*$ in the gauge $v_k=0$ (needs "
+        "$\\|v_i-v_k\\|<1$, true here). Full column rank of the Jacobian certifies local "
+        "injectivity.",
     )
 
 
