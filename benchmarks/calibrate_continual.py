@@ -23,8 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from tqdm import tqdm
 
-from moetheory.registry import get_claim, load_checks
-from moetheory.runner import RunSettings, claim_context
+from moetheory.engine.registry import get_claim, load_checks
+from moetheory.engine.runner import RunSettings, claim_context
 from moetheory.stats import proportion_ci
 
 __all__ = ["TRUE_CHECKS", "main", "run_one"]

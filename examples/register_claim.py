@@ -15,7 +15,7 @@ import sympy as sp
 
 import moetheory
 from moetheory import CheckContext, Outcome, Verdict, claim
-from moetheory.verdicts import symbolic_evidence
+from moetheory.engine.verdicts import symbolic_evidence
 
 x, y = sp.symbols("x y", real=True)
 

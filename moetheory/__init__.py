@@ -10,10 +10,10 @@ Examples
 True
 """
 
-from moetheory.context import CheckContext
-from moetheory.registry import claim, get_claim, load_checks, registered, select_claims
-from moetheory.verdicts import Outcome, Reading, Verdict
-from moetheory.verification import verify
+from moetheory.engine.context import CheckContext
+from moetheory.engine.registry import claim, get_claim, load_checks, registered, select_claims
+from moetheory.engine.verdicts import Outcome, Reading, Verdict
+from moetheory.engine.verification import verify
 
 __version__ = "0.1.0"
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from moetheory.cli import main
+from moetheory.engine.cli import main
 
 sys.exit(main())

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from moetheory.catalogue import SEED_FILES
+from moetheory.engine.catalogue import SEED_FILES
 
 __all__ = [
     "FIGURE_CLAIMS",
@@ -238,7 +238,7 @@ def render_evidence(evidence: Mapping[str, Any]) -> str:
     Parameters
     ----------
     evidence : mapping
-        JSON evidence as stored in a report (see :func:`moetheory.verdicts.jsonable`).
+        JSON evidence as stored in a report (see :func:`moetheory.engine.verdicts.jsonable`).
 
     Returns
     -------
@@ -642,7 +642,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"docs_gen: error: cannot read --report {args.report}: {exc}", file=sys.stderr)
             return 2
     else:
-        from moetheory.verification import verify
+        from moetheory.engine.verification import verify
 
         report = verify(
             profile=GENERATE_PROFILE, seed=GENERATE_SEED, jobs=GENERATE_JOBS, progress=True

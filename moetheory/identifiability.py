@@ -44,9 +44,9 @@ from typing import Any
 
 import sympy as sp
 
+from moetheory.engine.verdicts import Verdict
 from moetheory.experts import Expert
 from moetheory.linear_independence import LinearIndependenceResult, decide_linear_independence
-from moetheory.verdicts import Verdict
 
 __all__ = [
     "GENERIC_VALUES",

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from moetheory.verdicts import Verdict
+from moetheory.engine.verdicts import Verdict
 
 __all__ = [
     "FAMILY_ALPHA",

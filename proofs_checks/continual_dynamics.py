@@ -29,9 +29,9 @@ from moetheory.continual.analysis import (
     routing_tv,
 )
 from moetheory.continual.simulator import simulate_many
+from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.exact import to_exact
 from moetheory.stats import Comparison, MeanEstimate, combine, compare, mean_ci, proportion_ci
-from moetheory.verdicts import symbolic_evidence
 
 __all__ = [
     "check_fig2",
@@ -1105,7 +1105,7 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
 if __name__ == "__main__":
     import sys
 
-    from moetheory.script import run_module_checks
+    from moetheory.engine.script import run_module_checks
 
     sys.exit(run_module_checks(["cl.lemma3.", "cl.lemma4.", "cl.prop1.", "cl.prop2.",
                                 "cl.prop3.", "cl.fig2", "cl.fig4-5", "cl.more-experts"]))

@@ -1124,7 +1124,7 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
 if __name__ == "__main__":
     import sys
 
-    from moetheory.script import run_module_checks
+    from moetheory.engine.script import run_module_checks
 
     sys.exit(run_module_checks(["cl.update.", "cl.lemma2.", "cl.lemma11.", "cl.prop4.",
                                 "cl.thm1.", "cl.thm2."]))

@@ -1040,7 +1040,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
 if __name__ == "__main__":
     import sys
 
-    from moetheory.script import run_module_checks
+    from moetheory.engine.script import run_module_checks
 
     sys.exit(
         run_module_checks(

@@ -18,6 +18,7 @@ from typing import Any
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.experts import Expert, gelu, get_expert, relu, two_layer
 from moetheory.identifiability import (
     PRIMARY_READING,
@@ -29,7 +30,6 @@ from moetheory.identifiability import (
     expert_family,
     router_multiplier_ratio,
 )
-from moetheory.verdicts import symbolic_evidence
 
 __all__ = [
     "check_consistency",
@@ -497,6 +497,6 @@ def check_poly_identity_corrected(ctx: CheckContext) -> Outcome:
 if __name__ == "__main__":
     import sys
 
-    from moetheory.script import run_module_checks
+    from moetheory.engine.script import run_module_checks
 
     sys.exit(run_module_checks(["pcr.ident.", "pcr.poly-expert."]))

@@ -19,6 +19,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.exact import to_exact
 from moetheory.jacobs1991 import (
     MixtureSymbols,
@@ -33,7 +34,6 @@ from moetheory.jacobs1991 import (
 )
 from moetheory.jacobs_training import run_specialization
 from moetheory.stats import compare, mean_ci, proportion_ci
-from moetheory.verdicts import symbolic_evidence
 
 __all__ = [
     "check_adapt_speed",
@@ -762,6 +762,6 @@ def check_specialization(ctx: CheckContext) -> Outcome:
 if __name__ == "__main__":
     import sys
 
-    from moetheory.script import run_module_checks
+    from moetheory.engine.script import run_module_checks
 
     sys.exit(run_module_checks(["j91."]))

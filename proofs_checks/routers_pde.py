@@ -892,6 +892,6 @@ def check_near_zero(ctx: CheckContext) -> Outcome:
 if __name__ == "__main__":
     import sys
 
-    from moetheory.script import run_module_checks
+    from moetheory.engine.script import run_module_checks
 
     sys.exit(run_module_checks(["pcr.pde.", "pcr.stability."]))

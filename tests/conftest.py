@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from moetheory import CheckContext, Outcome, claim
-from moetheory.registry import load_checks, unregister
+from moetheory.engine.registry import load_checks, unregister
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from moetheory import CheckContext, Verdict
 from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
+from moetheory.engine.verdicts import jsonable
 from moetheory.stats import compare, mean_ci
-from moetheory.verdicts import jsonable
 from proofs_checks import continual_theory as ct
 
 small_int = st.integers(min_value=-3, max_value=3)

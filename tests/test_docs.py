@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from moetheory import docs_gen
-from moetheory.registry import load_checks, registered
+from moetheory.engine.registry import load_checks, registered
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -252,7 +252,7 @@ def test_check_mode_reports_stale_pages(tmp_path: Path) -> None:
 
 
 def test_every_reproduce_target_has_a_page() -> None:
-    from moetheory.catalogue import catalogue_spec
+    from moetheory.engine.catalogue import catalogue_spec
     from moetheory.reproduce import REPRODUCERS
 
     assert set(docs_gen.FIGURE_CLAIMS) == set(REPRODUCERS)

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, verify
-from moetheory.catalogue import CATALOGUE
-from moetheory.cli import main
-from moetheory.context import claim_seed
-from moetheory.registry import get_claim, load_checks, registered, select_claims
-from moetheory.report import SCHEMA, render_markdown
-from moetheory.verdicts import jsonable
+from moetheory.engine.catalogue import CATALOGUE
+from moetheory.engine.cli import main
+from moetheory.engine.context import claim_seed
+from moetheory.engine.registry import get_claim, load_checks, registered, select_claims
+from moetheory.engine.report import SCHEMA, render_markdown
+from moetheory.engine.verdicts import jsonable
 
 
 def _proved(ctx: CheckContext) -> Outcome:
@@ -206,7 +206,7 @@ def test_interrupt_keeps_the_claims_already_checked(tmp_path: Path) -> None:
         f"""
         import sys, time
         from moetheory import Outcome, Verdict, claim
-        from moetheory.cli import main
+        from moetheory.engine.cli import main
 
         @claim("test.fast", reading="r", statement="s", seed_files=["t"], section="T")
         def fast(ctx):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from moetheory import CheckContext, Verdict
-from moetheory.verdicts import jsonable
+from moetheory.engine.verdicts import jsonable
 from proofs_checks import estimation as est
 
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moetheory import CheckContext, Verdict
+from moetheory.engine.verdicts import jsonable
 from moetheory.pde import (
     euler_residual,
     explicit_check,
@@ -38,7 +39,6 @@ from moetheory.routers import (
     coordinates,
     perturbed_cosine_router,
 )
-from moetheory.verdicts import jsonable
 from proofs_checks import routers_pde
 
 

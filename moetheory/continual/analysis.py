@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory.engine.verdicts import Verdict
 from moetheory.stats import Comparison, MeanEstimate, mean_ci
-from moetheory.verdicts import Verdict
 
 __all__ = [
     "at_most",

@@ -13,9 +13,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-from moetheory.catalogue import CATALOGUE, catalogue_spec
-from moetheory.context import CheckContext
-from moetheory.verdicts import Outcome, Verdict
+from moetheory.engine.catalogue import (
+    CATALOGUE,
+    ORIGINS,
+    Source,
+    SourcesLike,
+    catalogue_spec,
+    normalise_sources,
+)
+from moetheory.engine.context import CheckContext
+from moetheory.engine.verdicts import Outcome, Verdict
 
 __all__ = [
     "CHECK_MODULES",
@@ -61,13 +68,20 @@ class Claim:
         As in the catalogue (or as given, for a claim the package adds).
     reading : str
         The precise reading of the statement that the check decides (the primary one;
-        further readings come back as :class:`~moetheory.verdicts.Reading` entries).
+        further readings come back as :class:`~moetheory.engine.verdicts.Reading` entries).
     kind : {"exact", "statistical"}
         How the verdict is reached.
     check : callable
         ``check(ctx) -> Outcome``.
     implemented : bool
         False for a catalogue placeholder.
+    sources : tuple of Source
+        Where the statement stands in the seeds (file and 1-based lines).
+    covers : tuple of str
+        The keys of ``shared/audit-rows.md`` this claim checks (empty for claims found by
+        the package's own read).
+    origin : {"seed", "package"}
+        ``package`` for a statement the package adds (never reported as a seed's error).
     """
 
     id: str
@@ -78,6 +92,9 @@ class Claim:
     kind: str
     check: CheckFunction
     implemented: bool = True
+    sources: tuple[Source, ...] = ()
+    covers: tuple[str, ...] = ()
+    origin: str = "seed"
 
     @property
     def seed_file(self) -> str:
@@ -96,12 +113,20 @@ def claim(
     statement: str | None = None,
     seed_files: Iterable[str] | None = None,
     section: str | None = None,
+    sources: SourcesLike | None = None,
+    covers: Iterable[str] | None = None,
+    origin: str | None = None,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register ``check(ctx) -> Outcome`` as the check of ``claim_id``.
 
     For a catalogued ID, ``statement``, ``seed_files`` and ``section`` default to the
     catalogue's. A claim the package adds (e.g. ``<id>.corrected``) must give ``statement``;
     its seed files and section default to those of the catalogued claim it extends.
+
+    ``sources`` (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys) and
+    ``origin`` (``"seed"`` or ``"package"``) default to the catalogue's for a catalogued ID.
+    A claim that extends a catalogued one (``<id>.corrected``, ``<id>.<step>``) inherits its
+    sources; its origin defaults to ``"package"`` when its ID ends in ``.corrected``.
 
     Examples
     --------
@@ -129,6 +154,19 @@ def claim(
     sect = section or (base.section if base else "")
     if not files or not sect:
         raise ValueError(f"claim {claim_id!r} needs seed_files=... and section=...")
+    srcs = normalise_sources(sources) if sources is not None else (base.sources if base else ())
+    if isinstance(covers, str):
+        raise ValueError(f"claim {claim_id!r}: covers must be a list of audit-row keys")
+    cov = tuple(covers) if covers is not None else (spec.covers if spec else ())
+    if spec is not None:
+        default_origin = spec.origin
+    elif claim_id.endswith(".corrected"):
+        default_origin = "package"
+    else:
+        default_origin = base.origin if base else "seed"
+    orig = origin or default_origin
+    if orig not in ORIGINS:
+        raise ValueError(f"claim {claim_id!r}: origin must be one of {ORIGINS}, got {orig!r}")
 
     def decorator(func: CheckFunction) -> CheckFunction:
         old = _REGISTRY.get(claim_id)
@@ -146,6 +184,9 @@ def claim(
             reading=reading,
             kind=kind,
             check=func,
+            sources=srcs,
+            covers=cov,
+            origin=orig,
         )
         return func
 
@@ -211,6 +252,9 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
                 kind="exact",
                 check=_not_implemented,
                 implemented=False,
+                sources=spec.sources,
+                covers=spec.covers,
+                origin=spec.origin,
             )
     _loaded = True
     if errors:

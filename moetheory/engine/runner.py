@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from moetheory.context import CheckContext, claim_seed
-from moetheory.registry import Claim, get_claim, registered
+from moetheory.engine.context import CheckContext, claim_seed
+from moetheory.engine.registry import Claim, get_claim, registered
+from moetheory.engine.verdicts import Outcome, Verdict
 from moetheory.stats import FAMILY_ALPHA, claim_alpha
-from moetheory.verdicts import Outcome, Verdict
 
 __all__ = ["RunSettings", "claim_context", "run_claims"]
 
@@ -109,6 +109,9 @@ def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: fl
         "reading": claim.reading,
         "kind": claim.kind,
         "implemented": claim.implemented,
+        "origin": claim.origin,
+        "sources": [src.as_json() for src in claim.sources],
+        "covers": list(claim.covers),
         "claim_seed": ctx.seed,
         "alpha": ctx.alpha if claim.kind == "statistical" else None,
         **payload,

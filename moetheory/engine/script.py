@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from moetheory.cli import build_parser, verify_from_args
-from moetheory.registry import load_checks
-from moetheory.report import render_markdown
+from moetheory.engine.cli import build_parser, verify_from_args
+from moetheory.engine.registry import load_checks
+from moetheory.engine.report import render_markdown
 
 __all__ = ["run_module_checks"]
 

@@ -12,13 +12,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from moetheory.context import PROFILES
-from moetheory.registry import get_claim, load_checks, registered, select_claims
-from moetheory.report import render_claim
+from moetheory.engine.context import PROFILES
+from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
+from moetheory.engine.report import render_claim
+from moetheory.engine.verdicts import Verdict
+from moetheory.engine.verification import verify
 from moetheory.reproduce import REPRODUCERS, reproduce
-from moetheory.verdicts import Verdict
-from moetheory.verification import verify
 
 __all__ = ["build_parser", "main"]
 
@@ -62,7 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("list", help="list every claim: ID, seed file, kind, status")
+    lst = sub.add_parser("list", help="list every claim: ID, seed file, kind, status")
+    lst.add_argument(
+        "--json", action="store_true",
+        help="print every claim as a JSON object (id, statement, kind, sources, covers, ...)",
+    )
 
     show = sub.add_parser("show", help="check one claim and show its evidence and derivation")
     show.add_argument("claim_id")
@@ -102,8 +107,26 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _cmd_list() -> int:
+def claim_record(c: Claim) -> dict[str, Any]:
+    """The JSON description of a registered claim, as ``moetheory list --json`` prints it."""
+    return {
+        "id": c.id,
+        "statement": c.statement,
+        "kind": c.kind,
+        "seed_files": list(c.seed_files),
+        "sources": [src.as_json() for src in c.sources],
+        "covers": list(c.covers),
+        "origin": c.origin,
+        "section": c.section,
+        "implemented": c.implemented,
+    }
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
     claims = registered()
+    if args.json:
+        print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
+        return 0
     width = max(len(c.id) for c in claims)
     for c in claims:
         status = "implemented" if c.implemented else "not implemented"
@@ -181,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         load_checks()
         if args.command == "list":
-            return _cmd_list()
+            return _cmd_list(args)
         if args.command == "show":
             return _cmd_show(args)
         if args.command == "verify":

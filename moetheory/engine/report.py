@@ -6,8 +6,13 @@ JSON schema ``moetheory-report/1``::
      "family_alpha": float, "environment": {...}, "complete": bool,
      "selection": [patterns], "counts": {verdict: n},
      "claims": [ {"id", "seed_file", "seed_files", "section", "statement", "reading",
-                  "kind", "implemented", "claim_seed", "alpha", "verdict", "summary",
-                  "evidence", "readings", "derivation", "seconds"} ]}
+                  "kind", "implemented", "origin", "sources", "covers", "claim_seed",
+                  "alpha", "verdict", "summary", "evidence", "readings", "derivation",
+                  "seconds"} ]}
+
+``origin`` is ``"seed"`` or ``"package"`` (a statement the package adds); ``sources`` is
+``[{"seed_file", "lines": [1-based]}]``; ``covers`` lists the audit-row keys checked. These
+three fields were added within schema 1 (readers that ignore unknown keys are unaffected).
 
 A claim checked under several readings is one entry whose ``verdict`` is that of its
 primary reading and whose ``readings`` list holds one object per reading
@@ -27,7 +32,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from moetheory.verdicts import Verdict
+from moetheory.engine.verdicts import Verdict
 
 __all__ = [
     "SCHEMA",

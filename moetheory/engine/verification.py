@@ -6,9 +6,9 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from moetheory.registry import load_checks, select_claims
-from moetheory.report import build_report, render_markdown, write_atomic, write_json
-from moetheory.runner import RunSettings, run_claims
+from moetheory.engine.registry import load_checks, select_claims
+from moetheory.engine.report import build_report, render_markdown, write_atomic, write_json
+from moetheory.engine.runner import RunSettings, run_claims
 
 __all__ = ["verify"]
 

@@ -1,0 +1,137 @@
+"""The fixed claim catalogue: IDs, seed files, sections and statements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from moetheory.engine._catalogue_data import CATALOGUE_ROWS
+
+__all__ = [
+    "CATALOGUE",
+    "ORIGINS",
+    "SEED_FILES",
+    "ClaimSpec",
+    "Source",
+    "catalogue_spec",
+    "normalise_sources",
+]
+
+#: ``seed``: the statement is the seed's own; ``package``: a statement this package adds
+#: (a stronger or neighbouring question, a corrected form). A refuted ``package`` claim is
+#: never a finding against the seed.
+ORIGINS: tuple[str, ...] = ("seed", "package")
+
+SEED_FILES: dict[str, str] = {
+    "000_7b6465990ad3b04b.txt": "Rebuttal: Statistical Advantages of Perturbing Cosine Router",
+    "001_4a7126a84a0d22c9.txt": "Review summary: Adaptive Mixtures of Local Experts (1991)",
+    "002_ed39350ac6d6e1c0.txt": "Paper: Statistical Advantages of Perturbing Cosine Router",
+    "003_3078ccb5100b14b7.txt": "Paper (Chinese translation): Theory on MoE in Continual Learning",
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a statement stands: a seed file and its 1-based line numbers.
+
+    Examples
+    --------
+    >>> Source("002_ed39350ac6d6e1c0.txt", (56,)).as_json()
+    {'seed_file': '002_ed39350ac6d6e1c0.txt', 'lines': [56]}
+    """
+
+    seed_file: str
+    lines: tuple[int, ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The JSON form used in reports and ``moetheory list --json``."""
+        return {"seed_file": self.seed_file, "lines": list(self.lines)}
+
+
+SourcesLike = Iterable[tuple[str, Iterable[int]] | Source] | Mapping[str, Iterable[int]]
+
+
+def normalise_sources(sources: SourcesLike | None) -> tuple[Source, ...]:
+    """``sources`` as a tuple of :class:`Source`, validated.
+
+    Accepts ``{"seed_file": [lines]}``, ``[("seed_file", [lines]), ...]`` or
+    :class:`Source` objects. Seed files must be known (:data:`SEED_FILES`) and lines positive.
+
+    Examples
+    --------
+    >>> normalise_sources({"001_4a7126a84a0d22c9.txt": [3]})
+    (Source(seed_file='001_4a7126a84a0d22c9.txt', lines=(3,)),)
+    """
+    if sources is None:
+        return ()
+    if isinstance(sources, str):
+        raise ValueError("sources must map seed files to line numbers, not be a string")
+    items = sources.items() if isinstance(sources, Mapping) else sources
+    out: list[Source] = []
+    for item in items:
+        if isinstance(item, Source):
+            out.append(item)
+            continue
+        seed_file, lines = item
+        if seed_file not in SEED_FILES:
+            raise ValueError(
+                f"sources: unknown seed file {seed_file!r}; known: {sorted(SEED_FILES)}"
+            )
+        if isinstance(lines, int):
+            lines = (lines,)
+        nums = tuple(int(n) for n in lines)
+        if not nums or any(n < 1 for n in nums):
+            raise ValueError(
+                f"sources: lines of {seed_file} must be 1-based line numbers, got {nums}"
+            )
+        out.append(Source(seed_file, nums))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A catalogued claim as the seed makes it.
+
+    Examples
+    --------
+    >>> catalogue_spec("pcr.pde.cosine").seed_files[0]
+    '002_ed39350ac6d6e1c0.txt'
+    """
+
+    id: str
+    section: str
+    seed_files: tuple[str, ...]
+    statement: str
+    sources: tuple[Source, ...] = ()
+    covers: tuple[str, ...] = ()
+    origin: str = "seed"
+
+
+def _spec(row: tuple) -> ClaimSpec:  # type: ignore[type-arg]
+    cid, section, seeds, statement, *extra = row
+    meta: dict = extra[0] if extra else {}  # type: ignore[type-arg]
+    origin = meta.get("origin", "seed")
+    if origin not in ORIGINS:
+        raise ValueError(f"catalogue row {cid}: origin must be one of {ORIGINS}")
+    return ClaimSpec(
+        cid,
+        section,
+        tuple(seeds),
+        statement,
+        sources=normalise_sources(meta.get("sources")),
+        covers=tuple(meta.get("covers", ())),
+        origin=origin,
+    )
+
+
+#: Each row of :data:`~moetheory.engine._catalogue_data.CATALOGUE_ROWS` is
+#: ``(id, section, seed_files, statement)`` optionally followed by a dict with ``sources``
+#: (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys) and ``origin``.
+CATALOGUE: tuple[ClaimSpec, ...] = tuple(_spec(row) for row in CATALOGUE_ROWS)
+
+_BY_ID = {spec.id: spec for spec in CATALOGUE}
+
+
+def catalogue_spec(claim_id: str) -> ClaimSpec | None:
+    """Return the catalogue entry for ``claim_id``, or ``None`` for a claim not catalogued."""
+    return _BY_ID.get(claim_id)
