@@ -389,7 +389,7 @@ def _math_line(line: str) -> list[str]:
     m = re.fullmatch(r"\$\$(.+)\$\$", stripped)
     if m and "$$" not in m.group(1):
         indent = line[: len(line) - len(line.lstrip())]
-        return [f"{indent}$$", f"{indent}{m.group(1).strip()}", f"{indent}$$"]
+        return ["", f"{indent}$$", f"{indent}{m.group(1).strip()}", f"{indent}$$", ""]
     if stripped != "$$" and "$$" in stripped:
         return [_INLINE_DISPLAY.sub(lambda mm: "$" + mm.group(1).strip() + "$", line)]
     return [line]
@@ -399,7 +399,32 @@ def _embed(markdown: str) -> str:
     """Embed a check's MyST text: its headings become bold lines, inline ``$$`` fixed."""
     out: list[str] = []
     fence: str | None = None
+    display = False
     for line in _strip_paths(markdown.rstrip()).splitlines():
+        if fence is None and line.strip() == "$$":
+            # a display block must stand apart from the paragraph around it, or MyST reads
+            # its ``$$`` as inline maths and sets the prose in between as a formula
+            if not display and out and out[-1].strip():
+                out.append("")
+            out.append(line)
+            if display:
+                out.append("")
+            display = not display
+            continue
+        stripped = line.strip()
+        if display:
+            if stripped.endswith("$$") and stripped.count("$$") == 1:
+                out += [line.rstrip()[:-2].rstrip(), "$$", ""]
+                display = False
+            else:
+                out.append(line)
+            continue
+        if fence is None and stripped.startswith("$$") and stripped.count("$$") == 1:
+            if out and out[-1].strip():
+                out.append("")
+            out += ["$$", stripped[2:]]
+            display = True
+            continue
         m = _FENCE.match(line)
         if m:
             mark = m.group(1)
@@ -639,6 +664,8 @@ def render_claim(
     if entry.get("implemented") is False:
         meta.append("**not implemented yet**")
     sources = _source_lines(entry, seeds_dir)
+    readings = entry.get("readings") or []
+    derivation = entry.get("derivation") or (readings[0].get("derivation") if readings else "")
     lines = [
         f"### `{entry['id']}`",
         "",
@@ -664,7 +691,7 @@ def render_claim(
         "```{rubric} Derivation",
         "```",
         "",
-        _embed(entry["derivation"]) if entry.get("derivation") else _fallback_derivation(entry),
+        _embed(derivation) if derivation else _fallback_derivation(entry),
         "",
         f"**Verdict: {_text(entry['verdict'])}.** "
         + _latex_text(entry.get("summary_latex") or "", entry["summary"]),
@@ -674,7 +701,6 @@ def render_claim(
         render_evidence(entry.get("evidence") or {}),
         "",
     ]
-    readings = entry.get("readings") or []
     if readings:
         lines += _readings_block(readings)
     lines += _figures(entry["id"], figures or {})

@@ -95,8 +95,8 @@ def prettify(text: str) -> str:
 
     Examples
     --------
-    >>> prettify("2*d*h < d**2 needs h < d/2")
-    '2·d·h < d² needs h < d/2'
+    >>> prettify("2*d*h < d**2 needs h < d/2, not d^2")
+    '2·d·h < d² needs h < d/2, not d²'
     >>> prettify("gap etahat**2*x**2, E**(-x) and $x**2$ kept")
     'gap etahat²·x², e^(-x) and $x**2$ kept'
     """
@@ -109,6 +109,7 @@ def prettify(text: str) -> str:
         s = part.replace("->", "→").replace(">=", "≥").replace("<=", "≤").replace("!=", "≠")
         s = _EULER.sub("e", s)
         s = _POWER.sub(lambda m: _superscript(m.group(1)), s)
+        s = re.sub(r"(?<=[\w)])\^(\d+)(?![\w.])", lambda m: m.group(1).translate(_SUPER), s)
         s = _TIMES.sub("·", s)
         s = _INFINITY.sub(lambda m: ("−" if m.group(1) else "") + "∞", s)
         s = re.sub(r"(?<![\w.])sqrt\(", "√(", s)
