@@ -16,7 +16,7 @@ from typing import Any
 
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import render_claim
+from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import verify
 from moetheory.reproduce import REPRODUCERS, reproduce
@@ -63,15 +63,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    lst = sub.add_parser("list", help="list every claim: ID, seed file, kind, status")
+    lst = sub.add_parser("list", help="list claims: ID, seed, kind, status or verdict, title")
+    lst.add_argument(
+        "patterns", nargs="*", metavar="GLOB",
+        help="only claims whose ID matches one of these shell patterns (e.g. 'pcr.pde.*')",
+    )
     lst.add_argument(
         "--json", action="store_true",
         help="print every claim as a JSON object (id, statement, kind, sources, covers, ...)",
     )
+    lst.add_argument(
+        "--report", type=Path, default=None,
+        help="show each claim's verdict from this JSON report (written by verify --json)",
+    )
 
-    show = sub.add_parser("show", help="check one claim and show its evidence and derivation")
+    show = sub.add_parser(
+        "show", help="one claim: statement, reading, derivation, verdict, evidence"
+    )
     show.add_argument("claim_id")
-    show.add_argument("--report", type=Path, help="read the claim from this JSON report instead")
+    show.add_argument(
+        "--report", type=Path,
+        help="show the claim as stored in this JSON report, without re-running its check",
+    )
+    show.add_argument(
+        "--format", choices=FORMATS, default="text",
+        help="text (wrapped to the terminal, maths as Unicode; default), markdown or json",
+    )
     _run_options(show)
 
     ver = sub.add_parser("verify", help="check claims and write JSON and Markdown reports")
@@ -122,24 +139,33 @@ def claim_record(c: Claim) -> dict[str, Any]:
     }
 
 
+def _read_report(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"--report {path}: cannot read it ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--report {path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise ValueError(f"--report {path}: not a moetheory report (no 'claims' list)")
+    return data
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
-    claims = registered()
+    claims = select_claims(args.patterns) if args.patterns else registered()
     if args.json:
         print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
         return 0
-    width = max(len(c.id) for c in claims)
-    for c in claims:
-        status = "implemented" if c.implemented else "not implemented"
-        print(f"{c.id:<{width}}  {c.seed_file[:3]}  {c.kind:<11}  {status}")
-    done = sum(c.implemented for c in claims)
-    print(f"{len(claims)} claims, {done} implemented, {len(claims) - done} not implemented")
+    verdicts = None
+    if args.report is not None:
+        verdicts = {e["id"]: e["verdict"] for e in _read_report(args.report)["claims"]}
+    print(render_list(claims, verdicts))
     return 0
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
     if args.report is not None:
-        data = json.loads(args.report.read_text(encoding="utf-8"))
-        entries = [e for e in data["claims"] if e["id"] == args.claim_id]
+        entries = [e for e in _read_report(args.report)["claims"] if e["id"] == args.claim_id]
         if not entries:
             raise ValueError(f"claim {args.claim_id!r} is not in report {args.report}")
         entry = entries[0]
@@ -149,7 +175,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             [args.claim_id], profile=args.profile, seed=args.seed, timeout=args.timeout
         )
         entry = report["claims"][0]
-    print(render_claim(entry, heading="#"))
+    sys.stdout.write(render_show(entry, args.format))
     return 0
 
 
