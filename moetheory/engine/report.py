@@ -134,6 +134,8 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
         st = os.stat(p)  # follows symbolic links
     except FileNotFoundError:
         st = None
+    except NotADirectoryError:
+        raise OutputPathError(f"{where}: {p.parent} is not a directory") from None
     except OSError as exc:
         raise OutputPathError(f"{where}: cannot be used ({exc.strerror})") from None
     if st is not None:

@@ -35,6 +35,7 @@ import os
 import resource
 import select
 import signal
+import socket
 import sys
 import threading
 import time
@@ -634,6 +635,16 @@ def _run_locally(
             child.kill()
 
 
+def _probe(address: str) -> None:
+    """Fail fast on a TCP scheduler address that refuses connections."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    if host and port.isdigit():
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=10):
+            pass
+
+
 def _run_on_cluster(
     claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
 ) -> None:
@@ -644,8 +655,10 @@ def _run_on_cluster(
             "scheduler needs dask.distributed: pip install 'moetheory[dask]'"
         ) from None
     limits = settings.limits()
+    address = str(settings.scheduler)
     try:
-        client = Client(settings.scheduler, set_as_default=False, timeout=30)
+        _probe(address)
+        client = Client(address, set_as_default=False, timeout=30)
     except (OSError, TimeoutError) as exc:
         raise ValueError(
             f"scheduler: cannot connect to the Dask scheduler {settings.scheduler!r} ({exc})"
