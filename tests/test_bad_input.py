@@ -634,6 +634,19 @@ def test_memory_limit_stops_a_check_that_allocates_too_much(temp_claims, capsys,
     assert by_id["test.ok"]["verdict"] == "proved"
 
 
+def _sleep_briefly(ctx: CheckContext) -> Outcome:
+    time.sleep(3)
+    return Outcome(Verdict.PROVED, "slept")
+
+
+def test_the_time_limit_counts_cpu_time_not_waiting(temp_claims) -> None:
+    # A loaded machine stretches wall time, not CPU time: a check that waits 3 s with a
+    # 1 s limit is not stopped, so two runs time out the same claims whatever the load.
+    temp_claims("test.waits", _sleep_briefly)
+    report = verify("test.waits", timeout=1.0)
+    assert report["claims"][0]["verdict"] == "proved"
+
+
 # ------------------------------------------------------------------ report writing
 
 

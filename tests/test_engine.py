@@ -271,3 +271,32 @@ def test_a_check_module_runs_as_a_script() -> None:
     )
     assert "# moetheory verification report" in out.stdout
     assert "`j91.grad.1.4` — **proved**" in out.stdout
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _maps(ctx: CheckContext) -> Outcome:
+    return Outcome(Verdict.PROVED, "mapped", {"squares": ctx.map(_square, range(5))})
+
+
+def test_verify_on_a_dask_cluster_gives_the_local_report(temp_claims) -> None:
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    temp_claims("test.maps", _maps)
+    temp_claims("test.random1", _random)
+    temp_claims("test.spin", _spin)
+    local = verify("test.*", seed=5, timeout=1.0)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+        dashboard_address=None,
+    ) as cluster:
+        remote = verify("test.*", seed=5, timeout=1.0, scheduler=cluster.scheduler_address)
+        assert main(["verify", "--only", "test.maps", "--no-progress",
+                     "--scheduler", cluster.scheduler_address]) == 0
+    assert json.dumps(_strip_timings(local)) == json.dumps(_strip_timings(remote))
+    by_id = {e["id"]: e for e in remote["claims"]}
+    assert by_id["test.maps"]["evidence"]["squares"] == [0, 1, 4, 9, 16]
+    # the CPU-time limit holds on the worker
+    assert by_id["test.spin"]["evidence"] == {"reason": "time limit exceeded",
+                                              "timeout_seconds": 1.0}

@@ -79,7 +79,8 @@ MAX_JOBS = 256
 #: Smallest ``memory_limit`` accepted, in bytes (the interpreter alone needs more).
 MIN_MEMORY_LIMIT = 64 * 2**20
 
-_POLL = 0.05
+_POLL = 0.05  # longest wait between two looks at the running checks
+_EXITING = 0.002  # wait while a check that closed its output is exiting
 
 
 def _integer(name: str, value: Any, low: int, high: int | None = None) -> int:
@@ -414,6 +415,7 @@ class _Child:
         self.pid = pid
         self.fd: int | None = r
         self.data = bytearray()
+        self.eof = False
         self.started = time.monotonic()
         self.result: dict[str, Any] | None = None
 
@@ -424,6 +426,7 @@ class _Child:
             except BlockingIOError:
                 return
             if not chunk:
+                self.eof = True
                 return
             self.data += chunk
 
@@ -516,10 +519,10 @@ def run_isolated(
     last_check = time.monotonic()
     try:
         while (payload := child.poll()) is None:
-            if child.fd is not None:
+            if child.fd is not None and not child.eof:
                 select.select([child.fd], [], [], _POLL)
             else:
-                time.sleep(_POLL)
+                time.sleep(_POLL if child.fd is None else _EXITING)
             if event is not None and time.monotonic() - last_check > 0.5:
                 last_check = time.monotonic()
                 if event.is_set():
@@ -618,9 +621,10 @@ def _run_locally(
                 c = pending.popleft()
                 ctx = claim_context(c.id, settings)
                 running.append((c, ctx, _Child(c.check, ctx, limits)))
-            fds = [child.fd for _, _, child in running if child.fd is not None]
+            fds = [ch.fd for _, _, ch in running if ch.fd is not None and not ch.eof]
+            exiting = any(ch.eof for _, _, ch in running)
             try:
-                select.select(fds, [], [], _POLL)
+                select.select(fds, [], [], _EXITING if exiting else _POLL)
             except InterruptedError:
                 pass
             for item in list(running):
