@@ -24,7 +24,15 @@ from moetheory.continual import CLConfig, simulate
 from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
 from moetheory.exact import to_exact
-from moetheory.stats import combine, compare, mean_ci
+from moetheory.stats import (
+    Budget,
+    Comparison,
+    at_most,
+    combine,
+    compare,
+    mean_ci,
+    run_sequential,
+)
 
 __all__ = [
     "TOL_ABS",
@@ -69,23 +77,27 @@ def _mc(label: str, samples: np.ndarray, reference: float, alpha: float) -> dict
     return comp.to_dict()
 
 
+def _mc_all(data: dict[str, np.ndarray], refs: dict[str, float], upper: dict[str, float],
+            alpha: float) -> list[Comparison]:
+    """Equivalence of each sample mean (range ``[0, upper]``) with its reference."""
+    a = alpha / len(refs)
+    return [compare(name, mean_ci(data[name], a, bounds=(0.0, upper[name])), ref, _tol(ref))
+            for name, ref in refs.items()]
+
+
+def _projection_budget(ctx: CheckContext) -> Budget:
+    return Budget.for_profile(ctx.profile, quick=(8_000, 6), full=(40_000, 6))
+
+
 def _bound(label: str, lhs: np.ndarray, rhs: np.ndarray, alpha: float) -> dict[str, Any]:
-    """One-sided check of ``E[lhs] < E[rhs]`` from paired replicates: violated when the
-    confidence interval of ``E[lhs - rhs]`` lies above the tolerance."""
-    est = mean_ci(lhs - rhs, alpha)
+    """One-sided check of ``E[lhs] <= E[rhs]`` from paired replicates (:func:`stats.at_most`
+    on ``E[lhs - rhs] <= 0`` with the tolerance of ``E[rhs]``): supported when the confidence
+    interval of the difference lies at or below the tolerance, unsupported when it lies above,
+    inconclusive when it straddles it."""
     tol = _tol(float(np.mean(rhs)))
-    violated = est.low > tol
-    return {
-        "label": label,
-        "E_lhs": float(np.mean(lhs)),
-        "E_bound": float(np.mean(rhs)),
-        "difference": est.mean,
-        "ci": [est.low, est.high],
-        "ci_level": est.level,
-        "n": est.n,
-        "tolerance": tol,
-        "verdict": (Verdict.UNSUPPORTED if violated else Verdict.SUPPORTED).value,
-    }
+    comp = at_most(label, mean_ci(lhs - rhs, alpha), 0.0, tol)
+    return {"E_lhs": float(np.mean(lhs)), "E_bound": float(np.mean(rhs)),
+            "difference": comp.estimate.mean, **comp.to_dict()}
 
 
 def _verdicts(rows: list[dict[str, Any]]) -> Verdict:
@@ -220,14 +232,16 @@ def check_projection_mean(ctx: CheckContext) -> Outcome:
         f"{cex['(s/d)||u||^2']} (exact rational check, P v - v = 0)",
         evidence=cex,
     )
-    reps = 40_000 if ctx.full else 8_000
     rng = ctx.rng(1)
     us = {"e1": np.eye(D_DIM)[0], "ones": np.ones(D_DIM), "random": rng.standard_normal(D_DIM)}
-    alpha = ctx.alpha / len(us)
-    rows = []
-    for name, u in us.items():
-        x = projection_sq_norms(rng, u, S_SAMPLES, reps)
-        rows.append(_mc(f"u={name}", x, S_SAMPLES / D_DIM * float(u @ u), alpha))
+    refs = {name: S_SAMPLES / D_DIM * float(u @ u) for name, u in us.items()}
+    seq = run_sequential(
+        lambda look, size: {name: projection_sq_norms(ctx.rng(100 + look), u, S_SAMPLES, size)
+                            for name, u in us.items()},
+        lambda data, a: _mc_all(data, refs, {n: float(u @ u) for n, u in us.items()}, a),
+        ctx.alpha, _projection_budget(ctx))
+    rows = [c.to_dict() for c in seq.comparisons]
+    reps = seq.n
     gauss = Reading(
         "gaussian",
         "X_t with i.i.d. N(0, 1) entries, u in {e1, 1, a fixed random vector}; d = 10, s = 6.",
@@ -237,6 +251,7 @@ def check_projection_mean(ctx: CheckContext) -> Outcome:
         if _verdicts(rows) is Verdict.SUPPORTED
         else "Monte Carlo disagrees with (s/d)||u||^2",
         evidence={"comparisons": rows, "replicates": reps, "seed": ctx.seed,
+                  "sequential": seq.evidence(),
                   "tolerance": f"{TOL_REL}*|ref| + {TOL_ABS}"},
     )
     out = Outcome.from_readings([primary, gauss])
@@ -265,18 +280,20 @@ def check_projection_mean(ctx: CheckContext) -> Outcome:
 )
 def check_projection_mean_corrected(ctx: CheckContext) -> Outcome:
     """The projection mean under Definition 1, derived here, against Monte Carlo."""
-    reps = 40_000 if ctx.full else 8_000
     rng = ctx.rng(1)
     v = rng.standard_normal(D_DIM)
     ortho = rng.standard_normal(D_DIM)
     ortho -= (ortho @ v) / (v @ v) * v
     us = {"u=v": v, "u⊥v": ortho, "u random": rng.standard_normal(D_DIM)}
-    alpha = ctx.alpha / len(us)
-    rows = []
-    for name, u in us.items():
-        x = projection_sq_norms(rng, u, S_SAMPLES, reps, "definition1", v)
-        ref = th.projection_mean_definition1(u, v, S_SAMPLES, D_DIM)
-        rows.append(_mc(name, x, ref, alpha))
+    refs = {name: th.projection_mean_definition1(u, v, S_SAMPLES, D_DIM) for name, u in us.items()}
+    seq = run_sequential(
+        lambda look, size: {
+            name: projection_sq_norms(ctx.rng(100 + look), u, S_SAMPLES, size, "definition1", v)
+            for name, u in us.items()},
+        lambda data, a: _mc_all(data, refs, {n: float(u @ u) for n, u in us.items()}, a),
+        ctx.alpha, _projection_budget(ctx))
+    rows = [c.to_dict() for c in seq.comparisons]
+    reps = seq.n
     verdict = _verdicts(rows)
     ds, ss = sp.symbols("d s", positive=True)
     coef = (ss - 1) / (ds - 1)
@@ -286,7 +303,8 @@ def check_projection_mean_corrected(ctx: CheckContext) -> Outcome:
         if verdict is Verdict.SUPPORTED
         else "Monte Carlo disagrees with the derived Definition-1 projection mean",
         evidence={"comparisons": rows, "replicates": reps, "seed": ctx.seed,
-                  "coefficient_orthogonal": coef, "coefficient_signal": 1},
+                  "sequential": seq.evidence(), "coefficient_orthogonal": coef,
+                  "coefficient_signal": 1},
         derivation=(
             "$\\operatorname{col}(X_t) = \\operatorname{span}(v) \\oplus "
             "\\operatorname{span}((I - P_v)G)$, where the columns of $(I-P_v)G$ are i.i.d. "
