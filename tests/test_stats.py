@@ -254,3 +254,11 @@ def test_claimed_values_hook_moves_and_records() -> None:
     assert c.verdict is U and c.reference == pytest.approx(2.4)
     assert seen == [c]
     assert compare("x", e, 1.0, 0.2).verdict is S  # restored
+
+
+def test_range_check_allows_rounding_and_infinite_ends() -> None:
+    # a value one ulp past an exact range end is accepted; one-sided and two-sided infinite
+    # ranges work
+    assert mean_ci([1.0 + 2e-16, 1.0], 0.1, (0.0, 1.0)).high <= 1.0
+    assert mean_ci([-1.0, 2.0], 0.1, (-math.inf, math.inf)).method == "t"
+    assert mean_ci([0.5, 2.0], 0.1, (0.0, math.inf)).low >= 0.0
