@@ -96,15 +96,17 @@ def test_show_bad_input_is_one_clear_line(
     tmp_path: Path, report_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["show", "no.such", "--report", str(report_file)]) == 2
-    assert "claim 'no.such' is not in report" in capsys.readouterr().err
+    assert "holds no claim 'no.such'" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert cli.main(["show", "x", "--report", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("moetheory: error: --report") and "not JSON" in err
+    assert err.startswith("moetheory: error: --report") and "not valid JSON" in err
     assert len(err.strip().splitlines()) == 1
     assert cli.main(["show", "x", "--report", str(tmp_path / "missing.json")]) == 2
-    assert "cannot read it" in capsys.readouterr().err
+    assert "no such file" in capsys.readouterr().err
+    assert cli.main(["list", "--report", str(bad)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
 
 
 def test_list_has_a_header_titles_and_a_filter(

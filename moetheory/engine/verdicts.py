@@ -8,6 +8,7 @@ reading checked.
 from __future__ import annotations
 
 import enum
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-__all__ = ["Outcome", "Reading", "Verdict", "jsonable", "symbolic_evidence"]
+__all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symbolic_evidence"]
 
 
 class Verdict(str, enum.Enum):
@@ -244,3 +245,63 @@ class Outcome:
             "statement_latex": self.statement_latex,
             "summary_latex": self.summary_latex,
         }
+
+
+def _check_fields(obj: Any, where: str, fields: Sequence[tuple[str, type]]) -> None:
+    for name, types in fields:
+        value = getattr(obj, name, None)
+        if not isinstance(value, types):
+            want = types.__name__
+            raise TypeError(
+                f"malformed Outcome: {where}{name} must be {want}, got {type(value).__name__}"
+            )
+    verdict = getattr(obj, "verdict", None)
+    try:
+        Verdict(verdict)
+    except ValueError:
+        raise TypeError(
+            f"malformed Outcome: {where}verdict must be a Verdict, got {verdict!r}"
+        ) from None
+
+
+def outcome_payload(outcome: Any) -> dict[str, Any]:
+    """Validate what a check returned and convert it to its report payload.
+
+    Raises
+    ------
+    TypeError
+        Naming the malformed field: the value is not an :class:`Outcome`, its verdict is
+        not a :class:`Verdict`, its summary or derivation is not a string, its evidence is
+        not a mapping, its readings are not a list of valid :class:`Reading` objects, or
+        the evidence cannot be turned into JSON.
+
+    Examples
+    --------
+    >>> outcome_payload(Outcome(Verdict.PROVED, "ok"))["verdict"]
+    'proved'
+    >>> outcome_payload(Outcome(Verdict.PROVED, "ok", evidence=[1, 2]))
+    Traceback (most recent call last):
+    ...
+    TypeError: malformed Outcome: evidence must be Mapping, got list
+    """
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
+    _check_fields(
+        outcome,
+        "",
+        [("summary", str), ("evidence", Mapping), ("readings", list), ("derivation", str)],
+    )
+    for i, reading in enumerate(outcome.readings):
+        if not isinstance(reading, Reading):
+            raise TypeError(
+                f"malformed Outcome: readings[{i}] must be Reading, got {type(reading).__name__}"
+            )
+        _check_fields(
+            reading,
+            f"readings[{i}].",
+            [("name", str), ("reading", str), ("summary", str), ("evidence", Mapping),
+             ("derivation", str)],
+        )
+    payload = outcome.to_dict()
+    json.dumps(payload, allow_nan=False)
+    return payload
