@@ -4,7 +4,8 @@ Build, from the repository root, after ``pip install -e '.[docs]'``::
 
     sphinx-build -W -b html docs docs/_build/html
 
-* The claim pages (``docs/claims/``) are generated at build time from a verification run
+* The claim pages (``docs/claims/``) and the examples with their output (``docs/examples/``)
+  are generated at build time from a verification run
   (quick profile, seed 0, :mod:`moetheory.docs_gen`), so they always match the code and no
   machine-dependent digit is committed. Set ``MOETHEORY_DOCS_REPORT=report.json`` to build
   them from a stored report instead of verifying anew.
@@ -47,7 +48,9 @@ extensions = [
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "_static", "_templates", "seeds", "Thumbs.db", ".DS_Store"]
+exclude_patterns = [
+    "_build", "_static", "_templates", "seeds", "examples/*/*", "Thumbs.db", ".DS_Store",
+]
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -121,10 +124,11 @@ intersphinx_timeout = 5
 # -- the claim pages, generated at build time -------------------------------------------
 
 
-def _generate_claim_pages(app) -> None:  # type: ignore[no-untyped-def]
-    from moetheory.docs_gen import build_pages
+def _generate_pages(app) -> None:  # type: ignore[no-untyped-def]
+    from moetheory.docs_gen import build_examples, build_pages
 
     build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None)
+    build_examples(DOCS)
 
 
 def _module_sections_to_rubrics(app, what, name, obj, options, lines) -> None:  # type: ignore[no-untyped-def]
@@ -149,5 +153,5 @@ def _module_sections_to_rubrics(app, what, name, obj, options, lines) -> None:  
 
 
 def setup(app):  # type: ignore[no-untyped-def]
-    app.connect("builder-inited", _generate_claim_pages)
+    app.connect("builder-inited", _generate_pages)
     app.connect("autodoc-process-docstring", _module_sections_to_rubrics, priority=100)

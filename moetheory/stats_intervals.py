@@ -7,15 +7,15 @@ Four interval methods, each returning a :class:`MeanEstimate` that names its met
     clipped to the quantity's range when one is given (``clipped`` records it). Clipping
     cannot lose coverage: the true mean lies in the range.
 ``"clopper-pearson"`` -- :func:`proportion_ci`
-    Exact binomial interval for a proportion; never leaves :math:`[0, 1]`.
+    Exact binomial interval for a proportion [1]_; never leaves :math:`[0, 1]`.
 ``"betting"`` -- :func:`betting_ci`
-    Hedged-capital confidence sequence of Waudby-Smith and Ramdas for the mean of a
+    Hedged-capital confidence sequence of Waudby-Smith and Ramdas [2]_ for the mean of a
     quantity with a known range :math:`[a, b]`. Valid for every :math:`n` and every level
     (no normal approximation), valid at every look of a sequential run simultaneously
     (``anytime_valid``), and inside :math:`[a, b]` by construction. The method for skewed
     or bimodal bounded quantities.
 ``"bca"`` -- :func:`bootstrap_ci`
-    Bias-corrected and accelerated bootstrap (:func:`scipy.stats.bootstrap`), clipped to the
+    Bias-corrected and accelerated bootstrap [3]_ (:func:`scipy.stats.bootstrap`), clipped to the
     range. Only for levels where the resample count resolves the tails:
     ``n_resamples >= 50 / alpha``.
 
@@ -215,7 +215,7 @@ def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
     With :math:`k` successes in :math:`n` trials the ends are the beta quantiles
     :math:`B(\\alpha/2;\\, k, n-k+1)` and :math:`B(1-\\alpha/2;\\, k+1, n-k)` (0 and 1 at
     :math:`k = 0` and :math:`k = n`). Coverage is at least :math:`1 - \\alpha` for every
-    true proportion [1]_.
+    true proportion (Clopper and Pearson 1934, see the module's References).
 
     Examples
     --------
@@ -237,7 +237,9 @@ def betting_ci(
     bounds: tuple[float, float],
     grid: int = 2000,
 ) -> MeanEstimate:
-    """Hedged-capital confidence sequence for the mean of a bounded quantity [2]_.
+    """Hedged-capital confidence sequence for the mean of a bounded quantity.
+
+    See Waudby-Smith and Ramdas (2024), Theorem 3, in the module's References.
 
     Parameters
     ----------
@@ -332,7 +334,7 @@ def bootstrap_ci(
     bounds: tuple[float, float] = (-math.inf, math.inf),
     n_resamples: int | None = None,
 ) -> MeanEstimate:
-    """BCa bootstrap interval of level ``1 - alpha`` for the mean [3]_.
+    """BCa bootstrap interval of level ``1 - alpha`` for the mean (Efron 1987).
 
     Parameters
     ----------

@@ -2,10 +2,10 @@
 
 Public strategies for property tests, used by the package's own tests and meant for yours:
 router parameters :math:`(\\beta_1, \\tau_1, \\tau_2)` of the (perturbed) cosine router
-(eq. 2 of Nguyen et al. 2025), inputs :math:`x` away from or near zero, expert parameters
+(eq. 2 of Nguyen et al. 2025 [1]_), inputs :math:`x` away from or near zero, expert parameters
 :math:`\\eta = (a, b)` of :math:`h(x, \\eta) = \\varphi(a^\\top x + b)`, mixing measures
 :math:`G = \\sum_{i=1}^k \\exp(\\beta_{0i})\\,\\delta_{(\\beta_{1i}, \\eta_i)}` (eq. 3) and
-settings of Algorithm 1 of Li et al. (2025).
+settings of Algorithm 1 of Li et al. (2025) [2]_.
 
 They follow Hypothesis's own conventions:
 

@@ -335,6 +335,23 @@ def test_make_figures_names_the_targets() -> None:
     assert all(t in proc.stderr for t in docs_gen.FIGURE_CLAIMS)
 
 
+def test_quickstart_snippets_run() -> None:
+    """Every ``pycon`` block of the quick start runs as a doctest, in order, sharing names."""
+    import doctest
+
+    text = (DOCS / "quickstart.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 2
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    names: dict = {}
+    for i, block in enumerate(blocks):
+        test = parser.get_doctest(block, names, f"quickstart[{i}]", "quickstart.md", 0)
+        runner.run(test, clear_globs=False)
+        names = test.globs  # the next block sees this block's names
+    assert runner.failures == 0 and runner.tries > 5, runner.summarize()
+
+
 # -- the built site -------------------------------------------------------------------
 
 
