@@ -26,7 +26,7 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim, verify
 from moetheory.engine import registry
 from moetheory.engine.cli import main
 from moetheory.engine.registry import BUILTIN_FAMILY, get_claim, load_checks, unregister
-from moetheory.engine.runner import RunSettings, claim_context
+from moetheory.engine.runner import Interrupted, RunSettings, SignalGuard, claim_context
 from moetheory.stats import FAMILY_ALPHA
 
 IS_ROOT = os.geteuid() == 0
@@ -788,6 +788,17 @@ def test_an_early_interrupt_leaves_no_stale_complete_report(temp_claims, tmp_pat
     report = json.loads(j.read_text())
     assert report["complete"] is False and report["claims"] == []
     assert report["selection"] == ["test.stop-at-once"]
+
+
+def test_a_second_signal_stops_at_once() -> None:
+    with SignalGuard() as guard:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)
+        assert guard.signum == signal.SIGTERM  # the first one only raises a flag
+        with pytest.raises(Interrupted) as exc:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+    assert exc.value.exit_code == 143
 
 
 def test_kill_9_of_the_parent_kills_every_check_group(tmp_path) -> None:

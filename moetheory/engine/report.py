@@ -316,7 +316,7 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
 
     Examples
     --------
-    >>> render_claim({"id": "x", "evidence": [1, 2], "readings": "?"}).splitlines()[1]
+    >>> render_claim({"id": "x", "evidence": [1, 2], "readings": "?"}).splitlines()[2]
     '### `x` — **?**'
     """
     if not isinstance(entry, Mapping):

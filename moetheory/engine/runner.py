@@ -255,7 +255,9 @@ class SignalGuard:
     """Turn SIGINT, SIGTERM and SIGHUP into a flag the run loop checks at safe points.
 
     Handlers are installed only in the main thread (elsewhere the guard is inert) and
-    the previous handlers are restored on exit.
+    the previous handlers are restored on exit. A second signal raises
+    :class:`Interrupted` at once, so an operator can always stop a run that is stuck
+    (e.g. writing into a FIFO nobody reads).
     """
 
     signum: int | None = None
@@ -273,8 +275,9 @@ class SignalGuard:
         self._old.clear()
 
     def _handle(self, signum: int, frame: object) -> None:
-        if self.signum is None:
-            self.signum = signum
+        if self.signum is not None:
+            raise Interrupted(self.signum)
+        self.signum = signum
 
     def check(self) -> None:
         """Raise :class:`Interrupted` if a stop signal has arrived."""
