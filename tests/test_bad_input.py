@@ -650,6 +650,16 @@ def test_the_time_limit_counts_cpu_time_not_waiting(temp_claims) -> None:
 # ------------------------------------------------------------------ report writing
 
 
+def test_a_report_that_cannot_be_written_is_one_line_exit_1(marker, tmp_path, capsys) -> None:
+    md = tmp_path / "r.md"
+    rc = main(["verify", "--only", "test.marker", "--no-progress", "--json", "/dev/full",
+               "--markdown", str(md)])
+    assert rc == 1
+    line = _one_line(capsys.readouterr().err)
+    assert "/dev/full" in line and "No space left" in line
+    assert "complete" in md.read_text() and "incomplete" not in md.read_text()
+
+
 def test_report_is_written_through_a_symlink(marker, tmp_path) -> None:
     target = tmp_path / "target.json"
     target.write_text(OLD_REPORT)

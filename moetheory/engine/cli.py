@@ -367,9 +367,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"moetheory: error: {exc}", file=sys.stderr)
             return 1
         except OSError as exc:
-            where = f" {exc.filename}" if exc.filename else ""
-            print(f"moetheory: error: cannot write{where}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)

@@ -269,11 +269,26 @@ class ReportWriter:
         self.markdown_path = markdown_path
 
     def write(self, report: Mapping[str, Any], final: bool = False) -> None:
-        """Write ``report`` to every path (special files only when ``final``)."""
-        if self.json_path is not None and (final or not _is_special(self.json_path)):
-            write_json(self.json_path, report)
-        if self.markdown_path is not None and (final or not _is_special(self.markdown_path)):
-            write_atomic(self.markdown_path, render_markdown(report))
+        """Write ``report`` to every path (special files only when ``final``).
+
+        Both are attempted; the first failure is then raised as ``OSError`` naming its path.
+        """
+        failure: OSError | None = None
+        for path, render in (
+            (self.json_path, lambda: json.dumps(report, indent=2, ensure_ascii=False) + "\n"),
+            (self.markdown_path, lambda: render_markdown(report)),
+        ):
+            if path is None or not (final or not _is_special(path)):
+                continue
+            try:
+                write_atomic(path, render())
+            except OSError as exc:
+                failure = failure or OSError(
+                    exc.errno, f"cannot write the report ({exc.strerror or exc})",
+                    os.fspath(path),
+                )
+        if failure is not None:
+            raise failure
 
 
 def _is_symbolic(value: Any) -> bool:

@@ -443,7 +443,12 @@ class _Child:
         if self.result is not None:
             return self.result
         self._drain()
-        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        try:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else (SIGCHLD ignored by the host)
+            if not self.eof:
+                return None
+            pid, status, usage = self.pid, 0, None
         if pid == 0:
             wall = self.limits.wall_seconds
             if wall is None or time.monotonic() - self.started < wall:
@@ -467,7 +472,7 @@ class _Child:
         cpu_limit = self.limits.cpu_seconds
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            used = usage.ru_utime + usage.ru_stime
+            used = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
             if cpu_limit is not None and (
                 sig == signal.SIGXCPU
                 or (sig == signal.SIGKILL and used >= math.ceil(cpu_limit) - 0.05)
