@@ -214,7 +214,8 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` without ever replacing it by another kind of object.
 
     A regular file is replaced atomically (a reader never sees half a file) and keeps its
-    permission bits; a new file gets ``0666`` less the umask. A symbolic link is followed
+    permission bits (and its owner, where the process may set it); a new file gets
+    ``0666`` less the umask. A symbolic link is followed
     and its target written. A FIFO or character device is written in place.
     """
     if _is_special(path):
@@ -223,13 +224,19 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         return
     target = Path(os.path.realpath(path))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        old = os.stat(target)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        old = None
+    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+            try:
+                os.chown(tmp, old.st_uid, old.st_gid)  # keep the owner where we may
+            except PermissionError:
+                pass
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
