@@ -8,7 +8,7 @@ JSON schema ``moetheory-report/1``::
      "claims": [ {"id", "seed_file", "seed_files", "section", "statement", "reading",
                   "kind", "implemented", "origin", "sources", "covers", "claim_seed",
                   "alpha", "verdict", "summary", "evidence", "readings", "derivation",
-                  "seconds"} ]}
+                  "statement_latex", "summary_latex", "seconds"} ]}
 
 ``origin`` is ``"seed"`` or ``"package"`` (a statement the package adds); ``sources`` is
 ``[{"seed_file", "lines": [1-based]}]``; ``covers`` lists the audit-row keys checked. These
@@ -16,7 +16,9 @@ three fields were added within schema 1 (readers that ignore unknown keys are un
 
 A claim checked under several readings is one entry whose ``verdict`` is that of its
 primary reading and whose ``readings`` list holds one object per reading
-(``{"name", "reading", "verdict", "summary", "evidence", "derivation"}``). Only the
+(``{"name", "reading", "verdict", "summary", "evidence", "derivation", "reading_latex",
+"summary_latex"}``). The ``*_latex`` fields (added within schema 1; empty when the check
+gives none) hold the same text with its formulas inside ``$...$`` for typesetting. Only the
 ``seconds`` fields vary between two runs with the same seed on the same installation.
 
 Writing never replaces the object at a report path by something else: a regular file is

@@ -123,6 +123,12 @@ class Reading:
         Structured, JSON-serialisable evidence.
     derivation : str
         Optional worked derivation (MyST Markdown with ``$...$`` maths).
+    reading_latex : str
+        Optional typeset form of ``reading``: Markdown prose with every formula inside
+        ``$...$`` (prose stays outside the dollars). Shown in the docs instead of
+        ``reading``; empty means "``reading`` has no mathematics worth typesetting".
+    summary_latex : str
+        Optional typeset form of ``summary``, written like ``reading_latex``.
     """
 
     name: str
@@ -131,8 +137,11 @@ class Reading:
     summary: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
     derivation: str = ""
+    reading_latex: str = ""
+    summary_latex: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form stored in reports (every key always present)."""
         return {
             "name": self.name,
             "reading": self.reading,
@@ -140,6 +149,8 @@ class Reading:
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "derivation": self.derivation,
+            "reading_latex": self.reading_latex,
+            "summary_latex": self.summary_latex,
         }
 
 
@@ -161,6 +172,18 @@ class Outcome:
         One entry per reading checked, primary reading first (may be empty).
     derivation : str
         Worked derivation in MyST Markdown, shown by ``moetheory show`` and in the docs.
+    statement_latex : str
+        Optional typeset form of the claim's statement as this check reads it: Markdown
+        prose with every formula inside ``$...$`` (e.g. ``"the density $p(x) = e^{-x}$ is
+        normalised"``). The docs show it instead of the plain catalogue statement.
+    summary_latex : str
+        Optional typeset form of ``summary``, written like ``statement_latex``.
+
+    Notes
+    -----
+    The ``*_latex`` fields sit beside the plain text, never instead of it: the plain text
+    is what terminals, logs and JSON readers see; the LaTeX form is what the documentation
+    typesets. Formulas in ``evidence`` are typeset from :func:`symbolic_evidence`.
 
     Examples
     --------
@@ -174,10 +197,18 @@ class Outcome:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     readings: list[Reading] = field(default_factory=list)
     derivation: str = ""
+    statement_latex: str = ""
+    summary_latex: str = ""
 
     @classmethod
     def from_readings(
-        cls, readings: list[Reading], summary: str | None = None, **evidence: Any
+        cls,
+        readings: list[Reading],
+        summary: str | None = None,
+        *,
+        summary_latex: str = "",
+        statement_latex: str = "",
+        **evidence: Any,
     ) -> Outcome:
         """Build an outcome whose verdict is that of the first (primary) reading.
 
@@ -192,15 +223,27 @@ class Outcome:
             raise ValueError("readings must contain at least one Reading")
         primary = readings[0]
         text = summary or f"{primary.name}: {primary.summary}"
-        return cls(Verdict(primary.verdict), text, evidence, list(readings))
+        if not summary_latex and not summary and primary.summary_latex:
+            summary_latex = f"{primary.name}: {primary.summary_latex}"
+        return cls(
+            Verdict(primary.verdict),
+            text,
+            evidence,
+            list(readings),
+            statement_latex=statement_latex,
+            summary_latex=summary_latex,
+        )
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form stored in reports (every key always present)."""
         return {
             "verdict": Verdict(self.verdict).value,
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "readings": [r.to_dict() for r in self.readings],
             "derivation": self.derivation,
+            "statement_latex": self.statement_latex,
+            "summary_latex": self.summary_latex,
         }
 
 
