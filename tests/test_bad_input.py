@@ -341,10 +341,12 @@ def test_api_rejects_bad_arguments_before_work(kwargs, name, marker) -> None:
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("kind", ["directory", "same"])
+@pytest.mark.parametrize("kind", ["directory", "same", "not-a-path"])
 def test_api_rejects_bad_paths_naming_the_parameter(kind, marker, tmp_path) -> None:
     if kind == "directory":
         kwargs = {"json_path": tmp_path}
+    elif kind == "not-a-path":
+        kwargs = {"json_path": 42}
     else:
         kwargs = {"json_path": tmp_path / "r", "markdown_path": tmp_path / "r"}
     with pytest.raises(ValueError, match="json_path"):
@@ -538,6 +540,7 @@ MISBEHAVING = {
     "test.m-summary-none": (_malformed(summary=None), "summary"),
     "test.m-verdict-bad": (_malformed(verdict="maybe"), "verdict"),
     "test.m-readings-dict": (_malformed(readings={"a": 1}), "readings"),
+    "test.m-latex-list": (_malformed(summary_latex=["$x$"]), "summary_latex"),
     "test.m-reading-evidence": (_bad_reading, "readings[0].evidence"),
     "test.m-none": (_returns_none, "NoneType"),
     "test.m-exit": (_exits, "SystemExit"),

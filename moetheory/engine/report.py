@@ -127,8 +127,13 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     ...
     moetheory.engine.report.OutputPathError: --json /: is a directory; give a file name
     """
-    text = os.fspath(path)
-    if not isinstance(text, str) or not text:
+    try:
+        text = os.fsdecode(path)
+    except TypeError:
+        raise OutputPathError(
+            f"{option} must be a file path (str or os.PathLike), got {path!r}"
+        ) from None
+    if not text:
         raise OutputPathError(f"{option}: the path is empty; give a file name")
     p = Path(text)
     where = f"{option} {text}"
