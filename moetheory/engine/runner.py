@@ -318,6 +318,19 @@ def _set_limit(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
+def _close_all_but(keep: int) -> None:
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0]))
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: int) -> None:
     """The body of a check's process (never returns normally: the caller ``_exit``s)."""
     os.setsid()
@@ -325,8 +338,9 @@ def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: in
     _, watch_r, watch_w = _WATCH
     if os.fork() == 0:  # the watchdog: kill the group once the engine is gone
         try:
-            os.close(watch_w)
-            os.close(out)
+            # keep only the watch pipe's read end: no socket, pipe or file of the engine
+            # stays open in the watchdog (so it never holds a connection or a result open)
+            _close_all_but(watch_r)
             while True:
                 try:
                     if not os.read(watch_r, 1):
