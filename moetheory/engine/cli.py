@@ -340,7 +340,8 @@ def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
     if args.command == "verify" and paths:
-        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} hold the claims "
+        verb = "hold" if len(paths) > 1 else "holds"
+        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
                 "already checked (complete: false)")
     return f"moetheory: interrupted by {name}"
 
