@@ -682,7 +682,7 @@ def test_report_is_written_into_a_fifo_in_place(marker, tmp_path) -> None:
         with open(fifo, "rb") as fh:
             received.append(fh.read())
 
-    thread = threading.Thread(target=reader)
+    thread = threading.Thread(target=reader, daemon=True)
     thread.start()
     verify("test.marker", json_path=fifo)
     thread.join(30)
