@@ -340,7 +340,8 @@ def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
     if args.command == "verify" and paths:
-        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} hold the claims "
+        verb = "hold" if len(paths) > 1 else "holds"
+        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
                 "already checked (complete: false)")
     return f"moetheory: interrupted by {name}"
 
@@ -367,9 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"moetheory: error: {exc}", file=sys.stderr)
             return 1
         except OSError as exc:
-            where = f" {exc.filename}" if exc.filename else ""
-            print(f"moetheory: error: cannot write{where}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
