@@ -17,7 +17,8 @@ runs it (same per-claim seed, alpha and profile), under ``S`` master seeds, thre
    :math:`b - t = \mu`; greater :math:`c + e = \mu`, i.e. the boundary).
    Target: ``unsupported`` (any comparison) on at most 1% of seeds.
 3. **false variant**: every claimed value is moved past the truth by the tolerance plus
-   :math:`\Delta = \max(t, h)` (equivalence :math:`r = \mu + t + \Delta`; at-most
+   :math:`\Delta = \max(t, h, 10^{-6}\max(1, |\mu|))` (equivalence
+   :math:`r = \mu + t + \Delta`; at-most
    :math:`b + t = \mu - \Delta`; at-least :math:`b - t = \mu + \Delta`; greater
    :math:`c = \mu + \Delta`). Target: each comparison ``supported`` on at most 5% of seeds.
 
@@ -82,10 +83,11 @@ def move_for(variant: str, truth: Truth) -> Callable[[str, str, float, float], f
             return value
         known, h = truth[(rule, label)]
         mu = value if known is None else known
-        delta = max(tol, h)
-        if variant == "true":
-            return {"equivalence": mu, "at-most": mu - tol, "at-least": mu + tol,
-                    "greater": mu - tol}[rule]
+        delta = max(tol, h, 1e-6 * max(1.0, abs(mu)))  # > 0 even for exact intervals
+        if variant == "true":  # the boundary, nudged past rounding to the true side
+            eps = 1e-12 * max(1.0, abs(mu), tol)
+            return {"equivalence": mu, "at-most": mu - tol + eps, "at-least": mu + tol - eps,
+                    "greater": mu - tol - eps}[rule]
         return {"equivalence": mu + tol + delta, "at-most": mu - tol - delta,
                 "at-least": mu + tol + delta, "greater": mu + delta}[rule]
 
