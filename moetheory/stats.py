@@ -10,14 +10,15 @@ How a check uses it (the whole API):
 2. **Decide** each comparison with one of four rules, with a tolerance fixed in the code
    before any data is seen:
 
-   ========================  ===============================  ==============================
-   rule (function)           ``supported`` iff                ``unsupported`` iff
-   ========================  ===============================  ==============================
-   :func:`compare`           ``r-t <= low`` and ``high <= r+t``  ``high < r-t`` or ``low > r+t``
-   :func:`at_most`           ``high <= b+t``                  ``low > b+t``
-   :func:`at_least`          ``low >= b-t``                   ``high < b-t``
-   :func:`greater`           ``low > c``                      ``high < c+e`` (and not supported)
-   ========================  ===============================  ==============================
+   * :func:`compare` (equivalence, reference ``r``, tolerance ``t``): ``supported`` iff
+     ``r - t <= low`` and ``high <= r + t``; ``unsupported`` iff ``high < r - t`` or
+     ``low > r + t``;
+   * :func:`at_most` (bound ``b``): ``supported`` iff ``high <= b + t``; ``unsupported``
+     iff ``low > b + t``;
+   * :func:`at_least` (bound ``b``): ``supported`` iff ``low >= b - t``; ``unsupported``
+     iff ``high < b - t``;
+   * :func:`greater` (threshold ``c``, smallest meaningful effect ``e``): ``supported`` iff
+     ``low > c``; otherwise ``unsupported`` iff ``high < c + e``;
 
    and ``inconclusive`` otherwise: a wide interval can never support a claim.
 3. **Combine** the comparisons of a claim with :func:`combine` (any ``unsupported`` wins,
