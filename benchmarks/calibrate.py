@@ -120,6 +120,7 @@ class Row:
     seeds: int
     comparisons: int
     true_unsupported: int = 0
+    true_supported: int = 0
     false_supported_worst: int = 0
     false_claim_supported: int = 0
     worst_label: str = ""
@@ -143,12 +144,14 @@ class Row:
             return f"{k}/{self.seeds} [{ci.low:.3f}, {ci.high:.3f}]"
 
         return [f"`{self.claim_id}`", str(self.comparisons), str(self.seeds),
-                rate(self.true_unsupported), rate(self.false_supported_worst),
+                rate(self.true_unsupported), rate(self.true_supported),
+                rate(self.false_supported_worst),
                 rate(self.false_claim_supported), "yes" if self.ok else "**no**",
                 f"{self.seconds:.0f}"]
 
 
 HEADER = ["claim", "comparisons", "seeds", "true variant unsupported (95% CI)",
+          "true variant supported (power)",
           "false variant supported, worst comparison", "false variant supported, claim",
           "limits met", "seconds"]
 
@@ -192,6 +195,9 @@ def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
     false_runs = run_all("false", truth)
     row.true_unsupported = sum(
         any(v[2] == Verdict.UNSUPPORTED.value for k, v in r.items() if k in truth)
+        for r in true_runs)
+    row.true_supported = sum(
+        all(v[2] == Verdict.SUPPORTED.value for k, v in r.items() if k in truth)
         for r in true_runs)
     per_key = {k: sum(r.get(k, (0, 0, ""))[2] == Verdict.SUPPORTED.value for r in false_runs)
                for k in keys}
