@@ -33,6 +33,7 @@ from moetheory.stats import (
     compare,
     mean_ci,
     run_sequential,
+    stable_tree,
 )
 
 __all__ = [
@@ -107,8 +108,8 @@ def _bound(label: str, lhs: np.ndarray, rhs: np.ndarray, alpha: float) -> dict[s
     inconclusive when it straddles it."""
     tol = _tol(float(np.mean(rhs)))
     comp = at_most(label, mean_ci(lhs - rhs, alpha), 0.0, tol)
-    return {"E_lhs": float(np.mean(lhs)), "E_bound": float(np.mean(rhs)),
-            "difference": comp.estimate.mean, **comp.to_dict()}
+    return {**stable_tree({"E_lhs": float(np.mean(lhs)), "E_bound": float(np.mean(rhs)),
+                           "difference": comp.estimate.mean}), **comp.to_dict()}
 
 
 def _verdicts(rows: list[dict[str, Any]]) -> Verdict:
