@@ -426,7 +426,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     >>> a, c, x = sp.symbols("a c x", real=True)
     >>> d = decide(a * sp.exp(c * x), "pcos-1", x=x, params=[a, c])
     >>> d.verdict.value, [c for c in d.result.coefficients if c != 0]
-    ('refuted', [4, -5])
+    ('refuted', [2, -3])
     >>> decide(a * sp.exp(c * x), "pcos-1-no-order0", x=x, params=[a, c]).verdict.value
     'proved'
     """
