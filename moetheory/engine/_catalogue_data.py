@@ -4,7 +4,9 @@ Each row is ``(claim_id, section, seed_files, statement)``; the first seed file 
 primary source of the claim.
 """
 
-CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+from typing import Any
+
+CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
     (
         'pcr.pde.cosine',
         'Routers and the parameter-interaction PDE',
@@ -80,6 +82,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [116],
+                '000_7b6465990ad3b04b.txt': [23, 157],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.ident.ffn-tanh',
@@ -88,6 +98,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [116]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.ident.ffn-poly',
@@ -96,6 +107,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [116],
+                '000_7b6465990ad3b04b.txt': [157],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.ident.linear',
@@ -104,6 +123,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [116]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.ident.two-layer-relu-bias',
@@ -113,6 +133,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             'the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly '
             'identifiable.'
         ),
+        {'sources': {'000_7b6465990ad3b04b.txt': [165, 211]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.ident.two-layer-relu-nobias',
@@ -121,6 +142,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.'
         ),
+        {'sources': {'000_7b6465990ad3b04b.txt': [171]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.ident.two-layer-gelu',
@@ -129,6 +151,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'the two-layer GELU FFN is strongly identifiable.'
         ),
+        {'sources': {'000_7b6465990ad3b04b.txt': [165]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.ident.consistency',
@@ -137,6 +160,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'do the two seeds agree with each other about ReLU experts?'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [116],
+                '000_7b6465990ad3b04b.txt': [157, 165, 171, 211],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.identifiable.cosine',
@@ -146,6 +177,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             '(A.3): with β*_{0k*} = 0 the cosine-router MoE is identifiable: f_G(x) = f_{G*}(x) '
             'for almost every x implies G ≡ G* (as mixing measures, up to relabelling).'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [40]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.identifiable.perturbed',
@@ -154,6 +186,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         (
             'the same statement for the perturbed cosine router, under the same assumptions.'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [40, 58]}, 'covers': [], 'origin': 'seed'},
     ),
     (
         'pcr.voronoi.loss',
