@@ -14,6 +14,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             'function h, every d1 ≥ 1 and all x ≠ 0, β1 ≠ 0. Must be shown for general d1, not '
             'only for a few fixed dimensions.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [44, 46, 48, 50, 52],
+                '000_7b6465990ad3b04b.txt': [173, 175],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.pde.perturbed',
@@ -24,6 +32,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             '∂H̃/∂β1 ≠ 0, i.e. the interaction (4) does not occur. Give the residual in closed '
             'form and the set where it vanishes.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [58, 110],
+                '000_7b6465990ad3b04b.txt': [173, 175],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.pde.each-noise',
@@ -33,6 +49,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             'Each of the two perturbations on its own (τ1 > 0 with τ2 = 0, and τ2 > 0 with τ1 = '
             '0) eliminates the interaction (4).'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [58, 110]}, 'covers': [], 'origin': 'package'},
     ),
     (
         'pcr.pde.linear-second-order',
@@ -42,6 +59,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             'For the linear router s = β1ᵀx and experts h = φ(aᵀx + b), the parameter interaction '
             'appears only at second order: ∂²H/∂β1∂b = ∂H/∂a, while β1ᵀ∂H/∂β1 ≢ 0.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [8, 52],
+                '000_7b6465990ad3b04b.txt': [175],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.pde.implementations',
@@ -52,6 +77,7 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             '`F.normalize`), or with an additive ε, v / (‖v‖ + ε), on the expert embedding only, '
             'the token only, or both. For each of these six variants, does (4) hold, and where?'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [96, 110]}, 'covers': [], 'origin': 'package'},
     ),
     (
         'pcr.experts.param-count',
@@ -72,6 +98,14 @@ CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
             'router does not. Quantify: gradients of s with respect to x and β1 near 0, unbounded '
             'or bounded, with the bound.'
         ),
+        {
+            'sources': {
+                '000_7b6465990ad3b04b.txt': [215, 217, 219, 221],
+                '002_ed39350ac6d6e1c0.txt': [58],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.ident.ffn-relu',
