@@ -16,6 +16,14 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'function h, every d1 ≥ 1 and all x ≠ 0, β1 ≠ 0. Must be shown for general d1, not '
             'only for a few fixed dimensions.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [44, 46, 48, 50, 52],
+                '000_7b6465990ad3b04b.txt': [173, 175],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.pde.perturbed',
@@ -26,6 +34,14 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             '∂H̃/∂β1 ≠ 0, i.e. the interaction (4) does not occur. Give the residual in closed '
             'form and the set where it vanishes.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [58, 110],
+                '000_7b6465990ad3b04b.txt': [173, 175],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.pde.each-noise',
@@ -35,6 +51,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'Each of the two perturbations on its own (τ1 > 0 with τ2 = 0, and τ2 > 0 with τ1 = '
             '0) eliminates the interaction (4).'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [58, 110]}, 'covers': [], 'origin': 'package'},
     ),
     (
         'pcr.pde.linear-second-order',
@@ -44,6 +61,14 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'For the linear router s = β1ᵀx and experts h = φ(aᵀx + b), the parameter interaction '
             'appears only at second order: ∂²H/∂β1∂b = ∂H/∂a, while β1ᵀ∂H/∂β1 ≢ 0.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [8, 52],
+                '000_7b6465990ad3b04b.txt': [175],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.pde.implementations',
@@ -54,6 +79,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             '`F.normalize`), or with an additive ε, v / (‖v‖ + ε), on the expert embedding only, '
             'the token only, or both. For each of these six variants, does (4) hold, and where?'
         ),
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [96, 110]}, 'covers': [], 'origin': 'package'},
     ),
     (
         'pcr.experts.param-count',
@@ -74,6 +100,14 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'router does not. Quantify: gradients of s with respect to x and β1 near 0, unbounded '
             'or bounded, with the bound.'
         ),
+        {
+            'sources': {
+                '000_7b6465990ad3b04b.txt': [215, 217, 219, 221],
+                '002_ed39350ac6d6e1c0.txt': [58],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.ident.ffn-relu',
