@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory.continual.portable import dot_last
 from moetheory.engine.verdicts import Verdict
 from moetheory.stats import Comparison, MeanEstimate, mean_ci
 
@@ -67,7 +68,7 @@ def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
     >>> expert_sets(theta, V).tolist()
     [[1, 0]]
     """
-    return np.einsum("rmd,rnd->rmn", theta, signals).argmax(axis=2)
+    return dot_last(theta[:, :, None, :], signals[:, None, :, :]).argmax(axis=2)
 
 
 def routing_tv(

@@ -31,6 +31,7 @@ import numpy as np
 
 from moetheory.continual.config import CLConfig
 from moetheory.continual.data import cluster_of, ground_truths, task_batch
+from moetheory.continual.portable import dot_last, portable_exp
 
 __all__ = [
     "SHARED_FIELDS",
@@ -119,7 +120,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
     >>> softmax(np.array([0.0, np.log(3.0)])).round(3).tolist()
     [0.25, 0.75]
     """
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    e = portable_exp(z - z.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
@@ -178,13 +179,13 @@ def orthonormal_basis(X: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     True
     """
     A = np.moveaxis(np.asarray(X, dtype=float), -1, 0).copy()  # (s, ..., d), contiguous rows
-    scale = np.sqrt(np.einsum("s...d,s...d->s...", A, A)).max(axis=0)
+    scale = np.sqrt(dot_last(A, A)).max(axis=0)
     for j in range(A.shape[0]):
         q = A[j]
         for _ in range(2):
             for i in range(j):
-                q -= np.einsum("...d,...d->...", A[i], q)[..., None] * A[i]
-        norm = np.sqrt(np.einsum("...d,...d->...", q, q))
+                q -= dot_last(A[i], q)[..., None] * A[i]
+        norm = np.sqrt(dot_last(q, q))
         keep = norm > rtol * scale
         q *= np.where(keep, 1.0 / np.where(keep, norm, 1.0), 0.0)[..., None]
     return np.moveaxis(A, 0, -2)
@@ -377,31 +378,31 @@ def simulate_many(
             n_t = tasks[b]
             xbar = xbars[b]
             for sl, M, _ in gate_blocks:
-                h[sl, :M] = np.matmul(theta[sl, :M], xbar[sl, :, None])[:, :, 0]
+                h[sl, :M] = dot_last(theta[sl, :M], xbar[sl, None, :])
             hn = h + noise[b]
             m_t = hn.argmax(axis=1)
             if sets is not None:
-                sets[:, t - 1] = np.einsum("rmd,rnd->rmn", theta, V0[rep]).argmax(axis=2)
+                sets[:, t - 1] = dot_last(theta[:, :, None, :], V0[rep][:, None]).argmax(axis=2)
             if gates is not None:
                 gates[:, t - 1] = h
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
             Qb = Qt[b]
             w_old = w[rows, m_t]
-            coeff = np.einsum("bsd,bd->bs", Qb, W[rows, n_t] - w_old)
-            delta = np.einsum("bsd,bs->bd", Qb, coeff)
+            coeff = dot_last(Qb, (W[rows, n_t] - w_old)[:, None, :])
+            delta = dot_last(np.swapaxes(Qb, 1, 2), coeff[:, None, :])
             w_new = w_old + delta
             w[rows, m_t] = w_new
 
             # Metrics, eqs. (14)-(16), from running sums.
             diff = W - w_new[:, None, :]
-            D_new = np.einsum("bnd,bnd->bn", diff, diff)
+            D_new = dot_last(diff, diff)
             C_row = C[rows, m_t]
             D_old = D[rows, m_t]
             if code:
                 root_new = np.sqrt(D_new)
-                S_root += np.einsum("bn,bn->b", C_row, root_new - np.sqrt(D_old))
-            S += np.einsum("bn,bn->b", C_row, D_new - D_old)
+                S_root += dot_last(C_row, root_new - np.sqrt(D_old))
+            S += dot_last(C_row, D_new - D_old)
             D[rows, m_t] = D_new
             e = D_new[rows, n_t]
             C[rows, m_t, n_t] += 1.0
@@ -413,7 +414,7 @@ def simulate_many(
             out_m[:, t - 1] = m_t
             out_n[:, t - 1] = n_t
             out_e[:, t - 1] = e
-            dnorm = np.sqrt(np.einsum("bd,bd->b", delta, delta))
+            dnorm = np.sqrt(dot_last(delta, delta))
             out_u[:, t - 1] = dnorm
             if code:
                 root_e = np.sqrt(e)
