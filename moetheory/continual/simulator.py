@@ -345,10 +345,10 @@ def simulate_many(
     if code:
         F_code = np.zeros((B_, T))
         G_code = np.zeros((B_, T))
-        root_now = np.zeros((B_, T))  # ‖w_t^{(m_τ)} - w_{n_τ}‖ for past τ
-        root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖
-        absdiff = np.zeros((B_, T))
-        absdiff_sum = np.zeros(B_)
+        root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖ right after round τ
+        code_F = [
+            _CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T) for c in range(nC)
+        ]
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -418,13 +418,13 @@ def simulate_many(
             out_u[:, t - 1] = dnorm
             if code:
                 root_e = np.sqrt(e)
-                _code_metrics_step(
-                    t, m_t, root_new, out_m, out_n, root_now, root_then, absdiff, absdiff_sum
-                )
+                for cf_ in code_F:
+                    cf_.step(t, m_t, root_new, out_m, out_n, root_then, D)
                 G_code[:, t - 1] = S_root / t
                 S_root += root_e
-                F_code[:, t - 1] = absdiff_sum / (t - 1) if t > 1 else 0.0
-                root_now[:, t - 1] = root_e
+                if t > 1:
+                    for cf_ in code_F:
+                        F_code[cf_.rows, t - 1] = cf_.total() / (t - 1)
                 root_then[:, t - 1] = root_e
 
             if not any_gate:
@@ -486,30 +486,65 @@ def simulate_many(
     return results
 
 
-def _code_metrics_step(
-    t: int,
-    m_t: np.ndarray,
-    root_new: np.ndarray,
-    hist_m: np.ndarray,
-    hist_n: np.ndarray,
-    root_now: np.ndarray,
-    root_then: np.ndarray,
-    absdiff: np.ndarray,
-    absdiff_sum: np.ndarray,
-) -> None:
-    """Refresh the code's forgetting terms of past rounds routed to the updated expert.
+class _CodeForgetting:
+    """The released code's forgetting sum, updated incrementally for one configuration.
 
-    The code's ``F`` sums ``|‖w_t^{(m_i)} - w_{n_i}‖ - ‖w_i^{(m_i)} - w_{n_i}‖|`` over the
-    first ``t - 2`` rounds: the absolute value prevents aggregation, so this is ``O(t)``.
+    The code's ``F_t`` sums ``|‖w_t^{(m_j)} - w_{n_j}‖ - b_j|`` with
+    ``b_j = ‖w_j^{(m_j)} - w_{n_j}‖`` over rounds ``j <= t - 2``; the absolute value prevents
+    one running sum. The terms are grouped by ``g = (m_j, n_j)``: all terms of a group share
+    the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m`` is
+    updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
+    ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if ``r_g >= max b``,
+    ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by term. Round ``j``
+    joins its group at round ``j + 2`` (the code's window).
     """
-    past = t - 1
-    if past < 1:
-        return
-    mask = hist_m[:, :past] == m_t[:, None]
-    fresh = np.take_along_axis(root_new, hist_n[:, :past], axis=1)
-    root_now[:, :past] = np.where(mask, fresh, root_now[:, :past])
-    new_abs = np.abs(root_now[:, :past] - root_then[:, :past])
-    # Rounds 1..t-2 (1-based) enter the code's sum; round t-1 joins at the next round.
-    window = max(past - 1, 0)
-    absdiff[:, :past] = new_abs
-    absdiff_sum[:] = absdiff[:, :window].sum(axis=1)
+
+    def __init__(self, start: int, stop: int, M: int, N: int, T: int) -> None:
+        self.rows = slice(start, stop)
+        R = stop - start
+        self.local = np.arange(R)
+        self.cap = max(8, 2 * T // (M * N) + 8)
+        self.b = np.zeros((R, M, N, self.cap))  # b_j of the rounds of each group
+        self.count = np.zeros((R, M, N), dtype=np.int64)
+        self.sum = np.zeros((R, M, N))
+        self.low = np.full((R, M, N), np.inf)
+        self.high = np.full((R, M, N), -np.inf)
+        self.part = np.zeros((R, M, N))  # Σ_{j ∈ g} |r_g - b_j|
+
+    def step(
+        self, t: int, m_t: np.ndarray, root_new: np.ndarray, hist_m: np.ndarray,
+        hist_n: np.ndarray, root_then: np.ndarray, D: np.ndarray,
+    ) -> None:
+        """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated."""
+        rows, loc = self.rows, self.local
+        if t >= 3:  # round j = t - 2 joins its group
+            j = t - 3  # 0-based index of round t - 2
+            m_j, n_j, b_j = hist_m[rows, j], hist_n[rows, j], root_then[rows, j]
+            k = self.count[loc, m_j, n_j]
+            if int(k.max()) >= self.cap:
+                self.b = np.concatenate([self.b, np.zeros_like(self.b)], axis=3)
+                self.cap *= 2
+            self.b[loc, m_j, n_j, k] = b_j
+            self.count[loc, m_j, n_j] = k + 1
+            self.sum[loc, m_j, n_j] += b_j
+            self.low[loc, m_j, n_j] = np.minimum(self.low[loc, m_j, n_j], b_j)
+            self.high[loc, m_j, n_j] = np.maximum(self.high[loc, m_j, n_j], b_j)
+            r_j = np.sqrt(D[rows][loc, m_j, n_j])
+            self.part[loc, m_j, n_j] += np.abs(r_j - b_j)
+        m = m_t[rows]
+        r = root_new[rows]  # (R, N): new distances of the routed expert
+        c = self.count[loc, m].astype(float)
+        s = self.sum[loc, m]
+        part = np.where(r >= self.high[loc, m], c * r - s, s - c * r)
+        mixed = (r > self.low[loc, m]) & (r < self.high[loc, m])
+        if mixed.any():
+            i_r, i_n = np.nonzero(mixed)
+            size = int(self.count[loc[i_r], m[i_r], i_n].max())
+            b = self.b[loc[i_r], m[i_r], i_n, :size]
+            listed = np.arange(size)[None, :] < self.count[loc[i_r], m[i_r], i_n][:, None]
+            part[i_r, i_n] = np.where(listed, np.abs(r[i_r, i_n][:, None] - b), 0.0).sum(axis=1)
+        self.part[loc, m] = part
+
+    def total(self) -> np.ndarray:
+        """The code's forgetting sum of every replicate of this configuration."""
+        return self.part.sum(axis=(1, 2))
