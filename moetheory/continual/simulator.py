@@ -30,14 +30,16 @@ from typing import Any
 import numpy as np
 
 from moetheory.continual.config import CLConfig
-from moetheory.continual.data import cluster_of, ground_truths, task_batch
+from moetheory.continual.data import TaskBatch, cluster_of, ground_truths, task_batch
 from moetheory.continual.portable import dot_last, portable_exp
 
 __all__ = [
     "SHARED_FIELDS",
     "CLResult",
+    "Draws",
     "gate_gradient",
     "orthonormal_basis",
+    "replay",
     "simulate",
     "simulate_many",
     "softmax",
@@ -79,6 +81,11 @@ class CLResult:
         ``record_sets=True``).
     forgetting_code, generalization_code : ndarray (R, T) or None
         The released code's metrics (unsquared norms, absolute differences, its indices).
+    gate_params : ndarray (R, T, M, d) or None
+        ``θ_t``, the gate parameters used in round ``t`` (before its update; with
+        ``record_params=True``).
+    models : ndarray (R, T, M, d) or None
+        ``w_t^{(m)}`` right after round ``t`` (with ``record_params=True``).
     """
 
     config: CLConfig
@@ -100,6 +107,8 @@ class CLResult:
     forgetting_code: np.ndarray | None = None
     generalization_code: np.ndarray | None = None
     choices: dict[str, Any] = field(default_factory=dict)
+    gate_params: np.ndarray | None = None
+    models: np.ndarray | None = None
 
     @property
     def replicates(self) -> int:
@@ -110,6 +119,52 @@ class CLResult:
     def clusters(self) -> np.ndarray:
         """Cluster index of every ground truth."""
         return cluster_of(self.config)
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Random draws of one run given from outside (e.g. recorded from the authors' script).
+
+    Attributes
+    ----------
+    W, V : ndarray (N, d)
+        Ground truths and their signals.
+    tasks : ndarray of int (T,)
+        Ground-truth index ``n_t`` of every round (0-based).
+    X : ndarray (T, d, s)
+        Feature matrices.
+    noise : ndarray (T, M)
+        Routing noise ``r_t^{(m)}`` (already scaled: values in ``[0, λ]``).
+    """
+
+    W: np.ndarray
+    V: np.ndarray
+    tasks: np.ndarray
+    X: np.ndarray
+    noise: np.ndarray
+
+
+def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResult:
+    """Run Algorithm 1 once on given draws instead of the simulator's own random streams.
+
+    ``cfg`` must agree with the shapes of ``draws`` (``N``, ``d``, ``s``, ``T``, ``M``).
+
+    Examples
+    --------
+    >>> cfg = CLConfig(M=2, T=3, N=2, K=1, d=3, s=1)
+    >>> W = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    >>> X = np.array([[[1.0], [0.0], [0.0]]] * 3)
+    >>> d = Draws(W, W, np.array([0, 0, 0]), X, np.array([[0.1, 0.0]] * 3))
+    >>> replay(cfg, d).expert.tolist()
+    [[0, 0, 0]]
+    """
+    T, M, N, d, s = cfg.T, cfg.M, cfg.N, cfg.d, cfg.s
+    shapes = {"W": (N, d), "V": (N, d), "tasks": (T,), "X": (T, d, s), "noise": (T, M)}
+    for name, shape in shapes.items():
+        got = np.shape(getattr(draws, name))
+        if tuple(got[: len(shape)]) != shape or (name == "noise" and got[1] < M):
+            raise ValueError(f"draws.{name} must have shape {shape} for this cfg, got {got}")
+    return simulate_many([cfg], 1, None, record_gates=record_gates, draws=draws)[0]
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -218,6 +273,7 @@ def simulate(
     record_gates: bool = False,
     record_sets: bool = False,
     progress: bool = False,
+    record_params: bool = False,
 ) -> CLResult:
     """Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
 
@@ -235,6 +291,8 @@ def simulate(
         Keep the expert sets of eq. (11) of every round, ``(R, T, M)``.
     progress : bool
         Show a progress bar over the rounds.
+    record_params : bool
+        Keep the gate parameters and expert models of every round, ``(R, T, M, d)`` each.
 
     Returns
     -------
@@ -252,7 +310,7 @@ def simulate(
         raise ValueError(f"cfg must be a CLConfig, got {type(cfg).__name__}")
     return simulate_many(
         [cfg], replicates, seed, record_gates=record_gates, record_sets=record_sets,
-        progress=progress,
+        progress=progress, record_params=record_params,
     )[0]
 
 
@@ -264,6 +322,8 @@ def simulate_many(
     record_gates: bool = False,
     record_sets: bool = False,
     progress: bool = False,
+    draws: Draws | None = None,
+    record_params: bool = False,
 ) -> list[CLResult]:
     """Simulate several configurations that share their data, in one vectorised loop.
 
@@ -301,7 +361,10 @@ def simulate_many(
     M_row = Ms[conf].astype(float)
 
     truth_ss, task_ss, route_ss = np.random.SeedSequence(seed).spawn(3)
-    W0, V0 = ground_truths(cfg, np.random.default_rng(truth_ss), R)
+    if draws is None:
+        W0, V0 = ground_truths(cfg, np.random.default_rng(truth_ss), R)
+    else:
+        W0, V0 = draws.W[None].astype(float), draws.V[None].astype(float)
     W = W0[rep]
     task_rng = np.random.default_rng(task_ss)
     route_rngs = [np.random.default_rng(route_ss) for _ in configs]
@@ -341,6 +404,8 @@ def simulate_many(
     out_u = np.zeros((B_, T))
     gates = np.zeros((B_, T, Mx)) if record_gates else None
     sets = np.zeros((B_, T, Mx), dtype=np.int64) if record_sets else None
+    params = np.zeros((B_, T, Mx, d)) if record_params else None
+    models = np.zeros((B_, T, Mx, d)) if record_params else None
     code = cfg.code_metrics
     if code:
         F_code = np.zeros((B_, T))
@@ -363,14 +428,22 @@ def simulate_many(
     bar = tqdm(total=T, disable=not progress, unit="round", leave=False)
     for start in range(0, T, BLOCK):
         nb = min(BLOCK, T - start)
-        batch = task_batch(cfg, task_rng, V0, nb)
+        if draws is None:
+            batch = task_batch(cfg, task_rng, V0, nb)
+        else:
+            batch = TaskBatch(draws.tasks[None, start:start + nb],
+                              draws.X[None, start:start + nb].astype(float),
+                              np.zeros((1, nb), dtype=np.int64))
         # Per-round data of every row (configurations share the replicates' data).
         Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)[:, rep]  # (nb, rows, s, d)
         xbars = np.swapaxes(batch.X.sum(axis=-1), 0, 1)[:, rep]  # (nb, rows, d)
         tasks = batch.task.T[:, rep]  # (nb, rows)
         noise = np.zeros((nb, B_, Mx))
         for c, (gen, cf) in enumerate(zip(route_rngs, configs, strict=True)):
-            block = cf.lam * gen.random((R, nb, cf.M))
+            if draws is None:
+                block = cf.lam * gen.random((R, nb, cf.M))
+            else:
+                block = draws.noise[None, start:start + nb, : cf.M].astype(float)
             noise[:, c * R:(c + 1) * R, : cf.M] = np.swapaxes(block, 0, 1)
         noise += mask
         for b in range(nb):
@@ -385,6 +458,8 @@ def simulate_many(
                 sets[:, t - 1] = dot_last(theta[:, :, None, :], V0[rep][:, None]).argmax(axis=2)
             if gates is not None:
                 gates[:, t - 1] = h
+            if params is not None:
+                params[:, t - 1] = theta
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
             Qb = Qt[b]
@@ -393,6 +468,8 @@ def simulate_many(
             delta = dot_last(np.swapaxes(Qb, 1, 2), coeff[:, None, :])
             w_new = w_old + delta
             w[rows, m_t] = w_new
+            if models is not None:
+                models[:, t - 1] = w
 
             # Metrics, eqs. (14)-(16), from running sums.
             diff = W - w_new[:, None, :]
@@ -482,6 +559,8 @@ def simulate_many(
             forgetting_code=F_code[sl] if code else None,
             generalization_code=G_code[sl] if code else None,
             choices=cf.to_dict(),
+            gate_params=params[sl, :, :M] if params is not None else None,
+            models=models[sl, :, :M] if models is not None else None,
         ))
     return results
 
