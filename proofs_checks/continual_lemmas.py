@@ -29,34 +29,50 @@ from typing import Any
 
 import numpy as np
 
-from moetheory import CheckContext, Outcome, claim
+from moetheory import CheckContext, Outcome, Verdict, claim
 from moetheory.continual import CLConfig, CLResult
+from moetheory.continual.analysis import expert_sets, greater, paired_ci
+from moetheory.continual.data import task_batch
 from moetheory.continual.scaling import (
     exponent_at_least,
     exponent_at_most,
     exponent_equal,
     fit_exponent,
 )
-from moetheory.continual.simulator import simulate_many
-from moetheory.stats import Comparison, compare, mean_ci
+from moetheory.continual.simulator import simulate_many, softmax
+from moetheory.stats import Comparison, MeanEstimate, compare, mean_ci, proportion_ci
 from proofs_checks.continual_dynamics import _md_table, _statistical_outcome
 
 __all__ = [
     "GRID",
+    "check_aux_loss",
+    "check_lemma1",
+    "check_lemma5",
+    "check_lemma6",
+    "check_lemma7",
+    "check_lemma8",
+    "check_lemma9",
+    "check_lemma11_algorithm",
+    "check_lemma13",
+    "check_lemma14",
+    "check_lemma15",
+    "check_prop2_t1",
+    "check_prop3_gaps",
+    "check_prop3_time",
     "grid_runs",
 ]
 
 SEED_FILE = "003_3078ccb5100b14b7.txt"
 SHARED_SEED = 20_031
 #: σ0 grid of the order statements, and the exponent tolerance (fixed before looking).
-GRID = (0.1, 0.2, 0.4)
+GRID = (0.05, 0.1, 0.2)
 EXP_TOL = 0.25
 READINGS = ("paper", "paper, random β", "code")
 READING_TEXT = {
     "paper": (
         "Definition 1 data with Appendix A.2's β_t = 1 (v_n = w_n/σ0), the equations as "
         "written (clean softmax, squared local loss, f in the auxiliary gradient); grid "
-        "σ0 ∈ {0.1, 0.2, 0.4} with η = σ0^0.5, λ = Γ = σ0^1.25, N = K = 7, M = 20"
+        "σ0 ∈ {0.05, 0.1, 0.2} with η = σ0^0.5, λ = Γ = σ0^1.25, N = K = 7, M = 20"
     ),
     "paper, random β": (
         "as 'paper' but with Definition 1's random β_t ~ Unif(0, C], C = 1"
@@ -70,7 +86,7 @@ READING_TEXT = {
 
 
 def _profile_sizes(ctx: CheckContext) -> int:
-    return 32 if ctx.full else 8
+    return 48 if ctx.full else 16
 
 
 def grid_config(reading: str, sigma0: float, **changes: Any) -> CLConfig:
@@ -314,7 +330,7 @@ def check_lemma6(ctx: CheckContext) -> Outcome:
         "rounds t ≤ T1 without termination, v_n = v_{n_t}: share of rounds with "
         "⟨Δθ^(m_t), v_n⟩ < 0 and share with ⟨Δθ^(m), v_n⟩ > 0 for every m ≠ m_t (each vs 1, "
         "tolerance 0.05, mean over replicates), and the spread of the unselected experts' "
-        "steps (coefficient of variation) vs 0 with tolerance 0.25; at σ0 = 0.4; readings "
+        "steps (coefficient of variation) vs 0 with tolerance 0.25; at σ0 = 0.2; readings "
         "'paper', 'paper, random β', 'code'"
     ),
 )
@@ -324,7 +340,7 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
     data = []
     for reading in READINGS:
         runs, seed = _runs(ctx, reading)
-        free = runs[0.4][1]
+        free = runs[GRID[-1]][1]
         assert free.gate_params is not None
         T1, R = free.config.T1, free.replicates
         step = free.gate_params[:, 1:T1 + 1] - free.gate_params[:, :T1]  # (R, T1, M, d)
@@ -344,7 +360,7 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
             compare("coefficient of variation of the unselected experts' steps, vs 0",
                     mean_ci(cv, alpha), 0.0, 0.25),
         ]
-        ev = {"sigma0": 0.4, "T1": T1, "replicates": R, "simulator_seed": seed,
+        ev = {"sigma0": GRID[-1], "T1": T1, "replicates": R, "simulator_seed": seed,
               "rule": "stats.compare (tolerances 0.05, 0.05, 0.25)",
               "mean_selected_step": float(np.abs(sel).mean()),
               "mean_unselected_step": float(np.abs(others).mean())}
@@ -479,4 +495,465 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
         ev.update(simulator_seed=seed, mean_by_eta=[float(by_eta[float(x)].mean())
                                                     for x in ETA_GRID])
         data.append((name, comps, ev, deriv + "\n\n" + _md_table(comps[-1:])))
+    return _outcome(ctx, data, alpha)
+
+
+# --------------------------------------------------------------------------------------
+# Lemma 1: same signal, same gate output; Lemma 13: softmax ordering at T1 + 1
+# --------------------------------------------------------------------------------------
+
+
+def _fresh_pairs(res: CLResult, seed: int, rounds: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """Fresh data of every task: two column sums ``x̄`` per (replicate, task) with the same
+    signal, from the run's own data model. Returns ``(xa, xb)`` of shape (R, N, d)."""
+    cfg = res.config
+    R, N, d = res.replicates, cfg.N, cfg.d
+    rng = np.random.default_rng(seed)
+    xa = np.zeros((R, N, d))
+    xb = np.zeros((R, N, d))
+    for n in range(N):
+        batch = task_batch(cfg.replace(N=1, K=1), rng, res.signals[:, n:n + 1], 2)
+        xbar = batch.X.sum(axis=-1)  # (R, 2, d)
+        xa[:, n], xb[:, n] = xbar[:, 0], xbar[:, 1]
+    return xa, xb
+
+
+@claim(
+    "cl.lemma1.same-signal",
+    kind="statistical",
+    statement=(
+        "Lemma 1 (M > N version): for any two feature matrices X and X̃ with the same feature "
+        "signal v_n, with probability at least 1 − o(1), the gate outputs of the same expert "
+        "satisfy |h_m(X, θ_t^(m)) − h_m(X̃, θ_t^(m))| = O(σ0^1.5)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(119, 121, 294),
+    covers=["003-20"],
+    origin="seed",
+    reading=(
+        "largest |h_m(X) − h_m(X̃)| over experts and tasks, for two fresh matrices of each "
+        "task drawn from the run's data model, with the gate θ_t at t = T1 + 1 and at t = T "
+        "(without termination); O(σ0^1.5): fitted σ0-exponent >= 1.5 − 0.25; readings "
+        "'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_lemma1(ctx: CheckContext) -> Outcome:
+    """Lemma 1: matrices with the same signal get nearly the same gate outputs."""
+    alpha = ctx.alpha / 6
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        at_t1, at_end = {}, {}
+        for s0, (_, free) in runs.items():
+            assert free.gate_params is not None
+            xa, xb = _fresh_pairs(free, seed + 7)
+            diff = xa - xb  # (R, N, d)
+            for store, t in ((at_t1, free.config.T1), (at_end, free.config.T - 1)):
+                th = free.gate_params[:, t]  # (R, M, d)
+                store[s0] = np.abs((th[:, :, None, :] * diff[:, None, :, :]).sum(-1)).max(
+                    axis=(1, 2))
+        _, c1, e1, d1 = _exponent_reading(reading, ctx, "max |h_m(X) − h_m(X̃)| at T1+1",
+                                          at_t1, [("O", 1.5)], alpha)
+        _, c2, e2, d2 = _exponent_reading(reading, ctx, "max |h_m(X) − h_m(X̃)| at T",
+                                          at_end, [("O", 1.5)], alpha)
+        data.append((reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
+                                        "simulator_seed": seed}, d1 + "\n\n" + d2))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.lemma13.softmax-order",
+    kind="statistical",
+    statement=(
+        "Lemma 13: at t = T1 + 1, for n ≠ n' and every expert m ∈ M_n, "
+        "π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(444, 446, 448),
+    covers=["003-54"],
+    origin="seed",
+    reading=(
+        "θ_{T1+1} of the runs without termination, M_n by eq. (11), fresh X_n for every task: "
+        "the share of (m ∈ M_n, n' ≠ n) pairs with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, "
+        "mean over replicates); the number of runs where all pairs hold is in the evidence; "
+        "at every σ0 of the grid; readings 'paper', "
+        "'paper, random β', 'code'"
+    ),
+)
+def check_lemma13(ctx: CheckContext) -> Outcome:
+    """Lemma 13: an expert of M_n prefers data of task n to data of any other task."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
+        for s0, (_, free) in runs.items():
+            assert free.gate_params is not None
+            th = free.gate_params[:, free.config.T1]  # θ_{T1+1}, (R, M, d)
+            members = expert_sets(th, free.signals)  # (R, M)
+            xa, _ = _fresh_pairs(free, seed + 11)
+            pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
+            R, N, M = pi.shape
+            share, allok = np.zeros(R), np.zeros(R, dtype=bool)
+            for r in range(R):
+                ok = [pi[r, members[r, m], m] > pi[r, n2, m]
+                      for m in range(M) for n2 in range(N) if n2 != members[r, m]]
+                share[r] = float(np.mean(ok))
+                allok[r] = bool(np.all(ok))
+            comps.append(compare(f"σ0={s0:g}: share of pairs with π_m(X_n) > π_m(X_n'), vs 1",
+                                 mean_ci(share, alpha), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_share": float(share.mean()),
+                                   "runs_all_hold": int(allok.sum()), "runs": R}
+        data.append((reading, comps, ev, "Softmax over experts of the clean gate outputs on "
+                     "fresh data of each task, with the gate of round T1 + 1.\n\n"
+                     + _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.lemma11.coverage.algorithm",
+    kind="statistical",
+    statement=(
+        "Lemma 11 for Algorithm 1's own expert sets: with M = Ω(N ln N), every M_n of eq. (11) "
+        "is non-empty with probability 1 − o(1)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(437),
+    covers=["003-50"],
+    origin="seed",
+    reading=(
+        "N = 7, M = 20 >= N ln N ≈ 13.6: the sets M_n from θ at T1 + 1 and at T of the runs "
+        "with termination; P(every M_n non-empty) > 1/2 (Clopper–Pearson), per σ0 of the grid; "
+        "readings 'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
+    """Lemma 11 on the sets Algorithm 1 actually forms."""
+    alpha = ctx.alpha / 18
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        comps, ev = [], {"simulator_seed": seed, "rule": "Clopper–Pearson, threshold 1/2"}
+        for s0, (term, _) in runs.items():
+            assert term.gate_params is not None
+            N, R = term.config.N, term.replicates
+            for label, t in (("T1+1", term.config.T1), ("T", term.config.T - 1)):
+                members = expert_sets(term.gate_params[:, t], term.signals)
+                covered = np.array([len(np.unique(members[r])) == N for r in range(R)])
+                comps.append(greater(f"σ0={s0:g}, sets at {label}: P(every M_n non-empty) > 1/2",
+                                     proportion_ci(int(covered.sum()), R, alpha), 0.5, 0.0))
+                ev[f"sigma0={s0:g}, {label}"] = {
+                    "runs_all_covered": int(covered.sum()), "runs": R,
+                    "mean_tasks_covered": float(np.mean([len(np.unique(m)) for m in members]))}
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+# --------------------------------------------------------------------------------------
+# Lemma 15 and Proposition 2's part 1: the router between T1 and t1
+# --------------------------------------------------------------------------------------
+
+
+def _window_order(free: CLResult) -> np.ndarray:
+    """Share of rounds T1 < t <= t1 in which every expert of M_{n_t} has a larger gate output
+    (so a larger softmax value) on X_t than every expert outside it (Lemma 15)."""
+    assert free.gate_outputs is not None and free.expert_sets is not None
+    T1, t1 = free.config.T1, _t1(free.config)
+    R = free.replicates
+    share = np.zeros(R)
+    for r in range(R):
+        ok = []
+        for t in range(T1, min(t1, free.config.T)):
+            inside = free.expert_sets[r, t] == free.task[r, t]
+            if inside.all() or not inside.any():
+                ok.append(bool(inside.any()))
+                continue
+            h = free.gate_outputs[r, t]
+            ok.append(bool(h[inside].min() > h[~inside].max()))
+        share[r] = float(np.mean(ok)) if ok else np.nan
+    return share
+
+
+@claim(
+    "cl.lemma15.softmax-order",
+    kind="statistical",
+    statement=(
+        "Lemma 15: for t ∈ {T1+1, …, t1}, experts m ∈ M_n and m' ∈ M_n' with n ≠ n' satisfy "
+        "π_m(X_n, Θ_t) > π_m'(X_n, Θ_t) and π_m'(X_n', Θ_t) > π_m(X_n', Θ_t)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(576, 578, 608, 610),
+    covers=["003-67"],
+    origin="seed",
+    reading=(
+        "runs without termination, rounds T1 < t <= t1 = ⌈η⁻¹σ0^{−0.25}M⌉ on the round's own "
+        "data X_t (task n_t): every expert of M_{n_t} (eq. (11) at t) has a larger softmax "
+        "value than every expert outside it; share of rounds vs 1 (tolerance 0.05, mean over "
+        "replicates), per σ0 of the grid; readings 'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_lemma15(ctx: CheckContext) -> Outcome:
+    """Lemma 15: during router learning the own set's experts have the largest softmax."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
+        for s0, (_, free) in runs.items():
+            share = _window_order(free)
+            ok = np.isfinite(share)
+            comps.append(compare(f"σ0={s0:g}: share of rounds T1 < t <= t1 with the ordering",
+                                 mean_ci(share[ok], alpha), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_share": float(np.nanmean(share)),
+                                   "T1": free.config.T1, "t1": _t1(free.config)}
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+def _gaps(h: np.ndarray, members: np.ndarray, n: int) -> tuple[float, float]:
+    """Largest gap inside M_n and smallest gap between M_n and the others, on one round."""
+    inside = members == n
+    if not inside.any() or inside.all():
+        return float("nan"), float("nan")
+    within = float(h[inside].max() - h[inside].min())
+    across = float(np.abs(h[inside][:, None] - h[~inside][None, :]).min())
+    return within, across
+
+
+@claim(
+    "cl.prop2.t1-gaps",
+    kind="statistical",
+    statement=(
+        "Proposition 2 part 1 (M > N version): at t1 = ⌈η⁻¹σ0^{−0.25}M⌉, "
+        "|h_m − h_m'| = O(σ0^1.75) for m, m' in the same M_n and Θ(σ0^0.75) otherwise; "
+        "at T1 the softmax gap inside M_n is O(σ0^0.75)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(135, 137, 143, 564, 566, 636),
+    covers=["003-63", "003-112"],
+    origin="seed",
+    reading=(
+        "runs without termination, on the round's own data X_t of task n = n_t: the largest "
+        "gate-output gap inside M_n (O(σ0^1.75): exponent >= 1.5) and the smallest gap "
+        "between M_n and the other experts (Θ(σ0^0.75): exponent in [0.5, 1.0]) at round t1, "
+        "and the largest softmax gap inside M_n at round T1 (O(σ0^0.75)); runs where M_n is "
+        "empty or everything are left out; readings 'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_prop2_t1(ctx: CheckContext) -> Outcome:
+    """Proposition 2 part 1: gate-output gaps at t1 (and the softmax gap at T1)."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        within, across, soft = {}, {}, {}
+        for s0, (_, free) in runs.items():
+            assert free.gate_outputs is not None and free.expert_sets is not None
+            t1, T1, R = _t1(free.config), free.config.T1, free.replicates
+            w, a, sp_ = [], [], []
+            for r in range(R):
+                n = free.task[r, t1 - 1]
+                wi, ac = _gaps(free.gate_outputs[r, t1 - 1], free.expert_sets[r, t1 - 1], n)
+                pis = softmax(free.gate_outputs[r, T1 - 1])
+                ws, _ = _gaps(pis, free.expert_sets[r, T1 - 1], free.task[r, T1 - 1])
+                w.append(wi), a.append(ac), sp_.append(ws)
+            within[s0], across[s0], soft[s0] = (np.array(x) for x in (w, a, sp_))
+        ok = {s: np.isfinite(within[s]) & (within[s] > 0) for s in within}
+        oka = {s: np.isfinite(across[s]) & (across[s] > 0) for s in across}
+        oks = {s: np.isfinite(soft[s]) & (soft[s] > 0) for s in soft}
+        if min(int(v.sum()) for v in [*ok.values(), *oka.values(), *oks.values()]) < 2:
+            est = _nan_estimate(alpha)
+            comps = [Comparison("fewer than 2 usable runs at some σ0", est, 0.0, 0.0,
+                                Verdict.INCONCLUSIVE)]
+            data.append((reading, comps, {"simulator_seed": seed}, _md_table(comps)))
+            continue
+        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-set gate gap at t1",
+                                          {s: within[s][ok[s]] for s in within},
+                                          [("O", 1.75)], alpha)
+        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gate gap at t1",
+                                          {s: across[s][oka[s]] for s in across},
+                                          [("Theta", 0.75)], alpha)
+        _, c3, e3, d3 = _exponent_reading(reading, ctx, "within-set softmax gap at T1",
+                                          {s: soft[s][oks[s]] for s in soft},
+                                          [("O", 0.75)], alpha)
+        data.append((reading, c1 + c2 + c3,
+                     {"within_t1": e1, "across_t1": e2, "softmax_within_T1": e3,
+                      "rule": e1["rule"], "simulator_seed": seed},
+                     "\n\n".join((d1, d2, d3))))
+    return _outcome(ctx, data, alpha)
+
+
+def _nan_estimate(alpha: float) -> MeanEstimate:
+    return MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha)
+
+
+# --------------------------------------------------------------------------------------
+# Proposition 3: when termination comes, and the gaps it freezes
+# --------------------------------------------------------------------------------------
+
+
+@claim(
+    "cl.prop3.termination-time",
+    kind="statistical",
+    statement=(
+        "Proposition 3 (M > N version): under Algorithm 1 the MoE stops updating Θ_t from "
+        "round T2 = O(η⁻¹σ0^{−0.25} M)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(147, 686),
+    covers=["003-74"],
+    origin="seed",
+    reading=(
+        "runs with termination, horizon T = t2 + 20: whether a run terminates at all "
+        "(P(termination) > 1/2, Clopper–Pearson, at every σ0) and, separately, the round of "
+        "termination given termination: with η = σ0^0.5, T2 = O(σ0^{−0.75}) (fitted "
+        "σ0-exponent >= −0.75 − 0.25); readings 'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_prop3_time(ctx: CheckContext) -> Outcome:
+    """Proposition 3: Algorithm 1 terminates, by T2 = O(η⁻¹σ0^{−0.25}M)."""
+    alpha = ctx.alpha / 12
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        comps, rounds = [], {}
+        ev: dict[str, Any] = {"simulator_seed": seed}
+        for s0, (term, _) in runs.items():
+            done = term.termination_round >= 0
+            comps.append(greater(f"σ0={s0:g}: P(termination by T = {term.config.T}) > 1/2",
+                                 proportion_ci(int(done.sum()), term.replicates, alpha),
+                                 0.5, 0.0))
+            rounds[s0] = term.termination_round[done].astype(float)
+            ev[f"sigma0={s0:g}"] = {"terminated": int(done.sum()), "runs": term.replicates,
+                                   "T2_bound_shape": term.config.T1 * s0**-0.25,
+                                   "mean_round_given_termination":
+                                       float(rounds[s0].mean()) if done.any() else "nan"}
+        if all(v.size >= 2 for v in rounds.values()):
+            est = fit_exponent(sorted(rounds), [rounds[s] for s in sorted(rounds)], alpha,
+                               ctx.seed)
+            comps.append(exponent_at_least("termination round given termination: σ0-exponent "
+                                           "vs O(σ0^-0.75)", est, -0.75, EXP_TOL))
+        else:
+            comps.append(Comparison("termination round: fewer than 2 terminated runs at some "
+                                    "σ0", _nan_estimate(alpha), -0.75, EXP_TOL,
+                                    Verdict.INCONCLUSIVE))
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.prop3.frozen-gaps",
+    kind="statistical",
+    statement=(
+        "After termination (Appendix G): gate outputs of experts in the same set differ by "
+        "O(Γ) and those of experts in different sets by Θ(σ0^0.75)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(693, 697, 699),
+    covers=["003-77"],
+    origin="seed",
+    reading=(
+        "runs with termination, every round after the termination round, on the round's own "
+        "data: mean over those rounds of the largest gap inside M_{n_t} (O(Γ) = O(σ0^1.25): "
+        "exponent >= 1.0) and of the smallest gap between M_{n_t} and the others "
+        "(Θ(σ0^0.75): exponent in [0.5, 1.0]); terminated runs only; readings 'paper', "
+        "'paper, random β', 'code'"
+    ),
+)
+def check_prop3_gaps(ctx: CheckContext) -> Outcome:
+    """After termination: O(Γ) gaps inside a set, Θ(σ0^0.75) across sets."""
+    alpha = ctx.alpha / 6
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        within, across = {}, {}
+        for s0, (term, _) in runs.items():
+            assert term.gate_outputs is not None and term.expert_sets is not None
+            w, a = [], []
+            for r in np.flatnonzero(term.termination_round >= 0):
+                start = int(term.termination_round[r])
+                pairs = [_gaps(term.gate_outputs[r, t], term.expert_sets[r, t], term.task[r, t])
+                         for t in range(start, term.config.T)]
+                wi = [x for x, _ in pairs if np.isfinite(x)]
+                ac = [y for _, y in pairs if np.isfinite(y)]
+                if wi and ac:
+                    w.append(np.mean(wi)), a.append(np.mean(ac))
+            within[s0], across[s0] = np.array(w), np.array(a)
+        usable = all(v.size >= 2 and (v > 0).all() for v in [*within.values(),
+                                                              *across.values()])
+        if not usable:
+            comps = [Comparison("fewer than 2 usable terminated runs at some σ0",
+                                _nan_estimate(alpha), 0.0, 0.0, Verdict.INCONCLUSIVE)]
+            data.append((reading, comps, {"simulator_seed": seed,
+                                          "usable_runs": {str(s): int(v.size)
+                                                          for s, v in within.items()}},
+                         _md_table(comps)))
+            continue
+        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-set gap after termination",
+                                          within, [("O", 1.25)], alpha)
+        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gap after termination",
+                                          across, [("Theta", 0.75)], alpha)
+        data.append((reading, c1 + c2, {"within": e1, "across": e2, "rule": e1["rule"],
+                                        "simulator_seed": seed}, d1 + "\n\n" + d2))
+    return _outcome(ctx, data, alpha)
+
+
+# --------------------------------------------------------------------------------------
+# The auxiliary loss is necessary for load balance (ablation α = 0)
+# --------------------------------------------------------------------------------------
+
+
+@claim(
+    "cl.aux-loss.necessary",
+    kind="statistical",
+    statement=(
+        "The auxiliary loss (7) is necessary and plays a crucial role in balancing the load "
+        "among experts in MoE for continual learning."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(97),
+    covers=["003-18"],
+    origin="seed",
+    reading=(
+        "Appendix A.2 settings with M = 20, N = K = 7, T = T1 + 1 = 41: the exploration "
+        "imbalance max_m |f_{T1}^(m) − 1/M| is larger with α = 0 than with α = 0.5 (paired "
+        "difference > 0, smallest meaningful effect 0.1 × the α = 0.5 level); readings "
+        "'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_aux_loss(ctx: CheckContext) -> Outcome:
+    """Ablation: without the auxiliary loss the exploration is unbalanced."""
+    alpha = ctx.alpha / 3
+    R = _profile_sizes(ctx) * 2
+    seed = SHARED_SEED + 50 + (1 if ctx.full else 0)
+    data = []
+    for reading in READINGS:
+        base = CLConfig(reading="code" if reading == "code" else "paper", M=20, N=7, K=7)
+        if reading == "paper, random β":
+            base = base.replace(beta="uniform")
+        base = base.replace(T=base.T1 + 1, terminate=False)
+        with_aux, without = simulate_many([base, base.replace(alpha=0.0)], R, seed)
+        b1, b0 = _balance(with_aux), _balance(without)
+        comps = [greater("exploration imbalance, α = 0 − α = 0.5 > 0", paired_ci(b0, b1, alpha),
+                         0.0, 0.1 * float(b1.mean()))]
+        ev = {"replicates": R, "simulator_seed": seed, "T1": base.T1,
+              "mean_imbalance_alpha_0.5": float(b1.mean()),
+              "mean_imbalance_alpha_0": float(b0.mean()),
+              "experts_never_used_alpha_0": float(
+                  np.mean([(np.bincount(e, minlength=20) == 0).sum() for e in without.expert])),
+              "rule": "analysis.greater"}
+        deriv = (
+            f"Mean max_m |f − 1/M| at T1: α = 0.5: {ev['mean_imbalance_alpha_0.5']:.3g}; "
+            f"α = 0: {ev['mean_imbalance_alpha_0']:.3g} (experts never used with α = 0: "
+            f"{ev['experts_never_used_alpha_0']:.1f} of 20 on average).\n\n" + _md_table(comps)
+        )
+        data.append((reading, comps, ev, deriv))
     return _outcome(ctx, data, alpha)
