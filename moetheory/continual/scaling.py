@@ -5,8 +5,8 @@ A statement ``q = O(x^a)`` (as ``x → 0``), ``Ω(x^a)`` or ``Θ(x^a)`` about a 
 is not a finding, an exponent is. :func:`fit_exponent` fits the log-log slope of the mean of
 ``q`` over a grid of ``x`` (ordinary least squares on ``log mean`` against ``log x``), with a
 percentile bootstrap interval that resamples the replicates at every grid point
-independently. The rules then compare the interval with the claimed exponent ``a`` and a
-tolerance fixed before looking:
+independently. The rules of :mod:`moetheory.stats` then compare the interval with the claimed
+exponent ``a`` and a tolerance fixed before looking:
 
 * ``O(x^a)`` (:func:`exponent_at_least`): the slope must be at least ``a``: ``supported`` if
   the interval lies above ``a - tol``, ``unsupported`` if it lies below, else
@@ -22,8 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from moetheory.engine.verdicts import Verdict
-from moetheory.stats import Comparison, MeanEstimate
+from moetheory.stats import Comparison, MeanEstimate, at_least, at_most, compare
 
 __all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_exponent"]
 
@@ -93,41 +92,32 @@ def fit_exponent(
 
 
 def exponent_at_least(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
-    """``q = O(x^a)`` as ``x → 0``: the fitted exponent is at least ``a`` (within ``tol``).
+    """``q = O(x^a)`` as ``x → 0``: the fitted exponent is at least ``a`` (within ``tol``);
+    :func:`moetheory.stats.at_least` on the exponent's interval.
 
     Examples
     --------
     >>> exponent_at_least("q", MeanEstimate(1.0, 0.9, 1.1, 30, 0.99), 1.5, 0.25).verdict
     <Verdict.UNSUPPORTED: 'unsupported'>
     """
-    if est.low >= a - tol:
-        verdict = Verdict.SUPPORTED
-    elif est.high < a - tol:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return Comparison(label, est, float(a), float(tol), verdict)
+    return at_least(label, est, a, tol)
 
 
 def exponent_at_most(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
-    """``q = Ω(x^a)`` as ``x → 0``: the fitted exponent is at most ``a`` (within ``tol``).
+    """``q = Ω(x^a)`` as ``x → 0``: the fitted exponent is at most ``a`` (within ``tol``);
+    :func:`moetheory.stats.at_most` on the exponent's interval.
 
     Examples
     --------
     >>> exponent_at_most("q", MeanEstimate(0.1, 0.0, 0.2, 30, 0.99), 1.0, 0.25).verdict
     <Verdict.SUPPORTED: 'supported'>
     """
-    if est.high <= a + tol:
-        verdict = Verdict.SUPPORTED
-    elif est.low > a + tol:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return Comparison(label, est, float(a), float(tol), verdict)
+    return at_most(label, est, a, tol)
 
 
 def exponent_equal(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
-    """``q = Θ(x^a)``: the exponent's interval lies inside ``[a - tol, a + tol]``.
+    """``q = Θ(x^a)``: the exponent's interval lies inside ``[a - tol, a + tol]``;
+    :func:`moetheory.stats.compare` (equivalence) on the exponent's interval.
 
     Examples
     --------
@@ -136,10 +126,4 @@ def exponent_equal(label: str, est: MeanEstimate, a: float, tol: float) -> Compa
     >>> exponent_equal("q", MeanEstimate(0.7, 0.2, 1.3, 30, 0.99), 0.75, 0.25).verdict
     <Verdict.INCONCLUSIVE: 'inconclusive'>
     """
-    if a - tol <= est.low and est.high <= a + tol:
-        verdict = Verdict.SUPPORTED
-    elif est.high < a - tol or est.low > a + tol:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return Comparison(label, est, float(a), float(tol), verdict)
+    return compare(label, est, a, tol)
