@@ -133,7 +133,8 @@ def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
             stable = (sets == sets[:, :1]).all(axis=2).mean(axis=1)
             within = drift[s0] <= _within_cluster_gap(res)
             extra.append(compare(f"σ0={s0:g}: share of rounds after T1 with unchanged cluster "
-                                 "sets, vs 1", mean_ci(stable, alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+                                 "sets, vs 1", mean_ci(stable, alpha, bounds=(0.0, 1.0)),
+                                 1.0, 0.05))
             extra.append(compare(f"σ0={s0:g}: share of runs with drift <= max within-cluster "
                                  "gap, vs 1", proportion_ci(int(within.sum()), within.size,
                                                            alpha), 1.0, 0.05))
@@ -186,8 +187,8 @@ def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
                                  mean_ci(inside, alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
             ok = np.isfinite(tv)
             if ok.sum() >= 2:
-                comps.append(compare("TV from uniform inside M_k, vs 0", mean_ci(tv[ok], alpha, bounds=(0.0, 1.0)),
-                                     0.0, 0.1))
+                comps.append(compare("TV from uniform inside M_k, vs 0",
+                                     mean_ci(tv[ok], alpha, bounds=(0.0, 1.0)), 0.0, 0.1))
             ev.update(mean_inside=float(np.mean(inside)), usable_tv=int(ok.sum()))
         if len(comps) < 2:
             comps.append(Comparison("fewer than 2 usable terminated runs",
@@ -295,7 +296,8 @@ def check_within_cluster(ctx: CheckContext) -> Outcome:
         comps = [
             greater("TV across clusters − TV within a cluster > 0",
                     paired_ci(across, within, alpha), 0.0, 0.1),
-            compare("TV between tasks of one cluster, vs 0", mean_ci(within, alpha, bounds=(0.0, 1.0)), 0.0, 0.2),
+            compare("TV between tasks of one cluster, vs 0",
+                    mean_ci(within, alpha, bounds=(0.0, 1.0)), 0.0, 0.2),
         ]
         ev = {"simulator_seed": seed, "sigma0": GRID[-1],
               "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}

@@ -155,8 +155,8 @@ def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResu
     >>> W = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     >>> X = np.array([[[1.0], [0.0], [0.0]]] * 3)
     >>> d = Draws(W, W, np.array([0, 0, 0]), X, np.array([[0.1, 0.0]] * 3))
-    >>> replay(cfg, d).expert.tolist()
-    [[0, 0, 0]]
+    >>> replay(cfg, d).expert.tolist()  # round 1 lowers expert 0's gate output (Lemma 7)
+    [[0, 1, 1]]
     """
     T, M, N, d, s = cfg.T, cfg.M, cfg.N, cfg.d, cfg.s
     shapes = {"W": (N, d), "V": (N, d), "tasks": (T,), "X": (T, d, s), "noise": (T, M)}
