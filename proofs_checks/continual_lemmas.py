@@ -987,7 +987,8 @@ def _top_and_gap(free: CLResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             gaps.append(h[inside].min() - h[~inside].max())
         if len(ts) >= 3:
             top[r] = float(np.mean(hits))
-            slope[r] = float(np.polyfit(np.array(ts, float), np.array(gaps), 1)[0])
+            tc = np.array(ts, float) - np.mean(ts)  # least-squares slope, no LAPACK
+            slope[r] = float((tc * np.array(gaps)).sum() / (tc * tc).sum())
             used[r] = True
     return top, slope, used
 

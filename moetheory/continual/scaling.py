@@ -18,6 +18,7 @@ exponent ``a`` and a tolerance fixed before looking:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,6 +29,15 @@ __all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_expon
 
 #: Bootstrap resamples of :func:`fit_exponent`.
 BOOTSTRAP = 1000
+
+
+_LOG = np.frompyfunc(math.log, 1, 1)
+
+
+def _log(x: np.ndarray | Sequence[float]) -> np.ndarray:
+    """Natural logarithm through the C library, not NumPy's SIMD kernels (whose last bit
+    depends on the CPU path), so fitted exponents are the same on every machine."""
+    return np.asarray(_LOG(np.asarray(x, dtype=float)), dtype=float)
 
 
 def _slope(logx: np.ndarray, logy: np.ndarray) -> np.ndarray:
@@ -79,13 +89,13 @@ def fit_exponent(
     arrays = [np.asarray(s, dtype=float).ravel() for s in samples]
     if any(a.size < 2 or not np.all(np.isfinite(a)) or (a <= 0).any() for a in arrays):
         raise ValueError("samples must hold at least 2 finite positive values per grid value")
-    logx = np.log(xs)
-    slope = float(_slope(logx, np.log([a.mean() for a in arrays])))
+    logx = _log(xs)
+    slope = float(_slope(logx, _log([a.mean() for a in arrays])))
     rng = np.random.default_rng(seed)
     means = np.stack(
         [a[rng.integers(0, a.size, (BOOTSTRAP, a.size))].mean(axis=1) for a in arrays], axis=1
     )
-    boot = _slope(logx, np.log(means))
+    boot = _slope(logx, _log(means))
     low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     return MeanEstimate(slope, float(low), float(high), int(sum(a.size for a in arrays)),
                         1 - alpha)
