@@ -1,10 +1,13 @@
 """The claim catalogue, transcribed from ``claims.md`` (IDs never change).
 
-Each row is ``(claim_id, section, seed_files, statement)``; the first seed file is the
-primary source of the claim.
+Each row is ``(claim_id, section, seed_files, statement)``, optionally followed by a dict with
+``sources`` (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys) and ``origin``; the
+first seed file is the primary source of the claim.
 """
 
-CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+from typing import Any
+
+CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
     (
         'pcr.pde.cosine',
         'Routers and the parameter-interaction PDE',

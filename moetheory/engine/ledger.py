@@ -41,8 +41,8 @@ __all__ = [
     "render_ledger_index",
     "render_ledger_page",
     "seed_file_for_key",
-    "uncovered_audit_rows",
     "unchecked_rows",
+    "uncovered_audit_rows",
 ]
 
 
@@ -179,7 +179,7 @@ def build_ledger(
         e.keys.append(row.key)
         e.reasons.append(f"{row.key}: {row.reason}")
     book: dict[str, list[LedgerEntry]] = {seed: [] for seed in SEED_FILES}
-    for (seed_file, lines), e in table.items():
+    for (seed_file, _lines), e in table.items():
         book.setdefault(seed_file, []).append(e)
     for entries in book.values():
         entries.sort(key=lambda e: (e.lines[0], e.lines))
@@ -268,7 +268,9 @@ def render_ledger_index(book: Mapping[str, Sequence[LedgerEntry]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate_ledger_pages(book: Mapping[str, Sequence[LedgerEntry]] | None = None) -> dict[str, str]:
+def generate_ledger_pages(
+    book: Mapping[str, Sequence[LedgerEntry]] | None = None,
+) -> dict[str, str]:
     """``{file name: Markdown}`` for the index and every seed page."""
     book = build_ledger() if book is None else book
     pages = {"index.md": render_ledger_index(book)}

@@ -52,6 +52,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.estimation",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
+    "proofs_checks.continual_proofs",
 )
 
 #: Entry-point group through which other packages add claims.
