@@ -637,6 +637,32 @@ def _exact_reading(kind: str, reading: str, horizon: int = 3) -> tuple[Verdict, 
         "residual": residual}
 
 
+def _appendix_h_literal_reading(kind: str, factor_i: bool = False) -> Reading:
+    """Appendix H's expression read literally (exact expectations, before the substitution)."""
+    summand = th.appendix_h_literal_summand(kind, factor_i)
+    i = sp.Symbol("i", integer=True, positive=True)
+    if kind == "G":
+        exact = th.expected_error_expr(th.T, i)
+    else:
+        exact = th.expected_error_expr(th.t, i) - th.expected_error_expr(i, i)
+    residual = sp.factor(sp.simplify(summand - exact))
+    name = "appendix-H-literal" + ("-factor-i" if factor_i else "")
+    what = "E[G_T]" if kind == "G" else "E[F_t]"
+    text = (
+        f"Appendix H's expression for {what} before its final substitution, each "
+        "E||w_{n_l} - w_{n_i}||^2 evaluated exactly (0 for l = i, D/N^2 otherwise)"
+        + ("; with the stray factor i before the last sum" if factor_i else "")
+        + "; Gaussian X_t"
+    )
+    ok = residual == 0
+    return Reading(
+        name, text, Verdict.PROVED if ok else Verdict.REFUTED,
+        "term by term identical to the exact expectation (SymPy): the failing step is the "
+        "final substitution of D/N^2 for the round l = i" if ok
+        else f"the summand over i differs from the exact one by {sp.sstr(residual)}",
+        {"literal_summand": summand, "minus_exact_summand": residual})
+
+
 def _prop4_mc(ctx: CheckContext, model: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     reps = 100_000 if ctx.full else 10_000
     ts = [2, 3, 5, 10, 20, 50] if ctx.full else [2, 3, 5, 10, 20]
@@ -680,6 +706,11 @@ def check_prop4_generalization(ctx: CheckContext) -> Outcome:
             ev["replicates"], ev["seed"] = G.shape[0], ctx.seed
         readings.append(Reading(pairs, f"pair sum read as {pairs} pairs; Gaussian X_t",
                                 verdict, summary, ev))
+    readings.append(_appendix_h_literal_reading("G"))
+    readings.append(Reading(
+        "appendix-H-substitution", "Appendix H's final step: E||w_{n_l} - w_{n_i}||^2 = D/N^2 "
+        "for every l including l = i, which yields eq. (18) with ordered pairs",
+        readings[0].verdict, readings[0].summary, {"same_as": "ordered"}))
     ref1 = th.prop4_generalization(W1, S_SAMPLES, D_DIM, ts, "ordered")
     rows1 = _mc_rows("E[G_T] (Definition 1)", G1, ref1, ts, alpha)
     readings.append(Reading(
@@ -760,6 +791,8 @@ def check_prop4_forgetting(ctx: CheckContext) -> Outcome:
                 "exact E[F_t]", F, th.exact_forgetting(W, S_SAMPLES, D_DIM, ts), ts, alpha)
             ev["replicates"], ev["seed"] = F.shape[0], ctx.seed
         readings.append(Reading(name, f"{name}; Gaussian X_t", verdict, summary, ev))
+    readings.append(_appendix_h_literal_reading("F"))
+    readings.append(_appendix_h_literal_reading("F", factor_i=True))
     ref1 = th.prop4_forgetting(W1, S_SAMPLES, D_DIM, ts, th.FORGETTING_READINGS[0])
     rows1 = _mc_rows("E[F_t] (Definition 1)", F1, ref1, ts, alpha)
     readings.append(Reading(
@@ -772,7 +805,8 @@ def check_prop4_forgetting(ctx: CheckContext) -> Outcome:
     out = Outcome.from_readings(
         readings,
         summary=(
-            f"no reading of eq. (17) or Appendix H matches the exact E[F_t]; "
+            f"no reading of eq. (17) or of Appendix H's final form matches the exact E[F_t] "
+            f"(Appendix H's expression before its last substitution does); "
             f"{readings[0].summary}; Monte Carlo agrees with the corrected form"
         ),
         exact_expectation=th.exact_forgetting_expr(),
