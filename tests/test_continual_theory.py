@@ -220,7 +220,7 @@ def test_appendix_h_literal_summand_is_exact_and_factor_i_is_not() -> None:
     assert sp.simplify(bad.subs({i: 2, th.r: sp.Rational(2, 5), th.D: 1, th.N: 1})) != 0
     # the literal summand, summed, agrees with exact enumeration of all task sequences
     W = [[1, 0], [0, 1]]
-    F, G = th.single_expert_exact_moments(W, Fraction(2, 5), 3)
+    _, G = th.single_expert_exact_moments(W, Fraction(2, 5), 3)
     subs = {th.r: sp.Rational(2, 5), th.S: 2, th.D: 4, th.N: 2}
     for T_val in (1, 2, 3):
         total = sum(th.appendix_h_literal_summand("G").subs(subs).subs({th.T: T_val, i: k})
