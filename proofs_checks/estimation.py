@@ -4,6 +4,7 @@ expert parameter counts and the estimation-rate experiment."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import mpmath
@@ -25,7 +26,7 @@ from moetheory.estimation.models import MixingMeasure, Router, gate_probabilitie
 from moetheory.estimation.symbolic import jacobian_singular_values, regression_expr, score_expr
 from moetheory.estimation.voronoi import voronoi_cells, voronoi_loss
 from moetheory.exact import to_exact
-from moetheory.stats import MeanEstimate, combine, compare
+from moetheory.stats import Comparison, MeanEstimate, at_most, combine, compare, greater
 
 __all__: list[str] = []
 
@@ -788,8 +789,6 @@ SLOW_THRESHOLD = -0.18
 REGRESSION_THRESHOLD = -0.35
 #: Theorem 4 band (log n / n)^{1/2}..(log n / n)^{1/4}, with the log corrections at n >= 50.
 BAND = (-0.55, -0.18)
-#: Bootstrap intervals wider than this are inconclusive.
-MAX_WIDTH = 0.6
 #: A slope difference smaller than this is not "faster".
 MARGIN = 0.05
 
@@ -801,27 +800,27 @@ def _records(ctx: CheckContext, configs: list[tuple[str, int]]):
 
 def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckContext, stream: int):
     ns, mat = loss_matrix(records, router, k, loss)
-    fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream))
+    # the percentile interval's ends must rest on >= 25 resamples each
+    n_boot = max(4000, math.ceil(50 / alpha))
+    fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot=n_boot)
     fit["medians"] = np.median(mat, axis=1)
     fit["n"] = ns
     return fit
 
 
-def _one_sided(fit: dict, threshold: float, faster_supports: bool) -> Verdict:
-    lo, hi = fit["ci"]
-    if hi - lo > MAX_WIDTH:
-        return Verdict.INCONCLUSIVE
+def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
+    return MeanEstimate(fit["slope"], fit["ci"][0], fit["ci"][1], n, fit["level"],
+                        "percentile-bootstrap")
+
+
+def _one_sided(label: str, fit: dict, n: int, threshold: float, faster_supports: bool
+               ) -> Comparison:
+    """``slope <= threshold`` (``faster_supports``: stats.at_most) or ``slope > threshold``
+    (stats.greater), decided on the bootstrap interval."""
+    est = _slope_estimate(fit, n)
     if faster_supports:
-        return (
-            Verdict.SUPPORTED
-            if hi <= threshold
-            else (Verdict.UNSUPPORTED if lo > threshold else Verdict.INCONCLUSIVE)
-        )
-    return (
-        Verdict.SUPPORTED
-        if lo > threshold
-        else (Verdict.UNSUPPORTED if hi < threshold else Verdict.INCONCLUSIVE)
-    )
+        return at_most(label, est, threshold, 0.0)
+    return greater(label, est, threshold, 0.0)
 
 
 def _public(fit: dict) -> dict:
@@ -861,7 +860,9 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         r: _slope(recs, r, 3, "regression_l2", alpha, ctx, i)
         for i, r in enumerate(("cosine", "perturbed"))
     }
-    verdicts = {r: _one_sided(f, REGRESSION_THRESHOLD, True) for r, f in fits.items()}
+    comps = {r: _one_sided(f"{r}: slope <= {REGRESSION_THRESHOLD}", f, design.replicates,
+                           REGRESSION_THRESHOLD, True) for r, f in fits.items()}
+    verdicts = {r: c.verdict for r, c in comps.items()}
     verdict = combine(list(verdicts.values()))
     return Outcome(
         verdict,
@@ -874,14 +875,15 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
             "seed": ctx.seed,
             "alpha_per_comparison": alpha,
             "threshold": REGRESSION_THRESHOLD,
-            "max_width": MAX_WIDTH,
             "fits": {r: _public(f) for r, f in fits.items()},
+            "comparisons": {r: c.to_dict() for r, c in comps.items()},
             "verdicts": verdicts,
         },
         derivation=_rates_derivation(
             design,
             {f"{r}: L2(mu) error": f for r, f in fits.items()},
-            f"Supported when the whole CI is below {REGRESSION_THRESHOLD}.",
+            f"stats.at_most: supported when the whole CI is at or below {REGRESSION_THRESHOLD}, "
+            "unsupported when it lies above, inconclusive otherwise.",
         ),
     )
 
@@ -902,13 +904,15 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
         "L11 on directions": _slope(recs, "cosine", 3, "voronoi_l1", alpha, ctx, 1),
         "raw L11 (beta1 as fitted)": _slope(recs, "cosine", 3, "voronoi_l1_raw", alpha, ctx, 0),
     }
+    comps = {name: _one_sided(f"{name}: slope > {SLOW_THRESHOLD}", f, design.replicates,
+                              SLOW_THRESHOLD, False) for name, f in fits.items()}
     readings = [
         Reading(
             name,
             "slope of the median loss above -0.18 (supported) / below (unsupported)",
-            _one_sided(f, SLOW_THRESHOLD, False),
+            comps[name].verdict,
             f"slope {f['slope']:.3f}, CI [{f['ci'][0]:.3f}, {f['ci'][1]:.3f}]",
-            {"fit": _public(f)},
+            {"fit": _public(f), "comparison": comps[name].to_dict()},
         )
         for name, f in fits.items()
     ]
@@ -921,13 +925,13 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
             "seed": ctx.seed,
             "alpha_per_reading": alpha,
             "threshold": SLOW_THRESHOLD,
-            "max_width": MAX_WIDTH,
         },
         readings,
         _rates_derivation(
             design,
             fits,
-            f"Supported when the whole CI is above {SLOW_THRESHOLD}, unsupported when it is below.",
+            f"stats.greater: supported when the whole CI is above {SLOW_THRESHOLD}, unsupported "
+            "when it lies below, inconclusive otherwise.",
         ),
     )
 
@@ -954,12 +958,11 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     ref, tol = (BAND[0] + BAND[1]) / 2, (BAND[1] - BAND[0]) / 2
     readings = []
     for name, f in fits.items():
-        est = MeanEstimate(f["slope"], f["ci"][0], f["ci"][1], design.replicates, f["level"])
-        cmp_ = compare(name, est, ref, tol, MAX_WIDTH)
+        cmp_ = compare(name, _slope_estimate(f, design.replicates), ref, tol)
         readings.append(
             Reading(
                 name,
-                f"slope CI meets the band {BAND}",
+                f"slope CI inside the band {BAND}",
                 cmp_.verdict,
                 f"slope {f['slope']:.3f}, CI [{f['ci'][0]:.3f}, {f['ci'][1]:.3f}]",
                 {"fit": _public(f), "comparison": cmp_.to_dict()},
@@ -974,15 +977,13 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             "seed": ctx.seed,
             "alpha_per_reading": alpha,
             "band": BAND,
-            "max_width": MAX_WIDTH,
         },
         readings,
         _rates_derivation(
             design,
             fits,
-            f"Supported when the CI meets the band {BAND}, "
-            "unsupported when it misses it, inconclusive when wider than "
-            f"{MAX_WIDTH}.",
+            f"stats.compare (equivalence): supported when the whole CI lies inside the band "
+            f"{BAND}, unsupported when it lies outside, inconclusive otherwise.",
         ),
     )
 
@@ -1001,18 +1002,15 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
     fits = {r: _slope(recs, r, 3, "expert_l1", alpha, ctx, i) for i, r in enumerate(routers)}
     diffs, verdicts = {}, []
     for other in routers[1:]:
-        boot = fits["perturbed"]["boot"] - fits[other]["boot"]
+        boot = fits[other]["boot"] - fits["perturbed"]["boot"]
         lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
-        diff = fits["perturbed"]["slope"] - fits[other]["slope"]
-        v = (
-            Verdict.SUPPORTED
-            if hi < 0
-            else Verdict.UNSUPPORTED
-            if lo > -MARGIN
-            else Verdict.INCONCLUSIVE
-        )
-        diffs[f"perturbed - {other}"] = {"difference": diff, "ci": [lo, hi], "verdict": v}
-        verdicts.append(v)
+        gain = fits[other]["slope"] - fits["perturbed"]["slope"]
+        comp = greater(f"{other} slope − perturbed slope > 0",
+                       MeanEstimate(gain, lo, hi, design.replicates, 1 - alpha,
+                                    "percentile-bootstrap"), 0.0, MARGIN)
+        diffs[f"perturbed - {other}"] = {"difference": -gain, "ci": [-hi, -lo],
+                                         "verdict": comp.verdict, "comparison": comp.to_dict()}
+        verdicts.append(comp.verdict)
     return Outcome(
         combine(verdicts),
         "slope differences: "
@@ -1031,8 +1029,9 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         derivation=_rates_derivation(
             design,
             {f"{r}: expert error": f for r, f in fits.items()},
-            "Supported when the CI of (perturbed slope - other slope) is below 0 for both others; "
-            f"unsupported when for one of them it lies above -{MARGIN}.",
+            "stats.greater on (other slope - perturbed slope) > 0 with smallest meaningful "
+            f"effect {MARGIN}: supported when its CI lies above 0 for both others; unsupported "
+            f"when for one of them it lies below {MARGIN}; inconclusive otherwise.",
         ),
     )
 
