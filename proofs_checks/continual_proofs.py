@@ -956,8 +956,9 @@ def check_projection_sup(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
-    "cl.proofs.order-inference", [524, 544, 652, 658], ["003-55"],
-    "The proofs turn upper bounds into lower bounds: from |⟨θ, v_n − v_n'⟩| = O(σ0^0.5) they "
+    "cl.proofs.order-inference", [390, 392, 524, 544, 652, 658], ["003-55"],
+    "The proofs turn bounds of one direction into the other: Lemma 5 writes '≤ |O(σ0) + …| = "
+    "Ω(σ0)' and '≥ |O(σ0) + …| = O(σ0)' (L390, L392); from |⟨θ, v_n − v_n'⟩| = O(σ0^0.5) they "
     "conclude |π_m(X_n) − π_m(X_n')| = Ω(σ0^0.5) (L524, L544); from π_m' − π_m̄ = O(σ0^0.75) a "
     "strict preference (L652); and O(σ0^0.75) + Θ(σ0^0.75) = Θ(σ0^0.75) (L658).",
     "Under the definitions of L43 (x = O(y): x < c1|y|; Ω: x > c2|y|; Θ: both): exact "
@@ -1804,14 +1805,15 @@ def check_lemma13_step(ctx: CheckContext) -> Outcome:
 PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Lemma 1 (Appendix C)": (
         "cl.lemma1.wlog-first-column", "cl.lemma1.hoeffding-step", "cl.lemma1.exponential-o1",
-        "cl.lemma1.signal-gap-assumption",
+        "cl.lemma1.signal-gap-assumption", "cl.lemma6.parameter-bound",
     ),
     "Lemma 2 (Appendix B)": (
         "cl.lemma2.argmax-inequality", "cl.lemma2.centring-step", "cl.lemma2.smooth-router",
         "cl.corollary1.order",
     ),
     "Lemma 4": ("cl.lemma4.aux-gradient-formula",),
-    "Lemma 5": ("cl.lemma5.local-gradient-order", "cl.lemma5.aux-gradient-order"),
+    "Lemma 5": ("cl.lemma5.local-gradient-order", "cl.lemma5.aux-gradient-order",
+                "cl.proofs.order-inference"),
     "Lemma 6": ("cl.lemma6.parameter-bound",),
     "Lemma 7": ("cl.lemma7.step-size", "cl.lemma7.softmax-product", "cl.lemma7.step-signs"),
     "Lemma 8": ("cl.lemma8.symmetry", "cl.lemma8.epsilon-order", "cl.lemma8.delta-step"),
@@ -1829,7 +1831,8 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
         "cl.lemma14.aux-coefficient", "cl.prop2.exploration-move", "cl.prop2.theta-gap-order",
         "cl.prop2.gradient-difference", "cl.prop2.overtake-step",
     ),
-    "Proposition 3 (Appendix G)": ("cl.prop3.noise-inequality", "cl.prop3.noise-order"),
+    "Proposition 3 (Appendix G)": ("cl.prop3.noise-inequality", "cl.prop3.noise-order",
+                                   "cl.prop3.uniform-choice-step"),
     "Lemma 16 and Theorem 1 (Appendix I)": (
         "cl.lemma16.frozen-index", "cl.lemma16.row-space", "cl.update.projection-mean",
         "cl.lemma16.expert-model-step", "cl.thm1.proof-exponent",
@@ -1877,3 +1880,70 @@ def check_step_audit(ctx: CheckContext) -> Outcome:
         "conclusion fails is traced to its first failing step.",
     )
     return out
+
+
+@_claim(
+    "cl.thm1.single-expert-specialisation", [197], [],
+    "If M = 1 in Theorem 1, L_t^{(m_τ)} becomes t and eqs. (19) and (20) specialise to eqs. "
+    "(17) and (18) (L197).",
+    "Substitute L_a^{(m_b)} = a (one expert) into (19) and (20) and compare with (17) and (18) "
+    "as printed (ordered pairs), symbolically; for (20) at T > T1 and at T = T1.",
+)
+def check_single_expert_specialisation(ctx: CheckContext) -> Outcome:
+    one = {th.L: sp.Lambda((sp.Symbol("a"), sp.Symbol("b")), sp.Symbol("a"))}
+    tau = sp.Symbol("tau", integer=True, positive=True)
+    f19 = th.thm1_forgetting_bound_expr().replace(th.L, one[th.L])
+    t_v = 3
+    v19 = sp.nsimplify(f19.subs(th.t, t_v).doit())
+    v17 = sp.nsimplify(sum(th.prop4_forgetting_summand().subs({th.t: t_v, tau: k})
+                            for k in range(1, t_v)) / (t_v - 1))
+    diff_f = sp.factor(sp.expand(v19 - v17))
+    g20 = th.thm1_generalization_bound_expr().replace(th.L, one[th.L]).doit()
+    g18 = th.prop4_generalization_expr("ordered")
+    diff_g = sp.factor(sp.simplify(g20 - g18))
+    diff_g_T1 = sp.simplify(diff_g.subs(th.T1, th.T))
+    return _out(
+        [_r("(19)->(17)", "(19) with L_t = t equals (17) as printed", diff_f == 0,
+            f"at t = 3: (19) − (17) = {diff_f}: the first term is (r^t − r^τ)S/N in (19) but "
+            "r^{t−τ}S/N in (17)", difference=diff_f),
+         _r("(20)->(18)", "(20) with L_T1 = T1 equals (18)", diff_g == 0,
+            f"(20) − (18) = {diff_g}: equal only when T = T1", difference=diff_g),
+         _r("(20)->(18) at T = T1", "T = T1", diff_g_T1 == 0, "equal at T = T1",
+            difference=diff_g_T1)],
+        "1. With one expert, $L^{(m_\\tau)}_a=a$.\n2. (19) becomes $\\frac1{t-1}\\sum_\\tau"
+        "[(r^t-r^\\tau)S/N+(r^\\tau-r^t)D/N^2]$, whose first term differs from (17)'s "
+        "$r^{t-\\tau}S/N$.\n3. (20) keeps $r^{T_1}$ where (18) has $r^T$: they agree only at "
+        "$T=T_1$.",
+    )
+
+
+@_claim(
+    "cl.prop3.uniform-choice-step", [703, 705, 709], [],
+    "After termination, P(m_t = m | m ∈ M_n) = 1/|M_n| because r = Θ(σ0^1.25) and "
+    "|h_m − h_m'| = O(σ0^1.25) within the set (L703–705, L709).",
+    "Exact routing probabilities for |M_n| = 2, r ~ U[0, λ], gate gap Δ = |h_m − h_m'| of the "
+    "same order as λ (Δ = λ and Δ = λ/2, λ = σ0^1.25 = 3/10); reading Δ = o(λ).",
+)
+def check_uniform_choice(ctx: CheckContext) -> Outcome:
+    lam_v = sp.Rational(3, 10)
+    rows = []
+    for frac in (sp.Integer(1), sp.Rational(1, 2), sp.Rational(1, 100)):
+        p = th.routing_probabilities_exact([frac * lam_v, 0], lam_v)
+        rows.append({"gap_over_lambda": str(frac), "p_top": str(sp.nsimplify(p[0]))})
+    q = sp.Symbol("q", positive=True)
+    p_small = 1 - (1 - q) ** 2 / 2  # Δ = qλ, 0 ≤ q ≤ 1
+    lim = sp.limit(p_small, q, 0)
+    same_order_ok = all(sp.Rational(r["p_top"]) == sp.Rational(1, 2) for r in rows[:2])
+    return _out(
+        [_r("same-order", "Δ = Θ(λ) (Δ = λ, λ/2)", same_order_ok,
+            f"P(top expert) = {rows[0]['p_top']} at Δ = λ and {rows[1]['p_top']} at Δ = λ/2, "
+            "not 1/2", rows=rows),
+         _r("gap-o-lambda", "Δ = o(λ)", lim == sp.Rational(1, 2),
+            f"P(top) = 1 − (1 − Δ/λ)²/2 → {lim} as Δ/λ → 0", limit=lim)],
+        "1. For two experts with gap $\\Delta=q\\lambda$, $P(\\text{top})=1-(1-q)^2/2$ (exact, "
+        "triangular density of $r_2-r_1$).\n2. Equal orders ($q=\\Theta(1)$) give a probability "
+        "in $(1/2,1]$: $q=1$ gives 1, the noise never overturns the gap.\n3. Only "
+        "$\\Delta=o(\\lambda)$ "
+        "gives $1/2=1/|M_n|$; so the termination threshold must satisfy $\\Gamma=o(\\lambda)$, "
+        "not $\\Gamma\\le\\lambda$ (Appendix A.4's $\\Gamma=\\lambda=\\sigma_0^{1.25}$ case).",
+    )

@@ -84,6 +84,8 @@ EXPECTED = {
     "cl.thm1.proof-exponent": R,
     "cl.notation.orders": R,
     "cl.proofs.step-audit": R,
+    "cl.thm1.single-expert-specialisation": R,
+    "cl.prop3.uniform-choice-step": R,
 }
 
 

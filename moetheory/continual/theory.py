@@ -236,11 +236,12 @@ def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
     if kind not in ("F", "G"):
         raise ValueError(f"kind must be 'F' or 'G', got {kind!r}")
     gap = D / N**2
+    # sum_{l=1}^{n} (1 - r) r^(n - l) = 1 - r^n (geometric), minus the own round l = i
     if kind == "G":
-        inner = _geometric((1 - r) * r ** (T - _l), _l, 1, T) - (1 - r) * r ** (T - _i)
+        inner = (1 - r**T) - (1 - r) * r ** (T - _i)
         return r**T * S / N + inner * gap
-    later = _geometric((1 - r) * r ** (t - _l), _l, 1, t) - (1 - r) * r ** (t - _i)
-    earlier = _geometric((1 - r) * r ** (_i - _l), _l, 1, _i) - (1 - r)
+    later = (1 - r**t) - (1 - r) * r ** (t - _i)
+    earlier = (1 - r**_i) - (1 - r)
     return (r**t - r**_i) * S / N + (later - (_i if factor_i else 1) * earlier) * gap
 
 
