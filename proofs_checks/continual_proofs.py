@@ -267,46 +267,45 @@ def check_local_only_selected(ctx: CheckContext) -> Outcome:
 
 @_claim(
     "cl.loss.aux-uniform-minimiser", [97], ["003-16"],
-    "The auxiliary loss (7) is minimised under uniform routing, f_t^{(m)} = P_t^{(m)} = 1/M (L97).",
-    "Primary: over the routing histories Algorithm 1 can produce (noisy top-1 routing "
-    "argmax_m h_m + r_m, r_m ∈ [0, λ]) with P as defined in (7). Reading 'noise-free routing' "
-    "(the selected expert has the largest softmax value).",
+    "The auxiliary loss (7) is minimised under uniform routing, where f_t^{(m)} = 1/M and "
+    "P_t^{(m)} = 1/M (L97).",
+    "Primary (literal): the minimiser has f = P = 1/M, with P as defined in (7). Reading: "
+    "uniform f minimises L_aux among routing histories whose selected softmax values are at "
+    "least π_min (noise-free routing: π_min = 1/M; noisy routing r ∈ [0, λ]: π_min = "
+    "1/(1 + (M − 1)e^λ)).",
 )
 def check_aux_uniform(ctx: CheckContext) -> Outcome:
     Mv = 2
-    h = [sp.Integer(0), sp.Rational(1, 5)]
-    noise = [sp.Rational(1, 4), sp.Integer(0)]  # r ≤ λ = 3/10 (Appendix A.2)
-    chosen = max(range(Mv), key=lambda m: h[m] + noise[m])
-    pi_sel = sp.exp(h[chosen]) / sum(sp.exp(x) for x in h)
-    # two rounds, both routed to expert `chosen` with softmax pi_sel
-    f = [1 if m == chosen else 0 for m in range(Mv)]
-    P = [pi_sel if m == chosen else 0 for m in range(Mv)]
-    L_hist = Mv * sum(fi * Pi for fi, Pi in zip(f, P, strict=True))  # / alpha
-    L_claimed = Mv * sum(sp.Rational(1, Mv) ** 2 for _ in range(Mv))
-    literal_ok = bool(L_hist >= L_claimed)
-    # noise-free reading: P_m >= f_m / M, so sum f P >= sum f^2 / M >= 1/M^2
+    h = [sp.Integer(0), sp.Integer(0)]
+    pi_sel = sp.exp(h[0]) / sum(sp.exp(x) for x in h)  # the largest softmax value possible
+    # uniform routing over two rounds, one per expert: P_m = (1/t) * pi_sel
+    P_uniform = pi_sel / Mv
+    literal_ok = P_uniform == sp.Rational(1, Mv)
     fm = sp.symbols("f1:4", nonnegative=True)
     cs = sp.expand(sum(x**2 for x in fm) - sp.Rational(1, 3) * sum(fm) ** 2)
     cs_sos = sp.expand(sum((fm[i] - fm[j]) ** 2 for i in range(3) for j in range(i + 1, 3)) / 3)
-    argmax_ok = sp.simplify(cs - cs_sos) == 0
+    sos_ok = sp.simplify(cs - cs_sos) == 0
+    lam_v = sp.Rational(3, 10)
+    pi_min = 1 / (1 + (Mv - 1) * sp.exp(lam_v))
     return _out(
         [
-            _r("literal", "Algorithm 1's noisy routing, P as in (7)", literal_ok,
-               f"h = (0, 1/5), r = (1/4, 0): expert {chosen + 1} is chosen with π = "
-               f"{sp.N(pi_sel, 6)}; two such rounds give L_aux/α = {sp.N(L_hist, 6)} < "
-               f"{L_claimed} = the value at f = P = 1/M",
-               L_aux_over_alpha=sp.N(L_hist, 15), at_uniform=L_claimed),
-            _r("noise-free", "routing picks the largest softmax (π_{m_τ} ≥ 1/M)", bool(argmax_ok),
-               "L_aux ≥ αM Σ f_m²/M ≥ α/M, with equality iff f_m = 1/M and π_{m_τ} = 1/M; "
-               "then P_m = 1/M², not 1/M as the seed writes", sum_of_squares=cs_sos),
+            _r("literal", "minimiser at f = P = 1/M, P as in (7)", bool(literal_ok),
+               f"P_m ≤ f_m·max π_{{m_τ}} < f_m since a softmax value is < 1: with M = 2 and "
+               f"equal gates, uniform routing gives P_m = {P_uniform} ≠ 1/2; f = P = 1/M "
+               "needs every selected softmax to equal 1", P_uniform=P_uniform),
+            _r("uniform-f", "uniform f minimises L_aux given π_{m_τ} ≥ π_min", bool(sos_ok),
+               "P_m ≥ π_min f_m, so L_aux ≥ αMπ_min Σ f_m² ≥ απ_min, with equality iff f_m = 1/M "
+               f"and every π_{{m_τ}} = π_min (noisy routing, M = 2, λ = 3/10: π_min = "
+               f"{sp.N(pi_min, 6)})", sum_of_squares=cs_sos),
         ],
-        "1. By (7), $P^{(m)}_t=\\frac1t\\sum_\\tau\\pi_m(X_\\tau)1\\{m_\\tau=m\\}\\le f^{(m)}_t$, "
-        "so $P=1/M$ with $f=1/M$ needs $\\pi_{m_\\tau}=1$: the seed's minimiser is not "
-        "attainable and its value is $L_{aux}=\\alpha$.\n"
-        "2. With noise, a chosen expert can have $\\pi<1/M$ (counterexample), which lowers "
-        "$L_{aux}$ below the uniform value.\n"
-        "3. Without noise, $\\pi_{m_\\tau}\\ge 1/M$ gives $P_m\\ge f_m/M$ and "
-        "$\\sum_m f_m^2\\ge\\frac1M(\\sum_m f_m)^2$ (sum of squares), so uniform $f$ minimises.",
+        "1. By (7), $P^{(m)}_t=\\frac1t\\sum_\\tau\\pi_m(X_\\tau)1\\{m_\\tau=m\\}\\le "
+        "f^{(m)}_t\\max_\\tau\\pi_{m_\\tau}<f^{(m)}_t$: $P=1/M$ together with $f=1/M$ is "
+        "impossible, so the stated minimiser does not exist.\n"
+        "2. Routing picks $\\arg\\max(h+r)$ with $r\\in[0,\\lambda]$, so the selected "
+        "softmax value is at least $\\pi_{\\min}=1/(1+(M-1)e^\\lambda)$ ($1/M$ without noise).\n"
+        "3. Then $\\sum_mf_mP_m\\ge\\pi_{\\min}\\sum_mf_m^2\\ge\\pi_{\\min}/M$ "
+        "($\\sum f_m^2-\\frac1M(\\sum f_m)^2$ is a sum of squares), with equality iff $f$ is "
+        "uniform: uniform routing does minimise, at $P=\\pi_{\\min}/M$, not $1/M$.",
     )
 
 
@@ -638,7 +637,10 @@ def check_lemma6_steps(ctx: CheckContext) -> Outcome:
         "independent of "
         "$\\sigma_0$: the bound is $O(1)$, not $O(\\sigma_0^{0.5})$.\n"
         "2. $\\eta(T-T_1)\\alpha M/T_1=\\alpha\\sigma_0(T-T_1)$ grows without bound in $T$; the "
-        "seed's $O(\\sigma_0^{0.5}-\\sigma_0)$ drops the factor $T-T_1$.",
+        "seed's $O(\\sigma_0^{0.5}-\\sigma_0)$ drops the factor $T-T_1$.\n3. The per-round "
+        "bound $\\alpha Mf/t\\le\\alpha M/t$ would give the sharper "
+        "$\\sum_{t\\le T_1}\\eta\\alpha M/t=O(\\sigma_0^{0.5}\\ln(1/\\sigma_0))$ in "
+        "exploration; the step as written does not.",
     )
 
 
