@@ -33,6 +33,7 @@ from moetheory.stats import (
     compare,
     mean_ci,
     run_sequential,
+    stable,
 )
 
 __all__ = [
@@ -108,8 +109,8 @@ def _bound(label: str, lhs: np.ndarray, rhs: np.ndarray, alpha: float) -> dict[s
     inconclusive when it straddles it."""
     tol = _tol(float(np.mean(rhs)))
     comp = at_most(label, mean_ci(lhs - rhs, alpha), 0.0, tol)
-    return {"E_lhs": float(np.mean(lhs)), "E_bound": float(np.mean(rhs)),
-            "difference": comp.estimate.mean, **comp.to_dict()}
+    return {"E_lhs": stable(float(np.mean(lhs))), "E_bound": stable(float(np.mean(rhs))),
+            "difference": stable(comp.estimate.mean), **comp.to_dict()}
 
 
 def _verdicts(rows: list[dict[str, Any]]) -> Verdict:
@@ -1140,8 +1141,9 @@ def check_frozen_forgetting(ctx: CheckContext) -> Outcome:
             pred = (cfg.T1 - 1) / (t_val - 1) * res.forgetting[:, cfg.T1 - 1]
             est = mean_ci(res.forgetting[:, t_val - 1] - pred, alpha)
             comp = compare(f"t={t_val}", est, 0.0, _tol(float(np.mean(pred))))
-            rows.append({**comp.to_dict(), "E[F_t]": float(np.mean(res.forgetting[:, t_val - 1])),
-                         "(T1-1)/(t-1) E[F_T1]": float(np.mean(pred))})
+            rows.append({**comp.to_dict(),
+                         "E[F_t]": stable(float(np.mean(res.forgetting[:, t_val - 1]))),
+                         "(T1-1)/(t-1) E[F_T1]": stable(float(np.mean(pred)))})
         changed = np.mean(np.any(res.update_norm[:, cfg.T1:] > 1e-8, axis=1))
         w = _worst(rows)
         readings.append(Reading(
@@ -1239,8 +1241,8 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
     return Outcome(
         combine(primary),
         f"eq. (21): {first.summary}; eq. (22): {gen.summary}",
-        evidence={"Psi_1(replicate 0)": th.psi1(res0.ground_truths[0], res0.clusters),
-                  "Psi_2(replicate 0)": th.psi2(res0.ground_truths[0], res0.clusters),
+        evidence={"Psi_1(replicate 0)": stable(th.psi1(res0.ground_truths[0], res0.clusters)),
+                  "Psi_2(replicate 0)": stable(th.psi2(res0.ground_truths[0], res0.clusters)),
                   "seed": ctx.seed},
         readings=[first, gen] + [r for r in readings if r not in (first, gen)],
         derivation=(
