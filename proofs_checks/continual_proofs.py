@@ -1505,7 +1505,8 @@ _SINGLETON = {th.r: sp.Rational(2, 5), th.S: 3, th.D: 4, th.N: 1, th.Psi1: 0}
 def _singleton_pool() -> tuple[float, float, float]:
     W = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
     clusters = [0, 1, 2]
-    return th.psi1(W, clusters), th.psi2(W, clusters), th.pair_gap_sum(W, "ordered") / 9
+    return (float(th.psi1(W, clusters)), float(th.psi2(W, clusters)),
+            th.pair_gap_sum(W, "ordered") / 9)
 
 
 @_claim(
