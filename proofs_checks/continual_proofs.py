@@ -65,7 +65,8 @@ def _r(name: str, text: str, ok: bool, summary: str, derivation: str = "", **ev:
 
 
 def _out(readings: list[Reading], derivation: str, **ev: Any) -> Outcome:
-    out = Outcome.from_readings(readings, **ev)
+    """Outcome with the primary reading's verdict; its evidence is the primary reading's."""
+    out = Outcome.from_readings(readings, **(ev or dict(readings[0].evidence)))
     out.derivation = derivation
     return out
 
