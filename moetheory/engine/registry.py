@@ -59,6 +59,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.continual_dynamics",
     "proofs_checks.continual_lemmas",
     "proofs_checks.continual_regimes",
+    "proofs_checks.continual_proofs",
 )
 
 #: Entry-point group through which other packages add claims.
