@@ -1,10 +1,10 @@
 """The claim catalogue, transcribed from ``claims.md`` (IDs never change).
 
-Each row is ``(claim_id, section, seed_files, statement)``; the first seed file is the
+Each row is ``(claim_id, section, seed_files, statement[, meta])``; the first seed file is the
 primary source of the claim.
 """
 
-CATALOGUE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+CATALOGUE_ROWS: tuple[tuple[object, ...], ...] = (
     (
         'pcr.pde.cosine',
         'Routers and the parameter-interaction PDE',

@@ -50,6 +50,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.identifiability",
     "proofs_checks.jacobs1991",
     "proofs_checks.estimation",
+    "proofs_checks.rebuttal",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
 )
