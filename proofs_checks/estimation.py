@@ -720,6 +720,20 @@ def check_param_count(ctx: CheckContext) -> Outcome:
                 },
             )
         )
+    some_h = {dv: next((hv for hv in range(1, dv) if 2 * dv * hv < dv**2), None) for dv in
+              range(1, 60)}
+    no_h = sorted(dv for dv, hv in some_h.items() if hv is None)
+    readings.append(
+        Reading(
+            "weaker: some h < d reduces the count",
+            "choosing a hidden size h < d can give fewer parameters than one d*d layer "
+            "(exists h, not every h)",
+            Verdict.PROVED if no_h == [1, 2] else Verdict.REFUTED,
+            "h = 1 gives 2d < d^2 for every d >= 3 (d^2 - 2d = d(d - 2) > 0); for d <= 2 no "
+            f"h < d helps (checked d < 60: no such h exactly for d in {no_h})",
+            {"d_without_reducing_h": no_h, "gap_at_h=1": sp.factor(one - two.subs(h, 1))},
+        )
+    )
     gelu = {"hidden=4d": sp.expand(two.subs(h, 4 * d) - one)}
     return Outcome.from_readings(
         readings,

@@ -58,3 +58,10 @@ def test_jacobian_certificate_sees_the_scaling_null_space():
 def test_one_sided_rule_can_go_every_way(ci, faster, expected):
     threshold = est.REGRESSION_THRESHOLD if faster else est.SLOW_THRESHOLD
     assert est._one_sided({"ci": list(ci)}, threshold, faster) is expected
+
+
+def test_param_count_weaker_reading_is_proved_with_its_exceptions():
+    out = est.check_param_count(_ctx("pcr.experts.param-count"))
+    weak = [r for r in out.readings if r.name.startswith("weaker")][0]
+    assert weak.verdict is Verdict.PROVED
+    assert weak.evidence["d_without_reducing_h"] == [1, 2]

@@ -259,3 +259,41 @@ def test_bad_names_and_training_arguments():
         gradients(net, np.zeros((3, 3)), T, "1.3")
     with pytest.raises(ValueError, match="T \\(targets\\)"):
         gradients(net, X, np.zeros((3, 2)), "1.3")
+
+
+# --------------------------------------------------------------------------- review statements
+
+REVIEW_EXPECTED = {
+    "j91.whole-output": "proved",
+    "j91.gate-gradient": "proved",
+    "j91.loss.1.3-vs-1.2": "refuted",
+    "j91.linear-boundary": "proved",
+    "j91.equal-proportions": "proved",
+    "j91.symmetry": "proved",
+    "j91.dense-updates": "refuted",
+    "j91.flops": "proved",
+}
+
+
+@pytest.mark.parametrize("claim_id", sorted(REVIEW_EXPECTED))
+def test_review_statement_verdicts(claim_id):
+    from moetheory.engine.registry import get_claim, load_checks
+
+    load_checks()
+    c = get_claim(claim_id)
+    assert c.covers or claim_id == "j91.loss.1.3-vs-1.2"
+    out = c.check(CheckContext(claim_id, seed=1, profile="quick", alpha=0.01))
+    assert out.verdict.value == REVIEW_EXPECTED[claim_id], out.summary
+    assert all(r.verdict.value != "inconclusive" for r in out.readings)
+
+
+def test_loss_13_is_not_a_function_of_loss_12_numerically():
+    from moetheory.jacobs1991 import loss
+
+    d = np.zeros((2, 1))
+    p = np.full((2, 2), 0.5)
+    o = np.array([[[0.0], [np.sqrt(2.0)]], [[1.0], [-1.0]]])  # squared errors (0, 2), (1, 1)
+    e12 = loss("1.2", d, o, p)
+    e13 = loss("1.3", d, o, p, variant="corrected")
+    assert np.allclose(e12[0], e12[1])
+    assert abs(e13[0] - e13[1]) > 0.1
