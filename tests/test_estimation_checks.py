@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from moetheory import CheckContext, Verdict
@@ -62,6 +63,25 @@ def test_one_sided_rule_can_go_every_way(ci, faster, expected):
 
 def test_param_count_weaker_reading_is_proved_with_its_exceptions():
     out = est.check_param_count(_ctx("pcr.experts.param-count"))
-    weak = [r for r in out.readings if r.name.startswith("weaker")][0]
+    weak = next(r for r in out.readings if r.name.startswith("weaker"))
     assert weak.verdict is Verdict.PROVED
     assert weak.evidence["d_without_reducing_h"] == [1, 2]
+
+
+def test_all_of_is_a_conjunction():
+    sup, uns, inc = Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INCONCLUSIVE
+    assert est._all_of([sup, sup]) is sup
+    assert est._all_of([sup, inc]) is inc
+    assert est._all_of([inc, uns, sup]) is uns
+
+
+def test_slopes_in_evidence_are_rounded_to_stable_digits():
+    assert est._sig(-0.123456) == -0.123
+    assert est._sig(1234.5) == 1230.0
+    ns = np.array([100.0, 1000.0, 10000.0])
+    recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n ** -0.5 * (1 + 0.01 * r)}
+            for n in ns for r in range(4)]
+    fit = est._slope(recs, "linear", 2, "l", 0.05, _ctx("x"), 0)
+    assert fit["slope"] == -0.5
+    assert all(m == float(f"{m:.3g}") for m in fit["medians"] + fit["ci"])
+    assert est._one_sided(fit, est.REGRESSION_THRESHOLD, True) is Verdict.SUPPORTED

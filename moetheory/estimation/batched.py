@@ -141,23 +141,18 @@ def jacobian_batch(
     x = np.asarray(x, float)
     f, (xt, c, dc, proj, pi, h, dh, b1) = _forward(theta, x, k, router, expert)
     g, n, d = x.shape
+    J = np.empty((g, n, k * (2 * d + 2)))
     a = pi * (h - f[:, None, :])  # d f / d beta0_i, (G, k, n)
-    db1 = a[..., None] * (
-        c[:, :, None, None] * xt[:, None, :, :]
-        + (dc[:, :, None] * proj)[..., None] * b1[:, :, None, :]
-    )  # (G, k, n, d)
-    q = pi * dh  # d f / d z_i
-    deta = np.concatenate(
-        [q[..., None] * x[:, None, :, :], q[..., None]], axis=-1
-    )  # (G, k, n, d + 1)
-    J = np.concatenate(
-        [
-            a.transpose(0, 2, 1),
-            db1.transpose(0, 2, 1, 3).reshape(g, n, k * d),
-            deta.transpose(0, 2, 1, 3).reshape(g, n, k * (d + 1)),
-        ],
-        axis=2,
-    )
+    q = pi * dh  # d f / d z_i, (G, k, n)
+    J[:, :, :k] = a.transpose(0, 2, 1)
+    e0 = k + k * d
+    for i in range(k):
+        ai = a[:, i, :, None]
+        wi = (dc[:, i, None] * proj[:, i, :])[..., None] * b1[:, i, None, :]
+        J[:, :, k + i * d : k + (i + 1) * d] = ai * (c[:, i, None, None] * xt + wi)
+        qi = q[:, i, :, None]
+        J[:, :, e0 + i * (d + 1) : e0 + i * (d + 1) + d] = qi * x
+        J[:, :, e0 + i * (d + 1) + d] = q[:, i, :]
     return f, J
 
 
@@ -167,10 +162,11 @@ def _exact_gram(J: np.ndarray) -> np.ndarray:
     bits = (53 - int(np.ceil(np.log2(n + 1))) - 1) // 2
     scale = np.max(np.abs(J), axis=1)  # (G, P)
     _, expo = np.frexp(np.where(scale > 0, scale, 1.0))  # scale < 2**expo
-    shift = (bits - expo).astype(np.int64)
-    Jq = np.rint(np.ldexp(J, shift[:, None, :]))
+    up = np.ldexp(1.0, (bits - expo).astype(np.int64))  # powers of two: scaling is exact
+    Jq = np.rint(J * up[:, None, :])
     A = np.matmul(Jq.transpose(0, 2, 1), Jq)
-    return np.ldexp(np.ldexp(A, -shift[:, :, None]), -shift[:, None, :])
+    down = 1.0 / up
+    return A * down[:, :, None] * down[:, None, :]
 
 
 def _cholesky_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -30,7 +30,12 @@ import numpy as np
 
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.fitting import fit_least_squares
-from moetheory.estimation.models import MixingMeasure, Router, regression_function
+from moetheory.estimation.models import (
+    MixingMeasure,
+    Router,
+    expert_output,
+    regression_function,
+)
 from moetheory.estimation.voronoi import (
     canonical_form,
     normalise_masses,
@@ -61,6 +66,9 @@ LOSSES: tuple[str, ...] = (
     "expert_l1",
     "voronoi_l1_raw",
     "regression_l2",
+    "mass_l1",
+    "beta1_l1",
+    "expert_sup",
 )
 
 
@@ -173,7 +181,10 @@ def loss_record(
     """All losses of one estimate: Voronoi losses on canonical forms, raw loss, L2(mu) error.
 
     ``expert_l1`` is the expert part of ``L_{1,1}``: ``sum_j sum_{i in A_j} exp(beta0_i)
-    ||eta_i - eta*_j||`` (cells of the canonical forms).
+    ||eta_i - eta*_j||`` (cells of the canonical forms); ``mass_l1`` and ``beta1_l1`` are its
+    mass (``beta0``) and router (``beta1``) parts; ``expert_sup`` measures the experts as
+    functions, ``sum_j sum_{i in A_j} exp(beta0_i) max_x |h(x, eta_i) - h(x, eta*_j)|`` over
+    the evaluation inputs (the "expert estimation" of seed 002).
 
     Examples
     --------
@@ -188,12 +199,17 @@ def loss_record(
     raw = normalise_masses(estimate)
     raw_star = normalise_masses(G_star)
     cells = voronoi_cells(canon, canon_star)
-    w = canon.weights
-    expert = sum(
-        float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
-        for j, c in enumerate(cells)
-    )
+    w, ws = canon.weights, canon_star.weights
     rt = design.router(router)
+    h_est = expert_output(estimate.eta, x_eval, design.expert)  # (n_eval, k)
+    h_star = expert_output(G_star.eta, x_eval, design.expert)
+    expert = beta1 = mass = sup = 0.0
+    for j, c in enumerate(cells):
+        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
+        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - canon_star.beta1[j], axis=1)))
+        mass += abs(float(w[c].sum()) - float(ws[j]))
+        gaps = np.max(np.abs(h_est[:, c] - h_star[:, j : j + 1]), axis=0) if c.size else []
+        sup += float(np.sum(w[c] * gaps))
     diff = regression_function(estimate, x_eval, rt, design.expert) - regression_function(
         G_star, x_eval, rt, design.expert
     )
@@ -203,6 +219,9 @@ def loss_record(
         "expert_l1": expert,
         "voronoi_l1_raw": voronoi_loss(raw, raw_star, r=1),
         "regression_l2": float(np.sqrt(np.mean(diff**2))),
+        "mass_l1": mass,
+        "beta1_l1": beta1,
+        "expert_sup": sup,
     }
 
 
