@@ -32,7 +32,7 @@ from moetheory.jacobs1991 import (
     mixture_nll_sym,
     mixture_symbols,
 )
-from moetheory.jacobs_training import run_specialization
+from moetheory.jacobs_training import run_specialization_many
 from moetheory.stats import compare, mean_ci, proportion_ci
 
 __all__ = [
@@ -714,10 +714,9 @@ def check_specialization(ctx: CheckContext) -> Outcome:
     alpha = ctx.alpha / n_comparisons
     runs: dict[tuple[int, str], list] = {}
     for c, (k, name) in enumerate(configs):
-        runs[(k, name)] = [
-            run_specialization(k, name, ctx.rng(100 * c + s), epochs, lr, threshold)
-            for s in range(n_seeds)
-        ]
+        runs[(k, name)] = run_specialization_many(
+            k, name, [ctx.rng(100 * c + s) for s in range(n_seeds)], epochs, lr, threshold
+        )
 
     def reading(label: str, name: str, field: str, text: str) -> Reading:
         comps, ev = [], {}

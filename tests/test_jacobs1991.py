@@ -198,11 +198,11 @@ def test_training_is_deterministic_and_decreases_loss():
 
 
 def test_specialization_can_come_out_unsupported(monkeypatch):
-    def fake(k, name, rng, epochs, lr, threshold):
+    def fake(k, name, rngs, epochs, lr, threshold):
         m = np.full(k, 1.0 / k)
-        return TrainResult(k, name, m, m, k, k, 1.0, 1.0, 0.0)
+        return [TrainResult(k, name, m, m, k, k, 1.0, 1.0, 0.0) for _ in rngs]
 
-    monkeypatch.setattr(checks, "run_specialization", fake)
+    monkeypatch.setattr(checks, "run_specialization_many", fake)
     out = checks.check_specialization(_ctx("j91.specialization"))
     assert out.verdict is Verdict.UNSUPPORTED
 
@@ -297,3 +297,15 @@ def test_loss_13_is_not_a_function_of_loss_12_numerically():
     e13 = loss("1.3", d, o, p, variant="corrected")
     assert np.allclose(e12[0], e12[1])
     assert abs(e13[0] - e13[1]) > 0.1
+
+
+def test_batched_specialization_equals_one_seed_runs():
+    from moetheory.jacobs_training import run_specialization_many
+
+    seeds = [5, 6, 7]
+    many = run_specialization_many(8, "1.3", [np.random.default_rng(s) for s in seeds], 60)
+    for s, res in zip(seeds, many, strict=True):
+        one = run_specialization(8, "1.3", np.random.default_rng(s), 60)
+        assert np.allclose(one.mixing, res.mixing, atol=1e-9)
+        assert (one.in_use, one.in_use_peak) == (res.in_use, res.in_use_peak)
+        assert one.final_loss == pytest.approx(res.final_loss, rel=1e-9)
