@@ -406,7 +406,7 @@ def _fig2_comparisons(runs: dict[tuple[int, bool], CLResult], alpha: float) -> l
             tol = NEARLY_ZERO * peak[metric][(M, True)]
             comps.append(compare(
                 f"{metric}: M={M} with termination, late level vs 0 (tol {NEARLY_ZERO:g}·peak)",
-                mean_ci(late[metric][(M, True)], alpha), 0.0, tol, max_width=4 * tol,
+                mean_ci(late[metric][(M, True)], alpha), 0.0, tol,
             ))
     G = late["G"]
     for M in FIG2_MS[1:]:
@@ -429,7 +429,7 @@ def _fig2_comparisons(runs: dict[tuple[int, bool], CLResult], alpha: float) -> l
     tol = MEANINGFUL * float(G[(10, True)].mean())
     comps.append(at_most(
         "G: late level, M=10 − M=20 <= 0 (M=20 no better)",
-        paired_ci(G[(10, True)], G[(20, True)], alpha), 0.0, tol, max_width=4 * tol,
+        paired_ci(G[(10, True)], G[(20, True)], alpha), 0.0, tol,
     ))
     return comps
 
@@ -453,12 +453,12 @@ def _curve_summary(runs: dict[tuple[int, bool], CLResult]) -> dict[str, Any]:
 
 FIG2_RULES = (
     "'late level' = per-replicate mean over the last 10% of rounds; 'nearly 0': interval "
-    "meets [0, 0.1·peak of the mean curve] (stats.compare; inconclusive if wider than "
-    "0.4·peak); 'A > B' (analysis.greater): "
+    "lies inside [0, 0.1·peak of the mean curve] (stats.compare, equivalence); 'A > B' "
+    "(stats.greater): "
     "supported if the paired-difference interval lies above 0, unsupported if it lies below "
     "the smallest meaningful effect (0.1 × reference level), else inconclusive; 'no better' "
-    "(analysis.at_most): unsupported only if M=20 is significantly better by more than 10%, "
-    "inconclusive if the interval straddles that margin and is wider than 4 × the tolerance; "
+    "(stats.at_most): supported if the interval lies below the 10% margin, unsupported if "
+    "M=20 is significantly better by more than 10%, inconclusive otherwise; "
     "convergence round = first round after which the curve stays within 10% of the way from "
     "its late level to its peak"
 )
@@ -746,10 +746,9 @@ def _prop2_reading(
     wrong = {k: (res.update_norm[:, t2:] > scale).mean(axis=1)
              for k, res in (("without", without), ("with", with_t))}
     comps = [
-        at_most(f"max gate gap at t2={t2} <= σ0^1.75", mean_ci(gap_t2, alpha), bound, 0.0,
-                max_width=4 * bound),
+        at_most(f"max gate gap at t2={t2} <= σ0^1.75", mean_ci(gap_t2, alpha), bound, 0.0),
         at_most(f"max within-set gate gap at t1={t1} <= σ0^1.75", mean_ci(within, alpha),
-                bound, 0.0, max_width=4 * bound),
+                bound, 0.0),
         greater("share of rounds after t2 routed to an expert that must change, "
                 "without − with termination > 0",
                 paired_ci(wrong["without"], wrong["with"], alpha), 0.0, 0.05),
@@ -762,7 +761,7 @@ def _prop2_reading(
         "wrong_share_without": float(wrong["without"].mean()),
         "wrong_share_with": float(wrong["with"].mean()),
         "replicates": R, "T": T, "simulator_seed": seed, "config": cfg.to_dict(),
-        "rule": "analysis.at_most (inconclusive if the interval is wider than 4·σ0^1.75) / "
+        "rule": "stats.at_most (inconclusive if the interval straddles σ0^1.75) / "
                 "analysis.greater (effect 0.05), Student-t intervals",
     }
     deriv = (
@@ -804,11 +803,11 @@ def _prop2_scaling(
     xc = x - x.mean()
     slopes = (xc[:, None] * (y - y.mean(axis=0))).sum(axis=0) / (xc**2).sum()
     comps = [at_most("1.75 − slope of log gap(t2) on log σ0 <= 0", mean_ci(1.75 - slopes, alpha),
-                     0.0, 0.25, max_width=2.0)]
+                     0.0, 0.25)]
     ev = {"sigmas": list(PROP2_SIGMAS), "t2": t2s,
           "mean_gap_t2": [float(g.mean()) for g in gaps],
           "mean_slope": float(slopes.mean()), "replicates": R, "simulator_seed": seed,
-          "rule": "analysis.at_most with tolerance 0.25 (inconclusive if wider than 2)"}
+          "rule": "stats.at_most with tolerance 0.25 (inconclusive if the interval straddles 0.25)"}
     deriv = (
         "Mean largest gate gap at $t_2$: " + ", ".join(
             f"$\\sigma_0 = {s}$: {g.mean():.4g} ($t_2 = {t}$)"
@@ -963,8 +962,8 @@ def _fig45_comparisons(
     ok_small = np.isfinite(tv_small)
     if ok_small.sum() >= 2:
         c_bal = compare(f"N={FIG4_N}: within-set TV from uniform, Γ≤λ, vs 0 (balanced)",
-                        mean_ci(tv_small[ok_small], alpha), 0.0, TV_BALANCED,
-                        max_width=4 * TV_BALANCED)
+                        mean_ci(tv_small[ok_small], alpha, bounds=(0.0, 1.0)), 0.0,
+                        TV_BALANCED)
     else:
         c_bal = Comparison("within-set TV (Γ≤λ): fewer than 2 usable replicates", nan_est, 0.0,
                            TV_BALANCED, Verdict.INCONCLUSIVE)
@@ -1027,8 +1026,7 @@ def check_fig4_5(ctx: CheckContext) -> Outcome:
         ev.update(replicates=R, T=500, simulator_seed=seed, config=runs[0].config.to_dict(),
                   fig4_config=fig4[0].config.to_dict(),
                   rule="analysis.greater (effect 0.05 TV, 0.1 × reference for G) and "
-                       "stats.compare (tolerances 0.1 TV, inconclusive if the interval is "
-                       "wider than 0.4; 25% for F)")
+                       "stats.compare (equivalence; tolerances 0.1 TV, 25% for F)")
         deriv = (
             f"Figure 4 (N = {FIG4_N}): mean within-set TV distance from uniform per Γ: "
             + ", ".join(
@@ -1082,7 +1080,7 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
             la, lb = late_mean(_curves(runs[a], "G"), LATE), late_mean(_curves(runs[b], "G"), LATE)
             tol = MEANINGFUL * float(la.mean())
             comps.append(at_most(f"late G, M={a} − M={b} <= 0 (no improvement)",
-                                 paired_ci(la, lb, alpha), 0.0, tol, max_width=4 * tol))
+                                 paired_ci(la, lb, alpha), 0.0, tol))
         ev = {
             "replicates": R, "T": T, "simulator_seed": seed, "config": base.to_dict(),
             "T1": {M: runs[M].config.T1 for M in MORE_MS},
@@ -1090,8 +1088,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                                     for M in MORE_MS},
             "mean_late_G": {M: float(late_mean(_curves(runs[M], "G"), LATE).mean())
                             for M in MORE_MS},
-            "rule": "analysis.greater (effect 0) and analysis.at_most (tolerance 10%, "
-                    "inconclusive if the interval is wider than 4 × tolerance)",
+            "rule": "stats.greater (effect 0) and stats.at_most (tolerance 10%; "
+                    "inconclusive if the interval straddles the margin)",
         }
         deriv = (
             "$T_1 = \\lceil M/\\eta\\rceil$ = "

@@ -12,6 +12,7 @@ with ``alpha = ctx.alpha`` and ``m`` the number of comparisons inside the claim.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +25,15 @@ from moetheory.continual import CLConfig, simulate
 from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
 from moetheory.exact import to_exact
-from moetheory.stats import combine, compare, mean_ci
+from moetheory.stats import (
+    Budget,
+    Comparison,
+    at_most,
+    combine,
+    compare,
+    mean_ci,
+    run_sequential,
+)
 
 __all__ = [
     "TOL_ABS",
@@ -64,28 +73,42 @@ def _seed(ctx: CheckContext, stream: int) -> int:
     return int(ctx.rng(stream).integers(2**62))
 
 
+def _mc_comparison(label: str, samples: np.ndarray, reference: float, alpha: float,
+                   bounds: tuple[float, float] = (-math.inf, math.inf)) -> Comparison:
+    """Equivalence of a sample mean (range ``bounds``) with ``reference`` (tolerance
+    :func:`_tol`)."""
+    return compare(label, mean_ci(samples, alpha, bounds=bounds), reference, _tol(reference))
+
+
 def _mc(label: str, samples: np.ndarray, reference: float, alpha: float) -> dict[str, Any]:
-    comp = compare(label, mean_ci(samples, alpha), reference, _tol(reference))
-    return comp.to_dict()
+    return _mc_comparison(label, samples, reference, alpha).to_dict()
+
+
+def _mc_all(data: dict[str, np.ndarray], refs: dict[str, float], upper: dict[str, float],
+            alpha: float) -> list[Comparison]:
+    """Equivalence of each sample mean (range ``[0, upper]``) with its reference."""
+    a = alpha / len(refs)
+    return [compare(name, mean_ci(data[name], a, bounds=(0.0, upper[name])), ref, _tol(ref))
+            for name, ref in refs.items()]
+
+
+def _prop4_budget(ctx: CheckContext) -> Budget:
+    return Budget.for_profile(ctx.profile, quick=(10_000, 2), full=(100_000, 3))
+
+
+def _projection_budget(ctx: CheckContext) -> Budget:
+    return Budget.for_profile(ctx.profile, quick=(8_000, 6), full=(40_000, 6))
 
 
 def _bound(label: str, lhs: np.ndarray, rhs: np.ndarray, alpha: float) -> dict[str, Any]:
-    """One-sided check of ``E[lhs] < E[rhs]`` from paired replicates: violated when the
-    confidence interval of ``E[lhs - rhs]`` lies above the tolerance."""
-    est = mean_ci(lhs - rhs, alpha)
+    """One-sided check of ``E[lhs] <= E[rhs]`` from paired replicates (:func:`stats.at_most`
+    on ``E[lhs - rhs] <= 0`` with the tolerance of ``E[rhs]``): supported when the confidence
+    interval of the difference lies at or below the tolerance, unsupported when it lies above,
+    inconclusive when it straddles it."""
     tol = _tol(float(np.mean(rhs)))
-    violated = est.low > tol
-    return {
-        "label": label,
-        "E_lhs": float(np.mean(lhs)),
-        "E_bound": float(np.mean(rhs)),
-        "difference": est.mean,
-        "ci": [est.low, est.high],
-        "ci_level": est.level,
-        "n": est.n,
-        "tolerance": tol,
-        "verdict": (Verdict.UNSUPPORTED if violated else Verdict.SUPPORTED).value,
-    }
+    comp = at_most(label, mean_ci(lhs - rhs, alpha), 0.0, tol)
+    return {"E_lhs": float(np.mean(lhs)), "E_bound": float(np.mean(rhs)),
+            "difference": comp.estimate.mean, **comp.to_dict()}
 
 
 def _verdicts(rows: list[dict[str, Any]]) -> Verdict:
@@ -220,14 +243,16 @@ def check_projection_mean(ctx: CheckContext) -> Outcome:
         f"{cex['(s/d)||u||^2']} (exact rational check, P v - v = 0)",
         evidence=cex,
     )
-    reps = 40_000 if ctx.full else 8_000
     rng = ctx.rng(1)
     us = {"e1": np.eye(D_DIM)[0], "ones": np.ones(D_DIM), "random": rng.standard_normal(D_DIM)}
-    alpha = ctx.alpha / len(us)
-    rows = []
-    for name, u in us.items():
-        x = projection_sq_norms(rng, u, S_SAMPLES, reps)
-        rows.append(_mc(f"u={name}", x, S_SAMPLES / D_DIM * float(u @ u), alpha))
+    refs = {name: S_SAMPLES / D_DIM * float(u @ u) for name, u in us.items()}
+    seq = run_sequential(
+        lambda look, size: {name: projection_sq_norms(ctx.rng(100 + look), u, S_SAMPLES, size)
+                            for name, u in us.items()},
+        lambda data, a: _mc_all(data, refs, {n: float(u @ u) for n, u in us.items()}, a),
+        ctx.alpha, _projection_budget(ctx))
+    rows = [c.to_dict() for c in seq.comparisons]
+    reps = seq.n
     gauss = Reading(
         "gaussian",
         "X_t with i.i.d. N(0, 1) entries, u in {e1, 1, a fixed random vector}; d = 10, s = 6.",
@@ -237,6 +262,7 @@ def check_projection_mean(ctx: CheckContext) -> Outcome:
         if _verdicts(rows) is Verdict.SUPPORTED
         else "Monte Carlo disagrees with (s/d)||u||^2",
         evidence={"comparisons": rows, "replicates": reps, "seed": ctx.seed,
+                  "sequential": seq.evidence(),
                   "tolerance": f"{TOL_REL}*|ref| + {TOL_ABS}"},
     )
     out = Outcome.from_readings([primary, gauss])
@@ -265,18 +291,20 @@ def check_projection_mean(ctx: CheckContext) -> Outcome:
 )
 def check_projection_mean_corrected(ctx: CheckContext) -> Outcome:
     """The projection mean under Definition 1, derived here, against Monte Carlo."""
-    reps = 40_000 if ctx.full else 8_000
     rng = ctx.rng(1)
     v = rng.standard_normal(D_DIM)
     ortho = rng.standard_normal(D_DIM)
     ortho -= (ortho @ v) / (v @ v) * v
     us = {"u=v": v, "u⊥v": ortho, "u random": rng.standard_normal(D_DIM)}
-    alpha = ctx.alpha / len(us)
-    rows = []
-    for name, u in us.items():
-        x = projection_sq_norms(rng, u, S_SAMPLES, reps, "definition1", v)
-        ref = th.projection_mean_definition1(u, v, S_SAMPLES, D_DIM)
-        rows.append(_mc(name, x, ref, alpha))
+    refs = {name: th.projection_mean_definition1(u, v, S_SAMPLES, D_DIM) for name, u in us.items()}
+    seq = run_sequential(
+        lambda look, size: {
+            name: projection_sq_norms(ctx.rng(100 + look), u, S_SAMPLES, size, "definition1", v)
+            for name, u in us.items()},
+        lambda data, a: _mc_all(data, refs, {n: float(u @ u) for n, u in us.items()}, a),
+        ctx.alpha, _projection_budget(ctx))
+    rows = [c.to_dict() for c in seq.comparisons]
+    reps = seq.n
     verdict = _verdicts(rows)
     ds, ss = sp.symbols("d s", positive=True)
     coef = (ss - 1) / (ds - 1)
@@ -286,7 +314,8 @@ def check_projection_mean_corrected(ctx: CheckContext) -> Outcome:
         if verdict is Verdict.SUPPORTED
         else "Monte Carlo disagrees with the derived Definition-1 projection mean",
         evidence={"comparisons": rows, "replicates": reps, "seed": ctx.seed,
-                  "coefficient_orthogonal": coef, "coefficient_signal": 1},
+                  "sequential": seq.evidence(), "coefficient_orthogonal": coef,
+                  "coefficient_signal": 1},
         derivation=(
             "$\\operatorname{col}(X_t) = \\operatorname{span}(v) \\oplus "
             "\\operatorname{span}((I - P_v)G)$, where the columns of $(I-P_v)G$ are i.i.d. "
@@ -829,14 +858,36 @@ def _enumeration_agreement(kind: str) -> tuple[bool, list[dict[str, Any]]]:
 
 def _corrected_outcome(ctx: CheckContext, kind: str) -> Outcome:
     ok, rows = _enumeration_agreement(kind)
-    W, F, G, ts = _prop4_mc(ctx, "gaussian")
-    W1, F1, G1, _ = _prop4_mc(ctx, "definition1")
-    alpha = ctx.alpha / (2 * len(ts))
+    ts = [2, 3, 5, 10, 20, 50] if ctx.full else [2, 3, 5, 10, 20]
+    W = ctx.rng(0).normal(0.0, SIGMA0, size=(N_TASKS, D_DIM))
     fn = th.exact_generalization if kind == "G" else th.exact_forgetting
     ts_used = ts if kind == "G" else [t for t in ts if t >= 2]
-    samples, samples1 = (G, G1) if kind == "G" else (F, F1)
     label = "E[G_T]" if kind == "G" else "E[F_t]"
-    mc = _mc_rows(label, samples, fn(W, S_SAMPLES, D_DIM, ts_used), ts_used, alpha)
+    refs = fn(W, S_SAMPLES, D_DIM, ts_used)
+
+    def draw(look: int, size: int) -> dict[str, np.ndarray]:
+        out = {}
+        for model, signals in (("gaussian", None), ("definition1", W / SIGMA0)):
+            F, G = single_expert_run(ctx.rng(1000 * (model == "gaussian") + 10 + look), W,
+                                     S_SAMPLES, max(ts), size, model, signals)
+            out[model] = G if kind == "G" else F
+        return out
+
+    def judge(data: dict[str, np.ndarray], a: float) -> list[Comparison]:
+        a /= 2 * len(ts)
+        var = "T" if kind == "G" else "t"
+        rng_ = (0.0, math.inf) if kind == "G" else (-math.inf, math.inf)
+        return [_mc_comparison(f"{label}{suffix} {var}={t}", data[model][:, t - 1], float(ref), a,
+                               rng_)
+                for model, suffix in (("gaussian", ""), ("definition1", " (Definition 1)"))
+                for t, ref in zip(ts_used, refs, strict=True)]
+
+    def primary_decided(comps: list[Comparison]) -> bool:
+        return combine([c.verdict for c in comps[: len(ts_used)]]) is not Verdict.INCONCLUSIVE
+
+    seq = run_sequential(draw, judge, ctx.alpha, _prop4_budget(ctx), decided=primary_decided)
+    samples = seq.data["gaussian"]
+    mc = [c.to_dict() for c in seq.comparisons[: len(ts_used)]]
     exact_reading = Reading(
         "enumeration", "closed form == exact enumeration over all task sequences",
         Verdict.PROVED if ok else Verdict.REFUTED,
@@ -850,9 +901,8 @@ def _corrected_outcome(ctx: CheckContext, kind: str) -> Outcome:
         if mc_verdict is Verdict.SUPPORTED and ok
         else f"Monte Carlo: {mc_verdict.value}; enumeration agreement: {ok}",
         {"monte_carlo": mc, "replicates": samples.shape[0], "seed": ctx.seed,
-         "tolerance": f"{TOL_REL}*|ref| + {TOL_ABS}"})
-    mc1 = _mc_rows(f"{label} (Definition 1)", samples1, fn(W1, S_SAMPLES, D_DIM, ts_used),
-                   ts_used, alpha)
+         "sequential": seq.evidence(), "tolerance": f"{TOL_REL}*|ref| + {TOL_ABS}"})
+    mc1 = [c.to_dict() for c in seq.comparisons[len(ts_used):]]
     def1 = Reading(
         "definition1-data",
         "the same closed form against Definition-1 features (v_n = w_n/sigma0): not claimed, "

@@ -4,6 +4,7 @@ expert parameter counts and the estimation-rate experiment."""
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +27,15 @@ from moetheory.estimation.models import MixingMeasure, Router, gate_probabilitie
 from moetheory.estimation.symbolic import jacobian_singular_values, regression_expr, score_expr
 from moetheory.estimation.voronoi import voronoi_cells, voronoi_loss
 from moetheory.exact import to_exact
-from moetheory.stats import MeanEstimate, combine, compare
+from moetheory.stats import (
+    Comparison,
+    MeanEstimate,
+    at_most,
+    combine,
+    compare,
+    greater,
+    stable,
+)
 
 __all__: list[str] = []
 
@@ -803,20 +812,8 @@ SLOW_THRESHOLD = -0.18
 REGRESSION_THRESHOLD = -0.35
 #: Theorem 4 band (log n / n)^{1/2}..(log n / n)^{1/4}, with the log corrections at n >= 50.
 BAND = (-0.55, -0.18)
-#: Bootstrap intervals wider than this are inconclusive.
-MAX_WIDTH = 0.6
 #: A slope difference smaller than this is not "faster".
 MARGIN = 0.05
-
-
-def _sig(value: float, digits: int = 3) -> float:
-    """Round to ``digits`` significant digits: the precision printed and compared.
-
-    The fits are bit-identical on every SIMD/BLAS path (moetheory.estimation.batched); the
-    losses after them use NumPy's ``log``/``exp``, which may differ in the last bit, so the
-    evidence keeps only digits that every path agrees on.
-    """
-    return float(f"{float(value):.{digits}g}")
 
 
 def _records(ctx: CheckContext, configs: list[tuple[str, int]], expert: str = "tanh"):
@@ -826,39 +823,46 @@ def _records(ctx: CheckContext, configs: list[tuple[str, int]], expert: str = "t
 
 def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckContext, stream: int):
     ns, mat = loss_matrix(records, router, k, loss)
-    fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream))
-    fit["slope"] = _sig(fit["slope"])
-    fit["ci"] = [_sig(v) for v in fit["ci"]]
-    fit["medians"] = [_sig(v) for v in np.median(mat, axis=1)]
+    # the percentile interval's ends must rest on >= 25 resamples each
+    n_boot = max(4000, math.ceil(50 / alpha))
+    fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot=n_boot)
+    fit["medians"] = [stable(v) for v in np.median(mat, axis=1)]
     fit["n"] = ns
     return fit
 
 
-def _one_sided(fit: dict, threshold: float, faster_supports: bool) -> Verdict:
-    lo, hi = fit["ci"]
-    if hi - lo > MAX_WIDTH:
-        return Verdict.INCONCLUSIVE
+def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
+    return MeanEstimate(fit["slope"], fit["ci"][0], fit["ci"][1], n, fit["level"],
+                        "percentile-bootstrap")
+
+
+def _one_sided(label: str, fit: dict, n: int, threshold: float, faster_supports: bool
+               ) -> Comparison:
+    """``slope <= threshold`` (``faster_supports``: stats.at_most) or ``slope > threshold``
+    (stats.greater), decided on the bootstrap interval."""
+    est = _slope_estimate(fit, n)
     if faster_supports:
-        return (
-            Verdict.SUPPORTED
-            if hi <= threshold
-            else (Verdict.UNSUPPORTED if lo > threshold else Verdict.INCONCLUSIVE)
-        )
-    return (
-        Verdict.SUPPORTED
-        if lo > threshold
-        else (Verdict.UNSUPPORTED if hi < threshold else Verdict.INCONCLUSIVE)
-    )
+        return at_most(label, est, threshold, 0.0)
+    return greater(label, est, threshold, 0.0)
 
 
 def _public(fit: dict) -> dict:
-    return {k: v for k, v in fit.items() if k != "boot"}
+    """A fit as evidence: slope and interval through :func:`stable` (the fits are
+    bit-identical on every SIMD/BLAS path; the losses after them may differ in the last bit)."""
+    out = {k: v for k, v in fit.items() if k != "boot"}
+    out["slope"] = stable(fit["slope"])
+    out["ci"] = [stable(v) for v in fit["ci"]]
+    return out
+
+
+def _fmt(fit: dict) -> str:
+    return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
 
 
 def _rates_derivation(design, fits: dict[str, dict], rule: str) -> str:
     rows = "\n".join(
-        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | {f['slope']:.3g} | "
-        f"[{f['ci'][0]:.3g}, {f['ci'][1]:.3g}] |"
+        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | {stable(f['slope'])} | "
+        f"[{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
         for name, f in fits.items()
     )
     return (
@@ -876,8 +880,7 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str) -> str:
         "$\\sum e^{\\beta_{0i}}\\|\\Delta\\beta_{1ij}\\|$, expert parameters "
         "$\\sum e^{\\beta_{0i}}\\|\\Delta\\eta_{ij}\\|$, expert functions "
         "$\\sum e^{\\beta_{0i}}\\max_x|h(x,\\eta_i)-h(x,\\eta^*_j)|$. Slope of $\\log$(median "
-        "loss) on $\\log n$, percentile bootstrap over replicates; printed to 3 significant "
-        "digits.\n\n"
+        "loss) on $\\log n$, percentile bootstrap over replicates.\n\n"
         f"| statistic | median loss per n | slope | CI |\n|---|---|---|---|\n{rows}\n\n{rule}"
     )
 
@@ -896,27 +899,28 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         r: _slope(recs, r, 3, "regression_l2", alpha, ctx, i)
         for i, r in enumerate(("cosine", "perturbed"))
     }
-    verdicts = {r: _one_sided(f, REGRESSION_THRESHOLD, True) for r, f in fits.items()}
+    comps = {r: _one_sided(f"{r}: slope <= {REGRESSION_THRESHOLD}", f, design.replicates,
+                           REGRESSION_THRESHOLD, True) for r, f in fits.items()}
+    verdicts = {r: c.verdict for r, c in comps.items()}
     verdict = combine(list(verdicts.values()))
     return Outcome(
         verdict,
         "regression-function error slopes: "
-        + ", ".join(
-            f"{r} {f['slope']:.2f} [{f['ci'][0]:.2f}, {f['ci'][1]:.2f}]" for r, f in fits.items()
-        ),
+        + ", ".join(f"{r} {_fmt(f)}" for r, f in fits.items()),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
             "alpha_per_comparison": alpha,
             "threshold": REGRESSION_THRESHOLD,
-            "max_width": MAX_WIDTH,
             "fits": {r: _public(f) for r, f in fits.items()},
+            "comparisons": {r: c.to_dict() for r, c in comps.items()},
             "verdicts": verdicts,
         },
         derivation=_rates_derivation(
             design,
             {f"{r}: L2(mu) error": f for r, f in fits.items()},
-            f"Supported when the whole CI is below {REGRESSION_THRESHOLD}.",
+            f"stats.at_most: supported when the whole CI is at or below {REGRESSION_THRESHOLD}, "
+            "unsupported when it lies above, inconclusive otherwise.",
         ),
     )
 
@@ -954,8 +958,7 @@ def _all_of(verdicts: list[Verdict]) -> Verdict:
 )
 def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     design, recs = _records(ctx, [("cosine", 3), ("cosine", 2)])
-    n_tests = 2 * len(GROUPS) + 1
-    alpha = ctx.alpha / n_tests
+    alpha = ctx.alpha / (2 * len(GROUPS) + 1)
     fits: dict[str, dict] = {}
     stream = 0
     for k, setting in ((3, "over-specified"), (2, "exact-specified")):
@@ -965,14 +968,15 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     fits["over-specified: raw L11 (beta1 as fitted)"] = _slope(
         recs, "cosine", 3, "voronoi_l1_raw", alpha, ctx, 99
     )
+    comps = {name: _one_sided(f"{name}: slope > {SLOW_THRESHOLD}", f, design.replicates,
+                              SLOW_THRESHOLD, False) for name, f in fits.items()}
     readings = [
         Reading(
             name,
-            f"slope of the median loss above {SLOW_THRESHOLD} (supported) / below "
-            "(unsupported)",
-            _one_sided(f, SLOW_THRESHOLD, False),
-            f"slope {f['slope']:.3g}, CI [{f['ci'][0]:.3g}, {f['ci'][1]:.3g}]",
-            {"fit": _public(f)},
+            f"slope of the median loss above {SLOW_THRESHOLD} (supported) / below (unsupported)",
+            comps[name].verdict,
+            _fmt(f),
+            {"fit": _public(f), "comparison": comps[name].to_dict()},
         )
         for name, f in fits.items()
     ]
@@ -993,14 +997,14 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
             "seed": ctx.seed,
             "alpha_per_reading": alpha,
             "threshold": SLOW_THRESHOLD,
-            "max_width": MAX_WIDTH,
         },
         [primary, *readings],
         _rates_derivation(
             design,
             fits,
-            f"Each group: supported when the whole CI is above {SLOW_THRESHOLD}, unsupported "
-            "when it is below; the claim needs every group in both settings.",
+            f"stats.greater per group: supported when the whole CI is above {SLOW_THRESHOLD}, "
+            "unsupported when it lies below, inconclusive otherwise; the claim needs every "
+            "group in both settings.",
         ),
     )
 
@@ -1035,14 +1039,13 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     ref, tol = (BAND[0] + BAND[1]) / 2, (BAND[1] - BAND[0]) / 2
     readings = []
     for name, f in fits.items():
-        est = MeanEstimate(f["slope"], f["ci"][0], f["ci"][1], design.replicates, f["level"])
-        cmp_ = compare(name, est, ref, tol, MAX_WIDTH)
+        cmp_ = compare(name, _slope_estimate(f, design.replicates), ref, tol)
         readings.append(
             Reading(
                 name,
-                f"slope CI meets the band {BAND}",
+                f"slope CI inside the band {BAND}",
                 cmp_.verdict,
-                f"slope {f['slope']:.3g}, CI [{f['ci'][0]:.3g}, {f['ci'][1]:.3g}]",
+                _fmt(f),
                 {"fit": _public(f), "comparison": cmp_.to_dict()},
             )
         )
@@ -1063,29 +1066,27 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             "seed": ctx.seed,
             "alpha_per_reading": alpha,
             "band": BAND,
-            "max_width": MAX_WIDTH,
         },
         [primary, *readings],
         _rates_derivation(
             design,
             fits,
-            f"Supported when the CI meets the band {BAND}, unsupported when it misses it, "
-            f"inconclusive when wider than {MAX_WIDTH}; the claim needs every expert family.",
+            f"stats.compare (equivalence): supported when the whole CI lies inside the band "
+            f"{BAND}, unsupported when it lies outside, inconclusive otherwise; the claim needs "
+            "every expert family.",
         ),
     )
 
 
-def _difference(fa: dict, fb: dict, alpha: float) -> dict:
-    boot = fa["boot"] - fb["boot"]
-    lo, hi = (_sig(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
-    v = (
-        Verdict.SUPPORTED
-        if hi < 0
-        else Verdict.UNSUPPORTED
-        if lo > -MARGIN
-        else Verdict.INCONCLUSIVE
-    )
-    return {"difference": _sig(fa["slope"] - fb["slope"]), "ci": [lo, hi], "verdict": v}
+def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int) -> tuple[dict, Verdict]:
+    """``other slope - perturbed slope > 0`` by stats.greater (smallest effect MARGIN)."""
+    boot = fb["boot"] - fa["boot"]
+    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
+    gain = fb["slope"] - fa["slope"]
+    comp = greater(label, MeanEstimate(gain, lo, hi, n, 1 - alpha, "percentile-bootstrap"),
+                   0.0, MARGIN)
+    return {"difference": stable(-gain), "ci": [stable(-hi), stable(-lo)],
+            "verdict": comp.verdict, "comparison": comp.to_dict()}, comp.verdict
 
 
 @claim(
@@ -1112,25 +1113,26 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         "L25 experts: perturbed - linear": (("perturbed", exp_), ("linear", exp_)),
         "L199 experts: perturbed - cosine": (("perturbed", exp_), ("cosine", exp_)),
     }
-    diffs = {name: _difference(fits[a], fits[b], alpha) for name, (a, b) in pairs.items()}
+    diffs = {
+        name: _difference(name, fits[a], fits[b], alpha, design.replicates)[0]
+        for name, (a, b) in pairs.items()
+    }
     readings = [
         Reading(
             name,
-            "slope difference (perturbed - other) below 0: supported; above -"
-            f"{MARGIN}: unsupported",
+            "stats.greater on (other slope - perturbed slope) > 0, smallest meaningful effect "
+            f"{MARGIN}",
             d["verdict"],
-            f"difference {d['difference']:.3g}, CI [{d['ci'][0]:.3g}, {d['ci'][1]:.3g}]",
+            f"difference {d['difference']}, CI [{d['ci'][0]}, {d['ci'][1]}]",
             d,
         )
         for name, d in diffs.items()
     ]
     return Outcome(
         combine([r.verdict for r in readings]),
-        "slope differences: "
-        + ", ".join(
-            f"{k} {d['difference']:.2f} [{d['ci'][0]:.2f}, {d['ci'][1]:.2f}]"
-            for k, d in diffs.items()
-        ),
+        "slope differences (perturbed - other): "
+        + ", ".join(f"{k} {d['difference']} [{d['ci'][0]}, {d['ci'][1]}]"
+                    for k, d in diffs.items()),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
@@ -1142,8 +1144,9 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         derivation=_rates_derivation(
             design,
             {f"{r}: {loss}": f for (r, loss), f in fits.items()},
-            "Each comparison is supported when the CI of (perturbed slope - other slope) is "
-            f"below 0, unsupported when it lies above -{MARGIN}.",
+            "stats.greater on (other slope - perturbed slope) > 0 with smallest meaningful "
+            f"effect {MARGIN}: supported when its CI lies above 0; unsupported when it lies "
+            f"below {MARGIN}; inconclusive otherwise. The claim combines the three.",
         ),
     )
 

@@ -723,7 +723,7 @@ def check_specialization(ctx: CheckContext) -> Outcome:
         for k in (4, 8):
             counts = np.array([getattr(res, field) for res in runs[(k, name)]])
             hits = int(np.sum((counts >= 2) & (counts <= 3)))
-            comp = compare(f"k={k}", proportion_ci(hits, n_seeds, alpha), 1.0, tol, max_width)
+            comp = compare(f"k={k}", proportion_ci(hits, n_seeds, alpha), 1.0, tol)
             comps.append(comp)
             ev[f"k={k}"] = {
                 "comparison": comp.to_dict(),

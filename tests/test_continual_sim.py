@@ -198,7 +198,9 @@ def test_decision_helpers_can_fail() -> None:
     assert greater("x", MeanEstimate(-1, -2, -0.5, 5, 0.9), 0.0, 0.1).verdict is Verdict.UNSUPPORTED
     assert greater("x", MeanEstimate(0, -1, 1, 5, 0.9), 0.0, 0.1).verdict is Verdict.INCONCLUSIVE
     assert at_most("x", MeanEstimate(1, 0.8, 1.2, 5, 0.9), 0.5, 0.1).verdict is Verdict.UNSUPPORTED
-    assert at_most("x", MeanEstimate(1, 0.3, 1.2, 5, 0.9), 0.5, 0.1).verdict is Verdict.SUPPORTED
+    # an interval straddling the bound is inconclusive, not supported (issue 11)
+    assert at_most("x", MeanEstimate(1, 0.3, 1.2, 5, 0.9), 0.5, 0.1).verdict is Verdict.INCONCLUSIVE
+    assert at_most("x", MeanEstimate(0.4, 0.3, 0.6, 5, 0.9), 0.5, 0.1).verdict is Verdict.SUPPORTED
     curve = np.array([[0.0, 5.0, 4.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]])
     assert convergence_round(curve, late=0.3).tolist() == [4]
     e = np.array([[0] * 30 + [1] * 10])

@@ -72,7 +72,8 @@ def test_single_expert_monte_carlo_matches_recursion_and_rejects_printed_formula
     assert compare("exact", est, exact, 0.02 * exact).verdict is Verdict.SUPPORTED
     assert compare("printed", est, printed, 0.02 * printed).verdict is Verdict.UNSUPPORTED
     exact_f = th.exact_forgetting(W, 3, 6, [3])[0]
-    assert compare("F", mean_ci(F[:, 2], 1e-3), exact_f, 0.02 * exact_f).verdict is (
+    # equivalence needs the whole interval inside the band: ±2.3% half-width at n = 20 000
+    assert compare("F", mean_ci(F[:, 2], 1e-3), exact_f, 0.05 * exact_f).verdict is (
         Verdict.SUPPORTED)
 
 

@@ -58,7 +58,8 @@ def test_jacobian_certificate_sees_the_scaling_null_space():
 )
 def test_one_sided_rule_can_go_every_way(ci, faster, expected):
     threshold = est.REGRESSION_THRESHOLD if faster else est.SLOW_THRESHOLD
-    assert est._one_sided({"ci": list(ci)}, threshold, faster) is expected
+    fit = {"slope": sum(ci) / 2, "ci": list(ci), "level": 0.95}
+    assert est._one_sided("slope", fit, 6, threshold, faster).verdict is expected
 
 
 def test_param_count_weaker_reading_is_proved_with_its_exceptions():
@@ -76,12 +77,13 @@ def test_all_of_is_a_conjunction():
 
 
 def test_slopes_in_evidence_are_rounded_to_stable_digits():
-    assert est._sig(-0.123456) == -0.123
-    assert est._sig(1234.5) == 1230.0
     ns = np.array([100.0, 1000.0, 10000.0])
     recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n ** -0.5 * (1 + 0.01 * r)}
             for n in ns for r in range(4)]
     fit = est._slope(recs, "linear", 2, "l", 0.05, _ctx("x"), 0)
-    assert fit["slope"] == -0.5
-    assert all(m == float(f"{m:.3g}") for m in fit["medians"] + fit["ci"])
-    assert est._one_sided(fit, est.REGRESSION_THRESHOLD, True) is Verdict.SUPPORTED
+    assert fit["slope"] == pytest.approx(-0.5)
+    pub = est._public(fit)
+    assert all(m == float(f"{m:.4g}") for m in fit["medians"] + pub["ci"])
+    assert "boot" not in pub
+    comp = est._one_sided("s", fit, 4, est.REGRESSION_THRESHOLD, True)
+    assert comp.verdict is Verdict.SUPPORTED
