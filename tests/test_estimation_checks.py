@@ -87,3 +87,9 @@ def test_slopes_in_evidence_are_rounded_to_stable_digits():
     assert "boot" not in pub
     comp = est._one_sided("s", fit, 4, est.REGRESSION_THRESHOLD, True)
     assert comp.verdict is Verdict.SUPPORTED
+
+
+def test_voronoi_cells_are_not_a_partition_at_ties():
+    out = est.check_voronoi_cells(_ctx("pcr.voronoi.loss.cells"))
+    assert out.verdict is Verdict.REFUTED
+    assert out.evidence["counterexample"]["cells"] == [[0], [0]]
