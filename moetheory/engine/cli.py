@@ -149,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--profile", choices=PROFILES, default="full")
     rep.add_argument("--replicates", type=_int_at_least(1), default=None)
     rep.add_argument("--no-progress", action="store_true")
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a dask.distributed scheduler (tcp://host:8786) to run the cells on "
+        "(targets that support it: rates)",
+    )
     return parser
 
 
@@ -302,6 +308,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     _check_out_dir(args.out)
+    extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
         args.target,
         args.out,
@@ -309,6 +316,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         profile=args.profile,
         replicates=args.replicates,
         progress=not args.no_progress,
+        **extra,
     )
     for path in paths:
         print(f"wrote {path}")
