@@ -167,6 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--profile", choices=PROFILES, default="full")
     rep.add_argument("--replicates", type=_int_at_least(1), default=None)
     rep.add_argument("--no-progress", action="store_true")
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a dask.distributed scheduler (tcp://host:8786) to run the cells on "
+        "(targets that support it: rates)",
+    )
     return parser
 
 
@@ -335,6 +341,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     _check_out_dir(args.out)
+    extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
         args.target,
         args.out,
@@ -342,6 +349,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         profile=args.profile,
         replicates=args.replicates,
         progress=not args.no_progress,
+        **extra,
     )
     for path in paths:
         print(f"wrote {path}")
@@ -373,7 +381,8 @@ def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
     if args.command == "verify" and paths:
-        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} hold the claims "
+        verb = "hold" if len(paths) > 1 else "holds"
+        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
                 "already checked (complete: false)")
     return f"moetheory: interrupted by {name}"
 
@@ -400,9 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"moetheory: error: {exc}", file=sys.stderr)
             return 1
         except OSError as exc:
-            where = f" {exc.filename}" if exc.filename else ""
-            print(f"moetheory: error: cannot write{where}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
