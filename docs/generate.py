@@ -1,7 +1,7 @@
-"""Regenerate the claim pages: verify every claim (quick profile, seed 0), write docs/claims.
+"""Preview the claim pages: verify every claim (quick profile, seed 0), write docs/claims.
 
-Usage: ``python docs/generate.py [--check]`` from anywhere; ``--check`` only lists stale pages
-(exit status 1 when any is stale).
+The Sphinx build generates these pages itself (they are not committed); this script is for
+looking at the MyST source. Usage: ``python docs/generate.py [--report r.json] [--check]``.
 """
 
 import sys
