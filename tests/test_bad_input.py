@@ -572,7 +572,7 @@ def test_misbehaving_checks_are_errors_with_the_reason_and_every_renderer_copes(
     capsys.readouterr()
     for cid in by_id:
         assert main(["show", cid, "--report", str(j)]) == 0
-        assert f"`{cid}`" in capsys.readouterr().out
+        assert capsys.readouterr().out.startswith(f"{cid} — ")
 
 
 def test_show_renders_any_entry_of_a_report(tmp_path, capsys) -> None:
@@ -580,8 +580,9 @@ def test_show_renders_any_entry_of_a_report(tmp_path, capsys) -> None:
              "derivation": 7, "alpha": "high", "seed_files": "abc", "verdict": None}
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"claims": [entry]}))
-    assert main(["show", "x.y", "--report", str(path)]) == 0
-    assert "`x.y`" in capsys.readouterr().out
+    for fmt in ("text", "markdown", "json"):
+        assert main(["show", "x.y", "--report", str(path), "--format", fmt]) == 0
+        assert "x.y" in capsys.readouterr().out
 
 
 def _spawn_and_return(pids: Path):  # type: ignore[no-untyped-def]

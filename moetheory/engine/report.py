@@ -41,6 +41,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from moetheory.engine.mathtext import prettify
 from moetheory.engine.verdicts import Verdict
 
 __all__ = [
@@ -311,11 +312,11 @@ def _is_symbolic(value: Any) -> bool:
 
 def _render_value(value: Any) -> str:
     if _is_symbolic(value):
-        return f"${value['latex']}$ (`{value['sympy']}`)"
+        return f"${value['latex']}$"
     if isinstance(value, str) and "\n" in value:
         return "\n\n```text\n" + value.rstrip() + "\n```"
     if isinstance(value, str | int | float | bool) or value is None:
-        return f"`{value}`" if not isinstance(value, str) else value
+        return f"`{value}`" if not isinstance(value, str) else prettify(value)
     return "\n\n```json\n" + _dump(value) + "\n```"
 
 
@@ -367,19 +368,32 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
         f"{heading} `{cid}` — **{_text(get('verdict', '?'))}**\n",
         f"*Seed:* {seed_text} · *kind:* {_text(get('kind', '?'))} · "
         f"*claim seed:* {_text(get('claim_seed', '?'))}" + alpha_text + "\n",
-        f"**Statement.** {_text(get('statement', ''))}\n",
-        f"**Reading checked.** {_text(get('reading', ''))}\n",
-        f"**Verdict.** {_text(get('verdict', '?'))} — {_text(get('summary', ''))}\n",
-        "**Evidence.**\n\n" + render_evidence(get("evidence", {})),
+        f"**Statement.** {_latex_or_text(get('statement_latex'), get('statement', ''))}\n",
     ]
+    sources = get("sources")
+    if isinstance(sources, list) and sources:
+        out.append("*Seed lines:* " + "; ".join(
+            f"{_text(src.get('seed_file', '?'))} {_text(src.get('lines', ''))}"
+            for src in sources if isinstance(src, Mapping)
+        ) + "\n")
     readings = get("readings") or []
     if not isinstance(readings, list):
         readings = [readings]
     readings = [r if isinstance(r, Mapping) else {"summary": _dump(r)} for r in readings]
+    derivation = get("derivation") or (readings[0].get("derivation") if readings else "")
+    out += [
+        f"**Reading checked.** {prettify(_text(get('reading', '')))}\n",
+        "**Derivation.**\n\n"
+        + (_text(derivation).rstrip() if derivation else "_The check gives no derivation._")
+        + "\n",
+        f"**Verdict.** {_text(get('verdict', '?'))} — "
+        f"{_latex_or_text(get('summary_latex'), get('summary', ''))}\n",
+        "**Evidence.**\n\n" + render_evidence(get("evidence", {})),
+    ]
     if readings:
         rows = "".join(
             f"| {_one_line(_text(r.get('name', '?')))} | {_one_line(_text(r.get('verdict', '?')))} "
-            f"| {_one_line(_text(r.get('summary', '')))} |\n"
+            f"| {_one_line(_latex_or_text(r.get('summary_latex'), r.get('summary', '')))} |\n"
             for r in readings
         )
         out.append("**Readings.**\n\n| reading | verdict | summary |\n|---|---|---|\n" + rows)
@@ -391,9 +405,14 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
                 + render_evidence(r.get("evidence", {}))
                 + (f"\n{_text(derivation)}\n" if derivation else "")
             )
-    if get("derivation"):
-        out.append("**Derivation.**\n\n" + _text(get("derivation")).rstrip() + "\n")
     return "\n".join(out) + "\n"
+
+
+def _latex_or_text(latex: Any, plain: Any) -> str:
+    """The typeset form of a text when the check gives one, else the plain text prettified."""
+    if isinstance(latex, str) and latex and latex.count("$") % 2 == 0:
+        return latex
+    return prettify(_text(plain))
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
@@ -417,7 +436,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         + "".join(
             f"| [`{_text(e.get('id', '?'))}`](#{_anchor(_text(e.get('id', '?')))}) "
             f"| {_text(e.get('seed_file', '?'))[:3]} | {_text(e.get('verdict', '?'))} "
-            f"| {_one_line(_text(e.get('summary', '')))} |\n"
+            f"| {_one_line(_latex_or_text(e.get('summary_latex'), e.get('summary', '')))} |\n"
             for e in entries
         ),
     ]

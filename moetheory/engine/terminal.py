@@ -215,13 +215,17 @@ def _table(rows: Sequence[tuple[str, ...]], width: int, indent: int = _LABEL) ->
 
 def _sources_text(entry: Mapping[str, Any]) -> str:
     parts = []
-    for src in entry.get("sources") or []:
-        lines = list(src.get("lines") or [])
+    sources = entry.get("sources")
+    for src in sources if isinstance(sources, list) else []:
+        if not isinstance(src, Mapping) or not isinstance(src.get("seed_file"), str):
+            continue
+        lines = [n for n in (src.get("lines") or []) if isinstance(n, int)]
         where = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
         parts.append(f"seed {src['seed_file'][:3]} ({src['seed_file']}), {where}")
     if not parts:
         seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
-        parts = [f"seed {s}" for s in seeds if s]
+        seeds = seeds if isinstance(seeds, list) else [seeds]
+        parts = [f"seed {s}" for s in seeds if isinstance(s, str) and s]
     return "; ".join(parts)
 
 
@@ -249,20 +253,26 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     >>> "∞ > 1" in render_claim_text(entry, width=60)
     True
     """
+    if not isinstance(entry, Mapping):
+        entry = {"id": "?", "summary": _str(entry)}
     w = max(_MIN_WIDTH, width or terminal_width())
-    title = f"{entry['id']} — {str(entry['verdict']).upper()}"
+    get = entry.get
+    title = f"{_str(get('id', '?'))} — {_str(get('verdict', '?')).upper()}"
     out = [title, "═" * min(w, len(title))]
-    statement = entry.get("statement_latex") or entry["statement"]
+    statement = _latex_or(get("statement_latex"), get("statement", ""))
     out += _wrap("Statement", _math_to_text(" ".join(statement.split())), w)
     source = _sources_text(entry)
     if source:
         out += _wrap("Source", source, w)
-    out += _wrap("Reading", _math_to_text(" ".join(str(entry["reading"]).split())), w)
-    readings = entry.get("readings") or []
-    derivation = entry.get("derivation") or (readings[0].get("derivation", "") if readings else "")
+    out += _wrap("Reading", _math_to_text(" ".join(_str(get("reading", "")).split())), w)
+    readings = get("readings") or []
+    if not isinstance(readings, list):
+        readings = [readings]
+    readings = [r if isinstance(r, Mapping) else {"summary": _str(r)} for r in readings]
+    derivation = get("derivation") or (readings[0].get("derivation", "") if readings else "")
     if derivation:
         out.append("Derivation")
-        for para in markdown_to_text(derivation):
+        for para in markdown_to_text(_str(derivation)):
             if para.startswith("    "):  # display maths or verbatim code: indented
                 for line in para.splitlines():
                     out += textwrap.wrap(
@@ -272,24 +282,44 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
                     ) or [""]
             else:
                 out += _wrap("", para, w)
-    summary = entry.get("summary_latex") or entry["summary"]
-    out += _wrap("Verdict", f"{entry['verdict']} — {_math_to_text(summary)}", w)
-    meta = [f"kind {entry.get('kind', 'exact')}"]
+    summary = _latex_or(get("summary_latex"), get("summary", ""))
+    out += _wrap("Verdict", f"{_str(get('verdict', '?'))} — {_math_to_text(summary)}", w)
+    meta = [f"kind {_str(get('kind', 'exact'))}"]
     if "claim_seed" in entry:
-        meta.append(f"claim seed {entry['claim_seed']}")
-    if entry.get("alpha"):
-        meta.append(f"α {entry['alpha']:.3g}")
+        meta.append(f"claim seed {_str(get('claim_seed'))}")
+    alpha = get("alpha")
+    if isinstance(alpha, int | float) and not isinstance(alpha, bool) and alpha:
+        meta.append(f"α {alpha:.3g}")
     out += _wrap("", " · ".join(meta), w)
-    rows = evidence_rows(entry.get("evidence") or {})
+    evidence = get("evidence") or {}
+    rows = evidence_rows(evidence if isinstance(evidence, Mapping) else {"value": evidence})
     if rows:
         out.append("Evidence")
         out += _table(rows, w)
     if readings:
         out.append("Readings")
         out += _table(
-            [(r["name"], str(r["verdict"]), _math_to_text(r["summary"])) for r in readings], w
+            [
+                (_str(r.get("name", "?")), _str(r.get("verdict", "?")),
+                 _math_to_text(_latex_or(r.get("summary_latex"), r.get("summary", ""))))
+                for r in readings
+            ],
+            w,
         )
     return "\n".join(out) + "\n"
+
+
+def _str(value: Any) -> str:
+    """Any JSON value as text (a report read from disk may hold anything)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False) if value is not None else ""
+
+
+def _latex_or(latex: Any, plain: Any) -> str:
+    if isinstance(latex, str) and latex and latex.count("$") % 2 == 0:
+        return latex
+    return _str(plain)
 
 
 def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None = None) -> str:
