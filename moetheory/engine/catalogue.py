@@ -1,4 +1,20 @@
-"""The fixed claim catalogue: IDs, seed files, sections and statements."""
+"""The fixed claim catalogue: IDs, seed files, sections and statements.
+
+Every claim the seed documents make has a row in
+:data:`~moetheory.engine._catalogue_data.CATALOGUE_ROWS`; this module turns the rows into
+:class:`ClaimSpec` objects with validated provenance (:class:`Source` lines, audit-row keys,
+origin). Checks register against these IDs (:func:`moetheory.claim`).
+
+See Also
+--------
+moetheory.engine.papers : the paper each seed document belongs to.
+
+Examples
+--------
+>>> spec = catalogue_spec("pcr.pde.cosine")
+>>> spec.section != "" and spec.origin in ORIGINS
+True
+"""
 
 from __future__ import annotations
 
@@ -54,8 +70,22 @@ SourcesLike = Iterable[tuple[str, Iterable[int]] | Source] | Mapping[str, Iterab
 def normalise_sources(sources: SourcesLike | None) -> tuple[Source, ...]:
     """``sources`` as a tuple of :class:`Source`, validated.
 
-    Accepts ``{"seed_file": [lines]}``, ``[("seed_file", [lines]), ...]`` or
-    :class:`Source` objects. Seed files must be known (:data:`SEED_FILES`) and lines positive.
+    Parameters
+    ----------
+    sources : mapping, iterable or None
+        ``{"seed_file": [lines]}``, ``[("seed_file", [lines]), ...]`` or :class:`Source`
+        objects; a single line may be given as an ``int``.
+
+    Returns
+    -------
+    tuple of Source
+        In the order given (empty for ``None``).
+
+    Raises
+    ------
+    ValueError
+        If a seed file is unknown (not in :data:`SEED_FILES`), a line is not a positive
+        integer, or ``sources`` is a string.
 
     Examples
     --------
@@ -133,5 +163,21 @@ _BY_ID = {spec.id: spec for spec in CATALOGUE}
 
 
 def catalogue_spec(claim_id: str) -> ClaimSpec | None:
-    """Return the catalogue entry for ``claim_id``, or ``None`` for a claim not catalogued."""
+    """Return the catalogue entry for ``claim_id``, or ``None`` for a claim not catalogued.
+
+    Parameters
+    ----------
+    claim_id : str
+        A claim ID, e.g. ``"pcr.pde.cosine"``.
+
+    Returns
+    -------
+    ClaimSpec or None
+        The catalogued claim; ``None`` for an ID the package or a plugin adds.
+
+    Examples
+    --------
+    >>> catalogue_spec("no.such.claim") is None
+    True
+    """
     return _BY_ID.get(claim_id)

@@ -1,4 +1,16 @@
-"""The context a check runs in: its seed, profile and statistical budget."""
+"""The context a check runs in: its seed, profile and statistical budget.
+
+A check is a pure function of its :class:`CheckContext`: the same context gives the same
+outcome on every run. The context's seed is derived from the run's master seed and the
+claim's ID (:func:`claim_seed`), so selecting other claims with ``--only`` never changes a
+claim's verdict.
+
+Examples
+--------
+>>> ctx = CheckContext("pcr.pde.cosine", seed=claim_seed(0, "pcr.pde.cosine"))
+>>> ctx.profile, ctx.full
+('quick', False)
+"""
 
 from __future__ import annotations
 
@@ -19,6 +31,33 @@ PROFILES: tuple[str, ...] = ("quick", "full")
 
 def claim_seed(master_seed: int, claim_id: str) -> int:
     """Derive a check's seed from the master seed and the claim ID (SHA-256, 63 bits).
+
+    Parameters
+    ----------
+    master_seed : int
+        The run's seed (``--seed``), a non-negative Python or NumPy integer (not a bool).
+    claim_id : str
+        The claim's ID.
+
+    Returns
+    -------
+    int
+        A seed in :math:`[0, 2^{63})`.
+
+    Raises
+    ------
+    ValueError
+        If ``master_seed`` is not a non-negative integer.
+
+    Notes
+    -----
+    The seed is the first 8 bytes of :math:`\\mathrm{SHA256}(\\text{"seed:id"})`, shifted
+    right by one bit: independent of the platform, of the Python hash seed and of which other
+    claims run.
+
+    See Also
+    --------
+    CheckContext.rng : the generators a check draws from.
 
     Examples
     --------
@@ -79,7 +118,18 @@ class CheckContext:
             raise ValueError(f"alpha must lie in (0, 1), got {self.alpha!r}")
 
     def rng(self, stream: int = 0) -> np.random.Generator:
-        """A fresh generator for this claim; ``stream`` separates independent uses."""
+        """A fresh generator for this claim; ``stream`` separates independent uses.
+
+        Parameters
+        ----------
+        stream : int
+            Index of an independent stream (e.g. 0 for the data, 1 for a bootstrap).
+
+        Returns
+        -------
+        numpy.random.Generator
+            ``numpy.random.default_rng([seed, stream])``: the same numbers on every call.
+        """
         return np.random.default_rng([self.seed, stream])
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
