@@ -124,7 +124,7 @@ _INLINE_MATH = re.compile(r"(\$[^$\s](?:[^$]*[^$\s])?\$)")
 _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 _QUOTE_CHARS = 220
 #: Pages of the docs root, written by other tools, that the claims index links as audits.
-_AUDIT_PAGES = ("calibration.md", "atlas*.md", "ledger*.md")
+_AUDIT_PAGES = ("calibration.md", "seed-stability.md", "atlas*.md")
 
 
 # -- names and anchors ----------------------------------------------------------------
@@ -885,7 +885,7 @@ def render_index(
         page = paper_page_name(paper)
         entries = _entries_of(report, paper)
         title = _text(paper.title) if paper else "Other claims"
-        lines += [f"## [{title}]({page})", ""]
+        lines += [f"**[{title}]({page})**", ""]
         if paper is not None:
             lines += [f"{_cite(paper)}.", ""]
         lines += (_verdict_table(entries, page) if entries else ["No claims."]) + [""]
