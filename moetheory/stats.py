@@ -10,14 +10,6 @@ How a check uses it (the whole API):
 2. **Decide** each comparison with one of four rules, with a tolerance fixed in the code
    before any data is seen:
 
-   rule (function)           ``supported`` iff                   ``unsupported`` iff
-   ========================  ==================================  ==================================
-   :func:`compare`           ``r-t <= low`` and ``high <= r+t``  ``high < r-t`` or ``low > r+t``
-   :func:`at_most`           ``high <= b+t``                     ``low > b+t``
-   :func:`at_least`          ``low >= b-t``                      ``high < b-t``
-   :func:`greater`           ``low > c``                         ``high < c+e`` (and not supported)
-   ========================  ==================================  ==================================
-=======
    * :func:`compare` (equivalence, reference ``r``, tolerance ``t``): ``supported`` iff
      ``r - t <= low`` and ``high <= r + t``; ``unsupported`` iff ``high < r - t`` or
      ``low > r + t``;

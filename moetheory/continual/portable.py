@@ -6,7 +6,8 @@ results differ in the last bit from the scalar kernel, and ``matmul``/``dot`` ca
 summation order depends on the CPU type. The simulator therefore uses only these kernels:
 elementwise ``+ - * /``, ``sqrt`` (correctly rounded by IEEE 754 on every path), ``rint``,
 ``ldexp``, reductions ``ndarray.sum`` along an axis (a fixed pairwise order that does not
-depend on the SIMD width) and ``einsum`` without ``optimize`` (see :func:`dot_last`).
+depend on the SIMD width) and ``einsum`` without ``optimize`` (see :func:`dot_last`). The
+exponential reduces its argument as ``x = k ln 2 + r`` [1]_.
 
 References
 ----------
