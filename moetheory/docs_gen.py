@@ -164,6 +164,21 @@ def claim_anchor(claim_id: str) -> str:
 def seed_page_name(seed_file: str) -> str:
     """File name of the page showing one seed document's text with numbered lines.
 
+    Parameters
+    ----------
+    seed_file : str
+        A seed document's file name, ``NNN_hash.txt``.
+
+    Returns
+    -------
+    str
+        ``"seed-NNN.md"``.
+
+    Raises
+    ------
+    ValueError
+        If the name has no ``NNN_`` prefix.
+
     Examples
     --------
     >>> seed_page_name("002_ed39350ac6d6e1c0.txt")
@@ -177,6 +192,16 @@ def seed_page_name(seed_file: str) -> str:
 
 def paper_page_name(paper: Paper | None) -> str:
     """File name of a paper's chapter (``other.md`` for claims of no known paper).
+
+    Parameters
+    ----------
+    paper : Paper or None
+        The paper.
+
+    Returns
+    -------
+    str
+        ``"<citation key>.md"``.
 
     Examples
     --------
@@ -843,8 +868,19 @@ def render_index(
 ) -> str:
     """The claims index: verdict counts, one verdict table per paper, and the toctrees.
 
-    ``extra_pages`` (the seed documents) join the chapters' toctree; ``audit_pages``
-    (documents of the docs root such as ``/atlas``) get a toctree of their own.
+    Parameters
+    ----------
+    report : mapping
+        A ``moetheory-report/1`` report.
+    extra_pages : sequence of str
+        Documents joining the chapters' toctree (the seed documents).
+    audit_pages : sequence of str
+        Documents of the docs root (e.g. ``/calibration``) listed under *Audits*.
+
+    Returns
+    -------
+    str
+        The MyST page.
 
     Examples
     --------
@@ -895,6 +931,11 @@ def render_index(
 def render_bibliography() -> str:
     """The bibliography: every paper, with a label each citation links to.
 
+    Returns
+    -------
+    str
+        MyST page; each entry is preceded by the target ``(<key>)=``.
+
     Examples
     --------
     >>> "(li2025continual)=" in render_bibliography()
@@ -913,6 +954,18 @@ def render_bibliography() -> str:
 
 def render_seed_text(seed_file: str, lines: Sequence[str]) -> str:
     """A seed document as a page of numbered lines, each linkable as ``#L<n>``.
+
+    Parameters
+    ----------
+    seed_file : str
+        The seed document's file name.
+    lines : sequence of str
+        Its lines.
+
+    Returns
+    -------
+    str
+        MyST page holding a raw HTML ``<ol>`` with one ``<li id="L<n>">`` per line.
 
     The text is shown verbatim (HTML-escaped, never typeset: the seeds' own formulas are
     part of what is checked, garbled ones included).
@@ -1044,6 +1097,18 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
 
     Files are rewritten only when their text changed, so Sphinx rebuilds only what changed.
 
+    Parameters
+    ----------
+    pages : mapping of str to str
+        File name -> text, as :func:`generate_pages` returns.
+    out_dir : path
+        The folder (created if missing); other ``*.md`` files in it are removed.
+
+    Returns
+    -------
+    list of Path
+        The paths of ``pages``, sorted by name.
+
     Examples
     --------
     >>> import tempfile
@@ -1080,6 +1145,10 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
     -------
     dict
         The report the pages were generated from.
+
+    See Also
+    --------
+    generate_pages : the pages as a pure function of a report.
     """
     docs = Path(docs_dir)
     if report_path:
@@ -1166,6 +1235,20 @@ def render_example_page(script: Path, output: str, images: Sequence[str] = ()) -
 def build_examples(docs_dir: str | Path, jobs: int = 2, timeout: float = 600) -> list[str]:
     """Run every example and write its page to ``<docs_dir>/examples/``; return the names.
 
+    Parameters
+    ----------
+    docs_dir : path
+        The Sphinx source folder; ``examples/`` inside it is replaced.
+    jobs : int
+        Examples run at the same time.
+    timeout : float
+        Seconds one example may take.
+
+    Returns
+    -------
+    list of str
+        The page names written (``examples/<stem>.md``), sorted.
+
     Raises
     ------
     RuntimeError
@@ -1214,6 +1297,17 @@ def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m moetheory.docs_gen [--report FILE] --out DIR [--check]``.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success; 1 with ``--check`` when a page is stale; 2 when the report cannot be
+        read.
 
     Without ``--report`` it first runs the whole verification in the profile, seed and
     number of jobs of the documentation build (:data:`GENERATE_PROFILE` ...).

@@ -126,6 +126,16 @@ def has_code_syntax(text: str) -> bool:
 
     Markdown bold (``**word**``) is not code syntax.
 
+    Parameters
+    ----------
+    text : str
+        Text as a reader would see it.
+
+    Returns
+    -------
+    bool
+        True when a power ``**``, SymPy's infinity ``oo`` or ``E**`` remains.
+
     Examples
     --------
     >>> has_code_syntax("x**2 + 1"), has_code_syntax("**Verdict.** ∞")

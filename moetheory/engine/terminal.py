@@ -43,6 +43,16 @@ _LABEL = 12
 def terminal_width(default: int = 100) -> int:
     """The terminal's width in columns (``default`` when not a terminal), at least 40.
 
+    Parameters
+    ----------
+    default : int
+        Width used when the output is not a terminal and ``COLUMNS`` is unset.
+
+    Returns
+    -------
+    int
+        Columns available.
+
     Examples
     --------
     >>> terminal_width() >= 40
@@ -65,6 +75,16 @@ def _math_to_text(text: str) -> str:
 
 def markdown_to_text(markdown: str) -> list[str]:
     """A check's MyST derivation as plain paragraphs (one string each, not yet wrapped).
+
+    Parameters
+    ----------
+    markdown : str
+        MyST text with ``$...$`` and ``$$...$$`` maths.
+
+    Returns
+    -------
+    list of str
+        Paragraphs; indented ones (four spaces) are display maths or code.
 
     Display maths becomes an indented line of Unicode maths, inline maths Unicode, bold
     and code marks are dropped, headings become plain lines, code blocks stay verbatim
@@ -166,6 +186,19 @@ def _value_text(value: Any) -> str:
 
 def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
     """Evidence flattened to ``(key, value text)`` rows; nested keys joined with ``›``.
+
+    Parameters
+    ----------
+    evidence : mapping
+        JSON evidence of a report entry.
+    prefix : str
+        Prepended to every key (used for nesting).
+
+    Returns
+    -------
+    list of (str, str)
+        Formulas as Unicode, floats to six significant digits, other structures as
+        prettified JSON.
 
     Examples
     --------
@@ -324,6 +357,20 @@ def _latex_or(latex: Any, plain: Any) -> str:
 
 def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None = None) -> str:
     """What ``moetheory show`` prints for one entry in format ``fmt``.
+
+    Parameters
+    ----------
+    entry : mapping
+        One element of ``report["claims"]``.
+    fmt : {"text", "markdown", "json"}
+        Output format.
+    width : int, optional
+        Columns for ``text`` (default: the terminal's width).
+
+    Returns
+    -------
+    str
+        The text, ending in a newline.
 
     Raises
     ------
