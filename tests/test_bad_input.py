@@ -819,6 +819,22 @@ def test_an_early_interrupt_leaves_no_stale_complete_report(temp_claims, tmp_pat
     assert report["selection"] == ["test.stop-at-once"]
 
 
+def test_an_interrupt_while_loading_replaces_the_earlier_report(tmp_path, capsys,
+                                                                 monkeypatch) -> None:
+    j = tmp_path / "r.json"
+    j.write_text(json.dumps({"complete": True, "selection": ["x"], "claims": [{"id": "x"}]}))
+
+    def interrupted_load() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("moetheory.engine.cli.load_checks", interrupted_load)
+    assert main(["verify", "--only", "cl.*", "--no-progress", "--json", str(j)]) == 130
+    assert "holds the claims already checked" in _one_line(capsys.readouterr().err)
+    report = json.loads(j.read_text())
+    assert report["complete"] is False and report["claims"] == []
+    assert report["selection"] == ["cl.*"]
+
+
 def test_a_second_signal_stops_at_once() -> None:
     with SignalGuard() as guard:
         os.kill(os.getpid(), signal.SIGTERM)

@@ -24,11 +24,12 @@ from typing import Any
 
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import check_output_paths, render_claim
+from moetheory.engine.report import ReportWriter, build_report, check_output_paths, render_claim
 from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
 from moetheory.reproduce import REPRODUCERS, reproduce
+from moetheory.stats import FAMILY_ALPHA
 
 __all__ = ["build_parser", "main"]
 
@@ -335,10 +336,30 @@ def _stop_signals_interrupt() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
+def _write_interrupted_reports(args: argparse.Namespace) -> bool:
+    """Before its first claim, an interrupted ``verify`` still replaces earlier reports.
+
+    Writes an incomplete report (no claims) to the regular files among ``--json`` and
+    ``--markdown``, so no report of an earlier run survives; returns whether it did.
+    """
+    if args.command != "verify" or (args.json is None and args.markdown is None):
+        return False
+    try:
+        writer = ReportWriter(args.json, args.markdown)
+        writer.write(build_report([], seed=args.seed, profile=args.profile,
+                                  family_alpha=FAMILY_ALPHA, selection=args.only,
+                                  complete=False))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -> str:
     name = signal.Signals(signum).name
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
+    if args.command == "verify" and paths and not written:
+        return f"moetheory: interrupted by {name} before any claim ran; no report was written"
     if args.command == "verify" and paths:
         verb = "hold" if len(paths) > 1 else "holds"
         return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
@@ -373,5 +394,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
-            print(_interrupted_message(args, signum), file=sys.stderr)
+            written = getattr(exc, "reports_written", False) or _write_interrupted_reports(args)
+            print(_interrupted_message(args, signum, written), file=sys.stderr)
             return 128 + signum

@@ -236,6 +236,9 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+        #: Set by :func:`~moetheory.engine.verification.verify` once it has written the
+        #: reports of the interrupted run.
+        self.reports_written = False
 
     @property
     def name(self) -> str:

@@ -10,7 +10,13 @@ from typing import Any
 
 from moetheory.engine.registry import load_checks, select_claims
 from moetheory.engine.report import ReportWriter, build_report
-from moetheory.engine.runner import DEFAULT_TIMEOUT, RunSettings, SignalGuard, run_claims
+from moetheory.engine.runner import (
+    DEFAULT_TIMEOUT,
+    Interrupted,
+    RunSettings,
+    SignalGuard,
+    run_claims,
+)
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -157,10 +163,14 @@ def verify(
     with SignalGuard() as guard:
         writer.write(report_of(complete=False))
         try:
-            run_claims(claims, settings, on_result=on_result, progress=show_progress,
-                       guard=guard)
-        finally:
-            final = report_of(complete=len(finished) == len(claims))
-            writer.write(final, final=True)
-        guard.check()
+            try:
+                run_claims(claims, settings, on_result=on_result, progress=show_progress,
+                           guard=guard)
+            finally:
+                final = report_of(complete=len(finished) == len(claims))
+                writer.write(final, final=True)
+            guard.check()
+        except Interrupted as exc:
+            exc.reports_written = True
+            raise
     return final
