@@ -57,6 +57,9 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.estimation",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
+    "proofs_checks.continual_lemmas",
+    "proofs_checks.continual_regimes",
+    "proofs_checks.continual_proofs",
 )
 
 #: Entry-point group through which other packages add claims.
