@@ -85,7 +85,8 @@ def verify(
         Master seed (Python or NumPy integer >= 0, not a bool); each check derives its
         own from it and its claim ID.
     jobs : int
-        Checks run in parallel processes (1 to 256; more than the CPUs warns).
+        Checks run in parallel processes (1 to 256; more than the CPUs warns). With a
+        ``scheduler`` the cluster decides how many run at once.
     timeout : float, optional
         CPU-time limit of each check in seconds (default 900); ``inf`` for none. Past it
         the claim is ``inconclusive``. A wall-clock backstop of ten times the limit plus
