@@ -513,6 +513,10 @@ class _Child:
                     return payload
             except (UnicodeDecodeError, ValueError):
                 pass
+        if code == 0:
+            return _payload(
+                Verdict.ERROR, "check process ended without reporting a result", exitcode=0
+            )
         return _payload(
             Verdict.ERROR, f"check process died (exit code {code})", exitcode=code
         )
