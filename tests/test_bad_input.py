@@ -524,6 +524,10 @@ def _dies(ctx: CheckContext) -> Outcome:
     os._exit(3)
 
 
+def _exits_quietly(ctx: CheckContext) -> Outcome:
+    os._exit(0)
+
+
 def _unserialisable(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.PROVED, "ok", {"x": object()})
 
@@ -545,6 +549,7 @@ MISBEHAVING = {
     "test.m-none": (_returns_none, "NoneType"),
     "test.m-exit": (_exits, "SystemExit"),
     "test.m-die": (_dies, "exit code 3"),
+    "test.m-exit0": (_exits_quietly, "without reporting a result"),
     "test.m-object": (_unserialisable, "not JSON-serialisable"),
 }
 
