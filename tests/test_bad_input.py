@@ -241,16 +241,14 @@ def test_bad_output_path_is_exit_2_before_any_claim(case, capsys, marker, old_re
     assert j.read_text() == OLD_REPORT and m.read_text() == OLD_REPORT
 
 
-def test_a_check_module_run_as_a_script_reports_bad_paths_in_one_line(tmp_path) -> None:
-    root = Path(__file__).resolve().parents[1]
-    out = subprocess.run(
-        [sys.executable, str(root / "proofs_checks" / "jacobs1991.py"), "--only",
-         "j91.grad.1.4", "--json", str(tmp_path)],
-        capture_output=True, text=True,
-    )
-    assert out.returncode == 2
-    assert "is a directory" in _one_line(out.stderr)
-    assert out.stdout == ""
+def test_a_check_module_run_as_a_script_reports_bad_paths_in_one_line(tmp_path,
+                                                                      capsys) -> None:
+    from moetheory.engine.script import run_module_checks
+
+    assert run_module_checks(["j91."], ["--only", "j91.grad.1.4", "--json", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "is a directory" in _one_line(out.err)
+    assert out.out == ""
 
 
 def test_show_unknown_claim_is_exit_2(capsys) -> None:
