@@ -590,13 +590,40 @@ def test_misbehaving_checks_are_errors_with_the_reason_and_every_renderer_copes(
         assert f"`{cid}`" in capsys.readouterr().out
 
 
-def test_show_renders_any_entry_of_a_report(tmp_path, capsys) -> None:
-    entry = {"id": "x.y", "evidence": [1, "a"], "readings": [3, {"name": 5}],
-             "derivation": 7, "alpha": "high", "seed_files": "abc", "verdict": None}
+MALFORMED_ENTRIES = [
+    {"id": "x.y", "evidence": [1, "a"], "readings": [3, {"name": 5}], "derivation": 7,
+     "alpha": "high", "seed_files": "abc", "verdict": None},
+    {"id": "x.y"},
+    {"id": "x.y", "statement": ["a"], "summary": {"b": 1}, "reading": None, "evidence": "e",
+     "readings": {"r": 1}, "sources": [{"seed_file": 3}, "s", {"seed_file": "f", "lines": 2}],
+     "claim_seed": [1], "kind": 5},
+    {"id": "x.y", "evidence": {"f": {"sympy": 1, "latex": None}, "n": {"deep": [{"a": 1}]}},
+     "readings": [{"name": "r", "verdict": "proved", "summary": "s",
+                   "evidence": ["not", "a", "map"], "derivation": ["d"]}],
+     "statement_latex": 3, "summary_latex": ["s"], "alpha": True},
+]
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+@pytest.mark.parametrize("entry", MALFORMED_ENTRIES, ids=range(len(MALFORMED_ENTRIES)))
+def test_show_renders_any_entry_of_a_report(entry, fmt, tmp_path, capsys) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"claims": [entry]}))
-    assert main(["show", "x.y", "--report", str(path)]) == 0
-    assert "`x.y`" in capsys.readouterr().out
+    assert main(["show", "x.y", "--report", str(path), "--format", fmt]) == 0
+    assert "x.y" in capsys.readouterr().out
+
+
+def test_a_well_formed_entry_is_shown_unchanged(temp_claims) -> None:
+    from moetheory.engine.cli import displayable_entry
+
+    def readings(ctx: CheckContext) -> Outcome:
+        return Outcome.from_readings(
+            [Reading("a", "r", Verdict.PROVED, "s", {"f": {"sympy": "x", "latex": "x"}})]
+        )
+
+    temp_claims("test.readings", readings)
+    entry = verify(["test.readings"])["claims"][0]
+    assert displayable_entry(entry) == entry
 
 
 def _spawn_and_return(pids: Path):  # type: ignore[no-untyped-def]
