@@ -587,7 +587,7 @@ def test_misbehaving_checks_are_errors_with_the_reason_and_every_renderer_copes(
     capsys.readouterr()
     for cid in by_id:
         assert main(["show", cid, "--report", str(j)]) == 0
-        assert f"`{cid}`" in capsys.readouterr().out
+        assert cid in capsys.readouterr().out
 
 
 MALFORMED_ENTRIES = [
