@@ -400,8 +400,9 @@ class _Page(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         classes = set((a.get("class") or "").split())
-        if tag == "mjx-merror" or "data-mjx-error" in a or "MathJax_Error" in classes:
-            self.errors += 1
+        red = tag.startswith("mjx-") and "color: red" in (a.get("style") or "")
+        if tag == "mjx-merror" or "data-mjx-error" in a or "MathJax_Error" in classes or red:
+            self.errors += 1  # a TeX error, or an undefined macro (set in red by MathJax)
         if tag == "mjx-container":
             self.containers += 1
         skip = tag in self._SKIP_TAGS or bool(classes & self._SKIP_CLASSES)
@@ -556,3 +557,28 @@ def test_every_page_typesets_in_chromium(
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         problems = [p for ps in pool.map(check, enumerate(paths)) for p in ps]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="/usr/bin/chromium missing: apt-get install chromium"
+)
+def test_chromium_check_catches_bad_formulas(
+    built_html: Path, served: str, tmp_path: Path
+) -> None:
+    """The browser check can fail: an undefined macro, a TeX error and an unbalanced formula
+    on a copy of a built page are all caught."""
+    page = (built_html / "index.html").read_text(encoding="utf-8")
+    bad = page.replace(
+        "</h1>",
+        '</h1><p><span class="math notranslate nohighlight">\\(a \\nosuchmacro b\\)</span> '
+        '<span class="math notranslate nohighlight">\\(\\frac{1}\\)</span> '
+        '<span class="math notranslate nohighlight">\\(\\frac{1}{x \\)</span></p>',
+        1,
+    )
+    (built_html / "bad-maths.html").write_text(bad, encoding="utf-8")
+    try:
+        dom = _parse(_render(f"{served}/bad-maths.html", tmp_path / "chromium"))
+    finally:
+        (built_html / "bad-maths.html").unlink()
+    assert dom.errors >= 2
+    assert any("\\(" in m for m in dom.math)  # the unbalanced one is left untypeset
