@@ -1,17 +1,32 @@
 """Sphinx configuration of the moetheory documentation.
 
-Build with ``sphinx-build -W -b html docs docs/_build/html``. MathJax is served from a local
-copy (no network): the Debian package ``libjs-mathjax`` (``/usr/share/javascript/mathjax``),
-or the folder named by the environment variable ``MOETHEORY_MATHJAX_DIR`` (MathJax 2.7).
+Build, from the repository root, after ``pip install -e '.[docs]'``::
+
+    sphinx-build -W -b html docs docs/_build/html
+
+* The claim pages (``docs/claims/``) are generated at build time from a verification run
+  (quick profile, seed 0, :mod:`moetheory.docs_gen`), so they always match the code and no
+  machine-dependent digit is committed. Set ``MOETHEORY_DOCS_REPORT=report.json`` to build
+  them from a stored report instead of verifying anew.
+* MathJax 3.2.2 comes from the pinned PyPI package ``sphinx-mathjax-offline`` (no network,
+  no system package).
+* Intersphinx links to Python, NumPy, SciPy, SymPy and Hypothesis when their inventories can
+  be had: from ``docs/_intersphinx/<name>.inv`` if present, else from the web when it is
+  reachable. Offline, the links are simply not made; the build never fails for it
+  (``MOETHEORY_DOCS_OFFLINE=1`` forces offline).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+import socket
+import sys
 from pathlib import Path
 
 import moetheory
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS.parent))  # proofs_checks, examples
 
 project = "moetheory"
 author = "the moetheory developers"
@@ -21,23 +36,42 @@ version = release = moetheory.__version__
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
     "numpydoc",
+    "sphinx-mathjax-offline",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "_static", "Thumbs.db", ".DS_Store"]
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "_static", "_templates", "seeds", "Thumbs.db", ".DS_Store"]
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
-myst_update_mathjax = False  # MathJax 2 (below) is configured for the delimiters Sphinx writes
 myst_heading_slug_func = "docutils"  # the same slugs as moetheory.docs_gen.claim_anchor
 
-autodoc_default_options = {"members": True, "undoc-members": False}
-autodoc_typehints = "none"
+# MathJax 3 typesets only what Sphinx marked as maths (class "math"): a stray "$" in prose
+# or a seed quote is never mistaken for a formula.
+mathjax3_config = {
+    "tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]},
+    "options": {
+        "ignoreHtmlClass": "tex2jax_ignore|mathjax_ignore|document",
+        "processHtmlClass": "tex2jax_process|mathjax_process|math|output_area",
+    },
+}
+myst_update_mathjax = False
+
+autosummary_generate = True
+autosummary_ignore_module_all = False
+autodoc_default_options: dict[str, bool] = {}
+autodoc_typehints = "signature"
+autodoc_typehints_format = "short"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
 
 html_theme = "alabaster"
 html_theme_options = {"page_width": "1240px", "sidebar_width": "250px"}
@@ -45,60 +79,52 @@ html_static_path = ["_static"]
 html_css_files = ["moetheory.css"]
 html_title = f"moetheory {release}"
 
-# -- MathJax, served locally --------------------------------------------------------------
+# -- intersphinx, never a reason for the build to fail ---------------------------------
 
-_MATHJAX_CANDIDATES = [
-    os.environ.get("MOETHEORY_MATHJAX_DIR", ""),
-    "/usr/share/javascript/mathjax",
-    "/usr/share/nodejs/mathjax",
-]
-_MATHJAX_PARTS = [
-    "MathJax.js",
-    "config/TeX-AMS_CHTML.js",
-    "extensions",
-    "jax/input/TeX",
-    "jax/output/CommonHTML",
-    "jax/element",
-    "localization/en",
-    "fonts/HTML-CSS/TeX/woff",
-]
-
-
-def _mathjax_source() -> Path:
-    for candidate in _MATHJAX_CANDIDATES:
-        if candidate and (Path(candidate) / "MathJax.js").is_file():
-            return Path(candidate)
-    raise RuntimeError(
-        "no local MathJax 2.7 found: install the Debian package libjs-mathjax "
-        "(apt-get install libjs-mathjax) or set MOETHEORY_MATHJAX_DIR to a MathJax 2.7 folder"
-    )
-
-
-MATHJAX_SOURCE = _mathjax_source()
-mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
-mathjax2_config = {
-    "tex2jax": {
-        "inlineMath": [["\\(", "\\)"]],
-        "displayMath": [["\\[", "\\]"]],
-        "processRefs": False,
-        "processEnvironments": False,
-    },
-    "messageStyle": "none",
+_INVENTORIES = {
+    "python": "https://docs.python.org/3",
+    "numpy": "https://numpy.org/doc/stable",
+    "scipy": "https://docs.scipy.org/doc/scipy",
+    "sympy": "https://docs.sympy.org/latest",
+    "hypothesis": "https://hypothesis.readthedocs.io/en/latest",
 }
 
 
-def _copy_mathjax(app) -> None:  # type: ignore[no-untyped-def]
-    if app.builder.format != "html":
-        return
-    target = Path(app.outdir) / "_static" / "mathjax"
-    for part in _MATHJAX_PARTS:
-        src = MATHJAX_SOURCE / part
-        dst = target / part
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        if src.is_dir():
-            shutil.copytree(src, dst, dirs_exist_ok=True)
-        elif src.is_file():
-            shutil.copyfile(src, dst)
+def _online(host: str = "docs.python.org") -> bool:
+    if os.environ.get("MOETHEORY_DOCS_OFFLINE"):
+        return False
+    try:
+        socket.create_connection((host, 443), timeout=2).close()
+    except OSError:
+        return False
+    return True
+
+
+def _intersphinx() -> dict[str, tuple[str, str | None]]:
+    online = None
+    mapping: dict[str, tuple[str, str | None]] = {}
+    for name, url in _INVENTORIES.items():
+        local = DOCS / "_intersphinx" / f"{name}.inv"
+        if local.is_file():
+            mapping[name] = (url, str(local))
+            continue
+        if online is None:
+            online = _online()
+        if online:
+            mapping[name] = (url, None)
+    return mapping
+
+
+intersphinx_mapping = _intersphinx()
+intersphinx_timeout = 5
+
+# -- the claim pages, generated at build time -------------------------------------------
+
+
+def _generate_claim_pages(app) -> None:  # type: ignore[no-untyped-def]
+    from moetheory.docs_gen import build_pages
+
+    build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None)
 
 
 def _module_sections_to_rubrics(app, what, name, obj, options, lines) -> None:  # type: ignore[no-untyped-def]
@@ -123,5 +149,5 @@ def _module_sections_to_rubrics(app, what, name, obj, options, lines) -> None:  
 
 
 def setup(app):  # type: ignore[no-untyped-def]
-    app.connect("builder-inited", _copy_mathjax)
+    app.connect("builder-inited", _generate_claim_pages)
     app.connect("autodoc-process-docstring", _module_sections_to_rubrics, priority=100)

@@ -1,23 +1,35 @@
 """Generate the documentation's claim pages from a verification report.
 
-One MyST Markdown page per seed document (``docs/claims/seed-000.md`` ...) lists each claim
-whose primary seed it is, with its statement, the reading checked, the verdict, the summary,
-the evidence, the readings table and the worked derivation, plus the figures written by
-``moetheory reproduce`` when they are present. An index page summarises every verdict.
+The pages are a book of worked derivations, one chapter per paper
+(:data:`moetheory.engine.papers.PAPERS`): the paper's citation, a verdict table, then each
+claim the paper makes -- in the paper itself or in its authors' rebuttal -- in the order a
+reader checks a proof:
 
-The pages are a pure function of the report (timings, environment and absolute paths
-excluded), so a test can regenerate them and compare: the docs never disagree with the code.
+1. the statement, typeset, with a link to its seed lines and a short quote of them;
+2. the reading checked;
+3. the derivation, step by step, ending in the certificate;
+4. the verdict and its one-line reason;
+5. a compact evidence table, with the raw evidence folded away as JSON.
+
+Besides the paper pages it writes an index, a bibliography and one page per seed document
+with numbered, linkable lines (``seed-002.html#L56``).
+
+The pages are generated when the documentation is built (``docs/conf.py`` calls
+:func:`build_pages`), from a verification run of the very code being documented, so they
+cannot disagree with it and no machine-dependent digit is ever committed. They are a pure
+function of the report (timings, environment and absolute paths excluded).
 
 Command line::
 
     python -m moetheory.docs_gen --out docs/claims            # verify (quick, seed 0), then write
     python -m moetheory.docs_gen --report r.json --out docs/claims
-    python -m moetheory.docs_gen --out docs/claims --check    # exit 1 if the pages are stale
+    python -m moetheory.docs_gen --report r.json --out docs/claims --check   # exit 1 if stale
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import sys
@@ -26,27 +38,38 @@ from pathlib import Path
 from typing import Any
 
 from moetheory.engine.catalogue import SEED_FILES
+from moetheory.engine.mathtext import prettify
+from moetheory.engine.papers import PAPERS, Paper, paper_of
 
 __all__ = [
+    "FIGURE_CAPTIONS",
     "FIGURE_CLAIMS",
     "GENERATE_JOBS",
     "GENERATE_PROFILE",
     "GENERATE_SEED",
+    "SEEDS_DIR",
+    "build_pages",
     "claim_anchor",
     "generate_pages",
     "main",
+    "paper_page_name",
+    "render_bibliography",
     "render_claim",
     "render_evidence",
     "render_index",
-    "render_seed_page",
+    "render_paper_page",
+    "render_seed_text",
     "seed_page_name",
     "write_pages",
 ]
 
-#: The verification run the committed pages come from.
+#: The verification run the pages come from.
 GENERATE_PROFILE = "quick"
 GENERATE_SEED = 0
 GENERATE_JOBS = 2
+
+#: The seed documents, vendored beside the docs so every claim can link to its lines.
+SEEDS_DIR = Path(__file__).resolve().parents[1] / "docs" / "seeds"
 
 #: ``moetheory reproduce`` target -> the claim whose section shows its figures.
 FIGURE_CLAIMS: dict[str, str] = {
@@ -55,14 +78,67 @@ FIGURE_CLAIMS: dict[str, str] = {
     "cl-fig4-5": "cl.fig4-5",
 }
 
+_BANDS = "Curves are means over replicates; shaded bands are pointwise 95 % Student-t intervals."
+_READINGS = {
+    "paper": "the paper's reading (Definition 1 and the equations as written)",
+    "code": "the reading of the authors' released code",
+}
+
+#: Figure file stem -> caption (the profile, seed and replicates are added from the figure
+#: folder's ``figures.json``, written by ``docs/make_figures.py``).
+FIGURE_CAPTIONS: dict[str, str] = {
+    **{
+        f"cl_fig2_{r}": "Figure 2 of Li et al. (2025) under " + text + ": forgetting $F_t$ "
+        "(left) and overall generalization error $G_t$ (right) against the round $t$ for "
+        "$M \\in \\{1, 5, 10, 20\\}$ experts, with and without terminating the gating "
+        "network's updates. " + _BANDS
+        for r, text in _READINGS.items()
+    },
+    **{
+        f"cl_fig4_{r}": "Figure 4 of Li et al. (2025) under " + text + ": the expert each "
+        "task is routed to, in one run, for each threshold $\\Gamma$ "
+        "($N = 6$, $K = 3$, $M = 5$)."
+        for r, text in _READINGS.items()
+    },
+    **{
+        f"cl_fig5_{r}": "Figure 5 of Li et al. (2025) under " + text + ": mean forgetting "
+        "and generalization error against $t$ for each threshold $\\Gamma$ ($N = 30$). "
+        + _BANDS
+        for r, text in _READINGS.items()
+    },
+    "rates": "Estimation-rate experiment of Nguyen et al. (2025): Voronoi loss against the "
+    "sample size $n$ on log-log axes, one series per router and number of experts.",
+}
+
 _FIGURE_SUFFIXES = (".png", ".svg")
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_$\[\]<>|{}#~])")
 _INLINE_MATH = re.compile(r"(\$[^$\s](?:[^$]*[^$\s])?\$)")
 _REPO_ROOT = str(Path(__file__).resolve().parents[1])
+_QUOTE_CHARS = 220
+#: Pages of the docs root, written by other tools, that the claims index links as audits.
+_AUDIT_PAGES = ("calibration.md", "atlas*.md", "ledger*.md")
+
+
+# -- names and anchors ----------------------------------------------------------------
 
 
 def claim_anchor(claim_id: str) -> str:
     """The HTML anchor of a claim's heading (the ``docutils`` slug of its ID).
+
+    Parameters
+    ----------
+    claim_id : str
+        A claim ID such as ``"pcr.pde.cosine"``.
+
+    Returns
+    -------
+    str
+        Lower-case letters, digits and hyphens, as ``docutils.nodes.make_id`` makes them.
+
+    Raises
+    ------
+    ValueError
+        If the ID does not start with a letter (it could not be an anchor).
 
     Examples
     --------
@@ -78,7 +154,7 @@ def claim_anchor(claim_id: str) -> str:
 
 
 def seed_page_name(seed_file: str) -> str:
-    """File name of the page of one seed document.
+    """File name of the page showing one seed document's text with numbered lines.
 
     Examples
     --------
@@ -91,19 +167,49 @@ def seed_page_name(seed_file: str) -> str:
     return f"seed-{stem}.md"
 
 
-def _text(value: Any, cell: bool = False) -> str:
-    """Text made safe for MyST: one line, Markdown specials escaped, ``$...$`` maths kept.
+def paper_page_name(paper: Paper | None) -> str:
+    """File name of a paper's chapter (``other.md`` for claims of no known paper).
 
-    In a table ``cell`` the pipes inside maths are escaped too.
+    Examples
+    --------
+    >>> paper_page_name(PAPERS[0])
+    'jacobs1991adaptive.md'
+    """
+    return f"{paper.key}.md" if paper is not None else "other.md"
+
+
+def _page_of(entry: Mapping[str, Any]) -> str:
+    return paper_page_name(paper_of(entry.get("seed_file", "")))
+
+
+# -- inline text ----------------------------------------------------------------------
+
+
+def _strip_paths(text: str) -> str:
+    return text.replace(_REPO_ROOT, "<repo>")
+
+
+def _text(value: Any, cell: bool = False) -> str:
+    """Plain text made safe for MyST: one line, code syntax prettified, specials escaped.
+
+    ``$...$`` spans are kept as maths; in a table ``cell`` their pipes are escaped.
     """
     flat = _strip_paths(" ".join(str(value).split()))
     out = []
     for i, part in enumerate(_INLINE_MATH.split(flat)):
         if i % 2 == 0:
-            out.append(_MARKDOWN_SPECIALS.sub(r"\\\1", part))
+            out.append(_MARKDOWN_SPECIALS.sub(r"\\\1", prettify(part)))
         else:
             out.append(part.replace("|", "\\|") if cell else part)
     return "".join(out)
+
+
+def _latex_text(latex: str, plain: str, cell: bool = False) -> str:
+    """The ``*_latex`` form of a text when a check gives one, else the plain text."""
+    if latex and latex.count("$") % 2 == 0:
+        flat = _strip_paths(" ".join(latex.split()))
+        return flat.replace("|", "\\|") if cell else flat
+    return _text(plain, cell)
 
 
 def _code(value: str) -> str:
@@ -115,11 +221,22 @@ def _code(value: str) -> str:
 
 
 def _number(x: float | int) -> str:
+    if isinstance(x, bool):
+        return "yes" if x else "no"
     return str(x) if isinstance(x, int) else f"{x:.6g}"
 
 
-def _strip_paths(text: str) -> str:
-    return text.replace(_REPO_ROOT, "<repo>")
+def _nowrap(text: str) -> str:
+    """Inline HTML that never breaks inside ``text`` (a number, a verdict, an ID)."""
+    return f'<span class="nowrap">{html.escape(text)}</span>'
+
+
+def _verdict(verdict: str) -> str:
+    v = html.escape(str(verdict))
+    return f'<span class="verdict verdict-{v}">{v}</span>'
+
+
+# -- evidence -------------------------------------------------------------------------
 
 
 def _is_symbolic(value: Any) -> bool:
@@ -130,148 +247,184 @@ def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def _scalar(value: Any, cell: bool = False) -> str:
+def _scalar_cell(value: Any) -> str | None:
     if value is None:
         return "—"
     if isinstance(value, bool | int | float):
-        return _number(value)
+        return _nowrap(_number(value))
     if value in ("nan", "inf", "-inf"):
-        return value
-    return _text(value, cell)
-
-
-def _math_block(latex: str, indent: str) -> list[str]:
-    return [f"{indent}$$", *(f"{indent}{line}" for line in latex.splitlines()), f"{indent}$$"]
-
-
-def _fenced(text: str, lang: str, indent: str) -> list[str]:
-    fence = "`" * max(3, max((len(m) for m in re.findall(r"`{3,}", text)), default=0) + 1)
-    body = _strip_paths(text.rstrip()).splitlines()
-    return [f"{indent}{fence}{lang}", *(f"{indent}{line}" for line in body), f"{indent}{fence}"]
-
-
-def _flat_records(value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and 0 < len(value) <= 40
-        and all(isinstance(v, Mapping) and v for v in value)
-        and all(list(v) == list(value[0]) for v in value)
-        and all(_is_cellable(x) for v in value for x in v.values())
-    )
-
-
-def _is_cellable(value: Any) -> bool:
-    if _is_scalar(value):
-        return not (isinstance(value, str) and "\n" in value)
-    if _is_symbolic(value):
-        return len(value["latex"]) <= 80
-    return _inline_list(value) is not None and len(_inline_list(value) or "") <= 80
-
-
-def _inline_list(value: Any, cell: bool = False) -> str | None:
-    """A list of scalars (or of short lists of scalars) written on one line, else None."""
-    if not isinstance(value, list) or len(value) > 64:
+        return {"nan": "NaN", "inf": "$\\infty$", "-inf": "$-\\infty$"}[value]
+    if "\n" in value or len(value) > 240:
         return None
-    items: list[str] = []
-    for v in value:
-        if _is_scalar(v) and not (isinstance(v, str) and "\n" in v):
-            items.append(_scalar(v, cell))
-        elif _is_symbolic(v) and len(v["latex"]) <= 80:
-            items.append(_cell(v) if cell else f"${v['latex']}$")
-        elif isinstance(v, list) and len(v) <= 8 and all(_is_scalar(x) for x in v):
-            items.append("[" + ", ".join(_scalar(x, cell) for x in v) + "]")
-        else:
-            return None
-    text = "[" + ", ".join(items) + "]"
-    return text if len(text) <= 1500 else None
+    return _text(value, cell=True)
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> str | None:
+    """A value as one compact table cell, or ``None`` when it belongs to the raw JSON."""
     if _is_symbolic(value):
-        return "$" + value["latex"].replace("|", "\\|") + "$"
-    if isinstance(value, list):
-        return _inline_list(value, cell=True) or ""
-    return _scalar(value, cell=True)
+        latex = value["latex"]
+        return "$" + latex.replace("|", "\\|") + "$" if len(latex) <= 160 else None
+    if _is_scalar(value):
+        return _scalar_cell(value)
+    if isinstance(value, list) and 0 < len(value) <= 12:
+        items = [_cell(v) for v in value if _is_scalar(v) or _is_symbolic(v)]
+        if len(items) == len(value) and all(items):
+            text = ", ".join(i for i in items if i)
+            return text if len(text) <= 400 else None
+    return None
 
 
-def _table(records: Sequence[Mapping[str, Any]], indent: str) -> list[str]:
-    keys = list(records[0])
-    lines = [
-        indent + "| " + " | ".join(_text(k, True) for k in keys) + " |",
-        indent + "|" + "---|" * len(keys),
-    ]
-    lines += [indent + "| " + " | ".join(_cell(r[k]) for k in keys) + " |" for r in records]
-    return lines
-
-
-def _evidence_lines(evidence: Mapping[str, Any], indent: str) -> list[str]:
-    lines: list[str] = []
+def _flatten(evidence: Mapping[str, Any], prefix: str = "", depth: int = 0) -> list[tuple]:
+    """``(key, value)`` rows for the compact table: nested mappings flattened two levels."""
+    rows: list[tuple[str, Any]] = []
     for key, value in evidence.items():
-        label = f"{indent}- **{_text(key)}**:"
-        inner = indent + "  "
-        if _is_symbolic(value):
-            latex = value["latex"]
-            if len(latex) <= 60 and "\n" not in latex:
-                lines.append(f"{label} ${latex}$ — SymPy {_code(value['sympy'])}")
-            else:
-                lines += [label, "", *_math_block(latex, inner), ""]
-                lines += [f"{inner}SymPy: {_code(value['sympy'])}", ""]
-        elif isinstance(value, str) and "\n" in value:
-            lines += [label, "", *_fenced(value, "text", inner), ""]
-        elif _is_scalar(value):
-            lines.append(f"{label} {_scalar(value)}")
-        elif _inline_list(value) is not None:
-            lines.append(f"{label} {_inline_list(value)}")
-        elif isinstance(value, Mapping) and value:
-            lines += [label, *_evidence_lines(value, inner)]
-        elif _flat_records(value):
-            lines += [label, "", *_table(value, inner), ""]
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and not _is_symbolic(value) and value and depth < 2:
+            rows += _flatten(value, name + " › ", depth + 1)
         else:
-            text = json.dumps(value, indent=1, ensure_ascii=False)
-            lines += [label, "", *_fenced(text, "json", inner), ""]
-    return lines
+            rows.append((name, value))
+    return rows
 
 
-def render_evidence(evidence: Mapping[str, Any]) -> str:
-    """Evidence as readable MyST: formulas typeset, records as tables, the rest as JSON.
+def _list_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], widths: str, classes: str = ""
+) -> list[str]:
+    """A MyST ``list-table`` (cells may hold any inline MyST)."""
+    lines = ["```{list-table}", ":header-rows: 1", f":widths: {widths}"]
+    if classes:
+        lines.append(f":class: {classes}")
+    lines.append("")
+    for row in [header, *rows]:
+        lines += [f"* - {row[0] or ' '}", *(f"  - {cell or ' '}" for cell in row[1:])]
+    return [*lines, "```"]
+
+
+def _raw_json(evidence: Mapping[str, Any], summary: str) -> list[str]:
+    text = _strip_paths(json.dumps(evidence, indent=1, ensure_ascii=False, sort_keys=False))
+    fence = "`" * max(3, max((len(m) for m in re.findall(r"`{3,}", text)), default=0) + 1)
+    return [
+        f'<details class="raw-evidence"><summary>{html.escape(summary)}</summary>',
+        "",
+        f"{fence}json",
+        *text.splitlines(),
+        fence,
+        "",
+        "</details>",
+    ]
+
+
+def render_evidence(evidence: Mapping[str, Any], label: str = "Raw evidence (JSON)") -> str:
+    """Evidence as a compact table of what fits in a cell, then the raw JSON, folded.
 
     Parameters
     ----------
     evidence : mapping
         JSON evidence as stored in a report (see :func:`moetheory.engine.verdicts.jsonable`).
+    label : str
+        Summary line of the folded raw JSON.
 
     Returns
     -------
     str
-        A Markdown bullet list (``"_no evidence_"`` when empty). Floats are shown to six
-        significant digits.
+        MyST: a two-column ``list-table`` (numbers to six significant digits, formulas
+        typeset from their LaTeX, nested values flattened with ``›``), long formulas as
+        display maths, and an HTML ``<details>`` block holding the whole evidence as JSON.
+        ``"_No evidence._"`` when empty.
+
+    Raises
+    ------
+    ValueError
+        If ``evidence`` is not a mapping.
 
     Examples
     --------
-    >>> print(render_evidence({"residual": {"sympy": "0", "latex": "0"}, "n": 3, "p": 0.5}))
-    - **residual**: $0$ — SymPy `0`
-    - **n**: 3
-    - **p**: 0.5
+    >>> text = render_evidence({"residual": {"sympy": "x**2", "latex": "x^{2}"}, "n": 3})
+    >>> "  - $x^{2}$" in text and '<span class="nowrap">3</span>' in text
+    True
+    >>> "x**2" in text.split("<details")[0]
+    False
     """
     if not isinstance(evidence, Mapping):
         raise ValueError(f"evidence must be a mapping, got {type(evidence).__name__}")
     if not evidence:
-        return "_no evidence_"
-    lines = _evidence_lines(evidence, "")
-    while lines and not lines[-1]:
-        lines.pop()
+        return "_No evidence._"
+    rows: list[tuple[str, str]] = []
+    long_formulas: list[tuple[str, str]] = []
+    folded = 0
+    for key, value in _flatten(evidence):
+        cell = _cell(value)
+        if cell is not None:
+            rows.append((_text(key, cell=True), cell))
+        elif _is_symbolic(value):
+            long_formulas.append((key, value["latex"]))
+        else:
+            folded += 1
+    lines: list[str] = []
+    if rows:
+        lines += _list_table(("evidence", "value"), rows, "30 70", "evidence")
+        lines.append("")
+    for key, latex in long_formulas:
+        lines += [f"{_text(key)}:", "", "$$", *latex.splitlines(), "$$", ""]
+    if folded:
+        lines += [f"{folded} further item(s) are in the raw evidence below.", ""]
+    lines += _raw_json(evidence, label)
     return "\n".join(lines)
 
 
+# -- derivations ----------------------------------------------------------------------
+
 _HEADING = re.compile(r"^(\s{0,3})#{1,6}\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,}|:{3,})")
+_INLINE_DISPLAY = re.compile(r"\$\$(.+?)\$\$")
+
+
+def _math_line(line: str) -> list[str]:
+    """One line of a check's MyST text with inline ``$$...$$`` made safe.
+
+    A line that is only ``$$ x $$`` becomes a display block; ``$$...$$`` inside running
+    text becomes inline ``$...$`` (inline ``$$`` makes MyST set the prose around it as
+    maths).
+    """
+    stripped = line.strip()
+    m = re.fullmatch(r"\$\$(.+)\$\$", stripped)
+    if m and "$$" not in m.group(1):
+        indent = line[: len(line) - len(line.lstrip())]
+        return ["", f"{indent}$$", f"{indent}{m.group(1).strip()}", f"{indent}$$", ""]
+    if stripped != "$$" and "$$" in stripped:
+        return [_INLINE_DISPLAY.sub(lambda mm: "$" + mm.group(1).strip() + "$", line)]
+    return [line]
 
 
 def _embed(markdown: str) -> str:
-    """Embed a check's MyST text: its headings become bold lines (the page owns headings)."""
+    """Embed a check's MyST text: its headings become bold lines, inline ``$$`` fixed."""
     out: list[str] = []
     fence: str | None = None
+    display = False
     for line in _strip_paths(markdown.rstrip()).splitlines():
+        if fence is None and line.strip() == "$$":
+            # a display block must stand apart from the paragraph around it, or MyST reads
+            # its ``$$`` as inline maths and sets the prose in between as a formula
+            if not display and out and out[-1].strip():
+                out.append("")
+            out.append(line)
+            if display:
+                out.append("")
+            display = not display
+            continue
+        stripped = line.strip()
+        if display:
+            if stripped.endswith("$$") and stripped.count("$$") == 1:
+                out += [line.rstrip()[:-2].rstrip(), "$$", ""]
+                display = False
+            else:
+                out.append(line)
+            continue
+        if fence is None and stripped.startswith("$$") and stripped.count("$$") == 1:
+            if out and out[-1].strip():
+                out.append("")
+            out += ["$$", stripped[2:]]
+            display = True
+            continue
         m = _FENCE.match(line)
         if m:
             mark = m.group(1)
@@ -279,126 +432,292 @@ def _embed(markdown: str) -> str:
                 fence = mark
             elif mark[0] == fence[0] and len(mark) >= len(fence):
                 fence = None
-        elif fence is None and (h := _HEADING.match(line)):
+            out.append(line)
+            continue
+        if fence is not None:
+            out.append(line)
+            continue
+        if h := _HEADING.match(line):
             line = f"{h.group(1)}**{h.group(2)}**"
-        out.append(line)
+        out += _math_line(line)
     return "\n".join(out)
 
 
-def _figures(entry_id: str, figures: Mapping[str, Sequence[str]]) -> list[str]:
+def _fallback_derivation(entry: Mapping[str, Any]) -> str:
+    """The derivation of a claim whose check gives none: the rule the verdict follows."""
+    if entry.get("implemented") is False:
+        return (
+            "No check implements this claim yet, so there is nothing to derive: the verdict "
+            "is `inconclusive` with the reason \"not implemented\"."
+        )
+    if entry.get("kind") == "statistical":
+        alpha = entry.get("alpha")
+        level = f" at level $\\alpha = {_number(alpha)}$" if alpha else ""
+        return (
+            "1. Fix the tolerance band around the claimed value in the code, before any "
+            "simulation.\n"
+            f"2. Simulate with the claim's seed ({entry.get('claim_seed', '—')}) and estimate "
+            f"the quantity with a confidence interval{level}.\n"
+            "3. `supported` when the interval lies inside the band, `unsupported` when it "
+            "lies outside, `inconclusive` otherwise. The evidence below holds the estimate, "
+            "the interval, the sample size and the band."
+        )
+    return (
+        "1. State the reading above as an exact computation.\n"
+        "2. Compute it in exact arithmetic (the evidence below records every computed "
+        "value).\n"
+        "3. `proved` when the computation certifies the statement, `refuted` when it yields "
+        "a counterexample; the certificate or counterexample is the evidence below."
+    )
+
+
+# -- seeds ----------------------------------------------------------------------------
+
+
+def _seed_lines(seed_file: str, seeds_dir: Path | None) -> list[str] | None:
+    if seeds_dir is None:
+        return None
+    path = seeds_dir / seed_file
+    if not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _quote(lines: list[str], numbers: Sequence[int]) -> str:
+    text = " ".join(" ".join(lines[n - 1].split()) for n in numbers[:3] if 0 < n <= len(lines))
+    if len(text) > _QUOTE_CHARS:
+        cut = text[:_QUOTE_CHARS].rsplit(" ", 1)[0] if " " in text[:_QUOTE_CHARS] else text[
+            :_QUOTE_CHARS
+        ]
+        text = cut + " …"
+    return text
+
+
+def _line_label(numbers: Sequence[int]) -> str:
+    if len(numbers) == 1:
+        return f"line {numbers[0]}"
+    if list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
+        return f"lines {numbers[0]}–{numbers[-1]}"
+    return "lines " + ", ".join(str(n) for n in numbers)
+
+
+def _source_lines(entry: Mapping[str, Any], seeds_dir: Path | None) -> list[str]:
+    """Links to the statement's seed lines, each with a short verbatim quote."""
+    out: list[str] = []
+    for src in entry.get("sources") or []:
+        seed_file, numbers = src["seed_file"], list(src["lines"])
+        if not numbers:
+            continue
+        page = seed_page_name(seed_file)[:-3] + ".html"
+        href = f"{page}#L{numbers[0]}"
+        paper = paper_of(seed_file)
+        role = dict(paper.seeds).get(seed_file, "") if paper is not None else ""
+        label = f"seed {seed_file[:3]}, {_line_label(numbers)}"
+        out.append(
+            f'<a class="seed-link" href="{href}">{html.escape(label)}</a>'
+            + (f" ({html.escape(role)})" if role else "")
+        )
+        lines = _seed_lines(seed_file, seeds_dir)
+        if lines is not None:
+            quote = _quote(lines, numbers)
+            if quote:
+                out.append(
+                    '<blockquote class="seed-quote tex2jax_ignore">'
+                    f"{html.escape(quote)}</blockquote>"
+                )
+    return out
+
+
+# -- one claim ------------------------------------------------------------------------
+
+
+def _caption(stem: str, meta: Mapping[str, Any]) -> str:
+    base = FIGURE_CAPTIONS.get(stem, f"Figure {_text(stem)}.")
+    run = []
+    if meta.get("profile"):
+        run.append(f"{meta['profile']} profile")
+    if meta.get("seed") is not None:
+        run.append(f"seed {meta['seed']}")
+    if meta.get("replicates"):
+        run.append(f"{meta['replicates']} replicates")
+    if not run:
+        return base
+    return (
+        f"{base} Written by {_code(str(meta.get('command', 'moetheory reproduce')))} "
+        f"({', '.join(run)}); the tables on this page come from the {GENERATE_PROFILE}-profile "
+        "verification run, whose own sizes are in its evidence."
+    )
+
+
+def _figures(entry_id: str, figures: Mapping[str, Sequence[tuple[str, dict]]]) -> list[str]:
     lines: list[str] = []
     for target, claim_id in FIGURE_CLAIMS.items():
         if claim_id != entry_id or not figures.get(target):
             continue
+        lines += ["```{rubric} Figures", "```", ""]
+        for path, meta in figures[target]:
+            stem = Path(path).stem
+            lines += [
+                f"```{{figure}} {path}",
+                f":alt: {stem}",
+                ":width: 100%",
+                "",
+                _caption(stem, meta),
+                "```",
+                "",
+            ]
+    return lines
+
+
+def _statement(entry: Mapping[str, Any]) -> str:
+    return _latex_text(entry.get("statement_latex") or "", entry["statement"])
+
+
+def _readings_block(readings: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = ["```{rubric} Other readings", "```", ""]
+    lines += _list_table(
+        ("reading", "verdict", "summary"),
+        [
+            (
+                _nowrap(r["name"]),
+                _verdict(r["verdict"]),
+                _latex_text(r.get("summary_latex") or "", r["summary"], cell=True),
+            )
+            for r in readings
+        ],
+        "20 14 66",
+        "readings",
+    )
+    lines.append("")
+    for r in readings:
         lines += [
-            "```{rubric} Figures",
-            "```",
+            f'<details class="reading"><summary>Reading {html.escape(r["name"])}: '
+            f"{html.escape(str(r['verdict']))}</summary>",
             "",
-            f"Written by {_code(f'moetheory reproduce {target}')} "
-            f"(regenerate with {_code('python docs/make_figures.py')}).",
+            f"**Reading {_code(r['name'])}.** "
+            + _latex_text(r.get("reading_latex") or "", r["reading"]),
             "",
         ]
-        for path in figures[target]:
-            name = Path(path).name
-            lines += [f"![{_text(name)}]({path})", ""]
+        if r.get("derivation"):
+            lines += [_embed(r["derivation"]), ""]
+        lines += [
+            render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
+            "",
+            "</details>",
+            "",
+        ]
     return lines
 
 
 def render_claim(
-    entry: Mapping[str, Any], figures: Mapping[str, Sequence[str]] | None = None
+    entry: Mapping[str, Any],
+    figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
+    seeds_dir: Path | None = None,
 ) -> str:
-    """One claim's section of a seed page (MyST, heading level 3).
+    """One claim's section of a paper page, in the order of a worked proof.
 
     Parameters
     ----------
     entry : mapping
         One element of ``report["claims"]``.
     figures : mapping, optional
-        ``moetheory reproduce`` target -> image paths relative to the page.
+        ``moetheory reproduce`` target -> ``(image path relative to the page, metadata)``.
+    seeds_dir : path, optional
+        Folder holding the seed documents, for the quotes of the statement's lines.
+
+    Returns
+    -------
+    str
+        MyST: heading (level 3), statement with its seed lines and quote, reading checked,
+        derivation, verdict, compact evidence table with the raw JSON folded, other readings
+        folded, figures with captions.
+
+    Raises
+    ------
+    ValueError
+        If ``entry`` lacks a report key or its ID cannot be an anchor.
 
     Examples
     --------
     >>> entry = {"id": "x.one", "statement": "1 + 1 = 2", "reading": "integers",
     ...          "verdict": "proved", "summary": "arithmetic", "evidence": {"sum": 2},
     ...          "kind": "exact", "claim_seed": 7, "implemented": True}
-    >>> print(render_claim(entry).splitlines()[0])
-    ### `x.one`
+    >>> text = render_claim(entry)
+    >>> text.splitlines()[0]
+    '### `x.one`'
+    >>> text.index("Derivation") < text.index("**Verdict") < text.index(":class: evidence")
+    True
     """
     for key in ("id", "statement", "reading", "verdict", "summary"):
         if key not in entry:
             raise ValueError(f"entry must have the report key {key!r}; got keys {sorted(entry)}")
     claim_anchor(entry["id"])  # rejects an ID that cannot be an anchor
-    meta = [f"*kind* {_text(entry.get('kind', 'exact'))}"]
+    meta = [f"kind {_nowrap(str(entry.get('kind', 'exact')))}"]
     if "claim_seed" in entry:
-        meta.append(f"*claim seed* {entry['claim_seed']}")
+        meta.append(f"claim seed {_nowrap(str(entry['claim_seed']))}")
     if entry.get("alpha"):
-        meta.append(f"*α* {_number(entry['alpha'])}")
-    seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
-    meta.append("*seeds* " + ", ".join(_code(s) for s in seeds if s))
+        meta.append(f"α {_nowrap(_number(entry['alpha']))}")
+    if entry.get("covers"):
+        meta.append("audit rows " + ", ".join(_nowrap(c) for c in entry["covers"]))
+    if entry.get("origin") == "package":
+        meta.append("a statement this package adds")
     if entry.get("implemented") is False:
         meta.append("**not implemented yet**")
+    sources = _source_lines(entry, seeds_dir)
+    readings = entry.get("readings") or []
+    derivation = entry.get("derivation") or (readings[0].get("derivation") if readings else "")
     lines = [
         f"### `{entry['id']}`",
         "",
-        f"**Verdict: {_text(entry['verdict'])}** — {_text(entry['summary'])}",
+        f'<p class="claim-meta">{_verdict(entry["verdict"])}</p>',
         "",
-        " · ".join(meta),
+        f"**Statement.** {_statement(entry)}",
         "",
-        f"**Statement.** {_text(entry['statement'])}",
-        "",
+    ]
+    if sources:
+        lines += [*sources, ""]
+    elif entry.get("origin") != "package":
+        seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
+        links = ", ".join(
+            f'<a class="seed-link" href="{seed_page_name(s)[:-3]}.html">seed {s[:3]}</a>'
+            for s in seeds
+            if s
+        )
+        if links:
+            lines += [f"Stated in {links} (line numbers not recorded).", ""]
+    lines += [
         f"**Reading checked.** {_text(entry['reading'])}",
         "",
-        "```{rubric} Evidence",
+        "```{rubric} Derivation",
         "```",
+        "",
+        _embed(derivation) if derivation else _fallback_derivation(entry),
+        "",
+        f"**Verdict: {_text(entry['verdict'])}.** "
+        + _latex_text(entry.get("summary_latex") or "", entry["summary"]),
+        "",
+        " · ".join(meta),
         "",
         render_evidence(entry.get("evidence") or {}),
         "",
     ]
-    readings = entry.get("readings") or []
     if readings:
-        lines += [
-            "```{rubric} Readings",
-            "```",
-            "",
-        ]
-        lines += _list_table(
-            ("reading", "verdict", "summary"),
-            [(_code(r["name"]), _text(r["verdict"]), _text(r["summary"])) for r in readings],
-        )
-        lines.append("")
-        for r in readings:
-            lines += [
-                f"**Reading {_code(r['name'])} — {_text(r['verdict'])}.** {_text(r['reading'])}",
-                "",
-                render_evidence(r.get("evidence") or {}),
-                "",
-            ]
-            if r.get("derivation"):
-                lines += [_embed(r["derivation"]), ""]
-    if entry.get("derivation"):
-        lines += ["```{rubric} Derivation", "```", "", _embed(entry["derivation"]), ""]
+        lines += _readings_block(readings)
     lines += _figures(entry["id"], figures or {})
     return "\n".join(lines).rstrip() + "\n"
+
+
+# -- pages ----------------------------------------------------------------------------
 
 
 def _run_line(report: Mapping[str, Any]) -> str:
     status = "complete" if report.get("complete", True) else "**incomplete**"
     return (
-        f"Generated by {_code('python -m moetheory.docs_gen')} from the verification run "
-        f"{_code(report.get('schema', '?'))} · profile {_code(str(report['profile']))} · "
-        f"master seed {report['seed']} · family-wise α {_number(report['family_alpha'])} · "
-        f"{status}. Do not edit by hand: regenerate with {_code('python docs/generate.py')}."
+        f"Generated when the documentation was built, by {_code('moetheory.docs_gen')}, from "
+        f"the verification run {_code(report.get('schema', 'moetheory-report/1'))} · profile "
+        f"{_code(str(report['profile']))} · master seed {report['seed']} · family-wise α "
+        f"{_number(report['family_alpha'])} · {status}."
     )
-
-
-def _list_table(
-    header: Sequence[str], rows: Sequence[Sequence[str]], widths: str = "25 12 63"
-) -> list[str]:
-    """A MyST ``list-table`` (fixed column widths; cells may hold any inline MyST)."""
-    lines = ["```{list-table}", ":header-rows: 1", f":widths: {widths}", ""]
-    for row in [header, *rows]:
-        lines += [f"* - {row[0]}", *(f"  - {cell}" for cell in row[1:])]
-    return [*lines, "```"]
 
 
 def _verdict_table(entries: Sequence[Mapping[str, Any]], page: str = "") -> list[str]:
@@ -407,126 +726,239 @@ def _verdict_table(entries: Sequence[Mapping[str, Any]], page: str = "") -> list
         [
             (
                 f"[{_code(e['id'])}]({page}#{claim_anchor(e['id'])})",
-                _text(e["verdict"]),
-                _text(e["summary"]),
+                _verdict(e["verdict"]),
+                _latex_text(e.get("summary_latex") or "", e["summary"], cell=True),
             )
             for e in entries
         ],
+        "28 12 60",
+        "verdicts",
     )
 
 
-def render_seed_page(
-    report: Mapping[str, Any],
-    seed_file: str,
-    figures: Mapping[str, Sequence[str]] | None = None,
-) -> str:
-    """The page of one seed document: a verdict table, then each claim by section.
+def _cite(paper: Paper) -> str:
+    return f"{{ref}}`{paper.short} <{paper.key}>`"
 
-    Claims whose primary seed is ``seed_file`` are shown in full; claims that only cite it
-    are listed with a link to the page that shows them.
+
+def _citation_md(paper: Paper) -> str:
+    parts = [f"{_text(', '.join(paper.authors))} ({paper.year}). *{_text(paper.title)}*. "
+             f"{_text(paper.venue)}."]
+    if paper.arxiv:
+        parts.append(f"arXiv:[{paper.arxiv}](https://arxiv.org/abs/{paper.arxiv}).")
+    if paper.doi:
+        parts.append(f"doi:[{paper.doi}](https://doi.org/{paper.doi}).")
+    return " ".join(parts)
+
+
+def _entries_of(report: Mapping[str, Any], paper: Paper | None) -> list[Mapping[str, Any]]:
+    return [e for e in report["claims"] if paper_of(e.get("seed_file", "")) is paper]
+
+
+def render_paper_page(
+    report: Mapping[str, Any],
+    paper: Paper | None,
+    figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
+    seeds_dir: Path | None = None,
+) -> str:
+    """One paper's chapter: citation, seed documents, verdict table, each claim by section.
+
+    Parameters
+    ----------
+    report : mapping
+        A ``moetheory-report/1`` report.
+    paper : Paper or None
+        The paper; ``None`` collects claims whose seed belongs to no known paper.
+    figures, seeds_dir
+        As in :func:`render_claim`.
+
+    Returns
+    -------
+    str
+        The MyST page.
+
+    Raises
+    ------
+    ValueError
+        If ``report`` has no ``claims`` list.
 
     Examples
     --------
     >>> report = {"seed": 0, "profile": "quick", "family_alpha": 0.05, "claims": [
-    ...     {"id": "x.one", "seed_file": "009_ab.txt", "seed_files": ["009_ab.txt"],
-    ...      "section": "Arithmetic", "statement": "1 + 1 = 2", "reading": "integers",
-    ...      "verdict": "proved", "summary": "arithmetic", "evidence": {}}]}
-    >>> page = render_seed_page(report, "009_ab.txt")
+    ...     {"id": "x.one", "seed_file": "001_4a7126a84a0d22c9.txt", "section": "Arithmetic",
+    ...      "statement": "1 + 1 = 2", "reading": "integers", "verdict": "proved",
+    ...      "summary": "arithmetic", "evidence": {}}]}
+    >>> page = render_paper_page(report, PAPERS[0])
     >>> page.splitlines()[0]
-    '(seed-009)='
+    '(page-jacobs1991adaptive)='
     >>> "## Arithmetic" in page
     True
     """
     if "claims" not in report:
         raise ValueError("report must be a moetheory report with a 'claims' list")
-    name = seed_page_name(seed_file)
-    primary = [e for e in report["claims"] if e.get("seed_file") == seed_file]
-    cited = [
-        e
-        for e in report["claims"]
-        if e.get("seed_file") != seed_file and seed_file in (e.get("seed_files") or [])
-    ]
-    title = SEED_FILES.get(seed_file, seed_file)
-    lines = [
-        f"({name[:-3]})=",
-        f"# {_text(title)}",
-        "",
-        f"Seed document {_code(seed_file)}. {_run_line(report)}",
-        "",
-    ]
-    if primary:
-        lines += [*_verdict_table(primary), ""]
-    else:
-        lines += ["No claim has this document as its primary seed.", ""]
-    if cited:
-        lines += ["Claims shown on other pages that this document also makes:", ""]
-        lines += [
-            f"- [{_code(e['id'])}]({seed_page_name(e['seed_file'])}#{claim_anchor(e['id'])})"
-            f" — {_text(e['verdict'])}"
-            for e in cited
+    entries = _entries_of(report, paper)
+    if paper is not None:
+        head = [
+            f"(page-{paper.key})=",
+            f"# {_text(paper.title)}",
+            "",
+            f"{_citation_md(paper)} See the {{ref}}`bibliography <bibliography>`.",
+            "",
+            "The claims below are read from "
+            + "; ".join(
+                f'<a href="{seed_page_name(s)[:-3]}.html">seed {s[:3]}</a> '
+                f"({html.escape(role)})"
+                for s, role in paper.seeds
+            )
+            + f". {_run_line(report)}",
+            "",
         ]
-        lines.append("")
+    else:
+        head = ["(page-other)=", "# Other claims", "", _run_line(report), ""]
+    lines = head
+    if entries:
+        lines += [*_verdict_table(entries), ""]
+    else:
+        lines += ["No claim of this paper is registered.", ""]
     section = None
-    for e in primary:
+    for e in entries:
         if e.get("section") != section:
             section = e.get("section")
             lines += [f"## {_text(section or 'Other claims')}", ""]
-        lines.append(render_claim(e, figures))
+        lines.append(render_claim(e, figures, seeds_dir))
     return "\n".join(lines).rstrip() + "\n"
 
 
-def render_index(report: Mapping[str, Any], seed_files: Sequence[str]) -> str:
-    """The claims index page: verdict counts, one table per seed page, and the toctree.
+def render_index(
+    report: Mapping[str, Any],
+    extra_pages: Sequence[str] = (),
+    audit_pages: Sequence[str] = (),
+) -> str:
+    """The claims index: verdict counts, one verdict table per paper, and the toctrees.
+
+    ``extra_pages`` (the seed documents) join the chapters' toctree; ``audit_pages``
+    (documents of the docs root such as ``/atlas``) get a toctree of their own.
 
     Examples
     --------
     >>> report = {"seed": 0, "profile": "quick", "family_alpha": 0.05,
     ...           "counts": {"proved": 1}, "claims": []}
-    >>> render_index(report, ["009_ab.txt"]).splitlines()[0]
+    >>> render_index(report).splitlines()[0]
     '# Claims and verdicts'
     """
     counts = report.get("counts") or {}
+    papers = [p for p in PAPERS] + ([None] if _entries_of(report, None) else [])
     lines = [
         "# Claims and verdicts",
         "",
-        _run_line(report),
+        "One chapter per paper. Each claim reads like a worked proof: the statement with its "
+        "seed lines, the reading checked, the derivation, the verdict, then the evidence. "
+        + _run_line(report),
         "",
-        "| verdict | claims |",
-        "|---|---|",
-        *(f"| {_text(v)} | {n} |" for v, n in counts.items()),
+        *_list_table(
+            ("verdict", "claims"),
+            [(_verdict(v), _nowrap(str(n))) for v, n in counts.items()],
+            "30 70",
+            "counts",
+        ),
         "",
         "```{toctree}",
         ":maxdepth: 1",
         "",
-        *(seed_page_name(s)[:-3] for s in seed_files),
+        *(paper_page_name(p)[:-3] for p in papers),
+        "bibliography",
+        *extra_pages,
         "```",
         "",
     ]
-    for seed_file in seed_files:
-        page = seed_page_name(seed_file)
-        entries = [e for e in report["claims"] if e.get("seed_file") == seed_file]
-        title = SEED_FILES.get(seed_file, seed_file)
-        lines += [f"**[{_text(title)}]({page})**", ""]
+    if audit_pages:
+        lines += ["```{toctree}", ":maxdepth: 1", ":caption: Audits", "", *audit_pages,
+                  "```", ""]
+    for paper in papers:
+        page = paper_page_name(paper)
+        entries = _entries_of(report, paper)
+        title = _text(paper.title) if paper else "Other claims"
+        lines += [f"## [{title}]({page})", ""]
+        if paper is not None:
+            lines += [f"{_cite(paper)}.", ""]
         lines += (_verdict_table(entries, page) if entries else ["No claims."]) + [""]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _collect_figures(figures_dir: Path | None, out_dir: Path) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
+def render_bibliography() -> str:
+    """The bibliography: every paper, with a label each citation links to.
+
+    Examples
+    --------
+    >>> "(li2025continual)=" in render_bibliography()
+    True
+    """
+    lines = ["(bibliography)=", "# Bibliography", ""]
+    for paper in PAPERS:
+        lines += [
+            f"({paper.key})=",
+            f"**{paper.short}.** {_citation_md(paper)} "
+            f"Claims: [chapter]({paper_page_name(paper)}).",
+            "",
+        ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def render_seed_text(seed_file: str, lines: Sequence[str]) -> str:
+    """A seed document as a page of numbered lines, each linkable as ``#L<n>``.
+
+    The text is shown verbatim (HTML-escaped, never typeset: the seeds' own formulas are
+    part of what is checked, garbled ones included).
+
+    Examples
+    --------
+    >>> page = render_seed_text("001_4a7126a84a0d22c9.txt", ["a $x$", "b < c"])
+    >>> '<li id="L2" value="2">b &lt; c</li>' in page
+    True
+    """
+    paper = paper_of(seed_file)
+    role = dict(paper.seeds).get(seed_file, "") if paper else ""
+    title = SEED_FILES.get(seed_file, seed_file)
+    head = [
+        f"# Seed {seed_file[:3]}: {_text(title)}",
+        "",
+        f"The seed document {_code(seed_file)}"
+        + (f", {html.escape(role)} of {_cite(paper)}" if paper else "")
+        + ", verbatim, with its line numbers (claims link to them).",
+        "",
+        "```{raw} html",
+        '<ol class="seed-text tex2jax_ignore">',
+    ]
+    body = [
+        f'<li id="L{n}" value="{n}">{html.escape(text) or "&#8203;"}</li>'
+        for n, text in enumerate(lines, start=1)
+    ]
+    return "\n".join([*head, *body, "</ol>", "```"]) + "\n"
+
+
+# -- the whole set --------------------------------------------------------------------
+
+
+def _collect_figures(figures_dir: Path | None, out_dir: Path) -> dict[str, list[tuple]]:
+    found: dict[str, list[tuple[str, dict]]] = {}
     if figures_dir is None or not figures_dir.is_dir():
         return found
     for target in FIGURE_CLAIMS:
         folder = figures_dir / target
-        if folder.is_dir():
-            images = [p for p in folder.iterdir() if p.suffix in _FIGURE_SUFFIXES]
-            images.sort(key=lambda p: (p.stem, _FIGURE_SUFFIXES.index(p.suffix)))
-            by_stem: dict[str, Path] = {}
-            for image in images:  # one file per figure: PNG before SVG
-                by_stem.setdefault(image.stem, image)
-            files = list(by_stem.values())
-            rel = [Path("..", *_relative(p, out_dir).parts).as_posix() for p in files]
-            if rel:
-                found[target] = rel
+        if not folder.is_dir():
+            continue
+        meta: dict = {}
+        if (folder / "figures.json").is_file():
+            meta = json.loads((folder / "figures.json").read_text(encoding="utf-8"))
+        images = [p for p in folder.iterdir() if p.suffix in _FIGURE_SUFFIXES]
+        images.sort(key=lambda p: (p.stem, _FIGURE_SUFFIXES.index(p.suffix)))
+        by_stem: dict[str, Path] = {}
+        for image in images:  # one file per figure: PNG before SVG
+            by_stem.setdefault(image.stem, image)
+        rel = [
+            (Path("..", *_relative(p, out_dir).parts).as_posix(), meta) for p in by_stem.values()
+        ]
+        if rel:
+            found[target] = rel
     return found
 
 
@@ -539,8 +971,9 @@ def generate_pages(
     report: Mapping[str, Any],
     out_dir: str | Path = "docs/claims",
     figures_dir: str | Path | None = None,
+    seeds_dir: str | Path | None = SEEDS_DIR,
 ) -> dict[str, str]:
-    """All claim pages for ``report``: file name (inside ``out_dir``) -> Markdown text.
+    """All claim pages for ``report``: file name (inside ``out_dir``) -> MyST text.
 
     Parameters
     ----------
@@ -549,29 +982,59 @@ def generate_pages(
     out_dir : path
         Folder the pages go to; figure links are made relative to it.
     figures_dir : path, optional
-        Folder holding ``<target>/*.png`` written by ``moetheory reproduce`` (must lie in
+        Folder holding ``<target>/*.png`` written by ``docs/make_figures.py`` (must lie in
         the parent of ``out_dir``, the docs root). Missing figures are simply not shown.
+    seeds_dir : path, optional
+        Folder holding the seed documents (default :data:`SEEDS_DIR`); without it the
+        pages link to seed lines but quote nothing and show no seed text.
+
+    Returns
+    -------
+    dict of str to str
+        ``index.md``, ``bibliography.md``, one page per paper, one per seed document.
+
+    Raises
+    ------
+    ValueError
+        If the report's schema is not ``moetheory-report/1``.
 
     Examples
     --------
     >>> report = {"seed": 0, "profile": "quick", "family_alpha": 0.05, "claims": []}
-    >>> sorted(generate_pages(report))[:2]
-    ['index.md', 'seed-000.md']
+    >>> sorted(generate_pages(report, seeds_dir=None))[:3]
+    ['bibliography.md', 'index.md', 'jacobs1991adaptive.md']
     """
     if report.get("schema", "moetheory-report/1") != "moetheory-report/1":
         raise ValueError(f"report schema must be 'moetheory-report/1', got {report['schema']!r}")
     out = Path(out_dir)
-    seeds = sorted(
-        set(SEED_FILES) | {e["seed_file"] for e in report["claims"] if e.get("seed_file")}
-    )
+    seeds = Path(seeds_dir) if seeds_dir is not None else None
     figures = _collect_figures(Path(figures_dir) if figures_dir else None, out)
-    pages = {seed_page_name(s): render_seed_page(report, s, figures) for s in seeds}
-    pages["index.md"] = render_index(report, seeds)
+    pages: dict[str, str] = {}
+    for paper in PAPERS:
+        pages[paper_page_name(paper)] = render_paper_page(report, paper, figures, seeds)
+    if _entries_of(report, None):
+        pages["other.md"] = render_paper_page(report, None, figures, seeds)
+    seed_pages = []
+    for seed_file in sorted(SEED_FILES):
+        text = _seed_lines(seed_file, seeds)
+        if text is not None:
+            pages[seed_page_name(seed_file)] = render_seed_text(seed_file, text)
+            seed_pages.append(seed_page_name(seed_file)[:-3])
+    pages["bibliography.md"] = render_bibliography()
+    docs_root = out.parent
+    audits = sorted(
+        f"/{p.stem}"
+        for pattern in _AUDIT_PAGES
+        for p in (docs_root.glob(pattern) if docs_root.is_dir() else [])
+    )
+    pages["index.md"] = render_index(report, seed_pages, audits)
     return pages
 
 
 def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     """Write ``pages`` into ``out_dir``, removing stale generated pages; return the paths.
+
+    Files are rewritten only when their text changed, so Sphinx rebuilds only what changed.
 
     Examples
     --------
@@ -594,6 +1057,36 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     return written
 
 
+def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> dict[str, Any]:
+    """Generate ``<docs_dir>/claims`` for a documentation build; return the report used.
+
+    Parameters
+    ----------
+    docs_dir : path
+        The Sphinx source folder (holding ``_static/figures``).
+    report_path : path, optional
+        A JSON report to use. Without it the verification runs now, with the settings
+        :data:`GENERATE_PROFILE`, :data:`GENERATE_SEED`, :data:`GENERATE_JOBS`.
+
+    Returns
+    -------
+    dict
+        The report the pages were generated from.
+    """
+    docs = Path(docs_dir)
+    if report_path:
+        report = json.loads(Path(report_path).read_text(encoding="utf-8"))
+    else:
+        from moetheory.engine.verification import verify
+
+        report = verify(
+            profile=GENERATE_PROFILE, seed=GENERATE_SEED, jobs=GENERATE_JOBS, progress=False
+        )
+    pages = generate_pages(report, docs / "claims", docs / "_static" / "figures")
+    write_pages(pages, docs / "claims")
+    return report
+
+
 def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
     on_disk = {p.name for p in out_dir.glob("*.md")} if out_dir.is_dir() else set()
     stale = sorted(on_disk - set(pages))
@@ -608,7 +1101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m moetheory.docs_gen [--report FILE] --out DIR [--check]``.
 
     Without ``--report`` it first runs the whole verification in the profile, seed and
-    number of jobs the committed pages use (:data:`GENERATE_PROFILE` ...).
+    number of jobs of the documentation build (:data:`GENERATE_PROFILE` ...).
 
     Examples
     --------
@@ -631,6 +1124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="figures folder (default: _static/figures beside the output folder)",
     )
+    parser.add_argument("--seeds", type=Path, default=SEEDS_DIR, help="seed documents folder")
     parser.add_argument("--save-report", type=Path, help="also write the report used here (JSON)")
     parser.add_argument("--check", action="store_true", help="only report stale pages; exit 1")
     parser.add_argument("--quiet", action="store_true", help="print nothing on success")
@@ -650,7 +1144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.save_report is not None:
         args.save_report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     figures = args.figures or args.out.parent / "_static" / "figures"
-    pages = generate_pages(report, args.out, figures)
+    pages = generate_pages(report, args.out, figures, args.seeds)
     if args.check:
         stale = _stale(pages, args.out)
         for name in stale:

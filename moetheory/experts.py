@@ -117,7 +117,7 @@ def ffn(activation: str) -> Expert:
     Parameters
     ----------
     activation : {"relu", "tanh", "sigmoid", "gelu", "poly2", "poly3"}
-        φ; ``polyP`` is z**P.
+        φ; ``polyP`` is :math:`z^P`.
 
     Examples
     --------

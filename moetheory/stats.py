@@ -1,44 +1,98 @@
-"""Calibrated Monte Carlo comparisons.
+"""Decisions of statistical claims: one framework for every Monte Carlo comparison.
 
-Every statistical check compares estimates with a reference under a tolerance fixed in
-the code before any comparison is made, with confidence intervals whose level carries a
-Bonferroni correction: the run's family-wise level :data:`FAMILY_ALPHA` is shared equally
-among the statistical claims of the registry (see :func:`claim_alpha`), and a claim shares
-its part among its own comparisons.
+How a check uses it (the whole API):
 
-Decision rule for one comparison (estimate with confidence interval ``[lo, hi]``,
-reference ``ref``, tolerance ``tol``):
+1. **Estimate** each quantity with an interval that fits it
+   (:mod:`moetheory.stats_intervals`, re-exported here): :func:`mean_ci` (Student-t, clipped
+   to the quantity's ``bounds``), :func:`proportion_ci` (Clopper-Pearson),
+   :func:`betting_ci` (bounded quantities; exact at any level and valid at every look),
+   :func:`bootstrap_ci` (BCa, moderate levels only).
+2. **Decide** each comparison with one of four rules, with a tolerance fixed in the code
+   before any data is seen:
 
-* ``supported`` when the interval meets ``[ref - tol, ref + tol]``;
-* ``unsupported`` when it does not (the difference is significant and larger than the
-  tolerance);
-* ``inconclusive`` when the interval is wider than ``max_width`` (too little data to tell).
+   * :func:`compare` (equivalence, reference ``r``, tolerance ``t``): ``supported`` iff
+     ``r - t <= low`` and ``high <= r + t``; ``unsupported`` iff ``high < r - t`` or
+     ``low > r + t``;
+   * :func:`at_most` (bound ``b``): ``supported`` iff ``high <= b + t``; ``unsupported``
+     iff ``low > b + t``;
+   * :func:`at_least` (bound ``b``): ``supported`` iff ``low >= b - t``; ``unsupported``
+     iff ``high < b - t``;
+   * :func:`greater` (threshold ``c``, smallest meaningful effect ``e``): ``supported`` iff
+     ``low > c``; otherwise ``unsupported`` iff ``high < c + e``;
+
+   and ``inconclusive`` otherwise: a wide interval can never support a claim.
+3. **Combine** the comparisons of a claim with :func:`combine` (any ``unsupported`` wins,
+   then any ``inconclusive``).
+4. **Replicate adaptively** with :func:`run_sequential` and a :class:`Budget` set by the
+   profile: batches of replicates until the claim is decided or the budget is spent; each
+   look's intervals use ``alpha / max_looks`` (Bonferroni over the looks fixed in advance),
+   or the full ``alpha`` for anytime-valid intervals.
+5. **Print** every estimate through :func:`stable` (4 significant digits; :func:`stable_tree`
+   for a whole evidence structure), and put
+   ``Comparison.to_dict()`` in the evidence: it names the rule, estimate, interval method,
+   level, alpha, n and tolerance.
+
+The run's family level :data:`FAMILY_ALPHA` is shared among statistical claims by the
+engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-from scipy import stats as sps
-
 from moetheory.engine.verdicts import Verdict
+from moetheory.stats_intervals import (
+    INTERVAL_METHODS,
+    MeanEstimate,
+    betting_ci,
+    bootstrap_ci,
+    mean_ci,
+    proportion_ci,
+)
 
 __all__ = [
     "FAMILY_ALPHA",
+    "INTERVAL_METHODS",
+    "RULES",
+    "Budget",
     "Comparison",
     "MeanEstimate",
+    "SequentialResult",
+    "at_least",
+    "at_most",
+    "betting_ci",
+    "bootstrap_ci",
     "claim_alpha",
+    "claimed_values",
     "combine",
     "compare",
+    "greater",
     "mean_ci",
     "proportion_ci",
+    "run_sequential",
+    "stable",
+    "stable_tree",
 ]
 
 #: Family-wise error level of a whole verification run.
 FAMILY_ALPHA = 0.05
+
+#: The decision rules, with the sentence the docs and evidence use for each.
+RULES: dict[str, str] = {
+    "equivalence": "supported iff the interval lies inside [r - t, r + t]; unsupported iff "
+    "it lies entirely outside; inconclusive otherwise",
+    "at-most": "supported iff the interval lies at or below b + t; unsupported iff it lies "
+    "entirely above b + t; inconclusive otherwise",
+    "at-least": "supported iff the interval lies at or above b - t; unsupported iff it lies "
+    "entirely below b - t; inconclusive otherwise",
+    "greater": "supported iff the interval lies entirely above c; otherwise unsupported iff "
+    "it lies entirely below c + e (the effect is significantly smaller than the smallest "
+    "meaningful one, e); inconclusive otherwise",
+}
 
 
 def claim_alpha(n_statistical_claims: int, family_alpha: float = FAMILY_ALPHA) -> float:
@@ -54,114 +108,262 @@ def claim_alpha(n_statistical_claims: int, family_alpha: float = FAMILY_ALPHA) -
     return family_alpha / n_statistical_claims
 
 
-@dataclass(frozen=True)
-class MeanEstimate:
-    """A Monte Carlo mean with its two-sided confidence interval."""
+def stable(x: float | None, digits: int = 4) -> float | None:
+    """``x`` rounded to ``digits`` significant digits, for evidence and printing.
 
-    mean: float
-    low: float
-    high: float
-    n: int
-    level: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"mean": self.mean, "ci": [self.low, self.high], "n": self.n, "level": self.level}
-
-
-def mean_ci(samples: Sequence[float] | np.ndarray, alpha: float, axis: int = 0) -> MeanEstimate:
-    """Student-t confidence interval of level ``1 - alpha`` for the mean of ``samples``.
+    Monte Carlo statistics differ in their last bits between BLAS and SIMD code paths;
+    4 significant digits agree on all of them, so reports print only those. Decisions use
+    the unrounded values.
 
     Examples
     --------
-    >>> est = mean_ci([1.0, 2.0, 3.0, 4.0], alpha=0.05)
-    >>> round(est.mean, 3), round(est.low, 3), round(est.high, 3)
-    (2.5, 0.446, 4.554)
+    >>> stable(0.123456789)
+    0.1235
+    >>> stable(-12345.678), stable(0.0), stable(float("inf"))
+    (-12350.0, 0.0, inf)
     """
-    x = np.asarray(samples, dtype=float)
-    if x.ndim != 1 or x.size < 2:
-        raise ValueError(f"samples must be a 1-D array of at least 2 values, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError("samples contain non-finite values")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
-    n = x.size
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / np.sqrt(n))
-    q = float(sps.t.ppf(1 - alpha / 2, n - 1))
-    return MeanEstimate(m, m - q * se, m + q * se, n, 1 - alpha)
+    if x is None:
+        return None
+    x = float(x)
+    if not math.isfinite(x) or x == 0.0:
+        return x
+    if not 1 <= digits <= 15:
+        raise ValueError(f"digits must lie in 1..15, got {digits}")
+    return float(f"{x:.{digits - 1}e}")
 
 
-def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
-    """Clopper-Pearson interval of level ``1 - alpha`` for a binomial proportion.
+def stable_tree(obj: Any, digits: int = 4) -> Any:
+    """Copy of ``obj`` with every float (also inside lists, tuples, dicts and float arrays)
+    passed through :func:`stable`; other values unchanged.
 
     Examples
     --------
-    >>> est = proportion_ci(0, 100, alpha=0.05)
-    >>> est.low, round(est.high, 4)
-    (0.0, 0.0362)
+    >>> stable_tree({"mean": 0.123456, "ci": [0.1, 0.1499999], "n": 10, "ok": True})
+    {'mean': 0.1235, 'ci': [0.1, 0.15], 'n': 10, 'ok': True}
     """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes}/{n}")
-    lo = 0.0 if successes == 0 else float(sps.beta.ppf(alpha / 2, successes, n - successes + 1))
-    hi = 1.0 if successes == n else float(sps.beta.ppf(1 - alpha / 2, successes + 1, n - successes))
-    return MeanEstimate(successes / n, lo, hi, n, 1 - alpha)
+    import numpy as np
+
+    if isinstance(obj, bool | int | np.bool_ | np.integer) or obj is None:
+        return obj
+    if isinstance(obj, float | np.floating):
+        return stable(float(obj), digits)
+    if isinstance(obj, np.ndarray):
+        return [stable_tree(v, digits) for v in obj.tolist()] if obj.dtype.kind == "f" else obj
+    if isinstance(obj, dict):
+        return {k: stable_tree(v, digits) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return type(obj)(stable_tree(v, digits) for v in obj)
+    return obj
+
+
+# ----------------------------------------------------------------------- calibration hook
+
+_CLAIMED: Callable[[str, str, float, float], float] | None = None
+_RECORD: list[Comparison] | None = None
+
+
+@contextmanager
+def claimed_values(
+    move: Callable[[str, str, float, float], float] | None = None,
+    record: list[Comparison] | None = None,
+) -> Iterator[None]:
+    """Replace the claimed value of every comparison decided inside the block.
+
+    For calibration only (``benchmarks/calibrate.py``): ``move(rule, label, value,
+    tolerance)`` returns the value a true or false variant of the statement claims in place
+    of ``value`` (the reference, bound or threshold); ``record`` collects every comparison.
+
+    Examples
+    --------
+    >>> est = MeanEstimate(1.0, 0.99, 1.01, 100, 0.99)
+    >>> with claimed_values(lambda rule, label, v, t: v + 1.0):
+    ...     compare("x", est, 1.0, 0.05).verdict
+    <Verdict.UNSUPPORTED: 'unsupported'>
+    """
+    global _CLAIMED, _RECORD
+    saved = (_CLAIMED, _RECORD)
+    _CLAIMED, _RECORD = move, record
+    try:
+        yield
+    finally:
+        _CLAIMED, _RECORD = saved
+
+
+def _claimed(rule: str, label: str, value: float, tolerance: float) -> float:
+    return float(value) if _CLAIMED is None else float(_CLAIMED(rule, label, value, tolerance))
+
+
+# ------------------------------------------------------------------------- decision rules
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """One estimate compared with one reference value."""
+    """One estimate judged against one claimed value by one rule.
+
+    ``reference`` is the claimed value (reference, bound or threshold) and ``tolerance`` the
+    margin (for :func:`greater`, the smallest meaningful effect).
+    """
 
     label: str
     estimate: MeanEstimate
     reference: float
     tolerance: float
     verdict: Verdict
+    rule: str = "equivalence"
 
     def to_dict(self) -> dict[str, Any]:
+        """Evidence: rule, estimate, interval and its method, level, n, claimed value,
+        tolerance and verdict (numbers through :func:`stable`)."""
+        est = self.estimate
         return {
             "label": self.label,
-            "estimate": self.estimate.mean,
-            "ci": [self.estimate.low, self.estimate.high],
-            "ci_level": self.estimate.level,
-            "n": self.estimate.n,
-            "reference": self.reference,
-            "tolerance": self.tolerance,
+            "rule": self.rule,
+            "estimate": stable(est.mean),
+            "ci": [stable(est.low), stable(est.high)],
+            "ci_method": est.method,
+            "ci_level": est.level,
+            "alpha": 1 - est.level,
+            "n": est.n,
+            "reference": stable(self.reference),
+            "tolerance": stable(self.tolerance),
             "verdict": self.verdict.value,
+            **({"ci_clipped_to": [stable(b) for b in est.bounds]} if est.clipped else {}),
         }
 
 
-def compare(
-    label: str,
-    estimate: MeanEstimate,
-    reference: float,
-    tolerance: float,
-    max_width: float | None = None,
-) -> Comparison:
-    """Judge ``estimate`` against ``reference`` with the module's decision rule.
+def _make(label: str, est: MeanEstimate, value: float, tol: float, verdict: Verdict,
+          rule: str) -> Comparison:
+    comp = Comparison(label, est, value, float(tol), verdict, rule)
+    if _RECORD is not None:
+        _RECORD.append(comp)
+    return comp
+
+
+def _check_tol(tolerance: float, name: str = "tolerance") -> None:
+    if not tolerance >= 0:
+        raise ValueError(f"{name} must be >= 0, got {tolerance}")
+
+
+def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: float) -> Comparison:
+    """Equivalence: is the mean within ``tolerance`` of ``reference``?
+
+    Notes
+    -----
+    With interval :math:`[\\ell, u]`, reference :math:`r`, tolerance :math:`t`:
+    ``supported`` iff :math:`r - t \\le \\ell` and :math:`u \\le r + t` (both one-sided
+    tests of TOST reject); ``unsupported`` iff :math:`u < r - t` or :math:`\\ell > r + t`;
+    ``inconclusive`` otherwise. If the interval covers the mean :math:`\\mu`, a supported
+    verdict implies :math:`|\\mu - r| \\le t` and an unsupported one :math:`|\\mu - r| > t`.
 
     Examples
     --------
     >>> est = mean_ci([0.98, 1.01, 1.02, 0.99], alpha=0.01)
-    >>> compare("E[X]", est, reference=1.0, tolerance=0.01).verdict
+    >>> compare("E[X]", est, reference=1.0, tolerance=0.1).verdict
     <Verdict.SUPPORTED: 'supported'>
+    >>> compare("E[X]", est, reference=1.0, tolerance=0.01).verdict
+    <Verdict.INCONCLUSIVE: 'inconclusive'>
     >>> compare("E[X]", est, reference=2.0, tolerance=0.01).verdict
     <Verdict.UNSUPPORTED: 'unsupported'>
     """
-    if tolerance < 0:
-        raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-    width = estimate.high - estimate.low
-    if max_width is not None and width > max_width:
+    _check_tol(tolerance)
+    r = _claimed("equivalence", label, reference, tolerance)
+    lo, hi = estimate.low, estimate.high
+    if hi < r - tolerance or lo > r + tolerance:
+        verdict = Verdict.UNSUPPORTED
+    elif r - tolerance <= lo and hi <= r + tolerance:
+        verdict = Verdict.SUPPORTED
+    else:
         verdict = Verdict.INCONCLUSIVE
-    elif estimate.high < reference - tolerance or estimate.low > reference + tolerance:
+    return _make(label, estimate, r, tolerance, verdict, "equivalence")
+
+
+def at_most(label: str, estimate: MeanEstimate, bound: float, tolerance: float = 0.0) -> Comparison:
+    """Upper bound: is the mean at most ``bound`` (up to ``tolerance``)?
+
+    Notes
+    -----
+    ``supported`` iff :math:`u \\le b + t`; ``unsupported`` iff :math:`\\ell > b + t`;
+    ``inconclusive`` otherwise.
+
+    Examples
+    --------
+    >>> at_most("gap", MeanEstimate(0.5, 0.4, 0.6, 10, 0.95), 0.2).verdict
+    <Verdict.UNSUPPORTED: 'unsupported'>
+    >>> at_most("gap", MeanEstimate(0.1, -0.3, 0.4, 10, 0.95), 0.2).verdict
+    <Verdict.INCONCLUSIVE: 'inconclusive'>
+    >>> at_most("gap", MeanEstimate(-2.0, -3.0, -1.0, 10, 0.95), 0.2).verdict
+    <Verdict.SUPPORTED: 'supported'>
+    """
+    _check_tol(tolerance)
+    b = _claimed("at-most", label, bound, tolerance)
+    if estimate.high <= b + tolerance:
+        verdict = Verdict.SUPPORTED
+    elif estimate.low > b + tolerance:
         verdict = Verdict.UNSUPPORTED
     else:
+        verdict = Verdict.INCONCLUSIVE
+    return _make(label, estimate, b, tolerance, verdict, "at-most")
+
+
+def at_least(
+    label: str, estimate: MeanEstimate, bound: float, tolerance: float = 0.0
+) -> Comparison:
+    """Lower bound: is the mean at least ``bound`` (up to ``tolerance``)?
+
+    Notes
+    -----
+    ``supported`` iff :math:`\\ell \\ge b - t`; ``unsupported`` iff :math:`u < b - t`;
+    ``inconclusive`` otherwise.
+
+    Examples
+    --------
+    >>> at_least("share", MeanEstimate(0.9, 0.85, 0.95, 50, 0.99), 0.8).verdict
+    <Verdict.SUPPORTED: 'supported'>
+    """
+    _check_tol(tolerance)
+    b = _claimed("at-least", label, bound, tolerance)
+    if estimate.low >= b - tolerance:
         verdict = Verdict.SUPPORTED
-    return Comparison(label, estimate, float(reference), float(tolerance), verdict)
+    elif estimate.high < b - tolerance:
+        verdict = Verdict.UNSUPPORTED
+    else:
+        verdict = Verdict.INCONCLUSIVE
+    return _make(label, estimate, b, tolerance, verdict, "at-least")
+
+
+def greater(
+    label: str, estimate: MeanEstimate, threshold: float, effect: float = 0.0
+) -> Comparison:
+    """Direction: is the mean above ``threshold``?
+
+    Notes
+    -----
+    ``supported`` iff :math:`\\ell > c` (significantly above); else ``unsupported`` iff
+    :math:`u < c + e` (significantly short of the smallest meaningful effect
+    :math:`e \\ge 0`); ``inconclusive`` otherwise.
+
+    Examples
+    --------
+    >>> greater("A - B", MeanEstimate(1.0, 0.5, 1.5, 10, 0.95), 0.0, 0.1).verdict
+    <Verdict.SUPPORTED: 'supported'>
+    >>> greater("A - B", MeanEstimate(0.0, -0.1, 0.05, 10, 0.95), 0.0, 0.1).verdict
+    <Verdict.UNSUPPORTED: 'unsupported'>
+    """
+    _check_tol(effect, "effect")
+    c = _claimed("greater", label, threshold, effect)
+    if estimate.low > c:
+        verdict = Verdict.SUPPORTED
+    elif estimate.high < c + effect:
+        verdict = Verdict.UNSUPPORTED
+    else:
+        verdict = Verdict.INCONCLUSIVE
+    return _make(label, estimate, c, effect, verdict, "greater")
 
 
 def combine(verdicts: Sequence[Verdict]) -> Verdict:
-    """Overall verdict of several comparisons of one claim: any ``unsupported`` wins, then
-    any ``inconclusive``; all ``supported`` gives ``supported``.
+    """Overall verdict of several comparisons of one claim: any ``error``, ``refuted``,
+    ``unsupported`` wins (in that order), then any ``inconclusive``; all ``proved`` gives
+    ``proved``, otherwise ``supported``.
 
     Examples
     --------
@@ -174,3 +376,8 @@ def combine(verdicts: Sequence[Verdict]) -> Verdict:
         if v in verdicts:
             return v
     return Verdict.PROVED if all(v is Verdict.PROVED for v in verdicts) else Verdict.SUPPORTED
+
+
+# ------------------------------------------------------------------- adaptive replicates
+
+from moetheory.stats_sequential import Budget, SequentialResult, run_sequential  # noqa: E402

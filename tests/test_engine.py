@@ -37,6 +37,11 @@ def _sleep(ctx: CheckContext) -> Outcome:
     return _proved(ctx)
 
 
+def _spin(ctx: CheckContext) -> Outcome:
+    while True:
+        pass
+
+
 def _raise(ctx: CheckContext) -> Outcome:
     raise RuntimeError("boom in the check")
 
@@ -134,15 +139,22 @@ def test_report_schema_and_markdown(temp_claims, tmp_path: Path) -> None:
 
 
 def test_time_limit_makes_claim_inconclusive_and_run_goes_on(temp_claims) -> None:
-    temp_claims("test.a-sleep", _sleep)
-    temp_claims("test.b-proved", _proved)
+    temp_claims("test.a-spin", _spin)
+    temp_claims("test.b-sleep", _sleep)
+    temp_claims("test.c-proved", _proved)
     start = time.perf_counter()
-    report = verify(["test.a-sleep", "test.b-proved"], timeout=1.0)
-    assert time.perf_counter() - start < 30
+    report = verify(["test.a-spin", "test.c-proved"], timeout=1.0, jobs=2)
     by_id = {e["id"]: e for e in report["claims"]}
-    assert by_id["test.a-sleep"]["verdict"] == "inconclusive"
-    assert "time limit" in by_id["test.a-sleep"]["summary"]
-    assert by_id["test.b-proved"]["verdict"] == "proved"
+    report = verify(["test.b-sleep"], wall_timeout=1.0)
+    by_id.update({e["id"]: e for e in report["claims"]})
+    assert time.perf_counter() - start < 50
+    spin, sleep = by_id["test.a-spin"], by_id["test.b-sleep"]
+    assert spin["verdict"] == "inconclusive"
+    assert spin["evidence"] == {"reason": "time limit exceeded", "timeout_seconds": 1.0}
+    assert "CPU time" in spin["summary"]
+    assert sleep["verdict"] == "inconclusive"
+    assert sleep["evidence"]["reason"] == "wall-clock limit exceeded"
+    assert by_id["test.c-proved"]["verdict"] == "proved"
 
 
 def test_crashing_checks_are_errors_with_traceback(temp_claims) -> None:
@@ -222,13 +234,22 @@ def test_interrupt_keeps_the_claims_already_checked(tmp_path: Path) -> None:
         """
     )
     proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE)
-    deadline = time.time() + 60
-    while time.time() < deadline and not report.exists():
+
+    def checked() -> list[str]:
+        try:
+            return [e["id"] for e in json.loads(report.read_text())["claims"]]
+        except (OSError, ValueError):
+            return []
+
+    # The report exists from the start (incomplete, no claims): wait for the first claim.
+    deadline = time.time() + 120
+    while time.time() < deadline and not checked() and proc.poll() is None:
         time.sleep(0.1)
-    assert report.exists(), "the report was not written after the first claim"
+    assert checked() == ["test.fast"], "the report was not written after the first claim"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err.decode()
+    assert len(err.decode().strip().splitlines()) == 1, err.decode()
     data = json.loads(report.read_text())
     assert data["complete"] is False
     assert [e["id"] for e in data["claims"]] == ["test.fast"]
@@ -250,3 +271,32 @@ def test_a_check_module_runs_as_a_script() -> None:
     )
     assert "# moetheory verification report" in out.stdout
     assert "`j91.grad.1.4` — **proved**" in out.stdout
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _maps(ctx: CheckContext) -> Outcome:
+    return Outcome(Verdict.PROVED, "mapped", {"squares": ctx.map(_square, range(5))})
+
+
+def test_verify_on_a_dask_cluster_gives_the_local_report(temp_claims) -> None:
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    temp_claims("test.maps", _maps)
+    temp_claims("test.random1", _random)
+    temp_claims("test.spin", _spin)
+    local = verify("test.*", seed=5, timeout=1.0)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+        dashboard_address=None,
+    ) as cluster:
+        remote = verify("test.*", seed=5, timeout=1.0, scheduler=cluster.scheduler_address)
+        assert main(["verify", "--only", "test.maps", "--no-progress",
+                     "--scheduler", cluster.scheduler_address]) == 0
+    assert json.dumps(_strip_timings(local)) == json.dumps(_strip_timings(remote))
+    by_id = {e["id"]: e for e in remote["claims"]}
+    assert by_id["test.maps"]["evidence"]["squares"] == [0, 1, 4, 9, 16]
+    # the CPU-time limit holds on the worker
+    assert by_id["test.spin"]["evidence"] == {"reason": "time limit exceeded",
+                                              "timeout_seconds": 1.0}

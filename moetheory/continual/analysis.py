@@ -2,15 +2,17 @@
 
 The statistics here decide the dynamics and figure claims of seed 003: late level and
 convergence round of a curve, expert sets of eq. (11), routing shares inside a set, and
-one-sided decisions (``A > B``, ``A <= b``) in the style of :func:`moetheory.stats.compare`.
+paired intervals. The one-sided decision rules (``A > B``, ``A <= b``) are those of
+:mod:`moetheory.stats` (:func:`~moetheory.stats.greater`, :func:`~moetheory.stats.at_most`),
+re-exported here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from moetheory.engine.verdicts import Verdict
-from moetheory.stats import Comparison, MeanEstimate, mean_ci
+from moetheory.continual.portable import dot_last
+from moetheory.stats import MeanEstimate, at_most, greater, mean_ci
 
 __all__ = [
     "at_most",
@@ -67,7 +69,7 @@ def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
     >>> expert_sets(theta, V).tolist()
     [[1, 0]]
     """
-    return np.einsum("rmd,rnd->rmn", theta, signals).argmax(axis=2)
+    return dot_last(theta[:, :, None, :], signals[:, None, :, :]).argmax(axis=2)
 
 
 def routing_tv(
@@ -137,64 +139,3 @@ def paired_ci(a: np.ndarray, b: np.ndarray, alpha: float) -> MeanEstimate:
     1.333
     """
     return mean_ci(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), alpha)
-
-
-def greater(label: str, estimate: MeanEstimate, threshold: float, effect: float) -> Comparison:
-    """Decide the directional claim ``mean > threshold``.
-
-    ``supported`` when the whole interval lies above ``threshold`` (significant);
-    ``unsupported`` when the whole interval lies below ``threshold + effect`` (the effect is
-    significantly smaller than the smallest meaningful one, ``effect >= 0``);
-    ``inconclusive`` otherwise.
-
-    Examples
-    --------
-    >>> est = MeanEstimate(1.0, 0.5, 1.5, 10, 0.95)
-    >>> greater("A - B", est, 0.0, 0.1).verdict
-    <Verdict.SUPPORTED: 'supported'>
-    >>> greater("A - B", MeanEstimate(0.0, -0.1, 0.05, 10, 0.95), 0.0, 0.1).verdict
-    <Verdict.UNSUPPORTED: 'unsupported'>
-    """
-    if effect < 0:
-        raise ValueError(f"effect must be >= 0, got {effect}")
-    if estimate.low > threshold:
-        verdict = Verdict.SUPPORTED
-    elif estimate.high < threshold + effect:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return Comparison(label, estimate, float(threshold), float(effect), verdict)
-
-
-def at_most(
-    label: str,
-    estimate: MeanEstimate,
-    bound: float,
-    tolerance: float,
-    max_width: float | None = None,
-) -> Comparison:
-    """Decide ``mean <= bound``: ``unsupported`` when the whole interval lies above
-    ``bound + tolerance``; ``supported`` when it lies below; an interval that straddles
-    ``bound + tolerance`` is ``inconclusive`` if wider than ``max_width`` (too little data),
-    else ``supported``.
-
-    Examples
-    --------
-    >>> at_most("gap", MeanEstimate(0.5, 0.4, 0.6, 10, 0.95), 0.2, 0.0).verdict
-    <Verdict.UNSUPPORTED: 'unsupported'>
-    >>> at_most("gap", MeanEstimate(0.5, -3.0, 4.0, 10, 0.95), 0.2, 0.0, max_width=1.0).verdict
-    <Verdict.INCONCLUSIVE: 'inconclusive'>
-    >>> at_most("gap", MeanEstimate(-2.0, -3.0, -1.0, 10, 0.95), 0.2, 0.0, max_width=1.0).verdict
-    <Verdict.SUPPORTED: 'supported'>
-    """
-    if tolerance < 0:
-        raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-    if estimate.low > bound + tolerance:
-        verdict = Verdict.UNSUPPORTED
-    elif estimate.high <= bound + tolerance:
-        verdict = Verdict.SUPPORTED
-    elif max_width is not None and estimate.high - estimate.low > max_width:
-        verdict = Verdict.INCONCLUSIVE
-    else:
-        verdict = Verdict.SUPPORTED
-    return Comparison(label, estimate, float(bound), float(tolerance), verdict)

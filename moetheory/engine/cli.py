@@ -1,50 +1,86 @@
 """The ``moetheory`` command line: ``list``, ``show``, ``verify`` and ``reproduce``.
 
 Exit codes: 0 when the run completed (whatever the verdicts); 1 when ``--fail-on`` names a
-verdict that occurred or a check ended in ``error``; 2 for bad usage; 130 when interrupted
-(the reports then hold the claims already checked).
+verdict that occurred, a check ended in ``error`` or a file could not be written; 2 for bad
+usage (one line naming the option and what it allows, before any claim runs); 128 + the
+signal number when SIGINT (130), SIGTERM (143) or SIGHUP (129) stopped the run (the
+reports then hold the claims already checked, with ``complete: false``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import re
+import signal
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import render_claim
+from moetheory.engine.report import check_output_paths
+from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
+from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
-from moetheory.engine.verification import verify
+from moetheory.engine.verification import cpu_count, verify
 from moetheory.reproduce import REPRODUCERS, reproduce
 
 __all__ = ["build_parser", "main"]
 
 
 def _positive_float(text: str) -> float:
+    """Seconds: a positive number, or ``inf`` for no limit."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds (or inf for no limit), got {text!r}"
+        ) from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds (or inf for no limit), got {text!r}"
+        )
     return value
 
 
-def _int_at_least(low: int) -> type:
+def _int_at_least(low: int, high: int | None = None) -> type:
+    allowed = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+            raise argparse.ArgumentTypeError(f"expected {allowed}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
         return value
 
     return parse  # type: ignore[return-value]
+
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+
+
+def _memory_size(text: str) -> int:
+    """Bytes from ``512M``, ``2G``, ``1.5GiB`` or a plain number of bytes (powers of 1024)."""
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(
+            f"expected a size such as 512M or 4G, got {text!r}"
+        )
+    number, unit = match.groups()
+    value = float(number) * 1024 ** "_kmgt".index(unit.lower() or "_")
+    if not math.isfinite(value) or value < MIN_MEMORY_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"must be at least {MIN_MEMORY_LIMIT // 2**20}M, got {text!r}"
+        )
+    return int(value)
 
 
 def _verdicts(text: str) -> list[Verdict]:
@@ -56,22 +92,46 @@ def _verdicts(text: str) -> list[Verdict]:
     return [Verdict(n) for n in names]
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (``prog: error: ...``), exit 2."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}; see --help\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="moetheory",
         description="Check the mathematics of Mixture-of-Experts papers by machine.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    lst = sub.add_parser("list", help="list every claim: ID, seed file, kind, status")
+    lst = sub.add_parser("list", help="list claims: ID, seed, kind, status or verdict, title")
+    lst.add_argument(
+        "patterns", nargs="*", metavar="GLOB",
+        help="only claims whose ID matches one of these shell patterns (e.g. 'pcr.pde.*')",
+    )
     lst.add_argument(
         "--json", action="store_true",
         help="print every claim as a JSON object (id, statement, kind, sources, covers, ...)",
     )
+    lst.add_argument(
+        "--report", type=Path, default=None,
+        help="show each claim's verdict from this JSON report (written by verify --json)",
+    )
 
-    show = sub.add_parser("show", help="check one claim and show its evidence and derivation")
+    show = sub.add_parser(
+        "show", help="one claim: statement, reading, derivation, verdict, evidence"
+    )
     show.add_argument("claim_id")
-    show.add_argument("--report", type=Path, help="read the claim from this JSON report instead")
+    show.add_argument(
+        "--report", type=Path,
+        help="show the claim as stored in this JSON report, without re-running its check",
+    )
+    show.add_argument(
+        "--format", choices=FORMATS, default="text",
+        help="text (wrapped to the terminal, maths as Unicode; default), markdown or json",
+    )
     _run_options(show)
 
     ver = sub.add_parser("verify", help="check claims and write JSON and Markdown reports")
@@ -80,14 +140,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="claim IDs to check (shell pattern; repeatable); default: all",
     )
     _run_options(ver)
-    ver.add_argument("--jobs", type=_int_at_least(1), default=1, help="parallel processes")
+    ver.add_argument(
+        "--jobs", type=_int_at_least(1, MAX_JOBS), default=1,
+        help=f"checks run at once (1 to {MAX_JOBS}; more than the CPUs warns)",
+    )
     ver.add_argument("--json", type=Path, default=None, help="write the JSON report here")
     ver.add_argument("--markdown", type=Path, default=None, help="write the Markdown report here")
     ver.add_argument(
         "--fail-on", type=_verdicts, default=[], metavar="VERDICTS",
         help="comma-separated verdicts that make the exit code 1 (e.g. refuted,unsupported)",
     )
-    ver.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    bar = ver.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_const", const=True,
+                     default=None, help="show the progress bar even when not on a terminal")
+    bar.add_argument("--no-progress", dest="progress", action="store_const", const=False,
+                     help="hide the progress bar (default: shown on a terminal only)")
+    ver.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="run the checks on this Dask distributed scheduler (e.g. tcp://host:8786)",
+    )
 
     rep = sub.add_parser("reproduce", help="reproduce a paper figure: " + ", ".join(REPRODUCERS))
     rep.add_argument("target", choices=sorted(REPRODUCERS))
@@ -96,6 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--profile", choices=PROFILES, default="full")
     rep.add_argument("--replicates", type=_int_at_least(1), default=None)
     rep.add_argument("--no-progress", action="store_true")
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a dask.distributed scheduler (tcp://host:8786) to run the cells on "
+        "(targets that support it: rates)",
+    )
     return parser
 
 
@@ -103,7 +180,16 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", choices=PROFILES, default="quick", help="budget (default quick)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="master seed (default 0)")
     p.add_argument(
-        "--timeout", type=_positive_float, default=None, help="time limit per check, seconds"
+        "--timeout", type=_positive_float, default=None,
+        help="CPU-time limit per check in seconds (default 900; inf for none)",
+    )
+    p.add_argument(
+        "--wall-timeout", type=_positive_float, default=None,
+        help="wall-clock backstop per check in seconds (default 10 x timeout + 10)",
+    )
+    p.add_argument(
+        "--memory-limit", type=_memory_size, default=None, metavar="SIZE",
+        help="address-space limit per check, e.g. 4G (default none)",
     )
 
 
@@ -123,50 +209,120 @@ def claim_record(c: Claim) -> dict[str, Any]:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    claims = registered()
+    claims = select_claims(args.patterns) if args.patterns else registered()
     if args.json:
         print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
         return 0
-    width = max(len(c.id) for c in claims)
-    for c in claims:
-        status = "implemented" if c.implemented else "not implemented"
-        print(f"{c.id:<{width}}  {c.seed_file[:3]}  {c.kind:<11}  {status}")
-    done = sum(c.implemented for c in claims)
-    print(f"{len(claims)} claims, {done} implemented, {len(claims) - done} not implemented")
+    verdicts = None
+    if args.report is not None:
+        verdicts = {
+            e["id"]: str(e.get("verdict", "?"))
+            for e in report_claims(args.report)
+            if isinstance(e, Mapping) and "id" in e
+        }
+    print(render_list(claims, verdicts))
     return 0
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
     if args.report is not None:
-        data = json.loads(args.report.read_text(encoding="utf-8"))
-        entries = [e for e in data["claims"] if e["id"] == args.claim_id]
-        if not entries:
-            raise ValueError(f"claim {args.claim_id!r} is not in report {args.report}")
-        entry = entries[0]
+        entry = report_entry(args.report, args.claim_id)
     else:
         get_claim(args.claim_id)
         report = verify(
-            [args.claim_id], profile=args.profile, seed=args.seed, timeout=args.timeout
+            [args.claim_id], profile=args.profile, seed=args.seed, timeout=args.timeout,
+            memory_limit=args.memory_limit, wall_timeout=args.wall_timeout,
         )
         entry = report["claims"][0]
-    print(render_claim(entry, heading="#"))
+    sys.stdout.write(render_show(entry, args.format))
     return 0
 
 
+def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
+    """The entry of ``claim_id`` in the JSON report at ``path``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file: it is missing, unreadable, not JSON, not a moetheory
+        report, or does not hold the claim.
+    """
+    where = f"--report {path}"
+    for entry in report_claims(path):
+        if isinstance(entry, Mapping) and entry.get("id") == claim_id:
+            return entry
+    raise ValueError(f"{where}: holds no claim {claim_id!r}")
+
+
+def report_claims(path: Path) -> list[Any]:
+    """The ``claims`` list of the JSON report at ``path``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file: it is missing, unreadable, not JSON or not a moetheory
+        report.
+    """
+    where = f"--report {path}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{where}: is a directory, not a JSON report") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: is not UTF-8 text, not a JSON report") from None
+    except OSError as exc:
+        raise ValueError(f"{where}: cannot be read ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{where}: is not valid JSON ({exc})") from None
+    claims = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(claims, list):
+        raise ValueError(f"{where}: is not a moetheory report (no list of claims)")
+    return claims
+
+
+def _check_out_dir(path: Path) -> None:
+    """Make sure ``reproduce --out`` can be written, before any work."""
+    where = f"--out {path}"
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{where}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{where}: cannot create the directory ({exc.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ValueError(f"{where}: the directory is not writable")
+
+
 def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ()) -> dict:
-    """Run ``verify`` with the options of the ``verify`` subcommand parsed into ``args``."""
+    """Run ``verify`` with the options of the ``verify`` subcommand parsed into ``args``.
+
+    Everything is checked before any claim runs: the patterns, the output paths.
+    """
     only = args.only or list(default_only)
+    check_output_paths(args.json, args.markdown)
     select_claims(only)  # bad patterns fail before anything runs
-    return verify(
-        only,
-        profile=args.profile,
-        seed=args.seed,
-        jobs=args.jobs,
-        timeout=args.timeout,
-        json_path=args.json,
-        markdown_path=args.markdown,
-        progress=not args.no_progress,
-    )
+    if args.jobs > cpu_count() and args.scheduler is None:
+        print(f"moetheory: warning: --jobs {args.jobs} exceeds the {cpu_count()} CPUs of "
+              "this machine; checks will compete for CPU time", file=sys.stderr)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"jobs=\d+ exceeds", category=RuntimeWarning)
+        return verify(
+            only,
+            profile=args.profile,
+            seed=args.seed,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            json_path=args.json,
+            markdown_path=args.markdown,
+            progress=args.progress,
+            memory_limit=args.memory_limit,
+            wall_timeout=args.wall_timeout,
+            scheduler=args.scheduler,
+        )
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -184,6 +340,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
+    _check_out_dir(args.out)
+    extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
         args.target,
         args.out,
@@ -191,33 +349,70 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         profile=args.profile,
         replicates=args.replicates,
         progress=not args.no_progress,
+        **extra,
     )
     for path in paths:
         print(f"wrote {path}")
     return 0
 
 
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
+@contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP interrupt the command like SIGINT (the engine then takes over)."""
+    old: dict[int, Any] = {}
+    try:
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            old[sig] = signal.signal(sig, _raise_interrupted)
+    except ValueError:  # not the main thread: leave the handlers alone
+        pass
+    try:
+        yield
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+
+
+def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
+    name = signal.Signals(signum).name
+    paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
+             if isinstance(p, Path)]
+    if args.command == "verify" and paths:
+        verb = "hold" if len(paths) > 1 else "holds"
+        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
+                "already checked (complete: false)")
+    return f"moetheory: interrupted by {name}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``moetheory`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        load_checks()
-        if args.command == "list":
-            return _cmd_list(args)
-        if args.command == "show":
-            return _cmd_show(args)
-        if args.command == "verify":
-            return _cmd_verify(args)
-        return _cmd_reproduce(args)
-    except (ValueError, KeyError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"moetheory: error: {message}", file=sys.stderr)
-        return 2
-    except ImportError as exc:
-        print(f"moetheory: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("moetheory: interrupted; the reports hold the claims already checked",
-              file=sys.stderr)
-        return 130
+    with _stop_signals_interrupt():
+        try:
+            load_checks()
+            if args.command == "list":
+                return _cmd_list(args)
+            if args.command == "show":
+                return _cmd_show(args)
+            if args.command == "verify":
+                return _cmd_verify(args)
+            return _cmd_reproduce(args)
+        except (ValueError, KeyError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            print(f"moetheory: error: {message}", file=sys.stderr)
+            return 2
+        except ImportError as exc:
+            print(f"moetheory: error: {exc}", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt as exc:
+            signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
+            print(_interrupted_message(args, signum), file=sys.stderr)
+            return 128 + signum

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 __all__ = ["PROFILES", "CheckContext", "claim_seed"]
 
@@ -22,7 +27,11 @@ def claim_seed(master_seed: int, claim_id: str) -> int:
     >>> claim_seed(0, "cl.fig2") != claim_seed(1, "cl.fig2")
     True
     """
-    if not isinstance(master_seed, int | np.integer) or master_seed < 0:
+    if (
+        isinstance(master_seed, bool)
+        or not isinstance(master_seed, int | np.integer)
+        or master_seed < 0
+    ):
         raise ValueError(f"seed must be a non-negative integer, got {master_seed!r}")
     digest = hashlib.sha256(f"{int(master_seed)}:{claim_id}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
@@ -44,18 +53,24 @@ class CheckContext:
         Family-wise error level allotted to this claim (Bonferroni share of the run's
         family level over all statistical claims). Checks split it further over their own
         comparisons.
+    scheduler : str, optional
+        Address of the Dask scheduler the run uses, if any; :meth:`map` sends replicate
+        batches there.
 
     Examples
     --------
     >>> ctx = CheckContext("cl.fig2", seed=7, profile="quick", alpha=0.001)
     >>> float(ctx.rng().random()) == float(ctx.rng().random())
     True
+    >>> ctx.map(abs, [-1, 2, -3])
+    [1, 2, 3]
     """
 
     claim_id: str
     seed: int
     profile: str = "quick"
     alpha: float = 0.001
+    scheduler: str | None = None
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -66,6 +81,25 @@ class CheckContext:
     def rng(self, stream: int = 0) -> np.random.Generator:
         """A fresh generator for this claim; ``stream`` separates independent uses."""
         return np.random.default_rng([self.seed, stream])
+
+    def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
+        """``[func(x) for x in items]``, on the run's Dask cluster when it has one.
+
+        Use it for independent replicate batches: each batch must derive its randomness
+        from its item (e.g. a seed from :meth:`rng`), never from shared state, so the
+        result is the same locally and on a cluster. The results keep the order of
+        ``items``. On a cluster the batches run as ordinary Dask tasks (the check's own
+        process waits for them, so the cluster needs more than one worker thread).
+        """
+        batch = list(items)
+        if self.scheduler is None or len(batch) <= 1:
+            return [func(x) for x in batch]
+        from distributed import Client
+
+        with Client(self.scheduler, set_as_default=False) as client:
+            futures = client.map(func, batch, pure=False)
+            results: list[Any] = client.gather(futures)
+        return results
 
     @property
     def full(self) -> bool:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
+import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from moetheory.engine.catalogue import (
     CATALOGUE,
@@ -25,12 +28,14 @@ from moetheory.engine.context import CheckContext
 from moetheory.engine.verdicts import Outcome, Verdict
 
 __all__ = [
+    "BUILTIN_FAMILY",
     "CHECK_MODULES",
     "ENTRY_POINT_GROUP",
     "KINDS",
     "CheckFunction",
     "Claim",
     "claim",
+    "family_size",
     "get_claim",
     "load_checks",
     "registered",
@@ -50,12 +55,25 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.identifiability",
     "proofs_checks.jacobs1991",
     "proofs_checks.estimation",
+    "proofs_checks.rebuttal",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
+    "proofs_checks.continual_lemmas",
+    "proofs_checks.continual_regimes",
+    "proofs_checks.continual_proofs",
 )
 
 #: Entry-point group through which other packages add claims.
 ENTRY_POINT_GROUP = "moetheory.checks"
+
+#: The family of the package's own claims (those of :data:`CHECK_MODULES` and the
+#: catalogue). Every other claim's family is the top-level package of its check's module,
+#: so each plugin shares its own family-wise error level among its own claims only.
+BUILTIN_FAMILY = "builtin"
+
+#: What a claim ID may contain: no spaces and no shell-pattern characters (``*?[]``),
+#: so that ``--only ID`` always selects exactly that claim.
+_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 
 
 @dataclass(frozen=True)
@@ -82,6 +100,10 @@ class Claim:
         the package's own read).
     origin : {"seed", "package"}
         ``package`` for a statement the package adds (never reported as a seed's error).
+    family : str
+        :data:`BUILTIN_FAMILY` for the package's own claims, else the top-level package of
+        the plugin that registered the claim. Statistical claims share the family-wise
+        error level within their family only.
     """
 
     id: str
@@ -95,6 +117,7 @@ class Claim:
     sources: tuple[Source, ...] = ()
     covers: tuple[str, ...] = ()
     origin: str = "seed"
+    family: str = BUILTIN_FAMILY
 
     @property
     def seed_file(self) -> str:
@@ -138,8 +161,14 @@ def claim(
     'exact'
     >>> unregister("example.one-plus-one")
     """
+    _check_id(claim_id)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if isinstance(seed_files, str | bytes):
+        raise ValueError(
+            f"claim {claim_id!r}: seed_files must be a list of file names, not a string; "
+            f"write seed_files=[{seed_files!r}]"
+        )
     if not reading:
         raise ValueError("reading must state the precise reading the check decides")
     spec = catalogue_spec(claim_id)
@@ -169,6 +198,14 @@ def claim(
         raise ValueError(f"claim {claim_id!r}: origin must be one of {ORIGINS}, got {orig!r}")
 
     def decorator(func: CheckFunction) -> CheckFunction:
+        if not callable(func):
+            raise TypeError(f"claim {claim_id!r}: @claim decorates a function check(ctx)")
+        fam = _family_of(func)
+        if spec is not None and fam != BUILTIN_FAMILY:
+            raise ValueError(
+                f"claim {claim_id!r} is a catalogued claim of moetheory; a plugin "
+                f"({func.__module__}) must register its own ID, e.g. '{fam}.{claim_id}'"
+            )
         old = _REGISTRY.get(claim_id)
         if old is not None and old.implemented and not _same_check(old.check, func):
             raise ValueError(
@@ -187,10 +224,52 @@ def claim(
             sources=srcs,
             covers=cov,
             origin=orig,
+            family=fam,
         )
         return func
 
     return decorator
+
+
+def _check_id(claim_id: object) -> None:
+    if not isinstance(claim_id, str) or not claim_id:
+        raise ValueError(
+            f"claim ID must be a non-empty string such as 'myplugin.lemma-2', got {claim_id!r}"
+        )
+    if not _ID_PATTERN.fullmatch(claim_id):
+        fix = re.sub(r"[^A-Za-z0-9._+-]+", "-", claim_id).strip("-._+") or "myplugin.claim"
+        raise ValueError(
+            f"claim ID {claim_id!r} may contain only letters, digits and '.', '_', '-', '+' "
+            f"(no spaces or shell-pattern characters * ? [ ], which --only could not "
+            f"select); use e.g. {fix!r}"
+        )
+
+
+def _builtin_module(module: str) -> bool:
+    if module in CHECK_MODULES or module.startswith(("moetheory.", "proofs_checks.")):
+        return True
+    if module == "__main__":
+        # ``python proofs_checks/<module>.py`` registers the module's claims as __main__.
+        main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+        return Path(main_file).parent.name == "proofs_checks"
+    return False
+
+
+def _family_of(func: CheckFunction) -> str:
+    module = getattr(func, "__module__", None) or "__main__"
+    if _builtin_module(module):
+        return BUILTIN_FAMILY
+    return module.split(".")[0]
+
+
+def family_size(family: str, kind: str = "statistical") -> int:
+    """How many registered claims of ``kind`` the ``family`` holds (at least 1).
+
+    The Bonferroni share of a statistical claim is the family level divided by this
+    number; it depends on the installed catalogue (or the plugin's own claims) only, never
+    on which claims a run selects.
+    """
+    return max(1, sum(c.family == family and c.kind == kind for c in _REGISTRY.values()))
 
 
 def unregister(claim_id: str) -> None:
@@ -201,9 +280,11 @@ def unregister(claim_id: str) -> None:
 
 
 def _same_check(a: CheckFunction, b: CheckFunction) -> bool:
-    # A module run as a script registers under ``__main__`` and again under its own name.
-    same_name = a.__qualname__ == b.__qualname__
-    return same_name and "__main__" in (a.__module__, b.__module__)
+    # A re-imported (reloaded) module registers the same function again; a module run as
+    # a script registers under ``__main__`` and again under its own name.
+    same_name = getattr(a, "__qualname__", None) == getattr(b, "__qualname__", None)
+    modules = (getattr(a, "__module__", None), getattr(b, "__module__", None))
+    return same_name and (modules[0] == modules[1] or "__main__" in modules)
 
 
 def _parent_spec(claim_id: str):  # type: ignore[no-untyped-def]
@@ -225,14 +306,18 @@ _loaded = False
 def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
     """Import the check modules and entry-point plugins, then fill in placeholders.
 
-    Idempotent. A module that fails to import does not hide the rest of the catalogue:
-    its claims keep their placeholders and the import error is re-raised at the end.
+    Idempotent once it has succeeded. All or nothing: if any module fails to import,
+    the registry is left as it was before the call, the modules this call imported are
+    forgotten, and ``ImportError`` names every failure; the next call tries again (and
+    raises again while the failure lasts).
     """
     global _loaded
     if _loaded:
         return
     errors: list[str] = []
     names = list(modules) + [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    before = dict(_REGISTRY)
+    imported_before = set(sys.modules)
     for name in names:
         try:
             importlib.import_module(name)
@@ -241,6 +326,13 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
                 errors.append(f"{name}: {exc}")
         except Exception as exc:
             errors.append(f"{name}: {type(exc).__name__}: {exc}")
+    if errors:
+        _REGISTRY.clear()
+        _REGISTRY.update(before)
+        for name in names:
+            if name not in imported_before:
+                sys.modules.pop(name, None)
+        raise ImportError("could not load check modules:\n" + "\n".join(errors))
     for spec in CATALOGUE:
         if spec.id not in _REGISTRY:
             _REGISTRY[spec.id] = Claim(
@@ -257,8 +349,6 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
                 origin=spec.origin,
             )
     _loaded = True
-    if errors:
-        raise ImportError("could not load check modules:\n" + "\n".join(errors))
 
 
 def registered() -> list[Claim]:

@@ -8,7 +8,7 @@ JSON schema ``moetheory-report/1``::
      "claims": [ {"id", "seed_file", "seed_files", "section", "statement", "reading",
                   "kind", "implemented", "origin", "sources", "covers", "claim_seed",
                   "alpha", "verdict", "summary", "evidence", "readings", "derivation",
-                  "seconds"} ]}
+                  "statement_latex", "summary_latex", "seconds"} ]}
 
 ``origin`` is ``"seed"`` or ``"package"`` (a statement the package adds); ``sources`` is
 ``[{"seed_file", "lines": [1-based]}]``; ``covers`` lists the audit-row keys checked. These
@@ -16,8 +16,16 @@ three fields were added within schema 1 (readers that ignore unknown keys are un
 
 A claim checked under several readings is one entry whose ``verdict`` is that of its
 primary reading and whose ``readings`` list holds one object per reading
-(``{"name", "reading", "verdict", "summary", "evidence", "derivation"}``). Only the
+(``{"name", "reading", "verdict", "summary", "evidence", "derivation", "reading_latex",
+"summary_latex"}``). The ``*_latex`` fields (added within schema 1; empty when the check
+gives none) hold the same text with its formulas inside ``$...$`` for typesetting. Only the
 ``seconds`` fields vary between two runs with the same seed on the same installation.
+
+Writing never replaces the object at a report path by something else: a regular file is
+replaced atomically and keeps its permission bits (a new file gets the umask's), a
+symbolic link is written through to its target, and a FIFO or a character device (a pipe,
+``/dev/stdout``) is written in place, once, with the final report. Every path is checked
+by :func:`check_output_paths` before any claim runs.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import stat
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -36,7 +45,11 @@ from moetheory.engine.verdicts import Verdict
 
 __all__ = [
     "SCHEMA",
+    "OutputPathError",
+    "ReportWriter",
     "build_report",
+    "check_output_path",
+    "check_output_paths",
     "environment",
     "render_claim",
     "render_markdown",
@@ -90,14 +103,148 @@ def build_report(
     }
 
 
+class OutputPathError(ValueError):
+    """A report path that cannot be written; the message names the path and the problem."""
+
+
+def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Path:
+    """Check, before any work, that a report can be written at ``path``.
+
+    Allowed: a new file in an existing, writable directory; an existing writable regular
+    file, FIFO or character device; a symbolic link to any of these (or a dangling link
+    whose target's directory exists).
+
+    Raises
+    ------
+    OutputPathError
+        One line naming ``option``, the path and the problem: a directory, a missing
+        parent directory, a place that cannot be written, another kind of file.
+
+    Examples
+    --------
+    >>> check_output_path("/", "--json")
+    Traceback (most recent call last):
+    ...
+    moetheory.engine.report.OutputPathError: --json /: is a directory; give a file name
+    """
+    try:
+        text = os.fsdecode(path)
+    except TypeError:
+        raise OutputPathError(
+            f"{option} must be a file path (str or os.PathLike), got {path!r}"
+        ) from None
+    if not text:
+        raise OutputPathError(f"{option}: the path is empty; give a file name")
+    p = Path(text)
+    where = f"{option} {text}"
+    try:
+        st = os.stat(p)  # follows symbolic links
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise OutputPathError(f"{where}: {p.parent} is not a directory") from None
+    except OSError as exc:
+        raise OutputPathError(f"{where}: cannot be used ({exc.strerror})") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise OutputPathError(f"{where}: is a directory; give a file name")
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode)
+                or stat.S_ISCHR(st.st_mode)):
+            raise OutputPathError(
+                f"{where}: is neither a regular file, a FIFO nor a character device"
+            )
+        if not os.access(p, os.W_OK):
+            raise OutputPathError(f"{where}: cannot be written (permission denied)")
+        if stat.S_ISREG(st.st_mode):
+            parent = Path(os.path.realpath(p)).parent
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise OutputPathError(
+                    f"{where}: cannot be replaced, its directory {parent} is not writable"
+                )
+        return p
+    target = Path(os.path.realpath(p))
+    parent = target.parent
+    if not parent.exists():
+        raise OutputPathError(f"{where}: the parent directory {parent} does not exist")
+    if not parent.is_dir():
+        raise OutputPathError(f"{where}: {parent} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputPathError(
+            f"{where}: cannot be written, the directory {parent} is not writable"
+        )
+    return p
+
+
+def check_output_paths(
+    json_path: str | os.PathLike[str] | None,
+    markdown_path: str | os.PathLike[str] | None,
+    labels: tuple[str, str] = ("--json", "--markdown"),
+) -> None:
+    """Check both report paths (see :func:`check_output_path`) and that they differ."""
+    if json_path is not None:
+        check_output_path(json_path, labels[0])
+    if markdown_path is not None:
+        check_output_path(markdown_path, labels[1])
+    if json_path is not None and markdown_path is not None:
+        a, b = os.fspath(json_path), os.fspath(markdown_path)
+        same = os.path.realpath(a) == os.path.realpath(b)
+        if not same and os.path.exists(a) and os.path.exists(b):
+            same = os.path.samefile(a, b)
+        if same:
+            raise OutputPathError(
+                f"{labels[0]} and {labels[1]} name the same file {a}; give two paths"
+            )
+
+
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def _is_special(path: str | os.PathLike[str]) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so a reader never sees a half-written file."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to ``path`` without ever replacing it by another kind of object.
+
+    A regular file is replaced atomically (a reader never sees half a file) and keeps its
+    permission bits (and its owner, where the process may set it); a new file gets
+    ``0666`` less the umask. A symbolic link is followed
+    and its target written. A FIFO or character device is written in place.
+    """
+    if _is_special(path):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return
+    target = Path(os.path.realpath(path))
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+            try:
+                os.chown(tmp, old.st_uid, old.st_gid)  # keep the owner where we may
+            except PermissionError:
+                pass
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -107,6 +254,55 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
 def write_json(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
     """Write the report as indented UTF-8 JSON."""
     write_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+class ReportWriter:
+    """Write a run's JSON and Markdown reports: at the start, as claims complete, at the end.
+
+    Regular files (and links to them) are rewritten at every step, so no report of an
+    earlier run survives a new one and an interrupted run keeps what it finished. A FIFO
+    or a character device receives the final report only, once.
+
+    Parameters
+    ----------
+    json_path, markdown_path : path, optional
+        Where to write; checked with :func:`check_output_paths` on construction.
+    labels : (str, str)
+        How error messages name the two paths (``--json``/``--markdown`` on the command
+        line, ``json_path``/``markdown_path`` in Python).
+    """
+
+    def __init__(
+        self,
+        json_path: str | os.PathLike[str] | None,
+        markdown_path: str | os.PathLike[str] | None,
+        labels: tuple[str, str] = ("--json", "--markdown"),
+    ) -> None:
+        check_output_paths(json_path, markdown_path, labels)
+        self.json_path = json_path
+        self.markdown_path = markdown_path
+
+    def write(self, report: Mapping[str, Any], final: bool = False) -> None:
+        """Write ``report`` to every path (special files only when ``final``).
+
+        Both are attempted; the first failure is then raised as ``OSError`` naming its path.
+        """
+        failure: OSError | None = None
+        for path, render in (
+            (self.json_path, lambda: json.dumps(report, indent=2, ensure_ascii=False) + "\n"),
+            (self.markdown_path, lambda: render_markdown(report)),
+        ):
+            if path is None or not (final or not _is_special(path)):
+                continue
+            try:
+                write_atomic(path, render())
+            except OSError as exc:
+                failure = failure or OSError(
+                    exc.errno, f"cannot write the report ({exc.strerror or exc})",
+                    os.fspath(path),
+                )
+        if failure is not None:
+            raise failure
 
 
 def _is_symbolic(value: Any) -> bool:
@@ -120,64 +316,112 @@ def _render_value(value: Any) -> str:
         return "\n\n```text\n" + value.rstrip() + "\n```"
     if isinstance(value, str | int | float | bool) or value is None:
         return f"`{value}`" if not isinstance(value, str) else value
-    return "\n\n```json\n" + json.dumps(value, indent=2, ensure_ascii=False) + "\n```"
+    return "\n\n```json\n" + _dump(value) + "\n```"
 
 
-def render_evidence(evidence: Mapping[str, Any]) -> str:
-    """Evidence as a Markdown list: scalars inline, formulas in LaTeX, the rest as JSON."""
-    if not evidence:
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else _dump(value)
+
+
+def render_evidence(evidence: Any) -> str:
+    """Evidence as a Markdown list: scalars inline, formulas in LaTeX, the rest as JSON.
+
+    Anything that is not a mapping is shown as one JSON block, so no entry read from a
+    report file can make the renderer fail.
+    """
+    if evidence is None or evidence == {}:
         return "_no evidence_\n"
+    if not isinstance(evidence, Mapping):
+        return "```json\n" + _dump(evidence) + "\n```\n"
     return "".join(f"- **{key}**: {_render_value(value)}\n" for key, value in evidence.items())
 
 
 def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
-    """One claim's section of the Markdown report."""
+    """One claim's section of the Markdown report (any mapping renders, however malformed).
+
+    Examples
+    --------
+    >>> render_claim({"id": "x", "evidence": [1, 2], "readings": "?"}).splitlines()[2]
+    '### `x` — **?**'
+    """
+    if not isinstance(entry, Mapping):
+        entry = {"id": "?", "summary": _dump(entry)}
+    get = entry.get
+    cid = _text(get("id", "?"))
+    seeds = get("seed_files")
+    seed_text = (
+        ", ".join(map(_text, seeds)) if isinstance(seeds, list) and seeds
+        else _text(get("seed_file", "?"))
+    )
+    alpha = get("alpha")
+    alpha_text = (
+        f" · *α:* {alpha:.3g}" if isinstance(alpha, int | float) and not isinstance(alpha, bool)
+        and alpha else ""
+    )
     out = [
-        f'<a id="{_anchor(entry["id"])}"></a>\n',
-        f"{heading} `{entry['id']}` — **{entry['verdict']}**\n",
-        f"*Seed:* {', '.join(entry.get('seed_files') or [entry['seed_file']])} · "
-        f"*kind:* {entry['kind']} · *claim seed:* {entry['claim_seed']}"
-        + (f" · *α:* {entry['alpha']:.3g}" if entry.get("alpha") else "")
-        + "\n",
-        f"**Statement.** {entry['statement']}\n",
-        f"**Reading checked.** {entry['reading']}\n",
-        f"**Verdict.** {entry['verdict']} — {entry['summary']}\n",
-        "**Evidence.**\n\n" + render_evidence(entry.get("evidence", {})),
+        f'<a id="{_anchor(cid)}"></a>\n',
+        f"{heading} `{cid}` — **{_text(get('verdict', '?'))}**\n",
+        f"*Seed:* {seed_text} · *kind:* {_text(get('kind', '?'))} · "
+        f"*claim seed:* {_text(get('claim_seed', '?'))}" + alpha_text + "\n",
+        f"**Statement.** {_text(get('statement', ''))}\n",
+        f"**Reading checked.** {_text(get('reading', ''))}\n",
+        f"**Verdict.** {_text(get('verdict', '?'))} — {_text(get('summary', ''))}\n",
+        "**Evidence.**\n\n" + render_evidence(get("evidence", {})),
     ]
-    readings = entry.get("readings") or []
+    readings = get("readings") or []
+    if not isinstance(readings, list):
+        readings = [readings]
+    readings = [r if isinstance(r, Mapping) else {"summary": _dump(r)} for r in readings]
     if readings:
         rows = "".join(
-            f"| {r['name']} | {r['verdict']} | {r['summary']} |\n" for r in readings
+            f"| {_one_line(_text(r.get('name', '?')))} | {_one_line(_text(r.get('verdict', '?')))} "
+            f"| {_one_line(_text(r.get('summary', '')))} |\n"
+            for r in readings
         )
         out.append("**Readings.**\n\n| reading | verdict | summary |\n|---|---|---|\n" + rows)
         for r in readings:
+            derivation = r.get("derivation")
             out.append(
-                f"{heading}# Reading `{r['name']}` — {r['verdict']}\n\n{r['reading']}\n\n"
+                f"{heading}# Reading `{_text(r.get('name', '?'))}` — "
+                f"{_text(r.get('verdict', '?'))}\n\n{_text(r.get('reading', ''))}\n\n"
                 + render_evidence(r.get("evidence", {}))
-                + (f"\n{r['derivation']}\n" if r.get("derivation") else "")
+                + (f"\n{_text(derivation)}\n" if derivation else "")
             )
-    if entry.get("derivation"):
-        out.append("**Derivation.**\n\n" + entry["derivation"].rstrip() + "\n")
+    if get("derivation"):
+        out.append("**Derivation.**\n\n" + _text(get("derivation")).rstrip() + "\n")
     return "\n".join(out) + "\n"
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The whole report as Markdown: a summary table, then a section per claim."""
-    counts = ", ".join(f"{k}: {v}" for k, v in report["counts"].items() if v)
-    status = "complete" if report["complete"] else "**incomplete (interrupted)**"
+    raw_counts = report.get("counts")
+    counts = ", ".join(
+        f"{k}: {v}" for k, v in (raw_counts.items() if isinstance(raw_counts, Mapping) else ())
+        if v
+    )
+    status = "complete" if report.get("complete") else "**incomplete (interrupted)**"
+    claims = report.get("claims")
+    entries = [e if isinstance(e, Mapping) else {"id": "?"} for e in
+               (claims if isinstance(claims, list) else [])]
     head = [
         "# moetheory verification report\n",
-        f"Schema `{report['schema']}` · seed {report['seed']} · profile `{report['profile']}` · "
-        f"family-wise α {report['family_alpha']} · {status}\n",
+        f"Schema `{report.get('schema')}` · seed {report.get('seed')} · "
+        f"profile `{report.get('profile')}` · "
+        f"family-wise α {report.get('family_alpha')} · {status}\n",
         f"Verdicts — {counts}\n",
         "| claim | seed | verdict | summary |\n|---|---|---|---|\n"
         + "".join(
-            f"| [`{e['id']}`](#{_anchor(e['id'])}) | {e['seed_file'][:3]} | {e['verdict']} "
-            f"| {_one_line(e['summary'])} |\n"
-            for e in report["claims"]
+            f"| [`{_text(e.get('id', '?'))}`](#{_anchor(_text(e.get('id', '?')))}) "
+            f"| {_text(e.get('seed_file', '?'))[:3]} | {_text(e.get('verdict', '?'))} "
+            f"| {_one_line(_text(e.get('summary', '')))} |\n"
+            for e in entries
         ),
     ]
-    body = [render_claim(e) for e in report["claims"]]
+    body = [render_claim(e) for e in entries]
     return "\n".join(head) + "\n## Claims\n\n" + "\n".join(body)
 
 

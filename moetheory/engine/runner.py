@@ -1,39 +1,159 @@
-"""Run checks in child processes, with a time limit, in parallel, with progress.
+"""Run checks in isolated child processes, with limits, in parallel or on a Dask cluster.
 
-Each check runs in its own forked process, so a check that runs too long is stopped
-(verdict ``inconclusive``), and one that crashes -- even the interpreter itself -- is
-``error`` with its traceback, while the run goes on. Results are handed to a callback as
-each check completes, so an interrupted run keeps what it finished.
+Each check runs in its own forked process, in its own session and process group:
+
+* its time limit counts the check's **CPU time** (``RLIMIT_CPU``), so two runs of the
+  same seed time out the same claims however loaded the machine is; a generous
+  wall-clock backstop (:data:`WALL_FACTOR` times the limit plus :data:`WALL_SLACK`
+  seconds) stops a check that sleeps or waits;
+* its address space can be capped (``RLIMIT_AS``, ``--memory-limit``);
+* when it ends, times out or the run is interrupted, its whole process group is killed,
+  so subprocesses it started never outlive it;
+* a watchdog process in its group reads a pipe that only the engine holds open: when the
+  engine dies, even by ``kill -9``, the pipe closes and the watchdog kills the group.
+
+A check that raises, returns a malformed :class:`~moetheory.engine.verdicts.Outcome` or
+kills its interpreter gets the verdict ``error`` with the reason; the run goes on. Results
+are handed to a callback as each check completes, so an interrupted run keeps what it
+finished. SIGINT, SIGTERM and SIGHUP stop a run the same way (:class:`Interrupted`).
+
+Notes
+-----
+A time limit is part of the result: a check stopped by its CPU-time limit is
+``inconclusive`` and its evidence records the limit, not the time used, so the report
+stays the same on every machine as long as the check's CPU time is not within a few
+percent of the limit. The CPU-time limit is whole seconds (the kernel's granularity,
+rounded up) and applies to each process of a check separately. A check stopped by the
+wall-clock backstop depends on the machine's load; its evidence says so.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
+import math
+import os
+import resource
+import select
 import signal
+import socket
 import sys
+import threading
 import time
 import traceback
+import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
-from moetheory.engine.context import CheckContext, claim_seed
-from moetheory.engine.registry import Claim, get_claim, registered
-from moetheory.engine.verdicts import Outcome, Verdict
+import numpy as np
+
+from moetheory.engine.context import PROFILES, CheckContext, claim_seed
+from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
+from moetheory.engine.verdicts import Outcome, Verdict, outcome_payload
 from moetheory.stats import FAMILY_ALPHA, claim_alpha
 
-__all__ = ["RunSettings", "claim_context", "run_claims"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_JOBS",
+    "MIN_MEMORY_LIMIT",
+    "WALL_FACTOR",
+    "WALL_SLACK",
+    "Interrupted",
+    "Limits",
+    "RunSettings",
+    "SignalGuard",
+    "claim_context",
+    "run_claims",
+    "run_isolated",
+]
 
-#: Default time limit of one check, in seconds.
+#: Default CPU-time limit of one check, in seconds.
 DEFAULT_TIMEOUT = 900.0
+#: The wall-clock backstop is ``WALL_FACTOR * timeout + WALL_SLACK`` seconds.
+WALL_FACTOR = 10.0
+WALL_SLACK = 10.0
+#: Most checks one run may run at once.
+MAX_JOBS = 256
+#: Smallest ``memory_limit`` accepted, in bytes (the interpreter alone needs more).
+MIN_MEMORY_LIMIT = 64 * 2**20
+
+_POLL = 0.05  # longest wait between two looks at the running checks
+_EXITING = 0.002  # wait while a check that closed its output is exiting
+
+
+def _integer(name: str, value: Any, low: int, high: int | None = None) -> int:
+    """``value`` as an int in ``[low, high]``: Python or NumPy integers, never booleans."""
+    allowed = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
+    number = int(value)
+    if number < low or (high is not None and number > high):
+        raise ValueError(f"{name} must be {allowed}, got {number}")
+    return number
+
+
+def _seconds(name: str, value: Any) -> float | None:
+    """A positive number of seconds; ``None`` or infinity mean no limit."""
+    if value is None:
+        return None
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
+        raise ValueError(
+            f"{name} must be a positive number of seconds (or None for no limit), "
+            f"got {value!r} ({type(value).__name__})"
+        )
+    number = float(value)
+    if math.isinf(number) and number > 0:
+        return None
+    if not number > 0:
+        raise ValueError(
+            f"{name} must be a positive number of seconds (or None for no limit), got {value!r}"
+        )
+    return number
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a check runs under (also sent to Dask workers).
+
+    Attributes
+    ----------
+    cpu_seconds : float or None
+        CPU-time limit (rounded up to whole seconds); ``None`` for none.
+    wall_seconds : float or None
+        Wall-clock backstop; ``None`` for none.
+    memory_bytes : int or None
+        Address-space limit of the check's process; ``None`` for none.
+    """
+
+    cpu_seconds: float | None = DEFAULT_TIMEOUT
+    wall_seconds: float | None = DEFAULT_TIMEOUT * WALL_FACTOR + WALL_SLACK
+    memory_bytes: int | None = None
 
 
 @dataclass(frozen=True)
 class RunSettings:
     """How to run a set of checks.
+
+    Parameters
+    ----------
+    seed : int
+        Master seed (Python or NumPy integer, not a bool).
+    profile : {"quick", "full"}
+    jobs : int
+        Checks running at once, 1 to :data:`MAX_JOBS`.
+    timeout : float or None
+        CPU-time limit of one check in seconds; ``None`` or ``inf`` for no limit.
+    family_alpha : float
+        Family-wise error level of each family of statistical claims.
+    memory_limit : int or None
+        Address-space limit of one check's process in bytes (at least
+        :data:`MIN_MEMORY_LIMIT`).
+    wall_timeout : float or None
+        Wall-clock backstop of one check; by default ``WALL_FACTOR * timeout + WALL_SLACK``.
+    scheduler : str or None
+        Address of a Dask distributed scheduler to run the checks on.
 
     Examples
     --------
@@ -42,61 +162,401 @@ class RunSettings:
     >>> RunSettings(jobs=0)
     Traceback (most recent call last):
     ...
-    ValueError: jobs must be an integer >= 1, got 0
+    ValueError: jobs must be an integer from 1 to 256, got 0
+    >>> RunSettings(timeout=float("inf")).limits().cpu_seconds is None
+    True
     """
 
     seed: int = 0
     profile: str = "quick"
     jobs: int = 1
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float | None = DEFAULT_TIMEOUT
     family_alpha: float = FAMILY_ALPHA
+    memory_limit: int | None = None
+    wall_timeout: float | None = None
+    scheduler: str | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.jobs, int) or self.jobs < 1:
-            raise ValueError(f"jobs must be an integer >= 1, got {self.jobs}")
-        if not self.timeout > 0:
-            raise ValueError(f"timeout must be a positive number of seconds, got {self.timeout}")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed}")
-        if not 0 < self.family_alpha < 1:
-            raise ValueError(f"family_alpha must lie in (0, 1), got {self.family_alpha}")
+        fix = object.__setattr__
+        fix(self, "seed", _integer("seed", self.seed, 0, 2**63 - 1))
+        fix(self, "jobs", _integer("jobs", self.jobs, 1, MAX_JOBS))
+        fix(self, "timeout", _seconds("timeout", self.timeout))
+        fix(self, "wall_timeout", _seconds("wall_timeout", self.wall_timeout))
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}, got {self.profile!r}")
+        if (
+            isinstance(self.family_alpha, bool)
+            or not isinstance(self.family_alpha, int | float | np.floating)
+            or not 0 < self.family_alpha < 1
+        ):
+            raise ValueError(f"family_alpha must lie in (0, 1), got {self.family_alpha!r}")
+        if self.memory_limit is not None:
+            fix(self, "memory_limit",
+                _integer("memory_limit", self.memory_limit, MIN_MEMORY_LIMIT))
+        if self.scheduler is not None and (
+            not isinstance(self.scheduler, str) or not self.scheduler.strip()
+        ):
+            raise ValueError(
+                f"scheduler must be the address of a Dask scheduler such as "
+                f"'tcp://host:8786', got {self.scheduler!r}"
+            )
+
+    def limits(self) -> Limits:
+        """The per-check limits these settings imply."""
+        wall = self.wall_timeout
+        if wall is None and self.timeout is not None:
+            wall = self.timeout * WALL_FACTOR + WALL_SLACK
+        return Limits(self.timeout, wall, self.memory_limit)
 
 
 def claim_context(claim_id: str, settings: RunSettings) -> CheckContext:
     """The context of one check under ``settings``.
 
-    The statistical budget does not depend on which claims are selected: it is the family
-    level split over every statistical claim registered, so ``--only`` never changes a
-    verdict.
+    The statistical budget depends neither on the selection nor on installed plugins:
+    the family level is split over the statistical claims of the claim's own family (the
+    built-in catalogue, or the plugin that registered it), so ``--only`` or a new plugin
+    never changes a verdict.
     """
-    n_stat = sum(c.kind == "statistical" for c in registered())
+    claim = get_claim(claim_id)
     return CheckContext(
         claim_id=claim_id,
         seed=claim_seed(settings.seed, claim_id),
         profile=settings.profile,
-        alpha=claim_alpha(max(n_stat, 1), settings.family_alpha),
+        alpha=claim_alpha(family_size(claim.family), settings.family_alpha),
+        scheduler=settings.scheduler,
     )
 
 
-def _error_payload(summary: str, **evidence: Any) -> dict[str, Any]:
-    return Outcome(Verdict.ERROR, summary, evidence).to_dict()
+# --------------------------------------------------------------------------- signals
 
 
-def _child(claim_id: str, ctx: CheckContext, conn: Connection) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by SIGINT, SIGTERM or SIGHUP (``signum``); exit code ``128 + signum``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        """The signal's name, e.g. ``"SIGTERM"``."""
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@dataclass
+class SignalGuard:
+    """Turn SIGINT, SIGTERM and SIGHUP into a flag the run loop checks at safe points.
+
+    Handlers are installed only in the main thread (elsewhere the guard is inert) and
+    the previous handlers are restored on exit. A second signal raises
+    :class:`Interrupted` at once, so an operator can always stop a run that is stuck
+    (e.g. writing into a FIFO nobody reads).
+    """
+
+    signum: int | None = None
+    _old: dict[int, Any] = field(default_factory=dict)
+
+    def __enter__(self) -> SignalGuard:
+        if threading.current_thread() is threading.main_thread():
+            for sig in _STOP_SIGNALS:
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old.clear()
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signum is not None:
+            raise Interrupted(self.signum)
+        self.signum = signum
+
+    def check(self) -> None:
+        """Raise :class:`Interrupted` if a stop signal has arrived."""
+        if self.signum is not None:
+            raise Interrupted(self.signum)
+
+
+# ------------------------------------------------------------------ child processes
+
+_WATCH: tuple[int, int, int] | None = None  # (pid that owns it, read end, write end)
+_WATCH_LOCK = threading.Lock()
+
+
+def _watch_pipe() -> tuple[int, int]:
+    """The engine's watchdog pipe; only this process keeps its write end open."""
+    global _WATCH
+    with _WATCH_LOCK:
+        if _WATCH is None or _WATCH[0] != os.getpid():
+            r, w = os.pipe()
+            _WATCH = (os.getpid(), r, w)
+        return _WATCH[1], _WATCH[2]
+
+
+def _payload(verdict: Verdict, summary: str, **evidence: Any) -> dict[str, Any]:
+    return Outcome(verdict, summary, evidence).to_dict()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _set_limit(which: int, soft: int, hard: int) -> None:
+    _, current = resource.getrlimit(which)
+    if current != resource.RLIM_INFINITY:
+        soft, hard = min(soft, current), min(hard, current)
+    resource.setrlimit(which, (soft, hard))
+
+
+def _close_all_but(keep: int) -> None:
     try:
-        outcome = get_claim(claim_id).check(ctx)
-        if not isinstance(outcome, Outcome):
-            raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
-        text = json.dumps(outcome.to_dict())
-    except Exception as exc:
-        text = json.dumps(
-            _error_payload(
-                f"check raised {type(exc).__name__}: {exc}", traceback=traceback.format_exc()
-            )
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0]))
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: int) -> None:
+    """The body of a check's process (never returns normally: the caller ``_exit``s)."""
+    os.setsid()
+    assert _WATCH is not None
+    _, watch_r, watch_w = _WATCH
+    if os.fork() == 0:  # the watchdog: kill the group once the engine is gone
+        try:
+            # keep only the watch pipe's read end: no socket, pipe or file of the engine
+            # stays open in the watchdog (so it never holds a connection or a result open)
+            _close_all_but(watch_r)
+            while True:
+                try:
+                    if not os.read(watch_r, 1):
+                        break
+                except InterruptedError:
+                    continue
+            os.killpg(0, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.close(watch_r)
+    os.close(watch_w)
+    for sig in _STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if limits.cpu_seconds is not None:
+        seconds = max(1, math.ceil(limits.cpu_seconds))
+        _set_limit(resource.RLIMIT_CPU, seconds, seconds + 1)
+    if limits.memory_bytes is not None:
+        _set_limit(resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes)
+    try:
+        payload = outcome_payload(check(ctx))
+    except MemoryError:
+        payload = _payload(
+            Verdict.ERROR,
+            "check ran out of memory"
+            + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes else ""),
+            reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
+            memory_limit_bytes=limits.memory_bytes,
         )
-    conn.send(text)
-    conn.close()
+    except TypeError as exc:
+        if str(exc).startswith(("malformed Outcome", "check returned")):
+            payload = _payload(Verdict.ERROR, str(exc), reason=str(exc))
+        else:
+            payload = _raised(exc)
+    except BaseException as exc:
+        payload = _raised(exc)
+    try:
+        text = json.dumps(payload, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        text = json.dumps(_payload(Verdict.ERROR, f"malformed Outcome: {exc}", reason=str(exc)))
+    _write_all(out, text.encode("utf-8"))
+
+
+def _raised(exc: BaseException) -> dict[str, Any]:
+    return _payload(
+        Verdict.ERROR,
+        f"check raised {type(exc).__name__}: {exc}",
+        traceback=traceback.format_exc(),
+    )
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+class _Child:
+    """One check's process: start it, collect its output, reap it, kill its group."""
+
+    def __init__(self, check: CheckFunction, ctx: CheckContext, limits: Limits) -> None:
+        self.limits = limits
+        _watch_pipe()
+        r, w = os.pipe()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                os.close(r)
+                _child_main(check, ctx, limits, w)
+                for stream in (sys.stdout, sys.stderr):
+                    stream.flush()
+            except BaseException:
+                code = 70
+            finally:
+                os._exit(code)
+        os.close(w)
+        os.set_blocking(r, False)
+        self.pid = pid
+        self.fd: int | None = r
+        self.data = bytearray()
+        self.eof = False
+        self.started = time.monotonic()
+        self.result: dict[str, Any] | None = None
+
+    def _drain(self) -> None:
+        while self.fd is not None:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.eof = True
+                return
+            self.data += chunk
+
+    def _close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def poll(self) -> dict[str, Any] | None:
+        """The payload once the check has ended (or been stopped), else ``None``."""
+        if self.result is not None:
+            return self.result
+        self._drain()
+        try:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else (SIGCHLD ignored by the host)
+            if not self.eof:
+                return None
+            pid, status, usage = self.pid, 0, None
+        if pid == 0:
+            wall = self.limits.wall_seconds
+            if wall is None or time.monotonic() - self.started < wall:
+                return None
+            self.kill()
+            self.result = _payload(
+                Verdict.INCONCLUSIVE,
+                f"wall-clock backstop of {wall:g} s exceeded (the check was waiting or the "
+                "machine was overloaded; this verdict depends on the load)",
+                reason="wall-clock limit exceeded",
+                wall_timeout_seconds=wall,
+            )
+            return self.result
+        self._drain()
+        self._close()
+        _kill_group(self.pid)
+        self.result = self._decode(status, usage)
+        return self.result
+
+    def _decode(self, status: int, usage: Any) -> dict[str, Any]:
+        cpu_limit = self.limits.cpu_seconds
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            used = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
+            if cpu_limit is not None and (
+                sig == signal.SIGXCPU
+                or (sig == signal.SIGKILL and used >= math.ceil(cpu_limit) - 0.05)
+            ):
+                return _payload(
+                    Verdict.INCONCLUSIVE,
+                    f"time limit of {cpu_limit:g} s of CPU time exceeded",
+                    reason="time limit exceeded",
+                    timeout_seconds=cpu_limit,
+                )
+            return _payload(
+                Verdict.ERROR,
+                f"check process was killed by {signal.Signals(sig).name}",
+                exitcode=-sig,
+            )
+        code = os.WEXITSTATUS(status)
+        if code == 0:
+            try:
+                payload = json.loads(self.data.decode("utf-8"))
+                if isinstance(payload, dict) and "verdict" in payload:
+                    return payload
+            except (UnicodeDecodeError, ValueError):
+                pass
+        return _payload(
+            Verdict.ERROR, f"check process died (exit code {code})", exitcode=code
+        )
+
+    def kill(self) -> None:
+        """Kill the check's whole process group and reap its process."""
+        _kill_group(self.pid)
+        self._close()
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def run_isolated(
+    check: CheckFunction, ctx: CheckContext, limits: Limits, stop_event: str | None = None
+) -> dict[str, Any]:
+    """Run one check in its own process group under ``limits``; return its payload.
+
+    This is what a Dask worker runs for each claim, so the limits hold on the workers.
+    ``stop_event`` names a ``distributed.Event`` whose setting stops the check.
+    """
+    child = _Child(check, ctx, limits)
+    event = None
+    if stop_event is not None:
+        from distributed import Event
+
+        event = Event(stop_event)
+    last_check = time.monotonic()
+    try:
+        while (payload := child.poll()) is None:
+            if child.fd is not None and not child.eof:
+                select.select([child.fd], [], [], _POLL)
+            else:
+                time.sleep(_POLL if child.fd is None else _EXITING)
+            if event is not None and time.monotonic() - last_check > 0.5:
+                last_check = time.monotonic()
+                if event.is_set():
+                    child.kill()
+                    return _payload(Verdict.INCONCLUSIVE, "run interrupted", reason="interrupted")
+        return payload
+    finally:
+        if child.result is None:
+            child.kill()
+
+
+# ------------------------------------------------------------------------ the runner
 
 
 def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: float) -> dict:
@@ -119,12 +579,13 @@ def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: fl
     }
 
 
-@dataclass
-class _Running:
-    claim: Claim
-    ctx: CheckContext
-    process: Any
-    started: float
+@contextmanager
+def _guarded(guard: SignalGuard | None) -> Iterator[SignalGuard]:
+    if guard is not None:
+        yield guard
+        return
+    with SignalGuard() as own:
+        yield own
 
 
 def run_claims(
@@ -132,77 +593,131 @@ def run_claims(
     settings: RunSettings,
     on_result: Callable[[dict[str, Any]], None] | None = None,
     progress: bool = True,
+    guard: SignalGuard | None = None,
 ) -> list[dict[str, Any]]:
     """Run ``claims`` and return their report entries in the order of ``claims``.
 
-    ``on_result(entry)`` is called as each check completes. On ``KeyboardInterrupt`` the
-    running checks are stopped and the exception propagates; entries already handed to
-    ``on_result`` stay valid.
+    ``on_result(entry)`` is called as each check completes. On SIGINT, SIGTERM or SIGHUP
+    every running check's process group is killed and :class:`Interrupted` is raised;
+    entries already handed to ``on_result`` stay valid. ``guard`` lets the caller share
+    one :class:`SignalGuard` over more work than the run (e.g. writing reports).
     """
     from tqdm import tqdm
 
-    forkctx = mp.get_context("fork")
-    pending = deque(claims)
-    running: dict[Connection, _Running] = {}
     done: dict[str, dict[str, Any]] = {}
-    bar = tqdm(
-        total=len(claims), unit="claim", file=sys.stderr, disable=not progress, leave=True
-    )
+    bar = tqdm(total=len(claims), unit="claim", file=sys.stderr, disable=not progress,
+               leave=True)
 
-    def finish(run: _Running, payload: dict[str, Any]) -> None:
-        entry = _entry(run.claim, run.ctx, payload, time.perf_counter() - run.started)
-        done[run.claim.id] = entry
+    def finish(claim: Claim, ctx: CheckContext, payload: dict[str, Any], started: float) -> None:
+        entry = _entry(claim, ctx, payload, time.monotonic() - started)
+        done[claim.id] = entry
         bar.update(1)
-        bar.set_postfix_str(f"{run.claim.id}: {entry['verdict']}")
+        bar.set_postfix_str(f"{claim.id}: {entry['verdict']}")
         if on_result is not None:
             on_result(entry)
 
     try:
+        with _guarded(guard) as g:
+            if settings.scheduler is not None:
+                _run_on_cluster(claims, settings, finish, g)
+            else:
+                _run_locally(claims, settings, finish, g)
+    finally:
+        bar.close()
+    return [done[c.id] for c in claims if c.id in done]
+
+
+_Finish = Callable[[Claim, CheckContext, dict[str, Any], float], None]
+
+
+def _run_locally(
+    claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
+) -> None:
+    limits = settings.limits()
+    pending = deque(claims)
+    running: list[tuple[Claim, CheckContext, _Child]] = []
+    try:
         while pending or running:
+            guard.check()
             while pending and len(running) < settings.jobs:
                 c = pending.popleft()
                 ctx = claim_context(c.id, settings)
-                parent_end, child_end = forkctx.Pipe(duplex=False)
-                proc = forkctx.Process(target=_child, args=(c.id, ctx, child_end), daemon=True)
-                proc.start()
-                child_end.close()
-                running[parent_end] = _Running(c, ctx, proc, time.perf_counter())
-            now = time.perf_counter()
-            next_deadline = min(r.started + settings.timeout for r in running.values())
-            ready = wait(list(running), timeout=max(0.0, next_deadline - now))
-            for ready_conn in ready:
-                conn = next(c for c in running if c is ready_conn)
-                run = running.pop(conn)
-                try:
-                    payload = json.loads(conn.recv())
-                except EOFError:
-                    run.process.join(5)
-                    payload = _error_payload(
-                        f"check process died (exit code {run.process.exitcode})",
-                        exitcode=run.process.exitcode,
-                    )
-                conn.close()
-                run.process.join(5)
-                finish(run, payload)
-            now = time.perf_counter()
-            for conn, run in list(running.items()):
-                if now - run.started >= settings.timeout:
-                    run.process.kill()
-                    run.process.join()
-                    conn.close()
-                    del running[conn]
-                    finish(
-                        run,
-                        Outcome(
-                            Verdict.INCONCLUSIVE,
-                            f"time limit of {settings.timeout:g} s exceeded",
-                            {"reason": "time limit exceeded", "timeout_seconds": settings.timeout},
-                        ).to_dict(),
-                    )
+                running.append((c, ctx, _Child(c.check, ctx, limits)))
+            fds = [ch.fd for _, _, ch in running if ch.fd is not None and not ch.eof]
+            exiting = any(ch.eof for _, _, ch in running)
+            try:
+                select.select(fds, [], [], _EXITING if exiting else _POLL)
+            except InterruptedError:
+                pass
+            for item in list(running):
+                c, ctx, child = item
+                payload = child.poll()
+                if payload is not None:
+                    running.remove(item)
+                    finish(c, ctx, payload, child.started)
+                    guard.check()
     finally:
-        for conn, run in running.items():
-            run.process.kill()
-            run.process.join()
-            conn.close()
-        bar.close()
-    return [done[c.id] for c in claims if c.id in done]
+        for _, _, child in running:
+            child.kill()
+
+
+def _probe(address: str) -> None:
+    """Fail fast on a TCP scheduler address that refuses connections."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    if host and port.isdigit():
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=10):
+            pass
+
+
+def _run_on_cluster(
+    claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
+) -> None:
+    try:
+        from distributed import Client, Event
+    except ImportError:
+        raise ValueError(
+            "scheduler needs dask.distributed: pip install 'moetheory[dask]'"
+        ) from None
+    limits = settings.limits()
+    address = str(settings.scheduler)
+    try:
+        _probe(address)
+        client = Client(address, set_as_default=False, timeout=30)
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(
+            f"scheduler: cannot connect to the Dask scheduler {settings.scheduler!r} ({exc})"
+        ) from None
+    stop_name = f"moetheory-stop-{uuid.uuid4().hex}"
+    stop = Event(stop_name, client=client)
+    futures: list[tuple[Any, Claim, CheckContext, float]] = []
+    try:
+        for c in claims:
+            ctx = claim_context(c.id, settings)
+            fut = client.submit(
+                run_isolated, c.check, ctx, limits, stop_name,
+                key=f"moetheory-{c.id}-{uuid.uuid4().hex}", pure=False,
+            )
+            futures.append((fut, c, ctx, time.monotonic()))
+        while futures:
+            guard.check()
+            time.sleep(_POLL)
+            for item in [f for f in futures if f[0].done()]:
+                futures.remove(item)
+                fut, c, ctx, started = item
+                try:
+                    payload = fut.result()
+                except Exception as exc:  # the worker itself failed
+                    payload = _payload(
+                        Verdict.ERROR,
+                        f"Dask task failed: {type(exc).__name__}: {exc}",
+                        reason="worker failure",
+                    )
+                finish(c, ctx, payload, started)
+                guard.check()
+    finally:
+        if futures:
+            stop.set()
+            client.cancel([f[0] for f in futures])
+        client.close()

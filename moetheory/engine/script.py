@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from moetheory.engine.cli import build_parser, verify_from_args
 from moetheory.engine.registry import load_checks
 from moetheory.engine.report import render_markdown
+from moetheory.engine.runner import Interrupted
 
 __all__ = ["run_module_checks"]
 
@@ -20,7 +21,15 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
     code: 1 if a check ended in ``error``, else 0.
     """
     args = build_parser().parse_args(["verify", *(sys.argv[1:] if argv is None else argv)])
-    load_checks()
-    report = verify_from_args(args, default_only=[f"{p}*" for p in prefixes])
+    try:
+        load_checks()
+        report = verify_from_args(args, default_only=[f"{p}*" for p in prefixes])
+    except (ValueError, KeyError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"moetheory: error: {message}", file=sys.stderr)
+        return 2
+    except Interrupted as exc:
+        print(f"moetheory: interrupted by {exc.name}", file=sys.stderr)
+        return exc.exit_code
     print(render_markdown(report))
     return 1 if report["counts"]["error"] else 0

@@ -8,6 +8,7 @@ reading checked.
 from __future__ import annotations
 
 import enum
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-__all__ = ["Outcome", "Reading", "Verdict", "jsonable", "symbolic_evidence"]
+__all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symbolic_evidence"]
 
 
 class Verdict(str, enum.Enum):
@@ -122,6 +123,12 @@ class Reading:
         Structured, JSON-serialisable evidence.
     derivation : str
         Optional worked derivation (MyST Markdown with ``$...$`` maths).
+    reading_latex : str
+        Optional typeset form of ``reading``: Markdown prose with every formula inside
+        ``$...$`` (prose stays outside the dollars). Shown in the docs instead of
+        ``reading``; empty means "``reading`` has no mathematics worth typesetting".
+    summary_latex : str
+        Optional typeset form of ``summary``, written like ``reading_latex``.
     """
 
     name: str
@@ -130,8 +137,11 @@ class Reading:
     summary: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
     derivation: str = ""
+    reading_latex: str = ""
+    summary_latex: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form stored in reports (every key always present)."""
         return {
             "name": self.name,
             "reading": self.reading,
@@ -139,6 +149,8 @@ class Reading:
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "derivation": self.derivation,
+            "reading_latex": self.reading_latex,
+            "summary_latex": self.summary_latex,
         }
 
 
@@ -160,6 +172,18 @@ class Outcome:
         One entry per reading checked, primary reading first (may be empty).
     derivation : str
         Worked derivation in MyST Markdown, shown by ``moetheory show`` and in the docs.
+    statement_latex : str
+        Optional typeset form of the claim's statement as this check reads it: Markdown
+        prose with every formula inside ``$...$`` (e.g. ``"the density $p(x) = e^{-x}$ is
+        normalised"``). The docs show it instead of the plain catalogue statement.
+    summary_latex : str
+        Optional typeset form of ``summary``, written like ``statement_latex``.
+
+    Notes
+    -----
+    The ``*_latex`` fields sit beside the plain text, never instead of it: the plain text
+    is what terminals, logs and JSON readers see; the LaTeX form is what the documentation
+    typesets. Formulas in ``evidence`` are typeset from :func:`symbolic_evidence`.
 
     Examples
     --------
@@ -173,10 +197,18 @@ class Outcome:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     readings: list[Reading] = field(default_factory=list)
     derivation: str = ""
+    statement_latex: str = ""
+    summary_latex: str = ""
 
     @classmethod
     def from_readings(
-        cls, readings: list[Reading], summary: str | None = None, **evidence: Any
+        cls,
+        readings: list[Reading],
+        summary: str | None = None,
+        *,
+        summary_latex: str = "",
+        statement_latex: str = "",
+        **evidence: Any,
     ) -> Outcome:
         """Build an outcome whose verdict is that of the first (primary) reading.
 
@@ -191,13 +223,86 @@ class Outcome:
             raise ValueError("readings must contain at least one Reading")
         primary = readings[0]
         text = summary or f"{primary.name}: {primary.summary}"
-        return cls(Verdict(primary.verdict), text, evidence, list(readings))
+        if not summary_latex and not summary and primary.summary_latex:
+            summary_latex = f"{primary.name}: {primary.summary_latex}"
+        return cls(
+            Verdict(primary.verdict),
+            text,
+            evidence,
+            list(readings),
+            statement_latex=statement_latex,
+            summary_latex=summary_latex,
+        )
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form stored in reports (every key always present)."""
         return {
             "verdict": Verdict(self.verdict).value,
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "readings": [r.to_dict() for r in self.readings],
             "derivation": self.derivation,
+            "statement_latex": self.statement_latex,
+            "summary_latex": self.summary_latex,
         }
+
+
+def _check_fields(obj: Any, where: str, fields: Sequence[tuple[str, type]]) -> None:
+    for name, types in fields:
+        value = getattr(obj, name, None)
+        if not isinstance(value, types):
+            want = types.__name__
+            raise TypeError(
+                f"malformed Outcome: {where}{name} must be {want}, got {type(value).__name__}"
+            )
+    verdict = getattr(obj, "verdict", None)
+    try:
+        Verdict(verdict)
+    except ValueError:
+        raise TypeError(
+            f"malformed Outcome: {where}verdict must be a Verdict, got {verdict!r}"
+        ) from None
+
+
+def outcome_payload(outcome: Any) -> dict[str, Any]:
+    """Validate what a check returned and convert it to its report payload.
+
+    Raises
+    ------
+    TypeError
+        Naming the malformed field: the value is not an :class:`Outcome`, its verdict is
+        not a :class:`Verdict`, its summary or derivation is not a string, its evidence is
+        not a mapping, its readings are not a list of valid :class:`Reading` objects, or
+        the evidence cannot be turned into JSON.
+
+    Examples
+    --------
+    >>> outcome_payload(Outcome(Verdict.PROVED, "ok"))["verdict"]
+    'proved'
+    >>> outcome_payload(Outcome(Verdict.PROVED, "ok", evidence=[1, 2]))
+    Traceback (most recent call last):
+    ...
+    TypeError: malformed Outcome: evidence must be Mapping, got list
+    """
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
+    _check_fields(
+        outcome,
+        "",
+        [("summary", str), ("evidence", Mapping), ("readings", list), ("derivation", str),
+         ("statement_latex", str), ("summary_latex", str)],
+    )
+    for i, reading in enumerate(outcome.readings):
+        if not isinstance(reading, Reading):
+            raise TypeError(
+                f"malformed Outcome: readings[{i}] must be Reading, got {type(reading).__name__}"
+            )
+        _check_fields(
+            reading,
+            f"readings[{i}].",
+            [("name", str), ("reading", str), ("summary", str), ("evidence", Mapping),
+             ("derivation", str), ("reading_latex", str), ("summary_latex", str)],
+        )
+    payload = outcome.to_dict()
+    json.dumps(payload, allow_nan=False)
+    return payload

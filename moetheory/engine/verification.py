@@ -1,20 +1,56 @@
-"""Verify claims from Python: select, run, and write the reports as claims complete."""
+"""Verify claims from Python: validate, select, run, and write the reports as claims complete."""
 
 from __future__ import annotations
 
 import os
+import sys
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
 from moetheory.engine.registry import load_checks, select_claims
-from moetheory.engine.report import build_report, render_markdown, write_atomic, write_json
-from moetheory.engine.runner import RunSettings, run_claims
+from moetheory.engine.report import ReportWriter, build_report
+from moetheory.engine.runner import DEFAULT_TIMEOUT, RunSettings, SignalGuard, run_claims
 
-__all__ = ["verify"]
+__all__ = ["cpu_count", "patterns_of", "verify"]
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def patterns_of(only: str | Iterable[str] | None) -> list[str]:
+    """``only`` as a list of patterns: a string is one pattern, never its characters.
+
+    Examples
+    --------
+    >>> patterns_of("cl.*")
+    ['cl.*']
+    >>> patterns_of(None)
+    []
+    """
+    if only is None:
+        return []
+    if isinstance(only, str):
+        only = [only]
+    try:
+        patterns = list(only)
+    except TypeError:
+        raise ValueError(
+            f"only must be a claim-ID pattern or a list of patterns, got {only!r}"
+        ) from None
+    for p in patterns:
+        if not isinstance(p, str) or not p.strip():
+            raise ValueError(f"only: every pattern must be a non-empty string, got {p!r}")
+    return patterns
 
 
 def verify(
-    only: Iterable[str] | None = None,
+    only: str | Iterable[str] | None = None,
     *,
     profile: str = "quick",
     seed: int = 0,
@@ -22,43 +58,84 @@ def verify(
     timeout: float | None = None,
     json_path: str | os.PathLike[str] | None = None,
     markdown_path: str | os.PathLike[str] | None = None,
-    progress: bool = False,
+    progress: bool | None = False,
+    memory_limit: int | None = None,
+    wall_timeout: float | None = None,
+    scheduler: str | None = None,
 ) -> dict[str, Any]:
     """Check the selected claims and return the report.
 
+    Every argument is checked before any claim runs; a bad one raises ``ValueError``
+    naming it and its allowed values.
+
     Parameters
     ----------
-    only : iterable of str, optional
-        Shell-style patterns of claim IDs (all claims if omitted).
+    only : str or iterable of str, optional
+        Shell-style pattern(s) of claim IDs (all claims if omitted). A string is one
+        pattern.
     profile : {"quick", "full"}
         Budget of the statistical checks.
     seed : int
-        Master seed; each check derives its own from it and its claim ID.
+        Master seed (Python or NumPy integer >= 0, not a bool); each check derives its
+        own from it and its claim ID.
     jobs : int
-        Checks run in parallel processes.
+        Checks run in parallel processes (1 to 256; more than the CPUs warns).
     timeout : float, optional
-        Time limit of each check in seconds; past it the claim is ``inconclusive``.
+        CPU-time limit of each check in seconds (default 900); ``inf`` for none. Past it
+        the claim is ``inconclusive``. A wall-clock backstop of ten times the limit plus
+        10 s (or ``wall_timeout``) stops checks that wait.
     json_path, markdown_path : path, optional
-        Where to write the reports. They are rewritten (atomically) as each claim
-        completes, so an interrupted run keeps the claims already checked.
-    progress : bool
-        Show a progress bar on standard error.
+        Where to write the reports. An incomplete report (no claims) is written first,
+        then rewritten as each claim completes, so an interrupted run keeps the claims
+        already checked and no report of an earlier run survives.
+    progress : bool or None
+        Show a progress bar on standard error; ``None`` shows it on a terminal only.
+    memory_limit : int, optional
+        Address-space limit of each check's process, in bytes.
+    wall_timeout : float, optional
+        Wall-clock backstop of each check, in seconds.
+    scheduler : str, optional
+        Address of a Dask distributed scheduler: run the checks on its workers (the
+        limits hold there). The report is the local one, byte for byte, apart from
+        ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument or an output path that cannot be written.
+    moetheory.engine.runner.Interrupted
+        On SIGINT, SIGTERM or SIGHUP, after the reports were written with
+        ``complete: false``.
 
     Examples
     --------
-    >>> report = verify(["pcr.experts.param-count"])
+    >>> report = verify("pcr.experts.param-count")
     >>> report["schema"], report["claims"][0]["id"]
     ('moetheory-report/1', 'pcr.experts.param-count')
     """
-    load_checks()
-    patterns = list(only or [])
-    claims = select_claims(patterns)
+    patterns = patterns_of(only)
     settings = RunSettings(
         seed=seed,
         profile=profile,
         jobs=jobs,
-        **({"timeout": timeout} if timeout is not None else {}),
+        timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+        memory_limit=memory_limit,
+        wall_timeout=wall_timeout,
+        scheduler=scheduler,
     )
+    if progress is not None and not isinstance(progress, bool):
+        raise ValueError(f"progress must be True, False or None, got {progress!r}")
+    show_progress = sys.stderr.isatty() if progress is None else progress
+    if settings.jobs > cpu_count() and scheduler is None:
+        warnings.warn(
+            f"jobs={settings.jobs} exceeds the {cpu_count()} CPUs of this machine; "
+            "checks will compete for CPU time",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    writer = ReportWriter(json_path, markdown_path, labels=("json_path", "markdown_path"))
+    load_checks()
+    claims = select_claims(patterns)
     order = {c.id: i for i, c in enumerate(claims)}
     finished: list[dict[str, Any]] = []
 
@@ -66,26 +143,24 @@ def verify(
         entries = sorted(finished, key=lambda e: order[e["id"]])
         return build_report(
             entries,
-            seed=seed,
-            profile=profile,
+            seed=settings.seed,
+            profile=settings.profile,
             family_alpha=settings.family_alpha,
             selection=patterns,
             complete=complete,
         )
 
-    def save(report: dict[str, Any]) -> None:
-        if json_path is not None:
-            write_json(json_path, report)
-        if markdown_path is not None:
-            write_atomic(markdown_path, render_markdown(report))
-
     def on_result(entry: dict[str, Any]) -> None:
         finished.append(entry)
-        save(report_of(complete=False))
+        writer.write(report_of(complete=False))
 
-    try:
-        run_claims(claims, settings, on_result=on_result, progress=progress)
-    finally:
-        final = report_of(complete=len(finished) == len(claims))
-        save(final)
+    with SignalGuard() as guard:
+        writer.write(report_of(complete=False))
+        try:
+            run_claims(claims, settings, on_result=on_result, progress=show_progress,
+                       guard=guard)
+        finally:
+            final = report_of(complete=len(finished) == len(claims))
+            writer.write(final, final=True)
+        guard.check()
     return final

@@ -1,0 +1,283 @@
+"""Mathematics as a reader sees it: plain text without code syntax, LaTeX as Unicode.
+
+Checks write their summaries in plain text, often with SymPy's printed syntax
+(``(n_b + tau1)**2``, ``oo``, ``2*d*h``). A reader of a report, a terminal or a web page
+should see ``(n_b + τ₁)²``, ``∞`` and ``2·d·h`` instead. This module holds the two
+conversions every output shares:
+
+* :func:`prettify` -- SymPy-printed plain text to readable Unicode text;
+* :func:`latex_to_unicode` -- a LaTeX formula to Unicode text for a terminal.
+
+Both are deterministic string rewrites (no floating point), so the same input gives the same
+text on every machine.
+
+Examples
+--------
+>>> prettify("tau1*u/((n_b + tau1)**2*(n_x + tau2)) -> oo")
+'τ₁·u/((n_b + τ₁)²·(n_x + τ₂)) → ∞'
+>>> latex_to_unicode(r"\\frac{1}{\\sqrt{n}} \\le \\epsilon_{1}")
+'1/√n ≤ ε₁'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["has_code_syntax", "latex_to_unicode", "prettify"]
+
+_SUPER = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+_SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε",
+    "varepsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ",
+    "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ",
+    "tau": "τ", "phi": "φ", "varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
+    "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Sigma": "Σ", "Phi": "Φ",
+    "Psi": "Ψ", "Omega": "Ω",
+}
+
+_SYMBOLS = {
+    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈",
+    "sim": "∼", "equiv": "≡", "infty": "∞", "cdot": "·", "times": "×", "pm": "±",
+    "mp": "∓", "to": "→", "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒",
+    "iff": "⇔", "Leftrightarrow": "⇔", "mapsto": "↦", "in": "∈", "notin": "∉",
+    "subset": "⊂", "subseteq": "⊆", "cup": "∪", "cap": "∩", "emptyset": "∅",
+    "forall": "∀", "exists": "∃", "partial": "∂", "nabla": "∇", "sum": "Σ", "prod": "Π",
+    "int": "∫", "ldots": "…", "cdots": "⋯", "dots": "…", "lVert": "‖", "rVert": "‖",
+    "Vert": "‖", "|": "‖", "langle": "⟨", "rangle": "⟩", "lceil": "⌈", "rceil": "⌉",
+    "lfloor": "⌊", "rfloor": "⌋", "neg": "¬", "land": "∧", "lor": "∨", "circ": "∘",
+    "star": "⋆", "ell": "ℓ", "top": "ᵀ", "intercal": "ᵀ", "prime": "′", "log": "log",
+    "ln": "ln", "exp": "exp", "sin": "sin", "cos": "cos", "tanh": "tanh", "max": "max",
+    "min": "min", "sup": "sup", "inf": "inf", "lim": "lim", "det": "det", "quad": "  ",
+    "qquad": "    ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "{": "{", "}": "}",
+    "%": "%", "$": "$", "&": "&", "_": "_", "#": "#",
+}
+_SYMBOLS.update(_GREEK)
+
+_BLACKBOARD = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "E": "𝔼", "P": "ℙ"}
+
+_GREEK_WORD = re.compile(
+    r"(?<![A-Za-z_\\])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(\d*)(?![A-Za-z])"
+)
+_POWER = re.compile(r"\*\*\s*(-?\d+|[A-Za-z]\w*|\((?:[^()]|\([^()]*\))*\))")
+_TIMES = re.compile(r"(?<=[\w)\]²³¹⁰⁴⁵⁶⁷⁸⁹ᵀ])\*(?=[\w(√])")
+_INFINITY = re.compile(r"(?<![\w.])(-?)oo(?!\w)")
+_EULER = re.compile(r"(?<![\w.])E(?=\*\*|\^)|(?<=[*·])E(?![\w\[(])")
+
+
+def _superscript(text: str) -> str:
+    m = re.fullmatch(r"\((-?\d+)\)", text)
+    text = m.group(1) if m else text
+    if re.fullmatch(r"-?\d+|n", text):
+        return text.replace("-", "⁻").translate(_SUPER)
+    return "^" + text
+
+
+def prettify(text: str) -> str:
+    """Rewrite SymPy-printed plain text as readable Unicode text.
+
+    Parameters
+    ----------
+    text : str
+        Plain text (a summary, a reading), possibly holding SymPy's printed syntax.
+
+    Returns
+    -------
+    str
+        The same text with ``**`` powers as superscripts (``x**2`` → ``x²``) or ``^``,
+        ``*`` products as ``·``, ``oo`` as ``∞``, ``E`` (Euler's number, next to ``**`` or
+        ``*``) as ``e``, ``sqrt(`` as ``√(``, ``->`` as ``→``, ``>=``/``<=``/``!=`` as
+        ``≥``/``≤``/``≠`` and Greek names (``tau1``) as letters with subscripts (``τ₁``).
+
+    Notes
+    -----
+    A rewrite, not a parse: it never changes the words of the text, only its code
+    spellings. Inline ``$...$`` spans are LaTeX and are left untouched.
+
+    Examples
+    --------
+    >>> prettify("2*d*h < d**2 needs h < d/2, not d^2")
+    '2·d·h < d² needs h < d/2, not d²'
+    >>> prettify("gap etahat**2*x**2, E**(-x) and $x**2$ kept")
+    'gap etahat²·x², e^(-x) and $x**2$ kept'
+    """
+    parts = re.split(r"(\$[^$]+\$)", text)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(part)
+            continue
+        s = part.replace("->", "→").replace(">=", "≥").replace("<=", "≤").replace("!=", "≠")
+        s = _EULER.sub("e", s)
+        s = _POWER.sub(lambda m: _superscript(m.group(1)), s)
+        s = re.sub(r"(?<=[\w)])\^(\d+)(?![\w.])", lambda m: m.group(1).translate(_SUPER), s)
+        s = _TIMES.sub("·", s)
+        s = re.sub(r"(?<=[\w)²³¹⁰⁴⁵⁶⁷⁸⁹]) \* (?=[\w(√])", " · ", s)
+        s = _INFINITY.sub(lambda m: ("−" if m.group(1) else "") + "∞", s)
+        s = re.sub(r"(?<![\w.])sqrt\(", "√(", s)
+        s = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)] + m.group(2).translate(_SUB), s)
+        out.append(s)
+    return "".join(out)
+
+
+def has_code_syntax(text: str) -> bool:
+    """Whether plain text still shows SymPy code syntax (``**``, ``oo``, ``E**``).
+
+    Markdown bold (``**word**``) is not code syntax.
+
+    Examples
+    --------
+    >>> has_code_syntax("x**2 + 1"), has_code_syntax("**Verdict.** ∞")
+    (True, False)
+    """
+    no_bold = re.sub(r"\*\*[^*\s][^*]*\*\*", "", text)
+    return bool(re.search(r"\w\*\*|\)\*\*|(?<![\w.])-?oo(?!\w)|(?<![\w.])E\*\*", no_bold))
+
+
+def _group(s: str, i: int) -> tuple[str, int]:
+    """The argument starting at ``s[i]``: a braced group or one token; and the next index."""
+    while i < len(s) and s[i] == " ":
+        i += 1
+    if i >= len(s):
+        return "", i
+    if s[i] == "{":
+        depth = 0
+        for j in range(i, len(s)):
+            depth += {"{": 1, "}": -1}.get(s[j], 0)
+            if depth == 0:
+                return s[i + 1 : j], j + 1
+        return s[i + 1 :], len(s)
+    if s[i] == "\\":
+        m = re.match(r"\\([A-Za-z]+|.)", s[i:])
+        assert m is not None
+        return m.group(0), i + len(m.group(0))
+    return s[i], i + 1
+
+
+def _atomic(text: str) -> bool:
+    """Whether ``text`` reads as one factor (no top-level space or operator)."""
+    outer = text
+    while True:
+        inner = re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "g", outer)
+        if inner == outer:
+            break
+        outer = inner
+    return bool(outer) and re.fullmatch(r"[^\s+\-−/·=<>≤≥,]+", outer) is not None
+
+
+def latex_to_unicode(latex: str) -> str:
+    r"""Render a LaTeX formula as Unicode text for a terminal.
+
+    Parameters
+    ----------
+    latex : str
+        A formula in LaTeX (without the ``$`` delimiters), as SymPy's ``latex()`` or a
+        check's ``*_latex`` field writes it.
+
+    Returns
+    -------
+    str
+        Readable text: Greek letters and operators as Unicode, ``^{2}`` and ``_{1}`` as
+        super- and subscripts where Unicode has them (``^(…)``, ``_(…)`` otherwise),
+        ``\frac{a}{b}`` as ``a/b``, ``\sqrt{x}`` as ``√x``, ``\mathbb{R}`` as ``ℝ``; sizing
+        commands (``\left``, ``\right``, ``\big``) and spacing dropped.
+
+    Notes
+    -----
+    Covers the subset of LaTeX that SymPy prints and the checks write; an unknown command
+    keeps its name without the backslash, so no formula is lost.
+
+    Examples
+    --------
+    >>> latex_to_unicode(r"\left\| x \right\|^{2} = \sum_{i=1}^{d} x_{i}^{2}")
+    '‖ x ‖² = Σ_(i=1)^d xᵢ²'
+    >>> latex_to_unicode(r"\mathbb{E}[F_t] \in \mathbb{R}")
+    '𝔼[Fₜ] ∈ ℝ'
+    """
+    return " ".join(_convert(latex).split())
+
+
+_SUB_LETTERS = str.maketrans("aeijkmnoprstuvx", "ₐₑᵢⱼₖₘₙₒₚᵣₛₜᵤᵥₓ")
+
+
+def _script(body: str, sup: bool) -> str:
+    table = _SUPER if sup else _SUB
+    ok = r"[0-9+\-=()n]+" if sup else r"[0-9+\-=()]+"
+    body = body.strip()
+    if re.fullmatch(ok, body):
+        return body.translate(table)
+    if not sup and re.fullmatch(r"[aeijkmnoprstuvx]", body):
+        return body.translate(_SUB_LETTERS)
+    if sup and body in ("T", "ᵀ", "\\top"):
+        return "ᵀ"
+    if sup and body in ("*", "⋆"):
+        return "*"
+    mark = "^" if sup else "_"
+    return mark + body if _atomic(body) else f"{mark}({body})"
+
+
+def _convert(s: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            m = re.match(r"\\([A-Za-z]+|.)", s[i:])
+            assert m is not None
+            name = m.group(1)
+            i += len(m.group(0))
+            if name in ("left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr",
+                        "Bigl", "Bigr", "displaystyle", "textstyle", "limits", "nolimits"):
+                continue
+            if name in ("frac", "dfrac", "tfrac"):
+                num, i = _group(s, i)
+                den, i = _group(s, i)
+                a, b = _convert(num).strip(), _convert(den).strip()
+                a = a if _atomic(a) else f"({a})"
+                b = b if _atomic(b) else f"({b})"
+                out.append(f"{a}/{b}")
+                continue
+            if name == "sqrt":
+                arg, i = _group(s, i)
+                body = _convert(arg).strip()
+                out.append("√" + (body if _atomic(body) else f"({body})"))
+                continue
+            if name in ("mathbb", "mathbf", "mathrm", "mathit", "mathcal", "text", "textrm",
+                        "textbf", "textit", "operatorname", "mathsf", "boldsymbol", "bm"):
+                arg, i = _group(s, i)
+                if name == "mathbb" and arg.strip() in _BLACKBOARD:
+                    out.append(_BLACKBOARD[arg.strip()])
+                else:
+                    out.append(_convert(arg))
+                continue
+            if name in ("hat", "widehat", "tilde", "widetilde", "bar", "overline", "dot"):
+                arg, i = _group(s, i)
+                mark = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303",
+                        "widetilde": "\u0303", "bar": "\u0304", "overline": "\u0304",
+                        "dot": "\u0307"}[name]
+                body = _convert(arg).strip()
+                out.append(body + mark if len(body) == 1 else f"{name}({body})")
+                continue
+            out.append(_SYMBOLS.get(name, name))
+            if name in _GREEK or name in ("partial", "nabla"):
+                while i < len(s) and s[i] == " ":  # TeX drops the space after a letter
+                    i += 1
+            continue
+        if c in "^_":
+            arg, i = _group(s, i + 1)
+            out.append(_script(_convert(arg), sup=c == "^"))
+            continue
+        if c in "{}":
+            i += 1
+            continue
+        if c == "~":
+            out.append(" ")
+            i += 1
+            continue
+        if c == "&":
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)

@@ -1,0 +1,383 @@
+"""Claims and reports as a person reads them in a terminal.
+
+``moetheory show`` and ``moetheory list`` print through this module: text wrapped to the
+terminal's width, mathematics as readable Unicode (``β₁ᵀ ∂H/∂β₁ = 0``, never ``**`` or
+``oo``), evidence as an aligned two-column table.
+
+Examples
+--------
+>>> entry = {"id": "x.one", "statement": "x**2 >= 0", "reading": "real x",
+...          "verdict": "proved", "summary": "square of a real", "evidence": {"n": 3}}
+>>> print(render_claim_text(entry, width=60).splitlines()[0])
+x.one — PROVED
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from moetheory.engine.mathtext import latex_to_unicode, prettify
+
+__all__ = [
+    "FORMATS",
+    "evidence_rows",
+    "markdown_to_text",
+    "render_claim_text",
+    "render_list",
+    "render_show",
+    "terminal_width",
+]
+
+#: Output formats of ``moetheory show``.
+FORMATS: tuple[str, ...] = ("text", "markdown", "json")
+
+_MIN_WIDTH = 40
+_LABEL = 12
+
+
+def terminal_width(default: int = 100) -> int:
+    """The terminal's width in columns (``default`` when not a terminal), at least 40.
+
+    Examples
+    --------
+    >>> terminal_width() >= 40
+    True
+    """
+    return max(_MIN_WIDTH, shutil.get_terminal_size((default, 24)).columns)
+
+
+def _math_to_text(text: str) -> str:
+    """Inline ``$...$`` and ``$$...$$`` spans as Unicode; the prose outside prettified."""
+    parts = re.split(r"(\$\$.+?\$\$|\$[^$]+\$)", text, flags=re.S)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(latex_to_unicode(part.strip("$")))
+        else:
+            out.append(prettify(part))
+    return "".join(out)
+
+
+def markdown_to_text(markdown: str) -> list[str]:
+    """A check's MyST derivation as plain paragraphs (one string each, not yet wrapped).
+
+    Display maths becomes an indented line of Unicode maths, inline maths Unicode, bold
+    and code marks are dropped, headings become plain lines, code blocks stay verbatim
+    (each prefixed with four spaces).
+
+    Examples
+    --------
+    >>> markdown_to_text("**Step.** $x^{2} \\\\ge 0$\\n\\n$$\\n\\\\sqrt{x}\\n$$")
+    ['Step. x² ≥ 0', '    √x']
+    """
+    paragraphs: list[str] = []
+    current: list[str] = []
+    block: list[str] | None = None
+    fence = ""
+
+    def flush() -> None:
+        if current:
+            paragraphs.append(_inline(" ".join(current)))
+            current.clear()
+
+    lines = markdown.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if block is not None:
+            if stripped.startswith(fence):
+                paragraphs.append("\n".join("    " + b for b in block))
+                block = None
+            else:
+                block.append(line)
+            i += 1
+            continue
+        m = re.match(r"(`{3,}|~{3,})", stripped)
+        if m:
+            flush()
+            fence, block = m.group(1), []
+            i += 1
+            continue
+        if stripped.startswith("$$"):
+            flush()
+            body = stripped[2:]
+            if body.endswith("$$") and len(body) > 2:
+                math = body[:-2]
+            else:
+                chunk = [body]
+                i += 1
+                while i < len(lines) and "$$" not in lines[i]:
+                    chunk.append(lines[i])
+                    i += 1
+                if i < len(lines):
+                    chunk.append(lines[i].split("$$")[0])
+                math = " ".join(chunk)
+            paragraphs.append("    " + latex_to_unicode(math))
+            i += 1
+            continue
+        if not stripped:
+            flush()
+        elif re.match(r"#{1,6}\s", stripped):
+            flush()
+            paragraphs.append(_inline(stripped.lstrip("#").strip()))
+        elif re.match(r"([-*+]|\d+\.)\s", stripped):
+            flush()
+            current.append(stripped)
+        else:
+            current.append(stripped)
+        i += 1
+    flush()
+    return paragraphs
+
+
+def _inline(text: str) -> str:
+    text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+    text = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text)
+    text = re.sub(r"`+([^`]+)`+", r"\1", text)
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    return _math_to_text(text)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, Mapping) and set(value) == {"sympy", "latex"}:
+        return latex_to_unicode(value["latex"])
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return {"inf": "∞", "-inf": "−∞"}.get(value, prettify(" ".join(value.split())))
+    if isinstance(value, list) and all(
+        not isinstance(v, Mapping | list) or (isinstance(v, Mapping) and set(v) ==
+                                              {"sympy", "latex"})
+        for v in value
+    ):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return prettify(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Evidence flattened to ``(key, value text)`` rows; nested keys joined with ``›``.
+
+    Examples
+    --------
+    >>> evidence_rows({"ci": [0.1, 0.2], "fit": {"slope": 0.5, "f": {"sympy": "x**2",
+    ...                                                              "latex": "x^{2}"}}})
+    [('ci', '[0.1, 0.2]'), ('fit › slope', '0.5'), ('fit › f', 'x²')]
+    """
+    rows: list[tuple[str, str]] = []
+    for key, value in evidence.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and set(value) != {"sympy", "latex"} and value:
+            rows += evidence_rows(value, name + " › ")
+        else:
+            rows.append((name, _value_text(value)))
+    return rows
+
+
+def _wrap(label: str, text: str, width: int) -> list[str]:
+    first = f"{label:<{_LABEL}}" if label else " " * _LABEL
+    return textwrap.wrap(
+        text,
+        width=width,
+        initial_indent=first,
+        subsequent_indent=" " * _LABEL,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [first.rstrip()]
+
+
+def _table(rows: Sequence[tuple[str, ...]], width: int, indent: int = _LABEL) -> list[str]:
+    """Rows aligned in columns; the last column wraps within the width left."""
+    if not rows:
+        return []
+    ncol = len(rows[0])
+    widths = [min(max(len(r[c]) for r in rows), 40) for c in range(ncol - 1)]
+    lead = sum(widths) + 2 * (ncol - 1) + indent
+    last = max(20, width - lead)
+    out: list[str] = []
+    for row in rows:
+        head = "  ".join(f"{row[c][: widths[c]]:<{widths[c]}}" for c in range(ncol - 1))
+        chunks = textwrap.wrap(row[-1], last, break_long_words=True) or [""]
+        pad = " " * indent
+        out.append(f"{pad}{head}  {chunks[0]}".rstrip())
+        out += [f"{pad}{' ' * (lead - indent)}{c}" for c in chunks[1:]]
+    return out
+
+
+def _sources_text(entry: Mapping[str, Any]) -> str:
+    parts = []
+    for src in entry.get("sources") or []:
+        lines = list(src.get("lines") or [])
+        where = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
+        parts.append(f"seed {src['seed_file'][:3]} ({src['seed_file']}), {where}")
+    if not parts:
+        seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
+        parts = [f"seed {s}" for s in seeds if s]
+    return "; ".join(parts)
+
+
+def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str:
+    """One report entry as terminal text, in the order of a worked proof.
+
+    Parameters
+    ----------
+    entry : mapping
+        One element of ``report["claims"]``.
+    width : int, optional
+        Columns to wrap to (default: the terminal's width).
+
+    Returns
+    -------
+    str
+        Heading with the verdict, statement, source lines, reading, derivation, verdict
+        line, evidence table and readings table; no line longer than ``width`` except
+        verbatim code and unbreakable words.
+
+    Examples
+    --------
+    >>> entry = {"id": "x.one", "statement": "oo > 1", "reading": "extended reals",
+    ...          "verdict": "proved", "summary": "by definition", "evidence": {}}
+    >>> "∞ > 1" in render_claim_text(entry, width=60)
+    True
+    """
+    w = max(_MIN_WIDTH, width or terminal_width())
+    title = f"{entry['id']} — {str(entry['verdict']).upper()}"
+    out = [title, "═" * min(w, len(title))]
+    statement = entry.get("statement_latex") or entry["statement"]
+    out += _wrap("Statement", _math_to_text(" ".join(statement.split())), w)
+    source = _sources_text(entry)
+    if source:
+        out += _wrap("Source", source, w)
+    out += _wrap("Reading", _math_to_text(" ".join(str(entry["reading"]).split())), w)
+    readings = entry.get("readings") or []
+    derivation = entry.get("derivation") or (readings[0].get("derivation", "") if readings else "")
+    if derivation:
+        out.append("Derivation")
+        for para in markdown_to_text(derivation):
+            if para.startswith("    "):  # display maths or verbatim code: indented
+                for line in para.splitlines():
+                    out += textwrap.wrap(
+                        line.strip(), width=w, initial_indent=" " * (_LABEL + 2),
+                        subsequent_indent=" " * (_LABEL + 6), break_long_words=False,
+                        break_on_hyphens=False,
+                    ) or [""]
+            else:
+                out += _wrap("", para, w)
+    summary = entry.get("summary_latex") or entry["summary"]
+    out += _wrap("Verdict", f"{entry['verdict']} — {_math_to_text(summary)}", w)
+    meta = [f"kind {entry.get('kind', 'exact')}"]
+    if "claim_seed" in entry:
+        meta.append(f"claim seed {entry['claim_seed']}")
+    if entry.get("alpha"):
+        meta.append(f"α {entry['alpha']:.3g}")
+    out += _wrap("", " · ".join(meta), w)
+    rows = evidence_rows(entry.get("evidence") or {})
+    if rows:
+        out.append("Evidence")
+        out += _table(rows, w)
+    if readings:
+        out.append("Readings")
+        out += _table(
+            [(r["name"], str(r["verdict"]), _math_to_text(r["summary"])) for r in readings], w
+        )
+    return "\n".join(out) + "\n"
+
+
+def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None = None) -> str:
+    """What ``moetheory show`` prints for one entry in format ``fmt``.
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` is not one of :data:`FORMATS`.
+
+    Examples
+    --------
+    >>> entry = {"id": "x", "statement": "s", "reading": "r", "verdict": "proved",
+    ...          "summary": "ok", "evidence": {}}
+    >>> render_show(entry, "json").startswith("{")
+    True
+    """
+    if fmt == "text":
+        return render_claim_text(entry, width)
+    if fmt == "markdown":
+        from moetheory.engine.report import render_claim
+
+        return render_claim(entry, heading="#")
+    if fmt == "json":
+        return json.dumps(entry, indent=2, ensure_ascii=False) + "\n"
+    raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+
+
+def _title(statement: str) -> str:
+    text = prettify(" ".join(statement.split()))
+    m = re.match(r"(.+?[.!?])(\s|$)", text)
+    return m.group(1) if m and len(m.group(1)) >= 12 else text
+
+
+def render_list(
+    claims: Sequence[Any],
+    verdicts: Mapping[str, str] | None = None,
+    width: int | None = None,
+) -> str:
+    """The ``moetheory list`` table: a header, one row per claim, a count line.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        Registered claims (with ``id``, ``seed_file``, ``kind``, ``implemented``,
+        ``statement``).
+    verdicts : mapping, optional
+        Claim ID -> verdict from a stored report; the status column then shows it.
+    width : int, optional
+        Columns (default: the terminal's width); titles are cut to fit with ``…``.
+
+    Returns
+    -------
+    str
+        The table as text.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as C
+    >>> rows = [C(id="a.b", seed_file="002_x.txt", kind="exact", implemented=True,
+    ...           statement="x**2 >= 0 for real x. More.")]
+    >>> print(render_list(rows, {"a.b": "proved"}, width=60))
+    ID   SEED  KIND   VERDICT  TITLE
+    a.b  002   exact  proved   x² ≥ 0 for real x.
+    1 claims: proved 1
+    """
+    w = max(_MIN_WIDTH, width or terminal_width())
+    status_head = "VERDICT" if verdicts is not None else "STATUS"
+
+    def status(c: Any) -> str:
+        if verdicts is not None:
+            return verdicts.get(c.id, "not in report")
+        return "implemented" if c.implemented else "placeholder"
+
+    rows = [(c.id, c.seed_file[:3], c.kind, status(c), _title(c.statement)) for c in claims]
+    head = ("ID", "SEED", "KIND", status_head, "TITLE")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    lead = sum(widths) + 8
+    room = max(10, w - lead)
+    lines = []
+    for r in [head, *rows]:
+        title = r[4] if len(r[4]) <= room else r[4][: room - 1].rstrip() + "…"
+        cells = "  ".join(f"{r[i]:<{widths[i]}}" for i in range(4))
+        lines.append(f"{cells}  {title}".rstrip())
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r[3]] = counts.get(r[3], 0) + 1
+    lines.append(
+        f"{len(rows)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    )
+    return "\n".join(lines)

@@ -1,0 +1,178 @@
+"""Adaptive replicates: add batches until a statistical claim is decided or its budget is spent.
+
+The rule is group-sequential with Bonferroni spending over a number of looks fixed in
+advance: a budget of :math:`K` looks of :math:`B` replicates each builds the intervals of
+look :math:`k` (on all :math:`kB` replicates so far) at level :math:`1 - \\alpha/K`. The
+probability that any interval at any look misses its true value is then at most
+:math:`\\alpha` (union bound), so stopping at the first look where the claim is decided
+keeps the error rates of the fixed-:math:`n` rule. Anytime-valid intervals
+(:func:`moetheory.stats_intervals.betting_ci`) hold at every look at once and keep the full
+:math:`\\alpha`.
+
+The profile sets the budget (:meth:`Budget.for_profile`), never a fixed :math:`n`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from moetheory.engine.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from moetheory.stats import Comparison
+
+__all__ = ["Budget", "SequentialResult", "run_sequential"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Replicates per look and the maximum number of looks.
+
+    Examples
+    --------
+    >>> b = Budget.for_profile("quick", quick=(20, 3), full=(100, 5))
+    >>> b.batch, b.max_looks, b.max_n, b.look_alpha(0.003)
+    (20, 3, 60, 0.001)
+    >>> Budget(0, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: batch must be an integer >= 2, got 0
+    """
+
+    batch: int
+    max_looks: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.batch, int | np.integer) or self.batch < 2:
+            raise ValueError(f"batch must be an integer >= 2, got {self.batch}")
+        if not isinstance(self.max_looks, int | np.integer) or self.max_looks < 1:
+            raise ValueError(f"max_looks must be an integer >= 1, got {self.max_looks}")
+
+    @classmethod
+    def for_profile(
+        cls, profile: str, quick: tuple[int, int], full: tuple[int, int]
+    ) -> Budget:
+        """The budget ``(batch, max_looks)`` of ``profile`` ("quick" or "full")."""
+        if profile not in ("quick", "full"):
+            raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
+        return cls(*(quick if profile == "quick" else full))
+
+    @property
+    def max_n(self) -> int:
+        """Replicates if every look is used."""
+        return self.batch * self.max_looks
+
+    def look_alpha(self, alpha: float, anytime_valid: bool = False) -> float:
+        """Level spent at each look: ``alpha / max_looks`` (``alpha`` if anytime-valid)."""
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+        return alpha if anytime_valid else alpha / self.max_looks
+
+
+@dataclass
+class SequentialResult:
+    """Data, final comparisons and history of a sequential run."""
+
+    data: dict[str, np.ndarray]
+    comparisons: list[Comparison]
+    looks: list[dict[str, Any]] = field(default_factory=list)
+    budget: Budget = field(default_factory=lambda: Budget(2, 1))
+    alpha: float = 0.0
+    alpha_look: float = 0.0
+
+    @property
+    def n(self) -> int:
+        """Replicates used."""
+        return int(self.looks[-1]["n"]) if self.looks else 0
+
+    @property
+    def stopped_early(self) -> bool:
+        """Whether the claim was decided before the budget was spent."""
+        return len(self.looks) < self.budget.max_looks
+
+    def evidence(self) -> dict[str, Any]:
+        """The design of the run for a claim's evidence."""
+        return {
+            "rule": "group-sequential, Bonferroni over looks: each look at alpha_look",
+            "batch": self.budget.batch,
+            "max_looks": self.budget.max_looks,
+            "looks_used": len(self.looks),
+            "n": self.n,
+            "alpha": self.alpha,
+            "alpha_look": self.alpha_look,
+            "stopped_early": self.stopped_early,
+            "history": self.looks,
+        }
+
+
+def _decided(comps: list[Comparison]) -> bool:
+    from moetheory.stats import combine
+
+    return combine([c.verdict for c in comps]) is not Verdict.INCONCLUSIVE
+
+
+def run_sequential(
+    draw: Callable[[int, int], dict[str, np.ndarray]],
+    judge: Callable[[dict[str, np.ndarray], float], list[Comparison]],
+    alpha: float,
+    budget: Budget,
+    anytime_valid: bool = False,
+    decided: Callable[[list[Comparison]], bool] | None = None,
+) -> SequentialResult:
+    """Draw batches of replicates until ``judge`` decides or ``budget`` is spent.
+
+    Parameters
+    ----------
+    draw : callable ``(look, size) -> dict of arrays``
+        ``size`` new replicates for look ``look`` (0-based); every array's first axis
+        indexes replicates. Draw from ``ctx.rng(...)`` streams that depend on the look (or
+        better on the replicate index), so the run is reproducible.
+    judge : callable ``(data, alpha_look) -> list of Comparison``
+        Decides the claim on all data so far, with intervals of total level
+        ``1 - alpha_look`` (split it over the comparisons).
+    alpha : float
+        The claim's error level (``ctx.alpha``).
+    budget : Budget
+    anytime_valid : bool
+        True only if every interval ``judge`` builds is anytime-valid.
+    decided : callable, optional
+        When to stop; default: when :func:`moetheory.stats.combine` of the verdicts is not
+        ``inconclusive`` (some comparison is unsupported, or all are decided).
+
+    Returns
+    -------
+    SequentialResult
+
+    Examples
+    --------
+    >>> from moetheory.stats import compare, mean_ci
+    >>> rng = np.random.default_rng(0)
+    >>> res = run_sequential(
+    ...     lambda look, size: {"x": rng.normal(1.0, 0.1, size)},
+    ...     lambda data, a: [compare("E[x]", mean_ci(data["x"], a), 1.0, 0.2)],
+    ...     alpha=0.01, budget=Budget(20, 5))
+    >>> res.comparisons[0].verdict.value, res.n, res.stopped_early
+    ('supported', 20, True)
+    """
+    alpha_look = budget.look_alpha(alpha, anytime_valid)
+    stop = decided or _decided
+    data: dict[str, np.ndarray] = {}
+    looks: list[dict[str, Any]] = []
+    comps: list[Comparison] = []
+    for look in range(budget.max_looks):
+        new = draw(look, budget.batch)
+        if not new:
+            raise ValueError("draw returned no data")
+        data = {k: np.concatenate([data[k], np.asarray(v)]) if k in data else np.asarray(v)
+                for k, v in new.items()}
+        comps = judge(data, alpha_look)
+        n = int(min(len(v) for v in data.values()))
+        looks.append({"look": look + 1, "n": n,
+                      "verdicts": {c.label: c.verdict.value for c in comps}})
+        if stop(comps):
+            break
+    return SequentialResult(data, comps, looks, budget, alpha, alpha_look)
