@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import time
 
 from moetheory.atlas import ATLAS_EXPERTS, ATLAS_ROUTERS, build_atlas, render_atlas
@@ -29,6 +30,7 @@ def main() -> int:
     parser.add_argument("--write", help="write the rendered page to this path")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--json", help="write per-cell timings as JSON to this path")
+    parser.add_argument("--pickle", help="also keep the computed cells (re-render later)")
     args = parser.parse_args()
     start = time.perf_counter()
     cells = build_atlas(ATLAS_ROUTERS, ATLAS_EXPERTS, processes=args.processes)
@@ -47,6 +49,9 @@ def main() -> int:
             json.dump({"wall_s": wall, "processes": args.processes,
                        "cells": [{"router": r, "expert": e, "cpu_s": s} for s, r, e in rows]},
                       fh, indent=1)
+    if args.pickle:
+        with open(args.pickle, "wb") as fh:
+            pickle.dump(cells, fh)
     if args.write:
         with open(args.write, "w", encoding="utf-8") as fh:
             fh.write(render_atlas(cells))

@@ -22,7 +22,7 @@ is otherwise left ``inconclusive`` with its scope stated.
 
 Examples
 --------
->>> cell = atlas_cell("cosine", "tanh")
+>>> cell = atlas_cell("cosine", "generic", order=1)
 >>> cell.rediscovers_eq4, cell.verdict
 (True, 'refuted')
 """
@@ -285,7 +285,10 @@ def render_cell(cell: AtlasCell) -> str:
     else:
         lines += ["No relation up to order 2: no parameter interaction.", ""]
     lines += [
-        f"**Strong identifiability: {cell.verdict}.** {cell.verdict_reason}.",
+        f"**Strong identifiability: {cell.verdict}.** Reading: the Taylor family "
+        "$\\{\\partial^\\alpha H(\\cdot,\\theta_j)\\}_{|\\alpha| \\le 2}$ in all parameters "
+        "(the router's included) is linearly independent for distinct atoms $\\theta_j$, in "
+        f"the dimension stated. {cell.verdict_reason}.",
         "",
         "Certificate: each relation is verified exactly (the numerator of "
         "$\\sum_\\alpha c_\\alpha \\partial^\\alpha H$, with the transcendental kernels and "
@@ -386,7 +389,10 @@ def _rediscoveries(by: dict[tuple[str, str], AtlasCell]) -> list[str]:
     if verdicts:
         lines.append("- The seeds' statements on experts under the perturbed router "
                      "(ReLU, GELU, tanh, $z^p$ strongly identifiable; linear not; seed 002 "
-                     f"L58, L116), primary reading: {verdicts}.")
+                     f"L58, L116), read for the Taylor family of $H$ in $d = 2$: {verdicts}. "
+                     "In $d = 2$ a second-order relation among the "
+                     "$\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ survives the "
+                     "perturbation for every ridge expert; in $d = 1$ there is none.")
     return lines
 
 

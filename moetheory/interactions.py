@@ -73,11 +73,11 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
+from moetheory.routers import COSINE, LINEAR, TAU1, TAU2, Router, perturbed_cosine_router
+
 __all__ = [
     "EXPERTS",
     "ROUTERS",
-    "TAU1",
-    "TAU2",
     "TEMPERATURE",
     "ExpertSpec",
     "InteractionResult",
@@ -91,8 +91,6 @@ __all__ = [
     "symbol_latex",
 ]
 
-TAU1 = sp.Symbol("tau1", positive=True)
-TAU2 = sp.Symbol("tau2", positive=True)
 TEMPERATURE = sp.Symbol("T", positive=True)
 
 
@@ -232,6 +230,16 @@ def _router(name: str, score: Callable[[tuple, tuple], sp.Expr], latex: str, gat
     return RouterSpec(name, build, latex, note)
 
 
+def _from_router(router: Router, name: str, latex: str, note: str = "") -> RouterSpec:
+    """A :class:`moetheory.routers.Router` (its score in coordinates) as a softmax gate."""
+
+    def build(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        beta = _vec("beta1", len(x))
+        return sp.exp(router.score(sp.Matrix(beta), sp.Matrix(x))), beta
+
+    return RouterSpec(name, build, latex, note)
+
+
 def _ridge(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
     a = _vec("a", len(x))
     b = sp.Symbol("b", real=True)
@@ -287,12 +295,12 @@ def _poly_expert(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ..
 ROUTERS: dict[str, RouterSpec] = {
     r.name: r
     for r in [
-        _router("linear", lambda b, x: _dot(b, x), r"e^{\beta_1^\top x}"),
-        _router("cosine", lambda b, x: _dot(b, x) / (_norm(b) * _norm(x)),
-                r"\exp\frac{\beta_1^\top x}{\|\beta_1\|\,\|x\|}", note="eq. (2)"),
-        _router("perturbed", lambda b, x: _dot(b, x) / ((_norm(b) + TAU1) * (_norm(x) + TAU2)),
-                r"\exp\frac{\beta_1^\top x}{(\|\beta_1\|+\tau_1)(\|x\|+\tau_2)}",
-                note="eq. (8); τ1, τ2 > 0 free"),
+        _from_router(LINEAR, "linear", r"e^{\beta_1^\top x}"),
+        _from_router(COSINE, "cosine", r"\exp\frac{\beta_1^\top x}{\|\beta_1\|\,\|x\|}",
+                     note="eq. (2)"),
+        _from_router(perturbed_cosine_router(TAU1, TAU2), "perturbed",
+                     r"\exp\frac{\beta_1^\top x}{(\|\beta_1\|+\tau_1)(\|x\|+\tau_2)}",
+                     note="eq. (8); τ1, τ2 > 0 free"),
         _router("sigmoid", lambda b, x: _dot(b, x), r"\sigma(\beta_1^\top x)", gate="sigmoid",
                 note="sigmoid gating"),
         _router("temperature", lambda b, x: _dot(b, x) / TEMPERATURE,

@@ -960,12 +960,21 @@ def check_all_first_order(ctx: CheckContext) -> Outcome:
         "no relation" if not per.relations else f"relations: {_relations_text(per)}",
         per.evidence(),
     )
+    # Cross-check with the Euler-operator closed forms of moetheory.pde (every d1 at once).
+    euler_cos = euler_residual(COSINE)
+    euler_per = euler_residual(perturbed_cosine_router())
+    if not (euler_cos.holds_identically and not euler_per.holds_identically):
+        cosine = Reading(cosine.name, cosine.reading, Verdict.INCONCLUSIVE,
+                         "relation discovery and the Euler-operator closed form disagree",
+                         cosine.evidence)
     outcome = Outcome.from_readings(
         [cosine, perturbed],
         summary="cosine: the only first-order relation is β1ᵀ∂H/∂β1 = 0 (every d1); "
         "perturbed: none (d1 = 2, τ1, τ2 free)" if cosine.verdict == perturbed.verdict
         == Verdict.PROVED else "see readings",
         method="moetheory.interactions: exact null space + exact verification",
+        euler_operator_cosine_over_H=euler_cos.ratio,
+        euler_operator_perturbed_over_H=euler_per.ratio,
     )
     outcome.derivation = (_derivation_relations("Cosine router, arbitrary expert", cos,
                                                 cos_lifts)
