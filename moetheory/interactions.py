@@ -453,7 +453,7 @@ class Relation:
         r"""LaTeX, with :math:`\partial` notation."""
         names = {s: symbol_latex(s) for alpha, c in self.terms
                  for s in (*alpha, *c.free_symbols)}
-        names[_R_BETA] = r"\|\beta_1\|"
+        names[_R_BETA] = r"\Vert\beta_1\Vert"  # no "|": relations are put in tables
         out = []
         for alpha, c in self.terms:
             if not alpha:
@@ -875,8 +875,7 @@ def _nullspace(rows: list[list[Any]], coords: list[sp.Symbol],
     for row in rows:
         den = ring.one
         for v in row:
-            den = den.lcm(ring.convert(v.denom.as_expr()) if False else v.denom.set_ring(
-                ring.ring))
+            den = den.lcm(v.denom.set_ring(ring.ring))
         prow.append([(v.numer.set_ring(ring.ring) * den.exquo(v.denom.set_ring(ring.ring)))
                      for v in row])
     mat = DomainMatrix(prow, (len(prow), len(prow[0])), ring)
@@ -985,26 +984,6 @@ def _prolong(setup: _Setup, rel: dict[tuple, sp.Expr], p: sp.Symbol) -> dict[tup
         b = tuple(sorted((*a, p), key=lambda q: pos[q]))
         out[b] = out.get(b, 0) + c
     return out
-
-
-def _in_span(setup: _Setup, cols: list[tuple], basis: list[dict[tuple, sp.Expr]],
-             cand: dict[tuple, sp.Expr]) -> bool:
-    """Whether ``cand`` lies in the span of ``basis`` over Q(θ)(‖β1‖) (exact rank test)."""
-    if not basis:
-        return False
-    sub: dict[sp.Symbol, Any] = {}
-    gens: list[sp.Symbol] = []
-    if setup.p_radical is not None:
-        psub, gens = _param_substitution(setup, 1)
-        sub = {**psub, _R_BETA: psub[setup.p_radical[0]]}
-    used = [a for a in cols if any(a in v for v in [*basis, cand])]
-    syms = sorted({s for v in [*basis, cand] for c in v.values() for s in c.free_symbols}
-                  - set(sub), key=str)
-    rows = [[sp.sympify(v.get(a, 0)).xreplace(sub) for a in used] for v in [*basis, cand]]
-    dom = sp.QQ.frac_field(*(syms + gens)) if (syms or gens) else sp.QQ
-    mat = DomainMatrix([[dom.from_sympy(sp.cancel(e)) for e in row] for row in rows],
-                       (len(rows), len(used)), dom)
-    return bool(mat.rank() == mat[: len(basis), :].rank())
 
 
 def _specialise(setup: _Setup, rel: dict[tuple, sp.Expr], cols: list[tuple],

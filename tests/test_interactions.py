@@ -140,3 +140,39 @@ def test_dimension_mismatch_is_rejected() -> None:
     router = custom_router(w * x1, [x1], [w])
     with pytest.raises(ValueError, match="d must be one of"):
         interactions(router, EXPERTS["tanh"], order=1, d=2)
+
+
+def test_perturbed_second_order_relation_holds_numerically() -> None:
+    """Independent check of the d = 2 relation of the perturbed router with a tanh expert:
+    mpmath differentiation (40 digits) of H itself, at random points."""
+    import mpmath
+
+    res = interactions(ROUTERS["perturbed"], EXPERTS["tanh"], order=2, d=2)
+    assert len(res.relations) == 1
+    rel = res.relations[0]
+    names = [str(p) for p in res.params]  # beta1_1, beta1_2, a_1, a_2, b
+    rng = __import__("random").Random(7)
+    with mpmath.workdps(40):
+        for _ in range(3):
+            x = [mpmath.mpf(rng.uniform(-2, 2)) for _ in range(2)]
+            theta = [mpmath.mpf(rng.uniform(-1.5, 1.5)) for _ in range(5)]
+            t1, t2 = mpmath.mpf("0.7"), mpmath.mpf("1.3")
+
+            def big_h(b1, b2, a1, a2, b, x=x, t1=t1, t2=t2):  # type: ignore[no-untyped-def]
+                nb = mpmath.sqrt(b1**2 + b2**2)
+                nx = mpmath.sqrt(x[0] ** 2 + x[1] ** 2)
+                s = (b1 * x[0] + b2 * x[1]) / ((nb + t1) * (nx + t2))
+                return mpmath.exp(s) * mpmath.tanh(a1 * x[0] + a2 * x[1] + b)
+
+            subs = {sp.Symbol(n, real=True): sp.Float(str(v), 40) for n, v in
+                    zip(names, theta, strict=True)}
+            subs[sp.Symbol("r_beta", positive=True)] = sp.Float(
+                str(mpmath.sqrt(theta[0] ** 2 + theta[1] ** 2)), 40)
+            subs[sp.Symbol("tau1", positive=True)] = sp.Float("0.7", 40)
+            subs[sp.Symbol("tau2", positive=True)] = sp.Float("1.3", 40)
+            total = mpmath.mpf(0)
+            for alpha, coeff in rel.terms:
+                order = tuple(sum(1 for q in alpha if str(q) == n) for n in names)
+                c = mpmath.mpf(str(sp.N(coeff.xreplace(subs), 40)))
+                total += c * mpmath.diff(big_h, theta, order)
+            assert abs(total) < mpmath.mpf(10) ** -20
