@@ -146,8 +146,24 @@ def _is_ridge(rel: Relation) -> bool:
         ok_shape and ratio.free_symbols == {sp.Symbol("T", positive=True)})
 
 
-def _identifiability(router: str, expert: str, res: InteractionResult
-                     ) -> tuple[str, str, dict[str, Any]]:
+def _ident_api(router: str, expert: str) -> dict[str, Any]:
+    """The verdict of :func:`moetheory.identifiability.decide` (its readings are in d = 1)."""
+    reading = _READING.get(router)
+    name = _IDENT_EXPERT.get(expert)
+    if not (reading and name):
+        return {}
+    try:
+        from moetheory.experts import get_expert
+        from moetheory.identifiability import decide
+
+        dec = decide(get_expert(name), reading)
+        return {"reading": reading, "expert": name, "verdict": dec.verdict.value,
+                "summary": dec.summary}
+    except Exception as exc:  # the API belongs to another module; report, don't fail
+        return {"reading": reading, "expert": name, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _identifiability(res: InteractionResult, api: dict[str, Any]) -> tuple[str, str]:
     if res.relations:
         first = min(res.relations, key=lambda r: (r.order, len(r.terms)))
         where = "every $d \\ge 1$" if lift(res, first).get("all_d") else "$d = 2$"
@@ -155,27 +171,13 @@ def _identifiability(router: str, expert: str, res: InteractionResult
                 f"the single-atom Taylor family $\\{{\\partial^\\alpha H\\}}_{{|\\alpha| "
                 f"\\le 2}}$ is linearly dependent in {where}, e.g. by the order-{first.order} "
                 f"relation with {len(first.terms)} terms in the table (parameters outside a "
-                "null set)", {})
-    api: dict[str, Any] = {}
-    reading = _READING.get(router)
-    name = _IDENT_EXPERT.get(expert)
-    if reading and name:
-        try:
-            from moetheory.experts import get_expert
-            from moetheory.identifiability import decide
-
-            dec = decide(get_expert(name), reading)
-            api = {"reading": reading, "expert": name, "verdict": dec.verdict.value,
-                   "summary": dec.summary}
-            return (dec.verdict.value,
-                    f"no relation up to order 2 at one atom; two atoms under reading "
-                    f"`{reading}` of moetheory.identifiability: {dec.summary}", api)
-        except Exception as exc:  # the API belongs to another module; report, don't fail
-            api = {"reading": reading, "expert": name, "error": f"{type(exc).__name__}: {exc}"}
+                "null set)")
+    if "verdict" in api:
+        return (api["verdict"], "no relation up to order 2 at one atom; two atoms under reading "
+                f"`{api['reading']}` of moetheory.identifiability: {api['summary']}")
     return ("inconclusive",
             "no relation up to order 2 at one atom (the single-atom Taylor family is "
-            "independent); independence across several atoms is not decided for this router",
-            api)
+            "independent); independence across several atoms is not decided for this router")
 
 
 def atlas_cell(router: str, expert: str, order: int = 2, d: int = 2) -> AtlasCell:
@@ -199,7 +201,8 @@ def atlas_cell(router: str, expert: str, order: int = 2, d: int = 2) -> AtlasCel
         if key not in keys:
             keys[key] = lift(res, rel)
         lifts.append(keys[key])
-    verdict, reason, api = _identifiability(router, expert, res)
+    api = _ident_api(router, expert)
+    verdict, reason = _identifiability(res, api)
     return AtlasCell(router, expert, res, lifts, verdict, reason, api,
                      time.process_time() - start)
 
@@ -290,6 +293,16 @@ def render_cell(cell: AtlasCell) -> str:
         "(the router's included) is linearly independent for distinct atoms $\\theta_j$, in "
         f"the dimension stated. {cell.verdict_reason}.",
         "",
+    ]
+    api = cell.ident_api
+    if "verdict" in api:
+        lines += [f"For comparison, {{func}}`moetheory.identifiability.decide` (reading "
+                  f"`{api['reading']}`, expert `{api['expert']}`, the expert family with the "
+                  f"router multiplier, two atoms): **{api['verdict']}** — `{api['summary']}`.", ""]
+    elif "error" in api:
+        lines += [f"{{func}}`moetheory.identifiability.decide` (reading `{api['reading']}`): "
+                  f"error {api['error']}.", ""]
+    lines += [
         "Certificate: each relation is verified exactly (the numerator of "
         "$\\sum_\\alpha c_\\alpha \\partial^\\alpha H$, with the transcendental kernels and "
         "radicals as symbols, reduces to the zero polynomial modulo $r^2 = $ radicand); "
@@ -386,13 +399,17 @@ def _rediscoveries(by: dict[tuple[str, str], AtlasCell]) -> list[str]:
                          f"{', '.join(gone) or 'no expert'}.")
     seeds = [("perturbed", e) for e in ("relu", "gelu", "tanh", "poly2", "poly3", "linear")]
     verdicts = ", ".join(f"{e}: {by[(r, e)].verdict}" for r, e in seeds if (r, e) in by)
+    api = ", ".join(f"{e}: {by[(r, e)].ident_api['verdict']}" for r, e in seeds
+                    if (r, e) in by and "verdict" in by[(r, e)].ident_api)
     if verdicts:
         lines.append("- The seeds' statements on experts under the perturbed router "
                      "(ReLU, GELU, tanh, $z^p$ strongly identifiable; linear not; seed 002 "
                      f"L58, L116), read for the Taylor family of $H$ in $d = 2$: {verdicts}. "
                      "In $d = 2$ a second-order relation among the "
                      "$\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ survives the "
-                     "perturbation for every ridge expert; in $d = 1$ there is none.")
+                     "perturbation for every ridge expert; in $d = 1$ there is none."
+                     + (f" For comparison, {{func}}`moetheory.identifiability.decide` (reading "
+                        f"`pcos-2`, $d = 1$, expert family): {api}." if api else ""))
     return lines
 
 
