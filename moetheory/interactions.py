@@ -22,7 +22,7 @@ parameters (and :math:`\|\beta_1\|`) with rational coefficients. Hyper-parameter
 Method (sound and complete)
 ---------------------------
 1. Transcendental pieces become *kernels* with their derivative rules (:math:`e^w`,
-   :math:`\tanh w`, :math:`\mathrm{erf}\,w`, the Gaussian :math:`\tfrac{2}{\sqrt\pi}e^{-w^2}`,
+   :math:`\tanh w`, :math:`\mathrm{erf}\,w`, the Gaussian :math:`\frac{2}{\sqrt\pi}e^{-w^2}`,
    an arbitrary expert :math:`h` and its derivatives); radicals
    :math:`\sqrt{\sum_i (x_i - c_i)^2}` and :math:`\sqrt{\sum_i \beta_i^2}` become symbols
    :math:`r` with :math:`r^2` the radicand. After differentiation each
@@ -621,11 +621,19 @@ class _Rng:
 
 
 def _kernel_text(kernel: sp.Expr) -> str:
-    text = sp.sstr(kernel)
-    for cls, name in ((_KExp, "exp"), (_KTanh, "tanh"), (_KErf, "erf"),
-                      (_KGauss, "(2/sqrt(pi))*exp(-w**2) at w =")):
-        text = text.replace(cls.__name__, name)
-    return text
+    """A kernel as inline LaTeX (``$...$``), in the paper's names."""
+    expr = kernel.replace(_KExp, sp.exp).replace(_KTanh, sp.tanh).replace(_KErf, sp.erf)
+    if isinstance(kernel, _KGauss):
+        w = kernel.args[0]
+        tex = r"\frac{2}{\sqrt{\pi}} e^{-w^2}\ (w = " + sp.latex(
+            w, symbol_names=_names(w)) + ")"
+    else:
+        tex = sp.latex(expr, symbol_names=_names(expr))
+    return f"${tex}$"
+
+
+def _names(expr: sp.Expr) -> dict[sp.Symbol, str]:
+    return {s: symbol_latex(s) for s in expr.free_symbols if isinstance(s, sp.Symbol)}
 
 
 def _multi_indices(params: Sequence[sp.Symbol], order: int) -> list[tuple[sp.Symbol, ...]]:
@@ -1182,9 +1190,10 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     ]
     if setup.atoms.kernels:
         assumptions.append(
-            "kernels " + ", ".join(sorted(_kernel_text(k) for k in setup.atoms.kernels))
-            + " algebraically independent over Q(params)(x) (Ax; exponents Q-independent "
-            "modulo constants for generic parameters)")
+            "the kernels " + ", ".join(sorted(_kernel_text(k) for k in setup.atoms.kernels))
+            + " are algebraically independent over $\\mathbb{Q}(\\theta)(x)$ (Ax's theorem: "
+            "their exponents are linearly independent over $\\mathbb{Q}$ modulo constants for "
+            "generic parameters)")
     if len(setup.pieces) > 1:
         assumptions.append("each smooth piece of the expert is a non-empty open set; a relation "
                            "must hold on every piece")
