@@ -180,20 +180,27 @@ def _identifiability(res: InteractionResult, api: dict[str, Any]) -> tuple[str, 
             "independent); independence across several atoms is not decided for this router")
 
 
-def atlas_cell(router: str, expert: str, order: int = 2, d: int = 2) -> AtlasCell:
-    """Compute one cell (relations at ``d``, lifted to every dimension, and the verdict).
+def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 2,
+               d: int = 2) -> AtlasCell:
+    """One cell: relations at ``d``, lifted to every dimension, and the verdict.
+
+    ``router`` and ``expert`` are names of :data:`~moetheory.interactions.ROUTERS` and
+    :data:`~moetheory.interactions.EXPERTS`, or one's own specs
+    (:func:`~moetheory.interactions.custom_router`, :func:`~moetheory.interactions.custom_expert`).
 
     Raises
     ------
     ValueError
         On an unknown router or expert name.
     """
-    if router not in ROUTERS:
+    if isinstance(router, str) and router not in ROUTERS:
         raise ValueError(f"router must be one of {sorted(ROUTERS)}, got {router!r}")
-    if expert not in EXPERTS:
+    if isinstance(expert, str) and expert not in EXPERTS:
         raise ValueError(f"expert must be one of {sorted(EXPERTS)}, got {expert!r}")
+    rspec = ROUTERS[router] if isinstance(router, str) else router
+    espec = EXPERTS[expert] if isinstance(expert, str) else expert
     start = time.process_time()
-    res = interactions(ROUTERS[router], EXPERTS[expert], order=order, d=d)
+    res = interactions(rspec, espec, order=order, d=d)
     lifts = []
     keys: dict[str, dict[str, Any]] = {}
     for rel in res.relations:
@@ -201,9 +208,10 @@ def atlas_cell(router: str, expert: str, order: int = 2, d: int = 2) -> AtlasCel
         if key not in keys:
             keys[key] = lift(res, rel)
         lifts.append(keys[key])
-    api = _ident_api(router, expert)
+    api = _ident_api(router, expert) if isinstance(router, str) and isinstance(expert, str) \
+        else {}
     verdict, reason = _identifiability(res, api)
-    return AtlasCell(router, expert, res, lifts, verdict, reason, api,
+    return AtlasCell(rspec.name, espec.name, res, lifts, verdict, reason, api,
                      time.process_time() - start)
 
 
@@ -263,7 +271,7 @@ def _lift_text(lf: dict[str, Any]) -> str:
 
 def render_cell(cell: AtlasCell) -> str:
     """The MyST section of one cell (deterministic)."""
-    r, e = ROUTERS[cell.router], EXPERTS[cell.expert]
+    r, e = cell.result.router, cell.result.expert
     res = cell.result
     params = ", ".join(f"${symbol_latex(p)}$" for p in res.params)
     lines = [

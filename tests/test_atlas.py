@@ -54,3 +54,16 @@ def test_unknown_names_are_rejected() -> None:
         atlas_cell("softmax", "tanh")
     with pytest.raises(ValueError, match="expert must be one of"):
         atlas_cell("linear", "swish")
+
+
+def test_own_router_and_expert_get_a_cell() -> None:
+    import sympy as sp
+
+    from moetheory.interactions import custom_expert, custom_router
+
+    x1, w, a, b = sp.symbols("x1 w a b", real=True)
+    cell = atlas_cell(custom_router(w * x1, [x1], [w], name="mine"),
+                      custom_expert(sp.tanh(a * x1 + b), [x1], [a, b], name="tanh-1d"), d=1)
+    assert cell.has_ridge_identity is False  # names differ from the ridge pattern
+    assert cell.verdict == "refuted" and len(cell.result.relations) == 1
+    assert "mine × tanh-1d" in render_cell(cell)
