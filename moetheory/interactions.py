@@ -49,6 +49,16 @@ Method (sound and complete)
    With at most three vectors, exact checks in :math:`d = 3` and :math:`d = 4` prove it for
    every :math:`d \ge 3`; :math:`d = 1, 2` are checked exactly too (:func:`lift`).
 
+Limits
+------
+Supported pieces: exp, tanh, erf (GELU), rational functions, at most one radical in :math:`x`
+(of the form :math:`\|x - c\|`) and one parameter norm, undefined expert functions, and
+piecewise experts (ReLU) whose pieces are open sets; anything else is refused with a
+``ValueError`` naming the function. A relation whose indices are neither free nor one
+contraction (for instance the second-order relation of the perturbed router in :math:`d = 2`,
+whose coefficients involve :math:`\beta_1\beta_1^\top`) is reported, exactly, for the
+discovery dimension only.
+
 References
 ----------
 Seed 002, eq. (4) and eq. (8); Nguyen, Ho, Rinaldo (2024c), softmax gating and ridge experts.
