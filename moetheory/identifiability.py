@@ -37,6 +37,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from typing import Any
 import sympy as sp
 
 from moetheory.engine.verdicts import Verdict
+from moetheory.exact import to_exact
 from moetheory.experts import Expert
 from moetheory.linear_independence import (
     LinearIndependenceResult,
@@ -145,6 +147,30 @@ class IdentifiabilityReading:
             f"for almost every x. {self.note}"
         )
 
+    def reading_latex(self) -> str:
+        """The reading as Markdown prose with inline ``$...$`` formulas (docs pages).
+
+        Examples
+        --------
+        >>> "list semantics" in READINGS["pcos-2"].reading_latex()
+        True
+        """
+        mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}[self.router]
+        nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
+        router = {"perturbed-cosine": r"router factor $e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
+                                      r"(\|x\|+\tau_2))}$, $u(x) = x/(\|x\|+\tau_2)$",
+                  "linear": r"router factor $e^{\beta_1^\top x+\beta_0}$ (multiplier $x$)",
+                  "none": "no router factor (classical, derivatives in $\\eta$ only)"}[
+            self.router]
+        return (
+            f"`{self.name}`: $h$ is strongly identifiable iff for pairwise distinct atoms "
+            rf"$\eta_1,\dots,\eta_{{{self.atoms}}}$ the functions "
+            rf"${mult}\,\partial^{{\gamma}}_{{\eta}} h(x,\eta_j)$ with "
+            rf"${self.min_order} \le {nu} \le {self.max_order}$ (multi-indices), taken with "
+            f"{self.semantics} semantics, are linearly independent for almost every $x$; "
+            f"{router}."
+        )
+
     def latex(self) -> str:
         """The reading as a displayed formula (MyST)."""
         mult = {"perturbed-cosine": r"u(x)^{\nu}",
@@ -227,11 +253,27 @@ def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, s
     [{a: 3/2, b: -2/3}, {a: 5/4, b: 4/7}]
     """
     q = len(params)
-    if not isinstance(k, int) or not 1 <= k * q <= len(GENERIC_VALUES):
-        raise ValueError(
-            f"k must be an integer with 1 <= k * len(params) <= {len(GENERIC_VALUES)}, got {k!r}"
-        )
-    return [{p: GENERIC_VALUES[j * q + i] for i, p in enumerate(params)} for j in range(k)]
+    if not isinstance(k, int) or k < 1:
+        raise ValueError(f"the number of atoms k must be a positive integer, got {k!r}")
+    if q < 1:
+        raise ValueError("params must name at least one parameter")
+    return [{p: _generic_value(j * q + i) for i, p in enumerate(params)} for j in range(k)]
+
+
+def _generic_value(i: int) -> sp.Rational:
+    """The i-th generic rational: the table :data:`GENERIC_VALUES`, then the distinct values
+    ``±(i + 2)/(i + 1 + (i mod 5))`` (deterministic, never repeating an earlier value)."""
+    if i < len(GENERIC_VALUES):
+        return GENERIC_VALUES[i]
+    seen = set(GENERIC_VALUES)
+    j = len(GENERIC_VALUES)
+    while True:
+        v = sp.Rational((-1) ** j * (j + 2), j + 1 + j % 5)
+        if v not in seen:
+            if j >= i:
+                return v
+            seen.add(v)
+        j += 1
 
 
 def router_multiplier_ratio(order: int = 1) -> sp.Expr:
@@ -312,21 +354,14 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
             "reading orders must satisfy 0 <= min_order <= max_order <= 3, got "
             f"{reading.min_order}..{reading.max_order}"
         )
-    if expr.has(sp.Max, sp.Min, sp.Heaviside):
-        expr = expr.rewrite(sp.Piecewise)
+    if expr.has(sp.Max, sp.Min, sp.Heaviside, sp.Abs, sp.sign):
+        # Piecewise branches differentiate to the almost-everywhere derivative (|z|'' = 0
+        # a.e., not a Dirac delta), so ReLU written as (z + |z|)/2 works at every order.
+        expr = _piecewise_form(expr)
     coords = tuple(coords) if coords is not None else (x,)
     mults = reading.multipliers(coords)
     sym = "x" if reading.router == "linear" else "u"
-    derivs: list[tuple[tuple[sp.Symbol, ...], sp.Expr]] = []
-    for r in range(reading.max_order + 1):
-        for gamma in itertools.combinations_with_replacement(params, r):
-            d = sp.diff(expr, *gamma) if gamma else expr
-            if d.has(sp.Derivative) or d.atoms(sp.DiracDelta):
-                raise ValueError(
-                    f"order {r} requested, but h is not {r} times differentiable in "
-                    f"{gamma} in closed form (got {d})"
-                )
-            derivs.append((gamma, d))
+    derivs = _derivatives(expr, tuple(params), reading.max_order)
     family: list[FamilyTerm] = []
     for j, atom in enumerate(atoms, start=1):
         for gamma, d in derivs:
@@ -360,6 +395,38 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
             kept.append(term)
         family = kept
     return family
+
+
+def _piecewise_form(expr: sp.Expr) -> sp.Expr:
+    """Rewrite Abs, sign, Heaviside, Max, Min as Piecewise (strict conditions)."""
+    def abs_pw(z: sp.Expr) -> sp.Expr:
+        return sp.Piecewise((z, z > 0), (-z, True))
+
+    def sign_pw(z: sp.Expr) -> sp.Expr:
+        return sp.Piecewise((1, z > 0), (-1, z < 0), (0, True))
+
+    out = expr.replace(sp.Abs, abs_pw).replace(sp.sign, sign_pw)
+    if out.has(sp.Max, sp.Min, sp.Heaviside):
+        out = out.rewrite(sp.Piecewise)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _derivatives(expr: sp.Expr, params: tuple[sp.Symbol, ...],
+                 max_order: int) -> tuple[tuple[tuple[sp.Symbol, ...], sp.Expr], ...]:
+    """All parameter derivatives of ``expr`` up to ``max_order`` (multi-indices), cached:
+    the readings of one expert share them."""
+    derivs: list[tuple[tuple[sp.Symbol, ...], sp.Expr]] = []
+    for r in range(max_order + 1):
+        for gamma in itertools.combinations_with_replacement(params, r):
+            d = sp.diff(expr, *gamma) if gamma else expr
+            if d.has(sp.Derivative) or d.atoms(sp.DiracDelta):
+                raise ValueError(
+                    f"order {r} requested, but h is not {r} times differentiable in "
+                    f"{gamma} in closed form (got {d})"
+                )
+            derivs.append((gamma, d))
+    return tuple(derivs)
 
 
 @dataclass
@@ -518,7 +585,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         The parameters ``η`` of the expert.
     atoms : sequence of mappings, optional
         The pairwise distinct atoms ``η_1..η_k`` (``k = reading.atoms``); default
-        :func:`default_atoms`.
+        :func:`default_atoms`. Float values are made exact (``1.5 -> 3/2``, shortest decimal)
+        so that certificates stay exact.
     coords : sequence of sympy.Expr, optional
         Input coordinates as functions of ``x`` (default ``(x,)``); see :func:`expert_family`.
         Without ``inputs`` a dependence found on such a curve cannot be lifted, so it is
@@ -553,7 +621,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     expr, x, params = _as_expert(expert, x, params, inputs)
     if atoms is None:
         atoms = default_atoms(params, reading.atoms)
-    atom_list = [dict(a) for a in atoms]
+    atom_list = [{p: to_exact(v) for p, v in dict(a).items()} for a in atoms]
     if len(atom_list) != reading.atoms:
         raise ValueError(f"atoms must hold {reading.atoms} atoms for reading {reading.name!r}")
     for a in atom_list:

@@ -83,6 +83,8 @@ def _reading(decision: IdentifiabilityDecision, says_identifiable: bool, label: 
         f"{prefix}{decision.summary}",
         evidence=decision.evidence(),
         derivation=decision.derivation(),
+        reading_latex=(f"{prefix}claim *{claim_text}*, $d = {decision.dimension}$, "
+                       f"$k = {decision.reading.atoms}$: " + decision.reading.reading_latex()),
     )
 
 
@@ -215,6 +217,9 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
         "linearly independent for EVERY input dimension d, EVERY pairwise distinct atoms and "
         "EVERY k",
         verdict, why,
+        reading_latex=(f"claim *{claim_text}* for **every** input dimension $d$, **all** "
+                       r"pairwise distinct atoms and **every** $k$: "
+                       + READINGS[PRIMARY_READING].reading_latex()),
         evidence={"scope": scope,
                   "dependences": [d.evidence() for d in deps],
                   "general_dependences": gens,

@@ -232,3 +232,27 @@ def test_linear_router_reading_fails_for_sigmoid_by_the_ridge_pde() -> None:
     assert d.verdict is Verdict.REFUTED
     c = _coefficients(d)
     assert c["D[a]h(x,eta1)"] == -c["x*D[b]h(x,eta1)"]
+
+
+def test_friction_float_atoms_are_made_exact() -> None:
+    e = get_expert("ffn-tanh")
+    a, b = e.params
+    exact = decide(e, "pcos-1", atoms=[{a: sp.Rational(3, 2), b: 1}, {a: -1, b: sp.Rational(1, 4)}])
+    floats = decide(e, "pcos-1", atoms=[{a: 1.5, b: 1}, {a: -1, b: 0.25}])
+    assert floats.verdict is exact.verdict is Verdict.PROVED
+    assert floats.atoms == exact.atoms
+
+
+def test_friction_relu_written_with_abs_works_at_order_two() -> None:
+    relu_abs = (A * X + B + sp.Abs(A * X + B)) / 2
+    d = decide(relu_abs, "pcos-2", x=X, params=[A, B])
+    ref = decide(get_expert("ffn-relu"), "pcos-2")
+    assert d.verdict is ref.verdict is not Verdict.INCONCLUSIVE
+
+
+def test_friction_many_atoms_need_no_k_limit() -> None:
+    atoms = default_atoms(get_expert("two-layer-gelu-bias").params, 5)
+    values = [v for atom in atoms for v in atom.values()]
+    assert len(set(values)) == len(values) == 20
+    with pytest.raises(ValueError, match="number of atoms k"):
+        default_atoms([A], 0)
