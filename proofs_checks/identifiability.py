@@ -323,7 +323,10 @@ def check_ffn_relu(ctx: CheckContext) -> Outcome:
     """002: ReLU(aᵀx+b) is strongly identifiable -- decided per reading."""
     readings = _all_readings("ffn-relu", True)
     readings += _curve_readings("ffn-relu", ("pcos-1-no-order0",))
-    literal = _literal(True, [_decision("ffn-relu", PRIMARY_READING)], [_ridge_general()])
+    orbit, flipped = _orbit_reading("ffn-relu", True)
+    readings.insert(1, orbit)
+    literal = _literal(True, [_decision("ffn-relu", PRIMARY_READING), flipped],
+                       [_ridge_general()])
     return _family_outcome([literal, *readings],
                            [*_relu_identities(), _linear_router_identity(), _ridge_symmetry()])
 
@@ -360,8 +363,11 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
     d_k3 = decide(e3, k3)
     readings.append(_reading(d_k3, True, "p=3"))
     readings += _curve_readings("ffn-poly3", ("pcos-1-no-order0",), "p=3")
+    orbits = [_orbit_reading(f"ffn-poly{p}", True, f"p={p}") for p in (2, 3)]
+    readings[1:1] = [r for r, _ in orbits]
     literal = _literal(True, [_decision("ffn-poly2", PRIMARY_READING),
-                              _decision("ffn-poly3", PRIMARY_READING)], [_ridge_general()])
+                              _decision("ffn-poly3", PRIMARY_READING),
+                              *(d for _, d in orbits)], [_ridge_general()])
     readings.insert(0, literal)
     ids = []
     for p in (2, 3):
