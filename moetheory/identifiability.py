@@ -11,21 +11,38 @@ With input dimension d = 1 the derivatives of the router factor are::
 (the ``β0`` derivatives only repeat the term itself), so the span of the Taylor terms of one
 atom equals the span of ``u^ν ∂^γ_η h(x, η)``; for the linear router ``β1ᵀx + β0`` the
 multiplier is ``x`` instead of ``u``. A *reading* fixes: the router multiplier (``u``, ``x`` or
-none), the range ``min_order ≤ ν + |γ| ≤ max_order`` (so whether the order-0 term ``h``
-itself is included) and the number ``k`` of distinct atoms ``η_1, ..., η_k``.
+none), the range ``min_order ≤ |ν| + |γ| ≤ max_order`` (so whether the order-0 term ``h``
+itself is included), the number ``k`` of distinct atoms ``η_1, ..., η_k`` (any k ≥ 1) and
+list or set semantics (whether an identically zero or repeated term counts as a dependence).
 
 Reading R with atoms η_1..η_k: the family
-``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ ν + |γ| ≤ max_order}`` is linearly
+``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ |ν| + |γ| ≤ max_order}`` is linearly
 independent for almost every x. The verdict is decided at explicit (default: generic
-rational) atoms by :func:`moetheory.linear_independence.decide_linear_independence`: a
-dependence at some distinct atoms refutes strong identifiability ("for all distinct atoms");
-independence at given atoms is exact there and persists on an open set of atoms around them
-(a nonzero determinant at fixed points is continuous in the atoms).
+rational) atoms by :func:`moetheory.linear_independence.decide_linear_independence`.
 
-Input dimension d ≥ 2 is checked along a curve ``x = (c_1(t), ..., c_d(t))`` (argument
-``coords``): independence of the restricted family implies independence on R^d, whereas a
-dependence found on the curve has to be re-checked on R^d (the curve may satisfy relations
-such as x_2 = x_1^2 that R^d does not).
+Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured as ``d``,
+``k``, ``atoms``):
+
+* a dependence at some distinct atoms is a counterexample there, so it refutes "for all
+  distinct atoms" (the seeds' quantifier) -- ``atoms = "these atoms"``;
+* an independence certificate is a nonzero determinant at fixed points. For an expert
+  analytic in its parameters that determinant is a nonzero real-analytic function of the
+  atoms, so it vanishes only on a closed null set: ``atoms = "almost every atom tuple"``;
+  for piecewise experts (ReLU) it persists on an open set of atoms around the stated ones.
+  It never proves "all distinct atoms": exceptions live on symmetry orbits (η ↦ −η for odd
+  or even activations, ...), which the checks search.
+
+Input dimension d ≥ 2 (argument ``inputs``, the coordinates of R^d in which the expert is
+written) is decided on R^d: the family is screened on a curve ``x = (c_1(t), ..., c_d(t))``
+(``coords``, default ``(t, t^3, t^5, ...)``); independence there implies independence on R^d,
+and a dependence found there is rebuilt on R^d and reported only if it is an identity on all
+of R^d (a curve may satisfy relations such as ``x_2 = x_1^2`` that R^d does not). Without
+``inputs`` a dependence found on a ``coords`` curve is never reported as a refutation.
+
+For other routers and experts (helper modules such as the interaction atlas), call
+:func:`decide` with an expression, its ``params``, a custom :class:`IdentifiabilityReading`
+and, for d ≥ 2, ``inputs``; the verdict's :meth:`IdentifiabilityDecision.scope` says what it
+covers.
 
 Examples
 --------

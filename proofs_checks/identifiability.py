@@ -1,12 +1,16 @@
 """Checks of the strong-identifiability claims (seeds 002 and 000) and the polynomial identity.
 
-Each ``pcr.ident.*`` claim is decided under every reading of
-:data:`moetheory.identifiability.READINGS` (primary ``pcos-2`` first) at generic rational atoms
-with input dimension d = 1 and hidden width 1 (two-layer experts). Every verdict rests on an
-exact certificate from :mod:`moetheory.linear_independence`. Dependences found at specific
-atoms are backed by *general identities* checked symbolically for all parameter values (and,
-for the two-layer experts, unit by unit, hence for every hidden width); they are listed in the
-evidence under ``general_identities``.
+Each ``pcr.ident.*`` claim's primary reading is the most literal one (``literal``): the pcos-2
+family of Definition 1 for EVERY input dimension d, ALL pairwise distinct atoms and EVERY k.
+One exact dependence refutes it ("strongly identifiable" claims) or proves it ("not strongly
+identifiable" claims); certificates at finitely many atoms never prove the universal
+statement, so without a dependence it is ``inconclusive``. Beside it, every reading of
+:data:`moetheory.identifiability.READINGS` is decided at generic rational atoms (d = 1), the
+sign-flipped symmetry orbit (η, −η) is searched for exceptions, and d = 2 is decided on R^2
+(dependences lifted to identities on R^2). Every per-reading verdict carries its scope
+(``d``, ``k``, ``atoms``) as structured evidence. General identities, checked symbolically for
+all parameter values (any activation, unit by unit for two-layer experts), are listed under
+``general_identities``.
 """
 
 from __future__ import annotations
@@ -111,7 +115,8 @@ def _family_outcome(readings: list[Reading], identities: list[dict[str, Any]],
     summary = f"{primary.name}: {Verdict(primary.verdict).value} ({primary.summary}) | {others}"
     evidence: dict[str, Any] = {
         "verdict_by_reading": {r.name: Verdict(r.verdict).value for r in readings},
-        "scope": _SCOPE,
+        "scope": dict(primary.evidence.get("scope", {})),
+        "scope_note": _SCOPE,
         "general_identities": identities,
         **(extra or {}),
     }

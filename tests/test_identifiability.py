@@ -256,3 +256,16 @@ def test_friction_many_atoms_need_no_k_limit() -> None:
     assert len(set(values)) == len(values) == 20
     with pytest.raises(ValueError, match="number of atoms k"):
         default_atoms([A], 0)
+
+
+def test_literal_reading_is_never_proved_by_finitely_many_independence_certificates() -> None:
+    from proofs_checks.identifiability import _literal
+
+    ind = decide(get_expert("ffn-tanh"), "pcos-1")
+    assert ind.verdict is Verdict.PROVED
+    r = _literal(True, [ind], [])
+    assert r.verdict is Verdict.INCONCLUSIVE
+    assert "not covered" in r.summary
+    dep = decide(get_expert("linear"), "pcos-1")
+    assert _literal(False, [dep], []).verdict is Verdict.PROVED
+    assert _literal(True, [dep], []).verdict is Verdict.REFUTED
