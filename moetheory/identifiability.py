@@ -57,10 +57,11 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
+from sympy.polys.matrices import DomainMatrix
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.exact import to_exact
@@ -78,10 +79,12 @@ __all__ = [
     "GENERIC_VALUES",
     "PRIMARY_READING",
     "READINGS",
+    "AllAtomsDecision",
     "FamilyTerm",
     "IdentifiabilityDecision",
     "IdentifiabilityReading",
     "decide",
+    "decide_all_atoms",
     "default_atoms",
     "expert_family",
     "router_multiplier_ratio",
@@ -727,3 +730,148 @@ def _lift(null_space: list[list[sp.Expr]], functions: list[sp.Expr],
                        "to hold on R^d): not reported as a refutation")
     return {"identity_on_Rd": ok, "vectors": rows, "note": note}
 
+
+
+@dataclass
+class AllAtomsDecision:
+    """Strong identifiability decided for ALL atoms at once by exact elimination (d = 1).
+
+    Attributes
+    ----------
+    status : {"dependent for every atom tuple", "independent outside the exceptional set",
+              "not applicable"}
+    verdict : Verdict
+        ``REFUTED`` (dependent for every atom tuple), ``PROVED`` (independent for every atom
+        tuple outside the zero set of ``determinant``), ``INCONCLUSIVE`` (not applicable).
+    n_functions, n_coefficients, generic_rank : int
+        Size of the coefficient matrix over ``Q(atoms)`` and its rank.
+    determinant : sympy.Expr or None
+        A nonzero maximal minor ``Δ(atoms)``; independence holds wherever ``Δ ≠ 0``.
+    exceptional_factors : list of sympy.Expr
+        The irreducible factors of ``Δ``: their zero sets contain every exception.
+    atoms : list of dict
+        The symbolic atoms.
+    reason : str
+    """
+
+    status: str
+    verdict: Verdict
+    reading: IdentifiabilityReading
+    n_functions: int = 0
+    n_coefficients: int = 0
+    generic_rank: int = 0
+    determinant: sp.Expr | None = None
+    exceptional_factors: list[sp.Expr] = field(default_factory=list)
+    atoms: list[dict[sp.Symbol, sp.Symbol]] = field(default_factory=list)
+    reason: str = ""
+
+    def scope(self) -> dict[str, Any]:
+        """Structured scope: ``d``, ``k``, ``atoms``."""
+        atoms = {"dependent for every atom tuple": "every atom tuple",
+                 "independent outside the exceptional set":
+                     "every atom tuple outside the zero set of the exceptional factors"}.get(
+            self.status, "none")
+        return {"d": 1, "k": self.reading.atoms, "atoms": atoms,
+                "orders": [self.reading.min_order, self.reading.max_order],
+                "semantics": self.reading.semantics}
+
+    @property
+    def summary(self) -> str:
+        if self.verdict is Verdict.REFUTED:
+            return (f"dependent for EVERY atom tuple (d = 1, k = {self.reading.atoms}): the "
+                    f"{self.n_functions} functions span at most {self.generic_rank} dimensions "
+                    "(rank of the coefficient matrix over Q(atoms))")
+        if self.verdict is Verdict.PROVED:
+            factors = ", ".join(sp.sstr(f) for f in self.exceptional_factors)
+            return (f"independent for EVERY atom tuple (d = 1, k = {self.reading.atoms}) "
+                    f"outside the zero set of {factors}")
+        return f"not decided for all atoms: {self.reason}"
+
+    def evidence(self) -> dict[str, Any]:
+        return {
+            "reading": self.reading.statement(),
+            "scope": self.scope(),
+            "method": "exact elimination: each function times (1 + |x|)^max_order is a "
+                      "polynomial in x on x > 0 and on x < 0; its coefficients form a matrix "
+                      "over Q[atoms] whose rank over Q(atoms) bounds the rank at every atom",
+            "status": self.status,
+            "n_functions": self.n_functions,
+            "n_coefficients": self.n_coefficients,
+            "generic_rank": self.generic_rank,
+            "determinant_factors": [sp.sstr(f) for f in self.exceptional_factors],
+            "atoms": [{sp.sstr(k): sp.sstr(v) for k, v in a.items()} for a in self.atoms],
+            "reason": self.reason,
+        }
+
+
+def decide_all_atoms(expert: Expert | sp.Expr,
+                     reading: str | IdentifiabilityReading = PRIMARY_READING, *,
+                     x: sp.Symbol | None = None,
+                     params: Sequence[sp.Symbol] | None = None) -> AllAtomsDecision:
+    """Decide strong identifiability for ALL atoms at once, by exact elimination (d = 1).
+
+    Applies when every family function, with the atoms left symbolic, is a rational function
+    of ``x`` on ``x > 0`` and on ``x < 0`` after ``|x|`` is resolved (polynomial experts, the
+    linear expert, under any router multiplier). Each function times ``(1 + |x|)^max_order``
+    is then a polynomial in ``x`` per region; a combination vanishes a.e. iff its
+    coefficients vanish on both regions, i.e. iff ``c`` is in the left null space of the
+    coefficient matrix ``C(atoms)`` (entries in ``Q[atoms]``).
+
+    * rank of ``C`` over the field ``Q(atoms)`` below the number ``n`` of functions: every
+      ``n × n`` minor vanishes identically, so the family is dependent at EVERY atom tuple;
+    * rank ``n``: a nonzero ``n × n`` minor ``Δ(atoms)`` certifies independence at every atom
+      tuple where ``Δ ≠ 0``; its irreducible factors name a set containing every exception.
+
+    Examples
+    --------
+    >>> from moetheory.experts import get_expert
+    >>> decide_all_atoms(get_expert("ffn-poly2"), "pcos-1-no-order0").verdict.value
+    'refuted'
+    >>> d = decide_all_atoms(get_expert("ffn-poly3"), "pcos-1-no-order0")
+    >>> d.verdict.value, sp.sstr(d.exceptional_factors[0])
+    ('proved', 'a_1*b_2 - a_2*b_1')
+    """
+    if isinstance(reading, str):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+        reading = READINGS[reading]
+    expr, x, params = _as_expert(expert, x, params)
+    syms = [{p: sp.Symbol(f"{p}_{j}", real=True) for p in params}
+            for j in range(1, reading.atoms + 1)]
+    flat = [v for a in syms for v in a.values()]
+    out = AllAtomsDecision("not applicable", Verdict.INCONCLUSIVE, reading, atoms=syms)
+    if expr.has(*_BRANCHING_EXPERT):
+        out.reason = "the expert is piecewise in its parameters (not a polynomial family)"
+        return out
+    family = expert_family(expr, x, params, reading, syms)
+    blocks = []
+    for sign in (1, -1):
+        polys = []
+        for t in family:
+            f = sp.cancel(t.function.subs(sp.Abs(x), sign * x) * (1 + sign * x)
+                          ** reading.max_order)
+            if not f.is_polynomial(x) or not f.is_polynomial(*flat):
+                out.reason = f"{t.text} is not polynomial in x and the atoms on a region"
+                return out
+            polys.append(sp.Poly(f, x))
+        deg = max(p.degree() for p in polys)
+        blocks.append([[p.coeff_monomial(x**i) for i in range(deg + 1)] for p in polys])
+    rows = [b1 + b2 for b1, b2 in zip(*blocks, strict=True)]
+    n, m = len(rows), len(rows[0])
+    mat = sp.Matrix(rows)
+    ring = sp.QQ[tuple(flat)]
+    dm = DomainMatrix.from_Matrix(mat).convert_to(ring.get_field())
+    rank = dm.rank()
+    out.n_functions, out.n_coefficients, out.generic_rank = n, m, rank
+    if rank < n:
+        out.status, out.verdict = "dependent for every atom tuple", Verdict.REFUTED
+        out.reason = f"rank {rank} < {n} over Q(atoms)"
+        return out
+    _, pivots = dm.rref()
+    minor = DomainMatrix.from_Matrix(mat.extract(list(range(n)), list(pivots))).convert_to(ring)
+    det = ring.to_sympy(minor.det())
+    out.determinant = det
+    out.exceptional_factors = [f for f, _ in sp.factor_list(det, *flat)[1]]
+    out.status, out.verdict = "independent outside the exceptional set", Verdict.PROVED
+    out.reason = f"nonzero {n} x {n} minor at columns {list(pivots)}"
+    return out

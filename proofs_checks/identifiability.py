@@ -30,6 +30,7 @@ from moetheory.identifiability import (
     IdentifiabilityDecision,
     IdentifiabilityReading,
     decide,
+    decide_all_atoms,
     default_atoms,
     router_multiplier_ratio,
 )
@@ -203,9 +204,11 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
     scope = {"d": "every d >= 1", "atoms": "all pairwise distinct atoms", "k": "every k >= 1",
              "orders": [0, 2], "semantics": "list"}
     if deps or gens:
-        where = ([f"at d = {d.dimension}, k = {d.reading.atoms}, atoms {d.scope()['at']}: "
-                  f"{d.summary.split('; scope')[0]}" for d in deps]
-                 + [g["short"] for g in gens])
+        every_atom = [g["short"] for g in gens if "every atom tuple" in g["scope"]]
+        where = (every_atom
+                 + [f"at d = {d.dimension}, k = {d.reading.atoms}, atoms {d.scope()['at']}: "
+                    f"{d.summary.split('; scope')[0]}" for d in deps]
+                 + [g["short"] for g in gens if g["short"] not in every_atom])
         verdict = Verdict.REFUTED if says else Verdict.PROVED
         why = "exact dependence: " + where[0] + (f" (+{len(where) - 1} more)" if len(where) > 1
                                                  else "")
@@ -232,6 +235,33 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
         derivation="\n\n".join([d.derivation() for d in deps[:1]] or
                                  [d.derivation() for d in inds[:1]]),
     )
+
+
+def _all_atoms(expert_name: str, rname: str, says: bool,
+               label: str = "") -> tuple[Reading, dict[str, Any] | None]:
+    """The reading decided for ALL atoms by exact elimination, and (when dependent for every
+    atom tuple) the general dependence it gives the literal reading."""
+    d = decide_all_atoms(get_expert(expert_name), rname)
+    v = d.verdict
+    if not says and v.is_exact:
+        v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
+    prefix = f"{label}: " if label else ""
+    claim_text = "strongly identifiable" if says else "NOT strongly identifiable"
+    reading = Reading(
+        f"{rname}-all-atoms" + (f" [{label}]" if label else ""),
+        f"{prefix}claim '{claim_text}' for EVERY atom tuple (exact elimination over "
+        f"Q(atoms)) under {d.reading.statement()}",
+        v, prefix + d.summary, evidence=d.evidence(),
+        reading_latex=(f"{prefix}claim *{claim_text}* for **every** atom tuple, $d = 1$: "
+                       + d.reading.reading_latex()),
+    )
+    general = None
+    if d.verdict is Verdict.REFUTED and rname == PRIMARY_READING:
+        general = {"identity": f"{prefix}{d.summary}", "holds": True,
+                   "short": f"{prefix}at d = 1 the {rname} family is dependent for every atom "
+                            "tuple (exact elimination)",
+                   "scope": "d = 1, every atom tuple"}
+    return reading, general
 
 
 def _orbit(expert_name: str) -> IdentifiabilityDecision:
@@ -369,10 +399,13 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
     readings.append(_reading(d_k3, True, "p=3"))
     readings += _curve_readings("ffn-poly3", ("pcos-1-no-order0",), "p=3")
     orbits = [_orbit_reading(f"ffn-poly{p}", True, f"p={p}") for p in (2, 3)]
-    readings[1:1] = [r for r, _ in orbits]
+    everywhere = [_all_atoms(f"ffn-poly{p}", rname, True, f"p={p}")
+                  for p in (2, 3) for rname in (PRIMARY_READING, "pcos-1-no-order0")]
+    readings[1:1] = [r for r, _ in everywhere] + [r for r, _ in orbits]
     literal = _literal(True, [_decision("ffn-poly2", PRIMARY_READING),
                               _decision("ffn-poly3", PRIMARY_READING),
-                              *(d for _, d in orbits)], [_ridge_general()])
+                              *(d for _, d in orbits)],
+                       [*(g for _, g in everywhere if g), _ridge_general()])
     readings.insert(0, literal)
     ids = []
     for p in (2, 3):
@@ -391,8 +424,10 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
 def check_linear(ctx: CheckContext) -> Outcome:
     """002: the linear expert is not strongly identifiable -- per reading."""
     readings = _all_readings("linear", False)
+    everywhere, general = _all_atoms("linear", PRIMARY_READING, False)
+    readings.insert(0, everywhere)
     readings.insert(0, _literal(False, [_decision("linear", PRIMARY_READING)],
-                                [_ridge_general()]))
+                                [*([general] if general else []), _ridge_general()]))
     h = _A * _X + _B
     ids = [_identity("h - a dh/da - b dh/db = 0", h - _A * sp.diff(h, _A) - _B * sp.diff(h, _B)),
            _identity("d2h/da2 = 0", sp.diff(h, _A, 2)), _linear_router_identity()]

@@ -142,7 +142,8 @@ def test_poly_identity_refuted_and_corrected_proved() -> None:
 def test_linear_claim_outcome_has_every_reading() -> None:
     out = check_linear(CheckContext("pcr.ident.linear", seed=0))
     assert out.verdict is Verdict.PROVED
-    assert [r.name for r in out.readings] == ["literal", *READINGS]
+    assert [r.name for r in out.readings] == ["literal", "pcos-2-all-atoms", *READINGS]
+    assert "every atom tuple" in out.summary
     assert all(i["holds"] for i in out.evidence["general_identities"])
 
 
@@ -269,3 +270,22 @@ def test_literal_reading_is_never_proved_by_finitely_many_independence_certifica
     dep = decide(get_expert("linear"), "pcos-1")
     assert _literal(False, [dep], []).verdict is Verdict.PROVED
     assert _literal(True, [dep], []).verdict is Verdict.REFUTED
+
+
+def test_exact_elimination_decides_polynomial_experts_for_all_atoms() -> None:
+    from moetheory.identifiability import decide_all_atoms
+
+    p2 = decide_all_atoms(get_expert("ffn-poly2"), "pcos-1-no-order0")
+    assert p2.verdict is Verdict.REFUTED and p2.generic_rank < p2.n_functions
+    p3 = decide_all_atoms(get_expert("ffn-poly3"), "pcos-1-no-order0")
+    assert p3.verdict is Verdict.PROVED
+    a1, b1, a2, b2 = (sp.Symbol(n, real=True) for n in ("a_1", "b_1", "a_2", "b_2"))
+    # the sign-flipped (more generally, proportional) atoms lie in the exceptional set ...
+    assert a1 * b2 - a2 * b1 in p3.exceptional_factors
+    e = get_expert("ffn-poly3")
+    a, b = e.params
+    flipped = decide(e, "pcos-1-no-order0", atoms=[{a: 1, b: 2}, {a: -1, b: -2}])
+    assert flipped.verdict is Verdict.REFUTED  # ... and really are exceptions
+    # ... while the generic-atom certificate agrees with the all-atoms verdict
+    assert decide(e, "pcos-1-no-order0").verdict is Verdict.PROVED
+    assert decide_all_atoms(get_expert("ffn-relu")).verdict is Verdict.INCONCLUSIVE
