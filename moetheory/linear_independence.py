@@ -889,7 +889,7 @@ def _identify(v: Any) -> sp.Expr | None:
             found = None
         if found:
             try:
-                return sp.sympify(found.replace("e", "E") if consts == ["e"] else found)
+                return sp.sympify(found, locals={"e": sp.E, "pi": sp.pi})
             except (sp.SympifyError, TypeError):
                 continue
     return None
