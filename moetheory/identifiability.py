@@ -88,6 +88,7 @@ __all__ = [
     "default_atoms",
     "expert_family",
     "router_multiplier_ratio",
+    "search_exceptions",
 ]
 
 
@@ -875,3 +876,68 @@ def decide_all_atoms(expert: Expert | sp.Expr,
     out.status, out.verdict = "independent outside the exceptional set", Verdict.PROVED
     out.reason = f"nonzero {n} x {n} minor at columns {list(pivots)}"
     return out
+
+
+#: The named symmetry orbits searched by :func:`search_exceptions`.
+EXCEPTION_ORBITS: tuple[str, ...] = ("sign-flip", "equal-slopes", "2pi-shift")
+
+
+def search_exceptions(expert: Expert | sp.Expr,
+                      reading: str | IdentifiabilityReading = PRIMARY_READING, *,
+                      x: sp.Symbol | None = None, params: Sequence[sp.Symbol] | None = None,
+                      intercept: sp.Symbol | None = None,
+                      orbits: Sequence[str] = EXCEPTION_ORBITS,
+                      ) -> dict[str, IdentifiabilityDecision]:
+    """Decide the reading on the named symmetry orbits where exceptions to "independent for
+    generic atoms" live: η_2 = −η_1 (odd or even activations), equal slopes (η_2 = η_1 except
+    the ``intercept``; exponential experts), and a 2π shift of the intercept (periodic ones).
+    Further atoms (k > 2) stay generic.
+
+    Parameters
+    ----------
+    expert, reading, x, params
+        As in :func:`decide` (the reading needs k ≥ 2).
+    intercept : sympy.Symbol, optional
+        The parameter shifted by the equal-slope and 2π orbits (default ``b`` if present,
+        else the last parameter).
+    orbits : sequence of str
+        A subset of :data:`EXCEPTION_ORBITS`.
+
+    Returns
+    -------
+    dict
+        Orbit name -> decision (a ``REFUTED`` one is an exception, with its certificate).
+
+    Examples
+    --------
+    >>> a, b, x = sp.symbols("a b x", real=True)
+    >>> found = search_exceptions(sp.exp(a * x + b), "pcos-1-no-order0", x=x, params=[a, b])
+    >>> {k: v.verdict.value for k, v in found.items()}
+    {'sign-flip': 'proved', 'equal-slopes': 'refuted', '2pi-shift': 'refuted'}
+    >>> found["equal-slopes"].result.coefficients[:2]
+    [1, 0]
+    """
+    if isinstance(reading, str):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+        reading = READINGS[reading]
+    if reading.atoms < 2:
+        raise ValueError(f"reading {reading.name!r} has k = {reading.atoms}; orbits need k >= 2")
+    bad = [o for o in orbits if o not in EXCEPTION_ORBITS]
+    if bad:
+        raise ValueError(f"orbits must be among {list(EXCEPTION_ORBITS)}, got {bad}")
+    expr, x, params = _as_expert(expert, x, params)
+    names = [str(p) for p in params]
+    shift = intercept if intercept is not None else (
+        params[names.index("b")] if "b" in names else params[-1])
+    if shift not in params:
+        raise ValueError(f"intercept must be one of params {list(params)}, got {shift!r}")
+    generic = default_atoms(params, reading.atoms)
+    base = generic[0]
+    second = {
+        "sign-flip": {p: -v for p, v in base.items()},
+        "equal-slopes": {**base, shift: base[shift] + 1},
+        "2pi-shift": {**base, shift: base[shift] + 2 * sp.pi},
+    }
+    return {o: decide(expr, reading, x=x, params=params,
+                      atoms=[base, second[o], *generic[2:]]) for o in orbits}

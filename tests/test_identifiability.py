@@ -289,3 +289,23 @@ def test_exact_elimination_decides_polynomial_experts_for_all_atoms() -> None:
     # ... while the generic-atom certificate agrees with the all-atoms verdict
     assert decide(e, "pcos-1-no-order0").verdict is Verdict.PROVED
     assert decide_all_atoms(get_expert("ffn-relu")).verdict is Verdict.INCONCLUSIVE
+
+
+def test_exception_orbits_find_the_named_exceptional_sets() -> None:
+    from moetheory.identifiability import search_exceptions
+
+    c = sp.Symbol("c", real=True)
+    periodic = search_exceptions(sp.sin(A * X + B), "pcos-1-no-order0", x=X, params=[A, B],
+                                 orbits=["2pi-shift"])
+    assert periodic["2pi-shift"].verdict is Verdict.REFUTED  # sin(z + 2 pi) = sin(z)
+    assert verify_certificate(periodic["2pi-shift"].result)
+    exp = search_exceptions(sp.exp(c * X + B), "eta-only-2", x=X, params=[c, B],
+                            orbits=["equal-slopes"])
+    dep = exp["equal-slopes"]
+    assert dep.verdict is Verdict.REFUTED  # exp(c x + b + 1) = e exp(c x + b)
+    assert any(not coef.is_Rational for row in dep.result.null_space for coef in row)
+    assert dep.result.null_space_complete
+    tanh = search_exceptions(get_expert("ffn-tanh"), "pcos-1", orbits=["sign-flip"])
+    assert tanh["sign-flip"].verdict is Verdict.REFUTED  # tanh is odd
+    with pytest.raises(ValueError, match="orbits must be among"):
+        search_exceptions(get_expert("ffn-tanh"), orbits=["rotation"])
