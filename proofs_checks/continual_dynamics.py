@@ -85,8 +85,9 @@ def _md_table(comparisons: Sequence[Comparison]) -> str:
     ]
     for c in comparisons:
         e = c.estimate
+        label = c.label.replace("|", "\\|")  # a norm's bars must not split the table cell
         lines.append(
-            f"| {c.label} | {e.mean:.4g} | [{e.low:.4g}, {e.high:.4g}] | {c.reference:.4g} "
+            f"| {label} | {e.mean:.4g} | [{e.low:.4g}, {e.high:.4g}] | {c.reference:.4g} "
             f"| {c.tolerance:.4g} | {c.verdict.value} |"
         )
     return "\n".join(lines)
