@@ -31,7 +31,15 @@ from moetheory.continual.analysis import (
 from moetheory.continual.simulator import simulate_many
 from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.exact import to_exact
-from moetheory.stats import Comparison, MeanEstimate, combine, compare, mean_ci, proportion_ci
+from moetheory.stats import (
+    Comparison,
+    MeanEstimate,
+    betting_ci,
+    combine,
+    compare,
+    mean_ci,
+    proportion_ci,
+)
 
 __all__ = [
     "check_fig2",
@@ -758,9 +766,10 @@ def _prop2_reading(
     wrong = {k: (res.update_norm[:, t2:] > scale).mean(axis=1)
              for k, res in (("without", without), ("with", with_t))}
     comps = [
-        at_most(f"max gate gap at t2={t2} <= σ0^1.75", mean_ci(gap_t2, alpha), bound, 0.0),
-        at_most(f"max within-set gate gap at t1={t1} <= σ0^1.75", mean_ci(within, alpha),
+        at_most(f"max gate gap at t2={t2} <= σ0^1.75", mean_ci(gap_t2, alpha, (0.0, math.inf)),
                 bound, 0.0),
+        at_most(f"max within-set gate gap at t1={t1} <= σ0^1.75",
+                mean_ci(within, alpha, (0.0, math.inf)), bound, 0.0),
         greater("share of rounds after t2 routed to an expert that must change, "
                 "without − with termination > 0",
                 paired_ci(wrong["without"], wrong["with"], alpha), 0.0, 0.05),
@@ -842,11 +851,11 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
     ok = np.isfinite(tv)
     comps = [
         compare("share of post-termination routings inside M_{n_t} vs 1",
-                mean_ci(inside, alpha), 1.0, 0.05),
+                betting_ci(inside, alpha, (0.0, 1.0)), 1.0, 0.05),
     ]
     if ok.sum() >= 2:
         comps.append(compare("TV distance of routing inside M_n from uniform vs 0",
-                             mean_ci(tv[ok], alpha), 0.0, 0.1))
+                             betting_ci(tv[ok], alpha, (0.0, 1.0)), 0.0, 0.1))
     ev.update(mean_inside=float(np.mean(inside)),
               mean_tv=float(np.mean(tv[ok])) if ok.any() else "nan",
               sets_tested=int(used.sum()),
