@@ -123,13 +123,6 @@ def _rows_of(prefix: str) -> list[ledger.AuditRow]:
     return [r for r in ledger.read_audit_rows(AUDIT) if r.key.startswith(prefix + "-")]
 
 
-#: Seed 003 rows of the dynamics claims (simulator), covered by the dynamics coverage work.
-DYNAMICS_ROWS_003 = frozenset(
-    f"003-{n:02d}" for n in (2, 5, 6, 9, 18, 20, 34, 36, 39, 43, 50, 54, 62, 63, 65, 67, 68, 72,
-                            74, 76, 77, 83, 95, 97, 106, 112)
-)
-
-
 def _assert_covered(rows: list[ledger.AuditRow], claims: list, what: str) -> None:  # type: ignore[type-arg]
     assert rows, f"no audit rows for {what} in {AUDIT}"
     missing = ledger.uncovered_audit_rows(rows, claims)
@@ -141,15 +134,7 @@ def _assert_covered(rows: list[ledger.AuditRow], claims: list, what: str) -> Non
 
 @needs_audit
 def test_every_seed_003_row_is_covered_or_explained(claims: list) -> None:  # type: ignore[type-arg]
-    rows = [r for r in _rows_of("003") if r.key not in DYNAMICS_ROWS_003]
-    _assert_covered(rows, claims, "seed 003 (exact, proof-step and theory rows)")
-
-
-@needs_audit
-@pytest.mark.xfail(strict=False, reason="coverage work on the seed 003 dynamics rows in progress")
-def test_every_seed_003_dynamics_row_is_covered_or_explained(claims: list) -> None:  # type: ignore[type-arg]
-    rows = [r for r in _rows_of("003") if r.key in DYNAMICS_ROWS_003]
-    _assert_covered(rows, claims, "seed 003 (dynamics rows)")
+    _assert_covered(_rows_of("003"), claims, "seed 003")
 
 
 @needs_audit
