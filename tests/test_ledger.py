@@ -37,7 +37,7 @@ def claims() -> list:  # type: ignore[type-arg]
 
 
 def test_committed_pages_equal_fresh_generation(claims: list) -> None:  # type: ignore[type-arg]
-    pages = ledger.generate_ledger_pages(ledger.build_ledger(claims))
+    pages = ledger.generate_ledger_pages(ledger.build_ledger(claims), claims)
     for name, text in pages.items():
         path = LEDGER_DIR / name
         hint = "run python -m moetheory.engine.ledger --out docs/ledger"
@@ -148,3 +148,14 @@ def test_every_audit_row_is_covered_or_explained(prefix: str, claims: list) -> N
 def test_audit_keys_belong_to_known_seeds() -> None:
     for row in ledger.read_audit_rows(AUDIT):
         assert ledger.seed_file_for_key(row.key) in SEED_FILES
+
+
+def test_index_lists_claims_without_provenance() -> None:
+    seed = "003_3078ccb5100b14b7.txt"
+    a = NS(id="a", sources=(NS(seed_file=seed, lines=(74,)),), covers=(), origin="seed")
+    b = NS(id="b", sources=(), covers=(), origin="seed")
+    c = NS(id="c", sources=(), covers=(), origin="package")
+    pages = ledger.generate_ledger_pages(None, [a, b, c])
+    assert "- `b`" in pages["index.md"] and "- `c`" not in pages["index.md"]
+    pages = ledger.generate_ledger_pages(None, [a])
+    assert "Every registered claim records the seed lines it checks." in pages["index.md"]
