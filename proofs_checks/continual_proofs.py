@@ -828,9 +828,15 @@ def check_lemma10(ctx: CheckContext) -> Outcome:
     gap = sp.simplify(pi1 - pi2)
     lim = sp.limit(gap / x, x, sp.oo)
     small = sp.limit(gap / x, x, 0)
+    K = sp.Symbol("K", positive=True)  # a third expert's gate output, δ_Θ = 1 fixed
+    third = (sp.E - 1) / (sp.E + 1 + sp.exp(K))
+    lim_third = sp.limit(third, K, sp.oo)
     return _out(
-        [_r("omega-large", "|π_m − π_m'| ≥ c·δ_Θ for large δ_Θ", lim != 0,
-            f"|π_1 − π_2| = tanh(δ/2) ≤ 1, so |π_1 − π_2|/δ → {lim}", limit=lim),
+        [_r("omega-not-small", "|π_m − π_m'| ≥ c·δ_Θ whenever δ_Θ is not close to 0",
+            lim != 0 and lim_third != 0,
+            f"M = 2: |π_1 − π_2|/δ = tanh(δ/2)/δ → {lim} as δ → ∞; M = 3 with δ_Θ = 1 fixed "
+            f"and a third gate output K: |π_1 − π_2| = (e − 1)/(e + 1 + e^K) → {lim_third}",
+            limit=lim, bounded_gap_third_expert=third, bounded_gap_limit=lim_third),
          _r("identity-printed", "π_m − π_m' = π_m'(exp(h_m − h_m' − π_m') − 1)", printed == 0,
             "not an identity (residual ≠ 0)", residual=printed),
          _r("identity-fixed", "π_m − π_m' = π_m'(e^{h_m − h_m'} − 1)", fixed == 0, "identity"),
@@ -839,7 +845,9 @@ def check_lemma10(ctx: CheckContext) -> Outcome:
         "1. $\\pi_m/\\pi_{m'}=e^{h_m-h_{m'}}$ gives the fixed identity; the printed "
         "'$-\\pi_{m'}$' inside the exponential breaks it.\n2. Softmax values lie in $[0,1]$, so "
         "$|\\pi_m-\\pi_{m'}|\\le1$ cannot be $\\Omega(\\delta_\\Theta)$ as $\\delta_\\Theta$ grows "
-        "($\\tanh(\\delta/2)/\\delta\\to0$).\n3. Near 0, $|\\pi_1-\\pi_2|\\approx\\delta/2$.",
+        "($\\tanh(\\delta/2)/\\delta\\to0$); and even for a fixed $\\delta_\\Theta=1$ a dominant "
+        "third expert drives $|\\pi_m-\\pi_{m'}|$ to 0, since $\\pi_{m'}$ has no lower bound.\n"
+        "3. Near 0, $|\\pi_1-\\pi_2|\\approx\\delta/2$.",
     )
 
 
@@ -1514,8 +1522,8 @@ def _singleton_pool() -> tuple[float, float, float]:
     "cl.thm2.one-task-per-cluster.forgetting", [218], ["003-92"],
     "With one task per cluster, Ψ1 = 0 and E[F_t] of (21) is the same as (19) (L218).",
     "Singleton clusters (pool of 3 ground truths): Ψ1 exactly; then (21) − (19) at t = 5 > T1 = 3 "
-    "with SymPy, routing (1, 2, 1, 3, 2): primary with counts frozen after T1 (experts no "
-    "longer change, Prop. 1), reading with the routed-task counts L_t = t·f_t as defined.",
+    "with SymPy, routing (1, 2, 1, 3, 2): primary with the routed-task counts L_t = t·f_t as "
+    "defined (L183), reading with counts frozen after T1 (experts no longer change, Prop. 1).",
 )
 def check_one_task_forgetting(ctx: CheckContext) -> Outcome:
     psi1, _, _ = _singleton_pool()
@@ -1527,11 +1535,12 @@ def check_one_task_forgetting(ctx: CheckContext) -> Outcome:
         L = _count_subs(_ROUTE, _T1_I, frozen)
         rows[frozen] = sp.nsimplify(sp.expand((e21 - e19).subs(L).subs(_SINGLETON)))
     return _out(
-        [_r("frozen-counts", "Ψ1 = 0 and (21) = (19), counts frozen after T1",
-            abs(psi1) < 1e-15 and rows[True] == 0,
-            f"Ψ1 = {psi1}; (21) − (19) = {rows[True]}", difference=rows[True], psi1=psi1),
-         _r("routed-counts", "L_t = t·f_t (tasks keep being routed after T1)", rows[False] == 0,
-            f"(21) − (19) = {rows[False]} with S = 3, D = 4, r = 2/5", difference=rows[False]),
+        [_r("routed-counts", "Ψ1 = 0 and (21) = (19) with L_t = t·f_t as defined (L183)",
+            abs(psi1) < 1e-15 and rows[False] == 0,
+            f"Ψ1 = {psi1}, but (21) − (19) = {rows[False]} with S = 3, D = 4, r = 2/5",
+            difference=rows[False], psi1=psi1),
+         _r("frozen-counts", "counts frozen after T1 (experts stop changing, Prop. 1)",
+            rows[True] == 0, f"(21) − (19) = {rows[True]}", difference=rows[True]),
          _r("assumptions", "one task per cluster within Theorem 2", False,
             "K = N contradicts Theorem 2's K < M < N: the special case lies outside the theorem")],
         "1. Singleton clusters give $\\Psi_1=\frac1N\\sum_n\\|w_n-w_n\\|^2=0$.\n"
