@@ -75,7 +75,7 @@ EXPECTED = {
     "cl.thm1.beats-single-expert": P,
     "cl.thm1.dissimilarity-advantage": P,
     "cl.thm1.grows-with-T1": P,
-    "cl.thm2.one-task-per-cluster.forgetting": P,
+    "cl.thm2.one-task-per-cluster.forgetting": R,
     "cl.thm2.one-task-per-cluster.generalization": R,
     "cl.thm2.psi2-range": R,
     "cl.lemma16.expert-model-step": R,
