@@ -159,3 +159,10 @@ def test_step_audit_names_the_first_failing_step(outcomes: dict) -> None:  # typ
     readings = {r.name: r for r in outcomes["cl.proofs.step-audit"].readings}
     assert readings["Lemma 5"].evidence["first_failing_step"] == "cl.lemma5.aux-gradient-order"
     assert readings["Lemma 2 (Appendix B)"].verdict is Verdict.REFUTED
+
+
+def test_step_audit_uses_exact_steps_only() -> None:
+    load_checks()
+    for steps in cp.PROOF_STEPS.values():
+        for cid in steps:
+            assert get_claim(cid).kind == "exact", cid
