@@ -91,6 +91,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'parameters than one input-dim × input-dim linear layer whenever the hidden dimension '
             'is smaller than the input dimension.'
         ),
+        {
+            'sources': {
+                '000_7b6465990ad3b04b.txt': [7],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.stability.near-zero',
@@ -221,7 +228,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
         (
             'the same statement for the perturbed cosine router, under the same assumptions.'
         ),
-        {'sources': {'002_ed39350ac6d6e1c0.txt': [40, 58]}, 'covers': [], 'origin': 'seed'},
+        {'sources': {'002_ed39350ac6d6e1c0.txt': [40, 58]}, 'covers': [], 'origin': 'package'},
     ),
     (
         'pcr.voronoi.loss',
@@ -231,6 +238,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'The Voronoi cells (5) and loss L_{1,r}(G, G*) are well defined; L ≥ 0 and L = 0 iff '
             'G = G* (as mixing measures, with the identifiability convention (A.3)).'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [68, 70, 72, 74, 76, 78, 80],
+            },
+            'covers': [],
+            'origin': 'package',
+        },
     ),
     (
         'pcr.sparse.partition',
@@ -241,6 +255,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'space, the dense softmax MoE over the K selected experts, and the squared L²(μ) '
             'distance decomposes as a sum over the regions.'
         ),
+        {
+            'sources': {
+                '000_7b6465990ad3b04b.txt': [59, 61, 63, 65, 67, 69, 71, 73],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.poly-expert.identity',
@@ -249,6 +270,14 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
         (
             'For h(x, η) = (ηx)², x ∈ ℝ: |h(x, η̂) − h(x, η*)| = |η̂ − η*| · |η̂ + η*| · |x|.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [94],
+                '000_7b6465990ad3b04b.txt': [105],
+            },
+            'covers': ['000-21'],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.rates.regression',
@@ -258,34 +287,70 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'Theorems 1 and 3: ‖f_Ĝn − f_G*‖_{L²(μ)} = O_P(√(log n / n)) for the least-squares '
             'estimator, with either router.'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [66, 112],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.rates.cosine-slow',
         'Estimation',
         ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
         (
-            'Theorem 2: under the cosine router (over-specified), some parameter estimation rate '
-            'is slower than every polynomial rate.'
+            'Theorem 2 and contribution 1 (002 L56): under the cosine router, in both the exact- '
+            'and the over-specified setting, the rates for estimating beta0*, beta1* and eta* are'
+            ' slower than every polynomial rate (could be O_P(1/log^tau n)), and so could the '
+            'rates for the experts h(., eta*).'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [56, 84],
+                '000_7b6465990ad3b04b.txt': [21],
+            },
+            'covers': ['002-10', '002-11'],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.rates.perturbed-fast',
         'Estimation',
         ('002_ed39350ac6d6e1c0.txt', '000_7b6465990ad3b04b.txt'),
         (
-            'Theorem 4 / Table 1: under the perturbed router with strongly identifiable experts, '
-            'parameter and expert estimation rates are polynomial, between O_P((log n/n)^{1/4}) '
-            'and O_P((log n/n)^{1/2}).'
+            'Theorem 4 / Table 1: under the perturbed router with strongly identifiable experts '
+            '(the seeds name feed-forward experts with ReLU, GELU, tanh activations and '
+            'polynomial experts), parameter and expert estimation rates are polynomial, between '
+            'O_P((log n/n)^{1/4}) and O_P((log n/n)^{1/2}); the worst rate is O_P(n^{-1/4}).'
         ),
+        {
+            'sources': {
+                '002_ed39350ac6d6e1c0.txt': [58],
+                '000_7b6465990ad3b04b.txt': [23, 107, 151, 157],
+            },
+            'covers': ['000-07', '000-22'],
+            'origin': 'seed',
+        },
     ),
     (
         'pcr.rates.comparison',
         'Estimation',
         ('000_7b6465990ad3b04b.txt',),
         (
-            "the perturbed router's expert estimation is empirically faster than both the linear "
-            "and the cosine router's."
+            '[000 L25, L199] the convergence rates of parameter estimation and of expert '
+            'estimation with the perturbed cosine router are empirically faster than with the '
+            "linear router (L25), and the perturbed router's expert estimation is faster than the"
+            " linear and the cosine router's (L199). The misspecified-data comparison of 000 L193"
+            ' is the claim pcr.rates.comparison.misspecified.'
         ),
+        {
+            'sources': {
+                '000_7b6465990ad3b04b.txt': [21, 25, 199],
+            },
+            'covers': ['000-10', '000-47'],
+            'origin': 'seed',
+        },
     ),
     (
         'j91.grad.1.4',
@@ -294,6 +359,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
         (
             'The derivative of E = Σ_i p_i ‖d − o_i‖² (eq. 1.2) is ∂E/∂o_i = −2 p_i (d − o_i).'
         ),
+        {
+            'sources': {
+                '001_4a7126a84a0d22c9.txt': [3],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'j91.loss.1.3',
@@ -303,6 +375,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'E = −log Σ_i p_i exp(½‖d − o_i‖²), as written in the seed, is the negative log '
             'probability of d under a mixture of unit-variance Gaussians centred at the o_i.'
         ),
+        {
+            'sources': {
+                '001_4a7126a84a0d22c9.txt': [3],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'j91.grad.1.5',
@@ -311,6 +390,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
         (
             'Eq. 1.5, as written, is the derivative of eq. 1.3 as written.'
         ),
+        {
+            'sources': {
+                '001_4a7126a84a0d22c9.txt': [3],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'j91.adapt-speed',
@@ -319,6 +405,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
         (
             'Eq. 1.4 adapts the best-fitting expert the slowest and eq. 1.5 the fastest.'
         ),
+        {
+            'sources': {
+                '001_4a7126a84a0d22c9.txt': [3],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'j91.cooperation',
@@ -329,6 +422,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'compensate each other); under 1.2 and 1.3 it does not, except through a scalar '
             'weight.'
         ),
+        {
+            'sources': {
+                '001_4a7126a84a0d22c9.txt': [3],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'j91.specialization',
@@ -339,6 +439,13 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'mixing proportions near 0. The vowel data is not available: design a documented 2-D, '
             'multi-class stand-in and say so.'
         ),
+        {
+            'sources': {
+                '001_4a7126a84a0d22c9.txt': [3],
+            },
+            'covers': [],
+            'origin': 'seed',
+        },
     ),
     (
         'cl.update.min-norm',

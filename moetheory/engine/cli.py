@@ -24,11 +24,13 @@ from typing import Any
 
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import check_output_paths, render_claim
+from moetheory.engine.report import ReportWriter, build_report, check_output_paths
 from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
+from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
 from moetheory.reproduce import REPRODUCERS, reproduce
+from moetheory.stats import FAMILY_ALPHA
 
 __all__ = ["build_parser", "main"]
 
@@ -105,15 +107,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    lst = sub.add_parser("list", help="list every claim: ID, seed file, kind, status")
+    lst = sub.add_parser("list", help="list claims: ID, seed, kind, status or verdict, title")
+    lst.add_argument(
+        "patterns", nargs="*", metavar="GLOB",
+        help="only claims whose ID matches one of these shell patterns (e.g. 'pcr.pde.*')",
+    )
     lst.add_argument(
         "--json", action="store_true",
         help="print every claim as a JSON object (id, statement, kind, sources, covers, ...)",
     )
+    lst.add_argument(
+        "--report", type=Path, default=None,
+        help="show each claim's verdict from this JSON report (written by verify --json)",
+    )
 
-    show = sub.add_parser("show", help="check one claim and show its evidence and derivation")
+    show = sub.add_parser(
+        "show", help="one claim: statement, reading, derivation, verdict, evidence"
+    )
     show.add_argument("claim_id")
-    show.add_argument("--report", type=Path, help="read the claim from this JSON report instead")
+    show.add_argument(
+        "--report", type=Path,
+        help="show the claim as stored in this JSON report, without re-running its check",
+    )
+    show.add_argument(
+        "--format", choices=FORMATS, default="text",
+        help="text (wrapped to the terminal, maths as Unicode; default), markdown or json",
+    )
     _run_options(show)
 
     ver = sub.add_parser("verify", help="check claims and write JSON and Markdown reports")
@@ -149,6 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--profile", choices=PROFILES, default="full")
     rep.add_argument("--replicates", type=_int_at_least(1), default=None)
     rep.add_argument("--no-progress", action="store_true")
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a dask.distributed scheduler (tcp://host:8786) to run the cells on "
+        "(targets that support it: rates)",
+    )
     return parser
 
 
@@ -185,16 +210,18 @@ def claim_record(c: Claim) -> dict[str, Any]:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    claims = registered()
+    claims = select_claims(args.patterns) if args.patterns else registered()
     if args.json:
         print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
         return 0
-    width = max(len(c.id) for c in claims)
-    for c in claims:
-        status = "implemented" if c.implemented else "not implemented"
-        print(f"{c.id:<{width}}  {c.seed_file[:3]}  {c.kind:<11}  {status}")
-    done = sum(c.implemented for c in claims)
-    print(f"{len(claims)} claims, {done} implemented, {len(claims) - done} not implemented")
+    verdicts = None
+    if args.report is not None:
+        verdicts = {
+            e["id"]: str(e.get("verdict", "?"))
+            for e in report_claims(args.report)
+            if isinstance(e, Mapping) and "id" in e
+        }
+    print(render_list(claims, verdicts))
     return 0
 
 
@@ -208,8 +235,90 @@ def _cmd_show(args: argparse.Namespace) -> int:
             memory_limit=args.memory_limit, wall_timeout=args.wall_timeout,
         )
         entry = report["claims"][0]
-    print(render_claim(entry, heading="#"))
+    sys.stdout.write(render_show(displayable_entry(entry), args.format))
     return 0
+
+
+_TEXT_FIELDS = ("id", "statement", "reading", "verdict", "summary")
+_OPTIONAL_TEXT = ("derivation", "kind", "seed_file", "section", "statement_latex",
+                  "summary_latex", "origin")
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=repr)
+
+
+def _clean_value(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        if set(value) == {"sympy", "latex"}:
+            return {k: _as_text(v) for k, v in value.items()}
+        return {str(k): _clean_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_value(v) for v in value]
+    return value
+
+
+def _clean_reading(r: Any) -> dict[str, Any]:
+    if not isinstance(r, Mapping):
+        return {"name": "?", "reading": "", "verdict": "?", "summary": _as_text(r),
+                "evidence": {}, "derivation": ""}
+    out = dict(r)
+    for key in ("name", "reading", "verdict", "summary"):
+        out[key] = _as_text(r.get(key, "?" if key in ("name", "verdict") else ""))
+    for key in ("derivation", "reading_latex", "summary_latex"):
+        if key in r:
+            out[key] = _as_text(r[key])
+    evidence = r.get("evidence", {})
+    out["evidence"] = _clean_value(evidence if isinstance(evidence, Mapping) else
+                                   {"value": evidence})
+    return out
+
+
+def displayable_entry(entry: Any) -> dict[str, Any]:
+    """A report entry with every field of the type the renderers expect.
+
+    A well-formed entry comes back equal to itself; in a malformed one (read from a file
+    someone edited, or written by another tool) missing text fields become ``""`` or
+    ``"?"``, other values become their JSON text, evidence that is not a mapping is shown
+    under ``value``, so ``moetheory show`` renders any entry.
+
+    Examples
+    --------
+    >>> displayable_entry({"id": "x", "evidence": [1], "readings": "?"})["evidence"]
+    {'value': [1]}
+    """
+    if not isinstance(entry, Mapping):
+        entry = {"summary": entry}
+    out = dict(entry)
+    for key in _TEXT_FIELDS:
+        out[key] = _as_text(entry.get(key, "?" if key in ("id", "verdict") else ""))
+    for key in _OPTIONAL_TEXT:
+        if key in entry:
+            out[key] = _as_text(entry[key])
+    evidence = entry.get("evidence", {})
+    out["evidence"] = _clean_value(evidence if isinstance(evidence, Mapping | type(None))
+                                   else {"value": evidence}) or {}
+    readings = entry.get("readings")
+    out["readings"] = [_clean_reading(r) for r in readings] if isinstance(readings, list) else []
+    alpha = entry.get("alpha")
+    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, int | float)):
+        out["alpha"] = None
+    if "claim_seed" in entry and not isinstance(entry["claim_seed"], int | str):
+        out["claim_seed"] = _as_text(entry["claim_seed"])
+    seeds = entry.get("seed_files")
+    if seeds is not None and not (isinstance(seeds, list)
+                                  and all(isinstance(s, str) for s in seeds)):
+        out["seed_files"] = [_as_text(seeds)]
+    sources = entry.get("sources")
+    if sources is not None:
+        out["sources"] = [
+            {"seed_file": src["seed_file"], "lines": [n for n in src.get("lines") or []
+                                                      if isinstance(n, int)]}
+            for src in (sources if isinstance(sources, list) else [])
+            if isinstance(src, Mapping) and isinstance(src.get("seed_file"), str)
+            and isinstance(src.get("lines", []), list)
+        ]
+    return out
 
 
 def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
@@ -220,6 +329,22 @@ def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
     ValueError
         One line naming the file: it is missing, unreadable, not JSON, not a moetheory
         report, or does not hold the claim.
+    """
+    where = f"--report {path}"
+    for entry in report_claims(path):
+        if isinstance(entry, Mapping) and entry.get("id") == claim_id:
+            return entry
+    raise ValueError(f"{where}: holds no claim {claim_id!r}")
+
+
+def report_claims(path: Path) -> list[Any]:
+    """The ``claims`` list of the JSON report at ``path``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file: it is missing, unreadable, not JSON or not a moetheory
+        report.
     """
     where = f"--report {path}"
     try:
@@ -239,10 +364,7 @@ def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
     claims = data.get("claims") if isinstance(data, dict) else None
     if not isinstance(claims, list):
         raise ValueError(f"{where}: is not a moetheory report (no list of claims)")
-    for entry in claims:
-        if isinstance(entry, Mapping) and entry.get("id") == claim_id:
-            return entry
-    raise ValueError(f"{where}: holds no claim {claim_id!r}")
+    return claims
 
 
 def _check_out_dir(path: Path) -> None:
@@ -302,6 +424,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     _check_out_dir(args.out)
+    extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
         args.target,
         args.out,
@@ -309,6 +432,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         profile=args.profile,
         replicates=args.replicates,
         progress=not args.no_progress,
+        **extra,
     )
     for path in paths:
         print(f"wrote {path}")
@@ -335,10 +459,30 @@ def _stop_signals_interrupt() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
+def _write_interrupted_reports(args: argparse.Namespace) -> bool:
+    """Before its first claim, an interrupted ``verify`` still replaces earlier reports.
+
+    Writes an incomplete report (no claims) to the regular files among ``--json`` and
+    ``--markdown``, so no report of an earlier run survives; returns whether it did.
+    """
+    if args.command != "verify" or (args.json is None and args.markdown is None):
+        return False
+    try:
+        writer = ReportWriter(args.json, args.markdown)
+        writer.write(build_report([], seed=args.seed, profile=args.profile,
+                                  family_alpha=FAMILY_ALPHA, selection=args.only,
+                                  complete=False))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -> str:
     name = signal.Signals(signum).name
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
+    if args.command == "verify" and paths and not written:
+        return f"moetheory: interrupted by {name} before any claim ran; no report was written"
     if args.command == "verify" and paths:
         verb = "hold" if len(paths) > 1 else "holds"
         return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
@@ -373,5 +517,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
-            print(_interrupted_message(args, signum), file=sys.stderr)
+            written = getattr(exc, "reports_written", False) or _write_interrupted_reports(args)
+            print(_interrupted_message(args, signum, written), file=sys.stderr)
             return 128 + signum
