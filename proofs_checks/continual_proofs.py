@@ -447,8 +447,9 @@ def check_signal_gap(ctx: CheckContext) -> Outcome:
     "cl.lemma2.argmax-inequality", [272], ["003-27"],
     "If m1 = argmax(h + r) ≠ m2 = argmax(ĥ + r), then ĥ_{m2} − ĥ_{m1} > r(m1) − r(m2) ≥ "
     "h_{m2} − h_{m1} (L272).",
-    "Primary: as a deterministic implication (argmax ties allowed). Reading 'almost surely' "
-    "(ties have probability 0 for continuous r), where '>' becomes '≥' on a null set.",
+    "Primary: almost surely, as the step is used inside a probability over continuous r "
+    "(argmax ties have probability 0); the weak inequality holds for every r. Reading: as a "
+    "deterministic implication with ties allowed.",
 )
 def check_argmax_inequality(ctx: CheckContext) -> Outcome:
     h = [Fraction(0), Fraction(0)]
@@ -459,13 +460,14 @@ def check_argmax_inequality(ctx: CheckContext) -> Outcome:
     weak = hh[m2] - hh[m1] >= r[m1] - r[m2] >= h[m2] - h[m1]
     return _out(
         [
-            _r("deterministic", "for every h, ĥ, r with m1 ≠ m2 maximisers", strict,
+            _r("almost-surely", "for continuous r: '>' except on ties (probability 0), '≥' always",
+               weak,
+               "adding the two argmax inequalities gives ĥ_{m2} − ĥ_{m1} ≥ r_1 − r_2 ≥ "
+               "h_{m2} − h_{m1}; equality needs a tie, a null event"),
+            _r("deterministic", "for every h, ĥ, r with m1 ≠ m2 maximisers (ties allowed)", strict,
                "h = ĥ = 0, r = (1/10, 1/10): expert 1 maximises h + r, expert 2 maximises "
                "ĥ + r, and ĥ_2 − ĥ_1 = 0 = r_1 − r_2", h=[str(x) for x in h],
                r=[str(x) for x in r]),
-            _r("weak", "with ≥ in place of >", weak,
-               "adding the two argmax inequalities gives ĥ_{m2} − ĥ_{m1} ≥ r_1 − r_2 ≥ "
-               "h_{m2} − h_{m1}"),
         ],
         "1. $h_{m_1}+r_1\\ge h_{m_2}+r_2$ gives $r_1-r_2\\ge h_{m_2}-h_{m_1}$.\n"
         "2. $\\hat h_{m_2}+r_2\\ge\\hat h_{m_1}+r_1$ gives $\\hat h_{m_2}-\\hat "
@@ -946,8 +948,8 @@ def check_lemma12(ctx: CheckContext) -> Outcome:
 @_claim(
     "cl.lemma12.projection-sup-norm", [520], ["003-53"],
     "‖X_t(X_tᵀX_t)⁻¹X_tᵀ u‖∞ = O(‖u‖∞) because ‖X_t‖∞ = O(1) (L520).",
-    "Primary: with constant 1 (non-expansive in ℓ∞). Reading: with the constant √d (d fixed), "
-    "for every orthogonal projection.",
+    "Primary: O(‖u‖∞) with d fixed (constant √d), for every orthogonal projection. Reading: "
+    "with constant 1 (non-expansive in ℓ∞).",
 )
 def check_projection_sup(ctx: CheckContext) -> Outcome:
     one = sp.ones(3, 1)
@@ -956,11 +958,12 @@ def check_projection_sup(ctx: CheckContext) -> Outcome:
     Pu = P * u
     ratio = max(abs(x) for x in Pu) / max(abs(x) for x in u)
     return _out(
-        [_r("constant-1", "‖Pu‖∞ ≤ ‖u‖∞", ratio <= 1,
+        [_r("constant-sqrt-d", "‖Pu‖∞ ≤ √d‖u‖∞", bool(ratio <= sp.sqrt(3)),
+            "‖Pu‖∞ ≤ ‖Pu‖₂ ≤ ‖u‖₂ ≤ √d‖u‖∞ for every orthogonal projection; ‖X_t‖∞ plays no role",
+            instance_ratio=ratio, sqrt_d=sp.sqrt(3)),
+         _r("constant-1", "‖Pu‖∞ ≤ ‖u‖∞", ratio <= 1,
             f"P = I − 11ᵀ/3, u = (1, −1, −1): ‖Pu‖∞ = {max(abs(x) for x in Pu)} > 1",
-            Pu=list(Pu)),
-         _r("constant-sqrt-d", "‖Pu‖∞ ≤ √d‖u‖∞", True,
-            "‖Pu‖∞ ≤ ‖Pu‖₂ ≤ ‖u‖₂ ≤ √d‖u‖∞ for every orthogonal projection; ‖X_t‖∞ plays no role")],
+            Pu=list(Pu))],
         "1. Orthogonal projections are non-expansive in $\\ell_2$, so $\\|Pu\\|_\\infty\\le"
         "\\sqrt d\\|u\\|_\\infty$.\n2. They are not in $\\ell_\\infty$ (counterexample ratio 4/3).",
     )
