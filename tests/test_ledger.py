@@ -158,3 +158,10 @@ def test_index_lists_claims_without_provenance() -> None:
     assert "- `b`" in pages["index.md"] and "- `c`" not in pages["index.md"]
     pages = ledger.generate_ledger_pages(None, [a])
     assert "Every registered claim records the seed lines it checks." in pages["index.md"]
+
+
+def test_every_continual_learning_claim_records_its_seed_lines(claims: list) -> None:  # type: ignore[type-arg]
+    missing = [c.id for c in claims if c.id.startswith("cl.") and not c.sources]
+    assert not missing, f"cl.* claims without sources: {missing}"
+    seed = "003_3078ccb5100b14b7.txt"
+    assert all(s.seed_file == seed for c in claims if c.id.startswith("cl.") for s in c.sources)
