@@ -1478,7 +1478,12 @@ def check_dissimilarity(ctx: CheckContext) -> Outcome:
     return _out(
         [_r("generalization", "∂[(18) − (20)]/∂B > 0", True,
             f"∂/∂B = {sp.factor(deriv)} > 0 since R̄ > r^T", derivative=deriv)],
-        "$\\partial_B[(18)-(20)]=\\bar R-r^T>0$.",
+        "1. Write the two bounds with $A=\\frac1N\\sum_n\\|w_n\\|^2$ and "
+        "$B=\\frac1{N^2}\\sum_{n\\ne n'}\\|w_n-w_{n'}\\|^2$: "
+        "$(18)-(20)=(\\bar R-r^T)(B-A)$ (the factorisation of `cl.thm1.beats-single-expert`).\n"
+        "2. Differentiate at fixed $A$: $\\partial_B[(18)-(20)]=\\bar R-r^T$.\n"
+        "3. $\\bar R$ averages $r^{L_{T_1}}$ with $L_{T_1}\\le T_1<T$ and $0<r<1$, so "
+        "$\\bar R>r^T$: the advantage grows with the task gap term $B$.",
     )
 
 
