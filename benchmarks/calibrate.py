@@ -17,7 +17,8 @@ runs it (same per-claim seed, alpha and profile), under ``S`` master seeds, thre
    :math:`b - t = \mu`; greater :math:`c + e = \mu`, i.e. the boundary).
    Target: ``unsupported`` (any comparison) on at most 1% of seeds.
 3. **false variant**: every claimed value is moved past the truth by the tolerance plus
-   :math:`\Delta = \max(t, h)` (equivalence :math:`r = \mu + t + \Delta`; at-most
+   :math:`\Delta = \max(t, h, 10^{-6}\max(1, |\mu|))` (equivalence
+   :math:`r = \mu + t + \Delta`; at-most
    :math:`b + t = \mu - \Delta`; at-least :math:`b - t = \mu + \Delta`; greater
    :math:`c = \mu + \Delta`). Target: each comparison ``supported`` on at most 5% of seeds.
 
@@ -82,10 +83,11 @@ def move_for(variant: str, truth: Truth) -> Callable[[str, str, float, float], f
             return value
         known, h = truth[(rule, label)]
         mu = value if known is None else known
-        delta = max(tol, h)
-        if variant == "true":
-            return {"equivalence": mu, "at-most": mu - tol, "at-least": mu + tol,
-                    "greater": mu - tol}[rule]
+        delta = max(tol, h, 1e-6 * max(1.0, abs(mu)))  # > 0 even for exact intervals
+        if variant == "true":  # the boundary, nudged past rounding to the true side
+            eps = 1e-12 * max(1.0, abs(mu), tol)
+            return {"equivalence": mu, "at-most": mu - tol + eps, "at-least": mu + tol - eps,
+                    "greater": mu - tol - eps}[rule]
         return {"equivalence": mu + tol + delta, "at-most": mu - tol - delta,
                 "at-least": mu + tol + delta, "greater": mu + delta}[rule]
 
@@ -118,6 +120,7 @@ class Row:
     seeds: int
     comparisons: int
     true_unsupported: int = 0
+    true_supported: int = 0
     false_supported_worst: int = 0
     false_claim_supported: int = 0
     worst_label: str = ""
@@ -141,12 +144,14 @@ class Row:
             return f"{k}/{self.seeds} [{ci.low:.3f}, {ci.high:.3f}]"
 
         return [f"`{self.claim_id}`", str(self.comparisons), str(self.seeds),
-                rate(self.true_unsupported), rate(self.false_supported_worst),
+                rate(self.true_unsupported), rate(self.true_supported),
+                rate(self.false_supported_worst),
                 rate(self.false_claim_supported), "yes" if self.ok else "**no**",
                 f"{self.seconds:.0f}"]
 
 
 HEADER = ["claim", "comparisons", "seeds", "true variant unsupported (95% CI)",
+          "true variant supported (power)",
           "false variant supported, worst comparison", "false variant supported, claim",
           "limits met", "seconds"]
 
@@ -190,6 +195,9 @@ def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
     false_runs = run_all("false", truth)
     row.true_unsupported = sum(
         any(v[2] == Verdict.UNSUPPORTED.value for k, v in r.items() if k in truth)
+        for r in true_runs)
+    row.true_supported = sum(
+        all(v[2] == Verdict.SUPPORTED.value for k, v in r.items() if k in truth)
         for r in true_runs)
     per_key = {k: sum(r.get(k, (0, 0, ""))[2] == Verdict.SUPPORTED.value for r in false_runs)
                for k in keys}

@@ -10,14 +10,15 @@ How a check uses it (the whole API):
 2. **Decide** each comparison with one of four rules, with a tolerance fixed in the code
    before any data is seen:
 
-   ========================  ===============================  ==============================
-   rule (function)           ``supported`` iff                ``unsupported`` iff
-   ========================  ===============================  ==============================
-   :func:`compare`           ``r-t <= low`` and ``high <= r+t``  ``high < r-t`` or ``low > r+t``
-   :func:`at_most`           ``high <= b+t``                  ``low > b+t``
-   :func:`at_least`          ``low >= b-t``                   ``high < b-t``
-   :func:`greater`           ``low > c``                      ``high < c+e`` (and not supported)
-   ========================  ===============================  ==============================
+   * :func:`compare` (equivalence, reference ``r``, tolerance ``t``): ``supported`` iff
+     ``r - t <= low`` and ``high <= r + t``; ``unsupported`` iff ``high < r - t`` or
+     ``low > r + t``;
+   * :func:`at_most` (bound ``b``): ``supported`` iff ``high <= b + t``; ``unsupported``
+     iff ``low > b + t``;
+   * :func:`at_least` (bound ``b``): ``supported`` iff ``low >= b - t``; ``unsupported``
+     iff ``high < b - t``;
+   * :func:`greater` (threshold ``c``, smallest meaningful effect ``e``): ``supported`` iff
+     ``low > c``; otherwise ``unsupported`` iff ``high < c + e``;
 
    and ``inconclusive`` otherwise: a wide interval can never support a claim.
 3. **Combine** the comparisons of a claim with :func:`combine` (any ``unsupported`` wins,
@@ -26,7 +27,8 @@ How a check uses it (the whole API):
    profile: batches of replicates until the claim is decided or the budget is spent; each
    look's intervals use ``alpha / max_looks`` (Bonferroni over the looks fixed in advance),
    or the full ``alpha`` for anytime-valid intervals.
-5. **Print** every estimate through :func:`stable` (4 significant digits), and put
+5. **Print** every estimate through :func:`stable` (4 significant digits; :func:`stable_tree`
+   for a whole evidence structure), and put
    ``Comparison.to_dict()`` in the evidence: it names the rule, estimate, interval method,
    level, alpha, n and tolerance.
 
@@ -73,6 +75,7 @@ __all__ = [
     "proportion_ci",
     "run_sequential",
     "stable",
+    "stable_tree",
 ]
 
 #: Family-wise error level of a whole verification run.
@@ -127,6 +130,30 @@ def stable(x: float | None, digits: int = 4) -> float | None:
     if not 1 <= digits <= 15:
         raise ValueError(f"digits must lie in 1..15, got {digits}")
     return float(f"{x:.{digits - 1}e}")
+
+
+def stable_tree(obj: Any, digits: int = 4) -> Any:
+    """Copy of ``obj`` with every float (also inside lists, tuples, dicts and float arrays)
+    passed through :func:`stable`; other values unchanged.
+
+    Examples
+    --------
+    >>> stable_tree({"mean": 0.123456, "ci": [0.1, 0.1499999], "n": 10, "ok": True})
+    {'mean': 0.1235, 'ci': [0.1, 0.15], 'n': 10, 'ok': True}
+    """
+    import numpy as np
+
+    if isinstance(obj, bool | int | np.bool_ | np.integer) or obj is None:
+        return obj
+    if isinstance(obj, float | np.floating):
+        return stable(float(obj), digits)
+    if isinstance(obj, np.ndarray):
+        return [stable_tree(v, digits) for v in obj.tolist()] if obj.dtype.kind == "f" else obj
+    if isinstance(obj, dict):
+        return {k: stable_tree(v, digits) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return type(obj)(stable_tree(v, digits) for v in obj)
+    return obj
 
 
 # ----------------------------------------------------------------------- calibration hook

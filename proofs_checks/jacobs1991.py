@@ -33,7 +33,7 @@ from moetheory.jacobs1991 import (
     mixture_symbols,
 )
 from moetheory.jacobs_training import run_specialization_many
-from moetheory.stats import compare, mean_ci, proportion_ci
+from moetheory.stats import Budget, Comparison, compare, mean_ci, proportion_ci, run_sequential
 
 __all__ = [
     "check_adapt_speed",
@@ -707,23 +707,47 @@ def check_adapt_speed_corrected(ctx: CheckContext) -> Outcome:
 )
 def check_specialization(ctx: CheckContext) -> Outcome:
     """Train mixtures with 4 and 8 experts on losses 1.1 and 1.3 over several seeds."""
-    n_seeds, epochs, lr, threshold = (30, 3000, 1.0, 0.05) if ctx.full else (6, 500, 1.0, 0.05)
-    tol, max_width = 0.2, 0.8
+    epochs, lr, threshold = (3000, 1.0, 0.05) if ctx.full else (500, 1.0, 0.05)
+    budget = Budget.for_profile(ctx.profile, quick=(6, 1), full=(30, 4))
+    tol = 0.2
     configs = [(k, name) for name in ("1.3", "1.1") for k in (4, 8)]
     n_comparisons = 3 * 2  # (primary, loss-1.1, peak) readings x (k = 4, 8)
-    alpha = ctx.alpha / n_comparisons
-    runs: dict[tuple[int, str], list] = {}
-    for c, (k, name) in enumerate(configs):
-        runs[(k, name)] = run_specialization_many(
-            k, name, [ctx.rng(100 * c + s) for s in range(n_seeds)], epochs, lr, threshold
-        )
+    fields = {"loss-1.3/mean-gate": ("1.3", "in_use"), "loss-1.1/mean-gate": ("1.1", "in_use"),
+              "loss-1.3/peak-gate": ("1.3", "in_use_peak")}
+
+    def draw(look: int, size: int) -> dict[str, np.ndarray]:
+        out = {}
+        for c, (k, name) in enumerate(configs):
+            res = run_specialization_many(
+                k, name, [ctx.rng(100 * c + s) for s in range(look * size, (look + 1) * size)],
+                epochs, lr, threshold,
+            )
+            arr = np.empty(len(res), dtype=object)
+            arr[:] = res
+            out[f"{k}/{name}"] = arr
+        return out
+
+    def hits(data: dict[str, np.ndarray], k: int, name: str, field: str) -> tuple[int, int]:
+        counts = np.array([getattr(res, field) for res in data[f"{k}/{name}"]])
+        return int(np.sum((counts >= 2) & (counts <= 3))), counts.size
+
+    def judge(data: dict[str, np.ndarray], a: float) -> list[Comparison]:
+        a /= n_comparisons
+        return [compare(f"{label}: k={k}", proportion_ci(*hits(data, k, name, field), a), 1.0,
+                        tol)
+                for label, (name, field) in fields.items() for k in (4, 8)]
+
+    seq = run_sequential(draw, judge, ctx.alpha, budget)
+    runs = {(k, name): list(seq.data[f"{k}/{name}"]) for k, name in configs}
+    n_seeds = seq.n
+    alpha = seq.alpha_look / n_comparisons
+    by_label = {c.label: c for c in seq.comparisons}
 
     def reading(label: str, name: str, field: str, text: str) -> Reading:
         comps, ev = [], {}
         for k in (4, 8):
             counts = np.array([getattr(res, field) for res in runs[(k, name)]])
-            hits = int(np.sum((counts >= 2) & (counts <= 3)))
-            comp = compare(f"k={k}", proportion_ci(hits, n_seeds, alpha), 1.0, tol)
+            comp = by_label[f"{label}: k={k}"]
             comps.append(comp)
             ev[f"k={k}"] = {
                 "comparison": comp.to_dict(),
@@ -754,7 +778,9 @@ def check_specialization(ctx: CheckContext) -> Outcome:
     design = {"data": "vowel stand-in (see moetheory.jacobs_training): 4 classes, 50 train / 25 "
                       "test speakers, 2 tokens each", "epochs": epochs, "lr": lr,
               "optimiser": "full-batch gradient descent", "seeds": n_seeds,
-              "threshold": threshold, "tolerance": tol, "max_ci_width": max_width,
+              "threshold": threshold, "tolerance": tol, "sequential": seq.evidence(),
+              "rule": "stats.compare (equivalence): the Clopper-Pearson interval of the "
+                      "proportion lies inside [0.8, 1]",
               "ci_level_each": 1 - alpha, "n_comparisons": n_comparisons, "seed": ctx.seed,
               "profile": ctx.profile}
     caveat = ("stand-in data, not the vowel data: its four classes form two clusters (front "

@@ -52,14 +52,17 @@ def test_jacobian_certificate_sees_the_scaling_null_space():
         ((-0.3, -0.1), True, Verdict.UNSUPPORTED),
         ((-0.4, -0.3), True, Verdict.INCONCLUSIVE),
         ((-1.5, 0.5), True, Verdict.INCONCLUSIVE),
+        ((-1.5, -0.4), True, Verdict.SUPPORTED),  # wide but entirely on the claimed side
         ((-0.1, 0.1), False, Verdict.SUPPORTED),
         ((-0.6, -0.3), False, Verdict.UNSUPPORTED),
     ],
 )
 def test_one_sided_rule_can_go_every_way(ci, faster, expected):
     threshold = est.REGRESSION_THRESHOLD if faster else est.SLOW_THRESHOLD
-    fit = {"slope": sum(ci) / 2, "ci": list(ci), "level": 0.95}
-    assert est._one_sided("slope", fit, 6, threshold, faster).verdict is expected
+    fit = {"slope": sum(ci) / 2, "ci": list(ci), "level": 0.99}
+    comp = est._one_sided("slope", fit, 6, threshold, faster)
+    assert comp.verdict is expected
+    assert comp.to_dict()["ci_method"] == "percentile-bootstrap"
 
 
 def test_param_count_weaker_reading_is_proved_with_its_exceptions():

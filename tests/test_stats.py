@@ -262,3 +262,16 @@ def test_range_check_allows_rounding_and_infinite_ends() -> None:
     assert mean_ci([1.0 + 2e-16, 1.0], 0.1, (0.0, 1.0)).high <= 1.0
     assert mean_ci([-1.0, 2.0], 0.1, (-math.inf, math.inf)).method == "t"
     assert mean_ci([0.5, 2.0], 0.1, (0.0, math.inf)).low >= 0.0
+
+
+def test_decisions_use_unrounded_values() -> None:
+    # printed to 4 digits the interval is [0.05, 0.1], inside the band [-0.1, 0.1]; the
+    # decision sees 0.100004 > 0.1 and stays inconclusive
+    c = compare("x", MeanEstimate(0.07, 0.05, 0.100004, 10, 0.99), 0.0, 0.1)
+    assert c.verdict is I
+    assert c.to_dict()["ci"] == [0.05, 0.1]
+
+
+def test_sequential_rejects_empty_draw() -> None:
+    with pytest.raises(ValueError, match="draw returned no data"):
+        run_sequential(lambda look, size: {}, lambda data, a: [], 0.01, Budget(2, 2))
