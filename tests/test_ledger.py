@@ -154,7 +154,6 @@ def test_every_seed_003_dynamics_row_is_covered_or_explained(claims: list) -> No
 
 @needs_audit
 @pytest.mark.parametrize("prefix", ["000", "001", "002"])
-@pytest.mark.xfail(strict=False, reason="coverage work on seeds 000–002 in progress")
 def test_every_audit_row_is_covered_or_explained(prefix: str, claims: list) -> None:  # type: ignore[type-arg]
     _assert_covered(_rows_of(prefix), claims, f"seed {prefix}")
 
