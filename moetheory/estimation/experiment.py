@@ -148,19 +148,19 @@ class RatesDesign:
 
 
 def rates_design(profile: str = "quick", replicates: int | None = None) -> RatesDesign:
-    """The design for a profile: quick (n = 50..5000, 5 sizes) or full (n = 50..10^4, 6).
+    """The design for a profile: quick (n = 50..2500, 5 sizes) or full (n = 50..10^4, 6).
 
     Examples
     --------
     >>> rates_design("quick").n_grid
-    (50, 158, 500, 1581, 5000)
+    (50, 133, 354, 940, 2500)
     >>> rates_design("slow")
     Traceback (most recent call last):
     ...
     ValueError: profile must be 'quick' or 'full', got 'slow'
     """
     if profile == "quick":
-        grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(5000), 5)))
+        grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(2500), 5)))
         return RatesDesign(n_grid=grid, replicates=replicates or 6, restarts=1, lm_iterations=40)
     if profile == "full":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
