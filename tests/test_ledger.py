@@ -146,7 +146,6 @@ def test_every_seed_003_row_is_covered_or_explained(claims: list) -> None:  # ty
 
 
 @needs_audit
-@pytest.mark.xfail(strict=False, reason="coverage work on the seed 003 dynamics rows in progress")
 def test_every_seed_003_dynamics_row_is_covered_or_explained(claims: list) -> None:  # type: ignore[type-arg]
     rows = [r for r in _rows_of("003") if r.key in DYNAMICS_ROWS_003]
     _assert_covered(rows, claims, "seed 003 (dynamics rows)")
