@@ -124,7 +124,7 @@ _INLINE_MATH = re.compile(r"(\$[^$\s](?:[^$]*[^$\s])?\$)")
 _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 _QUOTE_CHARS = 220
 #: Pages of the docs root, written by other tools, that the claims index links as audits.
-_AUDIT_PAGES = ("calibration.md", "seed-stability.md", "atlas*.md")
+_AUDIT_PAGES = ("calibration.md", "seed-stability.md")
 
 
 # -- names and anchors ----------------------------------------------------------------
