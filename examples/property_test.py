@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from moetheory.strategies import RouterParams, inputs, router_params
+from moetheory.strategies import RouterParams, dimensions, inputs, router_params
 
 
 def score(p: RouterParams, x: np.ndarray, scale: float = 1.0) -> float:
@@ -21,9 +21,9 @@ def score(p: RouterParams, x: np.ndarray, scale: float = 1.0) -> float:
 
 
 def router_and_input(cosine: bool) -> st.SearchStrategy:
-    return router_params(cosine=cosine).flatmap(
-        lambda p: st.tuples(st.just(p), inputs(p.beta1.shape[0]))
-    )
+    """Router parameters and an input of the same, drawn, dimension (a shared strategy)."""
+    d1 = st.shared(dimensions(1, 4), key="d1")
+    return st.tuples(router_params(d1, cosine=cosine), inputs(d1))
 
 
 @settings(max_examples=100, deadline=None)

@@ -46,7 +46,14 @@ import sympy as sp
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.experts import Expert
-from moetheory.linear_independence import LinearIndependenceResult, decide_linear_independence
+from moetheory.linear_independence import (
+    LinearIndependenceResult,
+    _simplifies_to_zero,
+    decide_linear_independence,
+)
+
+#: Functions that make an expert piecewise (not analytic) in its parameters.
+_BRANCHING_EXPERT = (sp.Piecewise, sp.Abs, sp.Heaviside, sp.Max, sp.Min, sp.sign)
 
 __all__ = [
     "GENERIC_VALUES",
@@ -74,9 +81,15 @@ class IdentifiabilityReading:
     min_order, max_order : int
         Range of the total order ``ν + |γ|`` (``min_order = 0`` includes ``h`` itself).
     atoms : int
-        Number ``k`` of pairwise distinct atoms ``η_1..η_k``.
+        Number ``k`` of pairwise distinct atoms ``η_1..η_k`` (any k ≥ 1).
     note : str
         Where the reading comes from in the seeds.
+    semantics : {"list", "set"}
+        ``"list"``: the family is the list of all terms ``m^ν ∂^γ h(·, η_j)`` (multi-indices
+        ``ν, γ``), so a term that vanishes identically or repeats another is itself a
+        dependence. ``"set"``: the family is the *set* of distinct nonzero terms (identically
+        zero terms and exact repeats dropped), the reading under which only relations among
+        different functions count.
     """
 
     name: str
@@ -85,6 +98,17 @@ class IdentifiabilityReading:
     max_order: int
     atoms: int
     note: str
+    semantics: str = "list"
+
+    def __post_init__(self) -> None:
+        if self.semantics not in ("list", "set"):
+            raise ValueError(f"semantics must be 'list' or 'set', got {self.semantics!r}")
+        if self.router not in ("perturbed-cosine", "linear", "none"):
+            raise ValueError(
+                f"router must be 'perturbed-cosine', 'linear' or 'none', got {self.router!r}"
+            )
+        if not isinstance(self.atoms, int) or self.atoms < 1:
+            raise ValueError(f"atoms (k) must be a positive integer, got {self.atoms!r}")
 
     def multipliers(self, coords: Sequence[sp.Expr], tau2: int = 1) -> list[sp.Expr]:
         """The router multipliers, one per input coordinate (empty without router terms).
@@ -111,22 +135,33 @@ class IdentifiabilityReading:
             "linear": "x^nu (linear router),",
             "none": "no router multiplier (nu = 0),",
         }[self.router]
+        sem = ("as a list (a zero or repeated term is a dependence)" if self.semantics == "list"
+               else "as a set (identically zero terms and exact repeats dropped)")
         return (
             f"[{self.name}] h is strongly identifiable iff for pairwise distinct atoms "
             f"eta_1..eta_{self.atoms} the functions m(x)^nu d^gamma h/d eta^gamma (x, eta_j), "
-            f"j <= {self.atoms}, {self.min_order} <= nu + |gamma| <= {self.max_order}, with "
-            f"{mult} are linearly independent for almost every real x (d = 1). {self.note}"
+            f"j <= {self.atoms}, {self.min_order} <= nu + |gamma| <= {self.max_order} "
+            f"(multi-indices nu, gamma), with {mult} taken {sem}, are linearly independent "
+            f"for almost every x. {self.note}"
         )
 
     def latex(self) -> str:
         """The reading as a displayed formula (MyST)."""
-        mult = {"perturbed-cosine": r"\left(\frac{x}{|x|+\tau_2}\right)^{\nu}",
+        mult = {"perturbed-cosine": r"u(x)^{\nu}",
                 "linear": r"x^{\nu}", "none": ""}[self.router]
-        nu = r"\nu + |\gamma|" if self.router != "none" else r"|\gamma|"
+        nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
+        kind = (r"\text{(list: zero or repeated terms count)}" if self.semantics == "list"
+                else r"\text{(set: zero terms and repeats dropped)}")
+        factor = {"perturbed-cosine": r"e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
+                                      r"(\|x\|+\tau_2))}",
+                  "linear": r"e^{\beta_1^\top x + \beta_0}", "none": "1"}[self.router]
         return (
             rf"$$\mathcal F = \Big\{{ {mult}\,\frac{{\partial^{{|\gamma|}} h}}"
             rf"{{\partial \eta^{{\gamma}}}}(x,\eta_j) : 1 \le j \le {self.atoms},\ "
-            rf"{self.min_order} \le {nu} \le {self.max_order} \Big\}}$$"
+            rf"{self.min_order} \le {nu} \le {self.max_order} \Big\}}\ {kind},"
+            rf"\quad \text{{router factor }} {factor}"
+            + (r",\quad u(x) = \frac{x}{\|x\|+\tau_2}" if self.router == "perturbed-cosine"
+               else "") + "$$"
         )
 
 
@@ -138,6 +173,11 @@ READINGS: dict[str, IdentifiabilityReading] = {
             "pcos-2", "perturbed-cosine", 0, 2, 2,
             "Primary: second-order Taylor expansion of H~ in (beta1, eta) as for the "
             "over-specified Theorem 4, order-0 term (from beta0) included, two atoms.",
+        ),
+        IdentifiabilityReading(
+            "pcos-2-set", "perturbed-cosine", 0, 2, 2,
+            "As pcos-2 with set semantics: identically zero terms and exact repeats dropped.",
+            "set",
         ),
         IdentifiabilityReading(
             "pcos-2-no-order0", "perturbed-cosine", 1, 2, 2,
@@ -226,13 +266,17 @@ class FamilyTerm:
 
 
 def _as_expert(expert: Expert | sp.Expr, x: sp.Symbol | None,
-               params: Sequence[sp.Symbol] | None) -> tuple[sp.Expr, sp.Symbol, tuple]:
+               params: Sequence[sp.Symbol] | None,
+               inputs: Sequence[sp.Symbol] | None = None) -> tuple[sp.Expr, sp.Symbol, tuple]:
     if isinstance(expert, Expert):
         return expert.expr, expert.x, expert.params
     if x is None or params is None:
         raise ValueError("x and params are required when expert is a SymPy expression")
     expr = sp.sympify(expert)
-    if not isinstance(x, sp.Symbol) or x not in expr.free_symbols:
+    if not isinstance(x, sp.Symbol):
+        raise ValueError(f"x must be a Symbol, got {x!r}")
+    space = set(inputs) if inputs is not None else {x}
+    if not space & expr.free_symbols:
         raise ValueError(f"x must be a Symbol occurring in the expert, got {x!r}")
     params = tuple(params)
     if not params:
@@ -240,7 +284,7 @@ def _as_expert(expert: Expert | sp.Expr, x: sp.Symbol | None,
     missing = [p for p in params if p not in expr.free_symbols]
     if missing:
         raise ValueError(f"params {missing} do not occur in the expert {expr}")
-    extra = expr.free_symbols - {x, *params}
+    extra = expr.free_symbols - {*space, *params}
     if extra:
         raise ValueError(f"expert has symbols {sorted(map(str, extra))} not listed in params")
     return expr, x, params
@@ -305,6 +349,16 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
                     text = (mtext + "*" if mtext else "") + (
                         "D[" + ",".join(map(str, gamma)) + "]" if gamma else "") + f"h(x,eta{j})"
                     family.append(FamilyTerm(label, text, sp.sympify(dj * m)))
+    if reading.semantics == "set":
+        seen: set[sp.Expr] = set()
+        kept = []
+        for term in family:
+            key = sp.expand(term.function)
+            if key == 0 or key in seen:
+                continue
+            seen.add(key)
+            kept.append(term)
+        family = kept
     return family
 
 
@@ -313,7 +367,8 @@ class IdentifiabilityDecision:
     """The verdict of "h is strongly identifiable under ``reading``" at ``atoms``.
 
     ``PROVED`` when the family is independent (exact certificate), ``REFUTED`` when it is
-    dependent (exact null vector), ``INCONCLUSIVE`` otherwise.
+    dependent (exact null vector; for d ≥ 2 an identity on all of R^d), ``INCONCLUSIVE``
+    otherwise. :meth:`scope` says exactly what the certificate covers.
     """
 
     verdict: Verdict
@@ -324,29 +379,82 @@ class IdentifiabilityDecision:
     labels: list[str]
     texts: list[str]
     result: LinearIndependenceResult
+    dimension: int = 1
+    inputs: tuple[sp.Expr, ...] = ()
+    curve: tuple[sp.Expr, ...] = ()
+    lifted: dict[str, Any] | None = None
+
+    @property
+    def analytic(self) -> bool:
+        """Whether h is real-analytic in its parameters (no branching functions)."""
+        return not self.expr.has(*_BRANCHING_EXPERT)
+
+    def scope(self) -> dict[str, Any]:
+        """What the verdict covers, as structured data: ``d``, ``k``, ``atoms``.
+
+        ``atoms`` is ``"these atoms"`` for a dependence (a counterexample at the stated
+        atoms); for an independence certificate it is ``"almost every atom tuple"`` when h is
+        analytic in its parameters (the determinant at the certificate's fixed points is then
+        a nonzero real-analytic function of the atoms, which vanishes only on a closed null
+        set), else ``"an open set of atom tuples around these"`` (continuity).
+        """
+        if self.verdict is Verdict.PROVED:
+            atoms = ("almost every atom tuple" if self.analytic
+                     else "an open set of atom tuples around these")
+        else:
+            atoms = "these atoms"
+        out: dict[str, Any] = {
+            "d": self.dimension,
+            "k": self.reading.atoms,
+            "atoms": atoms,
+            "at": [{sp.sstr(k): sp.sstr(v) for k, v in a.items()} for a in self.atoms],
+            "orders": [self.reading.min_order, self.reading.max_order],
+            "semantics": self.reading.semantics,
+        }
+        if self.dimension > 1:
+            out["decided_on"] = ("the curve x = (" + ", ".join(map(sp.sstr, self.curve))
+                                 + "), dependences lifted to identities on R^d")
+        return out
+
+    def scope_text(self) -> str:
+        """The scope in words."""
+        sc = self.scope()
+        where = f"d = {sc['d']}, k = {sc['k']}"
+        if self.verdict is Verdict.PROVED:
+            return f"independent for {sc['atoms']} ({where}; certificate at the stated atoms)"
+        if self.verdict is Verdict.REFUTED:
+            return f"dependent at the stated atoms ({where})"
+        return f"undecided at the stated atoms ({where})"
 
     @property
     def summary(self) -> str:
         n = len(self.labels)
         if self.verdict is Verdict.PROVED:
-            return f"{n} functions independent: nonsingular matrix at {n} exact points"
+            return (f"{n} functions independent: nonsingular matrix at {n} exact points; "
+                    f"scope: {self.scope_text()}")
         if self.verdict is Verdict.REFUTED:
             nz = [(c, lab) for c, lab in zip(self.result.coefficients, self.texts, strict=True)
                   if c != 0]
             terms = " + ".join(f"({sp.sstr(c)})*{lab}" for c, lab in nz[:4])
             more = " + ..." if len(nz) > 4 else ""
-            return f"dependent: {terms}{more} = 0 a.e."
-        return f"inconclusive: {self.result.reason}"
+            where = " on all of R^d" if self.dimension > 1 else " a.e."
+            return f"dependent: {terms}{more} = 0{where}; scope: {self.scope_text()}"
+        reason = (self.lifted or {}).get("note") or self.result.reason
+        return f"inconclusive: {reason}"
 
     def evidence(self) -> dict[str, Any]:
-        """JSON-able evidence: reading, atoms, family labels and the certificate."""
-        return {
+        """JSON-able evidence: reading, scope, atoms, family labels and the certificate."""
+        ev = {
             "reading": self.reading.statement(),
+            "scope": self.scope(),
             "expert": sp.sstr(self.expr),
             "atoms": [{sp.sstr(k): sp.sstr(v) for k, v in a.items()} for a in self.atoms],
             "family": self.texts,
             "certificate": self.result.evidence(),
         }
+        if self.lifted is not None:
+            ev["lift_to_Rd"] = self.lifted
+        return ev
 
     def derivation(self) -> str:
         """MyST derivation built from the family and the certificate."""
@@ -394,7 +502,8 @@ class IdentifiabilityDecision:
 def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRIMARY_READING,
            *, x: sp.Symbol | None = None, params: Sequence[sp.Symbol] | None = None,
            atoms: Sequence[Mapping[sp.Symbol, Any]] | None = None,
-           coords: Sequence[sp.Expr] | None = None) -> IdentifiabilityDecision:
+           coords: Sequence[sp.Expr] | None = None,
+           inputs: Sequence[sp.Symbol] | None = None) -> IdentifiabilityDecision:
     """Decide whether an expert is strongly identifiable under a reading of Definition 1.
 
     Parameters
@@ -412,6 +521,13 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         :func:`default_atoms`.
     coords : sequence of sympy.Expr, optional
         Input coordinates as functions of ``x`` (default ``(x,)``); see :func:`expert_family`.
+        Without ``inputs`` a dependence found on such a curve cannot be lifted, so it is
+        reported as ``INCONCLUSIVE`` (never as a refutation on R^d).
+    inputs : sequence of sympy.Symbol, optional
+        Input dimension d ≥ 2: the expert is written in the coordinates ``inputs`` of R^d.
+        The family is screened on the curve ``inputs = coords(x)`` (default
+        ``(x, x^3, x^5, ...)``): independence there proves independence on R^d; a dependence
+        found there is rebuilt on R^d and reported only if it is an identity on all of R^d.
 
     Returns
     -------
@@ -426,7 +542,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     >>> a, c, x = sp.symbols("a c x", real=True)
     >>> d = decide(a * sp.exp(c * x), "pcos-1", x=x, params=[a, c])
     >>> d.verdict.value, [c for c in d.result.coefficients if c != 0]
-    ('refuted', [4, -5])
+    ('refuted', [2, -3])
     >>> decide(a * sp.exp(c * x), "pcos-1-no-order0", x=x, params=[a, c]).verdict.value
     'proved'
     """
@@ -434,7 +550,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         if reading not in READINGS:
             raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
         reading = READINGS[reading]
-    expr, x, params = _as_expert(expert, x, params)
+    expr, x, params = _as_expert(expert, x, params, inputs)
     if atoms is None:
         atoms = default_atoms(params, reading.atoms)
     atom_list = [dict(a) for a in atoms]
@@ -448,12 +564,81 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         raise ValueError("atoms must be pairwise distinct")
     if coords is not None and any(sp.sympify(c).free_symbols - {x} for c in coords):
         raise ValueError("coords must be expressions in x only")
+    lifted: dict[str, Any] | None = None
+    if inputs is not None:
+        inputs = tuple(inputs)
+        if not inputs or not all(isinstance(v, sp.Symbol) for v in inputs):
+            raise ValueError("inputs must be a non-empty sequence of SymPy Symbols")
+        if x in inputs:
+            raise ValueError("x (the curve parameter) must not be one of inputs")
+        default = tuple(x ** (2 * i + 1) for i in range(len(inputs)))
+        curves = [tuple(coords), default] if coords is not None else [default]
+        if len(curves[0]) != len(inputs):
+            raise ValueError(f"coords must give {len(inputs)} coordinates, one per input")
+        on_rd = expert_family(expr, inputs[0], params, reading, atom_list, coords=inputs)
+        for curve in dict.fromkeys(curves):
+            # Screen on the curve; a dependence counts only once lifted to R^d. If the
+            # caller's curve gives none, the default curve (x, x^3, x^5, ...) is tried.
+            sub = dict(zip(inputs, curve, strict=True))
+            family = [FamilyTerm(t.latex, t.text, t.function.xreplace(sub)) for t in on_rd]
+            result = decide_linear_independence([t.function for t in family], x)
+            verdict = {"independent": Verdict.PROVED, "dependent": Verdict.REFUTED}.get(
+                result.status, Verdict.INCONCLUSIVE)
+            if result.status == "dependent":
+                lifted = _lift(result.null_space, [t.function for t in on_rd], inputs)
+                if lifted["identity_on_Rd"]:
+                    # report the first basis row that is an identity on R^d
+                    result.coefficients = next(
+                        v for v, row in zip(result.null_space, lifted["vectors"], strict=True)
+                        if row["identity"])
+                else:
+                    verdict = Verdict.INCONCLUSIVE
+            if verdict is not Verdict.INCONCLUSIVE:
+                break
+        return IdentifiabilityDecision(
+            verdict, reading, expr, tuple(params), atom_list, [t.latex for t in family],
+            [t.text for t in family], result, len(inputs), inputs, curve, lifted)
     family = expert_family(expr, x, params, reading, atom_list, coords)
     result = decide_linear_independence([t.function for t in family], x)
     verdict = {"independent": Verdict.PROVED, "dependent": Verdict.REFUTED}.get(
         result.status, Verdict.INCONCLUSIVE
     )
+    dim = len(coords) if coords is not None else 1
+    if coords is not None and dim > 1 and verdict is Verdict.REFUTED:
+        verdict = Verdict.INCONCLUSIVE
+        lifted = {"identity_on_Rd": False,
+                  "note": "a dependence on the curve only (pass inputs= to lift it to R^d); "
+                          "not reported as a refutation"}
     return IdentifiabilityDecision(
         verdict, reading, expr, tuple(params), atom_list, [t.latex for t in family],
-        [t.text for t in family], result,
-    )
+        [t.text for t in family], result, dim, (), tuple(coords or ()), lifted)
+
+
+#: Lifting probes: rational points of R^d (deterministic) at which a lifted combination must
+#: vanish before the symbolic identity test is tried.
+_PROBES: tuple[sp.Rational, ...] = tuple(sp.Rational(p, q) for p, q in
+                                         [(3, 7), (-5, 4), (7, 3), (-2, 9), (11, 5), (1, 6)])
+
+
+def _lift(null_space: list[list[sp.Expr]], functions: list[sp.Expr],
+          inputs: tuple[sp.Symbol, ...]) -> dict[str, Any]:
+    """Rebuild each curve null vector's combination on R^d and test it as an identity."""
+    rows: list[dict[str, Any]] = []
+    for vec in null_space:
+        combo = sp.Add(*[c * f for c, f in zip(vec, functions, strict=True) if c != 0])
+        probes = [{v: _PROBES[(i + j) % len(_PROBES)] for i, v in enumerate(inputs)}
+                  for j in range(3)]
+        nonzero = next((p for p in probes
+                        if abs(complex(sp.N(combo.xreplace(p), 30))) > 1e-20), None)
+        if nonzero is not None:
+            rows.append({"coefficients": [sp.sstr(c) for c in vec], "identity": False,
+                         "nonzero_at": {sp.sstr(k): sp.sstr(v) for k, v in nonzero.items()}})
+            continue
+        zero = _simplifies_to_zero(sp.piecewise_fold(combo))
+        rows.append({"coefficients": [sp.sstr(c) for c in vec], "identity": zero})
+    ok = any(r["identity"] for r in rows)
+    note = ("a null vector found on the curve is an identity on all of R^d (simplifies to 0)"
+            if ok else "the dependence holds on the screening curve only (or was not shown "
+                       "to hold on R^d): not reported as a refutation")
+    return {"identity_on_Rd": ok, "vectors": rows, "note": note}
+

@@ -2,9 +2,13 @@
 
 "f_1, ..., f_n are linearly independent for almost every x" means: if
 ``c_1 f_1(x) + ... + c_n f_n(x) = 0`` for almost every real ``x``, then ``c = 0``. The families
-handled are piecewise analytic: the real line splits at finitely many breakpoints (the zeros of
-the arguments of ``Piecewise`` conditions, ``Abs``, ``Heaviside``, ``Max``, ``Min``) into open
-*regions* on each of which every ``f_i`` is one analytic expression.
+handled are piecewise analytic: the real line splits at finitely many breakpoints (the real
+zeros *and poles* of the arguments of ``Piecewise`` conditions, ``Abs``, ``Heaviside``,
+``sign``, ``Max``, ``Min``, and the real poles of the functions) into open *regions* on each
+of which every ``f_i`` is one analytic expression. Inputs that are not of this kind are refused
+with a ``ValueError`` before any work: step functions with infinitely many jumps (``floor``,
+``ceiling``, ``frac``, ``Mod``), branch conditions that are not polynomial (or rational) in
+``x``, Dirac deltas, undefined functions.
 
 Certificates
 ------------
@@ -13,11 +17,25 @@ Certificates
   arithmetic when all entries are rational, otherwise as a rigorous interval enclosure
   (``mpmath.iv``, outward rounding) that excludes 0. A combination vanishing a.e. vanishes at
   every interior point of a region by continuity, hence ``M c = 0`` and ``c = 0``.
-* **dependent** -- a nonzero coefficient vector ``c`` such that on *every* region the
-  combination ``Σ c_i f_i`` (with the region's branch substituted) simplifies to exactly 0.
+* **dependent** -- the null space ``{c : Σ c_i f_i = 0 a.e.}`` as its reduced-row-echelon
+  basis over the field of the entries (rows scaled to coprime integers when rational). Each
+  basis vector was verified exactly: on *every* region the combination simplifies to 0 (by
+  expansion, the exponential form, ``simplify``, or -- when those fail -- a derivative that
+  simplifies to 0 plus a vanishing value at one point of the region). When the rank is also
+  certified (a nonsingular ``r × r`` minor, exact or interval) and ``n - r`` vectors verify,
+  the basis spans the whole null space (``null_space_complete``).
 * otherwise **inconclusive**, never a guess.
 
-Floating point only proposes candidates (which points, which null vectors).
+Canonical, machine-independent certificates
+-------------------------------------------
+Floating point only proposes (which points, which null vectors), and even the proposals are
+identical on every machine: the sample points are dyadic rationals from a fixed rule, the
+function values come from ``mpmath`` (pure-Python arithmetic) rounded once to doubles, and the
+elimination that picks points and pivot columns is plain Python float arithmetic (IEEE, no
+BLAS, no SIMD). Irrational null-vector entries are recognised by an integer-relation search
+(``mpmath.identify``/PSLQ at 50 digits) and then verified symbolically. What is reported --
+points, determinants, the reduced-row-echelon null-space basis -- is therefore the same on
+every machine.
 
 Examples
 --------
@@ -33,14 +51,12 @@ Examples
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-import numpy as np
-import scipy.linalg
 import sympy as sp
 from mpmath import iv
 from sympy.polys.domains import QQ
@@ -50,13 +66,20 @@ __all__ = [
     "LinearIndependenceResult",
     "Region",
     "activation_regions",
+    "canonical_null_basis",
     "decide_linear_independence",
     "interval_value",
     "restrict_to_region",
+    "vanishes_on_region",
     "verify_certificate",
 ]
 
 _BRANCHING = (sp.Piecewise, sp.Abs, sp.Heaviside, sp.Max, sp.Min, sp.sign)
+
+#: Functions with infinitely many jumps (or not piecewise analytic with finitely many pieces):
+#: refused, because evaluating them at points cannot decide an almost-everywhere statement.
+_REFUSED: tuple[type, ...] = (sp.floor, sp.ceiling, sp.frac, sp.Mod, sp.DiracDelta,
+                              sp.Derivative, sp.Integral, sp.Subs)
 
 
 @dataclass(frozen=True)
@@ -92,16 +115,24 @@ class LinearIndependenceResult:
     determinant_interval : tuple of str or None
         Interval enclosure ``(lo, hi)`` of the determinant (non-rational case).
     coefficients : list of sympy.Expr
-        Dependence certificate: the coefficient vector.
+        Dependence certificate: the first row of the reduced-row-echelon null-space basis.
     residuals : list of sympy.Expr
-        The combination simplified on each region (all exactly 0 for a certificate).
+        The combination on each region (all exactly 0 for a certificate).
     nullity : int
-        Number of exactly verified null vectors found (dependence case; at most
-        ``max_certificates``, so a lower bound on the dimension of the null space).
+        Number of exactly verified null-space basis vectors (the null-space dimension when
+        ``null_space_complete``, a lower bound otherwise).
     others : list of list
-        The verified null vectors besides ``coefficients``.
+        The other rows of the reduced-row-echelon basis.
     numerical_rank : int
-        The floating-point rank that proposed the route (a hint, not a verdict).
+        The rank found by the (machine-independent) float elimination that proposed the
+        route (a hint, not a verdict).
+    null_space_complete : bool
+        Whether the basis provably spans the whole null space (rank certified by a nonsingular
+        minor at ``rank_points`` x ``rank_columns``).
+    rank_points, rank_columns : list
+        The minor certifying rank ``n - nullity`` (dependence case).
+    rank_determinant : str
+        Its exact determinant or interval enclosure.
     reason : str
         Why the status was reached.
     """
@@ -118,7 +149,16 @@ class LinearIndependenceResult:
     nullity: int = 0
     others: list[list[sp.Expr]] = field(default_factory=list)
     numerical_rank: int = 0
+    null_space_complete: bool = False
+    rank_points: list[sp.Rational] = field(default_factory=list)
+    rank_columns: list[int] = field(default_factory=list)
+    rank_determinant: str = ""
     reason: str = ""
+
+    @property
+    def null_space(self) -> list[list[sp.Expr]]:
+        """The reduced-row-echelon basis of the verified null vectors (rows)."""
+        return [self.coefficients, *self.others] if self.coefficients else []
 
     @property
     def method(self) -> str:
@@ -126,11 +166,12 @@ class LinearIndependenceResult:
             kind = "exact rational" if self.determinant is not None else "interval (mpmath.iv)"
             return f"nonsingular evaluation matrix at {len(self.points)} points, {kind} determinant"
         if self.status == "dependent":
-            return "null vector whose combination simplifies to 0 on every region"
+            return ("reduced-row-echelon null-space basis, each vector's combination shown to "
+                    "be 0 on every region")
         return "none"
 
     def evidence(self) -> dict[str, Any]:
-        """JSON-able certificate a reader can recheck."""
+        """JSON-able certificate a reader can recheck (identical on every machine)."""
         ev: dict[str, Any] = {
             "status": self.status,
             "method": self.method,
@@ -154,7 +195,19 @@ class LinearIndependenceResult:
             ev["residual_per_region"] = [sp.sstr(r) for r in self.residuals]
             ev["verified_null_vectors"] = self.nullity
             ev["other_null_vectors"] = [[sp.sstr(c) for c in v] for v in self.others]
+            ev["null_space_basis"] = "reduced row echelon form, rows scaled to coprime integers"
+            ev["null_space_complete"] = self.null_space_complete
+            if self.null_space_complete:
+                ev["rank_certificate"] = {
+                    "rank": len(self.functions) - self.nullity,
+                    "points": [sp.sstr(p) for p in self.rank_points],
+                    "columns": list(self.rank_columns),
+                    "determinant": self.rank_determinant,
+                }
         return ev
+
+
+# ----------------------------------------------------------------------------- regions
 
 
 def _branch_args(expr: sp.Expr) -> list[sp.Expr]:
@@ -162,6 +215,8 @@ def _branch_args(expr: sp.Expr) -> list[sp.Expr]:
     for node in sp.preorder_traversal(expr):
         if isinstance(node, sp.Piecewise):
             for _, cond in node.args:
+                if not isinstance(cond, sp.logic.boolalg.Boolean):
+                    continue
                 for rel in cond.atoms(sp.core.relational.Relational):
                     out.append(rel.lhs - rel.rhs)
         elif isinstance(node, sp.Abs | sp.Heaviside | sp.sign):
@@ -172,20 +227,50 @@ def _branch_args(expr: sp.Expr) -> list[sp.Expr]:
     return out
 
 
-def _real_zeros(g: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
-    g = sp.together(g)
-    if x not in g.free_symbols:
+def _real_roots(p: sp.Expr, x: sp.Symbol, what: str, g: sp.Expr) -> list[sp.Expr]:
+    if x not in p.free_symbols:
         return []
-    num = sp.numer(g)
-    if not num.is_polynomial(x):
-        raise ValueError(f"functions: cannot locate the breakpoints of {g} (not polynomial in x)")
-    poly = sp.Poly(num, x)
+    if not p.is_polynomial(x):
+        raise ValueError(
+            f"functions: cannot locate the {what} of {g} (not a rational function of x); "
+            "only polynomial or rational branch conditions are decidable"
+        )
+    poly = sp.Poly(p, x)
     if any(not c.is_number for c in poly.all_coeffs()):
         raise ValueError(f"functions: breakpoint {g} depends on symbols other than x")
     return list(dict.fromkeys(sp.real_roots(poly)))
 
 
+def _real_zeros(g: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """Real zeros *and poles* of ``g``: both are places where its sign can change."""
+    g = sp.together(sp.sympify(g))
+    if x not in g.free_symbols:
+        return []
+    num, den = sp.fraction(g)
+    return _real_roots(num, x, "breakpoints", g) + _real_roots(den, x, "poles", g)
+
+
+def _poles(f: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """Real poles of the rational parts of ``f`` (denominators polynomial in x); others are
+    skipped (the sample points are checked to be finite)."""
+    out: list[sp.Expr] = []
+    for node in sp.preorder_traversal(f):
+        if isinstance(node, sp.Pow) and node.exp.is_negative and x in node.base.free_symbols:
+            base = sp.together(node.base)
+            num, _ = sp.fraction(base)
+            if num.is_polynomial(x):
+                poly = sp.Poly(num, x)
+                if all(c.is_number for c in poly.all_coeffs()):
+                    out += sp.real_roots(poly)
+    return out
+
+
 def _rational_inside(lo: sp.Expr, hi: sp.Expr, frac: float, span: float = 4.0) -> sp.Rational:
+    """A dyadic rational near ``lo + frac (hi - lo)`` strictly inside ``(lo, hi)``.
+
+    Deterministic: the target is computed from the exactly rounded doubles of the bounds and
+    every candidate is compared exactly with the bounds.
+    """
     if lo.is_finite and hi.is_finite:
         a, b = float(lo), float(hi)
     elif hi.is_finite:
@@ -195,7 +280,7 @@ def _rational_inside(lo: sp.Expr, hi: sp.Expr, frac: float, span: float = 4.0) -
     else:
         a, b = -span, span
     target = a + frac * (b - a)
-    for den in (8, 64, 512, 4096, 2**16, 2**24):
+    for den in (8, 64, 512, 4096, 2**16, 2**24, 2**40):
         p = sp.Rational(round(target * den), den)
         if bool(sp.Gt(p, lo)) and bool(sp.Lt(p, hi)):
             return p
@@ -205,17 +290,24 @@ def _rational_inside(lo: sp.Expr, hi: sp.Expr, frac: float, span: float = 4.0) -
 def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Region]:
     """The open intervals on which every function is one analytic branch.
 
+    Boundaries are the real zeros and poles of every branch argument and the real poles of
+    the functions themselves.
+
     Examples
     --------
     >>> x = sp.Symbol("x", real=True)
     >>> [r.latex() for r in activation_regions([sp.Abs(x - 1)], x)]
     ['(-\\\\infty, 1)', '(1, \\\\infty)']
+    >>> [r.latex() for r in activation_regions([sp.Piecewise((1, 1 / x > 0), (0, True))], x)]
+    ['(-\\\\infty, 0)', '(0, \\\\infty)']
     """
     zeros: list[sp.Expr] = []
     for f in functions:
-        for g in _branch_args(sp.sympify(f)):
+        f = sp.sympify(f)
+        for g in _branch_args(f):
             zeros += _real_zeros(g, x)
-    cuts = sorted(dict.fromkeys(zeros), key=lambda z: float(z))
+        zeros += _poles(f, x)
+    cuts = sorted(dict.fromkeys(zeros), key=lambda z: (float(z), sp.sstr(z)))
     bounds = [sp.S.NegativeInfinity, *cuts, sp.S.Infinity]
     return [
         Region(lo, hi, _rational_inside(lo, hi, 0.5)) for lo, hi in itertools.pairwise(bounds)
@@ -255,26 +347,43 @@ def restrict_to_region(expr: sp.Expr, x: sp.Symbol, point: sp.Rational) -> sp.Ex
     return out
 
 
+# ----------------------------------------------------------------------------- intervals
+
+
 class _NotEvaluable(Exception):
     pass
 
 
-def _iv_erf(z: Any) -> Any:
+#: Above this argument erf/erfc use the Laplace continued fraction, below the Taylor series.
+_ERF_SWITCH = 3
+
+
+def _iv_erfc_cf(t: Any) -> Any:
+    """Enclosure of erfc(t) for a point interval t ≥ 3 by the Laplace continued fraction.
+
+    ``√π e^{t²} erfc(t) = 1/(t + (1/2)/(t + 1/(t + (3/2)/(t + ...))))``; all partial
+    numerators are positive, so successive convergents lie on alternate sides of the value
+    and their hull encloses it. The relative width shrinks geometrically in the depth.
+    """
+    depth = 12 + int(4 * iv.dps / max(float(t.a), 1.0))
+    convergents = []
+    for d in (depth, depth + 1):
+        tail = t
+        for k in range(d, 0, -1):
+            tail = t + iv.mpf(k) / 2 / tail
+        convergents.append(1 / tail)
+    lo = min(convergents[0].a, convergents[1].a)
+    hi = max(convergents[0].b, convergents[1].b)
+    return iv.mpf([lo, hi]) * iv.exp(-t * t) / iv.sqrt(iv.pi)
+
+
+def _iv_erf_series(z: Any) -> Any:
     """erf on an interval by its alternating Taylor series with an explicit tail bound.
 
     erf(z) = 2/√π Σ (-1)^n z^(2n+1) / (n! (2n+1)); once n > z², the terms decrease in
     absolute value and the tail is bounded by the first omitted term.
     """
     zmax = float(abs(z).b)
-    zmin = float(z.a) if float(z.a) > 0 else (-float(z.b) if float(z.b) < 0 else 0.0)
-    if zmin > 20:
-        # 0 < erfc(|z|) < exp(-z^2) / (|z| sqrt(pi)) for |z| > 0 (tail bound of the Gaussian).
-        lo = iv.mpf(zmin)
-        tail = iv.exp(-lo * lo) / (lo * iv.sqrt(iv.pi))
-        enclosure = iv.mpf([(1 - tail).a, 1])
-        return enclosure if float(z.a) > 0 else -enclosure
-    if zmax > 20:
-        raise _NotEvaluable("erf argument interval straddles the series and tail ranges")
     old = iv.dps
     iv.dps = old + int(zmax**2 / 2.3) + 10
     try:
@@ -294,6 +403,61 @@ def _iv_erf(z: Any) -> Any:
         iv.dps = old
 
 
+def _erfc_point(t: Any) -> Any:
+    if float(t.a) >= _ERF_SWITCH:
+        return _iv_erfc_cf(t)
+    if float(t.b) <= -_ERF_SWITCH:
+        return 2 - _iv_erfc_cf(-t)
+    return 1 - _iv_erf_series(t)
+
+
+def _iv_erf(z: Any) -> Any:
+    """A rigorous enclosure of erf on an interval, tight over the whole real line.
+
+    Taylor series with a tail bound for ``|z| < 3``, the Laplace continued fraction of erfc
+    beyond (so the distance of erf to ±1 is enclosed with small *relative* error, however
+    large the argument). An interval straddling ±3 is split there.
+    """
+    if float(z.a) >= _ERF_SWITCH:
+        return 1 - _iv_erfc_cf(z)
+    if float(z.b) <= -_ERF_SWITCH:
+        return _iv_erfc_cf(-z) - 1
+    if float(abs(z).b) > _ERF_SWITCH + 1:
+        raise _NotEvaluable("erf argument interval straddles the series and fraction ranges")
+    return _iv_erf_series(z)
+
+
+def _iv_erfc(z: Any) -> Any:
+    """A rigorous enclosure of erfc with small relative error for large z."""
+    if float(abs(z).b) > _ERF_SWITCH + 1 and float(z.a) < _ERF_SWITCH < float(z.b):
+        raise _NotEvaluable("erfc argument interval straddles the series and fraction ranges")
+    return _erfc_point(z)
+
+
+def _erf_plus_one(e: sp.Expr) -> sp.Expr:
+    """Rewrite ``1 + erf(t)`` as ``erfc(-t)`` (and ``1 - erf(t)`` as ``erfc(t)``) so that the
+    interval enclosure keeps its relative precision where erf is close to ∓1."""
+    def fix(add: sp.Expr) -> sp.Expr:
+        if not isinstance(add, sp.Add):
+            return add
+        ones = [a for a in add.args if a == 1 or a == -1]
+        erfs = [a for a in add.args if isinstance(a, sp.erf) or
+                (isinstance(a, sp.Mul) and a.args[0] == -1 and len(a.args) == 2
+                 and isinstance(a.args[1], sp.erf))]
+        if len(ones) != 1 or len(erfs) != 1:
+            return add
+        one, er = ones[0], erfs[0]
+        rest = [a for a in add.args if a is not one and a is not er]
+        if one == 1 and isinstance(er, sp.erf):
+            new = sp.erfc(-er.args[0])
+        elif one == 1:
+            new = sp.erfc(er.args[1].args[0])
+        else:
+            return add
+        return sp.Add(new, *rest, evaluate=False)
+    return e.replace(lambda n: isinstance(n, sp.Add), fix)
+
+
 def interval_value(value: sp.Expr) -> Any:
     """A rigorous ``mpmath.iv`` enclosure of a constant SymPy expression (current ``iv.dps``).
 
@@ -301,8 +465,24 @@ def interval_value(value: sp.Expr) -> Any:
     --------
     >>> 0 in interval_value(sp.tanh(sp.Rational(1, 2)) - sp.Rational(1, 2))
     False
+    >>> interval_value(sp.erfc(sp.Integer(30))).a > 0  # erfc(30) ≈ 2.56e-393
+    True
     """
-    e = sp.sympify(value)
+    return _interval_value(sp.sympify(value), {})
+
+
+def _interval_value(e: sp.Expr, cache: dict[sp.Expr, Any]) -> Any:
+    if e in cache:
+        return cache[e]
+    out = _interval_node(e, cache)
+    cache[e] = out
+    return out
+
+
+def _interval_node(e: sp.Expr, cache: dict[sp.Expr, Any]) -> Any:
+    def interval_value(a: sp.Expr) -> Any:
+        return _interval_value(a, cache)
+
     if e.is_Rational:
         return iv.mpf(int(e.p)) / int(e.q)
     if e is sp.pi:
@@ -331,7 +511,7 @@ def interval_value(value: sp.Expr) -> Any:
         sp.exp: iv.exp,
         sp.log: iv.log,
         sp.erf: _iv_erf,
-        sp.erfc: lambda t: 1 - _iv_erf(t),
+        sp.erfc: _iv_erfc,
         sp.sin: iv.sin,
         sp.cos: iv.cos,
     }
@@ -347,7 +527,7 @@ def _interval_det(rows: list[list[Any]]) -> Any:
     n = len(a)
     det = iv.mpf(1)
     for col in range(n):
-        piv = max(range(col, n), key=lambda r: abs(a[r][col].mid))
+        piv = max(range(col, n), key=lambda r: (abs(a[r][col].mid), -r))
         if 0 in a[piv][col]:
             return iv.mpf([-mpmath.inf, mpmath.inf])
         if piv != col:
@@ -370,12 +550,20 @@ def _exact_det(entries: list[list[sp.Expr]], dps: int) -> tuple[sp.Rational | No
     old = iv.dps
     try:
         iv.dps = dps
-        rows = [[interval_value(e) for e in row] for row in entries]
+        cache: dict[sp.Expr, Any] = {}
+        rows = [[_interval_value(_erf_plus_one(e), cache) for e in row] for row in entries]
         return None, _interval_det(rows)
     except (_NotEvaluable, ZeroDivisionError, mpmath.libmp.NoConvergence):
         return None, None
     finally:
         iv.dps = old
+
+
+def _interval_text(enclosure: Any) -> tuple[str, str]:
+    return (mpmath.nstr(mpmath.mpf(enclosure.a), 25), mpmath.nstr(mpmath.mpf(enclosure.b), 25))
+
+
+# ----------------------------------------------------------------------------- input
 
 
 def _check_input(functions: Sequence[Any], x: sp.Symbol) -> list[sp.Expr]:
@@ -393,8 +581,28 @@ def _check_input(functions: Sequence[Any], x: sp.Symbol) -> list[sp.Expr]:
             )
         if e.has(sp.Derivative, sp.DiracDelta) or e.atoms(sp.core.function.AppliedUndef):
             raise ValueError(f"functions must be explicit closed forms, got {e}")
+        bad = sorted({type(n).__name__ for n in sp.preorder_traversal(e)
+                      if isinstance(n, _REFUSED)})
+        if bad:
+            raise ValueError(
+                f"functions must be piecewise analytic with finitely many pieces; {e} uses "
+                f"{', '.join(bad)} (infinitely many jumps): not decidable by this engine"
+            )
+        if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            raise ValueError(f"functions must be finite expressions, got {e}")
         fs.append(e)
     return fs
+
+
+# ----------------------------------------------------------------------------- proposals
+
+#: Digits of the mpmath evaluation whose values (rounded once to doubles) feed the proposals.
+_EVAL_DPS = 30
+#: Largest rank certified by an interval minor in the dependent case (the minor costs as much
+#: as an independence certificate; rational families are always certified exactly).
+_RANK_CERTIFICATE_MAX = 12
+#: Relative pivot threshold of the float elimination (a proposal only).
+_PIVOT_TOL = 1e-9
 
 
 def _candidate_points(regions: list[Region], per_region: int,
@@ -408,93 +616,223 @@ def _candidate_points(regions: list[Region], per_region: int,
     return pts
 
 
-def _float_matrix(branches: list[list[sp.Expr]], x: sp.Symbol,
-                  points: list[tuple[sp.Rational, int]]) -> np.ndarray:
-    funcs = [[sp.lambdify(x, f, modules=["scipy", "numpy"]) for f in fs] for fs in branches]
-    out = np.empty((len(points), len(branches[0])))
-    for k, (p, reg_idx) in enumerate(points):
-        for i, f in enumerate(funcs[reg_idx]):
-            out[k, i] = float(f(float(p)))
-    return out
+def _mp_evaluators(branches: list[list[sp.Expr]], x: sp.Symbol) -> list[Callable[[Any], Any]]:
+    return [sp.lambdify(x, fs, modules="mpmath", cse=True) for fs in branches]
 
 
-def _residuals(coeffs: Sequence[sp.Expr], branches: list[list[sp.Expr]], x: sp.Symbol,
-               regions: list[Region]) -> list[sp.Expr] | None:
-    """The combination simplified on each region, or None as soon as one is not 0."""
+def _mp_value(v: Any) -> Any:
+    if isinstance(v, mpmath.mpc):
+        if abs(v.imag) > abs(v.real) * mpmath.mpf(10) ** (-mpmath.mp.dps + 5) and v.imag != 0:
+            raise ValueError("functions must be real-valued at the sample points")
+        return v.real
+    return mpmath.mpf(v)
+
+
+def _value_matrix(evaluators: list[Callable[[Any], Any]], points: list[tuple[sp.Rational, int]],
+                  dps: int = _EVAL_DPS) -> list[list[Any]]:
+    """Values ``f_i(x_r)`` in mpmath at ``dps`` digits (pure Python: machine-independent)."""
     out = []
-    for fs, reg in zip(branches, regions, strict=True):
-        comb = sp.Add(*[c * f for c, f in zip(coeffs, fs, strict=True) if c != 0])
-        val = comb.subs(x, reg.sample)
-        if abs(complex(sp.N(val, 30))) > 1e-20:
-            return None
-        res = sp.expand(comb)
-        if res != 0:
-            res = sp.simplify(sp.expand(comb.rewrite(sp.exp)))
-        if res != 0:
-            return None
-        out.append(res)
+    with mpmath.workdps(dps):
+        for p, reg_idx in points:
+            t = mpmath.mpf(int(p.p)) / int(p.q)
+            try:
+                vals = evaluators[reg_idx](t)
+            except (ZeroDivisionError, ValueError) as exc:
+                raise ValueError(f"functions must be finite at the sample point {p}") from exc
+            row = [_mp_value(v) for v in vals]
+            if not all(mpmath.isfinite(v) for v in row):
+                raise ValueError(f"functions must be finite at the sample point {p}")
+            out.append(row)
     return out
 
 
-def _primitive(v: Sequence[sp.Rational]) -> list[sp.Rational]:
-    """Scale a rational vector to coprime integers, first nonzero entry positive."""
-    v = [sp.Rational(c) for c in v]
-    den = sp.ilcm(*[c.q for c in v]) if v else 1
-    ints = [int(c * den) for c in v]
+def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], list[list[float]]]:
+    """Gauss-Jordan elimination with row pivoting in plain Python floats.
+
+    Returns the pivot columns (the lexicographically first numerically independent columns),
+    the pivot rows chosen for them, and the reduced rows (row i belongs to pivot column i).
+    Plain IEEE double arithmetic in CPython (no BLAS, no SIMD, no fused multiply-add), so
+    the result is the same on every machine.
+    """
+    a = [list(r) for r in rows]
+    m = len(a)
+    n = len(a[0]) if a else 0
+    row_ids = list(range(m))
+    pivots: list[int] = []
+    pivot_rows: list[int] = []
+    r = 0
+    for c in range(n):
+        if r == m:
+            break
+        best = max(range(r, m), key=lambda i: (abs(a[i][c]), -row_ids[i]))
+        if abs(a[best][c]) <= _PIVOT_TOL:
+            continue
+        a[r], a[best] = a[best], a[r]
+        row_ids[r], row_ids[best] = row_ids[best], row_ids[r]
+        piv = a[r][c]
+        a[r] = [v / piv for v in a[r]]
+        for i in range(m):
+            if i != r and a[i][c] != 0.0:
+                f = a[i][c]
+                ai, ar = a[i], a[r]
+                a[i] = [ai[j] - f * ar[j] for j in range(n)]
+        pivots.append(c)
+        pivot_rows.append(row_ids[r])
+        r += 1
+    return pivots, pivot_rows, a[:r]
+
+
+def _rational_guess(v: float) -> sp.Rational | None:
+    q = Fraction(v).limit_denominator(10**6)
+    if abs(float(q) - v) > 1e-7 * max(1.0, abs(v)):
+        return None
+    return sp.Rational(q.numerator, q.denominator)
+
+
+def _primitive(v: Sequence[sp.Expr]) -> list[sp.Expr]:
+    """Scale a rational vector to coprime integers, first nonzero entry positive (other
+    vectors are returned unchanged)."""
+    if not all(sp.sympify(c).is_Rational for c in v):
+        return list(v)
+    vr = [sp.Rational(c) for c in v]
+    den = sp.ilcm(*[c.q for c in vr]) if vr else 1
+    ints = [int(c * den) for c in vr]
     g = sp.igcd(*ints) or 1
     first = next((t for t in ints if t != 0), 1)
     sign = 1 if first > 0 else -1
     return [sp.Integer(sign * t // g) for t in ints]
 
 
-def _rationalise(v: np.ndarray) -> list[sp.Rational]:
-    return [sp.Rational(Fraction(float(t)).limit_denominator(10**6)) for t in v]
+def canonical_null_basis(vectors: Sequence[Sequence[sp.Expr]]) -> list[list[sp.Expr]]:
+    """The reduced-row-echelon basis of the span of ``vectors``, rows made primitive.
+
+    Over the rationals the RREF is computed exactly (``DomainMatrix`` over QQ) and each row is
+    scaled to coprime integers with a positive leading entry; otherwise SymPy's ``rref`` over
+    the field of the entries (zero test by simplification). The result depends only on the
+    span, never on which spanning vectors were found, so it is identical on every machine.
+
+    Examples
+    --------
+    >>> canonical_null_basis([[2, 4, 6], [1, 1, 1], [3, 5, 7]])
+    [[1, 0, -1], [0, 1, 2]]
+    """
+    rows = [[sp.sympify(c) for c in v] for v in vectors]
+    if not rows:
+        return []
+    n = len(rows[0])
+    if all(c.is_Rational for r in rows for c in r):
+        dm = DomainMatrix([[QQ(int(c.p), int(c.q)) for c in r] for r in rows], (len(rows), n), QQ)
+        red, _ = dm.rref()
+        mat = red.to_Matrix()
+        out = [_primitive(list(mat.row(i))) for i in range(mat.rows)]
+    else:
+        mat, _ = sp.Matrix(rows).rref(iszerofunc=lambda e: sp.simplify(e) == 0,
+                                      simplify=True)
+        out = [[sp.nsimplify(c, rational=False) if c.is_Float else sp.radsimp(c)
+                for c in mat.row(i)] for i in range(mat.rows)]
+    return [r for r in out if any(c != 0 for c in r)]
 
 
-def _float_null_candidates(fmat: np.ndarray, scale: np.ndarray, rank: int,
-                           max_nullity: int = 12) -> list[list[sp.Rational]]:
-    """Rationalised reduced-echelon bases of the spans of the last k right singular vectors."""
-    _, _, vt = np.linalg.svd(fmat)
-    n = fmat.shape[1]
-    cands: list[list[sp.Rational]] = []
-    for k in range(1, min(n, max(n - rank, 1) + 2, max_nullity) + 1):
-        null = vt[n - k:].T / scale[:, None]
-        _, _, piv = scipy.linalg.qr(null.T, pivoting=True)
-        rref = null @ np.linalg.inv(null[piv[:k], :])
-        for j in range(k):
-            v = _rationalise(rref[:, j])
-            if v not in cands:
-                cands.append(v)
-    return cands
+# ----------------------------------------------------------------------------- zero tests
 
 
-def _exact_null_candidates(rows: list[list[sp.Expr]], n: int) -> list[list[sp.Rational]]:
-    dm = DomainMatrix([[QQ(int(e.p), int(e.q)) for e in row] for row in rows], (len(rows), n), QQ)
-    basis = dm.nullspace().to_Matrix()
-    return [[sp.Rational(c) for c in basis.row(i)] for i in range(basis.rows)]
+def _screen(g: sp.Expr, x: sp.Symbol, point: sp.Rational) -> bool:
+    """Cheap numerical screen: is ``g(point)`` numerically 0 (30 digits)?"""
+    try:
+        val = complex(sp.N(g.subs(x, point), 30))
+    except (TypeError, ValueError):
+        return True  # cannot screen; let the exact tests decide
+    return abs(val) <= 1e-20
+
+
+def _simplifies_to_zero(g: sp.Expr) -> bool:
+    for step in (sp.expand,
+                 lambda e: sp.cancel(sp.expand(e.rewrite(sp.exp))),
+                 lambda e: sp.simplify(sp.expand(e.rewrite(sp.exp))),
+                 lambda e: sp.simplify(sp.logcombine(sp.expand_log(e, force=True), force=True))):
+        try:
+            if step(g) == 0:
+                return True
+        except (TypeError, ValueError, NotImplementedError, RecursionError):
+            continue
+    return False
+
+
+def _constant_is_zero(c: sp.Expr, x: sp.Symbol, region: Region, g: sp.Expr) -> bool:
+    if _simplifies_to_zero(c):
+        return True
+    for end in (region.upper, region.lower):
+        if end.is_infinite:
+            try:
+                if sp.limit(g, x, end) == 0:
+                    return True
+            except (NotImplementedError, ValueError, TypeError, RecursionError):
+                continue
+    return False
+
+
+def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
+    """Whether the analytic expression ``g`` is identically 0 on ``region`` (sound; False
+    means "not shown").
+
+    Tried in turn: expansion; the exponential form with cancellation; ``simplify``; the
+    logarithm-combined form; and, when these fail, the derivative route: ``g'`` simplifies to
+    0 (so ``g`` is constant on the open interval) and ``g`` vanishes at one point of the
+    region (or in its limit at an infinite end).
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x", real=True)
+    >>> softplus = lambda z: sp.log(1 + sp.exp(z))
+    >>> z = 3 * x / 2 - sp.Rational(2, 3)
+    >>> g = softplus(z) - softplus(-z) - z
+    >>> sp.simplify(g) == 0
+    False
+    >>> vanishes_on_region(g, x, activation_regions([x], x)[0])
+    True
+    """
+    g = sp.sympify(g)
+    if not _screen(g, x, region.sample):
+        return False
+    if _simplifies_to_zero(g):
+        return True
+    dg = sp.diff(g, x)
+    if _simplifies_to_zero(dg):
+        return _constant_is_zero(g.subs(x, region.sample), x, region, g)
+    return False
+
+
+# ----------------------------------------------------------------------------- decision
 
 
 def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: int = 60,
-                               max_certificates: int = 3) -> LinearIndependenceResult:
+                               max_certificates: int = 50) -> LinearIndependenceResult:
     """Decide whether ``functions`` are linearly independent for almost every real ``x``.
 
     Parameters
     ----------
     functions : sequence of sympy.Expr
         Explicit closed forms in ``x`` only (parameters already substituted); piecewise
-        forms (``Piecewise``, ``Abs``, ``Heaviside``, ``Max``, ``Min``) are split into regions.
+        forms (``Piecewise``, ``Abs``, ``Heaviside``, ``sign``, ``Max``, ``Min``) are split
+        into regions. ``floor``, ``ceiling``, ``frac``, ``Mod`` are refused.
     x : sympy.Symbol
         The variable.
     dps : int
         Decimal digits of the interval arithmetic used when entries are not rational
         (30 to 500).
     max_certificates : int
-        Stop after this many exactly verified null vectors (1 to 50).
+        Verify at most this many null-space basis vectors (1 to 50); with fewer than the
+        nullity the basis is reported as incomplete.
 
     Returns
     -------
     LinearIndependenceResult
         ``status`` with its certificate (see the module docstring).
+
+    Raises
+    ------
+    ValueError
+        For inputs the engine cannot decide soundly (see the module docstring).
 
     Examples
     --------
@@ -504,6 +842,8 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
     ('dependent', [2, -1, -1])
     >>> decide_linear_independence([sp.tanh(x), x], x).determinant_interval is not None
     True
+    >>> decide_linear_independence([sp.exp(x + 2), sp.exp(x)], x).coefficients
+    [1, -exp(2)]
     """
     if not isinstance(dps, int) or not 30 <= dps <= 500:
         raise ValueError(f"dps must be an integer in [30, 500], got {dps!r}")
@@ -514,90 +854,183 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
     fs = _check_input(functions, x)
     regions = activation_regions(fs, x)
     branches = [[restrict_to_region(f, x, r.sample) for f in fs] for r in regions]
+    evaluators = _mp_evaluators(branches, x)
     for span in _SPANS:
-        result = _decide_once(fs, x, regions, branches, span, dps, max_certificates)
+        result = _decide_once(fs, x, regions, branches, evaluators, span, dps, max_certificates)
         if result.status != "inconclusive":
             break
     return result
 
 
 #: Half-widths of the sampling window on unbounded regions, tried in turn (a narrower window
-#: avoids entries that under- or overflow, e.g. GELU far in its tails).
+#: avoids entries that differ by hundreds of orders of magnitude, e.g. GELU far in its tails).
 _SPANS: tuple[float, ...] = (4.0, 1.0)
 
 
-def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
-                 branches: list[list[sp.Expr]], span: float, dps: int,
-                 max_certificates: int) -> LinearIndependenceResult:
-    n = len(fs)
-    points = _candidate_points(regions, n + 3, span)
-    fmat = _float_matrix(branches, x, points)
-    if not np.all(np.isfinite(fmat)):
-        raise ValueError("functions must be finite at the sample points of every region")
-    scale = np.maximum(np.abs(fmat).max(axis=0), 1e-300)
-    sv = np.linalg.svd(fmat / scale, compute_uv=False)
-    rank = int(np.sum(sv > sv[0] * 1e-9)) if sv[0] > 0 else 0
-    result = LinearIndependenceResult("inconclusive", fs, x, regions, numerical_rank=rank)
-    _, _, row_order = scipy.linalg.qr((fmat / scale).T, pivoting=True)
-
-    def exact_rows(idx: Sequence[int]) -> list[list[sp.Expr]]:
-        return [[sp.sympify(branches[points[k][1]][i].subs(x, points[k][0])) for i in range(n)]
-                for k in idx]
-
-    def try_independent() -> bool:
-        chosen = sorted(row_order[:n].tolist(), key=lambda k: float(points[k][0]))
-        det, enclosure = _exact_det(exact_rows(chosen), dps)
-        pts = [points[k][0] for k in chosen]
-        if det is not None and det != 0:
-            result.points, result.determinant = pts, det
-            return True
-        if enclosure is not None and 0 not in enclosure:
-            result.points = pts
-            result.determinant_interval = (mpmath.nstr(mpmath.mpf(enclosure.a), 25),
-                                           mpmath.nstr(mpmath.mpf(enclosure.b), 25))
-            return True
-        return False
-
-    if rank == n and try_independent():
-        result.status, result.reason = "independent", "nonsingular evaluation matrix"
-        return result
-    rational = all(
-        sp.sympify(f).is_rational_function(x)
-        and all(a.is_Rational for a in sp.sympify(f).atoms(sp.Number))
-        and not sp.sympify(f).atoms(sp.NumberSymbol)
+def _is_rational_family(branches: list[list[sp.Expr]], x: sp.Symbol) -> bool:
+    return all(
+        f.is_rational_function(x)
+        and all(a.is_Rational for a in f.atoms(sp.Number))
+        and not f.atoms(sp.NumberSymbol)
         for fs_r in branches for f in fs_r
     )
-    cands: list[list[sp.Rational]] = []
-    if rational:
-        extra = [k for k in range(len(points)) if k not in set(row_order[:rank].tolist())]
+
+
+def _identify(v: Any) -> sp.Expr | None:
+    """An exact closed form of the real number ``v`` by integer-relation search (PSLQ)."""
+    if abs(v) < mpmath.mpf(10) ** (-35):
+        return sp.Integer(0)
+    q = Fraction(float(v)).limit_denominator(10**9)
+    if abs(mpmath.mpf(q.numerator) / q.denominator - v) < mpmath.mpf(10) ** (-35) * abs(v):
+        return sp.Rational(q.numerator, q.denominator)
+    for consts in ([], ["e"], ["pi"]):
+        try:
+            found = mpmath.identify(v, consts, tol=mpmath.mpf(10) ** (-35), maxcoeff=1000)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            found = None
+        if found:
+            try:
+                return sp.sympify(found.replace("e", "E") if consts == ["e"] else found)
+            except (sp.SympifyError, TypeError):
+                continue
+    return None
+
+
+def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
+                 branches: list[list[sp.Expr]], evaluators: list[Callable[[Any], Any]],
+                 span: float, dps: int, max_certificates: int) -> LinearIndependenceResult:
+    n = len(fs)
+    points = _candidate_points(regions, n + 3, span)
+    mp_rows = _value_matrix(evaluators, points)
+    frows = [[float(v) for v in row] for row in mp_rows]
+    scale = [max(max(abs(row[i]) for row in frows), 1e-300) for i in range(n)]
+    scaled = [[row[i] / scale[i] for i in range(n)] for row in frows]
+    pivots, pivot_rows, reduced = _float_elimination(scaled)
+    rank = len(pivots)
+    result = LinearIndependenceResult("inconclusive", fs, x, regions, numerical_rank=rank)
+
+    def exact_rows(idx: Sequence[int], cols: Sequence[int]) -> list[list[sp.Expr]]:
+        return [[sp.sympify(branches[points[k][1]][i]).xreplace({x: points[k][0]})
+                 for i in cols] for k in idx]
+
+    def certify_minor() -> tuple[list[sp.Rational], str] | None:
+        chosen = sorted(pivot_rows, key=lambda k: points[k][0])
+        det, enclosure = _exact_det(exact_rows(chosen, pivots), dps)
+        pts = [points[k][0] for k in chosen]
+        if det is not None and det != 0:
+            result.determinant = det if rank == n else None
+            return pts, sp.sstr(det)
+        if enclosure is not None and 0 not in enclosure:
+            if rank == n:
+                result.determinant_interval = _interval_text(enclosure)
+            lo, hi = _interval_text(enclosure)
+            return pts, f"in [{lo}, {hi}]"
+        return None
+
+    if rank == n:
+        cert = certify_minor()
+        if cert is not None:
+            result.points = cert[0]
+            result.status, result.reason = "independent", "nonsingular evaluation matrix"
+            return result
+        result.reason = (f"numerical rank {n} of {n}, but the determinant is not separated from "
+                         f"0 at {dps} digits")
+        return result
+
+    free = [c for c in range(n) if c not in set(pivots)]
+
+    verified: list[list[sp.Expr]] = []
+
+    def complete() -> bool:
+        return len(verified) >= max_certificates or (
+            bool(verified) and len(canonical_null_basis(verified)) >= n - rank)
+
+    def attempt(v: list[sp.Expr] | None) -> bool:
+        if v is None or all(c == 0 for c in v) or not _verify_vector(v, branches, x, regions):
+            return False
+        verified.append(v)
+        return True
+
+    exact_family = _is_rational_family(branches, x)
+    if exact_family:
+        # Exact rational null space of the pivot rows plus a few more rows per region.
+        extra = [k for k in range(len(points)) if k not in set(pivot_rows)]
         per_region = {idx: [k for k in extra if points[k][1] == idx][:3]
                       for idx in range(len(regions))}
-        rows_idx = row_order[:rank].tolist() + [k for ks in per_region.values() for k in ks]
-        cands = _exact_null_candidates(exact_rows(rows_idx), n)
-    cands += [v for v in _float_null_candidates(fmat / scale, scale, rank) if v not in cands]
-    cands = sorted((_primitive(v) for v in cands if any(c != 0 for c in v)),
-                   key=lambda v: sum(c != 0 for c in v))
-    verified: list[tuple[list[sp.Expr], list[sp.Expr]]] = []
-    for v in cands:
-        res = _residuals(v, branches, x, regions)
-        if res is not None:
-            verified.append((v, res))
-            if len(verified) >= max_certificates:
+        rows_idx = pivot_rows + [k for ks in per_region.values() for k in ks]
+        rows = exact_rows(rows_idx, range(n))
+        dm = DomainMatrix([[QQ(int(e.p), int(e.q)) for e in row] for row in rows],
+                          (len(rows), n), QQ)
+        basis = dm.nullspace().to_Matrix()
+        for i in range(basis.rows):
+            if complete():
                 break
+            attempt([sp.Rational(c) for c in basis.row(i)])
+    for f in free:
+        if complete():
+            break
+        # The float proposal with 1 at the free column f; if it fails, the same vector solved
+        # at 60 digits with its entries identified exactly by PSLQ.
+        guess: list[sp.Expr | None] = [sp.Integer(0)] * n
+        guess[f] = sp.Integer(1)
+        for i, p in enumerate(pivots):
+            guess[p] = _rational_guess(-reduced[i][f] * scale[f] / scale[p])
+        if all(c is not None for c in guess) and attempt([sp.sympify(c) for c in guess]):
+            continue
+        attempt(_high_precision_vector(f, n, pivots, pivot_rows, points, evaluators))
     if verified:
-        result.status, result.coefficients, result.residuals = "dependent", *verified[0]
-        result.nullity = len(verified)
-        result.others = [v for v, _ in verified[1:]]
-        result.reason = "exact null vector"
-        return result
-    if rank < n and try_independent():
-        result.status, result.reason = "independent", "nonsingular evaluation matrix"
+        basis_rows = canonical_null_basis(verified)
+        result.status = "dependent"
+        result.coefficients, result.others = basis_rows[0], basis_rows[1:]
+        result.nullity = len(basis_rows)
+        result.residuals = [sp.Integer(0)] * len(regions)
+        result.reason = ("exact null vectors (basis rows are rational combinations of vectors "
+                         "verified region by region, hence exact null vectors too)")
+        if result.nullity == n - rank and (rank <= _RANK_CERTIFICATE_MAX or exact_family):
+            cert = certify_minor()
+            if cert is not None:
+                result.null_space_complete = True
+                result.rank_points, result.rank_determinant = cert
+                result.rank_columns = list(pivots)
         return result
     result.reason = (
         f"numerical rank {rank} of {n}, but no exact certificate either way "
-        f"(determinant not separated from 0 at {dps} digits; no null vector simplified to 0)"
+        f"(no proposed null vector was shown to vanish on every region)"
     )
     return result
+
+
+def _high_precision_vector(f: int, n: int, pivots: list[int], pivot_rows: list[int],
+                           points: list[tuple[sp.Rational, int]],
+                           evaluators: list[Callable[[Any], Any]]) -> list[sp.Expr] | None:
+    """The null vector with 1 at free column ``f`` solved at 50 digits, entries identified
+    exactly by PSLQ (``None`` if some entry has no recognisable closed form)."""
+    sub = [points[k] for k in pivot_rows]
+    with mpmath.workdps(60):
+        vals = _value_matrix(evaluators, sub, dps=60)
+        a = mpmath.matrix([[row[p] for p in pivots] for row in vals])
+        b = mpmath.matrix([-row[f] for row in vals])
+        try:
+            sol = mpmath.lu_solve(a, b)
+        except ZeroDivisionError:
+            return None
+        v: list[sp.Expr] = [sp.Integer(0)] * n
+        v[f] = sp.Integer(1)
+        for i, p in enumerate(pivots):
+            e = _identify(sol[i])
+            if e is None:
+                return None
+            v[p] = e
+    return v
+
+
+def _verify_vector(v: Sequence[sp.Expr], branches: list[list[sp.Expr]], x: sp.Symbol,
+                   regions: list[Region]) -> bool:
+    for fs, reg in zip(branches, regions, strict=True):
+        comb = sp.Add(*[c * f for c, f in zip(v, fs, strict=True) if c != 0])
+        if not vanishes_on_region(comb, x, reg):
+            return False
+    return True
 
 
 def verify_certificate(result: LinearIndependenceResult, dps: int = 80) -> bool:
@@ -605,8 +1038,9 @@ def verify_certificate(result: LinearIndependenceResult, dps: int = 80) -> bool:
 
     Independence: the matrix is rebuilt by direct substitution into the original (piecewise)
     functions and its determinant recomputed (SymPy Bareiss for rationals, else intervals at
-    ``dps`` digits). Dependence: the combination is rebuilt from the original functions,
-    restricted afresh to each region and checked with ``Expr.equals(0)``.
+    ``dps`` digits). Dependence: every basis row's combination is rebuilt from the original
+    functions, restricted afresh to each region and shown to vanish there
+    (:func:`vanishes_on_region`).
 
     Examples
     --------
@@ -622,17 +1056,21 @@ def verify_certificate(result: LinearIndependenceResult, dps: int = 80) -> bool:
         old = iv.dps
         try:
             iv.dps = dps
-            return 0 not in _interval_det([[interval_value(e) for e in row] for row in m])
+            return 0 not in _interval_det([[interval_value(_erf_plus_one(e)) for e in row]
+                                           for row in m])
         finally:
             iv.dps = old
     if result.status == "dependent":
-        if all(c == 0 for c in result.coefficients):
+        if not result.coefficients:
             return False
-        comb = sp.Add(*[c * sp.sympify(f) for c, f in
-                         zip(result.coefficients, result.functions, strict=True)])
         regions = activation_regions(result.functions, x)
-        return all(
-            sp.simplify(restrict_to_region(comb, x, r.sample).rewrite(sp.exp)).equals(0)
-            for r in regions
-        )
+        for vec in result.null_space:
+            if all(c == 0 for c in vec):
+                return False
+            comb = sp.Add(*[c * sp.sympify(f) for c, f in
+                            zip(vec, result.functions, strict=True)])
+            if not all(vanishes_on_region(restrict_to_region(comb, x, r.sample), x, r)
+                       for r in regions):
+                return False
+        return True
     return False

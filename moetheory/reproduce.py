@@ -8,6 +8,7 @@ a figure is asked for.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,8 @@ __all__ = ["REPRODUCERS", "reproduce"]
 REPRODUCERS: dict[str, tuple[str, str]] = {
     "rates": (
         "moetheory.estimation.experiment:reproduce_rates",
-        "estimation-rate experiment: log-log plot of Voronoi losses against n, and CSV",
+        "estimation-rate experiment: every router and expert family, medians with CI bands "
+        "against n (log-log), and CSV; --scheduler runs it on a dask cluster",
     ),
     "cl-fig2": (
         "moetheory.continual.figures:reproduce_fig2",
@@ -39,7 +41,16 @@ def _resolve(name: str) -> Callable[..., list[Path]]:
 
 
 def reproduce(name: str, out_dir: str | Path, **options: Any) -> list[Path]:
-    """Run the reproduce target ``name`` writing into ``out_dir``; return the files written."""
+    """Run the reproduce target ``name`` writing into ``out_dir``; return the files written.
+
+    Options a target does not take (``scheduler`` for a target that runs locally only) are a
+    clear error before any work.
+    """
+    func = _resolve(name)
+    accepted = inspect.signature(func).parameters
+    unknown = sorted(k for k in options if k not in accepted)
+    if unknown:
+        raise ValueError(f"reproduce target {name!r} does not support option(s) {unknown}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return _resolve(name)(out, **options)
+    return func(out, **options)

@@ -1,15 +1,31 @@
 """Hypothesis strategies for the objects of MoE theory.
 
-Public composite strategies for property tests, used by the package's own tests and meant
-for yours: router parameters :math:`(\\beta_1, \\tau_1, \\tau_2)` of the (perturbed) cosine
-router (eq. 2 of the perturbed-cosine-router paper), inputs :math:`x` away from or near
-zero, expert parameters :math:`(a, b)` of :math:`h(x, (a, b)) = \\varphi(a^\\top x + b)`,
-mixing measures :math:`G = \\sum_{i=1}^k \\exp(\\beta_{0i})\\,\\delta_{(\\beta_{1i}, a_i, b_i)}`
-with ``k`` distinct atoms (eq. 3), and continual-learning settings of Algorithm 1.
+Public strategies for property tests, used by the package's own tests and meant for yours:
+router parameters :math:`(\\beta_1, \\tau_1, \\tau_2)` of the (perturbed) cosine router
+(eq. 2 of Nguyen et al. 2025), inputs :math:`x` away from or near zero, expert parameters
+:math:`\\eta = (a, b)` of :math:`h(x, \\eta) = \\varphi(a^\\top x + b)`, mixing measures
+:math:`G = \\sum_{i=1}^k \\exp(\\beta_{0i})\\,\\delta_{(\\beta_{1i}, \\eta_i)}` (eq. 3) and
+settings of Algorithm 1 of Li et al. (2025).
 
-Every strategy checks its arguments when called (not when drawn) and raises ``ValueError``
-naming the parameter, the allowed range and a fix. Vectors are NumPy ``float64`` arrays with
-finite entries.
+They follow Hypothesis's own conventions:
+
+* **arguments may be strategies**: pass ``d1=st.shared(dimensions(), key="d1")`` to several
+  strategies and their dimensions match;
+* **invalid arguments raise** :class:`hypothesis.errors.InvalidArgument` **lazily**, when the
+  strategy is first drawn from, naming the parameter and the allowed range;
+* **reprs mirror the call**, e.g. ``mixing_measures(k=3, d1=2)``;
+* **construct, don't reject**: every draw satisfies its constraints by construction, so tight
+  but feasible arguments never trip a health check.
+
+Vectors are NumPy ``float64`` arrays with finite entries. Mixing measures are
+:class:`moetheory.estimation.models.MixingMeasure`, the type the estimation code fits.
+
+References
+----------
+.. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+   of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
+.. [2] H. Li, S. Lin, L. Duan, Y. Liang, N. B. Shroff, "Theory on Mixture-of-Experts in
+   Continual Learning", ICLR 2025, arXiv:2406.16437.
 
 Examples
 --------
@@ -28,8 +44,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from hypothesis import assume
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from moetheory.estimation.models import MixingMeasure
 
 __all__ = [
     "CLSettings",
@@ -46,14 +64,28 @@ __all__ = [
 ]
 
 _MAX_DIM = 64
+_MAX_ATOMS = 8
+#: Relative slack kept between constructed atoms, so rounding never breaks a separation.
+_SLACK = 1e-9
 
 
 @dataclass(frozen=True)
 class RouterParams:
-    """Router parameters of the perturbed cosine router (eq. 2).
+    """Router parameters of the perturbed cosine router (eq. 2 of [1]_).
 
     The score is :math:`s = \\beta_1^\\top x / ((\\|\\beta_1\\| + \\tau_1)(\\|x\\| + \\tau_2))`;
     with ``tau1 == tau2 == 0`` this is the cosine router.
+
+    Attributes
+    ----------
+    beta1 : ndarray, shape (d1,)
+        The expert embedding :math:`\\beta_1 \\ne 0`.
+    tau1, tau2 : float
+        The perturbations of the two norms.
+
+    References
+    ----------
+    .. [1] Nguyen et al., ICLR 2025, arXiv:2405.14131.
     """
 
     beta1: np.ndarray
@@ -63,55 +95,28 @@ class RouterParams:
 
 @dataclass(frozen=True)
 class ExpertParams:
-    """Expert parameters :math:`\\eta = (a, b)`.
+    """Expert parameters :math:`\\eta = (a, b)` of :math:`h(x, \\eta) = \\varphi(a^\\top x + b)`.
 
-    The expert is :math:`h(x, \\eta) = \\varphi(a^\\top x + b)`.
+    Attributes
+    ----------
+    a : ndarray, shape (d1,)
+        Slope, :math:`a \\ne 0`.
+    b : float
+        Bias.
     """
 
     a: np.ndarray
     b: float
 
-
-@dataclass(frozen=True)
-class MixingMeasure:
-    """:math:`G = \\sum_{i=1}^k \\exp(\\beta_{0i})\\,\\delta_{(\\beta_{1i}, a_i, b_i)}` (eq. 3).
-
-    Attributes
-    ----------
-    beta0 : ndarray, shape (k,)
-        Log-weights of the atoms.
-    beta1 : ndarray, shape (k, d1)
-        Router parameters of the atoms.
-    a : ndarray, shape (k, d1)
-        Expert slopes.
-    b : ndarray, shape (k,)
-        Expert biases.
-    """
-
-    beta0: np.ndarray
-    beta1: np.ndarray
-    a: np.ndarray
-    b: np.ndarray
-
     @property
-    def k(self) -> int:
-        """Number of atoms."""
-        return int(self.beta0.shape[0])
-
-    @property
-    def weights(self) -> np.ndarray:
-        """Weights :math:`\\exp(\\beta_{0i})`."""
-        return np.exp(self.beta0)
-
-    @property
-    def atoms(self) -> np.ndarray:
-        """Atoms as rows :math:`(\\beta_{1i}, a_i, b_i)`, shape ``(k, 2 d1 + 1)``."""
-        return np.column_stack([self.beta1, self.a, self.b])
+    def eta(self) -> np.ndarray:
+        """The parameters as one row ``[a, b]``, as :class:`MixingMeasure` stores them."""
+        return np.append(self.a, self.b)
 
 
 @dataclass(frozen=True)
 class CLSettings:
-    """A setting of Algorithm 1 (continual learning with M experts, seed 003, Section 3).
+    """A setting of Algorithm 1 (continual learning with M experts, Section 3 of [2]_).
 
     The field names are those of :class:`moetheory.continual.CLConfig`, so
     ``CLConfig(**settings.as_dict())`` builds the simulator's configuration.
@@ -134,6 +139,10 @@ class CLSettings:
         Routing noise bound :math:`\\lambda > 0`, :math:`r_m \\sim U[0, \\lambda]` (eq. 1).
     gamma : float
         Termination threshold :math:`\\Gamma > 0` of Algorithm 1.
+
+    References
+    ----------
+    .. [2] Li et al., ICLR 2025, arXiv:2406.16437.
     """
 
     M: int
@@ -154,110 +163,184 @@ class CLSettings:
         return asdict(self)
 
 
-def _check_int(name: str, value: Any, low: int, high: int, fix: str = "") -> int:
+# -- argument checks (raised when the strategy is drawn from, as Hypothesis does) ------
+
+
+def _int(name: str, value: Any, low: int, high: int, fix: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(
-            f"{name} must be an integer in [{low}, {high}], got {value!r}; pass e.g. {low}"
+        raise InvalidArgument(
+            f"{name} must be an integer in [{low}, {high}] or a strategy of them, "
+            f"got {value!r}; pass e.g. {low}"
         )
     if not low <= value <= high:
         hint = fix or f"pass a value between {low} and {high}"
-        raise ValueError(f"{name} must lie in [{low}, {high}], got {value}; {hint}")
+        raise InvalidArgument(f"{name} must lie in [{low}, {high}], got {value}; {hint}")
     return int(value)
 
 
-def _check_float(name: str, value: Any, low: float, high: float, fix: str = "") -> float:
+def _float(name: str, value: Any, low: float, high: float, fix: str = "") -> float:
+    if isinstance(value, bool):
+        value = "a bool"
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise ValueError(
+        raise InvalidArgument(
             f"{name} must be a finite number in [{low:g}, {high:g}], got {value!r}"
         ) from None
     if not math.isfinite(x) or not low <= x <= high:
         hint = fix or f"pass a finite value between {low:g} and {high:g}"
-        raise ValueError(f"{name} must lie in [{low:g}, {high:g}], got {value!r}; {hint}")
+        raise InvalidArgument(f"{name} must lie in [{low:g}, {high:g}], got {value!r}; {hint}")
     return x
 
 
-def _check_range(name: str, low: float, high: float) -> None:
+def _ordered(name: str, low: float, high: float) -> None:
     if low > high:
-        raise ValueError(f"min_{name} must be <= max_{name}, got {low:g} > {high:g}; swap them")
+        raise InvalidArgument(
+            f"min_{name} must be <= max_{name}, got {low:g} > {high:g}; swap them"
+        )
 
 
-def dimensions(min_dim: int = 1, max_dim: int = 6) -> st.SearchStrategy[int]:
+def _draw_int(
+    draw: st.DrawFn, name: str, value: Any, low: int, high: int, fix: str = ""
+) -> int:
+    """An integer argument given as a value or as a strategy of values."""
+    if isinstance(value, st.SearchStrategy):
+        value = draw(value)
+    return _int(name, value, low, high, fix)
+
+
+def _direction_vector(draw: st.DrawFn, d: int, min_norm: float, max_norm: float) -> np.ndarray:
+    """A vector with norm in ``[min_norm, max_norm]``, by construction (never rejected)."""
+    direction = np.array(draw(st.lists(st.floats(-1.0, 1.0), min_size=d, max_size=d)))
+    norm = float(np.linalg.norm(direction))
+    if norm < 1e-3:  # too short to normalise accurately: use a drawn coordinate axis
+        direction, norm = np.eye(d)[draw(st.integers(0, d - 1))], 1.0
+    radius = draw(st.floats(min_norm, max_norm))
+    vec = direction / norm * radius
+    scale = float(np.linalg.norm(vec))
+    if scale > 0 and not min_norm <= scale <= max_norm:  # one ulp off after rounding
+        vec = vec * (min(max(scale, min_norm), max_norm) / scale)
+    return vec
+
+
+# -- public strategies ----------------------------------------------------------------
+
+
+@st.composite
+def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
     """Input dimensions :math:`d_1` in ``[min_dim, max_dim]``.
+
+    Parameters
+    ----------
+    min_dim, max_dim : int
+        Bounds, ``1 <= min_dim <= max_dim <= 64``.
+
+    Returns
+    -------
+    SearchStrategy[int]
+        Integers :math:`d_1`, shrinking towards ``min_dim``.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if a bound is out of range or ``min_dim > max_dim``.
+
+    See Also
+    --------
+    vectors, inputs : strategies whose dimension may be this strategy.
 
     Examples
     --------
     >>> from hypothesis import find
     >>> find(dimensions(2, 5), lambda d: d > 3)
     4
+    >>> dimensions(4, 2)
+    dimensions(min_dim=4, max_dim=2)
     """
-    lo = _check_int("min_dim", min_dim, 1, _MAX_DIM, "use a dimension d1 >= 1")
-    hi = _check_int("max_dim", max_dim, 1, _MAX_DIM, f"keep d1 <= {_MAX_DIM} for fast tests")
-    _check_range("dim", lo, hi)
-    return st.integers(lo, hi)
+    lo = _int("min_dim", min_dim, 1, _MAX_DIM, "use a dimension d1 >= 1")
+    hi = _int("max_dim", max_dim, 1, _MAX_DIM, f"keep d1 <= {_MAX_DIM} for fast tests")
+    _ordered("dim", lo, hi)
+    return draw(st.integers(lo, hi))
 
 
 @st.composite
-def _vector(
-    draw: st.DrawFn, d: int, min_norm: float, max_norm: float, allow_zero: bool
-) -> np.ndarray:
-    direction = np.array(draw(st.lists(st.floats(-1.0, 1.0), min_size=d, max_size=d)), dtype=float)
-    norm = float(np.linalg.norm(direction))
-    if norm < 1e-3:
-        if allow_zero and min_norm == 0.0:
-            return np.zeros(d)
-        direction = np.eye(d)[draw(st.integers(0, d - 1))]
-        norm = 1.0
-    radius = draw(st.floats(min_norm, max_norm))
-    return direction / norm * radius
-
-
 def vectors(
-    d: int, *, min_norm: float = 0.1, max_norm: float = 10.0
-) -> st.SearchStrategy[np.ndarray]:
+    draw: st.DrawFn,
+    d: int | st.SearchStrategy[int],
+    *,
+    min_norm: float = 0.1,
+    max_norm: float = 10.0,
+) -> np.ndarray:
     """Vectors of :math:`\\mathbb{R}^d` with Euclidean norm in ``[min_norm, max_norm]``.
 
     Parameters
     ----------
-    d : int
+    d : int or SearchStrategy[int]
         Dimension, ``1 <= d <= 64``.
     min_norm, max_norm : float
         Bounds of the norm, ``0 <= min_norm <= max_norm <= 1e6``. With ``min_norm == 0``
         the zero vector may be drawn.
+
+    Returns
+    -------
+    SearchStrategy[ndarray]
+        Arrays of shape ``(d,)``: a uniform-ish direction scaled to a drawn radius.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if an argument is out of range.
 
     Examples
     --------
     >>> import numpy as np
     >>> from hypothesis import find
     >>> v = find(vectors(4, min_norm=1.0, max_norm=2.0), lambda v: v[0] > 0.5)
-    >>> bool(1.0 - 1e-12 <= np.linalg.norm(v) <= 2.0 + 1e-12)
+    >>> bool(1.0 <= np.linalg.norm(v) <= 2.0)
     True
     """
-    dim = _check_int("d", d, 1, _MAX_DIM, "use a dimension d >= 1")
-    lo = _check_float("min_norm", min_norm, 0.0, 1e6, "norms are non-negative")
-    hi = _check_float("max_norm", max_norm, 0.0, 1e6, "keep norms <= 1e6 to stay finite")
-    _check_range("norm", lo, hi)
-    return _vector(dim, lo, hi, allow_zero=True)
+    lo = _float("min_norm", min_norm, 0.0, 1e6, "norms are non-negative")
+    hi = _float("max_norm", max_norm, 0.0, 1e6, "keep norms <= 1e6 to stay finite")
+    _ordered("norm", lo, hi)
+    dim = _draw_int(draw, "d", d, 1, _MAX_DIM, "use a dimension d >= 1")
+    if lo == 0.0 and draw(st.booleans()) and draw(st.booleans()):
+        return np.zeros(dim)
+    return _direction_vector(draw, dim, lo, hi)
 
 
+@st.composite
 def inputs(
-    d1: int, *, near_zero: bool = False, radius: float = 1e-3, max_norm: float = 10.0
-) -> st.SearchStrategy[np.ndarray]:
+    draw: st.DrawFn,
+    d1: int | st.SearchStrategy[int],
+    *,
+    near_zero: bool = False,
+    radius: float = 1e-3,
+    max_norm: float = 10.0,
+) -> np.ndarray:
     """Inputs :math:`x \\in \\mathbb{R}^{d_1}` away from zero, or near (never at) zero.
 
     Parameters
     ----------
-    d1 : int
+    d1 : int or SearchStrategy[int]
         Input dimension, ``1 <= d1 <= 64``.
     near_zero : bool
-        False: :math:`\\|x\\| \\in [\\text{radius}, \\text{max\\_norm}]`;
-        True: :math:`\\|x\\| \\in [\\text{radius}^2, \\text{radius}]`, to probe the cosine
-        router's singularity at :math:`x = 0` (``pcr.stability.near-zero``).
+        False: :math:`\\|x\\| \\in [r, \\text{max\\_norm}]`; True: :math:`\\|x\\| \\in
+        [r^2, r]` with :math:`r` = ``radius``, to probe the cosine router's singularity at
+        :math:`x = 0` (``pcr.stability.near-zero``).
     radius : float
         The boundary between "near" and "away", ``0 < radius < 1``.
     max_norm : float
         Largest norm drawn away from zero, ``radius <= max_norm <= 1e6``.
+
+    Returns
+    -------
+    SearchStrategy[ndarray]
+        Arrays of shape ``(d1,)`` with the norm in the stated range.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if an argument is out of range.
 
     Examples
     --------
@@ -266,34 +349,36 @@ def inputs(
     >>> @settings(max_examples=20, derandomize=True, database=None)
     ... @given(inputs(3, near_zero=True, radius=1e-2))
     ... def test_near(x):
-    ...     assert 0 < np.linalg.norm(x) <= 1e-2 + 1e-15
+    ...     assert 0 < np.linalg.norm(x) <= 1e-2
     >>> test_near()
     """
-    dim = _check_int("d1", d1, 1, _MAX_DIM, "use an input dimension d1 >= 1")
-    r = _check_float("radius", radius, 0.0, 1.0, "pick radius in (0, 1), e.g. 1e-3")
+    r = _float("radius", radius, 0.0, 1.0, "pick radius in (0, 1), e.g. 1e-3")
     if r in (0.0, 1.0):
-        raise ValueError(f"radius must lie strictly in (0, 1), got {radius!r}; e.g. 1e-3")
-    top = _check_float("max_norm", max_norm, r, 1e6, f"use max_norm >= radius = {r:g}")
+        raise InvalidArgument(f"radius must lie strictly in (0, 1), got {radius!r}; e.g. 1e-3")
+    top = _float("max_norm", max_norm, r, 1e6, f"use max_norm >= radius = {r:g}")
+    dim = _draw_int(draw, "d1", d1, 1, _MAX_DIM, "use an input dimension d1 >= 1")
     if near_zero:
-        return _vector(dim, r * r, r, allow_zero=False)
-    return _vector(dim, r, top, allow_zero=False)
+        return _direction_vector(draw, dim, r * r, r)
+    return _direction_vector(draw, dim, r, top)
 
 
+@st.composite
 def router_params(
-    d1: int | None = None,
+    draw: st.DrawFn,
+    d1: int | st.SearchStrategy[int] | None = None,
     *,
     min_tau: float = 0.01,
     max_tau: float = 2.0,
     cosine: bool = False,
     min_norm: float = 0.1,
     max_norm: float = 10.0,
-) -> st.SearchStrategy[RouterParams]:
+) -> RouterParams:
     """Router parameters :math:`(\\beta_1, \\tau_1, \\tau_2)` of the perturbed cosine router.
 
     Parameters
     ----------
-    d1 : int, optional
-        Input dimension; drawn from ``[1, 6]`` when omitted.
+    d1 : int or SearchStrategy[int], optional
+        Input dimension; drawn from :func:`dimensions` when omitted.
     min_tau, max_tau : float
         Range of the perturbations, ``0 < min_tau <= max_tau <= 100``.
     cosine : bool
@@ -302,60 +387,70 @@ def router_params(
         Range of :math:`\\|\\beta_1\\|` (``0 < min_norm``: the cosine router needs
         :math:`\\beta_1 \\ne 0`).
 
+    Returns
+    -------
+    SearchStrategy[RouterParams]
+        ``RouterParams(beta1, tau1, tau2)`` with ``beta1.shape == (d1,)``.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if an argument is out of range.
+
+    Notes
+    -----
+    The score :math:`s(x) = \\beta_1^\\top x / ((\\|\\beta_1\\| + \\tau_1)(\\|x\\| + \\tau_2))`
+    is scale invariant in :math:`\\beta_1` exactly when :math:`\\tau_1 = 0`.
+
     Examples
     --------
     >>> from hypothesis import find
     >>> p = find(router_params(d1=2, cosine=True), lambda p: True)
     >>> p.beta1.shape, p.tau1, p.tau2
     ((2,), 0.0, 0.0)
-    >>> router_params(min_tau=-1.0)  # doctest: +ELLIPSIS
+    >>> find(router_params(min_tau=-1.0), lambda p: True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: min_tau must lie in [1e-12, 100], got -1.0; ... use cosine=True ...
+    hypothesis.errors.InvalidArgument: min_tau must lie in [1e-12, 100], got -1.0; ...
     """
-    lo = _check_float(
-        "min_tau",
-        min_tau,
-        1e-12,
-        100.0,
+    lo = _float(
+        "min_tau", min_tau, 1e-12, 100.0,
         "the perturbations are positive: use cosine=True for tau1 = tau2 = 0",
     )
-    hi = _check_float("max_tau", max_tau, 1e-12, 100.0, "keep tau <= 100")
-    _check_range("tau", lo, hi)
-    nlo = _check_float("min_norm", min_norm, 1e-12, 1e6, "beta1 must be non-zero")
-    nhi = _check_float("max_norm", max_norm, 1e-12, 1e6, "keep norms <= 1e6")
-    _check_range("norm", nlo, nhi)
-    dims = dimensions() if d1 is None else st.just(_check_int("d1", d1, 1, _MAX_DIM))
-    return _router_params(dims, lo, hi, bool(cosine), nlo, nhi)
-
-
-@st.composite
-def _router_params(
-    draw: st.DrawFn,
-    dims: st.SearchStrategy[int],
-    lo: float,
-    hi: float,
-    cosine: bool,
-    nlo: float,
-    nhi: float,
-) -> RouterParams:
-    beta1 = draw(_vector(draw(dims), nlo, nhi, allow_zero=False))
+    hi = _float("max_tau", max_tau, 1e-12, 100.0, "keep tau <= 100")
+    _ordered("tau", lo, hi)
+    nlo = _float("min_norm", min_norm, 1e-12, 1e6, "beta1 must be non-zero")
+    nhi = _float("max_norm", max_norm, 1e-12, 1e6, "keep norms <= 1e6")
+    _ordered("norm", nlo, nhi)
+    dim = _draw_int(draw, "d1", dimensions() if d1 is None else d1, 1, _MAX_DIM)
+    beta1 = _direction_vector(draw, dim, nlo, nhi)
     if cosine:
         return RouterParams(beta1, 0.0, 0.0)
     return RouterParams(beta1, draw(st.floats(lo, hi)), draw(st.floats(lo, hi)))
 
 
+@st.composite
 def expert_params(
-    d1: int | None = None, *, max_abs: float = 5.0
-) -> st.SearchStrategy[ExpertParams]:
+    draw: st.DrawFn, d1: int | st.SearchStrategy[int] | None = None, *, max_abs: float = 5.0
+) -> ExpertParams:
     """Expert parameters :math:`(a, b)`, :math:`a \\ne 0`, entries in ``[-max_abs, max_abs]``.
 
     Parameters
     ----------
-    d1 : int, optional
-        Input dimension; drawn from ``[1, 6]`` when omitted.
+    d1 : int or SearchStrategy[int], optional
+        Input dimension; drawn from :func:`dimensions` when omitted.
     max_abs : float
         Bound of the entries, ``0 < max_abs <= 1e3``.
+
+    Returns
+    -------
+    SearchStrategy[ExpertParams]
+        ``ExpertParams(a, b)`` with ``a.shape == (d1,)``.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if an argument is out of range.
 
     Examples
     --------
@@ -364,103 +459,143 @@ def expert_params(
     >>> e.a.shape, bool(1.0 < e.b <= 5.0)
     ((3,), True)
     """
-    bound = _check_float("max_abs", max_abs, 1e-6, 1e3, "use a positive bound such as 5")
-    dims = dimensions() if d1 is None else st.just(_check_int("d1", d1, 1, _MAX_DIM))
-    return _expert_params(dims, bound)
-
-
-@st.composite
-def _expert_params(draw: st.DrawFn, dims: st.SearchStrategy[int], bound: float) -> ExpertParams:
-    a = draw(_vector(draw(dims), min(0.1, bound), bound, allow_zero=False))
+    bound = _float("max_abs", max_abs, 1e-6, 1e3, "use a positive bound such as 5")
+    dim = _draw_int(draw, "d1", dimensions() if d1 is None else d1, 1, _MAX_DIM)
+    # a norm <= bound keeps every entry within the bound
+    a = _direction_vector(draw, dim, min(0.1, bound), bound)
     return ExpertParams(a, draw(st.floats(-bound, bound)))
 
 
+_GAUGES = (None, "beta0", "beta0-beta1")
+
+
+def _free_value(candidate: float, taken: list[float], sep: float, bound: float) -> float:
+    """The point of ``[-bound, bound]`` nearest ``candidate`` at distance >= sep from all
+    of ``taken`` (exists whenever ``2 sep len(taken) < 2 bound``)."""
+    gap = sep * (1 + _SLACK)
+    if all(abs(candidate - t) >= gap for t in taken):
+        return candidate
+    options = [t + s * gap for t in taken for s in (-1, 1)] + [-bound, bound]
+    options = [o for o in options if -bound <= o <= bound and all(abs(o - t) >= sep
+                                                                 for t in taken)]
+    return min(options, key=lambda o: (abs(o - candidate), o))
+
+
+@st.composite
 def mixing_measures(
-    k: int,
-    d1: int | None = None,
+    draw: st.DrawFn,
+    k: int | st.SearchStrategy[int],
+    d1: int | st.SearchStrategy[int] | None = None,
     *,
     min_separation: float = 0.1,
     max_abs: float = 3.0,
-    zero_last_beta0: bool = True,
-) -> st.SearchStrategy[MixingMeasure]:
-    """Mixing measures with exactly ``k`` distinct atoms (eq. 3).
+    min_norm: float = 0.1,
+    gauge: str | None = "beta0",
+) -> MixingMeasure:
+    """Mixing measures with exactly ``k`` distinct atoms (eq. 3 of [1]_).
 
     Parameters
     ----------
-    k : int
+    k : int or SearchStrategy[int]
         Number of atoms (experts), ``1 <= k <= 8``.
-    d1 : int, optional
-        Input dimension; drawn from ``[1, 4]`` when omitted.
+    d1 : int or SearchStrategy[int], optional
+        Input dimension; drawn from ``dimensions(1, 4)`` when omitted.
     min_separation : float
-        Smallest Euclidean distance between two atoms :math:`(\\beta_{1i}, a_i, b_i)`,
-        ``0 < min_separation <= max_abs``.
+        Smallest Euclidean distance between two atoms :math:`(\\beta_{1i}, \\eta_i)`;
+        feasible when :math:`(k - 1)\\,\\text{min\\_separation} < \\text{max\\_abs}`.
     max_abs : float
         Bound of every parameter, ``0 < max_abs <= 100``.
-    zero_last_beta0 : bool
-        Fix :math:`\\beta_{0k} = 0` and :math:`\\beta_{1k} = 0`, the identifiability
-        convention (A.3) that removes the softmax's translation invariance.
+    min_norm : float
+        Smallest :math:`\\|\\beta_{1i}\\|`, ``0 < min_norm <= max_abs``: every atom can be
+        used with the cosine router, whose score needs :math:`\\beta_{1i} \\ne 0`.
+    gauge : {"beta0", "beta0-beta1", None}
+        The identifiability convention imposed on the draw: ``"beta0"`` fixes
+        :math:`\\beta_{0k} = 0` (the softmax is invariant under a common shift of the
+        :math:`\\beta_{0i}`); ``"beta0-beta1"`` also fixes :math:`\\beta_{1k} = 0` (assumption
+        (A.3); the last atom then cannot be used with the cosine router); ``None``: no
+        convention.
+
+    Returns
+    -------
+    SearchStrategy[MixingMeasure]
+        :class:`moetheory.estimation.models.MixingMeasure` with ``k`` atoms, pairwise at
+        least ``min_separation`` apart, every parameter in ``[-max_abs, max_abs]``.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if an argument is out of range or the separation is infeasible.
+
+    Notes
+    -----
+    Atoms are constructed, never rejected: each is drawn freely, and when it falls closer
+    than ``min_separation`` to an earlier atom its expert bias :math:`b_i` moves to the
+    nearest value at least ``min_separation`` from every earlier bias. Since the biases
+    differ by at least the separation, so do the atoms. This needs
+    :math:`2 (k-1)\\,\\text{min\\_separation} < 2\\,\\text{max\\_abs}`, the stated
+    feasibility condition.
+
+    References
+    ----------
+    .. [1] Nguyen et al., ICLR 2025, arXiv:2405.14131, eqs. (2)-(3) and (A.3).
 
     Examples
     --------
     >>> from hypothesis import find
     >>> G = find(mixing_measures(3, d1=2), lambda G: True)
-    >>> G.k, G.atoms.shape, float(G.beta0[-1])
-    (3, (3, 5), 0.0)
-    >>> mixing_measures(0)
+    >>> G.k, G.d, G.eta.shape, float(G.beta0[-1])
+    (3, 2, (3, 3), 0.0)
+    >>> find(mixing_measures(0), lambda G: True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: k must lie in [1, 8], got 0; a mixing measure needs at least one atom
+    hypothesis.errors.InvalidArgument: k must lie in [1, 8], got 0; ... at least one atom...
     """
-    atoms_k = _check_int("k", k, 1, 8, "a mixing measure needs at least one atom")
-    bound = _check_float("max_abs", max_abs, 1e-6, 100.0, "use a positive bound such as 3")
-    sep = _check_float(
-        "min_separation",
-        min_separation,
-        1e-9,
-        bound,
-        f"distinct atoms need a positive separation <= max_abs = {bound:g}",
-    )
-    dims = dimensions(1, 4) if d1 is None else st.just(_check_int("d1", d1, 1, _MAX_DIM))
-    return _mixing_measures(atoms_k, dims, sep, bound, bool(zero_last_beta0))
+    bound = _float("max_abs", max_abs, 1e-6, 100.0, "use a positive bound such as 3")
+    sep = _float("min_separation", min_separation, 0.0, bound,
+                 f"use a separation in [0, max_abs = {bound:g}]")
+    nlo = _float("min_norm", min_norm, 1e-12, bound, f"use a norm in (0, max_abs = {bound:g}]")
+    if gauge not in _GAUGES:
+        raise InvalidArgument(f"gauge must be one of {_GAUGES}, got {gauge!r}")
+    atoms_k = _draw_int(draw, "k", k, 1, _MAX_ATOMS, "a mixing measure needs at least one atom")
+    if (atoms_k - 1) * sep * (1 + 1e-6) >= bound and atoms_k > 1:
+        raise InvalidArgument(
+            f"min_separation={sep:g} is infeasible for k={atoms_k} atoms within "
+            f"max_abs={bound:g}: need (k - 1) * min_separation < max_abs"
+        )
+    dim = _draw_int(draw, "d1", dimensions(1, 4) if d1 is None else d1, 1, _MAX_DIM)
+    coord = st.floats(-bound, bound)
+    beta1 = np.zeros((atoms_k, dim))
+    eta = np.zeros((atoms_k, dim + 1))
+    biases: list[float] = []
+    for i in range(atoms_k):
+        zero_beta1 = gauge == "beta0-beta1" and i == atoms_k - 1
+        if not zero_beta1:
+            beta1[i] = _direction_vector(draw, dim, nlo, bound)
+        eta[i, :dim] = draw(st.lists(coord, min_size=dim, max_size=dim))
+        eta[i, dim] = draw(coord)
+        row = np.concatenate([beta1[i], eta[i]])
+        if i and min(
+            float(np.linalg.norm(row - np.concatenate([beta1[j], eta[j]]))) for j in range(i)
+        ) < sep:
+            eta[i, dim] = _free_value(float(eta[i, dim]), biases, sep, bound)
+        biases.append(float(eta[i, dim]))
+    beta0 = np.array(draw(st.lists(coord, min_size=atoms_k, max_size=atoms_k)))
+    if gauge is not None:
+        beta0[-1] = 0.0
+    return MixingMeasure(beta0, beta1, eta)
 
 
 @st.composite
-def _mixing_measures(
-    draw: st.DrawFn,
-    atoms_k: int,
-    dims: st.SearchStrategy[int],
-    sep: float,
-    bound: float,
-    zero_last_beta0: bool,
-) -> MixingMeasure:
-    dim = draw(dims)
-    coord = st.floats(-bound, bound)
-    rows: list[np.ndarray] = []
-    for i in range(atoms_k):
-        last = zero_last_beta0 and i == atoms_k - 1
-        beta1 = (
-            np.zeros(dim) if last else np.array(draw(st.lists(coord, min_size=dim, max_size=dim)))
-        )
-        rest = np.array(draw(st.lists(coord, min_size=dim + 1, max_size=dim + 1)))
-        row = np.concatenate([beta1, rest])
-        assume(all(np.linalg.norm(row - other) >= sep for other in rows))
-        rows.append(row)
-    atoms = np.array(rows)
-    beta0 = np.array(draw(st.lists(coord, min_size=atoms_k, max_size=atoms_k)))
-    if zero_last_beta0:
-        beta0[-1] = 0.0
-    return MixingMeasure(beta0, atoms[:, :dim], atoms[:, dim : 2 * dim], atoms[:, 2 * dim])
-
-
 def cl_settings(
+    draw: st.DrawFn,
     *,
     max_experts: int = 8,
     max_tasks: int = 4,
     max_rounds: int = 200,
     max_dim: int = 20,
     experts_exceed_tasks: bool | None = None,
-) -> st.SearchStrategy[CLSettings]:
-    """Settings of Algorithm 1 (see :class:`CLSettings` for the meaning of each field).
+) -> CLSettings:
+    """Settings of Algorithm 1 of [2]_ (see :class:`CLSettings` for each field).
 
     Parameters
     ----------
@@ -476,6 +611,21 @@ def cl_settings(
         True: only ``M > N`` (Theorem 1's case); False: only ``M < N`` (Theorem 2);
         None: any.
 
+    Returns
+    -------
+    SearchStrategy[CLSettings]
+        Settings with ``1 <= K <= N``, ``1 <= s < d``, ``T >= 2``, positive rates and
+        :math:`0 < \\Gamma \\le 2\\lambda`.
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from, if an argument is out of range or the regime is impossible.
+
+    References
+    ----------
+    .. [2] Li et al., ICLR 2025, arXiv:2406.16437, Algorithm 1.
+
     Examples
     --------
     >>> from hypothesis import given, settings
@@ -484,35 +634,24 @@ def cl_settings(
     ... def test_regime(c):
     ...     assert c.M > c.N >= 1 and 1 <= c.s < c.d
     >>> test_regime()
-    >>> cl_settings(max_experts=1, experts_exceed_tasks=True)
+    >>> from hypothesis import find
+    >>> find(cl_settings(max_experts=1, experts_exceed_tasks=True), bool)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: max_experts must be >= 2 when experts_exceed_tasks=True (M > N >= 1), got 1
+    hypothesis.errors.InvalidArgument: max_experts must be >= 2 when ... (M > N >= 1), got 1...
     """
-    m_hi = _check_int("max_experts", max_experts, 1, 64)
-    n_hi = _check_int("max_tasks", max_tasks, 1, 64)
-    t_hi = _check_int("max_rounds", max_rounds, 2, 100_000)
-    d_hi = _check_int("max_dim", max_dim, 3, _MAX_DIM, "need d >= 3 so that 1 <= s < d")
+    m_hi = _int("max_experts", max_experts, 1, 64)
+    n_hi = _int("max_tasks", max_tasks, 1, 64)
+    t_hi = _int("max_rounds", max_rounds, 2, 100_000)
+    d_hi = _int("max_dim", max_dim, 3, _MAX_DIM, "need d >= 3 so that 1 <= s < d")
     if experts_exceed_tasks is True and m_hi < 2:
-        raise ValueError(
+        raise InvalidArgument(
             f"max_experts must be >= 2 when experts_exceed_tasks=True (M > N >= 1), got {m_hi}"
         )
     if experts_exceed_tasks is False and n_hi < 2:
-        raise ValueError(
+        raise InvalidArgument(
             f"max_tasks must be >= 2 when experts_exceed_tasks=False (N > M >= 1), got {n_hi}"
         )
-    return _cl_settings(m_hi, n_hi, t_hi, d_hi, experts_exceed_tasks)
-
-
-@st.composite
-def _cl_settings(
-    draw: st.DrawFn,
-    m_hi: int,
-    n_hi: int,
-    t_hi: int,
-    d_hi: int,
-    experts_exceed_tasks: bool | None,
-) -> CLSettings:
     if experts_exceed_tasks is True:
         n = draw(st.integers(1, min(n_hi, m_hi - 1)))
         m = draw(st.integers(n + 1, m_hi))

@@ -408,9 +408,11 @@ def check_each_noise_corrected(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------------
 @claim(
     "pcr.pde.linear-second-order",
-    reading="Linear router s = β1ᵀx, h = φ(aᵀx + b) with φ an arbitrary differentiable function: "
-    "(i) ∂²H/∂β1∂b = ∂H/∂a as vectors, every d1 ≥ 1; (ii) β1ᵀ∂H/∂β1 is not identically 0 "
-    "(for φ ≢ 0).",
+    reading="Reconstruction: the seeds (002 L52, 000 L175) only say that for the linear router "
+    "the interaction of Nguyen et al. (2024c) appears at second order; the identity below is "
+    "our reconstruction of it. Linear router s = β1ᵀx, h = φ(aᵀx + b) with φ an arbitrary "
+    "differentiable function: (i) ∂²H/∂β1∂b = ∂H/∂a as vectors, every d1 ≥ 1; (ii) "
+    "β1ᵀ∂H/∂β1 is not identically 0 (for φ ≢ 0).",
 )
 def check_linear_second_order(ctx: CheckContext) -> Outcome:
     """Second-order interaction of the linear router with FFN experts."""
@@ -466,6 +468,8 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
         "vanishing_set_of_euler": ["u = beta1^T x = 0", "phi(a^T x + b) = 0"],
     }
     derivation = (
+        "*Reconstruction:* the seeds state only that the linear-router interaction appears at "
+        "second order (002 L52, 000 L175); the identity checked here is our reconstruction.\n\n"
         "**Linear router, $h = \\varphi(a^\\top x + b)$.** Along a direction $v$, with "
         "$u = \\beta_1^\\top x$, $z = a^\\top x$, $w = v^\\top x$:\n\n"
         f"$$H = {_tex(scalar['H'])},$$\n\n"
@@ -480,7 +484,8 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
         f"$\\beta_1 = x = e_1$, $a = 0$, $b = 1$ it equals ${_tex(witness_value)}$.\n"
     )
     if identity_ok and nonzero_ok:
-        return Outcome(Verdict.PROVED, "∂²H/∂β1∂b = ∂H/∂a for all d1 (directional argument + "
+        return Outcome(Verdict.PROVED, "(reconstructed statement) ∂²H/∂β1∂b = ∂H/∂a for all d1 "
+                       "(directional argument + "
                        f"d1 = 1..6 + mpmath), and β1ᵀ∂H/∂β1 = ({sp.sstr(scalar['euler_ratio'])})·H"
                        f" ≢ 0 (exact witness: {sp.sstr(witness_value)})",
                        evidence, derivation=derivation)

@@ -26,7 +26,7 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim, verify
 from moetheory.engine import registry
 from moetheory.engine.cli import main
 from moetheory.engine.registry import BUILTIN_FAMILY, get_claim, load_checks, unregister
-from moetheory.engine.runner import RunSettings, claim_context
+from moetheory.engine.runner import Interrupted, RunSettings, SignalGuard, claim_context
 from moetheory.stats import FAMILY_ALPHA
 
 IS_ROOT = os.geteuid() == 0
@@ -341,14 +341,16 @@ def test_api_rejects_bad_arguments_before_work(kwargs, name, marker) -> None:
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("kind", ["directory", "same"])
+@pytest.mark.parametrize("kind", ["directory", "same", "not-a-path"])
 def test_api_rejects_bad_paths_naming_the_parameter(kind, marker, tmp_path) -> None:
     if kind == "directory":
         kwargs = {"json_path": tmp_path}
+    elif kind == "not-a-path":
+        kwargs = {"json_path": 42}
     else:
         kwargs = {"json_path": tmp_path / "r", "markdown_path": tmp_path / "r"}
     with pytest.raises(ValueError, match="json_path"):
-        verify("test.marker", **kwargs)
+        verify(["test.marker"], **kwargs)
     assert not marker.exists()
 
 
@@ -538,6 +540,7 @@ MISBEHAVING = {
     "test.m-summary-none": (_malformed(summary=None), "summary"),
     "test.m-verdict-bad": (_malformed(verdict="maybe"), "verdict"),
     "test.m-readings-dict": (_malformed(readings={"a": 1}), "readings"),
+    "test.m-latex-list": (_malformed(summary_latex=["$x$"]), "summary_latex"),
     "test.m-reading-evidence": (_bad_reading, "readings[0].evidence"),
     "test.m-none": (_returns_none, "NoneType"),
     "test.m-exit": (_exits, "SystemExit"),
@@ -605,7 +608,7 @@ def test_a_checks_subprocesses_never_outlive_it(how, temp_claims, tmp_path) -> N
     pids = tmp_path / "pids"
     make = _spawn_and_return if how == "returns" else _spawn_and_spin
     temp_claims("test.spawner", make(pids))
-    report = verify("test.spawner", timeout=1.0)
+    report = verify(["test.spawner"], timeout=1.0)
     verdict = report["claims"][0]["verdict"]
     assert verdict == ("proved" if how == "returns" else "inconclusive")
     grandchild, pgid = json.loads(pids.read_text())
@@ -643,11 +646,36 @@ def test_the_time_limit_counts_cpu_time_not_waiting(temp_claims) -> None:
     # A loaded machine stretches wall time, not CPU time: a check that waits 3 s with a
     # 1 s limit is not stopped, so two runs time out the same claims whatever the load.
     temp_claims("test.waits", _sleep_briefly)
-    report = verify("test.waits", timeout=1.0)
+    report = verify(["test.waits"], timeout=1.0)
     assert report["claims"][0]["verdict"] == "proved"
 
 
 # ------------------------------------------------------------------ report writing
+
+
+def _private_device(path: Path, minor: int) -> Path:
+    """A character device of the memory driver (3: null, 7: full) made at ``path``.
+
+    Tests never write to the system's ``/dev`` nodes: an implementation that replaces
+    what it writes would clobber them for the whole machine.
+    """
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+        with open(path, "w") as fh:
+            fh.write("")
+    except OSError:
+        pytest.skip("cannot make a character device here")
+    return path
+
+
+def test_a_report_that_cannot_be_written_is_one_line_exit_1(marker, tmp_path, capsys) -> None:
+    md, full = tmp_path / "r.md", _private_device(tmp_path / "full", 7)
+    rc = main(["verify", "--only", "test.marker", "--no-progress", "--json", str(full),
+               "--markdown", str(md)])
+    assert rc == 1
+    line = _one_line(capsys.readouterr().err)
+    assert str(full) in line and "No space left" in line
+    assert "complete" in md.read_text() and "incomplete" not in md.read_text()
 
 
 def test_report_is_written_through_a_symlink(marker, tmp_path) -> None:
@@ -655,7 +683,7 @@ def test_report_is_written_through_a_symlink(marker, tmp_path) -> None:
     target.write_text(OLD_REPORT)
     link = tmp_path / "link.json"
     os.symlink(target, link)
-    verify("test.marker", json_path=link)
+    verify(["test.marker"], json_path=link)
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert json.loads(target.read_text())["complete"] is True
 
@@ -669,17 +697,18 @@ def test_report_is_written_into_a_fifo_in_place(marker, tmp_path) -> None:
         with open(fifo, "rb") as fh:
             received.append(fh.read())
 
-    thread = threading.Thread(target=reader)
+    thread = threading.Thread(target=reader, daemon=True)
     thread.start()
-    verify("test.marker", json_path=fifo)
+    verify(["test.marker"], json_path=fifo)
     thread.join(30)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert json.loads(received[0])["complete"] is True  # the final report, once
 
 
-def test_report_to_a_character_device_keeps_the_device(marker) -> None:
-    verify("test.marker", json_path="/dev/null")
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+def test_report_to_a_character_device_keeps_the_device(marker, tmp_path) -> None:
+    device = _private_device(tmp_path / "null", 3)
+    verify(["test.marker"], json_path=device)
+    assert stat.S_ISCHR(os.stat(device).st_mode)
 
 
 @pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
@@ -687,14 +716,14 @@ def test_an_existing_report_keeps_its_mode(mode, marker, tmp_path) -> None:
     path = tmp_path / "r.json"
     path.write_text(OLD_REPORT)
     path.chmod(mode)
-    verify("test.marker", json_path=path)
+    verify(["test.marker"], json_path=path)
     assert stat.S_IMODE(os.stat(path).st_mode) == mode
 
 
 def test_a_new_report_gets_the_umask_mode(marker, tmp_path) -> None:
     old = os.umask(0o027)
     try:
-        verify("test.marker", json_path=tmp_path / "r.json", markdown_path=tmp_path / "r.md")
+        verify(["test.marker"], json_path=tmp_path / "r.json", markdown_path=tmp_path / "r.md")
     finally:
         os.umask(old)
     for name in ("r.json", "r.md"):
@@ -711,7 +740,7 @@ def test_the_report_of_an_earlier_run_is_replaced_at_the_start(temp_claims, tmp_
         return Outcome(Verdict.PROVED, "looked")
 
     temp_claims("test.look", look)
-    verify("test.look", json_path=path)
+    verify(["test.look"], json_path=path)
     during = json.loads(seen.read_text())
     assert during["complete"] is False
     assert during["selection"] == ["test.look"] and during["claims"] == []
@@ -788,6 +817,17 @@ def test_an_early_interrupt_leaves_no_stale_complete_report(temp_claims, tmp_pat
     report = json.loads(j.read_text())
     assert report["complete"] is False and report["claims"] == []
     assert report["selection"] == ["test.stop-at-once"]
+
+
+def test_a_second_signal_stops_at_once() -> None:
+    with SignalGuard() as guard:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)
+        assert guard.signum == signal.SIGTERM  # the first one only raises a flag
+        with pytest.raises(Interrupted) as exc:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+    assert exc.value.exit_code == 143
 
 
 def test_kill_9_of_the_parent_kills_every_check_group(tmp_path) -> None:

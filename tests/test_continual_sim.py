@@ -259,3 +259,23 @@ def test_fig2_per_run_rule_can_go_either_way() -> None:
     bad, _ = _fig2_per_run(runs_with(flat), 0.05)
     assert all(c.verdict is Verdict.SUPPORTED for c in good)
     assert all(c.verdict is Verdict.UNSUPPORTED for c in bad)
+
+
+def test_incremental_code_forgetting_matches_reference_when_its_lists_grow() -> None:
+    # M = 20 experts, T = 400: a group's list of past rounds starts with room for
+    # 2T/(MN) + 8 = 13 rounds and must grow for the busiest groups; the sum must not notice.
+    cfg = CLConfig(reading="code", M=20, T=400)
+    fast = simulate(cfg, 1, seed=5)
+    ref = reference_run(cfg, seed=5)
+    assert int(fast.load.max()) > 13
+    assert (fast.expert[0] == ref["expert"]).all()
+    assert np.allclose(fast.forgetting_code[0], ref["forgetting_code"], rtol=1e-10, atol=1e-12)
+
+
+def test_stacked_code_forgetting_equals_separate_runs() -> None:
+    cfgs = [CLConfig(reading="code", M=M, T=120) for M in (1, 4, 9)]
+    stacked = simulate_many(cfgs, 3, seed=8)
+    for cfg, res in zip(cfgs, stacked, strict=True):
+        alone = simulate(cfg, 3, seed=8)
+        assert np.array_equal(res.forgetting_code, alone.forgetting_code)
+        assert np.array_equal(res.generalization_code, alone.generalization_code)

@@ -209,3 +209,55 @@ def test_statistical_check_is_deterministic_and_refutes_definition1() -> None:
     assert json.dumps(jsonable(a.to_dict())) == json.dumps(jsonable(b.to_dict()))
     assert a.verdict is Verdict.REFUTED
     assert a.readings[1].verdict is Verdict.SUPPORTED
+
+
+def test_appendix_h_literal_summand_is_exact_and_factor_i_is_not() -> None:
+    i = sp.Symbol("i", integer=True, positive=True)
+    g = th.appendix_h_literal_summand("G") - th.expected_error_expr(th.T, i)
+    f = th.appendix_h_literal_summand("F") - (th.expected_error_expr(th.t, i)
+                                                - th.expected_error_expr(i, i))
+    assert sp.simplify(g) == 0 and sp.simplify(f) == 0
+    bad = th.appendix_h_literal_summand("F", factor_i=True) - th.appendix_h_literal_summand("F")
+    assert sp.simplify(bad.subs({i: 2, th.r: sp.Rational(2, 5), th.D: 1, th.N: 1})) != 0
+    # the literal summand, summed, agrees with exact enumeration of all task sequences
+    W = [[1, 0], [0, 1]]
+    _, G = th.single_expert_exact_moments(W, Fraction(2, 5), 3)
+    subs = {th.r: sp.Rational(2, 5), th.S: 2, th.D: 4, th.N: 2}
+    for T_val in (1, 2, 3):
+        total = sum(th.appendix_h_literal_summand("G").subs(subs).subs({th.T: T_val, i: k})
+                    for k in range(1, T_val + 1)) / T_val
+        assert sp.nsimplify(total) == sp.Rational(G[T_val - 1].numerator, G[T_val - 1].denominator)
+    with pytest.raises(ValueError, match="kind"):
+        th.appendix_h_literal_summand("X")
+
+
+def test_prop4_readings_separate_appendix_h_from_its_substitution() -> None:
+    ctx = CheckContext("cl.prop4.generalization", seed=0)
+    g = {r.name: r.verdict for r in ct.check_prop4_generalization(ctx).readings}
+    assert g["appendix-H-literal"] is Verdict.PROVED
+    assert g["appendix-H-substitution"] is Verdict.REFUTED
+    f = {r.name: r.verdict for r in ct.check_prop4_forgetting(ctx).readings}
+    assert f["appendix-H-literal"] is Verdict.PROVED
+    assert f["appendix-H-literal-factor-i"] is Verdict.REFUTED
+    assert f["appendix-H/ordered"] is Verdict.REFUTED
+
+
+def test_bound_rule_is_inconclusive_when_the_interval_straddles() -> None:
+    rng = np.random.default_rng(0)
+    rhs = np.ones(400)
+    below = ct._bound("x", rhs - 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3)
+    above = ct._bound("x", rhs + 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3)
+    wide = ct._bound("x", rhs + ct._tol(1.0) + rng.standard_normal(400), rhs, 1e-3)
+    assert [below["verdict"], above["verdict"], wide["verdict"]] == [
+        "supported", "unsupported", "inconclusive"]
+
+
+def test_theorem_checks_cover_both_data_readings_and_horizons() -> None:
+    out = ct.check_thm1_generalization(CheckContext("cl.thm1.generalization-bound", seed=0))
+    names = [r.name for r in out.readings]
+    assert names[0] == "M>N/definition1/ordered"
+    assert {"M>N/A.2/ordered", "M<N/definition1/ordered", "M>N/code/ordered"} <= set(names)
+    labels = [c["label"] for c in out.readings[0].evidence["comparisons"]]
+    assert len(labels) >= 3 and labels[-1] == "T=200"
+    out2 = ct.check_thm2_bounds(CheckContext("cl.thm2.bounds", seed=0))
+    assert {r.name.split("/")[0] for r in out2.readings} == {"definition1", "A.2"}

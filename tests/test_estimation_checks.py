@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from moetheory import CheckContext, Verdict
@@ -62,3 +63,36 @@ def test_one_sided_rule_can_go_every_way(ci, faster, expected):
     comp = est._one_sided("slope", fit, 6, threshold, faster)
     assert comp.verdict is expected
     assert comp.to_dict()["ci_method"] == "percentile-bootstrap"
+
+
+def test_param_count_weaker_reading_is_proved_with_its_exceptions():
+    out = est.check_param_count(_ctx("pcr.experts.param-count"))
+    weak = next(r for r in out.readings if r.name.startswith("weaker"))
+    assert weak.verdict is Verdict.PROVED
+    assert weak.evidence["d_without_reducing_h"] == [1, 2]
+
+
+def test_all_of_is_a_conjunction():
+    sup, uns, inc = Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INCONCLUSIVE
+    assert est._all_of([sup, sup]) is sup
+    assert est._all_of([sup, inc]) is inc
+    assert est._all_of([inc, uns, sup]) is uns
+
+
+def test_slopes_in_evidence_are_rounded_to_stable_digits():
+    ns = np.array([100.0, 1000.0, 10000.0])
+    recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n ** -0.5 * (1 + 0.01 * r)}
+            for n in ns for r in range(4)]
+    fit = est._slope(recs, "linear", 2, "l", 0.05, _ctx("x"), 0)
+    assert fit["slope"] == pytest.approx(-0.5)
+    pub = est._public(fit)
+    assert all(m == float(f"{m:.4g}") for m in fit["medians"] + pub["ci"])
+    assert "boot" not in pub
+    comp = est._one_sided("s", fit, 4, est.REGRESSION_THRESHOLD, True)
+    assert comp.verdict is Verdict.SUPPORTED
+
+
+def test_voronoi_cells_are_not_a_partition_at_ties():
+    out = est.check_voronoi_cells(_ctx("pcr.voronoi.loss.cells"))
+    assert out.verdict is Verdict.REFUTED
+    assert out.evidence["counterexample"]["cells"] == [[0], [0]]

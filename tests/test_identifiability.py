@@ -142,17 +142,93 @@ def test_poly_identity_refuted_and_corrected_proved() -> None:
 def test_linear_claim_outcome_has_every_reading() -> None:
     out = check_linear(CheckContext("pcr.ident.linear", seed=0))
     assert out.verdict is Verdict.PROVED
-    assert [r.name for r in out.readings] == list(READINGS)
+    assert [r.name for r in out.readings] == ["literal", *READINGS]
     assert all(i["holds"] for i in out.evidence["general_identities"])
 
 
-def test_two_dimensional_coordinates_expose_ridge_symmetry() -> None:
+def test_two_dimensional_inputs_expose_ridge_symmetry_as_an_identity_on_r2() -> None:
     a1, a2 = sp.symbols("a1 a2", real=True)
-    coords = (X, X**3)
-    expr = sp.tanh(a1 * X + a2 * X**3 + B)
-    ok = decide(expr, "pcos-1-no-order0", x=X, params=[a1, a2, B], coords=coords)
-    assert ok.verdict is Verdict.PROVED
-    bad = decide(expr, "pcos-2", x=X, params=[a1, a2, B], coords=coords)
+    x1, x2 = sp.symbols("x1 x2", real=True)
+    expr = sp.tanh(a1 * x1 + a2 * x2 + B)
+    ok = decide(expr, "pcos-1-no-order0", x=X, params=[a1, a2, B], inputs=(x1, x2))
+    assert ok.verdict is Verdict.PROVED and ok.scope()["d"] == 2
+    bad = decide(expr, "pcos-2", x=X, params=[a1, a2, B], inputs=(x1, x2))
     assert bad.verdict is Verdict.REFUTED
+    assert bad.evidence()["lift_to_Rd"]["identity_on_Rd"]
+    c = _coefficients(bad)
+    assert set(c) == {"u2*D[a1]h(x,eta1)", "u1*D[a2]h(x,eta1)"}
     with pytest.raises(ValueError, match="coords must be expressions in x only"):
-        decide(expr, "pcos-1", x=X, params=[a1, a2, B], coords=(X, A))
+        decide(expr, "pcos-1", x=X, params=[a1, a2, B], coords=(X, A), inputs=(x1, x2))
+
+
+@pytest.mark.parametrize("curve", [(X, 2 * X), (X, X**2)])
+def test_curve_only_dependences_are_never_reported_as_refutations(curve: tuple) -> None:
+    """Issue 12: tanh(a1 x1 + a2 x2 + b) on the curves (x, 2x) and (x, x^2) gave false
+    refutations of pcos-1 (relations true on the curve only)."""
+    a1, a2 = sp.symbols("a1 a2", real=True)
+    x1, x2 = sp.symbols("x1 x2", real=True)
+    on_curve = sp.tanh(a1 * curve[0] + a2 * curve[1] + B)
+    old_style = decide(on_curve, "pcos-1", x=X, params=[a1, a2, B], coords=curve)
+    assert old_style.verdict is not Verdict.REFUTED
+    lifted = decide(sp.tanh(a1 * x1 + a2 * x2 + B), "pcos-1", x=X, params=[a1, a2, B],
+                    inputs=(x1, x2), coords=curve)
+    assert lifted.verdict is Verdict.PROVED  # the default curve decides it
+
+
+def test_every_verdict_carries_its_scope() -> None:
+    ind = decide(get_expert("ffn-tanh"), "pcos-1")
+    sc = ind.evidence()["scope"]
+    assert (sc["d"], sc["k"], sc["atoms"]) == (1, 2, "almost every atom tuple")
+    assert "almost every atom tuple" in ind.summary and "d = 1" in ind.summary
+    relu = decide(get_expert("ffn-relu"), "pcos-1-no-order0")
+    assert relu.scope()["atoms"] == "an open set of atom tuples around these"
+    dep = decide(get_expert("linear"), "pcos-1")
+    assert dep.scope()["atoms"] == "these atoms"
+
+
+def test_set_semantics_drops_zero_terms_list_semantics_counts_them() -> None:
+    e = get_expert("linear")  # d2h/da2 = 0 is a list-semantics dependence
+    atoms = default_atoms(e.params, 2)
+    as_list = expert_family(e.expr, e.x, e.params, READINGS["pcos-2"], atoms)
+    as_set = expert_family(e.expr, e.x, e.params, READINGS["pcos-2-set"], atoms)
+    assert any(t.function == 0 for t in as_list)
+    assert all(t.function != 0 for t in as_set) and len(as_set) < len(as_list)
+    assert "set" in READINGS["pcos-2-set"].latex()
+    with pytest.raises(ValueError, match="semantics must be"):
+        IdentifiabilityReading("bad", "none", 0, 1, 1, "x", "bag")
+
+
+def test_k_is_not_fixed() -> None:
+    k3 = IdentifiabilityReading("k3", "perturbed-cosine", 1, 1, 3, "three atoms")
+    d = decide(get_expert("ffn-poly3"), k3)
+    assert d.verdict is Verdict.REFUTED and d.scope()["k"] == 3
+
+
+def test_literal_primary_reading_refutes_tanh_and_never_overclaims() -> None:
+    from proofs_checks.identifiability import check_ffn_tanh
+
+    out = check_ffn_tanh(CheckContext("pcr.ident.ffn-tanh", seed=0))
+    assert out.readings[0].name == "literal"
+    assert out.verdict is Verdict.REFUTED
+    assert out.readings[0].evidence["scope"]["d"] == "every d >= 1"
+    for r in out.readings:
+        if r.verdict is Verdict.PROVED:
+            assert "scope" in r.evidence and r.evidence["scope"]["d"] in (1, 2)
+
+
+def test_gelu_generic_atoms_independent_but_sign_flipped_orbit_dependent() -> None:
+    """002 L58 (new claim pcr.ident.ffn-gelu): GELU(z) - GELU(-z) = z gives a dependence at
+    eta_2 = -eta_1 under the primary family, while generic atoms are independent."""
+    e = get_expert("ffn-gelu")
+    base = default_atoms(e.params, 1)[0]
+    flipped = decide(e, "pcos-2", atoms=[base, {p: -v for p, v in base.items()}])
+    assert flipped.verdict is Verdict.REFUTED
+    assert verify_certificate(flipped.result)
+    assert decide(e, "pcos-1").verdict is Verdict.PROVED
+
+
+def test_linear_router_reading_fails_for_sigmoid_by_the_ridge_pde() -> None:
+    d = decide(get_expert("ffn-sigmoid"), "linear-2")
+    assert d.verdict is Verdict.REFUTED
+    c = _coefficients(d)
+    assert c["D[a]h(x,eta1)"] == -c["x*D[b]h(x,eta1)"]

@@ -198,11 +198,11 @@ def test_training_is_deterministic_and_decreases_loss():
 
 
 def test_specialization_can_come_out_unsupported(monkeypatch):
-    def fake(k, name, rng, epochs, lr, threshold):
+    def fake(k, name, rngs, epochs, lr, threshold):
         m = np.full(k, 1.0 / k)
-        return TrainResult(k, name, m, m, k, k, 1.0, 1.0, 0.0)
+        return [TrainResult(k, name, m, m, k, k, 1.0, 1.0, 0.0) for _ in rngs]
 
-    monkeypatch.setattr(checks, "run_specialization", fake)
+    monkeypatch.setattr(checks, "run_specialization_many", fake)
     out = checks.check_specialization(_ctx("j91.specialization"))
     assert out.verdict is Verdict.UNSUPPORTED
 
@@ -259,3 +259,53 @@ def test_bad_names_and_training_arguments():
         gradients(net, np.zeros((3, 3)), T, "1.3")
     with pytest.raises(ValueError, match="T \\(targets\\)"):
         gradients(net, X, np.zeros((3, 2)), "1.3")
+
+
+# --------------------------------------------------------------------------- review statements
+
+REVIEW_EXPECTED = {
+    "j91.whole-output": "proved",
+    "j91.gate-gradient": "proved",
+    "j91.loss.1.3-vs-1.2": "refuted",
+    "j91.linear-boundary": "proved",
+    "j91.equal-proportions": "proved",
+    "j91.symmetry": "proved",
+    "j91.dense-updates": "refuted",
+    "j91.flops": "proved",
+}
+
+
+@pytest.mark.parametrize("claim_id", sorted(REVIEW_EXPECTED))
+def test_review_statement_verdicts(claim_id):
+    from moetheory.engine.registry import get_claim, load_checks
+
+    load_checks()
+    c = get_claim(claim_id)
+    assert c.covers or claim_id == "j91.loss.1.3-vs-1.2"
+    out = c.check(CheckContext(claim_id, seed=1, profile="quick", alpha=0.01))
+    assert out.verdict.value == REVIEW_EXPECTED[claim_id], out.summary
+    assert all(r.verdict.value != "inconclusive" for r in out.readings)
+
+
+def test_loss_13_is_not_a_function_of_loss_12_numerically():
+    from moetheory.jacobs1991 import loss
+
+    d = np.zeros((2, 1))
+    p = np.full((2, 2), 0.5)
+    o = np.array([[[0.0], [np.sqrt(2.0)]], [[1.0], [-1.0]]])  # squared errors (0, 2), (1, 1)
+    e12 = loss("1.2", d, o, p)
+    e13 = loss("1.3", d, o, p, variant="corrected")
+    assert np.allclose(e12[0], e12[1])
+    assert abs(e13[0] - e13[1]) > 0.1
+
+
+def test_batched_specialization_equals_one_seed_runs():
+    from moetheory.jacobs_training import run_specialization_many
+
+    seeds = [5, 6, 7]
+    many = run_specialization_many(8, "1.3", [np.random.default_rng(s) for s in seeds], 60)
+    for s, res in zip(seeds, many, strict=True):
+        one = run_specialization(8, "1.3", np.random.default_rng(s), 60)
+        assert np.allclose(one.mixing, res.mixing, atol=1e-9)
+        assert (one.in_use, one.in_use_peak) == (res.in_use, res.in_use_peak)
+        assert one.final_loss == pytest.approx(res.final_loss, rel=1e-9)

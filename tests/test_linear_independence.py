@@ -145,3 +145,91 @@ def test_interval_erf_encloses_reference_in_series_and_tail_ranges() -> None:
                 assert enc.a <= ref <= enc.b
     finally:
         iv.dps = old
+
+
+# ----------------------------------------------------------------------------- issue 12 item 4
+# Each class below failed on the engine before the rewrite (recorded in the comments).
+
+
+@pytest.mark.parametrize(
+    "functions",
+    [
+        [sp.floor(X), sp.ceiling(X) - 1],  # equal a.e.; was reported "independent"
+        [sp.frac(X), X - sp.floor(X)],  # equal everywhere; was "inconclusive"
+        [sp.Mod(X, 1), X],
+    ],
+)
+def test_step_functions_with_infinitely_many_jumps_are_refused(functions: list) -> None:
+    with pytest.raises(ValueError, match="finitely many pieces"):
+        decide_linear_independence(functions, X)
+
+
+def test_piecewise_condition_changing_sign_at_a_pole_splits_there() -> None:
+    # 1/(x - 1) > 0 holds exactly for x > 1: the condition has no zero, only a pole.
+    f = sp.Piecewise((X, 1 / (X - 1) > 0), (-X, True))
+    assert [r.upper for r in activation_regions([f], X)][:-1] == [1]
+    r = decide_linear_independence([f, X], X)  # was "dependent" with [1, 1]
+    assert r.status == "independent"
+    assert verify_certificate(r)
+    heav = sp.Piecewise((1, 1 / X > 0), (0, True))  # crashed on zoo before
+    assert decide_linear_independence([heav, sp.Integer(1)], X).status == "independent"
+
+
+def test_non_polynomial_branch_condition_is_refused_with_its_reason() -> None:
+    with pytest.raises(ValueError, match="not a rational function of x"):
+        decide_linear_independence([sp.Piecewise((X, sp.sin(X) > 0), (0, True)), X], X)
+
+
+def test_irrational_null_vector_found_by_integer_relation_and_verified() -> None:
+    # exp experts with equal slopes: the ratio is exp(b1 - b2); was "inconclusive"
+    e1 = sp.exp(sp.Rational(3, 2) * X + sp.Rational(5, 4))
+    e2 = sp.exp(sp.Rational(3, 2) * X - sp.Rational(2, 3))
+    r = decide_linear_independence([e1, e2, X], X)
+    assert r.status == "dependent"
+    assert r.coefficients == [1, -sp.exp(sp.Rational(23, 12)), 0]
+    assert r.null_space_complete
+    assert verify_certificate(r)
+    bad = decide_linear_independence([e1, e2, X], X)
+    bad.coefficients = [1, -sp.exp(2), 0]
+    assert not verify_certificate(bad)
+
+
+def test_dependence_that_simplify_misses_is_shown_by_the_derivative_route() -> None:
+    # softplus at sign-flipped atoms: softplus(z) - softplus(-z) = z; was "inconclusive"
+    z = sp.Rational(3, 2) * X - sp.Rational(2, 3)
+    softplus, flipped = sp.log(1 + sp.exp(z)), sp.log(1 + sp.exp(-z))
+    assert sp.simplify(softplus - flipped - z) != 0
+    r = decide_linear_independence([softplus, flipped, z], X)
+    assert r.status == "dependent" and r.coefficients == [1, -1, -1]
+    assert verify_certificate(r)
+
+
+def test_derivative_route_never_accepts_a_nonzero_constant() -> None:
+    from moetheory.linear_independence import vanishes_on_region
+
+    region = activation_regions([X], X)[0]
+    z = sp.Rational(3, 2) * X
+    g = sp.log(1 + sp.exp(z)) - sp.log(1 + sp.exp(-z)) - z + sp.Rational(1, 10**30)
+    assert not vanishes_on_region(g, X, region)
+
+
+@pytest.mark.parametrize("t", [3, 5, 12, 15, 30, -12])
+def test_erf_and_erfc_enclosures_stay_tight_for_large_arguments(t: int) -> None:
+    import mpmath
+    from mpmath import iv
+
+    from moetheory.linear_independence import interval_value
+
+    old = iv.dps
+    iv.dps = 40
+    try:
+        for f, ref_f in ((sp.erf, mpmath.erf), (sp.erfc, mpmath.erfc)):
+            enc = interval_value(f(sp.Integer(t)))
+            with mpmath.workdps(80):
+                ref = ref_f(t)
+                assert enc.a <= ref <= enc.b
+                # relative width: erfc(15) ~ 7e-100 must be enclosed to many digits, which
+                # 1 - erf cannot do (the old enclosure of erfc(15) had relative width 1e50)
+                assert enc.delta / abs(ref) < mpmath.mpf(10) ** -20
+    finally:
+        iv.dps = old

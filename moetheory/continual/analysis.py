@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory.continual.portable import dot_last
 from moetheory.stats import MeanEstimate, at_most, greater, mean_ci
 
 __all__ = [
@@ -68,7 +69,7 @@ def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
     >>> expert_sets(theta, V).tolist()
     [[1, 0]]
     """
-    return np.einsum("rmd,rnd->rmn", theta, signals).argmax(axis=2)
+    return dot_last(theta[:, :, None, :], signals[:, None, :, :]).argmax(axis=2)
 
 
 def routing_tv(

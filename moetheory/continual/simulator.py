@@ -30,13 +30,16 @@ from typing import Any
 import numpy as np
 
 from moetheory.continual.config import CLConfig
-from moetheory.continual.data import cluster_of, ground_truths, task_batch
+from moetheory.continual.data import TaskBatch, cluster_of, ground_truths, task_batch
+from moetheory.continual.portable import dot_last, portable_exp
 
 __all__ = [
     "SHARED_FIELDS",
     "CLResult",
+    "Draws",
     "gate_gradient",
     "orthonormal_basis",
+    "replay",
     "simulate",
     "simulate_many",
     "softmax",
@@ -78,6 +81,11 @@ class CLResult:
         ``record_sets=True``).
     forgetting_code, generalization_code : ndarray (R, T) or None
         The released code's metrics (unsquared norms, absolute differences, its indices).
+    gate_params : ndarray (R, T, M, d) or None
+        ``θ_t``, the gate parameters used in round ``t`` (before its update; with
+        ``record_params=True``).
+    models : ndarray (R, T, M, d) or None
+        ``w_t^{(m)}`` right after round ``t`` (with ``record_params=True``).
     """
 
     config: CLConfig
@@ -99,6 +107,8 @@ class CLResult:
     forgetting_code: np.ndarray | None = None
     generalization_code: np.ndarray | None = None
     choices: dict[str, Any] = field(default_factory=dict)
+    gate_params: np.ndarray | None = None
+    models: np.ndarray | None = None
 
     @property
     def replicates(self) -> int:
@@ -111,6 +121,52 @@ class CLResult:
         return cluster_of(self.config)
 
 
+@dataclass(frozen=True)
+class Draws:
+    """Random draws of one run given from outside (e.g. recorded from the authors' script).
+
+    Attributes
+    ----------
+    W, V : ndarray (N, d)
+        Ground truths and their signals.
+    tasks : ndarray of int (T,)
+        Ground-truth index ``n_t`` of every round (0-based).
+    X : ndarray (T, d, s)
+        Feature matrices.
+    noise : ndarray (T, M)
+        Routing noise ``r_t^{(m)}`` (already scaled: values in ``[0, λ]``).
+    """
+
+    W: np.ndarray
+    V: np.ndarray
+    tasks: np.ndarray
+    X: np.ndarray
+    noise: np.ndarray
+
+
+def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResult:
+    """Run Algorithm 1 once on given draws instead of the simulator's own random streams.
+
+    ``cfg`` must agree with the shapes of ``draws`` (``N``, ``d``, ``s``, ``T``, ``M``).
+
+    Examples
+    --------
+    >>> cfg = CLConfig(M=2, T=3, N=2, K=1, d=3, s=1)
+    >>> W = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    >>> X = np.array([[[1.0], [0.0], [0.0]]] * 3)
+    >>> d = Draws(W, W, np.array([0, 0, 0]), X, np.array([[0.1, 0.0]] * 3))
+    >>> replay(cfg, d).expert.tolist()  # round 1 lowers expert 0's gate output (Lemma 7)
+    [[0, 1, 1]]
+    """
+    T, M, N, d, s = cfg.T, cfg.M, cfg.N, cfg.d, cfg.s
+    shapes = {"W": (N, d), "V": (N, d), "tasks": (T,), "X": (T, d, s), "noise": (T, M)}
+    for name, shape in shapes.items():
+        got = np.shape(getattr(draws, name))
+        if tuple(got[: len(shape)]) != shape or (name == "noise" and got[1] < M):
+            raise ValueError(f"draws.{name} must have shape {shape} for this cfg, got {got}")
+    return simulate_many([cfg], 1, None, record_gates=record_gates, draws=draws)[0]
+
+
 def softmax(z: np.ndarray) -> np.ndarray:
     """Softmax over the last axis (eq. (2)), shifted for stability.
 
@@ -119,7 +175,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
     >>> softmax(np.array([0.0, np.log(3.0)])).round(3).tolist()
     [0.25, 0.75]
     """
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    e = portable_exp(z - z.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
@@ -178,13 +234,13 @@ def orthonormal_basis(X: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     True
     """
     A = np.moveaxis(np.asarray(X, dtype=float), -1, 0).copy()  # (s, ..., d), contiguous rows
-    scale = np.sqrt(np.einsum("s...d,s...d->s...", A, A)).max(axis=0)
+    scale = np.sqrt(dot_last(A, A)).max(axis=0)
     for j in range(A.shape[0]):
         q = A[j]
         for _ in range(2):
             for i in range(j):
-                q -= np.einsum("...d,...d->...", A[i], q)[..., None] * A[i]
-        norm = np.sqrt(np.einsum("...d,...d->...", q, q))
+                q -= dot_last(A[i], q)[..., None] * A[i]
+        norm = np.sqrt(dot_last(q, q))
         keep = norm > rtol * scale
         q *= np.where(keep, 1.0 / np.where(keep, norm, 1.0), 0.0)[..., None]
     return np.moveaxis(A, 0, -2)
@@ -217,6 +273,7 @@ def simulate(
     record_gates: bool = False,
     record_sets: bool = False,
     progress: bool = False,
+    record_params: bool = False,
 ) -> CLResult:
     """Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
 
@@ -234,6 +291,8 @@ def simulate(
         Keep the expert sets of eq. (11) of every round, ``(R, T, M)``.
     progress : bool
         Show a progress bar over the rounds.
+    record_params : bool
+        Keep the gate parameters and expert models of every round, ``(R, T, M, d)`` each.
 
     Returns
     -------
@@ -251,7 +310,7 @@ def simulate(
         raise ValueError(f"cfg must be a CLConfig, got {type(cfg).__name__}")
     return simulate_many(
         [cfg], replicates, seed, record_gates=record_gates, record_sets=record_sets,
-        progress=progress,
+        progress=progress, record_params=record_params,
     )[0]
 
 
@@ -263,6 +322,8 @@ def simulate_many(
     record_gates: bool = False,
     record_sets: bool = False,
     progress: bool = False,
+    draws: Draws | None = None,
+    record_params: bool = False,
 ) -> list[CLResult]:
     """Simulate several configurations that share their data, in one vectorised loop.
 
@@ -300,7 +361,10 @@ def simulate_many(
     M_row = Ms[conf].astype(float)
 
     truth_ss, task_ss, route_ss = np.random.SeedSequence(seed).spawn(3)
-    W0, V0 = ground_truths(cfg, np.random.default_rng(truth_ss), R)
+    if draws is None:
+        W0, V0 = ground_truths(cfg, np.random.default_rng(truth_ss), R)
+    else:
+        W0, V0 = draws.W[None].astype(float), draws.V[None].astype(float)
     W = W0[rep]
     task_rng = np.random.default_rng(task_ss)
     route_rngs = [np.random.default_rng(route_ss) for _ in configs]
@@ -340,14 +404,16 @@ def simulate_many(
     out_u = np.zeros((B_, T))
     gates = np.zeros((B_, T, Mx)) if record_gates else None
     sets = np.zeros((B_, T, Mx), dtype=np.int64) if record_sets else None
+    params = np.zeros((B_, T, Mx, d)) if record_params else None
+    models = np.zeros((B_, T, Mx, d)) if record_params else None
     code = cfg.code_metrics
     if code:
         F_code = np.zeros((B_, T))
         G_code = np.zeros((B_, T))
-        root_now = np.zeros((B_, T))  # ‖w_t^{(m_τ)} - w_{n_τ}‖ for past τ
-        root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖
-        absdiff = np.zeros((B_, T))
-        absdiff_sum = np.zeros(B_)
+        root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖ right after round τ
+        code_F = [
+            _CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T) for c in range(nC)
+        ]
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -362,14 +428,22 @@ def simulate_many(
     bar = tqdm(total=T, disable=not progress, unit="round", leave=False)
     for start in range(0, T, BLOCK):
         nb = min(BLOCK, T - start)
-        batch = task_batch(cfg, task_rng, V0, nb)
+        if draws is None:
+            batch = task_batch(cfg, task_rng, V0, nb)
+        else:
+            batch = TaskBatch(draws.tasks[None, start:start + nb],
+                              draws.X[None, start:start + nb].astype(float),
+                              np.zeros((1, nb), dtype=np.int64))
         # Per-round data of every row (configurations share the replicates' data).
         Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)[:, rep]  # (nb, rows, s, d)
         xbars = np.swapaxes(batch.X.sum(axis=-1), 0, 1)[:, rep]  # (nb, rows, d)
         tasks = batch.task.T[:, rep]  # (nb, rows)
         noise = np.zeros((nb, B_, Mx))
         for c, (gen, cf) in enumerate(zip(route_rngs, configs, strict=True)):
-            block = cf.lam * gen.random((R, nb, cf.M))
+            if draws is None:
+                block = cf.lam * gen.random((R, nb, cf.M))
+            else:
+                block = draws.noise[None, start:start + nb, : cf.M].astype(float)
             noise[:, c * R:(c + 1) * R, : cf.M] = np.swapaxes(block, 0, 1)
         noise += mask
         for b in range(nb):
@@ -377,31 +451,35 @@ def simulate_many(
             n_t = tasks[b]
             xbar = xbars[b]
             for sl, M, _ in gate_blocks:
-                h[sl, :M] = np.matmul(theta[sl, :M], xbar[sl, :, None])[:, :, 0]
+                h[sl, :M] = dot_last(theta[sl, :M], xbar[sl, None, :])
             hn = h + noise[b]
             m_t = hn.argmax(axis=1)
             if sets is not None:
-                sets[:, t - 1] = np.einsum("rmd,rnd->rmn", theta, V0[rep]).argmax(axis=2)
+                sets[:, t - 1] = dot_last(theta[:, :, None, :], V0[rep][:, None]).argmax(axis=2)
             if gates is not None:
                 gates[:, t - 1] = h
+            if params is not None:
+                params[:, t - 1] = theta
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
             Qb = Qt[b]
             w_old = w[rows, m_t]
-            coeff = np.einsum("bsd,bd->bs", Qb, W[rows, n_t] - w_old)
-            delta = np.einsum("bsd,bs->bd", Qb, coeff)
+            coeff = dot_last(Qb, (W[rows, n_t] - w_old)[:, None, :])
+            delta = dot_last(np.swapaxes(Qb, 1, 2), coeff[:, None, :])
             w_new = w_old + delta
             w[rows, m_t] = w_new
+            if models is not None:
+                models[:, t - 1] = w
 
             # Metrics, eqs. (14)-(16), from running sums.
             diff = W - w_new[:, None, :]
-            D_new = np.einsum("bnd,bnd->bn", diff, diff)
+            D_new = dot_last(diff, diff)
             C_row = C[rows, m_t]
             D_old = D[rows, m_t]
             if code:
                 root_new = np.sqrt(D_new)
-                S_root += np.einsum("bn,bn->b", C_row, root_new - np.sqrt(D_old))
-            S += np.einsum("bn,bn->b", C_row, D_new - D_old)
+                S_root += dot_last(C_row, root_new - np.sqrt(D_old))
+            S += dot_last(C_row, D_new - D_old)
             D[rows, m_t] = D_new
             e = D_new[rows, n_t]
             C[rows, m_t, n_t] += 1.0
@@ -413,17 +491,17 @@ def simulate_many(
             out_m[:, t - 1] = m_t
             out_n[:, t - 1] = n_t
             out_e[:, t - 1] = e
-            dnorm = np.sqrt(np.einsum("bd,bd->b", delta, delta))
+            dnorm = np.sqrt(dot_last(delta, delta))
             out_u[:, t - 1] = dnorm
             if code:
                 root_e = np.sqrt(e)
-                _code_metrics_step(
-                    t, m_t, root_new, out_m, out_n, root_now, root_then, absdiff, absdiff_sum
-                )
+                for cf_ in code_F:
+                    cf_.step(t, m_t, root_new, out_m, out_n, root_then, D)
                 G_code[:, t - 1] = S_root / t
                 S_root += root_e
-                F_code[:, t - 1] = absdiff_sum / (t - 1) if t > 1 else 0.0
-                root_now[:, t - 1] = root_e
+                if t > 1:
+                    for cf_ in code_F:
+                        F_code[cf_.rows, t - 1] = cf_.total() / (t - 1)
                 root_then[:, t - 1] = root_e
 
             if not any_gate:
@@ -481,34 +559,71 @@ def simulate_many(
             forgetting_code=F_code[sl] if code else None,
             generalization_code=G_code[sl] if code else None,
             choices=cf.to_dict(),
+            gate_params=params[sl, :, :M] if params is not None else None,
+            models=models[sl, :, :M] if models is not None else None,
         ))
     return results
 
 
-def _code_metrics_step(
-    t: int,
-    m_t: np.ndarray,
-    root_new: np.ndarray,
-    hist_m: np.ndarray,
-    hist_n: np.ndarray,
-    root_now: np.ndarray,
-    root_then: np.ndarray,
-    absdiff: np.ndarray,
-    absdiff_sum: np.ndarray,
-) -> None:
-    """Refresh the code's forgetting terms of past rounds routed to the updated expert.
+class _CodeForgetting:
+    """The released code's forgetting sum, updated incrementally for one configuration.
 
-    The code's ``F`` sums ``|‖w_t^{(m_i)} - w_{n_i}‖ - ‖w_i^{(m_i)} - w_{n_i}‖|`` over the
-    first ``t - 2`` rounds: the absolute value prevents aggregation, so this is ``O(t)``.
+    The code's ``F_t`` sums ``|‖w_t^{(m_j)} - w_{n_j}‖ - b_j|`` with
+    ``b_j = ‖w_j^{(m_j)} - w_{n_j}‖`` over rounds ``j <= t - 2``; the absolute value prevents
+    one running sum. The terms are grouped by ``g = (m_j, n_j)``: all terms of a group share
+    the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m`` is
+    updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
+    ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if ``r_g >= max b``,
+    ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by term. Round ``j``
+    joins its group at round ``j + 2`` (the code's window).
     """
-    past = t - 1
-    if past < 1:
-        return
-    mask = hist_m[:, :past] == m_t[:, None]
-    fresh = np.take_along_axis(root_new, hist_n[:, :past], axis=1)
-    root_now[:, :past] = np.where(mask, fresh, root_now[:, :past])
-    new_abs = np.abs(root_now[:, :past] - root_then[:, :past])
-    # Rounds 1..t-2 (1-based) enter the code's sum; round t-1 joins at the next round.
-    window = max(past - 1, 0)
-    absdiff[:, :past] = new_abs
-    absdiff_sum[:] = absdiff[:, :window].sum(axis=1)
+
+    def __init__(self, start: int, stop: int, M: int, N: int, T: int) -> None:
+        self.rows = slice(start, stop)
+        R = stop - start
+        self.local = np.arange(R)
+        self.cap = max(8, 2 * T // (M * N) + 8)
+        self.b = np.zeros((R, M, N, self.cap))  # b_j of the rounds of each group
+        self.count = np.zeros((R, M, N), dtype=np.int64)
+        self.sum = np.zeros((R, M, N))
+        self.low = np.full((R, M, N), np.inf)
+        self.high = np.full((R, M, N), -np.inf)
+        self.part = np.zeros((R, M, N))  # Σ_{j ∈ g} |r_g - b_j|
+
+    def step(
+        self, t: int, m_t: np.ndarray, root_new: np.ndarray, hist_m: np.ndarray,
+        hist_n: np.ndarray, root_then: np.ndarray, D: np.ndarray,
+    ) -> None:
+        """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated."""
+        rows, loc = self.rows, self.local
+        if t >= 3:  # round j = t - 2 joins its group
+            j = t - 3  # 0-based index of round t - 2
+            m_j, n_j, b_j = hist_m[rows, j], hist_n[rows, j], root_then[rows, j]
+            k = self.count[loc, m_j, n_j]
+            if int(k.max()) >= self.cap:
+                self.b = np.concatenate([self.b, np.zeros_like(self.b)], axis=3)
+                self.cap *= 2
+            self.b[loc, m_j, n_j, k] = b_j
+            self.count[loc, m_j, n_j] = k + 1
+            self.sum[loc, m_j, n_j] += b_j
+            self.low[loc, m_j, n_j] = np.minimum(self.low[loc, m_j, n_j], b_j)
+            self.high[loc, m_j, n_j] = np.maximum(self.high[loc, m_j, n_j], b_j)
+            r_j = np.sqrt(D[rows][loc, m_j, n_j])
+            self.part[loc, m_j, n_j] += np.abs(r_j - b_j)
+        m = m_t[rows]
+        r = root_new[rows]  # (R, N): new distances of the routed expert
+        c = self.count[loc, m].astype(float)
+        s = self.sum[loc, m]
+        part = np.where(r >= self.high[loc, m], c * r - s, s - c * r)
+        mixed = (r > self.low[loc, m]) & (r < self.high[loc, m])
+        if mixed.any():
+            i_r, i_n = np.nonzero(mixed)
+            size = int(self.count[loc[i_r], m[i_r], i_n].max())
+            b = self.b[loc[i_r], m[i_r], i_n, :size]
+            listed = np.arange(size)[None, :] < self.count[loc[i_r], m[i_r], i_n][:, None]
+            part[i_r, i_n] = np.where(listed, np.abs(r[i_r, i_n][:, None] - b), 0.0).sum(axis=1)
+        self.part[loc, m] = part
+
+    def total(self) -> np.ndarray:
+        """The code's forgetting sum of every replicate of this configuration."""
+        return self.part.sum(axis=(1, 2))

@@ -42,6 +42,7 @@ __all__ = [
     "Psi2",
     "S",
     "T",
+    "appendix_h_literal_summand",
     "coverage_probability_exact",
     "coverage_product_step",
     "coverage_union_bound",
@@ -217,6 +218,31 @@ def exact_forgetting_expr() -> sp.Expr:
     """
     gap = expected_error_expr(t, _i) - expected_error_expr(_i, _i)
     return _collect_sd(_geometric(sp.expand(gap), _i, 1, t - 1) / (t - 1))
+
+
+def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
+    """The summand over ``i`` of Appendix H's middle expression for E[G_T] (``kind="G"``) or
+    E[F_t] (``"F"``), read literally: each expectation ``E||w_{n_l} - w_{n_i}||^2`` evaluated
+    exactly, ``0`` for ``l = i`` and ``D/N^2`` otherwise, before the appendix's final
+    substitution (which puts ``D/N^2`` for every ``l``). ``factor_i`` keeps the stray factor
+    ``i`` printed before the last sum of the forgetting form. E[G_T] is ``1/T sum_{i<=T}``
+    and E[F_t] is ``1/(t-1) sum_{i<t}`` of the summand.
+
+    Examples
+    --------
+    >>> sp.simplify(appendix_h_literal_summand("G") - expected_error_expr(T, _i))
+    0
+    """
+    if kind not in ("F", "G"):
+        raise ValueError(f"kind must be 'F' or 'G', got {kind!r}")
+    gap = D / N**2
+    # sum_{l=1}^{n} (1 - r) r^(n - l) = 1 - r^n (geometric), minus the own round l = i
+    if kind == "G":
+        inner = (1 - r**T) - (1 - r) * r ** (T - _i)
+        return r**T * S / N + inner * gap
+    later = (1 - r**t) - (1 - r) * r ** (t - _i)
+    earlier = (1 - r**_i) - (1 - r)
+    return (r**t - r**_i) * S / N + (later - (_i if factor_i else 1) * earlier) * gap
 
 
 @functools.cache

@@ -8,5 +8,197 @@ that a claim checks is recorded on the claim (``sources`` and ``covers``), never
 
 UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
     # Seed 000 (rebuttal) and 002 (paper): rows are added by the coverage work on those seeds.
+    ("000-04", "000_7b6465990ad3b04b.txt", (19, 209),
+     "representation collapse under the linear router is a finding of Chi et al. (2022) about "
+     "trained token representations; the seeds define no model of it that could be simulated"),
+    ("000-08", "000_7b6465990ad3b04b.txt", (23,),
+     "cited theorem (Theorem 4.6 of [10]), not stated or proved in the seeds; the first-order "
+     "relation a^T dH/da + b dH/db = pH behind it is certified in "
+     "pcr.consistency.cosine-vs-linear"),
+    ("000-09", "000_7b6465990ad3b04b.txt", (25,),
+     "Tables 3-5 (domain generalisation benchmarks): data, models and training runs are not "
+     "in the seeds and cannot be run here"),
+    ("000-13", "000_7b6465990ad3b04b.txt", (73, 79),
+     "Top-K regression rate: no Top-K least-squares experiment is run (the Top-K objective is "
+     "discontinuous in the router parameters); the reduction to regions is pcr.sparse.partition"),
+    ("000-15", "000_7b6465990ad3b04b.txt", (81,),
+     "L_2 = O_P(sqrt(log n/n)) for the sparse estimator: statistical, not run (as 000-13); that "
+     "L_2 and the dense loss have the same rates is pcr.sparse.voronoi-loss"),
+    ("000-28", "000_7b6465990ad3b04b.txt", (143, 145),
+     "misspecified setting: that the best approximation G-bar has exactly k atoms needs a "
+     "global minimisation of ||q - f_G|| over G_k(Theta); not decided"),
+    ("000-29", "000_7b6465990ad3b04b.txt", (149,),
+     "misspecified cosine-router rate: simulation not run; the sample-size arithmetic of this "
+     "line is pcr.sample-size.log-rate"),
+    ("000-31", "000_7b6465990ad3b04b.txt", (151,),
+     "misspecified perturbed-router rate: simulation not run; 'eps^-4 samples' is "
+     "pcr.sample-size.log-rate"),
+    ("000-34", "000_7b6465990ad3b04b.txt", (165,),
+     "Tables 3-5 with GELU experts (domain generalisation benchmarks): not runnable here"),
+    ("000-35", "000_7b6465990ad3b04b.txt", (167,),
+     "'not strongly identifiable does not imply slow rates' is a possibility statement; a rate "
+     "experiment for two-layer FFN experts is not run"),
+    ("000-38", "000_7b6465990ad3b04b.txt", (169,),
+     "top-1 two-layer ReLU experts have polynomial rates: no top-1 least-squares experiment "
+     "(discontinuous objective); the top-1 algebra is pcr.sparse.top1-weight and "
+     "pcr.sparse.top1-interaction"),
+    ("000-39", "000_7b6465990ad3b04b.txt", (169,),
+     "Switch Transformer language-modelling runs (Section 5.2, Appendix E.2): not runnable here"),
+    ("000-45", "000_7b6465990ad3b04b.txt", (181, 183, 185, 187, 189, 191),
+     "Barron-type bound, cited for sigmoidal functions ([3]); as transcribed it lacks the radius "
+     "of the input domain ((2 r C_q)^2 / k in Barron 1993), which a rescaling x -> s x shows is "
+     "needed; an approximation theorem for cosine routers is stated as open, nothing to check"),
+    ("000-46", "000_7b6465990ad3b04b.txt", (193,),
+     "Appendix F, Figure 2 (misspecified data: perturbed faster than linear and cosine): the "
+     "misspecified rate experiment is not run"),
+    ("000-48", "000_7b6465990ad3b04b.txt", (207,),
+     "top-1 fast rates also for the clean cosine and the linear router: experiment not run; for "
+     "the cosine router pcr.sparse.top1-interaction shows the scaling invariance persists"),
+    ("000-49", "000_7b6465990ad3b04b.txt", (211, 213),
+     "Table 2 (top-1 language modelling, perturbed vs clean cosine): not runnable here"),
+    ("000-own-1", "000_7b6465990ad3b04b.txt", (89,),
+     "notation of Theorem 2 (an estimator written as an element of G_k(Theta)): nothing to "
+     "check"),
+    ("000-own-2", "000_7b6465990ad3b04b.txt", (93,),
+     "why the limit in Lemma 2 must be 0: Lemma 2, eq. (20) and line 931 of the proof are not "
+     "in the seeds"),
+    ("000-own-3", "000_7b6465990ad3b04b.txt", (155,),
+     "practical advice (add noise to the L2 norms); its basis is checked by pcr.pde.perturbed "
+     "and pcr.rates.perturbed-fast"),
+    ("000-own-4", "000_7b6465990ad3b04b.txt", (167, 211),
+     "strong identifiability is a sufficient condition for fast rates: Theorem 4 is not stated "
+     "in the seeds"),
+    ("000-own-5", "000_7b6465990ad3b04b.txt", (177,),
+     "description of the proof technique (Taylor expansion of H into linearly independent "
+     "terms); the linear-independence questions are the pcr.ident.* claims"),
+    ("001-14", "001_4a7126a84a0d22c9.txt", (3,),
+     "'about half as many epochs as backpropagation': the epoch comparison on the vowel "
+     "stand-in is not run (the backpropagation baseline's architecture is not given)"),
+    ("001-15", "001_4a7126a84a0d22c9.txt", (3,),
+     "'learning time scales well from 4 to 8 experts': epoch counts on the stand-in not run"),
+    ("001-16", "001_4a7126a84a0d22c9.txt", (3,),
+     "'the linear models could classify well within a specific region': no accuracy-by-region "
+     "experiment is run; that each expert is a linear classifier is j91.linear-boundary"),
+    ("001-own-1", "001_4a7126a84a0d22c9.txt", (3,),
+     "history ('before this paper ... Equation 1.1'): not checkable from the seeds"),
+    ("001-own-2", "001_4a7126a84a0d22c9.txt", (3,),
+     "data split (first 50 speakers train, remaining 25 test): adopted by the stand-in "
+     "(moetheory.jacobs_training), nothing to decide"),
+    ("001-own-3", "001_4a7126a84a0d22c9.txt", (3,),
+     "the reviewer's speculations (fewer layers, vanishing gradients, dataset not interesting "
+     "enough or error function causing collapse): no checkable statement; loss 1.1 vs 1.3 "
+     "collapse is a reading of j91.specialization"),
+    ("002-04", "002_ed39350ac6d6e1c0.txt", (8,),
+     "cited results on Gaussian MoE (Ho et al. 2022; Nguyen et al. 2023, 2024a): not in the "
+     "seeds"),
+    ("002-26", "002_ed39350ac6d6e1c0.txt", (94,),
+     "slow cosine-router rates under Top-K gating: no proof in the seeds and no Top-K rate "
+     "experiment run; the loss side is pcr.sparse.voronoi-loss"),
+    ("002-30", "002_ed39350ac6d6e1c0.txt", (54, 94),
+     "Table 1 is not in the seed text; its rows are checked through pcr.rates.cosine-slow, "
+     "pcr.rates.perturbed-fast and pcr.consistency.cosine-vs-linear"),
+    ("002-own-1", "002_ed39350ac6d6e1c0.txt", (4, 6, 8, 10),
+     "literature survey (applications of sparse MoE, cosine routers in practice, earlier "
+     "theory): cited, not checkable from the seeds"),
+    ("002-own-2", "002_ed39350ac6d6e1c0.txt", (24,),
+     "the softmax is defined with a sum over k* terms; for a measure with k' atoms it must run "
+     "over k' (every check uses that reading)"),
+    ("002-own-3", "002_ed39350ac6d6e1c0.txt", (96,),
+     "priority claim ('first to combine the perturbation and the cosine router'): literature, "
+     "not checkable"),
     # Seed 003 (continual learning): rows are added by the coverage work on that seed.
+    (
+        "003-09", "003_3078ccb5100b14b7.txt", (21, 231, 247, 253, 255, 256),
+        "Figure 3 trains CNN experts on MNIST (N = 3 tasks, M ∈ {1, 4, 7}, s = 100 averaged "
+        "samples, the gate fed normalised d×d images): neither MNIST nor a CNN framework is a "
+        "dependency, and a stand-in on scikit-learn's 8×8 digits would change both the data and "
+        "the model class (no convolutional expert in scikit-learn; the seed trains a five-layer "
+        "CNN, two convolutional and three dense layers), so its outcome would not "
+        "bear on the figure's claim that the linear-model insights carry over to DNNs; a CNN "
+        "run (the seed reports 100 minutes on a laptop CPU, L247) exceeds CI's time budget",
+    ),
+    (
+        "003-97", "003_3078ccb5100b14b7.txt", (223,),
+        "Top-k routing 'may' reduce forgetting but 'may not' reduce generalization error: a "
+        "hedged remark about a variant (k experts trained on the same data) that Algorithm 1, "
+        "the theory and the released code do not define (how the k experts' gate gradients and "
+        "termination flags combine is unspecified), so no single reading can be simulated "
+        "without inventing the algorithm",
+    ),
+    # Seed 003, found by the package's own read (exact and theory part):
+    (
+        '003-own-101',
+        '003_3078ccb5100b14b7.txt',
+        (27, 29),
+        (
+            'statements about other papers ([36], [37], [38], [39], [19], [20]) and their '
+            "findings; they concern the cited works, not this paper's mathematics, and cannot "
+            'be checked from the seed'
+        ),
+    ),
+    (
+        '003-own-102',
+        '003_3078ccb5100b14b7.txt',
+        (33, 37),
+        (
+            'summaries of prior MoE and MoE-in-CL work ([10], [12], [14], [15], [21], [22]); '
+            'statements about the cited works, not checkable from the seed'
+        ),
+    ),
+    (
+        '003-own-103',
+        '003_3078ccb5100b14b7.txt',
+        (243, 244, 245, 246, 247),
+        (
+            "the authors' hardware and run times (macOS laptop; 40, 100 and 80 minutes for "
+            "Figures 2, 3 and 4-5); they describe the authors' runs, and our run times are "
+            'our own'
+        ),
+    ),
+    (
+        '003-own-105',
+        '003_3078ccb5100b14b7.txt',
+        (406, 562, 600, 684, 713),
+        (
+            "appendix titles call Propositions 1-4 'Lemma 1-4' (a translation mislabel); no "
+            'mathematical content'
+        ),
+    ),
+    (
+        '003-own-106',
+        '003_3078ccb5100b14b7.txt',
+        (433,),
+        (
+            'the definition of δ_Θ writes θ^(m) for both experts (a notation slip; the proof '
+            "at L488 uses θ^(m')); a definition, not a statement to check"
+        ),
+    ),
+    (
+        '003-own-107',
+        '003_3078ccb5100b14b7.txt',
+        (592, 594, 596, 598),
+        (
+            "a garbled duplicate, inside Lemma 15's proof, of the M < N ℓ∞ chain of L560 and "
+            "of 'this completes the proof of Lemma 1'; the chain itself is checked at "
+            'L558-560'
+        ),
+    ),
+    (
+        '003-own-108',
+        '003_3078ccb5100b14b7.txt',
+        (767,),
+        (
+            'c_{i,j} is defined (garbled) but never used in the proof of Theorem 1; nothing '
+            'to check'
+        ),
+    ),
+    (
+        '003-own-109',
+        '003_3078ccb5100b14b7.txt',
+        (5, 9, 11, 13),
+        (
+            'abstract and introduction narrative (motivation, MoE success in LLMs); the '
+            "abstract's results are the claims of Sections 4-6 and are checked there"
+        ),
+    ),
 )

@@ -24,8 +24,9 @@ from typing import Any
 
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import check_output_paths, render_claim
+from moetheory.engine.report import check_output_paths
 from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
+from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
 from moetheory.reproduce import REPRODUCERS, reproduce
@@ -105,15 +106,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    lst = sub.add_parser("list", help="list every claim: ID, seed file, kind, status")
+    lst = sub.add_parser("list", help="list claims: ID, seed, kind, status or verdict, title")
+    lst.add_argument(
+        "patterns", nargs="*", metavar="GLOB",
+        help="only claims whose ID matches one of these shell patterns (e.g. 'pcr.pde.*')",
+    )
     lst.add_argument(
         "--json", action="store_true",
         help="print every claim as a JSON object (id, statement, kind, sources, covers, ...)",
     )
+    lst.add_argument(
+        "--report", type=Path, default=None,
+        help="show each claim's verdict from this JSON report (written by verify --json)",
+    )
 
-    show = sub.add_parser("show", help="check one claim and show its evidence and derivation")
+    show = sub.add_parser(
+        "show", help="one claim: statement, reading, derivation, verdict, evidence"
+    )
     show.add_argument("claim_id")
-    show.add_argument("--report", type=Path, help="read the claim from this JSON report instead")
+    show.add_argument(
+        "--report", type=Path,
+        help="show the claim as stored in this JSON report, without re-running its check",
+    )
+    show.add_argument(
+        "--format", choices=FORMATS, default="text",
+        help="text (wrapped to the terminal, maths as Unicode; default), markdown or json",
+    )
     _run_options(show)
 
     ver = sub.add_parser("verify", help="check claims and write JSON and Markdown reports")
@@ -149,6 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--profile", choices=PROFILES, default="full")
     rep.add_argument("--replicates", type=_int_at_least(1), default=None)
     rep.add_argument("--no-progress", action="store_true")
+    rep.add_argument(
+        "--scheduler",
+        default=None,
+        help="address of a dask.distributed scheduler (tcp://host:8786) to run the cells on "
+        "(targets that support it: rates)",
+    )
     return parser
 
 
@@ -185,16 +209,18 @@ def claim_record(c: Claim) -> dict[str, Any]:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    claims = registered()
+    claims = select_claims(args.patterns) if args.patterns else registered()
     if args.json:
         print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
         return 0
-    width = max(len(c.id) for c in claims)
-    for c in claims:
-        status = "implemented" if c.implemented else "not implemented"
-        print(f"{c.id:<{width}}  {c.seed_file[:3]}  {c.kind:<11}  {status}")
-    done = sum(c.implemented for c in claims)
-    print(f"{len(claims)} claims, {done} implemented, {len(claims) - done} not implemented")
+    verdicts = None
+    if args.report is not None:
+        verdicts = {
+            e["id"]: str(e.get("verdict", "?"))
+            for e in report_claims(args.report)
+            if isinstance(e, Mapping) and "id" in e
+        }
+    print(render_list(claims, verdicts))
     return 0
 
 
@@ -208,7 +234,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             memory_limit=args.memory_limit, wall_timeout=args.wall_timeout,
         )
         entry = report["claims"][0]
-    print(render_claim(entry, heading="#"))
+    sys.stdout.write(render_show(entry, args.format))
     return 0
 
 
@@ -220,6 +246,22 @@ def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
     ValueError
         One line naming the file: it is missing, unreadable, not JSON, not a moetheory
         report, or does not hold the claim.
+    """
+    where = f"--report {path}"
+    for entry in report_claims(path):
+        if isinstance(entry, Mapping) and entry.get("id") == claim_id:
+            return entry
+    raise ValueError(f"{where}: holds no claim {claim_id!r}")
+
+
+def report_claims(path: Path) -> list[Any]:
+    """The ``claims`` list of the JSON report at ``path``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file: it is missing, unreadable, not JSON or not a moetheory
+        report.
     """
     where = f"--report {path}"
     try:
@@ -239,10 +281,7 @@ def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
     claims = data.get("claims") if isinstance(data, dict) else None
     if not isinstance(claims, list):
         raise ValueError(f"{where}: is not a moetheory report (no list of claims)")
-    for entry in claims:
-        if isinstance(entry, Mapping) and entry.get("id") == claim_id:
-            return entry
-    raise ValueError(f"{where}: holds no claim {claim_id!r}")
+    return claims
 
 
 def _check_out_dir(path: Path) -> None:
@@ -302,6 +341,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     _check_out_dir(args.out)
+    extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
         args.target,
         args.out,
@@ -309,6 +349,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         profile=args.profile,
         replicates=args.replicates,
         progress=not args.no_progress,
+        **extra,
     )
     for path in paths:
         print(f"wrote {path}")
@@ -340,7 +381,8 @@ def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
     if args.command == "verify" and paths:
-        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} hold the claims "
+        verb = "hold" if len(paths) > 1 else "holds"
+        return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
                 "already checked (complete: false)")
     return f"moetheory: interrupted by {name}"
 
@@ -367,9 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"moetheory: error: {exc}", file=sys.stderr)
             return 1
         except OSError as exc:
-            where = f" {exc.filename}" if exc.filename else ""
-            print(f"moetheory: error: cannot write{where}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)

@@ -67,6 +67,8 @@ _EULER = re.compile(r"(?<![\w.])E(?=\*\*|\^)|(?<=[*·])E(?![\w\[(])")
 
 
 def _superscript(text: str) -> str:
+    m = re.fullmatch(r"\((-?\d+)\)", text)
+    text = m.group(1) if m else text
     if re.fullmatch(r"-?\d+|n", text):
         return text.replace("-", "⁻").translate(_SUPER)
     return "^" + text
@@ -111,6 +113,7 @@ def prettify(text: str) -> str:
         s = _POWER.sub(lambda m: _superscript(m.group(1)), s)
         s = re.sub(r"(?<=[\w)])\^(\d+)(?![\w.])", lambda m: m.group(1).translate(_SUPER), s)
         s = _TIMES.sub("·", s)
+        s = re.sub(r"(?<=[\w)²³¹⁰⁴⁵⁶⁷⁸⁹]) \* (?=[\w(√])", " · ", s)
         s = _INFINITY.sub(lambda m: ("−" if m.group(1) else "") + "∞", s)
         s = re.sub(r"(?<![\w.])sqrt\(", "√(", s)
         s = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)] + m.group(2).translate(_SUB), s)
@@ -153,7 +156,14 @@ def _group(s: str, i: int) -> tuple[str, int]:
 
 
 def _atomic(text: str) -> bool:
-    return bool(re.fullmatch(r"[\w.′ᵀ√∞]+|\([^()]*\)", text))
+    """Whether ``text`` reads as one factor (no top-level space or operator)."""
+    outer = text
+    while True:
+        inner = re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "g", outer)
+        if inner == outer:
+            break
+        outer = inner
+    return bool(outer) and re.fullmatch(r"[^\s+\-−/·=<>≤≥,]+", outer) is not None
 
 
 def latex_to_unicode(latex: str) -> str:
@@ -250,6 +260,9 @@ def _convert(s: str) -> str:
                 out.append(body + mark if len(body) == 1 else f"{name}({body})")
                 continue
             out.append(_SYMBOLS.get(name, name))
+            if name in _GREEK or name in ("partial", "nabla"):
+                while i < len(s) and s[i] == " ":  # TeX drops the space after a letter
+                    i += 1
             continue
         if c in "^_":
             arg, i = _group(s, i + 1)

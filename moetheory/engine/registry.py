@@ -55,8 +55,12 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.identifiability",
     "proofs_checks.jacobs1991",
     "proofs_checks.estimation",
+    "proofs_checks.rebuttal",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
+    "proofs_checks.continual_lemmas",
+    "proofs_checks.continual_regimes",
+    "proofs_checks.continual_proofs",
 )
 
 #: Entry-point group through which other packages add claims.
@@ -242,15 +246,12 @@ def _check_id(claim_id: object) -> None:
 
 
 def _builtin_module(module: str) -> bool:
-    if module in CHECK_MODULES or module.startswith("moetheory."):
+    if module in CHECK_MODULES or module.startswith(("moetheory.", "proofs_checks.")):
         return True
     if module == "__main__":
         # ``python proofs_checks/<module>.py`` registers the module's claims as __main__.
         main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
-        path = Path(main_file)
-        return path.parent.name == "proofs_checks" and (
-            f"proofs_checks.{path.stem}" in CHECK_MODULES
-        )
+        return Path(main_file).parent.name == "proofs_checks"
     return False
 
 

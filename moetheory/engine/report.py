@@ -127,8 +127,13 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     ...
     moetheory.engine.report.OutputPathError: --json /: is a directory; give a file name
     """
-    text = os.fspath(path)
-    if not isinstance(text, str) or not text:
+    try:
+        text = os.fsdecode(path)
+    except TypeError:
+        raise OutputPathError(
+            f"{option} must be a file path (str or os.PathLike), got {path!r}"
+        ) from None
+    if not text:
         raise OutputPathError(f"{option}: the path is empty; give a file name")
     p = Path(text)
     where = f"{option} {text}"
@@ -216,7 +221,8 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` without ever replacing it by another kind of object.
 
     A regular file is replaced atomically (a reader never sees half a file) and keeps its
-    permission bits; a new file gets ``0666`` less the umask. A symbolic link is followed
+    permission bits (and its owner, where the process may set it); a new file gets
+    ``0666`` less the umask. A symbolic link is followed
     and its target written. A FIFO or character device is written in place.
     """
     if _is_special(path):
@@ -225,13 +231,19 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         return
     target = Path(os.path.realpath(path))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        old = os.stat(target)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        old = None
+    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+            try:
+                os.chown(tmp, old.st_uid, old.st_gid)  # keep the owner where we may
+            except PermissionError:
+                pass
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
@@ -271,11 +283,26 @@ class ReportWriter:
         self.markdown_path = markdown_path
 
     def write(self, report: Mapping[str, Any], final: bool = False) -> None:
-        """Write ``report`` to every path (special files only when ``final``)."""
-        if self.json_path is not None and (final or not _is_special(self.json_path)):
-            write_json(self.json_path, report)
-        if self.markdown_path is not None and (final or not _is_special(self.markdown_path)):
-            write_atomic(self.markdown_path, render_markdown(report))
+        """Write ``report`` to every path (special files only when ``final``).
+
+        Both are attempted; the first failure is then raised as ``OSError`` naming its path.
+        """
+        failure: OSError | None = None
+        for path, render in (
+            (self.json_path, lambda: json.dumps(report, indent=2, ensure_ascii=False) + "\n"),
+            (self.markdown_path, lambda: render_markdown(report)),
+        ):
+            if path is None or not (final or not _is_special(path)):
+                continue
+            try:
+                write_atomic(path, render())
+            except OSError as exc:
+                failure = failure or OSError(
+                    exc.errno, f"cannot write the report ({exc.strerror or exc})",
+                    os.fspath(path),
+                )
+        if failure is not None:
+            raise failure
 
 
 def _is_symbolic(value: Any) -> bool:
@@ -318,7 +345,7 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
 
     Examples
     --------
-    >>> render_claim({"id": "x", "evidence": [1, 2], "readings": "?"}).splitlines()[1]
+    >>> render_claim({"id": "x", "evidence": [1, 2], "readings": "?"}).splitlines()[2]
     '### `x` — **?**'
     """
     if not isinstance(entry, Mapping):

@@ -255,7 +255,9 @@ class SignalGuard:
     """Turn SIGINT, SIGTERM and SIGHUP into a flag the run loop checks at safe points.
 
     Handlers are installed only in the main thread (elsewhere the guard is inert) and
-    the previous handlers are restored on exit.
+    the previous handlers are restored on exit. A second signal raises
+    :class:`Interrupted` at once, so an operator can always stop a run that is stuck
+    (e.g. writing into a FIFO nobody reads).
     """
 
     signum: int | None = None
@@ -273,8 +275,9 @@ class SignalGuard:
         self._old.clear()
 
     def _handle(self, signum: int, frame: object) -> None:
-        if self.signum is None:
-            self.signum = signum
+        if self.signum is not None:
+            raise Interrupted(self.signum)
+        self.signum = signum
 
     def check(self) -> None:
         """Raise :class:`Interrupted` if a stop signal has arrived."""
@@ -315,6 +318,19 @@ def _set_limit(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
+def _close_all_but(keep: int) -> None:
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0]))
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: int) -> None:
     """The body of a check's process (never returns normally: the caller ``_exit``s)."""
     os.setsid()
@@ -322,8 +338,9 @@ def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: in
     _, watch_r, watch_w = _WATCH
     if os.fork() == 0:  # the watchdog: kill the group once the engine is gone
         try:
-            os.close(watch_w)
-            os.close(out)
+            # keep only the watch pipe's read end: no socket, pipe or file of the engine
+            # stays open in the watchdog (so it never holds a connection or a result open)
+            _close_all_but(watch_r)
             while True:
                 try:
                     if not os.read(watch_r, 1):
@@ -440,7 +457,12 @@ class _Child:
         if self.result is not None:
             return self.result
         self._drain()
-        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        try:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else (SIGCHLD ignored by the host)
+            if not self.eof:
+                return None
+            pid, status, usage = self.pid, 0, None
         if pid == 0:
             wall = self.limits.wall_seconds
             if wall is None or time.monotonic() - self.started < wall:
@@ -464,7 +486,7 @@ class _Child:
         cpu_limit = self.limits.cpu_seconds
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            used = usage.ru_utime + usage.ru_stime
+            used = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
             if cpu_limit is not None and (
                 sig == signal.SIGXCPU
                 or (sig == signal.SIGKILL and used >= math.ceil(cpu_limit) - 0.05)

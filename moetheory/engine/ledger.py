@@ -1,0 +1,371 @@
+"""The coverage ledger: for every seed, each line range holding a checkable statement, with
+the claims that check it or the reason no claim does.
+
+The ledger is built from the registry alone -- each claim's ``sources`` and ``covers`` -- and
+from :data:`~moetheory.engine._ledger_data.UNCHECKED`, so it cannot drift from the catalogue:
+the pages under ``docs/ledger`` are regenerated from it and a test compares them with a fresh
+generation. It does not run any check, so the pages are the same on every machine.
+
+The audit list ``shared/audit-rows.md`` (one row per checkable statement found by a first
+read) is parsed by :func:`read_audit_rows`; :func:`uncovered_audit_rows` lists the rows that
+neither a claim's ``covers`` nor an ``UNCHECKED`` row accounts for.
+
+Command line::
+
+    python -m moetheory.engine.ledger --out docs/ledger          # write the pages
+    python -m moetheory.engine.ledger --out docs/ledger --check  # exit 1 when stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from moetheory.engine._ledger_data import UNCHECKED
+from moetheory.engine.catalogue import SEED_FILES
+
+__all__ = [
+    "AuditRow",
+    "LedgerEntry",
+    "UncheckedRow",
+    "build_ledger",
+    "format_lines",
+    "generate_ledger_pages",
+    "ledger_page_name",
+    "main",
+    "read_audit_rows",
+    "render_ledger_index",
+    "render_ledger_page",
+    "seed_file_for_key",
+    "unchecked_rows",
+    "uncovered_audit_rows",
+]
+
+
+@dataclass(frozen=True)
+class UncheckedRow:
+    """A statement of a seed that no claim checks, and why (a row of ``UNCHECKED``)."""
+
+    key: str
+    seed_file: str
+    lines: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """A row of ``shared/audit-rows.md``: its key, seed line text and statement."""
+
+    key: str
+    partial: bool
+    lines: str
+    statement: str
+
+
+@dataclass
+class LedgerEntry:
+    """One line range of a seed and what accounts for it.
+
+    Attributes
+    ----------
+    seed_file : str
+        The seed file.
+    lines : tuple of int
+        The 1-based lines, sorted, as the claims or ``UNCHECKED`` rows give them.
+    claims : list of str
+        IDs of the claims whose ``sources`` name exactly these lines of this seed.
+    keys : list of str
+        Audit-row keys those claims cover, or the keys of the ``UNCHECKED`` rows.
+    reasons : list of str
+        Why the statement is not checked (``UNCHECKED`` rows); empty when a claim checks it.
+    """
+
+    seed_file: str
+    lines: tuple[int, ...]
+    claims: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+
+def unchecked_rows(rows: Iterable[tuple] = UNCHECKED) -> list[UncheckedRow]:  # type: ignore[type-arg]
+    """The ``UNCHECKED`` rows, validated.
+
+    Raises
+    ------
+    ValueError
+        For an unknown seed file, an empty line list, a line < 1, an empty reason or a
+        repeated key.
+
+    Examples
+    --------
+    >>> unchecked_rows([("003-own-1", "003_3078ccb5100b14b7.txt", (243,), "hardware")])[0].lines
+    (243,)
+    """
+    out: list[UncheckedRow] = []
+    seen: set[str] = set()
+    for key, seed_file, lines, reason in rows:
+        if seed_file not in SEED_FILES:
+            raise ValueError(f"UNCHECKED row {key}: unknown seed file {seed_file!r}")
+        nums = tuple(sorted(int(n) for n in lines))
+        if not nums or nums[0] < 1:
+            raise ValueError(f"UNCHECKED row {key}: lines must be 1-based line numbers")
+        if not str(reason).strip():
+            raise ValueError(f"UNCHECKED row {key}: the reason must not be empty")
+        if key in seen:
+            raise ValueError(f"UNCHECKED row {key} appears twice")
+        seen.add(key)
+        out.append(UncheckedRow(key, seed_file, nums, str(reason).strip()))
+    return out
+
+
+def build_ledger(
+    claims: Iterable | None = None,  # type: ignore[type-arg]
+    unchecked: Iterable[tuple] | None = None,  # type: ignore[type-arg]
+) -> dict[str, list[LedgerEntry]]:
+    """The ledger: per seed file, its line ranges in line order with claims or reasons.
+
+    Parameters
+    ----------
+    claims : iterable of Claim, optional
+        Objects with ``id``, ``sources`` (each with ``seed_file`` and ``lines``) and
+        ``covers``; default: every registered claim (the check modules are imported, no check
+        is run).
+    unchecked : iterable of tuple, optional
+        ``(key, seed_file, lines, reason)`` rows; default :data:`UNCHECKED`.
+
+    Returns
+    -------
+    dict
+        ``{seed_file: [LedgerEntry, ...]}`` for every seed of :data:`SEED_FILES`, entries
+        sorted by first line, then by the line tuple.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> src = NS(seed_file="003_3078ccb5100b14b7.txt", lines=(74,))
+    >>> c = NS(id="cl.x", sources=(src,), covers=("003-12",))
+    >>> book = build_ledger([c], [])
+    >>> [(e.lines, e.claims, e.keys) for e in book["003_3078ccb5100b14b7.txt"]]
+    [((74,), ['cl.x'], ['003-12'])]
+    """
+    if claims is None:
+        from moetheory.engine.registry import load_checks, registered
+
+        load_checks()
+        claims = registered()
+    rows = unchecked_rows(UNCHECKED if unchecked is None else unchecked)
+    table: dict[tuple[str, tuple[int, ...]], LedgerEntry] = {}
+
+    def entry(seed_file: str, lines: tuple[int, ...]) -> LedgerEntry:
+        key = (seed_file, lines)
+        if key not in table:
+            table[key] = LedgerEntry(seed_file, lines)
+        return table[key]
+
+    for c in claims:
+        for src in c.sources:
+            e = entry(src.seed_file, tuple(sorted(src.lines)))
+            e.claims.append(c.id)
+            prefix = src.seed_file[:3]
+            for k in c.covers:
+                if k.startswith(prefix) and k not in e.keys:
+                    e.keys.append(k)
+    for row in rows:
+        e = entry(row.seed_file, row.lines)
+        e.keys.append(row.key)
+        e.reasons.append(f"{row.key}: {row.reason}")
+    book: dict[str, list[LedgerEntry]] = {seed: [] for seed in SEED_FILES}
+    for (seed_file, _lines), e in table.items():
+        book.setdefault(seed_file, []).append(e)
+    for entries in book.values():
+        entries.sort(key=lambda e: (e.lines[0], e.lines))
+    return book
+
+
+def format_lines(lines: Sequence[int]) -> str:
+    """``(272, 274, 275, 276, 280)`` -> ``"L272, L274–276, L280"``.
+
+    Examples
+    --------
+    >>> format_lines([272, 274, 275, 276, 280])
+    'L272, L274–276, L280'
+    """
+    parts: list[str] = []
+    nums = sorted(set(lines))
+    start = prev = nums[0]
+    for n in [*nums[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(f"L{start}" if start == prev else f"L{start}–{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(parts)
+
+
+def ledger_page_name(seed_file: str) -> str:
+    """``"003_3078ccb5100b14b7.txt"`` -> ``"seed-003"``."""
+    return f"seed-{seed_file[:3]}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
+    """The Markdown page of one seed's ledger."""
+    checked = sum(1 for e in entries if e.claims)
+    lines = [
+        f"# Coverage ledger: {SEED_FILES.get(seed_file, seed_file)}",
+        "",
+        f"Seed file `{seed_file}`. Generated by `python -m moetheory.engine.ledger` from the "
+        "claims' `sources` and `covers` and from `moetheory/engine/_ledger_data.py`; do not "
+        "edit by hand.",
+        "",
+        f"{len(entries)} line ranges: {checked} checked by at least one claim, "
+        f"{len(entries) - checked} recorded with the reason no claim checks them.",
+        "",
+        "| lines | audit rows | checked by | reason not checked |",
+        "|---|---|---|---|",
+    ]
+    for e in entries:
+        claims = ", ".join(f"`{c}`" for c in e.claims) or "—"
+        keys = ", ".join(e.keys) or "—"
+        reasons = "; ".join(_cell(r) for r in e.reasons) or "—"
+        lines.append(f"| {format_lines(e.lines)} | {keys} | {claims} | {reasons} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_ledger_index(book: Mapping[str, Sequence[LedgerEntry]]) -> str:
+    """The index page of the ledger, one row per seed."""
+    lines = [
+        "# Coverage ledger",
+        "",
+        "For every seed, each line range that holds a checkable statement, with the claims "
+        "that check it or the reason it is out of scope. Generated from the catalogue by "
+        "`python -m moetheory.engine.ledger --out docs/ledger`, so it cannot drift.",
+        "",
+        "```{toctree}",
+        ":maxdepth: 1",
+        "",
+        *[ledger_page_name(seed) for seed in book],
+        "```",
+        "",
+        "| seed | line ranges | checked | with a reason |",
+        "|---|---|---|---|",
+    ]
+    for seed, entries in book.items():
+        checked = sum(1 for e in entries if e.claims)
+        page = ledger_page_name(seed)
+        lines.append(
+            f"| [{SEED_FILES.get(seed, seed)}]({page}.md) | {len(entries)} | {checked} "
+            f"| {len(entries) - checked} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def generate_ledger_pages(
+    book: Mapping[str, Sequence[LedgerEntry]] | None = None,
+) -> dict[str, str]:
+    """``{file name: Markdown}`` for the index and every seed page."""
+    book = build_ledger() if book is None else book
+    pages = {"index.md": render_ledger_index(book)}
+    for seed, entries in book.items():
+        pages[f"{ledger_page_name(seed)}.md"] = render_ledger_page(seed, entries)
+    return pages
+
+
+_ROW = re.compile(r"^\|\s*(\d{3}-\d+)(\s+P)?\s*\|([^|]*)\|(.*)$")
+
+
+def read_audit_rows(path: str | Path) -> list[AuditRow]:
+    """Parse the rows of ``shared/audit-rows.md`` (``| key [P] | lines | statement | how |``).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "rows.md"
+    >>> _ = p.write_text("| key | line(s) |\\n| 003-05 P | L221 | more experts | sim |\\n")
+    >>> [(r.key, r.partial, r.lines) for r in read_audit_rows(p)]
+    [('003-05', True, 'L221')]
+    """
+    rows = []
+    for text in Path(path).read_text(encoding="utf-8").splitlines():
+        m = _ROW.match(text.strip())
+        if m:
+            statement = m.group(4).rsplit("|", 2)[0].strip()
+            rows.append(AuditRow(m.group(1), bool(m.group(2)), m.group(3).strip(), statement))
+    return rows
+
+
+def seed_file_for_key(key: str) -> str:
+    """The seed file an audit key such as ``"003-17"`` belongs to."""
+    for seed in SEED_FILES:
+        if seed.startswith(key[:3] + "_"):
+            return seed
+    raise ValueError(f"audit key {key!r} names no known seed (prefixes: {sorted(SEED_FILES)})")
+
+
+def uncovered_audit_rows(
+    rows: Iterable[AuditRow],
+    claims: Iterable | None = None,  # type: ignore[type-arg]
+    unchecked: Iterable[tuple] | None = None,  # type: ignore[type-arg]
+) -> list[str]:
+    """Keys of the audit rows that no claim covers and no ``UNCHECKED`` row explains.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> rows = [AuditRow("003-12", False, "L74", "GD"), AuditRow("003-13", False, "L80", "x")]
+    >>> uncovered_audit_rows(rows, [NS(id="a", sources=(), covers=("003-12",))], [])
+    ['003-13']
+    """
+    if claims is None:
+        from moetheory.engine.registry import load_checks, registered
+
+        load_checks()
+        claims = registered()
+    covered = {k for c in claims for k in c.covers}
+    covered |= {r.key for r in unchecked_rows(UNCHECKED if unchecked is None else unchecked)}
+    return [r.key for r in rows if r.key not in covered]
+
+
+def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
+    stale = [
+        name for name, text in pages.items()
+        if not (out_dir / name).is_file() or (out_dir / name).read_text(encoding="utf-8") != text
+    ]
+    extra = sorted(
+        p.name for p in out_dir.glob("*.md") if p.name not in pages
+    ) if out_dir.is_dir() else []
+    return stale + extra
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write (or with ``--check`` compare) the ledger pages; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m moetheory.engine.ledger")
+    parser.add_argument("--out", type=Path, required=True, help="directory of the pages")
+    parser.add_argument("--check", action="store_true", help="only report stale pages")
+    args = parser.parse_args(argv)
+    pages = generate_ledger_pages()
+    out: Path = args.out
+    if args.check:
+        stale = _stale(pages, out)
+        for name in stale:
+            print(f"stale: {out / name}")
+        return 1 if stale else 0
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in pages.items():
+        (out / name).write_text(text, encoding="utf-8")
+    for name in _stale(pages, out):
+        (out / name).unlink()
+    print(f"wrote {len(pages)} ledger pages to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,306 @@
+"""Checks of seed 003's M < N statements on the simulator: fewer experts than tasks.
+
+Setting (Appendix A.4's Figure 5 shape): N = 30 tasks in K = 3 clusters ``W_k`` (task ``n`` in
+cluster ``n mod K``, members within ``O(σ0^1.5)`` of each other in ℓ∞ in the paper reading),
+M = 5 experts (``M < N`` and ``M = Ω(K ln K)``, ``K ln K ≈ 3.3``), the paper's coupling
+``η = σ0^0.5``, ``λ = Γ = σ0^1.25``. The expert sets are the clusters' sets ``M_k``: an expert
+belongs to ``M_k`` when the task of its argmax in eq. (11) lies in ``W_k``. Readings as in
+:mod:`proofs_checks.continual_lemmas` (``paper``, ``paper, random β``, ``code``); shared
+simulations, seeded from :data:`SHARED_SEED` and the profile.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+
+from moetheory import CheckContext, Outcome, Verdict, claim
+from moetheory.continual import CLConfig, CLResult
+from moetheory.continual.analysis import (
+    at_most,
+    expert_sets,
+    greater,
+    late_mean,
+    paired_ci,
+    routing_tv,
+)
+from moetheory.continual.simulator import simulate_many
+from moetheory.stats import Comparison, MeanEstimate, compare, mean_ci, proportion_ci
+from proofs_checks.continual_dynamics import _curves, _md_table
+from proofs_checks.continual_lemmas import (
+    GRID,
+    READING_TEXT,
+    READINGS,
+    SEED_FILE,
+    _exponent_reading,
+    _outcome,
+)
+
+__all__ = [
+    "check_more_experts_m_lt_n",
+    "check_prop1_m_lt_n",
+    "check_prop3_m_lt_n",
+    "check_within_cluster",
+    "regime_runs",
+]
+
+SHARED_SEED = 30_031
+N_TASKS, K_CLUSTERS, M_EXPERTS = 30, 3, 5
+TEXTS = {name: text.replace("N = K = 7, M = 20", "N = 30, K = 3, M = 5")
+         for name, text in READING_TEXT.items()}
+
+
+def _sizes(ctx: CheckContext) -> int:
+    return 48 if ctx.full else 16
+
+
+def regime_config(reading: str, sigma0: float, M: int = M_EXPERTS) -> CLConfig:
+    """The M < N grid point with the paper's coupling."""
+    eta = sigma0**0.5
+    t2 = math.ceil(M / eta * sigma0**-0.75)
+    cfg = CLConfig(reading="code" if reading == "code" else "paper", N=N_TASKS, K=K_CLUSTERS,
+                   M=M, sigma0=sigma0, eta=eta, lam=sigma0**1.25, T=max(t2 + 20, 400))
+    return cfg.replace(beta="uniform") if reading == "paper, random β" else cfg
+
+
+@functools.lru_cache(maxsize=8)
+def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
+    """Algorithm 1 with termination at every σ0 of the grid, models and sets recorded."""
+    return {
+        s0: simulate_many([regime_config(reading, s0)], R, seed + i, record_sets=True,
+                          record_params=True)[0]
+        for i, s0 in enumerate(GRID)
+    }
+
+
+def _runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
+    seed = SHARED_SEED + (1 if ctx.full else 0)
+    return regime_runs(reading, _sizes(ctx), seed), seed
+
+
+def _src(*lines: int) -> dict[str, list[int]]:
+    return {SEED_FILE: list(lines)}
+
+
+def _within_cluster_gap(res: CLResult) -> np.ndarray:
+    """max over clusters and member pairs of ‖w_n − w_n'‖∞, per replicate."""
+    W, cl = res.ground_truths, res.clusters
+    diff = np.abs(W[:, :, None, :] - W[:, None, :, :]).max(axis=3)  # (R, N, N)
+    same = cl[:, None] == cl[None, :]
+    return np.where(same[None], diff, 0.0).max(axis=(1, 2))
+
+
+@claim(
+    "cl.prop1.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Proposition 1 / Lemma 1, M < N version: for t > T1 every expert stays in one "
+        "cluster's set M_k and its model keeps updating only within "
+        "‖w_t^(m) − w_{T1+1}^(m)‖∞ = O(σ0^1.5), at most max_{w_n, w_n' ∈ W_k} ‖w_n − w_n'‖∞."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(17, 203, 411, 556, 558, 560),
+    covers=["003-02", "003-62"],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs with termination: the share of rounds after T1 in which "
+        "every expert's set (the cluster of its eq. (11) argmax) equals its set at T1 + 1 "
+        "(vs 1, tolerance 0.05); the drift max_{t > T1+1, m} ‖w_t^(m) − w_{T1+1}^(m)‖∞ "
+        "(O(σ0^1.5): fitted σ0-exponent >= 1.25) and the share of runs whose drift is at "
+        "most the largest within-cluster ℓ∞ gap (vs 1, tolerance 0.05); readings 'paper', "
+        "'paper, random β', 'code'"
+    ),
+)
+def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: experts stay in one cluster set and drift only within the cluster."""
+    alpha = ctx.alpha / 15
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        drift, extra = {}, []
+        ev: dict[str, Any] = {"simulator_seed": seed}
+        for s0, res in runs.items():
+            assert res.models is not None and res.expert_sets is not None
+            T1 = res.config.T1
+            ref = res.models[:, T1]  # w_{T1+1}
+            drift[s0] = np.abs(res.models[:, T1 + 1:] - ref[:, None]).max(axis=(1, 2, 3))
+            sets = res.clusters[res.expert_sets[:, T1:]]  # (R, T - T1, M)
+            stable = (sets == sets[:, :1]).all(axis=2).mean(axis=1)
+            within = drift[s0] <= _within_cluster_gap(res)
+            extra.append(compare(f"σ0={s0:g}: share of rounds after T1 with unchanged cluster "
+                                 "sets, vs 1", mean_ci(stable, alpha, bounds=(0.0, 1.0)),
+                                 1.0, 0.05))
+            extra.append(compare(f"σ0={s0:g}: share of runs with drift <= max within-cluster "
+                                 "gap, vs 1", proportion_ci(int(within.sum()), within.size,
+                                                           alpha), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_stable_share": float(stable.mean()),
+                                   "runs_within_bound": int(within.sum()),
+                                   "mean_within_cluster_gap":
+                                       float(_within_cluster_gap(res).mean())}
+        item = _exponent_reading(reading, ctx, "max drift ‖w_t − w_{T1+1}‖∞", drift,
+                                 [("O", 1.5)], alpha, extra=extra, evidence=ev)
+        data.append(item)
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.prop3.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Proposition 3, M < N version: after termination, a task with w_{n_t} ∈ W_k is routed "
+        "to each expert of M_k with the same probability 1/|M_k|."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(689, 709),
+    covers=["003-76"],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, terminated runs, rounds after termination, sets M_k from the "
+        "frozen gate: share of routings into M_k of the task's cluster (vs 1, tolerance 0.05) "
+        "and the total-variation distance from uniform inside M_k for sets with >= 2 experts "
+        "and >= 20 routings (vs 0, tolerance 0.1); at σ0 = 0.2; readings 'paper', "
+        "'paper, random β', 'code'"
+    ),
+)
+def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: after termination the load is balanced inside each cluster's set."""
+    alpha = ctx.alpha / 6
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        res = runs[GRID[-1]]
+        done = res.termination_round >= 0
+        ev: dict[str, Any] = {"simulator_seed": seed, "terminated": int(done.sum()),
+                              "runs": res.replicates, "sigma0": GRID[-1]}
+        comps: list[Comparison] = []
+        if done.sum() >= 2:
+            members = res.clusters[expert_sets(res.gate, res.signals)][done]
+            inside, tv, _ = routing_tv(res.expert[done], res.clusters[res.task[done]], members,
+                                       res.termination_round[done])
+            comps.append(compare("share of routings inside the task's cluster set, vs 1",
+                                 mean_ci(inside, alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+            ok = np.isfinite(tv)
+            if ok.sum() >= 2:
+                comps.append(compare("TV from uniform inside M_k, vs 0",
+                                     mean_ci(tv[ok], alpha, bounds=(0.0, 1.0)), 0.0, 0.1))
+            ev.update(mean_inside=float(np.mean(inside)), usable_tv=int(ok.sum()))
+        if len(comps) < 2:
+            comps.append(Comparison("fewer than 2 usable terminated runs",
+                                    MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha),
+                                    0.0, 0.1, Verdict.INCONCLUSIVE))
+        data.append((reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
+                     "\n\n" + _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+MORE_MS = (5, 10, 20)
+
+
+@claim(
+    "cl.more-experts.m-lt-n",
+    kind="statistical",
+    statement=(
+        "M < N with M = Ω(K ln K): adding more experts does not improve learning "
+        "performance but delays convergence."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(221),
+    covers=["003-05"],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M ∈ {5, 10, 20} (all < N, >= K ln K), σ0 = 0.2 with the paper's "
+        "coupling, runs with termination, paired data: for consecutive M, P(termination) "
+        "(reported), the termination round given termination in both runs later for more "
+        "experts (paired difference > 0), and the late G of more experts not smaller by more "
+        "than 10% (at_most); readings 'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: more experts delay convergence and do not help."""
+    alpha = ctx.alpha / 12
+    R = _sizes(ctx)
+    seed = SHARED_SEED + 20 + (1 if ctx.full else 0)
+    data = []
+    for reading in READINGS:
+        cfgs = [regime_config(reading, GRID[-1], M) for M in MORE_MS]
+        T = max(c.T for c in cfgs)
+        runs = dict(zip(MORE_MS, simulate_many([c.replace(T=T) for c in cfgs], R, seed),
+                        strict=True))
+        comps: list[Comparison] = []
+        ev: dict[str, Any] = {"simulator_seed": seed, "T": T, "replicates": R,
+                              "terminated": {M: int((runs[M].termination_round >= 0).sum())
+                                             for M in MORE_MS}}
+        for a, b in itertools.pairwise(MORE_MS):
+            ta, tb = runs[a].termination_round, runs[b].termination_round
+            both = (ta >= 0) & (tb >= 0)
+            if both.sum() >= 2:
+                comps.append(greater(f"termination round given termination, M={b} − M={a} > 0",
+                                     paired_ci(tb[both].astype(float), ta[both].astype(float),
+                                               alpha), 0.0, 0.0))
+            la, lb = (late_mean(_curves(runs[m], "G"), 0.1) for m in (a, b))
+            tol = 0.1 * float(la.mean())
+            comps.append(at_most(f"late G, M={a} − M={b} <= 0 (no improvement)",
+                                 paired_ci(la, lb, alpha), 0.0, tol))
+        data.append((reading, comps, ev, "Terminated runs per M: "
+                     + ", ".join(f"M={M}: {v}/{R}" for M, v in ev["terminated"].items())
+                     + ".\n\n" + _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.router.within-cluster",
+    kind="statistical",
+    statement=(
+        "Because ‖w_n − w_n'‖∞ = O(σ0^1.5) inside a cluster, the router cannot distinguish "
+        "similar tasks n and n' of the same cluster."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(221),
+    covers=["003-95"],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, rounds after T1: the total-variation distance between the "
+        "routing distributions (over experts) of two tasks of the same cluster is smaller "
+        "than between two tasks of different clusters (paired difference across − within "
+        "> 0, smallest meaningful effect 0.1), and the within-cluster distance is at most "
+        "0.2 (compare, tolerance 0.2: what sampling noise leaves with ~10 routings per "
+        "task); at σ0 = 0.2; readings 'paper', 'paper, random β', 'code'"
+    ),
+)
+def check_within_cluster(ctx: CheckContext) -> Outcome:
+    """M < N: tasks of one cluster are routed alike, tasks of different clusters are not."""
+    alpha = ctx.alpha / 6
+    data = []
+    for reading in READINGS:
+        runs, seed = _runs(ctx, reading)
+        res = runs[GRID[-1]]
+        T1, M, N, R = res.config.T1, res.config.M, res.config.N, res.replicates
+        cl = res.clusters
+        within, across = np.zeros(R), np.zeros(R)
+        for r in range(R):
+            e, n = res.expert[r, T1:], res.task[r, T1:]
+            dist = np.stack([np.bincount(e[n == k], minlength=M) / max((n == k).sum(), 1)
+                             for k in range(N)])
+            tv = 0.5 * np.abs(dist[:, None] - dist[None]).sum(-1)
+            same = (cl[:, None] == cl[None]) & ~np.eye(N, dtype=bool)
+            diff = cl[:, None] != cl[None]
+            within[r], across[r] = tv[same].mean(), tv[diff].mean()
+        comps = [
+            greater("TV across clusters − TV within a cluster > 0",
+                    paired_ci(across, within, alpha), 0.0, 0.1),
+            compare("TV between tasks of one cluster, vs 0",
+                    mean_ci(within, alpha, bounds=(0.0, 1.0)), 0.0, 0.2),
+        ]
+        ev = {"simulator_seed": seed, "sigma0": GRID[-1],
+              "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+

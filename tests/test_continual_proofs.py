@@ -1,0 +1,161 @@
+"""The exact proof-step checks of seed 003 (proofs_checks/continual_proofs.py).
+
+Every check is exact, so its verdict is fixed: the table below is the expected verdict of each
+claim, compared as data. Further tests recompute the key numbers of the certificates
+independently, so a wrong certificate fails even if its verdict happens to be right.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from moetheory.engine.context import CheckContext
+from moetheory.engine.registry import get_claim, load_checks, registered
+from moetheory.engine.verdicts import Verdict
+from proofs_checks import continual_proofs as cp
+
+P, R = "proved", "refuted"
+
+EXPECTED = {
+    "cl.setup.infinitely-many-fits": P,
+    "cl.setup.gate-separates-signals": P,
+    "cl.setup.eta-choice": R,
+    "cl.setup.rounds-order-M": P,
+    "cl.update.min-norm.gd-limit": P,
+    "cl.update.min-norm.task-minimiser": R,
+    "cl.loss.local-only-selected": P,
+    "cl.loss.aux-uniform-minimiser": R,
+    "cl.lemma1.wlog-first-column": P,
+    "cl.lemma1.hoeffding-step": R,
+    "cl.lemma1.exponential-o1": R,
+    "cl.lemma1.signal-gap-assumption": R,
+    "cl.lemma2.argmax-inequality": R,
+    "cl.lemma2.centring-step": P,
+    "cl.corollary1.order": R,
+    "cl.lemma4.aux-gradient-formula": R,
+    "cl.lemma5.aux-gradient-order": R,
+    "cl.lemma5.local-gradient-order": P,
+    "cl.lemma6.parameter-bound": R,
+    "cl.lemma7.step-signs": R,
+    "cl.lemma7.step-size": P,
+    "cl.lemma7.softmax-product": R,
+    "cl.lemma8.epsilon-order": R,
+    "cl.lemma8.symmetry": P,
+    "cl.lemma8.delta-step": R,
+    "cl.lemma9.exponent-step": R,
+    "cl.lemma10.softmax-gap": R,
+    "cl.lemma10.lower-step": R,
+    "cl.lemma11.constant-step": P,
+    "cl.lemma12.zero-local-gradient": R,
+    "cl.lemma12.projection-sup-norm": R,
+    "cl.lemma13.step-order": R,
+    "cl.proofs.order-inference": R,
+    "cl.lemma13.exponent-step": P,
+    "cl.prop1.proof-contradiction": R,
+    "cl.prop1.inner-product-step": R,
+    "cl.prop1.eta-step": R,
+    "cl.prop1.m-lt-n-projection": R,
+    "cl.lemma14.aux-coefficient": R,
+    "cl.prop2.exploration-move": P,
+    "cl.prop2.theta-gap-order": R,
+    "cl.prop2.gradient-difference": P,
+    "cl.prop2.overtake-step": R,
+    "cl.prop3.noise-inequality": R,
+    "cl.prop3.noise-order": R,
+    "cl.appendix-a4.gamma-cases": P,
+    "cl.prop4.gap-sign": P,
+    "cl.thm1.coefficient-signs": R,
+    "cl.thm1.frozen-forgetting.decrease": R,
+    "cl.prop4.forgetting.oscillation": R,
+    "cl.thm1.coefficient-comparison": P,
+    "cl.thm1.beats-single-expert": P,
+    "cl.thm1.dissimilarity-advantage": P,
+    "cl.thm1.grows-with-T1": P,
+    "cl.thm2.one-task-per-cluster.forgetting": P,
+    "cl.thm2.one-task-per-cluster.generalization": R,
+    "cl.thm2.psi2-range": R,
+    "cl.lemma16.expert-model-step": R,
+    "cl.lemma16.frozen-index": R,
+    "cl.lemma16.row-space": R,
+    "cl.thm1.proof-exponent": R,
+    "cl.notation.orders": R,
+    "cl.proofs.step-audit": R,
+    "cl.thm1.single-expert-specialisation": R,
+    "cl.prop3.uniform-choice-step": R,
+}
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> dict:  # type: ignore[type-arg]
+    load_checks()
+    mine = [c for c in registered() if c.check.__module__ == cp.__name__]
+    return {c.id: c.check(CheckContext(c.id, seed=0)) for c in mine}
+
+
+def test_verdicts_are_the_expected_ones(outcomes: dict) -> None:  # type: ignore[type-arg]
+    got = {cid: o.verdict.value for cid, o in outcomes.items()}
+    assert got == EXPECTED
+
+
+def test_every_claim_has_provenance_readings_and_derivation(outcomes: dict) -> None:  # type: ignore[type-arg]
+    for cid, out in outcomes.items():
+        c = get_claim(cid)
+        assert c.kind == "exact" and c.sources and c.sources[0].seed_file == cp.SEED, cid
+        assert out.readings and out.derivation, cid
+        assert out.verdict == out.readings[0].verdict, cid
+        assert out.verdict in (Verdict.PROVED, Verdict.REFUTED), cid
+        out.to_dict()  # JSON-serialisable
+
+
+def test_exponent_and_order_rules() -> None:
+    s0 = cp.s0
+    assert cp.exponent(5 * s0 ** sp.Rational(3, 4) * cp.M_) == sp.Rational(3, 4)
+    assert cp._order("x", s0**2, sp.Integer(1), "O")["holds"]
+    assert not cp._order("x", s0 ** sp.Rational(1, 2), sp.Integer(1), "O")["holds"]
+    assert cp._order("x", s0 ** sp.Rational(1, 2), sp.Integer(1), "Omega")["holds"]
+    assert not cp._order("x", s0**2, sp.Integer(1), "Theta")["holds"]
+    with pytest.raises(ValueError, match="monomial"):
+        cp.exponent(s0 + s0**2)
+
+
+def test_corollary_counterexample_numbers(outcomes: dict) -> None:  # type: ignore[type-arg]
+    rows = outcomes["cl.corollary1.order"].readings[0].evidence["rows"]
+    # M = 2, r ~ U[0, λ]: the routing gap is 2q − q², q = ε/λ = σ0^(1/4), independently derived
+    for k, row in zip((1, 2, 3), rows, strict=True):
+        q = Fraction(1, 2**k)
+        assert Fraction(row["gap"]) == 2 * q - q * q
+
+
+def test_hoeffding_step_is_refuted_by_exact_tail() -> None:
+    # exact Gaussian tail at A.2 against the seed's bound, recomputed with the complementary
+    # error function's asymptotics: log P(|S| > a) ≈ −a²/(2 var)
+    s, d, sig0, sigt = 6, 10, 0.4, 0.1
+    a, var = s * d * sig0, (s - 1) * d * sigt**2
+    log_true = -(a**2) / (2 * var) - math.log(a / math.sqrt(var)) - 0.5 * math.log(math.pi / 2)
+    log_seed = math.log(2) - sig0**2 * s**2 * d**2 / sigt
+    assert log_true > log_seed
+    out = get_claim("cl.lemma1.hoeffding-step").check(CheckContext("x", seed=0))
+    row = out.readings[0].evidence["rows"][0]
+    assert row["log10_true_failure"] == pytest.approx(log_true / math.log(10), abs=0.01)
+
+
+def test_aux_gradient_formula_ratio(outcomes: dict) -> None:  # type: ignore[type-arg]
+    ratio = outcomes["cl.lemma4.aux-gradient-formula"].readings[0].evidence["ratio"]
+    t = sp.Symbol("t", positive=True)
+    assert sp.simplify(ratio - t**-2) == 0
+
+
+def test_task_minimiser_is_the_ridge_step(outcomes: dict) -> None:  # type: ignore[type-arg]
+    ev = outcomes["cl.update.min-norm.task-minimiser"].readings[0].evidence
+    # d = 2, s = 1, X = e1, y = 1, w_prev = 0, π = 1/2: minimise (u − 1)² + (u² + v²)/2
+    assert ev["ridge"] == sp.Matrix([sp.Rational(2, 3), 0])
+
+
+def test_step_audit_names_the_first_failing_step(outcomes: dict) -> None:  # type: ignore[type-arg]
+    readings = {r.name: r for r in outcomes["cl.proofs.step-audit"].readings}
+    assert readings["Lemma 5"].evidence["first_failing_step"] == "cl.lemma5.aux-gradient-order"
+    assert readings["Lemma 2 (Appendix B)"].verdict is Verdict.REFUTED

@@ -1,0 +1,37 @@
+"""The rates experiment on a dask LocalCluster gives the same records as the local run."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from moetheory.estimation.experiment import RatesDesign, run_rates
+from moetheory.reproduce import reproduce
+
+DESIGN = RatesDesign(n_grid=(40, 120), replicates=2, restarts=1, lm_iterations=15)
+CONFIGS = [("perturbed", 3), ("cosine", 2)]
+
+
+def _local():
+    return run_rates(DESIGN, 11, CONFIGS)
+
+
+def test_executor_gives_the_local_records():
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert run_rates(DESIGN, 11, CONFIGS, executor=pool) == _local()
+
+
+def test_local_cluster_gives_the_local_records():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = run_rates(DESIGN, 11, CONFIGS, scheduler=cluster.scheduler_address)
+    assert remote == _local()
+
+
+def test_scheduler_on_a_local_only_target_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="does not support option"):
+        reproduce("cl-fig2", tmp_path, seed=0, profile="quick", replicates=1, progress=False,
+                  scheduler="tcp://127.0.0.1:1")

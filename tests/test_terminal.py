@@ -1,0 +1,187 @@
+"""``moetheory show`` and ``moetheory list`` as a person reads them; maths as Unicode text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from moetheory.engine import cli
+from moetheory.engine.mathtext import has_code_syntax, latex_to_unicode, prettify
+from moetheory.engine.terminal import evidence_rows, markdown_to_text, render_claim_text
+
+ENTRY = {
+    "id": "pcr.pde.perturbed",
+    "seed_file": "002_ed39350ac6d6e1c0.txt",
+    "seed_files": ["002_ed39350ac6d6e1c0.txt"],
+    "statement": "beta1^T dH/dbeta1 = (tau1*u/((n_b + tau1)**2*(n_x + tau2)))*H != 0 " * 3,
+    "reading": "all x != 0 and tau1, tau2 > 0, the limit as n_b -> oo",
+    "kind": "exact",
+    "claim_seed": 7,
+    "alpha": None,
+    "verdict": "proved",
+    "summary": "residual is E**(-x) * x**2, never 0",
+    "sources": [{"seed_file": "002_ed39350ac6d6e1c0.txt", "lines": [56, 57]}],
+    "evidence": {
+        "residual": {"sympy": "tau1*u/(n_b + tau1)**2", "latex": "\\frac{\\tau_{1} u}{(n_{b} + "
+                     "\\tau_{1})^{2}}"},
+        "n": 10000,
+        "ci": [0.25, 0.75],
+        "nested": {"deep": {"value": 1.23456789}},
+    },
+    "readings": [
+        {"name": "literal", "reading": "r", "verdict": "proved", "summary": "x**2 > 0",
+         "evidence": {}, "derivation": ""},
+    ],
+    "derivation": "**Step 1.** Differentiate:\n\n$$\n\\frac{\\partial s}{\\partial \\beta_1} "
+    "= \\frac{x}{\\|\\beta_1\\|}\n$$\n\nso $s^{2} \\le 1$.",
+}
+
+
+@pytest.fixture
+def report_file(tmp_path: Path) -> Path:
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"schema": "moetheory-report/1", "claims": [ENTRY]}))
+    return path
+
+
+def _no_verify(*args: object, **kwargs: object) -> None:
+    raise AssertionError("show --report must not re-run the check")
+
+
+def test_show_from_a_report_does_not_rerun(
+    report_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "verify", _no_verify)
+    monkeypatch.setenv("COLUMNS", "72")
+    assert cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "pcr.pde.perturbed — PROVED"
+    assert max(len(line) for line in lines) <= 72
+    assert not any(has_code_syntax(line) for line in lines)
+    assert "τ₁·u/((n_b + τ₁)²·(n_x + τ₂))" in out and "∞" in out and "e^(-x) · x²" in out
+    assert "seed 002 (002_ed39350ac6d6e1c0.txt), lines 56, 57" in " ".join(out.split())
+    text = out.replace("\n", " ")
+    order = [text.index(k) for k in ("Statement", "Reading", "Derivation", "Verdict", "Evidence")]
+    assert order == sorted(order)
+    assert "∂s/∂β₁ = x/‖β₁‖" in out and "s² ≤ 1" in out
+
+
+def test_show_evidence_is_an_aligned_table(
+    report_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file)])
+    out = capsys.readouterr().out
+    table = out.split("Evidence\n", 1)[1].split("Readings\n", 1)[0].splitlines()
+    starts = {line.index(value) for line, value in zip(
+        table, ("(τ₁", "10000", "[0.25, 0.75]", "1.23457"), strict=True)}
+    assert len(starts) == 1  # the values form one column
+    assert "nested › deep › value" in out
+
+
+def test_show_formats(
+    report_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "verify", _no_verify)
+    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file), "--format", "json"])
+    assert json.loads(capsys.readouterr().out) == ENTRY
+    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file), "--format", "markdown"])
+    assert capsys.readouterr().out.startswith('<a id="pcrpdeperturbed"></a>')
+
+
+def test_show_bad_input_is_one_clear_line(
+    tmp_path: Path, report_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["show", "no.such", "--report", str(report_file)]) == 2
+    assert "holds no claim 'no.such'" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert cli.main(["show", "x", "--report", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("moetheory: error: --report") and "not valid JSON" in err
+    assert len(err.strip().splitlines()) == 1
+    assert cli.main(["show", "x", "--report", str(tmp_path / "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert cli.main(["list", "--report", str(bad)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_list_has_a_header_titles_and_a_filter(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    assert cli.main(["list", "pcr.pde.*"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["ID", "SEED", "KIND", "STATUS", "TITLE"]
+    assert all(line.startswith("pcr.pde.") for line in lines[1:-1])
+    assert "For the cosine router" in lines[1]
+    assert max(len(line) for line in lines) <= 120
+    assert lines[-1].startswith(f"{len(lines) - 2} claims:")
+    assert cli.main(["list", "no.such.*"]) == 2
+    assert "match no claim" in capsys.readouterr().err
+
+
+def test_list_shows_the_verdicts_of_a_report(
+    report_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["list", "pcr.pde.*", "--report", str(report_file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[3] == "VERDICT"
+    row = next(line for line in lines if line.startswith("pcr.pde.perturbed "))
+    assert row.split()[3] == "proved"
+    other = next(line for line in lines if line.startswith("pcr.pde.cosine "))
+    assert "not in report" in other
+
+
+def test_list_json_keeps_its_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert set(records[0]) == {"id", "statement", "kind", "seed_files", "sources", "covers",
+                               "origin", "section", "implemented"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x**2 + y**(-1)", "x² + y⁻¹"),
+        ("(a + b)**(n + 1)", "(a + b)^(n + 1)"),
+        ("-oo < x < oo", "−∞ < x < ∞"),
+        ("2*E**x", "2·e^x"),
+        ("E[F_t] for Eq. (3)", "E[F_t] for Eq. (3)"),  # expectation, not Euler's number
+        ("sqrt(tau2)*beta1", "√(τ₂)·β₁"),
+        ("zoom into the loop", "zoom into the loop"),  # words containing 'oo' are words
+    ],
+)
+def test_prettify(text: str, expected: str) -> None:
+    assert prettify(text) == expected
+    assert not has_code_syntax(prettify(text))
+
+
+@pytest.mark.parametrize(
+    ("latex", "expected"),
+    [
+        ("\\frac{a + b}{2}", "(a + b)/2"),
+        ("x_{n}^{2}", "xₙ²"),
+        ("\\sqrt{\\log(n)/n}", "√(log(n)/n)"),
+        ("\\hat{\\eta} \\neq \\eta^{*}", "η̂ ≠ η*"),
+        ("\\mathcal{O}_P(n^{-1/2})", "O_P(n^(-1/2))"),
+        ("\\left( \\tfrac{1}{t-1} \\right)", "( 1/(t-1) )"),
+    ],
+)
+def test_latex_to_unicode(latex: str, expected: str) -> None:
+    assert latex_to_unicode(latex) == expected
+
+
+def test_has_code_syntax_is_not_fooled_by_bold() -> None:
+    assert has_code_syntax("E**(-x)") and has_code_syntax("limit oo")
+    assert not has_code_syntax("**Statement.** proved") and not has_code_syntax("∞")
+
+
+def test_markdown_to_text_and_evidence_rows() -> None:
+    assert markdown_to_text("# Head\n\ntext `code` [link](x.md)") == ["Head", "text code link"]
+    assert evidence_rows({"a": {"b": True, "c": None}}) == [("a › b", "yes"), ("a › c", "—")]
+    text = render_claim_text({**ENTRY, "readings": []}, width=60)
+    assert all(len(line) <= 60 for line in text.splitlines())
