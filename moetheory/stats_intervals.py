@@ -215,7 +215,7 @@ def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
     With :math:`k` successes in :math:`n` trials the ends are the beta quantiles
     :math:`B(\\alpha/2;\\, k, n-k+1)` and :math:`B(1-\\alpha/2;\\, k+1, n-k)` (0 and 1 at
     :math:`k = 0` and :math:`k = n`). Coverage is at least :math:`1 - \\alpha` for every
-    true proportion [1]_.
+    true proportion.
 
     Examples
     --------
@@ -237,7 +237,7 @@ def betting_ci(
     bounds: tuple[float, float],
     grid: int = 2000,
 ) -> MeanEstimate:
-    """Hedged-capital confidence sequence for the mean of a bounded quantity [2]_.
+    """Hedged-capital confidence sequence for the mean of a bounded quantity.
 
     Parameters
     ----------
@@ -332,7 +332,7 @@ def bootstrap_ci(
     bounds: tuple[float, float] = (-math.inf, math.inf),
     n_resamples: int | None = None,
 ) -> MeanEstimate:
-    """BCa bootstrap interval of level ``1 - alpha`` for the mean [3]_.
+    """BCa bootstrap interval of level ``1 - alpha`` for the mean.
 
     Parameters
     ----------
