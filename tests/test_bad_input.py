@@ -241,6 +241,16 @@ def test_bad_output_path_is_exit_2_before_any_claim(case, capsys, marker, old_re
     assert j.read_text() == OLD_REPORT and m.read_text() == OLD_REPORT
 
 
+def test_a_check_module_run_as_a_script_reports_bad_paths_in_one_line(tmp_path,
+                                                                      capsys) -> None:
+    from moetheory.engine.script import run_module_checks
+
+    assert run_module_checks(["j91."], ["--only", "j91.grad.1.4", "--json", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "is a directory" in _one_line(out.err)
+    assert out.out == ""
+
+
 def test_show_unknown_claim_is_exit_2(capsys) -> None:
     assert main(["show", "no.such.claim"]) == 2
     _one_line(capsys.readouterr().err)
@@ -524,6 +534,10 @@ def _dies(ctx: CheckContext) -> Outcome:
     os._exit(3)
 
 
+def _exits_quietly(ctx: CheckContext) -> Outcome:
+    os._exit(0)
+
+
 def _unserialisable(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.PROVED, "ok", {"x": object()})
 
@@ -545,6 +559,7 @@ MISBEHAVING = {
     "test.m-none": (_returns_none, "NoneType"),
     "test.m-exit": (_exits, "SystemExit"),
     "test.m-die": (_dies, "exit code 3"),
+    "test.m-exit0": (_exits_quietly, "without reporting a result"),
     "test.m-object": (_unserialisable, "not JSON-serialisable"),
 }
 
@@ -572,16 +587,43 @@ def test_misbehaving_checks_are_errors_with_the_reason_and_every_renderer_copes(
     capsys.readouterr()
     for cid in by_id:
         assert main(["show", cid, "--report", str(j)]) == 0
-        assert f"`{cid}`" in capsys.readouterr().out
+        assert cid in capsys.readouterr().out
 
 
-def test_show_renders_any_entry_of_a_report(tmp_path, capsys) -> None:
-    entry = {"id": "x.y", "evidence": [1, "a"], "readings": [3, {"name": 5}],
-             "derivation": 7, "alpha": "high", "seed_files": "abc", "verdict": None}
+MALFORMED_ENTRIES = [
+    {"id": "x.y", "evidence": [1, "a"], "readings": [3, {"name": 5}], "derivation": 7,
+     "alpha": "high", "seed_files": "abc", "verdict": None},
+    {"id": "x.y"},
+    {"id": "x.y", "statement": ["a"], "summary": {"b": 1}, "reading": None, "evidence": "e",
+     "readings": {"r": 1}, "sources": [{"seed_file": 3}, "s", {"seed_file": "f", "lines": 2}],
+     "claim_seed": [1], "kind": 5},
+    {"id": "x.y", "evidence": {"f": {"sympy": 1, "latex": None}, "n": {"deep": [{"a": 1}]}},
+     "readings": [{"name": "r", "verdict": "proved", "summary": "s",
+                   "evidence": ["not", "a", "map"], "derivation": ["d"]}],
+     "statement_latex": 3, "summary_latex": ["s"], "alpha": True},
+]
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+@pytest.mark.parametrize("entry", MALFORMED_ENTRIES, ids=range(len(MALFORMED_ENTRIES)))
+def test_show_renders_any_entry_of_a_report(entry, fmt, tmp_path, capsys) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"claims": [entry]}))
-    assert main(["show", "x.y", "--report", str(path)]) == 0
-    assert "`x.y`" in capsys.readouterr().out
+    assert main(["show", "x.y", "--report", str(path), "--format", fmt]) == 0
+    assert "x.y" in capsys.readouterr().out
+
+
+def test_a_well_formed_entry_is_shown_unchanged(temp_claims) -> None:
+    from moetheory.engine.cli import displayable_entry
+
+    def readings(ctx: CheckContext) -> Outcome:
+        return Outcome.from_readings(
+            [Reading("a", "r", Verdict.PROVED, "s", {"f": {"sympy": "x", "latex": "x"}})]
+        )
+
+    temp_claims("test.readings", readings)
+    entry = verify(["test.readings"])["claims"][0]
+    assert displayable_entry(entry) == entry
 
 
 def _spawn_and_return(pids: Path):  # type: ignore[no-untyped-def]
@@ -817,6 +859,22 @@ def test_an_early_interrupt_leaves_no_stale_complete_report(temp_claims, tmp_pat
     report = json.loads(j.read_text())
     assert report["complete"] is False and report["claims"] == []
     assert report["selection"] == ["test.stop-at-once"]
+
+
+def test_an_interrupt_while_loading_replaces_the_earlier_report(tmp_path, capsys,
+                                                                 monkeypatch) -> None:
+    j = tmp_path / "r.json"
+    j.write_text(json.dumps({"complete": True, "selection": ["x"], "claims": [{"id": "x"}]}))
+
+    def interrupted_load() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("moetheory.engine.cli.load_checks", interrupted_load)
+    assert main(["verify", "--only", "cl.*", "--no-progress", "--json", str(j)]) == 130
+    assert "holds the claims already checked" in _one_line(capsys.readouterr().err)
+    report = json.loads(j.read_text())
+    assert report["complete"] is False and report["claims"] == []
+    assert report["selection"] == ["cl.*"]
 
 
 def test_a_second_signal_stops_at_once() -> None:

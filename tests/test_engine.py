@@ -203,6 +203,9 @@ def test_cli_list_and_show(temp_claims, capsys) -> None:
     assert "pcr.pde.cosine" in out and "test.readings" in out
     assert main(["show", "test.readings"]) == 0
     out = capsys.readouterr().out
+    assert "literal" in out and "REFUTED" in out
+    assert main(["show", "test.readings", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
     assert "Reading `literal`" in out and "refuted" in out
 
 
@@ -259,7 +262,7 @@ def test_python_dash_m_runs_the_cli() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "moetheory", "list"], capture_output=True, text=True, check=True
     )
-    assert "claims," in out.stdout.splitlines()[-1]
+    assert "claims" in out.stdout.splitlines()[-1]
 
 
 def test_a_check_module_runs_as_a_script() -> None:

@@ -24,12 +24,13 @@ from typing import Any
 
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import check_output_paths
+from moetheory.engine.report import ReportWriter, build_report, check_output_paths
 from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
 from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
 from moetheory.reproduce import REPRODUCERS, reproduce
+from moetheory.stats import FAMILY_ALPHA
 
 __all__ = ["build_parser", "main"]
 
@@ -234,8 +235,90 @@ def _cmd_show(args: argparse.Namespace) -> int:
             memory_limit=args.memory_limit, wall_timeout=args.wall_timeout,
         )
         entry = report["claims"][0]
-    sys.stdout.write(render_show(entry, args.format))
+    sys.stdout.write(render_show(displayable_entry(entry), args.format))
     return 0
+
+
+_TEXT_FIELDS = ("id", "statement", "reading", "verdict", "summary")
+_OPTIONAL_TEXT = ("derivation", "kind", "seed_file", "section", "statement_latex",
+                  "summary_latex", "origin")
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=repr)
+
+
+def _clean_value(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        if set(value) == {"sympy", "latex"}:
+            return {k: _as_text(v) for k, v in value.items()}
+        return {str(k): _clean_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_value(v) for v in value]
+    return value
+
+
+def _clean_reading(r: Any) -> dict[str, Any]:
+    if not isinstance(r, Mapping):
+        return {"name": "?", "reading": "", "verdict": "?", "summary": _as_text(r),
+                "evidence": {}, "derivation": ""}
+    out = dict(r)
+    for key in ("name", "reading", "verdict", "summary"):
+        out[key] = _as_text(r.get(key, "?" if key in ("name", "verdict") else ""))
+    for key in ("derivation", "reading_latex", "summary_latex"):
+        if key in r:
+            out[key] = _as_text(r[key])
+    evidence = r.get("evidence", {})
+    out["evidence"] = _clean_value(evidence if isinstance(evidence, Mapping) else
+                                   {"value": evidence})
+    return out
+
+
+def displayable_entry(entry: Any) -> dict[str, Any]:
+    """A report entry with every field of the type the renderers expect.
+
+    A well-formed entry comes back equal to itself; in a malformed one (read from a file
+    someone edited, or written by another tool) missing text fields become ``""`` or
+    ``"?"``, other values become their JSON text, evidence that is not a mapping is shown
+    under ``value``, so ``moetheory show`` renders any entry.
+
+    Examples
+    --------
+    >>> displayable_entry({"id": "x", "evidence": [1], "readings": "?"})["evidence"]
+    {'value': [1]}
+    """
+    if not isinstance(entry, Mapping):
+        entry = {"summary": entry}
+    out = dict(entry)
+    for key in _TEXT_FIELDS:
+        out[key] = _as_text(entry.get(key, "?" if key in ("id", "verdict") else ""))
+    for key in _OPTIONAL_TEXT:
+        if key in entry:
+            out[key] = _as_text(entry[key])
+    evidence = entry.get("evidence", {})
+    out["evidence"] = _clean_value(evidence if isinstance(evidence, Mapping | type(None))
+                                   else {"value": evidence}) or {}
+    readings = entry.get("readings")
+    out["readings"] = [_clean_reading(r) for r in readings] if isinstance(readings, list) else []
+    alpha = entry.get("alpha")
+    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, int | float)):
+        out["alpha"] = None
+    if "claim_seed" in entry and not isinstance(entry["claim_seed"], int | str):
+        out["claim_seed"] = _as_text(entry["claim_seed"])
+    seeds = entry.get("seed_files")
+    if seeds is not None and not (isinstance(seeds, list)
+                                  and all(isinstance(s, str) for s in seeds)):
+        out["seed_files"] = [_as_text(seeds)]
+    sources = entry.get("sources")
+    if sources is not None:
+        out["sources"] = [
+            {"seed_file": src["seed_file"], "lines": [n for n in src.get("lines") or []
+                                                      if isinstance(n, int)]}
+            for src in (sources if isinstance(sources, list) else [])
+            if isinstance(src, Mapping) and isinstance(src.get("seed_file"), str)
+            and isinstance(src.get("lines", []), list)
+        ]
+    return out
 
 
 def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
@@ -376,10 +459,30 @@ def _stop_signals_interrupt() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def _interrupted_message(args: argparse.Namespace, signum: int) -> str:
+def _write_interrupted_reports(args: argparse.Namespace) -> bool:
+    """Before its first claim, an interrupted ``verify`` still replaces earlier reports.
+
+    Writes an incomplete report (no claims) to the regular files among ``--json`` and
+    ``--markdown``, so no report of an earlier run survives; returns whether it did.
+    """
+    if args.command != "verify" or (args.json is None and args.markdown is None):
+        return False
+    try:
+        writer = ReportWriter(args.json, args.markdown)
+        writer.write(build_report([], seed=args.seed, profile=args.profile,
+                                  family_alpha=FAMILY_ALPHA, selection=args.only,
+                                  complete=False))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -> str:
     name = signal.Signals(signum).name
     paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
+    if args.command == "verify" and paths and not written:
+        return f"moetheory: interrupted by {name} before any claim ran; no report was written"
     if args.command == "verify" and paths:
         verb = "hold" if len(paths) > 1 else "holds"
         return (f"moetheory: interrupted by {name}; {' and '.join(paths)} {verb} the claims "
@@ -414,5 +517,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
-            print(_interrupted_message(args, signum), file=sys.stderr)
+            written = getattr(exc, "reports_written", False) or _write_interrupted_reports(args)
+            print(_interrupted_message(args, signum, written), file=sys.stderr)
             return 128 + signum

@@ -236,6 +236,9 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+        #: Set by :func:`~moetheory.engine.verification.verify` once it has written the
+        #: reports of the interrupted run.
+        self.reports_written = False
 
     @property
     def name(self) -> str:
@@ -510,6 +513,10 @@ class _Child:
                     return payload
             except (UnicodeDecodeError, ValueError):
                 pass
+        if code == 0:
+            return _payload(
+                Verdict.ERROR, "check process ended without reporting a result", exitcode=0
+            )
         return _payload(
             Verdict.ERROR, f"check process died (exit code {code})", exitcode=code
         )

@@ -28,6 +28,10 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"moetheory: error: {message}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     except Interrupted as exc:
         print(f"moetheory: interrupted by {exc.name}", file=sys.stderr)
         return exc.exit_code

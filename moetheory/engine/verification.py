@@ -10,7 +10,13 @@ from typing import Any
 
 from moetheory.engine.registry import load_checks, select_claims
 from moetheory.engine.report import ReportWriter, build_report
-from moetheory.engine.runner import DEFAULT_TIMEOUT, RunSettings, SignalGuard, run_claims
+from moetheory.engine.runner import (
+    DEFAULT_TIMEOUT,
+    Interrupted,
+    RunSettings,
+    SignalGuard,
+    run_claims,
+)
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -79,7 +85,8 @@ def verify(
         Master seed (Python or NumPy integer >= 0, not a bool); each check derives its
         own from it and its claim ID.
     jobs : int
-        Checks run in parallel processes (1 to 256; more than the CPUs warns).
+        Checks run in parallel processes (1 to 256; more than the CPUs warns). With a
+        ``scheduler`` the cluster decides how many run at once.
     timeout : float, optional
         CPU-time limit of each check in seconds (default 900); ``inf`` for none. Past it
         the claim is ``inconclusive``. A wall-clock backstop of ten times the limit plus
@@ -157,10 +164,14 @@ def verify(
     with SignalGuard() as guard:
         writer.write(report_of(complete=False))
         try:
-            run_claims(claims, settings, on_result=on_result, progress=show_progress,
-                       guard=guard)
-        finally:
-            final = report_of(complete=len(finished) == len(claims))
-            writer.write(final, final=True)
-        guard.check()
+            try:
+                run_claims(claims, settings, on_result=on_result, progress=show_progress,
+                           guard=guard)
+            finally:
+                final = report_of(complete=len(finished) == len(claims))
+                writer.write(final, final=True)
+            guard.check()
+        except Interrupted as exc:
+            exc.reports_written = True
+            raise
     return final
