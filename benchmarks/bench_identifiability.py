@@ -1,31 +1,79 @@
-"""Time the strong-identifiability decision per expert family and reading.
+"""Time the identifiability claims and decisions, old engine beside new.
 
-Target (issue 3): every family under every reading decided in under 10 s on the 2-core
-machine. Prints the time, the ratio time / target side by side, and the verdict.
+Two tables:
 
-Run: ``python benchmarks/bench_identifiability.py [family ...]``.
+1. CPU seconds per claim of ``pcr.ident.*`` and ``pcr.identifiable.*`` (quick profile) for the
+   current tree and, with ``--old REV``, for the tree of git revision ``REV`` (extracted with
+   ``git archive`` into a temporary directory and run in a child process), side by side with
+   the ratio new / old. Budget: the sum over these claims at most 35 s CPU.
+2. With ``--families``: the time of every (family, reading) decision against the 10 s target.
+
+Run: ``python benchmarks/bench_identifiability.py [--old 4395cfc] [--families]``.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from io import BytesIO
+from pathlib import Path
 
-from moetheory.experts import EXPERTS, get_expert
-from moetheory.identifiability import READINGS, decide
-
+BUDGET_CPU_SECONDS = 35.0
 TARGET_SECONDS = 10.0
+PATTERNS = ("pcr.ident.", "pcr.identifiable.")
+
+_TIMER = r"""
+import json, sys, time
+from moetheory import CheckContext
+from moetheory.engine.registry import load_checks, registered
+load_checks()
+out = {}
+for c in registered():
+    if not c.id.startswith(tuple(sys.argv[1:])):
+        continue
+    t = time.process_time()
+    c.check(CheckContext(c.id, seed=0))
+    out[c.id] = time.process_time() - t
+print(json.dumps(out))
+"""
 
 
-def main(names: list[str]) -> int:
+def claim_times(root: Path | None) -> dict[str, float]:
+    """CPU seconds per claim, in a fresh child process (``root``: tree to import from)."""
+    env = None
+    if root is not None:
+        import os
+
+        env = {**os.environ, "PYTHONPATH": str(root)}
+    res = subprocess.run([sys.executable, "-c", _TIMER, *PATTERNS], capture_output=True,
+                         text=True, check=True, env=env, cwd=root or Path.cwd())
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def extract(rev: str, into: Path) -> Path:
+    """The tree of git revision ``rev`` extracted into ``into``."""
+    data = subprocess.run(["git", "archive", rev], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def families() -> int:
     """Print one line per (family, reading); return 1 if any exceeds the target."""
+    from moetheory.experts import EXPERTS, get_expert
+    from moetheory.identifiability import READINGS, decide
+
     worst = 0.0
     print(f"{'family':24s} {'reading':18s} {'n':>3s} {'seconds':>8s} {'/target':>8s}  verdict")
-    for name in names:
-        expert = get_expert(name)
+    for name in [n for n in EXPERTS if n != "poly-expert"]:
         for reading in READINGS:
             start = time.perf_counter()
-            d = decide(expert, reading)
+            d = decide(get_expert(name), reading)
             elapsed = time.perf_counter() - start
             worst = max(worst, elapsed)
             print(f"{name:24s} {reading:18s} {len(d.labels):3d} {elapsed:8.2f} "
@@ -34,5 +82,29 @@ def main(names: list[str]) -> int:
     return int(worst > TARGET_SECONDS)
 
 
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", help="git revision of the old engine to time beside the new one")
+    ap.add_argument("--families", action="store_true", help="also time every decision")
+    args = ap.parse_args(argv)
+    new = claim_times(None)
+    old: dict[str, float] = {}
+    if args.old:
+        with tempfile.TemporaryDirectory() as tmp:
+            old = claim_times(extract(args.old, Path(tmp)))
+    print(f"{'claim':36s} {'old CPU s':>10s} {'new CPU s':>10s} {'new/old':>8s}")
+    for cid in sorted(set(new) | set(old)):
+        o, n = old.get(cid), new.get(cid)
+        ratio = f"{n / o:8.2f}" if o and n is not None else f"{'-':>8s}"
+        print(f"{cid:36s} {o if o is not None else float('nan'):10.2f} "
+              f"{n if n is not None else float('nan'):10.2f} {ratio}")
+    total_new, total_old = sum(new.values()), sum(old.values())
+    print(f"{'total':36s} {total_old:10.2f} {total_new:10.2f}   budget {BUDGET_CPU_SECONDS} s")
+    status = int(total_new > BUDGET_CPU_SECONDS)
+    if args.families:
+        status |= families()
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or [n for n in EXPERTS if n != "poly-expert"]))
+    sys.exit(main(sys.argv[1:]))

@@ -11,21 +11,38 @@ With input dimension d = 1 the derivatives of the router factor are::
 (the ``β0`` derivatives only repeat the term itself), so the span of the Taylor terms of one
 atom equals the span of ``u^ν ∂^γ_η h(x, η)``; for the linear router ``β1ᵀx + β0`` the
 multiplier is ``x`` instead of ``u``. A *reading* fixes: the router multiplier (``u``, ``x`` or
-none), the range ``min_order ≤ ν + |γ| ≤ max_order`` (so whether the order-0 term ``h``
-itself is included) and the number ``k`` of distinct atoms ``η_1, ..., η_k``.
+none), the range ``min_order ≤ |ν| + |γ| ≤ max_order`` (so whether the order-0 term ``h``
+itself is included), the number ``k`` of distinct atoms ``η_1, ..., η_k`` (any k ≥ 1) and
+list or set semantics (whether an identically zero or repeated term counts as a dependence).
 
 Reading R with atoms η_1..η_k: the family
-``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ ν + |γ| ≤ max_order}`` is linearly
+``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ |ν| + |γ| ≤ max_order}`` is linearly
 independent for almost every x. The verdict is decided at explicit (default: generic
-rational) atoms by :func:`moetheory.linear_independence.decide_linear_independence`: a
-dependence at some distinct atoms refutes strong identifiability ("for all distinct atoms");
-independence at given atoms is exact there and persists on an open set of atoms around them
-(a nonzero determinant at fixed points is continuous in the atoms).
+rational) atoms by :func:`moetheory.linear_independence.decide_linear_independence`.
 
-Input dimension d ≥ 2 is checked along a curve ``x = (c_1(t), ..., c_d(t))`` (argument
-``coords``): independence of the restricted family implies independence on R^d, whereas a
-dependence found on the curve has to be re-checked on R^d (the curve may satisfy relations
-such as x_2 = x_1^2 that R^d does not).
+Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured as ``d``,
+``k``, ``atoms``):
+
+* a dependence at some distinct atoms is a counterexample there, so it refutes "for all
+  distinct atoms" (the seeds' quantifier) -- ``atoms = "these atoms"``;
+* an independence certificate is a nonzero determinant at fixed points. For an expert
+  analytic in its parameters that determinant is a nonzero real-analytic function of the
+  atoms, so it vanishes only on a closed null set: ``atoms = "almost every atom tuple"``;
+  for piecewise experts (ReLU) it persists on an open set of atoms around the stated ones.
+  It never proves "all distinct atoms": exceptions live on symmetry orbits (η ↦ −η for odd
+  or even activations, ...), which the checks search.
+
+Input dimension d ≥ 2 (argument ``inputs``, the coordinates of R^d in which the expert is
+written) is decided on R^d: the family is screened on a curve ``x = (c_1(t), ..., c_d(t))``
+(``coords``, default ``(t, t^3, t^5, ...)``); independence there implies independence on R^d,
+and a dependence found there is rebuilt on R^d and reported only if it is an identity on all
+of R^d (a curve may satisfy relations such as ``x_2 = x_1^2`` that R^d does not). Without
+``inputs`` a dependence found on a ``coords`` curve is never reported as a refutation.
+
+For other routers and experts (helper modules such as the interaction atlas), call
+:func:`decide` with an expression, its ``params``, a custom :class:`IdentifiabilityReading`
+and, for d ≥ 2, ``inputs``; the verdict's :meth:`IdentifiabilityDecision.scope` says what it
+covers.
 
 Examples
 --------
@@ -37,14 +54,17 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
+from sympy.polys.matrices import DomainMatrix
 
 from moetheory.engine.verdicts import Verdict
+from moetheory.exact import to_exact
 from moetheory.experts import Expert
 from moetheory.linear_independence import (
     LinearIndependenceResult,
@@ -59,13 +79,16 @@ __all__ = [
     "GENERIC_VALUES",
     "PRIMARY_READING",
     "READINGS",
+    "AllAtomsDecision",
     "FamilyTerm",
     "IdentifiabilityDecision",
     "IdentifiabilityReading",
     "decide",
+    "decide_all_atoms",
     "default_atoms",
     "expert_family",
     "router_multiplier_ratio",
+    "search_exceptions",
 ]
 
 
@@ -143,6 +166,30 @@ class IdentifiabilityReading:
             f"j <= {self.atoms}, {self.min_order} <= nu + |gamma| <= {self.max_order} "
             f"(multi-indices nu, gamma), with {mult} taken {sem}, are linearly independent "
             f"for almost every x. {self.note}"
+        )
+
+    def reading_latex(self) -> str:
+        """The reading as Markdown prose with inline ``$...$`` formulas (docs pages).
+
+        Examples
+        --------
+        >>> "list semantics" in READINGS["pcos-2"].reading_latex()
+        True
+        """
+        mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}[self.router]
+        nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
+        router = {"perturbed-cosine": r"router factor $e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
+                                      r"(\|x\|+\tau_2))}$, $u(x) = x/(\|x\|+\tau_2)$",
+                  "linear": r"router factor $e^{\beta_1^\top x+\beta_0}$ (multiplier $x$)",
+                  "none": "no router factor (classical, derivatives in $\\eta$ only)"}[
+            self.router]
+        return (
+            f"`{self.name}`: $h$ is strongly identifiable iff for pairwise distinct atoms "
+            rf"$\eta_1,\dots,\eta_{{{self.atoms}}}$ the functions "
+            rf"${mult}\,\partial^{{\gamma}}_{{\eta}} h(x,\eta_j)$ with "
+            rf"${self.min_order} \le {nu} \le {self.max_order}$ (multi-indices), taken with "
+            f"{self.semantics} semantics, are linearly independent for almost every $x$; "
+            f"{router}."
         )
 
     def latex(self) -> str:
@@ -227,11 +274,27 @@ def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, s
     [{a: 3/2, b: -2/3}, {a: 5/4, b: 4/7}]
     """
     q = len(params)
-    if not isinstance(k, int) or not 1 <= k * q <= len(GENERIC_VALUES):
-        raise ValueError(
-            f"k must be an integer with 1 <= k * len(params) <= {len(GENERIC_VALUES)}, got {k!r}"
-        )
-    return [{p: GENERIC_VALUES[j * q + i] for i, p in enumerate(params)} for j in range(k)]
+    if not isinstance(k, int) or k < 1:
+        raise ValueError(f"the number of atoms k must be a positive integer, got {k!r}")
+    if q < 1:
+        raise ValueError("params must name at least one parameter")
+    return [{p: _generic_value(j * q + i) for i, p in enumerate(params)} for j in range(k)]
+
+
+def _generic_value(i: int) -> sp.Rational:
+    """The i-th generic rational: the table :data:`GENERIC_VALUES`, then the distinct values
+    ``±(i + 2)/(i + 1 + (i mod 5))`` (deterministic, never repeating an earlier value)."""
+    if i < len(GENERIC_VALUES):
+        return GENERIC_VALUES[i]
+    seen = set(GENERIC_VALUES)
+    j = len(GENERIC_VALUES)
+    while True:
+        v = sp.Rational((-1) ** j * (j + 2), j + 1 + j % 5)
+        if v not in seen:
+            if j >= i:
+                return v
+            seen.add(v)
+        j += 1
 
 
 def router_multiplier_ratio(order: int = 1) -> sp.Expr:
@@ -312,21 +375,14 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
             "reading orders must satisfy 0 <= min_order <= max_order <= 3, got "
             f"{reading.min_order}..{reading.max_order}"
         )
-    if expr.has(sp.Max, sp.Min, sp.Heaviside):
-        expr = expr.rewrite(sp.Piecewise)
+    if expr.has(sp.Max, sp.Min, sp.Heaviside, sp.Abs, sp.sign):
+        # Piecewise branches differentiate to the almost-everywhere derivative (|z|'' = 0
+        # a.e., not a Dirac delta), so ReLU written as (z + |z|)/2 works at every order.
+        expr = _piecewise_form(expr)
     coords = tuple(coords) if coords is not None else (x,)
     mults = reading.multipliers(coords)
     sym = "x" if reading.router == "linear" else "u"
-    derivs: list[tuple[tuple[sp.Symbol, ...], sp.Expr]] = []
-    for r in range(reading.max_order + 1):
-        for gamma in itertools.combinations_with_replacement(params, r):
-            d = sp.diff(expr, *gamma) if gamma else expr
-            if d.has(sp.Derivative) or d.atoms(sp.DiracDelta):
-                raise ValueError(
-                    f"order {r} requested, but h is not {r} times differentiable in "
-                    f"{gamma} in closed form (got {d})"
-                )
-            derivs.append((gamma, d))
+    derivs = _derivatives(expr, tuple(params), reading.max_order)
     family: list[FamilyTerm] = []
     for j, atom in enumerate(atoms, start=1):
         for gamma, d in derivs:
@@ -360,6 +416,38 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
             kept.append(term)
         family = kept
     return family
+
+
+def _piecewise_form(expr: sp.Expr) -> sp.Expr:
+    """Rewrite Abs, sign, Heaviside, Max, Min as Piecewise (strict conditions)."""
+    def abs_pw(z: sp.Expr) -> sp.Expr:
+        return sp.Piecewise((z, z > 0), (-z, True))
+
+    def sign_pw(z: sp.Expr) -> sp.Expr:
+        return sp.Piecewise((1, z > 0), (-1, z < 0), (0, True))
+
+    out = expr.replace(sp.Abs, abs_pw).replace(sp.sign, sign_pw)
+    if out.has(sp.Max, sp.Min, sp.Heaviside):
+        out = out.rewrite(sp.Piecewise)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _derivatives(expr: sp.Expr, params: tuple[sp.Symbol, ...],
+                 max_order: int) -> tuple[tuple[tuple[sp.Symbol, ...], sp.Expr], ...]:
+    """All parameter derivatives of ``expr`` up to ``max_order`` (multi-indices), cached:
+    the readings of one expert share them."""
+    derivs: list[tuple[tuple[sp.Symbol, ...], sp.Expr]] = []
+    for r in range(max_order + 1):
+        for gamma in itertools.combinations_with_replacement(params, r):
+            d = sp.diff(expr, *gamma) if gamma else expr
+            if d.has(sp.Derivative) or d.atoms(sp.DiracDelta):
+                raise ValueError(
+                    f"order {r} requested, but h is not {r} times differentiable in "
+                    f"{gamma} in closed form (got {d})"
+                )
+            derivs.append((gamma, d))
+    return tuple(derivs)
 
 
 @dataclass
@@ -518,7 +606,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         The parameters ``η`` of the expert.
     atoms : sequence of mappings, optional
         The pairwise distinct atoms ``η_1..η_k`` (``k = reading.atoms``); default
-        :func:`default_atoms`.
+        :func:`default_atoms`. Float values are made exact (``1.5 -> 3/2``, shortest decimal)
+        so that certificates stay exact.
     coords : sequence of sympy.Expr, optional
         Input coordinates as functions of ``x`` (default ``(x,)``); see :func:`expert_family`.
         Without ``inputs`` a dependence found on such a curve cannot be lifted, so it is
@@ -553,7 +642,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     expr, x, params = _as_expert(expert, x, params, inputs)
     if atoms is None:
         atoms = default_atoms(params, reading.atoms)
-    atom_list = [dict(a) for a in atoms]
+    atom_list = [{p: to_exact(v) for p, v in dict(a).items()} for a in atoms]
     if len(atom_list) != reading.atoms:
         raise ValueError(f"atoms must hold {reading.atoms} atoms for reading {reading.name!r}")
     for a in atom_list:
@@ -642,3 +731,213 @@ def _lift(null_space: list[list[sp.Expr]], functions: list[sp.Expr],
                        "to hold on R^d): not reported as a refutation")
     return {"identity_on_Rd": ok, "vectors": rows, "note": note}
 
+
+
+@dataclass
+class AllAtomsDecision:
+    """Strong identifiability decided for ALL atoms at once by exact elimination (d = 1).
+
+    Attributes
+    ----------
+    status : {"dependent for every atom tuple", "independent outside the exceptional set",
+              "not applicable"}
+    verdict : Verdict
+        ``REFUTED`` (dependent for every atom tuple), ``PROVED`` (independent for every atom
+        tuple outside the zero set of ``determinant``), ``INCONCLUSIVE`` (not applicable).
+    n_functions, n_coefficients, generic_rank : int
+        Size of the coefficient matrix over ``Q(atoms)`` and its rank.
+    determinant : sympy.Expr or None
+        A nonzero maximal minor ``Δ(atoms)``; independence holds wherever ``Δ ≠ 0``.
+    exceptional_factors : list of sympy.Expr
+        The irreducible factors of ``Δ``: their zero sets contain every exception.
+    atoms : list of dict
+        The symbolic atoms.
+    reason : str
+    """
+
+    status: str
+    verdict: Verdict
+    reading: IdentifiabilityReading
+    n_functions: int = 0
+    n_coefficients: int = 0
+    generic_rank: int = 0
+    determinant: sp.Expr | None = None
+    exceptional_factors: list[sp.Expr] = field(default_factory=list)
+    atoms: list[dict[sp.Symbol, sp.Symbol]] = field(default_factory=list)
+    reason: str = ""
+
+    def scope(self) -> dict[str, Any]:
+        """Structured scope: ``d``, ``k``, ``atoms``."""
+        atoms = {"dependent for every atom tuple": "every atom tuple",
+                 "independent outside the exceptional set":
+                     "every atom tuple outside the zero set of the exceptional factors"}.get(
+            self.status, "none")
+        return {"d": 1, "k": self.reading.atoms, "atoms": atoms,
+                "orders": [self.reading.min_order, self.reading.max_order],
+                "semantics": self.reading.semantics}
+
+    @property
+    def summary(self) -> str:
+        if self.verdict is Verdict.REFUTED:
+            return (f"dependent for EVERY atom tuple (d = 1, k = {self.reading.atoms}): the "
+                    f"{self.n_functions} functions span at most {self.generic_rank} dimensions "
+                    "(rank of the coefficient matrix over Q(atoms))")
+        if self.verdict is Verdict.PROVED:
+            factors = ", ".join(sp.sstr(f) for f in self.exceptional_factors)
+            return (f"independent for EVERY atom tuple (d = 1, k = {self.reading.atoms}) "
+                    f"outside the zero set of {factors}")
+        return f"not decided for all atoms: {self.reason}"
+
+    def evidence(self) -> dict[str, Any]:
+        return {
+            "reading": self.reading.statement(),
+            "scope": self.scope(),
+            "method": "exact elimination: each function times (1 + |x|)^max_order is a "
+                      "polynomial in x on x > 0 and on x < 0; its coefficients form a matrix "
+                      "over Q[atoms] whose rank over Q(atoms) bounds the rank at every atom",
+            "status": self.status,
+            "n_functions": self.n_functions,
+            "n_coefficients": self.n_coefficients,
+            "generic_rank": self.generic_rank,
+            "determinant_factors": [sp.sstr(f) for f in self.exceptional_factors],
+            "atoms": [{sp.sstr(k): sp.sstr(v) for k, v in a.items()} for a in self.atoms],
+            "reason": self.reason,
+        }
+
+
+def decide_all_atoms(expert: Expert | sp.Expr,
+                     reading: str | IdentifiabilityReading = PRIMARY_READING, *,
+                     x: sp.Symbol | None = None,
+                     params: Sequence[sp.Symbol] | None = None) -> AllAtomsDecision:
+    """Decide strong identifiability for ALL atoms at once, by exact elimination (d = 1).
+
+    Applies when every family function, with the atoms left symbolic, is a rational function
+    of ``x`` on ``x > 0`` and on ``x < 0`` after ``|x|`` is resolved (polynomial experts, the
+    linear expert, under any router multiplier). Each function times ``(1 + |x|)^max_order``
+    is then a polynomial in ``x`` per region; a combination vanishes a.e. iff its
+    coefficients vanish on both regions, i.e. iff ``c`` is in the left null space of the
+    coefficient matrix ``C(atoms)`` (entries in ``Q[atoms]``).
+
+    * rank of ``C`` over the field ``Q(atoms)`` below the number ``n`` of functions: every
+      ``n × n`` minor vanishes identically, so the family is dependent at EVERY atom tuple;
+    * rank ``n``: a nonzero ``n × n`` minor ``Δ(atoms)`` certifies independence at every atom
+      tuple where ``Δ ≠ 0``; its irreducible factors name a set containing every exception.
+
+    Examples
+    --------
+    >>> from moetheory.experts import get_expert
+    >>> decide_all_atoms(get_expert("ffn-poly2"), "pcos-1-no-order0").verdict.value
+    'refuted'
+    >>> d = decide_all_atoms(get_expert("ffn-poly3"), "pcos-1-no-order0")
+    >>> d.verdict.value, sp.sstr(d.exceptional_factors[0])
+    ('proved', 'a_1*b_2 - a_2*b_1')
+    """
+    if isinstance(reading, str):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+        reading = READINGS[reading]
+    expr, x, params = _as_expert(expert, x, params)
+    syms = [{p: sp.Symbol(f"{p}_{j}", real=True) for p in params}
+            for j in range(1, reading.atoms + 1)]
+    flat = [v for a in syms for v in a.values()]
+    out = AllAtomsDecision("not applicable", Verdict.INCONCLUSIVE, reading, atoms=syms)
+    if expr.has(*_BRANCHING_EXPERT):
+        out.reason = "the expert is piecewise in its parameters (not a polynomial family)"
+        return out
+    family = expert_family(expr, x, params, reading, syms)
+    blocks = []
+    for sign in (1, -1):
+        polys = []
+        for t in family:
+            f = sp.cancel(t.function.subs(sp.Abs(x), sign * x) * (1 + sign * x)
+                          ** reading.max_order)
+            if not f.is_polynomial(x) or not f.is_polynomial(*flat):
+                out.reason = f"{t.text} is not polynomial in x and the atoms on a region"
+                return out
+            polys.append(sp.Poly(f, x))
+        deg = max(p.degree() for p in polys)
+        blocks.append([[p.coeff_monomial(x**i) for i in range(deg + 1)] for p in polys])
+    rows = [b1 + b2 for b1, b2 in zip(*blocks, strict=True)]
+    n, m = len(rows), len(rows[0])
+    mat = sp.Matrix(rows)
+    ring = sp.QQ[tuple(flat)]
+    dm = DomainMatrix.from_Matrix(mat).convert_to(ring.get_field())
+    rank = dm.rank()
+    out.n_functions, out.n_coefficients, out.generic_rank = n, m, rank
+    if rank < n:
+        out.status, out.verdict = "dependent for every atom tuple", Verdict.REFUTED
+        out.reason = f"rank {rank} < {n} over Q(atoms)"
+        return out
+    _, pivots = dm.rref()
+    minor = DomainMatrix.from_Matrix(mat.extract(list(range(n)), list(pivots))).convert_to(ring)
+    det = ring.to_sympy(minor.det())
+    out.determinant = det
+    out.exceptional_factors = [f for f, _ in sp.factor_list(det, *flat)[1]]
+    out.status, out.verdict = "independent outside the exceptional set", Verdict.PROVED
+    out.reason = f"nonzero {n} x {n} minor at columns {list(pivots)}"
+    return out
+
+
+#: The named symmetry orbits searched by :func:`search_exceptions`.
+EXCEPTION_ORBITS: tuple[str, ...] = ("sign-flip", "equal-slopes", "2pi-shift")
+
+
+def search_exceptions(expert: Expert | sp.Expr,
+                      reading: str | IdentifiabilityReading = PRIMARY_READING, *,
+                      x: sp.Symbol | None = None, params: Sequence[sp.Symbol] | None = None,
+                      intercept: sp.Symbol | None = None,
+                      orbits: Sequence[str] = EXCEPTION_ORBITS,
+                      ) -> dict[str, IdentifiabilityDecision]:
+    """Decide the reading on the named symmetry orbits where exceptions to "independent for
+    generic atoms" live: η_2 = −η_1 (odd or even activations), equal slopes (η_2 = η_1 except
+    the ``intercept``; exponential experts), and a 2π shift of the intercept (periodic ones).
+    Further atoms (k > 2) stay generic.
+
+    Parameters
+    ----------
+    expert, reading, x, params
+        As in :func:`decide` (the reading needs k ≥ 2).
+    intercept : sympy.Symbol, optional
+        The parameter shifted by the equal-slope and 2π orbits (default ``b`` if present,
+        else the last parameter).
+    orbits : sequence of str
+        A subset of :data:`EXCEPTION_ORBITS`.
+
+    Returns
+    -------
+    dict
+        Orbit name -> decision (a ``REFUTED`` one is an exception, with its certificate).
+
+    Examples
+    --------
+    >>> a, b, x = sp.symbols("a b x", real=True)
+    >>> found = search_exceptions(sp.exp(a * x + b), "pcos-1-no-order0", x=x, params=[a, b])
+    >>> {k: v.verdict.value for k, v in found.items()}
+    {'sign-flip': 'proved', 'equal-slopes': 'refuted', '2pi-shift': 'refuted'}
+    >>> found["equal-slopes"].result.coefficients[:2]
+    [1, 0]
+    """
+    if isinstance(reading, str):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+        reading = READINGS[reading]
+    if reading.atoms < 2:
+        raise ValueError(f"reading {reading.name!r} has k = {reading.atoms}; orbits need k >= 2")
+    bad = [o for o in orbits if o not in EXCEPTION_ORBITS]
+    if bad:
+        raise ValueError(f"orbits must be among {list(EXCEPTION_ORBITS)}, got {bad}")
+    expr, x, params = _as_expert(expert, x, params)
+    names = [str(p) for p in params]
+    shift = intercept if intercept is not None else (
+        params[names.index("b")] if "b" in names else params[-1])
+    if shift not in params:
+        raise ValueError(f"intercept must be one of params {list(params)}, got {shift!r}")
+    generic = default_atoms(params, reading.atoms)
+    base = generic[0]
+    second = {
+        "sign-flip": {p: -v for p, v in base.items()},
+        "equal-slopes": {**base, shift: base[shift] + 1},
+        "2pi-shift": {**base, shift: base[shift] + 2 * sp.pi},
+    }
+    return {o: decide(expr, reading, x=x, params=params,
+                      atoms=[base, second[o], *generic[2:]]) for o in orbits}

@@ -748,8 +748,7 @@ def _screen(g: sp.Expr, x: sp.Symbol, point: sp.Rational) -> bool:
 def _simplifies_to_zero(g: sp.Expr) -> bool:
     for step in (sp.expand,
                  lambda e: sp.cancel(sp.expand(e.rewrite(sp.exp))),
-                 lambda e: sp.simplify(sp.expand(e.rewrite(sp.exp))),
-                 lambda e: sp.simplify(sp.logcombine(sp.expand_log(e, force=True), force=True))):
+                 lambda e: sp.simplify(sp.expand(e.rewrite(sp.exp)))):
         try:
             if step(g) == 0:
                 return True
@@ -775,8 +774,8 @@ def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
     """Whether the analytic expression ``g`` is identically 0 on ``region`` (sound; False
     means "not shown").
 
-    Tried in turn: expansion; the exponential form with cancellation; ``simplify``; the
-    logarithm-combined form; and, when these fail, the derivative route: ``g'`` simplifies to
+    Tried in turn: expansion; the exponential form with cancellation; ``simplify``; and, when
+    these fail, the derivative route: ``g'`` simplifies to
     0 (so ``g`` is constant on the open interval) and ``g`` vanishes at one point of the
     region (or in its limit at an infinite end).
 
@@ -890,7 +889,7 @@ def _identify(v: Any) -> sp.Expr | None:
             found = None
         if found:
             try:
-                return sp.sympify(found.replace("e", "E") if consts == ["e"] else found)
+                return sp.sympify(found, locals={"e": sp.E, "pi": sp.pi})
             except (sp.SympifyError, TypeError):
                 continue
     return None
@@ -941,9 +940,15 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
 
     verified: list[list[sp.Expr]] = []
 
+    span_rank = {"size": 0, "rank": 0}
+
     def complete() -> bool:
-        return len(verified) >= max_certificates or (
-            bool(verified) and len(canonical_null_basis(verified)) >= n - rank)
+        if len(verified) >= max_certificates:
+            return True
+        if verified and span_rank["size"] != len(verified):
+            span_rank["size"], span_rank["rank"] = (len(verified),
+                                                    len(canonical_null_basis(verified)))
+        return span_rank["rank"] >= n - rank
 
     def attempt(v: list[sp.Expr] | None) -> bool:
         if v is None or all(c == 0 for c in v) or not _verify_vector(v, branches, x, regions):

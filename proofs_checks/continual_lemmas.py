@@ -14,7 +14,9 @@ Three readings of the data and the algorithm, each simulated on its own:
 * ``paper, random β``: Definition 1's ``β_t ~ Unif(0, C]``;
 * ``code``: the authors' released code (its data model and its gate update).
 
-All checks of this module share their simulations (one cache per process), seeded from
+The quick profile checks the readings ``paper`` and ``code`` only (its CPU budget); the full
+profile adds ``paper, random β``. All checks of this module share their simulations (one
+cache per process), seeded from
 :data:`SHARED_SEED` and the profile, so that the grid is simulated once per run; the seed is
 part of every claim's evidence. Ground truths are drawn afresh in every replicate (the pool
 ``W`` is replicated with the run's own randomness), and the spread across replicates is
@@ -89,41 +91,61 @@ READING_TEXT = {
 }
 
 
+#: Readings of the quick profile (its CPU budget); the full profile adds Definition 1's β.
+QUICK_READINGS = ("paper", "code")
+
+
+def _readings(ctx: CheckContext) -> tuple[str, ...]:
+    """All three readings under the full profile; 'paper' and 'code' under the quick one."""
+    return READINGS if ctx.full else QUICK_READINGS
+
+
 def _profile_sizes(ctx: CheckContext) -> int:
     return 48 if ctx.full else 16
 
 
 def grid_config(reading: str, sigma0: float, **changes: Any) -> CLConfig:
-    """One grid point: the paper's coupling ``η = σ0^0.5``, ``λ = Γ = σ0^1.25``."""
+    """One grid point: the paper's coupling ``η = σ0^0.5``, ``λ = Γ = σ0^1.25``; horizon
+    ``T = ⌈1.5 t1⌉ + 20`` with ``t1 = ⌈η⁻¹σ0^{-0.25} M⌉`` (Proposition 2's first round, and
+    the order of Proposition 3's termination round, with constant 1.5)."""
     base = "code" if reading == "code" else "paper"
     eta = sigma0**0.5
     M = changes.pop("M", 20)
-    t2 = math.ceil(M / eta * sigma0**-0.75)
+    t1 = math.ceil(M / eta * sigma0**-0.25)
     cfg = CLConfig(reading=base, N=7, K=7, M=M, sigma0=sigma0, eta=eta, lam=sigma0**1.25,
-                   T=t2 + 20)
+                   T=math.ceil(1.5 * t1) + 20)
     if reading == "paper, random β":
         cfg = cfg.replace(beta="uniform")
     return cfg.replace(**changes) if changes else cfg
 
 
 @functools.lru_cache(maxsize=16)
-def grid_runs(reading: str, R: int, seed: int) -> dict[float, tuple[CLResult, CLResult]]:
-    """For each σ0 of :data:`GRID`: Algorithm 1 with and without termination, stacked,
-    with gate outputs, expert sets, gate parameters and expert models recorded."""
-    out = {}
+def grid_runs(
+    reading: str, R: int, seed: int, which: str = "both"
+) -> dict[float, tuple[CLResult | None, CLResult | None]]:
+    """For each σ0 of :data:`GRID`: Algorithm 1 with termination and without (``which`` =
+    ``"term"``, ``"free"`` or ``"both"``; the other entry is ``None``), with gate outputs,
+    expert sets, gate parameters and expert models recorded. A configuration's runs are the
+    same bits whether it is simulated alone or stacked with the other."""
+    if which not in ("term", "free", "both"):
+        raise ValueError(f"which must be 'term', 'free' or 'both', got {which!r}")
+    out: dict[float, tuple[CLResult | None, CLResult | None]] = {}
     for i, s0 in enumerate(GRID):
         cfg = grid_config(reading, s0)
-        with_t, without = simulate_many(
-            [cfg, cfg.replace(terminate=False)], R, seed + i, record_gates=True,
-            record_sets=True, record_params=True,
-        )
-        out[s0] = (with_t, without)
+        cfgs = {"term": [cfg], "free": [cfg.replace(terminate=False)],
+                "both": [cfg, cfg.replace(terminate=False)]}[which]
+        res = simulate_many(cfgs, R, seed + i, record_gates=True, record_sets=True,
+                            record_params=True)
+        if which == "both":
+            out[s0] = (res[0], res[1])
+        else:
+            out[s0] = (res[0], None) if which == "term" else (None, res[0])
     return out
 
 
-def _runs(ctx: CheckContext, reading: str) -> tuple[dict[float, tuple[CLResult, CLResult]], int]:
+def _runs(ctx: CheckContext, reading: str, which: str) -> tuple[dict[float, Any], int]:
     seed = SHARED_SEED + (1 if ctx.full else 0)
-    return grid_runs(reading, _profile_sizes(ctx), seed), seed
+    return grid_runs(reading, _profile_sizes(ctx), seed, which), seed
 
 
 def _t1(cfg: CLConfig) -> int:
@@ -210,15 +232,15 @@ def _src(*lines: int) -> dict[str, list[int]]:
         "largest ‖∇_{θ^(m)} L_task‖∞ over experts, = ‖θ_t − θ_{t+1}‖∞/η, averaged over the "
         "rounds t ≤ T1 (Ω(σ0): exponent <= 1 + 0.25) and over T1 < t < T without termination "
         "(O(σ0): exponent >= 1 − 0.25), on the σ0 grid with the paper's coupling; readings "
-        "'paper', 'paper, random β', 'code'"
+        "'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma5(ctx: CheckContext) -> Outcome:
     """Lemma 5: the gate gradient is Ω(σ0) in exploration and O(σ0) afterwards."""
     alpha = ctx.alpha / 6
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         early, late = {}, {}
         for s0, (_, free) in runs.items():
             g = np.abs(_gradients(free)).max(axis=(2, 3))  # (R, T-1)
@@ -250,15 +272,15 @@ def check_lemma5(ctx: CheckContext) -> Outcome:
     reading=(
         "largest ‖∇_m − ∇_{m_t}‖∞ over m ≠ m_t, averaged over the rounds T1 < t <= t1 "
         "= ⌈η⁻¹σ0^{−0.25}M⌉ without termination; O(σ0): fitted σ0-exponent >= 1 − 0.25; "
-        "readings 'paper', 'paper, random β', 'code'"
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma14(ctx: CheckContext) -> Outcome:
     """Lemma 14: gradients of different experts differ by O(σ0) after exploration."""
     alpha = ctx.alpha / 3
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         gap = {}
         for s0, (_, free) in runs.items():
             g = _gradients(free)  # (R, T-1, M, d)
@@ -294,15 +316,15 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
     reading=(
         "max over rounds and experts of ‖θ_t^(m)‖∞ without termination (the largest the gate "
         "gets), O(σ0^0.5): fitted σ0-exponent >= 0.5 − 0.25; readings 'paper', "
-        "'paper, random β', 'code'"
+        "'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma6(ctx: CheckContext) -> Outcome:
     """Lemma 6: the gate parameters stay O(σ0^0.5)."""
     alpha = ctx.alpha / 3
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         size = {s0: np.abs(free.gate_params).max(axis=(1, 2, 3))
                 for s0, (_, free) in runs.items()}
         item = _exponent_reading(reading, ctx, "max_t ‖θ_t‖∞", size, [("O", 0.5)], alpha)
@@ -335,15 +357,15 @@ def check_lemma6(ctx: CheckContext) -> Outcome:
         "⟨Δθ^(m_t), v_n⟩ < 0 and share with ⟨Δθ^(m), v_n⟩ > 0 for every m ≠ m_t (each vs 1, "
         "tolerance 0.05, mean over replicates), and the spread of the unselected experts' "
         "steps (coefficient of variation) vs 0 with tolerance 0.25; at σ0 = 0.2; readings "
-        "'paper', 'paper, random β', 'code'"
+        "'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma7(ctx: CheckContext) -> Outcome:
     """Lemma 7: exploration lowers the chosen expert's gate output and raises the others'."""
     alpha = ctx.alpha / 9
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         free = runs[GRID[-1]][1]
         assert free.gate_params is not None
         T1, R = free.config.T1, free.replicates
@@ -422,7 +444,7 @@ def _balance(res: CLResult) -> np.ndarray:
         "max_m |f_{T1}^(m) − 1/M| (simulation part; Hoeffding's step is checked exactly "
         "elsewhere) on an η grid {0.125, 0.25, 0.5} at M = 20 (O(η^0.5): η-exponent >= "
         "0.5 − 0.25) and on an M grid {10, 20, 40} at η = 0.5 (O(M⁻¹): M-exponent <= "
-        "−1 + 0.25), σ0 = 0.4; readings 'paper', 'paper, random β', 'code'"
+        "−1 + 0.25), σ0 = 0.4; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma8(ctx: CheckContext) -> Outcome:
@@ -431,7 +453,7 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
     R = _profile_sizes(ctx) * 2
     seed = SHARED_SEED + (1 if ctx.full else 0)
     data = []
-    for reading in READINGS:
+    for reading in _readings(ctx):
         by_eta = {x: _balance(r) for x, r in _exploration_runs(reading, R, seed, "eta").items()}
         by_m = {x: _balance(r) for x, r in _exploration_runs(reading, R, seed, "M").items()}
         e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha, ctx.seed)
@@ -473,15 +495,16 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
     reading=(
         "max over pairs of ‖θ_{T1}^(m) − θ_{T1}^(m')‖∞: on the σ0 grid with η = σ0^0.5 the "
         "bound is O(σ0^0.75) (σ0-exponent >= 0.75 − 0.25); on the η grid at σ0 = 0.4, "
-        "O(η^-0.5) (η-exponent >= −0.5 − 0.25); readings 'paper', 'paper, random β', 'code'"
+        "O(η^-0.5) (η-exponent >= −0.5 − 0.25); "
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma9(ctx: CheckContext) -> Outcome:
     """Lemma 9: the gate parameters are close to each other at the end of exploration."""
     alpha = ctx.alpha / 6
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
 
         def gap(res: CLResult) -> np.ndarray:
             assert res.gate_params is not None
@@ -539,15 +562,15 @@ def _fresh_pairs(res: CLResult, seed: int, rounds: int = 60) -> tuple[np.ndarray
         "largest |h_m(X) − h_m(X̃)| over experts and tasks, for two fresh matrices of each "
         "task drawn from the run's data model, with the gate θ_t at t = T1 + 1 and at t = T "
         "(without termination); O(σ0^1.5): fitted σ0-exponent >= 1.5 − 0.25; readings "
-        "'paper', 'paper, random β', 'code'"
+        "'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma1(ctx: CheckContext) -> Outcome:
     """Lemma 1: matrices with the same signal get nearly the same gate outputs."""
     alpha = ctx.alpha / 6
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         at_t1, at_end = {}, {}
         for s0, (_, free) in runs.items():
             assert free.gate_params is not None
@@ -583,15 +606,15 @@ def check_lemma1(ctx: CheckContext) -> Outcome:
         "the share of (m ∈ M_n, n' ≠ n) pairs with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, "
         "mean over replicates); the number of runs where all pairs hold is in the evidence; "
         "at every σ0 of the grid; readings 'paper', "
-        "'paper, random β', 'code'"
+        "'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma13(ctx: CheckContext) -> Outcome:
     """Lemma 13: an expert of M_n prefers data of task n to data of any other task."""
     alpha = ctx.alpha / 9
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
         for s0, (_, free) in runs.items():
             assert free.gate_params is not None
@@ -631,15 +654,15 @@ def check_lemma13(ctx: CheckContext) -> Outcome:
     reading=(
         "N = 7, M = 20 >= N ln N ≈ 13.6: the sets M_n from θ at T1 + 1 and at T of the runs "
         "with termination; P(every M_n non-empty) > 1/2 (Clopper–Pearson), per σ0 of the grid; "
-        "readings 'paper', 'paper, random β', 'code'"
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
     """Lemma 11 on the sets Algorithm 1 actually forms."""
     alpha = ctx.alpha / 18
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "term")
         comps, ev = [], {"simulator_seed": seed, "rule": "Clopper–Pearson, threshold 1/2"}
         for s0, (term, _) in runs.items():
             assert term.gate_params is not None
@@ -697,15 +720,16 @@ def _window_order(free: CLResult) -> np.ndarray:
         "runs without termination, rounds T1 < t <= t1 = ⌈η⁻¹σ0^{−0.25}M⌉ on the round's own "
         "data X_t (task n_t): every expert of M_{n_t} (eq. (11) at t) has a larger softmax "
         "value than every expert outside it; share of rounds vs 1 (tolerance 0.05, mean over "
-        "replicates), per σ0 of the grid; readings 'paper', 'paper, random β', 'code'"
+        "replicates), per σ0 of the grid; "
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma15(ctx: CheckContext) -> Outcome:
     """Lemma 15: during router learning the own set's experts have the largest softmax."""
     alpha = ctx.alpha / 9
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
         for s0, (_, free) in runs.items():
             share = _window_order(free)
@@ -746,15 +770,16 @@ def _gaps(h: np.ndarray, members: np.ndarray, n: int) -> tuple[float, float]:
         "gate-output gap inside M_n (O(σ0^1.75): exponent >= 1.5) and the smallest gap "
         "between M_n and the other experts (Θ(σ0^0.75): exponent in [0.5, 1.0]) at round t1, "
         "and the largest softmax gap inside M_n at round T1 (O(σ0^0.75)); runs where M_n is "
-        "empty or everything are left out; readings 'paper', 'paper, random β', 'code'"
+        "empty or everything are left out; "
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_prop2_t1(ctx: CheckContext) -> Outcome:
     """Proposition 2 part 1: gate-output gaps at t1 (and the softmax gap at T1)."""
     alpha = ctx.alpha / 9
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         within, across, soft = {}, {}, {}
         for s0, (_, free) in runs.items():
             assert free.gate_outputs is not None and free.expert_sets is not None
@@ -814,18 +839,19 @@ def _nan_estimate(alpha: float) -> MeanEstimate:
     covers=["003-74"],
     origin="seed",
     reading=(
-        "runs with termination, horizon T = t2 + 20: whether a run terminates at all "
+        "runs with termination, horizon T = ⌈1.5·t1⌉ + 20: whether a run terminates at all "
         "(P(termination) > 1/2, Clopper–Pearson, at every σ0) and, separately, the round of "
         "termination given termination: with η = σ0^0.5, T2 = O(σ0^{−0.75}) (fitted "
-        "σ0-exponent >= −0.75 − 0.25); readings 'paper', 'paper, random β', 'code'"
+        "σ0-exponent >= −0.75 − 0.25); "
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_prop3_time(ctx: CheckContext) -> Outcome:
     """Proposition 3: Algorithm 1 terminates, by T2 = O(η⁻¹σ0^{−0.25}M)."""
     alpha = ctx.alpha / 12
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "term")
         comps, rounds = [], {}
         ev: dict[str, Any] = {"simulator_seed": seed}
         for s0, (term, _) in runs.items():
@@ -868,15 +894,15 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
         "data: mean over those rounds of the largest gap inside M_{n_t} (O(Γ) = O(σ0^1.25): "
         "exponent >= 1.0) and of the smallest gap between M_{n_t} and the others "
         "(Θ(σ0^0.75): exponent in [0.5, 1.0]); terminated runs only; readings 'paper', "
-        "'paper, random β', 'code'"
+        "'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_prop3_gaps(ctx: CheckContext) -> Outcome:
     """After termination: O(Γ) gaps inside a set, Θ(σ0^0.75) across sets."""
     alpha = ctx.alpha / 6
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "term")
         within, across = {}, {}
         for s0, (term, _) in runs.items():
             assert term.gate_outputs is not None and term.expert_sets is not None
@@ -930,7 +956,7 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
         "Appendix A.2 settings with M = 20, N = K = 7, T = T1 + 1 = 41: the exploration "
         "imbalance max_m |f_{T1}^(m) − 1/M| is larger with α = 0 than with α = 0.5 (paired "
         "difference > 0, smallest meaningful effect 0.1 × the α = 0.5 level); readings "
-        "'paper', 'paper, random β', 'code'"
+        "'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_aux_loss(ctx: CheckContext) -> Outcome:
@@ -939,7 +965,7 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
     R = _profile_sizes(ctx) * 2
     seed = SHARED_SEED + 50 + (1 if ctx.full else 0)
     data = []
-    for reading in READINGS:
+    for reading in _readings(ctx):
         base = CLConfig(reading="code" if reading == "code" else "paper", M=20, N=7, K=7)
         if reading == "paper, random β":
             base = base.replace(beta="uniform")
@@ -1013,15 +1039,15 @@ def _top_and_gap(free: CLResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         "share of rounds routed to the set's top expert by clean gate output (vs 1, tolerance "
         "0.05), and the per-run least-squares slope over t of min_{m ∈ M_n} h_m − "
         "max_{m ∉ M_n} h_m (> 0: analysis.greater with effect 0); at σ0 = 0.2; readings "
-        "'paper', 'paper, random β', 'code'"
+        "'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_prop2_router(ctx: CheckContext) -> Outcome:
     """Appendix F.3: the top expert takes the task; the gap to other sets grows."""
     alpha = ctx.alpha / 6
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "free")
         top, slope, used = _top_and_gap(runs[GRID[-1]][1])
         comps: list[Comparison] = []
         if used.sum() >= 2:
@@ -1062,15 +1088,15 @@ def check_prop2_router(ctx: CheckContext) -> Outcome:
         "of the same ground truth share) caused by the round's update; the share of rounds "
         "where it does not increase (vs 1, tolerance 0.05) and the mean change (< 0: "
         "analysis.greater on the negated change, effect 0); at σ0 = 0.2; readings 'paper', "
-        "'paper, random β', 'code'"
+        "'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_thm1_repeats(ctx: CheckContext) -> Outcome:
     """Exploration: an update never hurts (and usually helps) the old tasks of its truth."""
     alpha = ctx.alpha / 6
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "term")
         term = runs[GRID[-1]][0]
         assert term.models is not None
         T1, R = term.config.T1, term.replicates
@@ -1116,15 +1142,15 @@ def check_thm1_repeats(ctx: CheckContext) -> Outcome:
         "was trained, the squared distance of m_i's model right after τ(l) to w_{n_i}, "
         "averaged over l and i (per run), divided by (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖² of the "
         "run's pool; claim: ratio < 1 (analysis.greater on 1 − ratio, effect 0); at every σ0 "
-        "of the grid; readings 'paper', 'paper, random β', 'code'"
+        "of the grid; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_thm1_gap(ctx: CheckContext) -> Outcome:
     """Appendix H: the trained models are closer to their tasks than a random pair of tasks."""
     alpha = ctx.alpha / 9
     data = []
-    for reading in READINGS:
-        runs, seed = _runs(ctx, reading)
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading, "term")
         comps, ev = [], {"simulator_seed": seed, "rule": "analysis.greater"}
         for s0, (term, _) in runs.items():
             assert term.models is not None
@@ -1170,11 +1196,11 @@ SHIFT_GRID = (0.1, 0.2, 0.4)
     covers=["003-06"],
     origin="seed",
     reading=(
-        "Appendix A.2 settings (N = 7, K = 3, M = 20 with termination vs M = 1, T = 600), "
+        "Appendix A.2 settings (N = 7, K = 3, M = 20 with termination vs M = 1, T = 400), "
         "task shift = ground-truth scale σ0 ∈ {0.1, 0.2, 0.4} (gaps between tasks grow with "
         "σ0): the ratio late G(MoE) / late G(M = 1) is below 1 at every σ0 (greater on "
         "1 − ratio) and decreases with σ0 (fitted σ0-exponent of the ratio <= 0); readings "
-        "'paper', 'paper, random β', 'code' (each with its own metric)"
+        "'paper', 'code' (+ 'paper, random β' in the full profile) (each with its own metric)"
     ),
 )
 def check_task_shift(ctx: CheckContext) -> Outcome:
@@ -1183,10 +1209,10 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
     R = _profile_sizes(ctx)
     seed = SHARED_SEED + 70 + (1 if ctx.full else 0)
     data = []
-    for reading in READINGS:
+    for reading in _readings(ctx):
         ratios, comps = {}, []
         for i, s0 in enumerate(SHIFT_GRID):
-            base = CLConfig(reading="code" if reading == "code" else "paper", sigma0=s0, T=600)
+            base = CLConfig(reading="code" if reading == "code" else "paper", sigma0=s0, T=400)
             if reading == "paper, random β":
                 base = base.replace(beta="uniform")
             moe, one = simulate_many([base.replace(M=20), base.replace(M=1)], R, seed + i)

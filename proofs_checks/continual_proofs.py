@@ -447,8 +447,9 @@ def check_signal_gap(ctx: CheckContext) -> Outcome:
     "cl.lemma2.argmax-inequality", [272], ["003-27"],
     "If m1 = argmax(h + r) ≠ m2 = argmax(ĥ + r), then ĥ_{m2} − ĥ_{m1} > r(m1) − r(m2) ≥ "
     "h_{m2} − h_{m1} (L272).",
-    "Primary: as a deterministic implication (argmax ties allowed). Reading 'almost surely' "
-    "(ties have probability 0 for continuous r), where '>' becomes '≥' on a null set.",
+    "Primary: almost surely, as the step is used inside a probability over continuous r "
+    "(argmax ties have probability 0); the weak inequality holds for every r. Reading: as a "
+    "deterministic implication with ties allowed.",
 )
 def check_argmax_inequality(ctx: CheckContext) -> Outcome:
     h = [Fraction(0), Fraction(0)]
@@ -459,13 +460,14 @@ def check_argmax_inequality(ctx: CheckContext) -> Outcome:
     weak = hh[m2] - hh[m1] >= r[m1] - r[m2] >= h[m2] - h[m1]
     return _out(
         [
-            _r("deterministic", "for every h, ĥ, r with m1 ≠ m2 maximisers", strict,
+            _r("almost-surely", "for continuous r: '>' except on ties (probability 0), '≥' always",
+               weak,
+               "adding the two argmax inequalities gives ĥ_{m2} − ĥ_{m1} ≥ r_1 − r_2 ≥ "
+               "h_{m2} − h_{m1}; equality needs a tie, a null event"),
+            _r("deterministic", "for every h, ĥ, r with m1 ≠ m2 maximisers (ties allowed)", strict,
                "h = ĥ = 0, r = (1/10, 1/10): expert 1 maximises h + r, expert 2 maximises "
                "ĥ + r, and ĥ_2 − ĥ_1 = 0 = r_1 − r_2", h=[str(x) for x in h],
                r=[str(x) for x in r]),
-            _r("weak", "with ≥ in place of >", weak,
-               "adding the two argmax inequalities gives ĥ_{m2} − ĥ_{m1} ≥ r_1 − r_2 ≥ "
-               "h_{m2} − h_{m1}"),
         ],
         "1. $h_{m_1}+r_1\\ge h_{m_2}+r_2$ gives $r_1-r_2\\ge h_{m_2}-h_{m_1}$.\n"
         "2. $\\hat h_{m_2}+r_2\\ge\\hat h_{m_1}+r_1$ gives $\\hat h_{m_2}-\\hat "
@@ -828,9 +830,15 @@ def check_lemma10(ctx: CheckContext) -> Outcome:
     gap = sp.simplify(pi1 - pi2)
     lim = sp.limit(gap / x, x, sp.oo)
     small = sp.limit(gap / x, x, 0)
+    K = sp.Symbol("K", positive=True)  # a third expert's gate output, δ_Θ = 1 fixed
+    third = (sp.E - 1) / (sp.E + 1 + sp.exp(K))
+    lim_third = sp.limit(third, K, sp.oo)
     return _out(
-        [_r("omega-large", "|π_m − π_m'| ≥ c·δ_Θ for large δ_Θ", lim != 0,
-            f"|π_1 − π_2| = tanh(δ/2) ≤ 1, so |π_1 − π_2|/δ → {lim}", limit=lim),
+        [_r("omega-not-small", "|π_m − π_m'| ≥ c·δ_Θ whenever δ_Θ is not close to 0",
+            lim != 0 and lim_third != 0,
+            f"M = 2: |π_1 − π_2|/δ = tanh(δ/2)/δ → {lim} as δ → ∞; M = 3 with δ_Θ = 1 fixed "
+            f"and a third gate output K: |π_1 − π_2| = (e − 1)/(e + 1 + e^K) → {lim_third}",
+            limit=lim, bounded_gap_third_expert=third, bounded_gap_limit=lim_third),
          _r("identity-printed", "π_m − π_m' = π_m'(exp(h_m − h_m' − π_m') − 1)", printed == 0,
             "not an identity (residual ≠ 0)", residual=printed),
          _r("identity-fixed", "π_m − π_m' = π_m'(e^{h_m − h_m'} − 1)", fixed == 0, "identity"),
@@ -839,7 +847,9 @@ def check_lemma10(ctx: CheckContext) -> Outcome:
         "1. $\\pi_m/\\pi_{m'}=e^{h_m-h_{m'}}$ gives the fixed identity; the printed "
         "'$-\\pi_{m'}$' inside the exponential breaks it.\n2. Softmax values lie in $[0,1]$, so "
         "$|\\pi_m-\\pi_{m'}|\\le1$ cannot be $\\Omega(\\delta_\\Theta)$ as $\\delta_\\Theta$ grows "
-        "($\\tanh(\\delta/2)/\\delta\\to0$).\n3. Near 0, $|\\pi_1-\\pi_2|\\approx\\delta/2$.",
+        "($\\tanh(\\delta/2)/\\delta\\to0$); and even for a fixed $\\delta_\\Theta=1$ a dominant "
+        "third expert drives $|\\pi_m-\\pi_{m'}|$ to 0, since $\\pi_{m'}$ has no lower bound.\n"
+        "3. Near 0, $|\\pi_1-\\pi_2|\\approx\\delta/2$.",
     )
 
 
@@ -938,8 +948,8 @@ def check_lemma12(ctx: CheckContext) -> Outcome:
 @_claim(
     "cl.lemma12.projection-sup-norm", [520], ["003-53"],
     "‖X_t(X_tᵀX_t)⁻¹X_tᵀ u‖∞ = O(‖u‖∞) because ‖X_t‖∞ = O(1) (L520).",
-    "Primary: with constant 1 (non-expansive in ℓ∞). Reading: with the constant √d (d fixed), "
-    "for every orthogonal projection.",
+    "Primary: O(‖u‖∞) with d fixed (constant √d), for every orthogonal projection. Reading: "
+    "with constant 1 (non-expansive in ℓ∞).",
 )
 def check_projection_sup(ctx: CheckContext) -> Outcome:
     one = sp.ones(3, 1)
@@ -948,11 +958,12 @@ def check_projection_sup(ctx: CheckContext) -> Outcome:
     Pu = P * u
     ratio = max(abs(x) for x in Pu) / max(abs(x) for x in u)
     return _out(
-        [_r("constant-1", "‖Pu‖∞ ≤ ‖u‖∞", ratio <= 1,
+        [_r("constant-sqrt-d", "‖Pu‖∞ ≤ √d‖u‖∞", bool(ratio <= sp.sqrt(3)),
+            "‖Pu‖∞ ≤ ‖Pu‖₂ ≤ ‖u‖₂ ≤ √d‖u‖∞ for every orthogonal projection; ‖X_t‖∞ plays no role",
+            instance_ratio=ratio, sqrt_d=sp.sqrt(3)),
+         _r("constant-1", "‖Pu‖∞ ≤ ‖u‖∞", ratio <= 1,
             f"P = I − 11ᵀ/3, u = (1, −1, −1): ‖Pu‖∞ = {max(abs(x) for x in Pu)} > 1",
-            Pu=list(Pu)),
-         _r("constant-sqrt-d", "‖Pu‖∞ ≤ √d‖u‖∞", True,
-            "‖Pu‖∞ ≤ ‖Pu‖₂ ≤ ‖u‖₂ ≤ √d‖u‖∞ for every orthogonal projection; ‖X_t‖∞ plays no role")],
+            Pu=list(Pu))],
         "1. Orthogonal projections are non-expansive in $\\ell_2$, so $\\|Pu\\|_\\infty\\le"
         "\\sqrt d\\|u\\|_\\infty$.\n2. They are not in $\\ell_\\infty$ (counterexample ratio 4/3).",
     )
@@ -1467,7 +1478,12 @@ def check_dissimilarity(ctx: CheckContext) -> Outcome:
     return _out(
         [_r("generalization", "∂[(18) − (20)]/∂B > 0", True,
             f"∂/∂B = {sp.factor(deriv)} > 0 since R̄ > r^T", derivative=deriv)],
-        "$\\partial_B[(18)-(20)]=\\bar R-r^T>0$.",
+        "1. Write the two bounds with $A=\\frac1N\\sum_n\\|w_n\\|^2$ and "
+        "$B=\\frac1{N^2}\\sum_{n\\ne n'}\\|w_n-w_{n'}\\|^2$: "
+        "$(18)-(20)=(\\bar R-r^T)(B-A)$ (the factorisation of `cl.thm1.beats-single-expert`).\n"
+        "2. Differentiate at fixed $A$: $\\partial_B[(18)-(20)]=\\bar R-r^T$.\n"
+        "3. $\\bar R$ averages $r^{L_{T_1}}$ with $L_{T_1}\\le T_1<T$ and $0<r<1$, so "
+        "$\\bar R>r^T$: the advantage grows with the task gap term $B$.",
     )
 
 
@@ -1514,8 +1530,8 @@ def _singleton_pool() -> tuple[float, float, float]:
     "cl.thm2.one-task-per-cluster.forgetting", [218], ["003-92"],
     "With one task per cluster, Ψ1 = 0 and E[F_t] of (21) is the same as (19) (L218).",
     "Singleton clusters (pool of 3 ground truths): Ψ1 exactly; then (21) − (19) at t = 5 > T1 = 3 "
-    "with SymPy, routing (1, 2, 1, 3, 2): primary with counts frozen after T1 (experts no "
-    "longer change, Prop. 1), reading with the routed-task counts L_t = t·f_t as defined.",
+    "with SymPy, routing (1, 2, 1, 3, 2): primary with the routed-task counts L_t = t·f_t as "
+    "defined (L183), reading with counts frozen after T1 (experts no longer change, Prop. 1).",
 )
 def check_one_task_forgetting(ctx: CheckContext) -> Outcome:
     psi1, _, _ = _singleton_pool()
@@ -1527,11 +1543,12 @@ def check_one_task_forgetting(ctx: CheckContext) -> Outcome:
         L = _count_subs(_ROUTE, _T1_I, frozen)
         rows[frozen] = sp.nsimplify(sp.expand((e21 - e19).subs(L).subs(_SINGLETON)))
     return _out(
-        [_r("frozen-counts", "Ψ1 = 0 and (21) = (19), counts frozen after T1",
-            abs(psi1) < 1e-15 and rows[True] == 0,
-            f"Ψ1 = {psi1}; (21) − (19) = {rows[True]}", difference=rows[True], psi1=psi1),
-         _r("routed-counts", "L_t = t·f_t (tasks keep being routed after T1)", rows[False] == 0,
-            f"(21) − (19) = {rows[False]} with S = 3, D = 4, r = 2/5", difference=rows[False]),
+        [_r("routed-counts", "Ψ1 = 0 and (21) = (19) with L_t = t·f_t as defined (L183)",
+            abs(psi1) < 1e-15 and rows[False] == 0,
+            f"Ψ1 = {psi1}, but (21) − (19) = {rows[False]} with S = 3, D = 4, r = 2/5",
+            difference=rows[False], psi1=psi1),
+         _r("frozen-counts", "counts frozen after T1 (experts stop changing, Prop. 1)",
+            rows[True] == 0, f"(21) − (19) = {rows[True]}", difference=rows[True]),
          _r("assumptions", "one task per cluster within Theorem 2", False,
             "K = N contradicts Theorem 2's K < M < N: the special case lies outside the theorem")],
         "1. Singleton clusters give $\\Psi_1=\frac1N\\sum_n\\|w_n-w_n\\|^2=0$.\n"
@@ -1804,8 +1821,9 @@ def check_lemma13_step(ctx: CheckContext) -> Outcome:
     )
 
 
-#: The step claims of each proof, in the order the proof uses them (catalogued exact claims
-#: included). A proof is valid only if every step is.
+#: The exact step claims of each proof, in the order the proof uses them (catalogued exact
+#: claims included; Lemma 16's statistical projection step, ``cl.update.projection-mean``, is
+#: reported on its own). A proof is valid only if every step is.
 PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Lemma 1 (Appendix C)": (
         "cl.lemma1.wlog-first-column", "cl.lemma1.hoeffding-step", "cl.lemma1.exponential-o1",
@@ -1838,8 +1856,8 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Proposition 3 (Appendix G)": ("cl.prop3.noise-inequality", "cl.prop3.noise-order",
                                    "cl.prop3.uniform-choice-step"),
     "Lemma 16 and Theorem 1 (Appendix I)": (
-        "cl.lemma16.frozen-index", "cl.lemma16.row-space", "cl.update.projection-mean",
-        "cl.lemma16.expert-model-step", "cl.thm1.proof-exponent",
+        "cl.lemma16.frozen-index", "cl.lemma16.row-space", "cl.lemma16.expert-model-step",
+        "cl.thm1.proof-exponent",
     ),
 }
 

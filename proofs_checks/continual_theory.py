@@ -979,8 +979,8 @@ _DATA_TEXT = {
 }
 
 
-def _simulate(ctx: CheckContext, stream: int, **kw: Any):  # type: ignore[no-untyped-def]
-    T = 1000 if ctx.full else 200
+def _simulate(ctx: CheckContext, stream: int, T: int | None = None, **kw: Any):  # type: ignore[no-untyped-def]
+    T = T or (1000 if ctx.full else 200)
     reps = 500 if ctx.full else 200
     cfg = CLConfig(T=T, **kw)
     return cfg, simulate(cfg, replicates=reps, seed=_seed(ctx, stream))
@@ -1020,7 +1020,7 @@ def _forgetting_ts(cfg: CLConfig) -> list[int]:
 def _bound_reading(
     name: str, text: str, rows: list[dict[str, Any]], common: dict[str, Any]
 ) -> Reading:
-    w = _worst(rows)
+    w = max(rows, key=lambda row: row["difference"])  # closest to (or furthest past) the bound
     bad = sum(r["verdict"] == "unsupported" for r in rows)
     open_ = sum(r["verdict"] == "inconclusive" for r in rows)
     return Reading(
@@ -1274,12 +1274,13 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
         "Per replicate (same ground-truth pool W), M = 5 < N = 7, K = 3, Definition 1 data: "
         "E[RHS of eq. (22)] (as printed, ordered pairs) < the single expert's exact E[G_T] "
         "(the corrected closed form of Proposition 4, Gaussian features) at every horizon "
-        "T > T1 checked. Reading: the simulated MoE's E[G_T] instead of its bound."
+        "T in {2T1, 500, 1000} (both profiles run to T = 1000: the comparison turns at long "
+        "horizons). Reading: the simulated MoE's E[G_T] instead of its bound."
     ),
 )
 def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
     """Theorem 2's bound, and the simulated MoE, against the exact single expert."""
-    cfg, res = _simulate(ctx, 0, **_THM2, **_DATA["definition1"])
+    cfg, res = _simulate(ctx, 0, T=1000, **_THM2, **_DATA["definition1"])
     horizons = [t for t in _horizons(cfg) if t > cfg.T1]
     single = np.array([th.exact_generalization(W, cfg.s, cfg.d, horizons)
                        for W in res.ground_truths])

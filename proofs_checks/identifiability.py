@@ -1,12 +1,16 @@
 """Checks of the strong-identifiability claims (seeds 002 and 000) and the polynomial identity.
 
-Each ``pcr.ident.*`` claim is decided under every reading of
-:data:`moetheory.identifiability.READINGS` (primary ``pcos-2`` first) at generic rational atoms
-with input dimension d = 1 and hidden width 1 (two-layer experts). Every verdict rests on an
-exact certificate from :mod:`moetheory.linear_independence`. Dependences found at specific
-atoms are backed by *general identities* checked symbolically for all parameter values (and,
-for the two-layer experts, unit by unit, hence for every hidden width); they are listed in the
-evidence under ``general_identities``.
+Each ``pcr.ident.*`` claim's primary reading is the most literal one (``literal``): the pcos-2
+family of Definition 1 for EVERY input dimension d, ALL pairwise distinct atoms and EVERY k.
+One exact dependence refutes it ("strongly identifiable" claims) or proves it ("not strongly
+identifiable" claims); certificates at finitely many atoms never prove the universal
+statement, so without a dependence it is ``inconclusive``. Beside it, every reading of
+:data:`moetheory.identifiability.READINGS` is decided at generic rational atoms (d = 1), the
+sign-flipped symmetry orbit (η, −η) is searched for exceptions, and d = 2 is decided on R^2
+(dependences lifted to identities on R^2). Every per-reading verdict carries its scope
+(``d``, ``k``, ``atoms``) as structured evidence. General identities, checked symbolically for
+all parameter values (any activation, unit by unit for two-layer experts), are listed under
+``general_identities``.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from moetheory.identifiability import (
     IdentifiabilityDecision,
     IdentifiabilityReading,
     decide,
+    decide_all_atoms,
     default_atoms,
     router_multiplier_ratio,
 )
@@ -83,6 +88,8 @@ def _reading(decision: IdentifiabilityDecision, says_identifiable: bool, label: 
         f"{prefix}{decision.summary}",
         evidence=decision.evidence(),
         derivation=decision.derivation(),
+        reading_latex=(f"{prefix}claim *{claim_text}*, $d = {decision.dimension}$, "
+                       f"$k = {decision.reading.atoms}$: " + decision.reading.reading_latex()),
     )
 
 
@@ -109,7 +116,8 @@ def _family_outcome(readings: list[Reading], identities: list[dict[str, Any]],
     summary = f"{primary.name}: {Verdict(primary.verdict).value} ({primary.summary}) | {others}"
     evidence: dict[str, Any] = {
         "verdict_by_reading": {r.name: Verdict(r.verdict).value for r in readings},
-        "scope": _SCOPE,
+        "scope": dict(primary.evidence.get("scope", {})),
+        "scope_note": _SCOPE,
         "general_identities": identities,
         **(extra or {}),
     }
@@ -196,9 +204,11 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
     scope = {"d": "every d >= 1", "atoms": "all pairwise distinct atoms", "k": "every k >= 1",
              "orders": [0, 2], "semantics": "list"}
     if deps or gens:
-        where = ([f"at d = {d.dimension}, k = {d.reading.atoms}, atoms {d.scope()['at']}: "
-                  f"{d.summary.split('; scope')[0]}" for d in deps]
-                 + [g["short"] for g in gens])
+        every_atom = [g["short"] for g in gens if "every atom tuple" in g["scope"]]
+        where = (every_atom
+                 + [f"at d = {d.dimension}, k = {d.reading.atoms}, atoms {d.scope()['at']}: "
+                    f"{d.summary.split('; scope')[0]}" for d in deps]
+                 + [g["short"] for g in gens if g["short"] not in every_atom])
         verdict = Verdict.REFUTED if says else Verdict.PROVED
         why = "exact dependence: " + where[0] + (f" (+{len(where) - 1} more)" if len(where) > 1
                                                  else "")
@@ -215,6 +225,9 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
         "linearly independent for EVERY input dimension d, EVERY pairwise distinct atoms and "
         "EVERY k",
         verdict, why,
+        reading_latex=(f"claim *{claim_text}* for **every** input dimension $d$, **all** "
+                       r"pairwise distinct atoms and **every** $k$: "
+                       + READINGS[PRIMARY_READING].reading_latex()),
         evidence={"scope": scope,
                   "dependences": [d.evidence() for d in deps],
                   "general_dependences": gens,
@@ -222,6 +235,33 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
         derivation="\n\n".join([d.derivation() for d in deps[:1]] or
                                  [d.derivation() for d in inds[:1]]),
     )
+
+
+def _all_atoms(expert_name: str, rname: str, says: bool,
+               label: str = "") -> tuple[Reading, dict[str, Any] | None]:
+    """The reading decided for ALL atoms by exact elimination, and (when dependent for every
+    atom tuple) the general dependence it gives the literal reading."""
+    d = decide_all_atoms(get_expert(expert_name), rname)
+    v = d.verdict
+    if not says and v.is_exact:
+        v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
+    prefix = f"{label}: " if label else ""
+    claim_text = "strongly identifiable" if says else "NOT strongly identifiable"
+    reading = Reading(
+        f"{rname}-all-atoms" + (f" [{label}]" if label else ""),
+        f"{prefix}claim '{claim_text}' for EVERY atom tuple (exact elimination over "
+        f"Q(atoms)) under {d.reading.statement()}",
+        v, prefix + d.summary, evidence=d.evidence(),
+        reading_latex=(f"{prefix}claim *{claim_text}* for **every** atom tuple, $d = 1$: "
+                       + d.reading.reading_latex()),
+    )
+    general = None
+    if d.verdict is Verdict.REFUTED and rname == PRIMARY_READING:
+        general = {"identity": f"{prefix}{d.summary}", "holds": True,
+                   "short": f"{prefix}at d = 1 the {rname} family is dependent for every atom "
+                            "tuple (exact elimination)",
+                   "scope": "d = 1, every atom tuple"}
+    return reading, general
 
 
 def _orbit(expert_name: str) -> IdentifiabilityDecision:
@@ -318,7 +358,10 @@ def check_ffn_relu(ctx: CheckContext) -> Outcome:
     """002: ReLU(aᵀx+b) is strongly identifiable -- decided per reading."""
     readings = _all_readings("ffn-relu", True)
     readings += _curve_readings("ffn-relu", ("pcos-1-no-order0",))
-    literal = _literal(True, [_decision("ffn-relu", PRIMARY_READING)], [_ridge_general()])
+    orbit, flipped = _orbit_reading("ffn-relu", True)
+    readings.insert(1, orbit)
+    literal = _literal(True, [_decision("ffn-relu", PRIMARY_READING), flipped],
+                       [_ridge_general()])
     return _family_outcome([literal, *readings],
                            [*_relu_identities(), _linear_router_identity(), _ridge_symmetry()])
 
@@ -355,8 +398,14 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
     d_k3 = decide(e3, k3)
     readings.append(_reading(d_k3, True, "p=3"))
     readings += _curve_readings("ffn-poly3", ("pcos-1-no-order0",), "p=3")
+    orbits = [_orbit_reading(f"ffn-poly{p}", True, f"p={p}") for p in (2, 3)]
+    everywhere = [_all_atoms(f"ffn-poly{p}", rname, True, f"p={p}")
+                  for p in (2, 3) for rname in (PRIMARY_READING, "pcos-1-no-order0")]
+    readings[1:1] = [r for r, _ in everywhere] + [r for r, _ in orbits]
     literal = _literal(True, [_decision("ffn-poly2", PRIMARY_READING),
-                              _decision("ffn-poly3", PRIMARY_READING)], [_ridge_general()])
+                              _decision("ffn-poly3", PRIMARY_READING),
+                              *(d for _, d in orbits)],
+                       [*(g for _, g in everywhere if g), _ridge_general()])
     readings.insert(0, literal)
     ids = []
     for p in (2, 3):
@@ -375,8 +424,10 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
 def check_linear(ctx: CheckContext) -> Outcome:
     """002: the linear expert is not strongly identifiable -- per reading."""
     readings = _all_readings("linear", False)
+    everywhere, general = _all_atoms("linear", PRIMARY_READING, False)
+    readings.insert(0, everywhere)
     readings.insert(0, _literal(False, [_decision("linear", PRIMARY_READING)],
-                                [_ridge_general()]))
+                                [*([general] if general else []), _ridge_general()]))
     h = _A * _X + _B
     ids = [_identity("h - a dh/da - b dh/db = 0", h - _A * sp.diff(h, _A) - _B * sp.diff(h, _B)),
            _identity("d2h/da2 = 0", sp.diff(h, _A, 2)), _linear_router_identity()]

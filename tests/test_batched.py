@@ -100,14 +100,19 @@ def test_fit_rejects_bad_input():
 
 _SCRIPT = """
 import json, numpy as np
-from moetheory.estimation.experiment import RatesDesign, run_rates
+from moetheory.estimation.experiment import LOSSES, RatesDesign, loss_matrix, run_rates
+from moetheory.estimation.experiment import slope_bootstrap
 d = RatesDesign(n_grid=(40, 400), replicates=3, restarts=1, lm_iterations=25)
 recs = run_rates(d, 7, [("cosine", 3), ("perturbed", 2)])
-print(json.dumps([[r["objective"].hex(), float(r["voronoi_l1"]).hex()] for r in recs]))
+rows = [[float(r[c]).hex() for c in ("objective", *LOSSES)] for r in recs]
+ns, mat = loss_matrix(recs, "cosine", 3, "voronoi_l1")
+fit = slope_bootstrap(ns, mat, 0.05, np.random.default_rng(0), n_boot=200)
+rows.append([fit["slope"].hex(), *(v.hex() for v in fit["ci"])])
+print(json.dumps(rows))
 """
 
 
-def test_fits_are_bit_identical_under_other_simd_and_blas_paths():
+def test_fits_losses_and_slopes_are_bit_identical_under_other_simd_and_blas_paths():
     env_narrow = dict(os.environ, OPENBLAS_CORETYPE="Sandybridge",
                       NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL")
     runs = []
@@ -115,5 +120,14 @@ def test_fits_are_bit_identical_under_other_simd_and_blas_paths():
         out = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, capture_output=True,
                              text=True, check=True)
         runs.append(json.loads(out.stdout))
-    objectives = [[o for o, _ in run] for run in runs]
-    assert objectives[0] == objectives[1]
+    assert runs[0] == runs[1]
+
+
+def test_det_log_matches_math_log():
+    from moetheory.estimation.detmath import det_log
+
+    x = np.exp(np.linspace(-690, 690, 5001))
+    ref = np.array([math.log(v) for v in x])
+    assert np.max(np.abs(det_log(x) - ref) / np.maximum(1.0, np.abs(ref))) < 5e-16
+    with pytest.raises(ValueError, match="x > 0"):
+        det_log(np.array([0.0]))

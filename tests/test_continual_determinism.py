@@ -47,16 +47,21 @@ if claims:
 print(json.dumps(out, sort_keys=True, default=str))
 """
 
-#: Another OpenBLAS kernel and no AVX-512 (this NumPy's names; unknown names only warn).
-OTHER_PATH = {
-    "OPENBLAS_CORETYPE": "Sandybridge",
-    "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512F AVX512_SKX",
-}
+def _wide_simd_features() -> str:
+    """The SIMD features above the baseline that this CPU has and NumPy dispatches to."""
+    import numpy._core._multiarray_umath as m
+
+    return " ".join(k for k, v in m.__cpu_features__.items()
+                    if v and k in m.__cpu_dispatch__ and k.startswith(("AVX512", "X86_V4")))
+
+
+#: Another OpenBLAS kernel and no AVX-512 (the features this CPU has, as NumPy names them).
+OTHER_PATH = {"OPENBLAS_CORETYPE": "Sandybridge", "NPY_DISABLE_CPU_FEATURES": _wide_simd_features()}
 
 
 def _child(env_extra: dict[str, str], claims: list[str]) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in OTHER_PATH}
-    env.update(env_extra)
+    env.update({k: v for k, v in env_extra.items() if v})
     env["PYTHONWARNINGS"] = "ignore"
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, *claims], env=env, capture_output=True, text=True,

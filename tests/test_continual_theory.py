@@ -261,3 +261,12 @@ def test_theorem_checks_cover_both_data_readings_and_horizons() -> None:
     assert len(labels) >= 3 and labels[-1] == "T=200"
     out2 = ct.check_thm2_bounds(CheckContext("cl.thm2.bounds", seed=0))
     assert {r.name.split("/")[0] for r in out2.readings} == {"definition1", "A.2"}
+
+
+def test_theorem2_bound_loses_to_the_single_expert_at_long_horizons() -> None:
+    out = ct.check_thm2_beats_single(CheckContext("cl.thm2.beats-single-expert", seed=0))
+    readings = {r.name: r for r in out.readings}
+    rows = {c["label"]: c["verdict"] for c in readings["bound-(22)"].evidence["comparisons"]}
+    assert rows["T=20"] == "supported" and rows["T=1000"] == "unsupported"
+    assert out.verdict is Verdict.UNSUPPORTED
+    assert readings["simulated-MoE"].verdict is Verdict.SUPPORTED

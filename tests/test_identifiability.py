@@ -142,7 +142,8 @@ def test_poly_identity_refuted_and_corrected_proved() -> None:
 def test_linear_claim_outcome_has_every_reading() -> None:
     out = check_linear(CheckContext("pcr.ident.linear", seed=0))
     assert out.verdict is Verdict.PROVED
-    assert [r.name for r in out.readings] == ["literal", *READINGS]
+    assert [r.name for r in out.readings] == ["literal", "pcos-2-all-atoms", *READINGS]
+    assert "every atom tuple" in out.summary
     assert all(i["holds"] for i in out.evidence["general_identities"])
 
 
@@ -232,3 +233,79 @@ def test_linear_router_reading_fails_for_sigmoid_by_the_ridge_pde() -> None:
     assert d.verdict is Verdict.REFUTED
     c = _coefficients(d)
     assert c["D[a]h(x,eta1)"] == -c["x*D[b]h(x,eta1)"]
+
+
+def test_friction_float_atoms_are_made_exact() -> None:
+    e = get_expert("ffn-tanh")
+    a, b = e.params
+    exact = decide(e, "pcos-1", atoms=[{a: sp.Rational(3, 2), b: 1}, {a: -1, b: sp.Rational(1, 4)}])
+    floats = decide(e, "pcos-1", atoms=[{a: 1.5, b: 1}, {a: -1, b: 0.25}])
+    assert floats.verdict is exact.verdict is Verdict.PROVED
+    assert floats.atoms == exact.atoms
+
+
+def test_friction_relu_written_with_abs_works_at_order_two() -> None:
+    relu_abs = (A * X + B + sp.Abs(A * X + B)) / 2
+    d = decide(relu_abs, "pcos-2", x=X, params=[A, B])
+    ref = decide(get_expert("ffn-relu"), "pcos-2")
+    assert d.verdict is ref.verdict is not Verdict.INCONCLUSIVE
+
+
+def test_friction_many_atoms_need_no_k_limit() -> None:
+    atoms = default_atoms(get_expert("two-layer-gelu-bias").params, 5)
+    values = [v for atom in atoms for v in atom.values()]
+    assert len(set(values)) == len(values) == 20
+    with pytest.raises(ValueError, match="number of atoms k"):
+        default_atoms([A], 0)
+
+
+def test_literal_reading_is_never_proved_by_finitely_many_independence_certificates() -> None:
+    from proofs_checks.identifiability import _literal
+
+    ind = decide(get_expert("ffn-tanh"), "pcos-1")
+    assert ind.verdict is Verdict.PROVED
+    r = _literal(True, [ind], [])
+    assert r.verdict is Verdict.INCONCLUSIVE
+    assert "not covered" in r.summary
+    dep = decide(get_expert("linear"), "pcos-1")
+    assert _literal(False, [dep], []).verdict is Verdict.PROVED
+    assert _literal(True, [dep], []).verdict is Verdict.REFUTED
+
+
+def test_exact_elimination_decides_polynomial_experts_for_all_atoms() -> None:
+    from moetheory.identifiability import decide_all_atoms
+
+    p2 = decide_all_atoms(get_expert("ffn-poly2"), "pcos-1-no-order0")
+    assert p2.verdict is Verdict.REFUTED and p2.generic_rank < p2.n_functions
+    p3 = decide_all_atoms(get_expert("ffn-poly3"), "pcos-1-no-order0")
+    assert p3.verdict is Verdict.PROVED
+    a1, b1, a2, b2 = (sp.Symbol(n, real=True) for n in ("a_1", "b_1", "a_2", "b_2"))
+    # the sign-flipped (more generally, proportional) atoms lie in the exceptional set ...
+    assert a1 * b2 - a2 * b1 in p3.exceptional_factors
+    e = get_expert("ffn-poly3")
+    a, b = e.params
+    flipped = decide(e, "pcos-1-no-order0", atoms=[{a: 1, b: 2}, {a: -1, b: -2}])
+    assert flipped.verdict is Verdict.REFUTED  # ... and really are exceptions
+    # ... while the generic-atom certificate agrees with the all-atoms verdict
+    assert decide(e, "pcos-1-no-order0").verdict is Verdict.PROVED
+    assert decide_all_atoms(get_expert("ffn-relu")).verdict is Verdict.INCONCLUSIVE
+
+
+def test_exception_orbits_find_the_named_exceptional_sets() -> None:
+    from moetheory.identifiability import search_exceptions
+
+    c = sp.Symbol("c", real=True)
+    periodic = search_exceptions(sp.sin(A * X + B), "pcos-1-no-order0", x=X, params=[A, B],
+                                 orbits=["2pi-shift"])
+    assert periodic["2pi-shift"].verdict is Verdict.REFUTED  # sin(z + 2 pi) = sin(z)
+    assert verify_certificate(periodic["2pi-shift"].result)
+    exp = search_exceptions(sp.exp(c * X + B), "eta-only-2", x=X, params=[c, B],
+                            orbits=["equal-slopes"])
+    dep = exp["equal-slopes"]
+    assert dep.verdict is Verdict.REFUTED  # exp(c x + b + 1) = e exp(c x + b)
+    assert any(not coef.is_Rational for row in dep.result.null_space for coef in row)
+    assert dep.result.null_space_complete
+    tanh = search_exceptions(get_expert("ffn-tanh"), "pcos-1", orbits=["sign-flip"])
+    assert tanh["sign-flip"].verdict is Verdict.REFUTED  # tanh is odd
+    with pytest.raises(ValueError, match="orbits must be among"):
+        search_exceptions(get_expert("ffn-tanh"), orbits=["rotation"])

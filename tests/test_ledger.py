@@ -37,7 +37,7 @@ def claims() -> list:  # type: ignore[type-arg]
 
 
 def test_committed_pages_equal_fresh_generation(claims: list) -> None:  # type: ignore[type-arg]
-    pages = ledger.generate_ledger_pages(ledger.build_ledger(claims))
+    pages = ledger.generate_ledger_pages(ledger.build_ledger(claims), claims)
     for name, text in pages.items():
         path = LEDGER_DIR / name
         hint = "run python -m moetheory.engine.ledger --out docs/ledger"
@@ -123,13 +123,6 @@ def _rows_of(prefix: str) -> list[ledger.AuditRow]:
     return [r for r in ledger.read_audit_rows(AUDIT) if r.key.startswith(prefix + "-")]
 
 
-#: Seed 003 rows of the dynamics claims (simulator), covered by the dynamics coverage work.
-DYNAMICS_ROWS_003 = frozenset(
-    f"003-{n:02d}" for n in (2, 5, 6, 9, 18, 20, 34, 36, 39, 43, 50, 54, 62, 63, 65, 67, 68, 72,
-                            74, 76, 77, 83, 95, 97, 106, 112)
-)
-
-
 def _assert_covered(rows: list[ledger.AuditRow], claims: list, what: str) -> None:  # type: ignore[type-arg]
     assert rows, f"no audit rows for {what} in {AUDIT}"
     missing = ledger.uncovered_audit_rows(rows, claims)
@@ -141,20 +134,11 @@ def _assert_covered(rows: list[ledger.AuditRow], claims: list, what: str) -> Non
 
 @needs_audit
 def test_every_seed_003_row_is_covered_or_explained(claims: list) -> None:  # type: ignore[type-arg]
-    rows = [r for r in _rows_of("003") if r.key not in DYNAMICS_ROWS_003]
-    _assert_covered(rows, claims, "seed 003 (exact, proof-step and theory rows)")
-
-
-@needs_audit
-@pytest.mark.xfail(strict=False, reason="coverage work on the seed 003 dynamics rows in progress")
-def test_every_seed_003_dynamics_row_is_covered_or_explained(claims: list) -> None:  # type: ignore[type-arg]
-    rows = [r for r in _rows_of("003") if r.key in DYNAMICS_ROWS_003]
-    _assert_covered(rows, claims, "seed 003 (dynamics rows)")
+    _assert_covered(_rows_of("003"), claims, "seed 003")
 
 
 @needs_audit
 @pytest.mark.parametrize("prefix", ["000", "001", "002"])
-@pytest.mark.xfail(strict=False, reason="coverage work on seeds 000–002 in progress")
 def test_every_audit_row_is_covered_or_explained(prefix: str, claims: list) -> None:  # type: ignore[type-arg]
     _assert_covered(_rows_of(prefix), claims, f"seed {prefix}")
 
@@ -163,3 +147,21 @@ def test_every_audit_row_is_covered_or_explained(prefix: str, claims: list) -> N
 def test_audit_keys_belong_to_known_seeds() -> None:
     for row in ledger.read_audit_rows(AUDIT):
         assert ledger.seed_file_for_key(row.key) in SEED_FILES
+
+
+def test_index_lists_claims_without_provenance() -> None:
+    seed = "003_3078ccb5100b14b7.txt"
+    a = NS(id="a", sources=(NS(seed_file=seed, lines=(74,)),), covers=(), origin="seed")
+    b = NS(id="b", sources=(), covers=(), origin="seed")
+    c = NS(id="c", sources=(), covers=(), origin="package")
+    pages = ledger.generate_ledger_pages(None, [a, b, c])
+    assert "- `b`" in pages["index.md"] and "- `c`" not in pages["index.md"]
+    pages = ledger.generate_ledger_pages(None, [a])
+    assert "Every registered claim records the seed lines it checks." in pages["index.md"]
+
+
+def test_every_continual_learning_claim_records_its_seed_lines(claims: list) -> None:  # type: ignore[type-arg]
+    missing = [c.id for c in claims if c.id.startswith("cl.") and not c.sources]
+    assert not missing, f"cl.* claims without sources: {missing}"
+    seed = "003_3078ccb5100b14b7.txt"
+    assert all(s.seed_file == seed for c in claims if c.id.startswith("cl.") for s in c.sources)

@@ -233,3 +233,10 @@ def test_erf_and_erfc_enclosures_stay_tight_for_large_arguments(t: int) -> None:
                 assert enc.delta / abs(ref) < mpmath.mpf(10) ** -20
     finally:
         iv.dps = old
+
+
+def test_null_space_with_constants_e_and_pi_is_exact_and_canonical() -> None:
+    r = decide_linear_independence([sp.E * sp.exp(X), sp.exp(X), sp.pi * X, X], X)
+    assert r.status == "dependent" and r.null_space_complete
+    assert r.null_space == [[1, -sp.E, 0, 0], [0, 0, 1, -sp.pi]]
+    assert verify_certificate(r)

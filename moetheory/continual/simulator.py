@@ -411,9 +411,13 @@ def simulate_many(
         F_code = np.zeros((B_, T))
         G_code = np.zeros((B_, T))
         root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖ right after round τ
-        code_F = [
-            _CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T) for c in range(nC)
-        ]
+        # One incremental sum per run of adjacent configurations with the same M (fewer calls).
+        code_F: list[_CodeForgetting] = []
+        for c in range(nC):
+            if code_F and int(Ms[c]) == code_F[-1].M and code_F[-1].rows.stop == c * R:
+                code_F[-1] = _CodeForgetting(code_F[-1].rows.start, (c + 1) * R, int(Ms[c]), N, T)
+            else:
+                code_F.append(_CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T))
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -580,6 +584,7 @@ class _CodeForgetting:
 
     def __init__(self, start: int, stop: int, M: int, N: int, T: int) -> None:
         self.rows = slice(start, stop)
+        self.M = M
         R = stop - start
         self.local = np.arange(R)
         self.cap = max(8, 2 * T // (M * N) + 8)

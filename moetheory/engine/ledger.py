@@ -153,10 +153,7 @@ def build_ledger(
     [((74,), ['cl.x'], ['003-12'])]
     """
     if claims is None:
-        from moetheory.engine.registry import load_checks, registered
-
-        load_checks()
-        claims = registered()
+        claims = _registered()
     rows = unchecked_rows(UNCHECKED if unchecked is None else unchecked)
     table: dict[tuple[str, tuple[int, ...]], LedgerEntry] = {}
 
@@ -240,8 +237,10 @@ def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_ledger_index(book: Mapping[str, Sequence[LedgerEntry]]) -> str:
-    """The index page of the ledger, one row per seed."""
+def render_ledger_index(
+    book: Mapping[str, Sequence[LedgerEntry]], unsourced: Sequence[str] = ()
+) -> str:
+    """The index page of the ledger, one row per seed, then the claims without ``sources``."""
     lines = [
         "# Coverage ledger",
         "",
@@ -265,15 +264,34 @@ def render_ledger_index(book: Mapping[str, Sequence[LedgerEntry]]) -> str:
             f"| [{SEED_FILES.get(seed, seed)}]({page}.md) | {len(entries)} | {checked} "
             f"| {len(entries) - checked} |"
         )
+    lines += ["", "## Claims without provenance", ""]
+    if unsourced:
+        lines.append("These registered claims record no seed lines (`sources`) yet:")
+        lines.append("")
+        lines += [f"- `{cid}`" for cid in unsourced]
+    else:
+        lines.append("Every registered claim records the seed lines it checks.")
     return "\n".join(lines) + "\n"
+
+
+def _registered() -> list:  # type: ignore[type-arg]
+    from moetheory.engine.registry import load_checks, registered
+
+    load_checks()
+    return registered()
 
 
 def generate_ledger_pages(
     book: Mapping[str, Sequence[LedgerEntry]] | None = None,
+    claims: Iterable | None = None,  # type: ignore[type-arg]
 ) -> dict[str, str]:
-    """``{file name: Markdown}`` for the index and every seed page."""
-    book = build_ledger() if book is None else book
-    pages = {"index.md": render_ledger_index(book)}
+    """``{file name: Markdown}`` for the index and every seed page; the index also lists the
+    seed claims that record no ``sources``."""
+    claims = _registered() if claims is None else list(claims)
+    book = build_ledger(claims) if book is None else book
+    unsourced = sorted(c.id for c in claims if not c.sources and getattr(c, "origin", "seed")
+                       == "seed")
+    pages = {"index.md": render_ledger_index(book, unsourced)}
     for seed, entries in book.items():
         pages[f"{ledger_page_name(seed)}.md"] = render_ledger_page(seed, entries)
     return pages
@@ -325,10 +343,7 @@ def uncovered_audit_rows(
     ['003-13']
     """
     if claims is None:
-        from moetheory.engine.registry import load_checks, registered
-
-        load_checks()
-        claims = registered()
+        claims = _registered()
     covered = {k for c in claims for k in c.covers}
     covered |= {r.key for r in unchecked_rows(UNCHECKED if unchecked is None else unchecked)}
     return [r.key for r in rows if r.key not in covered]

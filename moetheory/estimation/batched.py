@@ -322,12 +322,15 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations):
         M = A + lam[:, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
         trial = phi + _cholesky_solve(M, -grad)
         theta_t, dtheta_t = _theta(trial, bound)
-        f_t, J_t = jacobian_batch(theta_t, x, k, router, expert)
-        r_t = f_t - y
+        r_t = _forward(theta_t, x, k, router, expert)[0] - y
         obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
         ok = obj_t < obj
+        idx = np.flatnonzero(ok)
+        if idx.size:  # the Jacobian only where the step is taken (fits are independent)
+            J[idx] = jacobian_batch(theta_t[idx], x[idx], k, router, expert)[1] * (
+                dtheta_t[idx, None, :]
+            )
         phi = np.where(ok[:, None], trial, phi)
-        J = np.where(ok[:, None, None], J_t * dtheta_t[:, None, :], J)
         r = np.where(ok[:, None], r_t, r)
         obj = np.where(ok, obj_t, obj)
         lam = np.where(ok, np.maximum(lam / 5.0, 1e-12), np.minimum(lam * 3.0, 1e12))

@@ -1,13 +1,18 @@
 """The estimation-rate experiment: least-squares fits of the three routers against n.
 
 Design (see :func:`rates_design`): inputs ``X ~ Uniform([-2, 2]^2)``, responses
-``Y = f_{G*}(X) + eps`` with ``eps ~ N(0, sigma^2)``, ``tanh`` experts (strongly identifiable
-according to seed 002), ``k* = 2`` true experts, fitted with ``k = 2`` (exact-specified) and
+``Y = f_{G*}(X) + eps`` with ``eps ~ N(0, sigma^2)``, ``tanh`` experts by default (strongly
+identifiable according to seed 002; ``relu``, ``poly2`` and ``linear`` by ``expert``),
+``k* = 2`` true experts, fitted with ``k = 2`` (exact-specified) and
 ``k = 3`` (over-specified) atoms, for the linear, cosine and perturbed cosine routers
 (``tau1 = tau2 = 1``) with the same true parameters. Each fit is the least-squares
 estimate of eq. (3) from one start in a neighbourhood of the truth (true atoms plus
 ``N(0, start_noise^2)`` noise; for ``k = 3`` the first true atom is split in two with half the
-mass each) and ``restarts`` standard-normal starts; the lowest objective wins.
+mass each) and ``restarts`` standard-normal starts; the lowest objective wins. The fits of
+all replicates and starts of one ``(router, k, n)`` cell run together as one batched,
+deterministic Levenberg–Marquardt (:mod:`moetheory.estimation.batched`, ``method="lm"``, the
+default; its results are bit-identical on every SIMD/BLAS path); ``method="bfgs"`` keeps the
+previous one-fit-at-a-time SciPy BFGS path for comparison (``benchmarks/bench_estimation.py``).
 
 Errors are measured only in what the regression function identifies: both measures are put in
 :func:`~moetheory.estimation.voronoi.canonical_form` (masses normalised to sum 1; cosine:
@@ -21,6 +26,7 @@ percentile bootstrap interval that resamples the replicates within each n.
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Iterable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field, replace
@@ -30,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from moetheory.estimation.batched import fit_batch
+from moetheory.estimation.detmath import det_log
 from moetheory.estimation.fitting import fit_least_squares
 from moetheory.estimation.models import (
     MixingMeasure,
@@ -141,20 +148,20 @@ class RatesDesign:
 
 
 def rates_design(profile: str = "quick", replicates: int | None = None) -> RatesDesign:
-    """The design for a profile: quick (n = 50..5000, 5 sizes) or full (n = 50..10^4, 6).
+    """The design for a profile: quick (n = 50..2500, 5 sizes) or full (n = 50..10^4, 6).
 
     Examples
     --------
     >>> rates_design("quick").n_grid
-    (50, 158, 500, 1581, 5000)
+    (50, 133, 354, 940, 2500)
     >>> rates_design("slow")
     Traceback (most recent call last):
     ...
     ValueError: profile must be 'quick' or 'full', got 'slow'
     """
     if profile == "quick":
-        grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(5000), 5)))
-        return RatesDesign(n_grid=grid, replicates=replicates or 6, restarts=1)
+        grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(2500), 5)))
+        return RatesDesign(n_grid=grid, replicates=replicates or 6, restarts=1, lm_iterations=40)
     if profile == "full":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
         return RatesDesign(n_grid=grid, replicates=replicates or 16, restarts=1, max_iter=500)
@@ -164,7 +171,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
 def _start_near_truth(G: MixingMeasure, k: int, rng: np.random.Generator, noise: float):
     b0, b1, eta = G.beta0.copy(), G.beta1.copy(), G.eta.copy()
     while b0.size < k:
-        b0 = np.concatenate([[b0[0] - np.log(2.0)] * 2, b0[1:]])
+        b0 = np.concatenate([[b0[0] - math.log(2.0)] * 2, b0[1:]])
         b1 = np.concatenate([b1[:1], b1], axis=0)
         eta = np.concatenate([eta[:1], eta], axis=0)
     start = MixingMeasure(b0, b1, eta)
@@ -417,7 +424,9 @@ def median_table(records: list[dict[str, Any]], loss: str) -> dict[tuple[str, in
 
 def _slope(log_n: np.ndarray, log_m: np.ndarray) -> np.ndarray:
     xc = log_n - log_n.mean()
-    return ((log_m - log_m.mean(axis=-1, keepdims=True)) @ xc) / (xc @ xc)
+    # einsum, not BLAS: the same bits on every machine
+    centred = log_m - log_m.mean(axis=-1, keepdims=True)
+    return np.einsum("...m,m->...", centred, xc) / np.einsum("m,m->", xc, xc)
 
 
 def slope_bootstrap(
@@ -463,12 +472,12 @@ def slope_bootstrap(
         raise ValueError("losses must be positive and finite for a log-log slope")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
-    log_n = np.log(ns)
-    slope = float(_slope(log_n, np.log(np.median(losses, axis=1))))
+    log_n = det_log(ns)
+    slope = float(_slope(log_n, det_log(np.median(losses, axis=1))))
     reps = losses.shape[1]
     idx = rng.integers(0, reps, size=(n_boot, ns.size, reps))
     boot_losses = np.take_along_axis(np.broadcast_to(losses, (n_boot, *losses.shape)), idx, axis=2)
-    boot = _slope(log_n, np.log(np.median(boot_losses, axis=2)))
+    boot = _slope(log_n, det_log(np.median(boot_losses, axis=2)))
     lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     return {"slope": slope, "ci": [float(lo), float(hi)], "level": 1 - alpha, "boot": boot}
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory.estimation.detmath import det_exp, det_log
 from moetheory.estimation.models import ROUTERS, MixingMeasure
 
 __all__ = [
@@ -187,12 +188,12 @@ def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMe
             raise ValueError("beta1 must be non-zero for the cosine router (||beta1|| = 0)")
         b1 = b1 / norm
     elif router == "linear":
-        b1 = b1 - np.einsum("k,kd->d", np.exp(b0), b1)
+        b1 = b1 - np.einsum("k,kd->d", det_exp(b0), b1)
     else:
         if not tau1 > 0:
             raise ValueError(f"tau1 must be > 0 for the perturbed router, got {tau1!r}")
         v = b1 / (np.linalg.norm(b1, axis=1, keepdims=True) + tau1)
-        b1 = v - np.einsum("k,kd->d", np.exp(b0), v)
+        b1 = v - np.einsum("k,kd->d", det_exp(b0), v)
     return MixingMeasure(b0, b1, G.eta)
 
 
@@ -206,4 +207,4 @@ def normalise_masses(G: MixingMeasure) -> MixingMeasure:
     ([0.5, 0.5], [[2.0], [1.0]])
     """
     m = G.beta0.max()
-    return MixingMeasure(G.beta0 - (m + np.log(np.exp(G.beta0 - m).sum())), G.beta1, G.eta)
+    return MixingMeasure(G.beta0 - (m + det_log(det_exp(G.beta0 - m).sum())), G.beta1, G.eta)
