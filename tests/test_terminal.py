@@ -185,3 +185,19 @@ def test_markdown_to_text_and_evidence_rows() -> None:
     assert evidence_rows({"a": {"b": True, "c": None}}) == [("a › b", "yes"), ("a › c", "—")]
     text = render_claim_text({**ENTRY, "readings": []}, width=60)
     assert all(len(line) <= 60 for line in text.splitlines())
+
+
+def test_markdown_tables_in_a_derivation_print_as_aligned_rows() -> None:
+    from moetheory.engine.terminal import render_claim_text
+
+    derivation = (
+        "Readings:\n\n| reading | verdict | why |\n|---|---|---|\n"
+        "| literal | refuted | exact dependence |\n| pcos-2 | proved | 20 functions |\n\nDone."
+    )
+    entry = {"id": "x", "verdict": "refuted", "statement": "s", "derivation": derivation}
+    lines = render_claim_text(entry, width=80).splitlines()
+    assert not any("|---" in line or "| |" in line for line in lines)
+    row = next(line for line in lines if "literal" in line)
+    other = next(line for line in lines if "pcos-2" in line)
+    assert row.index("refuted") == other.index("proved")  # the columns line up
+    assert any(line.strip() == "Done." for line in lines)

@@ -73,6 +73,11 @@ def _math_to_text(text: str) -> str:
     return "".join(out)
 
 
+#: Marks a paragraph of :func:`markdown_to_text` that is a table (cells split by the unit
+#: separator), so that the renderer can align its columns to the width it has.
+_TABLE, _TABLE_CELL = "\x1etable\n", "\x1f"
+
+
 def markdown_to_text(markdown: str) -> list[str]:
     """A check's MyST derivation as plain paragraphs (one string each, not yet wrapped).
 
@@ -84,7 +89,9 @@ def markdown_to_text(markdown: str) -> list[str]:
     Returns
     -------
     list of str
-        Paragraphs; indented ones (four spaces) are display maths or code.
+        Paragraphs; indented ones (four spaces) are display maths or code; a Markdown table
+        is one paragraph starting with ``_TABLE`` whose rows hold cells split by
+        ``_TABLE_CELL`` (its separator row dropped).
 
     Display maths becomes an indented line of Unicode maths, inline maths Unicode, bold
     and code marks are dropped, headings become plain lines, code blocks stay verbatim
@@ -140,6 +147,16 @@ def markdown_to_text(markdown: str) -> list[str]:
                 math = " ".join(chunk)
             paragraphs.append("    " + latex_to_unicode(math))
             i += 1
+            continue
+        if stripped.startswith("|") and stripped.endswith("|"):
+            flush()
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                if not all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+                    rows.append(_TABLE_CELL.join(_inline(c) for c in cells))
+                i += 1
+            paragraphs.append(_TABLE + "\n".join(rows))
             continue
         if not stripped:
             flush()
@@ -306,7 +323,11 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     if derivation:
         out.append("Derivation")
         for para in markdown_to_text(_str(derivation)):
-            if para.startswith("    "):  # display maths or verbatim code: indented
+            if para.startswith(_TABLE):  # a Markdown table: aligned columns
+                rows = [tuple(r.split(_TABLE_CELL)) for r in para[len(_TABLE):].splitlines()]
+                ncol = max(len(r) for r in rows)
+                out += _table([r + ("",) * (ncol - len(r)) for r in rows], w, _LABEL + 2)
+            elif para.startswith("    "):  # display maths or verbatim code: indented
                 for line in para.splitlines():
                     out += textwrap.wrap(
                         line.strip(), width=w, initial_indent=" " * (_LABEL + 2),
