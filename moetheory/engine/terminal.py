@@ -324,9 +324,9 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
         out.append("Derivation")
         for para in markdown_to_text(_str(derivation)):
             if para.startswith(_TABLE):  # a Markdown table: aligned columns
-                rows = [tuple(r.split(_TABLE_CELL)) for r in para[len(_TABLE):].splitlines()]
-                ncol = max(len(r) for r in rows)
-                out += _table([r + ("",) * (ncol - len(r)) for r in rows], w, _LABEL + 2)
+                table = [tuple(r.split(_TABLE_CELL)) for r in para[len(_TABLE):].splitlines()]
+                ncol = max(len(r) for r in table)
+                out += _table([r + ("",) * (ncol - len(r)) for r in table], w, _LABEL + 2)
             elif para.startswith("    "):  # display maths or verbatim code: indented
                 for line in para.splitlines():
                     out += textwrap.wrap(
