@@ -41,11 +41,21 @@ def test_order_rules_support_true_and_refute_false_exponents() -> None:
     assert exponent_at_most("Ω(x^0)", false, 0.0, 0.25).verdict is Verdict.UNSUPPORTED
 
 
+def test_fit_exponent_takes_exact_zeros_among_positive_values() -> None:
+    # |f - 1/M| is exactly 0 in a perfectly balanced run: a magnitude, not bad input
+    samples = _samples(1.0)
+    samples[0][:5] = 0.0
+    est = fit_exponent(XS, samples, alpha=0.01, seed=4)
+    assert np.isfinite(est.mean) and est.low <= est.mean <= est.high
+
+
 def test_fit_exponent_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="x must hold"):
         fit_exponent((0.1, 0.1), [np.ones(3), np.ones(3)], 0.01)
     with pytest.raises(ValueError, match="positive"):
         fit_exponent(XS, [np.ones(3), np.ones(3), -np.ones(3)], 0.01)
+    with pytest.raises(ValueError, match="positive"):
+        fit_exponent(XS, [np.ones(3), np.ones(3), np.zeros(3)], 0.01)
     with pytest.raises(ValueError, match="one array per grid value"):
         fit_exponent(XS, [np.ones(3)], 0.01)
 

@@ -31,11 +31,11 @@ __all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_expon
 BOOTSTRAP = 1000
 
 
-_LOG = np.frompyfunc(math.log, 1, 1)
+_LOG = np.frompyfunc(lambda v: math.log(v) if v > 0 else -math.inf, 1, 1)
 
 
 def _log(x: np.ndarray | Sequence[float]) -> np.ndarray:
-    """Natural logarithm through the C library, not NumPy's SIMD kernels (whose last bit
+    """Natural logarithm (``-inf`` at 0) through the C library, not NumPy's SIMD kernels (whose last bit
     depends on the CPU path), so fitted exponents are the same on every machine."""
     return np.asarray(_LOG(np.asarray(x, dtype=float)), dtype=float)
 
@@ -71,7 +71,9 @@ def fit_exponent(
     Raises
     ------
     ValueError
-        If the grid or the samples are not positive, or the sizes disagree.
+        If the grid is not positive, a grid value has fewer than two positive samples (zeros
+        are allowed: an exactly balanced run), a sample is negative or not finite, or the
+        sizes disagree.
 
     Examples
     --------
@@ -87,16 +89,23 @@ def fit_exponent(
     if len(samples) != len(xs):
         raise ValueError(f"samples must have one array per grid value, got {len(samples)}")
     arrays = [np.asarray(s, dtype=float).ravel() for s in samples]
-    if any(a.size < 2 or not np.all(np.isfinite(a)) or (a <= 0).any() for a in arrays):
-        raise ValueError("samples must hold at least 2 finite positive values per grid value")
+    if any(not np.all(np.isfinite(a)) or (a < 0).any() or (a > 0).sum() < 2 for a in arrays):
+        raise ValueError(
+            "samples must be finite and non-negative, with at least 2 positive values per grid "
+            "value"
+        )
     logx = _log(xs)
     slope = float(_slope(logx, _log([a.mean() for a in arrays])))
     rng = np.random.default_rng(seed)
     means = np.stack(
         [a[rng.integers(0, a.size, (BOOTSTRAP, a.size))].mean(axis=1) for a in arrays], axis=1
     )
-    boot = _slope(logx, _log(means))
-    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    # A resample of only zeros has mean 0 (log -inf): its slope is ±inf, which the
+    # percentile ends take as they come (no interpolation between infinities).
+    with np.errstate(invalid="ignore"):
+        boot = _slope(logx, _log(means))
+    boot = np.where(np.isnan(boot), -np.inf, boot)
+    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
     return MeanEstimate(slope, float(low), float(high), int(sum(a.size for a in arrays)),
                         1 - alpha)
 
