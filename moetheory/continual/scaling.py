@@ -35,8 +35,9 @@ _LOG = np.frompyfunc(lambda v: math.log(v) if v > 0 else -math.inf, 1, 1)
 
 
 def _log(x: np.ndarray | Sequence[float]) -> np.ndarray:
-    """Natural logarithm (``-inf`` at 0) through the C library, not NumPy's SIMD kernels (whose last bit
-    depends on the CPU path), so fitted exponents are the same on every machine."""
+    """Natural logarithm (``-inf`` at 0) through the C library, not NumPy's SIMD kernels
+    (whose last bit depends on the CPU path), so fitted exponents are the same on every
+    machine."""
     return np.asarray(_LOG(np.asarray(x, dtype=float)), dtype=float)
 
 
