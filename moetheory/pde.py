@@ -18,6 +18,7 @@ polynomial-remainder certificate) and mpmath numeric differentiation at >= 30 di
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -340,7 +341,10 @@ def sample_points(
         pair = []
         for lo, hi in (nb_range, nx_range):
             v = rng.standard_normal(d1)
-            pair.append(v / np.linalg.norm(v) * rng.uniform(lo, hi))
+            # math.fsum + sqrt are correctly rounded: the same bits on every BLAS and SIMD
+            # path (np.linalg.norm is not), so the reported mpmath errors are too.
+            norm = math.sqrt(math.fsum(float(t) * float(t) for t in v))
+            pair.append(v / norm * rng.uniform(lo, hi))
         out.append((pair[0], pair[1]))
     return out
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 
 import mpmath
 import numpy as np
@@ -220,3 +223,27 @@ def test_near_zero_and_linear_second_order():
 def test_bad_input_raises_value_error_naming_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_sample_points_are_the_same_bits_under_other_blas_and_simd() -> None:
+    # The mpmath cross-check reports its error at these points: they must not depend on the
+    # BLAS kernel or the SIMD width (np.linalg.norm does).
+    code = (
+        "import numpy as np; from moetheory.pde import sample_points; "
+        "pts = sample_points(np.random.default_rng(7), 5, 20); "
+        "print([float(t).hex() for b, x in pts for t in (*b, *x)])"
+    )
+    feats = subprocess.run(
+        [sys.executable, "-c", "import numpy._core._multiarray_umath as m; print(' '.join("
+         "k for k, v in m.__cpu_features__.items() if v and k in m.__cpu_dispatch__ "
+         "and k.startswith(('AVX512', 'X86_V4'))))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    runs = [
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       check=True).stdout
+        for env in (dict(os.environ),
+                    dict(os.environ, OPENBLAS_CORETYPE="Sandybridge",
+                         NPY_DISABLE_CPU_FEATURES=feats))
+    ]
+    assert runs[0] == runs[1]
