@@ -160,6 +160,16 @@ def gradients(
     return float(np.mean(values)), Xa.T @ dz / n, d_experts
 
 
+def _check_training(loss_name: str, epochs: int, lr: float) -> None:
+    """The arguments shared by :func:`train` and :func:`run_specialization_many`."""
+    if loss_name not in ("1.1", "1.3"):
+        raise ValueError(f"loss_name must be '1.1' or '1.3', got {loss_name!r}")
+    if not isinstance(epochs, int) or epochs < 1:
+        raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
+    if not (np.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+
+
 def train(
     net: MixtureNet, X: np.ndarray, T: np.ndarray, loss_name: str, epochs: int, lr: float
 ) -> list[float]:
@@ -174,12 +184,7 @@ def train(
     >>> hist[-1] < hist[0]
     True
     """
-    if loss_name not in ("1.1", "1.3"):
-        raise ValueError(f"loss_name must be '1.1' or '1.3', got {loss_name!r}")
-    if not isinstance(epochs, int) or epochs < 1:
-        raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
-    if not (np.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+    _check_training(loss_name, epochs, lr)
     history = []
     for _ in range(epochs):
         value, dg, de = gradients(net, X, T, loss_name)
@@ -296,12 +301,7 @@ def run_specialization_many(
     >>> bool(np.allclose(one.mixing, many[0].mixing, atol=1e-10))
     True
     """
-    if loss_name not in ("1.1", "1.3"):
-        raise ValueError(f"loss_name must be '1.1' or '1.3', got {loss_name!r}")
-    if not isinstance(epochs, int) or epochs < 1:
-        raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
-    if not (np.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+    _check_training(loss_name, epochs, lr)
     if not 0 < threshold < 1:
         raise ValueError(f"threshold must lie in (0, 1), got {threshold!r}")
     if not rngs:

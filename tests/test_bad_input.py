@@ -64,8 +64,9 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _group_alive(pgid: int) -> list[int]:
-    """Live processes of the process group ``pgid``."""
+def _live_processes(field: int, value: int) -> list[int]:
+    """Live processes whose ``/proc/PID/stat`` field ``field`` (after the name) is ``value``:
+    field 1 is the parent's PID, field 2 the process group."""
     out = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -74,25 +75,19 @@ def _group_alive(pgid: int) -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
+        if int(fields[field]) == value and fields[0] != "Z":
             out.append(int(entry.name))
     return out
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """Live processes of the process group ``pgid``."""
+    return _live_processes(2, pgid)
 
 
 def _children() -> list[int]:
     """Live child processes of this test process."""
-    me = os.getpid()
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == me and fields[0] != "Z":
-            out.append(int(entry.name))
-    return out
+    return _live_processes(1, os.getpid())
 
 
 def _wait_group_gone(pgid: int, seconds: float = 10.0) -> list[int]:
