@@ -14,19 +14,27 @@ Usage::
 
     python benchmarks/seed_stability.py --seeds 20 --jobs 2 --markdown docs/seed-stability.md
     python benchmarks/seed_stability.py --only 'cl.*' --seeds 5
+    python benchmarks/seed_stability.py --save-dir runs/ss      # one JSON report per seed
+    python benchmarks/seed_stability.py --from-dir runs/ss --markdown docs/seed-stability.md
+
+With ``--save-dir`` each seed's report is written as ``seed-<s>.json`` as soon as it is done
+(a seed already saved there is not run again), so a long run can be stopped and resumed, and
+``--from-dir`` renders the page from whatever seeds are saved.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from moetheory import verify
 
-__all__ = ["main", "stability_rows"]
+__all__ = ["load_reports", "main", "stability_rows"]
 
 DECIDED = {"supported", "unsupported"}
 EXACT = {"proved", "refuted"}
@@ -69,6 +77,25 @@ def stability_rows(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def load_reports(directory: str | Path) -> dict[int, dict[str, Any]]:
+    """The per-seed reports saved by ``--save-dir``, keyed by master seed.
+
+    Parameters
+    ----------
+    directory : str or Path
+        Directory holding ``seed-<s>.json`` files.
+
+    Returns
+    -------
+    dict of int to dict
+        Report of each saved seed (only its ``claims`` entries are used here).
+    """
+    out = {}
+    for path in sorted(Path(directory).glob("seed-*.json")):
+        out[int(path.stem.split("-", 1)[1])] = json.loads(path.read_text(encoding="utf-8"))
+    return out
+
+
 def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float) -> str:
     bad = [r for r in rows if r["contradiction"] or r["exact_change"]]
     lines = [
@@ -103,20 +130,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", metavar="GLOB", help="claim IDs (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel checks per run")
     parser.add_argument("--markdown", help="write the table here")
+    parser.add_argument("--save-dir", help="save each seed's report here (resumable)")
+    parser.add_argument("--from-dir", help="render from the reports saved here; run nothing")
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error(f"--seeds must be >= 1, got {args.seeds}")
     if args.jobs < 1:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
     start = time.perf_counter()
-    reports = []
-    for seed in range(args.seeds):
-        reports.append(verify(only=args.only, profile="quick", seed=seed, jobs=args.jobs))
-        print(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in
-                                          sorted(reports[-1]["counts"].items())), flush=True)
+    if args.from_dir:
+        saved = load_reports(args.from_dir)
+        reports = [saved[s] for s in sorted(saved)]
+        elapsed = sum(float(r.get("seconds_wall", 0.0)) for r in reports)
+        n_seeds = len(reports)
+        if not reports:
+            parser.error(f"--from-dir {args.from_dir}: no seed-<s>.json reports there")
+    else:
+        done = load_reports(args.save_dir) if args.save_dir else {}
+        reports = []
+        for seed in range(args.seeds):
+            if seed in done:
+                reports.append(done[seed])
+                continue
+            t0 = time.perf_counter()
+            rep = verify(only=args.only, profile="quick", seed=seed, jobs=args.jobs)
+            rep = {"seed": seed, "seconds_wall": time.perf_counter() - t0,
+                   "counts": rep["counts"],
+                   "claims": [{"id": c["id"], "verdict": c["verdict"],
+                               "summary": c.get("summary", "")} for c in rep["claims"]]}
+            reports.append(rep)
+            if args.save_dir:
+                Path(args.save_dir).mkdir(parents=True, exist_ok=True)
+                (Path(args.save_dir) / f"seed-{seed}.json").write_text(
+                    json.dumps(rep, indent=1), encoding="utf-8")
+            print(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in
+                                              sorted(rep["counts"].items())), flush=True)
+        elapsed = time.perf_counter() - start
+        n_seeds = args.seeds
     rows = stability_rows(reports)
-    elapsed = time.perf_counter() - start
-    text = _markdown(rows, args.seeds, elapsed)
+    text = _markdown(rows, n_seeds, elapsed)
     print(text)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:

@@ -57,6 +57,7 @@ __all__ = [
     "check_thm1_generalization",
     "check_thm2_beats_single",
     "check_thm2_bounds",
+    "ground_truth_unit",
 ]
 
 #: Relative tolerance of every Monte Carlo comparison (fixed before comparing).
@@ -103,12 +104,56 @@ def _projection_budget(ctx: CheckContext) -> Budget:
     return Budget.for_profile(ctx.profile, quick=(8_000, 6), full=(40_000, 6))
 
 
-def _bound(label: str, lhs: np.ndarray, rhs: np.ndarray, alpha: float) -> dict[str, Any]:
+def ground_truth_unit(cfg: CLConfig) -> float:
+    """The problem's known error scale: :math:`\\bar u = \\frac1N\\sum_n E\\|w_n\\|^2`.
+
+    The error of a model that has learnt nothing on task ``n`` is :math:`\\|w_n\\|^2`, so
+    :math:`\\bar u` is the natural unit of the forgetting :math:`F_t` and the generalization
+    error :math:`G_T`. It is computed from the configuration alone (the data model of
+    :func:`moetheory.continual.ground_truths`), before any replicate is drawn, so a tolerance
+    built on it is fixed before looking.
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        The simulated configuration.
+
+    Returns
+    -------
+    float
+        Definition-1 model: centres :math:`w_k \\sim N(0, \\sigma_0^2 I_d)` give
+        :math:`d\\sigma_0^2`; a ground truth :math:`n \\ge K` adds the uniform jitter's
+        :math:`d\\,\\mathrm{spread}^2/12`. Code model: centres have norm :math:`\\sigma_0`;
+        ground truth :math:`n` adds :math:`\\lfloor n/K\\rfloor\\, r\\,\\mathrm{spread}^2`
+        (``r = code_rank``).
+
+    Examples
+    --------
+    >>> round(ground_truth_unit(CLConfig(N=7, K=7)), 12)  # d σ0² = 10 · 0.16
+    1.6
+    """
+    spread = cfg.resolved_cluster_spread
+    if cfg.data_model == "definition1":
+        extra = (cfg.N - cfg.K) * cfg.d * spread**2 / 12
+        return float((cfg.N * cfg.d * cfg.sigma0**2 + extra) / cfg.N)
+    extra = sum((n // cfg.K) * cfg.code_rank * spread**2 for n in range(cfg.N))
+    return float((cfg.N * cfg.sigma0**2 + extra) / cfg.N)
+
+
+def _frozen_tol(cfg: CLConfig, t: int) -> float:
+    """Tolerance of the frozen-forgetting identity at round ``t``: :func:`_tol` of the claimed
+    decay ``(T1 - 1)/(t - 1)`` times :func:`ground_truth_unit` (fixed before looking)."""
+    return _tol((cfg.T1 - 1) / (t - 1) * ground_truth_unit(cfg))
+
+
+def _bound(label: str, lhs: np.ndarray, rhs: np.ndarray, alpha: float,
+           unit: float) -> dict[str, Any]:
     """One-sided check of ``E[lhs] <= E[rhs]`` from paired replicates (:func:`stats.at_most`
-    on ``E[lhs - rhs] <= 0`` with the tolerance of ``E[rhs]``): supported when the confidence
-    interval of the difference lies at or below the tolerance, unsupported when it lies above,
-    inconclusive when it straddles it."""
-    tol = _tol(float(np.mean(rhs)))
+    on ``E[lhs - rhs] <= 0``): supported when the confidence interval of the difference lies
+    at or below the tolerance, unsupported when it lies above, inconclusive when it straddles
+    it. The tolerance :func:`_tol` of ``unit`` (:func:`ground_truth_unit` of the run's
+    configuration) is fixed before the replicates are drawn: it never depends on them."""
+    tol = _tol(unit)
     comp = at_most(label, mean_ci(lhs - rhs, alpha), 0.0, tol)
     return {**stable_tree({"E_lhs": float(np.mean(lhs)), "E_bound": float(np.mean(rhs)),
                            "difference": comp.estimate.mean}), **comp.to_dict()}
@@ -1055,7 +1100,8 @@ def check_thm1_forgetting(ctx: CheckContext) -> Outcome:
             for t_val in _forgetting_ts(cfg):
                 bound = th.thm1_forgetting_bound(res.expert, res.ground_truths, cfg.M,
                                                  _r_value(cfg), t_val, pairs)
-                rows.append(_bound(f"t={t_val}", res.forgetting[:, t_val - 1], bound, alpha))
+                rows.append(_bound(f"t={t_val}", res.forgetting[:, t_val - 1], bound, alpha,
+                                   ground_truth_unit(cfg)))
             readings.append(_bound_reading(
                 f"{name}/{pairs}", f"{_run_text(name, cfg)}; {pairs} pairs; every t in "
                 f"{_forgetting_ts(cfg)}", rows,
@@ -1104,7 +1150,8 @@ def check_thm1_generalization(ctx: CheckContext) -> Outcome:
             for T_val in _horizons(cfg):
                 bound = th.thm1_generalization_bound(res.expert[:, :T_val], res.ground_truths,
                                                      cfg.M, _r_value(cfg), cfg.T1, pairs)
-                rows.append(_bound(f"T={T_val}", res.generalization[:, T_val - 1], bound, alpha))
+                rows.append(_bound(f"T={T_val}", res.generalization[:, T_val - 1], bound, alpha,
+                                   ground_truth_unit(cfg)))
             readings.append(_bound_reading(
                 f"{name}/{pairs}", f"{_run_text(name, cfg)}; {pairs} pairs; every T in "
                 f"{_horizons(cfg)}", rows,
@@ -1141,7 +1188,7 @@ def check_frozen_forgetting(ctx: CheckContext) -> Outcome:
         for t_val in ts:
             pred = (cfg.T1 - 1) / (t_val - 1) * res.forgetting[:, cfg.T1 - 1]
             est = mean_ci(res.forgetting[:, t_val - 1] - pred, alpha)
-            comp = compare(f"t={t_val}", est, 0.0, _tol(float(np.mean(pred))))
+            comp = compare(f"t={t_val}", est, 0.0, _frozen_tol(cfg, t_val))
             rows.append({**comp.to_dict(),
                          "E[F_t]": stable(float(np.mean(res.forgetting[:, t_val - 1]))),
                          "(T1-1)/(t-1) E[F_T1]": stable(float(np.mean(pred)))})
@@ -1201,7 +1248,8 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
             for t_val in ts:
                 bound = th.thm2_forgetting_bound(res.expert, res.ground_truths, clusters, cfg.M,
                                                  r_val, cfg.T1, t_val, pairs)
-                rows.append(_bound(f"t={t_val}", res.forgetting[:, t_val - 1], bound, alpha))
+                rows.append(_bound(f"t={t_val}", res.forgetting[:, t_val - 1], bound, alpha,
+                                   ground_truth_unit(cfg)))
             forgetting_rows[pairs] = rows
             readings.append(_bound_reading(
                 f"{data}/forgetting/{pairs}",
@@ -1214,7 +1262,7 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
                         res.expert[:, :T_val], res.ground_truths, clusters, cfg.M, r_val,
                         cfg.T1, pairs, grouping)
                     rows.append(_bound(f"T={T_val}", res.generalization[:, T_val - 1], bound,
-                                       alpha))
+                                       alpha, ground_truth_unit(cfg)))
                 readings.append(_bound_reading(
                     f"{data}/generalization/{grouping}/{pairs}",
                     f"{_DATA_TEXT[data]}; eq. (22), grouping {grouping}; {pairs} pairs; every "
@@ -1223,7 +1271,8 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
         for t_val in ts:
             bound = th.thm2_forgetting_bound(res.expert, res.ground_truths, clusters, cfg.M,
                                              r_val, cfg.T1, t_val, "ordered", gap_until="t")
-            rows.append(_bound(f"t={t_val}", res.forgetting[:, t_val - 1], bound, alpha))
+            rows.append(_bound(f"t={t_val}", res.forgetting[:, t_val - 1], bound, alpha,
+                                   ground_truth_unit(cfg)))
         readings.append(_bound_reading(
             f"{data}/forgetting/gap-until-t", f"{_DATA_TEXT[data]}; eq. (21) with the gap term "
             "r^{L_tau} - r^{L_t} (as in eq. (19)) instead of r^{L_tau} - r^{L_T1}; ordered pairs",
@@ -1291,9 +1340,10 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
     for k, T_val in enumerate(horizons):
         bound = th.thm2_generalization_bound(res.expert[:, :T_val], res.ground_truths,
                                              res.clusters, cfg.M, _r_value(cfg), cfg.T1)
-        bound_rows.append(_bound(f"T={T_val}", bound, single[:, k], alpha))
+        bound_rows.append(_bound(f"T={T_val}", bound, single[:, k], alpha,
+                                 ground_truth_unit(cfg)))
         sim_rows.append(_bound(f"T={T_val}", res.generalization[:, T_val - 1], single[:, k],
-                               alpha))
+                               alpha, ground_truth_unit(cfg)))
     readings = [
         _bound_reading("bound-(22)", f"E[(22)] < single-expert E[G_T], every T in {horizons}",
                        bound_rows, common),

@@ -1,0 +1,39 @@
+"""Tolerances are fixed before looking: they never change when the data change (issue 11)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moetheory.continual import CLConfig
+from moetheory.stats import stable
+from proofs_checks import continual_theory as ct
+
+
+def test_bound_tolerance_does_not_depend_on_the_bound_samples() -> None:
+    # the old code took 2% of the *estimated* E[bound]: doubling the bound samples doubled it
+    rng = np.random.default_rng(0)
+    lhs = rng.random(50)
+    rhs = 1.0 + rng.random(50)
+    unit = ct.ground_truth_unit(CLConfig(M=20, N=7, K=7))
+    a = ct._bound("x", lhs, rhs, 0.01, unit)
+    b = ct._bound("x", 3 * lhs, 3 * rhs + 5.0, 0.01, unit)
+    assert a["tolerance"] == b["tolerance"] == stable(ct._tol(unit))
+
+
+def test_ground_truth_unit_is_the_mean_squared_norm_of_the_ground_truths() -> None:
+    from moetheory.continual import ground_truths
+
+    for kw in ({"M": 20, "N": 7, "K": 7}, {"M": 5, "N": 7, "K": 3},
+               {"M": 20, "N": 7, "K": 3, "reading": "code", "cluster_spread": 0.1}):
+        cfg = CLConfig(**kw)
+        W, _ = ground_truths(cfg, np.random.default_rng(1), 20_000)
+        empirical = float(np.mean(np.sum(W**2, axis=-1)))
+        assert abs(empirical - ct.ground_truth_unit(cfg)) < 0.02 * ct.ground_truth_unit(cfg)
+
+
+def test_frozen_forgetting_tolerance_follows_the_claimed_decay() -> None:
+    cfg = CLConfig(M=20, N=7, K=7)
+    t1, t2 = cfg.T1 + 10, 2 * cfg.T1
+    unit = ct.ground_truth_unit(cfg)
+    assert ct._frozen_tol(cfg, t1) == ct._tol((cfg.T1 - 1) / (t1 - 1) * unit)
+    assert ct._frozen_tol(cfg, t2) < ct._frozen_tol(cfg, t1)
