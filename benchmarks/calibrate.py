@@ -141,7 +141,7 @@ class Row:
     seeds: int
     comparisons: int
     true_unsupported: int = 0
-    true_supported: int = 0
+    true_supported: int | None = 0  # None: not recorded (rows imported from an older run)
     false_supported_worst: int = 0
     false_claim_supported: int = 0
     worst_label: str = ""
@@ -171,8 +171,8 @@ class Row:
                 and self.false_supported_worst <= FALSE_LIMIT * self.seeds)
 
     def cells(self) -> list[str]:
-        def rate(k: int) -> str:
-            if self.seeds == 0:
+        def rate(k: int | None) -> str:
+            if self.seeds == 0 or k is None:
                 return "–"
             ci = proportion_ci(k, max(self.seeds, 1), 0.05)
             return f"{k}/{self.seeds} [{ci.low:.3f}, {ci.high:.3f}]"
@@ -343,6 +343,7 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
     lines = [INTRO, "## Results", "", "| " + " | ".join(head) + " |",
              "|" + "---|" * len(head)]
     order = [i for i in ids if i in rows] + sorted(set(rows) - set(ids))
+    stale = set()
     for cid in order:
         row = rows[cid]
         if cid not in known:
@@ -351,13 +352,14 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
             status = "current"
         else:
             status = "**stale: re-run**"
+            stale.add(cid)
         lines.append("| " + " | ".join([*row.cells(), row.date or "before the store",
                                          status]) + " |")
     notes = [f"- `{rows[c].claim_id}`: " + "; ".join(rows[c].notes)
              for c in order if rows[c].notes]
     if notes:
         lines += ["", "Notes:", "", *notes]
-    missing = [i for i in ids if i not in rows
+    missing = [i for i in ids if i not in rows or i in stale
                or (rows[i].seeds < FULL_SEEDS and not MODES.get(i, "").startswith("via:"))]
     if missing:
         lines += ["", f"## Not yet run at {FULL_SEEDS} seeds", "",
@@ -366,7 +368,9 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
                   "| claim | why not yet | command |", "|---|---|---|"]
         for cid in missing:
             why = NOT_RUN.get(cid, NOT_RUN_DEFAULT)
-            if cid in rows:
+            if cid in stale:
+                why = "its stored row is stale (the check's code changed since that run)"
+            elif cid in rows:
                 why = f"stored row has {rows[cid].seeds} seeds only; " + why
             lines.append(f"| `{cid}` | {why} | `python benchmarks/calibrate.py --only "
                          f"'{cid}' --seeds {FULL_SEEDS} --jobs 2` |")

@@ -75,3 +75,46 @@ def test_seed_stability_flags() -> None:
     assert rows["a"]["contradiction"] and not rows["a"]["exact_change"]
     assert rows["b"]["exact_change"]
     assert rows["c"]["moves"] and not rows["c"]["contradiction"] and "reason" in rows["c"]
+
+
+def test_stored_row_round_trips(tmp_path: Path) -> None:
+    row = calibrate.Row("cl.thm1.generalization-bound", 100, 2, true_unsupported=1,
+                        true_supported=3, false_supported_worst=2, false_claim_supported=1,
+                        worst_label="at-most: T=10", seconds=12.5, notes=["a note"],
+                        date="2026-11-30 18:00",
+                        fingerprint=calibrate.fingerprint("cl.thm1.generalization-bound"))
+    calibrate.save_row(row, tmp_path)
+    assert calibrate.load_rows(tmp_path) == {row.claim_id: row}
+
+
+def test_render_flags_stale_rows_and_lists_unrun_claims(tmp_path: Path) -> None:
+    ids = ["cl.thm1.generalization-bound", "cl.thm1.frozen-forgetting", "cl.fig2"]
+    current = calibrate.Row(ids[0], 100, 1, fingerprint=calibrate.fingerprint(ids[0]),
+                            date="2026-11-30 18:00")
+    stale = calibrate.Row(ids[1], 100, 1, fingerprint="0" * 16, date="2026-11-30 18:00")
+    calibrate.save_row(current, tmp_path)
+    calibrate.save_row(stale, tmp_path)
+    page = calibrate.render(tmp_path, ids)
+    lines: dict[str, list[str]] = {}
+    for ln in page.splitlines():
+        if ln.startswith("| `"):
+            lines.setdefault(ln.split(" | ")[0].strip("| `"), []).append(ln)
+    assert lines[ids[0]] == [lines[ids[0]][0]] and lines[ids[0]][0].endswith("| current |")
+    # the stale row is flagged in the table and listed again with its re-run command
+    assert "stale: re-run" in lines[ids[1]][0] and "--seeds 100" in lines[ids[1]][1]
+    # the claim without a row is listed with its command
+    assert "not yet run" in page.lower() and "--only 'cl.fig2' --seeds 100" in lines[ids[2]][0]
+
+
+def test_every_statistical_claim_is_on_the_calibration_page() -> None:
+    # every statistical claim appears in the table or in the "not yet run" list of the
+    # committed page; after adding one, run `python benchmarks/calibrate.py --render
+    # docs/calibration.md` (runs nothing)
+    from moetheory.engine.registry import load_checks, registered
+
+    load_checks()
+    page = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    listed = {ln.split(" | ")[0].strip("| `") for ln in page.splitlines()
+              if ln.startswith("| `")}
+    missing = sorted({c.id for c in registered() if c.kind == "statistical"} - listed)
+    assert not missing, f"not on docs/calibration.md: {missing}; re-render the page"
