@@ -47,6 +47,7 @@ from proofs_checks.continual_dynamics import _md_table, _statistical_outcome
 
 __all__ = [
     "GRID",
+    "aux_loss_effect",
     "check_aux_loss",
     "check_lemma1",
     "check_lemma5",
@@ -955,10 +956,36 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
     reading=(
         "Appendix A.2 settings with M = 20, N = K = 7, T = T1 + 1 = 41: the exploration "
         "imbalance max_m |f_{T1}^(m) − 1/M| is larger with α = 0 than with α = 0.5 (paired "
-        "difference > 0, smallest meaningful effect 0.1 × the α = 0.5 level); readings "
+        "difference > 0, smallest meaningful effect 0.1/M, a tenth of a perfectly balanced "
+        "expert's share); readings "
         "'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
+def aux_loss_effect(cfg: CLConfig) -> float:
+    """Smallest meaningful imbalance difference of ``cl.aux-loss.necessary``: ``0.1 / M``.
+
+    A tenth of a perfectly balanced expert's share :math:`1/M`, the scale of the imbalance
+    :math:`\\max_m |f^{(m)} - 1/M|`; fixed by the configuration before any run (it was
+    0.1 × the estimated α = 0.5 imbalance, which moved with the data).
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        The ablated configuration.
+
+    Returns
+    -------
+    float
+        ``0.1 / cfg.M``.
+
+    Examples
+    --------
+    >>> aux_loss_effect(CLConfig(M=20))
+    0.005
+    """
+    return 0.1 / cfg.M
+
+
 def check_aux_loss(ctx: CheckContext) -> Outcome:
     """Ablation: without the auxiliary loss the exploration is unbalanced."""
     alpha = ctx.alpha / 3
@@ -973,7 +1000,7 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
         with_aux, without = simulate_many([base, base.replace(alpha=0.0)], R, seed)
         b1, b0 = _balance(with_aux), _balance(without)
         comps = [greater("exploration imbalance, α = 0 − α = 0.5 > 0", paired_ci(b0, b1, alpha),
-                         0.0, 0.1 * float(b1.mean()))]
+                         0.0, aux_loss_effect(base))]
         ev = {"replicates": R, "simulator_seed": seed, "T1": base.T1,
               "mean_imbalance_alpha_0.5": float(b1.mean()),
               "mean_imbalance_alpha_0": float(b0.mean()),

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from moetheory import CheckContext, Outcome, Verdict, claim
-from moetheory.continual import CLConfig, CLResult
+from moetheory.continual import CLConfig, CLResult, ground_truth_unit
 from moetheory.continual.analysis import (
     at_most,
     expert_sets,
@@ -245,7 +245,7 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
                                      paired_ci(tb[both].astype(float), ta[both].astype(float),
                                                alpha), 0.0, 0.0))
             la, lb = (late_mean(_curves(runs[m], "G"), 0.1) for m in (a, b))
-            tol = 0.1 * float(la.mean())
+            tol = 0.1 * ground_truth_unit(runs[a].config)  # fixed before looking
             comps.append(at_most(f"late G, M={a} − M={b} <= 0 (no improvement)",
                                  paired_ci(la, lb, alpha), 0.0, tol))
         data.append((reading, comps, ev, "Terminated runs per M: "

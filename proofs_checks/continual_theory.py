@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.continual import CLConfig, simulate
+from moetheory.continual import CLConfig, ground_truth_unit, simulate
 from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
 from moetheory.exact import to_exact
@@ -57,7 +57,6 @@ __all__ = [
     "check_thm1_generalization",
     "check_thm2_beats_single",
     "check_thm2_bounds",
-    "ground_truth_unit",
 ]
 
 #: Relative tolerance of every Monte Carlo comparison (fixed before comparing).
@@ -102,42 +101,6 @@ def _prop4_budget(ctx: CheckContext) -> Budget:
 
 def _projection_budget(ctx: CheckContext) -> Budget:
     return Budget.for_profile(ctx.profile, quick=(8_000, 6), full=(40_000, 6))
-
-
-def ground_truth_unit(cfg: CLConfig) -> float:
-    """The problem's known error scale: :math:`\\bar u = \\frac1N\\sum_n E\\|w_n\\|^2`.
-
-    The error of a model that has learnt nothing on task ``n`` is :math:`\\|w_n\\|^2`, so
-    :math:`\\bar u` is the natural unit of the forgetting :math:`F_t` and the generalization
-    error :math:`G_T`. It is computed from the configuration alone (the data model of
-    :func:`moetheory.continual.ground_truths`), before any replicate is drawn, so a tolerance
-    built on it is fixed before looking.
-
-    Parameters
-    ----------
-    cfg : CLConfig
-        The simulated configuration.
-
-    Returns
-    -------
-    float
-        Definition-1 model: centres :math:`w_k \\sim N(0, \\sigma_0^2 I_d)` give
-        :math:`d\\sigma_0^2`; a ground truth :math:`n \\ge K` adds the uniform jitter's
-        :math:`d\\,\\mathrm{spread}^2/12`. Code model: centres have norm :math:`\\sigma_0`;
-        ground truth :math:`n` adds :math:`\\lfloor n/K\\rfloor\\, r\\,\\mathrm{spread}^2`
-        (``r = code_rank``).
-
-    Examples
-    --------
-    >>> round(ground_truth_unit(CLConfig(N=7, K=7)), 12)  # d σ0² = 10 · 0.16
-    1.6
-    """
-    spread = cfg.resolved_cluster_spread
-    if cfg.data_model == "definition1":
-        extra = (cfg.N - cfg.K) * cfg.d * spread**2 / 12
-        return float((cfg.N * cfg.d * cfg.sigma0**2 + extra) / cfg.N)
-    extra = sum((n // cfg.K) * cfg.code_rank * spread**2 for n in range(cfg.N))
-    return float((cfg.N * cfg.sigma0**2 + extra) / cfg.N)
 
 
 def _frozen_tol(cfg: CLConfig, t: int) -> float:

@@ -9,7 +9,13 @@ Examples
 """
 
 from moetheory.continual.config import READINGS, CLConfig
-from moetheory.continual.data import TaskBatch, cluster_of, ground_truths, task_batch
+from moetheory.continual.data import (
+    TaskBatch,
+    cluster_of,
+    ground_truth_unit,
+    ground_truths,
+    task_batch,
+)
 from moetheory.continual.simulator import (
     CLResult,
     gate_gradient,
@@ -26,6 +32,7 @@ __all__ = [
     "TaskBatch",
     "cluster_of",
     "gate_gradient",
+    "ground_truth_unit",
     "ground_truths",
     "run_sweep",
     "simulate",

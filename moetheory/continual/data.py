@@ -20,7 +20,7 @@ import numpy as np
 
 from moetheory.continual.config import CLConfig
 
-__all__ = ["TaskBatch", "cluster_of", "ground_truths", "task_batch"]
+__all__ = ["TaskBatch", "cluster_of", "ground_truth_unit", "ground_truths", "task_batch"]
 
 #: Code model: scale of the copied rows below ``code_rank`` (and of the signal's own row).
 CODE_LEAK = 1e-3
@@ -74,6 +74,51 @@ def ground_truths(
         W[:, n, :r] = W[:, n - K, :r] + spread * rng.standard_normal((R, r))
     norms = np.linalg.norm(W, axis=-1, keepdims=True)
     return W, cfg.signal_norm * W / norms
+
+
+def ground_truth_unit(cfg: CLConfig) -> float:
+    """The problem's known error scale: :math:`\\bar u = \\frac1N\\sum_n E\\|w_n\\|^2`.
+
+    The error of a model that has learnt nothing on task ``n`` is :math:`\\|w_n\\|^2`, so
+    :math:`\\bar u` is the natural unit of the forgetting :math:`F_t` and the generalization
+    error :math:`G_T`. It is computed from the configuration alone (the data model of
+    :func:`ground_truths`), before any replicate is drawn, so a tolerance
+    built on it is fixed before looking.
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        The simulated configuration.
+
+    Returns
+    -------
+    float
+        :math:`\\bar u > 0`.
+
+    Notes
+    -----
+    Definition-1 model (Appendix A.2): centres :math:`w_k \\sim N(0, \\sigma_0^2 I_d)` give
+    :math:`E\\|w_k\\|^2 = d\\sigma_0^2`; a ground truth :math:`n \\ge K` adds the uniform
+    jitter's :math:`d\\,s^2/12` (``s = resolved_cluster_spread``). Code model: centres have
+    norm :math:`\\sigma_0`; ground truth :math:`n` adds :math:`\\lfloor n/K\\rfloor\\, r s^2`
+    (``r = code_rank``). Its tolerances are a fraction of :math:`\\bar u`, the expected
+    :math:`G` of the untrained model :math:`w = 0` (the curves' starting level).
+
+    See Also
+    --------
+    ground_truths : draws the pool whose mean squared norm this is.
+
+    Examples
+    --------
+    >>> round(ground_truth_unit(CLConfig(N=7, K=7)), 12)  # d σ0² = 10 · 0.16
+    1.6
+    """
+    spread = cfg.resolved_cluster_spread
+    if cfg.data_model == "definition1":
+        extra = (cfg.N - cfg.K) * cfg.d * spread**2 / 12
+        return float((cfg.N * cfg.d * cfg.sigma0**2 + extra) / cfg.N)
+    extra = sum((n // cfg.K) * cfg.code_rank * spread**2 for n in range(cfg.N))
+    return float((cfg.N * cfg.sigma0**2 + extra) / cfg.N)
 
 
 @dataclass(frozen=True)
