@@ -98,6 +98,34 @@ RULES: dict[str, str] = {
 def claim_alpha(n_statistical_claims: int, family_alpha: float = FAMILY_ALPHA) -> float:
     """Bonferroni share of the family level for one statistical claim.
 
+    Parameters
+    ----------
+    n_statistical_claims : int
+        Number of statistical claims of the claim's family (all registered ones, not only
+        the selected ones), at least 1.
+    family_alpha : float
+        Family-wise error level of a run (default :data:`FAMILY_ALPHA`).
+
+    Returns
+    -------
+    float
+        :math:`\\alpha_{\\text{fam}} / N_{\\text{stat}}`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_statistical_claims < 1``.
+
+    See Also
+    --------
+    moetheory.engine.runner.claim_context : gives each claim this share as ``ctx.alpha``.
+
+    Notes
+    -----
+    By the union bound the probability that any interval of a run misses its true value is
+    at most :math:`\\sum_{\\text{claims}} \\alpha_{\\text{fam}}/N_{\\text{stat}} =
+    \\alpha_{\\text{fam}}`.
+
     Examples
     --------
     >>> claim_alpha(25)
@@ -111,6 +139,29 @@ def claim_alpha(n_statistical_claims: int, family_alpha: float = FAMILY_ALPHA) -
 def stable(x: float | None, digits: int = 4) -> float | None:
     """``x`` rounded to ``digits`` significant digits, for evidence and printing.
 
+    Parameters
+    ----------
+    x : float or None
+        The value (``None`` passes through).
+    digits : int
+        Significant digits, in ``1 .. 15``.
+
+    Returns
+    -------
+    float or None
+        ``x`` rounded; zero, infinities and NaN unchanged.
+
+    Raises
+    ------
+    ValueError
+        If ``digits`` lies outside ``1 .. 15``.
+
+    See Also
+    --------
+    stable_tree : the same for every float inside a structure.
+
+    Notes
+    -----
     Monte Carlo statistics differ in their last bits between BLAS and SIMD code paths;
     4 significant digits agree on all of them, so reports print only those. Decisions use
     the unrounded values.
@@ -135,6 +186,26 @@ def stable(x: float | None, digits: int = 4) -> float | None:
 def stable_tree(obj: Any, digits: int = 4) -> Any:
     """Copy of ``obj`` with every float (also inside lists, tuples, dicts and float arrays)
     passed through :func:`stable`; other values unchanged.
+
+    Parameters
+    ----------
+    obj : object
+        A float, array, list, tuple or dict (nested freely), or any other value.
+    digits : int
+        Significant digits (see :func:`stable`).
+
+    Returns
+    -------
+    object
+        The copy; float arrays become lists.
+
+    See Also
+    --------
+    stable : rounding of one value.
+
+    Notes
+    -----
+    Integers and booleans (also NumPy's) are kept exactly; only floats are rounded.
 
     Examples
     --------
@@ -169,9 +240,27 @@ def claimed_values(
 ) -> Iterator[None]:
     """Replace the claimed value of every comparison decided inside the block.
 
-    For calibration only (``benchmarks/calibrate.py``): ``move(rule, label, value,
-    tolerance)`` returns the value a true or false variant of the statement claims in place
-    of ``value`` (the reference, bound or threshold); ``record`` collects every comparison.
+    Parameters
+    ----------
+    move : callable ``(rule, label, value, tolerance) -> float``, optional
+        The value a true or false variant of the statement claims in place of ``value``
+        (the reference, bound or threshold); ``None`` keeps the shipped values.
+    record : list of Comparison, optional
+        Every comparison decided inside the block is appended here.
+
+    Yields
+    ------
+    None
+        The block runs with the replacement in force; it is undone on exit.
+
+    See Also
+    --------
+    compare, at_most, at_least, greater : the rules that consult the replacement.
+
+    Notes
+    -----
+    For calibration only (``benchmarks/calibrate.py``). Blocks nest: the previous
+    replacement is restored on exit.
 
     Examples
     --------
@@ -200,8 +289,34 @@ def _claimed(rule: str, label: str, value: float, tolerance: float) -> float:
 class Comparison:
     """One estimate judged against one claimed value by one rule.
 
-    ``reference`` is the claimed value (reference, bound or threshold) and ``tolerance`` the
-    margin (for :func:`greater`, the smallest meaningful effect).
+    Parameters
+    ----------
+    label : str
+        What is compared, as printed in reports.
+    estimate : MeanEstimate
+        The estimate with its interval.
+    reference : float
+        The claimed value (reference, bound or threshold).
+    tolerance : float
+        The margin (for :func:`greater`, the smallest meaningful effect).
+    verdict : Verdict
+        The decision.
+    rule : {"equivalence", "at-most", "at-least", "greater"}
+        The rule that decided it (:data:`RULES`).
+
+    See Also
+    --------
+    compare, at_most, at_least, greater : build comparisons.
+
+    Notes
+    -----
+    Built by the rules, not by hand; ``to_dict()`` is what a report's evidence carries.
+
+    Examples
+    --------
+    >>> c = at_most("gap", MeanEstimate(0.1, 0.0, 0.2, 10, 0.95), 0.5)
+    >>> c.rule, c.verdict.value, c.to_dict()["ci"]
+    ('at-most', 'supported', [0.0, 0.2])
     """
 
     label: str
@@ -213,7 +328,20 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         """Evidence: rule, estimate, interval and its method, level, n, claimed value,
-        tolerance and verdict (numbers through :func:`stable`)."""
+        tolerance and verdict (numbers through :func:`stable`).
+
+        Returns
+        -------
+        dict
+            JSON-ready; ``ci_clipped_to`` is added when the interval was clipped to the
+            quantity's range.
+
+        Examples
+        --------
+        >>> c = compare("x", MeanEstimate(1.0, 0.9, 1.1, 10, 0.99), 1.0, 0.2)
+        >>> c.to_dict()["verdict"], c.to_dict()["n"]
+        ('supported', 10)
+        """
         est = self.estimate
         return {
             "label": self.label,
@@ -246,6 +374,32 @@ def _check_tol(tolerance: float, name: str = "tolerance") -> None:
 
 def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: float) -> Comparison:
     """Equivalence: is the mean within ``tolerance`` of ``reference``?
+
+    Parameters
+    ----------
+    label : str
+        What is compared, as printed in reports.
+    estimate : MeanEstimate
+        The estimate and its confidence interval :math:`[\\ell, u]`.
+    reference : float
+        The claimed value :math:`r`.
+    tolerance : float
+        Half-width :math:`t \\ge 0` of the band, fixed before looking.
+
+    Returns
+    -------
+    Comparison
+        The verdict with everything it rests on.
+
+    Raises
+    ------
+    ValueError
+        If ``tolerance`` is negative or NaN.
+
+    See Also
+    --------
+    at_most, at_least : one-sided bounds.
+    combine : verdict of several comparisons.
 
     Notes
     -----
@@ -280,6 +434,32 @@ def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: flo
 def at_most(label: str, estimate: MeanEstimate, bound: float, tolerance: float = 0.0) -> Comparison:
     """Upper bound: is the mean at most ``bound`` (up to ``tolerance``)?
 
+    Parameters
+    ----------
+    label : str
+        What is compared, as printed in reports.
+    estimate : MeanEstimate
+        The estimate and its confidence interval :math:`[\\ell, u]`.
+    bound : float
+        The claimed upper bound :math:`b`.
+    tolerance : float
+        Slack :math:`t \\ge 0` added to the bound (default 0).
+
+    Returns
+    -------
+    Comparison
+        The verdict with everything it rests on.
+
+    Raises
+    ------
+    ValueError
+        If ``tolerance`` is negative or NaN.
+
+    See Also
+    --------
+    at_least : the lower bound.
+    compare : equivalence.
+
     Notes
     -----
     ``supported`` iff :math:`u \\le b + t`; ``unsupported`` iff :math:`\\ell > b + t`;
@@ -310,6 +490,32 @@ def at_least(
 ) -> Comparison:
     """Lower bound: is the mean at least ``bound`` (up to ``tolerance``)?
 
+    Parameters
+    ----------
+    label : str
+        What is compared, as printed in reports.
+    estimate : MeanEstimate
+        The estimate and its confidence interval :math:`[\\ell, u]`.
+    bound : float
+        The claimed lower bound :math:`b`.
+    tolerance : float
+        Slack :math:`t \\ge 0` taken off the bound (default 0).
+
+    Returns
+    -------
+    Comparison
+        The verdict with everything it rests on.
+
+    Raises
+    ------
+    ValueError
+        If ``tolerance`` is negative or NaN.
+
+    See Also
+    --------
+    at_most : the upper bound.
+    greater : a strict direction with a smallest meaningful effect.
+
     Notes
     -----
     ``supported`` iff :math:`\\ell \\ge b - t`; ``unsupported`` iff :math:`u < b - t`;
@@ -336,6 +542,31 @@ def greater(
 ) -> Comparison:
     """Direction: is the mean above ``threshold``?
 
+    Parameters
+    ----------
+    label : str
+        What is compared, as printed in reports.
+    estimate : MeanEstimate
+        The estimate and its confidence interval :math:`[\\ell, u]`.
+    threshold : float
+        The threshold :math:`c` the mean must exceed.
+    effect : float
+        Smallest meaningful effect :math:`e \\ge 0` (default 0).
+
+    Returns
+    -------
+    Comparison
+        The verdict with everything it rests on.
+
+    Raises
+    ------
+    ValueError
+        If ``effect`` is negative or NaN.
+
+    See Also
+    --------
+    at_least : a bound with slack.
+
     Notes
     -----
     ``supported`` iff :math:`\\ell > c` (significantly above); else ``unsupported`` iff
@@ -361,9 +592,32 @@ def greater(
 
 
 def combine(verdicts: Sequence[Verdict]) -> Verdict:
-    """Overall verdict of several comparisons of one claim: any ``error``, ``refuted``,
-    ``unsupported`` wins (in that order), then any ``inconclusive``; all ``proved`` gives
-    ``proved``, otherwise ``supported``.
+    """Overall verdict of several comparisons of one claim.
+
+    Parameters
+    ----------
+    verdicts : sequence of Verdict
+        At least one.
+
+    Returns
+    -------
+    Verdict
+        Any ``error``, ``refuted``, ``unsupported`` wins (in that order), then any
+        ``inconclusive``; all ``proved`` gives ``proved``, otherwise ``supported``.
+
+    Raises
+    ------
+    ValueError
+        If ``verdicts`` is empty.
+
+    See Also
+    --------
+    compare, at_most, at_least, greater : the comparisons combined.
+
+    Notes
+    -----
+    Each comparison's interval is built at the claim's level divided by the number of
+    comparisons (Bonferroni), so the combined verdict keeps the claim's error level.
 
     Examples
     --------

@@ -79,6 +79,16 @@ class MeanEstimate:
     bounds : tuple of float
         The quantity's range, ``(-inf, inf)`` if none.
 
+    See Also
+    --------
+    mean_ci, proportion_ci, betting_ci, bootstrap_ci : the methods that build one.
+    moetheory.stats.compare : judges one against a claimed value.
+
+    Notes
+    -----
+    The interval :math:`[\\ell, u]` covers the true mean with probability at least ``level``
+    (for every :math:`n` with the exact methods, asymptotically with ``"t"`` and ``"bca"``).
+
     Examples
     --------
     >>> MeanEstimate(0.5, 0.4, 0.6, 10, 0.95).width
@@ -105,7 +115,19 @@ class MeanEstimate:
         return INTERVAL_METHODS.get(self.method, False)
 
     def to_dict(self) -> dict[str, Any]:
-        """Evidence form, rounded with :func:`moetheory.stats.stable`."""
+        """Evidence form, rounded with :func:`moetheory.stats.stable`.
+
+        Returns
+        -------
+        dict
+            ``mean``, ``ci``, ``n``, ``level``, ``method`` (and ``clipped_to`` when an end
+            was clipped to the range).
+
+        Examples
+        --------
+        >>> MeanEstimate(0.5, 0.4, 0.6, 10, 0.95, "t").to_dict()
+        {'mean': 0.5, 'ci': [0.4, 0.6], 'n': 10, 'level': 0.95, 'method': 't'}
+        """
         from moetheory.stats import stable
 
         out: dict[str, Any] = {
@@ -183,6 +205,11 @@ def mean_ci(
         For fewer than 2 or non-finite samples, ``alpha`` outside (0, 1), or samples outside
         ``bounds``.
 
+    See Also
+    --------
+    betting_ci : exact, for bounded skewed quantities.
+    bootstrap_ci : BCa, for skewed quantities at moderate levels.
+
     Notes
     -----
     :math:`\\bar x \\pm t_{n-1,\\,1-\\alpha/2}\\, s / \\sqrt{n}`, then intersected with the range.
@@ -209,6 +236,34 @@ def mean_ci(
 
 def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
     """Clopper-Pearson interval of level ``1 - alpha`` for a binomial proportion.
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes :math:`k`, ``0 <= k <= n``.
+    n : int
+        Number of independent trials, at least 1.
+    alpha : float in (0, 1)
+        Two-sided error level.
+
+    Returns
+    -------
+    MeanEstimate
+        Method ``"clopper-pearson"``, mean :math:`k/n`, range ``(0, 1)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 1``, ``successes`` lies outside ``0 .. n``, or ``alpha`` outside (0, 1).
+
+    See Also
+    --------
+    betting_ci : anytime-valid alternative for sequential runs.
+
+    References
+    ----------
+    .. [1] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits
+       illustrated in the case of the binomial", Biometrika, 1934.
 
     Notes
     -----
@@ -256,6 +311,22 @@ def betting_ci(
     -------
     MeanEstimate
         Method ``"betting"``; ``anytime_valid`` is true.
+
+    Raises
+    ------
+    ValueError
+        For no or non-finite samples, ``alpha`` outside (0, 1), infinite or unordered
+        ``bounds``, samples outside ``bounds``, or ``grid < 10``.
+
+    See Also
+    --------
+    mean_ci : Student-t, for roughly symmetric quantities.
+    moetheory.stats.run_sequential : uses the full ``alpha`` at every look with this method.
+
+    References
+    ----------
+    .. [1] I. Waudby-Smith and A. Ramdas, "Estimating means of bounded random variables by
+       betting", J. R. Stat. Soc. B, 2024, arXiv:2010.09686.
 
     Notes
     -----
@@ -339,7 +410,9 @@ def bootstrap_ci(
     Parameters
     ----------
     samples : array_like, 1-D, at least 3 values
+        Independent replicates.
     alpha : float in (0, 1)
+        Two-sided error level.
     rng : numpy.random.Generator
         Source of the resamples (pass one of the check's streams).
     bounds : (float, float)
@@ -348,6 +421,33 @@ def bootstrap_ci(
         Default ``max(9999, ceil(50 / alpha))``; fewer than ``50 / alpha`` is refused, since
         the tail quantiles of the bootstrap distribution would rest on a handful of
         resamples.
+
+    Returns
+    -------
+    MeanEstimate
+        Method ``"bca"``, clipped to ``bounds``; a degenerate interval at the common value
+        when all samples are equal.
+
+    Raises
+    ------
+    ValueError
+        For fewer than 3 or non-finite samples, ``alpha`` outside (0, 1), samples outside
+        ``bounds``, or ``n_resamples < 50 / alpha``.
+
+    See Also
+    --------
+    betting_ci : exact at every level, for bounded quantities.
+
+    Notes
+    -----
+    The BCa ends are the bootstrap quantiles at
+    :math:`\\Phi\\bigl(z_0 + \\frac{z_0 + z_{q}}{1 - a(z_0 + z_{q})}\\bigr)` for
+    :math:`q = \\alpha/2, 1 - \\alpha/2`, with bias correction :math:`z_0` and acceleration
+    :math:`a` (jackknife); second-order accurate, but still asymptotic.
+
+    References
+    ----------
+    .. [1] B. Efron, "Better bootstrap confidence intervals", JASA, 1987.
 
     Examples
     --------

@@ -32,6 +32,27 @@ __all__ = ["Budget", "SequentialResult", "run_sequential"]
 class Budget:
     """Replicates per look and the maximum number of looks.
 
+    Parameters
+    ----------
+    batch : int
+        Replicates added at each look, at least 2.
+    max_looks : int
+        Most looks, at least 1 (fixed in advance: the level is split over them).
+
+    Raises
+    ------
+    ValueError
+        If ``batch < 2`` or ``max_looks < 1`` (or either is not an integer).
+
+    See Also
+    --------
+    run_sequential : spends the budget.
+
+    Notes
+    -----
+    At most :math:`K B` replicates (:attr:`max_n`); each look's intervals are built at level
+    :math:`1 - \\alpha/K` (:meth:`look_alpha`).
+
     Examples
     --------
     >>> b = Budget.for_profile("quick", quick=(20, 3), full=(100, 5))
@@ -56,7 +77,30 @@ class Budget:
     def for_profile(
         cls, profile: str, quick: tuple[int, int], full: tuple[int, int]
     ) -> Budget:
-        """The budget ``(batch, max_looks)`` of ``profile`` ("quick" or "full")."""
+        """The budget ``(batch, max_looks)`` of ``profile``.
+
+        Parameters
+        ----------
+        profile : {"quick", "full"}
+            The run's profile.
+        quick, full : tuple of int
+            ``(batch, max_looks)`` of each profile.
+
+        Returns
+        -------
+        Budget
+            The chosen profile's budget.
+
+        Raises
+        ------
+        ValueError
+            If ``profile`` is neither ``"quick"`` nor ``"full"``.
+
+        Examples
+        --------
+        >>> Budget.for_profile("full", quick=(20, 3), full=(100, 5)).max_n
+        500
+        """
         if profile not in ("quick", "full"):
             raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
         return cls(*(quick if profile == "quick" else full))
@@ -67,7 +111,30 @@ class Budget:
         return self.batch * self.max_looks
 
     def look_alpha(self, alpha: float, anytime_valid: bool = False) -> float:
-        """Level spent at each look: ``alpha / max_looks`` (``alpha`` if anytime-valid)."""
+        """Level spent at each look.
+
+        Parameters
+        ----------
+        alpha : float in (0, 1)
+            The claim's error level.
+        anytime_valid : bool
+            Whether every interval holds at all looks at once (then no split is needed).
+
+        Returns
+        -------
+        float
+            ``alpha / max_looks``, or ``alpha`` if ``anytime_valid``.
+
+        Raises
+        ------
+        ValueError
+            If ``alpha`` lies outside (0, 1).
+
+        Examples
+        --------
+        >>> Budget(10, 4).look_alpha(0.01), Budget(10, 4).look_alpha(0.01, anytime_valid=True)
+        (0.0025, 0.01)
+        """
         if not 0 < alpha < 1:
             raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
         return alpha if anytime_valid else alpha / self.max_looks
@@ -75,7 +142,38 @@ class Budget:
 
 @dataclass
 class SequentialResult:
-    """Data, final comparisons and history of a sequential run."""
+    """Data, final comparisons and history of a sequential run.
+
+    Parameters
+    ----------
+    data : dict of str to ndarray
+        Every replicate drawn, concatenated over the looks.
+    comparisons : list of Comparison
+        The comparisons of the last look.
+    looks : list of dict
+        Per look: its number, ``n`` and the verdict of each comparison.
+    budget : Budget
+        The budget the run had.
+    alpha, alpha_look : float
+        The claim's level and the level spent at each look.
+
+    See Also
+    --------
+    run_sequential : builds it.
+
+    Notes
+    -----
+    :meth:`evidence` is what a check puts into its report.
+
+    Examples
+    --------
+    >>> from moetheory.stats import compare, mean_ci
+    >>> res = run_sequential(lambda look, size: {"x": np.full(size, 1.0) + look * 1e-3},
+    ...                      lambda d, a: [compare("E[x]", mean_ci(d["x"], a), 1.0, 0.1)],
+    ...                      alpha=0.01, budget=Budget(5, 3))
+    >>> res.n, res.stopped_early
+    (5, True)
+    """
 
     data: dict[str, np.ndarray]
     comparisons: list[Comparison]
@@ -95,7 +193,20 @@ class SequentialResult:
         return len(self.looks) < self.budget.max_looks
 
     def evidence(self) -> dict[str, Any]:
-        """The design of the run for a claim's evidence."""
+        """The design of the run for a claim's evidence.
+
+        Returns
+        -------
+        dict
+            Rule, batch, looks allowed and used, ``n``, levels, whether it stopped early,
+            and the history of the looks.
+
+        Examples
+        --------
+        >>> r = SequentialResult({}, [], [{"look": 1, "n": 4, "verdicts": {}}], Budget(4, 2))
+        >>> r.evidence()["looks_used"], r.evidence()["stopped_early"]
+        (1, True)
+        """
         return {
             "rule": "group-sequential, Bonferroni over looks: each look at alpha_look",
             "batch": self.budget.batch,
@@ -137,6 +248,7 @@ def run_sequential(
     alpha : float
         The claim's error level (``ctx.alpha``).
     budget : Budget
+        Batch size and most looks.
     anytime_valid : bool
         True only if every interval ``judge`` builds is anytime-valid.
     decided : callable, optional
@@ -146,6 +258,24 @@ def run_sequential(
     Returns
     -------
     SequentialResult
+        The data, the last look's comparisons and the history.
+
+    Raises
+    ------
+    ValueError
+        If ``draw`` returns no data, or ``alpha`` lies outside (0, 1).
+
+    See Also
+    --------
+    Budget : the looks and batch size.
+    moetheory.stats_intervals.betting_ci : an anytime-valid interval.
+
+    Notes
+    -----
+    Group-sequential with Bonferroni spending: look :math:`k \\le K` judges all :math:`kB`
+    replicates so far at level :math:`1 - \\alpha/K`. The union bound over the looks gives
+    :math:`P(\\text{some interval at some look misses}) \\le \\alpha` for any stopping
+    rule, so stopping at the first decided look keeps the fixed-:math:`n` error rates.
 
     Examples
     --------
