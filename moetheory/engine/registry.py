@@ -104,6 +104,23 @@ class Claim:
         :data:`BUILTIN_FAMILY` for the package's own claims, else the top-level package of
         the plugin that registered the claim. Statistical claims share the family-wise
         error level within their family only.
+
+    See Also
+    --------
+    claim : registers one.
+    get_claim, registered, select_claims : look claims up.
+
+    Notes
+    -----
+    Frozen: a registration is never changed, only replaced by re-registering the same check
+    (a reloaded module) or removed with :func:`unregister` (claims outside the catalogue).
+
+    Examples
+    --------
+    >>> load_checks()
+    >>> c = get_claim("cl.fig2")
+    >>> c.kind, c.family, c.implemented
+    ('statistical', 'builtin', True)
     """
 
     id: str
@@ -142,6 +159,44 @@ def claim(
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register ``check(ctx) -> Outcome`` as the check of ``claim_id``.
 
+    Parameters
+    ----------
+    claim_id : str
+        The claim's ID (letters, digits, ``._+-``; a plugin's IDs start with its package).
+    reading : str
+        The precise reading the check decides (non-empty).
+    kind : {"exact", "statistical"}
+        How the verdict is reached.
+    statement, seed_files, section : optional
+        Required for a claim outside the catalogue; default to the catalogue's otherwise.
+    sources : dict of str to list of int, optional
+        ``{seed_file: [1-based lines]}`` where the statement stands.
+    covers : iterable of str, optional
+        Audit-row keys (such as ``"003-17"``) the check covers.
+    origin : {"seed", "package"}, optional
+        ``"package"`` for statements the package adds.
+
+    Returns
+    -------
+    callable
+        The decorator; it registers the function and returns it unchanged.
+
+    Raises
+    ------
+    ValueError
+        For a malformed ID, an unknown ``kind`` or ``origin``, an empty ``reading``, a string
+        where a list is expected, a missing statement/seed files/section outside the
+        catalogue, a plugin taking a catalogued ID, or an ID registered twice with
+        different checks.
+    TypeError
+        If the decorated object is not callable.
+
+    See Also
+    --------
+    moetheory.engine.verdicts.Outcome : what the check returns.
+
+    Notes
+    -----
     For a catalogued ID, ``statement``, ``seed_files`` and ``section`` default to the
     catalogue's. A claim the package adds (e.g. ``<id>.corrected``) must give ``statement``;
     its seed files and section default to those of the catalogued claim it extends.
@@ -265,15 +320,66 @@ def _family_of(func: CheckFunction) -> str:
 def family_size(family: str, kind: str = "statistical") -> int:
     """How many registered claims of ``kind`` the ``family`` holds (at least 1).
 
+    Parameters
+    ----------
+    family : str
+        :data:`BUILTIN_FAMILY` or a plugin's top-level package.
+    kind : {"exact", "statistical"}
+        The kind counted.
+
+    Returns
+    -------
+    int
+        The count, at least 1.
+
+    See Also
+    --------
+    moetheory.stats.claim_alpha : divides the family level by it.
+
+    Notes
+    -----
     The Bonferroni share of a statistical claim is the family level divided by this
     number; it depends on the installed catalogue (or the plugin's own claims) only, never
     on which claims a run selects.
+
+    Examples
+    --------
+    >>> load_checks()
+    >>> family_size(BUILTIN_FAMILY) >= 40, family_size("no-such-plugin")
+    (True, 1)
     """
     return max(1, sum(c.family == family and c.kind == kind for c in _REGISTRY.values()))
 
 
 def unregister(claim_id: str) -> None:
-    """Remove a claim registered outside the catalogue (for tests and examples)."""
+    """Remove a claim registered outside the catalogue (for tests and examples).
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim; an unknown ID is ignored.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``claim_id`` is a catalogued claim.
+
+    See Also
+    --------
+    claim : registers one.
+
+    Examples
+    --------
+    >>> unregister("example.never-registered")
+    >>> unregister("cl.fig2")
+    Traceback (most recent call last):
+    ...
+    ValueError: catalogued claim 'cl.fig2' cannot be unregistered
+    """
     if catalogue_spec(claim_id) is not None:
         raise ValueError(f"catalogued claim {claim_id!r} cannot be unregistered")
     _REGISTRY.pop(claim_id, None)
@@ -306,10 +412,40 @@ _loaded = False
 def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
     """Import the check modules and entry-point plugins, then fill in placeholders.
 
+    Parameters
+    ----------
+    modules : iterable of str
+        Module names to import (default :data:`CHECK_MODULES`); the plugins of the
+        :data:`ENTRY_POINT_GROUP` entry points are imported too.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ImportError
+        Naming every module that failed to import (the registry is then unchanged).
+
+    See Also
+    --------
+    registered : the claims loaded.
+
+    Notes
+    -----
+    Every catalogued claim without a check gets a placeholder that reports
+    ``inconclusive`` ("not implemented"), so a report always shows the whole catalogue.
+
     Idempotent once it has succeeded. All or nothing: if any module fails to import,
     the registry is left as it was before the call, the modules this call imported are
     forgotten, and ``ImportError`` names every failure; the next call tries again (and
     raises again while the failure lasts).
+
+    Examples
+    --------
+    >>> load_checks()
+    >>> get_claim("cl.fig2").implemented
+    True
     """
     global _loaded
     if _loaded:
@@ -352,8 +488,17 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
 
 
 def registered() -> list[Claim]:
-    """All registered claims in report order: catalogue order, each claim followed by
-    the claims that extend it (``<id>.corrected`` ...), then claims from elsewhere.
+    """All registered claims in report order.
+
+    Returns
+    -------
+    list of Claim
+        Catalogue order, each claim followed by the claims that extend it
+        (``<id>.corrected`` ...), then claims from elsewhere sorted by ID.
+
+    See Also
+    --------
+    select_claims : a subset by pattern.
 
     Examples
     --------
@@ -377,7 +522,33 @@ def registered() -> list[Claim]:
 
 
 def get_claim(claim_id: str) -> Claim:
-    """The registered claim with this ID; ``KeyError`` naming close matches otherwise."""
+    """The registered claim with this ID.
+
+    Parameters
+    ----------
+    claim_id : str
+        The exact ID.
+
+    Returns
+    -------
+    Claim
+        Its registration.
+
+    Raises
+    ------
+    KeyError
+        If no claim has this ID (the message names close matches).
+
+    See Also
+    --------
+    select_claims : by shell-style pattern.
+
+    Examples
+    --------
+    >>> load_checks()
+    >>> get_claim("cl.fig2").seed_file
+    '003_3078ccb5100b14b7.txt'
+    """
     try:
         return _REGISTRY[claim_id]
     except KeyError:
@@ -389,7 +560,24 @@ def get_claim(claim_id: str) -> Claim:
 def select_claims(patterns: Iterable[str] | None = None) -> list[Claim]:
     """The registered claims matching any of the shell-style ``patterns`` (all if none).
 
-    A pattern that matches nothing is an error, so a typo never silently checks nothing.
+    Parameters
+    ----------
+    patterns : iterable of str, optional
+        Shell-style patterns (:mod:`fnmatch`, case-sensitive) of claim IDs.
+
+    Returns
+    -------
+    list of Claim
+        In report order (:func:`registered`).
+
+    Raises
+    ------
+    ValueError
+        If a pattern matches no claim, so a typo never silently checks nothing.
+
+    See Also
+    --------
+    get_claim : one claim by its exact ID.
 
     Examples
     --------
