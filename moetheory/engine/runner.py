@@ -125,6 +125,21 @@ class Limits:
         Wall-clock backstop; ``None`` for none.
     memory_bytes : int or None
         Address-space limit of the check's process; ``None`` for none.
+
+    See Also
+    --------
+    RunSettings.limits : the limits of a run's settings.
+    run_isolated : runs one check under them.
+
+    Notes
+    -----
+    The CPU limit does not depend on the machine's load, so two runs with the same seed
+    time out the same claims; the wall-clock backstop does.
+
+    Examples
+    --------
+    >>> Limits(10.0, 110.0).memory_bytes is None
+    True
     """
 
     cpu_seconds: float | None = DEFAULT_TIMEOUT
@@ -141,6 +156,7 @@ class RunSettings:
     seed : int
         Master seed (Python or NumPy integer, not a bool).
     profile : {"quick", "full"}
+        Budget of the statistical checks.
     jobs : int
         Checks running at once, 1 to :data:`MAX_JOBS`.
     timeout : float or None
@@ -202,7 +218,19 @@ class RunSettings:
             )
 
     def limits(self) -> Limits:
-        """The per-check limits these settings imply."""
+        """The per-check limits these settings imply.
+
+        Returns
+        -------
+        Limits
+            CPU and memory limits as set; the wall-clock backstop defaults to
+            ``WALL_FACTOR * timeout + WALL_SLACK``.
+
+        Examples
+        --------
+        >>> RunSettings(timeout=10).limits().wall_seconds
+        110.0
+        """
         wall = self.wall_timeout
         if wall is None and self.timeout is not None:
             wall = self.timeout * WALL_FACTOR + WALL_SLACK
@@ -212,10 +240,44 @@ class RunSettings:
 def claim_context(claim_id: str, settings: RunSettings) -> CheckContext:
     """The context of one check under ``settings``.
 
+    Parameters
+    ----------
+    claim_id : str
+        A registered claim.
+    settings : RunSettings
+        The run's settings.
+
+    Returns
+    -------
+    CheckContext
+        The claim's own seed (:func:`~moetheory.engine.context.claim_seed`), profile,
+        error level and scheduler.
+
+    Raises
+    ------
+    KeyError
+        If no claim has this ID.
+
+    See Also
+    --------
+    moetheory.stats.claim_alpha : the claim's share of the family level.
+
+    Notes
+    -----
+    :math:`\\alpha_{\\text{claim}} = \\alpha_{\\text{fam}} / N_{\\text{stat}}` with
+    :math:`N_{\\text{stat}}` the statistical claims of the claim's family.
     The statistical budget depends neither on the selection nor on installed plugins:
     the family level is split over the statistical claims of the claim's own family (the
     built-in catalogue, or the plugin that registered it), so ``--only`` or a new plugin
     never changes a verdict.
+
+    Examples
+    --------
+    >>> from moetheory.engine.registry import load_checks
+    >>> load_checks()
+    >>> ctx = claim_context("cl.fig2", RunSettings(seed=3))
+    >>> ctx.profile, 0 < ctx.alpha < 0.05
+    ('quick', True)
     """
     claim = get_claim(claim_id)
     return CheckContext(
@@ -231,7 +293,28 @@ def claim_context(claim_id: str, settings: RunSettings) -> CheckContext:
 
 
 class Interrupted(KeyboardInterrupt):
-    """A run stopped by SIGINT, SIGTERM or SIGHUP (``signum``); exit code ``128 + signum``."""
+    """A run stopped by SIGINT, SIGTERM or SIGHUP; exit code ``128 + signum``.
+
+    Parameters
+    ----------
+    signum : int
+        The signal's number.
+
+    See Also
+    --------
+    SignalGuard : raises it.
+
+    Notes
+    -----
+    A subclass of :class:`KeyboardInterrupt`, so code that does not expect it lets it pass.
+
+    Examples
+    --------
+    >>> import signal
+    >>> e = Interrupted(signal.SIGTERM)
+    >>> e.name, e.exit_code
+    ('SIGTERM', 143)
+    """
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
@@ -247,6 +330,7 @@ class Interrupted(KeyboardInterrupt):
 
     @property
     def exit_code(self) -> int:
+        """The process exit code, ``128 + signum``."""
         return 128 + self.signum
 
 
@@ -261,6 +345,26 @@ class SignalGuard:
     the previous handlers are restored on exit. A second signal raises
     :class:`Interrupted` at once, so an operator can always stop a run that is stuck
     (e.g. writing into a FIFO nobody reads).
+
+    Parameters
+    ----------
+    signum : int or None
+        The first stop signal received (``None`` until one arrives).
+
+    See Also
+    --------
+    run_claims : checks the guard between checks.
+
+    Notes
+    -----
+    Use as a context manager; :meth:`check` raises at the caller's safe points.
+
+    Examples
+    --------
+    >>> with SignalGuard() as guard:
+    ...     guard.check()  # no signal: nothing happens
+    >>> guard.signum is None
+    True
     """
 
     signum: int | None = None
@@ -283,7 +387,25 @@ class SignalGuard:
         self.signum = signum
 
     def check(self) -> None:
-        """Raise :class:`Interrupted` if a stop signal has arrived."""
+        """Raise :class:`Interrupted` if a stop signal has arrived.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        Interrupted
+            If a stop signal has arrived since the guard was entered.
+
+        Examples
+        --------
+        >>> try:
+        ...     SignalGuard(signum=15).check()
+        ... except Interrupted as stop:  # a KeyboardInterrupt: catch it by name
+        ...     print(stop.name)
+        SIGTERM
+        """
         if self.signum is not None:
             raise Interrupted(self.signum)
 
@@ -536,8 +658,41 @@ def run_isolated(
 ) -> dict[str, Any]:
     """Run one check in its own process group under ``limits``; return its payload.
 
+    Parameters
+    ----------
+    check : callable
+        ``check(ctx) -> Outcome``.
+    ctx : CheckContext
+        Its context.
+    limits : Limits
+        CPU, wall-clock and memory limits.
+    stop_event : str, optional
+        Name of a ``distributed.Event`` whose setting stops the check.
+
+    Returns
+    -------
+    dict
+        The payload: verdict, summary, evidence and readings, or an ``inconclusive``
+        (limit, interruption) or ``error`` (exception, crash) payload with the reason.
+
+    See Also
+    --------
+    run_claims : runs many claims.
+
+    Notes
+    -----
     This is what a Dask worker runs for each claim, so the limits hold on the workers.
-    ``stop_event`` names a ``distributed.Event`` whose setting stops the check.
+    The check runs in a forked process in its own session; a watchdog kills its process
+    group if the engine dies.
+
+    Examples
+    --------
+    >>> from moetheory.engine.context import CheckContext
+    >>> from moetheory.engine.verdicts import Outcome, Verdict
+    >>> def check(ctx):
+    ...     return Outcome(Verdict.PROVED, "1 + 1 = 2")
+    >>> run_isolated(check, CheckContext("x", 0), Limits(10.0, 110.0))["verdict"]
+    'proved'
     """
     child = _Child(check, ctx, limits)
     event = None
@@ -604,10 +759,47 @@ def run_claims(
 ) -> list[dict[str, Any]]:
     """Run ``claims`` and return their report entries in the order of ``claims``.
 
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims to run.
+    settings : RunSettings
+        Seed, profile, jobs, limits, scheduler.
+    on_result : callable, optional
+        Called with each entry as its check completes.
+    progress : bool
+        Show a progress bar on standard error.
+    guard : SignalGuard, optional
+        A guard the caller already holds (see Notes).
+
+    Returns
+    -------
+    list of dict
+        One report entry per completed claim, in the order of ``claims``.
+
+    Raises
+    ------
+    Interrupted
+        On SIGINT, SIGTERM or SIGHUP, after killing every running check.
+
+    See Also
+    --------
+    moetheory.engine.verification.verify : runs claims and writes the reports.
+
+    Notes
+    -----
     ``on_result(entry)`` is called as each check completes. On SIGINT, SIGTERM or SIGHUP
     every running check's process group is killed and :class:`Interrupted` is raised;
     entries already handed to ``on_result`` stay valid. ``guard`` lets the caller share
     one :class:`SignalGuard` over more work than the run (e.g. writing reports).
+
+    Examples
+    --------
+    >>> from moetheory.engine.registry import load_checks, select_claims
+    >>> load_checks()
+    >>> [e["verdict"] for e in run_claims(select_claims(["cl.update.min-norm"]),
+    ...                                   RunSettings(), progress=False)]
+    ['proved']
     """
     from tqdm import tqdm
 
