@@ -23,6 +23,23 @@ __all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symb
 class Verdict(str, enum.Enum):
     """The six verdicts a claim can get.
 
+    Parameters
+    ----------
+    value : str
+        One of ``"proved"``, ``"refuted"``, ``"supported"``, ``"unsupported"``,
+        ``"inconclusive"``, ``"error"``.
+
+    See Also
+    --------
+    moetheory.stats.combine : the verdict of several comparisons.
+
+    Notes
+    -----
+    ``proved``/``refuted`` rest on an exact certificate or counterexample;
+    ``supported``/``unsupported`` on a confidence interval lying wholly inside/outside the
+    claimed region; ``inconclusive`` otherwise (or a limit was hit); ``error`` when the
+    check failed. The rules are on the verdicts page of the docs.
+
     Examples
     --------
     >>> Verdict("proved") is Verdict.PROVED
@@ -50,6 +67,20 @@ class Verdict(str, enum.Enum):
 def symbolic_evidence(expr: Any) -> dict[str, str]:
     """Render a SymPy object as evidence: its SymPy text and its LaTeX.
 
+    Parameters
+    ----------
+    expr : sympy object or anything :func:`sympy.sympify` accepts
+        The expression.
+
+    Returns
+    -------
+    dict
+        ``{"sympy": str, "latex": str}``.
+
+    See Also
+    --------
+    jsonable : applies it to every SymPy object inside evidence.
+
     Examples
     --------
     >>> import sympy as sp
@@ -66,6 +97,26 @@ def jsonable(value: Any) -> Any:
     NumPy scalars and arrays become numbers and lists, SymPy objects become
     :func:`symbolic_evidence`, non-finite floats become the strings ``"nan"``, ``"inf"``,
     ``"-inf"``, and mapping keys become strings (order preserved).
+
+    Parameters
+    ----------
+    value : object
+        Evidence: numbers, strings, booleans, ``None``, NumPy scalars and arrays, SymPy
+        objects, mappings, sequences, sets, :class:`Verdict` and :class:`Reading`.
+
+    Returns
+    -------
+    object
+        Plain JSON data; sets are sorted by their string form.
+
+    Raises
+    ------
+    TypeError
+        For a value of any other type (naming the type).
+
+    See Also
+    --------
+    outcome_payload : applies it to a whole outcome.
 
     Examples
     --------
@@ -129,6 +180,21 @@ class Reading:
         ``reading``; empty means "``reading`` has no mathematics worth typesetting".
     summary_latex : str
         Optional typeset form of ``summary``, written like ``reading_latex``.
+
+    See Also
+    --------
+    Outcome.from_readings : the outcome of several readings.
+
+    Notes
+    -----
+    The claim's verdict is that of its primary (first) reading; the other readings are
+    reported beside it and never change it.
+
+    Examples
+    --------
+    >>> r = Reading("literal", "as written", Verdict.REFUTED, "counterexample x = 2")
+    >>> r.to_dict()["verdict"]
+    'refuted'
     """
 
     name: str
@@ -141,7 +207,19 @@ class Reading:
     summary_latex: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form stored in reports (every key always present)."""
+        """The JSON form stored in reports (every key always present).
+
+        Returns
+        -------
+        dict
+            ``name``, ``reading``, ``verdict``, ``summary``, ``evidence`` (through
+            :func:`jsonable`), ``derivation``, ``reading_latex``, ``summary_latex``.
+
+        Examples
+        --------
+        >>> sorted(Reading("a", "b", Verdict.PROVED, "c").to_dict())[:3]
+        ['derivation', 'evidence', 'name']
+        """
         return {
             "name": self.name,
             "reading": self.reading,
@@ -212,6 +290,27 @@ class Outcome:
     ) -> Outcome:
         """Build an outcome whose verdict is that of the first (primary) reading.
 
+        Parameters
+        ----------
+        readings : list of Reading
+            Primary reading first; at least one.
+        summary : str, optional
+            Default ``"<primary name>: <primary summary>"``.
+        summary_latex, statement_latex : str
+            Typeset forms (see :class:`Outcome`).
+        **evidence
+            The outcome's evidence.
+
+        Returns
+        -------
+        Outcome
+            With the primary reading's verdict and every reading attached.
+
+        Raises
+        ------
+        ValueError
+            If ``readings`` is empty.
+
         Examples
         --------
         >>> r1 = Reading("literal", "as written", Verdict.REFUTED, "counterexample")
@@ -235,7 +334,19 @@ class Outcome:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form stored in reports (every key always present)."""
+        """The JSON form stored in reports (every key always present).
+
+        Returns
+        -------
+        dict
+            ``verdict``, ``summary``, ``evidence``, ``readings``, ``derivation``,
+            ``statement_latex``, ``summary_latex``.
+
+        Examples
+        --------
+        >>> Outcome(Verdict.PROVED, "ok").to_dict()["readings"]
+        []
+        """
         return {
             "verdict": Verdict(self.verdict).value,
             "summary": self.summary,
@@ -267,6 +378,16 @@ def _check_fields(obj: Any, where: str, fields: Sequence[tuple[str, type]]) -> N
 def outcome_payload(outcome: Any) -> dict[str, Any]:
     """Validate what a check returned and convert it to its report payload.
 
+    Parameters
+    ----------
+    outcome : object
+        What the check returned.
+
+    Returns
+    -------
+    dict
+        :meth:`Outcome.to_dict` of the validated outcome.
+
     Raises
     ------
     TypeError
@@ -274,6 +395,10 @@ def outcome_payload(outcome: Any) -> dict[str, Any]:
         not a :class:`Verdict`, its summary or derivation is not a string, its evidence is
         not a mapping, its readings are not a list of valid :class:`Reading` objects, or
         the evidence cannot be turned into JSON.
+
+    See Also
+    --------
+    jsonable : the conversion of the evidence.
 
     Examples
     --------
