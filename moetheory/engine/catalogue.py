@@ -50,6 +50,17 @@ SEED_FILES: dict[str, str] = {
 class Source:
     """Where a statement stands: a seed file and its 1-based line numbers.
 
+    Parameters
+    ----------
+    seed_file : str
+        File name of the seed under ``shared/seeds/``.
+    lines : tuple of int
+        1-based line numbers.
+
+    See Also
+    --------
+    normalise_sources : builds them from ``{seed_file: [lines]}``.
+
     Examples
     --------
     >>> Source("002_ed39350ac6d6e1c0.txt", (56,)).as_json()
@@ -60,7 +71,18 @@ class Source:
     lines: tuple[int, ...]
 
     def as_json(self) -> dict[str, object]:
-        """The JSON form used in reports and ``moetheory list --json``."""
+        """The JSON form used in reports and ``moetheory list --json``.
+
+        Returns
+        -------
+        dict
+            ``{"seed_file": str, "lines": list of int}``.
+
+        Examples
+        --------
+        >>> Source("a.txt", (3, 4)).as_json()["lines"]
+        [3, 4]
+        """
         return {"seed_file": self.seed_file, "lines": list(self.lines)}
 
 
@@ -121,6 +143,27 @@ def normalise_sources(sources: SourcesLike | None) -> tuple[Source, ...]:
 @dataclass(frozen=True)
 class ClaimSpec:
     """A catalogued claim as the seed makes it.
+
+    Parameters
+    ----------
+    id : str
+        The claim's ID.
+    section : str
+        The paper section it belongs to.
+    seed_files : tuple of str
+        The seed files that make it (primary first).
+    statement : str
+        The statement as the seed makes it.
+    sources : tuple of Source
+        Where it stands in the seeds.
+    covers : tuple of str
+        Audit-row keys it covers.
+    origin : {"seed", "package"}
+        ``"package"`` for statements the package adds.
+
+    See Also
+    --------
+    catalogue_spec : looks one up.
 
     Examples
     --------

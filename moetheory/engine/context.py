@@ -129,17 +129,42 @@ class CheckContext:
         -------
         numpy.random.Generator
             ``numpy.random.default_rng([seed, stream])``: the same numbers on every call.
+
+        Examples
+        --------
+        >>> ctx = CheckContext("x", 7)
+        >>> bool(ctx.rng(1).random() == ctx.rng(1).random())
+        True
         """
         return np.random.default_rng([self.seed, stream])
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
         """``[func(x) for x in items]``, on the run's Dask cluster when it has one.
 
+        Parameters
+        ----------
+        func : callable
+            Applied to each item; must be picklable to run on a cluster.
+        items : iterable
+            Independent work items (e.g. replicate batches with their seeds).
+
+        Returns
+        -------
+        list
+            ``func(x)`` for each item, in the order of ``items``.
+
+        Notes
+        -----
         Use it for independent replicate batches: each batch must derive its randomness
         from its item (e.g. a seed from :meth:`rng`), never from shared state, so the
         result is the same locally and on a cluster. The results keep the order of
         ``items``. On a cluster the batches run as ordinary Dask tasks (the check's own
         process waits for them, so the cluster needs more than one worker thread).
+
+        Examples
+        --------
+        >>> CheckContext("x", 0).map(lambda k: k * k, range(4))
+        [0, 1, 4, 9]
         """
         batch = list(items)
         if self.scheduler is None or len(batch) <= 1:

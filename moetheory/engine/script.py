@@ -16,9 +16,36 @@ __all__ = ["run_module_checks"]
 def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None) -> int:
     """Verify the claims whose IDs start with any of ``prefixes``; print the Markdown report.
 
-    The command-line arguments are those of ``moetheory verify`` (``--profile full``,
-    ``--seed 3``, ``--json FILE``, ``--only GLOB`` to narrow further ...). Returns the exit
-    code: 1 if a check ended in ``error``, else 0.
+    Parameters
+    ----------
+    prefixes : sequence of str
+        Claim-ID prefixes of the module's claims (e.g. ``["cl.thm1."]``).
+    argv : sequence of str, optional
+        Command-line arguments (default ``sys.argv[1:]``), those of ``moetheory verify``
+        (``--profile full``, ``--seed 3``, ``--json FILE``, ``--only GLOB`` to narrow
+        further ...).
+
+    Returns
+    -------
+    int
+        The exit code: 2 for a bad argument, 1 if a check ended in ``error`` or a report
+        could not be written, ``128 + signum`` when interrupted, else 0.
+
+    See Also
+    --------
+    moetheory.engine.verification.verify : the run behind it.
+
+    Notes
+    -----
+    What ``python proofs_checks/<module>.py`` calls, so every check module is a script.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run_module_checks(["pcr.experts.param-count"], ["--no-progress"])
+    >>> code, "param-count" in out.getvalue()
+    (0, True)
     """
     args = build_parser().parse_args(["verify", *(sys.argv[1:] if argv is None else argv)])
     try:

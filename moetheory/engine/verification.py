@@ -22,7 +22,23 @@ __all__ = ["cpu_count", "patterns_of", "verify"]
 
 
 def cpu_count() -> int:
-    """The CPUs this process may run on."""
+    """The CPUs this process may run on.
+
+    Returns
+    -------
+    int
+        The size of the process's CPU affinity set (``os.cpu_count()`` where affinity is
+        unknown), at least 1.
+
+    See Also
+    --------
+    verify : warns when ``jobs`` exceeds it.
+
+    Examples
+    --------
+    >>> cpu_count() >= 1
+    True
+    """
     try:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -31,6 +47,25 @@ def cpu_count() -> int:
 
 def patterns_of(only: str | Iterable[str] | None) -> list[str]:
     """``only`` as a list of patterns: a string is one pattern, never its characters.
+
+    Parameters
+    ----------
+    only : str, iterable of str or None
+        One pattern, several, or none (all claims).
+
+    Returns
+    -------
+    list of str
+        The patterns (empty for ``None``).
+
+    Raises
+    ------
+    ValueError
+        If ``only`` is not iterable, or a pattern is not a non-empty string.
+
+    See Also
+    --------
+    moetheory.engine.registry.select_claims : matches the patterns.
 
     Examples
     --------
@@ -106,6 +141,12 @@ def verify(
         limits hold there). The report is the local one, byte for byte, apart from
         ``seconds``.
 
+    Returns
+    -------
+    dict
+        The report (schema ``moetheory-report/1``): run settings, ``counts`` per verdict
+        and one entry per claim (verdict, summary, evidence, readings, seeds, ``alpha``).
+
     Raises
     ------
     ValueError
@@ -113,6 +154,16 @@ def verify(
     moetheory.engine.runner.Interrupted
         On SIGINT, SIGTERM or SIGHUP, after the reports were written with
         ``complete: false``.
+
+    See Also
+    --------
+    moetheory.engine.runner.run_claims : runs the checks.
+
+    Notes
+    -----
+    Every argument is checked before any claim runs. Each claim's seed is derived from the
+    master seed and its ID, so the report does not depend on the selection, the order or
+    the parallelism.
 
     Examples
     --------
