@@ -101,6 +101,24 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``moetheory`` command.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        With the subcommands ``list``, ``show``, ``verify`` and ``reproduce``; a bad
+        argument exits with code 2 and a one-line message naming it.
+
+    See Also
+    --------
+    main : parses and runs.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["verify", "--only", "cl.fig2", "--seed", "3"])
+    >>> args.command, args.only, args.seed
+    ('verify', ['cl.fig2'], 3)
+    """
     parser = _Parser(
         prog="moetheory",
         description="Check the mathematics of Mixture-of-Experts papers by machine.",
@@ -491,7 +509,37 @@ def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``moetheory`` console script."""
+    """Entry point of the ``moetheory`` console script.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success, 1 when a check ended in ``error`` (or matched
+        ``--fail-on``) or a file could not be written, 2 for a bad argument, ``128 + signum``
+        when interrupted (the reports written so far are kept).
+
+    See Also
+    --------
+    build_parser : the options.
+    moetheory.engine.verification.verify : the ``verify`` subcommand's work.
+
+    Notes
+    -----
+    Errors are printed as one line, ``moetheory: error: ...``, never as a traceback.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = main(["list", "pcr.experts.param-count"])
+    >>> code, "pcr.experts.param-count" in out.getvalue()
+    (0, True)
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     with _stop_signals_interrupt():
