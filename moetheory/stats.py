@@ -184,8 +184,10 @@ def stable(x: float | None, digits: int = 4) -> float | None:
 
 
 def stable_tree(obj: Any, digits: int = 4) -> Any:
-    """Copy of ``obj`` with every float (also inside lists, tuples, dicts and float arrays)
-    passed through :func:`stable`; other values unchanged.
+    """Copy of ``obj`` with every float passed through :func:`stable`.
+
+    Floats inside lists, tuples, dicts and float arrays are rounded too; other values are
+    unchanged.
 
     Parameters
     ----------

@@ -61,6 +61,10 @@ class Source:
     --------
     normalise_sources : builds them from ``{seed_file: [lines]}``.
 
+    Notes
+    -----
+    Line numbers are 1-based, as an editor shows them.
+
     Examples
     --------
     >>> Source("002_ed39350ac6d6e1c0.txt", (56,)).as_json()
@@ -108,6 +112,14 @@ def normalise_sources(sources: SourcesLike | None) -> tuple[Source, ...]:
     ValueError
         If a seed file is unknown (not in :data:`SEED_FILES`), a line is not a positive
         integer, or ``sources`` is a string.
+
+    See Also
+    --------
+    Source : one entry.
+
+    Notes
+    -----
+    Line numbers are 1-based, as an editor shows them; they are kept in the order given.
 
     Examples
     --------
@@ -165,6 +177,10 @@ class ClaimSpec:
     --------
     catalogue_spec : looks one up.
 
+    Notes
+    -----
+    Frozen; rows of ``_catalogue_data`` become specs when the module is imported.
+
     Examples
     --------
     >>> catalogue_spec("pcr.pde.cosine").seed_files[0]
@@ -217,6 +233,15 @@ def catalogue_spec(claim_id: str) -> ClaimSpec | None:
     -------
     ClaimSpec or None
         The catalogued claim; ``None`` for an ID the package or a plugin adds.
+
+    See Also
+    --------
+    moetheory.engine.registry.get_claim : the registered claim (catalogued or not).
+
+    Notes
+    -----
+    The catalogue (``_catalogue_data``) lists the seeds' checkable statements; claims the
+    package adds (``<id>.corrected``, its own questions) are registered but not catalogued.
 
     Examples
     --------

@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     --------
     main : parses and runs.
 
+    Notes
+    -----
+    Every option is checked by the parser itself where it can be (types, ranges, choices),
+    so a bad value fails before any work.
+
     Examples
     --------
     >>> args = build_parser().parse_args(["verify", "--only", "cl.fig2", "--seed", "3"])
@@ -522,6 +527,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit code: 0 on success, 1 when a check ended in ``error`` (or matched
         ``--fail-on``) or a file could not be written, 2 for a bad argument, ``128 + signum``
         when interrupted (the reports written so far are kept).
+
+    Raises
+    ------
+    ValueError
+        Never out of ``main``: raised inside for a bad argument, it is caught and printed
+        as one line with exit code 2.
 
     See Also
     --------

@@ -96,6 +96,21 @@ class CheckContext:
         Address of the Dask scheduler the run uses, if any; :meth:`map` sends replicate
         batches there.
 
+    Raises
+    ------
+    ValueError
+        For an unknown profile or ``alpha`` outside (0, 1).
+
+    See Also
+    --------
+    claim_seed : the check's seed from the master seed and the claim ID.
+    moetheory.engine.runner.claim_context : builds the context of a run.
+
+    Notes
+    -----
+    A check draws its random numbers only from :meth:`rng`, so the same seed gives the same
+    result whatever the order or parallelism of the run.
+
     Examples
     --------
     >>> ctx = CheckContext("cl.fig2", seed=7, profile="quick", alpha=0.001)

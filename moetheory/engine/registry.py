@@ -372,6 +372,10 @@ def unregister(claim_id: str) -> None:
     --------
     claim : registers one.
 
+    Notes
+    -----
+    Catalogued claims stay registered, so a report always shows the whole catalogue.
+
     Examples
     --------
     >>> unregister("example.never-registered")
@@ -500,6 +504,10 @@ def registered() -> list[Claim]:
     --------
     select_claims : a subset by pattern.
 
+    Notes
+    -----
+    Call :func:`load_checks` first; before it only the claims registered so far are listed.
+
     Examples
     --------
     >>> load_checks()
@@ -543,6 +551,10 @@ def get_claim(claim_id: str) -> Claim:
     --------
     select_claims : by shell-style pattern.
 
+    Notes
+    -----
+    IDs are exact and case-sensitive.
+
     Examples
     --------
     >>> load_checks()
@@ -578,6 +590,10 @@ def select_claims(patterns: Iterable[str] | None = None) -> list[Claim]:
     See Also
     --------
     get_claim : one claim by its exact ID.
+
+    Notes
+    -----
+    Patterns are matched against whole IDs, case-sensitively.
 
     Examples
     --------

@@ -171,6 +171,19 @@ class RunSettings:
     scheduler : str or None
         Address of a Dask distributed scheduler to run the checks on.
 
+    Raises
+    ------
+    ValueError
+        Naming the parameter and its allowed range, for any bad value.
+
+    See Also
+    --------
+    run_claims : runs claims under these settings.
+
+    Notes
+    -----
+    Every value is checked when the settings are made, before any claim runs.
+
     Examples
     --------
     >>> RunSettings(seed=0, profile="quick", jobs=2).jobs
@@ -350,6 +363,8 @@ class SignalGuard:
     ----------
     signum : int or None
         The first stop signal received (``None`` until one arrives).
+    _old : dict
+        Internal: the handlers to restore on exit (leave it out).
 
     See Also
     --------
@@ -781,6 +796,8 @@ def run_claims(
     ------
     Interrupted
         On SIGINT, SIGTERM or SIGHUP, after killing every running check.
+    ValueError
+        If a cluster scheduler cannot be reached or lacks the ``distributed`` package.
 
     See Also
     --------

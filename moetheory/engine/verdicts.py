@@ -33,6 +33,13 @@ class Verdict(str, enum.Enum):
     --------
     moetheory.stats.combine : the verdict of several comparisons.
 
+    Raises
+    ------
+    ValueError
+        For a string that is not one of the six values.
+    TypeError
+        From :class:`enum.Enum` for malformed construction.
+
     Notes
     -----
     ``proved``/``refuted`` rest on an exact certificate or counterexample;
@@ -81,6 +88,10 @@ def symbolic_evidence(expr: Any) -> dict[str, str]:
     --------
     jsonable : applies it to every SymPy object inside evidence.
 
+    Notes
+    -----
+    The SymPy text is :func:`sympy.sstr`, which round-trips through :func:`sympy.sympify`.
+
     Examples
     --------
     >>> import sympy as sp
@@ -117,6 +128,10 @@ def jsonable(value: Any) -> Any:
     See Also
     --------
     outcome_payload : applies it to a whole outcome.
+
+    Notes
+    -----
+    Deterministic: the same evidence always gives the same JSON, byte for byte.
 
     Examples
     --------
@@ -256,6 +271,11 @@ class Outcome:
         normalised"``). The docs show it instead of the plain catalogue statement.
     summary_latex : str
         Optional typeset form of ``summary``, written like ``statement_latex``.
+
+    See Also
+    --------
+    Reading : one reading's verdict.
+    outcome_payload : validates an outcome.
 
     Notes
     -----
@@ -399,6 +419,11 @@ def outcome_payload(outcome: Any) -> dict[str, Any]:
     See Also
     --------
     jsonable : the conversion of the evidence.
+
+    Notes
+    -----
+    The engine calls it on whatever a check returns, so a malformed outcome is an
+    ``error`` verdict with the reason, never a crash of the run.
 
     Examples
     --------

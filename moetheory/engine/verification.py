@@ -34,6 +34,10 @@ def cpu_count() -> int:
     --------
     verify : warns when ``jobs`` exceeds it.
 
+    Notes
+    -----
+    Respects CPU affinity (containers, ``taskset``), unlike :func:`os.cpu_count`.
+
     Examples
     --------
     >>> cpu_count() >= 1
@@ -66,6 +70,10 @@ def patterns_of(only: str | Iterable[str] | None) -> list[str]:
     See Also
     --------
     moetheory.engine.registry.select_claims : matches the patterns.
+
+    Notes
+    -----
+    ``verify("cl.*")`` means one pattern, never the characters of the string.
 
     Examples
     --------
