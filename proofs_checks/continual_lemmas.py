@@ -941,26 +941,6 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-@claim(
-    "cl.aux-loss.necessary",
-    kind="statistical",
-    statement=(
-        "The auxiliary loss (7) is necessary and plays a crucial role in balancing the load "
-        "among experts in MoE for continual learning."
-    ),
-    section="Continual learning with MoE",
-    seed_files=[SEED_FILE],
-    sources=_src(97),
-    covers=["003-18"],
-    origin="seed",
-    reading=(
-        "Appendix A.2 settings with M = 20, N = K = 7, T = T1 + 1 = 41: the exploration "
-        "imbalance max_m |f_{T1}^(m) − 1/M| is larger with α = 0 than with α = 0.5 (paired "
-        "difference > 0, smallest meaningful effect 0.1/M, a tenth of a perfectly balanced "
-        "expert's share); readings "
-        "'paper', 'code' (+ 'paper, random β' in the full profile)"
-    ),
-)
 def aux_loss_effect(cfg: CLConfig) -> float:
     """Smallest meaningful imbalance difference of ``cl.aux-loss.necessary``: ``0.1 / M``.
 
@@ -986,6 +966,26 @@ def aux_loss_effect(cfg: CLConfig) -> float:
     return 0.1 / cfg.M
 
 
+@claim(
+    "cl.aux-loss.necessary",
+    kind="statistical",
+    statement=(
+        "The auxiliary loss (7) is necessary and plays a crucial role in balancing the load "
+        "among experts in MoE for continual learning."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(97),
+    covers=["003-18"],
+    origin="seed",
+    reading=(
+        "Appendix A.2 settings with M = 20, N = K = 7, T = T1 + 1 = 41: the exploration "
+        "imbalance max_m |f_{T1}^(m) − 1/M| is larger with α = 0 than with α = 0.5 (paired "
+        "difference > 0, smallest meaningful effect 0.1/M, a tenth of a perfectly balanced "
+        "expert's share); readings "
+        "'paper', 'code' (+ 'paper, random β' in the full profile)"
+    ),
+)
 def check_aux_loss(ctx: CheckContext) -> Outcome:
     """Ablation: without the auxiliary loss the exploration is unbalanced."""
     alpha = ctx.alpha / 3
