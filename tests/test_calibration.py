@@ -118,3 +118,18 @@ def test_every_statistical_claim_is_on_the_calibration_page() -> None:
               if ln.startswith("| `")}
     missing = sorted({c.id for c in registered() if c.kind == "statistical"} - listed)
     assert not missing, f"not on docs/calibration.md: {missing}; re-render the page"
+
+
+def test_seed_stability_renders_from_saved_reports(tmp_path: Path) -> None:
+    import json
+
+    for seed, verdict in ((0, "supported"), (1, "unsupported")):
+        rep = {"seed": seed, "seconds_wall": 1.0, "commit": "abc1234",
+               "claims": [{"id": "a", "verdict": verdict, "summary": verdict}]}
+        (tmp_path / f"seed-{seed}.json").write_text(json.dumps(rep), encoding="utf-8")
+    assert sorted(seed_stability.load_reports(tmp_path)) == [0, 1]
+    page = tmp_path / "page.md"
+    code = seed_stability.main(["--from-dir", str(tmp_path), "--markdown", str(page)])
+    text = page.read_text(encoding="utf-8")
+    assert code == 1 and "2 master seeds on commit(s) abc1234" in text
+    assert "**contradiction**" in text
