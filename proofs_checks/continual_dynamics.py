@@ -470,12 +470,13 @@ def _curve_summary(runs: dict[tuple[int, bool], CLResult]) -> dict[str, Any]:
 
 FIG2_RULES = (
     "'late level' = per-replicate mean over the last 10% of rounds; 'nearly 0': interval "
-    "lies inside [0, 0.1·peak of the mean curve] (stats.compare, equivalence); 'A > B' "
+    "lies inside [0, 0.1·ū] (stats.compare, equivalence; ū = mean E‖w_n‖², the expected error "
+    "of the untrained model, computed from the configuration before any run); 'A > B' "
     "(stats.greater): "
     "supported if the paired-difference interval lies above 0, unsupported if it lies below "
-    "the smallest meaningful effect (0.1 × reference level), else inconclusive; 'no better' "
-    "(stats.at_most): supported if the interval lies below the 10% margin, unsupported if "
-    "M=20 is significantly better by more than 10%, inconclusive otherwise; "
+    "the smallest meaningful effect (0.1·ū), else inconclusive; 'no better' "
+    "(stats.at_most): supported if the interval lies below the margin 0.1·ū, unsupported if "
+    "M=20 is significantly better by more than 0.1·ū, inconclusive otherwise; "
     "convergence round = first round after which the curve stays within 10% of the way from "
     "its late level to its peak"
 )
@@ -1052,8 +1053,9 @@ def _fig45_comparisons(
         "not': the total-variation distance from uniform of the routing inside each cluster's "
         "expert set (eq. (11), after termination) is larger for Γ > λ (by >= 0.05) and at most "
         "0.1 for Γ ≤ λ. Figure 5 (N = 30): 'balanced load gives a smaller generalization error': "
-        "late G larger for Γ > λ; 'forgetting is robust to Γ': late F of each Γ within 25% of "
-        "the mean over Γ. Readings 'paper' and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
+        "late G larger for Γ > λ (smallest meaningful effect 0.1·ū, ū = mean E‖w_n‖²); "
+        "'forgetting is robust to Γ': late F of each Γ within 0.1·ū of the mean over Γ. "
+        "Readings 'paper' and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
         "0.01, spread σ0/100)"
     ),
 )
@@ -1070,8 +1072,8 @@ def check_fig4_5(ctx: CheckContext) -> Outcome:
         ev.update(released_script=FIG45_SCRIPT_NOTE,
                   replicates=R, T=500, simulator_seed=seed, config=runs[0].config.to_dict(),
                   fig4_config=fig4[0].config.to_dict(),
-                  rule="analysis.greater (effect 0.05 TV, 0.1 × reference for G) and "
-                       "stats.compare (equivalence; tolerances 0.1 TV, 25% for F)")
+                  rule="analysis.greater (effect 0.05 TV, 0.1·ū for G) and "
+                       "stats.compare (equivalence; tolerances 0.1 TV, 0.1·ū for F)")
         deriv = (
             f"Figure 4 (N = {FIG4_N}): mean within-set TV distance from uniform per Γ: "
             + ", ".join(
@@ -1102,7 +1104,8 @@ TERMINATION_SHARE_TOL = 0.1
         "not larger for more experts (paired difference <= 0, tolerance 0.1) and the "
         "termination round given that both runs terminate is later for more experts; the "
         "convergence round of G is later for more experts, and the late G of more experts is "
-        "not smaller by more than 10%. Readings 'paper' and 'code'"
+        "not smaller by more than 0.1·ū (ū = mean E‖w_n‖², fixed by the configuration). "
+        "Readings 'paper' and 'code'"
     ),
 )
 def check_more_experts(ctx: CheckContext) -> Outcome:
@@ -1150,7 +1153,7 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                                     for M in MORE_MS},
             "mean_late_G": {M: float(late_mean(_curves(runs[M], "G"), LATE).mean())
                             for M in MORE_MS},
-            "rule": "stats.greater (effect 0) and stats.at_most (tolerance 10%; "
+            "rule": "stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
                     "inconclusive if the interval straddles the margin)",
         }
         deriv = (

@@ -219,7 +219,8 @@ MORE_MS = (5, 10, 20)
         "coupling, runs with termination, paired data: for consecutive M, P(termination) "
         "(reported), the termination round given termination in both runs later for more "
         "experts (paired difference > 0), and the late G of more experts not smaller by more "
-        "than 10% (at_most); readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "than 0.1·ū, ū = mean E‖w_n‖² fixed by the configuration (at_most); readings 'paper', "
+        "'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:

@@ -6,7 +6,10 @@ Claims: ``cl.update.*`` (eq. (5), Lemma 16's projection step), ``cl.lemma2.smoot
 statements derived here where a formula is refuted.
 
 Monte Carlo comparisons use the tolerance :data:`TOL_REL` (relative) plus :data:`TOL_ABS`
-(absolute), fixed before any comparison, and confidence intervals at level ``1 - alpha/m``
+(absolute) of the claimed value, or, for Theorems 1-2's bounds and the frozen-forgetting
+identity, of the configuration's ground-truth unit
+(:func:`moetheory.continual.ground_truth_unit`): fixed before any comparison, never taken
+from an estimate. Confidence intervals are at level ``1 - alpha/m``
 with ``alpha = ctx.alpha`` and ``m`` the number of comparisons inside the claim.
 """
 
@@ -1082,7 +1085,8 @@ def _thm1_derivation() -> str:
         f"$${sp.latex(th.thm1_forgetting_bound_expr())}$$ where $D$ sums over ordered pairs. "
         "It is evaluated with the realised counts and compared with $F_t$ replicate by "
         "replicate (paired difference, one-sided): supported when the whole confidence "
-        "interval of $E[F_t - \\text{bound}]$ lies below the tolerance, unsupported when it "
+        "interval of $E[F_t - \\text{bound}]$ lies below the tolerance $0.02\\,\\bar u + 10^{-3}$ "
+        "($\\bar u = \\frac1N\\sum_n E\\|w_n\\|^2$, from the configuration), unsupported when it "
         "lies above, inconclusive otherwise. A bound stated for every $t$ must hold at every "
         "round checked. The single-expert case ($L_t = t$) shows why it undershoots: the exact "
         "forgetting has the extra positive term $\\frac{1-r}{t-1}\\sum_i (1 - r^{t-i}) D/N^2$ "

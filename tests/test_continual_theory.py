@@ -245,9 +245,9 @@ def test_prop4_readings_separate_appendix_h_from_its_substitution() -> None:
 def test_bound_rule_is_inconclusive_when_the_interval_straddles() -> None:
     rng = np.random.default_rng(0)
     rhs = np.ones(400)
-    below = ct._bound("x", rhs - 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3)
-    above = ct._bound("x", rhs + 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3)
-    wide = ct._bound("x", rhs + ct._tol(1.0) + rng.standard_normal(400), rhs, 1e-3)
+    below = ct._bound("x", rhs - 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3, 1.0)
+    above = ct._bound("x", rhs + 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3, 1.0)
+    wide = ct._bound("x", rhs + ct._tol(1.0) + rng.standard_normal(400), rhs, 1e-3, 1.0)
     assert [below["verdict"], above["verdict"], wide["verdict"]] == [
         "supported", "unsupported", "inconclusive"]
 
