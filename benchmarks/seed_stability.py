@@ -15,6 +15,7 @@ Usage::
     python benchmarks/seed_stability.py --seeds 20 --jobs 2 --markdown docs/seed-stability.md
     python benchmarks/seed_stability.py --only 'cl.*' --seeds 5
     python benchmarks/seed_stability.py --save-dir runs/ss      # one JSON report per seed
+    python benchmarks/seed_stability.py --save-dir runs/ss --start 10   # seeds 10..19 alongside
     python benchmarks/seed_stability.py --from-dir runs/ss --markdown docs/seed-stability.md
 
 With ``--save-dir`` each seed's report is written as ``seed-<s>.json`` as soon as it is done
@@ -159,6 +160,9 @@ def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="master seeds 0..S-1 (default 20)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first seed to run (split a long run over processes sharing "
+                             "one --save-dir; default 0)")
     parser.add_argument("--only", action="append", metavar="GLOB", help="claim IDs (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel checks per run")
     parser.add_argument("--markdown", help="write the table here")
@@ -181,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
         done = load_reports(args.save_dir) if args.save_dir else {}
         head = _head()
         reports = []
-        for seed in range(args.seeds):
+        if not 0 <= args.start < args.seeds:
+            parser.error(f"--start must lie in 0..{args.seeds - 1}, got {args.start}")
+        for seed in range(args.start, args.seeds):
             if seed in done:
                 reports.append(done[seed])
                 continue
@@ -199,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in
                                               sorted(rep["counts"].items())), flush=True)
         elapsed = time.perf_counter() - start
-        n_seeds = args.seeds
+        n_seeds = len(reports)
     rows = stability_rows(reports)
     text = _markdown(rows, n_seeds, elapsed, [r["commit"] for r in reports if r.get("commit")])
     print(text)
