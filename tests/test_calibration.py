@@ -131,5 +131,5 @@ def test_seed_stability_renders_from_saved_reports(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     code = seed_stability.main(["--from-dir", str(tmp_path), "--markdown", str(page)])
     text = page.read_text(encoding="utf-8")
-    assert code == 1 and "2 master seeds on commit(s) abc1234" in text
+    assert code == 1 and "2 master seeds: 0, 1 on commit(s) abc1234" in text
     assert "**contradiction**" in text
