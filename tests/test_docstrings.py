@@ -75,7 +75,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.stats",
         "moetheory.stats_intervals",
         "moetheory.stats_sequential",
-        "moetheory.strategies",
     }
 )
 
