@@ -223,11 +223,6 @@ def linear() -> Expert:
     Expert
         Named ``"linear"``, parameters ``(a, b)``.
 
-    Raises
-    ------
-    TypeError
-        Not raised for the fixed construction; listed for the uniform interface.
-
     See Also
     --------
     ffn : the FFN experts :math:`\varphi(a x + b)`.
@@ -393,11 +388,6 @@ def poly_expert() -> Expert:
     -------
     Expert
         Named ``"poly-expert"``, parameter ``(eta,)``.
-
-    Raises
-    ------
-    TypeError
-        Not raised for the fixed construction; listed for the uniform interface.
 
     See Also
     --------

@@ -76,11 +76,6 @@ def expert() -> sp.Expr:
         ``h(x, eta)``, an undefined SymPy function of the placeholders :data:`XVEC` and
         :data:`ETA`; it does not depend on :math:`\beta_1`.
 
-    Raises
-    ------
-    TypeError
-        Not raised: the construction is fixed (listed for the uniform interface).
-
     See Also
     --------
     euler_residual : where :math:`H = e^{s}\,h` is differentiated.
@@ -876,11 +871,6 @@ def linear_second_order_scalar() -> dict[str, sp.Expr]:
         ``"H"``, ``"mixed"`` (:math:`v^\top \partial^2 H/\partial\beta_1\partial b`),
         ``"d_a"`` (:math:`v^\top \partial H/\partial a`), ``"difference"`` (their expanded
         difference, 0), ``"euler"`` and ``"euler_ratio"`` (:math:`u`).
-
-    Raises
-    ------
-    TypeError
-        Not raised: the construction is fixed (listed for the uniform interface).
 
     See Also
     --------

@@ -258,9 +258,8 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
 
     Raises
     ------
-    ValueError
-        Not raised for symbolic rounds; SymPy errors propagate for arguments that are not
-        expressions.
+    TypeError
+        If a round is neither a SymPy expression nor a number (from SymPy's arithmetic).
 
     See Also
     --------
