@@ -161,8 +161,9 @@ def sigmoid(z: sp.Expr) -> sp.Expr:
     Notes
     -----
     :math:`\sigma(z) = \frac12\big(1 + \tanh(z/2)\big)` and
-    :math:`\sigma' = \sigma(1 - \sigma)`; with :math:`\tanh` it is one of the activations of
-    the FFN experts :math:`\varphi(a^\top x + b)` in the Example after Definition 1 of [1]_.
+    :math:`\sigma' = \sigma(1 - \sigma)`. Not among the activations of the Example after
+    Definition 1 of [1]_ (ReLU, :math:`\tanh`, :math:`z^p`); an affine change of
+    :math:`\tanh`, added as the common smooth activation.
 
     References
     ----------
@@ -230,8 +231,9 @@ def linear() -> Expert:
 
     Notes
     -----
-    A linear expert violates strong identifiability: :math:`\partial^2 h/\partial a^2 = 0`, so
-    the derivatives of :math:`h` are linearly dependent ([1]_, Example after Definition 1).
+    The Example after Definition 1 of [1]_ states that the linear expert fails strong
+    identifiability (the condition asks for linearly independent derivatives of :math:`h`);
+    its second derivatives in :math:`(a, b)`, for one, vanish identically.
 
     References
     ----------
@@ -273,9 +275,11 @@ def ffn(activation: str) -> Expert:
 
     Notes
     -----
-    The paper's strongly identifiable experts ([1]_, Definition 1 and its Example) are
-    :math:`\varphi(a^\top x + b)` with e.g. :math:`\varphi = \tanh` or sigmoid; polynomial
-    :math:`\varphi(z) = z^P` are its counterexamples.
+    The Example after Definition 1 of [1]_ states that :math:`\varphi(a^\top x + b)` is
+    strongly identifiable for :math:`\varphi = \mathrm{ReLU}`, :math:`\tanh` and
+    :math:`z^p` with :math:`p \ge 2`, and that the linear expert is not; sigmoid and GELU
+    are added here as common smooth activations. The checks test these statements rather
+    than assume them.
 
     References
     ----------
