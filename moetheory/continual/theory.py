@@ -1198,9 +1198,10 @@ def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
 
     Notes
     -----
-    Lemma 11 of [1]_ treats the events :math:`|\mathcal{M}_n| \ge 1` as independent, each of
-    probability :math:`1 - (1 - 1/N)^M`; they are negatively correlated, so the product is
-    not the exact probability.
+    Lemma 11's proof in [1]_ bounds the coverage probability below by this product,
+    treating the events :math:`|\mathcal{M}_n| \ge 1` (each of probability
+    :math:`1 - (1 - 1/N)^M`) as independent. They are not: for :math:`N = M = 2` the exact
+    probability is :math:`1/2 < 9/16` (:func:`coverage_probability_exact`).
 
     References
     ----------
