@@ -161,7 +161,18 @@ class ExpertParams:
 
     @property
     def eta(self) -> np.ndarray:
-        """The parameters as one row ``[a, b]``, as :class:`MixingMeasure` stores them."""
+        """The parameters as one row ``[a, b]``, as :class:`MixingMeasure` stores them.
+
+        Returns
+        -------
+        ndarray, shape (d1 + 1,)
+            ``a`` followed by ``b``.
+
+        Examples
+        --------
+        >>> ExpertParams(np.array([2.0]), -1.0).eta.tolist()
+        [2.0, -1.0]
+        """
         return np.append(self.a, self.b)
 
 
@@ -234,7 +245,21 @@ class CLSettings:
     gamma: float
 
     def as_dict(self) -> dict[str, Any]:
-        """The setting as keyword arguments of ``CLConfig``."""
+        """The setting as keyword arguments of ``CLConfig``.
+
+        Returns
+        -------
+        dict of str to int or float
+            One entry per field, named as the fields of
+            :class:`~moetheory.continual.config.CLConfig`.
+
+        Examples
+        --------
+        >>> c = CLSettings(M=3, N=2, K=1, T=10, d=5, s=2, sigma0=0.4, sigma_t=0.1, eta=0.5,
+        ...                alpha=0.5, lam=0.3, gamma=0.2)
+        >>> sorted(c.as_dict())[:3]
+        ['K', 'M', 'N']
+        """
         return asdict(self)
 
 
