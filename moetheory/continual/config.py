@@ -159,8 +159,10 @@ class CLConfig:
 
     and the gate takes a gradient step of size :math:`\eta` on the local loss (6) plus
     :math:`\alpha` times the auxiliary load-balancing loss (7) (eqs. (8)-(9)) until the
-    termination rule with threshold :math:`\Gamma` fires. The defaults are Appendix A.2's:
-    :math:`M = 5, N = 7, K = 3, d = 10, s = 6, \sigma_0 = 0.4, \eta = \alpha = 0.5`.
+    termination rule with threshold :math:`\Gamma` fires. The defaults are Appendix A.2's,
+    :math:`\sigma_0 = 0.4, \sigma_t = 0.1, d = 10, s = 6, \eta = \alpha = 0.5,
+    \lambda = 0.3`, with :math:`N = 7, K = 3` of the Figure 2 experiment (Section 6) and
+    :math:`M = 5`, one of its numbers of experts.
     The instance is frozen; :meth:`replace` makes a modified copy.
 
     References
