@@ -52,8 +52,9 @@ __all__ = [
 
 #: The scaling variable of the Euler operator.
 C = sp.Symbol("c", positive=True)
-#: Placeholders for the token vector and the expert parameter inside :math:`h(x, \eta)`.
+#: Placeholder for the token vector inside :math:`h(x, \eta)`.
 XVEC = sp.Symbol("x")
+#: Placeholder for the expert parameter inside :math:`h(x, \eta)`.
 ETA = sp.Symbol("eta")
 _H = sp.Function("h")
 

@@ -60,9 +60,11 @@ U = sp.Symbol("u", real=True)
 NB = sp.Symbol("n_b", positive=True)
 #: :math:`n_x = \|x\|`.
 NX = sp.Symbol("n_x", positive=True)
-#: The perturbations of eq. (8) and the ε of the practical normalisations.
+#: :math:`\tau_1`, the perturbation of :math:`\|\beta_1\|` in eq. (8).
 TAU1 = sp.Symbol("tau1", positive=True)
+#: :math:`\tau_2`, the perturbation of :math:`\|x\|` in eq. (8).
 TAU2 = sp.Symbol("tau2", positive=True)
+#: :math:`\varepsilon` of the practical normalisations (clamp and additive).
 EPS = sp.Symbol("epsilon", positive=True)
 
 #: LaTeX names for :func:`sympy.latex` (``symbol_names=SYMBOL_LATEX``) in derivations.

@@ -77,11 +77,17 @@ __all__ = [
     "thm2_generalization_bound_expr",
 ]
 
+#: Over-parameterisation ratio :math:`r = 1 - s/d` (:func:`overparam_ratio`).
 r = sp.Symbol("r", positive=True)
+#: The last round :math:`T` (of :math:`G_T`).
 T = sp.Symbol("T", integer=True, positive=True)
+#: A round :math:`t` (of :math:`F_t`).
 t = sp.Symbol("t", integer=True, positive=True)
+#: Number of ground truths (tasks) :math:`N`.
 N = sp.Symbol("N", integer=True, positive=True)
+#: :math:`S = \sum_n \|w_n\|^2`.
 S = sp.Symbol("S", nonnegative=True)
+#: :math:`D = \sum_{n, n'} \|w_{n'} - w_n\|^2` over ordered pairs (:func:`pair_gap_sum`).
 D = sp.Symbol("D", nonnegative=True)
 _i = sp.Symbol("i", integer=True, positive=True)
 _l = sp.Symbol("l", integer=True, positive=True)
@@ -1323,8 +1329,11 @@ def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
 
 #: ``L(a, b)`` stands for ``L_a^{(m_b)}``: rounds ``<= a`` routed to the expert of round ``b``.
 L = sp.Function("L")
+#: End of the exploration phase, :math:`T_1 = \lceil M/\eta \rceil` (Proposition 1).
 T1 = sp.Symbol("T_1", integer=True, positive=True)
+#: :math:`\Psi_1` of Theorem 2 (:func:`psi1`).
 Psi1 = sp.Symbol("Psi_1", nonnegative=True)
+#: :math:`\Psi_2` of Theorem 2 (:func:`psi2`).
 Psi2 = sp.Symbol("Psi_2", nonnegative=True)
 
 
