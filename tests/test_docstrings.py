@@ -66,7 +66,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.models",
         "moetheory.estimation.symbolic",
         "moetheory.estimation.voronoi",
-        "moetheory.exact",
         "moetheory.identifiability",
         "moetheory.interactions",
         "moetheory.jacobs1991",
