@@ -48,6 +48,7 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.docs_gen",
         "moetheory.engine.catalogue",
         "moetheory.engine.cli",
+        "moetheory.engine.context",
         "moetheory.engine.ledger",
         "moetheory.engine.mathtext",
         "moetheory.engine.papers",

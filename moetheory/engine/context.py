@@ -78,7 +78,7 @@ def claim_seed(master_seed: int, claim_id: str) -> int:
 
 @dataclass(frozen=True)
 class CheckContext:
-    r"""Everything a check may depend on besides its code.
+    """Everything a check may depend on besides its code.
 
     Parameters
     ----------
@@ -89,35 +89,12 @@ class CheckContext:
     profile : {"quick", "full"}
         Budget: ``quick`` for tests and CI, ``full`` for the paper-scale run.
     alpha : float
-        Error level allotted to this claim, in (0, 1): the Bonferroni share of the family
-        level over the statistical claims of the claim's family. Checks split it further
-        over their own comparisons.
+        Family-wise error level allotted to this claim (Bonferroni share of the run's
+        family level over all statistical claims). Checks split it further over their own
+        comparisons.
     scheduler : str, optional
         Address of the Dask scheduler the run uses, if any; :meth:`map` sends replicate
         batches there.
-
-    Raises
-    ------
-    ValueError
-        If ``profile`` is not one of :data:`PROFILES` or ``alpha`` is not in (0, 1).
-
-    See Also
-    --------
-    claim_seed : how ``seed`` is derived from the run's seed and the claim ID.
-    moetheory.verify : builds one context per claim and runs the checks.
-    moetheory.claim : registers a check, a function of its context.
-
-    Notes
-    -----
-    Frozen: a check cannot change its context, and the same context gives the same
-    outcome. Randomness comes only from :meth:`rng`, whose streams are
-    ``default_rng([seed, stream])``; replicate batches distributed with :meth:`map` must
-    seed themselves from their item so that a cluster run equals a local one. When the
-    claim's family holds :math:`m` statistical claims and the family level is
-    :math:`\alpha_{\mathrm{fam}}`, ``alpha`` is the Bonferroni share
-    :math:`\alpha_{\mathrm{fam}}/m`, so the probability of any wrong decisive verdict in
-    the family is at most :math:`\alpha_{\mathrm{fam}}` (for checks that keep to their
-    share).
 
     Examples
     --------
@@ -126,10 +103,6 @@ class CheckContext:
     True
     >>> ctx.map(abs, [-1, 2, -3])
     [1, 2, 3]
-    >>> CheckContext("cl.fig2", seed=7, profile="medium")
-    Traceback (most recent call last):
-    ...
-    ValueError: profile must be one of ('quick', 'full'), got 'medium'
     """
 
     claim_id: str
@@ -156,12 +129,6 @@ class CheckContext:
         -------
         numpy.random.Generator
             ``numpy.random.default_rng([seed, stream])``: the same numbers on every call.
-
-        Examples
-        --------
-        >>> ctx = CheckContext("cl.fig2", seed=7)
-        >>> bool(ctx.rng(0).random() != ctx.rng(1).random())
-        True
         """
         return np.random.default_rng([self.seed, stream])
 
@@ -173,23 +140,6 @@ class CheckContext:
         result is the same locally and on a cluster. The results keep the order of
         ``items``. On a cluster the batches run as ordinary Dask tasks (the check's own
         process waits for them, so the cluster needs more than one worker thread).
-
-        Parameters
-        ----------
-        func : callable
-            Applied to every item; must be picklable for a cluster.
-        items : iterable
-            The batches.
-
-        Returns
-        -------
-        list
-            ``func(x)`` for every item, in order.
-
-        Examples
-        --------
-        >>> CheckContext("cl.fig2", seed=7).map(len, ["ab", "c"])
-        [2, 1]
         """
         batch = list(items)
         if self.scheduler is None or len(batch) <= 1:
