@@ -18,41 +18,11 @@ __all__ = ["to_exact"]
 
 
 def to_exact(value: Any) -> sp.Expr:
-    r"""Return ``value`` as an exact SymPy number or expression.
+    """Return ``value`` as an exact SymPy number or expression.
 
-    Parameters
-    ----------
-    value : int, fractions.Fraction, float, sympy.Expr or str
-        The number or expression to make exact; NumPy integers and floats count as ``int``
-        and ``float``. Anything else is passed to :func:`sympy.sympify`.
-
-    Returns
-    -------
-    sympy.Expr
-        ``sympy.Integer`` for an integer, ``sympy.Rational`` for a fraction or a float, and
-        for an expression the same expression with every ``Float`` made rational.
-
-    Raises
-    ------
-    TypeError
-        If ``value`` is a ``bool``.
-    ValueError
-        If ``value`` is a non-finite float (``nan``, ``inf``).
-    sympy.SympifyError
-        If another ``value`` cannot be converted by :func:`sympy.sympify`.
-
-    See Also
-    --------
-    sympy.nsimplify : a simple closed form *near* a number, which this function avoids.
-    sympy.Rational : the exact rationals produced.
-
-    Notes
-    -----
-    Integers, fractions and SymPy rationals are kept exactly. A float :math:`x` becomes the
-    rational of its shortest decimal representation, ``Rational(repr(x))``
-    (``0.03 -> 3/100``), i.e. the decimal number the user typed rather than the binary
-    fraction :math:`m\,2^{e}` that stores it. In a SymPy expression every ``Float`` is
-    replaced that way and exact parts are left alone, so an exact value is never changed.
+    Integers, fractions and SymPy rationals are kept exactly; a float becomes the rational
+    of its shortest decimal representation (``0.03 -> 3/100``); in a SymPy expression every
+    Float is replaced that way and exact parts are left alone.
 
     Examples
     --------
@@ -63,10 +33,6 @@ def to_exact(value: Any) -> sp.Expr:
     3/100
     >>> to_exact(sp.sqrt(2) + sp.Float("0.5"))
     1/2 + sqrt(2)
-    >>> to_exact(float("nan"))
-    Traceback (most recent call last):
-    ...
-    ValueError: cannot make the non-finite value nan exact
     """
     if isinstance(value, bool):
         raise TypeError("to_exact does not take booleans")

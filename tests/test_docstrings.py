@@ -66,6 +66,7 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.models",
         "moetheory.estimation.symbolic",
         "moetheory.estimation.voronoi",
+        "moetheory.exact",
         "moetheory.identifiability",
         "moetheory.interactions",
         "moetheory.jacobs1991",
