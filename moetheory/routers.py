@@ -649,7 +649,8 @@ def normalised_router(kind: str, on: str, eps: Any = EPS, other: str = "none") -
     Returns
     -------
     Router
-        Named ``"<kind>-<on>"`` (with ``"+exact"`` when ``other="exact"``).
+        Named ``"<kind>-<on>"``, with ``"+exact"`` appended when ``other="exact"`` and
+        ``on`` is not ``"both"``.
 
     Raises
     ------
