@@ -17,7 +17,8 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
     matchings.
 ``"topk"`` (seed 000, L73--L81; seed 002, L94)
     ``q = f_{G*}`` with the Top-2 gate over ``k* = 3`` tanh experts, fitted with ``k = 3``
-    (exact-specified). Estimator: LM on the soft Top-K relaxation (softness 0.03, 0.01; see
+    (exact-specified). Estimator: LM on the soft Top-K relaxation (softness 0.3, 0.1, 0.03,
+    0.01, 0.003 times the spread of the true score difference ``u_1 - u_2``; see
     :func:`~moetheory.estimation.variants.variant_model`), then on the actual Top-K objective
     (derivative on the current piece, a step accepted only if the objective decreases).
     Losses: ``L_2`` of seed 000 (L75, :func:`~moetheory.estimation.voronoi.sparse_voronoi_loss`)
@@ -196,7 +197,8 @@ class VariantDesign:
         if not self.true:
             object.__setattr__(self, "true", {"theta": true_variant(self.setting).tolist()})
         if not self.anneal:
-            anneal = {"top1": (0.3, 0.1, 0.03), "topk": (0.03, 0.01)}.get(self.setting, ())
+            anneal = {"top1": (0.3, 0.1, 0.03),
+                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003)}.get(self.setting, ())
             object.__setattr__(self, "anneal", anneal)
 
     @property
@@ -221,15 +223,15 @@ class VariantDesign:
         ``anneal`` (default 0.3, 0.1, 0.03; ``spread`` is the standard deviation of the true
         score difference ``u_1 - u_2`` over the evaluation inputs, so that the schedule has
         the same meaning for every router) then fits the top-1 gate; topk anneals the soft
-        Top-K over the softnesses in ``anneal`` (default 0.03, 0.01) then fits the hard gate;
-        misspecified fits the dense gate.
+        Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3, 0.1, 0.03, 0.01,
+        0.003) then fits the hard gate; misspecified fits the dense gate.
         """
         it = self.iterations
         if self.setting == "top1":
             anneal = (Stage(a * spread, None, it) for a in self.anneal)
             return (*anneal, Stage(1.0, 1, it))
         if self.setting == "topk":
-            soft = tuple(Stage(1.0, self.top_k, it, s) for s in self.anneal)
+            soft = tuple(Stage(1.0, self.top_k, it, a * spread) for a in self.anneal)
             return (*soft, Stage(1.0, self.top_k, it))
         return (Stage(1.0, None, 2 * it),)
 
@@ -463,11 +465,11 @@ def _losses(theta, t_star: np.ndarray, x_eval, design, router) -> dict[str, floa
 
 
 def _spread(design: VariantDesign, router: str, x_eval: np.ndarray) -> float:
-    """Standard deviation of the true score difference ``u_1 - u_2`` (top1; else 1)."""
-    if design.setting != "top1":
+    """Standard deviation of the true score difference ``u_1 - u_2`` (top1, topk; else 1)."""
+    if design.setting == "misspecified":
         return 1.0
-    t, rt = true_variant("top1"), design.router(router)
-    b0, b1 = t[:2], t[2:6].reshape(2, 2)
+    k, t, rt = design.k, true_variant(design.setting), design.router(router)
+    b0, b1 = t[:k], t[k : 3 * k].reshape(k, 2)
     c, _ = rt.scale(b1)
     u = np.einsum("nd,kd->nk", rt.token_features(x_eval), b1 * c[:, None]) + b0
     diff = u[:, 0] - u[:, 1]
