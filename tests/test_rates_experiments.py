@@ -204,3 +204,19 @@ def test_misspecified_claims_decide(monkeypatch):
     # every router at n^-1/2: (1.1) "cosine slow" fails; no router is faster than another
     assert rx.check_rates_misspecified(ctx).verdict is Verdict.UNSUPPORTED
     assert rx.check_rates_comparison_misspecified(ctx).verdict is Verdict.UNSUPPORTED
+
+
+def test_optimiser_shortfalls_make_a_reading_undecided(monkeypatch):
+    design, run = _fake_runs(-0.5, "top1")
+
+    def short_run(*args):
+        out = run(*args)
+        for rec in out["records"]:
+            rec["shortfall"] = rec["rep"] < 3  # 3 of 8 fits above the target's objective
+        return out
+
+    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(rx, "run_variant", short_run)
+    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "shortfall" in out.readings[1].summary

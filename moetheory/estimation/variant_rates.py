@@ -32,11 +32,12 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
     parameter groups, the experts as functions and ``||f_{G_n} - f_{G-bar}||_{L2(mu)}``.
 
 Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise and at
-``restarts`` standard-normal points; the lowest objective wins (a proxy for the global least
-squares estimate: whenever the global minimum lies in the target's basin, LM from the target
-reaches it). The top-1 objective is flat in the router parameters, so a top-1 fit that began
-on it would keep the true partition; its first stage is the dense gate at ``T = 0.3`` times
-the score spread, which moves every start off the target, so the partition is estimated.
+``restarts`` standard-normal points; the lowest objective wins. The least squares estimate's
+objective is at most the target's, so a winner above the target's objective is recorded as an
+optimiser *shortfall* (``shortfall`` in the records); the claims decide a reading only where
+shortfalls are rare. A fit started at the target and run on the piecewise-constant top-1 or
+Top-K objective alone could keep the true partition; every start goes through the annealed
+relaxation first, which moves it off the target, so the partition is estimated.
 The rate is the log-log slope of the median loss
 (:func:`~moetheory.estimation.experiment.slope_bootstrap`).
 """
@@ -540,14 +541,24 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
         ])
         y = y + design.sigma * noise
         per = len(starts) // design.replicates
+        rt = design.router(router)
         fit = fit_variant(np.repeat(x_all, per, axis=0), np.repeat(y, per, axis=0),
-                          np.stack(starts), design.k, design.router(router), design.family,
-                          stages)
+                          np.stack(starts), design.k, rt, design.family, stages)
+        target_theta = np.tile(t_star, (design.replicates, 1))
+        final = stages[-1]
+        f_target = variant_model(target_theta, x_all, design.k, rt, design.family,
+                                 temperature=final.temperature, top_k=final.top_k)
+        at_target = np.mean((f_target - y) ** 2, axis=1)
         for rep in range(design.replicates):
             objs = fit.objective[rep * per : (rep + 1) * per]
             best = rep * per + int(np.argmin(objs))
-            rec: dict[str, Any] = {"n": n, "rep": rep, "objective": float(fit.objective[best])}
-            rec.update(_losses(fit.theta[best], t_star, x_eval, design, router))
+            theta, obj = fit.theta[best], float(fit.objective[best])
+            # the least squares estimate's objective is at most the target's: a fit above it
+            # is an optimiser shortfall
+            rec: dict[str, Any] = {"n": n, "rep": rep, "objective": obj,
+                                   "objective_at_target": float(at_target[rep]),
+                                   "shortfall": bool(obj > at_target[rep] * (1 + 1e-9))}
+            rec.update(_losses(theta, t_star, x_eval, design, router))
             records.append(rec)
     out["records"] = records
     return out
