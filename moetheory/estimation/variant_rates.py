@@ -102,6 +102,17 @@ def true_variant(setting: str) -> np.ndarray:
     ValueError
         If ``setting`` is unknown.
 
+    Notes
+    -----
+    Layout :math:`\\theta = (\\beta_0, \\beta_1, \\eta)` as
+    :meth:`~moetheory.estimation.models.MixingMeasure.to_vector`; top1 uses
+    :math:`\\beta_0^* = (0.1, 0)` (with 0.5 the perturbed router, whose scores lie within
+    :math:`\\pm 0.4`, would send 99% of the inputs to expert 1).
+
+    See Also
+    --------
+    VariantDesign : the experiment around it.
+
     Examples
     --------
     >>> true_variant("top1").size, true_variant("topk").size, true_variant("misspecified").size
@@ -148,6 +159,21 @@ class VariantDesign:
         Midpoint-rule grid size ``m`` of the misspecified reference fit, ``>= 8``.
     routers : tuple of str
         Routers run.
+    sigma : float
+        Noise standard deviation.
+    tau1, tau2 : float
+        The perturbed router's noises (eq. 8 of seed 002).
+    x_half_width : float
+        Inputs are uniform on ``[-x_half_width, x_half_width]^2``.
+    start_noise : float
+        Standard deviation of the noise added to the target for the noisy start.
+    n_eval : int
+        Number of evaluation inputs of the losses.
+    true : dict
+        The true parameters, filled in from :func:`true_variant`.
+    anneal : tuple of float
+        Relative temperatures (top1) or softnesses (topk) of the annealed stages; empty:
+        the setting's default.
 
     Raises
     ------
@@ -162,6 +188,16 @@ class VariantDesign:
     Traceback (most recent call last):
     ...
     ValueError: setting must be one of ('top1', 'topk', 'misspecified'), got 'top3'
+
+    Notes
+    -----
+    ``k = k*`` (exact-specified) in every setting; the gate's ``K`` is 1 (top1), 2 (topk)
+    or dense (misspecified).
+
+    See Also
+    --------
+    variant_design : the quick and full designs.
+    run_variant : runs one router of a design.
     """
 
     setting: str
@@ -269,6 +305,16 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
     ValueError
         If ``profile`` or ``setting`` is unknown.
 
+    Notes
+    -----
+    The slope over :math:`n\\in[100, 3200]` (full) separates :math:`n^{-1/2}` from
+    :math:`n^{-0.18}` only when the replicate spread is small; the quick design is a smoke
+    test whose readings are often inconclusive.
+
+    See Also
+    --------
+    VariantDesign : the fields.
+
     Examples
     --------
     >>> variant_design("top1").n_grid
@@ -325,6 +371,10 @@ def misspecified_target(design: VariantDesign, router: str) -> dict[str, Any]:
     :math:`\\bar G = \\arg\\min_G \\sum_{a,b} m^{-2} (q_r(x_{ab}) - f_G(x_{ab}))^2` over the
     midpoints :math:`x_{ab}` of an :math:`m\\times m` grid of :math:`[-2, 2]^2`, reached by
     LM from :math:`G_*` (a local minimiser; global minimality is not certified).
+
+    See Also
+    --------
+    run_variant : uses it as the misspecified target.
 
     Examples
     --------
@@ -387,6 +437,11 @@ def group_losses(
     :math:`\\sum_j\\sum_{A_j} w_i\\|\\Delta\\beta_{1ij}\\|`, experts
     :math:`\\sum_j\\sum_{A_j} w_i\\|\\Delta\\eta_{ij}\\|` and
     :math:`\\sum_j\\sum_{A_j} w_i\\max_x|h(x,\\eta_i)-h(x,\\eta^*_j)|`.
+
+    See Also
+    --------
+    moetheory.estimation.voronoi.canonical_form : the identifiable representative.
+    moetheory.estimation.experiment.loss_record : the same groups in the dense experiment.
 
     Examples
     --------
@@ -501,6 +556,18 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
     ------
     ValueError
         If ``router`` is not in the design.
+
+    Notes
+    -----
+    Per ``n`` all replicates and starts are fitted in one
+    :func:`~moetheory.estimation.variants.fit_variant` call; per replicate the start with
+    the lowest objective wins. ``shortfall`` marks a winner whose objective exceeds the
+    target's on the same data (the least squares estimate's cannot).
+
+    See Also
+    --------
+    VariantDesign : the experiment.
+    misspecified_target : the misspecified target.
 
     Examples
     --------

@@ -74,6 +74,15 @@ def expert_size(family: str, d: int) -> int:
     ValueError
         If ``family`` is unknown or ``d < 1``.
 
+    Notes
+    -----
+    ``relu2``: :math:`h(x,\\eta) = \\sum_{m=1}^{M} w_m\\max(a_m^\\top x + b_m, 0) + c`, so
+    :math:`\\eta = (a_1,\\dots,a_M,b,w,c)` has :math:`M(d+1) + M + 1` entries.
+
+    See Also
+    --------
+    variant_experts : the experts and their derivatives.
+
     Examples
     --------
     >>> expert_size("tanh", 2), expert_size("relu2", 2)
@@ -115,6 +124,11 @@ def variant_experts(
     -----
     For ``relu2``, ``eta = (a_1, .., a_M, b_1..b_M, w_1..w_M, c)`` and
     :math:`h = \\sum_m w_m \\max(a_m^\\top x + b_m, 0) + c`.
+
+    See Also
+    --------
+    expert_size : the number of parameters ``p``.
+    variant_jacobian : uses ``dh`` for the Jacobian of the MoE.
 
     Examples
     --------
@@ -266,6 +280,11 @@ def variant_model(
     With ``family="tanh"``, ``T = 1`` this is the Top-K sparse MoE of seed 000 (Q1) and, with
     ``top_k=None``, :func:`~moetheory.estimation.models.regression_function` (eqs. 2, 8).
 
+    See Also
+    --------
+    variant_jacobian : the same model with its Jacobian.
+    moetheory.estimation.models.regression_function : one measure, tanh experts.
+
     Examples
     --------
     >>> from moetheory.estimation.models import MixingMeasure, regression_function
@@ -321,6 +340,11 @@ def variant_jacobian(
     :math:`z_i = (u_i - m)/\\varsigma`, adds
     :math:`(1-\\sigma(z_i))(\\delta_{ij} - \\partial m/\\partial u_j)/\\varsigma`.
 
+    See Also
+    --------
+    variant_model : the model alone.
+    fit_variant : the least squares fit that uses this Jacobian.
+
     Examples
     --------
     >>> rng = np.random.default_rng(1)
@@ -375,6 +399,14 @@ class Stage:
     ValueError
         If ``T <= 0``, ``softness < 0`` or ``iterations < 1``.
 
+    Notes
+    -----
+    A stage minimises :math:`\\sum_m w_m (f_{T,K,\\varsigma}(x_m) - y_m)^2` for its gate.
+
+    See Also
+    --------
+    fit_variant : runs the stages in order.
+
     Examples
     --------
     >>> Stage(0.1, None, 10).temperature
@@ -409,6 +441,15 @@ class VariantFit:
         Final parameters per fit.
     objective : ndarray of shape (G,)
         Weighted mean squared residual of the last stage's model.
+
+    Notes
+    -----
+    ``objective[g]`` is :math:`\\sum_m w_m (f(x_m; \\theta_g) - y_m)^2` with the last
+    stage's gate.
+
+    See Also
+    --------
+    fit_variant : returns it.
 
     Examples
     --------
@@ -502,6 +543,11 @@ def fit_variant(
     :func:`variant_jacobian`); the step is accepted iff the stage objective (Top-K set
     recomputed) decreases, then :math:`\\lambda \\leftarrow \\lambda/5`, else
     :math:`\\lambda \\leftarrow 3\\lambda`.
+
+    See Also
+    --------
+    Stage : one stage of the schedule.
+    moetheory.estimation.batched.fit_batch : the dense, one-layer-expert fit.
 
     Examples
     --------
