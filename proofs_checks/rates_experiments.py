@@ -204,7 +204,8 @@ def _design_text(design: VariantDesign) -> str:
     "(each expert as a function on the inputs it serves, the identifiable part) decays at "
     "least like n^-0.18 (the whole slope CI at or below -0.18) for every router. Estimator "
     "(the top-1 objective is piecewise constant in the router): LM on the dense gate "
-    "softmax(u/T), T annealed 0.3, 0.1, 0.03 times the spread of the true score difference, "
+    "softmax(u/T), T annealed 0.3, 0.1, 0.03, 0.01, 0.003 times the spread of the true "
+    "score difference, "
     "then LM on the top-1 objective",
 )
 def check_rates_top1(ctx: CheckContext) -> Outcome:
@@ -280,7 +281,7 @@ def check_rates_top1(ctx: CheckContext) -> Outcome:
     f"most {ROOT_LOG_THRESHOLD} (sqrt(log n/n) has local slope below -0.39 for n >= 100). "
     "Also reported: the exponent of L_2 against the parametric 1/2 (stats.compare, "
     "+-0.15) and the median of each parameter group. Estimator: LM on a soft Top-K "
-    "relaxation (softness 0.3 down to 0.003 times the spread of the true score "
+    "relaxation (softness 0.3 down to 0.001 times the spread of the true score "
     "difference) then on the Top-K objective. The over-specified setting is not run: a "
     "split true expert takes two of the K slots, so the seed's K for an over-specified fit "
     "is not defined",
@@ -311,7 +312,8 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
         + " The true model has the Top-2 gate over 3 experts ($\\beta_0^*=(0.5,0,-0.3)$). "
         "The Top-K objective jumps where the selected set changes, so the fit runs LM on a "
         "soft Top-K gate (weights $e^{u_i}\\sigma((u_i-m)/s)$, $m$ the midpoint of the 2nd "
-        "and 3rd score, $s$ from 0.3 down to 0.003 times the standard deviation of the true score "
+        "and 3rd score, $s$ from 0.3 down to 0.001 times the standard deviation of the true "
+        "score "
         "difference $u_1-u_2$) and then on the Top-K objective itself (derivative "
         "on the current piece; a step is kept only if the objective decreases). $L_2$ of "
         "000 L75 is the sum of the $K$ largest per-atom terms (exponent 1 on single-atom "

@@ -8,7 +8,8 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
     ``q = f_{G*}`` with the **top-1** gate (one expert per input, weight 1), ``k* = 2``
     **two-layer ReLU experts with a last-layer bias** (``"relu2"``), fitted with ``k = 2``.
     Estimator: the top-1 objective is piecewise constant in the router parameters, so the
-    fit anneals the dense gate ``softmax(u/T)``, ``T = 0.003, 0.001`` and ends with a
+    fit anneals the dense gate ``softmax(u/T)``, ``T/spread = 0.3, 0.1, 0.03, 0.01,
+    0.003`` and ends with a
     top-1 stage (:func:`~moetheory.estimation.variants.fit_variant`). Losses: the top-1
     regression error, the experts as functions on the inputs they serve,
     ``sum_j ||(h(., eta_pi(j)) - h(., eta*_j)) 1{X*_j}||_{L2(mu)}`` (an expert is identified
@@ -18,7 +19,7 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
 ``"topk"`` (seed 000, L73--L81; seed 002, L94)
     ``q = f_{G*}`` with the Top-2 gate over ``k* = 3`` tanh experts, fitted with ``k = 3``
     (exact-specified). Estimator: LM on the soft Top-K relaxation (softness 0.3, 0.1, 0.03,
-    0.01, 0.003 times the spread of the true score difference ``u_1 - u_2``; see
+    0.01, 0.003, 0.001 times the spread of the true score difference ``u_1 - u_2``; see
     :func:`~moetheory.estimation.variants.variant_model`), then on the actual Top-K objective
     (derivative on the current piece, a step accepted only if the objective decreases).
     Losses: ``L_2`` of seed 000 (L75, :func:`~moetheory.estimation.voronoi.sparse_voronoi_loss`)
@@ -237,8 +238,8 @@ class VariantDesign:
         if not self.true:
             object.__setattr__(self, "true", {"theta": true_variant(self.setting).tolist()})
         if not self.anneal:
-            anneal = {"top1": (0.3, 0.1, 0.03),
-                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003)}.get(self.setting, ())
+            anneal = {"top1": (0.3, 0.1, 0.03, 0.01, 0.003),
+                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003, 0.001)}.get(self.setting, ())
             object.__setattr__(self, "anneal", anneal)
 
     @property
@@ -260,11 +261,12 @@ class VariantDesign:
         """The fit's stages.
 
         top1 anneals the dense gate ``softmax(u/T)`` over ``T = a * spread`` for ``a`` in
-        ``anneal`` (default 0.3, 0.1, 0.03; ``spread`` is the standard deviation of the true
-        score difference ``u_1 - u_2`` over the evaluation inputs, so that the schedule has
-        the same meaning for every router) then fits the top-1 gate; topk anneals the soft
-        Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3, 0.1, 0.03, 0.01,
-        0.003) then fits the hard gate; misspecified fits the dense gate.
+        ``anneal`` (default 0.3, 0.1, 0.03, 0.01, 0.003; ``spread`` is the standard
+        deviation of the true score difference ``u_1 - u_2`` over the evaluation inputs, so
+        that the schedule has the same meaning for every router) then fits the top-1 gate;
+        topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
+        0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
+        gate.
         """
         it = self.iterations
         if self.setting == "top1":
