@@ -9,8 +9,6 @@ asymptotic rate: every reading says "over n in the design's range".
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 from dataclasses import replace
 from typing import Any
@@ -18,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.estimation.detmath import det_log
 from moetheory.estimation.experiment import slope_bootstrap
 from moetheory.estimation.variant_rates import VariantDesign, run_variant, variant_design
 from moetheory.stats import MeanEstimate, at_most, combine, compare, greater, stable
@@ -52,54 +49,17 @@ def _runs(ctx: CheckContext, setting: str, routers: tuple[str, ...]):
     return design, {r: run_variant(design, ctx.seed, r) for r in routers}
 
 
-@functools.cache
-def _resample_law(reps: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every resample (with replacement) of ``reps`` sorted values as sorted indices, and its
-    probability ``reps! / (prod c_i!) / reps^reps`` (integer arithmetic: exact)."""
-    idx = np.array(list(itertools.combinations_with_replacement(range(reps), reps)))
-    counts = np.stack([np.bincount(row, minlength=reps) for row in idx])
-    fact = [math.factorial(c) for c in range(reps + 1)]
-    weight = [math.factorial(reps) // math.prod(fact[c] for c in row) for row in counts]
-    return idx, np.array(weight, dtype=float) / float(reps**reps)
-
-
-def _slope_bootstrap(ns: np.ndarray, mat: np.ndarray, alpha: float, rng: np.random.Generator,
-                     n_boot: int) -> dict[str, Any]:
-    """The percentile bootstrap of :func:`~moetheory.estimation.experiment.slope_bootstrap`
-    (replicates resampled with replacement within each n, slope of log median on log n),
-    drawn from the exact law of each n's resampled median instead of by resampling: the
-    same distribution, at a cost independent of the number of replicates drawn."""
-    reps = mat.shape[1]
-    if math.comb(2 * reps - 1, reps) > 200_000:
-        return slope_bootstrap(ns, mat, alpha, rng, n_boot=n_boot)
-    idx, prob = _resample_law(reps)
-    cdf = np.cumsum(prob)
-    log_n = det_log(ns)
-    xc = log_n - log_n.mean()
-    coef = xc / np.einsum("m,m->", xc, xc)
-    boot = np.zeros(n_boot)
-    for row, c in zip(np.sort(mat, axis=1), coef, strict=True):
-        sample = row[idx]  # each resample, sorted
-        lo_mid, hi_mid = (reps - 1) // 2, reps // 2
-        med = (sample[:, lo_mid] + sample[:, hi_mid]) / 2
-        pick = np.minimum(np.searchsorted(cdf, rng.random(n_boot) * cdf[-1], side="right"),
-                          len(cdf) - 1)
-        boot = boot + c * det_log(med)[pick]
-    lm = det_log(np.median(mat, axis=1))
-    slope = float(np.einsum("m,m->", coef, lm - lm.mean()))
-    lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
-    return {"slope": slope, "ci": [float(lo), float(hi)], "level": 1 - alpha, "boot": boot}
-
-
 def _fit(design: VariantDesign, run: dict, loss: str, alpha: float, ctx: CheckContext,
-         stream: int) -> dict[str, Any]:
-    """Slope of log(median loss) on log n with its bootstrap interval (losses floored at
-    1e-12: a routing error can be exactly 0 on the evaluation inputs)."""
+         stream: int, exact: bool = True) -> dict[str, Any]:
+    """Slope of log(median loss) on log n with its percentile-bootstrap interval: the exact
+    bootstrap law, or ``n_boot`` resamples (``exact=False``, for slope differences: each end
+    rests on >= 25 resamples). Losses are floored at 1e-12 (a routing error can be exactly 0
+    on the evaluation inputs)."""
     ns = np.array(design.n_grid, dtype=float)
     mat = np.array([[max(r[loss], 1e-12) for r in run["records"] if r["n"] == n]
                     for n in design.n_grid])
     n_boot = max(4000, math.ceil(50 / alpha))
-    fit = _slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot)
+    fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot=n_boot, exact=exact)
     fit["medians"] = [stable(v) for v in np.median(mat, axis=1)]
     fit["n"] = ns.tolist()
     fit["shortfalls"] = [sum(bool(r.get("shortfall")) for r in run["records"] if r["n"] == n)
@@ -174,7 +134,7 @@ def _design_text(design: VariantDesign) -> str:
         + (f", the target plus $N(0,{design.start_noise}^2)$ noise" if design.start_noise else "")
         + f" and {design.restarts} random start(s); the lowest objective wins. Slope of "
         "$\\log$(median loss) on $\\log n$ with a percentile bootstrap over replicates "
-        "(drawn from the exact law of each resampled median; Bonferroni over the readings). "
+        "(its exact law; Monte Carlo for slope differences; Bonferroni over the readings). "
         "The least squares "
         "estimate's objective is at most the target's; a fit above it is an optimiser "
         f"shortfall, and a reading is decided only if at every $n$ at most "
@@ -505,7 +465,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
     design, runs = _runs(ctx, "misspecified", routers)
     losses = ("voronoi_l1", "expert_sup")
     alpha = ctx.alpha / 4
-    fits = {(r, loss): _fit(design, runs[r], loss, alpha, ctx, 10 * i + j)
+    fits = {(r, loss): _fit(design, runs[r], loss, alpha, ctx, 10 * i + j, exact=False)
             for i, r in enumerate(routers) for j, loss in enumerate(losses)}
     readings = []
     for other in ("linear", "cosine"):

@@ -221,17 +221,3 @@ def test_optimiser_shortfalls_make_a_reading_undecided(monkeypatch):
     assert out.verdict is Verdict.INCONCLUSIVE
     assert "shortfall" in out.readings[1].summary
 
-
-def test_exact_law_bootstrap_agrees_with_resampling():
-    from moetheory.estimation.experiment import slope_bootstrap
-
-    rng = np.random.default_rng(0)
-    ns = np.array([100.0, 200.0, 400.0, 800.0])
-    mat = np.exp(rng.standard_normal((4, 4))) * ns[:, None] ** -0.5
-    a = rx._slope_bootstrap(ns, mat, 0.05, np.random.default_rng(1), 100_000)
-    b = slope_bootstrap(ns, mat, 0.05, np.random.default_rng(2), n_boot=100_000)
-    assert a["slope"] == pytest.approx(b["slope"], abs=1e-12)
-    assert np.allclose(a["ci"], b["ci"], atol=0.02)
-    idx, prob = rx._resample_law(3)
-    assert len(idx) == 10 and prob.sum() == pytest.approx(1.0)
-    assert prob[0] == pytest.approx(1 / 27)  # all three draws of the smallest value
