@@ -296,7 +296,7 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
     setting : {"top1", "topk", "misspecified"}
         The setting.
     profile : {"quick", "full"}
-        quick: n = 100..800 (4 sizes), 4 replicates, 6 LM iterations per stage, reference
+        quick: n = 100..800 (4 sizes), 4 replicates, 10 LM iterations per stage, reference
         grid 48 x 48, only the start at the target; full: n = 100..3200 (6 sizes), 10
         replicates, 10 iterations per stage, reference grid 160 x 160, starts at the target
         and near it (within 60 s per claim on 2 cores). Neither uses a random restart.
@@ -330,7 +330,7 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
     ValueError: profile must be 'quick' or 'full', got 'slow'
     """
     if profile == "quick":
-        return VariantDesign(setting, (100, 200, 400, 800), 4, 0, 6, grid=48, start_noise=0.0)
+        return VariantDesign(setting, (100, 200, 400, 800), 4, 0, 10, grid=48, start_noise=0.0)
     if profile == "full":
         return VariantDesign(setting, (100, 200, 400, 800, 1600, 3200), 10, 0, 10, grid=160)
     raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
