@@ -136,8 +136,9 @@ def _design_text(design: VariantDesign) -> str:
         "$\\log$(median loss) on $\\log n$ with a percentile bootstrap over replicates "
         "(its exact law; Monte Carlo for slope differences; Bonferroni over the readings). "
         "The least squares "
-        "estimate's objective is at most the target's; a fit above it is an optimiser "
-        f"shortfall, and a reading is decided only if at every $n$ at most "
+        "estimate's objective is at most the target's; a fit above it by more than "
+        "$\\sigma^2/n$ is an optimiser shortfall, and a reading is decided only if at "
+        "every $n$ at most "
         f"{MAX_SHORTFALL:.0%} of the fits fall short (else inconclusive)."
     )
 
