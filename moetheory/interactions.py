@@ -804,9 +804,40 @@ def _versions(setup: _Setup, cols: list[tuple], coords: list[sp.Symbol]) -> list
                         e = e.xreplace(xsub)
                     if psub:
                         e = e.xreplace(psub)
-                    columns[a] = field.from_expr(e)
+                    columns[a] = _fraction(field, e)
                 out.append(_Version(gens[:npt], kinds, gens[npt:], columns))
     return out
+
+
+def _fraction(field: Any, expr: sp.Expr) -> Any:
+    """``expr`` as an element of ``field``, numerator and denominator *not* cancelled.
+
+    One ``together`` and two polynomial conversions (ring arithmetic on the unexpanded tree)
+    instead of field arithmetic with a gcd at every sum (``field.from_expr``) or
+    ``sympy.expand``: one to two orders of magnitude faster on the perturbed router. The value
+    at every point is the same rational function; a point where the uncancelled denominator
+    vanishes is skipped by :func:`_sample` like any pole.
+    """
+    num, den = sp.fraction(sp.together(expr))
+    ring = field.ring
+    return field.new(ring.from_expr(num), ring.from_expr(den))
+
+
+def _evaluate(poly: Any, values: Sequence[Any], powers: list[dict[int, Any]]) -> Any:
+    """Exact value of a ``PolyElement`` at a point, term by term (the same rational number
+    as ``poly(*values)``, without its per-variable recursion); ``powers`` caches
+    ``values[i] ** e`` across the polynomials of one point."""
+    total = sp.QQ.zero
+    for monom, coeff in poly.iterterms():
+        term = coeff
+        for i, e in enumerate(monom):
+            if e:
+                cache = powers[i]
+                if e not in cache:
+                    cache[e] = values[i] ** e
+                term *= cache[e]
+        total += term
+    return total
 
 
 def _value(rng: _Rng, kind: str) -> sp.Rational:
@@ -842,11 +873,12 @@ def _sample(versions: list[_Version], cols: list[tuple], n_rows: int, rng: _Rng,
                     idx = {g: j for j, g in enumerate(order)}
                     ordered = [allv[idx[g]] for g in (*v.point_gens, *v.coord_gens)]
                     row = []
+                    powers: list[dict[int, Any]] = [{} for _ in ordered]
                     for a in cols:
-                        den = v.columns[a].denom(*ordered)
+                        den = _evaluate(v.columns[a].denom, ordered, powers)
                         if den == 0:
                             raise ZeroDivisionError
-                        row.append(v.columns[a].numer(*ordered) / den)
+                        row.append(_evaluate(v.columns[a].numer, ordered, powers) / den)
                 else:
                     row = [v.columns[a].evaluate(pairs) for a in cols]
             except ZeroDivisionError:
@@ -961,15 +993,35 @@ def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
         rels.append((r, base))
     if setup.p_radical is not None:
         coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    radicals = [r for r, _ in rels]
     for ders, _ in setup.pieces:
-        total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
-        num, _den = sp.fraction(sp.together(total))
-        num = sp.expand(num)
-        for r, base in rels:
-            if num.has(r):
-                num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
-                num = sp.expand(num)
-        if num != 0:
+        syms: set[sp.Symbol] = set()
+        for a, c in coeffs.items():
+            syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
+        for _, base in rels:
+            syms |= base.free_symbols
+        # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
+        # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
+        # ideal, i.e. 0 once each r_i is the square root of its radicand
+        gens = [*radicals, *sorted(syms - set(radicals), key=str)]
+        ring = sp.ring(gens, sp.QQ, sp.lex)[0]
+        groups: dict[Any, Any] = {}
+        for a, c in coeffs.items():
+            num, den = sp.fraction(sp.together(ders[a]))
+            dpoly = ring.from_expr(den)
+            term = ring.from_expr(num) * ring.from_expr(c)
+            groups[dpoly] = groups.get(dpoly, ring.zero) + term
+        dens = list(groups)
+        total = ring.zero
+        for i, d in enumerate(dens):
+            other = ring.one
+            for j, e in enumerate(dens):
+                if j != i:
+                    other *= e
+            total += groups[d] * other
+        if rels:
+            total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
+        if total != 0:
             return False
     return True
 
