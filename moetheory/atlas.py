@@ -44,8 +44,11 @@ from moetheory.interactions import (
     InteractionResult,
     Relation,
     RouterSpec,
+    _setup,
+    _verify,
     interactions,
     lift,
+    perturbed_ridge_relation,
     symbol_latex,
 )
 
@@ -87,6 +90,7 @@ class AtlasCell:
     verdict_reason: str
     ident_api: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    general: dict[str, Any] = field(default_factory=dict)
 
     @property
     def families(self) -> list[tuple[Relation, dict[str, Any]]]:
@@ -211,8 +215,24 @@ def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 
     api = _ident_api(router, expert) if isinstance(router, str) and isinstance(expert, str) \
         else {}
     verdict, reason = _identifiability(res, api)
+    general = _perturbed_ridge(rspec, espec, d) if isinstance(router, str) else {}
     return AtlasCell(rspec.name, espec.name, res, lifts, verdict, reason, api,
-                     time.process_time() - start)
+                     time.process_time() - start, general)
+
+
+#: Ridge experts phi(a^T x + b) of the atlas (parameters a_1..a_d, b).
+_RIDGE = ("linear", "relu", "gelu", "tanh", "sigmoid", "poly2", "poly3")
+
+
+def _perturbed_ridge(rspec: RouterSpec, espec: ExpertSpec, d: int) -> dict[str, Any]:
+    """The closed-form second-order relation of the perturbed router (every d >= 2), checked
+    exactly for this expert in the cell's dimension."""
+    if rspec.name != "perturbed" or espec.name not in _RIDGE or d < 2:
+        return {}
+    rel = perturbed_ridge_relation(d, 1, 2, espec)
+    terms = dict(rel.terms)
+    ok = _verify(_setup(rspec, espec, d, 2, alphas=list(terms)), terms)
+    return {"latex": rel.latex(), "text": rel.text, "verified": ok, "d": d}
 
 
 def build_atlas(routers: Sequence[str] = ATLAS_ROUTERS, experts: Sequence[str] = ATLAS_EXPERTS,
@@ -295,6 +315,27 @@ def render_cell(cell: AtlasCell) -> str:
         lines.append("")
     else:
         lines += ["No relation up to order 2: no parameter interaction.", ""]
+    if cell.general.get("verified"):
+        lines += [
+            "**Finding: a second-order relation for every $d \\ge 2$.** The relations among "
+            "the $\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ include "
+            "$$\\tau_1\\|\\beta_1\\|\\Big(\\frac{\\partial^2 H}{\\partial\\beta_{1,i}"
+            "\\partial a_j} - \\frac{\\partial^2 H}{\\partial\\beta_{1,j}\\partial a_i}\\Big)"
+            " + \\beta_{1,i}\\sum_k \\beta_{1,k}\\frac{\\partial^2 H}{\\partial\\beta_{1,k}"
+            "\\partial a_j} - \\beta_{1,j}\\sum_k \\beta_{1,k}\\frac{\\partial^2 H}"
+            "{\\partial\\beta_{1,k}\\partial a_i} = 0 \\quad (i \\ne j),$$ "
+            f"in $d = {cell.general['d']}$: ${cell.general['latex']}$ (verified exactly for this "
+            "expert; for an arbitrary activation $\\varphi$ in $d = 2, 3, 4$ by "
+            "{func}`moetheory.interactions.perturbed_ridge_certificate`). It holds for every "
+            "ridge expert and every $d \\ge 2$ (free indices $i \\ne j$ *and* a sum over $k$, "
+            "which is why the table's lifted form fails): "
+            "$\\partial_{\\beta_{1,k}} G \\propto (Px)_k$ with "
+            "$P = I - \\beta_1\\beta_1^\\top/(\\|\\beta_1\\|(\\|\\beta_1\\|+\\tau_1))$, "
+            "so $\\sum_{kl} M_{kl}\\partial^2_{\\beta_{1,k}a_l}H \\propto x^\\top PMx$, zero "
+            "iff $PM$ is antisymmetric. As $\\tau_1 \\to \\infty$ it becomes the linear "
+            "router's symmetry $\\partial^2_{\\beta_{1,i}a_j}H = \\partial^2_{\\beta_{1,j}a_i}H$.",
+            "",
+        ]
     lines += [
         f"**Strong identifiability: {cell.verdict}.** Reading: the Taylor family "
         "$\\{\\partial^\\alpha H(\\cdot,\\theta_j)\\}_{|\\alpha| \\le 2}$ in all parameters "
@@ -413,9 +454,15 @@ def _rediscoveries(by: dict[tuple[str, str], AtlasCell]) -> list[str]:
         lines.append("- The seeds' statements on experts under the perturbed router "
                      "(ReLU, GELU, tanh, $z^p$ strongly identifiable; linear not; seed 002 "
                      f"L58, L116), read for the Taylor family of $H$ in $d = 2$: {verdicts}. "
-                     "In $d = 2$ a second-order relation among the "
+                     "In every $d \\ge 2$ a second-order relation among the "
                      "$\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ survives the "
-                     "perturbation for every ridge expert; in $d = 1$ there is none."
+                     "perturbation for every ridge expert (finding: "
+                     "$\\tau_1\\|\\beta_1\\|(\\partial^2_{\\beta_{1,i}a_j}H - "
+                     "\\partial^2_{\\beta_{1,j}a_i}H) + \\beta_{1,i}\\sum_k\\beta_{1,k}"
+                     "\\partial^2_{\\beta_{1,k}a_j}H - \\beta_{1,j}\\sum_k\\beta_{1,k}"
+                     "\\partial^2_{\\beta_{1,k}a_i}H = 0$, exact coefficients and certificate "
+                     "in the [perturbed × tanh](#atlas-perturbed-tanh) cell); in $d = 1$ there "
+                     "is none."
                      + (f" For comparison, {{func}}`moetheory.identifiability.decide` (reading "
                         f"`pcos-2`, $d = 1$, expert family): {api}." if api else ""))
     return lines

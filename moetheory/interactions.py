@@ -57,7 +57,8 @@ piecewise experts (ReLU) whose pieces are open sets; anything else is refused wi
 ``ValueError`` naming the function. A relation whose indices are neither free nor one
 contraction (for instance the second-order relation of the perturbed router in :math:`d = 2`,
 whose coefficients involve :math:`\beta_1\beta_1^\top`) is reported, exactly, for the
-discovery dimension only.
+discovery dimension only; that one has a closed form in every dimension,
+:func:`perturbed_ridge_relation`, verified by :func:`perturbed_ridge_certificate`.
 
 References
 ----------
@@ -98,6 +99,8 @@ __all__ = [
     "custom_router",
     "interactions",
     "lift",
+    "perturbed_ridge_certificate",
+    "perturbed_ridge_relation",
     "symbol_latex",
 ]
 
@@ -993,6 +996,27 @@ def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
         rels.append((r, base))
     if setup.p_radical is not None:
         coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    try:
+        return _verify_ring(setup, coeffs, rels)
+    except (ValueError, sp.PolynomialError):
+        pass  # pieces that are not polynomial in the symbols (e.g. Subs): symbolic route
+    for ders, _ in setup.pieces:
+        total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
+        num, _den = sp.fraction(sp.together(total))
+        num = sp.expand(num)
+        for r, base in rels:
+            if num.has(r):
+                num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
+                num = sp.expand(num)
+        if num != 0:
+            return False
+    return True
+
+
+def _verify_ring(setup: _Setup, coeffs: dict[tuple, sp.Expr],
+                 rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
+    """:func:`_verify` in a sparse polynomial ring (raises ``ValueError`` when a piece is not
+    polynomial in its symbols after clearing denominators)."""
     radicals = [r for r, _ in rels]
     for ders, _ in setup.pieces:
         syms: set[sp.Symbol] = set()
@@ -1356,3 +1380,137 @@ def lift(res: InteractionResult, rel: Relation, dims: Sequence[int] = (1, 3, 4))
     min_d = max(used) if form == "free indices" else 1
     return {"form": form, "verified": verified, "all_d": all_d, "min_d": min_d,
             "free_indices": sorted(used) if form == "free indices" else []}
+
+
+# --------------------------------------------------------------------------------------------
+#: A ridge expert with an arbitrary (undefined) activation: relations verified for it hold for
+#: every ridge expert phi(a^T x + b).
+RIDGE_ANY_PHI = _ridge_expert("ridge", lambda z: sp.Function("phi")(z),
+                              r"\varphi(a^\top x + b)")
+
+
+def perturbed_ridge_relation(d: int, i: int = 1, j: int = 2,
+                             expert: ExpertSpec = RIDGE_ANY_PHI) -> Relation:
+    r"""The second-order relation of the perturbed router with a ridge expert, in dimension d.
+
+    Parameters
+    ----------
+    d : int
+        Input dimension, 2 to 4.
+    i, j : int
+        The free indices, :math:`1 \le i \ne j \le d`.
+    expert : ExpertSpec
+        A ridge expert (parameters ``a_1..a_d, b``); default an arbitrary activation.
+
+    Returns
+    -------
+    Relation
+        :math:`\tau_1\|\beta_1\|(\partial^2_{\beta_{1,i} a_j} H - \partial^2_{\beta_{1,j} a_i}
+        H) + \beta_{1,i}\sum_k \beta_{1,k}\partial^2_{\beta_{1,k} a_j} H - \beta_{1,j}
+        \sum_k \beta_{1,k}\partial^2_{\beta_{1,k} a_i} H = 0`, coefficients in
+        :math:`\mathbb Q(\theta)[\|\beta_1\|]` (``r_beta`` is :math:`\|\beta_1\|`).
+
+    Raises
+    ------
+    ValueError
+        On ``d`` outside [2, 4] or indices out of range.
+
+    Notes
+    -----
+    With :math:`n = \|\beta_1\|`, :math:`r = \|x\|` and the router factor :math:`G`,
+    :math:`\partial_{\beta_{1,k}} G = G\,(Px)_k/((n+\tau_1)(r+\tau_2))` with
+    :math:`P = I - \beta_1\beta_1^\top/(n(n+\tau_1))`, and
+    :math:`\partial_{a_l} h = x_l\varphi'`. Hence
+    :math:`\sum_{kl} M_{kl}\,\partial^2_{\beta_{1,k} a_l} H \propto x^\top P M x`, which
+    vanishes for all :math:`x` iff :math:`PM` is antisymmetric: :math:`M = P^{-1}A`,
+    :math:`P^{-1} = I + \beta_1\beta_1^\top/(\tau_1 n)` (Sherman--Morrison). The relation is
+    :math:`A = e_ie_j^\top - e_je_i^\top` times :math:`\tau_1 n`: :math:`d(d-1)/2`
+    independent relations in every :math:`d \ge 2`, the deformation of the linear router's
+    symmetry :math:`\partial^2_{\beta_{1,i}a_j}H = \partial^2_{\beta_{1,j}a_i}H`
+    (:math:`\tau_1 \to \infty`).
+
+    Examples
+    --------
+    >>> rel = perturbed_ridge_relation(2)
+    >>> rel.order, len(rel.terms)
+    (2, 4)
+    """
+    if isinstance(d, bool) or not isinstance(d, int) or not 2 <= d <= 4:
+        raise ValueError(f"d must be an integer in [2, 4], got {d!r}")
+    if not (1 <= i <= d and 1 <= j <= d and i != j):
+        raise ValueError(f"i and j must be distinct integers in [1, {d}], got {i!r}, {j!r}")
+    xs = coordinates(d)
+    _, rp = ROUTERS["perturbed"].build(xs)
+    _, ep = expert.build(xs)
+    order = {q: n for n, q in enumerate((*rp, *ep))}
+    beta, a = rp, ep[:d]
+    terms: dict[tuple, sp.Expr] = {}
+
+    def add(alpha: tuple, c: sp.Expr) -> None:
+        key = tuple(sorted(alpha, key=lambda q: order[q]))
+        terms[key] = sp.expand(terms.get(key, 0) + c)
+
+    add((beta[i - 1], a[j - 1]), TAU1 * _R_BETA)
+    add((beta[j - 1], a[i - 1]), -TAU1 * _R_BETA)
+    for k in range(d):
+        add((beta[k], a[j - 1]), beta[i - 1] * beta[k])
+        add((beta[k], a[i - 1]), -beta[j - 1] * beta[k])
+    items = tuple(sorted(((k, c) for k, c in terms.items() if c != 0),
+                         key=lambda t: [order[q] for q in t[0]]))
+    return Relation(items, 2, True, "closed form, every d >= 2")
+
+
+def perturbed_ridge_certificate(dims: Sequence[int] = (2, 3, 4),
+                                expert: ExpertSpec = RIDGE_ANY_PHI) -> dict[str, Any]:
+    r"""Verify :func:`perturbed_ridge_relation` exactly in each dimension of ``dims``.
+
+    Parameters
+    ----------
+    dims : sequence of int
+        Dimensions in [2, 4].
+    expert : ExpertSpec
+        Default: an arbitrary activation :math:`\varphi` (so every ridge expert).
+
+    Returns
+    -------
+    dict
+        ``verified`` (dimension -> bool, the exact check of :func:`_verify` for the pair
+        :math:`(i, j) = (1, 2)`; every other pair follows by permuting coordinates, under
+        which the perturbed router and ridge experts are invariant), ``perturbed_fails``
+        (smallest dimension -> bool: the relation with one coefficient changed by 1 is
+        rejected), ``sherman_morrison`` (the scalar identity
+        behind :math:`P P^{-1} = I`, residual 0), ``latex`` and ``text`` of the relation.
+
+    Raises
+    ------
+    ValueError
+        On a dimension outside [2, 4].
+
+    Examples
+    --------
+    >>> cert = perturbed_ridge_certificate(dims=(2,))
+    >>> cert["verified"], cert["perturbed_fails"], cert["sherman_morrison"]
+    ({2: True}, {2: True}, '0')
+    """
+    if not dims or any(isinstance(d, bool) or not isinstance(d, int) or not 2 <= d <= 4
+                       for d in dims):
+        raise ValueError(f"dims must be integers in [2, 4], got {list(dims)!r}")
+    verified: dict[int, bool] = {}
+    fails: dict[int, bool] = {}
+    for d in dims:
+        terms = dict(perturbed_ridge_relation(d, 1, 2, expert).terms)
+        setup = _setup(ROUTERS["perturbed"], expert, d, 2, alphas=list(terms))
+        verified[d] = _verify(setup, terms)
+        if d == min(dims):
+            wrong = dict(terms)
+            first = next(iter(wrong))
+            wrong[first] = wrong[first] + 1
+            fails[d] = not _verify(setup, wrong)
+    n = sp.Symbol("n", positive=True)
+    c, c_inv = 1 / (n * (n + TAU1)), 1 / (n * TAU1)
+    # (I - c bb^T)(I + c' bb^T) = I + (c' - c - c c' n^2) bb^T
+    residual = sp.simplify(c_inv - c - c * c_inv * n**2)
+    rel = perturbed_ridge_relation(2, 1, 2, expert)
+    return {"verified": verified, "perturbed_fails": fails, "sherman_morrison": sp.sstr(residual),
+            "latex": rel.latex(), "text": rel.text}
+
