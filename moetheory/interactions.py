@@ -147,6 +147,32 @@ _SUPPORTED = "exp, tanh, erf, sqrt of a sum of squares, Abs, Max/Piecewise/Heavi
 def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
     """Real symbols ``name_1..name_d``.
 
+    Parameters
+    ----------
+    d : int
+        The dimension, at least 1.
+    name : str
+        The stem of the names.
+
+    Returns
+    -------
+    tuple of sympy.Symbol
+        ``(name_1, ..., name_d)``, all real.
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is not an integer >= 1.
+
+    Notes
+    -----
+    Routers and experts are built on these coordinates, so parameter names such as
+    ``beta1_i`` and ``a_i`` share the index ``i`` with :math:`x_i`.
+
+    See Also
+    --------
+    RouterSpec : ``build(coordinates(d))``.
+
     Examples
     --------
     >>> coordinates(2)
@@ -159,6 +185,25 @@ def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
 
 def symbol_latex(sym: sp.Symbol) -> str:
     r"""LaTeX name of a parameter symbol (``beta1_2`` → :math:`\beta_{1,2}`).
+
+    Parameters
+    ----------
+    sym : sympy.Symbol
+        A parameter symbol.
+
+    Returns
+    -------
+    str
+        Its LaTeX name in the paper's notation (SymPy's LaTeX for unknown stems).
+
+    Notes
+    -----
+    The stems ``beta1``, ``W1``, ``beta``, ``tau1``, ``tau2``, ``eta`` are typeset as in the
+    seeds (:math:`\beta_{1,i}`, :math:`W_{1,i}`, ...).
+
+    See Also
+    --------
+    Relation.latex : uses it.
 
     Examples
     --------
@@ -196,6 +241,22 @@ class RouterSpec:
         router's parameter vectors (needed by :func:`lift`).
     dims : tuple of int or None
         The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`).
+
+    Notes
+    -----
+    The gate's own parameters are differentiated like the expert's: the relations are among
+    the derivatives of :math:`H = G\,h` in all parameters.
+
+    See Also
+    --------
+    ROUTERS : the ready-made routers.
+    custom_router : one's own.
+
+    Examples
+    --------
+    >>> G, params = ROUTERS["linear"].build(coordinates(2))
+    >>> G, params
+    (exp(beta1_1*x_1 + beta1_2*x_2), (beta1_1, beta1_2))
     """
 
     name: str
@@ -208,8 +269,38 @@ class RouterSpec:
 
 @dataclass(frozen=True)
 class ExpertSpec:
-    r"""An expert :math:`h(x, \eta)`; ``build(x)`` returns ``(h, params)`` (see
-    :class:`RouterSpec`)."""
+    r"""An expert :math:`h(x, \eta)` that can be built in any (or a fixed) dimension.
+
+    Parameters
+    ----------
+    name : str
+        Short identifier.
+    build : callable
+        ``build(x)`` with ``x`` a tuple of coordinate symbols returns ``(h, params)``.
+    latex : str
+        :math:`h` in LaTeX (general :math:`d`).
+    note : str
+        A remark shown on the atlas.
+    invariant : bool
+        ``True`` when :math:`h` is invariant under simultaneous rotations of :math:`x` and the
+        expert's parameter vectors (needed by :func:`lift`).
+    dims : tuple of int or None
+        The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`).
+
+    Notes
+    -----
+    Ridge experts :math:`\varphi(a^\top x + b)` have parameters ``a_1..a_d, b``.
+
+    See Also
+    --------
+    EXPERTS : the ready-made experts.
+    custom_expert : one's own.
+
+    Examples
+    --------
+    >>> EXPERTS["tanh"].build(coordinates(1))
+    (tanh(a_1*x_1 + b), (a_1, b))
+    """
 
     name: str
     build: Callable[[tuple[sp.Symbol, ...]], tuple[sp.Expr, tuple[sp.Symbol, ...]]]
@@ -372,11 +463,27 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
         The gate :math:`G = e^s` (softmax numerator, also Top-K on its active set) or
         :math:`\sigma(s)`.
     name : str
+        The name shown on the atlas.
+
+    Returns
+    -------
+    RouterSpec
+        Defined in the dimension ``len(x)`` only, not rotation invariant.
 
     Raises
     ------
     ValueError
         On an unknown gate or symbols that do not match.
+
+    Notes
+    -----
+    The gate is :math:`G = e^{s}` (the numerator of the softmax; the normalising
+    denominator is common to all experts) or :math:`\sigma(s)`.
+
+    See Also
+    --------
+    custom_expert : one's own expert.
+    moetheory.atlas.atlas_cell : a cell for any pair.
 
     Examples
     --------
@@ -409,6 +516,36 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
 def custom_expert(expr: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Symbol],
                   name: str = "custom") -> ExpertSpec:
     r"""An expert from one's own expression :math:`h(x, \eta)` in the dimension ``len(x)``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The expert in the coordinates ``x`` and the parameters ``params``.
+    x : sequence of sympy.Symbol
+        The input coordinates.
+    params : sequence of sympy.Symbol
+        The expert's parameters (differentiated); other symbols stay fixed.
+    name : str
+        The name shown on the atlas.
+
+    Returns
+    -------
+    ExpertSpec
+        Defined in the dimension ``len(x)`` only, not rotation invariant.
+
+    Raises
+    ------
+    ValueError
+        When ``x`` and ``params`` are not disjoint symbols, or a parameter does not occur.
+
+    Notes
+    -----
+    Any expression of the supported pieces (exp, tanh, erf, rational functions, one radical,
+    undefined functions, piecewise with open pieces) is accepted.
+
+    See Also
+    --------
+    custom_router : one's own router.
 
     Examples
     --------
@@ -445,6 +582,22 @@ class Relation:
         ``False`` when the relation is implied by lower-order ones (a derivative of one).
     certificate : str
         How it was verified.
+
+    Notes
+    -----
+    Coefficients have their denominators cleared (polynomials in the parameters and
+    :math:`\|\beta_1\|`), never depend on :math:`x`, and are normalised to be primitive.
+
+    See Also
+    --------
+    interactions : finds them.
+    lift : in every dimension.
+
+    Examples
+    --------
+    >>> a, bb = sp.symbols("a_1 beta1_1", real=True)
+    >>> Relation((((a,), sp.Integer(1)), ((bb, a), sp.Integer(-1))), 2).text
+    'H_{a_1} - H_{beta1_1,a_1} = 0'
     """
 
     terms: tuple[tuple[tuple[sp.Symbol, ...], sp.Expr], ...]
@@ -496,7 +649,47 @@ class Relation:
 
 @dataclass
 class InteractionResult:
-    """All relations of one (router, expert) pair at one dimension, with the evidence."""
+    r"""All relations of one (router, expert) pair at one dimension, with the evidence.
+
+    Parameters
+    ----------
+    router : RouterSpec
+    expert : ExpertSpec
+        The pair.
+    d, order : int
+        The dimension and the largest total order searched.
+    params : tuple of sympy.Symbol
+        Router then expert parameters.
+    relations : list of Relation
+        The generators (not derivatives of lower-order relations), each verified exactly.
+    implied : list of Relation
+        Derivatives of lower-order relations completing a basis.
+    n_derivatives : int
+        Number of :math:`\partial^\alpha H`, :math:`|\alpha| \le` ``order``.
+    points : int
+        Rational sample points behind the completeness claim.
+    pieces : int
+        Smooth pieces of the expert.
+    coefficient_ring : str
+        ``"Q(params)"``, extended by :math:`\|\beta_1\|` when the router uses it.
+    assumptions : list of str
+        The genericity assumptions (LaTeX in ``$...$``).
+
+    Notes
+    -----
+    The relations span every relation up to ``order``: the exact null space of the sampled
+    values has the same dimension as the verified basis.
+
+    See Also
+    --------
+    interactions : builds it.
+
+    Examples
+    --------
+    >>> res = interactions(ROUTERS["linear"], EXPERTS["linear"], order=1, d=1)
+    >>> res.n_derivatives, res.coefficient_ring
+    (4, 'Q(params)')
+    """
 
     router: RouterSpec
     expert: ExpertSpec
@@ -1215,6 +1408,23 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     ------
     ValueError
         On an order or dimension out of range or an unsupported expression.
+    RuntimeError
+        If no sample point avoids the poles, or a candidate relation fails its exact check
+        after ``max_rounds`` rounds of points (never a silent wrong answer).
+    ZeroDivisionError
+        Internal: a sample point on a pole (caught; the point is skipped).
+
+    Notes
+    -----
+    Sound and complete up to the genericity assumptions recorded in
+    :attr:`InteractionResult.assumptions`: every returned relation is verified exactly, and
+    the null space of the exact value matrix at :math:`N + 4` rational points contains every
+    relation (see the module docstring).
+
+    See Also
+    --------
+    lift : the relations in every dimension.
+    moetheory.atlas.atlas_cell : a cell of the atlas.
 
     Examples
     --------
@@ -1300,12 +1510,37 @@ def lift(res: InteractionResult, rel: Relation, dims: Sequence[int] = (1, 3, 4))
     coordinates is affine in :math:`d`, so exact checks in :math:`d = 3, 4` prove it for every
     :math:`d \ge 3`.
 
+    Parameters
+    ----------
+    res : InteractionResult
+        The result the relation comes from.
+    rel : Relation
+        One of its relations.
+    dims : sequence of int
+        Dimensions to verify in (3 and 4 are needed for "every d").
+
     Returns
     -------
     dict
         ``form`` ("index-free", "free indices", "contracted", or None for a fixed-dimension
         router or expert), ``verified`` (dimension → bool) and ``all_d`` (bool: verified in
         every dimension of ``dims`` including 3 and 4).
+
+    Raises
+    ------
+    ValueError
+        From :func:`coordinates` or the setup, on a dimension the router or expert does not
+        support.
+
+    Notes
+    -----
+    Relations whose indices are neither free nor one contraction are not lifted (``form``
+    ``"free indices"`` then fails in :math:`d = 3, 4`); see :func:`perturbed_ridge_relation`
+    for the one of the perturbed router.
+
+    See Also
+    --------
+    interactions : finds the relations.
 
     Examples
     --------
@@ -1429,6 +1664,11 @@ def perturbed_ridge_relation(d: int, i: int = 1, j: int = 2,
     symmetry :math:`\partial^2_{\beta_{1,i}a_j}H = \partial^2_{\beta_{1,j}a_i}H`
     (:math:`\tau_1 \to \infty`).
 
+    See Also
+    --------
+    perturbed_ridge_certificate : the exact verification.
+    lift : the free-index and contracted lifts.
+
     Examples
     --------
     >>> rel = perturbed_ridge_relation(2)
@@ -1485,6 +1725,15 @@ def perturbed_ridge_certificate(dims: Sequence[int] = (2, 3, 4),
     ------
     ValueError
         On a dimension outside [2, 4].
+
+    Notes
+    -----
+    The dimension-free argument is in :func:`perturbed_ridge_relation`; the exact checks in
+    :math:`d = 2, 3, 4` use an undefined activation, so they cover every ridge expert.
+
+    See Also
+    --------
+    perturbed_ridge_relation : the relation.
 
     Examples
     --------

@@ -108,7 +108,13 @@ class MeromorphicActivation:
 
     Notes
     -----
-    The claimed pole set is verified by :func:`pole_certificate`, never assumed.
+    The claimed pole set :math:`\{z_0 + mT : m \in \mathbb Z\}` is verified by
+    :func:`pole_certificate`, never assumed.
+
+    See Also
+    --------
+    pole_certificate : the exact pole facts.
+    decide_ridge_all_atoms : the decision that uses them.
 
     Examples
     --------
@@ -154,6 +160,15 @@ class PoleCertificate:
         :math:`\varphi(z) + \varphi(-z)` is constant (so :math:`\varphi - \varphi(0)` is odd).
     derivative_positive : bool
         :math:`\varphi'` has no real zero (``sech^2``, :math:`\sigma(1-\sigma)`).
+
+    Notes
+    -----
+    A simple pole with residue :math:`\rho` gives :math:`\varphi^{(s)}(z_0 + aw) =
+    (-1)^s s!\,\rho\,(aw)^{-s-1} + O(w^{-s})`; ``leading`` lists these coefficients.
+
+    See Also
+    --------
+    pole_certificate : computes it.
 
     Examples
     --------
@@ -289,6 +304,15 @@ def order_multipliers(reading: IdentifiabilityReading, s: int,
     ValueError
         On ``side`` not ±1.
 
+    Notes
+    -----
+    :math:`\partial_a^l\partial_b^{s-l}\varphi(ax+b) = x^l\varphi^{(s)}(ax+b)`, and the router
+    contributes :math:`u^\nu` with :math:`u = x/(\pm x + \tau_2)` on :math:`\pm x > 0`.
+
+    See Also
+    --------
+    decide_ridge_all_atoms : uses their rank on both half-lines.
+
     Examples
     --------
     >>> order_multipliers(READINGS["pcos-2"], 1, 1)
@@ -377,6 +401,19 @@ class RidgeAllAtomsDecision:
     exceptions : list of dict
         The named exceptional sets with their exact dependences.
     reason : str
+        Why the verdict was reached.
+
+    Notes
+    -----
+    The scope (:meth:`scope`) is :math:`d = 1`, every :math:`k`, every :math:`\tau_2 > 0`, and
+    all pairwise distinct atoms outside :math:`\{a_j = 0\} \cup \{\eta_i = -\eta_j\}` for a
+    proof, every atom tuple for a refutation.
+
+    See Also
+    --------
+    decide_ridge_all_atoms : builds it.
+    moetheory.identifiability.AllAtomsDecision : the exact-elimination analogue for polynomial
+        experts.
 
     Examples
     --------
@@ -554,6 +591,11 @@ def decide_ridge_all_atoms(activation: str,
     question to the pole facts (:func:`pole_certificate`) and, order by order, to the rank of
     the multipliers :math:`u^\nu x^l` (:func:`order_multipliers`) over
     :math:`\mathbb Q(\tau_2)` on both half-lines.
+
+    See Also
+    --------
+    moetheory.identifiability.decide : the decision at explicit atoms.
+    moetheory.identifiability.search_exceptions : the symmetry orbits at explicit atoms.
 
     Examples
     --------
