@@ -30,7 +30,10 @@ Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured 
   atoms, so it vanishes only on a closed null set: ``atoms = "almost every atom tuple"``;
   for piecewise experts (ReLU) it persists on an open set of atoms around the stated ones.
   It never proves "all distinct atoms": exceptions live on symmetry orbits (η ↦ −η for odd
-  or even activations, ...), which the checks search.
+  or even activations, ...), which the checks search. All atoms at once are decided by
+  :func:`decide_all_atoms` (exact elimination, polynomial experts) and by
+  :func:`moetheory.pole_route.decide_ridge_all_atoms` (the singularity route, tanh and
+  sigmoid: every k, all atoms outside a_j = 0 and η_i = −η_j).
 
 Input dimension d ≥ 2 (argument ``inputs``, the coordinates of R^d in which the expert is
 written) is decided on R^d: the family is screened on a curve ``x = (c_1(t), ..., c_d(t))``

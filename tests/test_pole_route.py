@@ -112,3 +112,31 @@ def test_bad_input_is_refused() -> None:
         pole_certificate("tanh", 4)
     with pytest.raises(ValueError, match="side must be 1 or -1"):
         order_multipliers(READINGS["pcos-2"], 1, 0)
+
+
+def test_claims_report_the_all_atoms_proofs_with_their_scope() -> None:
+    from moetheory import CheckContext
+    from proofs_checks.identifiability import check_ffn_tanh, check_linear_router_ffn
+
+    out = check_ffn_tanh(CheckContext("pcr.ident.ffn-tanh", seed=0))
+    assert out.verdict is Verdict.REFUTED  # the literal reading: d >= 2 and sign flips
+    every = {r.name: r for r in out.readings}["pcos-2-all-atoms"]
+    assert every.verdict is Verdict.PROVED
+    scope = every.evidence["scope"]
+    assert scope["k"] == "every k >= 1" and scope["d"] == 1
+    assert "outside the exceptional set" in scope["atoms"]
+    assert out.readings[0].evidence["independent_for_all_atoms"] == scope
+    lin = check_linear_router_ffn(CheckContext("pcr.ident.linear-router-ffn", seed=0))
+    by = {r.name: r.verdict for r in lin.readings}
+    assert by["linear-2-all-atoms [ffn-sigmoid]"] is Verdict.REFUTED
+    assert by["eta-only-2-all-atoms [ffn-sigmoid]"] is Verdict.PROVED
+
+
+def test_ridge_second_order_claim_states_the_relation_for_every_dimension() -> None:
+    from moetheory import CheckContext
+    from proofs_checks.routers_pde import check_ridge_second_order
+
+    out = check_ridge_second_order(CheckContext("pcr.pde.ridge-second-order", seed=0))
+    every = {r.name: r for r in out.readings}["perturbed-every-d"]
+    assert every.verdict is Verdict.PROVED
+    assert every.evidence["verified"] == {2: True, 3: True}
