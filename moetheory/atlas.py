@@ -477,11 +477,11 @@ def render_cell(cell: AtlasCell) -> str:
         lines += [
             "**Finding: a second-order relation for every $d \\ge 2$.** The relations among "
             "the $\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ include "
-            "$$\\tau_1\\|\\beta_1\\|\\Big(\\frac{\\partial^2 H}{\\partial\\beta_{1,i}"
+            "$\\tau_1\\|\\beta_1\\|\\Big(\\frac{\\partial^2 H}{\\partial\\beta_{1,i}"
             "\\partial a_j} - \\frac{\\partial^2 H}{\\partial\\beta_{1,j}\\partial a_i}\\Big)"
             " + \\beta_{1,i}\\sum_k \\beta_{1,k}\\frac{\\partial^2 H}{\\partial\\beta_{1,k}"
             "\\partial a_j} - \\beta_{1,j}\\sum_k \\beta_{1,k}\\frac{\\partial^2 H}"
-            "{\\partial\\beta_{1,k}\\partial a_i} = 0 \\quad (i \\ne j),$$ "
+            "{\\partial\\beta_{1,k}\\partial a_i} = 0$ for $i \\ne j$, "
             f"in $d = {cell.general['d']}$: ${cell.general['latex']}$ (verified exactly for this "
             "expert; for an arbitrary activation $\\varphi$ in $d = 2, 3, 4$ by "
             "{func}`moetheory.interactions.perturbed_ridge_certificate`). It holds for every "

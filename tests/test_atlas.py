@@ -33,7 +33,7 @@ def test_render_is_deterministic() -> None:
 
 
 @pytest.mark.parametrize(("router", "expert"), [("cosine", "tanh"), ("linear", "tanh"),
-                                                ("temperature", "sigmoid")])
+                                                ("temperature", "sigmoid"), ("perturbed", "tanh")])
 def test_committed_page_holds_a_fresh_rendering_of_sample_cells(router: str,
                                                                 expert: str) -> None:
     """The committed page equals a fresh generation on these cells (the whole page is
@@ -68,3 +68,15 @@ def test_own_router_and_expert_get_a_cell() -> None:
     assert cell.has_ridge_identity is False  # names differ from the ridge pattern
     assert cell.verdict == "refuted" and len(cell.result.relations) == 1
     assert "mine × tanh-1d" in render_cell(cell)
+
+
+def test_perturbed_ridge_cells_state_the_every_d_relation() -> None:
+    """Issue 12: the second-order relation that survives the perturbed router is a finding on
+    the atlas, with its exact coefficients (closed form, every d >= 2)."""
+    cell = atlas_cell("perturbed", "tanh")
+    assert cell.general["verified"] and cell.general["d"] == 2
+    text = render_cell(cell)
+    assert "Finding: a second-order relation for every $d \\ge 2$" in text
+    assert cell.general["latex"] in text
+    assert atlas_cell("linear", "tanh").general == {}
+
