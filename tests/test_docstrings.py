@@ -63,8 +63,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.experiment",
         "moetheory.estimation.fitting",
         "moetheory.estimation.models",
-        "moetheory.estimation.symbolic",
-        "moetheory.estimation.voronoi",
         "moetheory.jacobs1991",
         "moetheory.jacobs_training",
         "moetheory.stats",
