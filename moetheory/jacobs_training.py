@@ -30,16 +30,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from moetheory.jacobs1991 import loss_and_gradients
+from moetheory.jacobs_batched import BatchedMixture
 
 __all__ = [
+    "N_TRAIN",
     "VOWEL_FORMANTS",
     "MixtureNet",
     "TrainResult",
     "forward",
     "gradients",
+    "init_batched_mixture",
     "init_mixture",
+    "one_hot",
     "run_specialization",
     "run_specialization_many",
+    "standin_batch",
     "train",
     "vowel_standin",
 ]
@@ -51,6 +56,8 @@ VOWEL_FORMANTS: dict[str, tuple[float, float]] = {
     "a": (730.0, 1090.0),
     "ʌ": (640.0, 1190.0),
 }
+#: Training cases of the stand-in: the first 50 speakers, 4 vowels, 2 tokens each.
+N_TRAIN = 50 * len(VOWEL_FORMANTS) * 2
 
 
 def vowel_standin(
@@ -242,42 +249,94 @@ def run_specialization(
     >>> r.mixing.shape, round(float(r.mixing.sum()), 6)
     ((4,), 1.0)
     """
-    if not 0 < threshold < 1:
-        raise ValueError(f"threshold must lie in (0, 1), got {threshold!r}")
-    X, y = vowel_standin(75, rng)
-    n_train = 50 * len(VOWEL_FORMANTS) * 2
-    mu, sd = X[:n_train].mean(axis=0), X[:n_train].std(axis=0)
-    X = (X - mu) / sd
-    T = np.eye(len(VOWEL_FORMANTS))[y]
-    net = init_mixture(k, T.shape[1], rng)
-    history = train(net, X[:n_train], T[:n_train], loss_name, epochs, lr)
-    p, o = forward(net, X)
-    pred = np.argmax(np.einsum("nk,nkq->nq", p, o), axis=1)
-    correct = pred == y
-    p_test = p[n_train:]
-    mixing, peak = p_test.mean(axis=0), p_test.max(axis=0)
-    return TrainResult(
-        k=k,
-        loss_name=loss_name,
-        mixing=mixing,
-        peak=peak,
-        in_use=int(np.sum(mixing > threshold)),
-        in_use_peak=int(np.sum(peak > threshold)),
-        train_accuracy=float(correct[:n_train].mean()),
-        test_accuracy=float(correct[n_train:].mean()),
-        final_loss=history[-1],
-    )
+    return run_specialization_many(k, loss_name, [rng], epochs, lr, threshold)[0]
 
 
 
-def _forward_many(gate: np.ndarray, experts: np.ndarray, Xa: np.ndarray):
-    """Batched forward over seeds: gate (S, 3, k), experts (S, k, 3, q), Xa (S, n, 3)."""
-    z = np.einsum("snd,sdk->snk", Xa, gate)
-    z = z - z.max(axis=2, keepdims=True)
-    p = np.exp(z)
-    p = p / p.sum(axis=2, keepdims=True)
-    o = 1.0 / (1.0 + np.exp(-np.einsum("snd,skdq->snkq", Xa, experts)))
-    return p, o
+def standin_batch(
+    rngs: list[np.random.Generator],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Draw one stand-in data set per generator and standardise it with its training part.
+
+    Parameters
+    ----------
+    rngs : list of numpy.random.Generator
+        One generator per replicate; each draws ``vowel_standin(75, rng)`` (and nothing else).
+
+    Returns
+    -------
+    x0, x1 : ndarray, shape (S, 600)
+        First and second formant, standardised with the mean and standard deviation of the
+        first :data:`N_TRAIN` cases (the first 50 speakers).
+    y : ndarray of int, shape (S, 600)
+        Class labels.
+
+    Raises
+    ------
+    ValueError
+        If ``rngs`` is empty.
+
+    Examples
+    --------
+    >>> x0, x1, y = standin_batch([np.random.default_rng(0), np.random.default_rng(1)])
+    >>> x0.shape, abs(float(x0[0, :N_TRAIN].mean())) < 1e-12, int(y.max())
+    ((2, 600), True, 3)
+    """
+    if not rngs:
+        raise ValueError("rngs must hold at least one generator")
+    xs, ys = [], []
+    for rng in rngs:
+        X, y = vowel_standin(75, rng)
+        mu, sd = X[:N_TRAIN].mean(axis=0), X[:N_TRAIN].std(axis=0)
+        xs.append((X - mu) / sd)
+        ys.append(y)
+    X_all = np.stack(xs)
+    return X_all[:, :, 0].copy(), X_all[:, :, 1].copy(), np.stack(ys)
+
+
+def one_hot(y: np.ndarray, q: int = 4) -> np.ndarray:
+    """Targets ``T`` (S, q, n) with ``T[s, c, j] = 1`` iff ``y[s, j] == c``.
+
+    Parameters
+    ----------
+    y : ndarray of int, shape (S, n)
+    q : int
+        Number of classes.
+
+    Returns
+    -------
+    ndarray, shape (S, q, n)
+
+    Examples
+    --------
+    >>> one_hot(np.array([[0, 2]]), 3)[0].tolist()
+    [[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]]
+    """
+    return (y[:, None, :] == np.arange(q)[None, :, None]).astype(float)
+
+
+def init_batched_mixture(k: int, rngs: list[np.random.Generator]) -> BatchedMixture:
+    """Zero gates and :func:`init_mixture` expert weights for every replicate, batched.
+
+    Parameters
+    ----------
+    k : int
+        Number of experts.
+    rngs : list of numpy.random.Generator
+        One per replicate, each drawn from after its data (as :func:`run_specialization`).
+
+    Returns
+    -------
+    BatchedMixture
+
+    Examples
+    --------
+    >>> init_batched_mixture(4, [np.random.default_rng(0)]).experts.shape
+    (1, 3, 4, 4)
+    """
+    q = len(VOWEL_FORMANTS)
+    experts = np.stack([init_mixture(k, q, rng).experts.transpose(1, 0, 2) for rng in rngs])
+    return BatchedMixture(np.zeros((len(rngs), 3, k)), experts)
 
 
 def run_specialization_many(
@@ -288,54 +347,63 @@ def run_specialization_many(
     lr: float = 1.0,
     threshold: float = 0.05,
 ) -> list[TrainResult]:
-    """:func:`run_specialization` for many seeds at once, trained as one batch.
+    """:func:`run_specialization` for many replicates at once, trained as one batch.
 
-    Each generator draws its data and initial weights exactly as :func:`run_specialization`
-    does; the gradient steps of all seeds run as one NumPy operation (``einsum``, no BLAS), so
-    the result equals the one-seed runs up to floating-point summation order.
+    Parameters
+    ----------
+    k : int
+        Number of experts.
+    loss_name : {"1.1", "1.3"}
+        Loss 1.1 or sign-corrected loss 1.3.
+    rngs : list of numpy.random.Generator
+        One per replicate: it draws the data, then the initial expert weights.
+    epochs : int
+        Full-batch gradient-descent steps.
+    lr : float
+        Learning rate.
+    threshold : float
+        An expert is in use if its mean (``in_use``) or peak (``in_use_peak``) test-set
+        mixing proportion exceeds it.
+
+    Returns
+    -------
+    list of TrainResult
+        One per generator, in order.
+
+    Raises
+    ------
+    ValueError
+        For an unknown loss, ``epochs < 1``, ``lr <= 0``, ``threshold`` outside (0, 1) or no
+        generators.
+
+    Notes
+    -----
+    Training is :class:`moetheory.jacobs_batched.BatchedMixture`: elementwise operations,
+    sums along the case axis and a portable exponential, so the results are the same bits on
+    every BLAS library and SIMD width.
 
     Examples
     --------
-    >>> one = run_specialization(4, "1.3", np.random.default_rng(3), epochs=20)
-    >>> many = run_specialization_many(4, "1.3", [np.random.default_rng(3)], epochs=20)
-    >>> bool(np.allclose(one.mixing, many[0].mixing, atol=1e-10))
-    True
+    >>> res = run_specialization_many(4, "1.3", [np.random.default_rng(3)], epochs=20)
+    >>> res[0].mixing.shape, round(float(res[0].mixing.sum()), 6)
+    ((4,), 1.0)
     """
     _check_training(loss_name, epochs, lr)
     if not 0 < threshold < 1:
         raise ValueError(f"threshold must lie in (0, 1), got {threshold!r}")
-    if not rngs:
-        raise ValueError("rngs must hold at least one generator")
-    n_train = 50 * len(VOWEL_FORMANTS) * 2
-    Xs, ys, gates, experts = [], [], [], []
-    for rng in rngs:
-        X, y = vowel_standin(75, rng)
-        mu, sd = X[:n_train].mean(axis=0), X[:n_train].std(axis=0)
-        Xs.append((X - mu) / sd)
-        ys.append(y)
-        net = init_mixture(k, len(VOWEL_FORMANTS), rng)
-        gates.append(net.gate)
-        experts.append(net.experts)
-    X_all = np.stack(Xs)
-    Xa_all = np.concatenate([X_all, np.ones((*X_all.shape[:2], 1))], axis=2)
-    Xa = Xa_all[:, :n_train]
-    T = np.eye(len(VOWEL_FORMANTS))[np.stack(ys)[:, :n_train]]
-    gate, expert_w = np.stack(gates), np.stack(experts)
-    value = np.zeros(len(rngs))
+    x0, x1, y = standin_batch(rngs)
+    net = init_batched_mixture(k, rngs)
+    T = one_hot(y[:, :N_TRAIN])
+    tr0, tr1 = x0[:, :N_TRAIN], x1[:, :N_TRAIN]
     for _ in range(epochs):
-        p, o = _forward_many(gate, expert_w, Xa)
-        values, grad_o, dz = loss_and_gradients(loss_name, T, o, p)
-        value = values.mean(axis=1)
-        da = grad_o * o * (1.0 - o)
-        gate = gate - lr * np.einsum("snd,snk->sdk", Xa, dz) / n_train
-        expert_w = expert_w - lr * np.einsum("snd,snkq->skdq", Xa, da) / n_train
-    p, o = _forward_many(gate, expert_w, Xa_all)
+        net.step(tr0, tr1, T, loss_name, lr)
+    final = net.mean_loss(tr0, tr1, T, loss_name)
+    p, o = net.forward(x0, x1)
+    correct = np.argmax((p[:, :, None, :] * o).sum(axis=1), axis=1) == y
+    p_test = p[:, :, N_TRAIN:]
     out = []
-    for s, y in enumerate(ys):
-        pred = np.argmax(np.einsum("nk,nkq->nq", p[s], o[s]), axis=1)
-        correct = pred == y
-        p_test = p[s, n_train:]
-        mixing, peak = p_test.mean(axis=0), p_test.max(axis=0)
+    for s in range(len(rngs)):
+        mixing, peak = p_test[s].mean(axis=1), p_test[s].max(axis=1)
         out.append(
             TrainResult(
                 k=k,
@@ -344,9 +412,9 @@ def run_specialization_many(
                 peak=peak,
                 in_use=int(np.sum(mixing > threshold)),
                 in_use_peak=int(np.sum(peak > threshold)),
-                train_accuracy=float(correct[:n_train].mean()),
-                test_accuracy=float(correct[n_train:].mean()),
-                final_loss=float(value[s]),
+                train_accuracy=float(correct[s, :N_TRAIN].mean()),
+                test_accuracy=float(correct[s, N_TRAIN:].mean()),
+                final_loss=float(final[s]),
             )
         )
     return out
