@@ -100,6 +100,11 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     ----------
     .. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980.
 
+    See Also
+    --------
+    moetheory.continual.portable.portable_exp : the full-range version (``ldexp`` scaling).
+    portable_sigmoid : the logistic function built on it.
+
     Examples
     --------
     >>> v = portable_exp_fast(np.array([0.0, 1.0, -800.0]))
@@ -153,6 +158,16 @@ def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
     -------
     ndarray
         :math:`\\sigma(a) = 1/(1 + e^{-a})`, the same bits on every CPU path.
+
+    Notes
+    -----
+    :math:`\\sigma(a) = 1/(1 + e^{-a})` with one portable exponential, one addition and one
+    division, each correctly rounded; :math:`\\sigma(a)` for :math:`a < -700` is the
+    (positive) value at :math:`-700`, and :math:`\\sigma(a) = 1` above about 37.
+
+    See Also
+    --------
+    portable_exp_fast : the exponential used.
 
     Examples
     --------
@@ -244,6 +259,11 @@ class BatchedMixture:
     ----------
     .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
        Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    moetheory.jacobs_training.run_specialization_many : trains it on the vowel stand-in.
+    moetheory.jacobs1991.loss_and_gradients : the same gradients for one case.
 
     Examples
     --------
@@ -400,6 +420,11 @@ class BatchedMLP:
     ----------
     .. [1] D. E. Rumelhart, G. E. Hinton and R. J. Williams, "Learning representations by
        back-propagating errors", Nature, 1986.
+
+    See Also
+    --------
+    moetheory.jacobs_vowel.epochs_to_criterion : the epoch comparison that uses it.
+    BatchedMixture : the mixture it is compared with.
 
     Examples
     --------

@@ -64,6 +64,15 @@ def mixture_parameters(k: int, q: int = Q) -> int:
     int
         :math:`3k` (gate) :math:`+ 3kq` (experts), biases included.
 
+    Notes
+    -----
+    The gate is linear in :math:`(x_1, x_2, 1)`: :math:`3k` weights; each expert has
+    :math:`q` sigmoid units on :math:`(x_1, x_2, 1)`: :math:`3q` weights.
+
+    See Also
+    --------
+    mlp_parameters : the backpropagation network's count.
+
     Examples
     --------
     >>> mixture_parameters(4), mixture_parameters(8)
@@ -86,6 +95,16 @@ def mlp_parameters(hidden: int, q: int = Q) -> int:
     -------
     int
         :math:`3H + (H + 1)q`.
+
+    Notes
+    -----
+    :math:`3H` input-to-hidden weights (two inputs and a bias per hidden unit) and
+    :math:`(H + 1)q` hidden-to-output weights. :math:`H = 8` matches a mixture of 4 experts
+    (60 weights); :math:`H = 16` nearly matches 8 experts (116 vs 120).
+
+    See Also
+    --------
+    mixture_parameters : the mixture's count.
 
     Examples
     --------
@@ -115,6 +134,15 @@ def init_batched_mlp(hidden: int, rngs: list[np.random.Generator]) -> BatchedMLP
     ValueError
         If ``hidden`` is not an integer >= 1.
 
+    Notes
+    -----
+    The experts of :func:`moetheory.jacobs_training.init_mixture` start from the same
+    :math:`N(0, 0.5^2)`, so neither model gets a better-scaled start.
+
+    See Also
+    --------
+    moetheory.jacobs_training.init_batched_mixture : the mixture's initialisation.
+
     Examples
     --------
     >>> init_batched_mlp(6, [np.random.default_rng(0)]).out.shape
@@ -139,6 +167,19 @@ class EpochsResult:
         ``max_epochs`` for a replicate that never reached it (censored).
     reached : ndarray of bool, shape (S,)
         Whether the criterion was reached within ``max_epochs`` steps.
+
+    Notes
+    -----
+    A censored replicate's count is a lower bound on its epochs to the criterion.
+
+    See Also
+    --------
+    epochs_to_criterion : produces it.
+
+    Examples
+    --------
+    >>> EpochsResult(np.array([12, 30]), np.array([True, False])).reached.tolist()
+    [True, False]
     """
 
     epochs: np.ndarray
@@ -187,6 +228,11 @@ def epochs_to_criterion(
     Accuracy is the share of the 400 training cases whose largest output is their class.
     It is measured before every step, so a replicate that starts at the criterion has 0
     epochs; training stops when every replicate has reached it.
+
+    See Also
+    --------
+    region_accuracy : the locality experiment on the same stand-in.
+    moetheory.jacobs_batched.BatchedMixture, moetheory.jacobs_batched.BatchedMLP : the models.
 
     Examples
     --------
@@ -244,6 +290,21 @@ class RegionAccuracy:
         Accuracy of the whole mixture, ``argmax_c Σ_i p_i o_ic``.
     in_use : ndarray of int, shape (S,)
         Experts that own at least ``min_share`` of the test cases.
+
+    Notes
+    -----
+    The region of an expert is the set of test cases where the gate gives it the largest
+    proportion; see :func:`region_accuracy`.
+
+    See Also
+    --------
+    region_accuracy : produces it.
+
+    Examples
+    --------
+    >>> r = RegionAccuracy(np.array([0.9]), np.array([0.1]), np.array([0.9]), np.array([2]))
+    >>> float(r.inside[0] - r.outside[0])
+    0.8
     """
 
     inside: np.ndarray
@@ -287,6 +348,11 @@ def region_accuracy(
     100 test speakers' cases. With :math:`c_j(x) = [\\arg\\max_l o_{jl}(x) = y(x)]`,
     ``inside`` is :math:`\\frac1n\\sum_x c_{i(x)}(x)` and ``outside`` the mean over test cases
     of :math:`c_j(x)` averaged over the in-use experts :math:`j \\ne i(x)`.
+
+    See Also
+    --------
+    epochs_to_criterion : the epoch experiment on the same stand-in.
+    moetheory.jacobs_training.run_specialization_many : the mixing proportions of such runs.
 
     Examples
     --------
