@@ -18,9 +18,11 @@ The network (seed 001): a softmax gate, linear in the input (with bias), and ``k
 each a single layer of ``q = 4`` sigmoid units (one linear boundary per output) on the same
 input. The targets are one-hot class vectors. Training is full-batch gradient descent on
 the mean over cases of loss 1.1 or of loss 1.3 (sign-corrected, see
-:mod:`moetheory.jacobs1991`), with the analytic, vectorised gradients of that module. The
-gate starts at zero (equal proportions, the paper's "unbiased state"); expert weights start
-``N(0, 0.5^2)``.
+:mod:`moetheory.jacobs1991`). :func:`train` does it for one mixture with the gradients of
+that module; the experiments (:func:`run_specialization_many`, :mod:`moetheory.jacobs_vowel`)
+train many replicates as one batch with :class:`moetheory.jacobs_batched.BatchedMixture`,
+whose results are the same bits on every CPU. The gate starts at zero (equal proportions,
+the paper's "unbiased state"); expert weights start ``N(0, 0.5^2)``.
 """
 
 from __future__ import annotations
@@ -65,6 +67,47 @@ def vowel_standin(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Formant inputs ``X`` (n, 2) in Hz and labels ``y`` (n,), speaker-major order.
 
+    Parameters
+    ----------
+    n_speakers : int
+        Speakers, at least 1 (the experiments use 75: 50 for training, 25 for testing).
+    rng : numpy.random.Generator
+        Source of the speaker scales and token noise.
+    repetitions : int
+        Tokens per speaker and vowel (2 in the experiments).
+
+    Returns
+    -------
+    X : ndarray, shape (4 * n_speakers * repetitions, 2)
+        First and second formant (F1, F2) in Hz.
+    y : ndarray of int
+        Class of each row: 0 [i], 1 [ɪ], 2 [a], 3 [ʌ].
+
+    Raises
+    ------
+    ValueError
+        If ``n_speakers`` or ``repetitions`` is not an integer >= 1.
+
+    Notes
+    -----
+    Token :math:`t` of speaker :math:`s` and vowel :math:`c` is
+    :math:`X = \\mu_c \\, \\lambda_s \\, e^{\\varepsilon}` (elementwise), with
+    :math:`\\mu_c` the Peterson & Barney mean formants of adult men (:data:`VOWEL_FORMANTS`),
+    :math:`\\lambda_s \\sim U[1, 1.35]` one vocal-tract scale per speaker and
+    :math:`\\varepsilon \\sim N(0, 0.06^2 I_2)`. It stands in for the vowel data of seed 001
+    (Jacobs et al. 1991 [1]_ used Peterson & Barney's recordings [2]_), which is not available.
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+    .. [2] G. E. Peterson and H. L. Barney, "Control Methods Used in a Study of the Vowels",
+       J. Acoust. Soc. Am. 24, 1952.
+
+    See Also
+    --------
+    standin_batch : many standardised data sets at once.
+
     Examples
     --------
     >>> X, y = vowel_standin(3, np.random.default_rng(0))
@@ -86,7 +129,31 @@ def vowel_standin(
 
 @dataclass
 class MixtureNet:
-    """Parameters: ``gate`` (3, k) and ``experts`` (k, 3, q); row 3 of each is the bias."""
+    """One gated mixture of sigmoid experts (seed 001): its weights.
+
+    Parameters
+    ----------
+    gate : ndarray, shape (3, k)
+        Gate weights; rows: first input, second input, bias. ``p = softmax(x̃ @ gate)``.
+    experts : ndarray, shape (k, 3, q)
+        Expert ``i`` outputs ``σ(x̃ @ experts[i])``, ``q`` sigmoid units; row 2 the bias.
+
+    Notes
+    -----
+    With :math:`\\tilde x = (x_1, x_2, 1)`, the mixture outputs
+    :math:`y = \\sum_i p_i(x) o_i(x)`, :math:`p = \\operatorname{softmax}(G^T \\tilde x)`,
+    :math:`o_i = \\sigma(W_i^T \\tilde x)`.
+
+    See Also
+    --------
+    init_mixture : the initial weights.
+    moetheory.jacobs_batched.BatchedMixture : many mixtures trained as one batch.
+
+    Examples
+    --------
+    >>> MixtureNet(np.zeros((3, 4)), np.zeros((4, 3, 4))).k
+    4
+    """
 
     gate: np.ndarray
     experts: np.ndarray
@@ -99,6 +166,34 @@ class MixtureNet:
 
 def init_mixture(k: int, q: int, rng: np.random.Generator) -> MixtureNet:
     """Zero gate (equal mixing proportions) and ``N(0, 0.5^2)`` expert weights.
+
+    Parameters
+    ----------
+    k : int
+        Experts, at least 1.
+    q : int
+        Outputs per expert, at least 1.
+    rng : numpy.random.Generator
+        Source of the expert weights.
+
+    Returns
+    -------
+    MixtureNet
+
+    Raises
+    ------
+    ValueError
+        If ``k`` or ``q`` is not an integer >= 1.
+
+    Notes
+    -----
+    A zero gate gives :math:`p_i(x) = 1/k` at every input: the "unbiased state" of seed 001
+    (claim ``j91.equal-proportions``). The random expert weights break the symmetry
+    (claim ``j91.symmetry``).
+
+    See Also
+    --------
+    init_batched_mixture : the same draws for many replicates.
 
     Examples
     --------
@@ -123,6 +218,35 @@ def _augment(X: np.ndarray) -> np.ndarray:
 def forward(net: MixtureNet, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Mixing proportions ``p`` (n, k) and expert outputs ``o`` (n, k, q).
 
+    Parameters
+    ----------
+    net : MixtureNet
+    X : ndarray, shape (n, 2)
+        Finite inputs.
+
+    Returns
+    -------
+    p : ndarray, shape (n, k)
+        Softmax of the gate logits.
+    o : ndarray, shape (n, k, q)
+        Sigmoid outputs of the experts.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite (n, 2) array with n >= 1.
+
+    Notes
+    -----
+    :math:`p = \\operatorname{softmax}(\\tilde X G)` (max-shifted),
+    :math:`o_i = \\sigma(\\tilde X W_i)`, :math:`\\tilde X = [X, 1]`. NumPy's own ``exp``
+    and ``@``: results may differ in the last bits between CPUs (the experiments use
+    :class:`moetheory.jacobs_batched.BatchedMixture`, which does not).
+
+    See Also
+    --------
+    gradients : the loss and its gradients at these outputs.
+
     Examples
     --------
     >>> net = init_mixture(2, 4, np.random.default_rng(0))
@@ -146,7 +270,38 @@ def gradients(
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Mean loss over cases and its gradients with respect to ``gate`` and ``experts``.
 
-    Loss 1.3 is the sign-corrected one (``variant="corrected"``).
+    Parameters
+    ----------
+    net : MixtureNet
+    X : ndarray, shape (n, 2)
+        Inputs.
+    T : ndarray, shape (n, q)
+        Desired outputs.
+    loss_name : {"1.1", "1.2", "1.3"}
+        The loss of seed 001; 1.3 is the sign-corrected one (``variant="corrected"``).
+
+    Returns
+    -------
+    value : float
+        Mean loss over the ``n`` cases.
+    d_gate : ndarray, shape (3, k)
+    d_experts : ndarray, shape (k, 3, q)
+
+    Raises
+    ------
+    ValueError
+        For a bad ``X``, ``T`` of the wrong shape or an unknown loss.
+
+    Notes
+    -----
+    Chain rule through :func:`moetheory.jacobs1991.loss_and_gradients`:
+    :math:`\\partial E/\\partial W_i = \\tilde x\\,(\\partial E/\\partial o_i \\odot
+    o_i \\odot (1 - o_i))^T` and :math:`\\partial E/\\partial G = \\tilde x\\,
+    (\\partial E/\\partial z)^T`, averaged over cases.
+
+    See Also
+    --------
+    train : gradient descent with these gradients.
 
     Examples
     --------
@@ -182,6 +337,37 @@ def train(
 ) -> list[float]:
     """Full-batch gradient descent in place; returns the loss before each epoch.
 
+    Parameters
+    ----------
+    net : MixtureNet
+        Updated in place.
+    X : ndarray, shape (n, 2)
+    T : ndarray, shape (n, q)
+    loss_name : {"1.1", "1.3"}
+        Loss 1.1 or sign-corrected loss 1.3.
+    epochs : int
+        Steps, at least 1.
+    lr : float
+        Learning rate, finite and > 0.
+
+    Returns
+    -------
+    list of float
+        The mean loss before each step.
+
+    Raises
+    ------
+    ValueError
+        For an unknown loss, ``epochs < 1`` or a bad ``lr`` (and bad ``X``, ``T``).
+
+    Notes
+    -----
+    :math:`\\theta \\leftarrow \\theta - \\eta \\nabla_\\theta \\frac1n\\sum_c E^c`.
+
+    See Also
+    --------
+    run_specialization_many : batched training on the stand-in.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -205,9 +391,39 @@ def train(
 class TrainResult:
     """Outcome of one training run.
 
-    ``mixing`` is the mean of ``p_i(x)`` over the test inputs; ``peak`` its maximum over
-    test inputs; ``in_use`` counts experts with ``mixing > threshold`` and ``in_use_peak``
-    those with ``peak > threshold``.
+    Parameters
+    ----------
+    k : int
+        Experts.
+    loss_name : str
+        "1.1" or "1.3".
+    mixing : ndarray, shape (k,)
+        Mean of :math:`p_i(x)` over the test inputs.
+    peak : ndarray, shape (k,)
+        Maximum of :math:`p_i(x)` over the test inputs.
+    in_use : int
+        Experts with ``mixing > threshold``.
+    in_use_peak : int
+        Experts with ``peak > threshold``.
+    train_accuracy, test_accuracy : float
+        Share of cases whose largest mixture output is their class.
+    final_loss : float
+        Mean training loss after the last step.
+
+    Notes
+    -----
+    Seed 001: "all but 2 or 3 had mixing proportions that were effectively 0"; ``in_use``
+    and ``in_use_peak`` are the two readings of claim ``j91.specialization``.
+
+    See Also
+    --------
+    run_specialization_many : produces it.
+
+    Examples
+    --------
+    >>> m = np.array([0.5, 0.5, 0.0, 0.0])
+    >>> TrainResult(4, "1.3", m, m, 2, 2, 0.9, 0.9, 0.1).to_dict()["in_use"]
+    2
     """
 
     k: int
@@ -221,6 +437,7 @@ class TrainResult:
     final_loss: float
 
     def to_dict(self) -> dict[str, object]:
+        """The run for evidence: rounded numbers, mixing proportions sorted decreasingly."""
         return {
             "k": self.k,
             "loss": self.loss_name,
@@ -242,6 +459,38 @@ def run_specialization(
     threshold: float = 0.05,
 ) -> TrainResult:
     """Generate the stand-in data, train one mixture and measure its mixing proportions.
+
+    Parameters
+    ----------
+    k : int
+        Experts.
+    loss_name : {"1.1", "1.3"}
+        Loss 1.1 or sign-corrected loss 1.3.
+    rng : numpy.random.Generator
+        Draws the data, then the initial expert weights.
+    epochs : int
+        Full-batch gradient-descent steps.
+    lr : float
+        Learning rate.
+    threshold : float
+        In-use threshold of the mixing proportions, in (0, 1).
+
+    Returns
+    -------
+    TrainResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`run_specialization_many`.
+
+    Notes
+    -----
+    ``run_specialization_many(k, loss_name, [rng], ...)[0]``: one replicate of the batch.
+
+    See Also
+    --------
+    run_specialization_many : the batched version.
 
     Examples
     --------
@@ -276,6 +525,15 @@ def standin_batch(
     ValueError
         If ``rngs`` is empty.
 
+    Notes
+    -----
+    Standardisation :math:`x \\mapsto (x - \\bar x)/s` with the training cases' mean and
+    (population) standard deviation, per replicate; the test cases use the same constants.
+
+    See Also
+    --------
+    vowel_standin : one raw data set.
+
     Examples
     --------
     >>> x0, x1, y = standin_batch([np.random.default_rng(0), np.random.default_rng(1)])
@@ -307,6 +565,15 @@ def one_hot(y: np.ndarray, q: int = 4) -> np.ndarray:
     -------
     ndarray, shape (S, q, n)
 
+    Notes
+    -----
+    The desired output :math:`d` of seed 001 for a case of class :math:`c` is the unit
+    vector :math:`e_c`.
+
+    See Also
+    --------
+    standin_batch : the labels.
+
     Examples
     --------
     >>> one_hot(np.array([[0, 2]]), 3)[0].tolist()
@@ -328,6 +595,15 @@ def init_batched_mixture(k: int, rngs: list[np.random.Generator]) -> BatchedMixt
     Returns
     -------
     BatchedMixture
+
+    Notes
+    -----
+    Replicate ``s`` gets exactly the expert weights :func:`init_mixture` draws from
+    ``rngs[s]`` (transposed to the batched layout (3, k, q)), and a zero gate.
+
+    See Also
+    --------
+    init_mixture : the one-mixture version.
 
     Examples
     --------
@@ -381,6 +657,11 @@ def run_specialization_many(
     Training is :class:`moetheory.jacobs_batched.BatchedMixture`: elementwise operations,
     sums along the case axis and a portable exponential, so the results are the same bits on
     every BLAS library and SIMD width.
+
+    See Also
+    --------
+    run_specialization : one replicate.
+    moetheory.jacobs_vowel.region_accuracy : locality of the same kind of runs.
 
     Examples
     --------

@@ -78,7 +78,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.identifiability",
         "moetheory.interactions",
         "moetheory.jacobs1991",
-        "moetheory.jacobs_training",
         "moetheory.linear_independence",
         "moetheory.pde",
         "moetheory.reproduce",
