@@ -77,7 +77,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.experts",
         "moetheory.identifiability",
         "moetheory.interactions",
-        "moetheory.jacobs1991",
         "moetheory.linear_independence",
         "moetheory.pde",
         "moetheory.reproduce",
