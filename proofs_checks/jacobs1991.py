@@ -61,6 +61,7 @@ __all__ = [
     "check_loss_1_3",
     "check_loss_1_3_corrected",
     "check_loss_13_vs_12",
+    "check_softmax_weighting",
     "check_specialization",
     "check_symmetry",
     "check_vowel_epochs",
@@ -1180,6 +1181,80 @@ def check_flops(ctx: CheckContext) -> Outcome:
         "compute per case equals its parameter count",
     )
 
+
+
+@claim(
+    "j91.softmax-weighting",
+    statement="'Equation 1.5 is in the form of the classic softmax distribution weighting model "
+    "i against the performance of all other models. Thus we weight the experts against each "
+    "other', whereas eq. 1.4 'does not encode any relative measure for how the other models "
+    "performed' (seed 001).",
+    seed_files=[S1],
+    section="Jacobs, Jordan, Nowlan & Hinton 1991",
+    sources={S1: [3]},
+    covers=[],
+    origin="seed",
+    reading="the weight h_i of eq. 1.5 is softmax_i(log p_j ± r_j²/2) (r_j = ‖d − o_j‖; "
+    "sign + as printed, − corrected): Σ_i h_i = 1 and, for j ≠ i, ∂h_i/∂(r_j²) = ∓ h_i h_j / 2 "
+    "≠ 0, so expert i's weight depends on every other expert's error; the weight 2p_i of eq. "
+    "1.4 does not depend on any r_j; k = 3 symbolic.",
+)
+def check_softmax_weighting(ctx: CheckContext) -> Outcome:
+    """Eq. 1.5's weight is a softmax over the experts' fits; eq. 1.4's weight is not relative."""
+    k = 3
+    _, p = _gate_symbols(k)
+    r2 = sp.symbols(f"rho1:{k + 1}", nonnegative=True)  # squared errors r_j^2
+    results = {}
+    for variant, sign in (("as-printed", 1), ("corrected", -1)):
+        terms = [pi * sp.exp(sp.Rational(sign, 2) * ri) for pi, ri in zip(p, r2, strict=True)]
+        h = [t / sum(terms) for t in terms]
+        logits = [sp.log(pi) + sp.Rational(sign, 2) * ri for pi, ri in zip(p, r2, strict=True)]
+        soft = [sp.exp(li) / sum(sp.exp(lj) for lj in logits) for li in logits]
+        form = [sp.simplify(a - b) for a, b in zip(h, soft, strict=True)]
+        total = sp.simplify(sum(h) - 1)
+        cross = sp.simplify(sp.diff(h[0], r2[1]) - (-sign) * h[0] * h[1] / 2)
+        results[variant] = {"softmax_residuals": form, "sum_minus_1": total,
+                            "cross_derivative_residual": cross,
+                            "ok": all(f == 0 for f in form) and total == 0 and cross == 0}
+    w14 = [2 * pi for pi in p]
+    indep = all(sp.diff(w, ri) == 0 for w in w14 for ri in r2)
+    readings = [
+        Reading(
+            f"eq-1.5/{variant}",
+            f"h_i (exponent sign {'+' if variant == 'as-printed' else '−'}) is a softmax over "
+            "the experts whose every term moves with every expert's error",
+            Verdict.PROVED if res["ok"] else Verdict.REFUTED,
+            "h_i = softmax_i(log p_j " + ("+" if variant == "as-printed" else "−")
+            + " r_j²/2), Σ h = 1, ∂h_1/∂r_2² = " + ("−" if variant == "as-printed" else "+")
+            + "h_1 h_2/2" + (": a worse rival *lowers* h_1 (the printed sign favours the worse "
+                              "fit)" if variant == "as-printed" else
+                              ": a worse rival raises h_1"),
+            res,
+        )
+        for variant, res in results.items()
+    ]
+    readings.append(Reading(
+        "eq-1.4/not-relative", "the weight 2p_i of eq. 1.4 depends on no expert's error",
+        Verdict.PROVED if indep else Verdict.REFUTED,
+        "∂(2p_i)/∂r_j² = 0 for all i, j (it depends on the other experts only through the gate)",
+        {"weights": w14},
+    ))
+    out = Outcome.from_readings(
+        readings,
+        summary="proved: eq. 1.5's weight is a softmax of log p_j ± r_j²/2 over the experts "
+        "(either sign), so each expert is weighed against all others; with the printed sign a "
+        "worse rival lowers the weight, with the corrected sign it raises it; eq. 1.4's weight "
+        "2p_i is not relative",
+        method="SymPy simplify, k = 3",
+    )
+    out.derivation = (
+        "$h_i = \\frac{p_i e^{s r_i^2/2}}{\\sum_j p_j e^{s r_j^2/2}} = "
+        "\\frac{e^{\\log p_i + s r_i^2/2}}{\\sum_j e^{\\log p_j + s r_j^2/2}}$ "
+        "($s = +1$ printed, $-1$ corrected), so $\\sum_i h_i = 1$ and "
+        "$\\partial h_i/\\partial (r_j^2) = -\\tfrac s2 h_i h_j$ for $j \\ne i$ "
+        "(residuals simplify to 0 for $k = 3$). Eq. 1.4's factor $2p_i$ has no $r_j$."
+    )
+    return out
 
 
 # --------------------------------------------------------------------------- vowel experiments

@@ -72,7 +72,12 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
      "description of the proof technique (Taylor expansion of H into linearly independent "
      "terms); the linear-independence questions are the pcr.ident.* claims"),
     ("001-own-1", "001_4a7126a84a0d22c9.txt", (3,),
-     "history ('before this paper ... Equation 1.1'): not checkable from the seeds"),
+     "history ('the first paper on MoE', 'before this paper ... Equation 1.1'): not "
+     "checkable from the seeds"),
+    ("001-own-4", "001_4a7126a84a0d22c9.txt", (3,),
+     "motivation and opinion ('different parts of the state space that could be hard to learn "
+     "together', 'many are interested in MoE today due to lower inference costs'): no "
+     "checkable statement; the localised updates are j91.dense-updates, the costs j91.flops"),
     ("001-own-2", "001_4a7126a84a0d22c9.txt", (3,),
      "data split (first 50 speakers train, remaining 25 test): adopted by the stand-in "
      "(moetheory.jacobs_training), nothing to decide"),
