@@ -1,6 +1,6 @@
 """The vowel experiments of seed 001 on the stand-in: epochs to a criterion, and locality.
 
-Seed 001 (a review of Jacobs, Jordan, Nowlan & Hinton 1991) reports three results of the
+Seed 001 (a review of Jacobs, Jordan, Nowlan & Hinton 1991 [1]_) reports three results of the
 vowel experiment: the mixture "reached the error criterion significantly faster than the
 back propagation networks and required half as many epochs on average"; "learning time for
 the mixture model also scales well as number of experts increased" (4 to 8 experts); and

@@ -1433,7 +1433,10 @@ def check_vowel_scaling(ctx: CheckContext) -> Outcome:
         return [at_most("epochs(8)/epochs(4) <= 1.5", est, bound),
                 at_most("epochs(8)/epochs(4) <= 1", est, 0.0, tol0)]
 
-    seq = run_sequential(_epochs_draw(ctx, configs, max_epochs), judge, ctx.alpha, budget)
+    # stop as soon as the primary reading is decided (any stopping rule keeps the level:
+    # every look spends alpha / max_looks)
+    seq = run_sequential(_epochs_draw(ctx, configs, max_epochs), judge, ctx.alpha, budget,
+                         decided=lambda comps: comps[0].verdict is not Verdict.INCONCLUSIVE)
     well, flat = seq.comparisons
 
     def text(comp: Comparison) -> str:
