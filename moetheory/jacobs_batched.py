@@ -4,9 +4,9 @@ The vowel experiments of seed 001 (Jacobs, Jordan, Nowlan & Hinton 1991 [1]_, ag
 backpropagation networks [2]_) need dozens of replicate trainings of thousands of epochs each.
 This module trains ``S`` replicates as one batch: every array has the replicate as its first
 axis and the case (training input) as its last, so each product is elementwise and each sum
-over cases is :func:`dot_last` or ``ndarray.sum`` along the last axis. No BLAS is called, and the exponential is
-:func:`portable_exp_fast`, built from correctly rounded operations only, so a run gives the
-same bits whatever BLAS library or SIMD width NumPy uses.
+over cases is :func:`dot_last` or ``ndarray.sum`` along the last axis. No BLAS is called,
+and the exponential is :func:`portable_exp_fast`, built from correctly rounded operations
+only, so a run gives the same bits whatever BLAS library or SIMD width NumPy uses.
 
 Shapes (``S`` replicates, ``n`` cases, ``k`` experts, ``q`` outputs, ``H`` hidden units):
 
