@@ -56,13 +56,14 @@ def _constants() -> tuple[float, float, float, np.ndarray, tuple[float, ...]]:
 
 
 _INV_STEP, _STEP_HI, _STEP_LO, _TABLE, _TAYLOR = _constants()
+_ROUND = 1.5 * 2.0**52
+_ROUND_BITS = int(np.array(_ROUND).view(np.int64))
 #: Arguments are clipped to this range: ``exp`` stays a normal number (no ``ldexp`` needed).
 EXP_RANGE = 700.0
 
 
 def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
-                      work: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-                      ) -> np.ndarray:
+                      work: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
     """``exp(x)`` for ``x`` clipped to ``[-700, 700]``, from IEEE-exact operations only.
 
     Parameters
@@ -71,8 +72,8 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
         Real arguments; values outside ``[-700, 700]`` are clipped (``exp(-700) ≈ 1e-304``).
     out : ndarray, optional
         Where to write the result (may be ``x`` itself).
-    work : tuple of three ndarrays, optional
-        Scratch arrays of ``x``'s shape: two float64 and one int64. Passing them (and
+    work : tuple of four ndarrays, optional
+        Scratch arrays of ``x``'s shape: two float64 and two int64. Passing them (and
         ``out``) makes the call allocate nothing, which matters in training loops: fresh
         large arrays cost page faults.
 
@@ -113,13 +114,18 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     """
     x = np.asarray(x, dtype=float)
     if work is None:
-        work = (np.empty_like(x), np.empty_like(x), np.empty(x.shape, dtype=np.int64))
+        work = (np.empty_like(x), np.empty_like(x), np.empty(x.shape, dtype=np.int64),
+                np.empty(x.shape, dtype=np.int64))
     if out is None:
         out = np.empty_like(x)
-    k, poly, bits = work
+    k, poly, bits, index = work
     np.clip(x, -EXP_RANGE, EXP_RANGE, out=out)
+    # k = rint(64 x / ln 2): adding 1.5 * 2^52 rounds to an integer (to nearest even, as
+    # rint) whose value sits in the low bits of the sum
     np.multiply(out, _INV_STEP, out=k)
-    np.rint(k, out=k)
+    np.add(k, _ROUND, out=k)
+    np.subtract(k.view(np.int64), _ROUND_BITS, out=bits)
+    np.subtract(k, _ROUND, out=k)
     np.multiply(k, _STEP_HI, out=poly)
     np.subtract(out, poly, out=out)
     np.multiply(k, _STEP_LO, out=poly)
@@ -129,11 +135,9 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     for c in _TAYLOR[2:]:
         np.multiply(poly, out, out=poly)
         np.add(poly, c, out=poly)
-    np.copyto(bits, k, casting="unsafe")
-    np.bitwise_and(bits, _N - 1, out=bits)
-    np.take(_TABLE, bits, out=out)
+    np.bitwise_and(bits, _N - 1, out=index)
+    np.take(_TABLE, index, out=out)
     np.multiply(poly, out, out=poly)  # 2^(j/64) exp(r)
-    np.copyto(bits, k, casting="unsafe")
     np.right_shift(bits, _TABLE_BITS, out=bits)
     np.add(bits, 1023, out=bits)
     np.left_shift(bits, 52, out=bits)
@@ -141,8 +145,7 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
 
 
 def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
-                     work: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-                     ) -> np.ndarray:
+                     work: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
     """The logistic function ``1 / (1 + exp(-a))`` with :func:`portable_exp_fast`.
 
     Parameters
@@ -151,7 +154,7 @@ def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
         Pre-activations.
     out : ndarray, optional
         Where to write the result (may be ``a`` itself).
-    work : tuple of three ndarrays, optional
+    work : tuple of four ndarrays, optional
         Scratch arrays for :func:`portable_exp_fast`.
 
     Returns
@@ -193,8 +196,9 @@ class _Scratch:
             self._arrays[key] = np.empty(shape, dtype=dtype)
         return self._arrays[key]
 
-    def work(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return (self("exp-k", shape), self("exp-poly", shape), self("exp-bits", shape, np.int64))
+    def work(self, shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        return (self("exp-k", shape), self("exp-poly", shape), self("exp-bits", shape, np.int64),
+                self("exp-index", shape, np.int64))
 
 
 def _softmax(z: np.ndarray, out: np.ndarray | None = None,
