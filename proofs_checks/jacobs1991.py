@@ -1333,7 +1333,7 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
     from moetheory.jacobs_vowel import mixture_parameters, mlp_parameters
 
     max_epochs = 3000 if ctx.full else 1500
-    budget = Budget.for_profile(ctx.profile, quick=(6, 1), full=(20, 3))
+    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
     tol = float(np.log(1.5))
     effect = float(np.log(1.25))
     configs = [("mixture", 4), ("mixture", 8)] + [("backprop", h) for h, _ in BASELINES]
@@ -1426,7 +1426,7 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
 def check_vowel_scaling(ctx: CheckContext) -> Outcome:
     """Epochs to the criterion for 8 versus 4 experts on the same data."""
     max_epochs = 3000 if ctx.full else 1500
-    budget = Budget.for_profile(ctx.profile, quick=(6, 1), full=(20, 3))
+    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
     configs = [("mixture", 4), ("mixture", 8)]
     bound, tol0 = float(np.log(1.5)), float(np.log(1.1))
 
@@ -1494,7 +1494,7 @@ def check_vowel_locality(ctx: CheckContext) -> Outcome:
     from moetheory.jacobs_vowel import region_accuracy
 
     epochs = 3000 if ctx.full else 500
-    budget = Budget.for_profile(ctx.profile, quick=(6, 1), full=(12, 3))
+    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(12, 3))
     ks = (4, 8)
     n_comparisons = 2 * len(ks)
 
