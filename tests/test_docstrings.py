@@ -40,7 +40,6 @@ import moetheory
 #: Modules whose public objects do not have complete docstrings yet. Only ever shrinks.
 PENDING: frozenset[str] = frozenset(
     {
-        "moetheory.atlas",
         "moetheory.continual.data",
         "moetheory.continual.portable",
         "moetheory.continual.simulator",
@@ -66,10 +65,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.models",
         "moetheory.estimation.symbolic",
         "moetheory.estimation.voronoi",
-        "moetheory.exact",
-        "moetheory.identifiability",
-        "moetheory.interactions",
-        "moetheory.linear_independence",
         "moetheory.stats",
         "moetheory.stats_intervals",
         "moetheory.stats_sequential",
