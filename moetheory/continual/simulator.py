@@ -23,6 +23,7 @@ ground truths and the same task sequence: comparisons across ``M`` are paired.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -348,6 +349,47 @@ def simulate_many(
             raise ValueError(
                 f"configs must share {name} to be simulated together, got {sorted(values)}"
             )
+    # Identical runs are simulated once: equal configurations, and every M = 1 configuration
+    # (no gate: its run depends on the shared fields only).
+    keys = [("single",) if c.M == 1 else c for c in configs]
+    unique = list(dict.fromkeys(keys))
+    if len(unique) < len(configs):
+        first = {key: configs[keys.index(key)] for key in unique}
+        done = dict(zip(unique, _simulate_stacked(
+            [first[key] for key in unique], replicates, seed, record_gates=record_gates,
+            record_sets=record_sets, progress=progress, draws=draws,
+            record_params=record_params,
+        ), strict=True))
+        return [_relabel(done[key], c) for key, c in zip(keys, configs, strict=True)]
+    return _simulate_stacked(
+        configs, replicates, seed, record_gates=record_gates, record_sets=record_sets,
+        progress=progress, draws=draws, record_params=record_params,
+    )
+
+
+def _relabel(res: CLResult, cfg: CLConfig) -> CLResult:
+    """A copy of ``res`` (arrays copied) recorded under the configuration ``cfg``."""
+    if res.config is cfg:
+        return res
+    arrays: dict[str, Any] = {
+        name: np.copy(value) for name, value in vars(res).items()
+        if isinstance(value, np.ndarray)
+    }
+    return dataclasses.replace(res, config=cfg, choices=cfg.to_dict(), **arrays)
+
+
+def _simulate_stacked(
+    configs: list[CLConfig],
+    replicates: int,
+    seed: int | None,
+    *,
+    record_gates: bool,
+    record_sets: bool,
+    progress: bool,
+    draws: Draws | None,
+    record_params: bool,
+) -> list[CLResult]:
+    """The loop of :func:`simulate_many` on validated, pairwise different configurations."""
     from tqdm import tqdm
 
     cfg = configs[0]
@@ -387,6 +429,7 @@ def simulate_many(
     w = np.zeros((B_, Mx, d))
     theta = np.zeros((B_, Mx, d))
     D = np.broadcast_to((W**2).sum(-1)[:, None, :], (B_, Mx, N)).copy()  # ‖w_m - w_n‖²
+    D_flat = D.reshape(-1)
     C = np.zeros((B_, Mx, N))  # past rounds routed to m with ground truth n
     S = np.zeros(B_)  # Σ_{τ<=t} ‖w_t^{(m_τ)} - w_{n_τ}‖²
     S_root = np.zeros(B_)  # the same with unsquared norms (code metrics)
@@ -415,9 +458,11 @@ def simulate_many(
         code_F: list[_CodeForgetting] = []
         for c in range(nC):
             if code_F and int(Ms[c]) == code_F[-1].M and code_F[-1].rows.stop == c * R:
-                code_F[-1] = _CodeForgetting(code_F[-1].rows.start, (c + 1) * R, int(Ms[c]), N, T)
+                code_F[-1] = _CodeForgetting(
+                    code_F[-1].rows.start, (c + 1) * R, int(Ms[c]), N, T, Mx
+                )
             else:
-                code_F.append(_CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T))
+                code_F.append(_CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T, Mx))
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -425,9 +470,24 @@ def simulate_many(
     any_gate = bool((Ms > 1).any())
     h = np.zeros((B_, Mx))  # clean gate outputs (0 for padded experts and M = 1)
     # Row blocks of the configurations that have a gate: (rows, M, local row index).
-    gate_blocks = [
-        (slice(c * R, (c + 1) * R), int(Ms[c]), np.arange(R)) for c in range(nC) if Ms[c] > 1
-    ]
+    # Adjacent configurations with the same M share one block (row-wise arithmetic is the same).
+    gate_blocks: list[tuple[slice, int, np.ndarray]] = []
+    for c in range(nC):
+        if Ms[c] < 2:
+            continue
+        if gate_blocks and gate_blocks[-1][1] == Ms[c] and gate_blocks[-1][0].stop == c * R:
+            start_row = gate_blocks[-1][0].start
+            gate_blocks[-1] = (slice(start_row, (c + 1) * R), int(Ms[c]),
+                               np.arange((c + 1) * R - start_row))
+        else:
+            gate_blocks.append((slice(c * R, (c + 1) * R), int(Ms[c]), np.arange(R)))
+    # Flat indices of the real (row, expert) entries of the gated rows, block after block:
+    # the softmax's exponentials of all blocks are taken in one call.
+    gate_entries = np.concatenate(
+        [(np.arange(sl.start, sl.stop)[:, None] * Mx + np.arange(M)).ravel()
+         for sl, M, _ in gate_blocks] or [np.zeros(0, dtype=np.int64)]
+    )
+    gate_offsets = np.cumsum([0] + [(sl.stop - sl.start) * M for sl, M, _ in gate_blocks])
 
     bar = tqdm(total=T, disable=not progress, unit="round", leave=False)
     for start in range(0, T, BLOCK):
@@ -500,7 +560,7 @@ def simulate_many(
             if code:
                 root_e = np.sqrt(e)
                 for cf_ in code_F:
-                    cf_.step(t, m_t, root_new, out_m, out_n, root_then, D)
+                    cf_.step(t, m_t, root_new, out_m, out_n, root_then, D_flat)
                 G_code[:, t - 1] = S_root / t
                 S_root += root_e
                 if t > 1:
@@ -526,11 +586,15 @@ def simulate_many(
             loc = dnorm**2 if squared else dnorm
             f = counts[rows, m_t] / t if cfg.aux_f else 1.0
             coef = (loc + alpha_M / t * f) * active * eta
-            z_all = hn if noisy_pi else h
-            for sl, M, local in gate_blocks:
+            z_all = hn if noisy_pi else h + mask
+            # softmax (eq. (2)) of every block: shift by the row maximum, one exponential
+            shifted = z_all - z_all.max(axis=1, keepdims=True)
+            e_all = portable_exp(shifted.reshape(-1)[gate_entries])
+            for i, (sl, M, local) in enumerate(gate_blocks):
                 if not active[sl].any():
                     continue
-                pi = softmax(z_all[sl, :M])
+                e = e_all[gate_offsets[i]:gate_offsets[i + 1]].reshape(-1, M)
+                pi = e / e.sum(axis=-1, keepdims=True)
                 chosen = m_t[sl]
                 top = coef[sl] * pi[local, chosen]
                 weight = -top[:, None] * pi
@@ -578,56 +642,72 @@ class _CodeForgetting:
     the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m`` is
     updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
     ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if ``r_g >= max b``,
-    ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by term. Round ``j``
-    joins its group at round ``j + 2`` (the code's window).
+    ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by term (the terms in
+    the order they joined, padded with zeros to the longest group summed in the same call).
+    Round ``j`` joins its group at round ``j + 2`` (the code's window).
+
+    The per-group state is stored flat, group ``g = (row, m, n)`` at ``(row·M + m)·N + n``, so
+    each update is one 1-D gather or scatter.
     """
 
-    def __init__(self, start: int, stop: int, M: int, N: int, T: int) -> None:
+    def __init__(self, start: int, stop: int, M: int, N: int, T: int, Mx: int) -> None:
         self.rows = slice(start, stop)
-        self.M = M
+        self.M, self.N = M, N
         R = stop - start
+        G = R * M * N
         self.local = np.arange(R)
+        self.base = self.local * (M * N)  # flat index of group (row, 0, 0)
+        self.d_base = (start + self.local) * (Mx * N)  # flat index of D[row, 0, 0]
+        self.tasks = np.arange(N)
         self.cap = max(8, 2 * T // (M * N) + 8)
-        self.b = np.zeros((R, M, N, self.cap))  # b_j of the rounds of each group
-        self.count = np.zeros((R, M, N), dtype=np.int64)
-        self.sum = np.zeros((R, M, N))
-        self.low = np.full((R, M, N), np.inf)
-        self.high = np.full((R, M, N), -np.inf)
+        self.b = np.zeros((G, self.cap))  # b_j of each group, in joining order
+        self.count = np.zeros(G, dtype=np.int64)
+        self.sum = np.zeros(G)
+        self.low = np.full(G, np.inf)
+        self.high = np.full(G, -np.inf)
         self.part = np.zeros((R, M, N))  # Σ_{j ∈ g} |r_g - b_j|
+        self.part_flat = self.part.reshape(-1)
 
     def step(
         self, t: int, m_t: np.ndarray, root_new: np.ndarray, hist_m: np.ndarray,
-        hist_n: np.ndarray, root_then: np.ndarray, D: np.ndarray,
+        hist_n: np.ndarray, root_then: np.ndarray, D_flat: np.ndarray,
     ) -> None:
         """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated."""
-        rows, loc = self.rows, self.local
+        rows, N = self.rows, self.N
         if t >= 3:  # round j = t - 2 joins its group
             j = t - 3  # 0-based index of round t - 2
             m_j, n_j, b_j = hist_m[rows, j], hist_n[rows, j], root_then[rows, j]
-            k = self.count[loc, m_j, n_j]
+            g = self.base + m_j * N + n_j
+            k = self.count[g]
             if int(k.max()) >= self.cap:
-                self.b = np.concatenate([self.b, np.zeros_like(self.b)], axis=3)
-                self.cap *= 2
-            self.b[loc, m_j, n_j, k] = b_j
-            self.count[loc, m_j, n_j] = k + 1
-            self.sum[loc, m_j, n_j] += b_j
-            self.low[loc, m_j, n_j] = np.minimum(self.low[loc, m_j, n_j], b_j)
-            self.high[loc, m_j, n_j] = np.maximum(self.high[loc, m_j, n_j], b_j)
-            r_j = np.sqrt(D[rows][loc, m_j, n_j])
-            self.part[loc, m_j, n_j] += np.abs(r_j - b_j)
-        m = m_t[rows]
-        r = root_new[rows]  # (R, N): new distances of the routed expert
-        c = self.count[loc, m].astype(float)
-        s = self.sum[loc, m]
-        part = np.where(r >= self.high[loc, m], c * r - s, s - c * r)
-        mixed = (r > self.low[loc, m]) & (r < self.high[loc, m])
+                grown = np.zeros((self.b.shape[0], 2 * self.cap))
+                grown[:, : self.cap] = self.b
+                self.b, self.cap = grown, 2 * self.cap
+            self.b.reshape(-1)[g * self.cap + k] = b_j
+            self.count[g] = k + 1
+            self.sum[g] += b_j
+            self.low[g] = np.minimum(self.low[g], b_j)
+            self.high[g] = np.maximum(self.high[g], b_j)
+            r_j = np.sqrt(D_flat[self.d_base + m_j * N + n_j])
+            self.part_flat[g] += np.abs(r_j - b_j)
+        groups = (self.base + m_t[rows] * N)[:, None] + self.tasks  # (R, N): the routed expert
+        r = root_new[rows]  # (R, N): its new distances
+        count = self.count[groups]
+        c = count.astype(float)
+        s = self.sum[groups]
+        high = self.high[groups]
+        part = np.where(r >= high, c * r - s, s - c * r)
+        mixed = (r > self.low[groups]) & (r < high)
         if mixed.any():
-            i_r, i_n = np.nonzero(mixed)
-            size = int(self.count[loc[i_r], m[i_r], i_n].max())
-            b = self.b[loc[i_r], m[i_r], i_n, :size]
-            listed = np.arange(size)[None, :] < self.count[loc[i_r], m[i_r], i_n][:, None]
-            part[i_r, i_n] = np.where(listed, np.abs(r[i_r, i_n][:, None] - b), 0.0).sum(axis=1)
-        self.part[loc, m] = part
+            n_mixed = count[mixed]
+            size = int(n_mixed.max())
+            terms = self.b[groups[mixed], :size]  # unused slots hold 0
+            listed = np.arange(size)[None, :] < n_mixed[:, None]
+            # |r - b_j| on the listed terms; the others stay 0
+            np.subtract(r[mixed][:, None], terms, out=terms, where=listed)
+            np.abs(terms, out=terms)
+            part[mixed] = terms.sum(axis=1)
+        self.part_flat[groups] = part
 
     def total(self) -> np.ndarray:
         """The code's forgetting sum of every replicate of this configuration."""
