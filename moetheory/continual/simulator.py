@@ -454,15 +454,14 @@ def _simulate_stacked(
         F_code = np.zeros((B_, T))
         G_code = np.zeros((B_, T))
         root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖ right after round τ
-        # One incremental sum per run of adjacent configurations with the same M (fewer calls).
-        code_F: list[_CodeForgetting] = []
+        # One segment per run of adjacent configurations with the same M.
+        segments: list[tuple[int, int, int]] = []
         for c in range(nC):
-            if code_F and int(Ms[c]) == code_F[-1].M and code_F[-1].rows.stop == c * R:
-                code_F[-1] = _CodeForgetting(
-                    code_F[-1].rows.start, (c + 1) * R, int(Ms[c]), N, T, Mx
-                )
+            if segments and int(Ms[c]) == segments[-1][2] and segments[-1][1] == c * R:
+                segments[-1] = (segments[-1][0], (c + 1) * R, int(Ms[c]))
             else:
-                code_F.append(_CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T, Mx))
+                segments.append((c * R, (c + 1) * R, int(Ms[c])))
+        code_F = _CodeForgetting(segments, N, T, Mx)
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -499,7 +498,9 @@ def _simulate_stacked(
                               draws.X[None, start:start + nb].astype(float),
                               np.zeros((1, nb), dtype=np.int64))
         # Per-round data of every row (configurations share the replicates' data).
-        Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)[:, rep]  # (nb, rows, s, d)
+        # Per replicate (configurations broadcast over them): (nb, R, s, d) and (nb, R, d, s).
+        Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)
+        Q = np.swapaxes(Qt, 2, 3)
         xbars = np.swapaxes(batch.X.sum(axis=-1), 0, 1)[:, rep]  # (nb, rows, d)
         tasks = batch.task.T[:, rep]  # (nb, rows)
         noise = np.zeros((nb, B_, Mx))
@@ -526,10 +527,9 @@ def _simulate_stacked(
                 params[:, t - 1] = theta
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
-            Qb = Qt[b]
             w_old = w[rows, m_t]
-            coeff = dot_last(Qb, (W[rows, n_t] - w_old)[:, None, :])
-            delta = dot_last(np.swapaxes(Qb, 1, 2), coeff[:, None, :])
+            coeff = dot_last(Qt[b], (W[rows, n_t] - w_old).reshape(nC, R, 1, d))
+            delta = dot_last(Q[b], coeff[:, :, None, :]).reshape(B_, d)
             w_new = w_old + delta
             w[rows, m_t] = w_new
             if models is not None:
@@ -559,13 +559,12 @@ def _simulate_stacked(
             out_u[:, t - 1] = dnorm
             if code:
                 root_e = np.sqrt(e)
-                for cf_ in code_F:
-                    cf_.step(t, m_t, root_new, out_m, out_n, root_then, D_flat)
+                code_F.step(t, m_t, root_new, out_m, out_n, root_then, D_flat)
                 G_code[:, t - 1] = S_root / t
                 S_root += root_e
                 if t > 1:
-                    for cf_ in code_F:
-                        F_code[cf_.rows, t - 1] = cf_.total() / (t - 1)
+                    for sl, total in code_F.totals():
+                        F_code[sl, t - 1] = total / (t - 1)
                 root_then[:, t - 1] = root_e
 
             if not any_gate:
@@ -634,81 +633,101 @@ def _simulate_stacked(
 
 
 class _CodeForgetting:
-    """The released code's forgetting sum, updated incrementally for one configuration.
+    """The released code's forgetting sum, updated incrementally for every row.
 
     The code's ``F_t`` sums ``|‖w_t^{(m_j)} - w_{n_j}‖ - b_j|`` with
     ``b_j = ‖w_j^{(m_j)} - w_{n_j}‖`` over rounds ``j <= t - 2``; the absolute value prevents
-    one running sum. The terms are grouped by ``g = (m_j, n_j)``: all terms of a group share
-    the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m`` is
-    updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
-    ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if ``r_g >= max b``,
-    ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by term (the terms in
-    the order they joined, padded with zeros to the longest group summed in the same call).
-    Round ``j`` joins its group at round ``j + 2`` (the code's window).
+    one running sum. The terms are grouped by ``g = (row, m_j, n_j)``: all terms of a group
+    share the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m``
+    is updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
+    ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if
+    ``r_g >= max b``, ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by
+    term (the terms in the order they joined, padded with zeros to the longest group summed
+    in the same segment and round). Round ``j`` joins its group at round ``j + 2`` (the code's
+    window).
 
-    The per-group state is stored flat, group ``g = (row, m, n)`` at ``(row·M + m)·N + n``, so
-    each update is one 1-D gather or scatter.
+    Rows come in segments (adjacent configurations with the same ``M``); the per-group state
+    of all rows is stored flat, group ``(row, m, n)`` of a segment starting at row ``s`` and
+    offset ``o`` at ``o + ((row - s)·M + m)·N + n``, so each update is one 1-D gather or
+    scatter. Each segment keeps its own table of terms, one row per group.
     """
 
-    def __init__(self, start: int, stop: int, M: int, N: int, T: int, Mx: int) -> None:
-        self.rows = slice(start, stop)
-        self.M, self.N = M, N
-        R = stop - start
-        G = R * M * N
-        self.local = np.arange(R)
-        self.base = self.local * (M * N)  # flat index of group (row, 0, 0)
-        self.d_base = (start + self.local) * (Mx * N)  # flat index of D[row, 0, 0]
+    def __init__(self, segments: list[tuple[int, int, int]], N: int, T: int, Mx: int) -> None:
+        self.N = N
+        B = segments[-1][1]
+        self.base = np.zeros(B, dtype=np.int64)  # flat index of group (row, 0, 0)
+        self.segments: list[tuple[slice, int, int, int]] = []  # rows, M, offset, groups
+        offset = 0
+        for start, stop, M in segments:
+            self.base[start:stop] = offset + np.arange(stop - start) * (M * N)
+            self.segments.append((slice(start, stop), M, offset, (stop - start) * M * N))
+            offset += (stop - start) * M * N
+        self.d_base = np.arange(B) * (Mx * N)  # flat index of D[row, 0, 0]
         self.tasks = np.arange(N)
-        self.cap = max(8, 2 * T // (M * N) + 8)
-        self.b = np.zeros((G, self.cap))  # b_j of each group, in joining order
-        self.count = np.zeros(G, dtype=np.int64)
-        self.sum = np.zeros(G)
-        self.low = np.full(G, np.inf)
-        self.high = np.full(G, -np.inf)
-        self.part = np.zeros((R, M, N))  # Σ_{j ∈ g} |r_g - b_j|
-        self.part_flat = self.part.reshape(-1)
+        # A group (row, m, n) holds at most the rounds of task n: Binomial(T, 1/N), below
+        # T/N + 6 standard deviations but in a 1e-9 tail (the table then grows).
+        cap = min(T, max(8, math.ceil(T / N + 6 * math.sqrt(T / N) + 8)))
+        self.caps = [cap for _ in self.segments]
+        self.tables = [np.zeros((G, cap)) for (_, _, _, G), cap in
+                       zip(self.segments, self.caps, strict=True)]
+        self.count = np.zeros(offset, dtype=np.int64)
+        self.sum = np.zeros(offset)
+        self.low = np.full(offset, np.inf)
+        self.high = np.full(offset, -np.inf)
+        self.part = np.zeros(offset)  # Σ_{j ∈ g} |r_g - b_j|
 
     def step(
         self, t: int, m_t: np.ndarray, root_new: np.ndarray, hist_m: np.ndarray,
         hist_n: np.ndarray, root_then: np.ndarray, D_flat: np.ndarray,
     ) -> None:
         """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated."""
-        rows, N = self.rows, self.N
+        N = self.N
         if t >= 3:  # round j = t - 2 joins its group
             j = t - 3  # 0-based index of round t - 2
-            m_j, n_j, b_j = hist_m[rows, j], hist_n[rows, j], root_then[rows, j]
+            m_j, n_j, b_j = hist_m[:, j], hist_n[:, j], root_then[:, j]
             g = self.base + m_j * N + n_j
             k = self.count[g]
-            if int(k.max()) >= self.cap:
-                grown = np.zeros((self.b.shape[0], 2 * self.cap))
-                grown[:, : self.cap] = self.b
-                self.b, self.cap = grown, 2 * self.cap
-            self.b.reshape(-1)[g * self.cap + k] = b_j
+            for i, (sl, _, offset, G) in enumerate(self.segments):
+                k_s = k[sl]
+                cap = self.caps[i]
+                if int(k_s.max()) >= cap:
+                    grown = np.zeros((G, 2 * cap))
+                    grown[:, :cap] = self.tables[i]
+                    self.tables[i] = grown
+                    self.caps[i] = cap = 2 * cap
+                self.tables[i].reshape(-1)[(g[sl] - offset) * cap + k_s] = b_j[sl]
             self.count[g] = k + 1
             self.sum[g] += b_j
             self.low[g] = np.minimum(self.low[g], b_j)
             self.high[g] = np.maximum(self.high[g], b_j)
             r_j = np.sqrt(D_flat[self.d_base + m_j * N + n_j])
-            self.part_flat[g] += np.abs(r_j - b_j)
-        groups = (self.base + m_t[rows] * N)[:, None] + self.tasks  # (R, N): the routed expert
-        r = root_new[rows]  # (R, N): its new distances
+            self.part[g] += np.abs(r_j - b_j)
+        groups = (self.base + m_t * N)[:, None] + self.tasks  # (rows, N): the routed expert
         count = self.count[groups]
         c = count.astype(float)
         s = self.sum[groups]
         high = self.high[groups]
+        r = root_new  # (rows, N): its new distances
         part = np.where(r >= high, c * r - s, s - c * r)
         mixed = (r > self.low[groups]) & (r < high)
-        if mixed.any():
-            n_mixed = count[mixed]
+        for i, (sl, _, offset, _) in enumerate(self.segments):
+            mixed_s = mixed[sl]
+            if not mixed_s.any():
+                continue
+            n_mixed = count[sl][mixed_s]
             size = int(n_mixed.max())
-            terms = self.b[groups[mixed], :size]  # unused slots hold 0
+            terms = self.tables[i][groups[sl][mixed_s] - offset, :size]  # unused slots hold 0
             listed = np.arange(size)[None, :] < n_mixed[:, None]
             # |r - b_j| on the listed terms; the others stay 0
-            np.subtract(r[mixed][:, None], terms, out=terms, where=listed)
+            np.subtract(r[sl][mixed_s][:, None], terms, out=terms, where=listed)
             np.abs(terms, out=terms)
-            part[mixed] = terms.sum(axis=1)
-        self.part_flat[groups] = part
+            part[sl][mixed_s] = terms.sum(axis=1)
+        self.part[groups] = part
 
-    def total(self) -> np.ndarray:
-        """The code's forgetting sum of every replicate of this configuration."""
-        return self.part.sum(axis=(1, 2))
+    def totals(self) -> list[tuple[slice, np.ndarray]]:
+        """The code's forgetting sum of every row, segment by segment."""
+        return [
+            (sl, self.part[offset:offset + G].reshape(sl.stop - sl.start, M, self.N).sum(
+                axis=(1, 2)))
+            for sl, M, offset, G in self.segments
+        ]
