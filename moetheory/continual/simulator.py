@@ -632,6 +632,16 @@ def _simulate_stacked(
     return results
 
 
+def _term_capacity(T: int, N: int) -> int:
+    """Initial room per group of the code metrics' term tables.
+
+    A group ``(row, m, n)`` holds at most the rounds of task ``n``, a Binomial(T, 1/N) count,
+    which exceeds ``T/N + 6·sqrt(T/N)`` with probability below 1e-9; a table grows (doubles)
+    when a group outgrows it anyway.
+    """
+    return min(T, max(8, math.ceil(T / N + 6 * math.sqrt(T / N) + 8)))
+
+
 class _CodeForgetting:
     """The released code's forgetting sum, updated incrementally for every row.
 
@@ -664,9 +674,7 @@ class _CodeForgetting:
             offset += (stop - start) * M * N
         self.d_base = np.arange(B) * (Mx * N)  # flat index of D[row, 0, 0]
         self.tasks = np.arange(N)
-        # A group (row, m, n) holds at most the rounds of task n: Binomial(T, 1/N), below
-        # T/N + 6 standard deviations but in a 1e-9 tail (the table then grows).
-        cap = min(T, max(8, math.ceil(T / N + 6 * math.sqrt(T / N) + 8)))
+        cap = _term_capacity(T, N)
         self.caps = [cap for _ in self.segments]
         self.tables = [np.zeros((G, cap)) for (_, _, _, G), cap in
                        zip(self.segments, self.caps, strict=True)]
