@@ -41,10 +41,6 @@ import moetheory
 PENDING: frozenset[str] = frozenset(
     {
         "moetheory.atlas",
-        "moetheory.continual.data",
-        "moetheory.continual.portable",
-        "moetheory.continual.simulator",
-        "moetheory.continual.sweep",
         "moetheory.docs_gen",
         "moetheory.engine.catalogue",
         "moetheory.engine.cli",

@@ -52,7 +52,7 @@ BLOCK = 50
 
 @dataclass
 class CLResult:
-    """Records of a batch of simulated runs (``R`` replicates, ``T`` rounds, 1-based ``t``).
+    r"""Records of a batch of simulated runs (``R`` replicates, ``T`` rounds, 1-based ``t``).
 
     Attributes
     ----------
@@ -87,6 +87,25 @@ class CLResult:
         ``record_params=True``).
     models : ndarray (R, T, M, d) or None
         ``w_t^{(m)}`` right after round ``t`` (with ``record_params=True``).
+    choices : dict
+        ``config.to_dict()``: every option of the run, with the resolved ``Γ`` and ``T1``.
+
+    See Also
+    --------
+    simulate : produces it.
+
+    Notes
+    -----
+    The paper's metrics use squared norms: :math:`F_t = \frac{1}{t-1}\sum_{\tau<t}
+    (\|w_t^{(m_\tau)} - w_{n_\tau}\|^2 - \|w_\tau^{(m_\tau)} - w_{n_\tau}\|^2)` (eq. (15))
+    and :math:`G_t = \frac{1}{t}\sum_{\tau\le t}\|w_t^{(m_\tau)} - w_{n_\tau}\|^2`
+    (eq. (16)).
+
+    Examples
+    --------
+    >>> res = simulate(CLConfig(M=2, T=5), replicates=3, seed=0)
+    >>> res.replicates, res.expert.shape, res.clusters.tolist()
+    (3, (3, 5), [0, 1, 2, 0, 1, 2, 0])
     """
 
     config: CLConfig
@@ -136,6 +155,22 @@ class Draws:
         Feature matrices.
     noise : ndarray (T, M)
         Routing noise ``r_t^{(m)}`` (already scaled: values in ``[0, λ]``).
+
+    See Also
+    --------
+    replay : runs Algorithm 1 on these draws.
+
+    Notes
+    -----
+    The code reading's reference: the authors' script records these draws, and
+    :func:`replay` must reproduce its routing exactly (issue 9, item 11).
+
+    Examples
+    --------
+    >>> X = np.ones((2, 3, 1))
+    >>> d = Draws(np.eye(3)[:2], np.eye(3)[:2], np.array([0, 1]), X, np.zeros((2, 2)))
+    >>> d.X.shape
+    (2, 3, 1)
     """
 
     W: np.ndarray
@@ -148,7 +183,33 @@ class Draws:
 def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResult:
     """Run Algorithm 1 once on given draws instead of the simulator's own random streams.
 
-    ``cfg`` must agree with the shapes of ``draws`` (``N``, ``d``, ``s``, ``T``, ``M``).
+    Parameters
+    ----------
+    cfg : CLConfig
+        Must agree with the shapes of ``draws`` (``N``, ``d``, ``s``, ``T``, ``M``).
+    draws : Draws
+        Ground truths, tasks, features and routing noise of every round.
+    record_gates : bool
+        Keep the clean gate outputs of every round.
+
+    Returns
+    -------
+    CLResult
+        One replicate.
+
+    Raises
+    ------
+    ValueError
+        If an array of ``draws`` does not have the shape ``cfg`` implies.
+
+    See Also
+    --------
+    simulate : the same loop on the simulator's own random streams.
+
+    Notes
+    -----
+    The signal position of every round is recorded as 0; the update of eq. (5) uses only the
+    column space of :math:`X_t`, so the position does not matter.
 
     Examples
     --------
@@ -169,7 +230,25 @@ def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResu
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
-    """Softmax over the last axis (eq. (2)), shifted for stability.
+    r"""Softmax over the last axis (eq. (2)), shifted for stability.
+
+    Parameters
+    ----------
+    z : ndarray
+        Gate outputs; ``-inf`` entries get probability 0.
+
+    Returns
+    -------
+    ndarray
+        Same shape, non-negative, summing to 1 along the last axis.
+
+    See Also
+    --------
+    moetheory.continual.portable.portable_exp : the exponential used (same bits everywhere).
+
+    Notes
+    -----
+    :math:`\pi_m = e^{z_m - \max z} / \sum_{m'} e^{z_{m'} - \max z}`.
 
     Examples
     --------
@@ -183,7 +262,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
 def gate_gradient(
     pi: np.ndarray, chosen: np.ndarray, xbar: np.ndarray, coef: np.ndarray
 ) -> np.ndarray:
-    """Gradient of ``L_task`` with respect to every ``θ_m`` (Lemma 4's form, eqs. (6)-(9)).
+    r"""Gradient of ``L_task`` with respect to every ``θ_m`` (Lemma 4's form, eqs. (6)-(9)).
 
     ``∇_{θ_m} L_task = coef · π_{m_t} (δ_{m m_t} - π_m) x̄`` with
     ``coef = ℓ_loc + α M f/t`` and ``x̄ = Σ_i X_{t,i}``.
@@ -203,6 +282,16 @@ def gate_gradient(
     -------
     ndarray (R, M, d)
 
+    See Also
+    --------
+    softmax : gives ``pi``.
+
+    Notes
+    -----
+    With :math:`\pi = \mathrm{softmax}(h)`, :math:`\partial \pi_{m_t}/\partial \theta_m =
+    \pi_{m_t}(\delta_{m m_t} - \pi_m)\bar x` (Lemma 4), so the gradients sum to 0 over
+    :math:`m`.
+
     Examples
     --------
     >>> g = gate_gradient(np.array([[0.2, 0.8]]), np.array([1]), np.ones((1, 3)),
@@ -219,13 +308,34 @@ def gate_gradient(
 
 
 def orthonormal_basis(X: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
-    """Orthonormal basis of the column space of each ``X`` (shape ``(..., d, s)``), as rows.
+    r"""Orthonormal basis of the column space of each ``X`` (shape ``(..., d, s)``), as rows.
 
     Returns ``Qt`` of shape ``(..., s, d)`` whose rows are orthonormal (or zero) and span the
     columns of ``X``: modified Gram-Schmidt with re-orthogonalisation, vectorised over the
     leading axes. A column whose residual is below ``rtol`` times the largest column norm is
     dependent and gives a zero row, so ``Qtᵀ Qt = X X⁺`` also for rank-deficient ``X`` (the
     code's data). The update of eq. (5) is then ``w + Qtᵀ Qt (w_n - w)``.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., d, s)
+        Feature matrices.
+    rtol : float
+        Relative size below which a column counts as dependent.
+
+    Returns
+    -------
+    ndarray, shape (..., s, d)
+        Orthonormal (or zero) rows spanning the columns of each ``X``.
+
+    See Also
+    --------
+    simulate : applies eq. (5) with it.
+
+    Notes
+    -----
+    Only elementwise operations and :func:`~moetheory.continual.portable.dot_last`: the same
+    bits on every BLAS and SIMD path, unlike ``numpy.linalg.qr``.
 
     Examples
     --------
@@ -276,7 +386,7 @@ def simulate(
     progress: bool = False,
     record_params: bool = False,
 ) -> CLResult:
-    """Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
+    r"""Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
 
     Parameters
     ----------
@@ -298,6 +408,23 @@ def simulate(
     Returns
     -------
     CLResult
+
+    Raises
+    ------
+    ValueError
+        If ``cfg`` is not a :class:`CLConfig`, ``replicates`` is not an integer >= 1 or
+        ``seed`` is not a non-negative integer or None.
+
+    See Also
+    --------
+    simulate_many : several configurations on the same data in one loop.
+    replay : one run on given draws.
+
+    Notes
+    -----
+    Algorithm 1 round by round: route :math:`m_t = \arg\max_m (h_m + r_m)` (eq. (1)), update
+    the routed expert by eq. (5), update the metrics (14)-(16) incrementally and, unless
+    terminated, the gate by eq. (9).
 
     Examples
     --------
@@ -326,12 +453,51 @@ def simulate_many(
     draws: Draws | None = None,
     record_params: bool = False,
 ) -> list[CLResult]:
-    """Simulate several configurations that share their data, in one vectorised loop.
+    r"""Simulate several configurations that share their data, in one vectorised loop.
 
     The configurations may differ in ``M``, ``terminate``, ``gamma``, ``eta``, ``alpha``,
     ``lam`` and ``code_schedule`` but must agree on :data:`SHARED_FIELDS`. Each result equals
     ``simulate(cfg, replicates, seed)`` bit for bit: every configuration sees the same ground
     truths and tasks, and configurations with the same ``M`` the same routing noise.
+
+    Parameters
+    ----------
+    configs : list of CLConfig
+        Configurations agreeing on :data:`SHARED_FIELDS`.
+    replicates : int
+        Number ``R >= 1`` of replicates of each.
+    seed : int or None
+        Seed of ``np.random.SeedSequence``.
+    record_gates, record_sets, record_params : bool
+        As in :func:`simulate`.
+    progress : bool
+        Show a progress bar over the rounds.
+    draws : Draws, optional
+        Given draws instead of the random streams (one replicate; see :func:`replay`).
+
+    Returns
+    -------
+    list of CLResult
+        One per configuration, in order.
+
+    Raises
+    ------
+    ValueError
+        If ``configs`` is empty or holds something other than :class:`CLConfig`, if they
+        differ in a shared field, or if ``replicates`` or ``seed`` is out of range.
+
+    See Also
+    --------
+    simulate : one configuration.
+    moetheory.continual.sweep.run_sweep : configurations on an executor.
+
+    Notes
+    -----
+    The rows of all configurations are one batch; per round the cost is :math:`O(N d)` per
+    row plus, for the code's forgetting metric, the terms of the groups whose distance moved.
+    Identical runs are simulated once: equal configurations, and every ``M = 1``
+    configuration (no gate, so termination, :math:`\Gamma`, :math:`\eta`, :math:`\alpha` and
+    :math:`\lambda` do not matter); each gets its own copy of the arrays.
 
     Examples
     --------
