@@ -970,10 +970,11 @@ FIG45_SCRIPT_NOTE = (
 
 
 def fig45_base(reading: str, T: int = 500) -> CLConfig:
-    """Appendix A.4 (paper) or the code's Figure-5 settings: N = 30, K = 3, M = 5."""
+    """Appendix A.4 (paper, with β = 1 or random β) or the code's Figure-5 settings:
+    N = 30, K = 3, M = 5."""
     s0 = 0.4
-    if reading == "paper":
-        return CLConfig(reading="paper", N=30, K=3, M=5, lam=s0**1.25, T=T)
+    if reading != "code":
+        return reading_config(reading, N=30, K=3, M=5, lam=s0**1.25, T=T)
     return CLConfig(reading="code", N=30, K=3, M=5, lam=s0**1.25, T=T, s=8,
                     signal_norm=5.0, column_norm=0.01, cluster_spread=s0 / 100)
 
@@ -1097,17 +1098,19 @@ def _fig45_comparisons(
         "expert set (eq. (11), after termination) is larger for Γ > λ (by >= 0.05) and at most "
         "0.1 for Γ ≤ λ. Figure 5 (N = 30): 'balanced load gives a smaller generalization error': "
         "late G larger for Γ > λ; 'forgetting is robust to Γ': late F of each Γ within 25% of "
-        "the mean over Γ. Readings 'paper' and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
+        "the mean over Γ. Readings 'paper, random β' (primary: Definition 1's β_t ~ Unif(0, 1]), "
+        "'paper' (β = 1) and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
         "0.01, spread σ0/100)"
     ),
 )
 def check_fig4_5(ctx: CheckContext) -> Outcome:
     """Figures 4-5: the termination threshold Γ against the routing noise λ."""
     R = 100 if ctx.full else 12
-    alpha = ctx.alpha / 14
+    readings = (RANDOM_BETA, "paper", "code")
+    alpha = ctx.alpha / (7 * len(readings))
     data = []
-    for i, reading in enumerate(("paper", "code")):
-        seed = _seed(ctx, i)
+    for reading in readings:
+        seed = _seed(ctx, STREAM[reading])
         fig4 = fig4_runs(reading, R, seed)
         runs = fig45_runs(reading, R, seed)
         comps, ev = _fig45_comparisons(fig4, runs, alpha)
@@ -1146,18 +1149,20 @@ TERMINATION_SHARE_TOL = 0.1
         "not larger for more experts (paired difference <= 0, tolerance 0.1) and the "
         "termination round given that both runs terminate is later for more experts; the "
         "convergence round of G is later for more experts, and the late G of more experts is "
-        "not smaller by more than 10%. Readings 'paper' and 'code'"
+        "not smaller by more than 10%. Readings 'paper, random β' (primary: Definition 1's "
+        "β_t ~ Unif(0, 1]), 'paper' (β = 1) and 'code'"
     ),
 )
 def check_more_experts(ctx: CheckContext) -> Outcome:
     """More experts than tasks: later convergence, no better final error."""
     R = 100 if ctx.full else 10
     T = 2000
-    alpha = ctx.alpha / 16
+    readings = (RANDOM_BETA, "paper", "code")
+    alpha = ctx.alpha / (8 * len(readings))
     data = []
-    for i, reading in enumerate(("paper", "code")):
-        seed = _seed(ctx, i)
-        base = CLConfig(reading=reading, T=T)
+    for reading in readings:
+        seed = _seed(ctx, STREAM[reading])
+        base = reading_config(reading, T=T)
         runs = dict(zip(MORE_MS, simulate_many([base.replace(M=M) for M in MORE_MS], R, seed),
                         strict=True))
         comps = []

@@ -55,6 +55,8 @@ def test_prop1_frozen_threshold_is_relative_to_each_readings_ground_truths(readi
 
 def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
     out = check_more_experts(CheckContext("cl.more-experts", seed=0))
+    assert [r.name for r in out.readings] == [RANDOM_BETA, "paper", "code"]
+    assert out.readings[0].evidence["config"]["beta"] == "uniform"
     for reading in out.readings:
         labels = [row["label"] for row in reading.evidence["comparisons"]]
         whether = [x for x in labels if x.startswith("P(termination by T)")]
