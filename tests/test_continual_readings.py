@@ -64,3 +64,15 @@ def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
         assert len(whether) == 2 and len(when) == 2
         assert all("given termination" not in x for x in whether)
 
+
+
+def test_lemma1_gate_difference_step_is_refuted_and_its_holder_form_holds() -> None:
+    from proofs_checks.continual_proofs import check_lemma1_gate_difference
+
+    out = check_lemma1_gate_difference(CheckContext("cl.lemma1.gate-difference-step", seed=0))
+    verdicts = {r.name: r.verdict for r in out.readings}
+    assert out.verdict is Verdict.REFUTED
+    assert verdicts == {"as-printed": Verdict.REFUTED, "abs-max": Verdict.REFUTED,
+                        "holder": Verdict.PROVED}
+    ev = out.readings[0].evidence
+    assert ev["lhs"] == 2 and ev["rhs"] == 0
