@@ -29,6 +29,7 @@ EXPECTED = {
     "cl.update.min-norm.task-minimiser": R,
     "cl.loss.local-only-selected": P,
     "cl.loss.aux-uniform-minimiser": R,
+    "cl.lemma1.gate-difference-step": R,
     "cl.lemma1.wlog-first-column": P,
     "cl.lemma1.hoeffding-step": R,
     "cl.lemma1.exponential-o1": R,
