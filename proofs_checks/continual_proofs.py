@@ -1869,7 +1869,8 @@ def check_lemma13_step(ctx: CheckContext) -> Outcome:
 #: reported on its own). A proof is valid only if every step is.
 PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Lemma 1 (Appendix C)": (
-        "cl.lemma1.wlog-first-column", "cl.lemma1.hoeffding-step", "cl.lemma1.exponential-o1",
+        "cl.lemma1.wlog-first-column", "cl.lemma1.gate-difference-step", "cl.lemma1.hoeffding-step",
+        "cl.lemma1.exponential-o1",
         "cl.lemma1.signal-gap-assumption", "cl.lemma6.parameter-bound",
     ),
     "Lemma 2 (Appendix B)": (
