@@ -59,8 +59,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.experiment",
         "moetheory.estimation.fitting",
         "moetheory.estimation.models",
-        "moetheory.jacobs1991",
-        "moetheory.jacobs_training",
         "moetheory.stats",
         "moetheory.stats_intervals",
         "moetheory.stats_sequential",

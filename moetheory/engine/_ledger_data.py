@@ -71,16 +71,13 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
     ("000-own-5", "000_7b6465990ad3b04b.txt", (177,),
      "description of the proof technique (Taylor expansion of H into linearly independent "
      "terms); the linear-independence questions are the pcr.ident.* claims"),
-    ("001-14", "001_4a7126a84a0d22c9.txt", (3,),
-     "'about half as many epochs as backpropagation': the epoch comparison on the vowel "
-     "stand-in is not run (the backpropagation baseline's architecture is not given)"),
-    ("001-15", "001_4a7126a84a0d22c9.txt", (3,),
-     "'learning time scales well from 4 to 8 experts': epoch counts on the stand-in not run"),
-    ("001-16", "001_4a7126a84a0d22c9.txt", (3,),
-     "'the linear models could classify well within a specific region': no accuracy-by-region "
-     "experiment is run; that each expert is a linear classifier is j91.linear-boundary"),
     ("001-own-1", "001_4a7126a84a0d22c9.txt", (3,),
-     "history ('before this paper ... Equation 1.1'): not checkable from the seeds"),
+     "history ('the first paper on MoE', 'before this paper ... Equation 1.1'): not "
+     "checkable from the seeds"),
+    ("001-own-4", "001_4a7126a84a0d22c9.txt", (3,),
+     "motivation and opinion ('different parts of the state space that could be hard to learn "
+     "together', 'many are interested in MoE today due to lower inference costs'): no "
+     "checkable statement; the localised updates are j91.dense-updates, the costs j91.flops"),
     ("001-own-2", "001_4a7126a84a0d22c9.txt", (3,),
      "data split (first 50 speakers train, remaining 25 test): adopted by the stand-in "
      "(moetheory.jacobs_training), nothing to decide"),
