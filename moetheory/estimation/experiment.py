@@ -165,7 +165,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     """
     if profile == "quick":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(100), np.log10(5000), 5)))
-        return RatesDesign(n_grid=grid, replicates=replicates or 12, restarts=1)
+        return RatesDesign(n_grid=grid, replicates=replicates or 12, restarts=1, lm_iterations=40)
     if profile == "full":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
         return RatesDesign(n_grid=grid, replicates=replicates or 16, restarts=1, max_iter=500)
