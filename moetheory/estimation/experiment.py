@@ -524,7 +524,7 @@ def median_pair_cdf(reps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     --------
     >>> a, b, cdf = median_pair_cdf(2)
     >>> a.tolist(), b.tolist(), cdf.tolist()
-    [[0, 0, 1], [0, 1, 1], [0.25, 0.75, 1.0]]
+    ([0, 0, 1], [0, 1, 1], [0.25, 0.75, 1.0])
     """
     if not isinstance(reps, int | np.integer) or reps < 1:
         raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
@@ -692,7 +692,7 @@ def slope_bootstrap(
     -0.5
     >>> ex = slope_bootstrap(ns, losses, 0.05, np.random.default_rng(0), exact=True)
     >>> ex["method"], [round(v, 3) for v in ex["ci"]]
-    ('exact-bootstrap', [-0.52, -0.48])
+    ('exact-bootstrap', [-0.544, -0.456])
     """
     ns = np.asarray(ns, dtype=float)
     losses = np.asarray(losses, dtype=float)
