@@ -281,6 +281,15 @@ class BatchFit:
     iterations : ndarray of shape (G,)
         Number of iterations each fit ran before it stopped (converged or reached the cap).
 
+    Notes
+    -----
+    ``objective`` is the mean squared residual :math:`\\frac1n\\sum_m (Y_m -
+    f_{\\hat G}(X_m))^2` of eq. (3) of seed 002 at ``theta``.
+
+    See Also
+    --------
+    fit_batch : produces it.
+
     Examples
     --------
     >>> fit = BatchFit(np.zeros((1, 12)), np.zeros(1), np.zeros(1, int), np.ones(1, int))

@@ -23,8 +23,32 @@ _COEF = [1.0 / float(np.prod(np.arange(1, j + 1))) for j in range(14)]
 def det_exp(x: np.ndarray) -> np.ndarray:
     """``exp(x)`` from IEEE-exact operations only: the same bits on every SIMD path.
 
-    Cody–Waite reduction ``x = k ln 2 + r``, ``|r| <= ln(2)/2``, a degree-13 Taylor
-    polynomial in Horner form, then ``ldexp``; relative error below ``3e-16``.
+    Parameters
+    ----------
+    x : array_like
+        Arguments.
+
+    Returns
+    -------
+    ndarray
+        ``exp(x)`` elementwise; ``0`` below ``-745`` and ``inf`` above ``log(DBL_MAX)``.
+
+    Notes
+    -----
+    Cody–Waite reduction :math:`x = k \\ln 2 + r` with :math:`k = \\mathrm{rint}(x/\\ln 2)`,
+    :math:`|r| \\le \\ln(2)/2` (``ln 2`` split in two parts so that :math:`k \\ln 2` is
+    exact), then
+
+    .. math::
+
+        e^x = 2^k \\sum_{j=0}^{13} \\frac{r^j}{j!}
+
+    in Horner form and ``ldexp``. Every operation is correctly rounded in IEEE 754, so the
+    bits do not depend on the SIMD path; relative error below ``5e-16``.
+
+    See Also
+    --------
+    det_log : the logarithm, built on it.
 
     Examples
     --------
@@ -55,10 +79,36 @@ def det_exp(x: np.ndarray) -> np.ndarray:
 def det_log(x: np.ndarray) -> np.ndarray:
     """``log(x)`` for ``x > 0`` from IEEE-exact operations and :func:`det_exp` only.
 
-    ``x = m 2^e`` with ``m`` in ``[1/2, 1)`` (``frexp``, exact); start from
-    ``e ln 2 + 2 (m - 1)/(m + 1)`` and take five Halley steps
-    ``y <- y + 2 (x - e^y)/(x + e^y)`` (cubic convergence): a fixed sequence of operations,
-    hence the same bits on every path.
+    Parameters
+    ----------
+    x : array_like
+        Finite positive arguments.
+
+    Returns
+    -------
+    ndarray
+        ``log(x)`` elementwise.
+
+    Raises
+    ------
+    ValueError
+        If some ``x`` is not finite or not positive.
+
+    Notes
+    -----
+    :math:`x = m 2^e` with :math:`m \\in [1/2, 1)` (``frexp``, exact); start from
+    :math:`y_0 = e \\ln 2 + 2 (m - 1)/(m + 1)` and take five Halley steps
+
+    .. math::
+
+        y \\leftarrow y + 2 \\frac{x - e^y}{x + e^y}
+
+    (cubic convergence), with :func:`det_exp`: a fixed sequence of operations, hence the same
+    bits on every path.
+
+    See Also
+    --------
+    det_exp : the exponential it inverts.
 
     Examples
     --------
