@@ -88,6 +88,22 @@ LOSSES: tuple[str, ...] = (
 def true_measure() -> MixingMeasure:
     """The true mixing measure G* of the experiment (k* = 2, d = 2, beta0*_2 = 0 by (A.3)).
 
+    Returns
+    -------
+    MixingMeasure
+        ``beta0 = (0.5, 0)``, ``beta1 = ((1, 0.5), (-0.5, 1))``,
+        ``eta = ((1, -0.5, 0.5), (-0.5, 1, -0.5))``.
+
+    Notes
+    -----
+    Condition (A.3) of seed 002 fixes the last gate bias, :math:`\\beta^*_{0k_*} = 0`; the
+    two atoms have distinct router directions and experts, so :math:`G_*` is identifiable up
+    to the router's own invariances.
+
+    See Also
+    --------
+    rates_design : the design that fits it.
+
     Examples
     --------
     >>> true_measure().k
@@ -102,7 +118,68 @@ def true_measure() -> MixingMeasure:
 
 @dataclass(frozen=True)
 class RatesDesign:
-    """Everything that defines the rates experiment (recorded in the evidence)."""
+    """Everything that defines the rates experiment (recorded in the evidence).
+
+    Parameters
+    ----------
+    n_grid : tuple of int
+        Sample sizes (at least 2, each >= 1).
+    replicates : int
+        Replicates per sample size (>= 2).
+    restarts : int
+        Random starts per replicate besides the start near ``G*`` (>= 0).
+    routers : tuple of str
+        Routers fitted.
+    ks : tuple of int
+        Numbers of fitted atoms (each >= k* = 2).
+    sigma : float
+        Noise standard deviation.
+    tau1, tau2 : float
+        Perturbations of the perturbed cosine router (>= 0).
+    x_half_width : float
+        Inputs uniform on ``[-x_half_width, x_half_width]^2``.
+    expert : str
+        Expert family.
+    start_noise : float
+        Standard deviation of the perturbation of the start near ``G*``.
+    bound : float
+        The parameter box ``|theta_j| < bound`` of (A.1).
+    gtol, max_iter : float, int
+        Stopping rule of the BFGS path.
+    n_eval : int
+        Evaluation inputs of the ``L^2(mu)`` and sup losses.
+    method : {"lm", "bfgs"}
+        Batched Levenberg–Marquardt (default) or the per-fit SciPy BFGS path.
+    lm_iterations : int
+        LM iterations per fit.
+    true : dict
+        The true measure, for the record.
+
+    Raises
+    ------
+    ValueError
+        On a grid of fewer than 2 sizes, ``replicates < 2``, ``restarts < 0``, a ``k < 2``,
+        an unknown ``method`` or a negative ``tau``.
+
+    Notes
+    -----
+    Data: :math:`Y = f_{G_*}(X) + \\varepsilon`, :math:`X \\sim U([-w, w]^2)`,
+    :math:`\\varepsilon \\sim N(0, \\sigma^2)`; the estimate is the least-squares estimate
+    (3) of seed 002 over the box (A.1).
+
+    See Also
+    --------
+    rates_design : the designs of the profiles.
+
+    Examples
+    --------
+    >>> RatesDesign(n_grid=(100, 1000), replicates=5, restarts=1).router("perturbed").tau1
+    1.0
+    >>> RatesDesign(n_grid=(100,), replicates=5, restarts=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_grid must hold at least 2 sizes n >= 1, got (100,)
+    """
 
     n_grid: tuple[int, ...]
     replicates: int
@@ -228,6 +305,43 @@ def loss_record(
     functions, ``sum_j sum_{i in A_j} exp(beta0_i) max_x |h(x, eta_i) - h(x, eta*_j)|`` over
     the evaluation inputs (the "expert estimation" of seed 002).
 
+    Parameters
+    ----------
+    estimate : MixingMeasure
+        The fitted measure.
+    G_star : MixingMeasure
+        The true measure.
+    router : str
+        Router kind (decides the canonical form).
+    x_eval : ndarray of shape (n_eval, 2)
+        Evaluation inputs of the function losses.
+    design : RatesDesign
+        The design (expert family, ``tau1``).
+
+    Returns
+    -------
+    dict of str to float
+        One value per name of :data:`LOSSES`.
+
+    Notes
+    -----
+    With the Voronoi cells :math:`A_j` of the canonical forms, the Voronoi loss of seed 002 is
+
+    .. math::
+
+        \\mathcal L_{1,1}(G, G_*) = \\sum_j \\Bigl|\\sum_{i \\in A_j} e^{\\beta_{0i}}
+        - e^{\\beta^*_{0j}}\\Bigr| + \\sum_j \\sum_{i \\in A_j} e^{\\beta_{0i}}
+        \\bigl(\\|\\Delta\\beta_{1ij}\\| + \\|\\Delta\\eta_{ij}\\|\\bigr).
+
+    ``voronoi_l1`` takes it on identifiable coordinates; ``voronoi_l1_raw`` on ``beta1`` as
+    fitted, which is not a function of :math:`f_G` (cosine: the norm of :math:`\\beta_1`;
+    perturbed: a common shift of :math:`\\beta_1/(\\|\\beta_1\\|+\\tau_1)`) and need not
+    tend to 0.
+
+    See Also
+    --------
+    moetheory.estimation.voronoi.canonical_form, moetheory.estimation.voronoi.voronoi_loss
+
     Examples
     --------
     >>> d = rates_design("quick"); G = true_measure()
@@ -271,6 +385,42 @@ def fit_record(
     design: RatesDesign, router: str, k: int, n: int, rep: int, seed: int, x_eval: np.ndarray
 ) -> dict[str, Any]:
     """Draw one data set, fit it and return its losses (seeded by ``(seed, router, k, n, rep)``).
+
+    Parameters
+    ----------
+    design : RatesDesign
+        The design.
+    router : str
+        Router kind.
+    k : int
+        Atoms fitted (>= k* = 2).
+    n : int
+        Sample size (>= 1).
+    rep : int
+        Replicate index.
+    seed : int
+        Master seed.
+    x_eval : ndarray of shape (n_eval, 2)
+        Evaluation inputs.
+
+    Returns
+    -------
+    dict
+        ``router``, ``k``, ``n``, ``rep``, the :data:`LOSSES` and ``objective``.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 1`` or ``k < 2``.
+
+    Notes
+    -----
+    One SciPy BFGS fit per start (:func:`~moetheory.estimation.fitting.fit_least_squares`):
+    the path before the batched LM, kept for comparison (``method="bfgs"``).
+
+    See Also
+    --------
+    fit_cell : all replicates of a cell at once, by batched LM.
 
     Examples
     --------
@@ -334,6 +484,44 @@ def fit_cell(
     all replicates and starts run as one :func:`~moetheory.estimation.batched.fit_batch`,
     and per replicate the start with the lowest objective wins.
 
+    Parameters
+    ----------
+    design : RatesDesign
+        The design (``design.replicates`` replicates are fitted).
+    router : str
+        Router kind.
+    k : int
+        Atoms fitted (>= k* = 2).
+    n : int
+        Sample size.
+    seed : int
+        Master seed.
+    x_eval : ndarray of shape (n_eval, 2)
+        Evaluation inputs.
+    first_rep : int
+        Index of the first replicate: replicates ``first_rep, ..., first_rep +
+        design.replicates - 1`` (each seeded by its own index, so looks that add replicates
+        give the same records as one run).
+
+    Returns
+    -------
+    list of dict
+        One record per replicate, as :func:`fit_record`.
+
+    Raises
+    ------
+    ValueError
+        If ``k < 2`` or ``first_rep < 0``.
+
+    Notes
+    -----
+    The estimate is the least-squares estimate (3) of seed 002; the best of the starts
+    approximates the global minimiser.
+
+    See Also
+    --------
+    moetheory.estimation.batched.fit_batch, run_rates
+
     Examples
     --------
     >>> d = RatesDesign(n_grid=(30, 60), replicates=2, restarts=1, lm_iterations=20)
@@ -385,6 +573,45 @@ def run_rates(
     cluster at ``scheduler`` -- the same interface as the continual-learning sweeps
     (:func:`moetheory.continual.sweep.run_sweep`). A cell's result does not depend on where it
     runs: the fit is bit-identical on every SIMD/BLAS path.
+
+    Parameters
+    ----------
+    design : RatesDesign
+        The design.
+    seed : int
+        Master seed.
+    configs : iterable of (str, int), optional
+        ``(router, k)`` pairs of the design to run.
+    progress : bool
+        Show a progress bar.
+    executor : concurrent.futures.Executor, optional
+        Where to run the cells.
+    scheduler : str, optional
+        Address of a ``dask.distributed`` scheduler to run the cells on.
+    first_rep : int
+        Index of the first replicate (see :func:`fit_cell`).
+
+    Returns
+    -------
+    list of dict
+        One record per ``(router, k, n, replicate)``, in the order of ``configs`` and
+        ``design.n_grid``.
+
+    Raises
+    ------
+    ValueError
+        If a config is not in the design, or ``scheduler`` is given without
+        ``dask.distributed`` installed.
+
+    Notes
+    -----
+    Every replicate's data and starts come from its own generator seeded by
+    ``(seed, router, k, n, rep)``, so the records do not depend on where or in which batch a
+    cell runs.
+
+    See Also
+    --------
+    fit_cell, reproduce_rates
 
     Examples
     --------
@@ -450,6 +677,25 @@ def _submit_cells(executor, design, cells, seed, x_eval, bar, first_rep) -> list
 
 def median_table(records: list[dict[str, Any]], loss: str) -> dict[tuple[str, int], np.ndarray]:
     """Per (router, k): array of rows ``(n, median loss)`` in increasing n.
+
+    Parameters
+    ----------
+    records : list of dict
+        Records of :func:`run_rates`.
+    loss : str
+        The loss column.
+
+    Returns
+    -------
+    dict of (str, int) to ndarray of shape (m, 2)
+
+    Notes
+    -----
+    The median over replicates is the statistic whose log-log slope the rates claims test.
+
+    See Also
+    --------
+    loss_matrix, slope_bootstrap
 
     Examples
     --------
@@ -519,6 +765,10 @@ def median_pair_cdf(reps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     (``c`` draws below ``a``, ``N`` at ``a``). All terms are integers, so the law is exact.
     The median of a resample is the mean of the values at ranks :math:`a` and :math:`b`, so
     one uniform number per resample replaces ``R`` integer draws.
+
+    See Also
+    --------
+    slope_bootstrap
 
     Examples
     --------
@@ -683,6 +933,11 @@ def slope_bootstrap(
     limit of the Monte Carlo interval as ``n_boot`` grows, with no resampling error, and the
     same bits on every machine.
 
+    See Also
+    --------
+    median_pair_cdf : the law of a resample's median.
+    loss_matrix : the ``(ns, losses)`` of one configuration.
+
     Examples
     --------
     >>> ns = np.array([10.0, 100.0, 1000.0])
@@ -722,6 +977,30 @@ def loss_matrix(
     records: list[dict[str, Any]], router: str, k: int, loss: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(ns, losses)`` with ``losses[i]`` the sorted replicate losses at ``ns[i]`` (one config).
+
+    Parameters
+    ----------
+    records : list of dict
+        Records of :func:`run_rates`.
+    router : str
+        Router kind.
+    k : int
+        Atoms fitted.
+    loss : str
+        The loss column.
+
+    Returns
+    -------
+    ns : ndarray of shape (m,)
+    losses : ndarray of shape (m, R)
+
+    Notes
+    -----
+    Every sample size must have the same number ``R`` of replicates.
+
+    See Also
+    --------
+    slope_bootstrap : takes its output.
 
     Examples
     --------
@@ -767,6 +1046,44 @@ def reproduce_rates(
     ``L^2(mu)`` regression error), median against n on log-log axes with a 95% bootstrap
     band of the median, and the fitted slope in the legend. ``scheduler``/``executor`` run
     the cells on a cluster (see :func:`run_rates`); the numbers are the same as locally.
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+        Directory for ``rates.csv``, ``rates.png`` and ``rates.svg`` (created).
+    seed : int
+        Master seed.
+    profile : {"quick", "full"}
+        Design (:func:`rates_design`).
+    replicates : int, optional
+        Replicates per ``n`` instead of the profile's.
+    progress : bool
+        Show progress bars.
+    scheduler : str, optional
+        ``dask.distributed`` scheduler address.
+    executor : concurrent.futures.Executor, optional
+        Where to run the cells.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The CSV, PNG and SVG written.
+
+    Notes
+    -----
+    The legend gives each series' log-log slope with its 95% exact-bootstrap interval; the
+    caption in the figure states profile, seed and replicate count.
+
+    See Also
+    --------
+    run_rates
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     [p.name for p in reproduce_rates(Path(tmp), replicates=3, progress=False)]
+    ['rates.csv', 'rates.png', 'rates.svg']
     """
     import matplotlib
 
