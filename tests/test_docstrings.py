@@ -59,7 +59,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.engine.terminal",
         "moetheory.engine.verdicts",
         "moetheory.engine.verification",
-        "moetheory.estimation.models",
         "moetheory.estimation.symbolic",
         "moetheory.estimation.voronoi",
         "moetheory.exact",
