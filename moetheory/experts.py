@@ -43,20 +43,51 @@ X = sp.Symbol("x", real=True)
 
 @dataclass(frozen=True)
 class Expert:
-    """An expert function ``h(x, η)``.
+    r"""An expert function :math:`h(x, \eta)` of a scalar input with named parameters.
 
-    Attributes
+    Parameters
     ----------
     name : str
-        Short identifier, e.g. ``"ffn-tanh"``.
+        Short identifier, e.g. ``"ffn-tanh"`` (a key of :data:`EXPERTS` for the named
+        families).
     expr : sympy.Expr
-        The expression ``h(x, η)``.
+        The expression :math:`h(x, \eta)`.
     x : sympy.Symbol
-        The input variable.
+        The input variable (:data:`X` for every family here).
     params : tuple of sympy.Symbol
-        The parameters ``η`` in a fixed order.
+        The parameters :math:`\eta` in a fixed order.
     description : str
         The formula in the seeds' words.
+
+    Raises
+    ------
+    TypeError
+        If a field is missing (the dataclass constructor); the fields are not validated.
+
+    See Also
+    --------
+    get_expert : the named families.
+    ffn, two_layer : constructors of the feed-forward families.
+
+    Notes
+    -----
+    Input dimension :math:`d = 1`: the checks that use experts (strong identifiability,
+    linear independence of :math:`h` and its derivatives) are about the functional form in
+    :math:`(x, \eta)`, and a scalar input already exhibits the failures the seeds discuss,
+    e.g. :math:`\partial h/\partial a = x\, \partial h/\partial b` for every expert of the form
+    :math:`\varphi(a x + b)`. The instance is frozen.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
+
+    Examples
+    --------
+    >>> e = Expert("square", X**2, X, (), "h(x) = x^2")
+    >>> sp.diff(e.expr, e.x)
+    2*x
     """
 
     name: str
@@ -67,18 +98,78 @@ class Expert:
 
 
 def relu(z: sp.Expr) -> sp.Expr:
-    """ReLU(z) = max(z, 0) as a piecewise expression.
+    r"""ReLU, :math:`\max(z, 0)`, as a piecewise expression.
+
+    Parameters
+    ----------
+    z : sympy.Expr
+        The pre-activation.
+
+    Returns
+    -------
+    sympy.Expr
+        ``Piecewise((z, z > 0), (0, True))``; a number for a numeric ``z``.
+
+    Raises
+    ------
+    TypeError
+        If ``z > 0`` cannot be formed (e.g. ``z`` is not real-valued).
+
+    See Also
+    --------
+    gelu, sigmoid : the other activations.
+    ffn : the FFN expert built on an activation.
+
+    Notes
+    -----
+    Written as a ``Piecewise`` rather than ``Max(z, 0)`` so that SymPy differentiates it
+    branch by branch: the derivative is the Heaviside function almost everywhere, which is
+    the derivative the identifiability arguments use.
 
     Examples
     --------
     >>> relu(sp.Integer(-3)), relu(sp.Integer(2))
     (0, 2)
+    >>> sp.diff(relu(X), X)
+    Piecewise((1, x > 0), (0, True))
     """
     return sp.Piecewise((z, z > 0), (0, True))
 
 
 def sigmoid(z: sp.Expr) -> sp.Expr:
-    """The logistic function 1 / (1 + exp(-z)).
+    r"""The logistic function :math:`1/(1 + e^{-z})`.
+
+    Parameters
+    ----------
+    z : sympy.Expr
+        The pre-activation.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`\sigma(z) = 1/(1 + e^{-z})`.
+
+    Raises
+    ------
+    TypeError
+        If ``z`` cannot be combined with SymPy expressions.
+
+    See Also
+    --------
+    relu, gelu : the other activations.
+
+    Notes
+    -----
+    :math:`\sigma(z) = \frac12\big(1 + \tanh(z/2)\big)` and
+    :math:`\sigma' = \sigma(1 - \sigma)`. Not among the activations of the Example after
+    Definition 1 of [1]_ (ReLU, :math:`\tanh`, :math:`z^p`); an affine change of
+    :math:`\tanh`, added as the common smooth activation.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -89,18 +180,66 @@ def sigmoid(z: sp.Expr) -> sp.Expr:
 
 
 def gelu(z: sp.Expr) -> sp.Expr:
-    """GELU(z) = z Φ(z) = z (1 + erf(z / √2)) / 2, the exact erf form.
+    r"""GELU in its exact erf form, :math:`z\,\Phi(z)`.
+
+    Parameters
+    ----------
+    z : sympy.Expr
+        The pre-activation.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`z\,\Phi(z) = \frac{z}{2}\big(1 + \operatorname{erf}(z/\sqrt2)\big)`,
+        :math:`\Phi` the standard normal CDF.
+
+    Raises
+    ------
+    TypeError
+        If ``z`` cannot be combined with SymPy expressions.
+
+    See Also
+    --------
+    relu, sigmoid : the other activations.
+
+    Notes
+    -----
+    The exact erf form, not the tanh approximation, so that derivatives are exact.
 
     Examples
     --------
     >>> gelu(sp.Integer(0))
     0
+    >>> sp.diff(gelu(X), X).subs(X, 0)
+    1/2
     """
     return z * (1 + sp.erf(z / sp.sqrt(2))) / 2
 
 
 def linear() -> Expert:
-    """The linear expert h(x, (a, b)) = a x + b (seed 002, Example).
+    r"""The linear expert :math:`h(x, (a, b)) = a x + b` (seed 002, Example after Definition 1).
+
+    Returns
+    -------
+    Expert
+        Named ``"linear"``, parameters ``(a, b)``.
+
+    See Also
+    --------
+    ffn : the FFN experts :math:`\varphi(a x + b)`.
+    get_expert : the families by name.
+
+    Notes
+    -----
+    The Example after Definition 1 of [1]_ states that the linear expert fails strong
+    identifiability (the condition asks for linearly independent derivatives of :math:`h`);
+    its second derivatives in :math:`(a, b)`, for one, vanish identically.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -112,17 +251,50 @@ def linear() -> Expert:
 
 
 def ffn(activation: str) -> Expert:
-    """The one-layer FFN expert h(x, (a, b)) = φ(a x + b) (seed 002, Example).
+    r"""The one-layer FFN expert :math:`h(x, (a, b)) = \varphi(a x + b)` (seed 002, Example).
 
     Parameters
     ----------
     activation : {"relu", "tanh", "sigmoid", "gelu", "poly2", "poly3"}
-        φ; ``polyP`` is :math:`z^P`.
+        The activation :math:`\varphi`; ``polyP`` is :math:`z^P`.
+
+    Returns
+    -------
+    Expert
+        Named ``"ffn-<activation>"``, parameters ``(a, b)``.
+
+    Raises
+    ------
+    ValueError
+        If ``activation`` is not one of the six names.
+
+    See Also
+    --------
+    two_layer : the two-layer experts of the rebuttal.
+    relu, sigmoid, gelu : the activations.
+
+    Notes
+    -----
+    The Example after Definition 1 of [1]_ states that :math:`\varphi(a^\top x + b)` is
+    strongly identifiable for :math:`\varphi = \mathrm{ReLU}`, :math:`\tanh` and
+    :math:`z^p` with :math:`p \ge 2`, and that the linear expert is not; sigmoid and GELU
+    are added here as common smooth activations. The checks test these statements rather
+    than assume them.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
     >>> ffn("poly2").expr
     (a*x + b)**2
+    >>> ffn("softplus")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: activation must be one of [...], got 'softplus'
     """
     acts: dict[str, Callable[[sp.Expr], sp.Expr]] = {
         "relu": relu,
@@ -145,21 +317,53 @@ def ffn(activation: str) -> Expert:
 
 
 def two_layer(activation: str, width: int = 1, last_bias: bool = True) -> Expert:
-    """Two-layer FFN φ(x W1 + b1) W2 (+ b2) with hidden width ``width`` (seed 000).
+    r"""Two-layer FFN expert :math:`\varphi(x W_1 + b_1) W_2 \,(+\, b_2)` (seed 000, reply to Q1).
 
     Parameters
     ----------
     activation : {"relu", "gelu"}
-        φ.
-    width : int
-        Hidden width, 1 to 4 (1-2 suffice for the arguments in the checks).
-    last_bias : bool
-        Whether the last layer has the bias b2.
+        The activation :math:`\varphi`.
+    width : int, optional
+        Hidden width, 1 to 4 (1-2 suffice for the arguments in the checks); default 1.
+    last_bias : bool, optional
+        Whether the last layer has the bias :math:`b_2`; default True.
+
+    Returns
+    -------
+    Expert
+        Named ``"two-layer-<activation>-bias"`` or ``"-nobias"``, parameters
+        ``(W1_1, b1_1, W2_1, ..., [b2])``.
+
+    Raises
+    ------
+    ValueError
+        If ``activation`` is unknown or ``width`` is not an integer in [1, 4].
+
+    See Also
+    --------
+    ffn : the one-layer experts.
+
+    Notes
+    -----
+    .. math:: h(x, \eta) = \sum_{i=1}^{w} \varphi(W_{1,i} x + b_{1,i})\, W_{2,i} + b_2 .
+
+    In the rebuttal (seed 000, reply to Q1) the authors state that the two-layer ReLU
+    expert is not strongly identifiable while the two-layer GELU expert is, and that ReLU
+    without the last bias (:math:`\varphi(x W_1 + b_1) W_2`) is; the checks test these
+    statements.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
     >>> two_layer("relu", width=1, last_bias=False).params
     (W1_1, b1_1, W2_1)
+    >>> two_layer("gelu", width=2).name
+    'two-layer-gelu-bias'
     """
     acts = {"relu": relu, "gelu": gelu}
     if activation not in acts:
@@ -182,7 +386,29 @@ def two_layer(activation: str, width: int = 1, last_bias: bool = True) -> Expert
 
 
 def poly_expert() -> Expert:
-    """The polynomial expert h(x, η) = (η x)² of seeds 002 and 000.
+    r"""The polynomial expert :math:`h(x, \eta) = (\eta x)^2` of seeds 002 and 000.
+
+    Returns
+    -------
+    Expert
+        Named ``"poly-expert"``, parameter ``(eta,)``.
+
+    See Also
+    --------
+    ffn : ``ffn("poly2")`` is :math:`(a x + b)^2`.
+
+    Notes
+    -----
+    :math:`|h(x, \hat\eta) - h(x, \eta^*)| = |\hat\eta - \eta^*|\,|\hat\eta + \eta^*|\,x^2`:
+    the paper [1]_ uses this expert to argue that the expert estimation rate is
+    the parameter estimation rate. Note :math:`h(x, \eta) = h(x, -\eta)`, so :math:`\eta` is
+    identifiable only up to sign.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -211,12 +437,39 @@ EXPERTS: dict[str, Callable[[], Expert]] = {
 
 
 def get_expert(name: str) -> Expert:
-    """The expert family called ``name`` (a key of :data:`EXPERTS`).
+    """The expert family called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`EXPERTS`, e.g. ``"ffn-tanh"`` or ``"two-layer-relu-nobias"``.
+
+    Returns
+    -------
+    Expert
+        A fresh instance of the family.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`EXPERTS`.
+
+    See Also
+    --------
+    EXPERTS : the names and their constructors.
+    Expert : the returned type.
+
+    Notes
+    -----
+    Families with arguments (:func:`ffn`, :func:`two_layer`) appear under one name per
+    argument used by the checks; the two-layer ones have width 1.
 
     Examples
     --------
     >>> get_expert("linear").description
     'h(x,(a,b)) = a^T x + b'
+    >>> get_expert("ffn-relu").params
+    (a, b)
     """
     if name not in EXPERTS:
         raise ValueError(f"name must be one of {sorted(EXPERTS)}, got {name!r}")

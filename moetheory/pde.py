@@ -52,8 +52,9 @@ __all__ = [
 
 #: The scaling variable of the Euler operator.
 C = sp.Symbol("c", positive=True)
-#: Placeholders for the token vector and the expert parameter inside :math:`h(x, \eta)`.
+#: Placeholder for the token vector inside :math:`h(x, \eta)`.
 XVEC = sp.Symbol("x")
+#: Placeholder for the expert parameter inside :math:`h(x, \eta)`.
 ETA = sp.Symbol("eta")
 _H = sp.Function("h")
 
@@ -68,7 +69,28 @@ EULER_FACTS: tuple[str, ...] = (
 
 
 def expert() -> sp.Expr:
-    r"""The undefined expert function :math:`h(x, \eta)`.
+    r"""The undefined expert function :math:`h(x, \eta)` of the PDE.
+
+    Returns
+    -------
+    sympy.Expr
+        ``h(x, eta)``, an undefined SymPy function of the placeholders :data:`XVEC` and
+        :data:`ETA`; it does not depend on :math:`\beta_1`.
+
+    See Also
+    --------
+    euler_residual : where :math:`H = e^{s}\,h` is differentiated.
+
+    Notes
+    -----
+    Keeping :math:`h` undefined makes every result hold for all expert functions at once,
+    as eq. (4) of [1]_ is stated.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -82,8 +104,14 @@ def expert() -> sp.Expr:
 class EulerResult:
     r"""The closed form of :math:`\beta_1^\top \partial H/\partial\beta_1` on one smooth piece.
 
-    Attributes
+    Parameters
     ----------
+    router : Router
+        The router whose score :math:`s` enters :math:`H = e^{s} h`.
+    pieces : (str, str)
+        The smooth pieces ``(expert_piece, token_piece)`` of the score.
+    region : sympy.Basic
+        The region (in :math:`n_b, n_x`) where the pieces apply.
     score : sympy.Expr
         :math:`s(u, n_b, n_x)`.
     scaled_score : sympy.Expr
@@ -92,9 +120,37 @@ class EulerResult:
         :math:`\beta_1^\top \partial H/\partial\beta_1 = \frac{d}{dc}H(x, c\beta_1, \eta)|_{c=1}`.
     ratio : sympy.Expr
         ``residual / H`` after cancellation (the Euler derivative of the score).
-    vanishing : list of sympy.Expr
+    vanishing : list of sympy.Expr, optional
         Factors of ``ratio`` that can vanish; the residual is 0 exactly where one of them is,
         or where :math:`h(x, \eta) = 0`.
+
+    Raises
+    ------
+    TypeError
+        If a required field is missing (the dataclass constructor).
+
+    See Also
+    --------
+    euler_residual : builds the result.
+    explicit_check, mp_check : the two independent cross-checks of it.
+
+    Notes
+    -----
+    Eq. (4) of [1]_ holds on the piece exactly when :attr:`holds_identically`, i.e. when
+    the ratio :math:`\frac{d}{dc} s(c\beta_1)|_{c=1}` cancels to 0.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
+
+    Examples
+    --------
+    >>> from moetheory.routers import COSINE
+    >>> res = euler_residual(COSINE)
+    >>> res.holds_identically, res.vanishing_set()
+    (True, ['everywhere on the piece'])
     """
 
     router: Router
@@ -108,11 +164,36 @@ class EulerResult:
 
     @property
     def holds_identically(self) -> bool:
-        """Whether (4) holds on the whole piece (the ratio cancels to exactly 0)."""
+        """Whether (4) holds on the whole piece (the ratio cancels to exactly 0).
+
+        Returns
+        -------
+        bool
+            ``ratio == 0`` structurally.
+
+        Examples
+        --------
+        >>> from moetheory.routers import perturbed_cosine_router
+        >>> euler_residual(perturbed_cosine_router()).holds_identically
+        False
+        """
         return bool(self.ratio == 0)
 
     def vanishing_set(self) -> list[str]:
-        """Human-readable conditions under which the residual is 0 on this piece."""
+        """Human-readable conditions under which the residual is 0 on this piece.
+
+        Returns
+        -------
+        list of str
+            ``["everywhere on the piece"]``, or one ``"<factor> = 0"`` per vanishing factor plus
+            ``"h(x, eta) = 0"``.
+
+        Examples
+        --------
+        >>> from moetheory.routers import perturbed_cosine_router
+        >>> euler_residual(perturbed_cosine_router()).vanishing_set()
+        ['u = 0', 'h(x, eta) = 0']
+        """
         if self.holds_identically:
             return ["everywhere on the piece"]
         return [f"{sp.sstr(f)} = 0" for f in self.vanishing] + ["h(x, eta) = 0"]
@@ -120,6 +201,52 @@ class EulerResult:
 
 def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> EulerResult:
     r""":math:`\beta_1^\top\partial H/\partial\beta_1` in closed form, valid for every :math:`d_1`.
+
+    Parameters
+    ----------
+    router : Router
+        The router; its score enters :math:`H(x, \beta_1, \eta) = e^{s(x, \beta_1)} h(x, \eta)`.
+    pieces : (str, str), optional
+        The smooth pieces to use; required for a piecewise router (a clamp), whose pieces
+        are listed by :meth:`Router.piece_names`.
+
+    Returns
+    -------
+    EulerResult
+        Score, scaled score, residual, ratio and the factors where the residual can vanish.
+
+    Raises
+    ------
+    ValueError
+        If ``pieces`` is omitted for a router with more than one piece, or is not one of its
+        pieces.
+
+    See Also
+    --------
+    explicit_check : cross-check in coordinates of a fixed dimension.
+    mp_check : cross-check by mpmath numeric differentiation.
+    one_sided_euler : the derivative across the clamp's switch.
+
+    Notes
+    -----
+    For :math:`c > 0` the chain rule gives
+    :math:`\beta_1^\top \nabla_{\beta_1} f(\beta_1) = \frac{d}{dc} f(c\beta_1)\big|_{c=1}`;
+    the score depends on :math:`\beta_1` only through :math:`u = \beta_1^\top x` and
+    :math:`n_b = \|\beta_1\|`, which scale as :math:`cu` and :math:`cn_b`. Hence
+
+    .. math:: \beta_1^\top \frac{\partial H}{\partial \beta_1}
+              = \frac{d}{dc}\, e^{s(cu,\, cn_b,\, n_x)}\Big|_{c=1} h(x, \eta)
+              = H \cdot \frac{d}{dc} s(cu, cn_b, n_x)\Big|_{c=1},
+
+    exactly and in every dimension (:data:`EULER_FACTS`). For the cosine router the ratio
+    is 0: this is the PDE (4) of [1]_. For the perturbed router of eq. (8) it is
+    :math:`\tau_1 u / ((n_b + \tau_1)^2 (n_x + \tau_2))`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -155,7 +282,33 @@ def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> Eul
 
 
 def vanishing_factors(expr: sp.Expr) -> list[sp.Expr]:
-    """Factors of the numerator of ``expr`` that are not provably non-zero.
+    r"""Factors of the numerator of ``expr`` that are not provably non-zero.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A rational expression.
+
+    Returns
+    -------
+    list of sympy.Expr
+        The factors of the factored numerator whose sign SymPy cannot fix from the symbols'
+        assumptions (empty for ``expr == 0``).
+
+    Raises
+    ------
+    sympy.PolynomialError
+        If the numerator cannot be factored as a polynomial (from ``sympy.factor_list``).
+
+    See Also
+    --------
+    euler_residual : uses it for :attr:`EulerResult.vanishing`.
+
+    Notes
+    -----
+    A factor with ``is_positive`` or ``is_negative`` true (e.g. :math:`\tau_1`,
+    :math:`n_b + \tau_1` for positive symbols) never vanishes; the others, such as
+    :math:`u = \beta_1^\top x`, describe where the residual is 0.
 
     Examples
     --------
@@ -173,9 +326,46 @@ def vanishing_factors(expr: sp.Expr) -> list[sp.Expr]:
 def one_sided_euler(
     router: Router, at: sp.Expr, token_piece: str | None = None
 ) -> dict[str, sp.Expr]:
-    r"""Right and left derivatives of :math:`c \mapsto s(c\beta_1)` at :math:`c=1` on the sphere
-    :math:`\|\beta_1\| =` ``at`` where the expert clamp switches (``"inactive"`` for
-    :math:`c > 1`, ``"active"`` for :math:`c < 1`).
+    r"""One-sided Euler derivatives of the score where the expert clamp switches.
+
+    Parameters
+    ----------
+    router : Router
+        A router whose expert embedding is clamped (``router.expert.kind == "clamp"``).
+    at : sympy.Expr
+        The norm :math:`\|\beta_1\|` at which to evaluate, normally the clamp's
+        :math:`\varepsilon`.
+    token_piece : str, optional
+        Piece of the token normalisation; default the router's first.
+
+    Returns
+    -------
+    dict of str to sympy.Expr
+        ``"right"``: :math:`\frac{d}{dc^+} s(c\beta_1)` at :math:`c = 1` (piece
+        ``"inactive"``, :math:`c > 1`), ``"left"``: the same from the left (piece
+        ``"active"``), and ``"jump"``: right minus left.
+
+    Raises
+    ------
+    ValueError
+        If the router does not clamp the expert embedding.
+
+    See Also
+    --------
+    euler_residual : the derivative on each smooth piece.
+
+    Notes
+    -----
+    On the sphere :math:`\|\beta_1\| = \varepsilon` the clamp
+    :math:`1/\max(\|\beta_1\|, \varepsilon)` is not differentiable: scaling outwards the
+    score is scale invariant (right derivative 0, eq. (4) of [1]_ holds), scaling inwards
+    it is linear in :math:`\beta_1` (left derivative :math:`u/\varepsilon`).
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -234,15 +424,40 @@ def _to_fraction(
 
 
 def reduce_norms(expr: sp.Expr, beta1: sp.Matrix, x: sp.Matrix) -> sp.Expr:
-    r"""Reduce an expression in coordinates modulo :math:`r_b^2 = \sum b_i^2`,
-    :math:`r_x^2 = \sum x_i^2`, where :math:`r_b, r_x` stand for the norms.
+    r"""Reduce an expression in coordinates modulo the definitions of the two norms.
 
-    Half-integer powers of the squared norms (and, for :math:`d_1 = 1`, ``Abs`` and ``sign``)
-    become powers of :math:`r_b, r_x`; the expression becomes one fraction of polynomials with
-    rational coefficients (no gcd taken), and its numerator is reduced by polynomial division by
-    :math:`r_b^2 - \sum b_i^2` and :math:`r_x^2 - \sum x_i^2`. A remainder of 0 is an exact
-    certificate that ``expr`` vanishes wherever the norms are positive. Raises ``ValueError``
-    for expressions that are not rational in the coordinates and the norms.
+    Parameters
+    ----------
+    expr : sympy.Expr
+        An expression in the coordinates of ``beta1`` and ``x``, their norms (square roots
+        of sums of squares) and other symbols, rational in all of them.
+    beta1, x : sympy.Matrix
+        The coordinate vectors (see :func:`moetheory.routers.coordinates`).
+
+    Returns
+    -------
+    sympy.Expr
+        The remainder of the numerator modulo :math:`r_b^2 - \sum b_i^2` and
+        :math:`r_x^2 - \sum x_i^2`, with :math:`r_b, r_x` (symbols ``r_b``, ``r_x``)
+        standing for the norms. 0 is an exact certificate that ``expr`` vanishes wherever
+        the norms are positive.
+
+    Raises
+    ------
+    ValueError
+        If ``expr`` is not rational in the coordinates and the norms.
+
+    See Also
+    --------
+    explicit_check : uses the reduction as its certificate.
+
+    Notes
+    -----
+    Half-integer powers of the squared norms (and, for :math:`d_1 = 1`, ``Abs`` and
+    ``sign``) become powers of :math:`r_b, r_x`; the expression becomes one fraction of
+    polynomials with rational coefficients (no gcd taken), and the numerator is divided by
+    the two relations. Since the relations hold at every point, a zero remainder means the
+    numerator, hence the expression, is 0 wherever the denominators are non-zero.
 
     Examples
     --------
@@ -289,12 +504,46 @@ def _divide(term: sp.Expr, *factors: sp.Expr) -> sp.Expr:
 
 
 def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
-    r"""Recompute :math:`\sum_i \beta_{1,i}\,\partial H/\partial\beta_{1,i}` in coordinates
-    (dimension ``d1``, componentwise derivatives, undefined :math:`h(x_1..x_{d_1}, \eta)`) and
-    compare it with the closed form of ``result``.
+    r"""Recompute :math:`\beta_1^\top \partial H/\partial\beta_1` in coordinates and compare.
 
-    Returns a dict with the reduced difference (``"difference"``; 0 is an exact certificate,
-    see :func:`reduce_norms`) and ``"agrees"``.
+    Parameters
+    ----------
+    result : EulerResult
+        The closed form to check (from :func:`euler_residual`).
+    d1 : int
+        Dimension :math:`d_1 \ge 1` of the coordinates.
+
+    Returns
+    -------
+    dict
+        ``"d1"``, ``"difference"`` (the reduced difference, see :func:`reduce_norms`; 0 is
+        an exact certificate) and ``"agrees"`` (bool).
+
+    Raises
+    ------
+    ValueError
+        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.routers.coordinates`), or
+        the difference is not rational in the coordinates and norms.
+
+    See Also
+    --------
+    euler_residual : the closed form checked.
+    mp_check : the numeric cross-check.
+
+    Notes
+    -----
+    The left side :math:`\sum_i \beta_{1,i}\, \partial H/\partial\beta_{1,i}` is
+    differentiated componentwise with an undefined expert :math:`h(x_1, \dots, x_{d_1}, \eta)`;
+    :math:`H = e^{s} h` is divided out term by term and the closed form, with
+    :math:`u, n_b, n_x` substituted by their coordinate expressions, is subtracted. Eq. (4)
+    of [1]_ is thereby checked in dimension :math:`d_1` independently of the Euler-operator
+    argument.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -324,7 +573,38 @@ def sample_points(
     nb_range: tuple[float, float] = (0.5, 2.0),
     nx_range: tuple[float, float] = (0.5, 2.0),
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``n`` random pairs ``(beta1, x)`` in dimension ``d1`` with norms in the given ranges.
+    r"""``n`` random pairs :math:`(\beta_1, x)` in dimension ``d1`` with norms in the given ranges.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the directions and norms.
+    d1 : int
+        Dimension :math:`d_1 \ge 1`.
+    n : int
+        Number of pairs, ``n >= 1``.
+    nb_range, nx_range : (float, float), optional
+        Ranges of :math:`\|\beta_1\|` and :math:`\|x\|`; default (0.5, 2.0).
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        ``n`` pairs of arrays of shape ``(d1,)``.
+
+    Raises
+    ------
+    ValueError
+        If ``d1`` is not an integer >= 1 or ``n < 1``.
+
+    See Also
+    --------
+    mp_check : evaluates the closed form at these points.
+
+    Notes
+    -----
+    A Gaussian direction is normalised with a correctly rounded norm
+    (``math.fsum`` and ``math.sqrt``) and scaled to a uniform radius, so the points, and
+    the mpmath errors reported at them, have the same bits on every BLAS and SIMD path.
 
     Examples
     --------
@@ -358,10 +638,43 @@ def mp_check(
 ) -> dict[str, Any]:
     r"""Compare the closed form with mpmath numeric differentiation at ``dps`` digits.
 
-    At each point, :math:`\sum_i \beta_{1,i}\,\partial H/\partial\beta_{1,i}` is computed with
-    ``mpmath.diff`` (one partial derivative per coordinate) for the concrete expert
-    :math:`h(x) = 2 + \sin(x_1 + \dots + x_{d_1})`, with ``params`` substituted for
-    :math:`\tau_1, \tau_2, \varepsilon`. Agreement means an absolute error <= ``tol``.
+    Parameters
+    ----------
+    result : EulerResult
+        The closed form to check.
+    points : sequence of (ndarray, ndarray)
+        Pairs :math:`(\beta_1, x)` (see :func:`sample_points`), at least one.
+    params : mapping of sympy.Symbol to number
+        Values of the router's symbols :math:`\tau_1, \tau_2, \varepsilon` (empty for the
+        cosine router).
+    dps : int, optional
+        Working precision in decimal digits, ``>= 30``; default 40.
+    tol : float, optional
+        Largest absolute error counted as agreement, ``> 0``; default :math:`10^{-25}`.
+
+    Returns
+    -------
+    dict
+        ``"dps"``, ``"tol"``, ``"points"`` (per point: ``beta1``, ``x``, the numeric and
+        closed-form values as 20-digit strings, ``abs_error``), ``"max_abs_error"`` and
+        ``"agrees"`` (bool).
+
+    Raises
+    ------
+    ValueError
+        If ``dps < 30``, ``points`` is empty or ``tol`` is not positive.
+
+    See Also
+    --------
+    explicit_check : the exact cross-check in coordinates.
+    numeric_euler : the numeric Euler derivative of a plain function.
+
+    Notes
+    -----
+    At each point :math:`\sum_i \beta_{1,i}\, \partial H/\partial\beta_{1,i}` is computed
+    with ``mpmath.diff`` (one partial derivative per coordinate) for the concrete expert
+    :math:`h(x) = 2 + \sin(x_1 + \dots + x_{d_1})`, and compared with the closed form
+    ``ratio * H``.
 
     Examples
     --------
@@ -418,13 +731,42 @@ def nonnegative_certificate(
     nonneg: Sequence[sp.Symbol],
     homogenise: tuple[sp.Symbol, sp.Symbol] | None = None,
 ) -> dict[str, Any]:
-    r"""Exact certificate that ``expr >= 0`` when every symbol of ``nonneg`` is :math:`\ge 0`.
+    r"""Exact certificate that ``expr >= 0`` when every symbol of ``nonneg`` is non-negative.
 
-    ``expr`` is put over a common denominator; the certificate holds when numerator and
-    denominator, expanded, are polynomials in ``nonneg`` with only non-negative coefficients
-    (and the denominator is not the zero polynomial). With ``homogenise=(g, p)``, where
-    :math:`g + p = 1` (e.g. :math:`\cos^2` and :math:`\sin^2`), every monomial :math:`g^k` of the
-    numerator is first multiplied by :math:`(g + p)^{m - k}`, :math:`m` the degree in :math:`g`.
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A rational expression.
+    nonneg : sequence of sympy.Symbol
+        The variables, all assumed :math:`\ge 0`; the polynomials are taken in them.
+    homogenise : (sympy.Symbol, sympy.Symbol), optional
+        A pair :math:`(g, p)` with :math:`g + p = 1` (e.g. :math:`\cos^2` and
+        :math:`\sin^2`) used to homogenise the numerator first.
+
+    Returns
+    -------
+    dict
+        ``"numerator"`` and ``"denominator"`` (expanded polynomials), ``"certified"``
+        (bool) and ``"method"`` (the argument, in words).
+
+    Raises
+    ------
+    sympy.PolynomialError
+        If the numerator or denominator is not a polynomial in ``nonneg`` (from
+        ``sympy.Poly``).
+
+    See Also
+    --------
+    gradient_norm_squared : expressions whose sign is certified this way.
+
+    Notes
+    -----
+    After :math:`expr = P/Q` over a common denominator, the certificate holds when every
+    coefficient of :math:`P` and of :math:`Q \ne 0` is non-negative: a polynomial with
+    non-negative coefficients is non-negative on the non-negative orthant. With
+    ``homogenise``, each monomial :math:`g^k` of :math:`P` is multiplied by
+    :math:`(g + p)^{m - k} = 1`, :math:`m` the degree of :math:`P` in :math:`g`. A
+    ``False`` result is no proof of the opposite.
 
     Examples
     --------
@@ -459,10 +801,43 @@ def nonnegative_certificate(
 def linear_second_order_explicit(d1: int) -> dict[str, Any]:
     r"""Linear router and :math:`h = \varphi(a^\top x + b)` in coordinates of dimension ``d1``.
 
-    Returns the componentwise differences
-    :math:`\partial^2 H/\partial\beta_1\partial b - \partial H/\partial a` (expanded; all 0
-    proves the identity in that dimension) and the Euler ratio
-    :math:`(\beta_1^\top \partial H/\partial\beta_1)/H`.
+    Parameters
+    ----------
+    d1 : int
+        Dimension :math:`d_1 \ge 1`.
+
+    Returns
+    -------
+    dict
+        ``"d1"``; ``"differences"``, the componentwise
+        :math:`\partial^2 H/\partial\beta_1\partial b - \partial H/\partial a` (expanded; all
+        0 proves the identity in that dimension); ``"identity_holds"`` (bool); and
+        ``"euler_ratio"``, :math:`(\beta_1^\top \partial H/\partial\beta_1)/H`.
+
+    Raises
+    ------
+    ValueError
+        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.routers.coordinates`).
+
+    See Also
+    --------
+    linear_second_order_scalar : the same identities in every dimension.
+
+    Notes
+    -----
+    With :math:`H = \exp(\beta_1^\top x)\, \varphi(a^\top x + b)`,
+
+    .. math:: \frac{\partial^2 H}{\partial \beta_1 \partial b} = \frac{\partial H}{\partial a}
+              = x\, e^{\beta_1^\top x} \varphi'(a^\top x + b),
+
+    the parameter interaction of the linear-router MoE that [1]_ contrasts with eq. (4);
+    and :math:`\beta_1^\top \partial H/\partial\beta_1 = (\beta_1^\top x) H \ne 0`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -489,14 +864,34 @@ def linear_second_order_explicit(d1: int) -> dict[str, Any]:
 
 
 def linear_second_order_scalar() -> dict[str, sp.Expr]:
-    r"""Dimension-free form of the linear-router identities via directional derivatives.
+    r"""Dimension-free form of the linear-router identities, via directional derivatives.
 
-    Moving :math:`\beta_1 \to \beta_1 + t_1 v` and :math:`a \to a + t_2 v` along any direction
-    :math:`v` changes :math:`u = \beta_1^\top x` to :math:`u + t_1 w` and
+    Returns
+    -------
+    dict of str to sympy.Expr
+        ``"H"``, ``"mixed"`` (:math:`v^\top \partial^2 H/\partial\beta_1\partial b`),
+        ``"d_a"`` (:math:`v^\top \partial H/\partial a`), ``"difference"`` (their expanded
+        difference, 0), ``"euler"`` and ``"euler_ratio"`` (:math:`u`).
+
+    See Also
+    --------
+    linear_second_order_explicit : the same in coordinates.
+
+    Notes
+    -----
+    Moving :math:`\beta_1 \to \beta_1 + t_1 v` and :math:`a \to a + t_2 v` along any
+    direction :math:`v` changes :math:`u = \beta_1^\top x` to :math:`u + t_1 w` and
     :math:`z = a^\top x + b` to :math:`z + t_2 w`, :math:`w = v^\top x`. Then
     :math:`v^\top \partial^2 H/\partial\beta_1\partial b = \partial_{t_1}\partial_b H` and
     :math:`v^\top \partial H/\partial a = \partial_{t_2} H` at 0; equal for every :math:`v`
-    means the vectors are equal. The Euler derivative is :math:`\frac{d}{dc}H(c\beta_1)`.
+    means the vectors are equal, in every dimension. The Euler derivative is
+    :math:`\frac{d}{dc}H(c\beta_1)` at :math:`c = 1`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -521,7 +916,35 @@ def linear_second_order_scalar() -> dict[str, sp.Expr]:
 
 
 def numeric_euler(f: Callable[..., Any], point: Sequence[Any], dps: int = 40) -> Any:
-    """Numeric Euler derivative ``d/dc f(c * point)`` at ``c = 1`` with mpmath (``dps`` >= 30).
+    r"""Numeric Euler derivative :math:`\frac{d}{dc} f(c\,p)` at :math:`c = 1`, with mpmath.
+
+    Parameters
+    ----------
+    f : callable
+        A function of the coordinates, ``f(*coords)``, accepting mpmath numbers.
+    point : sequence of float
+        The point :math:`p`.
+    dps : int, optional
+        Working precision in decimal digits, ``>= 30``; default 40.
+
+    Returns
+    -------
+    mpmath.mpf
+        :math:`p^\top \nabla f(p)`.
+
+    Raises
+    ------
+    ValueError
+        If ``dps < 30``.
+
+    See Also
+    --------
+    euler_residual : the exact Euler derivative of the router's :math:`H`.
+
+    Notes
+    -----
+    By the chain rule :math:`\frac{d}{dc} f(cp)|_{c=1} = p^\top \nabla f(p)`, the Euler
+    operator of eq. (4).
 
     Examples
     --------

@@ -41,10 +41,58 @@ def _resolve(name: str) -> Callable[..., list[Path]]:
 
 
 def reproduce(name: str, out_dir: str | Path, **options: Any) -> list[Path]:
-    """Run the reproduce target ``name`` writing into ``out_dir``; return the files written.
+    """Run the reproduce target ``name``, writing its files into ``out_dir``.
 
-    Options a target does not take (``scheduler`` for a target that runs locally only) are a
-    clear error before any work.
+    Parameters
+    ----------
+    name : str
+        A key of :data:`REPRODUCERS`: ``"rates"``, ``"cl-fig2"`` or ``"cl-fig4-5"``.
+    out_dir : str or pathlib.Path
+        Directory for the figures and tables; created (with its parents) if missing.
+    **options
+        Keyword arguments of the target function, e.g. ``seed``, ``profile``
+        (``"quick"`` or ``"full"``), ``replicates``, ``progress``, and ``scheduler`` for
+        ``"rates"`` only.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written, in the order the target wrote them.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`REPRODUCERS`, or if ``options`` holds a keyword the
+        target does not accept; both are raised before any work and before ``out_dir`` is
+        created. The target's own argument checks (``ValueError`` for a bad ``profile`` or
+        ``replicates``) propagate.
+
+    See Also
+    --------
+    moetheory.continual.figures.reproduce_fig2 : the ``cl-fig2`` target.
+    moetheory.continual.figures.reproduce_fig4_5 : the ``cl-fig4-5`` target.
+    moetheory.estimation.experiment.reproduce_rates : the ``rates`` target.
+
+    Notes
+    -----
+    Each entry of :data:`REPRODUCERS` names its target as ``"module:function"``, imported
+    only when the target is run, so that ``moetheory --help`` and the other commands never
+    import matplotlib. A target is called as ``f(out_dir, **options)``; the options are
+    compared with the target's signature first, so that an option such as ``scheduler`` given
+    to a target that runs locally only is an error rather than silently ignored.
+
+    Examples
+    --------
+    >>> sorted(REPRODUCERS)
+    ['cl-fig2', 'cl-fig4-5', 'rates']
+    >>> reproduce("cl-fig3", "out")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown reproduce target 'cl-fig3'; choose one of ['cl-fig2', 'cl-fig4-5', 'rates']
+    >>> reproduce("cl-fig2", "out", scheduler="tcp://localhost:8786")
+    Traceback (most recent call last):
+    ...
+    ValueError: reproduce target 'cl-fig2' does not support option(s) ['scheduler']
     """
     func = _resolve(name)
     accepted = inspect.signature(func).parameters

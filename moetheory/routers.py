@@ -60,9 +60,11 @@ U = sp.Symbol("u", real=True)
 NB = sp.Symbol("n_b", positive=True)
 #: :math:`n_x = \|x\|`.
 NX = sp.Symbol("n_x", positive=True)
-#: The perturbations of eq. (8) and the ε of the practical normalisations.
+#: :math:`\tau_1`, the perturbation of :math:`\|\beta_1\|` in eq. (8).
 TAU1 = sp.Symbol("tau1", positive=True)
+#: :math:`\tau_2`, the perturbation of :math:`\|x\|` in eq. (8).
 TAU2 = sp.Symbol("tau2", positive=True)
+#: :math:`\varepsilon` of the practical normalisations (clamp and additive).
 EPS = sp.Symbol("epsilon", positive=True)
 
 #: LaTeX names for :func:`sympy.latex` (``symbol_names=SYMBOL_LATEX``) in derivations.
@@ -101,8 +103,40 @@ class Normalisation:
     ----------
     kind : {"none", "exact", "additive", "clamp"}
         See :data:`NORMALISATION_KINDS`.
-    eps : SymPy expression or number, optional
-        The ε (or τ) of ``additive`` and ``clamp``; must be >= 0 (``clamp`` needs > 0).
+    eps : sympy.Expr or float, optional
+        The :math:`\varepsilon` (or :math:`\tau`) of ``additive`` and ``clamp``, a number
+        or a non-negative SymPy symbol; must be >= 0 (``clamp`` needs > 0). Stored as a
+        SymPy object.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is unknown, ``eps`` is missing for ``additive`` or ``clamp``, negative,
+        not finite, a symbol not known to be non-negative, or zero for ``clamp``.
+
+    See Also
+    --------
+    Router : a score built from two normalisations.
+    normalised_router : the practical normalised routers.
+
+    Notes
+    -----
+    The four factors:
+
+    .. math:: \varphi_{\text{none}}(n) = 1, \quad \varphi_{\text{exact}}(n) = \frac1n, \quad
+              \varphi_{\text{additive}}(n) = \frac{1}{n + \varepsilon}, \quad
+              \varphi_{\text{clamp}}(n) = \frac{1}{\max(n, \varepsilon)}.
+
+    ``exact`` is the cosine router's (eq. (2) of [1]_), ``additive`` the perturbation of
+    eq. (8) (``v / (‖v‖ + ε)``), ``clamp`` PyTorch's ``F.normalize``. The clamp has two
+    smooth pieces, :math:`n > \varepsilon` (``"inactive"``) and :math:`n < \varepsilon`
+    (``"active"``).
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -131,7 +165,23 @@ class Normalisation:
             object.__setattr__(self, "eps", sp.sympify(self.eps))
 
     def factor(self, n: sp.Expr) -> sp.Expr:
-        r"""The factor :math:`\varphi(n)` as one SymPy expression (``Max`` for the clamp)."""
+        r"""The factor :math:`\varphi(n)` as one SymPy expression (``Max`` for the clamp).
+
+        Parameters
+        ----------
+        n : sympy.Expr
+            The norm, e.g. :data:`NB` or :data:`NX`.
+
+        Returns
+        -------
+        sympy.Expr
+            :math:`\varphi(n)`.
+
+        Examples
+        --------
+        >>> Normalisation("clamp", EPS).factor(NX)
+        1/Max(epsilon, n_x)
+        """
         if self.kind == "none":
             return sp.Integer(1)
         if self.kind == "exact":
@@ -141,13 +191,52 @@ class Normalisation:
         return 1 / sp.Max(n, self.eps)
 
     def pieces(self, n: sp.Expr) -> list[tuple[str, Any, sp.Expr]]:
-        r"""``(name, condition, factor)`` for each smooth piece of :math:`\varphi`."""
+        r"""The smooth pieces of :math:`\varphi`, for derivatives taken piece by piece.
+
+        Parameters
+        ----------
+        n : sympy.Expr
+            The norm.
+
+        Returns
+        -------
+        list of (str, sympy.Basic, sympy.Expr)
+            ``(name, condition, factor)``: ``("inactive", n > eps, 1/n)`` and
+            ``("active", n < eps, 1/eps)`` for the clamp, ``("everywhere", True, factor)``
+            otherwise.
+
+        Examples
+        --------
+        >>> Normalisation("exact").pieces(NB)
+        [('everywhere', True, 1/n_b)]
+        """
         if self.kind == "clamp":
             return [("inactive", n > self.eps, 1 / n), ("active", n < self.eps, 1 / self.eps)]
         return [("everywhere", sp.true, self.factor(n))]
 
     def numeric(self, n: Any) -> Any:
-        r""":math:`\varphi(n)` for a float or mpmath number ``n``."""
+        r""":math:`\varphi(n)` for a float or mpmath number ``n``.
+
+        Parameters
+        ----------
+        n : float or mpmath.mpf
+            The norm.
+
+        Returns
+        -------
+        float or mpmath.mpf
+            :math:`\varphi(n)`, in the type of ``n`` (``1`` for ``none``).
+
+        Raises
+        ------
+        ZeroDivisionError
+            For ``exact`` at :math:`n = 0` (the callers check this first).
+
+        Examples
+        --------
+        >>> Normalisation("additive", 1).numeric(3.0)
+        0.25
+        """
         if self.kind == "none":
             return 1
         if self.kind == "exact":
@@ -158,7 +247,23 @@ class Normalisation:
         return 1 / max(n, eps)
 
     def describe(self, vector: str) -> str:
-        """Plain-text formula of the normalised vector, e.g. ``x/(‖x‖+ε)``."""
+        """Plain-text formula of the normalised vector, e.g. ``x/(‖x‖+ε)``.
+
+        Parameters
+        ----------
+        vector : str
+            Name of the vector.
+
+        Returns
+        -------
+        str
+            The formula.
+
+        Examples
+        --------
+        >>> Normalisation("clamp", EPS).describe("x")
+        'x/max(‖x‖,ε)'
+        """
         eps = "ε" if self.eps == EPS else sp.sstr(self.eps)
         return {
             "none": vector,
@@ -169,13 +274,42 @@ class Normalisation:
 
 
 def coordinates(d1: int) -> tuple[sp.Matrix, sp.Matrix]:
-    """Real coordinate symbols ``(beta1, x)`` for dimension ``d1``.
+    r"""Real coordinate symbols :math:`(\beta_1, x)` in dimension ``d1``.
+
+    Parameters
+    ----------
+    d1 : int
+        Dimension :math:`d_1 \ge 1`.
+
+    Returns
+    -------
+    beta1, x : sympy.Matrix, shape (d1, 1)
+        Column vectors of real symbols ``b1..b{d1}`` and ``x1..x{d1}``.
+
+    Raises
+    ------
+    ValueError
+        If ``d1`` is not an integer >= 1.
+
+    See Also
+    --------
+    Router.score : the score in these coordinates.
+    moetheory.pde.explicit_check : the coordinate cross-check of the PDE.
+
+    Notes
+    -----
+    The dimension-free forms (:meth:`Router.scalar_score`) hold for every :math:`d_1`; the
+    coordinates are for independent cross-checks in a fixed dimension.
 
     Examples
     --------
     >>> b, x = coordinates(2)
     >>> (b.T * x)[0]
     b1*x1 + b2*x2
+    >>> coordinates(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: d1 must be an integer >= 1, got 0
     """
     if isinstance(d1, bool) or not isinstance(d1, int | np.integer) or d1 < 1:
         raise ValueError(f"d1 must be an integer >= 1, got {d1!r}")
@@ -194,8 +328,34 @@ class Router:
         Identifier, e.g. ``"cosine"``.
     expert, token : Normalisation
         Normalisations of the expert embedding :math:`\beta_1` and of the token :math:`x`.
-    equation : str
-        Where the score appears in the paper.
+    equation : str, optional
+        Where the score appears in the paper, e.g. ``"eq. (2)"``.
+
+    Raises
+    ------
+    TypeError
+        If a required field is missing (the dataclass constructor); the normalisations are
+        validated when they are built.
+
+    See Also
+    --------
+    LINEAR, COSINE : the linear and cosine routers.
+    perturbed_cosine_router : the router of eq. (8).
+    normalised_router : the practical normalisations.
+
+    Notes
+    -----
+    The score depends on :math:`\beta_1` only through :math:`u = \beta_1^\top x` and
+    :math:`n_b = \|\beta_1\|`, and on :math:`x` through :math:`u` and :math:`n_x = \|x\|`,
+    so it is given once as a function of :math:`(u, n_b, n_x)` valid in every dimension.
+    The cosine router (eq. (2) of [1]_) is
+    :math:`s = \beta_1^\top x/(\|\beta_1\|\,\|x\|)`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -214,7 +374,18 @@ class Router:
     equation: str = ""
 
     def piece_names(self) -> list[tuple[str, str]]:
-        """All ``(expert_piece, token_piece)`` combinations of smooth pieces."""
+        """All ``(expert_piece, token_piece)`` combinations of smooth pieces.
+
+        Returns
+        -------
+        list of (str, str)
+            One pair for each combination, e.g. ``[("everywhere", "everywhere")]``.
+
+        Examples
+        --------
+        >>> normalised_router("clamp", "both").piece_names()[:2]
+        [('inactive', 'inactive'), ('inactive', 'active')]
+        """
         return [
             (pe, pt) for pe, _, _ in self.expert.pieces(NB) for pt, _, _ in self.token.pieces(NX)
         ]
@@ -236,13 +407,61 @@ class Router:
         nx: sp.Expr = NX,
         pieces: tuple[str, str] | None = None,
     ) -> sp.Expr:
-        r"""The dimension-free score :math:`u\,\varphi_b(n_b)\,\varphi_x(n_x)`."""
+        r"""The dimension-free score :math:`u\,\varphi_b(n_b)\,\varphi_x(n_x)`.
+
+        Parameters
+        ----------
+        u, nb, nx : sympy.Expr, optional
+            Values of :math:`\beta_1^\top x`, :math:`\|\beta_1\|`, :math:`\|x\|`; default the
+            symbols :data:`U`, :data:`NB`, :data:`NX`.
+        pieces : (str, str), optional
+            Smooth pieces to use (see :meth:`piece_names`); ``None`` uses the whole factors.
+
+        Returns
+        -------
+        sympy.Expr
+            The score.
+
+        Raises
+        ------
+        ValueError
+            If ``pieces`` is not one of :meth:`piece_names`.
+
+        Examples
+        --------
+        >>> LINEAR.scalar_score()
+        u
+        """
         return u * self._factors(nb, nx, pieces)
 
     def score(
         self, beta1: sp.Matrix, x: sp.Matrix, pieces: tuple[str, str] | None = None
     ) -> sp.Expr:
-        """The score in coordinates (norms as square roots of sums of squares)."""
+        """The score in coordinates, norms written as square roots of sums of squares.
+
+        Parameters
+        ----------
+        beta1, x : sympy.Matrix
+            Column vectors of the same shape (see :func:`coordinates`).
+        pieces : (str, str), optional
+            Smooth pieces to use; ``None`` uses the whole factors.
+
+        Returns
+        -------
+        sympy.Expr
+            The score.
+
+        Raises
+        ------
+        ValueError
+            If the shapes differ or ``pieces`` is not one of :meth:`piece_names`.
+
+        Examples
+        --------
+        >>> b, x = coordinates(2)
+        >>> LINEAR.score(b, x)
+        b1*x1 + b2*x2
+        """
         if beta1.shape != x.shape:
             raise ValueError(f"beta1 and x must have the same shape, got {beta1.shape}, {x.shape}")
         u = (beta1.T * x)[0]
@@ -251,16 +470,58 @@ class Router:
         return self.scalar_score(u, nb, nx, pieces)
 
     def condition(self, pieces: tuple[str, str]) -> Any:
-        """The region (in :data:`NB`, :data:`NX`) where the given pieces apply."""
+        """The region (in :data:`NB`, :data:`NX`) where the given pieces apply.
+
+        Parameters
+        ----------
+        pieces : (str, str)
+            ``(expert_piece, token_piece)``.
+
+        Returns
+        -------
+        sympy.Basic
+            A SymPy condition (``True`` for routers without pieces).
+
+        Raises
+        ------
+        KeyError
+            If a piece name is unknown.
+
+        Examples
+        --------
+        >>> normalised_router("clamp", "expert").condition(("active", "everywhere"))
+        n_b < epsilon
+        """
         ce = dict((p, c) for p, c, _ in self.expert.pieces(NB))
         ct = dict((p, c) for p, c, _ in self.token.pieces(NX))
         return sp.And(ce[pieces[0]], ct[pieces[1]])
 
     def evaluate(self, beta1: Sequence[Any], x: Sequence[Any], dps: int | None = None) -> Any:
-        """The score as a float (``dps=None``, NumPy) or an mpmath number with ``dps`` digits.
+        r"""The score as a float, or as an mpmath number with ``dps`` digits.
 
-        Raises ``ValueError`` for non-finite entries, mismatched or empty vectors, and a
-        zero vector under the exact (cosine) normalisation.
+        Parameters
+        ----------
+        beta1, x : sequence of float
+            Vectors of the same length :math:`d_1 \ge 1`, finite entries.
+        dps : int, optional
+            ``None`` (default): double precision with NumPy; otherwise mpmath at ``dps >= 15``
+            decimal digits (inputs converted exactly from their floats).
+
+        Returns
+        -------
+        float or mpmath.mpf
+            :math:`s(\beta_1, x)`; numeric :math:`\varepsilon, \tau` only.
+
+        Raises
+        ------
+        ValueError
+            For non-finite entries, mismatched or empty vectors, ``dps < 15``, and a zero
+            vector under the exact (cosine) normalisation.
+
+        Examples
+        --------
+        >>> mpmath.nstr(COSINE.evaluate([1.0, 0.0], [1.0, 1.0], dps=30), 20)
+        '0.7071067811865475244'
         """
         b = _as_vector("beta1", beta1)
         v = _as_vector("x", x)
@@ -310,10 +571,45 @@ COSINE = Router("cosine", Normalisation("exact"), Normalisation("exact"), "eq. (
 def perturbed_cosine_router(tau1: Any = TAU1, tau2: Any = TAU2) -> Router:
     r"""The perturbed cosine router of eq. (8).
 
-    Its score is :math:`\beta_1^\top x/((\|\beta_1\|+\tau_1)(\|x\|+\tau_2))`.
+    Parameters
+    ----------
+    tau1, tau2 : sympy.Expr or float, optional
+        The perturbations :math:`\tau_1, \tau_2 \ge 0` of the two norms, symbols or
+        numbers; default the positive symbols :data:`TAU1`, :data:`TAU2`. A zero switches
+        that perturbation off (the norm then enters as in the cosine router).
 
-    ``tau1`` and ``tau2`` are symbols or numbers >= 0 (0 switches the perturbation off, and
-    the corresponding norm then enters exactly as in the cosine router).
+    Returns
+    -------
+    Router
+        Named ``"perturbed(tau1=..., tau2=...)"``, equation ``"eq. (8)"``.
+
+    Raises
+    ------
+    ValueError
+        If ``tau1`` or ``tau2`` is negative, not finite, or a symbol not known to be
+        non-negative.
+
+    See Also
+    --------
+    perturbed_cosine_score : the score as a number.
+    COSINE : the unperturbed router.
+    moetheory.pde.euler_residual : the PDE (4), which the perturbation breaks.
+
+    Notes
+    -----
+    Eq. (8) of [1]_:
+
+    .. math:: s(x, \beta_1) = \frac{\beta_1^\top x}{(\|\beta_1\| + \tau_1)(\|x\| + \tau_2)}.
+
+    With :math:`\tau_1 > 0` the score is no longer invariant under :math:`\beta_1 \to
+    c\beta_1`, so the parameter interaction :math:`\beta_1^\top \partial H/\partial\beta_1 = 0`
+    of eq. (4) fails.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -335,11 +631,49 @@ def perturbed_cosine_router(tau1: Any = TAU1, tau2: Any = TAU2) -> Router:
 
 
 def normalised_router(kind: str, on: str, eps: Any = EPS, other: str = "none") -> Router:
-    """A practical normalised router: ``kind`` in {"clamp", "additive"} on the expert
-    embedding only (``on="expert"``), the token only (``"token"``) or ``"both"``.
+    r"""A practical normalised router: an :math:`\varepsilon`-normalisation on one or both vectors.
 
-    ``other`` is what happens to the vector that does not get the ε-normalisation:
-    ``"none"`` (left as is) or ``"exact"`` (divided by its norm, as in the cosine router).
+    Parameters
+    ----------
+    kind : {"clamp", "additive"}
+        :math:`v/\max(\|v\|, \varepsilon)` or :math:`v/(\|v\| + \varepsilon)`.
+    on : {"expert", "token", "both"}
+        Which vector gets the :math:`\varepsilon`-normalisation: :math:`\beta_1`, :math:`x`
+        or both.
+    eps : sympy.Expr or float, optional
+        :math:`\varepsilon`; default the positive symbol :data:`EPS`.
+    other : {"none", "exact"}, optional
+        What happens to the vector without the :math:`\varepsilon`-normalisation: left as is
+        (default) or divided by its norm, as in the cosine router.
+
+    Returns
+    -------
+    Router
+        Named ``"<kind>-<on>"``, with ``"+exact"`` appended when ``other="exact"`` and
+        ``on`` is not ``"both"``.
+
+    Raises
+    ------
+    ValueError
+        If ``kind``, ``on`` or ``other`` is not one of its choices, or ``eps`` is invalid
+        (see :class:`Normalisation`).
+
+    See Also
+    --------
+    IMPLEMENTATION_VARIANTS : the six variants the checks use.
+    normalised_score : the score as a number.
+
+    Notes
+    -----
+    Implementations of the cosine router stabilise the division by a norm either by a clamp
+    (PyTorch's ``F.normalize``) or by an additive :math:`\varepsilon`; the checks ask whether
+    each variant keeps the parameter interaction of eq. (4) of [1]_.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -377,6 +711,37 @@ IMPLEMENTATION_VARIANTS: tuple[Router, ...] = tuple(
 def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     r"""The linear router score :math:`\beta_1^\top x`.
 
+    Parameters
+    ----------
+    beta1 : sequence of float
+        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
+    x : sequence of float
+        Token :math:`x`, same length, finite entries.
+
+    Returns
+    -------
+    float
+        :math:`\beta_1^\top x`.
+
+    Raises
+    ------
+    ValueError
+        For non-finite entries or mismatched or empty vectors.
+
+    See Also
+    --------
+    cosine_score, perturbed_cosine_score : the other scores.
+
+    Notes
+    -----
+    The linear router of the softmax-gated MoE that [1]_ compares with.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
+
     Examples
     --------
     >>> linear_score([1.0, 2.0], [3.0, 4.0])
@@ -387,6 +752,39 @@ def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
 
 def cosine_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     r"""The cosine router score of eq. (2), :math:`\beta_1^\top x / (\|\beta_1\|\,\|x\|)`.
+
+    Parameters
+    ----------
+    beta1 : sequence of float
+        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
+    x : sequence of float
+        Token :math:`x`, same length, finite entries.
+
+    Returns
+    -------
+    float
+        The cosine of the angle between :math:`\beta_1` and :math:`x`, in :math:`[-1, 1]`.
+
+    Raises
+    ------
+    ValueError
+        For non-finite entries, mismatched or empty vectors, or a zero vector.
+
+    See Also
+    --------
+    perturbed_cosine_score : the perturbed score, defined at zero.
+    COSINE : the router as an object.
+
+    Notes
+    -----
+    Eq. (2) of [1]_. The score is invariant under :math:`\beta_1 \to c\beta_1`,
+    :math:`c > 0`, which gives the PDE (4).
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -405,7 +803,44 @@ def perturbed_cosine_score(
 ) -> float:
     r"""The perturbed cosine score of eq. (8).
 
-    :math:`\tilde s = \beta_1^\top x / ((\|\beta_1\|+\tau_1)(\|x\|+\tau_2))`, eq. (8).
+    Parameters
+    ----------
+    beta1 : sequence of float
+        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
+    x : sequence of float
+        Token :math:`x`, same length, finite entries.
+    tau1, tau2 : float
+        The perturbations :math:`\tau_1, \tau_2 \ge 0`.
+
+    Returns
+    -------
+    float
+        :math:`\beta_1^\top x / ((\|\beta_1\|+\tau_1)(\|x\|+\tau_2))`.
+
+    Raises
+    ------
+    ValueError
+        For a negative or non-finite ``tau1``/``tau2``, non-finite entries, or mismatched
+        or empty vectors.
+
+    See Also
+    --------
+    perturbed_cosine_router : the router as an object.
+    cosine_score : the unperturbed score.
+
+    Notes
+    -----
+    Eq. (8) of [1]_:
+
+    .. math:: \tilde s = \frac{\beta_1^\top x}{(\|\beta_1\| + \tau_1)(\|x\| + \tau_2)},
+
+    defined at :math:`x = 0` (where it is 0) when :math:`\tau_2 > 0`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -424,7 +859,40 @@ def perturbed_cosine_score(
 def normalised_score(
     beta1: Sequence[float], x: Sequence[float], kind: str, on: str, eps: float
 ) -> float:
-    """Score of a practical normalised router (see :func:`normalised_router`).
+    r"""Score of a practical normalised router (see :func:`normalised_router`).
+
+    Parameters
+    ----------
+    beta1 : sequence of float
+        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
+    x : sequence of float
+        Token :math:`x`, same length, finite entries.
+    kind : {"clamp", "additive"}
+        The normalisation.
+    on : {"expert", "token", "both"}
+        The vector(s) normalised; the other is left as is.
+    eps : float
+        :math:`\varepsilon \ge 0` (``> 0`` for the clamp).
+
+    Returns
+    -------
+    float
+        The score.
+
+    Raises
+    ------
+    ValueError
+        For an invalid ``kind``, ``on`` or ``eps``, non-finite entries, or mismatched or
+        empty vectors.
+
+    See Also
+    --------
+    normalised_router : the router as an object.
+
+    Notes
+    -----
+    E.g. for the clamp on the expert embedding,
+    :math:`s = \beta_1^\top x / \max(\|\beta_1\|, \varepsilon)`.
 
     Examples
     --------
@@ -439,14 +907,49 @@ def normalised_score(
 def gradient_norm_squared(
     router: Router, wrt: str, pieces: tuple[str, str] | None = None
 ) -> sp.Expr:
-    r""":math:`\|\nabla s\|^2` with respect to ``wrt`` in {"x", "beta1"}, dimension-free.
+    r""":math:`\|\nabla s\|^2` with respect to :math:`x` or :math:`\beta_1`, dimension-free.
 
+    Parameters
+    ----------
+    router : Router
+        The router.
+    wrt : {"x", "beta1"}
+        The variable of the gradient.
+    pieces : (str, str), optional
+        Smooth pieces of a piecewise router; ``None`` uses the whole factors.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`\|\nabla s\|^2` in :data:`U`, :data:`NB`, :data:`NX` (and the router's
+        :math:`\tau, \varepsilon`), valid in every dimension :math:`d_1 \ge 1`.
+
+    Raises
+    ------
+    ValueError
+        If ``wrt`` is not ``"x"`` or ``"beta1"``, or ``pieces`` is invalid.
+
+    See Also
+    --------
+    Router.scalar_score : the score differentiated.
+
+    Notes
+    -----
     By the chain rule, with :math:`\nabla_x(\beta_1^\top x) = \beta_1` and
     :math:`\nabla_x \|x\| = x/\|x\|` (:math:`x \neq 0`),
-    :math:`\nabla_x s = A\,\beta_1 + B\,x` with :math:`A = \partial s/\partial u`,
+    :math:`\nabla_x s = A\,\beta_1 + B\,x` with :math:`A = \partial s/\partial u` and
     :math:`B = (\partial s/\partial n_x)/n_x`, hence
-    :math:`\|\nabla_x s\|^2 = A^2 n_b^2 + 2ABu + B^2 n_x^2`; symmetrically for
-    :math:`\beta_1`. Valid in every dimension :math:`d_1 \geq 1`.
+
+    .. math:: \|\nabla_x s\|^2 = A^2 n_b^2 + 2ABu + B^2 n_x^2;
+
+    symmetrically for :math:`\beta_1`. It measures the stability of the router near
+    :math:`x = 0`, the motivation of the perturbation in [1]_.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------

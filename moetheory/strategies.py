@@ -1,11 +1,11 @@
-"""Hypothesis strategies for the objects of MoE theory.
+r"""Hypothesis strategies for the objects of MoE theory.
 
 Public strategies for property tests, used by the package's own tests and meant for yours:
-router parameters :math:`(\\beta_1, \\tau_1, \\tau_2)` of the (perturbed) cosine router
-(eq. 2 of Nguyen et al. 2025 [1]_), inputs :math:`x` away from or near zero, expert parameters
-:math:`\\eta = (a, b)` of :math:`h(x, \\eta) = \\varphi(a^\\top x + b)`, mixing measures
-:math:`G = \\sum_{i=1}^k \\exp(\\beta_{0i})\\,\\delta_{(\\beta_{1i}, \\eta_i)}` (eq. 3) and
-settings of Algorithm 1 of Li et al. (2025) [2]_.
+router parameters :math:`(\beta_1, \tau_1, \tau_2)` of the (perturbed) cosine router
+(eqs. (2) and (8) of Nguyen et al. 2025 [1]_), inputs :math:`x` away from or near zero,
+expert parameters :math:`\eta = (a, b)` of :math:`h(x, \eta) = \varphi(a^\top x + b)`,
+mixing measures :math:`G = \sum_{i=1}^k \exp(\beta_{0i})\,\delta_{(\beta_{1i}, \eta_i)}`
+(defined after eq. (2)) and settings of Algorithm 1 of Li et al. (2025) [2]_.
 
 They follow Hypothesis's own conventions:
 
@@ -30,7 +30,7 @@ References
 Examples
 --------
 >>> from hypothesis import given, settings
->>> @settings(max_examples=20, derandomize=True, database=None)
+>>> @settings(max_examples=5, derandomize=True, database=None)
 ... @given(router_params(d1=3))
 ... def test_shapes(p):
 ...     assert p.beta1.shape == (3,) and p.tau1 > 0 and p.tau2 > 0
@@ -71,21 +71,45 @@ _SLACK = 1e-9
 
 @dataclass(frozen=True)
 class RouterParams:
-    """Router parameters of the perturbed cosine router (eq. 2 of [1]_).
+    r"""Router parameters of the perturbed cosine router (eq. (8) of [1]_).
 
-    The score is :math:`s = \\beta_1^\\top x / ((\\|\\beta_1\\| + \\tau_1)(\\|x\\| + \\tau_2))`;
+    The score is :math:`s = \beta_1^\top x / ((\|\beta_1\| + \tau_1)(\|x\| + \tau_2))`;
     with ``tau1 == tau2 == 0`` this is the cosine router.
 
-    Attributes
+    Parameters
     ----------
     beta1 : ndarray, shape (d1,)
-        The expert embedding :math:`\\beta_1 \\ne 0`.
+        The expert embedding :math:`\beta_1 \ne 0`.
     tau1, tau2 : float
-        The perturbations of the two norms.
+        The perturbations :math:`\tau_1, \tau_2 \ge 0` of the two norms.
+
+    Raises
+    ------
+    TypeError
+        If a field is missing (the dataclass constructor); values are not validated here,
+        :func:`router_params` draws valid ones.
+
+    See Also
+    --------
+    router_params : the strategy drawing them.
+    moetheory.routers.perturbed_cosine_score : the score they parameterise.
+
+    Notes
+    -----
+    Frozen. ``beta1`` is a NumPy array, so ``==`` between two instances holding distinct
+    arrays raises ``ValueError`` (ambiguous truth value) when ``d1 > 1``: compare the
+    fields, e.g. with :func:`numpy.array_equal`.
 
     References
     ----------
     .. [1] Nguyen et al., ICLR 2025, arXiv:2405.14131.
+
+    Examples
+    --------
+    >>> p = RouterParams(np.array([3.0, 4.0]), 1.0, 1.0)
+    >>> from moetheory.routers import perturbed_cosine_score
+    >>> perturbed_cosine_score(p.beta1, [1.0, 0.0], p.tau1, p.tau2)
+    0.25
     """
 
     beta1: np.ndarray
@@ -95,14 +119,41 @@ class RouterParams:
 
 @dataclass(frozen=True)
 class ExpertParams:
-    """Expert parameters :math:`\\eta = (a, b)` of :math:`h(x, \\eta) = \\varphi(a^\\top x + b)`.
+    r"""Expert parameters :math:`\eta = (a, b)` of :math:`h(x, \eta) = \varphi(a^\top x + b)`.
 
-    Attributes
+    Parameters
     ----------
     a : ndarray, shape (d1,)
-        Slope, :math:`a \\ne 0`.
+        Slope, :math:`a \ne 0`.
     b : float
         Bias.
+
+    Raises
+    ------
+    TypeError
+        If a field is missing (the dataclass constructor); values are not validated here,
+        :func:`expert_params` draws valid ones.
+
+    See Also
+    --------
+    expert_params : the strategy drawing them.
+    moetheory.experts.ffn : the FFN expert :math:`\varphi(a x + b)` (scalar input).
+
+    Notes
+    -----
+    The FFN experts of the Example after Definition 1 of [1]_. :attr:`eta` gives the row
+    :math:`(a, b)` of the ``eta`` array of :class:`MixingMeasure`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
+
+    Examples
+    --------
+    >>> ExpertParams(np.array([1.0, -2.0]), 0.5).eta.tolist()
+    [1.0, -2.0, 0.5]
     """
 
     a: np.ndarray
@@ -110,39 +161,74 @@ class ExpertParams:
 
     @property
     def eta(self) -> np.ndarray:
-        """The parameters as one row ``[a, b]``, as :class:`MixingMeasure` stores them."""
+        """The parameters as one row ``[a, b]``, as :class:`MixingMeasure` stores them.
+
+        Returns
+        -------
+        ndarray, shape (d1 + 1,)
+            ``a`` followed by ``b``.
+
+        Examples
+        --------
+        >>> ExpertParams(np.array([2.0]), -1.0).eta.tolist()
+        [2.0, -1.0]
+        """
         return np.append(self.a, self.b)
 
 
 @dataclass(frozen=True)
 class CLSettings:
-    """A setting of Algorithm 1 (continual learning with M experts, Section 3 of [2]_).
+    r"""A setting of Algorithm 1 (continual learning with M experts, Section 3 of [2]_).
 
     The field names are those of :class:`moetheory.continual.CLConfig`, so
     ``CLConfig(**settings.as_dict())`` builds the simulator's configuration.
 
-    Attributes
+    Parameters
     ----------
     M, N, K, T : int
         Experts, ground-truth task models in the pool, task clusters (``K <= N``), rounds.
     d, s : int
         Feature dimension and samples per task (over-parameterised: ``s < d``).
     sigma0 : float
-        Ground-truth scale :math:`\\sigma_0 > 0` (Definition 1).
+        Ground-truth scale :math:`\sigma_0 > 0` (Definition 1).
     sigma_t : float
-        Noise level :math:`\\sigma_t \\ge 0` of the non-signal samples (Definition 1).
+        Noise level :math:`\sigma_t \ge 0` of the non-signal samples (Definition 1).
     eta : float
-        Learning rate :math:`\\eta > 0` of the gating-network update (eq. 9).
+        Learning rate :math:`\eta > 0` of the gating-network update (eq. 9).
     alpha : float
-        Weight :math:`\\alpha \\ge 0` of the auxiliary load-balancing loss (eq. 7).
+        Weight :math:`\alpha \ge 0` of the auxiliary load-balancing loss (eq. 7).
     lam : float
-        Routing noise bound :math:`\\lambda > 0`, :math:`r_m \\sim U[0, \\lambda]` (eq. 1).
+        Routing noise bound :math:`\lambda > 0`, :math:`r_m \sim U[0, \lambda]` (eq. 1).
     gamma : float
-        Termination threshold :math:`\\Gamma > 0` of Algorithm 1.
+        Termination threshold :math:`\Gamma > 0` of Algorithm 1.
+
+    Raises
+    ------
+    TypeError
+        If a field is missing (the dataclass constructor); values are not validated here,
+        ``CLConfig`` validates them.
+
+    See Also
+    --------
+    cl_settings : the strategy drawing them.
+    moetheory.continual.config.CLConfig : the simulator's configuration.
+
+    Notes
+    -----
+    Only the parameters that Algorithm 1 of [2]_ states; the reading options of
+    ``CLConfig`` keep their defaults.
 
     References
     ----------
     .. [2] Li et al., ICLR 2025, arXiv:2406.16437.
+
+    Examples
+    --------
+    >>> from moetheory.continual import CLConfig
+    >>> c = CLSettings(M=3, N=2, K=1, T=10, d=5, s=2, sigma0=0.4, sigma_t=0.1, eta=0.5,
+    ...                alpha=0.5, lam=0.3, gamma=0.2)
+    >>> CLConfig(**c.as_dict()).T1
+    6
     """
 
     M: int
@@ -159,7 +245,21 @@ class CLSettings:
     gamma: float
 
     def as_dict(self) -> dict[str, Any]:
-        """The setting as keyword arguments of ``CLConfig``."""
+        """The setting as keyword arguments of ``CLConfig``.
+
+        Returns
+        -------
+        dict of str to int or float
+            One entry per field, named as the fields of
+            :class:`~moetheory.continual.config.CLConfig`.
+
+        Examples
+        --------
+        >>> c = CLSettings(M=3, N=2, K=1, T=10, d=5, s=2, sigma0=0.4, sigma_t=0.1, eta=0.5,
+        ...                alpha=0.5, lam=0.3, gamma=0.2)
+        >>> sorted(c.as_dict())[:3]
+        ['K', 'M', 'N']
+        """
         return asdict(self)
 
 
@@ -228,7 +328,7 @@ def _direction_vector(draw: st.DrawFn, d: int, min_norm: float, max_norm: float)
 
 @st.composite
 def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
-    """Input dimensions :math:`d_1` in ``[min_dim, max_dim]``.
+    r"""Input dimensions :math:`d_1` in ``[min_dim, max_dim]``.
 
     Parameters
     ----------
@@ -245,15 +345,27 @@ def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
     hypothesis.errors.InvalidArgument
         When drawn from, if a bound is out of range or ``min_dim > max_dim``.
 
+    Notes
+    -----
+    The upper bound 64 keeps property tests fast; the dimension-free results of
+    :mod:`moetheory.routers` hold for every :math:`d_1 \ge 1`, and small dimensions are
+    where coordinate cross-checks are cheap.
+
     See Also
     --------
     vectors, inputs : strategies whose dimension may be this strategy.
 
     Examples
     --------
-    >>> from hypothesis import find
-    >>> find(dimensions(2, 5), lambda d: d > 3)
-    4
+    >>> from hypothesis import given, settings
+    >>> seen = []
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(dimensions(2, 5))
+    ... def record(d):
+    ...     seen.append(2 <= d <= 5)
+    >>> record()
+    >>> seen[0]
+    True
     >>> dimensions(4, 2)
     dimensions(min_dim=4, max_dim=2)
     """
@@ -271,7 +383,7 @@ def vectors(
     min_norm: float = 0.1,
     max_norm: float = 10.0,
 ) -> np.ndarray:
-    """Vectors of :math:`\\mathbb{R}^d` with Euclidean norm in ``[min_norm, max_norm]``.
+    r"""Vectors of :math:`\mathbb{R}^d` with Euclidean norm in ``[min_norm, max_norm]``.
 
     Parameters
     ----------
@@ -291,13 +403,30 @@ def vectors(
     hypothesis.errors.InvalidArgument
         When drawn from, if an argument is out of range.
 
+    See Also
+    --------
+    inputs : token inputs away from or near zero.
+    dimensions : a strategy for ``d``.
+
+    Notes
+    -----
+    A direction is drawn with coordinates in :math:`[-1, 1]` and normalised (a coordinate
+    axis when it is shorter than :math:`10^{-3}`), then scaled to a drawn radius in
+    ``[min_norm, max_norm]``; a result one ulp outside the range after rounding is rescaled.
+    No draw is rejected.
+
     Examples
     --------
     >>> import numpy as np
-    >>> from hypothesis import find
-    >>> v = find(vectors(4, min_norm=1.0, max_norm=2.0), lambda v: v[0] > 0.5)
-    >>> bool(1.0 <= np.linalg.norm(v) <= 2.0)
-    True
+    >>> from hypothesis import given, settings
+    >>> seen = []
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(vectors(4, min_norm=1.0, max_norm=2.0))
+    ... def record(v):
+    ...     seen.append((v.shape, bool(1.0 <= np.linalg.norm(v) <= 2.0)))
+    >>> record()
+    >>> seen[0]
+    ((4,), True)
     """
     lo = _float("min_norm", min_norm, 0.0, 1e6, "norms are non-negative")
     hi = _float("max_norm", max_norm, 0.0, 1e6, "keep norms <= 1e6 to stay finite")
@@ -317,14 +446,14 @@ def inputs(
     radius: float = 1e-3,
     max_norm: float = 10.0,
 ) -> np.ndarray:
-    """Inputs :math:`x \\in \\mathbb{R}^{d_1}` away from zero, or near (never at) zero.
+    r"""Inputs :math:`x \in \mathbb{R}^{d_1}` away from zero, or near (never at) zero.
 
     Parameters
     ----------
     d1 : int or SearchStrategy[int]
         Input dimension, ``1 <= d1 <= 64``.
     near_zero : bool
-        False: :math:`\\|x\\| \\in [r, \\text{max\\_norm}]`; True: :math:`\\|x\\| \\in
+        False: :math:`\|x\| \in [r, \text{max\_norm}]`; True: :math:`\|x\| \in
         [r^2, r]` with :math:`r` = ``radius``, to probe the cosine router's singularity at
         :math:`x = 0` (``pcr.stability.near-zero``).
     radius : float
@@ -341,6 +470,24 @@ def inputs(
     ------
     hypothesis.errors.InvalidArgument
         When drawn from, if an argument is out of range.
+
+    See Also
+    --------
+    vectors : vectors with any norm range.
+    router_params : the router parameters these inputs are scored against.
+
+    Notes
+    -----
+    The cosine score :math:`\beta_1^\top x/(\|\beta_1\|\,\|x\|)` is undefined at
+    :math:`x = 0` and its gradient grows like :math:`1/\|x\|` near it; the perturbed score
+    of eq. (8) of [1]_ is smooth there. ``near_zero=True`` probes that region without ever
+    drawing :math:`x = 0`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
@@ -373,7 +520,7 @@ def router_params(
     min_norm: float = 0.1,
     max_norm: float = 10.0,
 ) -> RouterParams:
-    """Router parameters :math:`(\\beta_1, \\tau_1, \\tau_2)` of the perturbed cosine router.
+    r"""Router parameters :math:`(\beta_1, \tau_1, \tau_2)` of the perturbed cosine router.
 
     Parameters
     ----------
@@ -382,10 +529,10 @@ def router_params(
     min_tau, max_tau : float
         Range of the perturbations, ``0 < min_tau <= max_tau <= 100``.
     cosine : bool
-        True draws the plain cosine router, :math:`\\tau_1 = \\tau_2 = 0`.
+        True draws the plain cosine router, :math:`\tau_1 = \tau_2 = 0`.
     min_norm, max_norm : float
-        Range of :math:`\\|\\beta_1\\|` (``0 < min_norm``: the cosine router needs
-        :math:`\\beta_1 \\ne 0`).
+        Range of :math:`\|\beta_1\|` (``0 < min_norm``: the cosine router needs
+        :math:`\beta_1 \ne 0`).
 
     Returns
     -------
@@ -399,15 +546,34 @@ def router_params(
 
     Notes
     -----
-    The score :math:`s(x) = \\beta_1^\\top x / ((\\|\\beta_1\\| + \\tau_1)(\\|x\\| + \\tau_2))`
-    is scale invariant in :math:`\\beta_1` exactly when :math:`\\tau_1 = 0`.
+    The score :math:`s(x) = \beta_1^\top x / ((\|\beta_1\| + \tau_1)(\|x\| + \tau_2))`
+    is scale invariant in :math:`\beta_1` exactly when :math:`\tau_1 = 0` (eq. (8)
+    of [1]_).
+
+    See Also
+    --------
+    RouterParams : the drawn type.
+    inputs : token inputs for the score.
+    mixing_measures : all atoms of a mixture at once.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
+       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
+       arXiv:2405.14131.
 
     Examples
     --------
-    >>> from hypothesis import find
-    >>> p = find(router_params(d1=2, cosine=True), lambda p: True)
-    >>> p.beta1.shape, p.tau1, p.tau2
+    >>> from hypothesis import given, settings
+    >>> seen = []
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(router_params(d1=2, cosine=True))
+    ... def record(p):
+    ...     seen.append((p.beta1.shape, p.tau1, p.tau2))
+    >>> record()
+    >>> seen[0]
     ((2,), 0.0, 0.0)
+    >>> from hypothesis import find
     >>> find(router_params(min_tau=-1.0), lambda p: True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -433,7 +599,7 @@ def router_params(
 def expert_params(
     draw: st.DrawFn, d1: int | st.SearchStrategy[int] | None = None, *, max_abs: float = 5.0
 ) -> ExpertParams:
-    """Expert parameters :math:`(a, b)`, :math:`a \\ne 0`, entries in ``[-max_abs, max_abs]``.
+    r"""Expert parameters :math:`(a, b)`, :math:`a \ne 0`, entries in ``[-max_abs, max_abs]``.
 
     Parameters
     ----------
@@ -452,11 +618,27 @@ def expert_params(
     hypothesis.errors.InvalidArgument
         When drawn from, if an argument is out of range.
 
+    See Also
+    --------
+    ExpertParams : the drawn type.
+    moetheory.experts.ffn : the expert these parameters feed.
+
+    Notes
+    -----
+    :math:`a` is drawn with norm in :math:`[\min(0.1, \text{max\_abs}), \text{max\_abs}]`,
+    so it is never zero and every entry is within the bound; :math:`b` is uniform-ish in
+    :math:`[-\text{max\_abs}, \text{max\_abs}]` (Hypothesis floats).
+
     Examples
     --------
-    >>> from hypothesis import find
-    >>> e = find(expert_params(d1=3), lambda e: e.b > 1.0)
-    >>> e.a.shape, bool(1.0 < e.b <= 5.0)
+    >>> from hypothesis import given, settings
+    >>> seen = []
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(expert_params(d1=3))
+    ... def record(e):
+    ...     seen.append((e.a.shape, bool(-5.0 <= e.b <= 5.0)))
+    >>> record()
+    >>> seen[0]
     ((3,), True)
     """
     bound = _float("max_abs", max_abs, 1e-6, 1e3, "use a positive bound such as 5")
@@ -492,7 +674,7 @@ def mixing_measures(
     min_norm: float = 0.1,
     gauge: str | None = "beta0",
 ) -> MixingMeasure:
-    """Mixing measures with exactly ``k`` distinct atoms (eq. 3 of [1]_).
+    r"""Mixing measures with exactly ``k`` distinct atoms (Section 2 of [1]_).
 
     Parameters
     ----------
@@ -501,17 +683,17 @@ def mixing_measures(
     d1 : int or SearchStrategy[int], optional
         Input dimension; drawn from ``dimensions(1, 4)`` when omitted.
     min_separation : float
-        Smallest Euclidean distance between two atoms :math:`(\\beta_{1i}, \\eta_i)`;
-        feasible when :math:`(k - 1)\\,\\text{min\\_separation} < \\text{max\\_abs}`.
+        Smallest Euclidean distance between two atoms :math:`(\beta_{1i}, \eta_i)`;
+        feasible when :math:`(k - 1)\,\text{min\_separation} < \text{max\_abs}`.
     max_abs : float
         Bound of every parameter, ``0 < max_abs <= 100``.
     min_norm : float
-        Smallest :math:`\\|\\beta_{1i}\\|`, ``0 < min_norm <= max_abs``: every atom can be
-        used with the cosine router, whose score needs :math:`\\beta_{1i} \\ne 0`.
+        Smallest :math:`\|\beta_{1i}\|`, ``0 < min_norm <= max_abs``: every atom can be
+        used with the cosine router, whose score needs :math:`\beta_{1i} \ne 0`.
     gauge : {"beta0", "beta0-beta1", None}
         The identifiability convention imposed on the draw: ``"beta0"`` fixes
-        :math:`\\beta_{0k} = 0` (the softmax is invariant under a common shift of the
-        :math:`\\beta_{0i}`); ``"beta0-beta1"`` also fixes :math:`\\beta_{1k} = 0` (assumption
+        :math:`\beta_{0k} = 0` (the softmax is invariant under a common shift of the
+        :math:`\beta_{0i}`); ``"beta0-beta1"`` also fixes :math:`\beta_{1k} = 0` (assumption
         (A.3); the last atom then cannot be used with the cosine router); ``None``: no
         convention.
 
@@ -526,25 +708,36 @@ def mixing_measures(
     hypothesis.errors.InvalidArgument
         When drawn from, if an argument is out of range or the separation is infeasible.
 
+    See Also
+    --------
+    router_params : the router parameters of one atom.
+    moetheory.estimation.models.MixingMeasure : the drawn type.
+
     Notes
     -----
     Atoms are constructed, never rejected: each is drawn freely, and when it falls closer
     than ``min_separation`` to an earlier atom its expert bias :math:`b_i` moves to the
     nearest value at least ``min_separation`` from every earlier bias. Since the biases
     differ by at least the separation, so do the atoms. This needs
-    :math:`2 (k-1)\\,\\text{min\\_separation} < 2\\,\\text{max\\_abs}`, the stated
+    :math:`2 (k-1)\,\text{min\_separation} < 2\,\text{max\_abs}`, the stated
     feasibility condition.
 
     References
     ----------
-    .. [1] Nguyen et al., ICLR 2025, arXiv:2405.14131, eqs. (2)-(3) and (A.3).
+    .. [1] Nguyen et al., ICLR 2025, arXiv:2405.14131, eq. (2) and (A.3).
 
     Examples
     --------
-    >>> from hypothesis import find
-    >>> G = find(mixing_measures(3, d1=2), lambda G: True)
-    >>> G.k, G.d, G.eta.shape, float(G.beta0[-1])
+    >>> from hypothesis import given, settings
+    >>> seen = []
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(mixing_measures(3, d1=2))
+    ... def record(G):
+    ...     seen.append((G.k, G.d, G.eta.shape, float(G.beta0[-1])))
+    >>> record()
+    >>> seen[0]
     (3, 2, (3, 3), 0.0)
+    >>> from hypothesis import find
     >>> find(mixing_measures(0), lambda G: True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -595,7 +788,7 @@ def cl_settings(
     max_dim: int = 20,
     experts_exceed_tasks: bool | None = None,
 ) -> CLSettings:
-    """Settings of Algorithm 1 of [2]_ (see :class:`CLSettings` for each field).
+    r"""Settings of Algorithm 1 of [2]_ (see :class:`CLSettings` for each field).
 
     Parameters
     ----------
@@ -615,12 +808,25 @@ def cl_settings(
     -------
     SearchStrategy[CLSettings]
         Settings with ``1 <= K <= N``, ``1 <= s < d``, ``T >= 2``, positive rates and
-        :math:`0 < \\Gamma \\le 2\\lambda`.
+        :math:`0 < \Gamma \le 2\lambda`.
 
     Raises
     ------
     hypothesis.errors.InvalidArgument
         When drawn from, if an argument is out of range or the regime is impossible.
+
+    See Also
+    --------
+    CLSettings : the drawn type.
+    moetheory.continual.config.CLConfig : the configuration built from a draw.
+
+    Notes
+    -----
+    Theorems 1 and 2 of [2]_ treat :math:`M > N` and :math:`M < N` separately;
+    ``experts_exceed_tasks`` restricts the draws to one regime by construction (``N``
+    first, then ``M`` on the right side of it). The threshold is drawn in
+    :math:`[0.01\lambda, 2\lambda]`, around the noise range, where the termination rule's
+    behaviour changes (Appendix A.4).
 
     References
     ----------

@@ -41,17 +41,10 @@ import moetheory
 PENDING: frozenset[str] = frozenset(
     {
         "moetheory.atlas",
-        "moetheory.continual.analysis",
-        "moetheory.continual.config",
         "moetheory.continual.data",
-        "moetheory.continual.figures",
         "moetheory.continual.portable",
-        "moetheory.continual.reference",
-        "moetheory.continual.scaling",
         "moetheory.continual.simulator",
-        "moetheory.continual.single_expert",
         "moetheory.continual.sweep",
-        "moetheory.continual.theory",
         "moetheory.engine.catalogue",
         "moetheory.engine.cli",
         "moetheory.engine.context",
@@ -68,19 +61,14 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.symbolic",
         "moetheory.estimation.voronoi",
         "moetheory.exact",
-        "moetheory.experts",
         "moetheory.identifiability",
         "moetheory.interactions",
         "moetheory.jacobs1991",
         "moetheory.jacobs_training",
         "moetheory.linear_independence",
-        "moetheory.pde",
-        "moetheory.reproduce",
-        "moetheory.routers",
         "moetheory.stats",
         "moetheory.stats_intervals",
         "moetheory.stats_sequential",
-        "moetheory.strategies",
     }
 )
 

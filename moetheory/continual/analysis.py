@@ -26,12 +26,49 @@ __all__ = [
 
 
 def late_mean(curves: np.ndarray, frac: float = 0.1) -> np.ndarray:
-    """Per-replicate mean of ``curves`` (R, T) over the last ``frac`` of the rounds.
+    r"""Per-replicate mean of ``curves`` over the last ``frac`` of the rounds.
+
+    Parameters
+    ----------
+    curves : ndarray, shape (R, T) or (T,)
+        One curve (e.g. :math:`F_t` or :math:`G_t`) per replicate.
+    frac : float, optional
+        Fraction of the rounds averaged, in (0, 1]; default 0.1 (the last tenth).
+
+    Returns
+    -------
+    ndarray, shape (R,)
+        The mean of the last :math:`k = \max(1, \operatorname{round}(\text{frac}\cdot T))`
+        values of each curve.
+
+    Raises
+    ------
+    ValueError
+        If ``frac`` is not in (0, 1].
+
+    See Also
+    --------
+    convergence_round : the round from which a curve stays near this level.
+
+    Notes
+    -----
+    The late level :math:`\frac1k \sum_{t=T-k+1}^{T} c_t` stands for the limit of a curve
+    that has settled; the dynamics claims of seed 003 ([1]_, Section 5 and Figure 2) compare
+    such levels across numbers of experts.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
     >>> late_mean(np.array([[4.0, 3.0, 2.0, 1.0]]), frac=0.5).tolist()
     [1.5]
+    >>> late_mean(np.array([1.0, 2.0]), frac=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: frac must lie in (0, 1], got 0.0
     """
     if not 0 < frac <= 1:
         raise ValueError(f"frac must lie in (0, 1], got {frac}")
@@ -41,8 +78,47 @@ def late_mean(curves: np.ndarray, frac: float = 0.1) -> np.ndarray:
 
 
 def convergence_round(curves: np.ndarray, frac: float = 0.1, late: float = 0.1) -> np.ndarray:
-    """First round (1-based) from which a curve stays within ``frac`` of the way from its
-    late level (``late_mean(curves, late)``) to its peak, per replicate.
+    r"""First round from which each curve stays close to its late level.
+
+    Parameters
+    ----------
+    curves : ndarray, shape (R, T) or (T,)
+        One curve per replicate.
+    frac : float, optional
+        Closeness, as a fraction of the way from the late level up to the curve's peak;
+        default 0.1.
+    late : float, optional
+        Fraction of the rounds defining the late level (see :func:`late_mean`); default 0.1.
+
+    Returns
+    -------
+    ndarray of int, shape (R,)
+        The 1-based round :math:`t^*` after which the curve never exceeds the level; 1 if
+        it never does.
+
+    Raises
+    ------
+    ValueError
+        If ``late`` is not in (0, 1] (from :func:`late_mean`); ``frac`` is not checked.
+
+    See Also
+    --------
+    late_mean : the late level.
+
+    Notes
+    -----
+    With :math:`\ell` the late level and :math:`p = \max_t c_t` the peak, the threshold is
+    :math:`\ell + \text{frac}\,(p - \ell)` and
+
+    .. math:: t^* = 1 + \max\{t : c_t > \ell + \text{frac}\,(p - \ell)\}.
+
+    It measures how fast the errors of Algorithm 1 ([1]_) settle, e.g. with and without
+    early termination.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -60,7 +136,43 @@ def convergence_round(curves: np.ndarray, frac: float = 0.1, late: float = 0.1) 
 
 
 def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
-    """Expert sets of eq. (11): ``argmax_j θ_mᵀ v_j`` for every expert, shape (R, M).
+    r"""Expert sets of eq. (11): the task signal each expert's gate aligns with best.
+
+    Parameters
+    ----------
+    theta : ndarray, shape (R, M, d)
+        Gate parameters :math:`\theta_m` of every replicate.
+    signals : ndarray, shape (R, N, d)
+        Feature signals :math:`v_n` of the tasks (or cluster centres) of every replicate.
+
+    Returns
+    -------
+    ndarray of int, shape (R, M)
+        :math:`\arg\max_j \theta_m^\top v_j` for every replicate and expert (0-based; ties
+        go to the smallest index).
+
+    Raises
+    ------
+    ValueError
+        If the last axes of ``theta`` and ``signals`` differ or the leading axes do not
+        broadcast (from NumPy).
+
+    See Also
+    --------
+    routing_tv : routing inside the sets.
+
+    Notes
+    -----
+    Eq. (11) of [1]_ defines the set of experts specialised in task :math:`n` as
+    :math:`\mathcal{M}_n = \{m : \arg\max_{j} \theta_m^\top v_j = n\}`; this returns, for each
+    expert :math:`m`, the index :math:`n` with :math:`m \in \mathcal{M}_n`. The inner products
+    are summed without BLAS (:func:`moetheory.continual.portable.dot_last`), so ties are
+    broken identically on every machine.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -75,27 +187,58 @@ def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
 def routing_tv(
     expert: np.ndarray, group: np.ndarray, members: np.ndarray, start: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Routing inside expert sets after round ``start`` (Proposition 3's statistic).
+    r"""Routing inside the expert sets after round ``start`` (the statistic of Proposition 3).
 
     Parameters
     ----------
-    expert, group : ndarray of int (R, T)
+    expert, group : ndarray of int, shape (R, T)
         Routed expert and the task's group (ground truth or cluster) per round.
-    members : ndarray of int (R, M)
-        Group each expert specialises in (eq. (11)).
-    start : ndarray of int (R,)
+    members : ndarray of int, shape (R, M)
+        Group each expert specialises in (eq. (11); see :func:`expert_sets`).
+    start : ndarray of int, shape (R,)
         Only rounds ``t > start`` (1-based) count.
 
     Returns
     -------
-    inside : ndarray (R,)
-        Fraction of counted rounds routed to an expert of the task's own set.
-    tv : ndarray (R,)
+    inside : ndarray, shape (R,)
+        Fraction of counted rounds routed to an expert of the task's own set (``nan`` if no
+        round counts).
+    tv : ndarray, shape (R,)
         Mean over groups with ``>= 2`` experts and ``>= 20`` routings of the total-variation
         distance between the routing frequencies inside the set and the uniform law
         (``nan`` if no such group).
-    groups_used : ndarray of int (R,)
+    groups_used : ndarray of int, shape (R,)
         Number of groups entering ``tv``.
+
+    Raises
+    ------
+    ValueError
+        If ``expert`` is not two-dimensional.
+    IndexError
+        If an expert index is outside the columns of ``members``, or ``start`` is shorter
+        than ``R``.
+
+    See Also
+    --------
+    expert_sets : the sets :math:`\mathcal{M}_n`.
+
+    Notes
+    -----
+    Proposition 3 of [1]_: after the exploration phase each task is routed to an expert of
+    its own set :math:`\mathcal{M}_n`, and, with the routing noise, uniformly among them. For
+    a group :math:`k` with experts :math:`\mathcal{M}_k` (:math:`|\mathcal{M}_k| \ge 2`) and
+    routing frequencies :math:`f_m` among the rounds of group :math:`k` routed inside
+    :math:`\mathcal{M}_k`,
+
+    .. math:: \mathrm{TV}_k = \frac12 \sum_{m \in \mathcal{M}_k}
+              \Big| f_m - \frac{1}{|\mathcal{M}_k|} \Big|,
+
+    and ``tv`` is the mean of :math:`\mathrm{TV}_k` over the groups used.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -131,7 +274,36 @@ def routing_tv(
 
 
 def paired_ci(a: np.ndarray, b: np.ndarray, alpha: float) -> MeanEstimate:
-    """Confidence interval of the mean of the paired differences ``a - b``.
+    r"""Confidence interval of the mean of the paired differences ``a - b``.
+
+    Parameters
+    ----------
+    a, b : ndarray, shape (R,)
+        Paired replicate values (e.g. the same seeds run under two settings).
+    alpha : float
+        Two-sided error level, in (0, 1): the interval has level :math:`1 - \alpha`.
+
+    Returns
+    -------
+    MeanEstimate
+        Student-t interval of :math:`\overline{a - b}` (method ``"t"``).
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` do not broadcast, or from :func:`moetheory.stats.mean_ci`: fewer
+        than two or non-finite differences, ``alpha`` outside (0, 1).
+
+    See Also
+    --------
+    moetheory.stats.mean_ci : the interval used.
+    greater : the one-sided decision rule applied to such intervals.
+
+    Notes
+    -----
+    Pairing removes the variation the two settings share: with :math:`D_i = a_i - b_i`,
+
+    .. math:: \bar D \pm t_{R-1,\,1-\alpha/2}\, s_D / \sqrt{R}.
 
     Examples
     --------

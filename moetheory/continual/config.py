@@ -61,7 +61,7 @@ _READING_DEFAULTS: dict[str, dict[str, Any]] = {
 
 @dataclass(frozen=True)
 class CLConfig:
-    """Parameters of one continual-learning MoE run (seed 003, Algorithm 1).
+    r"""Parameters of one continual-learning MoE run (seed 003, Algorithm 1).
 
     Parameters
     ----------
@@ -128,6 +128,48 @@ class CLConfig:
     code_metrics : bool or None
         Also compute the code's metrics (unsquared norms, absolute differences, its indices).
 
+    Raises
+    ------
+    ValueError
+        On construction, naming the parameter and its allowed range, if a reading or an
+        option is not one of its choices, an integer parameter is not an integer or out of
+        range (``M, N, T >= 1``, ``1 <= K <= N``, ``d >= 2``, ``1 <= s < d``,
+        ``1 <= code_rank <= d`` for the code model), a rate or scale is not finite and
+        positive (``sigma0, eta, lam, beta_max, signal_norm, column_norm``, and ``gamma``,
+        ``signal_scale`` when given), a level is negative (``sigma_t, alpha``,
+        ``cluster_spread``), or a flag is not a bool.
+
+    See Also
+    --------
+    READINGS : the two named readings.
+    moetheory.continual.simulate : run Algorithm 1 under a configuration.
+    moetheory.continual.reference.reference_run : a plain-loop run of the same algorithm.
+    moetheory.strategies.cl_settings : Hypothesis strategy of valid settings.
+
+    Notes
+    -----
+    Algorithm 1 of the paper [1]_: at round :math:`t` a task :math:`n_t` arrives with
+    features :math:`X_t \in \mathbb{R}^{d \times s}`; the gate computes
+    :math:`h_m = \theta_m^\top \sum_i X_{t,i}` and routes to
+    :math:`m_t = \arg\max_m (h_m + r_m)`, :math:`r_m \sim U[0, \lambda]` (eq. (1)); the
+    selected expert moves to the minimum-norm interpolant (eq. (5)),
+
+    .. math:: w_t^{(m_t)} = w_{t-1}^{(m_t)} + X_t (X_t^\top X_t)^{-1}
+              (y_t - X_t^\top w_{t-1}^{(m_t)}),
+
+    and the gate takes a gradient step of size :math:`\eta` on the local loss (6) plus
+    :math:`\alpha` times the auxiliary load-balancing loss (7) (eqs. (8)-(9)) until the
+    termination rule with threshold :math:`\Gamma` fires. The defaults are Appendix A.2's,
+    :math:`\sigma_0 = 0.4, \sigma_t = 0.1, d = 10, s = 6, \eta = \alpha = 0.5,
+    \lambda = 0.3`, with :math:`N = 7, K = 3` of the Figure 2 experiment (Section 6) and
+    :math:`M = 5`, one of its numbers of experts.
+    The instance is frozen; :meth:`replace` makes a modified copy.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+
     Examples
     --------
     >>> cfg = CLConfig(M=5, T=100)
@@ -137,6 +179,8 @@ class CLConfig:
     Traceback (most recent call last):
     ...
     ValueError: s must satisfy 1 <= s < d = 10 (over-parameterised regime), got 10
+    >>> CLConfig(reading="code").softmax, CLConfig(reading="code", softmax="clean").softmax
+    ('noisy', 'clean')
     """
 
     M: int = 5
@@ -219,30 +263,101 @@ class CLConfig:
 
     @property
     def resolved_gamma(self) -> float:
-        """The threshold ``Γ`` used: ``gamma`` or ``σ0^1.25`` (Algorithm 1)."""
+        r"""The termination threshold :math:`\Gamma` used: ``gamma``, or :math:`\sigma_0^{1.25}`.
+
+        Returns
+        -------
+        float
+            :math:`\Gamma > 0` (Algorithm 1; Appendix A.2 uses :math:`\sigma_0^{1.25}`).
+
+        Examples
+        --------
+        >>> CLConfig(gamma=0.2).resolved_gamma
+        0.2
+        """
         return float(self.gamma) if self.gamma is not None else self.sigma0**1.25
 
     @property
     def T1(self) -> int:
-        """Length of the exploration phase, ``T1 = ⌈M/η⌉`` (Proposition 1)."""
+        r"""Length of the exploration phase, :math:`T_1 = \lceil M/\eta \rceil` (Proposition 1).
+
+        Returns
+        -------
+        int
+            :math:`T_1`, with a tolerance of :math:`10^{-12}` so that an exact ratio such as
+            :math:`M/\eta = 10` is not rounded up by floating-point error.
+
+        Examples
+        --------
+        >>> CLConfig(M=3, eta=0.4).T1
+        8
+        """
         return math.ceil(self.M / self.eta - 1e-12)
 
     @property
     def resolved_signal_scale(self) -> float:
-        """Definition-1 model: the constant ``c`` of ``v_n = c · w_n``."""
+        r"""Definition-1 model: the constant :math:`c` of :math:`v_n = c\, w_n`.
+
+        Returns
+        -------
+        float
+            ``signal_scale``, or :math:`1/\sigma_0` when it is ``None``.
+
+        Examples
+        --------
+        >>> CLConfig(sigma0=0.5).resolved_signal_scale
+        2.0
+        """
         return self.signal_scale if self.signal_scale is not None else 1.0 / self.sigma0
 
     @property
     def resolved_cluster_spread(self) -> float:
-        """Within-cluster spread of the ground truths (see ``cluster_spread``)."""
+        r"""Within-cluster spread of the ground truths (see the ``cluster_spread`` parameter).
+
+        Returns
+        -------
+        float
+            ``cluster_spread``, or its default: :math:`\sigma_0^{1.5}` under the Definition-1
+            model, :math:`\sigma_0/200` under the code model.
+
+        Examples
+        --------
+        >>> CLConfig(sigma0=0.25).resolved_cluster_spread
+        0.125
+        """
         if self.cluster_spread is not None:
             return float(self.cluster_spread)
         return self.sigma0**1.5 if self.data_model == "definition1" else self.sigma0 / 200
 
     def replace(self, **changes: Any) -> CLConfig:
-        """A copy with ``changes`` applied.
+        """A copy with ``changes`` applied, validated like a new instance.
 
-        Changing ``reading`` re-resolves every option not given explicitly in ``changes``.
+        Parameters
+        ----------
+        **changes
+            New values of fields of :class:`CLConfig`.
+
+        Returns
+        -------
+        CLConfig
+            The modified copy. Changing ``reading`` re-resolves every option not given
+            explicitly in ``changes`` from the new reading.
+
+        Raises
+        ------
+        ValueError
+            If the modified configuration is invalid (see :class:`CLConfig`).
+        TypeError
+            If a key of ``changes`` is not a field.
+
+        Examples
+        --------
+        >>> CLConfig().replace(reading="code").loc_norm
+        'unsquared'
+        >>> CLConfig().replace(T=0)
+        Traceback (most recent call last):
+        ...
+        ValueError: T must be an integer >= 1, got 0
         """
         if "reading" in changes:
             for name in _READING_DEFAULTS["paper"]:
@@ -250,7 +365,20 @@ class CLConfig:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields plus the resolved ``Γ``, ``T1``, signal scale and spread, for evidence."""
+        """All fields plus the resolved threshold, :math:`T_1`, signal scale and spread.
+
+        Returns
+        -------
+        dict
+            The dataclass fields, and ``gamma_used``, ``T1``, ``signal_scale_used`` and
+            ``cluster_spread_used``: the record a check puts in its evidence.
+
+        Examples
+        --------
+        >>> d = CLConfig(M=2, eta=0.5).to_dict()
+        >>> d["M"], d["T1"], d["reading"]
+        (2, 4, 'paper')
+        """
         out = asdict(self)
         out.update(
             gamma_used=self.resolved_gamma,

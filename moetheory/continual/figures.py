@@ -26,13 +26,49 @@ GAMMA_NAMES = ("σ0^0.75", "σ0", "σ0^1.25", "σ0^1.5")
 
 
 def band(curves: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pointwise mean and Student-t confidence band of ``curves`` (R, T).
+    r"""Pointwise mean of ``curves`` with a Student-t confidence band.
+
+    Parameters
+    ----------
+    curves : ndarray, shape (R, T) or (T,)
+        One curve per replicate (a 1-D array is one replicate).
+    level : float, optional
+        Confidence level of the band, in (0, 1); default 0.95.
+
+    Returns
+    -------
+    mean, low, high : ndarray, shape (T,)
+        The mean over replicates and the ends of the band at every round. With a single
+        replicate the band collapses to the mean (``low`` and ``high`` are copies of it).
+
+    Raises
+    ------
+    TypeError
+        If ``curves`` is not numeric (from NumPy's reductions). ``band`` makes no checks of
+        its own: a ``level`` outside (0, 1) gives a NaN band (``scipy.stats.t.ppf``).
+
+    See Also
+    --------
+    moetheory.continual.analysis.paired_ci : interval of a mean paired difference.
+    moetheory.stats.mean_ci : interval of one mean, as used by the checks.
+
+    Notes
+    -----
+    With :math:`\bar c_t` and :math:`s_t` the mean and the sample standard deviation
+    (``ddof=1``) of the :math:`R` replicates at round :math:`t`,
+
+    .. math:: \bar c_t \pm t_{R-1,\,(1+\ell)/2}\, s_t / \sqrt{R},
+
+    :math:`\ell` the level. The band is pointwise: it covers each round's mean with
+    probability about :math:`\ell`, not the whole curve at once.
 
     Examples
     --------
     >>> m, lo, hi = band(np.array([[1.0, 2.0], [3.0, 4.0]]))
     >>> m.tolist(), bool((lo < m).all() and (m < hi).all())
     ([2.0, 3.0], True)
+    >>> [a.tolist() for a in band(np.array([5.0, 6.0]))]
+    [[5.0, 6.0], [5.0, 6.0], [5.0, 6.0]]
     """
     curves = np.atleast_2d(curves)
     R = curves.shape[0]
@@ -84,11 +120,73 @@ def _save(fig, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
 def reproduce_fig2(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
-    """Figure 2: forgetting and generalization error against t, M ∈ {1, 5, 10, 20}, with and
-    without termination (Appendix A.2 settings), for the paper's and the code's readings.
+    r"""Reproduce Figure 2 of seed 003: forgetting and generalization error against the round.
 
-    Full profile: T = 2000 and 100 replicates (paper settings); quick: T = 500, 10 replicates.
-    Writes ``cl_fig2_<reading>.png/.svg`` and ``cl_fig2.csv``.
+    Runs Algorithm 1 for :math:`M \in \{1, 5, 10, 20\}` experts, with and without the early
+    termination, under the Appendix A.2 settings, for the paper's and the code's readings,
+    and writes one figure per reading plus a table.
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+        Output directory, created if missing.
+    seed : int
+        Seed of the simulations; the same seed gives the same files.
+    profile : {"quick", "full"}
+        ``"full"``: :math:`T = 2000` rounds and 100 replicates (the paper's settings);
+        ``"quick"``: :math:`T = 500` rounds and 10 replicates.
+    replicates : int or None
+        Number of replicates, overriding the profile's; ``None`` keeps the profile's.
+    progress : bool
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    list of pathlib.Path
+        ``cl_fig2_paper.png``, ``cl_fig2_paper.svg``, ``cl_fig2_code.png``,
+        ``cl_fig2_code.svg`` and ``cl_fig2.csv`` (columns ``reading, M, terminate, t,
+        F_mean, F_low, F_high, G_mean, G_low, G_high``).
+
+    Raises
+    ------
+    ValueError
+        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
+        nor an integer >= 1 (checked before any simulation); a configuration error of
+        :class:`~moetheory.continual.config.CLConfig` would propagate.
+
+    See Also
+    --------
+    reproduce_fig4_5 : Figures 4 and 5 (the termination threshold).
+    band : the mean and the 95% band of each curve.
+    moetheory.reproduce.reproduce : the ``moetheory reproduce cl-fig2`` entry point.
+
+    Notes
+    -----
+    The curves are the forgetting :math:`F_t` (eq. (15)) and the generalization error
+    :math:`G_t` (eq. (16)),
+
+    .. math::
+
+        F_t = \frac{1}{t-1}\sum_{\tau=1}^{t-1} \big(\|w_t^{(m_\tau)} - w_{n_\tau}\|^2
+        - \|w_\tau^{(m_\tau)} - w_{n_\tau}\|^2\big), \qquad
+        G_t = \frac{1}{t}\sum_{\tau=1}^{t} \|w_t^{(m_\tau)} - w_{n_\tau}\|^2,
+
+    each the mean over replicates with a pointwise 95% Student-t band. Under the ``code``
+    reading the released code's metrics (unsquared norms) are plotted instead. The single
+    expert (:math:`M = 1`) has no gate and so no termination; it appears in both panels.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> reproduce_fig2(Path("out"), seed=0, profile="tiny", replicates=None, progress=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be 'quick' or 'full', got 'tiny'
     """
     R, T = _sizes(profile, replicates, 2000)
     plt = _plt()
@@ -149,12 +247,73 @@ def _fig45_base(reading: str, N: int, T: int) -> CLConfig:
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
-    """Figures 4 and 5 (Appendix A.4): routing records of one run for each threshold Γ
-    (N = 6, K = 3, M = 5, λ = σ0^1.25) and mean forgetting / generalization error against t
-    for each Γ (N = 30), for the paper's and the code's readings.
+    r"""Reproduce Figures 4-5 of seed 003 (Appendix A.4): routing and errors against Γ.
 
-    Full profile: T = 500 (the code's; the paper gives none), 100 replicates; quick: 10.
-    Writes ``cl_fig4_<reading>``, ``cl_fig5_<reading>`` (PNG, SVG) and two CSV files.
+    For each termination threshold :math:`\Gamma \in \{\sigma_0^{0.75}, \sigma_0,
+    \sigma_0^{1.25}, \sigma_0^{1.5}\}` (:math:`\sigma_0 = 0.4`, :math:`\lambda =
+    \sigma_0^{1.25}`, :math:`M = 5`, :math:`K = 3` clusters): Figure 4 plots the routed expert
+    of every round of one run with :math:`N = 6` tasks, coloured by the task's cluster, with
+    the termination round marked; Figure 5 plots the mean forgetting and generalization error
+    against the round with :math:`N = 30` tasks. Both for the paper's and the code's
+    readings.
+
+    Parameters
+    ----------
+    out_dir : pathlib.Path
+        Output directory, created if missing.
+    seed : int
+        Seed of the simulations; the same seed gives the same files.
+    profile : {"quick", "full"}
+        Both use :math:`T = 500` rounds (the released code's; the paper states none);
+        ``"full"``: 100 replicates for Figure 5, ``"quick"``: 10. Figure 4 is one run.
+    replicates : int or None
+        Number of Figure 5 replicates, overriding the profile's; ``None`` keeps it.
+    progress : bool
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    list of pathlib.Path
+        ``cl_fig4_<reading>`` and ``cl_fig5_<reading>`` as PNG and SVG for both readings, then
+        ``cl_fig4_routing.csv`` (``reading, gamma, t, task, expert``, 1-based task and expert)
+        and ``cl_fig5.csv`` (``reading, gamma, t, F_mean, F_low, F_high, G_mean, G_low,
+        G_high``).
+
+    Raises
+    ------
+    ValueError
+        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
+        nor an integer >= 1 (checked before any simulation); a configuration error of
+        :class:`~moetheory.continual.config.CLConfig` would propagate.
+
+    See Also
+    --------
+    reproduce_fig2 : Figure 2 (the number of experts).
+    band : the mean and the 95% band of each curve.
+    moetheory.reproduce.reproduce : the ``moetheory reproduce cl-fig4-5`` entry point.
+
+    Notes
+    -----
+    Algorithm 1 stops updating the gate once every expert :math:`m` has been flagged, i.e.
+    seen :math:`|h_m - h_{m_t}| < \Gamma` after the exploration phase
+    :math:`t > T_1 = \lceil M/\eta \rceil`. The paper's point (Appendix A.4) is that a
+    threshold :math:`\Gamma` above the noise range :math:`\lambda` ends the exploration too
+    early; each Figure 4 panel title states whether :math:`\Gamma > \lambda`. The code
+    reading uses the released code's data scales (``s = 8``, ``signal_norm = 5``,
+    ``column_norm = 0.01``, spread :math:`\sigma_0/100`).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> reproduce_fig4_5(Path("out"), seed=0, profile="quick", replicates=0, progress=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: replicates must be an integer >= 1 or None, got 0
     """
     R, T = _sizes(profile, replicates, 500)
     plt = _plt()

@@ -50,31 +50,52 @@ def _slope(logx: np.ndarray, logy: np.ndarray) -> np.ndarray:
 def fit_exponent(
     x: Sequence[float], samples: Sequence[np.ndarray], alpha: float, seed: int = 0
 ) -> MeanEstimate:
-    """Log-log slope of ``mean(samples[i])`` against ``x[i]`` with a bootstrap interval.
+    r"""Log-log slope of ``mean(samples[i])`` against ``x[i]``, with a bootstrap interval.
 
     Parameters
     ----------
-    x : sequence of float
+    x : sequence of float, length G
         Grid values, positive, at least two distinct.
-    samples : sequence of ndarray
-        Positive replicate values of the quantity at each grid point.
+    samples : sequence of ndarray, length G
+        Non-negative replicate values of the quantity at each grid point, at least two of
+        them positive per grid point.
     alpha : float
         One minus the interval's level.
-    seed : int
-        Seed of the bootstrap.
+    seed : int, optional
+        Seed of the bootstrap; default 0.
 
     Returns
     -------
     MeanEstimate
-        ``mean`` is the fitted exponent, ``[low, high]`` its percentile interval and ``n``
-        the total number of replicates.
+        ``mean`` is the fitted exponent, ``[low, high]`` its percentile interval of level
+        :math:`1 - \alpha` and ``n`` the total number of replicates.
 
     Raises
     ------
     ValueError
-        If the grid is not positive, a grid value has fewer than two positive samples (zeros
-        are allowed: an exactly balanced run), a sample is negative or not finite, or the
-        sizes disagree.
+        If the grid is not positive or has fewer than two distinct values, a grid value has
+        fewer than two positive samples (zeros are allowed: an exactly balanced run), a
+        sample is negative or not finite, or the sizes disagree.
+
+    See Also
+    --------
+    exponent_at_least : judge :math:`q = O(x^a)`.
+    exponent_at_most : judge :math:`q = \Omega(x^a)`.
+    exponent_equal : judge :math:`q = \Theta(x^a)`.
+
+    Notes
+    -----
+    With :math:`\bar q_i` the mean of ``samples[i]``, the exponent is the ordinary
+    least-squares slope
+
+    .. math:: \hat a = \frac{\sum_i (\log x_i - \overline{\log x})
+              (\log \bar q_i - \overline{\log \bar q})}{\sum_i (\log x_i - \overline{\log x})^2}.
+
+    The interval takes the :math:`\alpha/2` and :math:`1 - \alpha/2` quantiles
+    (``inverted_cdf``) of the slope over 1000 resamples, each drawing the replicates at every
+    grid point independently with replacement; a resample of only zeros has slope
+    :math:`\pm\infty`, kept as such. Logarithms go through the C library, not NumPy's SIMD
+    kernels, so the fitted exponent has the same bits on every machine.
 
     Examples
     --------
@@ -83,6 +104,10 @@ def fit_exponent(
     >>> est = fit_exponent(xs, [x**1.5 * rng.uniform(0.9, 1.1, 30) for x in xs], 0.01)
     >>> bool(abs(est.mean - 1.5) < 0.05 and est.low < 1.5 < est.high)
     True
+    >>> fit_exponent([0.1, 0.1], [np.ones(3), np.ones(3)], 0.05)
+    Traceback (most recent call last):
+    ...
+    ValueError: x must hold at least two distinct positive values, got [0.1, 0.1]
     """
     xs = np.asarray(x, dtype=float)
     if xs.ndim != 1 or len(np.unique(xs)) < 2 or (xs <= 0).any():
@@ -112,8 +137,40 @@ def fit_exponent(
 
 
 def exponent_at_least(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
-    """``q = O(x^a)`` as ``x → 0``: the fitted exponent is at least ``a`` (within ``tol``);
-    :func:`moetheory.stats.at_least` on the exponent's interval.
+    r"""Judge :math:`q = O(x^a)` as :math:`x \to 0`: the fitted exponent is at least ``a``.
+
+    Parameters
+    ----------
+    label : str
+        Name of the quantity, for the comparison's text.
+    est : MeanEstimate
+        Fitted exponent with its interval (from :func:`fit_exponent`).
+    a : float
+        The claimed exponent.
+    tol : float
+        Tolerance on the exponent, fixed before looking at the data.
+
+    Returns
+    -------
+    Comparison
+        The verdict (``supported``, ``unsupported`` or ``inconclusive``) with the interval,
+        the band and the rule.
+
+    Raises
+    ------
+    ValueError
+        If ``tol`` is negative or NaN (from the rule of :mod:`moetheory.stats`).
+
+    See Also
+    --------
+    moetheory.stats.at_least : the rule applied to the exponent's interval.
+    exponent_at_most, exponent_equal : the other order statements.
+
+    Notes
+    -----
+    For small :math:`x`, :math:`q \le C x^a` holds with an exponent :math:`\hat a \ge a`
+    (a larger exponent is a faster decay). ``supported`` if the interval lies above
+    :math:`a - \text{tol}`, ``unsupported`` if it lies below, else ``inconclusive``.
 
     Examples
     --------
@@ -124,8 +181,40 @@ def exponent_at_least(label: str, est: MeanEstimate, a: float, tol: float) -> Co
 
 
 def exponent_at_most(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
-    """``q = Ω(x^a)`` as ``x → 0``: the fitted exponent is at most ``a`` (within ``tol``);
-    :func:`moetheory.stats.at_most` on the exponent's interval.
+    r"""Judge :math:`q = \Omega(x^a)` as :math:`x \to 0`: the fitted exponent is at most ``a``.
+
+    Parameters
+    ----------
+    label : str
+        Name of the quantity, for the comparison's text.
+    est : MeanEstimate
+        Fitted exponent with its interval (from :func:`fit_exponent`).
+    a : float
+        The claimed exponent.
+    tol : float
+        Tolerance on the exponent, fixed before looking at the data.
+
+    Returns
+    -------
+    Comparison
+        The verdict (``supported``, ``unsupported`` or ``inconclusive``) with the interval,
+        the band and the rule.
+
+    Raises
+    ------
+    ValueError
+        If ``tol`` is negative or NaN (from the rule of :mod:`moetheory.stats`).
+
+    See Also
+    --------
+    moetheory.stats.at_most : the rule applied to the exponent's interval.
+    exponent_at_least, exponent_equal : the other order statements.
+
+    Notes
+    -----
+    For small :math:`x`, :math:`q \ge c\, x^a` holds with an exponent :math:`\hat a \le a`.
+    ``supported`` if the interval lies below :math:`a + \text{tol}`, ``unsupported`` if it
+    lies above, else ``inconclusive``.
 
     Examples
     --------
@@ -136,8 +225,40 @@ def exponent_at_most(label: str, est: MeanEstimate, a: float, tol: float) -> Com
 
 
 def exponent_equal(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
-    """``q = Θ(x^a)``: the exponent's interval lies inside ``[a - tol, a + tol]``;
-    :func:`moetheory.stats.compare` (equivalence) on the exponent's interval.
+    r"""Judge :math:`q = \Theta(x^a)`: the exponent lies within ``tol`` of ``a``.
+
+    Parameters
+    ----------
+    label : str
+        Name of the quantity, for the comparison's text.
+    est : MeanEstimate
+        Fitted exponent with its interval (from :func:`fit_exponent`).
+    a : float
+        The claimed exponent.
+    tol : float
+        Tolerance on the exponent, fixed before looking at the data.
+
+    Returns
+    -------
+    Comparison
+        The verdict (``supported``, ``unsupported`` or ``inconclusive``) with the interval,
+        the band and the rule.
+
+    Raises
+    ------
+    ValueError
+        If ``tol`` is negative or NaN (from the rule of :mod:`moetheory.stats`).
+
+    See Also
+    --------
+    moetheory.stats.compare : the equivalence rule applied to the exponent's interval.
+    exponent_at_least, exponent_at_most : the one-sided order statements.
+
+    Notes
+    -----
+    ``supported`` if the interval lies inside :math:`[a - \text{tol}, a + \text{tol}]`,
+    ``unsupported`` if it misses that band entirely, else ``inconclusive`` (a wide interval
+    proves neither).
 
     Examples
     --------

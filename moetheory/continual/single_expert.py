@@ -50,16 +50,61 @@ def column_space_basis(
     signals: np.ndarray | None = None,
     tasks: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Orthonormal bases ``Q`` (R, d, s) of the column spaces of ``R`` draws of ``X_t``.
+    r"""Orthonormal bases of the column spaces of ``replicates`` independent draws of :math:`X_t`.
 
-    Under ``"definition1"`` the first column is ``v_{tasks[k]}`` (its scale ``beta_t`` and the
-    noise level ``sigma_t > 0`` do not change the column space) and the rest are Gaussian.
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the Gaussian columns.
+    s, d : int
+        Samples per task and dimension, ``1 <= s < d``.
+    replicates : int
+        Number of independent draws :math:`R \ge 1`.
+    model : {"gaussian", "definition1"}, optional
+        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
+        Definition 1 (the first column is the task's signal :math:`v_n`); default
+        ``"gaussian"``.
+    signals : ndarray, shape (N, d), optional
+        Task signals :math:`v_n` (required for ``"definition1"``).
+    tasks : ndarray of int, shape (R,), optional
+        Task of each draw, indexing ``signals`` (required for ``"definition1"``).
+
+    Returns
+    -------
+    ndarray, shape (R, d, s)
+        :math:`Q` with orthonormal columns spanning the column space of each :math:`X_t`, so
+        that the projection of eq. (5) is :math:`P_t = Q Q^\top`.
+
+    Raises
+    ------
+    ValueError
+        If ``d < 2``, ``s`` is not in ``[1, d)``, ``replicates < 1``, ``model`` is unknown,
+        or, under ``"definition1"``, the signals are missing, not of shape ``(N, d)`` or
+        contain a zero vector.
+
+    See Also
+    --------
+    projection_sq_norms : :math:`\|P_t u\|^2` from these bases.
+    single_expert_run : the recursion of eq. (5) built on them.
+
+    Notes
+    -----
+    Under Definition 1 of [1]_ one column of :math:`X_t` is :math:`\beta_t v_{n_t}` and the
+    others are Gaussian noise of level :math:`\sigma_t`; neither :math:`\beta_t > 0` nor
+    :math:`\sigma_t > 0` changes the column space, so the first column is set to
+    :math:`v_{n_t}` and the rest are standard Gaussian. The basis comes from a reduced QR
+    factorisation (almost surely of full rank :math:`s`).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
     >>> Q = column_space_basis(np.random.default_rng(1), 2, 4, 3)
-    >>> np.allclose(np.swapaxes(Q, 1, 2) @ Q, np.eye(2))
-    True
+    >>> Q.shape, np.allclose(np.swapaxes(Q, 1, 2) @ Q, np.eye(2))
+    ((3, 4, 2), True)
     """
     _check(s, d, replicates, model, signals)
     X = rng.standard_normal((replicates, d, s))
@@ -77,7 +122,56 @@ def projection_sq_norms(
     model: str = "gaussian",
     signal: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``R`` independent draws of ``||P_t u||^2`` (Lemma 16's key step).
+    r"""``replicates`` independent draws of :math:`\|P_t u\|^2` (the key step of Lemma 16).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the features.
+    u : ndarray, shape (d,)
+        The vector projected.
+    s : int
+        Samples per task, ``1 <= s < d``.
+    replicates : int
+        Number of draws :math:`R \ge 1`.
+    model : {"gaussian", "definition1"}, optional
+        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
+        Definition 1 (the first column is the task's signal :math:`v_n`); default
+        ``"gaussian"``.
+    signal : ndarray, shape (d,), optional
+        The task signal :math:`v` (required for ``"definition1"``).
+
+    Returns
+    -------
+    ndarray, shape (R,)
+        :math:`\|P_t u\|^2 = \|Q^\top u\|^2` for each draw.
+
+    Raises
+    ------
+    ValueError
+        If ``u`` is not a vector, or from the argument checks of
+        :func:`column_space_basis`.
+
+    See Also
+    --------
+    column_space_basis : the bases used.
+    moetheory.continual.theory.projection_mean_definition1 : the exact mean under
+        Definition 1.
+
+    Notes
+    -----
+    For Gaussian :math:`X_t` the column space is a uniformly random :math:`s`-dimensional
+    subspace, so :math:`\mathbb{E}[P_t] = \frac{s}{d} I` and
+
+    .. math:: \mathbb{E}\|P_t u\|^2 = \frac{s}{d}\|u\|^2 = (1 - r)\|u\|^2,
+
+    the identity Lemma 16 of [1]_ uses (Appendix H). Under Definition 1 the mean is
+    :func:`~moetheory.continual.theory.projection_mean_definition1` instead.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -105,17 +199,69 @@ def single_expert_run(
     model: str = "gaussian",
     signals: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Forgetting ``F_t`` and generalization error ``G_t`` (each (R, horizon)) of ``M = 1``.
+    r"""Forgetting :math:`F_t` and generalization error :math:`G_t` of one expert (:math:`M = 1`).
 
-    Tasks are drawn uniformly from the rows of ``W`` (Definition 1), the expert starts at 0
-    and follows eq. (5). ``F_1 = 0`` by convention.
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the tasks and the features.
+    W : ndarray, shape (N, d)
+        Ground truths :math:`w_1, \dots, w_N` (finite).
+    s : int
+        Samples per task, ``1 <= s < d``.
+    horizon : int
+        Number of rounds :math:`T \ge 1`.
+    replicates : int
+        Number of independent runs :math:`R \ge 1`, simulated at once.
+    model : {"gaussian", "definition1"}, optional
+        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
+        Definition 1 (the first column is the task's signal :math:`v_n`); default
+        ``"gaussian"``.
+    signals : ndarray, shape (N, d), optional
+        Task signals :math:`v_n` (required for ``"definition1"``).
+
+    Returns
+    -------
+    F, G : ndarray, shape (R, horizon)
+        :math:`F_t` (eq. (15)) and :math:`G_t` (eq. (16)) at rounds :math:`t = 1, \dots, T`
+        (column ``t - 1``); :math:`F_1 = 0` by convention.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite (N, d) array, ``horizon < 1``, or from the argument checks
+        of :func:`column_space_basis`.
+
+    See Also
+    --------
+    moetheory.continual.theory.exact_forgetting : exact :math:`\mathbb{E}[F_t]`.
+    moetheory.continual.theory.exact_generalization : exact :math:`\mathbb{E}[G_T]`.
+    moetheory.continual.theory.single_expert_exact_moments : the same moments by enumeration.
+
+    Notes
+    -----
+    Tasks :math:`n_t` are drawn uniformly from the rows of :math:`W` (Definition 1 of [1]_);
+    the expert starts at :math:`w_0 = 0` and follows eq. (5),
+
+    .. math:: w_t = w_{t-1} + P_t (w_{n_t} - w_{t-1}),
+
+    :math:`P_t` the projection onto the column space of :math:`X_t`. With
+    :math:`e_t(n) = \|w_t - w_n\|^2`,
+
+    .. math:: F_t = \frac{1}{t-1}\sum_{\tau=1}^{t-1}\big(e_t(n_\tau) - e_\tau(n_\tau)\big),
+              \qquad G_t = \frac1t \sum_{\tau=1}^{t} e_t(n_\tau).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
     >>> rng = np.random.default_rng(3)
     >>> F, G = single_expert_run(rng, np.array([[1.0, 0.0, 0.0]]), 1, 2, 2)
-    >>> bool(np.all(G[:, 1] <= G[:, 0] + 1e-12))
-    True
+    >>> F.shape, bool(np.all(G[:, 1] <= G[:, 0] + 1e-12))
+    ((2, 2), True)
     """
     W = np.asarray(W, dtype=float)
     if W.ndim != 2 or W.shape[0] < 1 or not np.all(np.isfinite(W)):

@@ -77,11 +77,17 @@ __all__ = [
     "thm2_generalization_bound_expr",
 ]
 
+#: Over-parameterisation ratio :math:`r = 1 - s/d` (:func:`overparam_ratio`).
 r = sp.Symbol("r", positive=True)
+#: The last round :math:`T` (of :math:`G_T`).
 T = sp.Symbol("T", integer=True, positive=True)
+#: A round :math:`t` (of :math:`F_t`).
 t = sp.Symbol("t", integer=True, positive=True)
+#: Number of ground truths (tasks) :math:`N`.
 N = sp.Symbol("N", integer=True, positive=True)
+#: :math:`S = \sum_n \|w_n\|^2`.
 S = sp.Symbol("S", nonnegative=True)
+#: :math:`D = \sum_{n, n'} \|w_{n'} - w_n\|^2` over ordered pairs (:func:`pair_gap_sum`).
 D = sp.Symbol("D", nonnegative=True)
 _i = sp.Symbol("i", integer=True, positive=True)
 _l = sp.Symbol("l", integer=True, positive=True)
@@ -115,7 +121,39 @@ FORGETTING_READINGS: tuple[str, ...] = tuple(
 
 
 def overparam_ratio(s: int, d: int) -> float:
-    """Over-parameterisation ratio ``r = 1 - s/d`` of Section 5.
+    r"""Over-parameterisation ratio :math:`r = 1 - s/d` of Section 5.
+
+    Parameters
+    ----------
+    s : int
+        Samples per task, ``1 <= s < d``.
+    d : int
+        Dimension of the features and models, ``d >= 2``.
+
+    Returns
+    -------
+    float
+        :math:`r \in (0, 1)`.
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.
+
+    See Also
+    --------
+    expected_error_expr : where :math:`r` enters, as the contraction of one round.
+
+    Notes
+    -----
+    In the over-parameterised regime :math:`s < d` of [1]_ the update (5) projects onto an
+    :math:`s`-dimensional subspace; for Gaussian features :math:`\mathbb{E}[I - P_t] = r I`,
+    so :math:`r` is the expected fraction of a model error that survives one round.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -143,7 +181,41 @@ def _ground_truths(W: np.ndarray) -> np.ndarray:
 
 
 def pair_gap_sum(W: np.ndarray, reading: str = "ordered") -> float:
-    """The seed's pair sum "sum_{n=n'} ||w_n' - w_n||^2" of eqs. (17)-(22) under ``reading``.
+    r"""The seed's pair sum ":math:`\sum_{n=n'} \|w_{n'} - w_n\|^2`" of eqs. (17)-(22).
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths :math:`w_1, \dots, w_N`.
+    reading : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the garbled sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    float
+        :math:`c \cdot D` with :math:`D = \sum_{n, n'} \|w_{n'} - w_n\|^2` over ordered pairs
+        and :math:`c = 1, \frac12, 0` for the three readings.
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is unknown or ``W`` is not a finite (N, d) array.
+
+    See Also
+    --------
+    PAIR_READINGS : the readings as multiples of :math:`D`.
+
+    Notes
+    -----
+    The translation prints the subscript as ":math:`n = n'`", which taken literally is the
+    diagonal and sums to 0. The derivation in Appendix H of [1]_ needs
+    :math:`\mathbb{E}\|w_{n_l} - w_{n_i}\|^2 = D/N^2` for independent uniform tasks, i.e. the
+    sum over all ordered pairs.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -176,13 +248,51 @@ def _collect_sd(expr: sp.Expr) -> sp.Expr:
 
 @functools.cache
 def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
-    """Exact E||w_time - w_{n_i}||^2 of a single expert (M = 1), ``time >= task_round = i``.
+    r"""Exact :math:`\mathbb{E}\|w_t - w_{n_i}\|^2` of a single expert at round ``time``.
 
-    Derived from eq. (5): ``w_t - a = (I - P_t)(w_{t-1} - a) + P_t (w_{n_t} - a)`` with the two
-    parts orthogonal and E[P_t] = (s/d) I (Gaussian X_t), so for fixed ``a``
-    ``E||w_t - a||^2 = r E||w_{t-1} - a||^2 + (1 - r) E||w_{n_t} - a||^2``. Unrolled from
-    ``w_0 = 0`` with ``a = w_{n_i}``: the round ``l = i`` contributes 0 and every other round
-    contributes ``D/N^2`` (independent uniform tasks).
+    Parameters
+    ----------
+    time : sympy.Expr
+        The round :math:`t` (a positive integer symbol or number), ``time >= task_round``.
+    task_round : sympy.Expr
+        The round :math:`i` whose task :math:`n_i` is the target.
+
+    Returns
+    -------
+    sympy.Expr
+        A closed form in :data:`r`, :data:`S`, :data:`D`, :data:`N` and the two rounds.
+
+    Raises
+    ------
+    TypeError
+        If a round is neither a SymPy expression nor a number (from SymPy's arithmetic).
+
+    See Also
+    --------
+    exact_generalization_expr, exact_forgetting_expr : the means over :math:`i`.
+    single_expert_exact_moments : an independent check by enumeration.
+
+    Notes
+    -----
+    Derived from eq. (5) of [1]_ (:math:`M = 1`, Gaussian :math:`X_t`, tasks i.i.d. uniform
+    over the :math:`N` ground truths). For a fixed target :math:`a`,
+    :math:`w_t - a = (I - P_t)(w_{t-1} - a) + P_t(w_{n_t} - a)` with orthogonal parts and
+    :math:`\mathbb{E}[P_t] = (1 - r) I`, so
+
+    .. math:: \mathbb{E}\|w_t - a\|^2 = r\, \mathbb{E}\|w_{t-1} - a\|^2
+              + (1 - r)\, \mathbb{E}\|w_{n_t} - a\|^2 .
+
+    Unrolled from :math:`w_0 = 0` with :math:`a = w_{n_i}`: the start contributes
+    :math:`r^t S/N`, round :math:`l = i` contributes 0 and every other round
+    :math:`l \le t` contributes :math:`(1 - r) r^{t-l} D/N^2`, hence
+
+    .. math:: \mathbb{E}\|w_t - w_{n_i}\|^2 = \frac{r^t S}{N}
+              + \Big(1 - r^t - (1 - r) r^{t-i}\Big)\frac{D}{N^2}.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -197,7 +307,38 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
 
 @functools.cache
 def exact_generalization_expr() -> sp.Expr:
-    """Exact E[G_T] of the single expert, eq. (16), from :func:`expected_error_expr`.
+    r"""Exact :math:`\mathbb{E}[G_T]` of the single expert, eq. (16), in closed form.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`a\,S + b\,D` with factored coefficients in :data:`r`, :data:`N`, :data:`T`.
+
+    Raises
+    ------
+    ValueError
+        Not expected: raised only if the SymPy sum were not linear in :math:`S` and
+        :math:`D` (an internal consistency check).
+
+    See Also
+    --------
+    prop4_generalization_expr : eq. (18) as written, to compare with.
+    exact_generalization : the same mean, evaluated numerically.
+
+    Notes
+    -----
+    The mean over :math:`i \le T` of :func:`expected_error_expr`:
+
+    .. math:: \mathbb{E}[G_T] = \frac1T \sum_{i=1}^{T} \mathbb{E}\|w_T - w_{n_i}\|^2
+              = \frac{r^T S}{N} + \frac{T-1}{T}(1 - r^T)\frac{D}{N^2}.
+
+    Eq. (18) of Proposition 4 in [1]_ has :math:`(1 - r^T) D/N^2` without the factor
+    :math:`(T - 1)/T`.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -209,7 +350,38 @@ def exact_generalization_expr() -> sp.Expr:
 
 @functools.cache
 def exact_forgetting_expr() -> sp.Expr:
-    """Exact E[F_t] of the single expert, eq. (15), from :func:`expected_error_expr`.
+    r"""Exact :math:`\mathbb{E}[F_t]` of the single expert, eq. (15), in closed form.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`a\,S + b\,D` with factored coefficients in :data:`r`, :data:`N`, :data:`t`
+        (valid for :math:`t \ge 2`).
+
+    Raises
+    ------
+    ValueError
+        Not expected: raised only if the SymPy sum were not linear in :math:`S` and
+        :math:`D` (an internal consistency check).
+
+    See Also
+    --------
+    prop4_forgetting_expr : eq. (17) as written, under each reading.
+    exact_forgetting : the same mean, evaluated numerically.
+
+    Notes
+    -----
+    From :func:`expected_error_expr`,
+
+    .. math:: \mathbb{E}[F_t] = \frac{1}{t-1}\sum_{i=1}^{t-1}\Big(
+              \mathbb{E}\|w_t - w_{n_i}\|^2 - \mathbb{E}\|w_i - w_{n_i}\|^2\Big),
+
+    summed in closed form (geometric sums, :math:`r \ne 1`).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -221,12 +393,48 @@ def exact_forgetting_expr() -> sp.Expr:
 
 
 def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
-    """The summand over ``i`` of Appendix H's middle expression for E[G_T] (``kind="G"``) or
-    E[F_t] (``"F"``), read literally: each expectation ``E||w_{n_l} - w_{n_i}||^2`` evaluated
-    exactly, ``0`` for ``l = i`` and ``D/N^2`` otherwise, before the appendix's final
-    substitution (which puts ``D/N^2`` for every ``l``). ``factor_i`` keeps the stray factor
-    ``i`` printed before the last sum of the forgetting form. E[G_T] is ``1/T sum_{i<=T}``
-    and E[F_t] is ``1/(t-1) sum_{i<t}`` of the summand.
+    r"""Summand over :math:`i` of Appendix H's middle expression, read literally.
+
+    Parameters
+    ----------
+    kind : {"G", "F"}
+        ``"G"`` for :math:`\mathbb{E}[G_T]`, ``"F"`` for :math:`\mathbb{E}[F_t]`.
+    factor_i : bool, optional
+        Keep the stray factor :math:`i` printed before the last sum of the forgetting form;
+        default False.
+
+    Returns
+    -------
+    sympy.Expr
+        The summand, in :data:`r`, :data:`S`, :data:`D`, :data:`N`, the round (:data:`T`
+        or :data:`t`) and the summation index :math:`i`.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not ``"F"`` or ``"G"``.
+
+    See Also
+    --------
+    expected_error_expr : the exact expectation the summand should equal.
+    prop4_forgetting_summand : the appendix's form after its final substitution.
+
+    Notes
+    -----
+    Appendix H of [1]_ writes each expectation :math:`\mathbb{E}\|w_{n_l} - w_{n_i}\|^2`
+    inside a sum over :math:`l`. Evaluated exactly it is 0 for :math:`l = i` and
+    :math:`D/N^2` otherwise, which gives (for ``"G"``)
+
+    .. math:: \frac{r^T S}{N} + \Big(1 - r^T - (1 - r) r^{T-i}\Big)\frac{D}{N^2};
+
+    the appendix's final step instead puts :math:`D/N^2` for every :math:`l`.
+    :math:`\mathbb{E}[G_T]` is :math:`\frac1T\sum_{i\le T}` and :math:`\mathbb{E}[F_t]` is
+    :math:`\frac{1}{t-1}\sum_{i<t}` of the summand.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -247,7 +455,39 @@ def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
 
 @functools.cache
 def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
-    """Eq. (18) as written: ``r^T/N S + (1 - r^T)/N^2 sum_{n=n'}`` under a pair reading.
+    r"""Eq. (18) of Proposition 4 as written, under a pair-sum reading.
+
+    Parameters
+    ----------
+    reading : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`\frac{r^T}{N} S + \frac{1 - r^T}{N^2} c D`, :math:`c` the reading's multiple.
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is unknown.
+
+    See Also
+    --------
+    exact_generalization_expr : the exact mean, derived independently.
+    prop4_generalization : eq. (18) evaluated for concrete ground truths.
+
+    Notes
+    -----
+    Eq. (18) of [1]_:
+
+    .. math:: \mathbb{E}[G_T] = \frac{r^T}{N}\sum_{n=1}^N \|w_n\|^2
+              + \frac{1 - r^T}{N^2}\sum_{n \ne n'} \|w_{n'} - w_n\|^2 .
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -261,11 +501,46 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
 
 
 def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Expr:
-    """The summand over ``tau`` of eq. (17) / Appendix H under ``reading`` (inner sums of the
-    Appendix H form left as unevaluated :class:`sympy.Sum`).
+    r"""Summand over :math:`\tau` of eq. (17) (or of Appendix H's form) under a reading.
 
-    ``reading`` is ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; eq. (17) is
-    ``1/(t-1) sum_{tau=1}^{t-1}`` of this summand.
+    Parameters
+    ----------
+    reading : str, optional
+        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
+        ``"main-as-printed/ordered"``.
+
+    Returns
+    -------
+    sympy.Expr
+        The summand in :data:`r`, :data:`S`, :data:`D`, :data:`N`, :data:`t` and
+        :math:`\tau`; the inner sums of the Appendix H forms are unevaluated
+        :class:`sympy.Sum`.
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is not one of :data:`FORGETTING_READINGS`.
+
+    See Also
+    --------
+    prop4_forgetting_expr : the closed form of the whole sum.
+    prop4_forgetting_value : the sum at one concrete round.
+
+    Notes
+    -----
+    Eq. (17) of [1]_ is :math:`\mathbb{E}[F_t] = \frac{1}{t-1}\sum_{\tau=1}^{t-1}` of this
+    summand. As printed (``main-as-printed``) it is
+
+    .. math:: \frac{r^{t-\tau}}{N} S + \big(r^{\tau} - r^{t}\big)\frac{c D}{N^2},
+
+    and the other forms read the garbled first exponent as :math:`r^t - r^\tau` or
+    :math:`r^\tau - r^t`, or take Appendix H's expression with or without its stray factor
+    :math:`i`.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -290,7 +565,38 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
 
 @functools.cache
 def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
-    """Closed form (SymPy summation) of eq. (17) / Appendix H under ``reading``.
+    r"""Closed form of eq. (17) (or of Appendix H's form) under a reading.
+
+    Parameters
+    ----------
+    reading : str, optional
+        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
+        ``"main-as-printed/ordered"``.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`\frac{1}{t-1}\sum_{\tau=1}^{t-1}` of :func:`prop4_forgetting_summand`, summed
+        by SymPy (generic branch :math:`r \ne 1`) and simplified.
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is not one of :data:`FORGETTING_READINGS`.
+
+    See Also
+    --------
+    exact_forgetting_expr : the exact mean it is compared with.
+    prop4_forgetting : the same sum evaluated numerically, independently of SymPy.
+
+    Notes
+    -----
+    Results are cached per reading (the summation takes about a second).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -304,9 +610,42 @@ def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
 
 
 def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
-    """Eq. (17) / Appendix H under ``reading`` at a concrete round, by finite summation.
+    r"""Eq. (17) (or Appendix H's form) at a concrete round, by finite summation.
 
-    ``subs`` gives numbers for ``r, N, S, D``; with rationals the result is exact.
+    Parameters
+    ----------
+    reading : str
+        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`.
+    subs : dict
+        Values of :data:`r`, :data:`N`, :data:`S`, :data:`D`; with rationals the result is
+        exact.
+    t_value : int
+        The round :math:`t \ge 2`.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`\frac{1}{t-1}\sum_{\tau=1}^{t-1}` of the summand at :math:`t` = ``t_value``.
+
+    Raises
+    ------
+    ValueError
+        If ``t_value`` is not an integer >= 2 or ``reading`` is unknown.
+
+    See Also
+    --------
+    prop4_forgetting_expr : the closed form in :math:`t`.
+
+    Notes
+    -----
+    The sum has :math:`t - 1` terms, each evaluated exactly with
+    :func:`moetheory.exact.to_exact`; no closed-form summation is involved, so the value
+    checks :func:`prop4_forgetting_expr` independently.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -336,7 +675,44 @@ def _moments(W: np.ndarray, s: int, d: int) -> tuple[float, int, float, float]:
 def prop4_generalization(
     W: np.ndarray, s: int, d: int, T_values: Sequence[int], reading: str = "ordered"
 ) -> np.ndarray:
-    """Eq. (18) as written, evaluated for ground truths ``W`` (shape (N, d)).
+    r"""Eq. (18) as written, evaluated for concrete ground truths.
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths.
+    s, d : int
+        Samples per task and dimension, ``1 <= s < d`` (they give :math:`r = 1 - s/d`).
+    T_values : sequence of int
+        Rounds :math:`T \ge 1`.
+    reading : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum; default ``"ordered"``.
+
+    Returns
+    -------
+    ndarray, shape (len(T_values),)
+        :math:`\frac{r^T}{N} S + \frac{1 - r^T}{N^2} c D` at each :math:`T`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
+        or a round is not an integer of the allowed range. Also if ``reading`` is unknown.
+
+    See Also
+    --------
+    prop4_generalization_expr : the same formula in SymPy.
+    exact_generalization : the exact mean.
+
+    Notes
+    -----
+    Eq. (18) of Proposition 4 in [1]_, with :math:`S = \sum_n \|w_n\|^2` and :math:`D` the
+    pair sum (:func:`pair_gap_sum`).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -355,8 +731,45 @@ def prop4_generalization(
 def prop4_forgetting(
     W: np.ndarray, s: int, d: int, t_values: Sequence[int], reading: str = FORGETTING_READINGS[0]
 ) -> np.ndarray:
-    """Eq. (17) / Appendix H as written, for ground truths ``W``, at rounds ``t >= 2``
-    (direct numerical summation, independent of the SymPy closed form).
+    r"""Eq. (17) (or Appendix H's form) as written, for concrete ground truths.
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths.
+    s, d : int
+        Samples per task and dimension, ``1 <= s < d``.
+    t_values : sequence of int
+        Rounds :math:`t \ge 2`.
+    reading : str, optional
+        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default the first,
+        ``"main-as-printed/ordered"``.
+
+    Returns
+    -------
+    ndarray, shape (len(t_values),)
+        The formula at each round.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
+        or a round is not an integer of the allowed range. Also if ``reading`` is unknown.
+
+    See Also
+    --------
+    prop4_forgetting_expr : the SymPy closed form.
+    exact_forgetting : the exact mean.
+
+    Notes
+    -----
+    Direct numerical summation over :math:`\tau = 1, \dots, t - 1` of the summand of
+    :func:`prop4_forgetting_summand`, independent of the SymPy closed form.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -393,8 +806,44 @@ def _error_function():  # type: ignore[no-untyped-def]
 
 
 def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int]) -> np.ndarray:
-    """Exact E[G_T] of the single expert (Gaussian X_t): the mean over ``i <= T`` of
-    :func:`expected_error_expr`, summed numerically.
+    r"""Exact :math:`\mathbb{E}[G_T]` of the single expert (Gaussian :math:`X_t`), evaluated.
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths.
+    s, d : int
+        Samples per task and dimension, ``1 <= s < d``.
+    T_values : sequence of int
+        Rounds :math:`T \ge 1`.
+
+    Returns
+    -------
+    ndarray, shape (len(T_values),)
+        :math:`\frac1T\sum_{i=1}^{T}\mathbb{E}\|w_T - w_{n_i}\|^2` at each :math:`T`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
+        or a round is not an integer of the allowed range.
+
+    See Also
+    --------
+    exact_generalization_expr : the closed form.
+    prop4_generalization : eq. (18) as written.
+    moetheory.continual.single_expert.single_expert_run : simulation of the same quantity.
+
+    Notes
+    -----
+    The mean over :math:`i \le T` of :func:`expected_error_expr`, summed numerically (not
+    through the closed form), with :math:`S = \sum_n\|w_n\|^2` and :math:`D` the ordered
+    pair sum.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -411,8 +860,42 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
 
 
 def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> np.ndarray:
-    """Exact E[F_t] of the single expert (Gaussian X_t), ``t >= 2``: the mean over ``i < t``
-    of ``E||w_t - w_{n_i}||^2 - E||w_i - w_{n_i}||^2`` from :func:`expected_error_expr`.
+    r"""Exact :math:`\mathbb{E}[F_t]` of the single expert (Gaussian :math:`X_t`), evaluated.
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths.
+    s, d : int
+        Samples per task and dimension, ``1 <= s < d``.
+    t_values : sequence of int
+        Rounds :math:`t \ge 2`.
+
+    Returns
+    -------
+    ndarray, shape (len(t_values),)
+        :math:`\frac{1}{t-1}\sum_{i<t}\big(\mathbb{E}\|w_t - w_{n_i}\|^2 -
+        \mathbb{E}\|w_i - w_{n_i}\|^2\big)` at each :math:`t`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
+        or a round is not an integer of the allowed range.
+
+    See Also
+    --------
+    exact_forgetting_expr : the closed form.
+    prop4_forgetting : eq. (17) as written.
+
+    Notes
+    -----
+    Uses :func:`expected_error_expr` term by term (numerical sum over :math:`i`).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -432,11 +915,48 @@ def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> 
 def single_expert_exact_moments(
     W: Sequence[Sequence[Fraction | int]], r_value: Fraction, horizon: int
 ) -> tuple[list[Fraction], list[Fraction]]:
-    """Exact E[F_t] and E[G_t], t = 1..horizon, by enumerating all N^horizon task sequences.
+    r"""Exact :math:`\mathbb{E}[F_t]` and :math:`\mathbb{E}[G_t]` by enumerating task sequences.
 
-    Uses only the one-step recursion of eq. (5) for a fixed target ``a``,
-    ``e_t(a) = r e_{t-1}(a) + (1 - r) ||w_{n_t} - a||^2`` with ``e_0(a) = ||a||^2``, in exact
-    rational arithmetic -- independent of the closed forms. ``F_1`` is returned as 0.
+    Parameters
+    ----------
+    W : sequence of sequence of Fraction or int
+        Ground truths, :math:`N` vectors of the same length.
+    r_value : Fraction
+        The ratio :math:`r \in [0, 1)`.
+    horizon : int
+        Number of rounds :math:`T \ge 1`, with :math:`N^T \le 2 \cdot 10^5`.
+
+    Returns
+    -------
+    F, G : list of Fraction, length horizon
+        :math:`\mathbb{E}[F_t]` and :math:`\mathbb{E}[G_t]` for :math:`t = 1, \dots, T`;
+        :math:`F_1 = 0`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is empty, ``r_value`` is outside :math:`[0, 1)`, or ``horizon`` is not an
+        integer >= 1 with :math:`N^{\text{horizon}} \le 2 \cdot 10^5`.
+
+    See Also
+    --------
+    exact_forgetting, exact_generalization : the closed forms this checks.
+
+    Notes
+    -----
+    Uses only the one-step recursion of eq. (5) for a fixed target :math:`a`,
+
+    .. math:: e_t(a) = r\, e_{t-1}(a) + (1 - r)\|w_{n_t} - a\|^2, \qquad
+              e_0(a) = \|a\|^2,
+
+    (the expectation over the features given the task sequence), averaged over the
+    :math:`N^T` equally likely sequences in exact rational arithmetic. It is independent of
+    the closed forms.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -470,17 +990,54 @@ def single_expert_exact_moments(
 
 
 def projection_mean_definition1(u: np.ndarray, v: np.ndarray, s: int, d: int) -> float:
-    """E||P_t u||^2 when X_t follows Definition 1 (one column beta_t v, s - 1 Gaussian columns).
+    r""":math:`\mathbb{E}\|P_t u\|^2` when :math:`X_t` follows Definition 1.
 
-    The column space is ``span(v) + span((I - P_v) G)``, a uniformly random (s-1)-dimensional
-    subspace of ``v``'s orthogonal complement, so
-    ``E[P_t] = v v^T/||v||^2 + (s-1)/(d-1) (I - v v^T/||v||^2)`` and
-    ``E||P_t u||^2 = (s-1)/(d-1) ||u||^2 + (d-s)/(d-1) (v^T u)^2/||v||^2``.
+    Parameters
+    ----------
+    u : ndarray, shape (d,)
+        The vector projected.
+    v : ndarray, shape (d,)
+        The task's feature signal :math:`v \ne 0`.
+    s, d : int
+        Samples per task and dimension, ``1 <= s < d``.
+
+    Returns
+    -------
+    float
+        :math:`\frac{s-1}{d-1}\|u\|^2 + \frac{d-s}{d-1}\frac{(v^\top u)^2}{\|v\|^2}`.
+
+    Raises
+    ------
+    ValueError
+        If ``s`` or ``d`` is out of range, ``u`` or ``v`` does not have shape (d,), or
+        ``v`` is zero.
+
+    See Also
+    --------
+    moetheory.continual.single_expert.projection_sq_norms : Monte Carlo draws of the same.
+
+    Notes
+    -----
+    Under Definition 1 of [1]_, :math:`X_t` has one column :math:`\beta_t v` and
+    :math:`s - 1` Gaussian columns. Its column space is :math:`\mathrm{span}(v)` plus a
+    uniformly random :math:`(s-1)`-dimensional subspace of :math:`v^\perp`, so
+
+    .. math:: \mathbb{E}[P_t] = \frac{v v^\top}{\|v\|^2}
+              + \frac{s-1}{d-1}\Big(I - \frac{v v^\top}{\|v\|^2}\Big),
+
+    not the :math:`\frac{s}{d} I` of Lemma 16's Gaussian features.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
     >>> projection_mean_definition1(np.array([1.0, 0.0]), np.array([1.0, 0.0]), 1, 2)
     1.0
+    >>> projection_mean_definition1(np.array([0.0, 1.0]), np.array([1.0, 0.0]), 1, 2)
+    0.0
     """
     overparam_ratio(s, d)
     u = np.asarray(u, dtype=float)
@@ -494,10 +1051,43 @@ def projection_mean_definition1(u: np.ndarray, v: np.ndarray, s: int, d: int) ->
 
 
 def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational) -> list:
-    """Exact p_m = P(argmax_m' {h_m' + r_m'} = m), r_m iid Unif[0, lam] (eq. (1), Appendix B).
+    r"""Exact routing probabilities :math:`p_m = P(\arg\max_{m'} (h_{m'} + r_{m'}) = m)`.
 
-    ``p_m = (1/lam) int_0^lam prod_{m' != m} F(x + h_m - h_m') dx`` with ``F`` the Unif[0, lam]
-    CDF; the integrand is a polynomial between breakpoints, integrated exactly.
+    Parameters
+    ----------
+    h : sequence of Rational or int
+        Gate outputs :math:`h_1, \dots, h_M` (exact numbers).
+    lam : Rational
+        Noise range :math:`\lambda > 0`: :math:`r_m \sim U[0, \lambda]` i.i.d.
+
+    Returns
+    -------
+    list of sympy.Rational
+        :math:`p_1, \dots, p_M` (they sum to 1).
+
+    Raises
+    ------
+    ValueError
+        If ``h`` is empty or ``lam`` is not positive.
+
+    See Also
+    --------
+    coverage_probability_exact : another exact probability of the routing analysis.
+
+    Notes
+    -----
+    Eq. (1) and Appendix B (Lemma 2) of [1]_. With :math:`F` the :math:`U[0, \lambda]` CDF,
+
+    .. math:: p_m = \frac{1}{\lambda}\int_0^{\lambda} \prod_{m' \ne m}
+              F(x + h_m - h_{m'})\, dx;
+
+    the integrand is a polynomial between the breakpoints where an argument crosses 0 or
+    :math:`\lambda`, and is integrated exactly piece by piece.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -532,9 +1122,43 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
 
 
 def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
-    """Exact ``P(|M_n| >= 1 for all n)`` when each of M experts falls in one of N sets uniformly.
+    r"""Exact probability that every one of :math:`N` sets receives an expert.
 
-    Inclusion-exclusion: ``sum_j (-1)^j C(N, j) (1 - j/N)^M`` (Lemma 11's model).
+    Parameters
+    ----------
+    n_sets : int
+        Number of sets :math:`N \ge 1` (tasks or clusters).
+    n_experts : int
+        Number of experts :math:`M \ge 1`.
+
+    Returns
+    -------
+    fractions.Fraction
+        :math:`P(|\mathcal{M}_n| \ge 1 \text{ for all } n)` when each of the :math:`M`
+        experts falls in one of the :math:`N` sets uniformly and independently.
+
+    Raises
+    ------
+    ValueError
+        If ``n_sets`` or ``n_experts`` is not an integer >= 1.
+
+    See Also
+    --------
+    coverage_product_step : the product step of Lemma 11's proof.
+    coverage_union_bound : Lemma 11's bound.
+
+    Notes
+    -----
+    By inclusion-exclusion over the sets left empty,
+
+    .. math:: P = \sum_{j=0}^{N} (-1)^j \binom{N}{j}\Big(1 - \frac{j}{N}\Big)^M,
+
+    the model of Lemma 11 of [1]_.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -554,7 +1178,41 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
 
 
 def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
-    """The product step of Lemma 11's proof: ``(1 - (1 - 1/N)^M)^N``, exactly.
+    r"""The product step of Lemma 11's proof, :math:`(1 - (1 - 1/N)^M)^N`, exactly.
+
+    Parameters
+    ----------
+    n_sets : int
+        Number of sets :math:`N \ge 1` (tasks or clusters).
+    n_experts : int
+        Number of experts :math:`M \ge 1`.
+
+    Returns
+    -------
+    fractions.Fraction
+        :math:`\big(1 - (1 - 1/N)^M\big)^N`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_sets`` or ``n_experts`` is not an integer >= 1.
+
+    See Also
+    --------
+    coverage_probability_exact : the exact probability it stands for.
+    coverage_union_bound : the lemma's final bound.
+
+    Notes
+    -----
+    Lemma 11's proof in [1]_ bounds the coverage probability below by this product,
+    treating the events :math:`|\mathcal{M}_n| \ge 1` (each of probability
+    :math:`1 - (1 - 1/N)^M`) as independent. They are not: for :math:`N = M = 2` the exact
+    probability is :math:`1/2 < 9/16` (:func:`coverage_probability_exact`).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -566,7 +1224,41 @@ def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
 
 
 def coverage_union_bound(n_sets: int, n_experts: int, dps: int = 50) -> mpmath.mpf:
-    """Lemma 11's bound ``1 - N exp(-M/N)`` at ``dps`` decimal digits (mpmath).
+    r"""Lemma 11's bound :math:`1 - N e^{-M/N}` at ``dps`` decimal digits.
+
+    Parameters
+    ----------
+    n_sets : int
+        Number of sets :math:`N \ge 1` (tasks or clusters).
+    n_experts : int
+        Number of experts :math:`M \ge 1`.
+    dps : int, optional
+        Working precision in decimal digits; default 50.
+
+    Returns
+    -------
+    mpmath.mpf
+        :math:`1 - N \exp(-M/N)` (negative, hence vacuous, for small :math:`M/N`).
+
+    Raises
+    ------
+    ValueError
+        If ``n_sets`` or ``n_experts`` is not an integer >= 1.
+
+    See Also
+    --------
+    coverage_probability_exact : the exact probability it bounds.
+    coverage_product_step : the proof's intermediate step.
+
+    Notes
+    -----
+    The lower bound of Lemma 11 of [1]_ on the probability that every set receives an
+    expert, from :math:`(1 - 1/N)^M \le e^{-M/N}` and the union bound.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -586,7 +1278,40 @@ def _check_coverage_args(n_sets: int, n_experts: int) -> None:
 
 
 def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
-    """``L[R, t, m]``: rounds ``<= t`` (1-based ``t`` at index ``t - 1``) routed to expert m.
+    r"""Routing counts :math:`L_t^{(m)}`: the rounds up to :math:`t` routed to expert :math:`m`.
+
+    Parameters
+    ----------
+    expert : ndarray of int, shape (R, T)
+        Routed expert (0-based) of every round of every replicate.
+    n_experts : int
+        Number of experts :math:`M`.
+
+    Returns
+    -------
+    ndarray of int, shape (R, T, M)
+        ``L[k, t - 1, m]`` is :math:`L_t^{(m)}` of replicate :math:`k` (1-based round
+        :math:`t` at index :math:`t - 1`).
+
+    Raises
+    ------
+    ValueError
+        If ``expert`` is not a two-dimensional integer array or an entry is outside
+        ``[0, n_experts)``.
+
+    See Also
+    --------
+    thm1_forgetting_bound, thm2_generalization_bound : bounds written in these counts.
+
+    Notes
+    -----
+    :math:`L_t^{(m)} = \sum_{\tau \le t} \mathbb{1}[m_\tau = m]`, the counts in which
+    Theorems 1 and 2 of [1]_ state their bounds.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -604,13 +1329,48 @@ def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
 
 #: ``L(a, b)`` stands for ``L_a^{(m_b)}``: rounds ``<= a`` routed to the expert of round ``b``.
 L = sp.Function("L")
+#: End of the exploration phase, :math:`T_1 = \lceil M/\eta \rceil` (Proposition 1).
 T1 = sp.Symbol("T_1", integer=True, positive=True)
+#: :math:`\Psi_1` of Theorem 2 (:func:`psi1`).
 Psi1 = sp.Symbol("Psi_1", nonnegative=True)
+#: :math:`\Psi_2` of Theorem 2 (:func:`psi2`).
 Psi2 = sp.Symbol("Psi_2", nonnegative=True)
 
 
 def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
-    """Right-hand side of eq. (19) as a SymPy sum in ``L(a, b) = L_a^{(m_b)}``.
+    r"""Right-hand side of eq. (19) (Theorem 1) as a SymPy sum in :math:`L(a, b) = L_a^{(m_b)}`.
+
+    Parameters
+    ----------
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    sympy.Expr
+        An unevaluated :class:`sympy.Sum` over :math:`\tau` divided by :math:`t - 1`.
+
+    Raises
+    ------
+    KeyError
+        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+
+    See Also
+    --------
+    thm1_forgetting_bound : the bound evaluated on simulated routing.
+    L : the undefined function standing for the counts.
+
+    Notes
+    -----
+    Eq. (19) of [1]_ (:math:`M > N`), with :math:`L_t = L_t^{(m_\tau)}`:
+
+    .. math:: \frac{1}{t-1}\sum_{\tau=1}^{t-1}\Big[(r^{L_t} - r^{L_\tau})\frac{S}{N}
+              + (r^{L_\tau} - r^{L_t})\frac{c D}{N^2}\Big].
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -626,7 +1386,38 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
 
 
 def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
-    """Right-hand side of eq. (20) as a SymPy sum in ``L(T1, tau)``.
+    r"""Right-hand side of eq. (20) (Theorem 1) as a SymPy sum in :math:`L(T_1, \tau)`.
+
+    Parameters
+    ----------
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    sympy.Expr
+        An unevaluated :class:`sympy.Sum` over :math:`\tau \le T` divided by :math:`T`.
+
+    Raises
+    ------
+    KeyError
+        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+
+    See Also
+    --------
+    thm1_generalization_bound : the bound evaluated on simulated routing.
+
+    Notes
+    -----
+    Eq. (20) of [1]_, with :math:`L_{T_1} = L_{T_1}^{(m_\tau)}`:
+
+    .. math:: \frac1T\sum_{\tau=1}^{T}\Big[r^{L_{T_1}}\frac{S}{N}
+              + (1 - r^{L_{T_1}})\frac{c D}{N^2}\Big].
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -639,7 +1430,42 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
 
 
 def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
-    """Right-hand side of eq. (21) (``t > T1``; the garbled ``i`` read as ``tau``).
+    r"""Right-hand side of eq. (21) (Theorem 2, :math:`t > T_1`) as a SymPy expression.
+
+    Parameters
+    ----------
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    sympy.Expr
+        Three unevaluated sums divided by :math:`t - 1`, in :math:`L`, :data:`Psi1`,
+        :data:`T1` and the symbols of the module.
+
+    Raises
+    ------
+    KeyError
+        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+
+    See Also
+    --------
+    thm2_forgetting_bound : the bound evaluated on simulated routing.
+    psi1 : the constant :math:`\Psi_1`.
+
+    Notes
+    -----
+    Eq. (21) of [1]_ (:math:`M < N`), with the garbled index :math:`i` read as
+    :math:`\tau`:
+
+    .. math:: \frac{1}{t-1}\Big[\sum_{\tau=1}^{t-1}(r^{L_t} - r^{L_\tau})\frac{S}{N}
+              + \sum_{\tau=1}^{T_1}(r^{L_\tau} - r^{L_{T_1}})\frac{c D}{N^2}
+              + \Psi_1 \sum_{\tau=T_1+1}^{t}(1 - r^{L_t - L_\tau})\, r^{L_t - L_{T_1} - 1}\Big].
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -659,7 +1485,45 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
 def thm2_generalization_bound_expr(
     pairs: str = "ordered", grouping: str = "as-printed"
 ) -> sp.Expr:
-    """Right-hand side of eq. (22) under a pair reading and a grouping reading.
+    r"""Right-hand side of eq. (22) (Theorem 2) under a pair reading and a grouping reading.
+
+    Parameters
+    ----------
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    grouping : {"as-printed", "split"}, optional
+        ``"as-printed"``: the factor :math:`\frac1T\sum r^{L_T}` multiplies both the
+        :math:`S/N` term and the exploration term; ``"split"``: only :math:`S/N`.
+
+    Returns
+    -------
+    sympy.Expr
+        The bound as unevaluated sums in :math:`L`, :data:`Psi1`, :data:`Psi2`, :data:`T1`.
+
+    Raises
+    ------
+    ValueError
+        If ``grouping`` is unknown.
+    KeyError
+        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+
+    See Also
+    --------
+    thm2_generalization_bound : the bound evaluated on simulated routing.
+    psi1, psi2 : the constants :math:`\Psi_1, \Psi_2`.
+
+    Notes
+    -----
+    Eq. (22) of [1]_, as printed:
+
+    .. math:: \frac1T\sum_{\tau=1}^{T} r^{L_T}\Big(\frac{S}{N} + \frac{1}{T_1}
+              \sum_{l=1}^{T_1} r^{L_T - L_{T_1}}(1 - r^{L_{T_1}})\frac{c D}{N^2}\Big)
+              + \frac{\Psi_2 + \Psi_1}{T}\sum_{\tau=T_1+1}^{T}(1 - r^{L_T - L_{T_1}}).
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -712,9 +1576,52 @@ def thm1_forgetting_bound(
     t_value: int,
     pairs: str = "ordered",
 ) -> np.ndarray:
-    """Eq. (19) per replicate, with the realised ``L_t^{(m_tau)}``, at round ``t_value``.
+    r"""Eq. (19) per replicate at round ``t_value``, with the realised routing counts.
 
-    ``1/(t-1) sum_{tau<t} [(r^{L_t} - r^{L_tau}) S/N + (r^{L_tau} - r^{L_t}) sum_{n=n'}/N^2]``.
+    Parameters
+    ----------
+    expert : ndarray of int, shape (R, T)
+        Routed expert (0-based) of every round of every replicate.
+    ground_truths : ndarray, shape (R, N, d)
+        Ground truths of every replicate.
+    n_experts : int
+        Number of experts :math:`M`.
+    r_value : float
+        :math:`r = 1 - s/d \in [0, 1)`.
+    t_value : int
+        Round :math:`t`, ``2 <= t_value <= T``.
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    ndarray, shape (R,)
+        The right-hand side of eq. (19) for each replicate.
+
+    Raises
+    ------
+    ValueError
+        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
+        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
+        entry of ``expert`` is outside ``[0, n_experts)``.
+
+    See Also
+    --------
+    thm1_forgetting_bound_expr : the formula in SymPy.
+    expert_counts : the counts :math:`L_t^{(m)}`.
+
+    Notes
+    -----
+    .. math:: \frac{1}{t-1}\sum_{\tau<t}\Big[(r^{L_t} - r^{L_\tau})\frac{S}{N}
+              + (r^{L_\tau} - r^{L_t})\frac{c D}{N^2}\Big],
+              \qquad L_a = L_a^{(m_\tau)},
+
+    eq. (19) of Theorem 1 in [1]_, evaluated on the routing of a simulated run.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -743,7 +1650,51 @@ def thm1_generalization_bound(
     t1: int,
     pairs: str = "ordered",
 ) -> np.ndarray:
-    """Eq. (20) per replicate: ``1/T sum_tau [r^{L_T1} S/N + (1 - r^{L_T1}) sum_{n=n'}/N^2]``.
+    r"""Eq. (20) per replicate, with the realised counts :math:`L_{T_1}^{(m_\tau)}`.
+
+    Parameters
+    ----------
+    expert : ndarray of int, shape (R, T)
+        Routed expert (0-based) of every round of every replicate.
+    ground_truths : ndarray, shape (R, N, d)
+        Ground truths of every replicate.
+    n_experts : int
+        Number of experts :math:`M`.
+    r_value : float
+        :math:`r = 1 - s/d \in [0, 1)`.
+    t1 : int
+        End of the exploration phase :math:`T_1`, ``1 <= t1 <= T``.
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+
+    Returns
+    -------
+    ndarray, shape (R,)
+        The right-hand side of eq. (20) for each replicate, :math:`T` the number of columns
+        of ``expert``.
+
+    Raises
+    ------
+    ValueError
+        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
+        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
+        entry of ``expert`` is outside ``[0, n_experts)``.
+
+    See Also
+    --------
+    thm1_generalization_bound_expr : the formula in SymPy.
+
+    Notes
+    -----
+    .. math:: \frac1T\sum_{\tau=1}^{T}\Big[r^{L_{T_1}}\frac{S}{N}
+              + (1 - r^{L_{T_1}})\frac{c D}{N^2}\Big], \qquad L_{T_1} = L_{T_1}^{(m_\tau)},
+
+    eq. (20) of Theorem 1 in [1]_.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -763,7 +1714,44 @@ def thm1_generalization_bound(
 
 
 def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
-    """Psi_1 of Theorem 2: mean over n of the mean gap to the tasks of n's own cluster.
+    r""":math:`\Psi_1` of Theorem 2: the mean squared gap between tasks of the same cluster.
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths.
+    clusters : sequence of int, length N
+        Cluster label of each ground truth.
+
+    Returns
+    -------
+    float
+        :math:`\Psi_1`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite (N, d) array or ``clusters`` does not have one label per
+        ground truth.
+
+    See Also
+    --------
+    psi2 : the gap to every cluster.
+    thm2_forgetting_bound : where :math:`\Psi_1` enters.
+
+    Notes
+    -----
+    With :math:`\mathcal{W}(n)` the cluster of task :math:`n`,
+
+    .. math:: \Psi_1 = \frac1N\sum_{n=1}^{N}\frac{1}{|\mathcal{W}(n)|}
+              \sum_{n' \in \mathcal{W}(n)}\|w_{n'} - w_n\|^2,
+
+    the within-cluster term of Theorem 2 in [1]_.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -780,7 +1768,44 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
 
 
 def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
-    """Psi_2 of Theorem 2: mean over n and clusters k of the mean gap from n to W_k.
+    r""":math:`\Psi_2` of Theorem 2: the mean squared gap from a task to the clusters.
+
+    Parameters
+    ----------
+    W : ndarray, shape (N, d)
+        Ground truths.
+    clusters : sequence of int, length N
+        Cluster label of each ground truth.
+
+    Returns
+    -------
+    float
+        :math:`\Psi_2`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite (N, d) array or ``clusters`` does not have one label per
+        ground truth.
+
+    See Also
+    --------
+    psi1 : the within-cluster gap.
+    thm2_generalization_bound : where :math:`\Psi_2` enters.
+
+    Notes
+    -----
+    With clusters :math:`\mathcal{W}_1, \dots, \mathcal{W}_K`,
+
+    .. math:: \Psi_2 = \frac1N\sum_{n=1}^{N}\frac1K\sum_{k=1}^{K}
+              \frac{1}{|\mathcal{W}_k|}\sum_{n' \in \mathcal{W}_k}\|w_{n'} - w_n\|^2,
+
+    the between-cluster term of Theorem 2 in [1]_.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -808,12 +1833,60 @@ def thm2_forgetting_bound(
     pairs: str = "ordered",
     gap_until: str = "T1",
 ) -> np.ndarray:
-    """Eq. (21) per replicate for ``t_value > t1`` (reading: the ``i`` of the garble is tau).
+    r"""Eq. (21) per replicate at round ``t_value > t1``, with the realised counts.
 
-    ``1/(t-1) sum_{tau<t} (r^{L_t} - r^{L_tau}) S/N
-    + 1/(t-1) sum_{tau<=T1} (r^{L_tau} - r^{L_T1}) sum_{n=n'}/N^2
-    + Psi_1/(t-1) sum_{tau=T1+1}^{t} (1 - r^{L_t - L_tau}) r^{L_t - L_T1 - 1}``;
-    ``gap_until="t"`` reads the second term as ``r^{L_tau} - r^{L_t}`` (as in eq. (19)).
+    Parameters
+    ----------
+    expert : ndarray of int, shape (R, T)
+        Routed expert (0-based) of every round of every replicate.
+    ground_truths : ndarray, shape (R, N, d)
+        Ground truths of every replicate.
+    clusters : sequence of int, length N
+        Cluster label of each ground truth (for :math:`\Psi_1`).
+    n_experts : int
+        Number of experts :math:`M`.
+    r_value : float
+        :math:`r = 1 - s/d \in [0, 1)`.
+    t1 : int
+        End of the exploration phase :math:`T_1`.
+    t_value : int
+        Round :math:`t`, ``1 <= t1 < t_value <= T``.
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    gap_until : {"T1", "t"}, optional
+        Reading of the second term: :math:`r^{L_\tau} - r^{L_{T_1}}` (as printed, default)
+        or :math:`r^{L_\tau} - r^{L_t}` (as in eq. (19)).
+
+    Returns
+    -------
+    ndarray, shape (R,)
+        The right-hand side of eq. (21) for each replicate.
+
+    Raises
+    ------
+    ValueError
+        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
+        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
+        entry of ``expert`` is outside ``[0, n_experts)``; also if
+        ``gap_until`` is unknown, or from :func:`psi1`.
+
+    See Also
+    --------
+    thm2_forgetting_bound_expr : the formula in SymPy.
+    psi1 : the constant :math:`\Psi_1`.
+
+    Notes
+    -----
+    .. math:: \frac{1}{t-1}\Big[\sum_{\tau<t}(r^{L_t} - r^{L_\tau})\frac{S}{N}
+              + \sum_{\tau\le T_1}(r^{L_\tau} - r^{L_{T_1}})\frac{c D}{N^2}
+              + \Psi_1\sum_{\tau=T_1+1}^{t}(1 - r^{L_t - L_\tau})\,r^{L_t - L_{T_1} - 1}\Big],
+
+    eq. (21) of Theorem 2 in [1]_, the garbled index :math:`i` read as :math:`\tau`.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
@@ -853,12 +1926,61 @@ def thm2_generalization_bound(
     pairs: str = "ordered",
     grouping: str = "as-printed",
 ) -> np.ndarray:
-    """Eq. (22) per replicate at the last round ``T`` (the number of columns of ``expert``).
+    r"""Eq. (22) per replicate at the last round :math:`T` (the number of columns of ``expert``).
 
-    ``grouping="as-printed"``: ``1/T sum_tau r^{L_T} (S/N + 1/T1 sum_{tau'<=T1}
-    r^{L_T - L_T1}(1 - r^{L_T1}) sum_{n=n'}/N^2)``; ``grouping="split"``: the factor
-    ``r^{L_T}`` multiplies ``S/N`` only. Both add
-    ``(Psi_2 + Psi_1)/T sum_{tau>T1} (1 - r^{L_T - L_T1})``.
+    Parameters
+    ----------
+    expert : ndarray of int, shape (R, T)
+        Routed expert (0-based) of every round of every replicate.
+    ground_truths : ndarray, shape (R, N, d)
+        Ground truths of every replicate.
+    clusters : sequence of int, length N
+        Cluster label of each ground truth (for :math:`\Psi_1, \Psi_2`).
+    n_experts : int
+        Number of experts :math:`M`.
+    r_value : float
+        :math:`r = 1 - s/d \in [0, 1)`.
+    t1 : int
+        End of the exploration phase :math:`T_1`, ``1 <= t1 <= T``.
+    pairs : {"ordered", "unordered", "diagonal"}, optional
+        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    grouping : {"as-printed", "split"}, optional
+        Whether the factor :math:`r^{L_T}` multiplies the exploration term too
+        (``"as-printed"``, default) or :math:`S/N` only (``"split"``).
+
+    Returns
+    -------
+    ndarray, shape (R,)
+        The right-hand side of eq. (22) for each replicate.
+
+    Raises
+    ------
+    ValueError
+        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
+        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
+        entry of ``expert`` is outside ``[0, n_experts)``; also if
+        ``grouping`` is unknown, or from :func:`psi1` or :func:`psi2`.
+
+    See Also
+    --------
+    thm2_generalization_bound_expr : the formula in SymPy.
+    psi1, psi2 : the constants.
+
+    Notes
+    -----
+    As printed,
+
+    .. math:: \frac1T\sum_{\tau} r^{L_T}\Big(\frac{S}{N} + \frac{1}{T_1}\sum_{\tau' \le T_1}
+              r^{L_T - L_{T_1}}(1 - r^{L_{T_1}})\frac{c D}{N^2}\Big)
+              + \frac{\Psi_2 + \Psi_1}{T}\sum_{\tau > T_1}(1 - r^{L_T - L_{T_1}}),
+
+    eq. (22) of Theorem 2 in [1]_; ``"split"`` moves the exploration term out of the
+    factor :math:`r^{L_T}`.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
 
     Examples
     --------
