@@ -111,7 +111,8 @@ FIGURE_CAPTIONS: dict[str, str] = {
     **{
         f"cl_fig4_{r}": "Figure 4 of Li et al. (2025) under " + text + ": the expert each "
         "task is routed to, in one run, for each threshold $\\Gamma$ "
-        "($N = 6$, $K = 3$, $M = 5$)."
+        "($N = 6$, $K = 3$, $M = 5$); the colour is the task's cluster, the dashed line the "
+        "round the gating network's updates are terminated."
         for r, text in _READINGS.items()
     },
     **{
@@ -661,28 +662,51 @@ def _source_lines(entry: Mapping[str, Any], seeds_dir: Path | None) -> list[str]
 # -- one claim ------------------------------------------------------------------------
 
 
-def _caption(stem: str, meta: Mapping[str, Any]) -> str:
+#: Figures drawn from one run (per panel), whatever the replicates of their folder.
+_ONE_RUN_FIGURES = ("cl_fig4_",)
+
+
+def _table_run(entry: Mapping[str, Any] | None) -> str:
+    """The size of the verification run behind a claim's tables, from its evidence."""
+    if entry is None:
+        return ""
+    readings = entry.get("readings") or []
+    evidence = (readings[0].get("evidence") if readings else entry.get("evidence")) or {}
+    sizes = []
+    if isinstance(evidence.get("replicates"), int):
+        sizes.append(f"{evidence['replicates']} replicates")
+    if isinstance(evidence.get("T"), int):
+        sizes.append(f"$T = {evidence['T']}$ rounds")
+    return " of " + " and ".join(sizes) if sizes else ""
+
+
+def _caption(stem: str, meta: Mapping[str, Any], entry: Mapping[str, Any] | None = None) -> str:
     base = FIGURE_CAPTIONS.get(stem, f"Figure {_text(stem)}.")
     run = []
     if meta.get("profile"):
         run.append(f"{meta['profile']} profile")
     if meta.get("seed") is not None:
         run.append(f"seed {meta['seed']}")
-    if meta.get("replicates"):
+    if stem.startswith(_ONE_RUN_FIGURES):
+        run.append("one run per panel")
+    elif meta.get("replicates"):
         run.append(f"{meta['replicates']} replicates")
     if not run:
         return base
     return (
         f"{base} Written by {_code(str(meta.get('command', 'moetheory reproduce')))} "
-        f"({', '.join(run)}); the tables on this page come from the {GENERATE_PROFILE}-profile "
-        "verification run, whose own sizes are in its evidence."
+        f"({', '.join(run)}). The verdict and the tables of this claim come from the "
+        f"{GENERATE_PROFILE}-profile verification run{_table_run(entry)}, not from this "
+        "figure's run."
     )
 
 
-def _figures(entry_id: str, figures: Mapping[str, Sequence[tuple[str, dict]]]) -> list[str]:
+def _figures(
+    entry: Mapping[str, Any], figures: Mapping[str, Sequence[tuple[str, dict]]]
+) -> list[str]:
     lines: list[str] = []
     for target, claim_id in FIGURE_CLAIMS.items():
-        if claim_id != entry_id or not figures.get(target):
+        if claim_id != entry["id"] or not figures.get(target):
             continue
         lines += ["```{rubric} Figures", "```", ""]
         for path, meta in figures[target]:
@@ -692,7 +716,7 @@ def _figures(entry_id: str, figures: Mapping[str, Sequence[tuple[str, dict]]]) -
                 f":alt: {stem}",
                 ":width: 100%",
                 "",
-                _caption(stem, meta),
+                _caption(stem, meta, entry),
                 "```",
                 "",
             ]
@@ -704,7 +728,7 @@ def _statement(entry: Mapping[str, Any]) -> str:
 
 
 def _readings_block(
-    readings: Sequence[Mapping[str, Any]], json_link: str | None = None
+    readings: Sequence[Mapping[str, Any]], json_link: str | None = None, shown: str = ""
 ) -> list[str]:
     lines = ["```{rubric} Other readings", "```", ""]
     lines += _list_table(
@@ -721,6 +745,7 @@ def _readings_block(
         "readings",
     )
     lines.append("")
+    seen: dict[str, str] = {}
     for r in readings:
         lines += [
             f'<details class="reading"><summary>Reading {html.escape(r["name"])}: '
@@ -730,8 +755,14 @@ def _readings_block(
             + _latex_text(r.get("reading_latex") or "", r["reading"]),
             "",
         ]
-        if r.get("derivation"):
-            lines += [_embed(r["derivation"]), ""]
+        derivation = r.get("derivation") or ""
+        if derivation and derivation == shown:
+            lines += ["Its derivation is the claim's, above.", ""]
+        elif derivation and derivation in seen:
+            lines += [f"Its derivation is that of reading {_code(seen[derivation])}.", ""]
+        elif derivation:
+            seen[derivation] = r["name"]
+            lines += [_embed(derivation), ""]
         if json_link is None:
             lines += [
                 render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
@@ -854,8 +885,8 @@ def render_claim(
         "",
     ]
     if readings:
-        lines += _readings_block(readings, link)
-    lines += _figures(entry["id"], figures or {})
+        lines += _readings_block(readings, link, derivation)
+    lines += _figures(entry, figures or {})
     return "\n".join(lines).rstrip() + "\n"
 
 

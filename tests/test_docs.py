@@ -304,7 +304,9 @@ def test_figures_have_captions_with_their_run(tmp_path: Path) -> None:
     report = {
         "seed": 0, "profile": "quick", "family_alpha": 0.05,
         "claims": [{"id": "cl.fig2", "seed_file": "003_3078ccb5100b14b7.txt", "section": "CL",
-                    "statement": "s", "reading": "r", "verdict": "supported", "summary": "ok"}],
+                    "statement": "s", "reading": "r", "verdict": "supported", "summary": "ok",
+                    "readings": [{"name": "paper", "reading": "r", "verdict": "supported",
+                                  "summary": "ok", "evidence": {"replicates": 20, "T": 2000}}]}],
     }
     figures = tmp_path / "_static" / "figures" / "cl-fig2"
     figures.mkdir(parents=True)
@@ -320,6 +322,8 @@ def test_figures_have_captions_with_their_run(tmp_path: Path) -> None:
     assert "```{figure} ../_static/figures/cl-fig2/cl_fig2_paper.png" in page
     caption = page.split("cl_fig2_paper.png", 1)[1].split("```", 1)[0]
     assert "Figure 2" in caption and "full profile" in caption and "100 replicates" in caption
+    # the table's run is stated beside the figure's, from the claim's own evidence
+    assert "quick-profile verification run of 20 replicates and $T = 2000$ rounds" in caption
     assert "svg" not in page and "cl_fig2.csv" not in page
     assert "cl_fig2" not in pages["nguyen2025cosine.md"]
 
