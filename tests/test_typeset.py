@@ -187,3 +187,9 @@ def test_runner_prefers_the_checks_own_statement_latex(temp_claims) -> None:  # 
     by_id = {e["id"]: e for e in report["claims"]}
     assert by_id["test.latex.own"]["statement_latex"] == "$a$ own"
     assert by_id["test.latex.reg"]["statement_latex"] == "$b$ registered"
+
+
+def test_opening_delimiters_take_no_space_in_terminal_text() -> None:
+    from moetheory.engine.mathtext import latex_to_unicode
+
+    assert latex_to_unicode(r"\lVert w_n\rVert^2 + \langle x, y\rangle") == "‖wₙ‖² + ⟨x, y⟩"

@@ -294,7 +294,8 @@ def _convert(s: str) -> str:
                 out.append(body + mark if len(body) == 1 else f"{name}({body})")
                 continue
             out.append(_SYMBOLS.get(name, name))
-            if name in _GREEK or name in ("partial", "nabla"):
+            if name in _GREEK or name in ("partial", "nabla", "lVert", "langle", "lceil",
+                                          "lfloor"):
                 while i < len(s) and s[i] == " ":  # TeX drops the space after a letter
                     i += 1
             continue
