@@ -41,7 +41,7 @@ def test_det_exp_saturates_cleanly():
 def test_exact_gram_equals_integer_arithmetic():
     rng = np.random.default_rng(0)
     J = rng.normal(size=(2, 300, 4)) * np.array([1.0, 1e-3, 50.0, 7.0])
-    A = _exact_gram(J)
+    A = _exact_gram(J.transpose(0, 2, 1).copy())
     n = J.shape[1]
     bits = (53 - int(np.ceil(np.log2(n + 1))) - 1) // 2
     for g in range(2):
@@ -131,3 +131,44 @@ def test_det_log_matches_math_log():
     assert np.max(np.abs(det_log(x) - ref) / np.maximum(1.0, np.abs(ref))) < 5e-16
     with pytest.raises(ValueError, match="x > 0"):
         det_log(np.array([0.0]))
+
+
+def _rates_batch(n: int = 300, reps: int = 3):
+    from moetheory.estimation.experiment import RatesDesign, _cell_data
+
+    d = RatesDesign(n_grid=(100, n), replicates=reps, restarts=1)
+    cells = [_cell_data(d, "perturbed", 3, n, rep, 0) for rep in range(reps)]
+    xs = np.stack([c[0] for c in cells for _ in range(2)])
+    ys = np.stack([c[1] for c in cells for _ in range(2)])
+    t0 = np.stack([s for c in cells for s in c[2]])
+    return xs, ys, t0, d.router("perturbed")
+
+
+@pytest.mark.parametrize("tol", [0.0, 1e-6])
+def test_a_fit_gives_the_same_bits_alone_as_in_any_batch(tol):
+    xs, ys, t0, router = _rates_batch()
+    together = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol)
+    for g in (0, 3, 5):
+        alone = fit_batch(xs[g : g + 1], ys[g : g + 1], t0[g : g + 1], 3, router,
+                          iterations=30, tol=tol)
+        assert alone.theta[0].tobytes() == together.theta[g].tobytes()
+        assert alone.objective[0] == together.objective[g]
+        assert alone.iterations[0] == together.iterations[g]
+    chunked = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol, max_chunk=2 * 300 * 3)
+    assert chunked.theta.tobytes() == together.theta.tobytes()
+
+
+def test_early_stopping_stops_fits_and_keeps_their_objective():
+    xs, ys, t0, router = _rates_batch()
+    full = fit_batch(xs, ys, t0, 3, router, iterations=200)
+    early = fit_batch(xs, ys, t0, 3, router, iterations=200, tol=1e-6)
+    assert np.all(full.iterations == 200)
+    assert np.all(early.iterations <= 200) and early.iterations.min() < 200
+    assert np.all(early.objective >= full.objective)  # LM is monotone: more steps, lower
+    assert np.all(early.objective <= full.objective * (1 + 1e-3))
+
+
+def test_fit_rejects_a_bad_tolerance():
+    with pytest.raises(ValueError, match=r"tol must lie in \[0, 1\)"):
+        fit_batch(np.zeros((1, 5, 2)), np.zeros((1, 5)), np.zeros((1, 12)), 2, Router(),
+                  tol=-1.0)

@@ -40,7 +40,6 @@ import moetheory
 #: Modules whose public objects do not have complete docstrings yet. Only ever shrinks.
 PENDING: frozenset[str] = frozenset(
     {
-        "moetheory.atlas",
         "moetheory.continual.data",
         "moetheory.continual.portable",
         "moetheory.continual.simulator",
@@ -58,14 +57,8 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.experiment",
         "moetheory.estimation.fitting",
         "moetheory.estimation.models",
-        "moetheory.estimation.symbolic",
-        "moetheory.estimation.voronoi",
-        "moetheory.exact",
-        "moetheory.identifiability",
-        "moetheory.interactions",
         "moetheory.jacobs1991",
         "moetheory.jacobs_training",
-        "moetheory.linear_independence",
         "moetheory.stats",
         "moetheory.stats_intervals",
         "moetheory.stats_sequential",

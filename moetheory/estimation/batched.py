@@ -34,13 +34,23 @@ from moetheory.estimation.models import EXPERTS, MixingMeasure, Router
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
 
-def _features(x: np.ndarray, router: Router) -> np.ndarray:
+def _inputs(x: np.ndarray, router: Router) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and router features, coordinate-major (G, d, n): every later pass is contiguous."""
+    xT = np.ascontiguousarray(x.transpose(0, 2, 1))
     if router.kind == "linear":
-        return x
-    norm = np.sqrt(np.sum(x * x, axis=-1, keepdims=True))
+        return xT, xT
+    norm = np.sqrt(np.sum(x * x, axis=-1))[:, None, :]
     if router.kind == "cosine":
-        return x / np.maximum(norm, 1e-300)
-    return x / (norm + router.tau2)
+        return xT, xT / np.maximum(norm, 1e-300)
+    return xT, xT / (norm + router.tau2)
+
+
+def _dot(w: np.ndarray, xT: np.ndarray) -> np.ndarray:
+    """``sum_j w[g, k, j] xT[g, j, n]`` as (G, k, n), summed in the fixed order j = 0, 1, ..."""
+    out = w[:, :, 0, None] * xT[:, None, 0, :]
+    for j in range(1, w.shape[2]):
+        out += w[:, :, j, None] * xT[:, None, j, :]
+    return out
 
 
 def _scale(b1: np.ndarray, router: Router) -> tuple[np.ndarray, np.ndarray]:
@@ -94,6 +104,22 @@ def model_batch(
     Returns
     -------
     ndarray of shape (G, n)
+        ``f_G(x) = sum_i softmax_i(s_i(x) + beta0_i) h(x, eta_i)`` per measure (eq. (1) of
+        seed 002).
+
+    Notes
+    -----
+    The gate scores are :math:`s_i(x) = c(\\|\\beta_{1i}\\|)\\,\\beta_{1i}^\\top \\tilde x`
+    with :math:`c = 1` and :math:`\\tilde x = x` (linear), :math:`c = 1/\\|\\beta_1\\|`,
+    :math:`\\tilde x = x/\\|x\\|` (cosine), :math:`c = 1/(\\|\\beta_1\\|+\\tau_1)`,
+    :math:`\\tilde x = x/(\\|x\\|+\\tau_2)` (perturbed cosine). The softmax uses
+    :func:`~moetheory.estimation.detmath.det_exp`, so the values are the same bits on every
+    SIMD path.
+
+    See Also
+    --------
+    jacobian_batch : the values with their Jacobian.
+    moetheory.estimation.models.regression_function : one measure at a time.
 
     Examples
     --------
@@ -104,28 +130,67 @@ def model_batch(
     >>> bool(np.allclose(f[0], regression_function(G, x[0], Router("cosine"))))
     True
     """
-    return _forward(np.asarray(theta, float), np.asarray(x, float), k, router, expert)[0]
+    xT, xtT = _inputs(np.asarray(x, float), router)
+    return _forward(np.asarray(theta, float), xT, xtT, k, router, expert)[0]
 
 
-def _forward(theta, x, k, router, expert):
-    d = x.shape[-1]
-    b0, b1, eta = _unpack(theta, k, d)
-    xt = _features(x, router)
+def _forward(theta, xT, xtT, k, router, expert):
+    """``f`` (G, n) and the intermediates the Jacobian needs (``xT``, ``xtT``: (G, d, n))."""
+    b0, b1, eta = _unpack(theta, k, xT.shape[1])
     c, dc = _scale(b1, router)
-    proj = np.einsum("gkd,gnd->gkn", b1, xt)
+    proj = _dot(b1, xtT)
     u = proj * c[:, :, None] + b0[:, :, None]
     e = det_exp(u - u.max(axis=1, keepdims=True))
     pi = e / e.sum(axis=1, keepdims=True)
-    z = np.einsum("gkd,gnd->gkn", eta[:, :, :-1], x) + eta[:, :, -1:]
+    z = _dot(eta[:, :, :-1], xT) + eta[:, :, -1:]
     h, dh = _expert(z, expert)
-    f = np.einsum("gkn,gkn->gn", pi, h)
-    return f, (xt, c, dc, proj, pi, h, dh, b1)
+    f = pi[:, 0] * h[:, 0]
+    for i in range(1, k):
+        f += pi[:, i] * h[:, i]
+    return f, (c, dc, proj, pi, h, dh, b1)
 
 
 def jacobian_batch(
     theta: np.ndarray, x: np.ndarray, k: int, router: Router, expert: str = "tanh"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``f`` (G, n) and its Jacobian in ``theta`` (G, n, P), analytic.
+    """Regression functions of a batch of measures and their Jacobians in ``theta``.
+
+    Parameters
+    ----------
+    theta : ndarray of shape (G, P)
+        Stacked parameters ``[beta0, beta1, eta]``, ``P = k (2 d + 2)``.
+    x : ndarray of shape (G, n, d)
+        One input set per measure.
+    k : int
+        Number of atoms.
+    router : Router
+        The router.
+    expert : str
+        Expert family.
+
+    Returns
+    -------
+    f : ndarray of shape (G, n)
+        As :func:`model_batch`.
+    J : ndarray of shape (G, n, P)
+        ``J[g, m, p] = d f_g(x_m) / d theta_p``, analytic.
+
+    Notes
+    -----
+    With :math:`\\pi_i` the gate, :math:`h_i = h(x, \\eta_i)` and :math:`z_i` the expert's
+    pre-activation,
+
+    .. math::
+
+        \\partial_{\\beta_{0i}} f = \\pi_i (h_i - f), \\quad
+        \\partial_{\\beta_{1i}} f = \\pi_i (h_i - f)\\,\\bigl(c\\,\\tilde x
+        + c'(\\|\\beta_{1i}\\|)\\,(\\beta_{1i}^\\top\\tilde x)\\,
+        \\beta_{1i}/\\|\\beta_{1i}\\|\\bigr), \\quad
+        \\partial_{\\eta_i} f = \\pi_i\\, h'(z_i)\\,(x, 1).
+
+    See Also
+    --------
+    model_batch : the values only.
 
     Examples
     --------
@@ -139,32 +204,43 @@ def jacobian_batch(
     """
     theta = np.asarray(theta, float)
     x = np.asarray(x, float)
-    f, (xt, c, dc, proj, pi, h, dh, b1) = _forward(theta, x, k, router, expert)
-    g, n, d = x.shape
-    J = np.empty((g, n, k * (2 * d + 2)))
+    xT, xtT = _inputs(x, router)
+    f, cache = _forward(theta, xT, xtT, k, router, expert)
+    return f, _jacobian(f, cache, xT, xtT, k).transpose(0, 2, 1)
+
+
+def _jacobian(f, cache, xT, xtT, k):
+    """The transposed Jacobian (G, P, n) from the intermediates of :func:`_forward`.
+
+    Parameter-major, so that every column of ``J`` is written and reduced contiguously."""
+    c, dc, proj, pi, h, dh, b1 = cache
+    g, d, n = xT.shape
+    Jt = np.empty((g, k * (2 * d + 2), n))
     a = pi * (h - f[:, None, :])  # d f / d beta0_i, (G, k, n)
     q = pi * dh  # d f / d z_i, (G, k, n)
-    J[:, :, :k] = a.transpose(0, 2, 1)
+    Jt[:, :k] = a
     e0 = k + k * d
     for i in range(k):
-        ai = a[:, i, :, None]
-        wi = (dc[:, i, None] * proj[:, i, :])[..., None] * b1[:, i, None, :]
-        J[:, :, k + i * d : k + (i + 1) * d] = ai * (c[:, i, None, None] * xt + wi)
-        qi = q[:, i, :, None]
-        J[:, :, e0 + i * (d + 1) : e0 + i * (d + 1) + d] = qi * x
-        J[:, :, e0 + i * (d + 1) + d] = q[:, i, :]
-    return f, J
+        ai = a[:, i, None, :]
+        wi = (dc[:, i, None] * proj[:, i, :])[:, None, :] * b1[:, i, :, None]
+        Jt[:, k + i * d : k + (i + 1) * d] = ai * (c[:, i, None, None] * xtT + wi)
+        qi = q[:, i, None, :]
+        Jt[:, e0 + i * (d + 1) : e0 + i * (d + 1) + d] = qi * xT
+        Jt[:, e0 + i * (d + 1) + d] = q[:, i, :]
+    return Jt
 
 
-def _exact_gram(J: np.ndarray) -> np.ndarray:
-    """``J^T J`` per fit, from ``J`` rounded to a fixed-point grid so that BLAS is exact."""
-    n = J.shape[1]
+def _exact_gram(Jt: np.ndarray) -> np.ndarray:
+    """``J^T J`` per fit from ``Jt = J^T`` (G, P, n), with ``J`` rounded to a fixed-point grid
+    so that BLAS is exact: ``n 2^(2b) < 2^53`` and every entry an integer below ``2^b``."""
+    n = Jt.shape[2]
     bits = (53 - int(np.ceil(np.log2(n + 1))) - 1) // 2
-    scale = np.max(np.abs(J), axis=1)  # (G, P)
+    scale = np.max(np.abs(Jt), axis=2)  # (G, P)
     _, expo = np.frexp(np.where(scale > 0, scale, 1.0))  # scale < 2**expo
     up = np.ldexp(1.0, (bits - expo).astype(np.int64))  # powers of two: scaling is exact
-    Jq = np.rint(J * up[:, None, :])
-    A = np.matmul(Jq.transpose(0, 2, 1), Jq)
+    Jq = Jt * up[:, :, None]
+    np.rint(Jq, out=Jq)
+    A = np.matmul(Jq, Jq.transpose(0, 2, 1))
     down = 1.0 / up
     return A * down[:, :, None] * down[:, None, :]
 
@@ -192,14 +268,50 @@ def _cholesky_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class BatchFit:
-    """Result of :func:`fit_batch`: final parameters and mean squared residuals per fit."""
+    """Result of :func:`fit_batch`: final parameters and mean squared residuals per fit.
+
+    Parameters
+    ----------
+    theta : ndarray of shape (G, P)
+        Final parameters of each fit.
+    objective : ndarray of shape (G,)
+        Final mean squared residual of each fit.
+    accepted : ndarray of shape (G,)
+        Number of accepted Levenberg–Marquardt steps of each fit.
+    iterations : ndarray of shape (G,)
+        Number of iterations each fit ran before it stopped (converged or reached the cap).
+
+    Examples
+    --------
+    >>> fit = BatchFit(np.zeros((1, 12)), np.zeros(1), np.zeros(1, int), np.ones(1, int))
+    >>> fit.measure(0, 2, 2).k
+    2
+    """
 
     theta: np.ndarray
     objective: np.ndarray
     accepted: np.ndarray
+    iterations: np.ndarray
 
     def measure(self, index: int, k: int, d: int) -> MixingMeasure:
-        """The fitted mixing measure of fit ``index``."""
+        """The fitted mixing measure of fit ``index``.
+
+        Parameters
+        ----------
+        index : int
+            Which fit.
+        k, d : int
+            Number of atoms and input dimension.
+
+        Returns
+        -------
+        MixingMeasure
+
+        Raises
+        ------
+        ValueError
+            If ``k`` and ``d`` do not match the length of ``theta``.
+        """
         return MixingMeasure.from_vector(self.theta[index], k, d)
 
 
@@ -213,9 +325,10 @@ def fit_batch(
     expert: str = "tanh",
     bound: float = 5.0,
     iterations: int = 60,
+    tol: float = 0.0,
     max_chunk: int = 600_000,
 ) -> BatchFit:
-    """Levenberg–Marquardt least-squares fits of many data sets at once.
+    """Levenberg–Marquardt least-squares fits (eq. (3) of seed 002) of many data sets at once.
 
     Parameters
     ----------
@@ -234,18 +347,45 @@ def fit_batch(
     bound : float
         The compact parameter box of (A.1).
     iterations : int
-        Number of LM iterations (every fit runs all of them).
+        Largest number of LM iterations of a fit.
+    tol : float
+        A fit stops when an accepted step lowers its objective by at most ``tol`` times the
+        objective, or when a step is rejected at damping ``lambda >= 1e8`` (no descent left
+        at the working precision). ``tol = 0`` runs every fit for all ``iterations``.
     max_chunk : int
         Largest ``G_chunk * n * k`` processed at once (memory).
 
     Returns
     -------
     BatchFit
+        Final parameters, objectives, accepted steps and iterations run, per fit.
 
     Raises
     ------
     ValueError
-        On inconsistent shapes or non-positive ``bound``/``iterations``.
+        On inconsistent shapes, an unknown expert, ``bound <= 0``, ``iterations < 1`` or
+        ``tol`` outside ``[0, 1)``.
+
+    Notes
+    -----
+    In the unconstrained variables :math:`\\phi` with :math:`\\theta = b \\tanh(\\phi/b)`
+    (:math:`b` = ``bound``) each iteration solves
+
+    .. math::
+
+        (A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -g, \\qquad
+        A = J^\\top J / n, \\quad g = J^\\top r / n,
+
+    and accepts :math:`\\phi + \\delta` when the mean squared residual decreases
+    (:math:`\\lambda \\leftarrow \\lambda/5`), else rejects it
+    (:math:`\\lambda \\leftarrow 3\\lambda`). Each fit's arithmetic is its own: a fit gives
+    the same bits alone or in any batch, and stopped fits leave the batch, so the work
+    follows the fits that still move. ``A`` and ``g`` are rebuilt only after an accepted
+    step, the Jacobian from the trial evaluation's own intermediates.
+
+    See Also
+    --------
+    moetheory.estimation.fitting.fit_least_squares : one fit at a time, by SciPy BFGS.
 
     Examples
     --------
@@ -273,18 +413,15 @@ def fit_batch(
         raise ValueError(f"bound must be > 0, got {bound!r}")
     if not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
+    if not 0 <= tol < 1:
+        raise ValueError(f"tol must lie in [0, 1), got {tol!r}")
     step = max(1, max_chunk // max(1, n * k))
     parts = [
         _fit_chunk(x[s : s + step], y[s : s + step], theta0[s : s + step], k, router, expert,
-                   bound, iterations)
+                   bound, iterations, tol)
         for s in range(0, g, step)
     ]
     return BatchFit(*(np.concatenate(arrs) for arrs in zip(*parts, strict=True)))
-
-
-def _objective(theta, x, y, k, router, expert):
-    r = _forward(theta, x, k, router, expert)[0] - y
-    return np.einsum("gn,gn->g", r, r) / x.shape[1]
 
 
 def _det_arctanh(u: np.ndarray) -> np.ndarray:
@@ -303,36 +440,61 @@ def _theta(phi, bound):
     return bound * t, 1.0 - t * t
 
 
-def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations):
+#: Damping at which a rejected step means no descent is left (a stopping rule when tol > 0).
+_LAMBDA_STOP = 1e8
+
+
+def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     # theta = bound * tanh(phi / bound): the open box of (A.1), unconstrained in phi
     phi = bound * _det_arctanh(np.clip(theta0, -0.99 * bound, 0.99 * bound) / bound)
     n = x.shape[1]
-    lam = np.full(phi.shape[0], 1e-3)
+    xT, xtT = _inputs(x, router)
     theta, dtheta = _theta(phi, bound)
-    f, J = jacobian_batch(theta, x, k, router, expert)
-    J = J * dtheta[:, None, :]
+    f, cache = _forward(theta, xT, xtT, k, router, expert)
+    Jt = _jacobian(f, cache, xT, xtT, k)
+    Jt *= dtheta[:, :, None]  # J^T in phi, (G, P, n); only A and grad are kept
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
+    A = _exact_gram(Jt) / n
+    grad = np.einsum("gpn,gn->gp", Jt, r) / n
+    del Jt
+    lam = np.full(phi.shape[0], 1e-3)
     accepted = np.zeros(phi.shape[0], dtype=np.int64)
+    ran = np.zeros(phi.shape[0], dtype=np.int64)
     eye = np.eye(phi.shape[1])
+    act = np.arange(phi.shape[0])  # the fits still running
     for _ in range(iterations):
-        A = _exact_gram(J) / n
-        grad = np.einsum("gnp,gn->gp", J, r) / n
-        diag = np.einsum("gpp->gp", A)
-        M = A + lam[:, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-        trial = phi + _cholesky_solve(M, -grad)
+        if act.size == 0:
+            break
+        whole = act.size == phi.shape[0]
+        xa, xta = (xT, xtT) if whole else (xT[act], xtT[act])
+        diag = np.einsum("gpp->gp", A[act])
+        M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
+        trial = phi[act] + _cholesky_solve(M, -grad[act])
         theta_t, dtheta_t = _theta(trial, bound)
-        r_t = _forward(theta_t, x, k, router, expert)[0] - y
+        f_t, cache_t = _forward(theta_t, xa, xta, k, router, expert)
+        r_t = f_t - (y if whole else y[act])
         obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
-        ok = obj_t < obj
+        ok = obj_t < obj[act]
         idx = np.flatnonzero(ok)
         if idx.size:  # the Jacobian only where the step is taken (fits are independent)
-            J[idx] = jacobian_batch(theta_t[idx], x[idx], k, router, expert)[1] * (
-                dtheta_t[idx, None, :]
-            )
-        phi = np.where(ok[:, None], trial, phi)
-        r = np.where(ok[:, None], r_t, r)
-        obj = np.where(ok, obj_t, obj)
-        lam = np.where(ok, np.maximum(lam / 5.0, 1e-12), np.minimum(lam * 3.0, 1e12))
-        accepted += ok
-    return _theta(phi, bound)[0], obj, accepted
+            if idx.size < act.size:
+                f_t, r_t, xa, xta = f_t[idx], r_t[idx], xa[idx], xta[idx]
+                cache_t = tuple(v[idx] for v in cache_t)
+            Jt = _jacobian(f_t, cache_t, xa, xta, k)
+            Jt *= dtheta_t[idx, :, None]
+            acc = act[idx]
+            A[acc] = _exact_gram(Jt) / n
+            grad[acc] = np.einsum("gpn,gn->gp", Jt, r_t) / n
+            del Jt
+        gain = obj[act] - obj_t
+        phi[act] = np.where(ok[:, None], trial, phi[act])
+        obj[act] = np.where(ok, obj_t, obj[act])
+        lam_old = lam[act]
+        lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
+        accepted[act] += ok
+        ran[act] += 1
+        if tol > 0:
+            done = np.where(ok, gain <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+            act = act[~done]
+    return _theta(phi, bound)[0], obj, accepted, ran

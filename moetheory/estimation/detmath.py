@@ -37,12 +37,17 @@ def det_exp(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=float)
     xc = np.clip(x, -745.0, _MAX_ARG)
     k = np.rint(xc * _INV_LN2)
-    r = (xc - k * _LN2_HI) - k * _LN2_LO
-    p = np.full_like(r, _COEF[-1])
-    for c in _COEF[-2::-1]:
-        p = p * r + c
+    r = xc - k * _LN2_HI
+    r -= k * _LN2_LO
+    p = r * _COEF[-1]  # in place from here: the same IEEE operations, no temporaries
+    p += _COEF[-2]
+    for c in _COEF[-3::-1]:
+        p *= r
+        p += c
     out = np.ldexp(p, k.astype(np.int64))
-    return np.where(x < -745.0, 0.0, np.where(x > _MAX_ARG, np.inf, out))
+    if np.any(x < -745.0) or np.any(x > _MAX_ARG):
+        out = np.where(x < -745.0, 0.0, np.where(x > _MAX_ARG, np.inf, out))
+    return out
 
 
 
