@@ -40,10 +40,6 @@ import moetheory
 #: Modules whose public objects do not have complete docstrings yet. Only ever shrinks.
 PENDING: frozenset[str] = frozenset(
     {
-        "moetheory.continual.data",
-        "moetheory.continual.portable",
-        "moetheory.continual.simulator",
-        "moetheory.continual.sweep",
         "moetheory.engine.catalogue",
         "moetheory.engine.cli",
         "moetheory.engine.context",
@@ -57,8 +53,6 @@ PENDING: frozenset[str] = frozenset(
         "moetheory.estimation.experiment",
         "moetheory.estimation.fitting",
         "moetheory.estimation.models",
-        "moetheory.jacobs1991",
-        "moetheory.jacobs_training",
         "moetheory.stats",
         "moetheory.stats_intervals",
         "moetheory.stats_sequential",

@@ -55,6 +55,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.identifiability",
     "proofs_checks.jacobs1991",
     "proofs_checks.estimation",
+    "proofs_checks.rates_experiments",
     "proofs_checks.rebuttal",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
