@@ -8,22 +8,37 @@ replicate and the plain per-round reference loop, the ratios, the peak memory, a
 100-replicate run is from the arithmetic limit (useful FLOPs at ~5 GFLOP/s). Target: both
 readings at most 5 s for 100 replicates × 8 curves on an idle 2-core machine.
 
-Usage: ``python benchmarks/bench_continual.py [--replicates 100] [--T 2000] [--reading paper]``
+``--previous REV`` (default :data:`PREVIOUS`, the last commit before the simulator was made
+incremental and vectorised over every row; ``none`` to skip) also times the simulator of that
+git revision, loaded with ``git show``, beside the current one in the same run, and checks that
+both give the same bits.
+
+Usage: ``python benchmarks/bench_continual.py [--replicates 100] [--T 2000] [--reading paper]
+[--previous REV]``
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
 
 from moetheory.continual import CLConfig
 from moetheory.continual.reference import reference_run
 from moetheory.continual.simulator import simulate_many
 
 MS = (1, 5, 10, 20)
+#: The simulator before session 3's speed work (main at d7290e9).
+PREVIOUS = "d7290e9"
 PEAK_FLOPS = 5e9  # a sustained rate for small vectorised NumPy kernels on this machine
 
 
@@ -40,6 +55,39 @@ def useful_flops(cfgs: list[CLConfig], R: int) -> float:
         per_round = 2 * M * d + 4 * s * d + 3 * N * d + 4 * M * d + 6 * M + 4 * s * s * d
         total += per_round * c.T * R
     return total
+
+
+def previous_simulator(rev: str) -> ModuleType | None:
+    """The ``moetheory/continual/simulator.py`` of git revision ``rev`` as a module, or None."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        text = subprocess.run(
+            ["git", "show", f"{rev}:moetheory/continual/simulator.py"], cwd=root, check=True,
+            capture_output=True, text=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    path = Path(tempfile.mkdtemp()) / "previous_simulator.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("previous_simulator", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def same_bits(a: list, b: list) -> bool:  # type: ignore[type-arg]
+    """Whether two lists of results agree bit for bit on routing and every metric."""
+    names = ("expert", "forgetting", "generalization", "termination_round",
+             "forgetting_code", "generalization_code")
+    for x, y in zip(a, b, strict=True):
+        for name in names:
+            u, v = getattr(x, name), getattr(y, name)
+            if (u is None) != (v is None) or (u is not None and not np.array_equal(u, v)):
+                return False
+    return True
 
 
 def timed(func):  # type: ignore[no-untyped-def]
@@ -60,14 +108,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--T", type=int, default=2000)
     parser.add_argument("--reading", choices=["paper", "code"], default="paper")
     parser.add_argument("--skip-reference", action="store_true")
+    parser.add_argument("--previous", default=PREVIOUS,
+                        help="git revision of the simulator to time beside this one ('none')")
     args = parser.parse_args(argv)
     cfgs = configs(args.T, args.reading)
     R = args.replicates
+    previous = None if args.previous == "none" else previous_simulator(args.previous)
 
     print(f"Figure 2, 8 curves, T = {args.T}, {R} replicates, both readings side by side:")
     for reading in ("paper", "code"):
-        wall, cpu = timed_both(lambda r=reading: simulate_many(configs(args.T, r), R, seed=0))
+        now: list = []  # type: ignore[type-arg]
+        wall, cpu = timed_both(
+            lambda r=reading, out=now: out.extend(simulate_many(configs(args.T, r), R, seed=0)))
         print(f"  reading {reading!r:8}: {wall:7.2f} s wall, {cpu:7.2f} s CPU   (target <= 5 s)")
+        if previous is not None:
+            old: list = []  # type: ignore[type-arg]
+            p_wall, p_cpu = timed_both(
+                lambda r=reading, out=old: out.extend(
+                    previous.simulate_many(configs(args.T, r), R, seed=0)))
+            print(f"    previous ({args.previous}): {p_wall:7.2f} s wall, {p_cpu:7.2f} s CPU; "
+                  f"ratio previous/current {p_cpu / cpu:5.2f}x CPU; "
+                  f"same bits: {same_bits(old, now)}")
 
     t_one = timed(lambda: simulate_many(cfgs, 1, seed=0))
     t_many = timed(lambda: simulate_many(cfgs, R, seed=0))

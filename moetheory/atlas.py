@@ -44,8 +44,11 @@ from moetheory.interactions import (
     InteractionResult,
     Relation,
     RouterSpec,
+    _setup,
+    _verify,
     interactions,
     lift,
+    perturbed_ridge_relation,
     symbol_latex,
 )
 
@@ -77,7 +80,48 @@ _IDENT_EXPERT = {"linear": "linear", "relu": "ffn-relu", "gelu": "ffn-gelu", "ta
 
 @dataclass
 class AtlasCell:
-    """One (router, expert) pair: relations, their lifts, the identifiability verdict."""
+    r"""One (router, expert) pair: relations, their lifts, the identifiability verdict.
+
+    Parameters
+    ----------
+    router, expert : str
+        The names of the router and the expert.
+    result : InteractionResult
+        Every relation up to order 2 in the cell's dimension, with its evidence.
+    lifts : list of dict
+        One :func:`~moetheory.interactions.lift` per relation (shared within a family).
+    verdict : {"refuted", "proved", "inconclusive"}
+        Strong identifiability of the cell's Taylor family.
+    verdict_reason : str
+        Why (LaTeX in ``$...$``).
+    ident_api : dict
+        The verdict of :func:`moetheory.identifiability.decide` for comparison (may be empty).
+    seconds : float
+        CPU seconds spent on the cell.
+    general : dict
+        For the perturbed router with a ridge expert: the closed-form second-order relation
+        (every :math:`d \ge 2`), checked exactly for this expert (empty otherwise).
+
+    Notes
+    -----
+    A relation :math:`\sum_\alpha c_\alpha \partial^\alpha H = 0` at one atom makes the
+    Taylor family dependent, hence ``verdict = "refuted"``.
+
+    See Also
+    --------
+    atlas_cell : builds a cell.
+    render_cell : its MyST section.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from moetheory.interactions import custom_expert, custom_router
+    >>> x1, w, c = sp.symbols("x1 w c", real=True)
+    >>> cell = atlas_cell(custom_router(w * x1, [x1], [w]),
+    ...                   custom_expert(sp.exp(c * x1), [x1], [c]), order=1, d=1)
+    >>> cell.verdict, [r.text for r in cell.result.relations]
+    ('refuted', ['H_{w} - H_{c} = 0'])
+    """
 
     router: str
     expert: str
@@ -87,6 +131,7 @@ class AtlasCell:
     verdict_reason: str
     ident_api: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    general: dict[str, Any] = field(default_factory=dict)
 
     @property
     def families(self) -> list[tuple[Relation, dict[str, Any]]]:
@@ -188,10 +233,48 @@ def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 
     :data:`~moetheory.interactions.EXPERTS`, or one's own specs
     (:func:`~moetheory.interactions.custom_router`, :func:`~moetheory.interactions.custom_expert`).
 
+    Parameters
+    ----------
+    router : str or RouterSpec
+        A key of :data:`~moetheory.interactions.ROUTERS` or one's own router.
+    expert : str or ExpertSpec
+        A key of :data:`~moetheory.interactions.EXPERTS` or one's own expert.
+    order : int
+        Largest total derivative order (1 to 3).
+    d : int
+        Input dimension of the discovery (1 to 4).
+
+    Returns
+    -------
+    AtlasCell
+        The relations, their lifts to every dimension and the verdict.
+
     Raises
     ------
     ValueError
-        On an unknown router or expert name.
+        On an unknown router or expert name (and, from
+        :func:`~moetheory.interactions.interactions`, on an order or dimension out of range).
+
+    Notes
+    -----
+    The verdict is ``refuted`` as soon as one relation exists (the single-atom Taylor family
+    is dependent); otherwise it is taken from :func:`moetheory.identifiability.decide` where
+    that API has a reading for the router, else ``inconclusive``.
+
+    See Also
+    --------
+    moetheory.interactions.interactions : the relation search.
+    moetheory.interactions.lift : the lift to every dimension.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from moetheory.interactions import custom_expert, custom_router
+    >>> x1, w, c = sp.symbols("x1 w c", real=True)
+    >>> cell = atlas_cell(custom_router(w * x1, [x1], [w]),
+    ...                   custom_expert(sp.exp(c * x1), [x1], [c]), order=1, d=1)
+    >>> cell.verdict
+    'refuted'
     """
     if isinstance(router, str) and router not in ROUTERS:
         raise ValueError(f"router must be one of {sorted(ROUTERS)}, got {router!r}")
@@ -211,13 +294,59 @@ def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 
     api = _ident_api(router, expert) if isinstance(router, str) and isinstance(expert, str) \
         else {}
     verdict, reason = _identifiability(res, api)
+    general = _perturbed_ridge(rspec, espec, d) if isinstance(router, str) else {}
     return AtlasCell(rspec.name, espec.name, res, lifts, verdict, reason, api,
-                     time.process_time() - start)
+                     time.process_time() - start, general)
+
+
+#: Ridge experts phi(a^T x + b) of the atlas (parameters a_1..a_d, b).
+_RIDGE = ("linear", "relu", "gelu", "tanh", "sigmoid", "poly2", "poly3")
+
+
+def _perturbed_ridge(rspec: RouterSpec, espec: ExpertSpec, d: int) -> dict[str, Any]:
+    """The closed-form second-order relation of the perturbed router (every d >= 2), checked
+    exactly for this expert in the cell's dimension."""
+    if rspec.name != "perturbed" or espec.name not in _RIDGE or d < 2:
+        return {}
+    rel = perturbed_ridge_relation(d, 1, 2, espec)
+    terms = dict(rel.terms)
+    ok = _verify(_setup(rspec, espec, d, 2, alphas=list(terms)), terms)
+    return {"latex": rel.latex(), "text": rel.text, "verified": ok, "d": d}
 
 
 def build_atlas(routers: Sequence[str] = ATLAS_ROUTERS, experts: Sequence[str] = ATLAS_EXPERTS,
                 processes: int = 1) -> list[AtlasCell]:
-    """Every cell, optionally in ``processes`` worker processes."""
+    """Every cell, optionally in ``processes`` worker processes.
+
+    Parameters
+    ----------
+    routers : sequence of str
+        Router names (rows), default :data:`ATLAS_ROUTERS`.
+    experts : sequence of str
+        Expert names (columns), default :data:`ATLAS_EXPERTS`.
+    processes : int
+        Worker processes (1: in this process).
+
+    Returns
+    -------
+    list of AtlasCell
+        One per pair, rows first; cells from workers have their specs detached (they can be
+        rendered, not recomputed).
+
+    Notes
+    -----
+    Each cell is independent, so the atlas parallelises perfectly; the result does not
+    depend on ``processes``.
+
+    See Also
+    --------
+    render_atlas : the page.
+
+    Examples
+    --------
+    >>> build_atlas(routers=(), experts=())
+    []
+    """
     pairs = [(r, e) for r in routers for e in experts]
     if processes <= 1:
         return [atlas_cell(r, e) for r, e in pairs]
@@ -245,6 +374,24 @@ def _cell_star(pair: tuple[str, str]) -> AtlasCell:
 def cell_anchor(router: str, expert: str) -> str:
     """The MyST label of a cell's section.
 
+    Parameters
+    ----------
+    router, expert : str
+        The cell's names.
+
+    Returns
+    -------
+    str
+        ``atlas-<router>-<expert>``.
+
+    Notes
+    -----
+    The summary table links each cell to ``#`` plus this label.
+
+    See Also
+    --------
+    render_cell : writes ``(label)=`` above the section.
+
     Examples
     --------
     >>> cell_anchor("top-k", "ffn2-relu-bias")
@@ -270,7 +417,38 @@ def _lift_text(lf: dict[str, Any]) -> str:
 
 
 def render_cell(cell: AtlasCell) -> str:
-    """The MyST section of one cell (deterministic)."""
+    """The MyST section of one cell (deterministic).
+
+    Parameters
+    ----------
+    cell : AtlasCell
+        The cell.
+
+    Returns
+    -------
+    str
+        Markdown: the label, the formula of :math:`H`, the table of relations with their
+        lifts, the verdict and the certificate.
+
+    Notes
+    -----
+    Everything printed is exact (SymPy LaTeX of rational coefficients), so the text is the
+    same on every machine.
+
+    See Also
+    --------
+    render_atlas : the whole page.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from moetheory.interactions import custom_expert, custom_router
+    >>> x1, w, c = sp.symbols("x1 w c", real=True)
+    >>> cell = atlas_cell(custom_router(w * x1, [x1], [w]),
+    ...                   custom_expert(sp.exp(c * x1), [x1], [c]), order=1, d=1)
+    >>> render_cell(cell).splitlines()[1]
+    '### custom × custom'
+    """
     r, e = cell.result.router, cell.result.expert
     res = cell.result
     params = ", ".join(f"${symbol_latex(p)}$" for p in res.params)
@@ -295,6 +473,27 @@ def render_cell(cell: AtlasCell) -> str:
         lines.append("")
     else:
         lines += ["No relation up to order 2: no parameter interaction.", ""]
+    if cell.general.get("verified"):
+        lines += [
+            "**Finding: a second-order relation for every $d \\ge 2$.** The relations among "
+            "the $\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ include "
+            "$\\tau_1\\|\\beta_1\\|\\Big(\\frac{\\partial^2 H}{\\partial\\beta_{1,i}"
+            "\\partial a_j} - \\frac{\\partial^2 H}{\\partial\\beta_{1,j}\\partial a_i}\\Big)"
+            " + \\beta_{1,i}\\sum_k \\beta_{1,k}\\frac{\\partial^2 H}{\\partial\\beta_{1,k}"
+            "\\partial a_j} - \\beta_{1,j}\\sum_k \\beta_{1,k}\\frac{\\partial^2 H}"
+            "{\\partial\\beta_{1,k}\\partial a_i} = 0$ for $i \\ne j$, "
+            f"in $d = {cell.general['d']}$: ${cell.general['latex']}$ (verified exactly for this "
+            "expert; for an arbitrary activation $\\varphi$ in $d = 2, 3, 4$ by "
+            "{func}`moetheory.interactions.perturbed_ridge_certificate`). It holds for every "
+            "ridge expert and every $d \\ge 2$ (free indices $i \\ne j$ *and* a sum over $k$, "
+            "which is why the table's lifted form fails): "
+            "$\\partial_{\\beta_{1,k}} G \\propto (Px)_k$ with "
+            "$P = I - \\beta_1\\beta_1^\\top/(\\|\\beta_1\\|(\\|\\beta_1\\|+\\tau_1))$, "
+            "so $\\sum_{kl} M_{kl}\\partial^2_{\\beta_{1,k}a_l}H \\propto x^\\top PMx$, zero "
+            "iff $PM$ is antisymmetric. As $\\tau_1 \\to \\infty$ it becomes the linear "
+            "router's symmetry $\\partial^2_{\\beta_{1,i}a_j}H = \\partial^2_{\\beta_{1,j}a_i}H$.",
+            "",
+        ]
     lines += [
         f"**Strong identifiability: {cell.verdict}.** Reading: the Taylor family "
         "$\\{\\partial^\\alpha H(\\cdot,\\theta_j)\\}_{|\\alpha| \\le 2}$ in all parameters "
@@ -335,7 +534,36 @@ def _summary_cell(cell: AtlasCell) -> str:
 
 
 def render_atlas(cells: Sequence[AtlasCell]) -> str:
-    """The whole page ``docs/atlas.md`` (deterministic, exact)."""
+    """The whole page ``docs/atlas.md`` (deterministic, exact).
+
+    Parameters
+    ----------
+    cells : sequence of AtlasCell
+        The cells, e.g. from :func:`build_atlas`.
+
+    Returns
+    -------
+    str
+        The page: the summary table, what the atlas rediscovers, every cell.
+
+    Notes
+    -----
+    Rows and columns follow the order of first appearance in ``cells``.
+
+    See Also
+    --------
+    render_cell : one section.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from moetheory.interactions import custom_expert, custom_router
+    >>> x1, w, c = sp.symbols("x1 w c", real=True)
+    >>> cell = atlas_cell(custom_router(w * x1, [x1], [w]),
+    ...                   custom_expert(sp.exp(c * x1), [x1], [c]), order=1, d=1)
+    >>> render_atlas([cell]).splitlines()[0]
+    '# Interaction atlas'
+    """
     by = {(c.router, c.expert): c for c in cells}
     routers = list(dict.fromkeys(c.router for c in cells))
     experts = list(dict.fromkeys(c.expert for c in cells))
@@ -413,9 +641,15 @@ def _rediscoveries(by: dict[tuple[str, str], AtlasCell]) -> list[str]:
         lines.append("- The seeds' statements on experts under the perturbed router "
                      "(ReLU, GELU, tanh, $z^p$ strongly identifiable; linear not; seed 002 "
                      f"L58, L116), read for the Taylor family of $H$ in $d = 2$: {verdicts}. "
-                     "In $d = 2$ a second-order relation among the "
+                     "In every $d \\ge 2$ a second-order relation among the "
                      "$\\partial^2 H/\\partial\\beta_{1,i}\\partial a_j$ survives the "
-                     "perturbation for every ridge expert; in $d = 1$ there is none."
+                     "perturbation for every ridge expert (finding: "
+                     "$\\tau_1\\|\\beta_1\\|(\\partial^2_{\\beta_{1,i}a_j}H - "
+                     "\\partial^2_{\\beta_{1,j}a_i}H) + \\beta_{1,i}\\sum_k\\beta_{1,k}"
+                     "\\partial^2_{\\beta_{1,k}a_j}H - \\beta_{1,j}\\sum_k\\beta_{1,k}"
+                     "\\partial^2_{\\beta_{1,k}a_i}H = 0$, exact coefficients and certificate "
+                     "in the [perturbed × tanh](#atlas-perturbed-tanh) cell); in $d = 1$ there "
+                     "is none."
                      + (f" For comparison, {{func}}`moetheory.identifiability.decide` (reading "
                         f"`pcos-2`, $d = 1$, expert family): {api}." if api else ""))
     return lines

@@ -18,11 +18,39 @@ __all__ = ["to_exact"]
 
 
 def to_exact(value: Any) -> sp.Expr:
-    """Return ``value`` as an exact SymPy number or expression.
+    r"""Return ``value`` as an exact SymPy number or expression.
 
     Integers, fractions and SymPy rationals are kept exactly; a float becomes the rational
     of its shortest decimal representation (``0.03 -> 3/100``); in a SymPy expression every
     Float is replaced that way and exact parts are left alone.
+
+    Parameters
+    ----------
+    value : int, float, fractions.Fraction, NumPy scalar or SymPy-compatible object
+        The number or expression to make exact.
+
+    Returns
+    -------
+    sympy.Expr
+        ``value`` with every floating-point number replaced by its exact decimal rational.
+
+    Raises
+    ------
+    TypeError
+        For a boolean (``True`` is not a number here).
+    ValueError
+        For a non-finite float (``nan``, ``inf``).
+
+    Notes
+    -----
+    The rational of a float ``x`` is that of ``repr(x)``, the shortest decimal string that
+    rounds back to ``x``: :math:`0.03 \mapsto 3/100`, not the binary expansion
+    :math:`1080863910568919/36028797018963968`. This is what a user typing ``0.03`` meant, and
+    it is the same on every machine.
+
+    See Also
+    --------
+    sympy.nsimplify : guesses simple closed forms (unsafe for exact values).
 
     Examples
     --------

@@ -30,7 +30,10 @@ Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured 
   atoms, so it vanishes only on a closed null set: ``atoms = "almost every atom tuple"``;
   for piecewise experts (ReLU) it persists on an open set of atoms around the stated ones.
   It never proves "all distinct atoms": exceptions live on symmetry orbits (η ↦ −η for odd
-  or even activations, ...), which the checks search.
+  or even activations, ...), which the checks search. All atoms at once are decided by
+  :func:`decide_all_atoms` (exact elimination, polynomial experts) and by
+  :func:`moetheory.pole_route.decide_ridge_all_atoms` (the singularity route, tanh and
+  sigmoid: every k, all atoms outside a_j = 0 and η_i = −η_j).
 
 Input dimension d ≥ 2 (argument ``inputs``, the coordinates of R^d in which the expert is
 written) is decided on R^d: the family is screened on a curve ``x = (c_1(t), ..., c_d(t))``
@@ -113,6 +116,30 @@ class IdentifiabilityReading:
         dependence. ``"set"``: the family is the *set* of distinct nonzero terms (identically
         zero terms and exact repeats dropped), the reading under which only relations among
         different functions count.
+
+    Raises
+    ------
+    ValueError
+        On an unknown ``semantics`` or ``router``, or ``atoms`` not a positive integer.
+
+    Notes
+    -----
+    The family of reading :math:`R` at atoms :math:`\\eta_1..\\eta_k` is
+    :math:`\\{m(x)^\\nu \\partial^\\gamma_\\eta h(x, \\eta_j)\\}` with
+    ``min_order`` :math:`\\le |\\nu| + |\\gamma| \\le` ``max_order``; strong identifiability
+    (Definition 1 as reconstructed from seed 002's proof sketch) is its linear independence
+    for almost every :math:`x`.
+
+    See Also
+    --------
+    READINGS : the named readings.
+    decide : decides a reading at explicit atoms.
+
+    Examples
+    --------
+    >>> r = IdentifiabilityReading("mine", "none", 1, 1, 3, "first order, three atoms")
+    >>> r.atoms, r.semantics
+    (3, 'list')
     """
 
     name: str
@@ -267,6 +294,32 @@ GENERIC_VALUES: tuple[sp.Rational, ...] = tuple(
 def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, sp.Rational]]:
     """``k`` pairwise distinct atoms with generic rational values (deterministic).
 
+    Parameters
+    ----------
+    params : sequence of sympy.Symbol
+        The parameters of the expert.
+    k : int
+        Number of atoms (at least 1).
+
+    Returns
+    -------
+    list of dict
+        ``k`` atoms, each a map parameter -> rational.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a positive integer or ``params`` is empty.
+
+    Notes
+    -----
+    Values come from :data:`GENERIC_VALUES` and then a deterministic sequence that never
+    repeats, so no two atoms coincide and no atom is a sign flip of another.
+
+    See Also
+    --------
+    search_exceptions : the non-generic symmetry orbits.
+
     Examples
     --------
     >>> a, b = sp.symbols("a b")
@@ -305,6 +358,30 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
     Computed for β1 > 0, x > 0 (d = 1); it is nonzero for τ1 > 0 and vanishes for the plain
     cosine router (τ1 = 0), the PDE (4) of seed 002.
 
+    Parameters
+    ----------
+    order : int
+        The derivative order :math:`\\nu`, 1 to 3.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`c_\\nu` as a function of ``beta1`` and ``tau1``.
+
+    Raises
+    ------
+    ValueError
+        On ``order`` outside [1, 3].
+
+    Notes
+    -----
+    With :math:`u = x/(x + \\tau_2)` the derivative is a polynomial in :math:`u` of degree
+    :math:`\\nu`; :math:`c_1 = \\tau_1/(\\beta_1+\\tau_1)^2`.
+
+    See Also
+    --------
+    IdentifiabilityReading.multipliers : the multipliers :math:`u_i`.
+
     Examples
     --------
     >>> router_multiplier_ratio(1)
@@ -321,7 +398,30 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
 
 @dataclass(frozen=True)
 class FamilyTerm:
-    """One function of the family: LaTeX label, plain-text label and the function of x."""
+    """One function of the family: LaTeX label, plain-text label and the function of x.
+
+    Parameters
+    ----------
+    latex : str
+        The label in LaTeX, e.g. ``u \\partial_{a} h(x,\\eta_{1})``.
+    text : str
+        The label in plain text, e.g. ``u*D[a]h(x,eta1)``.
+    function : sympy.Expr
+        The function of ``x`` at the atom.
+
+    Notes
+    -----
+    The labels name the multi-indices :math:`\\nu, \\gamma` of the term.
+
+    See Also
+    --------
+    expert_family : builds the terms.
+
+    Examples
+    --------
+    >>> FamilyTerm("h", "h(x,eta1)", sp.Symbol("x")).text
+    'h(x,eta1)'
+    """
 
     latex: str
     text: str
@@ -362,6 +462,42 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
     ``coords`` are the input coordinates as functions of the scalar ``x`` (default ``(x,)``,
     d = 1); a curve such as ``(x, x**2)`` in R^2 checks d = 2, since independence of the
     restrictions to a curve implies independence on R^d.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The expert :math:`h(x, \\eta)`.
+    x : sympy.Symbol
+        The scalar variable.
+    params : sequence of sympy.Symbol
+        The parameters :math:`\\eta`.
+    reading : IdentifiabilityReading
+        The reading.
+    atoms : sequence of mappings
+        The atoms (parameter -> value).
+    coords : sequence of sympy.Expr, optional
+        The input coordinates as functions of ``x``.
+
+    Returns
+    -------
+    list of FamilyTerm
+        One term per :math:`(j, \\nu, \\gamma)`, atoms first; with set semantics zero terms
+        and exact repeats are dropped.
+
+    Raises
+    ------
+    ValueError
+        On orders outside :math:`0 \\le` ``min_order`` :math:`\\le` ``max_order``
+        :math:`\\le 3`, or when ``h`` is not differentiable in closed form to the order asked.
+
+    Notes
+    -----
+    Piecewise experts (ReLU) are differentiated branch by branch: the almost-everywhere
+    derivative, so :math:`|z|'' = 0` rather than a Dirac delta.
+
+    See Also
+    --------
+    decide : decides the family's independence.
 
     Examples
     --------
@@ -457,6 +593,47 @@ class IdentifiabilityDecision:
     ``PROVED`` when the family is independent (exact certificate), ``REFUTED`` when it is
     dependent (exact null vector; for d ≥ 2 an identity on all of R^d), ``INCONCLUSIVE``
     otherwise. :meth:`scope` says exactly what the certificate covers.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The verdict of "strongly identifiable" under the reading.
+    reading : IdentifiabilityReading
+        The reading.
+    expr : sympy.Expr
+        The expert.
+    params : tuple of sympy.Symbol
+        Its parameters.
+    atoms : list of dict
+        The atoms decided.
+    labels, texts : list of str
+        The family's labels (LaTeX, text).
+    result : LinearIndependenceResult
+        The certificate.
+    dimension : int
+        Input dimension d.
+    inputs, curve : tuple of sympy.Expr
+        For d >= 2: the coordinates of R^d and the screening curve.
+    lifted : dict or None
+        For d >= 2: how a curve dependence was lifted to an identity on R^d.
+
+    Notes
+    -----
+    An independence certificate at fixed points is a non-zero determinant; for an expert
+    analytic in its parameters it is a non-zero analytic function of the atoms, so it covers
+    almost every atom tuple, never all of them.
+
+    See Also
+    --------
+    decide : builds it.
+    moetheory.pole_route.decide_ridge_all_atoms : all atoms at once (tanh, sigmoid).
+
+    Examples
+    --------
+    >>> from moetheory.experts import get_expert
+    >>> d = decide(get_expert("linear"), "eta-only-2")
+    >>> d.verdict.value, d.scope()["atoms"]
+    ('refuted', 'these atoms')
     """
 
     verdict: Verdict
@@ -623,6 +800,25 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     IdentifiabilityDecision
         Verdict, family and certificate.
 
+    Raises
+    ------
+    ValueError
+        On an unknown reading, atoms that are not pairwise distinct or do not match
+        ``params``, the wrong number of atoms, ``coords`` or ``inputs`` that are not
+        expressions in ``x`` / symbols, or an expression without ``x`` and ``params``.
+
+    Notes
+    -----
+    The family is decided by :func:`moetheory.linear_independence.decide_linear_independence`;
+    for :math:`d \\ge 2` a dependence found on the screening curve counts only once its
+    combination is an identity on :math:`\\mathbb R^d`.
+
+    See Also
+    --------
+    decide_all_atoms : exact elimination for polynomial experts, every atom.
+    moetheory.pole_route.decide_ridge_all_atoms : tanh and sigmoid, every atom.
+    search_exceptions : the symmetry orbits.
+
     Examples
     --------
     A researcher's own expert ``h(x, (a, c)) = a exp(c x)`` is linear in ``a``, so
@@ -752,7 +948,26 @@ class AllAtomsDecision:
         The irreducible factors of ``Δ``: their zero sets contain every exception.
     atoms : list of dict
         The symbolic atoms.
+    reading : IdentifiabilityReading
+        The reading decided.
     reason : str
+        Why the status was reached.
+
+    Notes
+    -----
+    The rank over the field :math:`\\mathbb Q(\\text{atoms})` bounds the rank at every atom
+    tuple; a non-zero maximal minor :math:`\\Delta` certifies independence wherever
+    :math:`\\Delta \\ne 0`.
+
+    See Also
+    --------
+    decide_all_atoms : builds it.
+
+    Examples
+    --------
+    >>> from moetheory.experts import get_expert
+    >>> decide_all_atoms(get_expert("linear"), "eta-only-2").generic_rank
+    2
     """
 
     status: str
@@ -823,6 +1038,37 @@ def decide_all_atoms(expert: Expert | sp.Expr,
     * rank ``n``: a nonzero ``n × n`` minor ``Δ(atoms)`` certifies independence at every atom
       tuple where ``Δ ≠ 0``; its irreducible factors name a set containing every exception.
 
+    Parameters
+    ----------
+    expert : Expert or sympy.Expr
+        The expert; for an expression give ``x`` and ``params``.
+    reading : str or IdentifiabilityReading
+        The reading.
+    x : sympy.Symbol, optional
+        The variable (expressions only).
+    params : sequence of sympy.Symbol, optional
+        The parameters (expressions only).
+
+    Returns
+    -------
+    AllAtomsDecision
+        ``REFUTED`` (dependent at every atom tuple), ``PROVED`` (independent outside the zero
+        set of the exceptional factors) or ``INCONCLUSIVE`` (not a polynomial family).
+
+    Raises
+    ------
+    ValueError
+        On an unknown reading or an expression without ``x`` and ``params``.
+
+    Notes
+    -----
+    Exact linear algebra over :math:`\\mathbb Q[\\text{atoms}]` with
+    :class:`~sympy.polys.matrices.DomainMatrix`; no sampling.
+
+    See Also
+    --------
+    moetheory.pole_route.decide_ridge_all_atoms : the singularity route (tanh, sigmoid).
+
     Examples
     --------
     >>> from moetheory.experts import get_expert
@@ -888,10 +1134,11 @@ def search_exceptions(expert: Expert | sp.Expr,
                       intercept: sp.Symbol | None = None,
                       orbits: Sequence[str] = EXCEPTION_ORBITS,
                       ) -> dict[str, IdentifiabilityDecision]:
-    """Decide the reading on the named symmetry orbits where exceptions to "independent for
-    generic atoms" live: η_2 = −η_1 (odd or even activations), equal slopes (η_2 = η_1 except
-    the ``intercept``; exponential experts), and a 2π shift of the intercept (periodic ones).
-    Further atoms (k > 2) stay generic.
+    """Decide the reading on the named symmetry orbits where exceptions live.
+
+    The orbits of "independent for generic atoms": η_2 = −η_1 (odd or even activations),
+    equal slopes (η_2 = η_1 except the ``intercept``; exponential experts), and a 2π shift
+    of the intercept (periodic ones). Further atoms (k > 2) stay generic.
 
     Parameters
     ----------
@@ -907,6 +1154,22 @@ def search_exceptions(expert: Expert | sp.Expr,
     -------
     dict
         Orbit name -> decision (a ``REFUTED`` one is an exception, with its certificate).
+
+    Raises
+    ------
+    ValueError
+        On an unknown reading or orbit, a reading with k < 2, or an ``intercept`` that is not
+        a parameter.
+
+    Notes
+    -----
+    An exception found here is an exact dependence (a counterexample to "all atoms"); none
+    found does not prove "all atoms" (see :func:`decide_all_atoms` and
+    :func:`moetheory.pole_route.decide_ridge_all_atoms` for that).
+
+    See Also
+    --------
+    decide : one decision at explicit atoms.
 
     Examples
     --------

@@ -57,7 +57,8 @@ piecewise experts (ReLU) whose pieces are open sets; anything else is refused wi
 ``ValueError`` naming the function. A relation whose indices are neither free nor one
 contraction (for instance the second-order relation of the perturbed router in :math:`d = 2`,
 whose coefficients involve :math:`\beta_1\beta_1^\top`) is reported, exactly, for the
-discovery dimension only.
+discovery dimension only; that one has a closed form in every dimension,
+:func:`perturbed_ridge_relation`, verified by :func:`perturbed_ridge_certificate`.
 
 References
 ----------
@@ -98,6 +99,8 @@ __all__ = [
     "custom_router",
     "interactions",
     "lift",
+    "perturbed_ridge_certificate",
+    "perturbed_ridge_relation",
     "symbol_latex",
 ]
 
@@ -144,6 +147,32 @@ _SUPPORTED = "exp, tanh, erf, sqrt of a sum of squares, Abs, Max/Piecewise/Heavi
 def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
     """Real symbols ``name_1..name_d``.
 
+    Parameters
+    ----------
+    d : int
+        The dimension, at least 1.
+    name : str
+        The stem of the names.
+
+    Returns
+    -------
+    tuple of sympy.Symbol
+        ``(name_1, ..., name_d)``, all real.
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is not an integer >= 1.
+
+    Notes
+    -----
+    Routers and experts are built on these coordinates, so parameter names such as
+    ``beta1_i`` and ``a_i`` share the index ``i`` with :math:`x_i`.
+
+    See Also
+    --------
+    RouterSpec : ``build(coordinates(d))``.
+
     Examples
     --------
     >>> coordinates(2)
@@ -156,6 +185,25 @@ def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
 
 def symbol_latex(sym: sp.Symbol) -> str:
     r"""LaTeX name of a parameter symbol (``beta1_2`` → :math:`\beta_{1,2}`).
+
+    Parameters
+    ----------
+    sym : sympy.Symbol
+        A parameter symbol.
+
+    Returns
+    -------
+    str
+        Its LaTeX name in the paper's notation (SymPy's LaTeX for unknown stems).
+
+    Notes
+    -----
+    The stems ``beta1``, ``W1``, ``beta``, ``tau1``, ``tau2``, ``eta`` are typeset as in the
+    seeds (:math:`\beta_{1,i}`, :math:`W_{1,i}`, ...).
+
+    See Also
+    --------
+    Relation.latex : uses it.
 
     Examples
     --------
@@ -193,6 +241,22 @@ class RouterSpec:
         router's parameter vectors (needed by :func:`lift`).
     dims : tuple of int or None
         The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`).
+
+    Notes
+    -----
+    The gate's own parameters are differentiated like the expert's: the relations are among
+    the derivatives of :math:`H = G\,h` in all parameters.
+
+    See Also
+    --------
+    ROUTERS : the ready-made routers.
+    custom_router : one's own.
+
+    Examples
+    --------
+    >>> G, params = ROUTERS["linear"].build(coordinates(2))
+    >>> G, params
+    (exp(beta1_1*x_1 + beta1_2*x_2), (beta1_1, beta1_2))
     """
 
     name: str
@@ -205,8 +269,38 @@ class RouterSpec:
 
 @dataclass(frozen=True)
 class ExpertSpec:
-    r"""An expert :math:`h(x, \eta)`; ``build(x)`` returns ``(h, params)`` (see
-    :class:`RouterSpec`)."""
+    r"""An expert :math:`h(x, \eta)` that can be built in any (or a fixed) dimension.
+
+    Parameters
+    ----------
+    name : str
+        Short identifier.
+    build : callable
+        ``build(x)`` with ``x`` a tuple of coordinate symbols returns ``(h, params)``.
+    latex : str
+        :math:`h` in LaTeX (general :math:`d`).
+    note : str
+        A remark shown on the atlas.
+    invariant : bool
+        ``True`` when :math:`h` is invariant under simultaneous rotations of :math:`x` and the
+        expert's parameter vectors (needed by :func:`lift`).
+    dims : tuple of int or None
+        The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`).
+
+    Notes
+    -----
+    Ridge experts :math:`\varphi(a^\top x + b)` have parameters ``a_1..a_d, b``.
+
+    See Also
+    --------
+    EXPERTS : the ready-made experts.
+    custom_expert : one's own.
+
+    Examples
+    --------
+    >>> EXPERTS["tanh"].build(coordinates(1))
+    (tanh(a_1*x_1 + b), (a_1, b))
+    """
 
     name: str
     build: Callable[[tuple[sp.Symbol, ...]], tuple[sp.Expr, tuple[sp.Symbol, ...]]]
@@ -369,11 +463,27 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
         The gate :math:`G = e^s` (softmax numerator, also Top-K on its active set) or
         :math:`\sigma(s)`.
     name : str
+        The name shown on the atlas.
+
+    Returns
+    -------
+    RouterSpec
+        Defined in the dimension ``len(x)`` only, not rotation invariant.
 
     Raises
     ------
     ValueError
         On an unknown gate or symbols that do not match.
+
+    Notes
+    -----
+    The gate is :math:`G = e^{s}` (the numerator of the softmax; the normalising
+    denominator is common to all experts) or :math:`\sigma(s)`.
+
+    See Also
+    --------
+    custom_expert : one's own expert.
+    moetheory.atlas.atlas_cell : a cell for any pair.
 
     Examples
     --------
@@ -406,6 +516,36 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
 def custom_expert(expr: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Symbol],
                   name: str = "custom") -> ExpertSpec:
     r"""An expert from one's own expression :math:`h(x, \eta)` in the dimension ``len(x)``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The expert in the coordinates ``x`` and the parameters ``params``.
+    x : sequence of sympy.Symbol
+        The input coordinates.
+    params : sequence of sympy.Symbol
+        The expert's parameters (differentiated); other symbols stay fixed.
+    name : str
+        The name shown on the atlas.
+
+    Returns
+    -------
+    ExpertSpec
+        Defined in the dimension ``len(x)`` only, not rotation invariant.
+
+    Raises
+    ------
+    ValueError
+        When ``x`` and ``params`` are not disjoint symbols, or a parameter does not occur.
+
+    Notes
+    -----
+    Any expression of the supported pieces (exp, tanh, erf, rational functions, one radical,
+    undefined functions, piecewise with open pieces) is accepted.
+
+    See Also
+    --------
+    custom_router : one's own router.
 
     Examples
     --------
@@ -442,6 +582,22 @@ class Relation:
         ``False`` when the relation is implied by lower-order ones (a derivative of one).
     certificate : str
         How it was verified.
+
+    Notes
+    -----
+    Coefficients have their denominators cleared (polynomials in the parameters and
+    :math:`\|\beta_1\|`), never depend on :math:`x`, and are normalised to be primitive.
+
+    See Also
+    --------
+    interactions : finds them.
+    lift : in every dimension.
+
+    Examples
+    --------
+    >>> a, bb = sp.symbols("a_1 beta1_1", real=True)
+    >>> Relation((((a,), sp.Integer(1)), ((bb, a), sp.Integer(-1))), 2).text
+    'H_{a_1} - H_{beta1_1,a_1} = 0'
     """
 
     terms: tuple[tuple[tuple[sp.Symbol, ...], sp.Expr], ...]
@@ -493,7 +649,47 @@ class Relation:
 
 @dataclass
 class InteractionResult:
-    """All relations of one (router, expert) pair at one dimension, with the evidence."""
+    r"""All relations of one (router, expert) pair at one dimension, with the evidence.
+
+    Parameters
+    ----------
+    router : RouterSpec
+    expert : ExpertSpec
+        The pair.
+    d, order : int
+        The dimension and the largest total order searched.
+    params : tuple of sympy.Symbol
+        Router then expert parameters.
+    relations : list of Relation
+        The generators (not derivatives of lower-order relations), each verified exactly.
+    implied : list of Relation
+        Derivatives of lower-order relations completing a basis.
+    n_derivatives : int
+        Number of :math:`\partial^\alpha H`, :math:`|\alpha| \le` ``order``.
+    points : int
+        Rational sample points behind the completeness claim.
+    pieces : int
+        Smooth pieces of the expert.
+    coefficient_ring : str
+        ``"Q(params)"``, extended by :math:`\|\beta_1\|` when the router uses it.
+    assumptions : list of str
+        The genericity assumptions (LaTeX in ``$...$``).
+
+    Notes
+    -----
+    The relations span every relation up to ``order``: the exact null space of the sampled
+    values has the same dimension as the verified basis.
+
+    See Also
+    --------
+    interactions : builds it.
+
+    Examples
+    --------
+    >>> res = interactions(ROUTERS["linear"], EXPERTS["linear"], order=1, d=1)
+    >>> res.n_derivatives, res.coefficient_ring
+    (4, 'Q(params)')
+    """
 
     router: RouterSpec
     expert: ExpertSpec
@@ -804,9 +1000,40 @@ def _versions(setup: _Setup, cols: list[tuple], coords: list[sp.Symbol]) -> list
                         e = e.xreplace(xsub)
                     if psub:
                         e = e.xreplace(psub)
-                    columns[a] = field.from_expr(e)
+                    columns[a] = _fraction(field, e)
                 out.append(_Version(gens[:npt], kinds, gens[npt:], columns))
     return out
+
+
+def _fraction(field: Any, expr: sp.Expr) -> Any:
+    """``expr`` as an element of ``field``, numerator and denominator *not* cancelled.
+
+    One ``together`` and two polynomial conversions (ring arithmetic on the unexpanded tree)
+    instead of field arithmetic with a gcd at every sum (``field.from_expr``) or
+    ``sympy.expand``: one to two orders of magnitude faster on the perturbed router. The value
+    at every point is the same rational function; a point where the uncancelled denominator
+    vanishes is skipped by :func:`_sample` like any pole.
+    """
+    num, den = sp.fraction(sp.together(expr))
+    ring = field.ring
+    return field.new(ring.from_expr(num), ring.from_expr(den))
+
+
+def _evaluate(poly: Any, values: Sequence[Any], powers: list[dict[int, Any]]) -> Any:
+    """Exact value of a ``PolyElement`` at a point, term by term (the same rational number
+    as ``poly(*values)``, without its per-variable recursion); ``powers`` caches
+    ``values[i] ** e`` across the polynomials of one point."""
+    total = sp.QQ.zero
+    for monom, coeff in poly.iterterms():
+        term = coeff
+        for i, e in enumerate(monom):
+            if e:
+                cache = powers[i]
+                if e not in cache:
+                    cache[e] = values[i] ** e
+                term *= cache[e]
+        total += term
+    return total
 
 
 def _value(rng: _Rng, kind: str) -> sp.Rational:
@@ -842,11 +1069,12 @@ def _sample(versions: list[_Version], cols: list[tuple], n_rows: int, rng: _Rng,
                     idx = {g: j for j, g in enumerate(order)}
                     ordered = [allv[idx[g]] for g in (*v.point_gens, *v.coord_gens)]
                     row = []
+                    powers: list[dict[int, Any]] = [{} for _ in ordered]
                     for a in cols:
-                        den = v.columns[a].denom(*ordered)
+                        den = _evaluate(v.columns[a].denom, ordered, powers)
                         if den == 0:
                             raise ZeroDivisionError
-                        row.append(v.columns[a].numer(*ordered) / den)
+                        row.append(_evaluate(v.columns[a].numer, ordered, powers) / den)
                 else:
                     row = [v.columns[a].evaluate(pairs) for a in cols]
             except ZeroDivisionError:
@@ -961,6 +1189,10 @@ def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
         rels.append((r, base))
     if setup.p_radical is not None:
         coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    try:
+        return _verify_ring(setup, coeffs, rels)
+    except (ValueError, sp.PolynomialError):
+        pass  # pieces that are not polynomial in the symbols (e.g. Subs): symbolic route
     for ders, _ in setup.pieces:
         total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
         num, _den = sp.fraction(sp.together(total))
@@ -970,6 +1202,43 @@ def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
                 num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
                 num = sp.expand(num)
         if num != 0:
+            return False
+    return True
+
+
+def _verify_ring(setup: _Setup, coeffs: dict[tuple, sp.Expr],
+                 rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
+    """:func:`_verify` in a sparse polynomial ring (raises ``ValueError`` when a piece is not
+    polynomial in its symbols after clearing denominators)."""
+    radicals = [r for r, _ in rels]
+    for ders, _ in setup.pieces:
+        syms: set[sp.Symbol] = set()
+        for a, c in coeffs.items():
+            syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
+        for _, base in rels:
+            syms |= base.free_symbols
+        # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
+        # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
+        # ideal, i.e. 0 once each r_i is the square root of its radicand
+        gens = [*radicals, *sorted(syms - set(radicals), key=str)]
+        ring = sp.ring(gens, sp.QQ, sp.lex)[0]
+        groups: dict[Any, Any] = {}
+        for a, c in coeffs.items():
+            num, den = sp.fraction(sp.together(ders[a]))
+            dpoly = ring.from_expr(den)
+            term = ring.from_expr(num) * ring.from_expr(c)
+            groups[dpoly] = groups.get(dpoly, ring.zero) + term
+        dens = list(groups)
+        total = ring.zero
+        for i, d in enumerate(dens):
+            other = ring.one
+            for j, e in enumerate(dens):
+                if j != i:
+                    other *= e
+            total += groups[d] * other
+        if rels:
+            total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
+        if total != 0:
             return False
     return True
 
@@ -1139,6 +1408,23 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     ------
     ValueError
         On an order or dimension out of range or an unsupported expression.
+    RuntimeError
+        If no sample point avoids the poles, or a candidate relation fails its exact check
+        after ``max_rounds`` rounds of points (never a silent wrong answer).
+    ZeroDivisionError
+        Internal: a sample point on a pole (caught; the point is skipped).
+
+    Notes
+    -----
+    Sound and complete up to the genericity assumptions recorded in
+    :attr:`InteractionResult.assumptions`: every returned relation is verified exactly, and
+    the null space of the exact value matrix at :math:`N + 4` rational points contains every
+    relation (see the module docstring).
+
+    See Also
+    --------
+    lift : the relations in every dimension.
+    moetheory.atlas.atlas_cell : a cell of the atlas.
 
     Examples
     --------
@@ -1224,12 +1510,37 @@ def lift(res: InteractionResult, rel: Relation, dims: Sequence[int] = (1, 3, 4))
     coordinates is affine in :math:`d`, so exact checks in :math:`d = 3, 4` prove it for every
     :math:`d \ge 3`.
 
+    Parameters
+    ----------
+    res : InteractionResult
+        The result the relation comes from.
+    rel : Relation
+        One of its relations.
+    dims : sequence of int
+        Dimensions to verify in (3 and 4 are needed for "every d").
+
     Returns
     -------
     dict
         ``form`` ("index-free", "free indices", "contracted", or None for a fixed-dimension
         router or expert), ``verified`` (dimension → bool) and ``all_d`` (bool: verified in
         every dimension of ``dims`` including 3 and 4).
+
+    Raises
+    ------
+    ValueError
+        From :func:`coordinates` or the setup, on a dimension the router or expert does not
+        support.
+
+    Notes
+    -----
+    Relations whose indices are neither free nor one contraction are not lifted (``form``
+    ``"free indices"`` then fails in :math:`d = 3, 4`); see :func:`perturbed_ridge_relation`
+    for the one of the perturbed router.
+
+    See Also
+    --------
+    interactions : finds the relations.
 
     Examples
     --------
@@ -1304,3 +1615,151 @@ def lift(res: InteractionResult, rel: Relation, dims: Sequence[int] = (1, 3, 4))
     min_d = max(used) if form == "free indices" else 1
     return {"form": form, "verified": verified, "all_d": all_d, "min_d": min_d,
             "free_indices": sorted(used) if form == "free indices" else []}
+
+
+# --------------------------------------------------------------------------------------------
+#: A ridge expert with an arbitrary (undefined) activation: relations verified for it hold for
+#: every ridge expert phi(a^T x + b).
+RIDGE_ANY_PHI = _ridge_expert("ridge", lambda z: sp.Function("phi")(z),
+                              r"\varphi(a^\top x + b)")
+
+
+def perturbed_ridge_relation(d: int, i: int = 1, j: int = 2,
+                             expert: ExpertSpec = RIDGE_ANY_PHI) -> Relation:
+    r"""The second-order relation of the perturbed router with a ridge expert, in dimension d.
+
+    Parameters
+    ----------
+    d : int
+        Input dimension, 2 to 4.
+    i, j : int
+        The free indices, :math:`1 \le i \ne j \le d`.
+    expert : ExpertSpec
+        A ridge expert (parameters ``a_1..a_d, b``); default an arbitrary activation.
+
+    Returns
+    -------
+    Relation
+        :math:`\tau_1\|\beta_1\|(\partial^2_{\beta_{1,i} a_j} H - \partial^2_{\beta_{1,j} a_i}
+        H) + \beta_{1,i}\sum_k \beta_{1,k}\partial^2_{\beta_{1,k} a_j} H - \beta_{1,j}
+        \sum_k \beta_{1,k}\partial^2_{\beta_{1,k} a_i} H = 0`, coefficients in
+        :math:`\mathbb Q(\theta)[\|\beta_1\|]` (``r_beta`` is :math:`\|\beta_1\|`).
+
+    Raises
+    ------
+    ValueError
+        On ``d`` outside [2, 4] or indices out of range.
+
+    Notes
+    -----
+    With :math:`n = \|\beta_1\|`, :math:`r = \|x\|` and the router factor :math:`G`,
+    :math:`\partial_{\beta_{1,k}} G = G\,(Px)_k/((n+\tau_1)(r+\tau_2))` with
+    :math:`P = I - \beta_1\beta_1^\top/(n(n+\tau_1))`, and
+    :math:`\partial_{a_l} h = x_l\varphi'`. Hence
+    :math:`\sum_{kl} M_{kl}\,\partial^2_{\beta_{1,k} a_l} H \propto x^\top P M x`, which
+    vanishes for all :math:`x` iff :math:`PM` is antisymmetric: :math:`M = P^{-1}A`,
+    :math:`P^{-1} = I + \beta_1\beta_1^\top/(\tau_1 n)` (Sherman--Morrison). The relation is
+    :math:`A = e_ie_j^\top - e_je_i^\top` times :math:`\tau_1 n`: :math:`d(d-1)/2`
+    independent relations in every :math:`d \ge 2`, the deformation of the linear router's
+    symmetry :math:`\partial^2_{\beta_{1,i}a_j}H = \partial^2_{\beta_{1,j}a_i}H`
+    (:math:`\tau_1 \to \infty`).
+
+    See Also
+    --------
+    perturbed_ridge_certificate : the exact verification.
+    lift : the free-index and contracted lifts.
+
+    Examples
+    --------
+    >>> rel = perturbed_ridge_relation(2)
+    >>> rel.order, len(rel.terms)
+    (2, 4)
+    """
+    if isinstance(d, bool) or not isinstance(d, int) or not 2 <= d <= 4:
+        raise ValueError(f"d must be an integer in [2, 4], got {d!r}")
+    if not (1 <= i <= d and 1 <= j <= d and i != j):
+        raise ValueError(f"i and j must be distinct integers in [1, {d}], got {i!r}, {j!r}")
+    xs = coordinates(d)
+    _, rp = ROUTERS["perturbed"].build(xs)
+    _, ep = expert.build(xs)
+    order = {q: n for n, q in enumerate((*rp, *ep))}
+    beta, a = rp, ep[:d]
+    terms: dict[tuple, sp.Expr] = {}
+
+    def add(alpha: tuple, c: sp.Expr) -> None:
+        key = tuple(sorted(alpha, key=lambda q: order[q]))
+        terms[key] = sp.expand(terms.get(key, 0) + c)
+
+    add((beta[i - 1], a[j - 1]), TAU1 * _R_BETA)
+    add((beta[j - 1], a[i - 1]), -TAU1 * _R_BETA)
+    for k in range(d):
+        add((beta[k], a[j - 1]), beta[i - 1] * beta[k])
+        add((beta[k], a[i - 1]), -beta[j - 1] * beta[k])
+    items = tuple(sorted(((k, c) for k, c in terms.items() if c != 0),
+                         key=lambda t: [order[q] for q in t[0]]))
+    return Relation(items, 2, True, "closed form, every d >= 2")
+
+
+def perturbed_ridge_certificate(dims: Sequence[int] = (2, 3, 4),
+                                expert: ExpertSpec = RIDGE_ANY_PHI) -> dict[str, Any]:
+    r"""Verify :func:`perturbed_ridge_relation` exactly in each dimension of ``dims``.
+
+    Parameters
+    ----------
+    dims : sequence of int
+        Dimensions in [2, 4].
+    expert : ExpertSpec
+        Default: an arbitrary activation :math:`\varphi` (so every ridge expert).
+
+    Returns
+    -------
+    dict
+        ``verified`` (dimension -> bool, the exact check of :func:`_verify` for the pair
+        :math:`(i, j) = (1, 2)`; every other pair follows by permuting coordinates, under
+        which the perturbed router and ridge experts are invariant), ``perturbed_fails``
+        (smallest dimension -> bool: the relation with one coefficient changed by 1 is
+        rejected), ``sherman_morrison`` (the scalar identity
+        behind :math:`P P^{-1} = I`, residual 0), ``latex`` and ``text`` of the relation.
+
+    Raises
+    ------
+    ValueError
+        On a dimension outside [2, 4].
+
+    Notes
+    -----
+    The dimension-free argument is in :func:`perturbed_ridge_relation`; the exact checks in
+    :math:`d = 2, 3, 4` use an undefined activation, so they cover every ridge expert.
+
+    See Also
+    --------
+    perturbed_ridge_relation : the relation.
+
+    Examples
+    --------
+    >>> cert = perturbed_ridge_certificate(dims=(2,))
+    >>> cert["verified"], cert["perturbed_fails"], cert["sherman_morrison"]
+    ({2: True}, {2: True}, '0')
+    """
+    if not dims or any(isinstance(d, bool) or not isinstance(d, int) or not 2 <= d <= 4
+                       for d in dims):
+        raise ValueError(f"dims must be integers in [2, 4], got {list(dims)!r}")
+    verified: dict[int, bool] = {}
+    fails: dict[int, bool] = {}
+    for d in dims:
+        terms = dict(perturbed_ridge_relation(d, 1, 2, expert).terms)
+        setup = _setup(ROUTERS["perturbed"], expert, d, 2, alphas=list(terms))
+        verified[d] = _verify(setup, terms)
+        if d == min(dims):
+            wrong = dict(terms)
+            first = next(iter(wrong))
+            wrong[first] = wrong[first] + 1
+            fails[d] = not _verify(setup, wrong)
+    n = sp.Symbol("n", positive=True)
+    c, c_inv = 1 / (n * (n + TAU1)), 1 / (n * TAU1)
+    # (I - c bb^T)(I + c' bb^T) = I + (c' - c - c c' n^2) bb^T
+    residual = sp.simplify(c_inv - c - c * c_inv * n**2)
+    rel = perturbed_ridge_relation(2, 1, 2, expert)
+    return {"verified": verified, "perturbed_fails": fails, "sherman_morrison": sp.sstr(residual),
+            "latex": rel.latex(), "text": rel.text}
+

@@ -65,7 +65,32 @@ def _sign(variant: str) -> int:
 
 @dataclass(frozen=True)
 class MixtureSymbols:
-    """SymPy symbols of one case: ``d`` (q x 1), ``o`` (k x q, row i = o_i), ``p`` (k)."""
+    """SymPy symbols of one case: ``d`` (q x 1), ``o`` (k x q, row i = o_i), ``p`` (k).
+
+    Parameters
+    ----------
+    d : sympy.Matrix, shape (q, 1)
+        Desired output :math:`d`.
+    o : sympy.Matrix, shape (k, q)
+        Expert outputs; row :math:`i` is :math:`o_i^T`.
+    p : tuple of sympy.Symbol
+        Mixing proportions :math:`p_i > 0`.
+
+    Notes
+    -----
+    The notation of seed 001 for one case :math:`c` (superscript dropped); see the module
+    docstring for the losses built from these symbols.
+
+    See Also
+    --------
+    mixture_symbols : builds them.
+
+    Examples
+    --------
+    >>> s = mixture_symbols(2, 3)
+    >>> s.k, s.q, s.residual(0).shape
+    (2, 3, (3, 1))
+    """
 
     d: sp.Matrix
     o: sp.Matrix
@@ -94,6 +119,31 @@ class MixtureSymbols:
 def mixture_symbols(k: int, q: int) -> MixtureSymbols:
     """Real symbols ``d_l``, ``o_{i,l}`` and positive ``p_i`` for ``k`` experts, output dim ``q``.
 
+    Parameters
+    ----------
+    k : int
+        Experts, in [1, 8].
+    q : int
+        Output dimension, in [1, 8].
+
+    Returns
+    -------
+    MixtureSymbols
+
+    Raises
+    ------
+    ValueError
+        If ``k`` or ``q`` is not an integer in [1, 8].
+
+    Notes
+    -----
+    :math:`d_l` and :math:`o_{i,l}` are real, :math:`p_i` positive; the constraint
+    :math:`\\sum_i p_i = 1` is not imposed (no identity below needs it).
+
+    See Also
+    --------
+    loss_1_1_sym, loss_1_2_sym, loss_1_3_sym : the losses in these symbols.
+
     Examples
     --------
     >>> s = mixture_symbols(2, 1)
@@ -112,6 +162,29 @@ def mixture_symbols(k: int, q: int) -> MixtureSymbols:
 def loss_1_1_sym(s: MixtureSymbols) -> sp.Expr:
     """Eq. 1.1, ``||d - sum_i p_i o_i||^2``.
 
+    Parameters
+    ----------
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+
+    Returns
+    -------
+    sympy.Expr
+
+    Notes
+    -----
+    Eq. 1.1 of [1]_: :math:`E = \\lVert d - \\sum_i p_i o_i \\rVert^2`, the cooperative loss
+    (the experts' outputs are blended before the error is taken).
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    loss_1_2_sym : the competitive loss.
+
     Examples
     --------
     >>> loss_1_1_sym(mixture_symbols(1, 1))
@@ -127,6 +200,29 @@ def loss_1_1_sym(s: MixtureSymbols) -> sp.Expr:
 def loss_1_2_sym(s: MixtureSymbols) -> sp.Expr:
     """Eq. 1.2, ``sum_i p_i ||d - o_i||^2``.
 
+    Parameters
+    ----------
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+
+    Returns
+    -------
+    sympy.Expr
+
+    Notes
+    -----
+    Eq. 1.2 of [1]_ (the sum form): :math:`E = \\sum_i p_i \\lVert d - o_i \\rVert^2`; each
+    expert is asked for the whole output vector.
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    eq_1_4_sym : its stated derivative.
+
     Examples
     --------
     >>> loss_1_2_sym(mixture_symbols(1, 1))
@@ -137,6 +233,37 @@ def loss_1_2_sym(s: MixtureSymbols) -> sp.Expr:
 
 def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
     """Eq. 1.3, ``-log sum_i p_i exp(sign/2 ||d - o_i||^2)`` (sign +1 as in the seed).
+
+    Parameters
+    ----------
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    sympy.Expr
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``variant``.
+
+    Notes
+    -----
+    Eq. 1.3 of [1]_: :math:`E = -\\log\\sum_i p_i e^{\\pm\\lVert d - o_i\\rVert^2/2}`. Only
+    the minus sign gives the mixture negative log-likelihood (claim ``j91.loss.1.3``).
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    mixture_nll_sym : the likelihood it should equal up to a constant.
 
     Examples
     --------
@@ -152,6 +279,24 @@ def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
 def mixture_nll_sym(s: MixtureSymbols) -> sp.Expr:
     """``-log sum_i p_i N(d; o_i, I_q)``: the mixture negative log-likelihood (exact density).
 
+    Parameters
+    ----------
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+
+    Returns
+    -------
+    sympy.Expr
+
+    Notes
+    -----
+    :math:`-\\log\\sum_i p_i (2\\pi)^{-q/2} e^{-\\lVert d - o_i\\rVert^2/2}`, which equals the
+    corrected eq. 1.3 plus :math:`\\tfrac q2\\log 2\\pi`.
+
+    See Also
+    --------
+    loss_1_3_sym : eq. 1.3.
+
     Examples
     --------
     >>> mixture_nll_sym(mixture_symbols(1, 1))
@@ -166,11 +311,38 @@ def mixture_nll_sym(s: MixtureSymbols) -> sp.Expr:
 def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     """``dE/do_i`` as a q x 1 column of partial derivatives.
 
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A loss in the symbols ``s``.
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+    i : int
+        Expert index, 0-based.
+
+    Returns
+    -------
+    sympy.Matrix, shape (q, 1)
+
+    Raises
+    ------
+    ValueError
+        If ``i`` is not in ``[0, k - 1]``.
+
+    Notes
+    -----
+    :math:`(\\partial E/\\partial o_{i,1}, \\dots, \\partial E/\\partial o_{i,q})^T` by
+    SymPy differentiation: the truth the stated eqs. 1.4 and 1.5 are compared with.
+
+    See Also
+    --------
+    eq_1_4_sym, eq_1_5_sym : the stated derivatives.
+
     Examples
     --------
     >>> s = mixture_symbols(1, 1)
-    >>> gradient_sym(loss_1_2_sym(s), s, 0).equals(eq_1_4_sym(s, 0))
-    True
+    >>> gradient_sym(loss_1_2_sym(s), s, 0)
+    Matrix([[p_1*(-2*d_1 + 2*o_{1,1})]])
     """
     _check_index(i, s.k)
     return sp.Matrix([sp.diff(expr, s.o[i, m]) for m in range(s.q)])
@@ -178,6 +350,35 @@ def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
 
 def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
     """Eq. 1.4 as written: ``-2 p_i (d - o_i)``.
+
+    Parameters
+    ----------
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+    i : int
+        Expert index, 0-based.
+
+    Returns
+    -------
+    sympy.Matrix, shape (q, 1)
+
+    Raises
+    ------
+    ValueError
+        If ``i`` is not in ``[0, k - 1]``.
+
+    Notes
+    -----
+    Eq. 1.4 of [1]_: :math:`\\partial E/\\partial o_i = -2 p_i (d - o_i)`.
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    loss_1_2_sym : the loss it differentiates.
 
     Examples
     --------
@@ -190,6 +391,40 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
 
 def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matrix:
     """Eq. 1.5: ``-h_i (d - o_i)``, ``h_i = p_i e^{sign r_i^2/2} / sum_j p_j e^{sign r_j^2/2}``.
+
+    Parameters
+    ----------
+    s : MixtureSymbols
+        The symbols of one case (:func:`mixture_symbols`).
+    i : int
+        Expert index, 0-based.
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    sympy.Matrix, shape (q, 1)
+
+    Raises
+    ------
+    ValueError
+        If ``i`` is out of range or ``variant`` unknown.
+
+    Notes
+    -----
+    Eq. 1.5 of [1]_: :math:`\\partial E/\\partial o_i = -h_i (d - o_i)` with
+    :math:`h_i = p_i e^{\\pm r_i^2/2} / \\sum_j p_j e^{\\pm r_j^2/2}`,
+    :math:`r_i = \\lVert d - o_i\\rVert`.
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    loss_1_3_sym : the loss it differentiates.
 
     Examples
     --------
@@ -216,7 +451,33 @@ def validate_mixture(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Check and convert one case or a batch: ``d (..., q)``, ``o (..., k, q)``, ``p (..., k)``.
 
-    Raises ``ValueError`` naming the offending parameter.
+    Parameters
+    ----------
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+
+    Returns
+    -------
+    d, o, p : ndarray
+        The inputs as float arrays.
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    Leading axes are a batch of cases; ``p`` must sum to 1 within ``1e-9``.
+
+    See Also
+    --------
+    loss, loss_and_gradients : the functions that call it.
 
     Examples
     --------
@@ -270,6 +531,38 @@ def responsibilities(
 ) -> np.ndarray:
     """The weights ``h_i`` of eq. 1.5 (posterior responsibilities for ``"corrected"``).
 
+    Parameters
+    ----------
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    ndarray, shape (..., k)
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    :math:`h_i = p_i e^{\\pm r_i^2/2} / \\sum_j p_j e^{\\pm r_j^2/2}`, computed as a softmax
+    of :math:`\\log p_i \\pm r_i^2/2` (max-shifted). With ``"corrected"`` it is the
+    posterior probability that expert :math:`i` generated :math:`d`.
+
+    See Also
+    --------
+    eq_1_5 : the gradient these weights scale.
+
     Examples
     --------
     >>> responsibilities([0.0], [[0.0], [1.0]], [0.5, 0.5]).round(4)
@@ -305,6 +598,44 @@ def loss(
 ) -> np.ndarray:
     """Loss ``name`` (``"1.1"``, ``"1.2"`` or ``"1.3"``) per case; ``variant`` only for 1.3.
 
+    Parameters
+    ----------
+    name : {"1.1", "1.2", "1.3"}
+        The loss, numbered as in the paper.
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        The loss of each case.
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    Eqs. 1.1, 1.2 and 1.3 of [1]_ (see the module docstring).
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    loss_and_gradients : with the gradients.
+
     Examples
     --------
     >>> float(loss("1.1", [1.0], [[0.0], [2.0]], [0.5, 0.5]))
@@ -323,6 +654,47 @@ def loss_and_gradients(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loss per case, ``dE/do`` (..., k, q) and ``dE/dz`` (..., k) with ``p = softmax(z)``.
 
+    Parameters
+    ----------
+    name : {"1.1", "1.2", "1.3"}
+        The loss, numbered as in the paper.
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    value : ndarray, shape (...)
+    grad_o : ndarray, shape (..., k, q)
+        :math:`\\partial E/\\partial o_i`.
+    grad_z : ndarray, shape (..., k)
+        :math:`\\partial E/\\partial z_i` for gate logits :math:`z` with
+        :math:`p = \\operatorname{softmax}(z)`.
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    The true derivatives: for 1.2, :math:`-2p_i(d - o_i)` (eq. 1.4); for 1.3,
+    :math:`\\mp h_i (d - o_i)` (eq. 1.5 with the sign that matches the variant); for 1.1,
+    :math:`-2p_i(d - \\sum_j p_j o_j)`. Gate: :math:`\\partial E/\\partial z_i =
+    p_i(\\partial E/\\partial p_i - \\sum_j p_j \\partial E/\\partial p_j)`, which is
+    :math:`p_i - h_i` for 1.3.
+
+    See Also
+    --------
+    grad_outputs, grad_gate_logits : the two gradients alone.
+
     Examples
     --------
     >>> value, g_o, g_z = loss_and_gradients("1.2", [1.0], [[0.0], [2.0]], [0.5, 0.5])
@@ -335,6 +707,38 @@ def loss_and_gradients(
 
 def eq_1_4(d: np.ndarray, o: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Eq. 1.4, ``-2 p_i (d - o_i)``, shape ``(..., k, q)``.
+
+    Parameters
+    ----------
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+
+    Returns
+    -------
+    ndarray, shape (..., k, q)
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    Eq. 1.4 of [1]_ as a formula, whether or not it is the derivative of anything.
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    eq_1_4_sym : the symbolic version.
 
     Examples
     --------
@@ -350,6 +754,42 @@ def eq_1_5(
     d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> np.ndarray:
     """Eq. 1.5 as a formula, ``-h_i (d - o_i)``, shape ``(..., k, q)``, ``h`` of ``variant``.
+
+    Parameters
+    ----------
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    ndarray, shape (..., k, q)
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    Eq. 1.5 of [1]_ as a formula: :math:`-h_i (d - o_i)` with :math:`h` from
+    :func:`responsibilities`.
+
+    References
+    ----------
+    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+       Local Experts", Neural Computation, 1991.
+
+    See Also
+    --------
+    eq_1_5_sym : the symbolic version.
 
     Examples
     --------
@@ -369,6 +809,38 @@ def grad_outputs(
 
     For 1.3 ``"seed"`` this is ``+h_i (d - o_i)`` (the opposite sign of eq. 1.5 as written).
 
+    Parameters
+    ----------
+    name : {"1.1", "1.2", "1.3"}
+        The loss, numbered as in the paper.
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    ndarray, shape (..., k, q)
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    The second output of :func:`loss_and_gradients`.
+
+    See Also
+    --------
+    eq_1_4, eq_1_5 : the stated formulas.
+
     Examples
     --------
     >>> grad_outputs("1.1", [1.0], [[0.0], [1.0]], [0.5, 0.5])
@@ -383,7 +855,38 @@ def grad_gate_logits(
 ) -> np.ndarray:
     """``dE/dz_i`` where ``p = softmax(z)`` (the gate's logits), shape ``(..., k)``.
 
-    Uses ``dE/dz_i = p_i (dE/dp_i - sum_j p_j dE/dp_j)``; for 1.3 this is ``p_i - h_i``.
+    Parameters
+    ----------
+    name : {"1.1", "1.2", "1.3"}
+        The loss, numbered as in the paper.
+    d : array_like, shape (..., q)
+        Desired output.
+    o : array_like, shape (..., k, q)
+        Expert outputs, row ``i`` = :math:`o_i`.
+    p : array_like, shape (..., k)
+        Mixing proportions (>= 0, summing to 1).
+    variant : {"seed", "corrected"}
+        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+        ``"corrected"`` = :math:`e^{-r^2/2}`.
+
+    Returns
+    -------
+    ndarray, shape (..., k)
+
+    Raises
+    ------
+    ValueError
+        For inputs of inconsistent shapes, non-finite values, proportions that are negative
+        or do not sum to 1, or an unknown name or variant.
+
+    Notes
+    -----
+    :math:`\\partial E/\\partial z_i = p_i(\\partial E/\\partial p_i - \\sum_j p_j\\,
+    \\partial E/\\partial p_j)`; for 1.3 this is :math:`p_i - h_i`.
+
+    See Also
+    --------
+    loss_and_gradients : all gradients at once.
 
     Examples
     --------

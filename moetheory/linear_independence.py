@@ -84,7 +84,30 @@ _REFUSED: tuple[type, ...] = (sp.floor, sp.ceiling, sp.frac, sp.Mod, sp.DiracDel
 
 @dataclass(frozen=True)
 class Region:
-    """An open interval ``(lower, upper)`` of the real line and a rational point inside it."""
+    """An open interval ``(lower, upper)`` of the real line and a rational point inside it.
+
+    Parameters
+    ----------
+    lower, upper : sympy.Expr
+        The end points (exact; possibly infinite or algebraic).
+    sample : sympy.Rational
+        A dyadic rational strictly inside.
+
+    Notes
+    -----
+    On a region every function of the family is one analytic branch, so a combination that
+    vanishes almost everywhere on it vanishes at every interior point.
+
+    See Also
+    --------
+    activation_regions : computes the regions.
+
+    Examples
+    --------
+    >>> r = Region(sp.Integer(0), sp.oo, sp.Rational(1, 2))
+    >>> r.contains(sp.Integer(3)), r.contains(sp.Integer(0))
+    (True, False)
+    """
 
     lower: sp.Expr
     upper: sp.Expr
@@ -135,6 +158,23 @@ class LinearIndependenceResult:
         Its exact determinant or interval enclosure.
     reason : str
         Why the status was reached.
+
+    Notes
+    -----
+    :meth:`evidence` is the JSON certificate; :func:`verify_certificate` rechecks it from the
+    original functions.
+
+    See Also
+    --------
+    decide_linear_independence : builds it.
+    verify_certificate : rechecks it.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x", real=True)
+    >>> r = decide_linear_independence([1, x], x)
+    >>> r.status, r.determinant
+    ('independent', 21/4)
     """
 
     status: str
@@ -293,6 +333,34 @@ def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Regio
     Boundaries are the real zeros and poles of every branch argument and the real poles of
     the functions themselves.
 
+    Parameters
+    ----------
+    functions : sequence of sympy.Expr
+        The family, in ``x`` only.
+    x : sympy.Symbol
+        The variable.
+
+    Returns
+    -------
+    list of Region
+        The open intervals between consecutive breakpoints, left to right.
+
+    Raises
+    ------
+    ValueError
+        When a breakpoint cannot be located exactly (a branch condition that is not rational
+        in ``x`` or involves other symbols) or a region is too narrow for a rational point.
+
+    Notes
+    -----
+    Breakpoints are the real roots (``sympy.real_roots``, exact algebraic numbers) of the
+    numerators and denominators of the branch arguments: a condition such as
+    :math:`1/x > 0` changes sign at a pole.
+
+    See Also
+    --------
+    restrict_to_region : the branch on one region.
+
     Examples
     --------
     >>> x = sp.Symbol("x", real=True)
@@ -316,6 +384,30 @@ def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Regio
 
 def restrict_to_region(expr: sp.Expr, x: sp.Symbol, point: sp.Rational) -> sp.Expr:
     """The analytic branch of ``expr`` on the region containing ``point``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A piecewise expression in ``x``.
+    x : sympy.Symbol
+        The variable.
+    point : sympy.Rational
+        A point inside the region (not on a breakpoint).
+
+    Returns
+    -------
+    sympy.Expr
+        ``expr`` with every ``Piecewise``, ``Abs``, ``sign``, ``Heaviside``, ``Max``, ``Min``
+        replaced by the branch that holds at ``point``.
+
+    Notes
+    -----
+    Inside a region every branch condition has a constant truth value, so the branch chosen at
+    one point holds on the whole region.
+
+    See Also
+    --------
+    activation_regions : the regions.
 
     Examples
     --------
@@ -460,6 +552,27 @@ def _erf_plus_one(e: sp.Expr) -> sp.Expr:
 
 def interval_value(value: sp.Expr) -> Any:
     """A rigorous ``mpmath.iv`` enclosure of a constant SymPy expression (current ``iv.dps``).
+
+    Parameters
+    ----------
+    value : sympy.Expr
+        A constant (no free symbols) built from rationals, ``pi``, ``E``, ``exp``, ``log``,
+        ``tanh``, ``erf``/``erfc``, powers and arithmetic.
+
+    Returns
+    -------
+    mpmath.iv.mpf
+        An interval that contains the exact value (outward rounding).
+
+    Notes
+    -----
+    ``erf`` and ``erfc`` are enclosed by their series for small arguments and by the
+    asymptotic tail bound for large ones, so the enclosure stays tight over the whole range
+    (``erfc(30)`` is separated from 0).
+
+    See Also
+    --------
+    decide_linear_independence : uses it for non-rational determinants.
 
     Examples
     --------
@@ -711,6 +824,25 @@ def canonical_null_basis(vectors: Sequence[Sequence[sp.Expr]]) -> list[list[sp.E
     the field of the entries (zero test by simplification). The result depends only on the
     span, never on which spanning vectors were found, so it is identical on every machine.
 
+    Parameters
+    ----------
+    vectors : sequence of sequences of sympy.Expr
+        Vectors of equal length.
+
+    Returns
+    -------
+    list of list of sympy.Expr
+        The non-zero rows of the reduced row echelon form.
+
+    Notes
+    -----
+    Two spanning sets of one space give the same RREF, which is what makes the certificate
+    canonical.
+
+    See Also
+    --------
+    decide_linear_independence : reports its null space this way.
+
     Examples
     --------
     >>> canonical_null_basis([[2, 4, 6], [1, 1, 1], [3, 5, 7]])
@@ -771,13 +903,38 @@ def _constant_is_zero(c: sp.Expr, x: sp.Symbol, region: Region, g: sp.Expr) -> b
 
 
 def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
-    """Whether the analytic expression ``g`` is identically 0 on ``region`` (sound; False
-    means "not shown").
+    """Decide soundly whether the analytic expression ``g`` is identically 0 on ``region``.
+
+    ``False`` means "not shown", never "shown non-zero".
 
     Tried in turn: expansion; the exponential form with cancellation; ``simplify``; and, when
     these fail, the derivative route: ``g'`` simplifies to
     0 (so ``g`` is constant on the open interval) and ``g`` vanishes at one point of the
     region (or in its limit at an infinite end).
+
+    Parameters
+    ----------
+    g : sympy.Expr
+        One analytic branch (no piecewise functions) in ``x``.
+    x : sympy.Symbol
+        The variable.
+    region : Region
+        The open interval.
+
+    Returns
+    -------
+    bool
+        ``True`` only when one of the exact routes shows :math:`g \\equiv 0` on the region.
+
+    Notes
+    -----
+    A 30-digit screen at the region's sample point rejects non-zero expressions cheaply.
+    The derivative route is sound: :math:`g' \\equiv 0` on an open interval makes :math:`g`
+    constant there, and the constant is shown to be 0 exactly.
+
+    See Also
+    --------
+    verify_certificate : applies it region by region.
 
     Examples
     --------
@@ -832,6 +989,17 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
     ------
     ValueError
         For inputs the engine cannot decide soundly (see the module docstring).
+
+    Notes
+    -----
+    With :math:`M_{ri} = f_i(x_r)` at points :math:`x_r` inside regions, a combination
+    vanishing a.e. gives :math:`Mc = 0`; so :math:`\\det M \\ne 0` (exact or interval)
+    proves independence, and a null vector that vanishes on every region proves dependence.
+
+    See Also
+    --------
+    verify_certificate : rechecks the certificate.
+    moetheory.identifiability.decide : strong identifiability built on it.
 
     Examples
     --------
@@ -1046,6 +1214,27 @@ def verify_certificate(result: LinearIndependenceResult, dps: int = 80) -> bool:
     ``dps`` digits). Dependence: every basis row's combination is rebuilt from the original
     functions, restricted afresh to each region and shown to vanish there
     (:func:`vanishes_on_region`).
+
+    Parameters
+    ----------
+    result : LinearIndependenceResult
+        A result of :func:`decide_linear_independence`.
+    dps : int
+        Digits of the interval arithmetic.
+
+    Returns
+    -------
+    bool
+        Whether the certificate checks out (``False`` for inconclusive results).
+
+    Notes
+    -----
+    The recheck shares no intermediate result with the decision: the matrix and the regions
+    are rebuilt from ``result.functions``.
+
+    See Also
+    --------
+    decide_linear_independence : produces the certificate.
 
     Examples
     --------

@@ -68,6 +68,47 @@ READING_TEXT = {
         "80 + 3M, and the code's metrics (unsquared norms, |·| per task)"
     ),
 }
+#: Definition 1's data model read literally: the signal column is β_t v_{n_t} with a fresh
+#: β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β = 1: reading 'paper').
+RANDOM_BETA = "paper, random β"
+READING_TEXT[RANDOM_BETA] = (
+    "Definition 1 read literally: as 'paper' but the signal column of X_t is β_t v_{n_t} with a "
+    "fresh β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β_t = 1)"
+)
+#: Random stream of each reading's simulator seed (the β = 1 and code streams predate the
+#: random-β reading and are unchanged).
+STREAM = {"paper": 0, "code": 1, RANDOM_BETA: 10}
+
+
+def reading_config(reading: str, **fields: Any) -> CLConfig:
+    """The configuration of a named reading: 'paper', 'code' or :data:`RANDOM_BETA`.
+
+    Parameters
+    ----------
+    reading : str
+        ``"paper"`` (Definition 1 with Appendix A.2's ``β = 1``), ``"code"`` (the released
+        code) or ``"paper, random β"`` (Definition 1's ``β_t ~ Unif(0, C]``).
+    **fields
+        Further :class:`~moetheory.continual.CLConfig` fields.
+
+    Returns
+    -------
+    CLConfig
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is not one of the three names, or a field is out of range.
+
+    Examples
+    --------
+    >>> reading_config("paper, random β", M=3).beta, reading_config("code").data_model
+    ('uniform', 'code')
+    """
+    if reading not in STREAM:
+        raise ValueError(f"reading must be one of {sorted(STREAM)}, got {reading!r}")
+    base = CLConfig(reading="code" if reading == "code" else "paper", **fields)
+    return base.replace(beta="uniform") if reading == RANDOM_BETA else base
 
 
 def _seed(ctx: CheckContext, stream: int) -> int:
@@ -398,7 +439,7 @@ FIG2_MS = (1, 5, 10, 20)
 
 def fig2_runs(reading: str, R: int, seed: int, T: int = 2000) -> dict[tuple[int, bool], CLResult]:
     """The runs of Figure 2 (Appendix A.2 settings), stacked: same data for every curve."""
-    base = CLConfig(reading=reading, T=T)
+    base = reading_config(reading, T=T)
     keys = [(M, term) for M in FIG2_MS for term in (True, False) if M > 1 or term]
     results = simulate_many([base.replace(M=M, terminate=term) for M, term in keys], R, seed)
     runs = dict(zip(keys, results, strict=True))
@@ -480,8 +521,9 @@ FIG2_RULES = (
         "Appendix A.2 settings (N=7, K=3, d=10, s=6, σ0=0.4, σt=0.1, η=0.5, α=0.5, λ=0.3, "
         "T=2000, Γ=σ0^1.25), M ∈ {1, 5, 10, 20}, paired replicates; the five visual claims "
         "turned into 14 comparisons (F and G 'nearly 0', the rest on G) as stated in the "
-        "evidence ('nearly 0' on the mean over replicates). Primary reading 'paper', second "
-        "'code'; then both with 'nearly 0' read per run (the figure is one run): the fraction of "
+        "evidence ('nearly 0' on the mean over replicates). Primary reading 'paper, random β' "
+        "(Definition 1's β_t ~ Unif(0, 1]), then 'paper' (Appendix A.2's β = 1) and 'code'; "
+        "then each with 'nearly 0' read per run (the figure is one run): the fraction of "
         "runs whose late level is <= 0.1 × the run's own peak exceeds 1/2"
     ),
 )
@@ -489,17 +531,18 @@ def check_fig2(ctx: CheckContext) -> Outcome:
     """Figure 2: termination needed, MoE beats single expert, more experts converge later."""
     # Quick: 20 replicates, the fewest for which 20/20 runs can clear 1/2 at this alpha.
     R = 100 if ctx.full else 20
-    n_comp = 4 * 14
+    readings = (RANDOM_BETA, "paper", "code")
+    n_comp = 2 * len(readings) * 14
     alpha = ctx.alpha / n_comp
     data, per_run = [], []
-    for i, reading in enumerate(("paper", "code")):
-        seed = _seed(ctx, i)
+    for reading in readings:
+        seed = _seed(ctx, STREAM[reading])
         runs = fig2_runs(reading, R, seed)
         comps = _fig2_comparisons(runs, alpha)
         evidence = {
             "replicates": R, "T": 2000, "simulator_seed": seed, "rule": FIG2_RULES,
-            "metrics": "paper's F_t, G_t (squared norms)" if reading == "paper"
-            else "code's F_t, G_t (unsquared norms, |·| per task, its indices)",
+            "metrics": "code's F_t, G_t (unsquared norms, |·| per task, its indices)"
+            if reading == "code" else "paper's F_t, G_t (squared norms)",
             "config": runs[(5, True)].config.to_dict(), "curves": _curve_summary(runs),
         }
         curves = evidence["curves"]
@@ -521,7 +564,7 @@ def check_fig2(ctx: CheckContext) -> Outcome:
         per_run.append((f"{reading}, per run", run_comps, dict(evidence, per_run=run_ev),
                         run_deriv))
     texts = dict(READING_TEXT)
-    for reading in ("paper", "code"):
+    for reading in readings:
         texts[f"{reading}, per run"] = FIG2_PER_RUN_TEXT.format(r=reading)
     return _statistical_outcome(data + per_run, texts, alpha, ctx)
 
@@ -589,7 +632,7 @@ def prop_runs(
 
     ``a4=True`` uses Appendix A.4's ``λ = σ0^1.25`` and ``Γ = σ0^1.5 <= λ``.
     """
-    base = CLConfig(reading=reading, N=7, K=7, M=20, T=T)
+    base = reading_config(reading, N=7, K=7, M=20, T=T)
     if a4:
         base = base.replace(lam=A4_LAM, gamma=A4_GAMMA)
     with_t, without = simulate_many(
@@ -671,7 +714,8 @@ PROP1_APPROX_TEXT = (
         "every update after round T1+1 below rounding level (1e-9 × the mean ‖w_n‖), 'stays in "
         "M_n' as the "
         "argmax of eq. (11) constant after T1; 'probability 1 − o(1)' tested as probability "
-        "> 1/2 (Clopper–Pearson). Readings 'paper' and 'code' (literal), then both again "
+        "> 1/2 (Clopper–Pearson). Readings 'paper, random β' (primary: Definition 1's "
+        "β_t ~ Unif(0, 1]), 'paper' (β = 1) and 'code' (literal), then each again "
         "'approximately frozen' (late updates below 0.05 × the mean ground-truth norm of the "
         "reading's data)"
     ),
@@ -679,10 +723,11 @@ PROP1_APPROX_TEXT = (
 def check_prop1(ctx: CheckContext) -> Outcome:
     """Proposition 1: after T1 = ⌈M/η⌉ expert sets and expert models freeze."""
     R, T = _prop_sizes(ctx)
-    alpha = ctx.alpha / 8
+    readings = (RANDOM_BETA, "paper", "code")
+    alpha = ctx.alpha / (2 * 2 * len(readings))
     literal_data, approx_data = [], []
-    for i, reading in enumerate(("paper", "code")):
-        seed = _seed(ctx, i)
+    for reading in readings:
+        seed = _seed(ctx, STREAM[reading])
         res, _ = prop_runs(reading, R, seed, T)
         literal, approx, ev = _prop1_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
@@ -709,7 +754,7 @@ def check_prop1(ctx: CheckContext) -> Outcome:
         literal_data.append((reading, literal, ev, deriv))
         approx_data.append((f"{reading}, approximately frozen", approx, ev, approx_deriv))
     texts = dict(READING_TEXT)
-    for reading in ("paper", "code"):
+    for reading in readings:
         texts[f"{reading}, approximately frozen"] = PROP1_APPROX_TEXT.format(r=reading)
     return _statistical_outcome(literal_data + approx_data, texts, alpha, ctx)
 
@@ -723,16 +768,21 @@ def check_prop1(ctx: CheckContext) -> Outcome:
         "the clean gate outputs on X_{t2}, t2 = ⌈η⁻¹σ0^{−0.75}M⌉, is at most σ0^1.75, the "
         "largest within-set gap at t1 = ⌈η⁻¹σ0^{−0.25}M⌉ is at most σ0^1.75, and 'routing goes "
         "wrong': the share of rounds after t2 whose routed expert must change its model is "
-        "larger without termination than with it (by at least 0.05). Second reading: the same "
-        "with Appendix A.4's λ = σ0^1.25 and Γ = σ0^1.5 <= λ; third: O(σ0^1.75) as a scaling law"
+        "larger without termination than with it (by at least 0.05). Primary reading "
+        "'paper, random β' (Definition 1's β_t ~ Unif(0, 1]), then 'paper' (β = 1); then the "
+        "β = 1 reading with Appendix A.4's λ = σ0^1.25 and Γ = σ0^1.5 <= λ; last: O(σ0^1.75) as "
+        "a scaling law"
     ),
 )
 def check_prop2(ctx: CheckContext) -> Outcome:
     """Proposition 2: without termination the gate outputs collapse and routing degrades."""
     R, T = _prop_sizes(ctx)
-    alpha = ctx.alpha / 7
-    data = [_prop2_reading("paper", R, T, alpha, _seed(ctx, 0), a4=False)]
-    data.append(_prop2_reading("paper, Γ <= λ (A.4)", R, T, alpha, _seed(ctx, 2), a4=True))
+    alpha = ctx.alpha / 10
+    data = [
+        _prop2_reading(RANDOM_BETA, R, T, alpha, _seed(ctx, STREAM[RANDOM_BETA]), a4=False),
+        _prop2_reading("paper", R, T, alpha, _seed(ctx, 0), a4=False),
+        _prop2_reading("paper, Γ <= λ (A.4)", R, T, alpha, _seed(ctx, 2), a4=True),
+    ]
     data.append(_prop2_scaling(ctx, R, alpha))
     texts = dict(READING_TEXT, scaling=PROP2_SCALING_TEXT)
     texts["paper, Γ <= λ (A.4)"] = A4_TEXT
@@ -742,8 +792,10 @@ def check_prop2(ctx: CheckContext) -> Outcome:
 def _prop2_reading(
     name: str, R: int, T: int, alpha: float, seed: int, *, a4: bool
 ) -> tuple[str, list[Comparison], dict[str, Any], str]:
-    """Gate-gap and wrong-routing comparisons of Proposition 2 on one pair of runs."""
-    with_t, without = prop_runs("paper", R, seed, T, a4=a4)
+    """Gate-gap and wrong-routing comparisons of Proposition 2 on one pair of runs (the data
+    reading of ``name``: :data:`RANDOM_BETA` or Appendix A.2's β = 1)."""
+    reading = RANDOM_BETA if name == RANDOM_BETA else "paper"
+    with_t, without = prop_runs(reading, R, seed, T, a4=a4)
     cfg = without.config
     s0, M, eta = cfg.sigma0, cfg.M, cfg.eta
     t1 = math.ceil(M / eta * s0**-0.25 - 1e-12)
@@ -762,7 +814,7 @@ def _prop2_reading(
             within[r] = max(within[r], float(inside.max() - inside.min()))
             if outside.size:
                 across[r] = min(across[r], float(np.abs(inside[:, None] - outside).min()))
-    scale = UNCHANGED * s0 * math.sqrt(cfg.d)
+    scale = UNCHANGED * ground_truth_scale(without)[:, None]  # rounding level, per replicate
     wrong = {k: (res.update_norm[:, t2:] > scale).mean(axis=1)
              for k, res in (("without", without), ("with", with_t))}
     comps = [
@@ -871,19 +923,21 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
         "the termination round, M_n from eq. (11) with the frozen gate: the share of routings "
         "landing in M_{n_t} is 1 (tolerance 0.05) and, for every set with >= 2 experts and >= 20 "
         "routings, the total-variation distance between the routing frequencies and the uniform "
-        "law on M_n is 0 (tolerance 0.1). Readings 'paper' and 'code', then 'paper' with "
+        "law on M_n is 0 (tolerance 0.1). Readings 'paper, random β' (primary: Definition 1's "
+        "β_t ~ Unif(0, 1]), 'paper' (β = 1) and 'code', then 'paper' with "
         "Appendix A.4's λ = σ0^1.25 and Γ = σ0^1.5 <= λ"
     ),
 )
 def check_prop3(ctx: CheckContext) -> Outcome:
     """Proposition 3: after termination the router balances the load inside each set."""
     R, T = _prop_sizes(ctx)
-    alpha = ctx.alpha / 6
+    alpha = ctx.alpha / 8
     data = []
-    runs = [("paper", "paper", False), ("code", "code", False),
-            ("paper, Γ <= λ (A.4)", "paper", True)]
-    for i, (name, reading, a4) in enumerate(runs):
-        seed = _seed(ctx, i)
+    runs = [(RANDOM_BETA, RANDOM_BETA, False, STREAM[RANDOM_BETA]),
+            ("paper", "paper", False, 0), ("code", "code", False, 1),
+            ("paper, Γ <= λ (A.4)", "paper", True, 2)]
+    for name, reading, a4, stream in runs:
+        seed = _seed(ctx, stream)
         res, _ = prop_runs(reading, R, seed, T, a4=a4)
         comps, ev = _prop3_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
@@ -894,7 +948,7 @@ def check_prop3(ctx: CheckContext) -> Outcome:
             + _md_table(comps)
         )
         data.append((name, comps, ev, deriv))
-    return _statistical_outcome(data, dict(READING_TEXT, **{runs[2][0]: A4_TEXT}), alpha, ctx)
+    return _statistical_outcome(data, dict(READING_TEXT, **{runs[3][0]: A4_TEXT}), alpha, ctx)
 
 
 # --------------------------------------------------------------------------------------
@@ -916,10 +970,11 @@ FIG45_SCRIPT_NOTE = (
 
 
 def fig45_base(reading: str, T: int = 500) -> CLConfig:
-    """Appendix A.4 (paper) or the code's Figure-5 settings: N = 30, K = 3, M = 5."""
+    """Appendix A.4 (paper, with β = 1 or random β) or the code's Figure-5 settings:
+    N = 30, K = 3, M = 5."""
     s0 = 0.4
-    if reading == "paper":
-        return CLConfig(reading="paper", N=30, K=3, M=5, lam=s0**1.25, T=T)
+    if reading != "code":
+        return reading_config(reading, N=30, K=3, M=5, lam=s0**1.25, T=T)
     return CLConfig(reading="code", N=30, K=3, M=5, lam=s0**1.25, T=T, s=8,
                     signal_norm=5.0, column_norm=0.01, cluster_spread=s0 / 100)
 
@@ -1043,17 +1098,19 @@ def _fig45_comparisons(
         "expert set (eq. (11), after termination) is larger for Γ > λ (by >= 0.05) and at most "
         "0.1 for Γ ≤ λ. Figure 5 (N = 30): 'balanced load gives a smaller generalization error': "
         "late G larger for Γ > λ; 'forgetting is robust to Γ': late F of each Γ within 25% of "
-        "the mean over Γ. Readings 'paper' and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
+        "the mean over Γ. Readings 'paper, random β' (primary: Definition 1's β_t ~ Unif(0, 1]), "
+        "'paper' (β = 1) and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
         "0.01, spread σ0/100)"
     ),
 )
 def check_fig4_5(ctx: CheckContext) -> Outcome:
     """Figures 4-5: the termination threshold Γ against the routing noise λ."""
     R = 100 if ctx.full else 12
-    alpha = ctx.alpha / 14
+    readings = (RANDOM_BETA, "paper", "code")
+    alpha = ctx.alpha / (7 * len(readings))
     data = []
-    for i, reading in enumerate(("paper", "code")):
-        seed = _seed(ctx, i)
+    for reading in readings:
+        seed = _seed(ctx, STREAM[reading])
         fig4 = fig4_runs(reading, R, seed)
         runs = fig45_runs(reading, R, seed)
         comps, ev = _fig45_comparisons(fig4, runs, alpha)
@@ -1092,18 +1149,20 @@ TERMINATION_SHARE_TOL = 0.1
         "not larger for more experts (paired difference <= 0, tolerance 0.1) and the "
         "termination round given that both runs terminate is later for more experts; the "
         "convergence round of G is later for more experts, and the late G of more experts is "
-        "not smaller by more than 10%. Readings 'paper' and 'code'"
+        "not smaller by more than 10%. Readings 'paper, random β' (primary: Definition 1's "
+        "β_t ~ Unif(0, 1]), 'paper' (β = 1) and 'code'"
     ),
 )
 def check_more_experts(ctx: CheckContext) -> Outcome:
     """More experts than tasks: later convergence, no better final error."""
     R = 100 if ctx.full else 10
     T = 2000
-    alpha = ctx.alpha / 16
+    readings = (RANDOM_BETA, "paper", "code")
+    alpha = ctx.alpha / (8 * len(readings))
     data = []
-    for i, reading in enumerate(("paper", "code")):
-        seed = _seed(ctx, i)
-        base = CLConfig(reading=reading, T=T)
+    for reading in readings:
+        seed = _seed(ctx, STREAM[reading])
+        base = reading_config(reading, T=T)
         runs = dict(zip(MORE_MS, simulate_many([base.replace(M=M) for M in MORE_MS], R, seed),
                         strict=True))
         comps = []

@@ -316,6 +316,49 @@ def check_aux_uniform(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
+    "cl.lemma1.gate-difference-step", [300, 302, 304], [],
+    "|h_m(X_t, θ_t^{(m)}) − h_m(X̃_t, θ_t^{(m)})| = |Σ_{i=2}^s θᵀX_{t,i}| ≤ max_j θ_{t,j}·"
+    "|Σ_{i=2}^s Σ_{j=1}^d X_{t,(i,j)}| (L302), X̃_t being X_t with only its signal column.",
+    "Exact, on integer instances. Primary: the inequality as printed (max_j θ_j, not its "
+    "absolute value, times |Σ_j S_j| with S_j = Σ_{i>=2} X_{t,(i,j)}). Readings: with "
+    "max_j |θ_j| in place of max_j θ_j; and the Hölder form ‖θ‖∞ Σ_j |S_j| (which holds).",
+)
+def check_lemma1_gate_difference(ctx: CheckContext) -> Outcome:
+    def sides(theta: list[int], S: list[int]) -> tuple[int, int, int, int]:
+        lhs = abs(sum(a * b for a, b in zip(theta, S, strict=True)))
+        return (lhs, max(theta) * abs(sum(S)), max(abs(a) for a in theta) * abs(sum(S)),
+                max(abs(a) for a in theta) * sum(abs(b) for b in S))
+
+    theta, S = [1, -1], [1, -1]  # d = 2: the noise columns' sums cancel, the products do not
+    lhs, printed, absmax, holder = sides(theta, S)
+    # Hölder on a grid of integer instances (d = 2, entries in -2..2): never violated
+    grid = range(-2, 3)
+    holder_ok = all(
+        sides([a, b], [c, e])[0] <= sides([a, b], [c, e])[3]
+        for a in grid for b in grid for c in grid for e in grid
+    )
+    return _out(
+        [_r("as-printed", "≤ max_j θ_j · |Σ_j S_j|", lhs <= printed,
+            f"θ = (1, −1), S = (1, −1): left side {lhs} > right side {printed}",
+            theta=theta, S=S, lhs=lhs, rhs=printed),
+         _r("abs-max", "≤ max_j |θ_j| · |Σ_j S_j|", lhs <= absmax,
+            f"the same instance: {lhs} > {absmax}", theta=theta, S=S, lhs=lhs, rhs=absmax),
+         _r("holder", "≤ ‖θ‖∞ · Σ_j |S_j|", holder_ok,
+            "|Σ_j θ_j S_j| ≤ Σ_j |θ_j||S_j| ≤ ‖θ‖∞ Σ_j |S_j|; no violation on the 625 integer "
+            "instances with entries in −2..2", instances=625, holder_at_counterexample=holder)],
+        "1. With $S_j=\\sum_{i\\ge2}X_{t,(i,j)}$ the difference is "
+        "$|\\sum_j\\theta_jS_j|$.\n"
+        "2. The printed bound multiplies $\\max_j\\theta_j$ by $|\\sum_jS_j|$: noise sums "
+        "that cancel across coordinates make the right side 0 while the left side is not "
+        "($\\theta=(1,-1)$, $S=(1,-1)$: $2>0$), with or without the absolute value on $\\theta$.\n"
+        "3. The triangle inequality gives the correct form "
+        "$\\|\\theta\\|_\\infty\\sum_j|S_j|$; L314's order argument then needs "
+        "$\\sum_j|S_j|$, whose order is $\\sigma_t\\sqrt{s}\\,d$ rather than $|\\sum_jS_j|$'s "
+        "$\\sigma_t\\sqrt{sd}$.",
+    )
+
+
+@_claim(
     "cl.lemma1.wlog-first-column", [298], ["003-21"],
     "Without loss of generality the signal β_t v_n is the first column of X_t (L298).",
     "Permuting the columns of X_t (and y_t with them) leaves the gate outputs h_m = θᵀΣ_i X_i "
@@ -1826,7 +1869,8 @@ def check_lemma13_step(ctx: CheckContext) -> Outcome:
 #: reported on its own). A proof is valid only if every step is.
 PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Lemma 1 (Appendix C)": (
-        "cl.lemma1.wlog-first-column", "cl.lemma1.hoeffding-step", "cl.lemma1.exponential-o1",
+        "cl.lemma1.wlog-first-column", "cl.lemma1.gate-difference-step", "cl.lemma1.hoeffding-step",
+        "cl.lemma1.exponential-o1",
         "cl.lemma1.signal-gap-assumption", "cl.lemma6.parameter-bound",
     ),
     "Lemma 2 (Appendix B)": (

@@ -34,6 +34,7 @@ from moetheory.identifiability import (
     default_atoms,
     router_multiplier_ratio,
 )
+from moetheory.pole_route import decide_ridge_all_atoms
 
 __all__ = [
     "check_consistency",
@@ -264,6 +265,40 @@ def _all_atoms(expert_name: str, rname: str, says: bool,
     return reading, general
 
 
+def _pole_reading(activation: str, rname: str, says: bool, label: str = "") -> Reading:
+    """The reading decided for EVERY k and ALL atoms by the singularity route (d = 1)."""
+    d = decide_ridge_all_atoms(activation, rname)
+    v = d.verdict
+    if not says and v.is_exact:
+        v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
+    prefix = f"{label}: " if label else ""
+    claim_text = "strongly identifiable" if says else "NOT strongly identifiable"
+    return Reading(
+        f"{rname}-all-atoms" + (f" [{label}]" if label else ""),
+        f"{prefix}claim '{claim_text}' for EVERY k and ALL pairwise distinct atoms (outside "
+        f"the named exceptional set), d = 1, every tau2 > 0, under {d.reading.statement()}",
+        v, prefix + d.summary, evidence=d.evidence(), derivation=d.derivation(),
+        reading_latex=(f"{prefix}claim *{claim_text}* for **every** $k$ and **all** pairwise "
+                       r"distinct atoms outside $\{a_j = 0\} \cup \{\eta_i = -\eta_j\}$, "
+                       "$d = 1$: " + d.reading.reading_latex()),
+    )
+
+
+def _pole_readings(expert_name: str, activation: str, says: bool,
+                   label: str = "") -> list[Reading]:
+    """Every reading: for all atoms by the singularity route where it decides (all but the
+    primary, which keeps its certificate at generic atoms beside the all-atoms one), else at
+    generic atoms."""
+    out = []
+    for rname in READINGS:
+        pole = _pole_reading(activation, rname, says, label)
+        if rname == PRIMARY_READING or not pole.verdict.is_exact:
+            out.append(_reading(_decision(expert_name, rname), says, label))
+        if pole.verdict.is_exact:
+            out.append(pole)
+    return out
+
+
 def _orbit(expert_name: str) -> IdentifiabilityDecision:
     """The primary family at the sign-flipped pair (η, −η): the symmetry orbit where odd or
     even activations (and those with an odd or even derivative) have exceptions."""
@@ -370,14 +405,16 @@ def check_ffn_relu(ctx: CheckContext) -> Outcome:
        + " Expert h(x,(a,b)) = tanh(a x + b).")
 def check_ffn_tanh(ctx: CheckContext) -> Outcome:
     """002: tanh(aᵀx+b) is strongly identifiable -- per reading, plus the literal quantifier."""
-    readings = _all_readings("ffn-tanh", True)
+    readings = _pole_readings("ffn-tanh", "tanh", True)
     e = get_expert("ffn-tanh")
     a, b = e.params
     orbit, flipped = _orbit_reading("ffn-tanh", True)
     rd = _curve_readings("ffn-tanh", (PRIMARY_READING, "pcos-1-no-order0"))
-    readings[1:1] = [orbit, *rd]
+    readings[2:2] = [orbit, *rd]
     literal = _literal(True, [_decision("ffn-tanh", PRIMARY_READING), flipped,
                               _rd_decision("ffn-tanh", PRIMARY_READING)], [_ridge_general()])
+    literal.evidence = {**literal.evidence, "independent_for_all_atoms": readings[1].evidence[
+        "scope"]}
     ident = _identity("tanh is odd: h(x,-a,-b) + h(x,a,b) = 0",
                       e.expr.subs({a: -a, b: -b}, simultaneous=True) + e.expr)
     return _family_outcome([literal, *readings],
@@ -528,6 +565,8 @@ def check_linear_router_ffn(ctx: CheckContext) -> Outcome:
             d = _decision(name, rname)
             decisions.append(d)
             readings.append(_reading(d, True, name))
+    readings += [_pole_reading("sigmoid", rname, True, "ffn-sigmoid")
+                 for rname in (*_LINEAR_ROUTER, "eta-only-2", "pcos-2")]
     lin = [d for d in decisions if d.reading.router == "linear"]
     deps = [d for d in lin if d.verdict is Verdict.REFUTED]
     general = {**ident, "short": "for every activation, atom and d: dh/da - x dh/db = 0, and "

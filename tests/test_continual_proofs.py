@@ -29,6 +29,7 @@ EXPECTED = {
     "cl.update.min-norm.task-minimiser": R,
     "cl.loss.local-only-selected": P,
     "cl.loss.aux-uniform-minimiser": R,
+    "cl.lemma1.gate-difference-step": R,
     "cl.lemma1.wlog-first-column": P,
     "cl.lemma1.hoeffding-step": R,
     "cl.lemma1.exponential-o1": R,
@@ -161,6 +162,7 @@ def test_step_audit_names_the_first_failing_step(outcomes: dict) -> None:  # typ
     assert first["Lemma 5"] == "cl.lemma5.aux-gradient-order"
     assert first["Lemma 2 (Appendix B)"] == "cl.lemma2.smooth-router"
     assert first["Lemma 12"] == "cl.lemma12.zero-local-gradient"
+    assert first["Lemma 1 (Appendix C)"] == "cl.lemma1.gate-difference-step"
 
 
 def test_step_audit_uses_exact_steps_only() -> None:

@@ -176,3 +176,53 @@ def test_perturbed_second_order_relation_holds_numerically() -> None:
                 c = mpmath.mpf(str(sp.N(coeff.xreplace(subs), 40)))
                 total += c * mpmath.diff(big_h, theta, order)
             assert abs(total) < mpmath.mpf(10) ** -20
+
+
+def test_perturbed_second_order_relation_has_a_closed_form_in_every_dimension() -> None:
+    """The d = 2 relation among the d2H/dbeta1_i da_j of the perturbed router is the closed
+    form tau1 |beta1| (H_{b_i a_j} - H_{b_j a_i}) + beta1_i sum_k beta1_k H_{b_k a_j} - ...,
+    exact for an arbitrary activation in d = 2, 3, 4; a wrong coefficient is rejected."""
+    from moetheory.interactions import (
+        EXPERTS,
+        ROUTERS,
+        interactions,
+        perturbed_ridge_certificate,
+        perturbed_ridge_relation,
+    )
+
+    cert = perturbed_ridge_certificate(dims=(2, 3, 4))
+    assert cert["verified"] == {2: True, 3: True, 4: True}
+    assert cert["perturbed_fails"] == {2: True} and cert["sherman_morrison"] == "0"
+    # the relation found by the search in d = 2 (tanh) is a multiple of the closed form
+    found = interactions(ROUTERS["perturbed"], EXPERTS["tanh"], order=2, d=2).relations
+    closed = dict(perturbed_ridge_relation(2, expert=EXPERTS["tanh"]).terms)
+    r = sp.Symbol("r_beta", positive=True)
+    b1, b2 = sp.symbols("beta1_1 beta1_2", real=True)
+    (rel,) = found
+    terms = dict(rel.terms)
+    assert set(terms) == set(closed)
+    key = next(iter(closed))
+    ratio = terms[key] / closed[key]
+    for k in closed:
+        diff = (terms[k] - ratio * closed[k]).subs(r, sp.sqrt(b1**2 + b2**2))
+        assert sp.simplify(diff) == 0
+    with pytest.raises(ValueError, match="d must be an integer in"):
+        perturbed_ridge_relation(5)
+    with pytest.raises(ValueError, match="i and j must be distinct"):
+        perturbed_ridge_relation(2, 1, 1)
+    with pytest.raises(ValueError, match="dims must be integers in"):
+        perturbed_ridge_certificate(dims=(1,))
+
+
+def test_verification_falls_back_for_undefined_activations_and_rejects_false_relations() -> None:
+    """The ring-based exact check handles Subs(...) of an undefined activation through the
+    symbolic fallback, and refutes a false relation there too."""
+    from moetheory.interactions import RIDGE_ANY_PHI, ROUTERS, _setup, _verify
+
+    x = sp.symbols("x_1 x_2", real=True)
+    _, rp = ROUTERS["linear"].build(x)
+    _, ep = RIDGE_ANY_PHI.build(x)
+    ridge = {(ep[0],): sp.Integer(1), (rp[0], ep[2]): sp.Integer(-1)}  # H_{a_1} = H_{beta1_1,b}
+    setup = _setup(ROUTERS["linear"], RIDGE_ANY_PHI, 2, 2, alphas=list(ridge))
+    assert _verify(setup, ridge)
+    assert not _verify(setup, {**ridge, (ep[0],): sp.Integer(2)})

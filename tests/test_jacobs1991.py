@@ -272,6 +272,7 @@ REVIEW_EXPECTED = {
     "j91.symmetry": "proved",
     "j91.dense-updates": "refuted",
     "j91.flops": "proved",
+    "j91.softmax-weighting": "proved",
 }
 
 
@@ -281,7 +282,7 @@ def test_review_statement_verdicts(claim_id):
 
     load_checks()
     c = get_claim(claim_id)
-    assert c.covers or claim_id == "j91.loss.1.3-vs-1.2"
+    assert c.covers or claim_id in ("j91.loss.1.3-vs-1.2", "j91.softmax-weighting")
     out = c.check(CheckContext(claim_id, seed=1, profile="quick", alpha=0.01))
     assert out.verdict.value == REVIEW_EXPECTED[claim_id], out.summary
     assert all(r.verdict.value != "inconclusive" for r in out.readings)
@@ -309,3 +310,150 @@ def test_batched_specialization_equals_one_seed_runs():
         assert np.allclose(one.mixing, res.mixing, atol=1e-9)
         assert (one.in_use, one.in_use_peak) == (res.in_use, res.in_use_peak)
         assert one.final_loss == pytest.approx(res.final_loss, rel=1e-9)
+
+
+# --------------------------------------------------------------------------- batched kernels
+
+
+def test_portable_exp_fast_is_accurate_and_clipped():
+    import mpmath
+
+    from moetheory.jacobs_batched import portable_exp_fast, portable_sigmoid
+
+    x = np.concatenate([np.linspace(-700, 700, 2001), np.random.default_rng(0).normal(0, 3, 500)])
+    v = portable_exp_fast(x)
+    with mpmath.workdps(30):
+        exact = np.array([float(mpmath.exp(mpmath.mpf(float(t)))) for t in x])
+    assert np.max(np.abs(v / exact - 1)) < 4 * np.finfo(float).eps
+    assert portable_exp_fast(np.array([-1e6]))[0] == portable_exp_fast(np.array([-700.0]))[0] > 0
+    s = portable_sigmoid(np.array([-3.0, 0.0, 3.0]))
+    assert s[1] == 0.5 and s[0] + s[2] == pytest.approx(1.0, abs=1e-15)
+
+
+@pytest.mark.parametrize("name", ["1.1", "1.3"])
+def test_batched_mixture_step_matches_reference_gradients(name):
+    from moetheory.jacobs_batched import BatchedMixture
+    from moetheory.jacobs_training import MixtureNet
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(2, 30, 2))
+    y = rng.integers(0, 4, size=(2, 30))
+    nets = [init_mixture(3, 4, np.random.default_rng(s)) for s in (1, 2)]
+    for net in nets:
+        net.gate[:] = rng.normal(size=net.gate.shape)
+    batch = BatchedMixture(np.stack([n.gate for n in nets]),
+                           np.stack([n.experts.transpose(1, 0, 2) for n in nets]))
+    T = np.eye(4)[y]
+    batch.step(X[..., 0].copy(), X[..., 1].copy(), T.transpose(0, 2, 1).copy(), name, 0.5)
+    for s, net in enumerate(nets):
+        _, dg, de = gradients(MixtureNet(net.gate.copy(), net.experts.copy()), X[s], T[s], name)
+        assert np.allclose(batch.gate[s], net.gate - 0.5 * dg, atol=1e-12)
+        assert np.allclose(batch.experts[s], (net.experts - 0.5 * de).transpose(1, 0, 2),
+                           atol=1e-12)
+
+
+def test_batched_mlp_step_is_gradient_descent_on_squared_error():
+    from moetheory.jacobs_batched import BatchedMLP
+
+    rng = np.random.default_rng(5)
+    x0, x1 = rng.normal(size=(1, 20)), rng.normal(size=(1, 20))
+    T = np.eye(4)[rng.integers(0, 4, 20)].T[None].copy()
+    net = BatchedMLP(rng.normal(0, 0.5, (1, 3, 5)), rng.normal(0, 0.5, (1, 6, 4)))
+
+    def mse(hidden, out):
+        y = BatchedMLP(hidden, out).output(x0, x1)
+        return float(((T - y) ** 2).sum(axis=1).mean())
+
+    h, o = net.hidden.copy(), net.out.copy()
+    net.step(x0, x1, T, lr=1.0)
+    eps = 1e-6
+    for arr, new, name in ((h, net.hidden, "hidden"), (o, net.out, "out")):
+        for idx in [(0, 0, 0), (0, 2, 1), (0, arr.shape[1] - 1, arr.shape[2] - 1)]:
+            up, down = arr.copy(), arr.copy()
+            up[idx] += eps
+            down[idx] -= eps
+            args = {"hidden": h, "out": o}
+            num = (mse(**{**args, name: up}) - mse(**{**args, name: down})) / (2 * eps)
+            assert arr[idx] - new[idx] == pytest.approx(num, rel=1e-5, abs=1e-9)
+
+
+def test_epochs_to_criterion_pairs_data_and_rejects_bad_input():
+    from moetheory.jacobs_vowel import epochs_to_criterion
+
+    rng = lambda: [np.random.default_rng(s) for s in (0, 1)]  # noqa: E731
+    a = epochs_to_criterion("mixture", 4, rng(), 0.6, 400)
+    assert np.array_equal(a.epochs, epochs_to_criterion("mixture", 4, rng(), 0.6, 400).epochs)
+    never = epochs_to_criterion("backprop", 2, rng(), 1.0, 3)
+    assert never.epochs.tolist() == [3, 3] and not never.reached.any()
+    for kwargs, match in [({"model": "svm"}, "model"), ({"criterion": 0.0}, "criterion"),
+                          ({"max_epochs": 0}, "max_epochs"), ({"lr": -1.0}, "lr")]:
+        args = {"model": "mixture", "size": 4, "rngs": rng(), "criterion": 0.6,
+                "max_epochs": 10} | kwargs
+        with pytest.raises(ValueError, match=match):
+            epochs_to_criterion(**args)
+
+
+def test_region_accuracy_of_a_trained_mixture_is_local():
+    from moetheory.jacobs_vowel import region_accuracy
+
+    r = region_accuracy(4, [np.random.default_rng(s) for s in (0, 1, 2)], epochs=300)
+    assert np.all(r.inside > 0.7) and np.all(r.in_use >= 1)
+    finite = np.isfinite(r.outside)
+    assert np.all(r.inside[finite] > r.outside[finite])
+    with pytest.raises(ValueError, match="min_share"):
+        region_accuracy(4, [np.random.default_rng(0)], epochs=1, min_share=1.5)
+
+
+# --------------------------------------------------------------------------- vowel claims
+
+
+def _fake_epochs(ratio: float):
+    """epochs_to_criterion whose mixtures need ``ratio`` times the epochs of any network."""
+    from moetheory.jacobs_vowel import EpochsResult
+
+    def fake(model, size, rngs, criterion, max_epochs, lr=1.0):
+        base = np.array([200.0 + 10 * (i % 3) for i in range(len(rngs))])
+        epochs = np.rint(base * (ratio if model == "mixture" else 1.0)).astype(int)
+        return EpochsResult(epochs, np.ones(len(rngs), dtype=bool))
+
+    return fake
+
+
+@pytest.mark.parametrize(("ratio", "expected"), [(0.5, "supported"), (2.0, "unsupported")])
+def test_vowel_epochs_decides_both_ways(monkeypatch, ratio, expected):
+    import moetheory.jacobs_vowel as jv
+
+    monkeypatch.setattr(jv, "epochs_to_criterion", _fake_epochs(ratio))
+    out = checks.check_vowel_epochs(_ctx("j91.vowel.epochs"))
+    assert out.verdict.value == expected
+    assert {r.verdict.value for r in out.readings} == {expected}
+
+
+@pytest.mark.parametrize(("ratio", "expected"), [(1.0, "supported"), (2.0, "unsupported")])
+def test_vowel_scaling_decides_both_ways(monkeypatch, ratio, expected):
+    import moetheory.jacobs_vowel as jv
+    from moetheory.jacobs_vowel import EpochsResult
+
+    def fake(model, size, rngs, criterion, max_epochs, lr=1.0):
+        base = np.array([200 + 10 * (i % 3) for i in range(len(rngs))])
+        scale = ratio if size == 8 else 1.0
+        return EpochsResult(np.rint(base * scale).astype(int), np.ones(len(rngs), dtype=bool))
+
+    monkeypatch.setattr(jv, "epochs_to_criterion", fake)
+    out = checks.check_vowel_scaling(_ctx("j91.vowel.scaling"))
+    assert out.verdict.value == expected
+
+
+@pytest.mark.parametrize(("outside", "expected"), [(0.1, "supported"), (0.9, "unsupported")])
+def test_vowel_locality_decides_both_ways(monkeypatch, outside, expected):
+    import moetheory.jacobs_vowel as jv
+    from moetheory.jacobs_vowel import RegionAccuracy
+
+    def fake(k, rngs, epochs, lr=1.0, min_share=0.05):
+        n = len(rngs)
+        inside = 0.9 + 0.01 * (np.arange(n) % 3)
+        return RegionAccuracy(inside, inside - 0.9 + outside, inside.copy(), np.full(n, 2))
+
+    monkeypatch.setattr(jv, "region_accuracy", fake)
+    out = checks.check_vowel_locality(_ctx("j91.vowel.locality"))
+    assert out.readings[0].verdict.value == expected

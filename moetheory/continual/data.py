@@ -28,7 +28,26 @@ CODE_LEAK_SIGNAL = 1e-5
 
 
 def cluster_of(cfg: CLConfig) -> np.ndarray:
-    """Cluster index ``n mod K`` of every ground truth ``n`` (0-based).
+    r"""Cluster index ``n mod K`` of every ground truth ``n`` (0-based).
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        Gives ``N`` and ``K``.
+
+    Returns
+    -------
+    ndarray of int, shape (N,)
+        The cluster of each ground truth.
+
+    See Also
+    --------
+    ground_truths : draws the members of each cluster.
+
+    Notes
+    -----
+    Appendix A.4 lists the clusters ``W_1 = {1, 4}``, ``W_2 = {2, 5}``, ``W_3 = {3, 6}`` for
+    ``N = 6, K = 3`` (1-based): task ``n`` lies in cluster :math:`n \bmod K`.
 
     Examples
     --------
@@ -41,7 +60,7 @@ def cluster_of(cfg: CLConfig) -> np.ndarray:
 def ground_truths(
     cfg: CLConfig, rng: np.random.Generator, replicates: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Draw the ground-truth pool ``W`` and the signals ``V``, each of shape ``(R, N, d)``.
+    r"""Draw the ground-truth pool ``W`` and the signals ``V``, each of shape ``(R, N, d)``.
 
     Definition-1 model: cluster centres ``w_k ~ N(0, σ0² I_d)`` for ``k < K`` (Appendix A.2,
     "entries drawn from N(0, σ0)" read with ``σ0`` the standard deviation, as in Lemma 5's
@@ -51,6 +70,31 @@ def ground_truths(
     Code model: centres are uniform random directions of norm ``σ0`` in the first
     ``code_rank`` coordinates; ground truth ``n >= K`` is ground truth ``n - K`` plus
     ``spread · N(0, I)`` there; ``v_n = signal_norm · w_n/‖w_n‖``.
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        Sizes, scales and ``data_model``.
+    rng : numpy.random.Generator
+        Source of the draws (the simulator's ground-truth stream).
+    replicates : int
+        Number ``R`` of independent pools.
+
+    Returns
+    -------
+    W, V : ndarray, shape (R, N, d)
+        Ground truths and their signals.
+
+    See Also
+    --------
+    task_batch : the tasks drawn from this pool.
+    cluster_of : the cluster of each ground truth.
+
+    Notes
+    -----
+    Definition 1: :math:`\|w_n - w_{n'}\|_\infty = O(\sigma_0^{1.5})` inside a cluster
+    (Section 5.2), signals :math:`v_n = c\,w_n` with :math:`c = 1/\sigma_0` by default, so
+    :math:`\|v_n\|_\infty = O(1)`.
 
     Examples
     --------
@@ -78,7 +122,7 @@ def ground_truths(
 
 @dataclass(frozen=True)
 class TaskBatch:
-    """The tasks of a block of rounds for every replicate.
+    r"""The tasks of a block of rounds for every replicate.
 
     Attributes
     ----------
@@ -88,6 +132,21 @@ class TaskBatch:
         Feature matrices ``X_t``.
     position : ndarray of int, shape (R, B)
         Column of ``X_t`` holding the signal.
+
+    See Also
+    --------
+    task_batch : draws a batch.
+
+    Notes
+    -----
+    Labels are noiseless, :math:`y_t = X_t^\top w_{n_t}`, so they are not stored.
+
+    Examples
+    --------
+    >>> b = TaskBatch(np.zeros((1, 2), dtype=int), np.zeros((1, 2, 3, 2)),
+    ...               np.zeros((1, 2), dtype=int))
+    >>> b.X.shape
+    (1, 2, 3, 2)
     """
 
     task: np.ndarray
@@ -98,7 +157,40 @@ class TaskBatch:
 def task_batch(
     cfg: CLConfig, rng: np.random.Generator, V: np.ndarray, rounds: int
 ) -> TaskBatch:
-    """Draw ``rounds`` consecutive tasks for every replicate (Definition 1 or the code's).
+    r"""Draw ``rounds`` consecutive tasks for every replicate (Definition 1 or the code's).
+
+    Parameters
+    ----------
+    cfg : CLConfig
+        Sizes, ``data_model``, ``beta`` and ``beta_max``.
+    rng : numpy.random.Generator
+        Source of the draws (the simulator's task stream).
+    V : ndarray, shape (R, N, d)
+        The signals of each replicate's pool.
+    rounds : int
+        Number ``B >= 1`` of rounds.
+
+    Returns
+    -------
+    TaskBatch
+        Tasks, feature matrices and signal positions, shapes ``(R, B)``, ``(R, B, d, s)``,
+        ``(R, B)``.
+
+    Raises
+    ------
+    ValueError
+        If ``rounds < 1``.
+
+    See Also
+    --------
+    ground_truths : the pool the signals come from.
+
+    Notes
+    -----
+    Definition 1: :math:`n_t` uniform on the pool; one column of :math:`X_t`, at a uniform
+    position, is :math:`\beta_t v_{n_t}` with :math:`\beta_t = C` (Appendix A.2,
+    ``beta="fixed"``) or :math:`\beta_t \sim \mathrm{Unif}(0, C]` (``beta="uniform"``); the
+    other :math:`s - 1` columns are :math:`N(0, \sigma_t^2 I_d)`.
 
     Examples
     --------

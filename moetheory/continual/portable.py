@@ -49,6 +49,15 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
     ``exp(x) = 2^k · Σ_{j<=13} r^j / j!`` (Horner), then ``ldexp``. Every step is one
     correctly rounded operation, so the result is the same whatever kernels NumPy selects.
 
+    See Also
+    --------
+    dot_last : the other portable kernel.
+    numpy.exp : faster, but its bits depend on the SIMD path.
+
+    References
+    ----------
+    .. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980.
+
     Examples
     --------
     >>> v = portable_exp(np.array([0.0, 1.0, -np.inf, -800.0]))
@@ -74,6 +83,22 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
 def dot_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``Σ_i a[..., i] b[..., i]`` with broadcasting, without BLAS.
 
+    Parameters
+    ----------
+    a, b : ndarray
+        Arrays whose last axes have the same length; the leading axes broadcast.
+
+    Returns
+    -------
+    ndarray
+        The broadcast leading shape: the dot product along the last axis.
+
+    See Also
+    --------
+    portable_exp : the other portable kernel.
+
+    Notes
+    -----
     NumPy's ``einsum`` without ``optimize`` runs its own compiled sum-of-products loop: it never
     calls BLAS and is compiled for the build's baseline instructions only (no runtime SIMD
     dispatch), so its summation order is fixed for a given NumPy build, whatever

@@ -23,6 +23,7 @@ ground truths and the same task sequence: comparisons across ``M`` are paired.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +52,7 @@ BLOCK = 50
 
 @dataclass
 class CLResult:
-    """Records of a batch of simulated runs (``R`` replicates, ``T`` rounds, 1-based ``t``).
+    r"""Records of a batch of simulated runs (``R`` replicates, ``T`` rounds, 1-based ``t``).
 
     Attributes
     ----------
@@ -86,6 +87,25 @@ class CLResult:
         ``record_params=True``).
     models : ndarray (R, T, M, d) or None
         ``w_t^{(m)}`` right after round ``t`` (with ``record_params=True``).
+    choices : dict
+        ``config.to_dict()``: every option of the run, with the resolved ``Γ`` and ``T1``.
+
+    See Also
+    --------
+    simulate : produces it.
+
+    Notes
+    -----
+    The paper's metrics use squared norms: :math:`F_t = \frac{1}{t-1}\sum_{\tau<t}
+    (\|w_t^{(m_\tau)} - w_{n_\tau}\|^2 - \|w_\tau^{(m_\tau)} - w_{n_\tau}\|^2)` (eq. (15))
+    and :math:`G_t = \frac{1}{t}\sum_{\tau\le t}\|w_t^{(m_\tau)} - w_{n_\tau}\|^2`
+    (eq. (16)).
+
+    Examples
+    --------
+    >>> res = simulate(CLConfig(M=2, T=5), replicates=3, seed=0)
+    >>> res.replicates, res.expert.shape, res.clusters.tolist()
+    (3, (3, 5), [0, 1, 2, 0, 1, 2, 0])
     """
 
     config: CLConfig
@@ -135,6 +155,22 @@ class Draws:
         Feature matrices.
     noise : ndarray (T, M)
         Routing noise ``r_t^{(m)}`` (already scaled: values in ``[0, λ]``).
+
+    See Also
+    --------
+    replay : runs Algorithm 1 on these draws.
+
+    Notes
+    -----
+    The code reading's reference: the authors' script records these draws, and
+    :func:`replay` must reproduce its routing exactly (issue 9, item 11).
+
+    Examples
+    --------
+    >>> X = np.ones((2, 3, 1))
+    >>> d = Draws(np.eye(3)[:2], np.eye(3)[:2], np.array([0, 1]), X, np.zeros((2, 2)))
+    >>> d.X.shape
+    (2, 3, 1)
     """
 
     W: np.ndarray
@@ -147,7 +183,33 @@ class Draws:
 def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResult:
     """Run Algorithm 1 once on given draws instead of the simulator's own random streams.
 
-    ``cfg`` must agree with the shapes of ``draws`` (``N``, ``d``, ``s``, ``T``, ``M``).
+    Parameters
+    ----------
+    cfg : CLConfig
+        Must agree with the shapes of ``draws`` (``N``, ``d``, ``s``, ``T``, ``M``).
+    draws : Draws
+        Ground truths, tasks, features and routing noise of every round.
+    record_gates : bool
+        Keep the clean gate outputs of every round.
+
+    Returns
+    -------
+    CLResult
+        One replicate.
+
+    Raises
+    ------
+    ValueError
+        If an array of ``draws`` does not have the shape ``cfg`` implies.
+
+    See Also
+    --------
+    simulate : the same loop on the simulator's own random streams.
+
+    Notes
+    -----
+    The signal position of every round is recorded as 0; the update of eq. (5) uses only the
+    column space of :math:`X_t`, so the position does not matter.
 
     Examples
     --------
@@ -168,7 +230,25 @@ def replay(cfg: CLConfig, draws: Draws, *, record_gates: bool = False) -> CLResu
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
-    """Softmax over the last axis (eq. (2)), shifted for stability.
+    r"""Softmax over the last axis (eq. (2)), shifted for stability.
+
+    Parameters
+    ----------
+    z : ndarray
+        Gate outputs; ``-inf`` entries get probability 0.
+
+    Returns
+    -------
+    ndarray
+        Same shape, non-negative, summing to 1 along the last axis.
+
+    See Also
+    --------
+    moetheory.continual.portable.portable_exp : the exponential used (same bits everywhere).
+
+    Notes
+    -----
+    :math:`\pi_m = e^{z_m - \max z} / \sum_{m'} e^{z_{m'} - \max z}`.
 
     Examples
     --------
@@ -182,7 +262,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
 def gate_gradient(
     pi: np.ndarray, chosen: np.ndarray, xbar: np.ndarray, coef: np.ndarray
 ) -> np.ndarray:
-    """Gradient of ``L_task`` with respect to every ``θ_m`` (Lemma 4's form, eqs. (6)-(9)).
+    r"""Gradient of ``L_task`` with respect to every ``θ_m`` (Lemma 4's form, eqs. (6)-(9)).
 
     ``∇_{θ_m} L_task = coef · π_{m_t} (δ_{m m_t} - π_m) x̄`` with
     ``coef = ℓ_loc + α M f/t`` and ``x̄ = Σ_i X_{t,i}``.
@@ -202,6 +282,16 @@ def gate_gradient(
     -------
     ndarray (R, M, d)
 
+    See Also
+    --------
+    softmax : gives ``pi``.
+
+    Notes
+    -----
+    With :math:`\pi = \mathrm{softmax}(h)`, :math:`\partial \pi_{m_t}/\partial \theta_m =
+    \pi_{m_t}(\delta_{m m_t} - \pi_m)\bar x` (Lemma 4), so the gradients sum to 0 over
+    :math:`m`.
+
     Examples
     --------
     >>> g = gate_gradient(np.array([[0.2, 0.8]]), np.array([1]), np.ones((1, 3)),
@@ -218,13 +308,34 @@ def gate_gradient(
 
 
 def orthonormal_basis(X: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
-    """Orthonormal basis of the column space of each ``X`` (shape ``(..., d, s)``), as rows.
+    r"""Orthonormal basis of the column space of each ``X`` (shape ``(..., d, s)``), as rows.
 
     Returns ``Qt`` of shape ``(..., s, d)`` whose rows are orthonormal (or zero) and span the
     columns of ``X``: modified Gram-Schmidt with re-orthogonalisation, vectorised over the
     leading axes. A column whose residual is below ``rtol`` times the largest column norm is
     dependent and gives a zero row, so ``Qtᵀ Qt = X X⁺`` also for rank-deficient ``X`` (the
     code's data). The update of eq. (5) is then ``w + Qtᵀ Qt (w_n - w)``.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., d, s)
+        Feature matrices.
+    rtol : float
+        Relative size below which a column counts as dependent.
+
+    Returns
+    -------
+    ndarray, shape (..., s, d)
+        Orthonormal (or zero) rows spanning the columns of each ``X``.
+
+    See Also
+    --------
+    simulate : applies eq. (5) with it.
+
+    Notes
+    -----
+    Only elementwise operations and :func:`~moetheory.continual.portable.dot_last`: the same
+    bits on every BLAS and SIMD path, unlike ``numpy.linalg.qr``.
 
     Examples
     --------
@@ -275,7 +386,7 @@ def simulate(
     progress: bool = False,
     record_params: bool = False,
 ) -> CLResult:
-    """Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
+    r"""Run Algorithm 1 (or its variant without termination, or ``M = 1``) for ``R`` replicates.
 
     Parameters
     ----------
@@ -297,6 +408,23 @@ def simulate(
     Returns
     -------
     CLResult
+
+    Raises
+    ------
+    ValueError
+        If ``cfg`` is not a :class:`CLConfig`, ``replicates`` is not an integer >= 1 or
+        ``seed`` is not a non-negative integer or None.
+
+    See Also
+    --------
+    simulate_many : several configurations on the same data in one loop.
+    replay : one run on given draws.
+
+    Notes
+    -----
+    Algorithm 1 round by round: route :math:`m_t = \arg\max_m (h_m + r_m)` (eq. (1)), update
+    the routed expert by eq. (5), update the metrics (14)-(16) incrementally and, unless
+    terminated, the gate by eq. (9).
 
     Examples
     --------
@@ -325,12 +453,51 @@ def simulate_many(
     draws: Draws | None = None,
     record_params: bool = False,
 ) -> list[CLResult]:
-    """Simulate several configurations that share their data, in one vectorised loop.
+    r"""Simulate several configurations that share their data, in one vectorised loop.
 
     The configurations may differ in ``M``, ``terminate``, ``gamma``, ``eta``, ``alpha``,
     ``lam`` and ``code_schedule`` but must agree on :data:`SHARED_FIELDS`. Each result equals
     ``simulate(cfg, replicates, seed)`` bit for bit: every configuration sees the same ground
     truths and tasks, and configurations with the same ``M`` the same routing noise.
+
+    Parameters
+    ----------
+    configs : list of CLConfig
+        Configurations agreeing on :data:`SHARED_FIELDS`.
+    replicates : int
+        Number ``R >= 1`` of replicates of each.
+    seed : int or None
+        Seed of ``np.random.SeedSequence``.
+    record_gates, record_sets, record_params : bool
+        As in :func:`simulate`.
+    progress : bool
+        Show a progress bar over the rounds.
+    draws : Draws, optional
+        Given draws instead of the random streams (one replicate; see :func:`replay`).
+
+    Returns
+    -------
+    list of CLResult
+        One per configuration, in order.
+
+    Raises
+    ------
+    ValueError
+        If ``configs`` is empty or holds something other than :class:`CLConfig`, if they
+        differ in a shared field, or if ``replicates`` or ``seed`` is out of range.
+
+    See Also
+    --------
+    simulate : one configuration.
+    moetheory.continual.sweep.run_sweep : configurations on an executor.
+
+    Notes
+    -----
+    The rows of all configurations are one batch; per round the cost is :math:`O(N d)` per
+    row plus, for the code's forgetting metric, the terms of the groups whose distance moved.
+    Identical runs are simulated once: equal configurations, and every ``M = 1``
+    configuration (no gate, so termination, :math:`\Gamma`, :math:`\eta`, :math:`\alpha` and
+    :math:`\lambda` do not matter); each gets its own copy of the arrays.
 
     Examples
     --------
@@ -348,6 +515,47 @@ def simulate_many(
             raise ValueError(
                 f"configs must share {name} to be simulated together, got {sorted(values)}"
             )
+    # Identical runs are simulated once: equal configurations, and every M = 1 configuration
+    # (no gate: its run depends on the shared fields only).
+    keys = [("single",) if c.M == 1 else c for c in configs]
+    unique = list(dict.fromkeys(keys))
+    if len(unique) < len(configs):
+        first = {key: configs[keys.index(key)] for key in unique}
+        done = dict(zip(unique, _simulate_stacked(
+            [first[key] for key in unique], replicates, seed, record_gates=record_gates,
+            record_sets=record_sets, progress=progress, draws=draws,
+            record_params=record_params,
+        ), strict=True))
+        return [_relabel(done[key], c) for key, c in zip(keys, configs, strict=True)]
+    return _simulate_stacked(
+        configs, replicates, seed, record_gates=record_gates, record_sets=record_sets,
+        progress=progress, draws=draws, record_params=record_params,
+    )
+
+
+def _relabel(res: CLResult, cfg: CLConfig) -> CLResult:
+    """A copy of ``res`` (arrays copied) recorded under the configuration ``cfg``."""
+    if res.config is cfg:
+        return res
+    arrays: dict[str, Any] = {
+        name: np.copy(value) for name, value in vars(res).items()
+        if isinstance(value, np.ndarray)
+    }
+    return dataclasses.replace(res, config=cfg, choices=cfg.to_dict(), **arrays)
+
+
+def _simulate_stacked(
+    configs: list[CLConfig],
+    replicates: int,
+    seed: int | None,
+    *,
+    record_gates: bool,
+    record_sets: bool,
+    progress: bool,
+    draws: Draws | None,
+    record_params: bool,
+) -> list[CLResult]:
+    """The loop of :func:`simulate_many` on validated, pairwise different configurations."""
     from tqdm import tqdm
 
     cfg = configs[0]
@@ -387,6 +595,7 @@ def simulate_many(
     w = np.zeros((B_, Mx, d))
     theta = np.zeros((B_, Mx, d))
     D = np.broadcast_to((W**2).sum(-1)[:, None, :], (B_, Mx, N)).copy()  # ‖w_m - w_n‖²
+    D_flat = D.reshape(-1)
     C = np.zeros((B_, Mx, N))  # past rounds routed to m with ground truth n
     S = np.zeros(B_)  # Σ_{τ<=t} ‖w_t^{(m_τ)} - w_{n_τ}‖²
     S_root = np.zeros(B_)  # the same with unsquared norms (code metrics)
@@ -411,13 +620,14 @@ def simulate_many(
         F_code = np.zeros((B_, T))
         G_code = np.zeros((B_, T))
         root_then = np.zeros((B_, T))  # ‖w_τ^{(m_τ)} - w_{n_τ}‖ right after round τ
-        # One incremental sum per run of adjacent configurations with the same M (fewer calls).
-        code_F: list[_CodeForgetting] = []
+        # One segment per run of adjacent configurations with the same M.
+        segments: list[tuple[int, int, int]] = []
         for c in range(nC):
-            if code_F and int(Ms[c]) == code_F[-1].M and code_F[-1].rows.stop == c * R:
-                code_F[-1] = _CodeForgetting(code_F[-1].rows.start, (c + 1) * R, int(Ms[c]), N, T)
+            if segments and int(Ms[c]) == segments[-1][2] and segments[-1][1] == c * R:
+                segments[-1] = (segments[-1][0], (c + 1) * R, int(Ms[c]))
             else:
-                code_F.append(_CodeForgetting(c * R, (c + 1) * R, int(Ms[c]), N, T))
+                segments.append((c * R, (c + 1) * R, int(Ms[c])))
+        code_F = _CodeForgetting(segments, N, T, Mx)
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -425,9 +635,24 @@ def simulate_many(
     any_gate = bool((Ms > 1).any())
     h = np.zeros((B_, Mx))  # clean gate outputs (0 for padded experts and M = 1)
     # Row blocks of the configurations that have a gate: (rows, M, local row index).
-    gate_blocks = [
-        (slice(c * R, (c + 1) * R), int(Ms[c]), np.arange(R)) for c in range(nC) if Ms[c] > 1
-    ]
+    # Adjacent configurations with the same M share one block (row-wise arithmetic is the same).
+    gate_blocks: list[tuple[slice, int, np.ndarray]] = []
+    for c in range(nC):
+        if Ms[c] < 2:
+            continue
+        if gate_blocks and gate_blocks[-1][1] == Ms[c] and gate_blocks[-1][0].stop == c * R:
+            start_row = gate_blocks[-1][0].start
+            gate_blocks[-1] = (slice(start_row, (c + 1) * R), int(Ms[c]),
+                               np.arange((c + 1) * R - start_row))
+        else:
+            gate_blocks.append((slice(c * R, (c + 1) * R), int(Ms[c]), np.arange(R)))
+    # Flat indices of the real (row, expert) entries of the gated rows, block after block:
+    # the softmax's exponentials of all blocks are taken in one call.
+    gate_entries = np.concatenate(
+        [(np.arange(sl.start, sl.stop)[:, None] * Mx + np.arange(M)).ravel()
+         for sl, M, _ in gate_blocks] or [np.zeros(0, dtype=np.int64)]
+    )
+    gate_offsets = np.cumsum([0] + [(sl.stop - sl.start) * M for sl, M, _ in gate_blocks])
 
     bar = tqdm(total=T, disable=not progress, unit="round", leave=False)
     for start in range(0, T, BLOCK):
@@ -439,7 +664,9 @@ def simulate_many(
                               draws.X[None, start:start + nb].astype(float),
                               np.zeros((1, nb), dtype=np.int64))
         # Per-round data of every row (configurations share the replicates' data).
-        Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)[:, rep]  # (nb, rows, s, d)
+        # Per replicate (configurations broadcast over them): (nb, R, s, d) and (nb, R, d, s).
+        Qt = np.swapaxes(orthonormal_basis(batch.X), 0, 1)
+        Q = np.swapaxes(Qt, 2, 3)
         xbars = np.swapaxes(batch.X.sum(axis=-1), 0, 1)[:, rep]  # (nb, rows, d)
         tasks = batch.task.T[:, rep]  # (nb, rows)
         noise = np.zeros((nb, B_, Mx))
@@ -466,10 +693,9 @@ def simulate_many(
                 params[:, t - 1] = theta
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
-            Qb = Qt[b]
             w_old = w[rows, m_t]
-            coeff = dot_last(Qb, (W[rows, n_t] - w_old)[:, None, :])
-            delta = dot_last(np.swapaxes(Qb, 1, 2), coeff[:, None, :])
+            coeff = dot_last(Qt[b], (W[rows, n_t] - w_old).reshape(nC, R, 1, d))
+            delta = dot_last(Q[b], coeff[:, :, None, :]).reshape(B_, d)
             w_new = w_old + delta
             w[rows, m_t] = w_new
             if models is not None:
@@ -499,13 +725,12 @@ def simulate_many(
             out_u[:, t - 1] = dnorm
             if code:
                 root_e = np.sqrt(e)
-                for cf_ in code_F:
-                    cf_.step(t, m_t, root_new, out_m, out_n, root_then, D)
+                code_F.step(t, m_t, root_new, out_m, out_n, root_then, D_flat)
                 G_code[:, t - 1] = S_root / t
                 S_root += root_e
                 if t > 1:
-                    for cf_ in code_F:
-                        F_code[cf_.rows, t - 1] = cf_.total() / (t - 1)
+                    for sl, total in code_F.totals():
+                        F_code[sl, t - 1] = total / (t - 1)
                 root_then[:, t - 1] = root_e
 
             if not any_gate:
@@ -526,11 +751,15 @@ def simulate_many(
             loc = dnorm**2 if squared else dnorm
             f = counts[rows, m_t] / t if cfg.aux_f else 1.0
             coef = (loc + alpha_M / t * f) * active * eta
-            z_all = hn if noisy_pi else h
-            for sl, M, local in gate_blocks:
+            z_all = hn if noisy_pi else h + mask
+            # softmax (eq. (2)) of every block: shift by the row maximum, one exponential
+            shifted = z_all - z_all.max(axis=1, keepdims=True)
+            e_all = portable_exp(shifted.reshape(-1)[gate_entries])
+            for i, (sl, M, local) in enumerate(gate_blocks):
                 if not active[sl].any():
                     continue
-                pi = softmax(z_all[sl, :M])
+                e = e_all[gate_offsets[i]:gate_offsets[i + 1]].reshape(-1, M)
+                pi = e / e.sum(axis=-1, keepdims=True)
                 chosen = m_t[sl]
                 top = coef[sl] * pi[local, chosen]
                 weight = -top[:, None] * pi
@@ -569,66 +798,110 @@ def simulate_many(
     return results
 
 
+def _term_capacity(T: int, N: int) -> int:
+    """Initial room per group of the code metrics' term tables.
+
+    A group ``(row, m, n)`` holds at most the rounds of task ``n``, a Binomial(T, 1/N) count,
+    which exceeds ``T/N + 6·sqrt(T/N)`` with probability below 1e-9; a table grows (doubles)
+    when a group outgrows it anyway.
+    """
+    return min(T, max(8, math.ceil(T / N + 6 * math.sqrt(T / N) + 8)))
+
+
 class _CodeForgetting:
-    """The released code's forgetting sum, updated incrementally for one configuration.
+    """The released code's forgetting sum, updated incrementally for every row.
 
     The code's ``F_t`` sums ``|‖w_t^{(m_j)} - w_{n_j}‖ - b_j|`` with
     ``b_j = ‖w_j^{(m_j)} - w_{n_j}‖`` over rounds ``j <= t - 2``; the absolute value prevents
-    one running sum. The terms are grouped by ``g = (m_j, n_j)``: all terms of a group share
-    the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m`` is
-    updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
-    ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if ``r_g >= max b``,
-    ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by term. Round ``j``
-    joins its group at round ``j + 2`` (the code's window).
+    one running sum. The terms are grouped by ``g = (row, m_j, n_j)``: all terms of a group
+    share the current distance ``r_g = ‖w^{(m)} - w_n‖``, which changes only when expert ``m``
+    is updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
+    ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if
+    ``r_g >= max b``, ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by
+    term (the terms in the order they joined, padded with zeros to the longest group summed
+    in the same segment and round). Round ``j`` joins its group at round ``j + 2`` (the code's
+    window).
+
+    Rows come in segments (adjacent configurations with the same ``M``); the per-group state
+    of all rows is stored flat, group ``(row, m, n)`` of a segment starting at row ``s`` and
+    offset ``o`` at ``o + ((row - s)·M + m)·N + n``, so each update is one 1-D gather or
+    scatter. Each segment keeps its own table of terms, one row per group.
     """
 
-    def __init__(self, start: int, stop: int, M: int, N: int, T: int) -> None:
-        self.rows = slice(start, stop)
-        self.M = M
-        R = stop - start
-        self.local = np.arange(R)
-        self.cap = max(8, 2 * T // (M * N) + 8)
-        self.b = np.zeros((R, M, N, self.cap))  # b_j of the rounds of each group
-        self.count = np.zeros((R, M, N), dtype=np.int64)
-        self.sum = np.zeros((R, M, N))
-        self.low = np.full((R, M, N), np.inf)
-        self.high = np.full((R, M, N), -np.inf)
-        self.part = np.zeros((R, M, N))  # Σ_{j ∈ g} |r_g - b_j|
+    def __init__(self, segments: list[tuple[int, int, int]], N: int, T: int, Mx: int) -> None:
+        self.N = N
+        B = segments[-1][1]
+        self.base = np.zeros(B, dtype=np.int64)  # flat index of group (row, 0, 0)
+        self.segments: list[tuple[slice, int, int, int]] = []  # rows, M, offset, groups
+        offset = 0
+        for start, stop, M in segments:
+            self.base[start:stop] = offset + np.arange(stop - start) * (M * N)
+            self.segments.append((slice(start, stop), M, offset, (stop - start) * M * N))
+            offset += (stop - start) * M * N
+        self.d_base = np.arange(B) * (Mx * N)  # flat index of D[row, 0, 0]
+        self.tasks = np.arange(N)
+        cap = _term_capacity(T, N)
+        self.caps = [cap for _ in self.segments]
+        self.tables = [np.zeros((G, cap)) for (_, _, _, G), cap in
+                       zip(self.segments, self.caps, strict=True)]
+        self.count = np.zeros(offset, dtype=np.int64)
+        self.sum = np.zeros(offset)
+        self.low = np.full(offset, np.inf)
+        self.high = np.full(offset, -np.inf)
+        self.part = np.zeros(offset)  # Σ_{j ∈ g} |r_g - b_j|
 
     def step(
         self, t: int, m_t: np.ndarray, root_new: np.ndarray, hist_m: np.ndarray,
-        hist_n: np.ndarray, root_then: np.ndarray, D: np.ndarray,
+        hist_n: np.ndarray, root_then: np.ndarray, D_flat: np.ndarray,
     ) -> None:
         """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated."""
-        rows, loc = self.rows, self.local
+        N = self.N
         if t >= 3:  # round j = t - 2 joins its group
             j = t - 3  # 0-based index of round t - 2
-            m_j, n_j, b_j = hist_m[rows, j], hist_n[rows, j], root_then[rows, j]
-            k = self.count[loc, m_j, n_j]
-            if int(k.max()) >= self.cap:
-                self.b = np.concatenate([self.b, np.zeros_like(self.b)], axis=3)
-                self.cap *= 2
-            self.b[loc, m_j, n_j, k] = b_j
-            self.count[loc, m_j, n_j] = k + 1
-            self.sum[loc, m_j, n_j] += b_j
-            self.low[loc, m_j, n_j] = np.minimum(self.low[loc, m_j, n_j], b_j)
-            self.high[loc, m_j, n_j] = np.maximum(self.high[loc, m_j, n_j], b_j)
-            r_j = np.sqrt(D[rows][loc, m_j, n_j])
-            self.part[loc, m_j, n_j] += np.abs(r_j - b_j)
-        m = m_t[rows]
-        r = root_new[rows]  # (R, N): new distances of the routed expert
-        c = self.count[loc, m].astype(float)
-        s = self.sum[loc, m]
-        part = np.where(r >= self.high[loc, m], c * r - s, s - c * r)
-        mixed = (r > self.low[loc, m]) & (r < self.high[loc, m])
-        if mixed.any():
-            i_r, i_n = np.nonzero(mixed)
-            size = int(self.count[loc[i_r], m[i_r], i_n].max())
-            b = self.b[loc[i_r], m[i_r], i_n, :size]
-            listed = np.arange(size)[None, :] < self.count[loc[i_r], m[i_r], i_n][:, None]
-            part[i_r, i_n] = np.where(listed, np.abs(r[i_r, i_n][:, None] - b), 0.0).sum(axis=1)
-        self.part[loc, m] = part
+            m_j, n_j, b_j = hist_m[:, j], hist_n[:, j], root_then[:, j]
+            g = self.base + m_j * N + n_j
+            k = self.count[g]
+            for i, (sl, _, offset, G) in enumerate(self.segments):
+                k_s = k[sl]
+                cap = self.caps[i]
+                if int(k_s.max()) >= cap:
+                    grown = np.zeros((G, 2 * cap))
+                    grown[:, :cap] = self.tables[i]
+                    self.tables[i] = grown
+                    self.caps[i] = cap = 2 * cap
+                self.tables[i].reshape(-1)[(g[sl] - offset) * cap + k_s] = b_j[sl]
+            self.count[g] = k + 1
+            self.sum[g] += b_j
+            self.low[g] = np.minimum(self.low[g], b_j)
+            self.high[g] = np.maximum(self.high[g], b_j)
+            r_j = np.sqrt(D_flat[self.d_base + m_j * N + n_j])
+            self.part[g] += np.abs(r_j - b_j)
+        groups = (self.base + m_t * N)[:, None] + self.tasks  # (rows, N): the routed expert
+        count = self.count[groups]
+        c = count.astype(float)
+        s = self.sum[groups]
+        high = self.high[groups]
+        r = root_new  # (rows, N): its new distances
+        part = np.where(r >= high, c * r - s, s - c * r)
+        mixed = (r > self.low[groups]) & (r < high)
+        for i, (sl, _, offset, _) in enumerate(self.segments):
+            mixed_s = mixed[sl]
+            if not mixed_s.any():
+                continue
+            n_mixed = count[sl][mixed_s]
+            size = int(n_mixed.max())
+            terms = self.tables[i][groups[sl][mixed_s] - offset, :size]  # unused slots hold 0
+            listed = np.arange(size)[None, :] < n_mixed[:, None]
+            # |r - b_j| on the listed terms; the others stay 0
+            np.subtract(r[sl][mixed_s][:, None], terms, out=terms, where=listed)
+            np.abs(terms, out=terms)
+            part[sl][mixed_s] = terms.sum(axis=1)
+        self.part[groups] = part
 
-    def total(self) -> np.ndarray:
-        """The code's forgetting sum of every replicate of this configuration."""
-        return self.part.sum(axis=(1, 2))
+    def totals(self) -> list[tuple[slice, np.ndarray]]:
+        """The code's forgetting sum of every row, segment by segment."""
+        return [
+            (sl, self.part[offset:offset + G].reshape(sl.stop - sl.start, M, self.N).sum(
+                axis=(1, 2)))
+            for sl, M, offset, G in self.segments
+        ]

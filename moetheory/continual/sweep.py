@@ -54,6 +54,30 @@ def run_sweep(
     **options
         Passed to :func:`~moetheory.continual.simulate` (``record_gates=True`` ...).
 
+    Returns
+    -------
+    list of CLResult
+        One result per configuration, in the order of ``configs``.
+
+    Raises
+    ------
+    ValueError
+        If ``configs`` is empty or holds something other than :class:`CLConfig`, if
+        ``max_workers`` is not an integer >= 1, if a sequence of seeds does not have one seed
+        per configuration, or if ``scheduler`` is given without ``dask.distributed``.
+
+    See Also
+    --------
+    moetheory.continual.simulate : one configuration in this process.
+    moetheory.continual.simulator.simulate_many : configurations sharing their data, stacked in
+        one vectorised loop (faster than a sweep when they fit in memory).
+
+    Notes
+    -----
+    Every run is :func:`~moetheory.continual.simulate` with its own seed, so a configuration
+    gives the same bits wherever it runs (the simulator uses only BLAS-free kernels, see
+    :mod:`moetheory.continual.portable`).
+
     Examples
     --------
     >>> res = run_sweep([CLConfig(M=1, T=10), CLConfig(M=2, T=10)], max_workers=1)

@@ -55,6 +55,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.identifiability",
     "proofs_checks.jacobs1991",
     "proofs_checks.estimation",
+    "proofs_checks.rates_experiments",
     "proofs_checks.rebuttal",
     "proofs_checks.continual_theory",
     "proofs_checks.continual_dynamics",
@@ -100,6 +101,8 @@ class Claim:
         the package's own read).
     origin : {"seed", "package"}
         ``package`` for a statement the package adds (never reported as a seed's error).
+    statement_latex : str
+        The typeset statement (prose with ``$...$`` maths); empty when none is given.
     family : str
         :data:`BUILTIN_FAMILY` for the package's own claims, else the top-level package of
         the plugin that registered the claim. Statistical claims share the family-wise
@@ -118,6 +121,7 @@ class Claim:
     covers: tuple[str, ...] = ()
     origin: str = "seed"
     family: str = BUILTIN_FAMILY
+    statement_latex: str = ""
 
     @property
     def seed_file(self) -> str:
@@ -139,6 +143,7 @@ def claim(
     sources: SourcesLike | None = None,
     covers: Iterable[str] | None = None,
     origin: str | None = None,
+    statement_latex: str | None = None,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register ``check(ctx) -> Outcome`` as the check of ``claim_id``.
 
@@ -150,6 +155,10 @@ def claim(
     ``origin`` (``"seed"`` or ``"package"``) default to the catalogue's for a catalogued ID.
     A claim that extends a catalogued one (``<id>.corrected``, ``<id>.<step>``) inherits its
     sources; its origin defaults to ``"package"`` when its ID ends in ``.corrected``.
+
+    ``statement_latex`` is the typeset statement (Markdown prose, every formula inside
+    ``$...$``); a catalogued ID whose ``statement`` is not overridden defaults to the
+    catalogue's. A check's own ``Outcome.statement_latex`` takes precedence in reports.
 
     Examples
     --------
@@ -194,6 +203,15 @@ def claim(
     else:
         default_origin = base.origin if base else "seed"
     orig = origin or default_origin
+    if statement_latex is not None and (
+        not isinstance(statement_latex, str) or statement_latex.count("$") % 2
+    ):
+        raise ValueError(
+            f"claim {claim_id!r}: statement_latex must be a str with balanced $...$ maths"
+        )
+    latex = statement_latex or (
+        spec.statement_latex if spec is not None and statement is None else ""
+    )
     if orig not in ORIGINS:
         raise ValueError(f"claim {claim_id!r}: origin must be one of {ORIGINS}, got {orig!r}")
 
@@ -225,6 +243,7 @@ def claim(
             covers=cov,
             origin=orig,
             family=fam,
+            statement_latex=latex,
         )
         return func
 

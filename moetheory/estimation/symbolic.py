@@ -25,7 +25,51 @@ def score_expr(
     tau1: sp.Expr = 1,
     tau2: sp.Expr = 1,
 ) -> sp.Expr:
-    """Router score ``s(x, beta1)`` as a SymPy expression.
+    r"""Router score ``s(x, beta1)`` as a SymPy expression (seed 002, eqs. (2) and (8)).
+
+    Parameters
+    ----------
+    router : {"linear", "cosine", "perturbed"}
+        Which score: the linear router, the cosine router of eq. (2) or the perturbed cosine
+        router of eq. (8).
+    beta1 : sequence of sympy.Expr, length d
+        The router parameter :math:`\beta_1` of one expert.
+    x : sequence of sympy.Expr, length d
+        The input symbols (or values).
+    tau1, tau2 : sympy.Expr, optional
+        The perturbations of the perturbed router (default 1); ignored by the other routers.
+
+    Returns
+    -------
+    sympy.Expr
+        The score :math:`s(x, \beta_1)`.
+
+    Raises
+    ------
+    ValueError
+        If ``router`` is not one of the three names, or if ``beta1`` and ``x`` differ in
+        length.
+
+    See Also
+    --------
+    regression_expr : the regression function built from these scores.
+    moetheory.routers : the routers with their parameter interactions.
+
+    Notes
+    -----
+    .. math::
+
+        s_{\mathrm{lin}} = \beta_1^\top x, \qquad
+        s_{\cos} = \frac{\beta_1^\top x}{\|\beta_1\|\,\|x\|}, \qquad
+        s_{\mathrm{pert}} = \frac{\beta_1^\top x}{(\|\beta_1\| + \tau_1)(\|x\| + \tau_2)}.
+
+    The cosine score is invariant under :math:`\beta_1 \mapsto c\beta_1`, :math:`c > 0`
+    (the source of the PDE (4)); the example checks it.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -56,7 +100,54 @@ def regression_expr(
     tau1: sp.Expr = 1,
     tau2: sp.Expr = 1,
 ) -> sp.Expr:
-    """``sum_i softmax_i(s(x, beta1_i) + beta0_i) tanh(a_i^T x + b_i)`` with ``eta_i = (a_i, b_i)``.
+    r"""The regression function of a mixing measure with tanh experts, as a SymPy expression.
+
+    Parameters
+    ----------
+    beta0 : sequence of sympy.Expr, length k
+        The router intercepts :math:`\beta_{0i}`.
+    beta1 : sequence of sequences of sympy.Expr, shape (k, d)
+        The router parameters :math:`\beta_{1i}`.
+    eta : sequence of sequences of sympy.Expr, shape (k, d + 1)
+        The expert parameters :math:`\eta_i = (a_i, b_i)`, slope first, bias last.
+    x : sequence of sympy.Expr, length d
+        The input symbols.
+    router : {"linear", "cosine", "perturbed"}
+        The router score (see :func:`score_expr`).
+    tau1, tau2 : sympy.Expr, optional
+        The perturbations of the perturbed router (default 1).
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`f_G(x)` (cosine router, eq. (2)) or :math:`g_G(x)` (perturbed router, eq. (8)).
+
+    Raises
+    ------
+    ValueError
+        If ``router`` is unknown or the lengths of ``beta0``, ``beta1``, ``eta`` and ``x``
+        do not match.
+
+    See Also
+    --------
+    score_expr : the router score of one expert.
+    jacobian_singular_values : the local identifiability certificate built on this.
+
+    Notes
+    -----
+    .. math::
+
+        f_G(x) = \sum_{i=1}^{k} \frac{\exp(s(x, \beta_{1i}) + \beta_{0i})}
+                 {\sum_{j=1}^{k} \exp(s(x, \beta_{1j}) + \beta_{0j})}
+                 \tanh(a_i^\top x + b_i).
+
+    The softmax runs over the k atoms of the measure given (the seed writes k*; see the
+    ledger row 002-own-2).
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -81,7 +172,45 @@ def jacobian_singular_values(
     points: Sequence[Sequence[float]],
     dps: int = 40,
 ) -> list[mpmath.mpf]:
-    """Singular values (decreasing) of ``d f(x_m) / d params`` at ``params = values``.
+    r"""Singular values (decreasing) of the Jacobian ``d f(x_m) / d params`` at ``values``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The function :math:`f_\theta(x)`.
+    params : sequence of sympy.Symbol, length p
+        The parameters :math:`\theta` to differentiate by.
+    values : sequence of numbers, length p
+        The point :math:`\theta^*`; each is converted exactly with :class:`sympy.Rational`.
+    x : sequence of sympy.Symbol
+        The input symbols of ``expr``.
+    points : sequence of sequences of float, shape (m, len(x))
+        The inputs :math:`x_1, \dots, x_m` at which the Jacobian rows are evaluated.
+    dps : int, optional
+        Working precision in decimal digits (default 40).
+
+    Returns
+    -------
+    list of mpmath.mpf, length p
+        The singular values, largest first.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` and ``params`` differ in length, or ``points`` is empty.
+
+    See Also
+    --------
+    regression_expr : the usual ``expr``.
+    moetheory.linear_independence : exact certificates of linear (in)dependence.
+
+    Notes
+    -----
+    The rows are :math:`J_{m\cdot} = \nabla_\theta f_\theta(x_m)|_{\theta^*}`. Full column
+    rank (the smallest singular value far above :math:`10^{-\mathrm{dps}}`) shows that
+    :math:`\theta \mapsto (f_\theta(x_1), \dots, f_\theta(x_m))` is locally injective at
+    :math:`\theta^*`: local identifiability. A singular value at the working precision's
+    noise level is evidence of a direction the data cannot see, not a proof of one.
 
     Examples
     --------

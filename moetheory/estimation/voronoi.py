@@ -43,7 +43,45 @@ def _check_pair(G: MixingMeasure, G_star: MixingMeasure) -> None:
 
 
 def voronoi_cells(G: MixingMeasure, G_star: MixingMeasure) -> list[np.ndarray]:
-    """The Voronoi cells ``A_j(G)`` of eq. (5), one index array per atom of ``G_star``.
+    r"""The Voronoi cells ``A_j(G)`` of eq. (5) of seed 002, one index array per true atom.
+
+    Parameters
+    ----------
+    G : MixingMeasure
+        The estimated mixing measure (``k`` atoms).
+    G_star : MixingMeasure
+        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+
+    Returns
+    -------
+    list of numpy.ndarray of int, length k*
+        ``cells[j]`` holds the indices ``i`` of the atoms of ``G`` in :math:`A_j(G)`.
+
+    Raises
+    ------
+    ValueError
+        If ``G`` and ``G_star`` have different input dimensions.
+
+    See Also
+    --------
+    voronoi_loss, voronoi_loss_2 : the losses summed over these cells.
+
+    Notes
+    -----
+    With atoms :math:`\omega_i = (\beta_{1i}, \eta_i)`,
+
+    .. math::
+
+        A_j(G) = \{ i : \|\omega_i - \omega^*_j\| \le \|\omega_i - \omega^*_l\|
+                 \ \forall l \ne j \}.
+
+    As written, with :math:`\le`, an atom equidistant from two true atoms lies in both
+    cells, so the cells need not be a partition (the example shows such a tie).
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -67,10 +105,48 @@ def _terms(G: MixingMeasure, G_star: MixingMeasure) -> tuple[list[np.ndarray], n
 
 
 def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> float:
-    """``L_{1,r}(G, G*)`` of seed 002, Section 2.
+    r"""The Voronoi loss :math:`\mathcal{L}_{1,r}(G, G_*)` of seed 002, Section 2.
 
-    ``sum_j |sum_{i in A_j} exp(beta0_i) - exp(beta0*_j)|
-    + sum_j sum_{i in A_j} exp(beta0_i) (||d beta1_ij||^r + ||d eta_ij||^r)``.
+    Parameters
+    ----------
+    G : MixingMeasure
+        The estimated mixing measure (``k`` atoms).
+    G_star : MixingMeasure
+        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    r : float, optional
+        The exponent on the parameter distances, ``r >= 1`` (default 1).
+
+    Returns
+    -------
+    float
+        The loss, :math:`\ge 0`, zero when ``G`` equals ``G_star`` atom for atom.
+
+    Raises
+    ------
+    ValueError
+        If ``r`` is not a finite number ``>= 1``, or the dimensions differ.
+
+    See Also
+    --------
+    voronoi_cells : the cells :math:`A_j`.
+    voronoi_loss_2 : the loss with exponents chosen by cell size.
+    canonical_form : apply first, so that the loss measures identifiable error.
+
+    Notes
+    -----
+    .. math::
+
+        \mathcal{L}_{1,r}(G, G_*) = \sum_{j=1}^{k_*} \Big| \sum_{i \in A_j} e^{\beta_{0i}}
+          - e^{\beta^*_{0j}} \Big| + \sum_{j=1}^{k_*} \sum_{i \in A_j} e^{\beta_{0i}}
+          \big( \|\Delta\beta_{1ij}\|^r + \|\Delta\eta_{ij}\|^r \big),
+
+    with :math:`\Delta\beta_{1ij} = \beta_{1i} - \beta^*_{1j}` and likewise for
+    :math:`\eta`.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -93,7 +169,47 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
 
 
 def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
-    """``L_2(G, G*)`` of seed 000 (Q1, dense case): exponent 1 on single-atom cells, 2 otherwise.
+    r"""The loss :math:`\mathcal{L}_2(G, G_*)` of seed 000 (Q1, dense case).
+
+    Parameters
+    ----------
+    G : MixingMeasure
+        The estimated mixing measure (``k`` atoms).
+    G_star : MixingMeasure
+        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+
+    Returns
+    -------
+    float
+        :math:`\sum_j T_j`, with the terms of :func:`voronoi_terms_2`.
+
+    Raises
+    ------
+    ValueError
+        If the dimensions of ``G`` and ``G_star`` differ.
+
+    See Also
+    --------
+    voronoi_terms_2 : the per-atom terms.
+    sparse_voronoi_loss : the Top-K version.
+
+    Notes
+    -----
+    Exponent 1 on cells holding one fitted atom (exactly specified atoms), exponent 2 on
+    cells holding several (over-specified atoms):
+
+    .. math::
+
+        \mathcal{L}_2 = \sum_{j} \Big| \sum_{i \in A_j} e^{\beta_{0i}} - e^{\beta^*_{0j}}
+          \Big| + \sum_{j : |A_j| = 1} \sum_{i \in A_j} e^{\beta_{0i}}
+          \big(\|\Delta\beta_{1ij}\| + \|\Delta\eta_{ij}\|\big)
+          + \sum_{j : |A_j| > 1} \sum_{i \in A_j} e^{\beta_{0i}}
+          \big(\|\Delta\beta_{1ij}\|^2 + \|\Delta\eta_{ij}\|^2\big).
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -113,11 +229,39 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
 
 
 def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
-    """Per true atom ``j`` the term ``T_j`` of ``L_2``; ``L_2 = sum_j T_j``.
+    r"""The term :math:`T_j` of :math:`\mathcal{L}_2` for each true atom ``j``.
 
-    ``T_j = |sum_{i in A_j} exp(beta0_i) - exp(beta0*_j)| + sum_{i in A_j} exp(beta0_i)
-    (||d beta1_ij||^p + ||d eta_ij||^p)`` with ``p = 1`` if ``|A_j| = 1`` and ``p = 2``
-    otherwise.
+    Parameters
+    ----------
+    G : MixingMeasure
+        The estimated mixing measure (``k`` atoms).
+    G_star : MixingMeasure
+        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (k*,)
+        :math:`T_1, \dots, T_{k_*}`, each :math:`\ge 0`; they sum to
+        :func:`voronoi_loss_2`.
+
+    Raises
+    ------
+    ValueError
+        If the dimensions of ``G`` and ``G_star`` differ.
+
+    See Also
+    --------
+    voronoi_loss_2 : their sum.
+    sparse_voronoi_loss : the sum of the K largest.
+
+    Notes
+    -----
+    .. math::
+
+        T_j = \Big| \sum_{i \in A_j} e^{\beta_{0i}} - e^{\beta^*_{0j}} \Big|
+          + \sum_{i \in A_j} e^{\beta_{0i}}
+          \big( \|\Delta\beta_{1ij}\|^{p_j} + \|\Delta\eta_{ij}\|^{p_j} \big),
+        \qquad p_j = \begin{cases} 1 & |A_j| = 1, \\ 2 & |A_j| > 1. \end{cases}
 
     Examples
     --------
@@ -138,9 +282,37 @@ def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
 
 
 def sparse_voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, top_k: int) -> float:
-    """The Top-K loss ``L_2`` of seed 000 (Q1, L75): ``max_{|S| = K} sum_{j in S} T_j``.
+    r"""The Top-K sparse loss :math:`\mathcal{L}_2` of seed 000 (Q1, L75).
 
-    The maximum over K-subsets of a sum of nonnegative terms is the sum of the K largest.
+    Parameters
+    ----------
+    G : MixingMeasure
+        The estimated mixing measure (``k`` atoms).
+    G_star : MixingMeasure
+        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    top_k : int
+        The number K of experts the gate keeps, ``1 <= top_k <= k*``.
+
+    Returns
+    -------
+    float
+        :math:`\max_{|S| = K} \sum_{j \in S} T_j`.
+
+    Raises
+    ------
+    ValueError
+        If ``top_k`` is not an integer in ``[1, k*]``, or the dimensions differ.
+
+    See Also
+    --------
+    voronoi_terms_2 : the terms :math:`T_j`.
+    voronoi_loss_2 : the dense loss (``top_k = k*``).
+
+    Notes
+    -----
+    The terms are nonnegative, so the maximum over the K-subsets :math:`S` of true atoms of
+    :math:`\sum_{j \in S} T_j` is the sum of the K largest terms; with ``top_k = k*`` it is
+    the dense :math:`\mathcal{L}_2`.
 
     Examples
     --------
@@ -156,7 +328,7 @@ def sparse_voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, top_k: int) -> 
 
 
 def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMeasure:
-    """Representative of ``G`` modulo the continuous invariances of its regression function.
+    r"""Representative of ``G`` modulo the continuous invariances of its regression function.
 
     * every router: ``beta0 -> beta0 - log sum_i exp(beta0_i)`` (softmax is invariant to a
       common shift, so the masses are normalised to sum to 1);
@@ -170,6 +342,44 @@ def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMe
       the centred coordinates ``v_i - sum_j p_j v_j``.
 
     The result is a point of the quotient, to be compared only with other canonical forms.
+
+    Parameters
+    ----------
+    G : MixingMeasure
+        The mixing measure.
+    router : {"linear", "cosine", "perturbed"}
+        The router whose invariances are quotiented out.
+    tau1 : float, optional
+        The perturbation :math:`\tau_1 > 0` of the perturbed router (default 1).
+
+    Returns
+    -------
+    MixingMeasure
+        The canonical representative; for ``"perturbed"`` its ``beta1`` field holds the
+        centred coordinates :math:`v_i - \sum_j p_j v_j`, not a :math:`\beta_1`.
+
+    Raises
+    ------
+    ValueError
+        If ``router`` is unknown, if a :math:`\beta_{1i} = 0` under the cosine router, or if
+        ``tau1 <= 0`` under the perturbed router.
+
+    See Also
+    --------
+    normalise_masses : the gauge of :math:`\beta_0` alone.
+    voronoi_loss : the loss to compute between canonical forms.
+
+    Notes
+    -----
+    Without this step a loss between raw parameters need not go to 0 as the fit improves:
+    under the cosine router the norm of :math:`\beta_{1i}` is not a function of
+    :math:`f_G`; under the perturbed router only :math:`\beta_{1i}/(\|\beta_{1i}\|+\tau_1)`
+    up to a common shift is.
+
+    References
+    ----------
+    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
+       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -198,7 +408,30 @@ def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMe
 
 
 def normalise_masses(G: MixingMeasure) -> MixingMeasure:
-    """``G`` with ``beta0`` shifted so that the masses sum to 1 (the only gauge fixed).
+    r"""``G`` with ``beta0`` shifted so that the masses sum to 1 (the only gauge fixed).
+
+    Parameters
+    ----------
+    G : MixingMeasure
+        The mixing measure.
+
+    Returns
+    -------
+    MixingMeasure
+        :math:`\beta_{0i} - \log \sum_j e^{\beta_{0j}}`, with ``beta1`` and ``eta`` unchanged.
+
+    See Also
+    --------
+    canonical_form : also removes the router's invariances.
+
+    Notes
+    -----
+    The softmax gate is invariant under a common shift :math:`\beta_{0i} \mapsto
+    \beta_{0i} + c`; the shift is computed as :math:`m + \log \sum_j e^{\beta_{0j} - m}`
+    with :math:`m = \max_j \beta_{0j}` (no overflow), through the deterministic
+    :func:`~moetheory.estimation.detmath.det_exp` and
+    :func:`~moetheory.estimation.detmath.det_log`, so the result is the same on every
+    BLAS/SIMD path.
 
     Examples
     --------

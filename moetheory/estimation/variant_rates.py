@@ -1,0 +1,642 @@
+"""Rate experiments of seed 000's answers: top-1 routing, Top-K sparse gating, misspecified data.
+
+Three settings (:data:`SETTINGS`), each run for several routers on the data design of
+:mod:`moetheory.estimation.experiment` (``X ~ Uniform([-2, 2]^2)``, ``Y = q(X) + eps``,
+``eps ~ N(0, sigma^2)``, ``sigma = 0.1``, ``tau1 = tau2 = 1``):
+
+``"top1"`` (seed 000, L169, L207)
+    ``q = f_{G*}`` with the **top-1** gate (one expert per input, weight 1), ``k* = 2``
+    **two-layer ReLU experts with a last-layer bias** (``"relu2"``), fitted with ``k = 2``.
+    Estimator: the top-1 objective is piecewise constant in the router parameters, so the
+    fit anneals the dense gate ``softmax(u/T)``, ``T/spread = 0.3, 0.1, 0.03, 0.01,
+    0.003`` and ends with a
+    top-1 stage (:func:`~moetheory.estimation.variants.fit_variant`). Losses: the top-1
+    regression error, the experts as functions on the inputs they serve,
+    ``sum_j ||(h(., eta_pi(j)) - h(., eta*_j)) 1{X*_j}||_{L2(mu)}`` (an expert is identified
+    only where it is chosen), and the routing error ``mu{x : pi(i_hat(x)) != i*(x)}`` (the
+    router's identifiable content: the partition), with ``pi`` the best of the ``k!``
+    matchings.
+``"topk"`` (seed 000, L73--L81; seed 002, L94)
+    ``q = f_{G*}`` with the Top-2 gate over ``k* = 3`` tanh experts, fitted with ``k = 3``
+    (exact-specified). Estimator: LM on the soft Top-K relaxation (softness 0.3, 0.1, 0.03,
+    0.01, 0.003, 0.001 times the spread of the true score difference ``u_1 - u_2``; see
+    :func:`~moetheory.estimation.variants.variant_model`), then on the actual Top-K objective
+    (derivative on the current piece, a step accepted only if the objective decreases).
+    Losses: ``L_2`` of seed 000 (L75, :func:`~moetheory.estimation.voronoi.sparse_voronoi_loss`)
+    on canonical forms, the Top-K regression error and the parameter groups.
+``"misspecified"`` (seed 000, L141--L151, L193)
+    ``q_r = f^{(r)}_{G*} + eps_q psi`` with ``psi(x) = sin(2 x_1) cos(x_2)``, ``eps_q = 0.1``:
+    not an MoE of the router ``r`` (dense, tanh, ``k = 2``). The target ``G-bar_r`` is a
+    **reference fit**: the LM minimiser of the midpoint-rule approximation of
+    ``||q_r - f_G||^2_{L2(mu)}`` on an ``m x m`` grid, reached from ``G*`` (not certified to
+    be the global minimiser). Losses to ``G-bar_r``: ``L_{1,1}`` on canonical forms, the
+    parameter groups, the experts as functions and ``||f_{G_n} - f_{G-bar}||_{L2(mu)}``.
+
+Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise and at
+``restarts`` standard-normal points; the lowest objective wins. The least squares estimate's
+objective is at most the target's (below it by about ``sigma^2 P / n``), so a winner above the
+target's objective by more than ``sigma^2 / n`` is recorded as an optimiser *shortfall*
+(``shortfall`` in the records); the claims decide a reading only where shortfalls are rare.
+A fit started at the target and run on the piecewise-constant top-1 or Top-K objective alone
+could keep the true partition; every start goes through the annealed relaxation first, which
+moves it off the target, so the partition is estimated.
+The rate is the log-log slope of the median loss
+(:func:`~moetheory.estimation.experiment.slope_bootstrap`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from moetheory.estimation.models import MixingMeasure, Router
+from moetheory.estimation.variants import (
+    Stage,
+    fit_variant,
+    variant_experts,
+    variant_jacobian,
+    variant_model,
+)
+from moetheory.estimation.voronoi import (
+    canonical_form,
+    sparse_voronoi_loss,
+    voronoi_cells,
+    voronoi_loss,
+)
+
+__all__ = [
+    "SETTINGS",
+    "VariantDesign",
+    "group_losses",
+    "misspecified_target",
+    "run_variant",
+    "true_variant",
+    "variant_design",
+]
+
+#: The three settings of seed 000's answers.
+SETTINGS: tuple[str, ...] = ("top1", "topk", "misspecified")
+#: Size of the non-MoE perturbation ``psi`` in the misspecified setting.
+EPS_Q = 0.1
+
+
+def true_variant(setting: str) -> np.ndarray:
+    """The true parameters ``theta* = [beta0*, beta1*, eta*]`` of a setting.
+
+    Parameters
+    ----------
+    setting : {"top1", "topk", "misspecified"}
+        The setting.
+
+    Returns
+    -------
+    ndarray
+        ``k* = 2`` atoms in ``d = 2`` (top1: two-layer ReLU experts, ``p = 9``; misspecified:
+        tanh, ``p = 3``; the misspecified data start from this ``G*``) or ``k* = 3`` tanh
+        atoms (topk). ``beta1*`` of the first two atoms, and ``beta0*`` except for top1, are
+        those of :func:`~moetheory.estimation.experiment.true_measure`.
+
+    Raises
+    ------
+    ValueError
+        If ``setting`` is unknown.
+
+    Notes
+    -----
+    Layout :math:`\\theta = (\\beta_0, \\beta_1, \\eta)` as
+    :meth:`~moetheory.estimation.models.MixingMeasure.to_vector`; top1 uses
+    :math:`\\beta_0^* = (0.1, 0)` (with 0.5 the perturbed router, whose scores lie within
+    :math:`\\pm 0.4`, would send 99% of the inputs to expert 1).
+
+    See Also
+    --------
+    VariantDesign : the experiment around it.
+
+    Examples
+    --------
+    >>> true_variant("top1").size, true_variant("topk").size, true_variant("misspecified").size
+    (24, 18, 12)
+    """
+    if setting not in SETTINGS:
+        raise ValueError(f"setting must be one of {SETTINGS}, got {setting!r}")
+    b0 = [0.5, 0.0]
+    b1 = [1.0, 0.5, -0.5, 1.0]
+    if setting == "top1":
+        # beta0* = (0.1, 0): with 0.5 the perturbed router (scores within +-0.4) would send
+        # 99% of the inputs to expert 1. eta = (a_1, a_2, b, w, c): every hidden unit's kink
+        # crosses the input square
+        eta = [1.0, -0.5, 0.5, 1.0, 0.2, -0.3, 1.0, -0.8, 0.1,
+               -0.8, 0.6, 0.3, -1.0, 0.1, 0.4, -0.7, 1.2, -0.2]
+        return np.array([0.1, 0.0, *b1, *eta])
+    eta = [1.0, -0.5, 0.5, -0.5, 1.0, -0.5]
+    if setting == "topk":
+        return np.array([*b0, -0.3, *b1, -0.6, -0.9, *eta, 0.8, 0.8, 0.2])
+    return np.array(b0 + b1 + eta)
+
+
+def _true_k(setting: str) -> int:
+    return 3 if setting == "topk" else 2
+
+
+@dataclass(frozen=True)
+class VariantDesign:
+    """Everything that defines one setting's experiment (recorded in the evidence).
+
+    Parameters
+    ----------
+    setting : {"top1", "topk", "misspecified"}
+        Which experiment.
+    n_grid : tuple of int
+        Sample sizes (at least two, each ``>= 10``).
+    replicates : int
+        Data sets per ``(router, n)``, ``>= 2``.
+    restarts : int
+        Standard-normal starts besides the one near the target, ``>= 0``.
+    iterations : int
+        LM iterations per stage, ``>= 1``.
+    grid : int
+        Midpoint-rule grid size ``m`` of the misspecified reference fit, ``>= 8``.
+    routers : tuple of str
+        Routers run.
+    sigma : float
+        Noise standard deviation.
+    tau1, tau2 : float
+        The perturbed router's noises (eq. 8 of seed 002).
+    x_half_width : float
+        Inputs are uniform on ``[-x_half_width, x_half_width]^2``.
+    start_noise : float
+        Standard deviation of the noise added to the target for the noisy start (``0``: no
+        noisy start).
+    n_eval : int
+        Number of evaluation inputs of the losses.
+    true : dict
+        The true parameters, filled in from :func:`true_variant`.
+    anneal : tuple of float
+        Relative temperatures (top1) or softnesses (topk) of the annealed stages; empty:
+        the setting's default.
+
+    Raises
+    ------
+    ValueError
+        On any parameter outside its range.
+
+    Examples
+    --------
+    >>> VariantDesign("topk", (50, 100), 2, 0, 5).k, VariantDesign("topk", (50, 100), 2, 0, 5).top_k
+    (3, 2)
+    >>> VariantDesign("top3", (50, 100), 2, 0, 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: setting must be one of ('top1', 'topk', 'misspecified'), got 'top3'
+
+    Notes
+    -----
+    ``k = k*`` (exact-specified) in every setting; the gate's ``K`` is 1 (top1), 2 (topk)
+    or dense (misspecified).
+
+    See Also
+    --------
+    variant_design : the quick and full designs.
+    run_variant : runs one router of a design.
+    """
+
+    setting: str
+    n_grid: tuple[int, ...]
+    replicates: int
+    restarts: int
+    iterations: int
+    grid: int = 64
+    routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
+    sigma: float = 0.1
+    tau1: float = 1.0
+    tau2: float = 1.0
+    x_half_width: float = 2.0
+    start_noise: float = 0.3
+    n_eval: int = 2000
+    true: dict[str, Any] = field(default_factory=dict)
+    anneal: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.setting not in SETTINGS:
+            raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
+        if len(self.n_grid) < 2 or min(self.n_grid) < 10:
+            raise ValueError(f"n_grid must hold at least 2 sizes n >= 10, got {self.n_grid}")
+        if self.replicates < 2:
+            raise ValueError(f"replicates must be >= 2, got {self.replicates}")
+        if self.restarts < 0:
+            raise ValueError(f"restarts must be >= 0, got {self.restarts}")
+        if self.start_noise < 0:
+            raise ValueError(f"start_noise must be >= 0, got {self.start_noise}")
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.grid < 8:
+            raise ValueError(f"grid must be >= 8, got {self.grid}")
+        for r in self.routers:
+            Router(r, self.tau1, self.tau2)
+        if not self.true:
+            object.__setattr__(self, "true", {"theta": true_variant(self.setting).tolist()})
+        if not self.anneal:
+            anneal = {"top1": (0.3, 0.1, 0.03, 0.01, 0.003),
+                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003, 0.001)}.get(self.setting, ())
+            object.__setattr__(self, "anneal", anneal)
+
+    @property
+    def family(self) -> str:
+        """Expert family: ``"relu2"`` for top1, ``"tanh"`` otherwise."""
+        return "relu2" if self.setting == "top1" else "tanh"
+
+    @property
+    def k(self) -> int:
+        """Number of fitted atoms (exact-specified: ``k = k*``)."""
+        return _true_k(self.setting)
+
+    @property
+    def top_k(self) -> int | None:
+        """The gate's K: 1 (top1), 2 (topk) or ``None`` (dense, misspecified)."""
+        return {"top1": 1, "topk": 2}.get(self.setting)
+
+    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
+        """The fit's stages.
+
+        top1 anneals the dense gate ``softmax(u/T)`` over ``T = a * spread`` for ``a`` in
+        ``anneal`` (default 0.3, 0.1, 0.03, 0.01, 0.003; ``spread`` is the standard
+        deviation of the true score difference ``u_1 - u_2`` over the evaluation inputs, so
+        that the schedule has the same meaning for every router) then fits the top-1 gate;
+        topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
+        0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
+        gate.
+        """
+        it = self.iterations
+        if self.setting == "top1":
+            anneal = (Stage(a * spread, None, it) for a in self.anneal)
+            return (*anneal, Stage(1.0, 1, it))
+        if self.setting == "topk":
+            soft = tuple(Stage(1.0, self.top_k, it, a * spread) for a in self.anneal)
+            return (*soft, Stage(1.0, self.top_k, it))
+        return (Stage(1.0, None, 2 * it),)
+
+    def router(self, kind: str) -> Router:
+        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
+        return Router(kind, self.tau1, self.tau2)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The design as JSON-able evidence (with the derived ``k``, ``top_k``, family)."""
+        out = asdict(self)
+        out.update(k=self.k, top_k=self.top_k, family=self.family)
+        return out
+
+
+def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
+    """The design of a setting for a profile.
+
+    Parameters
+    ----------
+    setting : {"top1", "topk", "misspecified"}
+        The setting.
+    profile : {"quick", "full"}
+        quick: n = 100..800 (4 sizes), 4 replicates, 10 LM iterations per stage, reference
+        grid 48 x 48, only the start at the target; full: n = 100..3200 (6 sizes), 10
+        replicates, 12 iterations per stage, reference grid 160 x 160, starts at the target
+        and near it (within 60 s per claim on 2 cores). Neither uses a random restart.
+
+    Returns
+    -------
+    VariantDesign
+
+    Raises
+    ------
+    ValueError
+        If ``profile`` or ``setting`` is unknown.
+
+    Notes
+    -----
+    The slope over :math:`n\\in[100, 3200]` (full) separates :math:`n^{-1/2}` from
+    :math:`n^{-0.18}` only when the replicate spread is small; the quick design is a smoke
+    test whose readings are often inconclusive.
+
+    See Also
+    --------
+    VariantDesign : the fields.
+
+    Examples
+    --------
+    >>> variant_design("top1").n_grid
+    (100, 200, 400, 800)
+    >>> variant_design("top1", "slow")
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be 'quick' or 'full', got 'slow'
+    """
+    if profile == "quick":
+        return VariantDesign(setting, (100, 200, 400, 800), 4, 0, 10, grid=48, start_noise=0.0)
+    if profile == "full":
+        return VariantDesign(setting, (100, 200, 400, 800, 1600, 3200), 10, 0, 12, grid=160)
+    raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
+
+
+def _psi(x: np.ndarray) -> np.ndarray:
+    return np.sin(2.0 * x[..., 0]) * np.cos(x[..., 1])
+
+
+def _q(design: VariantDesign, router: str, x: np.ndarray) -> np.ndarray:
+    """The regression function of the data (x of shape (G, n, 2))."""
+    t = true_variant(design.setting)
+    theta = np.broadcast_to(t, (x.shape[0], t.size))
+    f = variant_model(theta, x, design.k, design.router(router), design.family,
+                      top_k=design.top_k)
+    return f + EPS_Q * _psi(x) if design.setting == "misspecified" else f
+
+
+def misspecified_target(design: VariantDesign, router: str) -> dict[str, Any]:
+    """The reference fit ``G-bar`` of the misspecified setting for one router.
+
+    Parameters
+    ----------
+    design : VariantDesign
+        A design with ``setting="misspecified"``; ``design.grid`` is the quadrature size ``m``.
+    router : str
+        The router of the model class.
+
+    Returns
+    -------
+    dict
+        ``measure`` (the :class:`MixingMeasure` G-bar), ``objective``
+        (:math:`\\approx\\|q_r - f_{\\bar G}\\|^2_{L^2(\\mu)}`), ``gradient_norm`` (of the
+        quadrature objective at G-bar), ``grid``.
+
+    Raises
+    ------
+    ValueError
+        If the design is not misspecified.
+
+    Notes
+    -----
+    :math:`\\bar G = \\arg\\min_G \\sum_{a,b} m^{-2} (q_r(x_{ab}) - f_G(x_{ab}))^2` over the
+    midpoints :math:`x_{ab}` of an :math:`m\\times m` grid of :math:`[-2, 2]^2`, reached by
+    LM from :math:`G_*` (a local minimiser; global minimality is not certified).
+
+    See Also
+    --------
+    run_variant : uses it as the misspecified target.
+
+    Examples
+    --------
+    >>> d = VariantDesign("misspecified", (50, 100), 2, 0, 5, grid=16)
+    >>> out = misspecified_target(d, "linear")
+    >>> out["measure"].k, out["objective"] > 0
+    (2, True)
+    """
+    if design.setting != "misspecified":
+        raise ValueError(f"design.setting must be 'misspecified', got {design.setting!r}")
+    m = design.grid
+    h = 2 * design.x_half_width / m
+    g1 = -design.x_half_width + h * (np.arange(m) + 0.5)
+    X = np.stack(np.meshgrid(g1, g1, indexing="ij"), -1).reshape(1, -1, 2)
+    y = _q(design, router, X)
+    t = true_variant("misspecified")
+    stages = (Stage(1.0, None, 60),)
+    fit = fit_variant(X, y, t[None], 2, design.router(router), "tanh", stages)
+    theta = fit.theta
+    f, J = variant_jacobian(theta, X, 2, design.router(router), "tanh")
+    grad = 2.0 * np.einsum("gnp,gn->gp", J, f - y) / X.shape[1]
+    return {
+        "measure": MixingMeasure.from_vector(theta[0], 2, 2),
+        "objective": float(fit.objective[0]),
+        "gradient_norm": float(np.sqrt(np.sum(grad * grad))),
+        "grid": m,
+    }
+
+
+def group_losses(
+    estimate: MixingMeasure,
+    target: MixingMeasure,
+    router: str,
+    x_eval: np.ndarray,
+    tau1: float = 1.0,
+) -> dict[str, float]:
+    """Voronoi loss and its parameter groups on canonical forms, and the experts as functions.
+
+    Parameters
+    ----------
+    estimate, target : MixingMeasure
+        Fitted and target measure (tanh experts).
+    router : str
+        Router kind (fixes the canonical form).
+    x_eval : ndarray of shape (m, d)
+        Inputs over which the experts' sup distance is taken.
+    tau1 : float
+        The perturbed router's ``tau1``.
+
+    Returns
+    -------
+    dict
+        ``voronoi_l1`` (:math:`L_{1,1}`), ``mass_l1``, ``beta1_l1``, ``expert_l1``,
+        ``expert_sup``.
+
+    Notes
+    -----
+    With cells :math:`A_j` of the canonical forms and normalised masses :math:`w_i`:
+    mass :math:`\\sum_j|\\sum_{A_j} w_i - w^*_j|`, router
+    :math:`\\sum_j\\sum_{A_j} w_i\\|\\Delta\\beta_{1ij}\\|`, experts
+    :math:`\\sum_j\\sum_{A_j} w_i\\|\\Delta\\eta_{ij}\\|` and
+    :math:`\\sum_j\\sum_{A_j} w_i\\max_x|h(x,\\eta_i)-h(x,\\eta^*_j)|`.
+
+    See Also
+    --------
+    moetheory.estimation.voronoi.canonical_form : the identifiable representative.
+    moetheory.estimation.experiment.loss_record : the same groups in the dense experiment.
+
+    Examples
+    --------
+    >>> G = MixingMeasure.from_vector(true_variant("misspecified"), 2, 2)
+    >>> x = np.zeros((3, 2)) + 0.5
+    >>> group_losses(G, G, "perturbed", x)["voronoi_l1"]
+    0.0
+    """
+    canon = canonical_form(estimate, router, tau1)
+    star = canonical_form(target, router, tau1)
+    cells = voronoi_cells(canon, star)
+    w, ws = canon.weights, star.weights
+    h = variant_experts(estimate.eta[None], x_eval[None], "tanh")[0][0]
+    hs = variant_experts(target.eta[None], x_eval[None], "tanh")[0][0]
+    mass = beta1 = expert = sup = 0.0
+    for j, c in enumerate(cells):
+        mass += abs(float(w[c].sum()) - float(ws[j]))
+        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - star.beta1[j], axis=1)))
+        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - star.eta[j], axis=1)))
+        if c.size:
+            sup += float(np.sum(w[c] * np.max(np.abs(h[c] - hs[j : j + 1]), axis=1)))
+    return {
+        "voronoi_l1": voronoi_loss(canon, star, r=1),
+        "mass_l1": mass,
+        "beta1_l1": beta1,
+        "expert_l1": expert,
+        "expert_sup": sup,
+    }
+
+
+def _top1_losses(theta, theta_star, x_eval, design, router) -> dict[str, float]:
+    """Top-1 losses of one fit; experts as functions (theta stores relu2 experts)."""
+    k, rt = design.k, design.router(router)
+    xe = x_eval[None]
+    pair = np.stack([theta, theta_star])
+    u = [variant_model(t[None], xe, k, rt, "relu2", top_k=1) for t in pair]
+    reg = float(np.sqrt(np.mean((u[0] - u[1]) ** 2)))
+
+    def choice(t: np.ndarray) -> np.ndarray:
+        b0, b1 = t[:k], t[k : 3 * k].reshape(k, 2)
+        c, _ = rt.scale(b1)
+        scores = np.einsum("nd,kd->nk", rt.token_features(x_eval), b1 * c[:, None]) + b0
+        return np.argmax(scores, axis=1)
+
+    i_hat, i_star = choice(theta), choice(theta_star)
+    h = variant_experts(theta[3 * k :].reshape(1, k, -1), xe, "relu2")[0][0]
+    hs = variant_experts(theta_star[3 * k :].reshape(1, k, -1), xe, "relu2")[0][0]
+    best: tuple[float, float] | None = None
+    for perm in itertools.permutations(range(k)):
+        p = np.array(perm)  # estimated atom p[j] plays true atom j
+        routing = float(np.mean(p[i_star] != i_hat))
+        expert = sum(float(np.sqrt(np.mean(np.where(i_star == j, h[p[j]] - hs[j], 0.0) ** 2)))
+                     for j in range(k))
+        if best is None or (routing, expert) < best:
+            best = (routing, expert)
+    assert best is not None
+    return {"regression_l2": reg, "routing": best[0], "expert_l2": best[1]}
+
+
+def _losses(theta, t_star: np.ndarray, x_eval, design, router) -> dict[str, float]:
+    if design.setting == "top1":
+        return _top1_losses(theta, t_star, x_eval, design, router)
+    est = MixingMeasure.from_vector(theta, design.k, 2)
+    target = MixingMeasure.from_vector(t_star, design.k, 2)
+    rt = design.router(router)
+    f = variant_model(np.stack([theta, t_star]), np.stack([x_eval, x_eval]),
+                      design.k, rt, "tanh", top_k=design.top_k)
+    out = group_losses(est, target, router, x_eval, design.tau1)
+    out["regression_l2"] = float(np.sqrt(np.mean((f[0] - f[1]) ** 2)))
+    if design.setting == "topk":
+        assert design.top_k is not None
+        out["sparse_l2"] = sparse_voronoi_loss(
+            canonical_form(est, router, design.tau1), canonical_form(target, router, design.tau1),
+            design.top_k,
+        )
+    return out
+
+
+def _spread(design: VariantDesign, router: str, x_eval: np.ndarray) -> float:
+    """Standard deviation of the true score difference ``u_1 - u_2`` (top1, topk; else 1)."""
+    if design.setting == "misspecified":
+        return 1.0
+    k, t, rt = design.k, true_variant(design.setting), design.router(router)
+    b0, b1 = t[:k], t[k : 3 * k].reshape(k, 2)
+    c, _ = rt.scale(b1)
+    u = np.einsum("nd,kd->nk", rt.token_features(x_eval), b1 * c[:, None]) + b0
+    diff = u[:, 0] - u[:, 1]
+    return float(np.sqrt(np.mean((diff - np.mean(diff)) ** 2)))
+
+
+def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]:
+    """Fit every ``(n, replicate)`` of one router and return the losses.
+
+    Parameters
+    ----------
+    design : VariantDesign
+        The experiment.
+    seed : int
+        Seed; replicate ``rep`` at size ``n`` draws from
+        ``default_rng([seed, setting, router, n, rep])``.
+    router : str
+        One of ``design.routers``.
+
+    Returns
+    -------
+    dict
+        ``records`` (one dict of losses per fit, with ``n`` and ``rep``), ``target`` (the
+        target's parameters) and, for the misspecified setting, ``reference`` (objective,
+        gradient norm and grid of the reference fit).
+
+    Raises
+    ------
+    ValueError
+        If ``router`` is not in the design.
+
+    Notes
+    -----
+    Per ``n`` all replicates and starts are fitted in one
+    :func:`~moetheory.estimation.variants.fit_variant` call; per replicate the start with
+    the lowest objective wins. ``shortfall`` marks a winner whose objective exceeds the
+    target's on the same data by more than :math:`\\sigma^2/n` (the least squares
+    estimate's is below the target's).
+
+    See Also
+    --------
+    VariantDesign : the experiment.
+    misspecified_target : the misspecified target.
+
+    Examples
+    --------
+    >>> d = VariantDesign("topk", (30, 60), 2, 0, 1, routers=("perturbed",))
+    >>> out = run_variant(d, 0, "perturbed")
+    >>> len(out["records"]), sorted(out["records"][0])[:3]
+    (4, ['beta1_l1', 'expert_l1', 'expert_sup'])
+    """
+    if router not in design.routers:
+        raise ValueError(f"router must be one of {design.routers}, got {router!r}")
+    out: dict[str, Any] = {}
+    if design.setting == "misspecified":
+        ref = misspecified_target(design, router)
+        t_star = ref.pop("measure").to_vector()
+        out["reference"] = ref
+    else:
+        t_star = true_variant(design.setting)
+    out["target"] = t_star.tolist()
+    sid, rid = SETTINGS.index(design.setting), design.routers.index(router)
+    w = design.x_half_width
+    x_eval = np.random.default_rng([seed, sid, 999]).uniform(-w, w, (design.n_eval, 2))
+    stages = design.stages(_spread(design, router, x_eval))
+    records = []
+    for n in design.n_grid:
+        xs, starts = [], []
+        for rep in range(design.replicates):
+            rng = np.random.default_rng([seed, sid, rid, n, rep])
+            x = rng.uniform(-w, w, (n, 2))
+            xs.append(x)
+            starts.append(t_star)
+            noisy = t_star + design.start_noise * rng.standard_normal(t_star.size)
+            if design.start_noise > 0:
+                starts.append(noisy)
+            starts += [rng.standard_normal(t_star.size) for _ in range(design.restarts)]
+        x_all = np.stack(xs)
+        y = _q(design, router, x_all)
+        noise = np.stack([
+            np.random.default_rng([seed, sid, rid, n, rep, 1]).standard_normal(n)
+            for rep in range(design.replicates)
+        ])
+        y = y + design.sigma * noise
+        per = len(starts) // design.replicates
+        rt = design.router(router)
+        fit = fit_variant(np.repeat(x_all, per, axis=0), np.repeat(y, per, axis=0),
+                          np.stack(starts), design.k, rt, design.family, stages)
+        target_theta = np.tile(t_star, (design.replicates, 1))
+        final = stages[-1]
+        f_target = variant_model(target_theta, x_all, design.k, rt, design.family,
+                                 temperature=final.temperature, top_k=final.top_k)
+        at_target = np.mean((f_target - y) ** 2, axis=1)
+        for rep in range(design.replicates):
+            objs = fit.objective[rep * per : (rep + 1) * per]
+            best = rep * per + int(np.argmin(objs))
+            theta, obj = fit.theta[best], float(fit.objective[best])
+            # the least squares estimate's objective is at most the target's (below it by about
+            # sigma^2 P / n): a fit above it by more than one noise degree of freedom,
+            # sigma^2 / n, is an optimiser shortfall
+            slack = design.sigma**2 / n
+            rec: dict[str, Any] = {"n": n, "rep": rep, "objective": obj,
+                                   "objective_at_target": float(at_target[rep]),
+                                   "shortfall": bool(obj > at_target[rep] + slack)}
+            rec.update(_losses(theta, t_star, x_eval, design, router))
+            records.append(rec)
+    out["records"] = records
+    return out

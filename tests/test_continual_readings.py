@@ -1,0 +1,78 @@
+"""Data-model readings and the Issue-11 specifics of seed 003's dynamics checks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from moetheory import CheckContext, Verdict
+from moetheory.continual import simulate
+from proofs_checks.continual_dynamics import (
+    NEARLY_FROZEN,
+    RANDOM_BETA,
+    _prop1_comparisons,
+    check_more_experts,
+    ground_truth_scale,
+    prop_runs,
+    reading_config,
+)
+
+
+def test_reading_config_names_the_three_data_readings() -> None:
+    assert reading_config(RANDOM_BETA, M=4).beta == "uniform"
+    assert reading_config("paper").beta == "fixed"
+    assert reading_config("code").data_model == "code"
+    with pytest.raises(ValueError, match="reading must be one of"):
+        reading_config("paper, β = 2")
+
+
+def test_random_beta_reading_draws_a_fresh_beta_every_round() -> None:
+    fixed = simulate(reading_config("paper", M=3, T=40), 2, seed=1)
+    random = simulate(reading_config(RANDOM_BETA, M=3, T=40), 2, seed=1)
+    # same ground truths and task sequence, different features: the errors differ
+    assert np.array_equal(fixed.task, random.task)
+    assert np.array_equal(fixed.ground_truths, random.ground_truths)
+    assert not np.array_equal(fixed.model_error, random.model_error)
+
+
+@pytest.mark.parametrize("reading", ["paper", RANDOM_BETA, "code"])
+def test_prop1_frozen_threshold_is_relative_to_each_readings_ground_truths(reading: str) -> None:
+    res, _ = prop_runs(reading, 8, seed=3, T=60)
+    scale = ground_truth_scale(res)
+    norms = np.sqrt((res.ground_truths**2).sum(axis=-1)).mean(axis=1)
+    assert np.allclose(scale, norms)
+    # ground truths of norm ≈ σ0·√d (Definition 1) and exactly σ0 (code): 3.16× apart
+    expected = 0.4 if reading == "code" else 0.4 * np.sqrt(10)
+    assert 0.5 * expected < scale.mean() < 1.5 * expected
+    for factor, frozen in ((0.5 * NEARLY_FROZEN, True), (2 * NEARLY_FROZEN, False)):
+        updates = np.broadcast_to((factor * scale)[:, None], res.update_norm.shape).copy()
+        _, approx, ev = _prop1_comparisons(dataclasses.replace(res, update_norm=updates), 0.2)
+        assert ev["replicates_nearly_frozen"] == (8 if frozen else 0)
+        assert approx[0].verdict is (Verdict.SUPPORTED if frozen else Verdict.UNSUPPORTED)
+
+
+def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
+    out = check_more_experts(CheckContext("cl.more-experts", seed=0))
+    assert [r.name for r in out.readings] == [RANDOM_BETA, "paper", "code"]
+    assert out.readings[0].evidence["config"]["beta"] == "uniform"
+    for reading in out.readings:
+        labels = [row["label"] for row in reading.evidence["comparisons"]]
+        whether = [x for x in labels if x.startswith("P(termination by T)")]
+        when = [x for x in labels if x.startswith("termination round given termination")]
+        assert len(whether) == 2 and len(when) == 2
+        assert all("given termination" not in x for x in whether)
+
+
+
+def test_lemma1_gate_difference_step_is_refuted_and_its_holder_form_holds() -> None:
+    from proofs_checks.continual_proofs import check_lemma1_gate_difference
+
+    out = check_lemma1_gate_difference(CheckContext("cl.lemma1.gate-difference-step", seed=0))
+    verdicts = {r.name: r.verdict for r in out.readings}
+    assert out.verdict is Verdict.REFUTED
+    assert verdicts == {"as-printed": Verdict.REFUTED, "abs-max": Verdict.REFUTED,
+                        "holder": Verdict.PROVED}
+    ev = out.readings[0].evidence
+    assert ev["lhs"] == 2 and ev["rhs"] == 0

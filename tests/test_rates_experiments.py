@@ -1,0 +1,223 @@
+"""Tests of the variant MoE models, their staged fit, the variant rate designs and the claims
+of proofs_checks/rates_experiments.py (decisions checked on synthetic losses)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import proofs_checks.rates_experiments as rx
+from moetheory import CheckContext, Verdict
+from moetheory.estimation.models import MixingMeasure, Router, regression_function
+from moetheory.estimation.variant_rates import (
+    VariantDesign,
+    _top1_losses,
+    group_losses,
+    run_variant,
+    true_variant,
+    variant_design,
+)
+from moetheory.estimation.variants import (
+    Stage,
+    expert_size,
+    fit_variant,
+    variant_experts,
+    variant_jacobian,
+    variant_model,
+)
+
+ROUTERS = ("linear", "cosine", "perturbed")
+
+
+@pytest.mark.parametrize("router", ROUTERS)
+@pytest.mark.parametrize(
+    ("family", "top_k", "softness", "temperature"),
+    [("tanh", None, 0.0, 1.0), ("tanh", 2, 0.0, 1.0), ("tanh", 2, 0.2, 1.0),
+     ("relu2", None, 0.0, 0.3), ("relu2", 1, 0.0, 1.0), ("relu2", 2, 0.1, 0.5)],
+)
+def test_jacobian_matches_finite_differences(router, family, top_k, softness, temperature):
+    rng = np.random.default_rng(3)
+    k = 3
+    size = k * (1 + 2 + expert_size(family, 2))
+    theta = rng.standard_normal((2, size))
+    x = rng.uniform(-2, 2, (2, 40, 2))
+    kw = {"temperature": temperature, "top_k": top_k, "softness": softness}
+    _, J = variant_jacobian(theta, x, k, Router(router), family, **kw)
+    h = 1e-7
+    for j in range(size):
+        e = np.zeros_like(theta)
+        e[:, j] = h
+        num = (variant_model(theta + e, x, k, Router(router), family, **kw)
+               - variant_model(theta - e, x, k, Router(router), family, **kw)) / (2 * h)
+        # ReLU kinks and Top-K switches lie within h of a sample with probability ~0
+        assert np.max(np.abs(num - J[:, :, j])) < 1e-5, j
+
+
+@pytest.mark.parametrize("router", ROUTERS)
+@pytest.mark.parametrize("top_k", [None, 1, 2])
+def test_tanh_model_is_the_package_regression_function(router, top_k):
+    G = MixingMeasure.from_vector(true_variant("topk"), 3, 2)
+    x = np.random.default_rng(0).uniform(-2, 2, (50, 2))
+    f = variant_model(G.to_vector()[None], x[None], 3, Router(router), top_k=top_k)
+    ref = regression_function(G, x, Router(router), "tanh", top_k=top_k)
+    np.testing.assert_allclose(f[0], ref, rtol=0, atol=1e-12)
+
+
+def test_soft_top_k_tends_to_hard_top_k():
+    t = true_variant("topk")[None]
+    x = np.random.default_rng(1).uniform(-2, 2, (1, 400, 2))
+    hard = variant_model(t, x, 3, Router("linear"), top_k=2)
+    gaps = [np.max(np.abs(variant_model(t, x, 3, Router("linear"), top_k=2, softness=s) - hard))
+            for s in (0.3, 0.03, 0.003)]
+    assert gaps[0] > gaps[1] > gaps[2]
+    assert gaps[0] > 1e-3
+
+
+def test_relu2_expert_by_hand():
+    # a = ((1, 0), (0, 1)), b = (0, -1), w = (2, 3), c = 0.5 at x = (1, 2): 2*1 + 3*1 + 0.5
+    eta = np.array([[[1.0, 0.0, 0.0, 1.0, 0.0, -1.0, 2.0, 3.0, 0.5]]])
+    h, dh = variant_experts(eta, np.array([[[1.0, 2.0]]]), "relu2")
+    assert h[0, 0, 0] == 5.5
+    assert dh[0, 0, 0].tolist() == [2.0, 4.0, 3.0, 6.0, 2.0, 3.0, 1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: expert_size("gelu", 2), "family must be one of"),
+        (lambda: expert_size("tanh", 0), "d must be an integer >= 1"),
+        (lambda: Stage(1.0, None, 0), "iterations must be an integer >= 1"),
+        (lambda: Stage(1.0, 2, 5, softness=-1.0), "softness must be >= 0"),
+        (lambda: variant_model(np.zeros((1, 6)), np.ones((1, 3, 2)), 1, Router("linear"),
+                               top_k=2), "top_k must be an integer in"),
+        (lambda: variant_model(np.zeros((1, 9)), np.ones((1, 3, 2)), 2, Router("linear")),
+         "theta must have shape"),
+        (lambda: variant_model(np.zeros((1, 6)), np.ones((1, 3, 2)), 1, Router("linear"),
+                               temperature=0.0), "temperature must be > 0"),
+        (lambda: fit_variant(np.ones((1, 3, 2)), np.ones((1, 3)), np.zeros((1, 6)), 1,
+                             Router("linear"), "tanh", ()), "stages must hold"),
+        (lambda: VariantDesign("topk", (5, 50), 2, 0, 1), "n_grid must hold"),
+        (lambda: VariantDesign("topk", (50, 100), 1, 0, 1), "replicates must be >= 2"),
+        (lambda: VariantDesign("topk", (50, 100), 2, 0, 1, routers=("sigmoid",)),
+         "router kind must be one of"),
+        (lambda: variant_design("misspecified", "slow"), "profile must be 'quick' or 'full'"),
+        (lambda: true_variant("top2"), "setting must be one of"),
+    ],
+)
+def test_bad_input_is_named(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_fit_recovers_noiseless_top_k_model():
+    t = true_variant("topk")
+    x = np.random.default_rng(2).uniform(-2, 2, (2, 500, 2))
+    y = variant_model(np.tile(t, (2, 1)), x, 3, Router("linear"), top_k=2)
+    t0 = t + 0.02 * np.random.default_rng(3).standard_normal((2, t.size))
+    start = np.mean((variant_model(t0, x, 3, Router("linear"), top_k=2) - y) ** 2, axis=1)
+    stages = (*(Stage(1.0, 2, 10, s) for s in (0.5, 0.2, 0.05, 0.02, 0.005)), Stage(1.0, 2, 10))
+    fit = fit_variant(x, y, t0, 3, Router("linear"), "tanh", stages)
+    assert np.all(start > 1e-4)
+    assert np.all(fit.objective < 1e-20)
+    # the hard Top-K objective alone stalls at a jump: the relaxation is what makes it work
+    stuck = fit_variant(x, y, t0, 3, Router("linear"), "tanh", (Stage(1.0, 2, 60),))
+    assert np.max(stuck.objective) > 1e-6
+
+
+def test_top1_losses_are_zero_at_the_truth_and_blind_to_relabelling():
+    d = variant_design("top1")
+    t = true_variant("top1")
+    x = np.random.default_rng(0).uniform(-2, 2, (300, 2))
+    assert _top1_losses(t, t, x, d, "cosine") == {"regression_l2": 0.0, "routing": 0.0,
+                                                  "expert_l2": 0.0}
+    # swap the two atoms: the same MoE, so every loss stays 0
+    swapped = np.concatenate([t[[1, 0]], t[4:6], t[2:4], t[15:24], t[6:15]])
+    assert _top1_losses(swapped, t, x, d, "linear")["routing"] == 0.0
+    assert _top1_losses(swapped, t, x, d, "linear")["expert_l2"] == 0.0
+    moved = t.copy()
+    moved[0] += 1.0  # shifts the partition
+    assert _top1_losses(moved, t, x, d, "linear")["routing"] > 0.05
+
+
+def test_group_losses_vanish_only_at_the_target():
+    G = MixingMeasure.from_vector(true_variant("misspecified"), 2, 2)
+    x = np.random.default_rng(0).uniform(-2, 2, (100, 2))
+    assert group_losses(G, G, "cosine", x)["voronoi_l1"] == 0.0
+    # cosine: beta1's norm is not identified, so scaling it changes nothing
+    scaled = MixingMeasure(G.beta0, 3.0 * G.beta1, G.eta)
+    assert group_losses(scaled, G, "cosine", x)["beta1_l1"] == pytest.approx(0.0, abs=1e-12)
+    other = MixingMeasure(G.beta0, G.beta1, G.eta + 0.1)
+    assert group_losses(other, G, "cosine", x)["expert_l1"] > 0.1
+
+
+def test_run_variant_is_reproducible_and_seeded():
+    d = VariantDesign("misspecified", (30, 60), 2, 0, 2, grid=12, routers=("linear",))
+    a, b = run_variant(d, 5, "linear"), run_variant(d, 5, "linear")
+    c = run_variant(d, 6, "linear")
+    assert a == b
+    assert a["records"] != c["records"]
+    assert a["reference"]["gradient_norm"] < 1e-3
+
+
+# --------------------------------------------------------------------------- claim decisions
+
+
+def _fake_runs(exponent: float, setting: str, spread: float = 0.05):
+    """Losses exactly c n^exponent times a fixed replicate pattern (no fitting)."""
+    design = VariantDesign(setting, (100, 200, 400, 800, 1600), 8, 0, 1, grid=8)
+    pattern = np.exp(spread * np.linspace(-1, 1, design.replicates))
+    keys = ("expert_l2", "routing", "regression_l2", "sparse_l2", "voronoi_l1", "mass_l1",
+            "beta1_l1", "expert_l1", "expert_sup")
+
+    def run(_design, _seed, _router):
+        recs = [{"n": n, "rep": r, **{key: float(n ** exponent * pattern[r]) for key in keys}}
+                for n in design.n_grid for r in range(design.replicates)]
+        t = true_variant("misspecified")
+        return {"records": recs, "target": t.tolist(),
+                "reference": {"objective": 1e-3, "gradient_norm": 1e-12, "grid": 8}}
+
+    return design, run
+
+
+@pytest.mark.parametrize(
+    ("check", "setting", "fast", "slow"),
+    [
+        (rx.check_rates_top1, "top1", Verdict.SUPPORTED, Verdict.UNSUPPORTED),
+        (rx.check_rates_topk, "topk", Verdict.SUPPORTED, Verdict.UNSUPPORTED),
+        (rx.check_rates_topk_cosine, "topk", Verdict.UNSUPPORTED, Verdict.SUPPORTED),
+    ],
+)
+def test_claims_decide_both_ways(monkeypatch, check, setting, fast, slow):
+    for exponent, expected in ((-0.5, fast), (-0.02, slow)):
+        design, run = _fake_runs(exponent, setting)
+        monkeypatch.setattr(rx, "variant_design", lambda *_a, design=design: design)
+        monkeypatch.setattr(rx, "run_variant", run)
+        out = check(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+        assert out.verdict is expected, (exponent, out.summary)
+
+
+def test_misspecified_claims_decide(monkeypatch):
+    design, run = _fake_runs(-0.5, "misspecified")
+    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(rx, "run_variant", run)
+    ctx = CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01)
+    # every router at n^-1/2: (1.1) "cosine slow" fails; no router is faster than another
+    assert rx.check_rates_misspecified(ctx).verdict is Verdict.UNSUPPORTED
+    assert rx.check_rates_comparison_misspecified(ctx).verdict is Verdict.UNSUPPORTED
+
+
+def test_optimiser_shortfalls_make_a_reading_undecided(monkeypatch):
+    design, run = _fake_runs(-0.5, "top1")
+
+    def short_run(*args):
+        out = run(*args)
+        for rec in out["records"]:
+            rec["shortfall"] = rec["rep"] < 3  # 3 of 8 fits above the target's objective
+        return out
+
+    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(rx, "run_variant", short_run)
+    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "shortfall" in out.readings[1].summary
+
