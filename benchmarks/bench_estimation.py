@@ -3,7 +3,8 @@
 1. Objective + gradient: the vectorised kernel against a per-sample loop.
 2. Whole rates cells (all replicates x starts of one ``(router, k, n)``): the batched
    deterministic Levenberg–Marquardt fit now (:func:`moetheory.estimation.batched.fit_batch`)
-   against the previous batched LM (``previous_batched_lm.py``, main at d7290e9) and the SciPy
+   against the previous batched LM (``moetheory/estimation/batched.py`` of git revision
+   :data:`PREVIOUS`, loaded from history by ``_previous.previous_module``) and the SciPy
    BFGS path before it (:func:`moetheory.estimation.experiment.fit_record`), on the same data
    and starts. CPU seconds, ratios, and the median objective each reaches.
 3. The target of issue 10: one rates configuration (perturbed router, k = 3) on the grid
@@ -40,7 +41,14 @@ from moetheory.estimation.experiment import (
 from moetheory.estimation.fitting import least_squares_loop, least_squares_objective
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import previous_batched_lm
+from _previous import previous_module
+
+#: The last commit before the batched LM was made faster (issue 10, item 7).
+PREVIOUS = "d7290e9"
+previous_batched_lm = previous_module("moetheory/estimation/batched.py", PREVIOUS)
+if previous_batched_lm is None:
+    sys.exit(f"bench_estimation: git revision {PREVIOUS} is not available (a git checkout with "
+             "its history is needed for the side-by-side timings)")
 
 
 def _best_of(func, args: tuple, repeats: int) -> float:
