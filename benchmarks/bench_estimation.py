@@ -1,33 +1,54 @@
-"""Benchmark of the least-squares estimator, side by side in one run.
+"""Benchmark of the least-squares estimator and the rates statistics, side by side in one run.
 
 1. Objective + gradient: the vectorised kernel against a per-sample loop.
-2. Whole rates cells (all replicates of one ``(router, k, n)``): the batched deterministic
-   Levenberg–Marquardt fit (:func:`moetheory.estimation.experiment.fit_cell`, the default)
-   against the previous path, one SciPy BFGS fit per replicate and start
-   (:func:`moetheory.estimation.experiment.fit_record`). Both use the same data and starts;
-   the table gives CPU seconds, the ratio, and the median objective reached by each.
-3. The target of issue 10: one rates configuration at n up to 10^5 with 40 replicates,
-   batched LM only (the BFGS path is estimated from its per-fit time at the same n).
+2. Whole rates cells (all replicates x starts of one ``(router, k, n)``): the batched
+   deterministic Levenberg–Marquardt fit now (:func:`moetheory.estimation.batched.fit_batch`)
+   against the previous batched LM (``moetheory/estimation/batched.py`` of git revision
+   :data:`PREVIOUS`, loaded from history by ``_previous.previous_module``) and the SciPy
+   BFGS path before it (:func:`moetheory.estimation.experiment.fit_record`), on the same data
+   and starts. CPU seconds, ratios, and the median objective each reaches.
+3. The target of issue 10: one rates configuration (perturbed router, k = 3) on the grid
+   n = 10^3, 10^4, 10^5 with 40 replicates x 2 starts, 60 LM iterations: CPU seconds of the
+   current and the previous LM per n, and the wall time of the current one on 2 worker
+   processes (``run_rates(..., executor=ProcessPoolExecutor(2))``, the executor interface).
+4. The slope interval: the exact bootstrap law against Monte Carlo with the resamples a claim
+   at its Bonferroni share needs (``50 / alpha``).
 
-Run: ``python benchmarks/bench_estimation.py [--quick]``. Times are CPU seconds
-(``time.process_time``) so that other load on a shared machine does not count.
+Run: ``python benchmarks/bench_estimation.py [--quick]``. CPU times are ``time.process_time``
+so that other load on a shared machine does not count; wall times do count it.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
+from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.experiment import (
     RatesDesign,
-    fit_cell,
+    _cell_data,
     fit_record,
     rates_design,
+    run_rates,
+    slope_bootstrap,
 )
 from moetheory.estimation.fitting import least_squares_loop, least_squares_objective
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _previous import previous_module
+
+#: The last commit before the batched LM was made faster (issue 10, item 7).
+PREVIOUS = "d7290e9"
+previous_batched_lm = previous_module("moetheory/estimation/batched.py", PREVIOUS)
+if previous_batched_lm is None:
+    sys.exit(f"bench_estimation: git revision {PREVIOUS} is not available (a git checkout with "
+             "its history is needed for the side-by-side timings)")
 
 
 def _best_of(func, args: tuple, repeats: int) -> float:
@@ -54,51 +75,95 @@ def _kernel_table(quick: bool) -> None:
         print(f"{n:>7} {1e3 * t_vec:>16.3f} {1e3 * t_loop:>10.1f} {t_loop / t_vec:>8.0f}")
 
 
+def _batch(design: RatesDesign, router: str, k: int, n: int):
+    cells = [_cell_data(design, router, k, n, rep, 0) for rep in range(design.replicates)]
+    starts = 1 + design.restarts
+    xs = np.stack([c[0] for c in cells for _ in range(starts)])
+    ys = np.stack([c[1] for c in cells for _ in range(starts)])
+    t0 = np.stack([s for c in cells for s in c[2]])
+    return xs, ys, t0
+
+
+def _timed(fit, design: RatesDesign, router: str, k: int, xs, ys, t0):
+    t = time.process_time()
+    out = fit(xs, ys, t0, k, design.router(router), expert=design.expert, bound=design.bound,
+              iterations=design.lm_iterations)
+    return time.process_time() - t, out
+
+
 def _cell_table(quick: bool) -> None:
-    base = rates_design("quick")
+    base = replace(rates_design("full"), lm_iterations=60)
     reps = 6 if quick else 12
-    print(f"\nwhole rates cells, k = 3, {reps} replicates x (1 + {base.restarts}) starts (CPU s)")
-    print(f"{'router':>10} {'n':>6} {'LM':>7} {'BFGS':>7} {'ratio':>6} {'median obj LM':>14} "
-          f"{'median obj BFGS':>16}")
+    print(f"\nwhole rates cells, k = 3, {reps} replicates x 2 starts, 60 LM iterations (CPU s)")
+    print(f"{'router':>10} {'n':>6} {'LM now':>7} {'LM before':>10} {'BFGS':>7} "
+          f"{'before/now':>10} {'BFGS/now':>9} {'med obj now':>12} {'med obj before':>15} "
+          f"{'med obj BFGS':>13}")
     x_eval = np.random.default_rng(1).uniform(-2, 2, (500, 2))
     for router in ("cosine", "perturbed") if quick else ("linear", "cosine", "perturbed"):
         for n in (158, 1581) if quick else (158, 1581, 5000):
             d = replace(base, n_grid=(n, n + 1), replicates=reps)
-            t = time.process_time()
-            lm = fit_cell(d, router, 3, n, 0, x_eval)
-            t_lm = time.process_time() - t
+            xs, ys, t0 = _batch(d, router, 3, n)
+            t_now, now = _timed(fit_batch, d, router, 3, xs, ys, t0)
+            t_old, old = _timed(previous_batched_lm.fit_batch, d, router, 3, xs, ys, t0)
             t = time.process_time()
             bf = [fit_record(replace(d, method="bfgs"), router, 3, n, rep, 0, x_eval)
                   for rep in range(reps)]
             t_bf = time.process_time() - t
-            print(f"{router:>10} {n:>6} {t_lm:>7.2f} {t_bf:>7.2f} {t_bf / t_lm:>6.1f} "
-                  f"{np.median([r['objective'] for r in lm]):>14.6f} "
-                  f"{np.median([r['objective'] for r in bf]):>16.6f}")
+            best_now = now.objective.reshape(reps, -1).min(axis=1)
+            best_old = old.objective.reshape(reps, -1).min(axis=1)
+            print(f"{router:>10} {n:>6} {t_now:>7.2f} {t_old:>10.2f} {t_bf:>7.2f} "
+                  f"{t_old / t_now:>10.1f} {t_bf / t_now:>9.1f} {np.median(best_now):>12.6f} "
+                  f"{np.median(best_old):>15.6f} "
+                  f"{np.median([r['objective'] for r in bf]):>13.6f}")
 
 
 def _target_table(quick: bool) -> None:
     n_grid = (1000, 10000) if quick else (1000, 10000, 100000)
     reps = 10 if quick else 40
-    d = RatesDesign(n_grid=n_grid, replicates=reps, restarts=1)
-    x_eval = np.random.default_rng(2).uniform(-2, 2, (2000, 2))
-    print(f"\nissue-10 target: perturbed router, k = 3, {reps} replicates, batched LM (CPU s)")
-    print(f"{'n':>7} {'LM cell':>8} {'BFGS per fit':>13} {'BFGS cell (est.)':>17}")
-    total = 0.0
+    d = RatesDesign(n_grid=n_grid, replicates=reps, restarts=1, lm_iterations=60)
+    print(f"\nissue-10 target: perturbed router, k = 3, {reps} replicates x 2 starts, "
+          "60 LM iterations (CPU s)")
+    print(f"{'n':>7} {'LM now':>8} {'LM before':>10} {'before/now':>11}")
+    totals = [0.0, 0.0]
     for n in n_grid:
-        t = time.process_time()
-        fit_cell(d, "perturbed", 3, n, 0, x_eval)
-        t_lm = time.process_time() - t
-        total += t_lm
-        t = time.process_time()
-        fit_record(replace(d, method="bfgs"), "perturbed", 3, n, 0, 0, x_eval)
-        t_one = time.process_time() - t
-        print(f"{n:>7} {t_lm:>8.1f} {t_one:>13.2f} {t_one * reps:>17.1f}")
-    print(f"{'total':>7} {total:>8.1f}")
+        xs, ys, t0 = _batch(d, "perturbed", 3, n)
+        t_now, _ = _timed(fit_batch, d, "perturbed", 3, xs, ys, t0)
+        t_old, _ = _timed(previous_batched_lm.fit_batch, d, "perturbed", 3, xs, ys, t0)
+        totals[0] += t_now
+        totals[1] += t_old
+        print(f"{n:>7} {t_now:>8.1f} {t_old:>10.1f} {t_old / t_now:>11.1f}")
+    print(f"{'total':>7} {totals[0]:>8.1f} {totals[1]:>10.1f} {totals[1] / totals[0]:>11.1f}")
+    start = time.perf_counter()
+    with ProcessPoolExecutor(2) as pool:
+        run_rates(d, 0, [("perturbed", 3)], executor=pool)
+    print(f"whole configuration with losses, run_rates on 2 processes: "
+          f"{time.perf_counter() - start:.1f} s wall")
+
+
+def _bootstrap_table(quick: bool) -> None:
+    ns = np.array([100.0, 266.0, 707.0, 1880.0, 5000.0])
+    print("\nslope interval, 5 sizes: exact bootstrap law vs Monte Carlo with 50/alpha "
+          "resamples (CPU s)")
+    print(f"{'R':>4} {'alpha':>9} {'exact':>7} {'MC':>7} {'exact CI':>18} {'MC CI':>18}")
+    rng = np.random.default_rng(0)
+    for reps in (13, 25) if quick else (13, 25, 37):
+        losses = ns[:, None] ** -0.3 * rng.lognormal(0, 0.6, (5, reps))
+        for alpha in (1e-3, 1.4e-5):
+            t = time.process_time()
+            ex = slope_bootstrap(ns, losses, alpha, rng, exact=True)
+            t_ex = time.process_time() - t
+            t = time.process_time()
+            mc = slope_bootstrap(ns, losses, alpha, np.random.default_rng(1),
+                                 n_boot=int(np.ceil(50 / alpha)))
+            t_mc = time.process_time() - t
+            cis = [f"[{c[0]:.3f}, {c[1]:.3f}]" for c in (ex["ci"], mc["ci"])]
+            print(f"{reps:>4} {alpha:>9.1e} {t_ex:>7.3f} {t_mc:>7.2f} {cis[0]:>18} {cis[1]:>18}")
 
 
 def main(quick: bool = False) -> None:
     _kernel_table(quick)
     _cell_table(quick)
+    _bootstrap_table(quick)
     _target_table(quick)
 
 

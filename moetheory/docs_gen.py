@@ -47,6 +47,7 @@ from moetheory.engine.mathtext import prettify
 from moetheory.engine.papers import PAPERS, Paper, paper_of
 
 __all__ = [
+    "EVIDENCE_DIR",
     "EXAMPLES_DIR",
     "FIGURE_CAPTIONS",
     "FIGURE_CLAIMS",
@@ -57,6 +58,8 @@ __all__ = [
     "build_examples",
     "build_pages",
     "claim_anchor",
+    "evidence_files",
+    "evidence_path",
     "generate_pages",
     "main",
     "paper_page_name",
@@ -70,6 +73,9 @@ __all__ = [
     "seed_page_name",
     "write_pages",
 ]
+
+#: Folder, inside the claim pages' folder, of the per-claim raw-evidence JSON files.
+EVIDENCE_DIR = "evidence"
 
 #: The verification run the pages come from.
 GENERATE_PROFILE = "quick"
@@ -105,7 +111,8 @@ FIGURE_CAPTIONS: dict[str, str] = {
     **{
         f"cl_fig4_{r}": "Figure 4 of Li et al. (2025) under " + text + ": the expert each "
         "task is routed to, in one run, for each threshold $\\Gamma$ "
-        "($N = 6$, $K = 3$, $M = 5$)."
+        "($N = 6$, $K = 3$, $M = 5$); the colour is the task's cluster, the dashed line the "
+        "round the gating network's updates are terminated."
         for r, text in _READINGS.items()
     },
     **{
@@ -148,6 +155,16 @@ def claim_anchor(claim_id: str) -> str:
     ValueError
         If the ID does not start with a letter (it could not be an anchor).
 
+    See Also
+    --------
+    paper_page_name : the page holding the anchor.
+
+    Notes
+    -----
+    The slug is the one ``docutils.nodes.make_id`` makes from the heading, so a link
+    ``<page>.html#<anchor>`` written here reaches the heading Sphinx builds (a test compares
+    the two for every registered claim).
+
     Examples
     --------
     >>> claim_anchor("pcr.pde.cosine")
@@ -179,6 +196,14 @@ def seed_page_name(seed_file: str) -> str:
     ValueError
         If the name has no ``NNN_`` prefix.
 
+    See Also
+    --------
+    render_seed_text : the page's content.
+
+    Notes
+    -----
+    Claims link to ``seed-NNN.html#L<line>``; the number is the seed document's prefix.
+
     Examples
     --------
     >>> seed_page_name("002_ed39350ac6d6e1c0.txt")
@@ -203,12 +228,57 @@ def paper_page_name(paper: Paper | None) -> str:
     str
         ``"<citation key>.md"``.
 
+    See Also
+    --------
+    render_paper_page : the chapter's content.
+    moetheory.engine.papers.PAPERS : the papers.
+
+    Notes
+    -----
+    The citation key names the page, so a chapter's URL does not change when its title does.
+
     Examples
     --------
     >>> paper_page_name(PAPERS[0])
     'jacobs1991adaptive.md'
     """
     return f"{paper.key}.md" if paper is not None else "other.md"
+
+
+def evidence_path(claim_id: str) -> str:
+    """Path, relative to the claim pages, of the JSON file holding a claim's raw evidence.
+
+    Parameters
+    ----------
+    claim_id : str
+        A claim ID.
+
+    Returns
+    -------
+    str
+        ``"evidence/<anchor>.json"`` (the anchor is :func:`claim_anchor`'s).
+
+    Raises
+    ------
+    ValueError
+        If the ID cannot be an anchor (see :func:`claim_anchor`).
+
+    See Also
+    --------
+    evidence_files : the files' contents.
+
+    Notes
+    -----
+    Raw evidence (certificates, per-replicate statistics) can be large; kept out of the
+    pages, it leaves every page small enough to load quickly, while the file a page links
+    holds every number.
+
+    Examples
+    --------
+    >>> evidence_path("pcr.pde.cosine")
+    'evidence/pcr-pde-cosine.json'
+    """
+    return f"{EVIDENCE_DIR}/{claim_anchor(claim_id)}.json"
 
 
 def _page_of(entry: Mapping[str, Any]) -> str:
@@ -346,28 +416,46 @@ def _raw_json(evidence: Mapping[str, Any], summary: str) -> list[str]:
     ]
 
 
-def render_evidence(evidence: Mapping[str, Any], label: str = "Raw evidence (JSON)") -> str:
-    """Evidence as a compact table of what fits in a cell, then the raw JSON, folded.
+def render_evidence(
+    evidence: Mapping[str, Any],
+    label: str = "Raw evidence (JSON)",
+    json_link: str | None = None,
+) -> str:
+    """Evidence as a compact table of what fits in a cell, then the raw JSON, folded or linked.
 
     Parameters
     ----------
     evidence : mapping
         JSON evidence as stored in a report (see :func:`moetheory.engine.verdicts.jsonable`).
     label : str
-        Summary line of the folded raw JSON.
+        Summary line of the folded raw JSON (or text of its link).
+    json_link : str, optional
+        Path, relative to the page, of a JSON file holding the raw evidence (see
+        :func:`evidence_files`). Given, the page links it instead of embedding the JSON.
 
     Returns
     -------
     str
         MyST: a two-column ``list-table`` (numbers to six significant digits, formulas
         typeset from their LaTeX, nested values flattened with ``›``), long formulas as
-        display maths, and an HTML ``<details>`` block holding the whole evidence as JSON.
-        ``"_No evidence._"`` when empty.
+        display maths, and either an HTML ``<details>`` block holding the whole evidence as
+        JSON or a ``{download}`` link to ``json_link``. ``"_No evidence._"`` when empty.
 
     Raises
     ------
     ValueError
         If ``evidence`` is not a mapping.
+
+    See Also
+    --------
+    render_claim : places the evidence after the verdict.
+    evidence_files : the raw evidence as JSON files.
+
+    Notes
+    -----
+    A cell holds a scalar, a formula whose LaTeX is at most 160 characters, or a short list
+    of those; anything longer goes to the raw JSON. Numbers are wrapped so a table never
+    breaks inside one.
 
     Examples
     --------
@@ -398,10 +486,20 @@ def render_evidence(evidence: Mapping[str, Any], label: str = "Raw evidence (JSO
         lines.append("")
     for key, latex in long_formulas:
         lines += [f"{_text(key)}:", "", "$$", *latex.splitlines(), "$$", ""]
+    if json_link is not None:
+        if folded:
+            lines += [f"{folded} further item(s) are in the raw evidence.", ""]
+        lines.append(_download(label, json_link))
+        return "\n".join(lines)
     if folded:
         lines += [f"{folded} further item(s) are in the raw evidence below.", ""]
     lines += _raw_json(evidence, label)
     return "\n".join(lines)
+
+
+def _download(label: str, path: str) -> str:
+    """A MyST ``{download}`` link (Sphinx copies the file into the built site)."""
+    return f"{{download}}`{_MARKDOWN_SPECIALS.sub(r'', label)} <{path}>`"
 
 
 # -- derivations ----------------------------------------------------------------------
@@ -564,28 +662,51 @@ def _source_lines(entry: Mapping[str, Any], seeds_dir: Path | None) -> list[str]
 # -- one claim ------------------------------------------------------------------------
 
 
-def _caption(stem: str, meta: Mapping[str, Any]) -> str:
+#: Figures drawn from one run (per panel), whatever the replicates of their folder.
+_ONE_RUN_FIGURES = ("cl_fig4_",)
+
+
+def _table_run(entry: Mapping[str, Any] | None) -> str:
+    """The size of the verification run behind a claim's tables, from its evidence."""
+    if entry is None:
+        return ""
+    readings = entry.get("readings") or []
+    evidence = (readings[0].get("evidence") if readings else entry.get("evidence")) or {}
+    sizes = []
+    if isinstance(evidence.get("replicates"), int):
+        sizes.append(f"{evidence['replicates']} replicates")
+    if isinstance(evidence.get("T"), int):
+        sizes.append(f"$T = {evidence['T']}$ rounds")
+    return " of " + " and ".join(sizes) if sizes else ""
+
+
+def _caption(stem: str, meta: Mapping[str, Any], entry: Mapping[str, Any] | None = None) -> str:
     base = FIGURE_CAPTIONS.get(stem, f"Figure {_text(stem)}.")
     run = []
     if meta.get("profile"):
         run.append(f"{meta['profile']} profile")
     if meta.get("seed") is not None:
         run.append(f"seed {meta['seed']}")
-    if meta.get("replicates"):
+    if stem.startswith(_ONE_RUN_FIGURES):
+        run.append("one run per panel")
+    elif meta.get("replicates"):
         run.append(f"{meta['replicates']} replicates")
     if not run:
         return base
     return (
         f"{base} Written by {_code(str(meta.get('command', 'moetheory reproduce')))} "
-        f"({', '.join(run)}); the tables on this page come from the {GENERATE_PROFILE}-profile "
-        "verification run, whose own sizes are in its evidence."
+        f"({', '.join(run)}). The verdict and the tables of this claim come from the "
+        f"{GENERATE_PROFILE}-profile verification run{_table_run(entry)}, not from this "
+        "figure's run."
     )
 
 
-def _figures(entry_id: str, figures: Mapping[str, Sequence[tuple[str, dict]]]) -> list[str]:
+def _figures(
+    entry: Mapping[str, Any], figures: Mapping[str, Sequence[tuple[str, dict]]]
+) -> list[str]:
     lines: list[str] = []
     for target, claim_id in FIGURE_CLAIMS.items():
-        if claim_id != entry_id or not figures.get(target):
+        if claim_id != entry["id"] or not figures.get(target):
             continue
         lines += ["```{rubric} Figures", "```", ""]
         for path, meta in figures[target]:
@@ -595,7 +716,7 @@ def _figures(entry_id: str, figures: Mapping[str, Sequence[tuple[str, dict]]]) -
                 f":alt: {stem}",
                 ":width: 100%",
                 "",
-                _caption(stem, meta),
+                _caption(stem, meta, entry),
                 "```",
                 "",
             ]
@@ -606,7 +727,9 @@ def _statement(entry: Mapping[str, Any]) -> str:
     return _latex_text(entry.get("statement_latex") or "", entry["statement"])
 
 
-def _readings_block(readings: Sequence[Mapping[str, Any]]) -> list[str]:
+def _readings_block(
+    readings: Sequence[Mapping[str, Any]], json_link: str | None = None, shown: str = ""
+) -> list[str]:
     lines = ["```{rubric} Other readings", "```", ""]
     lines += _list_table(
         ("reading", "verdict", "summary"),
@@ -622,6 +745,7 @@ def _readings_block(readings: Sequence[Mapping[str, Any]]) -> list[str]:
         "readings",
     )
     lines.append("")
+    seen: dict[str, str] = {}
     for r in readings:
         lines += [
             f'<details class="reading"><summary>Reading {html.escape(r["name"])}: '
@@ -631,14 +755,23 @@ def _readings_block(readings: Sequence[Mapping[str, Any]]) -> list[str]:
             + _latex_text(r.get("reading_latex") or "", r["reading"]),
             "",
         ]
-        if r.get("derivation"):
-            lines += [_embed(r["derivation"]), ""]
-        lines += [
-            render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
-            "",
-            "</details>",
-            "",
-        ]
+        derivation = r.get("derivation") or ""
+        if derivation and derivation == shown:
+            lines += ["Its derivation is the claim's, above.", ""]
+        elif derivation and derivation in seen:
+            lines += [f"Its derivation is that of reading {_code(seen[derivation])}.", ""]
+        elif derivation:
+            seen[derivation] = r["name"]
+            lines += [_embed(derivation), ""]
+        if json_link is None:
+            lines += [
+                render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
+                "",
+            ]
+        else:  # the claim's JSON file holds every reading's evidence
+            lines += [f"Evidence: {_download('the raw evidence of every reading', json_link)}.",
+                      ""]
+        lines += ["</details>", ""]
     return lines
 
 
@@ -646,6 +779,7 @@ def render_claim(
     entry: Mapping[str, Any],
     figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
     seeds_dir: Path | None = None,
+    link_evidence: bool = False,
 ) -> str:
     """One claim's section of a paper page, in the order of a worked proof.
 
@@ -657,18 +791,33 @@ def render_claim(
         ``moetheory reproduce`` target -> ``(image path relative to the page, metadata)``.
     seeds_dir : path, optional
         Folder holding the seed documents, for the quotes of the statement's lines.
+    link_evidence : bool
+        Link the raw evidence as the JSON file :func:`evidence_path` (written by
+        :func:`generate_pages`) instead of folding it into the page.
 
     Returns
     -------
     str
         MyST: heading (level 3), statement with its seed lines and quote, reading checked,
-        derivation, verdict, compact evidence table with the raw JSON folded, other readings
-        folded, figures with captions.
+        derivation, verdict, compact evidence table with the raw JSON folded or linked,
+        other readings folded, figures with captions.
 
     Raises
     ------
     ValueError
         If ``entry`` lacks a report key or its ID cannot be an anchor.
+
+    See Also
+    --------
+    render_paper_page : the chapter holding the claim.
+    moetheory.engine.report.render_claim : the Markdown report's version.
+
+    Notes
+    -----
+    The ``*_latex`` fields of the entry, when given, replace the plain statement and summary;
+    otherwise the plain text is prettified and escaped, so no SymPy syntax reaches the page.
+    A derivation's headings become bold lines and inline ``$$...$$`` becomes ``$...$`` (MyST
+    would otherwise set the prose between two display fences as maths).
 
     Examples
     --------
@@ -685,6 +834,7 @@ def render_claim(
         if key not in entry:
             raise ValueError(f"entry must have the report key {key!r}; got keys {sorted(entry)}")
     claim_anchor(entry["id"])  # rejects an ID that cannot be an anchor
+    link = evidence_path(entry["id"]) if link_evidence else None
     meta = [f"kind {_nowrap(str(entry.get('kind', 'exact')))}"]
     if "claim_seed" in entry:
         meta.append(f"claim seed {_nowrap(str(entry['claim_seed']))}")
@@ -731,12 +881,12 @@ def render_claim(
         "",
         " · ".join(meta),
         "",
-        render_evidence(entry.get("evidence") or {}),
+        render_evidence(entry.get("evidence") or {}, json_link=link),
         "",
     ]
     if readings:
-        lines += _readings_block(readings)
-    lines += _figures(entry["id"], figures or {})
+        lines += _readings_block(readings, link, derivation)
+    lines += _figures(entry, figures or {})
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -792,6 +942,7 @@ def render_paper_page(
     paper: Paper | None,
     figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
     seeds_dir: Path | None = None,
+    link_evidence: bool = False,
 ) -> str:
     """One paper's chapter: citation, seed documents, verdict table, each claim by section.
 
@@ -801,7 +952,7 @@ def render_paper_page(
         A ``moetheory-report/1`` report.
     paper : Paper or None
         The paper; ``None`` collects claims whose seed belongs to no known paper.
-    figures, seeds_dir
+    figures, seeds_dir, link_evidence
         As in :func:`render_claim`.
 
     Returns
@@ -813,6 +964,15 @@ def render_paper_page(
     ------
     ValueError
         If ``report`` has no ``claims`` list.
+
+    See Also
+    --------
+    render_claim : each claim's section.
+    render_index : the table of all chapters.
+
+    Notes
+    -----
+    Claims keep their report order within the paper, grouped under their catalogue section.
 
     Examples
     --------
@@ -857,7 +1017,7 @@ def render_paper_page(
         if e.get("section") != section:
             section = e.get("section")
             lines += [f"## {_text(section or 'Other claims')}", ""]
-        lines.append(render_claim(e, figures, seeds_dir))
+        lines.append(render_claim(e, figures, seeds_dir, link_evidence))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -881,6 +1041,15 @@ def render_index(
     -------
     str
         The MyST page.
+
+    See Also
+    --------
+    render_paper_page : a chapter.
+
+    Notes
+    -----
+    Every verdict count comes from the report's ``counts``, so the index agrees with the JSON
+    report of the same run.
 
     Examples
     --------
@@ -936,6 +1105,14 @@ def render_bibliography() -> str:
     str
         MyST page; each entry is preceded by the target ``(<key>)=``.
 
+    See Also
+    --------
+    moetheory.engine.papers.Paper.citation : the plain-text reference.
+
+    Notes
+    -----
+    The labels ``(<key>)=`` let any page cite a paper by its key with the ``ref`` role.
+
     Examples
     --------
     >>> "(li2025continual)=" in render_bibliography()
@@ -967,6 +1144,12 @@ def render_seed_text(seed_file: str, lines: Sequence[str]) -> str:
     str
         MyST page holding a raw HTML ``<ol>`` with one ``<li id="L<n>">`` per line.
 
+    See Also
+    --------
+    seed_page_name : the page's file name.
+
+    Notes
+    -----
     The text is shown verbatim (HTML-escaped, never typeset: the seeds' own formulas are
     part of what is checked, garbled ones included).
 
@@ -1028,6 +1211,62 @@ def _relative(path: Path, out_dir: Path) -> Path:
     return path.resolve().relative_to(docs_root)
 
 
+def evidence_files(report: Mapping[str, Any]) -> dict[str, str]:
+    """The raw evidence of every claim of ``report``, one JSON file per claim.
+
+    Parameters
+    ----------
+    report : mapping
+        A ``moetheory-report/1`` report.
+
+    Returns
+    -------
+    dict of str to str
+        :func:`evidence_path` -> JSON text holding the claim's ID, verdict, evidence and
+        each reading's name, verdict and evidence (absolute paths of this checkout
+        replaced by ``<repo>``).
+
+    Raises
+    ------
+    ValueError
+        If ``report`` has no ``claims`` list or a claim ID cannot be an anchor.
+
+    See Also
+    --------
+    generate_pages : the pages linking these files.
+
+    Notes
+    -----
+    Like the pages, the files are a pure function of the report (timings excluded).
+
+    Examples
+    --------
+    >>> files = evidence_files({"claims": [{"id": "x.one", "verdict": "proved",
+    ...                                     "evidence": {"n": 3}}]})
+    >>> list(files)
+    ['evidence/x-one.json']
+    >>> json.loads(files["evidence/x-one.json"])["evidence"]
+    {'n': 3}
+    """
+    if not isinstance(report.get("claims"), list):
+        raise ValueError("report must be a moetheory report with a 'claims' list")
+    files: dict[str, str] = {}
+    for entry in report["claims"]:
+        data = {
+            "id": entry["id"],
+            "verdict": entry.get("verdict"),
+            "evidence": entry.get("evidence") or {},
+            "readings": [
+                {"name": r.get("name"), "verdict": r.get("verdict"),
+                 "evidence": r.get("evidence") or {}}
+                for r in entry.get("readings") or []
+            ],
+        }
+        text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False)
+        files[evidence_path(entry["id"])] = _strip_paths(text) + "\n"
+    return files
+
+
 def generate_pages(
     report: Mapping[str, Any],
     out_dir: str | Path = "docs/claims",
@@ -1052,12 +1291,26 @@ def generate_pages(
     Returns
     -------
     dict of str to str
-        ``index.md``, ``bibliography.md``, one page per paper, one per seed document.
+        ``index.md``, ``bibliography.md``, one page per paper, one per seed document, and
+        the raw-evidence JSON file of every claim (:func:`evidence_files`), which the paper
+        pages link instead of embedding.
 
     Raises
     ------
     ValueError
         If the report's schema is not ``moetheory-report/1``.
+
+    See Also
+    --------
+    write_pages : writes them.
+    build_pages : runs the verification first.
+
+    Notes
+    -----
+    A pure function of the report: timings, the environment and absolute paths never reach a
+    page, so regenerating the pages on another machine changes nothing that the report does
+    not. Raw evidence is linked as one JSON file per claim rather than folded into the pages,
+    which keeps every page small.
 
     Examples
     --------
@@ -1072,9 +1325,9 @@ def generate_pages(
     figures = _collect_figures(Path(figures_dir) if figures_dir else None, out)
     pages: dict[str, str] = {}
     for paper in PAPERS:
-        pages[paper_page_name(paper)] = render_paper_page(report, paper, figures, seeds)
+        pages[paper_page_name(paper)] = render_paper_page(report, paper, figures, seeds, True)
     if _entries_of(report, None):
-        pages["other.md"] = render_paper_page(report, None, figures, seeds)
+        pages["other.md"] = render_paper_page(report, None, figures, seeds, True)
     seed_pages = []
     for seed_file in sorted(SEED_FILES):
         text = _seed_lines(seed_file, seeds)
@@ -1089,25 +1342,35 @@ def generate_pages(
         for p in (docs_root.glob(pattern) if docs_root.is_dir() else [])
     )
     pages["index.md"] = render_index(report, seed_pages, audits)
+    pages.update(evidence_files(report))
     return pages
 
 
 def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     """Write ``pages`` into ``out_dir``, removing stale generated pages; return the paths.
 
-    Files are rewritten only when their text changed, so Sphinx rebuilds only what changed.
 
     Parameters
     ----------
     pages : mapping of str to str
-        File name -> text, as :func:`generate_pages` returns.
+        File name (relative to ``out_dir``) -> text, as :func:`generate_pages` returns.
     out_dir : path
-        The folder (created if missing); other ``*.md`` files in it are removed.
+        The folder (created if missing); other ``*.md`` files in it and other
+        ``evidence/*.json`` files are removed.
 
     Returns
     -------
     list of Path
         The paths of ``pages``, sorted by name.
+
+    See Also
+    --------
+    generate_pages : the pages.
+
+    Notes
+    -----
+    Leaving unchanged files untouched keeps their modification times, so an incremental Sphinx
+    build does not re-read them.
 
     Examples
     --------
@@ -1118,12 +1381,13 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.md"):
-        if old.name not in pages:
+    for old in _generated(out):
+        if old.relative_to(out).as_posix() not in pages:
             old.unlink()
     written = []
     for name, text in sorted(pages.items()):
         path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
         written.append(path)
@@ -1149,6 +1413,22 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
     See Also
     --------
     generate_pages : the pages as a pure function of a report.
+
+    Notes
+    -----
+    ``docs/conf.py`` calls it when Sphinx starts, so the claim pages always document the
+    code being built; ``MOETHEORY_DOCS_REPORT`` gives it a stored report instead.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     rep = pathlib.Path(tmp, "r.json")
+    ...     _ = rep.write_text(json.dumps({"seed": 0, "profile": "quick",
+    ...                                    "family_alpha": 0.05, "claims": []}))
+    ...     _ = build_pages(tmp, rep)
+    ...     (pathlib.Path(tmp) / "claims" / "index.md").is_file()
+    True
     """
     docs = Path(docs_dir)
     if report_path:
@@ -1197,6 +1477,15 @@ def render_example_page(script: Path, output: str, images: Sequence[str] = ()) -
     -------
     str
         MyST page with a ``literalinclude`` of the source and the output as text.
+
+    See Also
+    --------
+    build_examples : runs every example and writes these pages.
+
+    Notes
+    -----
+    The output shown is the run's, with absolute paths of the build folder removed, so the
+    page is the same wherever the site is built.
 
     Examples
     --------
@@ -1253,6 +1542,22 @@ def build_examples(docs_dir: str | Path, jobs: int = 2, timeout: float = 600) ->
     ------
     RuntimeError
         If an example fails: the site never shows an example that does not run.
+
+    See Also
+    --------
+    render_example_page : one example's page.
+
+    Notes
+    -----
+    The examples run in parallel in fresh interpreters with the ``Agg`` Matplotlib
+    backend, each in its own folder, so the images they write land beside their page.
+
+    Examples
+    --------
+    The scripts it runs:
+
+    >>> "verify_one_claim" in [p.stem for p in EXAMPLES_DIR.glob("*.py")]
+    True
     """
     out = Path(docs_dir) / "examples"
     shutil.rmtree(out, ignore_errors=True)
@@ -1285,8 +1590,15 @@ def build_examples(docs_dir: str | Path, jobs: int = 2, timeout: float = 600) ->
     return names
 
 
+def _generated(out_dir: Path) -> list[Path]:
+    """The files a previous :func:`write_pages` may have written into ``out_dir``."""
+    if not out_dir.is_dir():
+        return []
+    return sorted([*out_dir.glob("*.md"), *(out_dir / EVIDENCE_DIR).glob("*.json")])
+
+
 def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
-    on_disk = {p.name for p in out_dir.glob("*.md")} if out_dir.is_dir() else set()
+    on_disk = {p.relative_to(out_dir).as_posix() for p in _generated(out_dir)}
     stale = sorted(on_disk - set(pages))
     for name, text in pages.items():
         path = out_dir / name
@@ -1309,6 +1621,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 on success; 1 with ``--check`` when a page is stale; 2 when the report cannot be
         read.
 
+    See Also
+    --------
+    generate_pages : what is written.
+
+    Notes
+    -----
     Without ``--report`` it first runs the whole verification in the profile, seed and
     number of jobs of the documentation build (:data:`GENERATE_PROFILE` ...).
 

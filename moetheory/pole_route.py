@@ -5,7 +5,8 @@ For :math:`h(x, \eta) = \varphi(a x + b)`, :math:`\eta = (a, b)`, input dimensio
 (:class:`~moetheory.identifiability.IdentifiabilityReading`) with the perturbed cosine router
 (multiplier :math:`u = x/(|x| + \tau_2)`), the linear router or no router, this module decides
 the reading for **every** number of atoms :math:`k` and **every** tuple of pairwise distinct
-atoms outside a named exceptional set, by the *singularity route*.
+atoms outside a named exceptional set, by the *singularity route*. See [1]_ for strong
+identifiability in softmax-gated mixtures of experts.
 
 The argument
 ------------

@@ -489,7 +489,7 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
         return Outcome(Verdict.PROVED, "(reconstructed statement) ∂²H/∂β1∂b = ∂H/∂a for all d1 "
                        "(directional argument + "
                        f"d1 = 1..6 + mpmath), and β1ᵀ∂H/∂β1 = ({sp.sstr(scalar['euler_ratio'])})·H"
-                       f" ≢ 0 (exact witness: {sp.sstr(witness_value)})",
+                       f" ≢ 0 (exact witness: {sp.pretty(witness_value, use_unicode=True)})",
                        evidence, derivation=derivation)
     if scalar["difference"] != 0 or scalar["euler_ratio"] == 0:
         return Outcome(Verdict.REFUTED, "the identity or the non-vanishing fails exactly",

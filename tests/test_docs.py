@@ -199,8 +199,8 @@ def test_papers_are_cited_with_a_bibliography(pages: dict) -> None:
 
 def test_pages_show_no_sympy_code_syntax(pages: dict) -> None:
     for name, page in pages.items():
-        if name.startswith("seed-"):
-            continue
+        if name.startswith("seed-") or not name.endswith(".md"):
+            continue  # seed text is verbatim; raw evidence files are JSON
         visible = re.sub(r"<details.*?</details>", "", page, flags=re.S)
         visible = re.sub(r"```(?!\{).*?```", "", visible, flags=re.S)  # code blocks
         visible = re.sub(r"`[^`\n]+`", "", visible)  # inline code
@@ -227,6 +227,33 @@ def test_evidence_is_a_compact_table_with_raw_json_folded() -> None:
     assert "1 further item(s)" in table  # the traceback is only in the raw JSON
     assert docs_gen._REPO_ROOT not in text and "<repo>/x.py" in raw
     assert json.loads(raw.split("```json\n", 1)[1].split("\n```", 1)[0])["n"] == 10000
+
+
+def test_raw_evidence_is_linked_as_one_json_file_per_claim(
+    fresh_report: dict, pages: dict
+) -> None:
+    for entry in fresh_report["claims"]:
+        path = docs_gen.evidence_path(entry["id"])
+        data = json.loads(pages[path])
+        assert data["id"] == entry["id"] and data["evidence"] == json.loads(
+            docs_gen._strip_paths(json.dumps(entry.get("evidence") or {}))
+        )
+        assert [r["name"] for r in data["readings"]] == [
+            r["name"] for r in entry.get("readings") or []
+        ]
+        section = _sections(pages[docs_gen.paper_page_name(paper_of(entry["seed_file"]))])[
+            entry["id"]
+        ]
+        assert f"<{path}>`" in section and "```json" not in section
+    assert len([p for p in pages if p.endswith(".json")]) == len(fresh_report["claims"])
+
+
+def test_write_pages_removes_stale_evidence(tmp_path: Path) -> None:
+    pages = {"index.md": "# x\n", "evidence/a.json": "{}\n"}
+    docs_gen.write_pages(pages, tmp_path)
+    assert (tmp_path / "evidence" / "a.json").read_text() == "{}\n"
+    docs_gen.write_pages({"index.md": "# x\n"}, tmp_path)
+    assert not (tmp_path / "evidence" / "a.json").exists()
 
 
 def test_derivation_maths_is_made_safe() -> None:
@@ -277,7 +304,9 @@ def test_figures_have_captions_with_their_run(tmp_path: Path) -> None:
     report = {
         "seed": 0, "profile": "quick", "family_alpha": 0.05,
         "claims": [{"id": "cl.fig2", "seed_file": "003_3078ccb5100b14b7.txt", "section": "CL",
-                    "statement": "s", "reading": "r", "verdict": "supported", "summary": "ok"}],
+                    "statement": "s", "reading": "r", "verdict": "supported", "summary": "ok",
+                    "readings": [{"name": "paper", "reading": "r", "verdict": "supported",
+                                  "summary": "ok", "evidence": {"replicates": 20, "T": 2000}}]}],
     }
     figures = tmp_path / "_static" / "figures" / "cl-fig2"
     figures.mkdir(parents=True)
@@ -293,6 +322,8 @@ def test_figures_have_captions_with_their_run(tmp_path: Path) -> None:
     assert "```{figure} ../_static/figures/cl-fig2/cl_fig2_paper.png" in page
     caption = page.split("cl_fig2_paper.png", 1)[1].split("```", 1)[0]
     assert "Figure 2" in caption and "full profile" in caption and "100 replicates" in caption
+    # the table's run is stated beside the figure's, from the claim's own evidence
+    assert "quick-profile verification run of 20 replicates and $T = 2000$ rounds" in caption
     assert "svg" not in page and "cl_fig2.csv" not in page
     assert "cl_fig2" not in pages["nguyen2025cosine.md"]
 
@@ -371,6 +402,26 @@ def test_sphinx_build_needs_only_pip(built_html: Path) -> None:
         assert name in names, name
     assert (built_html / "_modules" / "moetheory" / "docs_gen.html").is_file()  # viewcode
     assert (built_html / "api" / "moetheory.strategies.html").is_file()  # a page per module
+
+
+#: A page heavier than this loads slowly and makes a browser's find-in-page stall.
+_MAX_PAGE_BYTES = 1_000_000
+
+
+def test_every_page_is_under_1_mb_and_links_its_evidence(built_html: Path) -> None:
+    heavy = {
+        str(p.relative_to(built_html)): p.stat().st_size
+        for p in _built_pages(built_html)
+        if p.stat().st_size >= _MAX_PAGE_BYTES
+    }
+    assert not heavy, f"pages of 1 MB or more: {heavy}"
+    html = (built_html / "claims" / "nguyen2025cosine.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(\.\./_downloads/[^"]+\.json)"', html)
+    assert links, "the raw evidence is not linked"
+    for link in set(links):
+        target = (built_html / "claims" / link).resolve()
+        assert target.is_file(), link
+        json.loads(target.read_text(encoding="utf-8"))
 
 
 def test_claim_anchors_resolve(built_html: Path, fresh_report: dict) -> None:

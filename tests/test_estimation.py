@@ -23,6 +23,7 @@ from moetheory.estimation import (
 )
 from moetheory.estimation.experiment import (
     fit_record,
+    median_pair_cdf,
     rates_design,
     slope_bootstrap,
     true_measure,
@@ -196,6 +197,47 @@ def test_slope_bootstrap_recovers_and_separates():
     assert not out["ci"][0] < -0.25 < out["ci"][1]
 
 
+@pytest.mark.parametrize("reps", [1, 2, 3, 4, 5, 6])
+def test_median_pair_law_matches_enumeration_of_every_resample(reps):
+    import itertools
+    from fractions import Fraction
+
+    counts: dict[tuple[int, int], int] = {}
+    for draw in itertools.product(range(reps), repeat=reps):
+        s = sorted(draw)
+        key = (s[(reps - 1) // 2], s[reps // 2])
+        counts[key] = counts.get(key, 0) + 1
+    a, b, cdf = median_pair_cdf(reps)
+    assert sorted(zip(a.tolist(), b.tolist(), strict=True)) == sorted(counts)
+    cum = Fraction(0)
+    for ai, bi, ci in zip(a.tolist(), b.tolist(), cdf.tolist(), strict=True):
+        cum += Fraction(counts[(ai, bi)], reps**reps)
+        assert ci == float(cum)
+    assert cdf[-1] == 1.0
+
+
+@pytest.mark.parametrize("reps", [5, 6, 9])
+def test_exact_bootstrap_interval_is_the_limit_of_the_monte_carlo_one(reps):
+    ns = np.array([100.0, 300.0, 1000.0, 3000.0])
+    rng = np.random.default_rng(reps)
+    losses = ns[:, None] ** -0.4 * rng.lognormal(0.0, 0.5, (4, reps))
+    ex = slope_bootstrap(ns, losses, 0.05, rng, exact=True)
+    mc = slope_bootstrap(ns, losses, 0.05, np.random.default_rng(0), n_boot=200_000)
+    assert ex["method"] == "exact-bootstrap" and mc["method"] == "monte-carlo"
+    assert ex["slope"] == mc["slope"]
+    assert ex["ci"] == pytest.approx(mc["ci"], abs=0.01)
+    # multiplying the losses by n^-0.3 shifts the whole bootstrap law by -0.3
+    other = slope_bootstrap(ns, losses * ns[:, None] ** -0.3, 0.05, rng, exact=True)
+    assert other["ci"] == pytest.approx([v - 0.3 for v in ex["ci"]], abs=1e-9)
+
+
+def test_a_wrong_median_law_would_be_caught():
+    cdf = median_pair_cdf(4)[2]
+    pmf = np.diff(np.concatenate([[0.0], cdf]))
+    uniform = np.full_like(pmf, 1 / pmf.size)
+    assert np.max(np.abs(pmf - uniform)) > 0.05
+
+
 # ---- bad input -------------------------------------------------------------------------------
 
 
@@ -225,5 +267,7 @@ def test_bad_input_raises_value_error_naming_parameter():
         regression_function(G, np.zeros((1, 2)), Router("cosine"))
     with pytest.raises(ValueError, match="profile"):
         rates_design("medium")
+    with pytest.raises(ValueError, match="reps must be an integer >= 1"):
+        median_pair_cdf(0)
     with pytest.raises(ValueError, match="losses must be positive"):
         slope_bootstrap(np.array([1.0, 2.0]), np.zeros((2, 3)), 0.05, np.random.default_rng())

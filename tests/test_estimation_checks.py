@@ -96,3 +96,33 @@ def test_voronoi_cells_are_not_a_partition_at_ties():
     out = est.check_voronoi_cells(_ctx("pcr.voronoi.loss.cells"))
     assert out.verdict is Verdict.REFUTED
     assert out.evidence["counterexample"]["cells"] == [[0], [0]]
+
+
+@pytest.mark.parametrize("decide_at", [1, 2, 3, None])
+def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_at):
+    calls = []
+
+    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0):
+        calls.append((design.expert, first_rep, design.replicates))
+        return [{"router": r, "k": k, "n": n, "rep": first_rep + i, "l": 1.0}
+                for r, k in configs for n in design.n_grid for i in range(design.replicates)]
+
+    monkeypatch.setattr(est, "run_rates", fake_run_rates)
+    looks = []
+
+    def judge(recs, alpha_look):
+        looks.append((len(recs["tanh"]), alpha_look))
+        verdict = (Verdict.SUPPORTED if decide_at is not None and len(looks) >= decide_at
+                   else Verdict.INCONCLUSIVE)
+        comp = est._one_sided("s", {"slope": -0.5, "ci": [-0.6, -0.4] if verdict is
+                                    Verdict.SUPPORTED else [-1.0, 0.0], "level": 0.99},
+                              3, est.REGRESSION_THRESHOLD, True)
+        return [comp], len(recs["tanh"])
+
+    ctx = _ctx("pcr.rates.regression")
+    design, seq, payload = est._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge)
+    used = decide_at or 3
+    assert [c[1:] for c in calls] == [(0, 13), (13, 12), (25, 12)][:used]
+    assert design.replicates == seq.n == [13, 25, 37][used - 1]
+    assert payload == 5 * seq.n  # records of the last look: every n of the grid
+    assert all(a == pytest.approx(ctx.alpha / 3) for _, a in looks)

@@ -244,6 +244,56 @@ def _fig45_base(reading: str, N: int, T: int) -> CLConfig:
                     column_norm=0.01, cluster_spread=SIGMA0 / 100)
 
 
+def _plot_fig4(
+    out_dir: Path, reading: str, seed: int, T: int, records: list[tuple[object, ...]]
+) -> list[Path]:
+    """Figure 4 under ``reading``: the expert each task is routed to, one run per Γ.
+
+    Appends one ``(reading, gamma, t, task, expert)`` row per round to ``records`` and
+    returns the PNG and SVG paths. One run per threshold in every profile, so the figure
+    is the same whatever the profile.
+    """
+    from matplotlib.lines import Line2D
+
+    plt = _plt()
+    base4 = _fig45_base(reading, 6, T)
+    runs4 = simulate_many([base4.replace(gamma=g) for g in FIG45_GAMMAS], 1, seed)
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), sharey=True)
+    t = np.arange(1, T + 1)
+    K = base4.K
+    colours = [f"C{k}" for k in range(K)]
+    for ax, res, name in zip(axes, runs4, GAMMA_NAMES, strict=True):
+        cluster = res.task[0] % K
+        ax.scatter(t, res.expert[0] + 1, c=[colours[int(c)] for c in cluster], s=4)
+        tr = int(res.termination_round[0])
+        if tr > 0:
+            ax.axvline(tr, color="grey", ls="--", lw=0.8)
+        above = res.config.resolved_gamma > res.config.lam
+        ax.set_title(f"Γ = {name} {'>' if above else '≤'} λ")
+        ax.set_xlabel("round t (one task per round)")
+        ax.set_yticks(range(1, base4.M + 1))
+        records.extend(
+            (reading, name, i + 1, int(res.task[0, i]) + 1, int(res.expert[0, i]) + 1)
+            for i in range(T)
+        )
+    axes[0].set_ylabel("expert the task is routed to")
+    handles = [
+        Line2D([], [], ls="", marker="o", color=colours[k], label=f"task cluster {k + 1}")
+        for k in range(K)
+    ]
+    handles.append(Line2D([], [], color="grey", ls="--", lw=0.8, label="gate terminated"))
+    fig.legend(handles=handles, loc="lower center", ncol=K + 1, frameon=False,
+               bbox_to_anchor=(0.5, -0.1))
+    fig.suptitle(
+        f"Figure 4, reading '{reading}': one run per threshold Γ "
+        f"(N = 6 task types, K = {K} clusters, M = {base4.M} experts, seed {seed})",
+        y=1.02,
+    )
+    paths = _save(fig, out_dir / f"cl_fig4_{reading}")
+    plt.close(fig)
+    return paths
+
+
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
@@ -322,28 +372,9 @@ def reproduce_fig4_5(
     written: list[Path] = []
     records: list[tuple[object, ...]] = []
     curves: list[tuple[object, ...]] = []
+    t = np.arange(1, T + 1)
     for reading in READINGS:
-        base4 = _fig45_base(reading, 6, T)
-        runs4 = simulate_many([base4.replace(gamma=g) for g in FIG45_GAMMAS], 1, seed)
-        fig, axes = plt.subplots(1, 4, figsize=(16, 3.5), sharey=True)
-        t = np.arange(1, T + 1)
-        for ax, res, name in zip(axes, runs4, GAMMA_NAMES, strict=True):
-            cluster = res.task[0] % 3
-            ax.scatter(t, res.expert[0] + 1, c=cluster, s=4, cmap="viridis")
-            tr = int(res.termination_round[0])
-            if tr > 0:
-                ax.axvline(tr, color="grey", ls="--", lw=0.8)
-            above = res.config.resolved_gamma > res.config.lam
-            ax.set_title(f"Γ = {name} {'>' if above else '≤'} λ")
-            ax.set_xlabel("round t")
-            records.extend(
-                (reading, name, i + 1, int(res.task[0, i]) + 1, int(res.expert[0, i]) + 1)
-                for i in range(T)
-            )
-        axes[0].set_ylabel("routed expert (colour: task cluster)")
-        fig.suptitle(f"Figure 4, reading '{reading}' (N = 6, M = 5, seed {seed})", y=1.02)
-        written += _save(fig, out_dir / f"cl_fig4_{reading}")
-        plt.close(fig)
+        written += _plot_fig4(out_dir, reading, seed, T, records)
 
         base5 = _fig45_base(reading, 30, T)
         runs5 = simulate_many([base5.replace(gamma=g) for g in FIG45_GAMMAS], R, seed,

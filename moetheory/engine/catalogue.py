@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from moetheory.engine._catalogue_data import CATALOGUE_ROWS
+from moetheory.engine._catalogue_latex import STATEMENT_LATEX
 
 __all__ = [
     "CATALOGUE",
@@ -194,6 +195,7 @@ class ClaimSpec:
     sources: tuple[Source, ...] = ()
     covers: tuple[str, ...] = ()
     origin: str = "seed"
+    statement_latex: str = ""
 
 
 def _spec(row: tuple) -> ClaimSpec:  # type: ignore[type-arg]
@@ -210,12 +212,15 @@ def _spec(row: tuple) -> ClaimSpec:  # type: ignore[type-arg]
         sources=normalise_sources(meta.get("sources")),
         covers=tuple(meta.get("covers", ())),
         origin=origin,
+        statement_latex=meta.get("statement_latex") or STATEMENT_LATEX.get(cid, ""),
     )
 
 
 #: Each row of :data:`~moetheory.engine._catalogue_data.CATALOGUE_ROWS` is
 #: ``(id, section, seed_files, statement)`` optionally followed by a dict with ``sources``
-#: (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys) and ``origin``.
+#: (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys), ``origin`` and
+#: ``statement_latex`` (the typeset statement; default: the row's entry in
+#: :data:`~moetheory.engine._catalogue_latex.STATEMENT_LATEX`).
 CATALOGUE: tuple[ClaimSpec, ...] = tuple(_spec(row) for row in CATALOGUE_ROWS)
 
 _BY_ID = {spec.id: spec for spec in CATALOGUE}

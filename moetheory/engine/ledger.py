@@ -48,7 +48,33 @@ __all__ = [
 
 @dataclass(frozen=True)
 class UncheckedRow:
-    """A statement of a seed that no claim checks, and why (a row of ``UNCHECKED``)."""
+    """A statement of a seed that no claim checks, and why (a row of ``UNCHECKED``).
+
+    Parameters
+    ----------
+    key : str
+        Audit key, e.g. ``"003-own-1"``.
+    seed_file : str
+        The seed file holding the statement.
+    lines : tuple of int
+        Its 1-based lines, sorted.
+    reason : str
+        Why no claim checks it.
+
+    See Also
+    --------
+    unchecked_rows : builds and validates these rows.
+
+    Notes
+    -----
+    The rows live in :data:`moetheory.engine._ledger_data.UNCHECKED`; a statement read from a
+    seed is either checked by a claim or recorded here with its reason, never silently dropped.
+
+    Examples
+    --------
+    >>> UncheckedRow("003-own-1", "003_3078ccb5100b14b7.txt", (243,), "hardware").lines
+    (243,)
+    """
 
     key: str
     seed_file: str
@@ -58,7 +84,34 @@ class UncheckedRow:
 
 @dataclass(frozen=True)
 class AuditRow:
-    """A row of ``shared/audit-rows.md``: its key, seed line text and statement."""
+    """A row of ``shared/audit-rows.md``: its key, seed line text and statement.
+
+    Parameters
+    ----------
+    key : str
+        Audit key, ``NNN-k`` (``NNN`` the seed's number).
+    partial : bool
+        Whether the row is marked ``P`` (partly checkable).
+    lines : str
+        The seed lines as the row writes them, e.g. ``"L221"``.
+    statement : str
+        The checkable statement.
+
+    See Also
+    --------
+    read_audit_rows : parses the rows.
+    uncovered_audit_rows : the rows nothing accounts for.
+
+    Notes
+    -----
+    The audit list is a first read of the seeds; the ledger checks that every row is covered
+    by a claim (``covers``) or explained by an ``UNCHECKED`` row.
+
+    Examples
+    --------
+    >>> AuditRow("003-05", True, "L221", "more experts").partial
+    True
+    """
 
     key: str
     partial: bool
@@ -70,7 +123,7 @@ class AuditRow:
 class LedgerEntry:
     """One line range of a seed and what accounts for it.
 
-    Attributes
+    Parameters
     ----------
     seed_file : str
         The seed file.
@@ -82,6 +135,21 @@ class LedgerEntry:
         Audit-row keys those claims cover, or the keys of the ``UNCHECKED`` rows.
     reasons : list of str
         Why the statement is not checked (``UNCHECKED`` rows); empty when a claim checks it.
+
+    See Also
+    --------
+    build_ledger : builds the entries of every seed.
+
+    Notes
+    -----
+    An entry with claims is *checked*; one with only reasons is *recorded with the reason no
+    claim checks it*. The ledger pages count both per seed.
+
+    Examples
+    --------
+    >>> e = LedgerEntry("003_3078ccb5100b14b7.txt", (74,), ["cl.x"], ["003-12"])
+    >>> bool(e.claims), e.reasons
+    (True, [])
     """
 
     seed_file: str
@@ -94,11 +162,30 @@ class LedgerEntry:
 def unchecked_rows(rows: Iterable[tuple] = UNCHECKED) -> list[UncheckedRow]:  # type: ignore[type-arg]
     """The ``UNCHECKED`` rows, validated.
 
+    Parameters
+    ----------
+    rows : iterable of tuple
+        ``(key, seed_file, lines, reason)`` rows; default :data:`UNCHECKED`.
+
+    Returns
+    -------
+    list of UncheckedRow
+        One per row, in the given order, lines sorted.
+
     Raises
     ------
     ValueError
         For an unknown seed file, an empty line list, a line < 1, an empty reason or a
         repeated key.
+
+    See Also
+    --------
+    build_ledger : places these rows in the ledger.
+
+    Notes
+    -----
+    Validation happens when the ledger is built, so a malformed row fails the ledger test
+    rather than producing a page with a wrong line link.
 
     Examples
     --------
@@ -143,6 +230,21 @@ def build_ledger(
         ``{seed_file: [LedgerEntry, ...]}`` for every seed of :data:`SEED_FILES`, entries
         sorted by first line, then by the line tuple.
 
+    Raises
+    ------
+    ValueError
+        If an ``UNCHECKED`` row is malformed (see :func:`unchecked_rows`).
+
+    See Also
+    --------
+    generate_ledger_pages : the ledger as Markdown pages.
+    uncovered_audit_rows : audit rows the ledger does not account for.
+
+    Notes
+    -----
+    Claims whose ``sources`` name exactly the same lines of a seed share one entry; an audit key
+    is attached to an entry only when it belongs to that entry's seed (its ``NNN-`` prefix).
+
     Examples
     --------
     >>> from types import SimpleNamespace as NS
@@ -184,7 +286,25 @@ def build_ledger(
 
 
 def format_lines(lines: Sequence[int]) -> str:
-    """``(272, 274, 275, 276, 280)`` -> ``"L272, L274–276, L280"``.
+    """Line numbers as compact ranges: ``(272, 274, 275, 276, 280)`` -> ``"L272, L274–276, L280"``.
+
+    Parameters
+    ----------
+    lines : sequence of int
+        1-based line numbers (at least one), in any order, repeats allowed.
+
+    Returns
+    -------
+    str
+        Sorted, de-duplicated, consecutive runs joined with an en dash.
+
+    See Also
+    --------
+    render_ledger_page : uses it in the "lines" column.
+
+    Notes
+    -----
+    The ``L`` prefix matches the seed-page anchors (``seed-003.html#L74``).
 
     Examples
     --------
@@ -205,7 +325,32 @@ def format_lines(lines: Sequence[int]) -> str:
 
 
 def ledger_page_name(seed_file: str) -> str:
-    """``"003_3078ccb5100b14b7.txt"`` -> ``"seed-003"``."""
+    """The ledger page name of a seed file: ``"003_3078ccb5100b14b7.txt"`` -> ``"seed-003"``.
+
+    Parameters
+    ----------
+    seed_file : str
+        A seed file name, ``NNN_hash.txt``.
+
+    Returns
+    -------
+    str
+        ``"seed-NNN"`` (without the ``.md`` suffix, as a toctree entry).
+
+    See Also
+    --------
+    render_ledger_index : links the pages by these names.
+
+    Notes
+    -----
+    The same ``seed-NNN`` stem names the seed's text page among the claim pages, under a
+    different folder.
+
+    Examples
+    --------
+    >>> ledger_page_name("003_3078ccb5100b14b7.txt")
+    'seed-003'
+    """
     return f"seed-{seed_file[:3]}"
 
 
@@ -214,7 +359,36 @@ def _cell(text: str) -> str:
 
 
 def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
-    """The Markdown page of one seed's ledger."""
+    """The Markdown page of one seed's ledger.
+
+    Parameters
+    ----------
+    seed_file : str
+        The seed file.
+    entries : sequence of LedgerEntry
+        Its ledger entries (from :func:`build_ledger`).
+
+    Returns
+    -------
+    str
+        A title, a count line and one table row per entry (lines, audit rows, claims,
+        reasons).
+
+    See Also
+    --------
+    generate_ledger_pages : all the pages at once.
+
+    Notes
+    -----
+    Pipes inside reasons are escaped so a reason can never break the table.
+
+    Examples
+    --------
+    >>> e = LedgerEntry("003_3078ccb5100b14b7.txt", (74,), ["cl.x"], ["003-12"])
+    >>> page = render_ledger_page("003_3078ccb5100b14b7.txt", [e])
+    >>> "| L74 | 003-12 | `cl.x` | — |" in page
+    True
+    """
     checked = sum(1 for e in entries if e.claims)
     lines = [
         f"# Coverage ledger: {SEED_FILES.get(seed_file, seed_file)}",
@@ -240,7 +414,36 @@ def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
 def render_ledger_index(
     book: Mapping[str, Sequence[LedgerEntry]], unsourced: Sequence[str] = ()
 ) -> str:
-    """The index page of the ledger, one row per seed, then the claims without ``sources``."""
+    """The index page of the ledger, one row per seed, then the claims without ``sources``.
+
+    Parameters
+    ----------
+    book : mapping of str to sequence of LedgerEntry
+        The ledger (from :func:`build_ledger`).
+    unsourced : sequence of str
+        IDs of seed claims that record no ``sources``.
+
+    Returns
+    -------
+    str
+        Markdown: an introduction, a toctree of the seed pages, a count table and the list of
+        claims without provenance.
+
+    See Also
+    --------
+    render_ledger_page : one seed's page.
+
+    Notes
+    -----
+    The counts are those of :func:`render_ledger_page`: an entry is checked when a claim
+    names its lines.
+
+    Examples
+    --------
+    >>> page = render_ledger_index({"003_3078ccb5100b14b7.txt": []})
+    >>> page.splitlines()[0]
+    '# Coverage ledger'
+    """
     lines = [
         "# Coverage ledger",
         "",
@@ -285,8 +488,36 @@ def generate_ledger_pages(
     book: Mapping[str, Sequence[LedgerEntry]] | None = None,
     claims: Iterable | None = None,  # type: ignore[type-arg]
 ) -> dict[str, str]:
-    """``{file name: Markdown}`` for the index and every seed page; the index also lists the
-    seed claims that record no ``sources``."""
+    """The ledger pages: the index and one page per seed.
+
+    Parameters
+    ----------
+    book : mapping of str to sequence of LedgerEntry, optional
+        The ledger; default: :func:`build_ledger` of ``claims``.
+    claims : iterable of Claim, optional
+        Default: every registered claim.
+
+    Returns
+    -------
+    dict of str to str
+        ``{file name: Markdown}``: ``index.md`` (which also lists the seed claims that record
+        no ``sources``) and ``seed-NNN.md`` per seed.
+
+    See Also
+    --------
+    main : writes or checks the pages.
+
+    Notes
+    -----
+    A pure function of the registry and ``UNCHECKED``: no check runs, so the pages are the same
+    on every machine and a test compares them with a fresh generation.
+
+    Examples
+    --------
+    >>> pages = generate_ledger_pages(claims=[])
+    >>> sorted(pages)[0]
+    'index.md'
+    """
     claims = _registered() if claims is None else list(claims)
     book = build_ledger(claims) if book is None else book
     unsourced = sorted(c.id for c in claims if not c.sources and getattr(c, "origin", "seed")
@@ -301,13 +532,32 @@ _ROW = re.compile(r"^\|\s*(\d{3}-\d+)(\s+P)?\s*\|([^|]*)\|(.*)$")
 
 
 def read_audit_rows(path: str | Path) -> list[AuditRow]:
-    """Parse the rows of ``shared/audit-rows.md`` (``| key [P] | lines | statement | how |``).
+    r"""Parse the rows of ``shared/audit-rows.md`` (``| key [P] | lines | statement | how |``).
+
+    Parameters
+    ----------
+    path : path
+        The audit-rows Markdown file.
+
+    Returns
+    -------
+    list of AuditRow
+        One per table row whose first cell is an audit key, in file order.
+
+    See Also
+    --------
+    uncovered_audit_rows : which of these rows nothing accounts for.
+
+    Notes
+    -----
+    Header and separator rows (no ``NNN-k`` key) are skipped; the last two cells are dropped
+    from the statement, so a statement may itself contain ``|``.
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "rows.md"
-    >>> _ = p.write_text("| key | line(s) |\\n| 003-05 P | L221 | more experts | sim |\\n")
+    >>> _ = p.write_text("| key | line(s) |\n| 003-05 P | L221 | more experts | sim |\n")
     >>> [(r.key, r.partial, r.lines) for r in read_audit_rows(p)]
     [('003-05', True, 'L221')]
     """
@@ -321,7 +571,36 @@ def read_audit_rows(path: str | Path) -> list[AuditRow]:
 
 
 def seed_file_for_key(key: str) -> str:
-    """The seed file an audit key such as ``"003-17"`` belongs to."""
+    """The seed file an audit key such as ``"003-17"`` belongs to.
+
+    Parameters
+    ----------
+    key : str
+        An audit key whose first three characters are a seed's number.
+
+    Returns
+    -------
+    str
+        The seed file name.
+
+    Raises
+    ------
+    ValueError
+        If no seed file starts with the key's prefix.
+
+    See Also
+    --------
+    read_audit_rows : where the keys come from.
+
+    Notes
+    -----
+    Matches the prefix ``NNN_`` of :data:`~moetheory.engine.catalogue.SEED_FILES`.
+
+    Examples
+    --------
+    >>> seed_file_for_key("003-17")
+    '003_3078ccb5100b14b7.txt'
+    """
     for seed in SEED_FILES:
         if seed.startswith(key[:3] + "_"):
             return seed
@@ -334,6 +613,34 @@ def uncovered_audit_rows(
     unchecked: Iterable[tuple] | None = None,  # type: ignore[type-arg]
 ) -> list[str]:
     """Keys of the audit rows that no claim covers and no ``UNCHECKED`` row explains.
+
+    Parameters
+    ----------
+    rows : iterable of AuditRow
+        The audit rows (from :func:`read_audit_rows`).
+    claims : iterable of Claim, optional
+        Objects with ``covers``; default: every registered claim.
+    unchecked : iterable of tuple, optional
+        ``UNCHECKED``-style rows; default :data:`UNCHECKED`.
+
+    Returns
+    -------
+    list of str
+        The uncovered keys, in the order of ``rows``.
+
+    Raises
+    ------
+    ValueError
+        If an ``UNCHECKED`` row is malformed (see :func:`unchecked_rows`).
+
+    See Also
+    --------
+    build_ledger : the ledger of what is covered.
+
+    Notes
+    -----
+    The ledger test asserts this list is empty: every statement of the first read is either
+    checked or given a reason.
 
     Examples
     --------
@@ -361,7 +668,37 @@ def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write (or with ``--check`` compare) the ledger pages; returns the exit status."""
+    """Command line: write (or with ``--check`` compare) the ledger pages.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        ``--out DIR [--check]`` (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success; 1 with ``--check`` when a page is stale.
+
+    See Also
+    --------
+    generate_ledger_pages : the pages written.
+
+    Notes
+    -----
+    Writing removes ``*.md`` files in the folder that are no longer generated, so a removed
+    seed never leaves a stale page behind.
+
+    Examples
+    --------
+    ``--out`` is required (argparse exits with status 2 without it):
+
+    >>> try:
+    ...     main([])
+    ... except SystemExit as exc:
+    ...     print(exc.code)
+    2
+    """
     parser = argparse.ArgumentParser(prog="python -m moetheory.engine.ledger")
     parser.add_argument("--out", type=Path, required=True, help="directory of the pages")
     parser.add_argument("--check", action="store_true", help="only report stale pages")

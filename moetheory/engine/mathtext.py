@@ -6,10 +6,14 @@ should see ``(n_b + τ₁)²``, ``∞`` and ``2·d·h`` instead. This module hol
 conversions every output shares:
 
 * :func:`prettify` -- SymPy-printed plain text to readable Unicode text;
-* :func:`latex_to_unicode` -- a LaTeX formula to Unicode text for a terminal.
+* :func:`latex_to_unicode` -- a LaTeX formula to Unicode text for a terminal;
+* :func:`sympy_text_to_latex` -- the typeset form of a text holding SymPy-printed
+  expressions (each expression set as ``$...$`` LaTeX by :func:`sympy.printing.latex`), which
+  fills the ``*_latex`` fields of every :class:`~moetheory.engine.verdicts.Outcome` and
+  :class:`~moetheory.engine.verdicts.Reading` whose check gives none.
 
-Both are deterministic string rewrites (no floating point), so the same input gives the same
-text on every machine.
+All are deterministic (string rewrites and exact SymPy arithmetic, no floating point), so
+the same input gives the same text on every machine.
 
 Examples
 --------
@@ -22,8 +26,10 @@ Examples
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
 
-__all__ = ["has_code_syntax", "latex_to_unicode", "prettify"]
+__all__ = ["has_code_syntax", "latex_to_unicode", "prettify", "sympy_text_to_latex"]
 
 _SUPER = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 _SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
@@ -90,6 +96,11 @@ def prettify(text: str) -> str:
         ``*``) as ``e``, ``sqrt(`` as ``√(``, ``->`` as ``→``, ``>=``/``<=``/``!=`` as
         ``≥``/``≤``/``≠`` and Greek names (``tau1``) as letters with subscripts (``τ₁``).
 
+    See Also
+    --------
+    sympy_text_to_latex : the same text with its SymPy expressions typeset.
+    latex_to_unicode : a LaTeX formula as Unicode text.
+
     Notes
     -----
     A rewrite, not a parse: it never changes the words of the text, only its code
@@ -135,6 +146,15 @@ def has_code_syntax(text: str) -> bool:
     -------
     bool
         True when a power ``**``, SymPy's infinity ``oo`` or ``E**`` remains.
+
+    See Also
+    --------
+    prettify : removes this syntax.
+
+    Notes
+    -----
+    The documentation tests use it on every page a reader sees: no SymPy code syntax may
+    remain outside code blocks.
 
     Examples
     --------
@@ -192,6 +212,10 @@ def latex_to_unicode(latex: str) -> str:
         super- and subscripts where Unicode has them (``^(…)``, ``_(…)`` otherwise),
         ``\frac{a}{b}`` as ``a/b``, ``\sqrt{x}`` as ``√x``, ``\mathbb{R}`` as ``ℝ``; sizing
         commands (``\left``, ``\right``, ``\big``) and spacing dropped.
+
+    See Also
+    --------
+    prettify : SymPy-printed plain text as Unicode.
 
     Notes
     -----
@@ -270,7 +294,8 @@ def _convert(s: str) -> str:
                 out.append(body + mark if len(body) == 1 else f"{name}({body})")
                 continue
             out.append(_SYMBOLS.get(name, name))
-            if name in _GREEK or name in ("partial", "nabla"):
+            if name in _GREEK or name in ("partial", "nabla", "lVert", "langle", "lceil",
+                                          "lfloor"):
                 while i < len(s) and s[i] == " ":  # TeX drops the space after a letter
                     i += 1
             continue
@@ -291,3 +316,251 @@ def _convert(s: str) -> str:
         out.append(c)
         i += 1
     return "".join(out)
+
+
+# -- SymPy-printed expressions in running text, typeset -------------------------------
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_(?:\{[^{}\s]*\}|[A-Za-z0-9]+))?")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "Abs")
+
+
+def _factors(value: Any) -> list[Any]:
+    import sympy as sp
+
+    return list(value.args) if isinstance(value, sp.Mul) else [value]
+
+
+def _add(terms: list[Any]) -> Any:
+    import sympy as sp
+
+    return sp.Add(*terms, evaluate=False)
+
+
+def _neg(a: Any) -> Any:
+    import sympy as sp
+
+    if isinstance(a, sp.Number):
+        return -a
+    return sp.Mul(sp.S.NegativeOne, *_factors(a), evaluate=False)
+
+
+def _quotient(num: list[Any], den: list[Any]) -> Any:
+    """``a*b/c/d`` as written: integer ratios exact, everything else unevaluated."""
+    import sympy as sp
+
+    if len(num) == 1 and len(den) == 1 and all(isinstance(x, sp.Integer) for x in (*num, *den)):
+        if den[0] != 0:
+            return sp.Rational(num[0], den[0])
+    factors = [f for x in num for f in _factors(x)]
+    if den:
+        d = den[0] if len(den) == 1 else sp.Mul(*den, evaluate=False)
+        factors.append(sp.Pow(d, sp.S.NegativeOne, evaluate=False))
+    if len(factors) > 1 and factors[0] == 1:
+        factors = factors[1:]
+    return factors[0] if len(factors) == 1 else sp.Mul(*factors, evaluate=False)
+
+
+class _Fail(Exception):
+    """The text at this position is not a SymPy-printed expression."""
+
+
+class _ExprParser:
+    """Recursive descent over SymPy's ``str`` printing conventions.
+
+    ``a + b`` and ``a - b`` carry a space on both sides; ``*``, ``/`` and ``**`` none; a
+    unary minus none. These conventions tell an expression from the prose around it: in
+    ``gap -(x)**2`` the ``-`` is unary, so ``gap`` is a word, not a term.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.code = False  # seen SymPy code syntax (``*``, ``**``, ``oo``, sqrt(...))
+
+    def expr(self, i: int) -> tuple[Any, int]:
+        first, i = self.term(i)
+        terms = [first]
+        while self.s.startswith((" + ", " - "), i):
+            op = self.s[i + 1]
+            rhs, i = self.term(i + 3)
+            terms.append(rhs if op == "+" else _neg(rhs))
+        return (_add(terms) if len(terms) > 1 else first), i
+
+    def term(self, i: int) -> tuple[Any, int]:
+        first, i = self.unary(i)
+        num: list[Any] = [first]
+        den: list[Any] = []
+        while i < len(self.s) and self.s[i] in "*/" and not self.s.startswith("**", i):
+            op = self.s[i]
+            rhs, i = self.unary(i + 1)
+            self.code = self.code or op == "*"
+            (num if op == "*" else den).append(rhs)
+        if len(num) == 1 and not den:
+            return first, i
+        return _quotient(num, den), i
+
+    def unary(self, i: int) -> tuple[Any, int]:
+        if self.s.startswith("-", i):
+            value, i = self.unary(i + 1)
+            return _neg(value), i
+        return self.power(i)
+
+    def power(self, i: int) -> tuple[Any, int]:
+        import sympy as sp
+
+        base, i = self.atom(i)
+        if self.s.startswith("**", i):
+            self.code = True
+            exponent, i = self.unary(i + 2)
+            return sp.Pow(base, exponent, evaluate=False), i
+        return base, i
+
+    def atom(self, i: int) -> tuple[Any, int]:
+        import sympy as sp
+
+        if self.s.startswith("(", i):
+            value, i = self.expr(i + 1)
+            if not self.s.startswith(")", i):
+                raise _Fail
+            return value, i + 1
+        m = _NUMBER.match(self.s, i)
+        if m:
+            text = m.group(0)
+            value = sp.Integer(text) if "." not in text else sp.Symbol(text)
+            return value, m.end()
+        m = _NAME.match(self.s, i)
+        if not m:
+            raise _Fail
+        name, i = m.group(0), m.end()
+        if self.s.startswith("(", i):
+            args = []
+            arg, i = self.expr(i + 1)
+            args.append(arg)
+            while self.s.startswith(", ", i):
+                arg, i = self.expr(i + 2)
+                args.append(arg)
+            if not self.s.startswith(")", i):
+                raise _Fail
+            if name in _FUNCTIONS:
+                self.code = True
+                return getattr(sp, name)(*args, evaluate=False), i + 1
+            return sp.Function(name)(*args), i + 1
+        if name == "oo":
+            self.code = True
+            return sp.oo, i
+        if name == "pi":
+            return sp.pi, i
+        if name == "E":  # SymPy prints Euler's number as E
+            return sp.E, i
+        return sp.Symbol(name), i
+
+
+@lru_cache(maxsize=4096)
+def _symbol_latex(name: str) -> str:
+    import sympy as sp
+
+    if name.endswith("star") and len(name) > 4:
+        return _symbol_latex(name[:-4]) + "^{*}"
+    if re.fullmatch(r"\d+\.\d+", name):
+        return name
+    latex = str(sp.latex(sp.Symbol(name)))
+    if latex == name and len(name) > 1 and name.isalpha():
+        return rf"\mathrm{{{name}}}"
+    return latex
+
+
+def _typeset(value: Any) -> str:
+    import sympy as sp
+
+    names = {s: _symbol_latex(s.name) for s in value.free_symbols if isinstance(s, sp.Symbol)}
+    return str(sp.latex(value, symbol_names=names))
+
+
+def _expression_at(text: str, i: int) -> tuple[str, int] | None:
+    """The LaTeX of a SymPy-printed expression starting at ``text[i]`` and its end."""
+    parser = _ExprParser(text)
+    try:
+        value, j = parser.expr(i)
+    except (_Fail, RecursionError):
+        return None
+    except Exception:  # SymPy refused the expression (e.g. a bad call): leave it as text
+        return None
+    if j < len(text) and (text[j].isalnum() or text[j] in "_([{"):
+        return None  # the expression would end inside a word
+    if not parser.code:
+        return None
+    try:
+        return _typeset(value), j
+    except Exception:  # pragma: no cover - latex() of a parsed expression does not fail
+        return None
+
+
+def sympy_text_to_latex(text: str) -> str:
+    """The typeset form of a text holding SymPy-printed expressions.
+
+    Each expression SymPy printed into the text (``tau1*u/(n_b + tau1)**2``, ``oo``,
+    ``sqrt(eta)``) becomes ``$...$`` with its LaTeX from :func:`sympy.printing.latex.latex`;
+    the prose around it is prettified (:func:`prettify`). Spans already inside ``$...$``
+    are kept.
+
+    Parameters
+    ----------
+    text : str
+        Plain text, e.g. a check's summary or reading.
+
+    Returns
+    -------
+    str
+        The text with every SymPy expression typeset; ``""`` when the text holds none
+        (nothing to typeset beyond what :func:`prettify` does).
+
+    See Also
+    --------
+    prettify : the same text as Unicode, for terminals.
+    has_code_syntax : whether a text still shows SymPy syntax.
+
+    Notes
+    -----
+    An expression is recognised by SymPy's ``str`` printing conventions: binary ``+`` and
+    ``-`` between spaces, ``*``, ``/`` and ``**`` without, names such as ``tau1``,
+    ``n_b`` or ``o_{1,1}``, calls such as ``sqrt(x)``. It is typeset only when it shows
+    code syntax (``*``, ``**``, ``oo`` or a call of an elementary function), so words and
+    plain numbers stay prose. Names print as SymPy prints symbols (``tau1`` as
+    :math:`\\tau_{1}`, ``etahat`` as :math:`\\hat{\\eta}`), ``etastar`` as
+    :math:`\\eta^{*}` and other words in roman type. The expression is evaluated by SymPy
+    (exact arithmetic), so the order of terms may be SymPy's canonical one.
+
+    Examples
+    --------
+    >>> sympy_text_to_latex("gap etahat**2*x**2 -> oo")
+    'gap $\\\\hat{\\\\eta}^{2} x^{2}$ → $\\\\infty$'
+    >>> sympy_text_to_latex("2*d*h < d**2 for all 1 <= h < d")
+    '$2 d h$ < $d^{2}$ for all 1 ≤ h < d'
+    >>> sympy_text_to_latex("no code here, tau2-only")
+    ''
+    """
+    parts = re.split(r"(\$[^$]+\$|`[^`]*`)", text)
+    out: list[str] = []
+    changed = False
+    for k, part in enumerate(parts):
+        if k % 2:
+            out.append(part)
+            continue
+        i, prose_start = 0, 0
+        pieces: list[str] = []
+        while i < len(part):
+            c = part[i]
+            starts = (c.isalnum() or c in "(-") and (i == 0 or not (
+                part[i - 1].isalnum() or part[i - 1] in "_.*/"
+            ))
+            found = _expression_at(part, i) if starts else None
+            if found is None:
+                i += 1
+                continue
+            latex, j = found
+            pieces += [prettify(part[prose_start:i]), f"${latex}$"]
+            changed = True
+            i = prose_start = j
+        pieces.append(prettify(part[prose_start:]))
+        out.append("".join(pieces))
+    return "".join(out) if changed else ""

@@ -39,6 +39,24 @@ class Paper:
         DOI, empty when there is none.
     seeds : tuple of (str, str)
         ``(seed_file, role)`` pairs, e.g. ``("000_….txt", "the authors' rebuttal")``.
+
+    See Also
+    --------
+    paper_of : the paper a seed document belongs to.
+    PAPERS : the papers of the seed documents.
+
+    Notes
+    -----
+    Frozen: a paper is a value, compared and hashed by its fields. The documentation cites
+    it as :attr:`short` (author-year) and lists :meth:`citation` in the bibliography.
+
+    Examples
+    --------
+    >>> p = Paper("doe2020", ("Jane Doe", "John Roe"), "A Title", "A Venue", 2020)
+    >>> p.short
+    'Doe (2020)'
+    >>> p.citation()
+    'Jane Doe, John Roe (2020). A Title. A Venue.'
     """
 
     key: str
@@ -130,6 +148,15 @@ def paper_of(seed_file: str) -> Paper | None:
     -------
     Paper or None
         The paper whose ``seeds`` list the document.
+
+    See Also
+    --------
+    PAPERS : every paper, in the order of the documentation.
+
+    Notes
+    -----
+    A rebuttal or a review belongs to the paper it is about, so all of a paper's claims are
+    found under one paper whichever document states them.
 
     Examples
     --------

@@ -101,6 +101,8 @@ class Claim:
         the package's own read).
     origin : {"seed", "package"}
         ``package`` for a statement the package adds (never reported as a seed's error).
+    statement_latex : str
+        The typeset statement (prose with ``$...$`` maths); empty when none is given.
     family : str
         :data:`BUILTIN_FAMILY` for the package's own claims, else the top-level package of
         the plugin that registered the claim. Statistical claims share the family-wise
@@ -136,6 +138,7 @@ class Claim:
     covers: tuple[str, ...] = ()
     origin: str = "seed"
     family: str = BUILTIN_FAMILY
+    statement_latex: str = ""
 
     @property
     def seed_file(self) -> str:
@@ -157,6 +160,7 @@ def claim(
     sources: SourcesLike | None = None,
     covers: Iterable[str] | None = None,
     origin: str | None = None,
+    statement_latex: str | None = None,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register ``check(ctx) -> Outcome`` as the check of ``claim_id``.
 
@@ -207,6 +211,10 @@ def claim(
     A claim that extends a catalogued one (``<id>.corrected``, ``<id>.<step>``) inherits its
     sources; its origin defaults to ``"package"`` when its ID ends in ``.corrected``.
 
+    ``statement_latex`` is the typeset statement (Markdown prose, every formula inside
+    ``$...$``); a catalogued ID whose ``statement`` is not overridden defaults to the
+    catalogue's. A check's own ``Outcome.statement_latex`` takes precedence in reports.
+
     Examples
     --------
     >>> @claim("example.one-plus-one", reading="in the integers",
@@ -250,6 +258,15 @@ def claim(
     else:
         default_origin = base.origin if base else "seed"
     orig = origin or default_origin
+    if statement_latex is not None and (
+        not isinstance(statement_latex, str) or statement_latex.count("$") % 2
+    ):
+        raise ValueError(
+            f"claim {claim_id!r}: statement_latex must be a str with balanced $...$ maths"
+        )
+    latex = statement_latex or (
+        spec.statement_latex if spec is not None and statement is None else ""
+    )
     if orig not in ORIGINS:
         raise ValueError(f"claim {claim_id!r}: origin must be one of {ORIGINS}, got {orig!r}")
 
@@ -281,6 +298,7 @@ def claim(
             covers=cov,
             origin=orig,
             family=fam,
+            statement_latex=latex,
         )
         return func
 

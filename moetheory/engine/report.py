@@ -64,7 +64,28 @@ _PACKAGES = ("moetheory", "numpy", "scipy", "sympy", "mpmath")
 
 
 def environment() -> dict[str, Any]:
-    """Versions that can change a verdict (no host names, no times)."""
+    """Versions that can change a verdict (no host names, no times).
+
+    Returns
+    -------
+    dict
+        ``python``, ``implementation``, ``machine`` and ``packages`` (the versions of
+        moetheory, NumPy, SciPy, SymPy and mpmath; ``None`` for one not installed).
+
+    See Also
+    --------
+    build_report : stores it in every report.
+
+    Notes
+    -----
+    Nothing identifying the host or the time is recorded, so two runs of the same code on two
+    machines give reports that differ only where a verdict really could.
+
+    Examples
+    --------
+    >>> sorted(environment())
+    ['implementation', 'machine', 'packages', 'python']
+    """
     versions: dict[str, str | None] = {}
     for name in _PACKAGES:
         try:
@@ -88,7 +109,45 @@ def build_report(
     selection: Iterable[str] = (),
     complete: bool = True,
 ) -> dict[str, Any]:
-    """Assemble the report object from claim entries (in report order)."""
+    """Assemble the report object from claim entries (in report order).
+
+    Parameters
+    ----------
+    entries : iterable of mapping
+        The claims' report entries, as the runner makes them.
+    seed : int
+        The run's master seed.
+    profile : str
+        The run's profile (``quick``, ``full``).
+    family_alpha : float
+        Family-wise error level of the statistical claims.
+    selection : iterable of str
+        The ``--only`` patterns of the run (empty for all claims).
+    complete : bool
+        False for a run that was interrupted.
+
+    Returns
+    -------
+    dict
+        A ``moetheory-report/1`` report: schema, seed, profile, ``family_alpha``,
+        :func:`environment`, ``complete``, ``selection``, ``counts`` (one per verdict, zeros
+        included, in the order of :class:`~moetheory.engine.verdicts.Verdict`) and ``claims``.
+
+    See Also
+    --------
+    write_json, render_markdown : the report on disk.
+
+    Notes
+    -----
+    The counts always list every verdict, so two reports can be compared key by key.
+
+    Examples
+    --------
+    >>> r = build_report([{"id": "x", "verdict": "proved"}], seed=0, profile="quick",
+    ...                  family_alpha=0.05)
+    >>> r["schema"], r["counts"]["proved"], r["counts"]["refuted"]
+    ('moetheory-report/1', 1, 0)
+    """
     claims = list(entries)
     counts = Counter(e["verdict"] for e in claims)
     return {
@@ -105,21 +164,60 @@ def build_report(
 
 
 class OutputPathError(ValueError):
-    """A report path that cannot be written; the message names the path and the problem."""
+    """A report path that cannot be written; the message names the path and the problem.
+
+    Parameters
+    ----------
+    *args : object
+        As for :class:`ValueError`: the one-line message.
+
+    See Also
+    --------
+    check_output_path : raises it.
+
+    Notes
+    -----
+    A subclass of :class:`ValueError`, so callers that treat bad arguments alike need not
+    know it; the command line prints its message and exits with status 2.
+
+    Examples
+    --------
+    >>> str(OutputPathError("--json /: is a directory; give a file name"))
+    '--json /: is a directory; give a file name'
+    """
 
 
 def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Path:
     """Check, before any work, that a report can be written at ``path``.
 
-    Allowed: a new file in an existing, writable directory; an existing writable regular
-    file, FIFO or character device; a symbolic link to any of these (or a dangling link
-    whose target's directory exists).
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The report path.
+    option : str
+        How the message names the path (``--json``, ``json_path``).
+
+    Returns
+    -------
+    Path
+        ``path`` as a :class:`~pathlib.Path`.
 
     Raises
     ------
     OutputPathError
         One line naming ``option``, the path and the problem: a directory, a missing
         parent directory, a place that cannot be written, another kind of file.
+
+    See Also
+    --------
+    check_output_paths : both report paths at once.
+    write_atomic : how the report is then written.
+
+    Notes
+    -----
+    Allowed: a new file in an existing, writable directory; an existing writable regular
+    file, FIFO or character device; a symbolic link to any of these (or a dangling link
+    whose target's directory exists).
 
     Examples
     --------
@@ -181,7 +279,40 @@ def check_output_paths(
     markdown_path: str | os.PathLike[str] | None,
     labels: tuple[str, str] = ("--json", "--markdown"),
 ) -> None:
-    """Check both report paths (see :func:`check_output_path`) and that they differ."""
+    """Check both report paths (see :func:`check_output_path`) and that they differ.
+
+    Parameters
+    ----------
+    json_path, markdown_path : str or os.PathLike, optional
+        The JSON and Markdown report paths; ``None`` for a report not written.
+    labels : (str, str)
+        How error messages name the two paths.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    OutputPathError
+        If a path cannot be written, or both name the same file (also through a link).
+
+    See Also
+    --------
+    ReportWriter : checks its paths with this on construction.
+
+    Notes
+    -----
+    Two names of one file would make the Markdown report overwrite the JSON one; the check
+    compares real paths, then inodes when both exist.
+
+    Examples
+    --------
+    >>> check_output_paths("/tmp/r.json", "/tmp/r.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    moetheory.engine.report.OutputPathError: --json and --markdown name the same file ...
+    """
     if json_path is not None:
         check_output_path(json_path, labels[0])
     if markdown_path is not None:
@@ -219,12 +350,38 @@ def _is_special(path: str | os.PathLike[str]) -> bool:
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` without ever replacing it by another kind of object.
+    r"""Write ``text`` to ``path`` without ever replacing it by another kind of object.
 
-    A regular file is replaced atomically (a reader never sees half a file) and keeps its
-    permission bits (and its owner, where the process may set it); a new file gets
-    ``0666`` less the umask. A symbolic link is followed
-    and its target written. A FIFO or character device is written in place.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (checked beforehand with :func:`check_output_path`).
+    text : str
+        The whole content, written as UTF-8.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    write_json : a report as JSON through this function.
+
+    Notes
+    -----
+    A regular file is replaced atomically (a temporary file in the same directory, then
+    :func:`os.replace`: a reader never sees half a file) and keeps its permission bits (and
+    its owner, where the process may set it); a new file gets ``0666`` less the umask. A
+    symbolic link is followed and its target written. A FIFO or character device is written
+    in place.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_atomic(pathlib.Path(tmp, "r.md"), "# Report\\n")
+    ...     pathlib.Path(tmp, "r.md").read_text()
+    '# Report\\n'
     """
     if _is_special(path):
         with open(path, "w", encoding="utf-8") as fh:
@@ -253,7 +410,35 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
 
 
 def write_json(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
-    """Write the report as indented UTF-8 JSON."""
+    """Write the report as indented UTF-8 JSON.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    report : mapping
+        The report (see :func:`build_report`).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    write_atomic : how the file is replaced.
+
+    Notes
+    -----
+    Keys keep the report's order and non-ASCII text (Greek letters, ``‖``) is written as is.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_json(pathlib.Path(tmp, "r.json"), {"σ": 1})
+    ...     json.loads(pathlib.Path(tmp, "r.json").read_text(encoding="utf-8"))
+    {'σ': 1}
+    """
     write_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -271,6 +456,24 @@ class ReportWriter:
     labels : (str, str)
         How error messages name the two paths (``--json``/``--markdown`` on the command
         line, ``json_path``/``markdown_path`` in Python).
+
+    See Also
+    --------
+    write_atomic : how each file is written.
+
+    Notes
+    -----
+    Writing at every step costs little (one JSON dump per claim) and means an interrupted
+    run still leaves a report saying it is incomplete.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     w = ReportWriter(pathlib.Path(tmp, "r.json"), None)
+    ...     w.write({"claims": []}, final=True)
+    ...     json.loads(pathlib.Path(tmp, "r.json").read_text())
+    {'claims': []}
     """
 
     def __init__(
@@ -344,6 +547,30 @@ def render_evidence(evidence: Any) -> str:
 def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
     """One claim's section of the Markdown report (any mapping renders, however malformed).
 
+    Parameters
+    ----------
+    entry : mapping
+        One element of ``report["claims"]``.
+    heading : str
+        The Markdown heading marks of the section title.
+
+    Returns
+    -------
+    str
+        Markdown: title with the verdict, statement (typeset when the entry has
+        ``statement_latex``), seed lines, reading, verdict with its summary, evidence,
+        derivation and the other readings.
+
+    See Also
+    --------
+    render_markdown : the whole report.
+    moetheory.docs_gen.render_claim : the documentation's version of a claim.
+
+    Notes
+    -----
+    A report read from disk may hold anything, so missing keys render as ``?`` and values of
+    the wrong type as JSON: ``moetheory show --report`` never fails on a damaged file.
+
     Examples
     --------
     >>> render_claim({"id": "x", "evidence": [1, 2], "readings": "?"}).splitlines()[2]
@@ -416,7 +643,36 @@ def _latex_or_text(latex: Any, plain: Any) -> str:
 
 
 def render_markdown(report: Mapping[str, Any]) -> str:
-    """The whole report as Markdown: a summary table, then a section per claim."""
+    """The whole report as Markdown: a summary table, then a section per claim.
+
+    Parameters
+    ----------
+    report : mapping
+        A ``moetheory-report/1`` report.
+
+    Returns
+    -------
+    str
+        Markdown: run line, counts, a table of every claim's verdict and summary, then
+        :func:`render_claim` of each.
+
+    See Also
+    --------
+    render_claim : one section.
+    ReportWriter : writes it beside the JSON report.
+
+    Notes
+    -----
+    Like :func:`render_claim` it renders any mapping, so an interrupted or hand-edited report
+    still gives a readable file.
+
+    Examples
+    --------
+    >>> r = build_report([{"id": "x", "verdict": "proved", "summary": "ok"}], seed=0,
+    ...                  profile="quick", family_alpha=0.05)
+    >>> "## Claims" in render_markdown(r)
+    True
+    """
     raw_counts = report.get("counts")
     counts = ", ".join(
         f"{k}: {v}" for k, v in (raw_counts.items() if isinstance(raw_counts, Mapping) else ())

@@ -752,6 +752,7 @@ def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: fl
         "claim_seed": ctx.seed,
         "alpha": ctx.alpha if claim.kind == "statistical" else None,
         **payload,
+        "statement_latex": payload.get("statement_latex") or claim.statement_latex,
         "seconds": round(seconds, 3),
     }
 

@@ -53,6 +53,15 @@ def terminal_width(default: int = 100) -> int:
     int
         Columns available.
 
+    See Also
+    --------
+    shutil.get_terminal_size : where the width comes from.
+
+    Notes
+    -----
+    Narrower terminals are treated as 40 columns: below that, the aligned tables of
+    :func:`render_claim_text` could not hold a label and a value side by side.
+
     Examples
     --------
     >>> terminal_width() >= 40
@@ -96,6 +105,17 @@ def markdown_to_text(markdown: str) -> list[str]:
     Display maths becomes an indented line of Unicode maths, inline maths Unicode, bold
     and code marks are dropped, headings become plain lines, code blocks stay verbatim
     (each prefixed with four spaces).
+
+    See Also
+    --------
+    render_claim_text : wraps these paragraphs to the terminal's width.
+    moetheory.engine.mathtext.latex_to_unicode : how the maths is written.
+
+    Notes
+    -----
+    Headings become their text, inline ``$...$`` and display ``$$...$$`` maths become
+    Unicode (:func:`~moetheory.engine.mathtext.latex_to_unicode`), the prose is prettified,
+    and a Markdown table becomes one paragraph whose cells the renderer aligns.
 
     Examples
     --------
@@ -217,6 +237,15 @@ def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[s
         Formulas as Unicode, floats to six significant digits, other structures as
         prettified JSON.
 
+    See Also
+    --------
+    render_claim_text : prints these rows as an aligned table.
+
+    Notes
+    -----
+    Nested mappings are flattened with ``›`` between the keys; a SymPy formula (stored as
+    ``{"sympy", "latex"}``) is written from its LaTeX as Unicode.
+
     Examples
     --------
     >>> evidence_rows({"ci": [0.1, 0.2], "fit": {"slope": 0.5, "f": {"sympy": "x**2",
@@ -295,6 +324,17 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
         Heading with the verdict, statement, source lines, reading, derivation, verdict
         line, evidence table and readings table; no line longer than ``width`` except
         verbatim code and unbreakable words.
+
+    See Also
+    --------
+    render_show : the same in Markdown or JSON.
+    moetheory.engine.report.render_claim : the Markdown section of a report.
+
+    Notes
+    -----
+    The order is that of a worked proof, as on the documentation pages: statement, reading,
+    derivation, verdict, evidence. Every line fits in ``width`` columns, except a single
+    word longer than the width.
 
     Examples
     --------
@@ -398,6 +438,15 @@ def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None =
     ValueError
         If ``fmt`` is not one of :data:`FORMATS`.
 
+    See Also
+    --------
+    render_claim_text : the ``text`` format.
+
+    Notes
+    -----
+    ``json`` prints the entry itself (in its own key order); ``markdown`` the entry's section of
+    the Markdown report; ``text`` the wrapped, Unicode rendering for a terminal.
+
     Examples
     --------
     >>> entry = {"id": "x", "statement": "s", "reading": "r", "verdict": "proved",
@@ -443,6 +492,15 @@ def render_list(
     -------
     str
         The table as text.
+
+    See Also
+    --------
+    render_show : one claim in full.
+
+    Notes
+    -----
+    Without a report the status column says whether a check implements the claim; with one
+    it shows the verdict of the report's run, so the list doubles as a table of results.
 
     Examples
     --------

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from moetheory.engine.mathtext import sympy_text_to_latex
+
 __all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symbolic_evidence"]
 
 
@@ -224,6 +226,10 @@ class Reading:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form stored in reports (every key always present).
 
+        An empty ``reading_latex`` / ``summary_latex`` is filled with
+        :func:`~moetheory.engine.mathtext.sympy_text_to_latex` of the plain text, so every
+        SymPy expression a check prints is typeset.
+
         Returns
         -------
         dict
@@ -242,8 +248,8 @@ class Reading:
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "derivation": self.derivation,
-            "reading_latex": self.reading_latex,
-            "summary_latex": self.summary_latex,
+            "reading_latex": self.reading_latex or sympy_text_to_latex(self.reading),
+            "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
         }
 
 
@@ -356,6 +362,9 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form stored in reports (every key always present).
 
+        An empty ``summary_latex`` is filled with
+        :func:`~moetheory.engine.mathtext.sympy_text_to_latex` of ``summary``.
+
         Returns
         -------
         dict
@@ -374,7 +383,7 @@ class Outcome:
             "readings": [r.to_dict() for r in self.readings],
             "derivation": self.derivation,
             "statement_latex": self.statement_latex,
-            "summary_latex": self.summary_latex,
+            "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
         }
 
 

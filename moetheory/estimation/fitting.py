@@ -67,6 +67,47 @@ def least_squares_objective(
 ) -> tuple[float, np.ndarray]:
     """Mean squared residual of eq. (3) and its analytic gradient in ``theta``, vectorised.
 
+    Parameters
+    ----------
+    theta : ndarray of shape (P,)
+        Stacked parameters ``[beta0, beta1, eta]``, ``P = k (2 d + 2)``.
+    x : ndarray of shape (n, d)
+        Inputs.
+    y : ndarray of shape (n,)
+        Responses.
+    k : int
+        Number of atoms.
+    router : Router
+        The router.
+    expert : str
+        Expert family.
+
+    Returns
+    -------
+    value : float
+        :math:`\\frac1n \\sum_m (Y_m - f_G(X_m))^2`.
+    grad : ndarray of shape (P,)
+        Its gradient in ``theta``.
+
+    Raises
+    ------
+    ValueError
+        On inconsistent shapes, non-finite data, an unknown expert or a ``theta`` of the
+        wrong length.
+
+    Notes
+    -----
+    With the gate :math:`\\pi_i`, experts :math:`h_i` and residual :math:`r = f - Y`,
+    :math:`\\partial_{\\beta_{0i}} L = \\frac2n \\sum r \\pi_i (h_i - f)`, the router
+    derivative through :math:`s = c(\\|\\beta_1\\|)\\beta_1^\\top\\tilde x` and
+    :math:`\\partial_{\\eta_i} L = \\frac2n \\sum r \\pi_i h'(z_i) (x, 1)` (module
+    docstring).
+
+    See Also
+    --------
+    least_squares_loop : the same, one sample at a time.
+    fit_least_squares : minimises it.
+
     Examples
     --------
     >>> x = np.array([[1.0, 0.0], [0.0, 2.0]]); y = np.array([0.5, -0.5])
@@ -144,6 +185,42 @@ def least_squares_loop(
 
     A straightforward reference implementation (used by the tests and the benchmark).
 
+    Parameters
+    ----------
+    theta : ndarray of shape (P,)
+        Stacked parameters ``[beta0, beta1, eta]``, ``P = k (2 d + 2)``.
+    x : ndarray of shape (n, d)
+        Inputs.
+    y : ndarray of shape (n,)
+        Responses.
+    k : int
+        Number of atoms.
+    router : Router
+        The router.
+    expert : str
+        Expert family.
+
+    Returns
+    -------
+    value : float
+        :math:`\\frac1n \\sum_m (Y_m - f_G(X_m))^2`.
+    grad : ndarray of shape (P,)
+        Its gradient in ``theta``.
+
+    Raises
+    ------
+    ValueError
+        On inconsistent shapes, non-finite data, an unknown expert or a ``theta`` of the
+        wrong length.
+
+    Notes
+    -----
+    The same formulas as :func:`least_squares_objective`, evaluated per sample in Python.
+
+    See Also
+    --------
+    least_squares_objective : the vectorised version.
+
     Examples
     --------
     >>> x = np.array([[1.0, 0.0], [0.0, 2.0]]); y = np.array([0.5, -0.5])
@@ -183,7 +260,39 @@ def least_squares_loop(
 
 @dataclass(frozen=True, eq=False)
 class FitResult:
-    """Outcome of :func:`fit_least_squares`: the estimate and how it was found."""
+    """Outcome of :func:`fit_least_squares`: the estimate and how it was found.
+
+    Parameters
+    ----------
+    estimate : MixingMeasure
+        The best fit.
+    objective : float
+        Its mean squared residual.
+    objectives : tuple of float
+        Final objective of every start.
+    iterations : int
+        BFGS iterations of the best start.
+    converged : bool
+        Whether the best start met the gradient tolerance.
+    max_abs_theta : float
+        Largest parameter magnitude of the estimate (near ``bound``: the box is active).
+
+    Notes
+    -----
+    The estimate approximates the global minimiser of (3) of seed 002 by the best of the
+    starts.
+
+    See Also
+    --------
+    fit_least_squares
+
+    Examples
+    --------
+    >>> from moetheory.estimation.models import MixingMeasure
+    >>> G = MixingMeasure([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [[1, 0, 0], [0, 1, 0]])
+    >>> FitResult(G, 0.01, (0.01,), 12, True, 1.0).estimate.k
+    2
+    """
 
     estimate: MixingMeasure
     objective: float
@@ -229,6 +338,26 @@ def fit_least_squares(
         The parameter box ``|theta_j| < bound`` ((A.1)); starting points are clipped into it.
     gtol, max_iter : float, int
         BFGS gradient-norm tolerance and iteration cap.
+
+    Returns
+    -------
+    FitResult
+        The best of the starts.
+
+    Raises
+    ------
+    ValueError
+        On bad data, ``k < 1``, ``restarts < 0``, ``bound <= 0``, an unknown expert, starts of
+        the wrong shape, or no starting point at all.
+
+    Notes
+    -----
+    BFGS in :math:`\\phi` with :math:`\\theta = b \\tanh(\\phi / b)` (the open box (A.1));
+    the lowest objective over the starts approximates the global minimiser of (3).
+
+    See Also
+    --------
+    moetheory.estimation.batched.fit_batch : many fits at once by batched LM.
 
     Examples
     --------

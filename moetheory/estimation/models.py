@@ -50,6 +50,22 @@ class Router:
         Noises added to ``||beta1||`` and ``||x||`` (perturbed router only), both ``> 0``
         for eq. (8); ``0`` is allowed for the one-sided variants.
 
+    Raises
+    ------
+    ValueError
+        On an unknown ``kind`` or a ``tau`` that is negative or not finite.
+
+    Notes
+    -----
+    The score is :math:`s(x, \\beta_1) = c(\\|\\beta_1\\|)\\,\\beta_1^\\top \\tilde x` with
+    :math:`(c, \\tilde x) = (1, x)` (linear), :math:`(1/\\|\\beta_1\\|, x/\\|x\\|)` (cosine,
+    eq. (2)) and :math:`(1/(\\|\\beta_1\\|+\\tau_1), x/(\\|x\\|+\\tau_2))` (perturbed
+    cosine, eq. (8)).
+
+    See Also
+    --------
+    router_scores, gate_probabilities
+
     Examples
     --------
     >>> Router("perturbed", tau1=1.0, tau2=1.0).kind
@@ -100,6 +116,30 @@ class Router:
 @dataclass(frozen=True, eq=False)
 class MixingMeasure:
     """``G = sum_i exp(beta0_i) delta_(beta1_i, eta_i)`` (seed 002, below eq. (2)).
+
+    Parameters
+    ----------
+    beta0 : array_like of shape (k,)
+        Gate biases (log-masses).
+    beta1 : array_like of shape (k, d)
+        Router parameters.
+    eta : array_like of shape (k, d + 1)
+        Expert parameters ``(a_i, b_i)`` of ``h(x, eta_i) = h(a_i^T x + b_i)``.
+
+    Raises
+    ------
+    ValueError
+        On inconsistent shapes, ``k < 1`` or non-finite entries.
+
+    Notes
+    -----
+    :math:`G = \\sum_{i=1}^k e^{\\beta_{0i}} \\delta_{(\\beta_{1i}, \\eta_i)}`; the regression
+    function :math:`f_G` depends on it through the softmax, so the masses are defined up to a
+    common factor and (cosine, perturbed) :math:`\\beta_1` up to the router's invariances.
+
+    See Also
+    --------
+    regression_function, moetheory.estimation.voronoi.canonical_form
 
     Examples
     --------
@@ -188,6 +228,34 @@ def _check_inputs(G: MixingMeasure, x: np.ndarray) -> np.ndarray:
 def router_scores(G: MixingMeasure, x: np.ndarray, router: Router) -> np.ndarray:
     """Scores ``s(x_n, beta1_i) + beta0_i`` inside the softmax of eqs. (2)/(8); shape (n, k).
 
+    Parameters
+    ----------
+    G : MixingMeasure
+        The mixing measure.
+    x : ndarray of shape (n, d)
+        Inputs.
+    router : Router
+        The router.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+
+    Raises
+    ------
+    ValueError
+        On inputs of the wrong shape, empty or non-finite, or a zero input / zero
+        ``beta1`` where the router divides by its norm.
+
+    Notes
+    -----
+    :math:`u_{ni} = c(\\|\\beta_{1i}\\|)\\,\\beta_{1i}^\\top \\tilde x_n + \\beta_{0i}`
+    (see :class:`Router`).
+
+    See Also
+    --------
+    gate_probabilities : their softmax.
+
     Examples
     --------
     >>> G = MixingMeasure([0.0, 1.0], [[2.0, 0.0], [0.0, 1.0]], np.zeros((2, 3)))
@@ -201,6 +269,33 @@ def router_scores(G: MixingMeasure, x: np.ndarray, router: Router) -> np.ndarray
 
 def expert_output(eta: np.ndarray, x: np.ndarray, expert: str = "tanh") -> np.ndarray:
     """``h(x_n, eta_i)`` for every input and atom; shape (n, k).
+
+    Parameters
+    ----------
+    eta : ndarray of shape (k, d + 1)
+        Expert parameters ``(a_i, b_i)``.
+    x : ndarray of shape (n, d)
+        Inputs.
+    expert : str
+        Expert family, one of :data:`EXPERTS`.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+
+    Raises
+    ------
+    ValueError
+        On an unknown expert family.
+
+    Notes
+    -----
+    :math:`h(x, \\eta_i) = \\sigma(a_i^\\top x + b_i)` with :math:`\\sigma` = ``tanh``,
+    ReLU, :math:`z \\mapsto z^2` or the identity (the families seed 002 names).
+
+    See Also
+    --------
+    regression_function
 
     Examples
     --------
@@ -237,6 +332,37 @@ def gate_probabilities(
     """Softmax gate of eqs. (2)/(8) (Top-K sparse when ``top_k`` is given); shape (n, k).
 
     Ties in the Top-K selection are broken towards the lower expert index.
+
+    Parameters
+    ----------
+    G : MixingMeasure
+        The mixing measure.
+    x : ndarray of shape (n, d)
+        Inputs.
+    router : Router
+        The router.
+    top_k : int, optional
+        Keep only the ``top_k`` largest scores per input (Top-K sparse gating).
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+        Rows sum to 1; zero outside the Top-K set.
+
+    Raises
+    ------
+    ValueError
+        On bad inputs (see :func:`router_scores`) or ``top_k`` outside ``[1, k]``.
+
+    Notes
+    -----
+    :math:`\\pi_i(x) = e^{u_i} / \\sum_{j \\in T(x)} e^{u_j}` for :math:`i \\in T(x)`, the
+    ``top_k`` largest scores (all of them without ``top_k``), with
+    :func:`~moetheory.estimation.detmath.det_exp`.
+
+    See Also
+    --------
+    router_scores, regression_function
 
     Examples
     --------
@@ -275,6 +401,20 @@ def regression_function(
     Returns
     -------
     ndarray of shape (n,)
+
+    Raises
+    ------
+    ValueError
+        On bad inputs, an unknown expert family or a bad ``top_k``.
+
+    Notes
+    -----
+    :math:`f_G(x) = \\sum_i \\pi_i(x)\\, h(x, \\eta_i)` with the gate of
+    :func:`gate_probabilities`.
+
+    See Also
+    --------
+    gate_probabilities, expert_output, moetheory.estimation.batched.model_batch
 
     Examples
     --------

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from moetheory.estimation.detmath import det_exp
+from moetheory.estimation.detmath import cholesky_solve, det_exp, exact_gram
 from moetheory.estimation.models import Router
 
 __all__ = [
@@ -461,39 +461,6 @@ class VariantFit:
     objective: np.ndarray
 
 
-def _exact_gram(J: np.ndarray) -> np.ndarray:
-    """``J^T J`` per fit from ``J`` rounded to a fixed-point grid: every BLAS order agrees."""
-    n = J.shape[1]
-    bits = (53 - int(np.ceil(np.log2(n + 1))) - 1) // 2
-    scale = np.max(np.abs(J), axis=1)
-    _, expo = np.frexp(np.where(scale > 0, scale, 1.0))
-    # columns below 2^-900 round to 0 (their squares are far below every other entry)
-    up = np.ldexp(1.0, (bits - np.maximum(expo, -900)).astype(np.int64))
-    Jq = np.rint(J * up[:, None, :])
-    down = 1.0 / up
-    return np.matmul(Jq.transpose(0, 2, 1), Jq) * down[:, :, None] * down[:, None, :]
-
-
-def _solve_spd(A: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Batched Cholesky solve of ``A x = b`` (no LAPACK: the same bits everywhere)."""
-    p = A.shape[1]
-    L = np.zeros_like(A)
-    for j in range(p):
-        s = A[:, j, j] - np.einsum("gk,gk->g", L[:, j, :j], L[:, j, :j])
-        L[:, j, j] = np.sqrt(np.maximum(s, 1e-300))
-        t = A[:, j + 1 :, j] - np.einsum("gik,gk->gi", L[:, j + 1 :, :j], L[:, j, :j])
-        L[:, j + 1 :, j] = t / L[:, j, j][:, None]
-    y = np.zeros_like(b)
-    for i in range(p):
-        y[:, i] = (b[:, i] - np.einsum("gk,gk->g", L[:, i, :i], y[:, :i])) / L[:, i, i]
-    out = np.zeros_like(b)
-    for i in range(p - 1, -1, -1):
-        out[:, i] = (y[:, i] - np.einsum("gk,gk->g", L[:, i + 1 :, i], out[:, i + 1 :])) / L[
-            :, i, i
-        ]
-    return out
-
-
 def fit_variant(
     x: np.ndarray,
     y: np.ndarray,
@@ -584,11 +551,11 @@ def fit_variant(
         lam = np.full(g, 1e-3)
         eye = np.eye(theta.shape[1])
         for _ in range(stage.iterations):
-            A = _exact_gram(J)
+            A = exact_gram(J.transpose(0, 2, 1))
             grad = np.einsum("gnp,gn->gp", J, r)
             diag = np.einsum("gpp->gp", A)
             M = A + lam[:, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-            trial = theta + _solve_spd(M, -grad)
+            trial = theta + cholesky_solve(M, -grad)
             r_t = sw * (variant_model(trial, x, k, router, family, **kw) - y)
             obj_t = np.einsum("gn,gn->g", r_t, r_t)
             ok = obj_t < obj
