@@ -94,6 +94,17 @@ MODES: dict[str, str] = {
 }
 
 
+#: Comparisons a check reports beside its claim but does not claim true (label substring):
+#: in mode ``reference`` their reference is not the truth, so they are not calibrated.
+#: ``cl.prop4.*.corrected``: the corrected closed forms hold for Gaussian features; the
+#: Definition-1 rows show their dependence on isotropy (found by the 100-seed run of
+#: session 3: the true variant was unsupported on 100/100 seeds through those rows).
+UNCLAIMED: dict[str, str] = {
+    "cl.prop4.generalization.corrected": "(Definition 1)",
+    "cl.prop4.forgetting.corrected": "(Definition 1)",
+}
+
+
 def move_for(variant: str, truth: Truth) -> Callable[[str, str, float, float], float]:
     """The claimed-value map of a variant; ``truth[key] = (mu, half_width)``, ``mu = None``
     meaning the shipped value is the truth (equivalence comparisons with exact references).
@@ -214,6 +225,11 @@ def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
     shipped = run_all("shipped", None)
     keys = sorted({k for r in shipped for k in r})
     truth: Truth = {}
+    skip = UNCLAIMED.get(claim_id)
+    if skip:
+        keys = [k for k in keys if skip not in k[1]]
+        row.notes.append(f"comparisons labelled '{skip}' are reported beside the claim, not "
+                         "claimed: not calibrated")
     for k in keys:
         est = np.array([r[k][0] for r in shipped if k in r])
         h = float(np.median([r[k][1] for r in shipped if k in r]))

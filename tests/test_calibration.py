@@ -133,3 +133,13 @@ def test_seed_stability_renders_from_saved_reports(tmp_path: Path) -> None:
     text = page.read_text(encoding="utf-8")
     assert code == 1 and "2 master seeds: 0, 1 on commit(s) abc1234" in text
     assert "**contradiction**" in text
+
+
+def test_unclaimed_comparisons_belong_to_reference_claims() -> None:
+    # comparisons reported beside a claim (not claimed true) are excluded from its row
+    from moetheory.engine.registry import get_claim, load_checks
+
+    load_checks()
+    for cid, label in calibrate.UNCLAIMED.items():
+        assert get_claim(cid).kind == "statistical" and calibrate.MODES[cid] == "reference"
+        assert label

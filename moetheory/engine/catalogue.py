@@ -173,6 +173,8 @@ class ClaimSpec:
         Audit-row keys it covers.
     origin : {"seed", "package"}
         ``"package"`` for statements the package adds.
+    statement_latex : str
+        Typeset statement (Markdown prose, formulas inside ``$...$``); empty if none.
 
     See Also
     --------

@@ -180,6 +180,9 @@ def claim(
         Audit-row keys (such as ``"003-17"``) the check covers.
     origin : {"seed", "package"}, optional
         ``"package"`` for statements the package adds.
+    statement_latex : str, optional
+        Typeset statement (Markdown prose, every formula inside ``$...$``); defaults to
+        the catalogue's.
 
     Returns
     -------
