@@ -20,12 +20,9 @@ Usage: ``python benchmarks/bench_continual.py [--replicates 100] [--T 2000] [--r
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import resource
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -35,6 +32,9 @@ import numpy as np
 from moetheory.continual import CLConfig
 from moetheory.continual.reference import reference_run
 from moetheory.continual.simulator import simulate_many
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _previous import previous_module
 
 MS = (1, 5, 10, 20)
 #: The simulator before session 3's speed work (main at d7290e9).
@@ -59,23 +59,7 @@ def useful_flops(cfgs: list[CLConfig], R: int) -> float:
 
 def previous_simulator(rev: str) -> ModuleType | None:
     """The ``moetheory/continual/simulator.py`` of git revision ``rev`` as a module, or None."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        text = subprocess.run(
-            ["git", "show", f"{rev}:moetheory/continual/simulator.py"], cwd=root, check=True,
-            capture_output=True, text=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    path = Path(tempfile.mkdtemp()) / "previous_simulator.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("previous_simulator", path)
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return previous_module("moetheory/continual/simulator.py", rev)
 
 
 def same_bits(a: list, b: list) -> bool:  # type: ignore[type-arg]
