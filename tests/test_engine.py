@@ -303,3 +303,26 @@ def test_verify_on_a_dask_cluster_gives_the_local_report(temp_claims) -> None:
     # the CPU-time limit holds on the worker
     assert by_id["test.spin"]["evidence"] == {"reason": "time limit exceeded",
                                               "timeout_seconds": 1.0}
+
+
+def test_the_markdown_report_is_rendered_twice_not_once_per_claim(
+    temp_claims, tmp_path, monkeypatch
+) -> None:
+    """Progress writes are JSON only: rendering the Markdown after every claim made a run's
+    report writing quadratic in the number of claims (≈ 20 s of the quick profile)."""
+    import moetheory.engine.report as report_module
+
+    calls: list[int] = []
+    real = report_module.render_markdown
+
+    def counting(report):  # type: ignore[no-untyped-def]
+        calls.append(len(report["claims"]))
+        return real(report)
+
+    monkeypatch.setattr(report_module, "render_markdown", counting)
+    for i in range(4):
+        temp_claims(f"test.md{i}", _proved)
+    verify(["test.md*"], json_path=tmp_path / "r.json", markdown_path=tmp_path / "r.md")
+    assert calls == [0, 4]  # the incomplete report at the start, the final one
+    assert json.loads((tmp_path / "r.json").read_text())["complete"] is True
+    assert "test.md3" in (tmp_path / "r.md").read_text()

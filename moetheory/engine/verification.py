@@ -135,9 +135,10 @@ def verify(
         the claim is ``inconclusive``. A wall-clock backstop of ten times the limit plus
         10 s (or ``wall_timeout``) stops checks that wait.
     json_path, markdown_path : path, optional
-        Where to write the reports. An incomplete report (no claims) is written first,
-        then rewritten as each claim completes, so an interrupted run keeps the claims
-        already checked and no report of an earlier run survives.
+        Where to write the reports. An incomplete report (no claims) is written first, so
+        no report of an earlier run survives; the JSON report is rewritten (compact) as
+        each claim completes, so even a killed run keeps the claims already checked; both
+        are written in full at the end, also the end of an interrupted run.
     progress : bool or None
         Show a progress bar on standard error; ``None`` shows it on a terminal only.
     memory_limit : int, optional
@@ -218,7 +219,7 @@ def verify(
 
     def on_result(entry: dict[str, Any]) -> None:
         finished.append(entry)
-        writer.write(report_of(complete=False))
+        writer.write(report_of(complete=False), markdown=False)
 
     with SignalGuard() as guard:
         writer.write(report_of(complete=False))
