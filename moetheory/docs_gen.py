@@ -745,6 +745,8 @@ def _readings_block(
         "readings",
     )
     lines.append("")
+    if json_link is not None:
+        lines += ["Each reading's raw evidence is in the claim's evidence file, linked above.", ""]
     seen: dict[str, str] = {}
     for r in readings:
         lines += [
@@ -768,9 +770,7 @@ def _readings_block(
                 render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
                 "",
             ]
-        else:  # the claim's JSON file holds every reading's evidence
-            lines += [f"Evidence: {_download('the raw evidence of every reading', json_link)}.",
-                      ""]
+        # else: the claim's JSON file, linked once above, holds every reading's evidence
         lines += ["</details>", ""]
     return lines
 
