@@ -746,15 +746,15 @@ def _readings_block(
     )
     lines.append("")
     if json_link is not None:
-        lines += ["Each reading's raw evidence is in the claim's evidence file, linked above.", ""]
+        lines += [f"Every reading's raw evidence: "
+                  f"{_download('the claim evidence file (JSON)', json_link)}.", ""]
     seen: dict[str, str] = {}
     for r in readings:
         lines += [
             f'<details class="reading"><summary>Reading {html.escape(r["name"])}: '
             f"{html.escape(str(r['verdict']))}</summary>",
             "",
-            f"**Reading {_code(r['name'])}.** "
-            + _latex_text(r.get("reading_latex") or "", r["reading"]),
+            _latex_text(r.get("reading_latex") or "", r["reading"]),  # named in <summary>
             "",
         ]
         derivation = r.get("derivation") or ""
