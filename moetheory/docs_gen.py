@@ -770,7 +770,7 @@ def _readings_block(
                 render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
                 "",
             ]
-        # else: the claim's JSON file, linked once above, holds every reading's evidence
+        # otherwise the claim's evidence file, linked once after the table, holds it
         lines += ["</details>", ""]
     return lines
 
