@@ -326,3 +326,29 @@ def test_the_markdown_report_is_rendered_twice_not_once_per_claim(
     assert calls == [0, 4]  # the incomplete report at the start, the final one
     assert json.loads((tmp_path / "r.json").read_text())["complete"] is True
     assert "test.md3" in (tmp_path / "r.md").read_text()
+
+
+def _blas_threads(ctx: CheckContext) -> Outcome:
+    import ctypes
+
+    counts = []
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        libraries = {line.split()[-1] for line in maps
+                     if "openblas" in line.lower() and "/" in line}
+    for path in sorted(libraries):
+        library = ctypes.CDLL(path)
+        for getter in ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads"):
+            function = getattr(library, getter, None)
+            if function is not None:
+                counts.append(function())
+                break
+    verdict = Verdict.PROVED if counts and set(counts) == {1} else Verdict.REFUTED
+    return Outcome(verdict, f"BLAS threads {counts}", {"counts": counts})
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc")
+def test_a_checks_process_gives_blas_one_thread(temp_claims) -> None:
+    """Two checks with threaded BLAS on 2 cores oversubscribed them (OpenBLAS busy-waits):
+    a 12 s rates check ran for over 10 minutes in CI's narrow-SIMD run."""
+    temp_claims("test.blas", _blas_threads)
+    assert [e["verdict"] for e in verify(["test.blas"])["claims"]] == ["proved"]

@@ -471,9 +471,45 @@ def _close_all_but(keep: int) -> None:
                 pass
 
 
+#: OpenBLAS's thread-count setters, under the names NumPy's and SciPy's wheels export.
+_BLAS_SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                 "openblas_set_num_threads64_", "openblas_set_num_threads")
+
+
+def _one_blas_thread() -> None:
+    """Give BLAS one thread in this process: checks run one per process (``--jobs``).
+
+    OpenBLAS threads busy-wait; two checks each running a threaded BLAS on 2 cores made a
+    12 s check take over 10 min under ``OPENBLAS_CORETYPE=Sandybridge``. The libraries are
+    already loaded (the engine forked after importing NumPy), so the environment variable
+    alone is too late: the loaded OpenBLAS is told through its own setter.
+    """
+    import ctypes
+
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"  # for any process the check starts
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            libraries = {line.split()[-1] for line in maps
+                         if "openblas" in line.lower() and "/" in line}
+    except OSError:  # not Linux: nothing to do
+        return
+    for path in sorted(libraries):
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for setter in _BLAS_SETTERS:
+            function = getattr(library, setter, None)
+            if function is not None:
+                function(1)
+                break
+
+
 def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: int) -> None:
     """The body of a check's process (never returns normally: the caller ``_exit``s)."""
     os.setsid()
+    _one_blas_thread()
     assert _WATCH is not None
     _, watch_r, watch_w = _WATCH
     if os.fork() == 0:  # the watchdog: kill the group once the engine is gone
