@@ -6,7 +6,7 @@ M = 5 experts (``M < N`` and ``M = Ω(K ln K)``, ``K ln K ≈ 3.3``), the paper'
 ``η = σ0^0.5``, ``λ = Γ = σ0^1.25``. The expert sets are the clusters' sets ``M_k``: an expert
 belongs to ``M_k`` when the task of its argmax in eq. (11) lies in ``W_k``. Readings as in
 :mod:`proofs_checks.continual_lemmas` (``paper``, ``paper, random β``, ``code``); shared
-simulations, seeded from :data:`SHARED_SEED` and the profile.
+simulations, seeded from the run's master seed and the profile (:func:`_shared_seed`).
 """
 
 from __future__ import annotations
@@ -47,12 +47,16 @@ __all__ = [
     "regime_runs",
 ]
 
-SHARED_SEED = 30_031
 #: Rounds of the M < N runs: well past t2 = ⌈η⁻¹σ0^{-0.75} M⌉ (<= 213 on the grid, M = 5).
 HORIZON = 300
 N_TASKS, K_CLUSTERS, M_EXPERTS = 30, 3, 5
 TEXTS = {name: text.replace("N = K = 7, M = 20", "N = 30, K = 3, M = 5")
          for name, text in READING_TEXT.items()}
+
+
+def _shared_seed(ctx: CheckContext) -> int:
+    """The seed of this module's shared simulations: from the master seed and the profile."""
+    return ctx.shared_seed(f"continual_regimes:{ctx.profile}")
 
 
 def _sizes(ctx: CheckContext) -> int:
@@ -78,7 +82,7 @@ def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
 
 
 def _runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
-    seed = SHARED_SEED + (1 if ctx.full else 0)
+    seed = _shared_seed(ctx)
     return regime_runs(reading, _sizes(ctx), seed), seed
 
 
@@ -227,7 +231,7 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: more experts delay convergence and do not help."""
     alpha = ctx.alpha / 12
     R = _sizes(ctx)
-    seed = SHARED_SEED + 20 + (1 if ctx.full else 0)
+    seed = _shared_seed(ctx) + 20
     data = []
     for reading in _readings(ctx):
         cfgs = [regime_config(reading, GRID[-1], M) for M in MORE_MS]

@@ -95,6 +95,10 @@ class CheckContext:
     scheduler : str, optional
         Address of the Dask scheduler the run uses, if any; :meth:`map` sends replicate
         batches there.
+    master_seed : int, optional
+        The run's master seed (``--seed``), from which :meth:`shared_seed` derives the seeds
+        of simulations that several checks share. ``None`` for a context built by hand: the
+        shared seeds then derive from ``seed``.
 
     Raises
     ------
@@ -108,8 +112,9 @@ class CheckContext:
 
     Notes
     -----
-    A check draws its random numbers only from :meth:`rng`, so the same seed gives the same
-    result whatever the order or parallelism of the run.
+    A check draws its random numbers only from :meth:`rng` and :meth:`shared_seed`, so the
+    same master seed gives the same result whatever the order or parallelism of the run, and
+    another master seed gives other data to every statistical check.
 
     Examples
     --------
@@ -125,6 +130,7 @@ class CheckContext:
     profile: str = "quick"
     alpha: float = 0.001
     scheduler: str | None = None
+    master_seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -152,6 +158,32 @@ class CheckContext:
         True
         """
         return np.random.default_rng([self.seed, stream])
+
+    def shared_seed(self, key: str) -> int:
+        """The seed of a simulation that several checks of one run share (cached once).
+
+        Parameters
+        ----------
+        key : str
+            Names the shared simulation (e.g. the module that owns it).
+
+        Returns
+        -------
+        int
+            :func:`claim_seed` of the master seed and ``"shared:" + key``: the same for every
+            check of a run, different under another master seed. Without a master seed
+            (a context built by hand) it derives from this check's own ``seed``.
+
+        Examples
+        --------
+        >>> a = CheckContext("x", 7, master_seed=0).shared_seed("sims")
+        >>> a == CheckContext("y", 9, master_seed=0).shared_seed("sims")
+        True
+        >>> a != CheckContext("x", 7, master_seed=1).shared_seed("sims")
+        True
+        """
+        base = self.seed if self.master_seed is None else self.master_seed
+        return claim_seed(base, "shared:" + key)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
         """``[func(x) for x in items]``, on the run's Dask cluster when it has one.

@@ -299,6 +299,7 @@ def claim_context(claim_id: str, settings: RunSettings) -> CheckContext:
         profile=settings.profile,
         alpha=claim_alpha(family_size(claim.family), settings.family_alpha),
         scheduler=settings.scheduler,
+        master_seed=settings.seed,
     )
 
 
