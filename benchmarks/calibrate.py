@@ -53,6 +53,7 @@ import datetime
 import fnmatch
 import hashlib
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -64,7 +65,7 @@ import numpy as np
 
 from moetheory.engine.registry import get_claim, load_checks, registered
 from moetheory.engine.runner import RunSettings, claim_context
-from moetheory.engine.verdicts import Verdict
+from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.stats import Comparison, claimed_values, proportion_ci
 
 __all__ = ["BUDGET_CLAIMS", "FULL_SEEDS", "NOT_RUN", "STORE", "Row", "calibrate_claim",
@@ -132,6 +133,8 @@ def _final(record: list[Comparison]) -> dict[Key, Comparison]:
     return {(c.rule, c.label): c for c in record}
 
 
+#: The key under which a run records the claim's own verdict (not a comparison).
+CLAIM_KEY: Key = ("claim", "verdict of the claim")
 Task = tuple[tuple[str, ...], int, str, dict[str, Truth | None]]
 Result = dict[Key, tuple[float, float, str]]
 
@@ -150,12 +153,14 @@ def _run(task: Task) -> tuple[int, dict[str, Result | str]]:
         move = None if truth is None else move_for(variant, truth)
         try:
             with claimed_values(move, record):
-                get_claim(claim_id).check(ctx)
+                verdict = outcome_payload(get_claim(claim_id).check(ctx))["verdict"]
         except Exception as exc:  # recorded in the row, never a silent pass
             out[claim_id] = f"{type(exc).__name__}: {exc}"
             continue
-        out[claim_id] = {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2,
-                             c.verdict.value) for k, c in _final(record).items()}
+        result = {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2,
+                      c.verdict.value) for k, c in _final(record).items()}
+        result[CLAIM_KEY] = (math.nan, math.nan, str(verdict))
+        out[claim_id] = result
     return seed, out
 
 
@@ -176,6 +181,8 @@ class Row:
     date: str = ""
     fingerprint: str = ""
     profile: str = "quick"
+    #: The claim's verdict on each master seed of the shipped pass (seed stability).
+    shipped_verdicts: list[str] = field(default_factory=list)
 
     def to_record(self) -> dict[str, object]:
         """The row as a JSON-ready record (every field; :meth:`from_record` inverts it)."""
@@ -281,7 +288,9 @@ def _truth(row: Row, shipped: list[Result | str], seeds: int) -> Truth:
     runs = [r for r in shipped if not isinstance(r, str)]
     mode = MODES.get(row.claim_id, "pooled")
     row.seeds = seeds
-    keys = sorted({k for r in runs for k in r})
+    row.shipped_verdicts = [r[CLAIM_KEY][2] if not isinstance(r, str) else "error"
+                            for r in shipped]
+    keys = sorted({k for r in runs for k in r if k != CLAIM_KEY})
     skip = UNCLAIMED.get(row.claim_id)
     if skip:
         keys = [k for k in keys if skip not in k[1]]
