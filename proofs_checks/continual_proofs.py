@@ -2331,7 +2331,7 @@ def _eq42(r: sp.Expr, W: sp.Expr, e: list[sp.Expr], L: int) -> sp.Expr:
 
 
 @_claim(
-    "cl.thm1.proof-forgetting-expansion", [757, 759, 761, 765, 771], [],
+    "cl.thm1.proof-forgetting-expansion", [757, 759, 761, 763, 765, 769, 771], [],
     "Proof of Theorem 1: eq. (42) at t = i (with τ(L_i) = i, L759–761) subtracted from (42) "
     "at t gives E[F_t] = 1/(t−1) Σ_{i<t} [ (r^{L_t} − r^{L_i}) E‖w_{n_i}‖² + Σ_{l≤L_t}(1−r)"
     "r^{L_t−l} e_l − Σ_{j≤L_i}(1−r) r^{L_i−j} e_j ] (L765), with E‖w_{n_i}‖² = (1/N)Σ_n‖w_n‖² "

@@ -84,6 +84,7 @@ COVERED = {
     "cl.prop3.m-lt-n": ["003-76"],
     "cl.more-experts.m-lt-n": ["003-05"],
     "cl.router.within-cluster": ["003-95"],
+    "cl.lemma1.m-lt-n": [],
 }
 
 
@@ -111,3 +112,32 @@ def test_lemma7_signs_follow_from_the_gate_gradient() -> None:
     assert len(labels) == 3 and len(shares) == 2
     assert all(c["estimate"] > 0.95 for c in shares)
     assert all(c["verdict"] == "supported" for c in shares)
+
+
+def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
+    # Recompute the M < N gate gap at T by explicit loops over experts and task pairs of one
+    # cluster (n != n'), from the same cached runs and fresh draws as the check.
+    from proofs_checks import continual_regimes as reg
+    from proofs_checks.continual_lemmas import _fresh_pairs
+
+    load_checks()
+    ctx = CheckContext("cl.lemma1.m-lt-n", seed=0, profile="quick", alpha=0.01)
+    out = get_claim("cl.lemma1.m-lt-n").check(ctx)
+    paper = out.readings[0]
+    assert paper.name == "paper"
+    seed = paper.evidence["simulator_seed"]
+    res = reg.regime_runs("paper", 16, seed)[reg.GRID[0]]
+    xa, xb = _fresh_pairs(res, seed + 13)
+    th = res.gate_params[:, res.config.T - 1]
+    cl = res.clusters
+    worst = np.zeros(res.replicates)
+    for r in range(res.replicates):
+        for a in range(cl.size):
+            for b in range(cl.size):
+                if a != b and cl[a] == cl[b]:
+                    gaps = np.abs(th[r] @ (xa[r, a] - xb[r, b]))
+                    worst[r] = max(worst[r], gaps.max())
+    got = paper.evidence["at_T"]["mean_per_sigma0"][0]
+    assert got == pytest.approx(worst.mean(), rel=1e-12)
+    # the setting's three clusters are present at this grid point
+    assert len({int(k) for k in cl}) == 3

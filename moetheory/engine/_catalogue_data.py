@@ -474,7 +474,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             "‖p − p̂‖∞ ≤ (λ/M²)‖h − ĥ‖∞ (Appendix B; note that the proof's last lines write λM² "
             'and M² instead — check each reading).'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [270, 280, 286]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [270, 280, 282, 286]}},
     ),
     (
         'cl.lemma3.unchanged',
@@ -523,7 +523,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'w_n‖², r = 1 − s/d. (The seed writes the sum as "Σ_{n=n\'}"; read it as ordered and '
             'as unordered pairs.)'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [175, 177, 721, 723]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [169, 175, 177, 721, 723]}},
     ),
     (
         'cl.prop4.forgetting',
@@ -535,7 +535,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             '[ (r^t − r^i) E‖w_{n_i}‖² + Σ_{l≤t} (1−r) r^{t−l} E‖w_{n_l} − w_{n_i}‖² − Σ_{j≤i} '
             '(1−r) r^{i−j} E‖w_{n_j} − w_{n_i}‖² ].'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [171, 715, 717, 723]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [169, 171, 715, 717, 723]}},
     ),
     (
         'cl.thm1.forgetting-bound',
