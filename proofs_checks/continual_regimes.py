@@ -36,16 +36,21 @@ from proofs_checks.continual_lemmas import (
     SEED_FILE,
     _exponent_reading,
     _fresh_pairs,
+    _gaps,
+    _nan_estimate,
     _outcome,
     _readings,
+    _t1,
 )
 
 __all__ = [
     "check_lemma1_m_lt_n",
     "check_more_experts_m_lt_n",
     "check_prop1_m_lt_n",
+    "check_prop2_m_lt_n",
     "check_prop3_m_lt_n",
     "check_within_cluster",
+    "regime_free_runs",
     "regime_runs",
 ]
 
@@ -360,4 +365,85 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
                                           at_end, [("O", 1.5)], alpha)
         data.append((reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
                                         "simulator_seed": seed}, d1 + "\n\n" + d2))
+    return _outcome(ctx, data, alpha)
+
+
+@functools.lru_cache(maxsize=8)
+def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
+    """The M < N grid without termination (Proposition 2's setting): gate outputs and expert
+    sets recorded, ``T`` = :data:`HORIZON` (past ``t2`` at every σ0 of the grid)."""
+    return {
+        s0: simulate_many([regime_config(reading, s0).replace(terminate=False)], R, seed + i,
+                          record_gates=True, record_sets=True)[0]
+        for i, s0 in enumerate(GRID)
+    }
+
+
+def _t2(cfg: CLConfig) -> int:
+    return int(np.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.75))
+
+
+@claim(
+    "cl.prop2.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Proposition 2 (full version), M < N: if Θ_t keeps being updated, at "
+        "t1 = ⌈η⁻¹σ0^{−0.25}M⌉ |h_m − h_m'| = O(σ0^1.75) for m, m' in the same cluster set "
+        "M_k and Θ(σ0^0.75) otherwise; at t2 = ⌈η⁻¹σ0^{−0.75}M⌉ |h_m − h_m'| = O(σ0^1.75) for "
+        "all m, m'."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(564, 566, 568, 570, 674, 680, 682),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, on the round's own data X_t: at "
+        "round t1 the largest gate-output gap inside M_k of the task's cluster k (experts "
+        "whose eq. (11) argmax task lies in W_k; O(σ0^1.75): fitted σ0-exponent >= 1.5) and "
+        "the smallest gap between M_k and the other experts (Θ(σ0^0.75): exponent in "
+        "[0.5, 1.0]); at round t2 the largest gap over all experts (O(σ0^1.75)); runs where "
+        "M_k is empty or everything are left out; readings 'paper', 'code' (+ 'paper, "
+        "random β' in the full profile)"
+    ),
+)
+def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N without termination: cluster sets separate at t1, all gates merge by t2."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in _readings(ctx):
+        seed = _shared_seed(ctx) + 40
+        runs = regime_free_runs(reading, _sizes(ctx), seed)
+        within, across, merged = {}, {}, {}
+        for s0, res in runs.items():
+            assert res.gate_outputs is not None and res.expert_sets is not None
+            t1, t2 = _t1(res.config), _t2(res.config)
+            cl = res.clusters
+            w, a, g = [], [], []
+            for r in range(res.replicates):
+                k = cl[res.task[r, t1 - 1]]
+                wi, ac = _gaps(res.gate_outputs[r, t1 - 1], cl[res.expert_sets[r, t1 - 1]], k)
+                h2 = res.gate_outputs[r, t2 - 1]
+                w.append(wi), a.append(ac), g.append(float(h2.max() - h2.min()))
+            within[s0], across[s0], merged[s0] = (np.array(x) for x in (w, a, g))
+        ok = {s: np.isfinite(v) & (v > 0) for s, v in within.items()}
+        oka = {s: np.isfinite(v) & (v > 0) for s, v in across.items()}
+        if min(int(v.sum()) for v in [*ok.values(), *oka.values()]) < 2:
+            comps = [Comparison("fewer than 2 usable runs at some σ0", _nan_estimate(alpha),
+                                0.0, 0.0, Verdict.INCONCLUSIVE)]
+            data.append((reading, comps, {"simulator_seed": seed}, _md_table(comps)))
+            continue
+        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-M_k gate gap at t1",
+                                          {s: within[s][ok[s]] for s in within},
+                                          [("O", 1.75)], alpha)
+        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gate gap at t1",
+                                          {s: across[s][oka[s]] for s in across},
+                                          [("Theta", 0.75)], alpha)
+        _, c3, e3, d3 = _exponent_reading(reading, ctx, "largest gate gap at t2", merged,
+                                          [("O", 1.75)], alpha)
+        data.append((reading, c1 + c2 + c3,
+                     {"within_t1": e1, "across_t1": e2, "all_t2": e3, "rule": e1["rule"],
+                      "simulator_seed": seed,
+                      "usable_runs": {f"sigma0={s:g}": int(ok[s].sum()) for s in ok}},
+                     "\n\n".join((d1, d2, d3))))
     return _outcome(ctx, data, alpha)

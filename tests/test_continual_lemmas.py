@@ -85,6 +85,7 @@ COVERED = {
     "cl.more-experts.m-lt-n": ["003-05"],
     "cl.router.within-cluster": ["003-95"],
     "cl.lemma1.m-lt-n": [],
+    "cl.prop2.m-lt-n": [],
 }
 
 
@@ -141,3 +142,35 @@ def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
     assert got == pytest.approx(worst.mean(), rel=1e-12)
     # the setting's three clusters are present at this grid point
     assert len({int(k) for k in cl}) == 3
+
+
+def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
+    # The within-M_k and across gaps at t1 and the all-expert gap at t2, recomputed by loops
+    # over experts from the same cached runs (sets by cluster of the eq. (11) argmax task).
+    import math
+
+    from proofs_checks import continual_regimes as reg
+
+    load_checks()
+    ctx = CheckContext("cl.prop2.m-lt-n", seed=0, profile="quick", alpha=0.01)
+    out = get_claim("cl.prop2.m-lt-n").check(ctx)
+    paper = out.readings[0]
+    assert paper.name == "paper"
+    res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[reg.GRID[-1]]
+    cfg = res.config
+    assert not cfg.terminate
+    t1 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
+    t2 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.75)
+    assert t1 < t2 <= cfg.T
+    within, allgap = [], []
+    for r in range(res.replicates):
+        h = res.gate_outputs[r, t1 - 1]
+        k = res.clusters[res.task[r, t1 - 1]]
+        inside = [m for m in range(cfg.M) if res.clusters[res.expert_sets[r, t1 - 1, m]] == k]
+        if 0 < len(inside) < cfg.M and max(h[inside]) > min(h[inside]):
+            within.append(max(h[inside]) - min(h[inside]))
+        h2 = res.gate_outputs[r, t2 - 1]
+        allgap.append(max(h2) - min(h2))
+    ev = paper.evidence
+    assert ev["within_t1"]["mean_per_sigma0"][-1] == pytest.approx(np.mean(within), rel=1e-12)
+    assert ev["all_t2"]["mean_per_sigma0"][-1] == pytest.approx(np.mean(allgap), rel=1e-12)
