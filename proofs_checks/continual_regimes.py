@@ -27,7 +27,7 @@ from moetheory.continual.analysis import (
     paired_ci,
     routing_tv,
 )
-from moetheory.continual.simulator import simulate_many
+from moetheory.continual.simulator import simulate_many, softmax
 from moetheory.stats import Comparison, MeanEstimate, compare, mean_ci, proportion_ci
 from proofs_checks.continual_dynamics import _curves, _md_table
 from proofs_checks.continual_lemmas import (
@@ -45,6 +45,8 @@ from proofs_checks.continual_lemmas import (
 
 __all__ = [
     "check_lemma1_m_lt_n",
+    "check_lemma13_m_lt_n",
+    "check_lemma15_m_lt_n",
     "check_more_experts_m_lt_n",
     "check_prop1_m_lt_n",
     "check_prop2_m_lt_n",
@@ -370,11 +372,11 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
 
 @functools.lru_cache(maxsize=8)
 def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
-    """The M < N grid without termination (Proposition 2's setting): gate outputs and expert
-    sets recorded, ``T`` = :data:`HORIZON` (past ``t2`` at every σ0 of the grid)."""
+    """The M < N grid without termination (Proposition 2's setting): gate outputs, expert
+    sets and gate parameters recorded, ``T`` = :data:`HORIZON` (past ``t2`` at every σ0)."""
     return {
         s0: simulate_many([regime_config(reading, s0).replace(terminate=False)], R, seed + i,
-                          record_gates=True, record_sets=True)[0]
+                          record_gates=True, record_sets=True, record_params=True)[0]
         for i, s0 in enumerate(GRID)
     }
 
@@ -446,4 +448,104 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
                       "simulator_seed": seed,
                       "usable_runs": {f"sigma0={s:g}": int(ok[s].sum()) for s in ok}},
                      "\n\n".join((d1, d2, d3))))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.lemma13.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Lemma 13, M < N: for w_n ∈ W_k and w_n' ∈ W_k' with k ≠ k', every expert m ∈ M_k at "
+        "t = T1 + 1 satisfies π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(446, 448, 536),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, θ_{T1+1}, M_k the experts whose eq. "
+        "(11) argmax task lies in W_k, fresh X_n for every task: the share of (m, n ∈ W_k, "
+        "n' ∉ W_k) triples with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, mean over "
+        "replicates), at every σ0 of the grid; readings 'paper', 'code' (+ 'paper, random β' "
+        "in the full profile)"
+    ),
+)
+def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: an expert of M_k prefers data of its cluster to data of any other cluster."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in _readings(ctx):
+        seed = _shared_seed(ctx) + 40
+        runs = regime_free_runs(reading, _sizes(ctx), seed)
+        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
+        for s0, res in runs.items():
+            assert res.gate_params is not None
+            th = res.gate_params[:, res.config.T1]  # θ_{T1+1}, (R, M, d)
+            cl = res.clusters
+            home = cl[expert_sets(th, res.signals)]  # (R, M): cluster of each expert's set
+            xa, _ = _fresh_pairs(res, seed + 17)
+            pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
+            share = np.zeros(res.replicates)
+            for r in range(res.replicates):
+                ok = [pi[r, n, m] > pi[r, n2, m]
+                      for m in range(res.config.M)
+                      for n in np.flatnonzero(cl == home[r, m])
+                      for n2 in np.flatnonzero(cl != home[r, m])]
+                share[r] = float(np.mean(ok))
+            comps.append(compare(f"σ0={s0:g}: share of triples with π_m(X_n) > π_m(X_n'), vs 1",
+                                 mean_ci(share, alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_share": float(share.mean()),
+                                   "runs_all_hold": int((share == 1.0).sum())}
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.lemma15.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Lemma 15, M < N: for t ∈ {T1+1, …, t1}, experts m ∈ M_k and m' ∈ M_k' with k ≠ k' "
+        "satisfy π_m(X_n, Θ_t) > π_m'(X_n, Θ_t) for w_n ∈ W_k (and symmetrically)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(576, 578, 608, 610, 620, 628),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, rounds T1 < t <= t1 on the round's "
+        "own data X_t: every expert of M_k of the task's cluster k (eq. (11) at t, by "
+        "cluster) has a larger gate output, hence softmax value, than every expert outside "
+        "it; share of rounds vs 1 (tolerance 0.05, mean over replicates), per σ0 of the "
+        "grid; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+    ),
+)
+def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: during router learning the own cluster set's experts have the largest softmax."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in _readings(ctx):
+        seed = _shared_seed(ctx) + 40
+        runs = regime_free_runs(reading, _sizes(ctx), seed)
+        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
+        for s0, res in runs.items():
+            assert res.gate_outputs is not None and res.expert_sets is not None
+            T1, t1, cl = res.config.T1, _t1(res.config), res.clusters
+            share = np.full(res.replicates, np.nan)
+            for r in range(res.replicates):
+                ok = []
+                for t in range(T1, min(t1, res.config.T)):
+                    inside = cl[res.expert_sets[r, t]] == cl[res.task[r, t]]
+                    if inside.all() or not inside.any():
+                        ok.append(bool(inside.any()))
+                        continue
+                    h = res.gate_outputs[r, t]
+                    ok.append(bool(h[inside].min() > h[~inside].max()))
+                share[r] = float(np.mean(ok)) if ok else np.nan
+            fin = np.isfinite(share)
+            comps.append(compare(f"σ0={s0:g}: share of rounds T1 < t <= t1 with the ordering",
+                                 mean_ci(share[fin], alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_share": float(np.nanmean(share)), "T1": T1, "t1": t1}
+        data.append((reading, comps, ev, _md_table(comps)))
     return _outcome(ctx, data, alpha)

@@ -86,6 +86,8 @@ COVERED = {
     "cl.router.within-cluster": ["003-95"],
     "cl.lemma1.m-lt-n": [],
     "cl.prop2.m-lt-n": [],
+    "cl.lemma13.m-lt-n": [],
+    "cl.lemma15.m-lt-n": [],
 }
 
 
@@ -174,3 +176,30 @@ def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
     ev = paper.evidence
     assert ev["within_t1"]["mean_per_sigma0"][-1] == pytest.approx(np.mean(within), rel=1e-12)
     assert ev["all_t2"]["mean_per_sigma0"][-1] == pytest.approx(np.mean(allgap), rel=1e-12)
+
+
+def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
+    # Share of router-learning rounds where the task's cluster set holds the top gates,
+    # recomputed expert by expert from the same cached runs.
+    import math
+
+    from proofs_checks import continual_regimes as reg
+
+    load_checks()
+    ctx = CheckContext("cl.lemma15.m-lt-n", seed=0, profile="quick", alpha=0.01)
+    paper = get_claim("cl.lemma15.m-lt-n").check(ctx).readings[0]
+    s0 = reg.GRID[0]
+    res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[s0]
+    cfg, cl = res.config, res.clusters
+    t1 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
+    shares = []
+    for r in range(res.replicates):
+        ok = []
+        for t in range(cfg.T1, min(t1, cfg.T)):
+            h, k = res.gate_outputs[r, t], cl[res.task[r, t]]
+            ins = [m for m in range(cfg.M) if cl[res.expert_sets[r, t, m]] == k]
+            out = [m for m in range(cfg.M) if m not in ins]
+            ok.append(bool(ins) and (not out or min(h[ins]) > max(h[out])))
+        shares.append(np.mean(ok))
+    got = paper.evidence[f"sigma0={s0:g}"]["mean_share"]
+    assert got == pytest.approx(np.mean(shares), rel=1e-12)
