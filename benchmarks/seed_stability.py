@@ -17,6 +17,7 @@ Usage::
     python benchmarks/seed_stability.py --save-dir runs/ss      # one JSON report per seed
     python benchmarks/seed_stability.py --save-dir runs/ss --start 10   # seeds 10..19 alongside
     python benchmarks/seed_stability.py --from-dir runs/ss --markdown docs/seed-stability.md
+    python benchmarks/seed_stability.py --from-dir runs/ss --calibration benchmarks/calibration
 
 With ``--save-dir`` each seed's report is written as ``seed-<s>.json`` as soon as it is done
 (a seed already saved there is not run again), so a long run can be stopped and resumed, and
@@ -35,7 +36,7 @@ from typing import Any
 
 from moetheory import verify
 
-__all__ = ["load_reports", "main", "stability_rows"]
+__all__ = ["calibration_rows", "load_reports", "main", "stability_rows"]
 
 DECIDED = {"supported", "unsupported"}
 EXACT = {"proved", "refuted"}
@@ -162,6 +163,57 @@ def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float,
     return "\n".join(lines) + "\n"
 
 
+def calibration_rows(store: str | Path) -> list[dict[str, Any]]:
+    """Stability rows from the calibration store: each statistical claim's own verdict on
+    every master seed of its calibration's shipped pass (the quick profile, seeds 0..S-1).
+
+    Parameters
+    ----------
+    store : str or Path
+        Directory of the calibration records ``<claim>.json``.
+
+    Returns
+    -------
+    list of dict
+        As :func:`stability_rows` (without reasons), plus ``seeds`` and ``date``; only records
+        that carry per-seed verdicts.
+    """
+    rows = []
+    for path in sorted(Path(store).glob("*.json")):
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        verdicts = rec.get("shipped_verdicts") or []
+        if not verdicts:
+            continue
+        reports = [{"claims": [{"id": rec["claim_id"], "verdict": v, "summary": ""}]}
+                   for v in verdicts]
+        row = stability_rows(reports)[0]
+        row.pop("reason", None)
+        row.update(seeds=len(verdicts), date=rec.get("date", ""))
+        rows.append(row)
+    return rows
+
+
+def _calibration_markdown(rows: list[dict[str, Any]]) -> str:
+    bad = [r for r in rows if r["contradiction"] or r["exact_change"]]
+    lines = [
+        "", "## Statistical claims over the calibration's seeds", "",
+        "Each calibration run (`benchmarks/calibrate.py`, [calibration page](calibration.md)) "
+        "runs a statistical check exactly as the quick profile does, under master seeds "
+        "0..S-1, and records the claim's own verdict on each. These rows extend the table "
+        "above to those seeds for the claims whose row is stored. Contradictions: "
+        f"{sum(r['contradiction'] for r in rows)}.", "",
+        "| claim | seeds | verdicts over the seeds | flag | run |", "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        flag = ("**contradiction**" if r["contradiction"] else
+                "decided ↔ inconclusive" if r["moves"] else "")
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(r["counts"].items()))
+        lines.append(f"| `{r['id']}` | {r['seeds']} | {counts} | {flag} | {r['date']} |")
+    if bad:
+        lines += ["", "Limits NOT met by: " + ", ".join(f"`{r['id']}`" for r in bad)]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="master seeds 0..S-1 (default 20)")
@@ -173,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", help="write the table here")
     parser.add_argument("--save-dir", help="save each seed's report here (resumable)")
     parser.add_argument("--from-dir", help="render from the reports saved here; run nothing")
+    parser.add_argument("--calibration", metavar="DIR",
+                        help="also tabulate the per-seed verdicts of the calibration rows "
+                             "stored here (e.g. benchmarks/calibration)")
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error(f"--seeds must be >= 1, got {args.seeds}")
@@ -214,11 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = stability_rows(reports)
     text = _markdown(rows, n_seeds, elapsed, [r["commit"] for r in reports if r.get("commit")],
                      [int(r["seed"]) for r in reports if "seed" in r] or None)
+    cal_rows = calibration_rows(args.calibration) if args.calibration else []
+    if cal_rows:
+        text += _calibration_markdown(cal_rows)
     print(text)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(text)
-    return 1 if any(r["contradiction"] or r["exact_change"] for r in rows) else 0
+    return 1 if any(r["contradiction"] or r["exact_change"] for r in rows + cal_rows) else 0
 
 
 if __name__ == "__main__":
