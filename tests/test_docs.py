@@ -770,3 +770,23 @@ def test_chromium_check_catches_bad_formulas(
         (built_html / "bad-maths.html").unlink()
     assert dom.errors >= 2
     assert any("\\(" in m for m in dom.math)  # the unbalanced one is left untypeset
+
+
+@pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="/usr/bin/chromium missing: apt-get install chromium"
+)
+def test_old_chapter_links_reach_the_claim_in_chromium(
+    built_html: Path, served: str, tmp_path: Path, fresh_report: dict
+) -> None:
+    """A link made before the chapters were split, ``<chapter>.html#<claim anchor>``, opens
+    the claim's section page at the claim."""
+    for i, paper in enumerate(PAPERS):
+        entry = next(e for e in fresh_report["claims"] if paper_of(e["seed_file"]) is paper)
+        anchor = docs_gen.claim_anchor(entry["id"])
+        chapter = docs_gen.paper_page_name(paper)[:-3]
+        dom = _render(f"{served}/claims/{chapter}.html#{anchor}", tmp_path / f"chromium-{i}")
+        page = docs_gen.claim_page_name(entry["id"], entry["seed_file"])
+        section = next(s for s in paper.parts if docs_gen.section_page_name(paper, s) == page)
+        title = re.search(r"<title>(.*?)</title>", dom, flags=re.S)
+        assert title and title.group(1).startswith(section.title), (chapter, anchor)
+        assert f'id="{anchor}"' in dom
