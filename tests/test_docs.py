@@ -568,6 +568,19 @@ def test_claim_anchors_resolve(built_html: Path, fresh_report: dict) -> None:
         assert f'href="{page}#{docs_gen.claim_anchor(e["id"])}"' in index, e["id"]
 
 
+def test_a_chapters_section_pages_are_in_the_sidebar(built_html: Path) -> None:
+    """On a chapter or one of its section pages, the sidebar lists every section page."""
+    for paper in PAPERS:
+        names = [docs_gen.section_page_name(paper, s)[:-3] for s in paper.parts]
+        for page in (docs_gen.paper_page_name(paper)[:-3], names[-1]):
+            html = (built_html / "claims" / f"{page}.html").read_text(encoding="utf-8")
+            sidebar = html.split('class="sphinxsidebar"', 1)[1]
+            for name in names:
+                assert f'href="{name}.html"' in sidebar or (
+                    name == page and 'class="current reference internal" href="#"' in sidebar
+                ), (page, name)
+
+
 class _Page(HTMLParser):
     """What a reader sees of a page: the prose, the maths sources, MathJax's output."""
 
