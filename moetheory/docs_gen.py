@@ -1057,6 +1057,18 @@ def _subsection(entry: Mapping[str, Any]) -> tuple[tuple, str]:
     return (1,), _text(entry.get("section") or "Other claims")
 
 
+def _grouped(
+    entries: Sequence[Mapping[str, Any]],
+) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """A section page's claims under their headings (:func:`_subsection`), in page order."""
+    grouped: dict[str, tuple[tuple, list[Mapping[str, Any]]]] = {}
+    for e in entries:
+        key, heading = _subsection(e)
+        grouped.setdefault(heading, (key, []))[1].append(e)
+    order = sorted(grouped.items(), key=lambda item: item[1][0])  # stable: report order
+    return [(heading, group) for heading, (_, group) in order]
+
+
 def _counts_cell(entries: Sequence[Mapping[str, Any]]) -> str:
     """Verdict counts of ``entries`` as one table cell, in the order of :class:`Verdict`."""
     counts = {v.value: 0 for v in Verdict}
@@ -1263,16 +1275,12 @@ def render_section_page(
             "",
             *_chapter_head(report, paper)[2:],
         ]
-    grouped: dict[str, tuple[tuple, list[Mapping[str, Any]]]] = {}
-    for e in entries:
-        key, heading = _subsection(e)
-        grouped.setdefault(heading, (key, []))[1].append(e)
-    order = sorted(grouped.items(), key=lambda item: item[1][0])  # stable: report order
+    order = _grouped(entries)
     if entries:  # in the order of the page
-        lines += [*_verdict_table([e for _, (_, group) in order for e in group]), ""]
+        lines += [*_verdict_table([e for _, group in order for e in group]), ""]
     else:
         lines += ["No claim of this section is registered.", ""]
-    for heading, (_, group) in order:
+    for heading, group in order:
         lines += [f"## {heading}", ""]
         lines += [render_claim(e, figures, seeds_dir, link_evidence) for e in group]
     return "\n".join(lines).rstrip() + "\n"
@@ -1297,7 +1305,8 @@ def render_index(
     Returns
     -------
     str
-        The MyST page.
+        The MyST page: per paper, a verdict table per section of the paper, each claim
+        linked on its section page.
 
     See Also
     --------
@@ -1349,9 +1358,20 @@ def render_index(
         entries = _entries_of(report, paper)
         title = _text(paper.title) if paper else "Other claims"
         lines += [f"**[{title}]({page})**", ""]
-        if paper is not None:
-            lines += [f"{_cite(paper)}.", ""]
-        lines += (_verdict_table(entries, True) if entries else ["No claims."]) + [""]
+        if paper is None:
+            lines += (_verdict_table(entries, True) if entries else ["No claims."]) + [""]
+            continue
+        lines += [f"{_cite(paper)}.", ""]
+        for section, in_section in _sections_of(report, paper):
+            if in_section:  # a table per section page, its rows in the page's order
+                lines += [
+                    f"*[{_text(section.title)}]({section_page_name(paper, section)})*",
+                    "",
+                    *_verdict_table([e for _, g in _grouped(in_section) for e in g], True),
+                    "",
+                ]
+        if not entries:
+            lines += ["No claims.", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
