@@ -36,7 +36,7 @@ from typing import Any
 
 from moetheory import verify
 
-__all__ = ["calibration_rows", "load_reports", "main", "stability_rows"]
+__all__ = ["calibration_rows", "load_reports", "main", "merge_reports", "stability_rows"]
 
 DECIDED = {"supported", "unsupported"}
 EXACT = {"proved", "refuted"}
@@ -114,6 +114,48 @@ def load_reports(directory: str | Path) -> dict[int, dict[str, Any]]:
     return out
 
 
+def merge_reports(runs: list[dict[int, dict[str, Any]]]) -> dict[int, dict[str, Any]]:
+    """Merge per-seed reports of several runs: a later run's claims replace an earlier run's.
+
+    Parameters
+    ----------
+    runs : list of dict of int to dict
+        Reports keyed by master seed (:func:`load_reports`), oldest first.
+
+    Returns
+    -------
+    dict of int to dict
+        For every seed of the first run: its claims, each from the last run that has that
+        claim on that seed; ``commit`` lists every contributing commit, ``seconds_wall`` adds.
+
+    Examples
+    --------
+    >>> a = {0: {"seed": 0, "commit": "a1", "seconds_wall": 2.0,
+    ...          "claims": [{"id": "x", "verdict": "proved"},
+    ...                     {"id": "y", "verdict": "inconclusive"}]}}
+    >>> b = {0: {"seed": 0, "commit": "b2", "seconds_wall": 1.0,
+    ...          "claims": [{"id": "y", "verdict": "supported"}]}}
+    >>> m = merge_reports([a, b])[0]
+    >>> [c["verdict"] for c in m["claims"]], m["commit"]
+    (['proved', 'supported'], 'a1, b2')
+    """
+    if not runs:
+        return {}
+    merged: dict[int, dict[str, Any]] = {}
+    for seed, first in runs[0].items():
+        claims = {c["id"]: c for c in first["claims"]}
+        commits = [first.get("commit", "")]
+        seconds = float(first.get("seconds_wall", 0.0))
+        for later in runs[1:]:
+            if seed in later:
+                claims.update({c["id"]: c for c in later[seed]["claims"]})
+                commits.append(later[seed].get("commit", ""))
+                seconds += float(later[seed].get("seconds_wall", 0.0))
+        merged[seed] = {"seed": seed, "claims": list(claims.values()), "seconds_wall": seconds,
+                        "commit": ", ".join(c for c in commits if c)}
+    return merged
+
+
 INTRO = """\
 # Seed stability of the quick profile
 
@@ -136,7 +178,8 @@ with `--from-dir benchmarks/runs/seed-stability --markdown docs/seed-stability.m
 def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float,
               commits: list[str] | None = None, seed_ids: list[int] | None = None) -> str:
     bad = [r for r in rows if r["contradiction"] or r["exact_change"]]
-    code = f" on commit(s) {', '.join(sorted(set(commits)))}" if commits else ""
+    shas = sorted({c for entry in commits or [] for c in entry.split(", ") if c})
+    code = f" on commit(s) {', '.join(shas)}" if shas else ""
     which = f": {', '.join(map(str, seed_ids))}" if seed_ids is not None else ""
     lines = [
         INTRO,
@@ -224,7 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="parallel checks per run")
     parser.add_argument("--markdown", help="write the table here")
     parser.add_argument("--save-dir", help="save each seed's report here (resumable)")
-    parser.add_argument("--from-dir", help="render from the reports saved here; run nothing")
+    parser.add_argument("--from-dir", action="append", metavar="DIR",
+                        help="render from the reports saved here; run nothing (repeatable: "
+                             "a later directory's claims replace an earlier one's, seed by "
+                             "seed, e.g. a re-run of the claims changed since)")
     parser.add_argument("--calibration", metavar="DIR",
                         help="also tabulate the per-seed verdicts of the calibration rows "
                              "stored here (e.g. benchmarks/calibration)")
@@ -235,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
     start = time.perf_counter()
     if args.from_dir:
-        saved = load_reports(args.from_dir)
+        saved = merge_reports([load_reports(d) for d in args.from_dir])
         reports = [saved[s] for s in sorted(saved)]
         elapsed = sum(float(r.get("seconds_wall", 0.0)) for r in reports)
         n_seeds = len(reports)
