@@ -2,8 +2,11 @@
 every built page as a reader sees it.
 
 * the claim pages are a pure function of the report and are generated at build time (never
-  committed, so no machine-dependent digit is), organised by paper, each claim in the order
+  committed, so no machine-dependent digit is), organised by paper -- a chapter index per
+  paper, one page per section of the paper, every claim placed by its paper's sections, old
+  ``<chapter>.html#<claim>`` links forwarded -- each claim in the order
   statement → reading → derivation → verdict → evidence;
+* every page stays small: under 1 MB, a claim page under 0.5 MB;
 * ``sphinx-build -W`` succeeds from pip-installed packages alone (MathJax from PyPI,
   intersphinx offline), and ``moetheory.verify`` / ``moetheory.claim`` are in the inventory;
 * every built page passes the rendering checks: no stray ``$``, no raw TeX or SymPy syntax in
