@@ -361,7 +361,7 @@ def claim_page_name(claim_id: str, seed_file: str) -> str:
     >>> claim_page_name("pcr.pde.cosine", "002_ed39350ac6d6e1c0.txt")
     'nguyen2025cosine-routers-pde.md'
     >>> claim_page_name("cl.lemma7.step-size", "003_3078ccb5100b14b7.txt")
-    'li2025continual-lemmas.md'
+    'li2025continual-proofs.md'
     """
     paper = paper_of(seed_file)
     if paper is None:
@@ -1252,7 +1252,7 @@ def render_section_page(
     >>> paper = PAPERS[2]
     >>> page = render_section_page(report, paper, paper.parts[-1])
     >>> page.splitlines()[0]
-    '(page-li2025continual-lemmas)='
+    '(page-li2025continual-proofs)='
     >>> "## Lemma 7" in page and "### `cl.lemma7.a`" in page
     True
     """

@@ -241,18 +241,24 @@ def test_section_page_orders_numbered_statements_as_the_paper() -> None:
         return {"id": cid, "seed_file": "003_3078ccb5100b14b7.txt", "section": "CL",
                 "statement": "s", "reading": "r", "verdict": "proved", "summary": "m"}
 
-    ids = ["cl.lemma10.a", "cl.lemma2.b", "cl.corollary1.c", "cl.lemma1.d", "cl.proofs.e",
-           "cl.lemma2.f"]
+    ids = ["cl.lemma6.a", "cl.lemma2.b", "cl.corollary1.c", "cl.lemma1.d", "cl.lemma2.f",
+           "cl.proofs.e", "cl.lemma10.g", "cl.lemma7.h"]
     report = {"seed": 0, "profile": "quick", "family_alpha": 0.05,
               "claims": [entry(i) for i in ids]}
     paper = PAPERS[2]
     lemmas = next(s for s in paper.parts if s.key == "lemmas")
     page = docs_gen.render_section_page(report, paper, lemmas)
     headings = re.findall(r"^## (.+)$", page, flags=re.M)
-    assert headings == ["Lemma 1", "Lemma 2", "Lemma 10", "Corollary 1", "CL"]
+    assert headings == ["Lemma 1", "Lemma 2", "Lemma 6", "Corollary 1"]
     claims = re.findall(r"^### `(.+)`$", page, flags=re.M)
-    assert claims == ["cl.lemma1.d", "cl.lemma2.b", "cl.lemma2.f", "cl.lemma10.a",
-                      "cl.corollary1.c", "cl.proofs.e"]
+    assert claims == ["cl.lemma1.d", "cl.lemma2.b", "cl.lemma2.f", "cl.lemma6.a",
+                      "cl.corollary1.c"]
+    proofs = next(s for s in paper.parts if s.key == "proofs")
+    page = docs_gen.render_section_page(report, paper, proofs)
+    assert re.findall(r"^## (.+)$", page, flags=re.M) == ["Lemma 7", "Lemma 10", "CL"]
+    # the verdict table lists the claims in the order of the page
+    table = page.split("```{list-table}", 1)[1].split("```", 1)[0]
+    assert re.findall(r"\[`([^`]+)`\]", table) == ["cl.lemma7.h", "cl.lemma10.g", "cl.proofs.e"]
     forgetting = next(s for s in paper.parts if s.key == "forgetting")
     report["claims"] = [entry("cl.thm2.x"), entry("cl.thm1.y"), entry("cl.prop4.z"),
                         entry("cl.fig4-5")]

@@ -12,7 +12,7 @@ Examples
 >>> paper_of("000_7b6465990ad3b04b.txt") is paper_of("002_ed39350ac6d6e1c0.txt")
 True
 >>> section_of("cl.lemma7.step-size", paper_of("003_3078ccb5100b14b7.txt")).key
-'lemmas'
+'proofs'
 """
 
 from __future__ import annotations
@@ -310,9 +310,15 @@ PAPERS: tuple[Paper, ...] = (
             ),
             Section(
                 "lemmas",
-                "Lemmas and proofs",
-                "Appendices B–H",
-                (r"cl\.(lemma\d+|corollary\d+|proofs)\b",),
+                "The smooth router and the analysis of the losses: Lemmas 1–6",
+                "Appendices B–D",
+                (r"cl\.(lemma[1-6]|corollary\d+)\b",),
+            ),
+            Section(
+                "proofs",
+                "The proofs of Propositions 1–4: Lemmas 7–16",
+                "Appendices E–H",
+                (r"cl\.(lemma([7-9]|\d\d+)|proofs)\b",),
             ),
         ),
     ),
