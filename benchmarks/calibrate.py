@@ -331,6 +331,24 @@ def _score(row: Row, truth: Truth, true_runs: list[Result], false_runs: list[Res
 FOLLOWED, NOT_FOLLOWED = ("proofs_checks", "moetheory"), ("moetheory.engine",)
 
 
+def _code_only(source: str) -> str:
+    """The syntax tree of a function or class definition without its decorators, docstrings
+    and comments: what it computes, not how it is registered or described (a claim's
+    statement, sources and reading live in its decorator)."""
+    import ast
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(source))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            node.decorator_list = []
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
 def _closure_sources(func: Callable[..., object]) -> list[str]:
     """The source of ``func`` and of every function, class or constant of the check modules
     (``proofs_checks``) and the library (``moetheory``, without its reporting engine) that it
@@ -357,7 +375,7 @@ def _closure_sources(func: Callable[..., object]) -> list[str]:
             if not module.startswith(FOLLOWED) or module.startswith(NOT_FOLLOWED):
                 return
             try:
-                seen[label] = inspect.getsource(obj)
+                seen[label] = _code_only(inspect.getsource(obj))
             except (OSError, TypeError):  # defined dynamically: its repr stands in
                 seen[label] = repr(obj)
                 return
@@ -386,11 +404,13 @@ def get_claim_check_func(func: Callable[..., object]) -> Callable[..., object]:
 
 
 def fingerprint(claim_id: str) -> str:
-    """SHA-256 (first 16 hex digits) of the source of the claim's check function and of the
-    helpers and constants of the check modules it uses (:func:`_closure_sources`).
+    """SHA-256 (first 16 hex digits) of the code of the claim's check function and of the
+    helpers, constants and library code it uses (:func:`_closure_sources`), without
+    decorators, docstrings and comments.
 
     A stored row whose fingerprint differs from the current one was computed with other code.
-    Editing another check of the same module leaves the row current.
+    Editing another check of the same module, or a claim's statement, sources or docstring,
+    leaves the row current.
     """
     load_checks()
     text = "\n".join(_closure_sources(get_claim(claim_id).check))
@@ -459,9 +479,10 @@ Until session 4 the statistical checks of `continual_lemmas` and `continual_regi
 their simulations from fixed seeds, whatever the master seed; every row of those claims was
 computed after that was fixed (a test now requires every statistical check to depend on the
 master seed).
-Each row records the date of its run and the fingerprint of its check: SHA-256 of the source
-of the check function and of every function, class and constant of `proofs_checks` and of the
-library (`moetheory`, without its reporting engine) that it uses, transitively. The column
+Each row records the date of its run and the fingerprint of its check: SHA-256 of the code
+(the syntax tree, without decorators, docstrings and comments) of the check function and of
+every function, class and constant of `proofs_checks` and of the library (`moetheory`,
+without its reporting engine) that it uses, transitively. The column
 *code* says `current` when none of that code has changed since the run, and **stale: re-run**
 when it has (the row may no longer describe the shipped check; it was computed on other code).
 The claims of one module are calibrated together, seed by seed, so that simulations they share

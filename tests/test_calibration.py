@@ -193,3 +193,12 @@ def test_seed_stability_reads_the_calibration_verdicts(tmp_path: Path) -> None:
     code = seed_stability.main(["--from-dir", str(tmp_path), "--calibration", str(store),
                                 "--markdown", str(page)])
     assert code == 1 and "calibration's seeds" in page.read_text(encoding="utf-8")
+
+
+def test_fingerprint_ignores_decorators_docstrings_and_comments() -> None:
+    a = '@claim("x", statement="old")\ndef f(ctx):\n    """Doc."""\n    return g(ctx)  # note\n'
+    b = ('@claim("x", statement="new", sources=[3])\ndef f(ctx):\n    """Other doc."""\n'
+         '    return g(ctx)\n')
+    c = '@claim("x", statement="old")\ndef f(ctx):\n    """Doc."""\n    return g(ctx) + 1\n'
+    assert calibrate._code_only(a) == calibrate._code_only(b)
+    assert calibrate._code_only(a) != calibrate._code_only(c)
