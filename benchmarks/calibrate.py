@@ -603,6 +603,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     rows = []
     print("| " + " | ".join(HEADER) + " |", flush=True)
+    load_checks()
     groups: dict[str, list[str]] = {}
     for cid in ids:  # claims of one module share their simulations: calibrate them together
         groups.setdefault(get_claim(cid).check.__module__, []).append(cid)

@@ -202,3 +202,18 @@ def test_fingerprint_ignores_decorators_docstrings_and_comments() -> None:
     c = '@claim("x", statement="old")\ndef f(ctx):\n    """Doc."""\n    return g(ctx) + 1\n'
     assert calibrate._code_only(a) == calibrate._code_only(b)
     assert calibrate._code_only(a) != calibrate._code_only(c)
+
+
+def test_budget_run_groups_claims_in_a_fresh_interpreter() -> None:
+    # CI's `calibrate.py --budget` starts with an empty registry: grouping the budget claims by
+    # module must load the checks first (it raised KeyError on the first claim ID before)
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    code = ("import sys; sys.path.insert(0, 'benchmarks'); import calibrate; "
+            "calibrate.calibrate_claims = lambda group, seeds, jobs=1: []; "
+            "sys.exit(calibrate.main(['--budget']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "0 checks" in done.stdout
