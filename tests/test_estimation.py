@@ -271,3 +271,17 @@ def test_bad_input_raises_value_error_naming_parameter():
         median_pair_cdf(0)
     with pytest.raises(ValueError, match="losses must be positive"):
         slope_bootstrap(np.array([1.0, 2.0]), np.zeros((2, 3)), 0.05, np.random.default_rng())
+
+
+def test_fit_cell_records_convergence_per_fit():
+    from dataclasses import replace
+
+    from moetheory.estimation.experiment import fit_cell
+
+    d = replace(rates_design("quick", replicates=3), lm_iterations=3)
+    xe = np.random.default_rng(0).uniform(-2, 2, (50, 2))
+    recs = fit_cell(d, "cosine", 3, 200, 0, xe)
+    assert all(r["converged"] is False and r["lm_iterations"] == 3 for r in recs)
+    recs = fit_cell(replace(d, lm_iterations=3000), "linear", 2, 200, 0, xe)
+    assert all(r["converged"] is True and r["lm_iterations"] < 3000 for r in recs)
+    assert rates_design("quick").lm_tol > 0 and rates_design("full").lm_tol > 0

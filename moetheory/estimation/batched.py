@@ -18,9 +18,10 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
   (no LAPACK).
 
 Algorithm (per fit): ``theta <- clip(theta + delta)`` with ``(A + lambda diag(A) + mu I) delta
-= -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 3``),
-rejected otherwise (``lambda <- 4 lambda``); a fixed number of iterations, so every fit of a
-batch runs the same operations.
+= -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 5``),
+rejected otherwise (``lambda <- 3 lambda``); a fit stops when an accepted step gains at most
+``tol`` times its objective, or a step is rejected at ``lambda >= 1e8`` (``converged``), or at
+the iteration cap (not converged). Each fit's arithmetic is its own.
 """
 
 from __future__ import annotations
@@ -249,11 +250,15 @@ class BatchFit:
         Number of accepted Levenberg–Marquardt steps of each fit.
     iterations : ndarray of shape (G,)
         Number of iterations each fit ran before it stopped (converged or reached the cap).
+    converged : ndarray of bool, shape (G,)
+        Whether each fit stopped by the rule of :func:`fit_batch` (``tol > 0``) rather than
+        by reaching the iteration cap. Always ``False`` when ``tol = 0``.
 
     Notes
     -----
     ``objective`` is the mean squared residual :math:`\\frac1n\\sum_m (Y_m -
-    f_{\\hat G}(X_m))^2` of eq. (3) of seed 002 at ``theta``.
+    f_{\\hat G}(X_m))^2` of eq. (3) of seed 002 at ``theta``. A fit that meets the rule on
+    its last allowed iteration counts as converged.
 
     See Also
     --------
@@ -261,7 +266,8 @@ class BatchFit:
 
     Examples
     --------
-    >>> fit = BatchFit(np.zeros((1, 12)), np.zeros(1), np.zeros(1, int), np.ones(1, int))
+    >>> fit = BatchFit(np.zeros((1, 12)), np.zeros(1), np.zeros(1, int), np.ones(1, int),
+    ...                np.ones(1, bool))
     >>> fit.measure(0, 2, 2).k
     2
     """
@@ -270,6 +276,7 @@ class BatchFit:
     objective: np.ndarray
     accepted: np.ndarray
     iterations: np.ndarray
+    converged: np.ndarray
 
     def measure(self, index: int, k: int, d: int) -> MixingMeasure:
         """The fitted mixing measure of fit ``index``.
@@ -336,7 +343,8 @@ def fit_batch(
     Returns
     -------
     BatchFit
-        Final parameters, objectives, accepted steps and iterations run, per fit.
+        Final parameters, objectives, accepted steps, iterations run and whether the fit
+        stopped by the rule (``converged``) or at the cap, per fit.
 
     Raises
     ------
@@ -439,6 +447,7 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     lam = np.full(phi.shape[0], 1e-3)
     accepted = np.zeros(phi.shape[0], dtype=np.int64)
     ran = np.zeros(phi.shape[0], dtype=np.int64)
+    stopped = np.zeros(phi.shape[0], dtype=bool)
     eye = np.eye(phi.shape[1])
     act = np.arange(phi.shape[0])  # the fits still running
     for _ in range(iterations):
@@ -474,5 +483,6 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         ran[act] += 1
         if tol > 0:
             done = np.where(ok, gain <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+            stopped[act[done]] = True
             act = act[~done]
-    return _theta(phi, bound)[0], obj, accepted, ran
+    return _theta(phi, bound)[0], obj, accepted, ran, stopped
