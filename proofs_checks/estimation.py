@@ -857,9 +857,9 @@ MIN_CONVERGED = 0.9
 
 #: Replicates per look and looks, per profile: looks at B + 1, 2B + 1, 3B + 1 replicates (odd
 #: counts, so that the exact bootstrap law of the median applies).
-RATES_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 3), "full": (16, 3)}
-#: The router comparison fits three routers per look: two looks in the quick profile.
-COMPARISON_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 2), "full": (16, 3)}
+RATES_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 2), "full": (16, 3)}
+#: The router comparison fits three routers per look: one look in the quick profile.
+COMPARISON_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (16, 3)}
 
 
 def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]], judge,

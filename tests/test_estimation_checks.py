@@ -121,7 +121,8 @@ def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_
         return [comp], len(recs["tanh"])
 
     ctx = _ctx("pcr.rates.regression")
-    design, seq, payload = est._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge)
+    design, seq, payload = est._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge,
+                                                 budgets={"quick": (12, 3), "full": (16, 3)})
     used = decide_at or 3
     assert [c[1:] for c in calls] == [(0, 13), (13, 12), (25, 12)][:used]
     assert design.replicates == seq.n == [13, 25, 37][used - 1]
@@ -153,12 +154,12 @@ def test_a_cell_with_unconverged_fits_cannot_decide_a_comparison(monkeypatch):
     assert out.verdict is Verdict.SUPPORTED
     assert out.evidence["fits"]["cosine"]["converged_share"] == [1.0] * 5
     # 3 of 13 fits of the largest n hit the cap: above the 10% the rule allows
-    monkeypatch.setattr(est, "run_rates", _fake_rates({5000: 3}))
+    monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 3}))
     out = est.check_rates_regression(_ctx("pcr.rates.regression"))
     assert out.verdict is Verdict.INCONCLUSIVE
     fit = out.evidence["fits"]["cosine"]
-    assert fit["unconverged_cells"] == [5000] and fit["converged_share"][-1] < 0.9
+    assert fit["unconverged_cells"] == [1600] and fit["converged_share"][-1] < 0.9
     assert "iteration cap" in out.summary
     # 1 of 13 (under 10%) does not block the decision
-    monkeypatch.setattr(est, "run_rates", _fake_rates({5000: 1}))
+    monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 1}))
     assert est.check_rates_regression(_ctx("pcr.rates.regression")).verdict is Verdict.SUPPORTED
