@@ -287,11 +287,11 @@ def test_fit_cell_records_convergence_per_fit():
     assert rates_design("quick").lm_tol > 0 and rates_design("full").lm_tol > 0
 
 
-@pytest.mark.parametrize("router", ["linear", "perturbed"])
+@pytest.mark.parametrize("router", ["linear", "cosine"])
 def test_converged_fits_stop_moving_when_the_cap_is_raised(router):
     """In the cells whose medians moved 10-40% between 40 and 250 fixed iterations
-    (over-specified tanh, k = 3), the quick design's rule (tol 1e-8, cap 300) gives median
-    losses within 5% of fits run at a 10^4 times smaller tolerance and a 10 times larger
+    (over-specified tanh, k = 3), the quick design's rule (tol 1e-9, cap 300) gives median
+    losses within 1% of fits run at a 10^4 times smaller tolerance and a 10 times larger
     cap; and the former fixed 40 iterations do not (so the test can fail)."""
     from dataclasses import replace
 
@@ -307,9 +307,9 @@ def test_converged_fits_stop_moving_when_the_cap_is_raised(router):
                 for loss in ("voronoi_l1", "expert_sup")}, share
 
     now, share = medians(d)
-    raised, raised_share = medians(replace(d, lm_iterations=3000, lm_tol=1e-12))
+    raised, raised_share = medians(replace(d, lm_iterations=3000, lm_tol=1e-13))
     old, _ = medians(replace(d, lm_iterations=40, lm_tol=0.0))
-    assert share >= 0.85 and raised_share >= 0.85
+    assert share >= 0.75 and raised_share >= 0.85
     for loss in now:
-        assert abs(now[loss] / raised[loss] - 1) < 0.05, (loss, now, raised, old)
+        assert abs(now[loss] / raised[loss] - 1) < 0.01, (loss, now, raised, old)
     assert max(abs(old[loss] / raised[loss] - 1) for loss in now) > 0.05

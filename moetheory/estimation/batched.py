@@ -19,9 +19,12 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
 
 Algorithm (per fit): ``theta <- clip(theta + delta)`` with ``(A + lambda diag(A) + mu I) delta
 = -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 5``),
-rejected otherwise (``lambda <- 3 lambda``); a fit stops when an accepted step gains at most
-``tol`` times its objective, or a step is rejected at ``lambda >= 1e8`` (``converged``), or at
-the iteration cap (not converged). Each fit's arithmetic is its own.
+rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after an accepted step, the
+Gauss–Newton decrement (the decrease a full undamped step predicts) is at most ``tol`` times
+its objective, or a step is rejected at ``lambda >= 1e8`` (``converged``), or at the iteration
+cap (not converged). The decrement, not the gain of the last step, decides: in the flat
+valleys of over-specified fits a damped step gains little long before the fit is stationary.
+Each fit's arithmetic is its own.
 """
 
 from __future__ import annotations
@@ -334,9 +337,11 @@ def fit_batch(
     iterations : int
         Largest number of LM iterations of a fit.
     tol : float
-        A fit stops when an accepted step lowers its objective by at most ``tol`` times the
-        objective, or when a step is rejected at damping ``lambda >= 1e8`` (no descent left
-        at the working precision). ``tol = 0`` runs every fit for all ``iterations``.
+        A fit stops (``converged``) when, after an accepted step, the Gauss–Newton decrement
+        ``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` -- the decrease of the objective a full
+        Gauss–Newton step predicts -- is at most ``tol`` times the objective, or when a step
+        is rejected at damping ``lambda >= 1e8`` (no descent left at the working precision).
+        ``tol = 0`` runs every fit for all ``iterations``.
     max_chunk : int
         Largest ``G_chunk * n * k`` processed at once (memory).
 
@@ -428,6 +433,18 @@ def _theta(phi, bound):
 
 #: Damping at which a rejected step means no descent is left (a stopping rule when tol > 0).
 _LAMBDA_STOP = 1e8
+#: Relative damping of the Gauss-Newton decrement of the stopping rule (keeps it finite where
+#: ``A`` is singular: over-specified fits have flat directions).
+_DECREMENT_DAMPING = 1e-8
+
+
+def _gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the decrease of the mean squared
+    residual that a full (undamped) Gauss-Newton step predicts from the current point."""
+    eye = np.eye(A.shape[1])
+    diag = np.einsum("gpp->gp", A)
+    M = A + _DECREMENT_DAMPING * (diag[:, :, None] * eye) + 1e-12 * eye
+    return np.einsum("gp,gp->g", grad, _cholesky_solve(M, grad))
 
 
 def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
@@ -474,7 +491,6 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
             A[acc] = _exact_gram(Jt) / n
             grad[acc] = np.einsum("gpn,gn->gp", Jt, r_t) / n
             del Jt
-        gain = obj[act] - obj_t
         phi[act] = np.where(ok[:, None], trial, phi[act])
         obj[act] = np.where(ok, obj_t, obj[act])
         lam_old = lam[act]
@@ -482,7 +498,10 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         accepted[act] += ok
         ran[act] += 1
         if tol > 0:
-            done = np.where(ok, gain <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+            decrement = np.zeros(act.size)
+            if idx.size:
+                decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
+            done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
             stopped[act[done]] = True
             act = act[~done]
     return _theta(phi, bound)[0], obj, accepted, ran, stopped
