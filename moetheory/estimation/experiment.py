@@ -259,7 +259,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     ----------
     profile : {"quick", "full"}
         ``quick``: ``n`` in 5 log-spaced sizes from 100 to 1600, 13 replicates, LM capped
-        at 300 iterations; ``full``: 6 sizes from 50 to 10^4, 17 replicates, LM capped at
+        at 200 iterations; ``full``: 6 sizes from 50 to 10^4, 17 replicates, LM capped at
         1000 iterations. Both: the stopping rule :data:`LM_TOL`, one start near ``G*`` and
         one random start per replicate.
     replicates : int, optional
@@ -297,7 +297,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     if profile == "quick":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(100), np.log10(1600), 5)))
         return RatesDesign(n_grid=grid, replicates=replicates or 13, restarts=1,
-                           lm_iterations=300)
+                           lm_iterations=200)
     if profile == "full":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
         return RatesDesign(n_grid=grid, replicates=replicates or 17, restarts=1, max_iter=500,
