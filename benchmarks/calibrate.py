@@ -53,6 +53,7 @@ import datetime
 import fnmatch
 import hashlib
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -64,10 +65,11 @@ import numpy as np
 
 from moetheory.engine.registry import get_claim, load_checks, registered
 from moetheory.engine.runner import RunSettings, claim_context
-from moetheory.engine.verdicts import Verdict
+from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.stats import Comparison, claimed_values, proportion_ci
 
 __all__ = ["BUDGET_CLAIMS", "FULL_SEEDS", "NOT_RUN", "STORE", "Row", "calibrate_claim",
+           "calibrate_claims",
            "fingerprint", "load_rows", "main", "move_for", "render", "save_row"]
 
 #: Where the rows are stored, one JSON record per claim.
@@ -131,17 +133,35 @@ def _final(record: list[Comparison]) -> dict[Key, Comparison]:
     return {(c.rule, c.label): c for c in record}
 
 
-def _run(task: tuple[str, int, str, Truth | None]
-         ) -> tuple[int, dict[Key, tuple[float, float, str]]]:
-    claim_id, seed, variant, truth = task
+#: The key under which a run records the claim's own verdict (not a comparison).
+CLAIM_KEY: Key = ("claim", "verdict of the claim")
+Task = tuple[tuple[str, ...], int, str, dict[str, Truth | None]]
+Result = dict[Key, tuple[float, float, str]]
+
+
+def _run(task: Task) -> tuple[int, dict[str, Result | str]]:
+    """One master seed of one pass: every claim of the group in this process, in order, so
+    that checks sharing a simulation (cached per process and seed) simulate it once. A check
+    that raises gives its error text instead of its comparisons."""
+    claim_ids, seed, variant, truths = task
     load_checks()
-    ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
-    record: list[Comparison] = []
-    move = None if truth is None else move_for(variant, truth)
-    with claimed_values(move, record):
-        get_claim(claim_id).check(ctx)
-    return seed, {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2, c.verdict.value)
-                  for k, c in _final(record).items()}
+    out: dict[str, Result | str] = {}
+    for claim_id in claim_ids:
+        ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
+        record: list[Comparison] = []
+        truth = truths.get(claim_id)
+        move = None if truth is None else move_for(variant, truth)
+        try:
+            with claimed_values(move, record):
+                verdict = outcome_payload(get_claim(claim_id).check(ctx))["verdict"]
+        except Exception as exc:  # recorded in the row, never a silent pass
+            out[claim_id] = f"{type(exc).__name__}: {exc}"
+            continue
+        result = {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2,
+                      c.verdict.value) for k, c in _final(record).items()}
+        result[CLAIM_KEY] = (math.nan, math.nan, str(verdict))
+        out[claim_id] = result
+    return seed, out
 
 
 @dataclass
@@ -161,6 +181,8 @@ class Row:
     date: str = ""
     fingerprint: str = ""
     profile: str = "quick"
+    #: The claim's verdict on each master seed of the shipped pass (seed stability).
+    shipped_verdicts: list[str] = field(default_factory=list)
 
     def to_record(self) -> dict[str, object]:
         """The row as a JSON-ready record (every field; :meth:`from_record` inverts it)."""
@@ -203,36 +225,81 @@ HEADER = ["claim", "comparisons", "seeds", "true variant unsupported (95% CI)",
 
 def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
     """Run the three passes of one claim over master seeds ``0 .. seeds-1``."""
+    return calibrate_claims([claim_id], seeds, jobs)[0]
+
+
+def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1) -> list[Row]:
+    """The rows of several claims, calibrated together: each pass runs every claim of the group
+    under one master seed in one process (shared simulations are simulated once per seed).
+
+    Each row's ``seconds`` is the group's wall time divided by the number of claims.
+    """
     start = time.perf_counter()
-
-    def run_all(variant: str, truth: Truth | None) -> list[dict[Key, tuple[float, float, str]]]:
-        tasks = [(claim_id, s, variant, truth) for s in range(seeds)]
-        if jobs == 1:
-            out = [_run(t) for t in tasks]
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    rows = {cid: Row(cid, 0, 0, fingerprint=fingerprint(cid), date=date) for cid in claim_ids}
+    group = []
+    for cid in claim_ids:
+        mode = MODES.get(cid, "pooled")
+        if mode.startswith("via:"):
+            rows[cid].notes.append(f"false as stated; its estimator is calibrated in the row "
+                                   f"of `{mode[4:]}`")
         else:
-            with ProcessPoolExecutor(jobs) as pool:
-                out = list(pool.map(_run, tasks))
-        return [r for _, r in sorted(out, key=lambda x: x[0])]
+            group.append(cid)
+    if not group:
+        return [rows[c] for c in claim_ids]
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
 
-    mode = MODES.get(claim_id, "pooled")
-    row = Row(claim_id, 0, 0, fingerprint=fingerprint(claim_id),
-              date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"))
-    if mode.startswith("via:"):
-        row.notes.append(f"false as stated; its estimator is calibrated in the row of "
-                         f"`{mode[4:]}`")
-        return row
+    def run_all(variant: str, truths: dict[str, Truth | None]
+                ) -> dict[str, list[Result | str]]:
+        tasks: list[Task] = [(tuple(group), s, variant, truths) for s in range(seeds)]
+        out = list(pool.map(_run, tasks)) if pool else [_run(t) for t in tasks]
+        ordered = [r for _, r in sorted(out, key=lambda x: x[0])]
+        return {cid: [r[cid] for r in ordered] for cid in group}
+
+    try:
+        shipped = run_all("shipped", {})
+        truths: dict[str, Truth | None] = {cid: _truth(rows[cid], shipped[cid], seeds)
+                                           for cid in group}
+        true_runs = run_all("true", truths)
+        false_runs = run_all("false", truths)
+    finally:
+        if pool:
+            pool.shutdown()
+    share = (time.perf_counter() - start) / len(claim_ids)
+    for cid in group:
+        row, truth = rows[cid], truths[cid] or {}
+        errors = sum(isinstance(r, str) for r in (*shipped[cid], *true_runs[cid],
+                                                  *false_runs[cid]))
+        if errors:
+            first = next(r for r in (*shipped[cid], *true_runs[cid], *false_runs[cid])
+                         if isinstance(r, str))
+            row.notes.append(f"ERROR on {errors} of {3 * seeds} runs (first: {first})")
+        _score(row, truth, [r for r in true_runs[cid] if not isinstance(r, str)],
+               [r for r in false_runs[cid] if not isinstance(r, str)])
+        row.seconds = share
+        if len(group) > 1:
+            row.notes.append(f"calibrated together with {len(group) - 1} other claim(s) of "
+                             "its module (shared simulations); seconds are the group's share")
+    return [rows[c] for c in claim_ids]
+
+
+def _truth(row: Row, shipped: list[Result | str], seeds: int) -> Truth:
+    """Each comparison's truth from the shipped pass (see the module docstring)."""
+    runs = [r for r in shipped if not isinstance(r, str)]
+    mode = MODES.get(row.claim_id, "pooled")
     row.seeds = seeds
-    shipped = run_all("shipped", None)
-    keys = sorted({k for r in shipped for k in r})
-    truth: Truth = {}
-    skip = UNCLAIMED.get(claim_id)
+    row.shipped_verdicts = [r[CLAIM_KEY][2] if not isinstance(r, str) else "error"
+                            for r in shipped]
+    keys = sorted({k for r in runs for k in r if k != CLAIM_KEY})
+    skip = UNCLAIMED.get(row.claim_id)
     if skip:
         keys = [k for k in keys if skip not in k[1]]
         row.notes.append(f"comparisons labelled '{skip}' are reported beside the claim, not "
                          "claimed: not calibrated")
+    truth: Truth = {}
     for k in keys:
-        est = np.array([r[k][0] for r in shipped if k in r])
-        h = float(np.median([r[k][1] for r in shipped if k in r]))
+        est = np.array([r[k][0] for r in runs if k in r])
+        h = float(np.median([r[k][1] for r in runs if k in r]))
         if mode == "reference" and k[0] == "equivalence":
             truth[k] = (None, h)
         elif est.size > 1 and float(est.std(ddof=1)) > max(h, 1e-12):
@@ -240,36 +307,114 @@ def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
                              f"{est.std(ddof=1):.3g} > half-width {h:.3g}), not calibrated")
         else:
             truth[k] = (float(est.mean()), h)
-    keys = sorted(truth)
-    row.comparisons = len(keys)
-    true_runs = run_all("true", truth)
-    false_runs = run_all("false", truth)
-    row.true_unsupported = sum(
-        any(v[2] == Verdict.UNSUPPORTED.value for k, v in r.items() if k in truth)
-        for r in true_runs)
-    row.true_supported = sum(
-        all(v[2] == Verdict.SUPPORTED.value for k, v in r.items() if k in truth)
-        for r in true_runs)
-    per_key = {k: sum(r.get(k, (0, 0, ""))[2] == Verdict.SUPPORTED.value for r in false_runs)
-               for k in keys}
-    worst = max(per_key, key=lambda k: per_key[k])
+    row.comparisons = len(truth)
+    return truth
+
+
+def _score(row: Row, truth: Truth, true_runs: list[Result], false_runs: list[Result]) -> None:
+    """Fill the counts of ``row`` from the variant passes."""
+    if not truth:
+        return
+    sup, uns = Verdict.SUPPORTED.value, Verdict.UNSUPPORTED.value
+    row.true_unsupported = sum(any(v[2] == uns for k, v in r.items() if k in truth)
+                               for r in true_runs)
+    row.true_supported = sum(all(v[2] == sup for k, v in r.items() if k in truth)
+                             for r in true_runs)
+    per_key = {k: sum(r.get(k, (0, 0, ""))[2] == sup for r in false_runs) for k in truth}
+    worst = max(sorted(per_key), key=lambda k: per_key[k])
     row.false_supported_worst, row.worst_label = per_key[worst], f"{worst[0]}: {worst[1]}"
-    row.false_claim_supported = sum(
-        all(v[2] == Verdict.SUPPORTED.value for k, v in r.items() if k in truth)
-        for r in false_runs)
-    row.seconds = time.perf_counter() - start
-    return row
+    row.false_claim_supported = sum(all(v[2] == sup for k, v in r.items() if k in truth)
+                                    for r in false_runs)
+
+
+#: Modules whose code a row's fingerprint follows, and the ones it does not (reporting).
+FOLLOWED, NOT_FOLLOWED = ("proofs_checks", "moetheory"), ("moetheory.engine",)
+
+
+def _code_only(source: str) -> str:
+    """The syntax tree of a function or class definition without its decorators, docstrings
+    and comments: what it computes, not how it is registered or described (a claim's
+    statement, sources and reading live in its decorator)."""
+    import ast
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(source))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            node.decorator_list = []
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def _closure_sources(func: Callable[..., object]) -> list[str]:
+    """The source of ``func`` and of every function, class or constant of the check modules
+    (``proofs_checks``) and the library (``moetheory``, without its reporting engine) that it
+    refers to by a global name, transitively, in a fixed order.
+    """
+    import inspect
+    import types
+
+    seen: dict[str, str] = {}
+
+    def names(code: types.CodeType) -> set[str]:
+        out = set(code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                out |= names(const)
+        return out
+
+    def visit(obj: object, label: str) -> None:
+        if label in seen:
+            return
+        obj = inspect.unwrap(obj) if callable(obj) else obj  # type: ignore[arg-type]
+        if isinstance(obj, types.FunctionType | type):
+            module = str(getattr(obj, "__module__", ""))
+            if not module.startswith(FOLLOWED) or module.startswith(NOT_FOLLOWED):
+                return
+            try:
+                seen[label] = _code_only(inspect.getsource(obj))
+            except (OSError, TypeError):  # defined dynamically: its repr stands in
+                seen[label] = repr(obj)
+                return
+            funcs = [obj] if isinstance(obj, types.FunctionType) else [
+                v for v in vars(obj).values() if isinstance(v, types.FunctionType)]
+            for f in funcs:
+                cells = [c.cell_contents for c in f.__closure__ or ()]
+                seen[label] += "".join(f"\n#cell {v!r}" for v in cells
+                                       if isinstance(v, int | float | str | tuple | bool))
+                for name in sorted(names(f.__code__)):
+                    if name in f.__globals__:
+                        visit(f.__globals__[name], f"{f.__module__}.{name}")
+            return
+        if isinstance(obj, int | float | str | tuple | list | dict | bool):  # not sets: hash order
+            text = repr(obj)
+            if " at 0x" not in text:
+                seen[label] = text
+
+    visit(get_claim_check_func(func), "check")
+    return [f"{k}\n{v}" for k, v in sorted(seen.items())]
+
+
+def get_claim_check_func(func: Callable[..., object]) -> Callable[..., object]:
+    """``func`` itself (a hook for checks registered through wrappers)."""
+    return func
 
 
 def fingerprint(claim_id: str) -> str:
-    """SHA-256 (first 16 hex digits) of the source of the module defining the claim's check.
+    """SHA-256 (first 16 hex digits) of the code of the claim's check function and of the
+    helpers, constants and library code it uses (:func:`_closure_sources`), without
+    decorators, docstrings and comments.
 
     A stored row whose fingerprint differs from the current one was computed with other code.
+    Editing another check of the same module, or a claim's statement, sources or docstring,
+    leaves the row current.
     """
     load_checks()
-    module = sys.modules[get_claim(claim_id).check.__module__]
-    source = Path(module.__file__ or "").read_bytes().replace(b"\r\n", b"\n")
-    return hashlib.sha256(source).hexdigest()[:16]
+    text = "\n".join(_closure_sources(get_claim(claim_id).check))
+    return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
 
 
 def save_row(row: Row, store: Path = STORE) -> Path:
@@ -291,24 +436,15 @@ def load_rows(store: Path = STORE) -> dict[str, Row]:
 
 
 #: Why a statistical claim has no row at :data:`FULL_SEEDS` seeds yet (default: not reached).
-_CHANGING = ("the check was changed in session 3 and merged at 19:16–19:23 UTC (new primary "
-             "reading, α split or replicate rule: continual leftovers, rates, Jacobs "
-             "stand-in); its row is computed on the merged code, not reached in the session")
-_NEW = ("claim added in session 3 (merged 19:16–19:23 UTC); its row was not reached in the "
-        "session")
-NOT_RUN: dict[str, str] = {
-    **dict.fromkeys(["cl.prop1.convergence", "cl.prop1.m-lt-n", "cl.prop2.no-termination",
-                     "cl.prop2.router-learning", "cl.prop2.t1-gaps", "cl.prop3.balance",
-                     "cl.fig2", "cl.fig4-5", "cl.more-experts", "cl.more-experts.m-lt-n",
-                     "pcr.rates.regression", "pcr.rates.cosine-slow",
-                     "pcr.rates.perturbed-fast", "pcr.rates.comparison",
-                     "j91.specialization"], _CHANGING),
-    **dict.fromkeys(["pcr.rates.comparison.misspecified", "pcr.rates.misspecified",
-                     "pcr.rates.top1", "pcr.rates.topk", "pcr.rates.topk-cosine-slow",
-                     "j91.vowel.epochs", "j91.vowel.locality", "j91.vowel.scaling"], _NEW),
-}
-NOT_RUN_DEFAULT = ("not reached: 3 × 100 runs per claim at `nice 19` on a shared 2-core "
-                   "machine (load 8–10) in session 3")
+_RATES = ("the rates fits were changed in session 4 (convergence rule of issue 10) after the "
+          "session's calibration run had started; at the quick budget the nine rates checks "
+          "take about 34 s of CPU per seed, so 3 × 100 passes take about 2.8 CPU-hours on the "
+          "2-core machine, more than the session had left: queued for the next session")
+NOT_RUN: dict[str, str] = dict.fromkeys(
+    ["pcr.rates.regression", "pcr.rates.cosine-slow", "pcr.rates.perturbed-fast",
+     "pcr.rates.comparison", "pcr.rates.comparison.misspecified", "pcr.rates.misspecified",
+     "pcr.rates.top1", "pcr.rates.topk", "pcr.rates.topk-cosine-slow"], _RATES)
+NOT_RUN_DEFAULT = "added after the session-4 calibration run started: not reached"
 
 INTRO = """\
 # Calibration of the statistical checks
@@ -339,11 +475,20 @@ missed; CI runs `python benchmarks/calibrate.py --budget` (two checks, 20 seeds)
 This page is rendered by `python benchmarks/calibrate.py --render docs/calibration.md` from
 the stored rows `benchmarks/calibration/<claim>.json`, one per claim, each written by the run
 that computed it (`python benchmarks/calibrate.py --only '<claim>' --seeds 100 --jobs 2`).
-Each row records the date of its run and the fingerprint of its check (SHA-256 of the source
-of the module defining the check). The column *code* says `current` when that module is
-unchanged since the run, and **stale: re-run** when it has changed (the row may no longer
-describe the shipped check; it was computed on other code). The `seconds` column is wall time
-on the shared machine, under load.
+Until session 4 the statistical checks of `continual_lemmas` and `continual_regimes` drew
+their simulations from fixed seeds, whatever the master seed; every row of those claims was
+computed after that was fixed (a test now requires every statistical check to depend on the
+master seed).
+Each row records the date of its run and the fingerprint of its check: SHA-256 of the code
+(the syntax tree, without decorators, docstrings and comments) of the check function and of
+every function, class and constant of `proofs_checks` and of the library (`moetheory`,
+without its reporting engine) that it uses, transitively. The column
+*code* says `current` when none of that code has changed since the run, and **stale: re-run**
+when it has (the row may no longer describe the shipped check; it was computed on other code).
+The claims of one module are calibrated together, seed by seed, so that simulations they share
+are run once; their `seconds` are the group's wall time divided by the number of claims, on the
+shared machine, under load. Each run also records the claim's own verdict on every seed of the
+shipped pass: the [seed-stability page](seed-stability.md) tabulates them.
 """
 
 
@@ -458,12 +603,15 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     rows = []
     print("| " + " | ".join(HEADER) + " |", flush=True)
-    for cid in ids:
-        row = calibrate_claim(cid, seeds, args.jobs)
-        rows.append(row)
-        if not (args.budget or args.no_save):
-            save_row(row, args.store)
-        print("| " + " | ".join(row.cells()) + " |", flush=True)
+    groups: dict[str, list[str]] = {}
+    for cid in ids:  # claims of one module share their simulations: calibrate them together
+        groups.setdefault(get_claim(cid).check.__module__, []).append(cid)
+    for group in groups.values():
+        for row in calibrate_claims(group, seeds, args.jobs):
+            rows.append(row)
+            if not (args.budget or args.no_save):
+                save_row(row, args.store)
+            print("| " + " | ".join(row.cells()) + " |", flush=True)
     elapsed = time.perf_counter() - start
     bad = [r.claim_id for r in rows if not r.ok]
     print(f"{len(rows)} checks, {elapsed:.0f} s; limits "

@@ -17,6 +17,7 @@ Usage::
     python benchmarks/seed_stability.py --save-dir runs/ss      # one JSON report per seed
     python benchmarks/seed_stability.py --save-dir runs/ss --start 10   # seeds 10..19 alongside
     python benchmarks/seed_stability.py --from-dir runs/ss --markdown docs/seed-stability.md
+    python benchmarks/seed_stability.py --from-dir runs/ss --calibration benchmarks/calibration
 
 With ``--save-dir`` each seed's report is written as ``seed-<s>.json`` as soon as it is done
 (a seed already saved there is not run again), so a long run can be stopped and resumed, and
@@ -35,7 +36,7 @@ from typing import Any
 
 from moetheory import verify
 
-__all__ = ["load_reports", "main", "stability_rows"]
+__all__ = ["calibration_rows", "load_reports", "main", "merge_reports", "stability_rows"]
 
 DECIDED = {"supported", "unsupported"}
 EXACT = {"proved", "refuted"}
@@ -113,6 +114,48 @@ def load_reports(directory: str | Path) -> dict[int, dict[str, Any]]:
     return out
 
 
+def merge_reports(runs: list[dict[int, dict[str, Any]]]) -> dict[int, dict[str, Any]]:
+    """Merge per-seed reports of several runs: a later run's claims replace an earlier run's.
+
+    Parameters
+    ----------
+    runs : list of dict of int to dict
+        Reports keyed by master seed (:func:`load_reports`), oldest first.
+
+    Returns
+    -------
+    dict of int to dict
+        For every seed of the first run: its claims, each from the last run that has that
+        claim on that seed; ``commit`` lists every contributing commit, ``seconds_wall`` adds.
+
+    Examples
+    --------
+    >>> a = {0: {"seed": 0, "commit": "a1", "seconds_wall": 2.0,
+    ...          "claims": [{"id": "x", "verdict": "proved"},
+    ...                     {"id": "y", "verdict": "inconclusive"}]}}
+    >>> b = {0: {"seed": 0, "commit": "b2", "seconds_wall": 1.0,
+    ...          "claims": [{"id": "y", "verdict": "supported"}]}}
+    >>> m = merge_reports([a, b])[0]
+    >>> [c["verdict"] for c in m["claims"]], m["commit"]
+    (['proved', 'supported'], 'a1, b2')
+    """
+    if not runs:
+        return {}
+    merged: dict[int, dict[str, Any]] = {}
+    for seed, first in runs[0].items():
+        claims = {c["id"]: c for c in first["claims"]}
+        commits = [first.get("commit", "")]
+        seconds = float(first.get("seconds_wall", 0.0))
+        for later in runs[1:]:
+            if seed in later:
+                claims.update({c["id"]: c for c in later[seed]["claims"]})
+                commits.append(later[seed].get("commit", ""))
+                seconds += float(later[seed].get("seconds_wall", 0.0))
+        merged[seed] = {"seed": seed, "claims": list(claims.values()), "seconds_wall": seconds,
+                        "commit": ", ".join(c for c in commits if c)}
+    return merged
+
+
 INTRO = """\
 # Seed stability of the quick profile
 
@@ -135,7 +178,8 @@ with `--from-dir benchmarks/runs/seed-stability --markdown docs/seed-stability.m
 def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float,
               commits: list[str] | None = None, seed_ids: list[int] | None = None) -> str:
     bad = [r for r in rows if r["contradiction"] or r["exact_change"]]
-    code = f" on commit(s) {', '.join(sorted(set(commits)))}" if commits else ""
+    shas = sorted({c for entry in commits or [] for c in entry.split(", ") if c})
+    code = f" on commit(s) {', '.join(shas)}" if shas else ""
     which = f": {', '.join(map(str, seed_ids))}" if seed_ids is not None else ""
     lines = [
         INTRO,
@@ -162,6 +206,57 @@ def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float,
     return "\n".join(lines) + "\n"
 
 
+def calibration_rows(store: str | Path) -> list[dict[str, Any]]:
+    """Stability rows from the calibration store: each statistical claim's own verdict on
+    every master seed of its calibration's shipped pass (the quick profile, seeds 0..S-1).
+
+    Parameters
+    ----------
+    store : str or Path
+        Directory of the calibration records ``<claim>.json``.
+
+    Returns
+    -------
+    list of dict
+        As :func:`stability_rows` (without reasons), plus ``seeds`` and ``date``; only records
+        that carry per-seed verdicts.
+    """
+    rows = []
+    for path in sorted(Path(store).glob("*.json")):
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        verdicts = rec.get("shipped_verdicts") or []
+        if not verdicts:
+            continue
+        reports = [{"claims": [{"id": rec["claim_id"], "verdict": v, "summary": ""}]}
+                   for v in verdicts]
+        row = stability_rows(reports)[0]
+        row.pop("reason", None)
+        row.update(seeds=len(verdicts), date=rec.get("date", ""))
+        rows.append(row)
+    return rows
+
+
+def _calibration_markdown(rows: list[dict[str, Any]]) -> str:
+    bad = [r for r in rows if r["contradiction"] or r["exact_change"]]
+    lines = [
+        "", "## Statistical claims over the calibration's seeds", "",
+        "Each calibration run (`benchmarks/calibrate.py`, [calibration page](calibration.md)) "
+        "runs a statistical check exactly as the quick profile does, under master seeds "
+        "0..S-1, and records the claim's own verdict on each. These rows extend the table "
+        "above to those seeds for the claims whose row is stored. Contradictions: "
+        f"{sum(r['contradiction'] for r in rows)}.", "",
+        "| claim | seeds | verdicts over the seeds | flag | run |", "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        flag = ("**contradiction**" if r["contradiction"] else
+                "decided ↔ inconclusive" if r["moves"] else "")
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(r["counts"].items()))
+        lines.append(f"| `{r['id']}` | {r['seeds']} | {counts} | {flag} | {r['date']} |")
+    if bad:
+        lines += ["", "Limits NOT met by: " + ", ".join(f"`{r['id']}`" for r in bad)]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="master seeds 0..S-1 (default 20)")
@@ -172,7 +267,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="parallel checks per run")
     parser.add_argument("--markdown", help="write the table here")
     parser.add_argument("--save-dir", help="save each seed's report here (resumable)")
-    parser.add_argument("--from-dir", help="render from the reports saved here; run nothing")
+    parser.add_argument("--from-dir", action="append", metavar="DIR",
+                        help="render from the reports saved here; run nothing (repeatable: "
+                             "a later directory's claims replace an earlier one's, seed by "
+                             "seed, e.g. a re-run of the claims changed since)")
+    parser.add_argument("--calibration", metavar="DIR",
+                        help="also tabulate the per-seed verdicts of the calibration rows "
+                             "stored here (e.g. benchmarks/calibration)")
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error(f"--seeds must be >= 1, got {args.seeds}")
@@ -180,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
     start = time.perf_counter()
     if args.from_dir:
-        saved = load_reports(args.from_dir)
+        saved = merge_reports([load_reports(d) for d in args.from_dir])
         reports = [saved[s] for s in sorted(saved)]
         elapsed = sum(float(r.get("seconds_wall", 0.0)) for r in reports)
         n_seeds = len(reports)
@@ -214,11 +315,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = stability_rows(reports)
     text = _markdown(rows, n_seeds, elapsed, [r["commit"] for r in reports if r.get("commit")],
                      [int(r["seed"]) for r in reports if "seed" in r] or None)
+    cal_rows = calibration_rows(args.calibration) if args.calibration else []
+    if cal_rows:
+        text += _calibration_markdown(cal_rows)
     print(text)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(text)
-    return 1 if any(r["contradiction"] or r["exact_change"] for r in rows) else 0
+    return 1 if any(r["contradiction"] or r["exact_change"] for r in rows + cal_rows) else 0
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from moetheory.continual.analysis import (
     paired_ci,
     routing_tv,
 )
-from moetheory.continual.simulator import simulate_many
+from moetheory.continual.simulator import simulate_many, softmax
 from moetheory.stats import Comparison, MeanEstimate, compare, mean_ci, proportion_ci
 from proofs_checks.continual_dynamics import _curves, _md_table
 from proofs_checks.continual_lemmas import (
@@ -35,15 +35,24 @@ from proofs_checks.continual_lemmas import (
     READING_TEXT,
     SEED_FILE,
     _exponent_reading,
+    _fresh_pairs,
+    _gaps,
+    _nan_estimate,
     _outcome,
     _readings,
+    _t1,
 )
 
 __all__ = [
+    "check_lemma1_m_lt_n",
+    "check_lemma13_m_lt_n",
+    "check_lemma15_m_lt_n",
     "check_more_experts_m_lt_n",
     "check_prop1_m_lt_n",
+    "check_prop2_m_lt_n",
     "check_prop3_m_lt_n",
     "check_within_cluster",
+    "regime_free_runs",
     "regime_runs",
 ]
 
@@ -309,3 +318,234 @@ def check_within_cluster(ctx: CheckContext) -> Outcome:
         data.append((reading, comps, ev, _md_table(comps)))
     return _outcome(ctx, data, alpha)
 
+
+
+@claim(
+    "cl.lemma1.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Lemma 1 (full version), M < N: for feature matrices X and X̃ with feature signals v_n "
+        "and v_n' of two tasks of one cluster (w_n, w_n' ∈ W_k), with probability at least "
+        "1 − o(1), the gate outputs of the same expert satisfy "
+        "|h_m(X, θ_t^(m)) − h_m(X̃, θ_t^(m))| = O(σ0^1.5)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(294, 296, 316, 318),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs with termination: largest |h_m(X_n) − h_m(X̃_n')| over "
+        "experts and pairs n ≠ n' of one cluster, for fresh matrices of each task drawn from "
+        "the run's data model, with the gate θ_t at t = T1 + 1 and at t = T; O(σ0^1.5): "
+        "fitted σ0-exponent >= 1.5 − 0.25; readings 'paper', 'code' (+ 'paper, random β' in "
+        "the full profile)"
+    ),
+)
+def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: matrices of two tasks of one cluster get nearly the same gate outputs."""
+    alpha = ctx.alpha / 6
+    data = []
+    for reading in _readings(ctx):
+        runs, seed = _runs(ctx, reading)
+        at_t1, at_end = {}, {}
+        for s0, res in runs.items():
+            assert res.gate_params is not None
+            xa, xb = _fresh_pairs(res, seed + 13)
+            cl = res.clusters
+            pairs = [(a, b) for a in range(cl.size) for b in range(cl.size)
+                     if a != b and cl[a] == cl[b]]
+            ia, ib = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+            diff = xa[:, ia] - xb[:, ib]  # (R, pairs, d)
+            for store, t in ((at_t1, res.config.T1), (at_end, res.config.T - 1)):
+                th = res.gate_params[:, t]  # (R, M, d)
+                store[s0] = np.abs((th[:, :, None, :] * diff[:, None, :, :]).sum(-1)).max(
+                    axis=(1, 2))
+        _, c1, e1, d1 = _exponent_reading(reading, ctx, "max |h_m(X_n) − h_m(X̃_n')| at T1+1",
+                                          at_t1, [("O", 1.5)], alpha)
+        _, c2, e2, d2 = _exponent_reading(reading, ctx, "max |h_m(X_n) − h_m(X̃_n')| at T",
+                                          at_end, [("O", 1.5)], alpha)
+        data.append((reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
+                                        "simulator_seed": seed}, d1 + "\n\n" + d2))
+    return _outcome(ctx, data, alpha)
+
+
+@functools.lru_cache(maxsize=8)
+def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
+    """The M < N grid without termination (Proposition 2's setting): gate outputs, expert
+    sets and gate parameters recorded, ``T`` = :data:`HORIZON` (past ``t2`` at every σ0)."""
+    return {
+        s0: simulate_many([regime_config(reading, s0).replace(terminate=False)], R, seed + i,
+                          record_gates=True, record_sets=True, record_params=True)[0]
+        for i, s0 in enumerate(GRID)
+    }
+
+
+def _t2(cfg: CLConfig) -> int:
+    return int(np.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.75))
+
+
+@claim(
+    "cl.prop2.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Proposition 2 (full version), M < N: if Θ_t keeps being updated, at "
+        "t1 = ⌈η⁻¹σ0^{−0.25}M⌉ |h_m − h_m'| = O(σ0^1.75) for m, m' in the same cluster set "
+        "M_k and Θ(σ0^0.75) otherwise; at t2 = ⌈η⁻¹σ0^{−0.75}M⌉ |h_m − h_m'| = O(σ0^1.75) for "
+        "all m, m'."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(564, 566, 568, 570, 674, 680, 682),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, on the round's own data X_t: at "
+        "round t1 the largest gate-output gap inside M_k of the task's cluster k (experts "
+        "whose eq. (11) argmax task lies in W_k; O(σ0^1.75): fitted σ0-exponent >= 1.5) and "
+        "the smallest gap between M_k and the other experts (Θ(σ0^0.75): exponent in "
+        "[0.5, 1.0]); at round t2 the largest gap over all experts (O(σ0^1.75)); runs where "
+        "M_k is empty or everything are left out; readings 'paper', 'code' (+ 'paper, "
+        "random β' in the full profile)"
+    ),
+)
+def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N without termination: cluster sets separate at t1, all gates merge by t2."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in _readings(ctx):
+        seed = _shared_seed(ctx) + 40
+        runs = regime_free_runs(reading, _sizes(ctx), seed)
+        within, across, merged = {}, {}, {}
+        for s0, res in runs.items():
+            assert res.gate_outputs is not None and res.expert_sets is not None
+            t1, t2 = _t1(res.config), _t2(res.config)
+            cl = res.clusters
+            w, a, g = [], [], []
+            for r in range(res.replicates):
+                k = cl[res.task[r, t1 - 1]]
+                wi, ac = _gaps(res.gate_outputs[r, t1 - 1], cl[res.expert_sets[r, t1 - 1]], k)
+                h2 = res.gate_outputs[r, t2 - 1]
+                w.append(wi), a.append(ac), g.append(float(h2.max() - h2.min()))
+            within[s0], across[s0], merged[s0] = (np.array(x) for x in (w, a, g))
+        ok = {s: np.isfinite(v) & (v > 0) for s, v in within.items()}
+        oka = {s: np.isfinite(v) & (v > 0) for s, v in across.items()}
+        if min(int(v.sum()) for v in [*ok.values(), *oka.values()]) < 2:
+            comps = [Comparison("fewer than 2 usable runs at some σ0", _nan_estimate(alpha),
+                                0.0, 0.0, Verdict.INCONCLUSIVE)]
+            data.append((reading, comps, {"simulator_seed": seed}, _md_table(comps)))
+            continue
+        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-M_k gate gap at t1",
+                                          {s: within[s][ok[s]] for s in within},
+                                          [("O", 1.75)], alpha)
+        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gate gap at t1",
+                                          {s: across[s][oka[s]] for s in across},
+                                          [("Theta", 0.75)], alpha)
+        _, c3, e3, d3 = _exponent_reading(reading, ctx, "largest gate gap at t2", merged,
+                                          [("O", 1.75)], alpha)
+        data.append((reading, c1 + c2 + c3,
+                     {"within_t1": e1, "across_t1": e2, "all_t2": e3, "rule": e1["rule"],
+                      "simulator_seed": seed,
+                      "usable_runs": {f"sigma0={s:g}": int(ok[s].sum()) for s in ok}},
+                     "\n\n".join((d1, d2, d3))))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.lemma13.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Lemma 13, M < N: for w_n ∈ W_k and w_n' ∈ W_k' with k ≠ k', every expert m ∈ M_k at "
+        "t = T1 + 1 satisfies π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(446, 448, 536),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, θ_{T1+1}, M_k the experts whose eq. "
+        "(11) argmax task lies in W_k, fresh X_n for every task: the share of (m, n ∈ W_k, "
+        "n' ∉ W_k) triples with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, mean over "
+        "replicates), at every σ0 of the grid; readings 'paper', 'code' (+ 'paper, random β' "
+        "in the full profile)"
+    ),
+)
+def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: an expert of M_k prefers data of its cluster to data of any other cluster."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in _readings(ctx):
+        seed = _shared_seed(ctx) + 40
+        runs = regime_free_runs(reading, _sizes(ctx), seed)
+        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
+        for s0, res in runs.items():
+            assert res.gate_params is not None
+            th = res.gate_params[:, res.config.T1]  # θ_{T1+1}, (R, M, d)
+            cl = res.clusters
+            home = cl[expert_sets(th, res.signals)]  # (R, M): cluster of each expert's set
+            xa, _ = _fresh_pairs(res, seed + 17)
+            pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
+            share = np.zeros(res.replicates)
+            for r in range(res.replicates):
+                ok = [pi[r, n, m] > pi[r, n2, m]
+                      for m in range(res.config.M)
+                      for n in np.flatnonzero(cl == home[r, m])
+                      for n2 in np.flatnonzero(cl != home[r, m])]
+                share[r] = float(np.mean(ok))
+            comps.append(compare(f"σ0={s0:g}: share of triples with π_m(X_n) > π_m(X_n'), vs 1",
+                                 mean_ci(share, alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_share": float(share.mean()),
+                                   "runs_all_hold": int((share == 1.0).sum())}
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)
+
+
+@claim(
+    "cl.lemma15.m-lt-n",
+    kind="statistical",
+    statement=(
+        "Lemma 15, M < N: for t ∈ {T1+1, …, t1}, experts m ∈ M_k and m' ∈ M_k' with k ≠ k' "
+        "satisfy π_m(X_n, Θ_t) > π_m'(X_n, Θ_t) for w_n ∈ W_k (and symmetrically)."
+    ),
+    section="Continual learning with MoE",
+    seed_files=[SEED_FILE],
+    sources=_src(576, 578, 608, 610, 620, 628),
+    covers=[],
+    origin="seed",
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, rounds T1 < t <= t1 on the round's "
+        "own data X_t: every expert of M_k of the task's cluster k (eq. (11) at t, by "
+        "cluster) has a larger gate output, hence softmax value, than every expert outside "
+        "it; share of rounds vs 1 (tolerance 0.05, mean over replicates), per σ0 of the "
+        "grid; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+    ),
+)
+def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: during router learning the own cluster set's experts have the largest softmax."""
+    alpha = ctx.alpha / 9
+    data = []
+    for reading in _readings(ctx):
+        seed = _shared_seed(ctx) + 40
+        runs = regime_free_runs(reading, _sizes(ctx), seed)
+        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
+        for s0, res in runs.items():
+            assert res.gate_outputs is not None and res.expert_sets is not None
+            T1, t1, cl = res.config.T1, _t1(res.config), res.clusters
+            share = np.full(res.replicates, np.nan)
+            for r in range(res.replicates):
+                ok = []
+                for t in range(T1, min(t1, res.config.T)):
+                    inside = cl[res.expert_sets[r, t]] == cl[res.task[r, t]]
+                    if inside.all() or not inside.any():
+                        ok.append(bool(inside.any()))
+                        continue
+                    h = res.gate_outputs[r, t]
+                    ok.append(bool(h[inside].min() > h[~inside].max()))
+                share[r] = float(np.mean(ok)) if ok else np.nan
+            fin = np.isfinite(share)
+            comps.append(compare(f"σ0={s0:g}: share of rounds T1 < t <= t1 with the ordering",
+                                 mean_ci(share[fin], alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+            ev[f"sigma0={s0:g}"] = {"mean_share": float(np.nanmean(share)), "T1": T1, "t1": t1}
+        data.append((reading, comps, ev, _md_table(comps)))
+    return _outcome(ctx, data, alpha)

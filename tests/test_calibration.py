@@ -143,3 +143,62 @@ def test_unclaimed_comparisons_belong_to_reference_claims() -> None:
     for cid, label in calibrate.UNCLAIMED.items():
         assert get_claim(cid).kind == "statistical" and calibrate.MODES[cid] == "reference"
         assert label
+
+
+def test_fingerprint_follows_the_check_and_its_helpers_only() -> None:
+    # another check of the same module does not enter a row's fingerprint; the helpers and
+    # library code the check calls do
+    from moetheory.engine.registry import get_claim, load_checks
+
+    load_checks()
+    labels = [s.split("\n", 1)[0] for s in
+              calibrate._closure_sources(get_claim("cl.lemma5.gradient-order").check)]
+    assert "proofs_checks.continual_lemmas.grid_runs" in labels
+    assert not any(lab.endswith(("check_lemma6", "check_lemma7")) for lab in labels)
+    assert any(lab.endswith("simulate_many") for lab in labels)  # the simulator
+    assert not any(".engine." in lab.split(".", 2)[-1] for lab in labels
+                   if lab.startswith("moetheory.engine"))
+    assert calibrate.fingerprint("cl.lemma5.gradient-order") != calibrate.fingerprint(
+        "cl.lemma6.gate-bound")
+
+
+def test_grouped_calibration_equals_one_claim_at_a_time() -> None:
+    # calibrating claims together (shared simulations) gives the rows of separate runs
+    ids = ["cl.lemma6.gate-bound", "cl.lemma7.directions"]
+    together = calibrate.calibrate_claims(ids, seeds=1)
+    for row in together:
+        alone = calibrate.calibrate_claim(row.claim_id, seeds=1)
+        keep = ("comparisons", "true_unsupported", "true_supported", "false_supported_worst",
+                "false_claim_supported", "worst_label", "shipped_verdicts")
+        assert {k: getattr(row, k) for k in keep} == {k: getattr(alone, k) for k in keep}
+        assert len(row.shipped_verdicts) == 1
+
+
+def test_seed_stability_reads_the_calibration_verdicts(tmp_path: Path) -> None:
+    import json
+
+    store = tmp_path / "cal"
+    store.mkdir()
+    for cid, verdicts in (("a", ["supported", "inconclusive"]),
+                          ("b", ["supported", "unsupported"]), ("c", [])):
+        (store / f"{cid}.json").write_text(json.dumps(
+            {"claim_id": cid, "shipped_verdicts": verdicts, "date": "d"}), encoding="utf-8")
+    rows = {r["id"]: r for r in seed_stability.calibration_rows(store)}
+    assert sorted(rows) == ["a", "b"]  # a record without per-seed verdicts is skipped
+    assert rows["a"]["moves"] and not rows["a"]["contradiction"] and rows["a"]["seeds"] == 2
+    assert rows["b"]["contradiction"]
+    rep = {"seed": 0, "claims": [{"id": "x", "verdict": "proved", "summary": ""}]}
+    (tmp_path / "seed-0.json").write_text(json.dumps(rep), encoding="utf-8")
+    page = tmp_path / "page.md"
+    code = seed_stability.main(["--from-dir", str(tmp_path), "--calibration", str(store),
+                                "--markdown", str(page)])
+    assert code == 1 and "calibration's seeds" in page.read_text(encoding="utf-8")
+
+
+def test_fingerprint_ignores_decorators_docstrings_and_comments() -> None:
+    a = '@claim("x", statement="old")\ndef f(ctx):\n    """Doc."""\n    return g(ctx)  # note\n'
+    b = ('@claim("x", statement="new", sources=[3])\ndef f(ctx):\n    """Other doc."""\n'
+         '    return g(ctx)\n')
+    c = '@claim("x", statement="old")\ndef f(ctx):\n    """Doc."""\n    return g(ctx) + 1\n'
+    assert calibrate._code_only(a) == calibrate._code_only(b)
+    assert calibrate._code_only(a) != calibrate._code_only(c)

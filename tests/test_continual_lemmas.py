@@ -84,6 +84,10 @@ COVERED = {
     "cl.prop3.m-lt-n": ["003-76"],
     "cl.more-experts.m-lt-n": ["003-05"],
     "cl.router.within-cluster": ["003-95"],
+    "cl.lemma1.m-lt-n": [],
+    "cl.prop2.m-lt-n": [],
+    "cl.lemma13.m-lt-n": [],
+    "cl.lemma15.m-lt-n": [],
 }
 
 
@@ -111,3 +115,91 @@ def test_lemma7_signs_follow_from_the_gate_gradient() -> None:
     assert len(labels) == 3 and len(shares) == 2
     assert all(c["estimate"] > 0.95 for c in shares)
     assert all(c["verdict"] == "supported" for c in shares)
+
+
+def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
+    # Recompute the M < N gate gap at T by explicit loops over experts and task pairs of one
+    # cluster (n != n'), from the same cached runs and fresh draws as the check.
+    from proofs_checks import continual_regimes as reg
+    from proofs_checks.continual_lemmas import _fresh_pairs
+
+    load_checks()
+    ctx = CheckContext("cl.lemma1.m-lt-n", seed=0, profile="quick", alpha=0.01)
+    out = get_claim("cl.lemma1.m-lt-n").check(ctx)
+    paper = out.readings[0]
+    assert paper.name == "paper"
+    seed = paper.evidence["simulator_seed"]
+    res = reg.regime_runs("paper", 16, seed)[reg.GRID[0]]
+    xa, xb = _fresh_pairs(res, seed + 13)
+    th = res.gate_params[:, res.config.T - 1]
+    cl = res.clusters
+    worst = np.zeros(res.replicates)
+    for r in range(res.replicates):
+        for a in range(cl.size):
+            for b in range(cl.size):
+                if a != b and cl[a] == cl[b]:
+                    gaps = np.abs(th[r] @ (xa[r, a] - xb[r, b]))
+                    worst[r] = max(worst[r], gaps.max())
+    got = paper.evidence["at_T"]["mean_per_sigma0"][0]
+    assert got == pytest.approx(worst.mean(), rel=1e-12)
+    # the setting's three clusters are present at this grid point
+    assert len({int(k) for k in cl}) == 3
+
+
+def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
+    # The within-M_k and across gaps at t1 and the all-expert gap at t2, recomputed by loops
+    # over experts from the same cached runs (sets by cluster of the eq. (11) argmax task).
+    import math
+
+    from proofs_checks import continual_regimes as reg
+
+    load_checks()
+    ctx = CheckContext("cl.prop2.m-lt-n", seed=0, profile="quick", alpha=0.01)
+    out = get_claim("cl.prop2.m-lt-n").check(ctx)
+    paper = out.readings[0]
+    assert paper.name == "paper"
+    res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[reg.GRID[-1]]
+    cfg = res.config
+    assert not cfg.terminate
+    t1 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
+    t2 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.75)
+    assert t1 < t2 <= cfg.T
+    within, allgap = [], []
+    for r in range(res.replicates):
+        h = res.gate_outputs[r, t1 - 1]
+        k = res.clusters[res.task[r, t1 - 1]]
+        inside = [m for m in range(cfg.M) if res.clusters[res.expert_sets[r, t1 - 1, m]] == k]
+        if 0 < len(inside) < cfg.M and max(h[inside]) > min(h[inside]):
+            within.append(max(h[inside]) - min(h[inside]))
+        h2 = res.gate_outputs[r, t2 - 1]
+        allgap.append(max(h2) - min(h2))
+    ev = paper.evidence
+    assert ev["within_t1"]["mean_per_sigma0"][-1] == pytest.approx(np.mean(within), rel=1e-12)
+    assert ev["all_t2"]["mean_per_sigma0"][-1] == pytest.approx(np.mean(allgap), rel=1e-12)
+
+
+def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
+    # Share of router-learning rounds where the task's cluster set holds the top gates,
+    # recomputed expert by expert from the same cached runs.
+    import math
+
+    from proofs_checks import continual_regimes as reg
+
+    load_checks()
+    ctx = CheckContext("cl.lemma15.m-lt-n", seed=0, profile="quick", alpha=0.01)
+    paper = get_claim("cl.lemma15.m-lt-n").check(ctx).readings[0]
+    s0 = reg.GRID[0]
+    res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[s0]
+    cfg, cl = res.config, res.clusters
+    t1 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
+    shares = []
+    for r in range(res.replicates):
+        ok = []
+        for t in range(cfg.T1, min(t1, cfg.T)):
+            h, k = res.gate_outputs[r, t], cl[res.task[r, t]]
+            ins = [m for m in range(cfg.M) if cl[res.expert_sets[r, t, m]] == k]
+            out = [m for m in range(cfg.M) if m not in ins]
+            ok.append(bool(ins) and (not out or min(h[ins]) > max(h[out])))
+        shares.append(np.mean(ok))
+    got = paper.evidence[f"sigma0={s0:g}"]["mean_share"]
+    assert got == pytest.approx(np.mean(shares), rel=1e-12)

@@ -87,6 +87,31 @@ EXPECTED = {
     "cl.proofs.step-audit": R,
     "cl.thm1.single-expert-specialisation": R,
     "cl.prop3.uniform-choice-step": R,
+    # session-4 re-read of seed 003
+    "cl.lemma1.product-step": P,
+    "cl.lemma5.aux-dominance-step": R,
+    "cl.prop1.gate-gap-step": R,
+    "cl.lemma12.singleton-set": R,
+    "cl.lemma13.proof-scope": R,
+    "cl.lemma14.factorisation-step": P,
+    "cl.prop2.extreme-pair-step": P,
+    "cl.prop2.m-lt-n-theta-gap": R,
+    "cl.prop3.m-lt-n-margin": P,
+    "cl.lemma16.projection-recursion": R,
+    "cl.thm1.proof-forgetting-expansion": P,
+    "cl.thm2.proof-forgetting-split": R,
+}
+
+#: Reading verdicts of the re-read claims: the corrected or weaker forms must hold.
+REREAD_READINGS = {
+    "cl.lemma5.aux-dominance-step": {"from-lemma5": R, "aux-bound": P, "sharper-local": P},
+    "cl.prop1.gate-gap-step": {"le-1": R, "holder": P, "eq38": P},
+    "cl.lemma13.proof-scope": {"lemma13": R, "lemma15": P},
+    "cl.lemma14.factorisation-step": {"factorisation": P, "order": P},
+    "cl.prop2.m-lt-n-theta-gap": {"conclusion": R, "local-term": P, "algebra-only": P},
+    "cl.lemma16.projection-recursion": {"P_t": R, "P_tau": P},
+    "cl.thm1.proof-forgetting-expansion": {"expansion": P, "uniform-draw": P},
+    "cl.thm2.proof-forgetting-split": {"literal": R, "corrected": P},
 }
 
 
@@ -170,3 +195,45 @@ def test_step_audit_uses_exact_steps_only() -> None:
     for steps in cp.PROOF_STEPS.values():
         for cid in steps:
             assert get_claim(cid).kind == "exact", cid
+
+
+def test_reread_readings(outcomes: dict) -> None:  # type: ignore[type-arg]
+    for cid, expected in REREAD_READINGS.items():
+        got = {r.name: r.verdict.value for r in outcomes[cid].readings}
+        assert got == expected, cid
+        assert get_claim(cid).covers == () or list(get_claim(cid).covers) == [], cid
+
+
+def test_lemma13_scope_rounds_independently() -> None:
+    # t1 = ceil(eta^-1 sigma0^-0.25 M) at Figure 2's settings, by integer arithmetic:
+    # x = 20 (5/2)^(1/4) lies in (25, 26] iff 25^4 < 20^4 * 5/2 <= 26^4
+    assert 25**4 < 20**4 * 5 // 2 <= 26**4
+    ev = get_claim("cl.lemma13.proof-scope").check(CheckContext("x", seed=0)).readings[0].evidence
+    assert (ev["T1"], ev["t1"], ev["T"]) == (20, 26, 2000)
+    assert ev["unproved_rounds"] == [27, 2000]
+
+
+def test_thm2_split_excess_independently() -> None:
+    # one expert, tasks (1, 2, 1), t = 3: recompute E‖w_t − w_{n_i}‖² by the recursion
+    # E_k = r E_{k-1} + (1 - r) gap(k) from E_0 = W, with exact fractions
+    r, W, D = Fraction(1, 3), Fraction(2), Fraction(5)
+    tasks, t = (1, 2, 1), 3
+
+    def err(i: int, upto: int) -> Fraction:
+        e = W
+        for k in range(1, upto + 1):
+            e = r * e + (1 - r) * (0 if tasks[k - 1] == tasks[i - 1] else D)
+        return e
+
+    truth = sum(err(i, t) - err(i, i) for i in range(1, t)) / (t - 1)
+    seed = sum((r**t - r**i) * W + (err(i, t) - r**t * W) for i in range(1, t + 1)) / (t - 1)
+    assert seed - truth == D * r * (1 - r) > 0
+    ev = get_claim("cl.thm2.proof-forgetting-split").check(CheckContext("x", seed=0))
+    diff = sp.sympify(ev.readings[0].evidence["difference"])
+    assert diff.subs({"D": 5, "r": sp.Rational(1, 3)}) == sp.Rational(10, 9)
+
+
+def test_singleton_set_pigeonhole() -> None:
+    out = get_claim("cl.lemma12.singleton-set").check(CheckContext("x", seed=0))
+    sizes = out.readings[0].evidence["set_sizes"]
+    assert all(sum(s) == 3 and max(s) >= 2 for s in sizes)

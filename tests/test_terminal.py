@@ -201,3 +201,20 @@ def test_markdown_tables_in_a_derivation_print_as_aligned_rows() -> None:
     other = next(line for line in lines if "pcos-2" in line)
     assert row.index("refuted") == other.index("proved")  # the columns line up
     assert any(line.strip() == "Done." for line in lines)
+
+
+def test_escaped_pipes_stay_inside_their_table_cell() -> None:
+    # a label such as "max_m |f − 1/M|" is written "max_m \|f − 1/M\|" in a Markdown table;
+    # the terminal must not split the cell there (found in `moetheory show cl.lemma8.*`)
+    from moetheory.engine.terminal import render_claim_text
+
+    derivation = ("| comparison | estimate | verdict |\n|---|---|---|\n"
+                  "| max_m \\|f − 1/M\\|: exponent | 1.04 | supported |\n"
+                  "| plain | 2.5 | unsupported |\n")
+    entry = {"id": "x", "verdict": "supported", "statement": "s", "derivation": derivation}
+    lines = render_claim_text(entry, width=100).splitlines()
+    row = next(line for line in lines if "max_m" in line)
+    other = next(line for line in lines if "plain" in line)
+    assert "|f − 1/M|: exponent" in row and "\\" not in row
+    assert row.index("1.04") == other.index("2.5")  # the columns still line up
+    assert row.index("supported") == other.index("unsupported")

@@ -474,7 +474,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             "‖p − p̂‖∞ ≤ (λ/M²)‖h − ĥ‖∞ (Appendix B; note that the proof's last lines write λM² "
             'and M² instead — check each reading).'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [270, 280, 286]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [270, 280, 282, 286]}},
     ),
     (
         'cl.lemma3.unchanged',
@@ -523,7 +523,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'w_n‖², r = 1 − s/d. (The seed writes the sum as "Σ_{n=n\'}"; read it as ordered and '
             'as unordered pairs.)'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [175, 177, 721, 723]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [169, 175, 177, 721, 723]}},
     ),
     (
         'cl.prop4.forgetting',
@@ -535,7 +535,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             '[ (r^t − r^i) E‖w_{n_i}‖² + Σ_{l≤t} (1−r) r^{t−l} E‖w_{n_l} − w_{n_i}‖² − Σ_{j≤i} '
             '(1−r) r^{i−j} E‖w_{n_j} − w_{n_i}‖² ].'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [171, 717, 723]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [169, 171, 715, 717, 723]}},
     ),
     (
         'cl.thm1.forgetting-bound',
@@ -595,7 +595,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'After T1 = ⌈M/η⌉ rounds every expert stays in one expert set M_n and its model no '
             'longer changes: w_{T1+1}^{(m)} = … = w_T^{(m)}.'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [129, 131, 408, 410, 411]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [129, 131, 408, 410, 411, 554]}},
     ),
     (
         'cl.prop2.no-termination',
@@ -605,7 +605,8 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'Without termination, by t2 = ⌈η⁻¹σ0^{−0.75}M⌉ the gate outputs of all experts are '
             'within O(σ0^{1.75}) of each other and routing goes wrong.'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [135, 137, 139, 141, 143, 564, 566, 568, 570]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [135, 137, 139, 141, 143, 145, 564, 566, 568,
+                                              570]}},
     ),
     (
         'cl.prop3.balance',
@@ -627,7 +628,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'every MoE beats the single expert; M = 20 converges later than M = 10 and ends no '
             'better.'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [229]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [229, 251]}},
     ),
     (
         'cl.fig4-5',
@@ -637,7 +638,7 @@ CATALOGUE_ROWS: tuple[tuple[Any, ...], ...] = (
             'Figures 4–5: Γ ≤ λ balances the load across experts of a set; Γ > λ does not; '
             'balanced load gives a smaller generalization error; forgetting is robust to Γ.'
         ),
-        {'sources': {'003_3078ccb5100b14b7.txt': [260, 262, 264]}},
+        {'sources': {'003_3078ccb5100b14b7.txt': [21, 260, 262, 264]}},
     ),
     (
         'cl.more-experts',

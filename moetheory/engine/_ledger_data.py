@@ -167,4 +167,36 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
             "abstract's results are the claims of Sections 4-6 and are checked there"
         ),
     ),
+    # Seed 003, session-4 re-read (every line; the claims it added are in continual_proofs):
+    (
+        '003-own-110',
+        '003_3078ccb5100b14b7.txt',
+        (227,),
+        (
+            "'our work already includes a more comprehensive experimental investigation than "
+            "most CL theory studies': a comparison with the literature, not checkable from "
+            'the seed'
+        ),
+    ),
+    (
+        '003-own-111',
+        '003_3078ccb5100b14b7.txt',
+        (235,),
+        (
+            "the conclusion restates the abstract's results (as 003-own-109); each is checked "
+            'by its claim of Sections 4-6'
+        ),
+    ),
+    (
+        '003-own-112',
+        '003_3078ccb5100b14b7.txt',
+        (536, 590, 620, 628, 682, 785, 799),
+        (
+            "proofs left out ('the M < N case is proved the same way', 'similar, omitted', "
+            "'a similar expression holds for t > T1'): no argument to check; the statements "
+            'they stand for are checked on the simulator (cl.lemma13.softmax-order, '
+            'cl.lemma15.softmax-order, cl.prop2.t1-gaps, cl.prop2.no-termination, '
+            'cl.thm2.bounds)'
+        ),
+    ),
 )

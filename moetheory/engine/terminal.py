@@ -172,7 +172,9 @@ def markdown_to_text(markdown: str) -> list[str]:
             flush()
             rows = []
             while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                row = lines[i].strip().removeprefix("|").removesuffix("|")
+                # a pipe escaped as \| belongs to its cell (e.g. |f − 1/M| in a label)
+                cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)]
                 if not all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
                     rows.append(_TABLE_CELL.join(_inline(c) for c in cells))
                 i += 1
