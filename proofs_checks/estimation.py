@@ -1020,6 +1020,14 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     "<= -0.372 for n >= 50)",
 )
 def check_rates_regression(ctx: CheckContext) -> Outcome:
+    """Slopes of the regression error, over-specified cosine and perturbed routers.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     routers = ("cosine", "perturbed")
 
     def judge(recs, alpha_look):
@@ -1042,6 +1050,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_comparison": alpha,
             "threshold": REGRESSION_THRESHOLD,
@@ -1092,6 +1101,14 @@ def _all_of(verdicts: list[Verdict]) -> Verdict:
     "tend to 0",
 )
 def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
+    """Slopes of every parameter group for the cosine router, k = 3 and k = 2.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     n_groups = 2 * len(GROUPS)
 
     def judge(recs, alpha_look):
@@ -1141,6 +1158,7 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_reading": alpha,
             "threshold": SLOW_THRESHOLD,
@@ -1175,6 +1193,14 @@ FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "poly2")
     "pcr.identifiable.perturbed)",
 )
 def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
+    """Slopes of L11 for the perturbed router and every named expert family.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     plan = [(f"{e} experts: L11 on identifiable coordinates", e, "voronoi_l1")
             for e in FAST_EXPERTS]
     plan += [(f"tanh experts: {group}", "tanh", loss) for group, loss in GROUPS.items()]
@@ -1223,6 +1249,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             "design": design.to_dict(),
             "experts": list(FAST_EXPERTS),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_reading": alpha,
             "band": BAND,
@@ -1262,6 +1289,14 @@ def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int) -> tuple[d
     "lower with the perturbed router than with the cosine router",
 )
 def check_rates_comparison(ctx: CheckContext) -> Outcome:
+    """Slope differences between the perturbed and the linear / cosine routers.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     routers = ("perturbed", "linear", "cosine")
     par, exp_, raw = "voronoi_l1", "expert_sup", "voronoi_l1_raw"
     pairs = {
@@ -1307,6 +1342,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_comparison": alpha,
             "margin": MARGIN,
