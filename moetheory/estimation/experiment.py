@@ -1185,7 +1185,13 @@ def reproduce_rates(
         "percentile-bootstrap interval of the median at each n. Legend: log-log slope of the "
         "median with its 95% exact-bootstrap interval. Top row: Voronoi loss L11 on "
         "identifiable coordinates; bottom row: L2(mu) regression error. Expert families: "
-        + ", ".join(FIGURE_EXPERTS) + "."
+        + ", ".join(FIGURE_EXPERTS) + ". Fits run Levenberg-Marquardt to the stopping rule "
+        f"(Gauss-Newton decrement <= {base.lm_tol:g} x objective) or the cap "
+        f"{base.lm_iterations}; winning fits that stopped by the rule: "
+        + ", ".join(
+            f"{e} {np.mean([bool(r['converged']) for r in records if r['expert'] == e]):.0%}"
+            for e in FIGURE_EXPERTS)
+        + "."
     )
     fig.text(0.01, 0.005, textwrap.fill(caption, 190), fontsize=7, va="bottom", ha="left")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
