@@ -258,9 +258,10 @@ def check_rates_top1(ctx: CheckContext) -> Outcome:
     "Also reported: the exponent of L_2 against the parametric 1/2 (stats.compare, "
     "+-0.15) and the median of each parameter group. Estimator: LM on a soft Top-K "
     "relaxation (softness 0.3 down to 0.001 times the spread of the true score "
-    "difference) then on the Top-K objective. The over-specified setting is not run: a "
-    "split true expert takes two of the K slots, so the seed's K for an over-specified fit "
-    "is not defined",
+    "difference) then on the Top-K objective. The over-specified setting is not run yet, "
+    "although the seed intends it (L75's L_2 has squared terms for cells with more than one "
+    "fitted atom): a split true expert takes two of the K slots, so the fitted gate's K "
+    "must be chosen (K, or K + 1) before it can be run",
 )
 def check_rates_topk(ctx: CheckContext) -> Outcome:
     design, runs = _runs(ctx, "topk", ("perturbed",))
