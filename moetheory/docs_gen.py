@@ -1,8 +1,10 @@
 """Generate the documentation's claim pages from a verification report.
 
 The pages are a book of worked derivations, one chapter per paper
-(:data:`moetheory.engine.papers.PAPERS`): the paper's citation, a verdict table, then each
-claim the paper makes -- in the paper itself or in its authors' rebuttal -- in the order a
+(:data:`moetheory.engine.papers.PAPERS`). A chapter is a short index -- the paper's citation
+and a table of its sections with their verdict counts -- and has one page per section of the
+paper (:func:`moetheory.engine.papers.section_of`): the section's verdict table, then each
+claim the section makes -- in the paper itself or in its authors' rebuttal -- in the order a
 reader checks a proof:
 
 1. the statement, typeset, with a link to its seed lines and a short quote of them;
@@ -44,7 +46,8 @@ from typing import Any
 
 from moetheory.engine.catalogue import SEED_FILES
 from moetheory.engine.mathtext import prettify
-from moetheory.engine.papers import PAPERS, Paper, paper_of
+from moetheory.engine.papers import PAPERS, Paper, Section, paper_of, section_of
+from moetheory.engine.verdicts import Verdict
 
 __all__ = [
     "EVIDENCE_DIR",
@@ -58,6 +61,7 @@ __all__ = [
     "build_examples",
     "build_pages",
     "claim_anchor",
+    "claim_page_name",
     "evidence_files",
     "evidence_path",
     "generate_pages",
@@ -69,7 +73,9 @@ __all__ = [
     "render_example_page",
     "render_index",
     "render_paper_page",
+    "render_section_page",
     "render_seed_text",
+    "section_page_name",
     "seed_page_name",
     "write_pages",
 ]
@@ -157,7 +163,7 @@ def claim_anchor(claim_id: str) -> str:
 
     See Also
     --------
-    paper_page_name : the page holding the anchor.
+    claim_page_name : the page holding the anchor.
 
     Notes
     -----
@@ -216,7 +222,7 @@ def seed_page_name(seed_file: str) -> str:
 
 
 def paper_page_name(paper: Paper | None) -> str:
-    """File name of a paper's chapter (``other.md`` for claims of no known paper).
+    """File name of a paper's chapter index (``other.md`` for claims of no known paper).
 
     Parameters
     ----------
@@ -231,6 +237,7 @@ def paper_page_name(paper: Paper | None) -> str:
     See Also
     --------
     render_paper_page : the chapter's content.
+    section_page_name : the pages of the chapter's sections.
     moetheory.engine.papers.PAPERS : the papers.
 
     Notes
@@ -281,8 +288,89 @@ def evidence_path(claim_id: str) -> str:
     return f"{EVIDENCE_DIR}/{claim_anchor(claim_id)}.json"
 
 
+def section_page_name(paper: Paper | None, section: Section | None) -> str:
+    """File name of the page of one section of a paper's chapter.
+
+    Parameters
+    ----------
+    paper : Paper or None
+        The paper; ``None`` for claims of no known paper.
+    section : Section or None
+        One of ``paper.parts``; ignored when ``paper`` is ``None``.
+
+    Returns
+    -------
+    str
+        ``"<citation key>-<section key>.md"``; ``"other.md"`` without a paper.
+
+    Raises
+    ------
+    ValueError
+        If a paper is given without a section.
+
+    See Also
+    --------
+    claim_page_name : the page of one claim.
+    paper_page_name : the chapter index listing the section pages.
+
+    Notes
+    -----
+    Keys, not titles, name the pages, so a URL survives a reworded title.
+
+    Examples
+    --------
+    >>> section_page_name(PAPERS[2], PAPERS[2].parts[0])
+    'li2025continual-setup.md'
+    """
+    if paper is None:
+        return "other.md"
+    if section is None:
+        raise ValueError(f"section must be one of the sections of {paper.key}, got None")
+    return f"{paper.key}-{section.key}.md"
+
+
+def claim_page_name(claim_id: str, seed_file: str) -> str:
+    """File name of the page holding a claim's section (its heading's anchor is there).
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim's ID.
+    seed_file : str
+        The seed document stating it (its paper's chapter holds it).
+
+    Returns
+    -------
+    str
+        The page of the section of the paper the claim belongs to
+        (:func:`moetheory.engine.papers.section_of`), ``"other.md"`` without a known paper.
+
+    See Also
+    --------
+    claim_anchor : the anchor on that page; a link is ``<page>.html#<anchor>``.
+    section_page_name : the page of a section.
+
+    Notes
+    -----
+    Every link to a claim is made from this name, so links cannot disagree with where a
+    claim is written. The chapter index also forwards an old link
+    ``<chapter>.html#<anchor>`` to the claim's page.
+
+    Examples
+    --------
+    >>> claim_page_name("pcr.pde.cosine", "002_ed39350ac6d6e1c0.txt")
+    'nguyen2025cosine-routers-pde.md'
+    >>> claim_page_name("cl.lemma7.step-size", "003_3078ccb5100b14b7.txt")
+    'li2025continual-proofs.md'
+    """
+    paper = paper_of(seed_file)
+    if paper is None:
+        return "other.md"
+    return section_page_name(paper, section_of(claim_id, paper))
+
+
 def _page_of(entry: Mapping[str, Any]) -> str:
-    return paper_page_name(paper_of(entry.get("seed_file", "")))
+    return claim_page_name(entry["id"], entry.get("seed_file", ""))
 
 
 # -- inline text ----------------------------------------------------------------------
@@ -809,7 +897,7 @@ def render_claim(
 
     See Also
     --------
-    render_paper_page : the chapter holding the claim.
+    render_section_page : the page holding the claim.
     moetheory.engine.report.render_claim : the Markdown report's version.
 
     Notes
@@ -903,12 +991,14 @@ def _run_line(report: Mapping[str, Any]) -> str:
     )
 
 
-def _verdict_table(entries: Sequence[Mapping[str, Any]], page: str = "") -> list[str]:
+def _verdict_table(entries: Sequence[Mapping[str, Any]], other_pages: bool = False) -> list[str]:
+    """Claim, verdict and summary of each entry; links reach the claim's own page."""
     return _list_table(
         ("claim", "verdict", "summary"),
         [
             (
-                f"[{_code(e['id'])}]({page}#{claim_anchor(e['id'])})",
+                f"[{_code(e['id'])}]({_page_of(e) if other_pages else ''}"
+                f"#{claim_anchor(e['id'])})",
                 _verdict(e["verdict"]),
                 _latex_text(e.get("summary_latex") or "", e["summary"], cell=True),
             )
@@ -937,28 +1027,99 @@ def _entries_of(report: Mapping[str, Any], paper: Paper | None) -> list[Mapping[
     return [e for e in report["claims"] if paper_of(e.get("seed_file", "")) is paper]
 
 
-def render_paper_page(
-    report: Mapping[str, Any],
-    paper: Paper | None,
-    figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
-    seeds_dir: Path | None = None,
-    link_evidence: bool = False,
-) -> str:
-    """One paper's chapter: citation, seed documents, verdict table, each claim by section.
+#: Numbered statements of a paper, from a claim ID's second part: heading and sort rank.
+_NUMBERED = (
+    (re.compile(r"prop(\d+)$"), "Proposition {0}", 0),
+    (re.compile(r"thm(\d+)$"), "Theorem {0}", 1),
+    (re.compile(r"lemma(\d+)$"), "Lemma {0}", 2),
+    (re.compile(r"corollary(\d+)$"), "Corollary {0}", 3),
+    (re.compile(r"fig(\d+)$"), "Figure {0}", 4),
+    (re.compile(r"fig(\d+)-(\d+)$"), "Figures {0} and {1}", 4),
+    (re.compile(r"appendix-([a-z])(\d+)$"), "Appendix {0}.{1}", 5),
+)
+
+
+def _subsection(entry: Mapping[str, Any]) -> tuple[tuple, str]:
+    """A claim's heading within its section page, and where that heading sorts.
+
+    A claim about a numbered statement (``cl.lemma7.…``, ``cl.fig4-5``) sits under that
+    statement, numbered statements in the paper's order (propositions, theorems, lemmas,
+    corollaries, figures, appendices; by number); any other claim under its catalogue
+    section, after them.
+    """
+    parts = entry["id"].split(".")
+    if len(parts) > 1:
+        for pattern, heading, rank in _NUMBERED:
+            if m := pattern.match(parts[1]):
+                groups = [g.upper() if g.isalpha() else g for g in m.groups()]
+                numbers = tuple(int(g) if g.isdigit() else ord(g[0]) for g in groups)
+                return (0, rank, numbers), heading.format(*groups)
+    return (1,), _text(entry.get("section") or "Other claims")
+
+
+def _grouped(
+    entries: Sequence[Mapping[str, Any]],
+) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """A section page's claims under their headings (:func:`_subsection`), in page order."""
+    grouped: dict[str, tuple[tuple, list[Mapping[str, Any]]]] = {}
+    for e in entries:
+        key, heading = _subsection(e)
+        grouped.setdefault(heading, (key, []))[1].append(e)
+    order = sorted(grouped.items(), key=lambda item: item[1][0])  # stable: report order
+    return [(heading, group) for heading, (_, group) in order]
+
+
+def _counts_cell(entries: Sequence[Mapping[str, Any]]) -> str:
+    """Verdict counts of ``entries`` as one table cell, in the order of :class:`Verdict`."""
+    counts = {v.value: 0 for v in Verdict}
+    for e in entries:
+        counts[str(e["verdict"])] = counts.get(str(e["verdict"]), 0) + 1
+    return " · ".join(f"{_verdict(v)} {_nowrap(str(n))}" for v, n in counts.items() if n)
+
+
+def _chapter_head(report: Mapping[str, Any], paper: Paper) -> list[str]:
+    return [
+        f"{_citation_md(paper)} See the {{ref}}`bibliography <bibliography>`.",
+        "",
+        "The claims are read from "
+        + "; ".join(
+            f'<a href="{seed_page_name(s)[:-3]}.html">seed {s[:3]}</a> '
+            f"({html.escape(role)})"
+            for s, role in paper.seeds
+        )
+        + f". {_run_line(report)}",
+        "",
+    ]
+
+
+def _sections_of(
+    report: Mapping[str, Any], paper: Paper
+) -> list[tuple[Section, list[Mapping[str, Any]]]]:
+    """Each section of ``paper`` with its claims (report order), sections in paper order."""
+    entries = _entries_of(report, paper)
+    return [
+        (section, [e for e in entries if section_of(e["id"], paper) == section])
+        for section in paper.parts
+    ]
+
+
+def render_paper_page(report: Mapping[str, Any], paper: Paper) -> str:
+    """One paper's chapter index: citation, seed documents, its sections with verdict counts.
 
     Parameters
     ----------
     report : mapping
         A ``moetheory-report/1`` report.
-    paper : Paper or None
-        The paper; ``None`` collects claims whose seed belongs to no known paper.
-    figures, seeds_dir, link_evidence
-        As in :func:`render_claim`.
+    paper : Paper
+        The paper.
 
     Returns
     -------
     str
-        The MyST page.
+        The MyST page: a table with one row per section of the paper (title linking the
+        section's page, where it is in the paper, number of claims, verdict counts), a
+        hidden toctree of the section pages, and a script forwarding an old link
+        ``<chapter>.html#<claim anchor>`` to the claim's page.
 
     Raises
     ------
@@ -967,57 +1128,161 @@ def render_paper_page(
 
     See Also
     --------
-    render_claim : each claim's section.
+    render_section_page : a section's page, holding its claims.
     render_index : the table of all chapters.
 
     Notes
     -----
-    Claims keep their report order within the paper, grouped under their catalogue section.
+    The claims themselves are on the section pages, which keeps every page small however
+    many claims a paper has; the counts of a row are those of its page's verdict table.
 
     Examples
     --------
     >>> report = {"seed": 0, "profile": "quick", "family_alpha": 0.05, "claims": [
-    ...     {"id": "x.one", "seed_file": "001_4a7126a84a0d22c9.txt", "section": "Arithmetic",
-    ...      "statement": "1 + 1 = 2", "reading": "integers", "verdict": "proved",
-    ...      "summary": "arithmetic", "evidence": {}}]}
+    ...     {"id": "j91.vowel.epochs", "seed_file": "001_4a7126a84a0d22c9.txt",
+    ...      "section": "Vowels", "statement": "s", "reading": "r", "verdict": "proved",
+    ...      "summary": "m", "evidence": {}}]}
     >>> page = render_paper_page(report, PAPERS[0])
     >>> page.splitlines()[0]
     '(page-jacobs1991adaptive)='
-    >>> "## Arithmetic" in page
+    >>> "[Application to multi-speaker vowel recognition](jacobs1991adaptive-vowels.md)" in page
     True
     """
     if "claims" not in report:
         raise ValueError("report must be a moetheory report with a 'claims' list")
-    entries = _entries_of(report, paper)
-    if paper is not None:
-        head = [
-            f"(page-{paper.key})=",
-            f"# {_text(paper.title)}",
-            "",
-            f"{_citation_md(paper)} See the {{ref}}`bibliography <bibliography>`.",
-            "",
-            "The claims below are read from "
-            + "; ".join(
-                f'<a href="{seed_page_name(s)[:-3]}.html">seed {s[:3]}</a> '
-                f"({html.escape(role)})"
-                for s, role in paper.seeds
-            )
-            + f". {_run_line(report)}",
+    sections = _sections_of(report, paper)
+    lines = [f"(page-{paper.key})=", f"# {_text(paper.title)}", "", *_chapter_head(report, paper)]
+    lines += [
+        f"The chapter has one page per section of the paper; together they hold "
+        f"{sum(len(e) for _, e in sections)} claims.",
+        "",
+        *_list_table(
+            ("section", "in the paper", "claims", "verdicts"),
+            [
+                (
+                    f"[{_text(s.title, cell=True)}]({section_page_name(paper, s)})",
+                    _text(s.where, cell=True),
+                    _nowrap(str(len(entries))),
+                    _counts_cell(entries) or "—",
+                )
+                for s, entries in sections
+            ],
+            "40 22 8 30",
+            "sections",
+        ),
+        "",
+        "```{toctree}",
+        ":hidden:",
+        "",
+        *(section_page_name(paper, s)[:-3] for s, _ in sections),
+        "```",
+        "",
+    ]
+    forward = {
+        claim_anchor(e["id"]): section_page_name(paper, s)[:-3] + ".html"
+        for s, entries in sections
+        for e in entries
+    }
+    if forward:
+        lines += [
+            "```{raw} html",
+            "<script>(function () {",
+            f"  var page = {json.dumps(forward, sort_keys=True)};",
+            "  var id = window.location.hash.slice(1);",
+            "  if (page[id]) { window.location.replace(page[id] + '#' + id); }",
+            "})();</script>",
+            "```",
             "",
         ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def render_section_page(
+    report: Mapping[str, Any],
+    paper: Paper | None,
+    section: Section | None,
+    figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
+    seeds_dir: Path | None = None,
+    link_evidence: bool = False,
+) -> str:
+    """One section of a paper's chapter: its verdict table, then each of its claims.
+
+    Parameters
+    ----------
+    report : mapping
+        A ``moetheory-report/1`` report.
+    paper : Paper or None
+        The paper; ``None`` collects claims whose seed belongs to no known paper (then
+        ``section`` is ignored and the page is ``other.md``).
+    section : Section or None
+        One of ``paper.parts``.
+    figures, seeds_dir, link_evidence
+        As in :func:`render_claim`.
+
+    Returns
+    -------
+    str
+        The MyST page: title in the paper's words, the chapter it belongs to, verdict
+        table (in the order of the page), then the claims under a heading per numbered
+        statement of the paper (``Lemma 7``) or per catalogue section.
+
+    Raises
+    ------
+    ValueError
+        If ``report`` has no ``claims`` list, or a paper is given without a section.
+
+    See Also
+    --------
+    render_claim : each claim's section.
+    render_paper_page : the chapter index listing the section pages.
+    moetheory.engine.papers.section_of : which claims a section holds.
+
+    Notes
+    -----
+    Claims keep their report order under each heading; numbered statements come in the
+    paper's order (propositions, theorems, lemmas, corollaries, figures; by number), then
+    the other claims under their catalogue section.
+
+    Examples
+    --------
+    >>> report = {"seed": 0, "profile": "quick", "family_alpha": 0.05, "claims": [
+    ...     {"id": "cl.lemma7.a", "seed_file": "003_3078ccb5100b14b7.txt", "section": "CL",
+    ...      "statement": "1 + 1 = 2", "reading": "integers", "verdict": "proved",
+    ...      "summary": "arithmetic", "evidence": {}}]}
+    >>> paper = PAPERS[2]
+    >>> page = render_section_page(report, paper, paper.parts[-1])
+    >>> page.splitlines()[0]
+    '(page-li2025continual-proofs)='
+    >>> "## Lemma 7" in page and "### `cl.lemma7.a`" in page
+    True
+    """
+    if "claims" not in report:
+        raise ValueError("report must be a moetheory report with a 'claims' list")
+    if paper is None:
+        entries = _entries_of(report, None)
+        lines = ["(page-other)=", "# Other claims", "", _run_line(report), ""]
     else:
-        head = ["(page-other)=", "# Other claims", "", _run_line(report), ""]
-    lines = head
-    if entries:
-        lines += [*_verdict_table(entries), ""]
+        name = section_page_name(paper, section)[:-3]
+        assert section is not None  # section_page_name raised otherwise
+        entries = [e for e in _entries_of(report, paper) if section_of(e["id"], paper) == section]
+        where = f": {_text(section.where)}" if section.where else ""
+        lines = [
+            f"(page-{name})=",
+            f"# {_text(section.title)}",
+            "",
+            f"A section of the chapter [{_text(paper.title)}]({paper_page_name(paper)}), "
+            f"{_cite(paper)}{where}.",
+            "",
+            *_chapter_head(report, paper)[2:],
+        ]
+    order = _grouped(entries)
+    if entries:  # in the order of the page
+        lines += [*_verdict_table([e for _, group in order for e in group]), ""]
     else:
-        lines += ["No claim of this paper is registered.", ""]
-    section = None
-    for e in entries:
-        if e.get("section") != section:
-            section = e.get("section")
-            lines += [f"## {_text(section or 'Other claims')}", ""]
-        lines.append(render_claim(e, figures, seeds_dir, link_evidence))
+        lines += ["No claim of this section is registered.", ""]
+    for heading, group in order:
+        lines += [f"## {heading}", ""]
+        lines += [render_claim(e, figures, seeds_dir, link_evidence) for e in group]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -1040,7 +1305,8 @@ def render_index(
     Returns
     -------
     str
-        The MyST page.
+        The MyST page: per paper, a verdict table per section of the paper, each claim
+        linked on its section page.
 
     See Also
     --------
@@ -1063,8 +1329,9 @@ def render_index(
     lines = [
         "# Claims and verdicts",
         "",
-        "One chapter per paper. Each claim reads like a worked proof: the statement with its "
-        "seed lines, the reading checked, the derivation, the verdict, then the evidence. "
+        "One chapter per paper, one page per section of the paper. Each claim reads like a "
+        "worked proof: the statement with its seed lines, the reading checked, the "
+        "derivation, the verdict, then the evidence. "
         + _run_line(report),
         "",
         *_list_table(
@@ -1091,9 +1358,20 @@ def render_index(
         entries = _entries_of(report, paper)
         title = _text(paper.title) if paper else "Other claims"
         lines += [f"**[{title}]({page})**", ""]
-        if paper is not None:
-            lines += [f"{_cite(paper)}.", ""]
-        lines += (_verdict_table(entries, page) if entries else ["No claims."]) + [""]
+        if paper is None:
+            lines += (_verdict_table(entries, True) if entries else ["No claims."]) + [""]
+            continue
+        lines += [f"{_cite(paper)}.", ""]
+        for section, in_section in _sections_of(report, paper):
+            if in_section:  # a table per section page, its rows in the page's order
+                lines += [
+                    f"*[{_text(section.title)}]({section_page_name(paper, section)})*",
+                    "",
+                    *_verdict_table([e for _, g in _grouped(in_section) for e in g], True),
+                    "",
+                ]
+        if not entries:
+            lines += ["No claims.", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -1291,8 +1569,9 @@ def generate_pages(
     Returns
     -------
     dict of str to str
-        ``index.md``, ``bibliography.md``, one page per paper, one per seed document, and
-        the raw-evidence JSON file of every claim (:func:`evidence_files`), which the paper
+        ``index.md``, ``bibliography.md``, one chapter index per paper and one page per
+        section of it (:func:`section_page_name`), one page per seed document, and the
+        raw-evidence JSON file of every claim (:func:`evidence_files`), which the section
         pages link instead of embedding.
 
     Raises
@@ -1315,8 +1594,11 @@ def generate_pages(
     Examples
     --------
     >>> report = {"seed": 0, "profile": "quick", "family_alpha": 0.05, "claims": []}
-    >>> sorted(generate_pages(report, seeds_dir=None))[:3]
-    ['bibliography.md', 'index.md', 'jacobs1991adaptive.md']
+    >>> pages = generate_pages(report, seeds_dir=None)
+    >>> sorted(pages)[:3]
+    ['bibliography.md', 'index.md', 'jacobs1991adaptive-efficiency.md']
+    >>> "jacobs1991adaptive.md" in pages and "li2025continual-lemmas.md" in pages
+    True
     """
     if report.get("schema", "moetheory-report/1") != "moetheory-report/1":
         raise ValueError(f"report schema must be 'moetheory-report/1', got {report['schema']!r}")
@@ -1325,9 +1607,13 @@ def generate_pages(
     figures = _collect_figures(Path(figures_dir) if figures_dir else None, out)
     pages: dict[str, str] = {}
     for paper in PAPERS:
-        pages[paper_page_name(paper)] = render_paper_page(report, paper, figures, seeds, True)
+        pages[paper_page_name(paper)] = render_paper_page(report, paper)
+        for section in paper.parts:
+            pages[section_page_name(paper, section)] = render_section_page(
+                report, paper, section, figures, seeds, True
+            )
     if _entries_of(report, None):
-        pages["other.md"] = render_paper_page(report, None, figures, seeds, True)
+        pages["other.md"] = render_section_page(report, None, None, figures, seeds, True)
     seed_pages = []
     for seed_file in sorted(SEED_FILES):
         text = _seed_lines(seed_file, seeds)

@@ -444,7 +444,7 @@ def _balance(res: CLResult) -> np.ndarray:
     ),
     section="Continual learning with MoE",
     seed_files=[SEED_FILE],
-    sources=_src(421, 423, 466, 468, 472, 474),
+    sources=_src(421, 423, 425, 466, 468, 472, 474),
     covers=["003-40"],
     origin="seed",
     reading=(
@@ -562,7 +562,7 @@ def _fresh_pairs(res: CLResult, seed: int, rounds: int = 60) -> tuple[np.ndarray
     ),
     section="Continual learning with MoE",
     seed_files=[SEED_FILE],
-    sources=_src(119, 121, 294),
+    sources=_src(119, 121, 123, 294, 296),
     covers=["003-20"],
     origin="seed",
     reading=(
@@ -1162,12 +1162,12 @@ def check_thm1_repeats(ctx: CheckContext) -> Outcome:
     "cl.thm1.trained-model-gap",
     kind="statistical",
     statement=(
-        "Proof of Theorem 1 (Appendix H): E‖w^{(m_i)}_{τ^{(m_i)}(l)} − w_{n_i}‖² < "
+        "Proof of Theorem 1 (Appendix I.2): E‖w^{(m_i)}_{τ^{(m_i)}(l)} − w_{n_i}‖² < "
         "(1/N²) Σ_{n≠n'} ‖w_{n'} − w_n‖² because every expert converges to one set after T1."
     ),
     section="Continual learning with MoE",
     seed_files=[SEED_FILE],
-    sources=_src(775),
+    sources=_src(773, 775),
     covers=["003-106"],
     origin="seed",
     reading=(

@@ -858,7 +858,7 @@ def check_lemma8_delta(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
-    "cl.lemma10.softmax-gap", [435, 488, 492, 498], ["003-44"],
+    "cl.lemma10.softmax-gap", [435, 488, 490, 492, 494, 498], ["003-44"],
     "Lemma 10: if δ_Θ = |h_m − h_m'| is near 0, |π_m − π_m'| = O(δ_Θ); otherwise "
     "|π_m − π_m'| = Ω(δ_Θ) (L435); via π_m − π_m' = π_m'(exp(h_m − h_m' − π_m') − 1) (L488).",
     "Primary: the Ω part for large δ_Θ (M = 2, h = (δ, 0)). Readings: the identity as printed "
@@ -1013,7 +1013,7 @@ def check_projection_sup(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
-    "cl.proofs.order-inference", [390, 392, 524, 544, 652, 658], ["003-55"],
+    "cl.proofs.order-inference", [390, 392, 524, 544, 652, 658, 660], ["003-55"],
     "The proofs turn bounds of one direction into the other: Lemma 5 writes '≤ |O(σ0) + …| = "
     "Ω(σ0)' and '≥ |O(σ0) + …| = O(σ0)' (L390, L392); from |⟨θ, v_n − v_n'⟩| = O(σ0^0.5) they "
     "conclude |π_m(X_n) − π_m(X_n')| = Ω(σ0^0.5) (L524, L544); from π_m' − π_m̄ = O(σ0^0.75) a "
@@ -1041,7 +1041,7 @@ def check_order_inference(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
-    "cl.lemma13.exponent-step", [530], ["003-56"],
+    "cl.lemma13.exponent-step", [530, 532], ["003-56"],
     "O(σ0η^-0.5) + O(η^-1σ0^-0.25)·O(σ0^1.5) = O(σ0η^-0.5) (L530).",
     "Primary: η = σ0^0.5 (L382). Reading η = σ0^a for a > 0.5 (allowed by 'η = O(σ0^0.5)', L552); "
     "the factor M of t1 = ⌈η^-1σ0^-0.25 M⌉ is treated as constant.",
@@ -1272,7 +1272,7 @@ def check_gradient_difference(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
-    "cl.prop2.overtake-step", [668, 670, 672], ["003-73"],
+    "cl.prop2.overtake-step", [664, 666, 668, 670, 672], ["003-73"],
     "For t ∈ [t1, t2]: |h_m(X_{t2}) − h_m(X_{t1})| = |∇L_aux|·(t2 − t1)·η = O(σ0^0.5) > "
     "Θ(σ0^0.75) = |h_{M'} − h_m| at t1, so some expert m overtakes M' (L672).",
     "Primary: the inference 'O(σ0^0.5) > Θ(σ0^0.75)'. Reading: the exponent product "
@@ -1656,7 +1656,7 @@ def check_psi2_range(ctx: CheckContext) -> Outcome:
 
 
 @_claim(
-    "cl.lemma16.expert-model-step", [731, 733, 751], ["003-102"],
+    "cl.lemma16.expert-model-step", [731, 733, 751, 753], ["003-102"],
     "Lemma 16 (42): E‖w_t^{(m_i)} − w_{n_i}‖² = r^{L} E‖w_{n_i}‖² + Σ_l (1 − r)r^{L−l} "
     "E‖w^{(m_i)}_{τ(l)} − w_{n_i}‖² with the expert model w^{(m_i)}_{τ(l)} (L733); the proof "
     "derives it with the ground truth w_{n_{τ(l)}} (L751).",
@@ -1870,7 +1870,7 @@ def check_lemma13_step(ctx: CheckContext) -> Outcome:
 PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Lemma 1 (Appendix C)": (
         "cl.lemma1.wlog-first-column", "cl.lemma1.gate-difference-step", "cl.lemma1.hoeffding-step",
-        "cl.lemma1.exponential-o1",
+        "cl.lemma1.exponential-o1", "cl.lemma1.product-step",
         "cl.lemma1.signal-gap-assumption", "cl.lemma6.parameter-bound",
     ),
     "Lemma 2 (Appendix B)": (
@@ -1879,36 +1879,40 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
     ),
     "Lemma 4": ("cl.lemma4.aux-gradient-formula",),
     "Lemma 5": ("cl.lemma5.local-gradient-order", "cl.lemma5.aux-gradient-order",
-                "cl.proofs.order-inference"),
+                "cl.proofs.order-inference", "cl.lemma5.aux-dominance-step"),
     "Lemma 6": ("cl.lemma6.parameter-bound",),
     "Lemma 7": ("cl.lemma7.step-size", "cl.lemma7.softmax-product", "cl.lemma7.step-signs"),
     "Lemma 8": ("cl.lemma8.symmetry", "cl.lemma8.epsilon-order", "cl.lemma8.delta-step"),
     "Lemma 9": ("cl.lemma9.exponent-step",),
     "Lemma 10": ("cl.lemma10.softmax-gap", "cl.lemma10.lower-step"),
     "Lemma 11": ("cl.lemma11.product-step", "cl.lemma11.constant-step"),
-    "Lemma 12": ("cl.lemma12.projection-sup-norm", "cl.lemma12.zero-local-gradient"),
+    "Lemma 12": ("cl.lemma12.singleton-set", "cl.lemma12.projection-sup-norm",
+                 "cl.lemma12.zero-local-gradient"),
     "Lemma 13": ("cl.proofs.order-inference", "cl.lemma13.step-order",
-                 "cl.lemma13.exponent-step"),
+                 "cl.lemma13.exponent-step", "cl.lemma13.proof-scope"),
     "Proposition 1 (Appendix E.8)": (
-        "cl.prop1.inner-product-step", "cl.proofs.order-inference",
+        "cl.prop1.inner-product-step", "cl.prop1.gate-gap-step", "cl.proofs.order-inference",
         "cl.prop1.proof-contradiction", "cl.prop1.eta-step", "cl.prop1.m-lt-n-projection",
     ),
     "Proposition 2 (Appendix F)": (
-        "cl.lemma14.aux-coefficient", "cl.prop2.exploration-move", "cl.prop2.theta-gap-order",
-        "cl.prop2.gradient-difference", "cl.prop2.overtake-step",
+        "cl.lemma14.factorisation-step", "cl.lemma14.aux-coefficient",
+        "cl.prop2.extreme-pair-step", "cl.prop2.exploration-move", "cl.prop2.theta-gap-order",
+        "cl.prop2.m-lt-n-theta-gap", "cl.prop2.gradient-difference", "cl.prop2.overtake-step",
     ),
     "Proposition 3 (Appendix G)": ("cl.prop3.noise-inequality", "cl.prop3.noise-order",
                                    "cl.prop3.uniform-choice-step"),
     "Lemma 16 and Theorem 1 (Appendix I)": (
-        "cl.lemma16.frozen-index", "cl.lemma16.row-space", "cl.lemma16.expert-model-step",
+        "cl.lemma16.frozen-index", "cl.lemma16.projection-recursion", "cl.lemma16.row-space",
+        "cl.lemma16.expert-model-step", "cl.thm1.proof-forgetting-expansion",
         "cl.thm1.proof-exponent",
     ),
+    "Theorem 2 (Appendix J)": ("cl.thm2.proof-forgetting-split",),
 }
 
 
 @_claim(
-    "cl.proofs.step-audit", [268, 292, 326, 406, 562, 684, 725], [],
-    "The proofs of Appendices B-I are valid step by step: every step claim of each lemma and "
+    "cl.proofs.step-audit", [268, 292, 326, 406, 562, 684, 725, 783], [],
+    "The proofs of Appendices B-J are valid step by step: every step claim of each lemma and "
     "proposition holds.",
     "For each proof, its step claims (PROOF_STEPS, exact) are run in proof order; the proof is "
     "valid only if all hold, otherwise the first failing step is named.",

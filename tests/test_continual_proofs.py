@@ -186,7 +186,9 @@ def test_step_audit_names_the_first_failing_step(outcomes: dict) -> None:  # typ
     first = {name: r.evidence["first_failing_step"] for name, r in readings.items()}
     assert first["Lemma 5"] == "cl.lemma5.aux-gradient-order"
     assert first["Lemma 2 (Appendix B)"] == "cl.lemma2.smooth-router"
-    assert first["Lemma 12"] == "cl.lemma12.zero-local-gradient"
+    # L518's "|M_n| = 1" (pigeonhole-false under M > N) comes before L520's sup-norm step
+    assert first["Lemma 12"] == "cl.lemma12.singleton-set"
+    assert first["Theorem 2 (Appendix J)"] == "cl.thm2.proof-forgetting-split"
     assert first["Lemma 1 (Appendix C)"] == "cl.lemma1.gate-difference-step"
 
 

@@ -133,8 +133,10 @@ def reproduce_fig2(
     seed : int
         Seed of the simulations; the same seed gives the same files.
     profile : {"quick", "full"}
-        ``"full"``: :math:`T = 2000` rounds and 100 replicates (the paper's settings);
-        ``"quick"``: :math:`T = 500` rounds and 10 replicates.
+        ``"full"``: :math:`T = 2000` rounds (the paper's, seed 003 L229, L251) and 100
+        replicates (ours: the paper states no repetition count for Figure 2, and the authors'
+        script runs once; 100 repetitions belong to Figure 5, L264); ``"quick"``:
+        :math:`T = 500` rounds and 10 replicates.
     replicates : int or None
         Number of replicates, overriding the profile's; ``None`` keeps the profile's.
     progress : bool
