@@ -889,7 +889,7 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
         comps, last["payload"] = judge(records, alpha_look)
         return comps
 
-    seq = run_sequential(draw, judge_look, ctx.alpha, budget, decided=decided)
+    seq = run_sequential(draw, judge_look, ctx.alpha, budget, decided=_stop(decided))
     return replace(base, replicates=seq.n), seq, last["payload"]
 
 
@@ -914,9 +914,29 @@ def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckCont
 def _guard(comp: Comparison, *fits: dict) -> Comparison:
     """``comp`` made inconclusive when a cell of any of ``fits`` has fewer than
     :data:`MIN_CONVERGED` of its fits stopped by the rule (the rest hit the iteration cap)."""
-    if any(f.get("unconverged_cells") for f in fits) and comp.verdict is not Verdict.INCONCLUSIVE:
-        return replace(comp, verdict=Verdict.INCONCLUSIVE)
+    if any(f.get("unconverged_cells") for f in fits):
+        return replace(comp, verdict=Verdict.INCONCLUSIVE, label=comp.label + CAP_MARK)
     return comp
+
+
+#: Marks a comparison that the convergence rule left undecided (see :func:`_guard`).
+CAP_MARK = " [not decided: fits at the iteration cap]"
+
+
+def _stop(decided):
+    """The sequential stopping rule of the rates claims: the claim's own (``decided``, or
+    the combined verdict decided, as :func:`moetheory.stats.run_sequential`), or futility:
+    a comparison left undecided by the convergence rule stops the looks (more replicates do
+    not make the optimiser converge; stopping without a decision keeps the error rates)."""
+
+    def stop(comps: list[Comparison]) -> bool:
+        if any(c.label.endswith(CAP_MARK) for c in comps):
+            return True
+        if decided is not None:
+            return bool(decided(comps))
+        return combine([c.verdict for c in comps]) is not Verdict.INCONCLUSIVE
+
+    return stop
 
 
 def _cap_note(fits) -> str:
@@ -968,7 +988,9 @@ def _sequential_text(seq: SequentialResult) -> str:
         f"{seq.budget.max_looks} looks at {seq.budget.batch + 1}, "
         + ", ".join(str(1 + seq.budget.batch * (i + 1)) for i in range(1, seq.budget.max_looks))
         + f" replicates, each look's intervals at level 1 - alpha/{seq.budget.max_looks} "
-        f"(alpha = {stable(seq.alpha)}), stopping at the first look that decides the claim; "
+        f"(alpha = {stable(seq.alpha)}), stopping at the first look that decides the claim "
+        "or leaves a comparison undecided by the convergence rule (futility: more "
+        "replicates do not make fits converge); "
         f"looks taken: {looks} replicates.\n\n"
     )
 

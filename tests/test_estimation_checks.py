@@ -163,3 +163,17 @@ def test_a_cell_with_unconverged_fits_cannot_decide_a_comparison(monkeypatch):
     # 1 of 13 (under 10%) does not block the decision
     monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 1}))
     assert est.check_rates_regression(_ctx("pcr.rates.regression")).verdict is Verdict.SUPPORTED
+
+
+def test_fits_at_the_cap_stop_the_looks(monkeypatch):
+    """Futility: in the full profile (3 looks) a comparison blocked by the convergence rule
+    ends the looks at the first one; a merely wide interval does not."""
+    ctx = CheckContext("pcr.rates.regression", seed=3, profile="full", alpha=0.002)
+    monkeypatch.setattr(est, "run_rates", _fake_rates({10000: 4}))
+    out = est.check_rates_regression(ctx)
+    assert out.verdict is Verdict.INCONCLUSIVE and out.evidence["sequential"]["n"] == 17
+    assert est._stop(None)([est._guard(est._one_sided(
+        "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True),
+        {"unconverged_cells": [50]})])
+    assert not est._stop(None)([est._one_sided(
+        "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True)])
