@@ -13,6 +13,11 @@
    processes (``run_rates(..., executor=ProcessPoolExecutor(2))``, the executor interface).
 4. The slope interval: the exact bootstrap law against Monte Carlo with the resamples a claim
    at its Bonferroni share needs (``50 / alpha``).
+5. Convergence of the fits (issue 10, session 4): in the over-specified cells whose medians
+   moved most under a fixed iteration count, the median losses and CPU seconds of the former
+   fixed 40 iterations, of the profiles' stopping rule (``lm_tol``, cap ``lm_iterations``)
+   and of a raised setting (tolerance 10^4 times smaller, cap 10 times larger), with the share
+   of fits that stopped by the rule.
 
 Run: ``python benchmarks/bench_estimation.py [--quick]``. CPU times are ``time.process_time``
 so that other load on a shared machine does not count; wall times do count it.
@@ -33,6 +38,7 @@ from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.experiment import (
     RatesDesign,
     _cell_data,
+    fit_cell,
     fit_record,
     rates_design,
     run_rates,
@@ -120,7 +126,7 @@ def _cell_table(quick: bool) -> None:
 def _target_table(quick: bool) -> None:
     n_grid = (1000, 10000) if quick else (1000, 10000, 100000)
     reps = 10 if quick else 40
-    d = RatesDesign(n_grid=n_grid, replicates=reps, restarts=1, lm_iterations=60)
+    d = RatesDesign(n_grid=n_grid, replicates=reps, restarts=1, lm_iterations=60, lm_tol=0.0)
     print(f"\nissue-10 target: perturbed router, k = 3, {reps} replicates x 2 starts, "
           "60 LM iterations (CPU s)")
     print(f"{'n':>7} {'LM now':>8} {'LM before':>10} {'before/now':>11}")
@@ -160,11 +166,40 @@ def _bootstrap_table(quick: bool) -> None:
             print(f"{reps:>4} {alpha:>9.1e} {t_ex:>7.3f} {t_mc:>7.2f} {cis[0]:>18} {cis[1]:>18}")
 
 
+def _convergence_table(quick: bool) -> None:
+    profile = "quick" if quick else "full"
+    d = rates_design(profile)
+    n = max(d.n_grid)
+    x_eval = np.random.default_rng([0, 999]).uniform(-2, 2, (d.n_eval, 2))
+    settings = {
+        "fixed 40 (before)": (40, 0.0),
+        f"rule (tol {d.lm_tol:g}, cap {d.lm_iterations})": (d.lm_iterations, d.lm_tol),
+        f"raised (tol {d.lm_tol * 1e-4:g}, cap {10 * d.lm_iterations})":
+            (10 * d.lm_iterations, d.lm_tol * 1e-4),
+    }
+    print(f"\nconvergence, {profile} design, k = 3, n = {n}, {d.replicates} replicates x 2 "
+          "starts: median losses (CPU s, share of winning fits stopped by the rule)")
+    print(f"{'cell':>16} {'setting':>30} {'CPU':>6} {'conv':>5} {'med L11':>9} "
+          f"{'med expert_sup':>15}")
+    for expert, router in (("tanh", "linear"), ("tanh", "cosine"), ("tanh", "perturbed"),
+                           ("poly2", "perturbed")):
+        for name, (cap, tol) in settings.items():
+            design = replace(d, expert=expert, lm_iterations=cap, lm_tol=tol)
+            t = time.process_time()
+            recs = fit_cell(design, router, 3, n, 0, x_eval)
+            el = time.process_time() - t
+            conv = np.mean([r["converged"] for r in recs])
+            print(f"{expert + ' ' + router:>16} {name:>30} {el:>6.1f} {conv:>5.2f} "
+                  f"{np.median([r['voronoi_l1'] for r in recs]):>9.4f} "
+                  f"{np.median([r['expert_sup'] for r in recs]):>15.4f}")
+
+
 def main(quick: bool = False) -> None:
     _kernel_table(quick)
     _cell_table(quick)
     _bootstrap_table(quick)
     _target_table(quick)
+    _convergence_table(quick)
 
 
 if __name__ == "__main__":

@@ -848,13 +848,20 @@ REGRESSION_THRESHOLD = -0.35
 BAND = (-0.55, -0.18)
 #: A slope difference smaller than this is not "faster".
 MARGIN = 0.05
+#: Convergence rule, fixed before any result: a rates reading is decided only if in every
+#: (router, k, n) cell it rests on at least this share of the replicates' winning fits
+#: stopped by the LM rule (design.lm_tol) rather than at the iteration cap; otherwise it is
+#: inconclusive, since its slope may describe the optimiser rather than the estimator.
+MIN_CONVERGED = 0.9
 
 
 #: Replicates per look and looks, per profile: looks at B + 1, 2B + 1, 3B + 1 replicates (odd
 #: counts, so that the exact bootstrap law of the median applies).
-RATES_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 3), "full": (16, 3)}
-#: The router comparison fits three routers per look: two looks in the quick profile.
-COMPARISON_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 2), "full": (16, 3)}
+#: The quick profile takes one look (13 replicates): its fits run to the stopping rule
+#: (``RatesDesign.lm_tol``), which costs about twice the former fixed 40 iterations.
+RATES_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (16, 3)}
+#: The router comparison fits three routers per look.
+COMPARISON_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (16, 3)}
 
 
 def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]], judge,
@@ -882,7 +889,7 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
         comps, last["payload"] = judge(records, alpha_look)
         return comps
 
-    seq = run_sequential(draw, judge_look, ctx.alpha, budget, decided=decided)
+    seq = run_sequential(draw, judge_look, ctx.alpha, budget, decided=_stop(decided))
     return replace(base, replicates=seq.n), seq, last["payload"]
 
 
@@ -895,7 +902,51 @@ def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckCont
     fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot=n_boot, exact=exact)
     fit["medians"] = [stable(v) for v in np.median(mat, axis=1)]
     fit["n"] = ns
+    shares = [float(np.mean([bool(r.get("converged", False)) for r in records
+                             if (r["router"], r["k"], r["n"]) == (router, k, n)]))
+              for n in ns]
+    fit["converged_share"] = [round(v, 4) for v in shares]
+    fit["unconverged_cells"] = [int(n) for n, v in zip(ns, shares, strict=True)
+                                if v < MIN_CONVERGED]
     return fit
+
+
+def _guard(comp: Comparison, *fits: dict) -> Comparison:
+    """``comp`` made inconclusive when a cell of any of ``fits`` has fewer than
+    :data:`MIN_CONVERGED` of its fits stopped by the rule (the rest hit the iteration cap)."""
+    if any(f.get("unconverged_cells") for f in fits):
+        return replace(comp, verdict=Verdict.INCONCLUSIVE, label=comp.label + CAP_MARK)
+    return comp
+
+
+#: Marks a comparison that the convergence rule left undecided (see :func:`_guard`).
+CAP_MARK = " [not decided: fits at the iteration cap]"
+
+
+def _stop(decided):
+    """The sequential stopping rule of the rates claims: the claim's own (``decided``, or
+    the combined verdict decided, as :func:`moetheory.stats.run_sequential`), or futility:
+    a comparison left undecided by the convergence rule stops the looks (more replicates do
+    not make the optimiser converge; stopping without a decision keeps the error rates)."""
+
+    def stop(comps: list[Comparison]) -> bool:
+        if any(c.label.endswith(CAP_MARK) for c in comps):
+            return True
+        if decided is not None:
+            return bool(decided(comps))
+        return combine([c.verdict for c in comps]) is not Verdict.INCONCLUSIVE
+
+    return stop
+
+
+def _cap_note(fits) -> str:
+    """The sizes whose cells cannot decide, for a summary (empty when every cell can)."""
+    bad = {name: f["unconverged_cells"] for name, f in fits.items() if f.get("unconverged_cells")}
+    if not bad:
+        return ""
+    return ("; not decided where more than "
+            f"{1 - MIN_CONVERGED:.0%} of a cell's fits hit the iteration cap: "
+            + ", ".join(f"{name} n = {cells}" for name, cells in bad.items()))
 
 
 def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
@@ -909,8 +960,8 @@ def _one_sided(label: str, fit: dict, n: int, threshold: float, faster_supports:
     (stats.greater), decided on the bootstrap interval."""
     est = _slope_estimate(fit, n)
     if faster_supports:
-        return at_most(label, est, threshold, 0.0)
-    return greater(label, est, threshold, 0.0)
+        return _guard(at_most(label, est, threshold, 0.0), fit)
+    return _guard(greater(label, est, threshold, 0.0), fit)
 
 
 def _public(fit: dict) -> dict:
@@ -923,7 +974,11 @@ def _public(fit: dict) -> dict:
 
 
 def _fmt(fit: dict) -> str:
-    return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
+    out = f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
+    if fit.get("unconverged_cells"):
+        out += (f"; not decided: more than {1 - MIN_CONVERGED:.0%} of the fits hit the "
+                f"iteration cap at n = {fit['unconverged_cells']}")
+    return out
 
 
 def _sequential_text(seq: SequentialResult) -> str:
@@ -933,7 +988,9 @@ def _sequential_text(seq: SequentialResult) -> str:
         f"{seq.budget.max_looks} looks at {seq.budget.batch + 1}, "
         + ", ".join(str(1 + seq.budget.batch * (i + 1)) for i in range(1, seq.budget.max_looks))
         + f" replicates, each look's intervals at level 1 - alpha/{seq.budget.max_looks} "
-        f"(alpha = {stable(seq.alpha)}), stopping at the first look that decides the claim; "
+        f"(alpha = {stable(seq.alpha)}), stopping at the first look that decides the claim "
+        "or leaves a comparison undecided by the convergence rule (futility: more "
+        "replicates do not make fits converge); "
         f"looks taken: {looks} replicates.\n\n"
     )
 
@@ -941,15 +998,18 @@ def _sequential_text(seq: SequentialResult) -> str:
 def _rates_derivation(design, fits: dict[str, dict], rule: str,
                       seq: SequentialResult | None = None) -> str:
     rows = "\n".join(
-        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | {stable(f['slope'])} | "
+        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
+        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {stable(f['slope'])} | "
         f"[{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
         for name, f in fits.items()
     )
     return (
         f"Data $Y = f_{{G_*}}(X)+\\varepsilon$, $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
         f"{design.expert} experts, $k_*=2$; $n\\in{list(design.n_grid)}$, {design.replicates} "
-        f"replicates. Least squares (3) by batched Levenberg–Marquardt "
-        f"({design.lm_iterations} iterations, bit-identical on every SIMD/BLAS path) from one "
+        f"replicates. Least squares (3) by batched Levenberg–Marquardt (bit-identical on every "
+        f"SIMD/BLAS path), each fit run until an accepted step lowers its objective by at most "
+        f"{design.lm_tol:g} times the objective or no descent is left (*converged*), at most "
+        f"{design.lm_iterations} iterations (a fit at the cap is *not converged*), from one "
         f"start near $G_*$ and {design.restarts} random start(s) in the box "
         f"$|\\theta|<{design.bound}$; the lowest objective wins. "
         "Losses are taken on canonical forms (masses normalised; cosine: $\\beta_1/\\|\\beta_1\\|$;"
@@ -964,8 +1024,19 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
         "each $n$, taken from the exact bootstrap law (each resample's median has a finite law, "
         "so there is no resampling error) unless the rule below says Monte Carlo.\n\n"
         f"Decision rule, fixed by the claim before the numbers: {rule}\n\n"
+        f"Convergence rule, fixed before the numbers: a reading is decided only if in every "
+        f"(router, k, n) cell it rests on at least {MIN_CONVERGED:.0%} of the replicates' "
+        "winning fits converged; otherwise it is inconclusive (its slope could describe "
+        "the optimiser rather than the estimator). The share per n is in the table. Why fits "
+        "hit the cap (measured once, seed 0, quick design, n = 1600, cap 1000, perturbed and "
+        "linear routers, k = 3): each of the 5 capped fits had a parameter at the box bound "
+        "$|\\theta_j| = 5$ of (A.1) and others still moving toward it (e.g. both "
+        "coordinates of one $\\beta_1$): the least-squares estimate over the box lies on its "
+        "boundary, which the fit (in $\\theta = 5\\tanh(\\phi/5)$) approaches without "
+        "end.\n\n"
         + (_sequential_text(seq) if seq is not None else "")
-        + f"| statistic | median loss per n | slope | CI |\n|---|---|---|---|\n{rows}"
+        + "| statistic | median loss per n | converged per n | slope | CI |\n"
+        f"|---|---|---|---|---|\n{rows}"
     )
 
 
@@ -977,6 +1048,14 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     "<= -0.372 for n >= 50)",
 )
 def check_rates_regression(ctx: CheckContext) -> Outcome:
+    """Slopes of the regression error, over-specified cosine and perturbed routers.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     routers = ("cosine", "perturbed")
 
     def judge(recs, alpha_look):
@@ -999,6 +1078,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_comparison": alpha,
             "threshold": REGRESSION_THRESHOLD,
@@ -1049,6 +1129,14 @@ def _all_of(verdicts: list[Verdict]) -> Verdict:
     "tend to 0",
 )
 def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
+    """Slopes of every parameter group for the cosine router, k = 3 and k = 2.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     n_groups = 2 * len(GROUPS)
 
     def judge(recs, alpha_look):
@@ -1094,10 +1182,11 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
         + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:3])
-        + " ... (raw L11 is not a function of f_G)",
+        + " ... (raw L11 is not a function of f_G)" + _cap_note(fits),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_reading": alpha,
             "threshold": SLOW_THRESHOLD,
@@ -1132,6 +1221,14 @@ FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "poly2")
     "pcr.identifiable.perturbed)",
 )
 def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
+    """Slopes of L11 for the perturbed router and every named expert family.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     plan = [(f"{e} experts: L11 on identifiable coordinates", e, "voronoi_l1")
             for e in FAST_EXPERTS]
     plan += [(f"tanh experts: {group}", "tanh", loss) for group, loss in GROUPS.items()]
@@ -1144,7 +1241,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             name: _slope(recs[e], "perturbed", 3, loss, alpha, ctx, i)
             for i, (name, e, loss) in enumerate(plan)
         }
-        comps = {name: compare(name, _slope_estimate(f, len(recs["tanh"])), ref, tol)
+        comps = {name: _guard(compare(name, _slope_estimate(f, len(recs["tanh"])), ref, tol), f)
                  for name, f in fits.items()}
         return list(comps.values()), (fits, comps, alpha)
 
@@ -1174,11 +1271,13 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
         + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:3])
-        + " (the raw loss is not a function of g_G: v_i -> v_i + w is invisible)",
+        + " (the raw loss is not a function of g_G: v_i -> v_i + w is invisible)"
+        + _cap_note(fits),
         {
             "design": design.to_dict(),
             "experts": list(FAST_EXPERTS),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_reading": alpha,
             "band": BAND,
@@ -1202,8 +1301,8 @@ def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int) -> tuple[d
     boot = fb["boot"] - fa["boot"]
     lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
     gain = fb["slope"] - fa["slope"]
-    comp = greater(label, MeanEstimate(gain, lo, hi, n, 1 - alpha, "percentile-bootstrap"),
-                   0.0, MARGIN)
+    comp = _guard(greater(label, MeanEstimate(gain, lo, hi, n, 1 - alpha,
+                                              "percentile-bootstrap"), 0.0, MARGIN), fa, fb)
     return {"difference": stable(-gain), "ci": [stable(-hi), stable(-lo)],
             "verdict": comp.verdict, "comparison": comp.to_dict()}, comp
 
@@ -1218,6 +1317,14 @@ def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int) -> tuple[d
     "lower with the perturbed router than with the cosine router",
 )
 def check_rates_comparison(ctx: CheckContext) -> Outcome:
+    """Slope differences between the perturbed and the linear / cosine routers.
+
+    Convergence rule (fixed before any result): every fit runs batched LM to the design's
+    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
+    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    """
     routers = ("perturbed", "linear", "cosine")
     par, exp_, raw = "voronoi_l1", "expert_sup", "voronoi_l1_raw"
     pairs = {
@@ -1258,10 +1365,12 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         "slope differences (perturbed - other): "
         + ", ".join(f"{k} {d['difference']} [{d['ci'][0]}, {d['ci'][1]}]"
                     for k, d in diffs.items())
-        + f" ({design.replicates} replicates)",
+        + f" ({design.replicates} replicates)"
+        + _cap_note({f"{r}: {loss}": f for (r, loss), f in fits.items()}),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "alpha_per_comparison": alpha,
             "margin": MARGIN,

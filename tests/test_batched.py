@@ -172,3 +172,18 @@ def test_fit_rejects_a_bad_tolerance():
     with pytest.raises(ValueError, match=r"tol must lie in \[0, 1\)"):
         fit_batch(np.zeros((1, 5, 2)), np.zeros((1, 5)), np.zeros((1, 12)), 2, Router(),
                   tol=-1.0)
+
+
+def test_fit_records_whether_it_stopped_by_the_rule_or_hit_the_cap():
+    xs, ys, t0, router = _rates_batch()
+    capped = fit_batch(xs, ys, t0, 3, router, iterations=5, tol=1e-10)
+    assert not capped.converged.any()  # 5 iterations cannot meet the rule from these starts
+    assert np.all(capped.iterations == 5)
+    ruled = fit_batch(xs, ys, t0, 3, router, iterations=3000, tol=1e-6)
+    assert ruled.converged.all() and ruled.iterations.max() < 3000
+    fixed = fit_batch(xs, ys, t0, 3, router, iterations=20)  # tol = 0: no rule to meet
+    assert not fixed.converged.any()
+    # a fit that meets the rule on its very last allowed iteration is converged
+    last = fit_batch(xs[:1], ys[:1], t0[:1], 3, router, iterations=int(ruled.iterations[0]),
+                     tol=1e-6)
+    assert last.converged[0] and last.objective[0] == ruled.objective[0]

@@ -81,7 +81,8 @@ def test_all_of_is_a_conjunction():
 
 def test_slopes_in_evidence_are_rounded_to_stable_digits():
     ns = np.array([100.0, 1000.0, 10000.0])
-    recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n ** -0.5 * (1 + 0.01 * r)}
+    recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n ** -0.5 * (1 + 0.01 * r),
+             "converged": True}
             for n in ns for r in range(4)]
     fit = est._slope(recs, "linear", 2, "l", 0.05, _ctx("x"), 0)
     assert fit["slope"] == pytest.approx(-0.5)
@@ -120,9 +121,59 @@ def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_
         return [comp], len(recs["tanh"])
 
     ctx = _ctx("pcr.rates.regression")
-    design, seq, payload = est._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge)
+    design, seq, payload = est._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge,
+                                                 budgets={"quick": (12, 3), "full": (16, 3)})
     used = decide_at or 3
     assert [c[1:] for c in calls] == [(0, 13), (13, 12), (25, 12)][:used]
     assert design.replicates == seq.n == [13, 25, 37][used - 1]
     assert payload == 5 * seq.n  # records of the last look: every n of the grid
     assert all(a == pytest.approx(ctx.alpha / 3) for _, a in looks)
+
+
+def _fake_rates(unconverged: dict[int, int]):
+    """A stand-in for run_rates: losses exactly ~ n^-1/2 (every slope CI tight at -1/2), and
+    ``unconverged[n]`` fits of each cell at size n marked as having hit the iteration cap."""
+
+    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0):
+        out = []
+        for r, k in configs:
+            for n in design.n_grid:
+                for i in range(design.replicates):
+                    loss = n ** -0.5 * (1 + 0.01 * ((first_rep + i) % 5))
+                    out.append({"router": r, "k": k, "n": n, "rep": first_rep + i,
+                                "regression_l2": loss, "converged": i >= unconverged.get(n, 0),
+                                "lm_iterations": 7})
+        return out
+
+    return fake_run_rates
+
+
+def test_a_cell_with_unconverged_fits_cannot_decide_a_comparison(monkeypatch):
+    monkeypatch.setattr(est, "run_rates", _fake_rates({}))
+    out = est.check_rates_regression(_ctx("pcr.rates.regression"))
+    assert out.verdict is Verdict.SUPPORTED
+    assert out.evidence["fits"]["cosine"]["converged_share"] == [1.0] * 5
+    # 3 of 13 fits of the largest n hit the cap: above the 10% the rule allows
+    monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 3}))
+    out = est.check_rates_regression(_ctx("pcr.rates.regression"))
+    assert out.verdict is Verdict.INCONCLUSIVE
+    fit = out.evidence["fits"]["cosine"]
+    assert fit["unconverged_cells"] == [1600] and fit["converged_share"][-1] < 0.9
+    assert "iteration cap" in out.summary
+    # 1 of 13 (under 10%) does not block the decision
+    monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 1}))
+    assert est.check_rates_regression(_ctx("pcr.rates.regression")).verdict is Verdict.SUPPORTED
+
+
+def test_fits_at_the_cap_stop_the_looks(monkeypatch):
+    """Futility: in the full profile (3 looks) a comparison blocked by the convergence rule
+    ends the looks at the first one; a merely wide interval does not."""
+    ctx = CheckContext("pcr.rates.regression", seed=3, profile="full", alpha=0.002)
+    monkeypatch.setattr(est, "run_rates", _fake_rates({10000: 4}))
+    out = est.check_rates_regression(ctx)
+    assert out.verdict is Verdict.INCONCLUSIVE and out.evidence["sequential"]["n"] == 17
+    assert est._stop(None)([est._guard(est._one_sided(
+        "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True),
+        {"unconverged_cells": [50]})])
+    assert not est._stop(None)([est._one_sided(
+        "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True)])

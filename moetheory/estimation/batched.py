@@ -18,9 +18,13 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
   (no LAPACK).
 
 Algorithm (per fit): ``theta <- clip(theta + delta)`` with ``(A + lambda diag(A) + mu I) delta
-= -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 3``),
-rejected otherwise (``lambda <- 4 lambda``); a fixed number of iterations, so every fit of a
-batch runs the same operations.
+= -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 5``),
+rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after an accepted step, the
+Gauss–Newton decrement (the decrease a full undamped step predicts) is at most ``tol`` times
+its objective, or a step is rejected at ``lambda >= 1e8`` (``converged``), or at the iteration
+cap (not converged). The decrement, not the gain of the last step, decides: in the flat
+valleys of over-specified fits a damped step gains little long before the fit is stationary.
+Each fit's arithmetic is its own.
 """
 
 from __future__ import annotations
@@ -249,11 +253,15 @@ class BatchFit:
         Number of accepted Levenberg–Marquardt steps of each fit.
     iterations : ndarray of shape (G,)
         Number of iterations each fit ran before it stopped (converged or reached the cap).
+    converged : ndarray of bool, shape (G,)
+        Whether each fit stopped by the rule of :func:`fit_batch` (``tol > 0``) rather than
+        by reaching the iteration cap. Always ``False`` when ``tol = 0``.
 
     Notes
     -----
     ``objective`` is the mean squared residual :math:`\\frac1n\\sum_m (Y_m -
-    f_{\\hat G}(X_m))^2` of eq. (3) of seed 002 at ``theta``.
+    f_{\\hat G}(X_m))^2` of eq. (3) of seed 002 at ``theta``. A fit that meets the rule on
+    its last allowed iteration counts as converged.
 
     See Also
     --------
@@ -261,7 +269,8 @@ class BatchFit:
 
     Examples
     --------
-    >>> fit = BatchFit(np.zeros((1, 12)), np.zeros(1), np.zeros(1, int), np.ones(1, int))
+    >>> fit = BatchFit(np.zeros((1, 12)), np.zeros(1), np.zeros(1, int), np.ones(1, int),
+    ...                np.ones(1, bool))
     >>> fit.measure(0, 2, 2).k
     2
     """
@@ -270,6 +279,7 @@ class BatchFit:
     objective: np.ndarray
     accepted: np.ndarray
     iterations: np.ndarray
+    converged: np.ndarray
 
     def measure(self, index: int, k: int, d: int) -> MixingMeasure:
         """The fitted mixing measure of fit ``index``.
@@ -327,16 +337,19 @@ def fit_batch(
     iterations : int
         Largest number of LM iterations of a fit.
     tol : float
-        A fit stops when an accepted step lowers its objective by at most ``tol`` times the
-        objective, or when a step is rejected at damping ``lambda >= 1e8`` (no descent left
-        at the working precision). ``tol = 0`` runs every fit for all ``iterations``.
+        A fit stops (``converged``) when, after an accepted step, the Gauss–Newton decrement
+        ``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` -- the decrease of the objective a full
+        Gauss–Newton step predicts -- is at most ``tol`` times the objective, or when a step
+        is rejected at damping ``lambda >= 1e8`` (no descent left at the working precision).
+        ``tol = 0`` runs every fit for all ``iterations``.
     max_chunk : int
         Largest ``G_chunk * n * k`` processed at once (memory).
 
     Returns
     -------
     BatchFit
-        Final parameters, objectives, accepted steps and iterations run, per fit.
+        Final parameters, objectives, accepted steps, iterations run and whether the fit
+        stopped by the rule (``converged``) or at the cap, per fit.
 
     Raises
     ------
@@ -420,6 +433,18 @@ def _theta(phi, bound):
 
 #: Damping at which a rejected step means no descent is left (a stopping rule when tol > 0).
 _LAMBDA_STOP = 1e8
+#: Relative damping of the Gauss-Newton decrement of the stopping rule (keeps it finite where
+#: ``A`` is singular: over-specified fits have flat directions).
+_DECREMENT_DAMPING = 1e-8
+
+
+def _gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the decrease of the mean squared
+    residual that a full (undamped) Gauss-Newton step predicts from the current point."""
+    eye = np.eye(A.shape[1])
+    diag = np.einsum("gpp->gp", A)
+    M = A + _DECREMENT_DAMPING * (diag[:, :, None] * eye) + 1e-12 * eye
+    return np.einsum("gp,gp->g", grad, _cholesky_solve(M, grad))
 
 
 def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
@@ -439,6 +464,7 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     lam = np.full(phi.shape[0], 1e-3)
     accepted = np.zeros(phi.shape[0], dtype=np.int64)
     ran = np.zeros(phi.shape[0], dtype=np.int64)
+    stopped = np.zeros(phi.shape[0], dtype=bool)
     eye = np.eye(phi.shape[1])
     act = np.arange(phi.shape[0])  # the fits still running
     for _ in range(iterations):
@@ -465,7 +491,6 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
             A[acc] = _exact_gram(Jt) / n
             grad[acc] = np.einsum("gpn,gn->gp", Jt, r_t) / n
             del Jt
-        gain = obj[act] - obj_t
         phi[act] = np.where(ok[:, None], trial, phi[act])
         obj[act] = np.where(ok, obj_t, obj[act])
         lam_old = lam[act]
@@ -473,6 +498,10 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         accepted[act] += ok
         ran[act] += 1
         if tol > 0:
-            done = np.where(ok, gain <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+            decrement = np.zeros(act.size)
+            if idx.size:
+                decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
+            done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+            stopped[act[done]] = True
             act = act[~done]
-    return _theta(phi, bound)[0], obj, accepted, ran
+    return _theta(phi, bound)[0], obj, accepted, ran, stopped
