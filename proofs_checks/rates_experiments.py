@@ -17,8 +17,15 @@ import numpy as np
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.estimation.experiment import slope_bootstrap
+from moetheory.estimation.overspecified import (
+    DEAD_SHIFT,
+    OverDesign,
+    overspecified_design,
+    run_overspecified,
+)
 from moetheory.estimation.variant_rates import VariantDesign, run_variant, variant_design
 from moetheory.stats import MeanEstimate, at_most, combine, compare, greater, stable
+from proofs_checks.estimation import MIN_CONVERGED
 
 S0 = "000_7b6465990ad3b04b.txt"
 S2 = "002_ed39350ac6d6e1c0.txt"
@@ -517,6 +524,231 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
          "margin": MARGIN, "reference": _reference(runs),
          "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()}},
         readings,
+        derivation,
+    )
+
+# --------------------------------------------------------------------------- over-specified
+
+
+def _over_fit(design: OverDesign, run: dict, loss: str, alpha: float, ctx: CheckContext,
+              stream: int) -> dict[str, Any]:
+    """:func:`_fit` of an over-specified run, with the convergence share of each n cell
+    (the rule of the dense rates claims: :data:`MIN_CONVERGED` of the fits stopped by the
+    LM rule, not at the cap)."""
+    fit = _fit(design, run, loss, alpha, ctx, stream)  # type: ignore[arg-type]
+    shares = [float(np.mean([bool(r["converged"]) for r in run["records"] if r["n"] == n]))
+              for n in design.n_grid]
+    fit["converged_share"] = [round(v, 4) for v in shares]
+    fit["unconverged_cells"] = [n for n, v in zip(design.n_grid, shares, strict=True)
+                                if v < MIN_CONVERGED]
+    return fit
+
+
+def _over_reading(name: str, text: str, comp, fit: dict, shortfall_rule: bool) -> Reading:
+    """A reading decided only if every n cell passes the convergence rule and, where the
+    fitted class contains f_G* (``shortfall_rule``), the shortfall rule."""
+    blocked = bool(fit["unconverged_cells"]) or (shortfall_rule and fit["undecidable"])
+    if blocked and comp.verdict is not Verdict.INCONCLUSIVE:
+        comp = replace(comp, verdict=Verdict.INCONCLUSIVE)
+    summary = _fmt(fit)
+    if fit["unconverged_cells"]:
+        summary += (f"; not decided: fewer than {MIN_CONVERGED:.0%} of the fits converged "
+                    f"(the rest hit the cap) at n = {fit['unconverged_cells']}")
+    if shortfall_rule and fit["undecidable"]:
+        summary += (f"; not decided: optimiser shortfalls per n {fit['shortfalls']} exceed "
+                    f"{MAX_SHORTFALL:.0%} of the replicates")
+    return Reading(name, text, comp.verdict, summary,
+                   {"fit": _public(fit), "comparison": comp.to_dict(),
+                    "shortfall_rule": shortfall_rule})
+
+
+def _over_table(fits: dict[str, dict]) -> str:
+    rows = "\n".join(
+        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
+        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {f['shortfalls']} | "
+        f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
+        for name, f in fits.items()
+    )
+    return ("| statistic | median loss per n | converged per n | shortfalls per n | slope | CI |"
+            f"\n|---|---|---|---|---|---|\n{rows}")
+
+
+def _over_design_text(design: OverDesign) -> str:
+    return (
+        f"Data $Y = f_{{G_*}}(X)+\\varepsilon$ with the truth's gate ($k_*={design.k_star}$ "
+        f"atoms, $K_*={design.true_top_k}$), $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
+        f"$n\\in{list(design.n_grid)}$, {design.replicates} replicates per $n$, "
+        f"{design.family} experts, $\\tau_1=\\tau_2=1$. Fitted: $k={design.k}$ atoms "
+        "(over-specified). Starts per replicate (both fitted, the lower objective wins): the "
+        "*split* target (atom 1 over two copies with $\\beta_{01}^*-\\log 2$ each) and the "
+        f"*dead* target (the true atoms plus a copy of atom 1 with $\\beta_0$ lowered by "
+        f"{DEAD_SHIFT:g}, never selected with the truth's K), each plus "
+        f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed. Annealed stages: "
+        f"{design.iterations} LM iterations each (a homotopy); the last stage, the hard "
+        "gate (the estimator), runs to the stopping rule of the dense rates fits "
+        f"(Gauss–Newton decrement at most {design.lm_tol:g} times the objective, or a step "
+        f"rejected at $\\lambda\\ge10^8$: *converged*) or to the cap of {design.cap} "
+        "iterations (*not converged*). Convergence rule (as for the dense rates claims): a "
+        f"reading is decided only if in every $n$ cell at least {MIN_CONVERGED:.0%} of the "
+        "winning fits converged. Where the fitted class contains $f_{G_*}$ (the dead target "
+        "represents it), a fit whose objective exceeds the truth's by more than "
+        f"$\\sigma^2/n$ is an optimiser shortfall and a reading is decided only if at every "
+        f"$n$ at most {MAX_SHORTFALL:.0%} of the fits fall short. Slope of $\\log$(median "
+        "loss) on $\\log n$ with the exact percentile-bootstrap law over replicates, "
+        "Bonferroni over the readings."
+    )
+
+
+@claim(
+    "pcr.rates.topk.over-specified",
+    kind="statistical",
+    statement="[000 L73-L81] With the Top-K sparse softmax gate and the perturbed cosine "
+    "router, in the over-specified setting (more fitted atoms than true experts; L75's L_2 "
+    "has squared terms for Voronoi cells with more than one fitted atom), the regression "
+    "estimation rate is ||g_Gn - g_G*||_{L2(mu)} = O_P(sqrt(log n/n)) (2.1) and "
+    "L_2(G_n, G*) = O_P(sqrt(log n/n)) (2.2).",
+    seed_files=[S0],
+    section=SECTION,
+    sources={S0: [73, 75, 77, 79, 81]},
+    covers=["000-13", "000-15"],
+    origin="seed",
+    reading="perturbed router (tau1 = tau2 = 1), truth: Top-2 gate over k* = 3 tanh "
+    "experts; fitted: k = 4 atoms with the seed's gate K = 2 (primary) and K + 1 = 3 (a "
+    "split true expert may take two slots; second reading): over n in the design's range "
+    "the log-log slopes of the median Top-K regression error (2.1) and of the median L_2 "
+    f"of 000 L75 (2.2; all fitted atoms, canonical forms) are at most {ROOT_LOG_THRESHOLD}. "
+    "Also reported: L_2 on the atoms the gate selects somewhere (an atom never selected is "
+    "not identified by the data). Decided only where >= 90% of each n cell's fits "
+    "converged (LM stopping rule) and, for K = 2, optimiser shortfalls are rare",
+)
+def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
+    designs = {K: overspecified_design("topk", ctx.profile, top_k=K, routers=("perturbed",))
+               for K in (2, 3)}
+    runs = {K: run_overspecified(d, ctx.seed, "perturbed") for K, d in designs.items()}
+    plan = [("(2.1) K=2: Top-K regression error", 2, "regression_l2"),
+            ("(2.2) K=2: L_2, all fitted atoms", 2, "sparse_l2"),
+            ("K=2: L_2, selected atoms only", 2, "sparse_l2_active"),
+            ("K+1=3: Top-K regression error", 3, "regression_l2"),
+            ("K+1=3: L_2, all fitted atoms", 3, "sparse_l2")]
+    alpha = ctx.alpha / len(plan)
+    fits = {name: _over_fit(designs[K], runs[K], loss, alpha, ctx, 40 + i)
+            for i, (name, K, loss) in enumerate(plan)}
+    readings = [
+        _over_reading(name, f"slope at most {ROOT_LOG_THRESHOLD}",
+                      at_most(name, _est(fits[name], designs[K].replicates),
+                              ROOT_LOG_THRESHOLD), fits[name], shortfall_rule=K == 2)
+        for name, K, _ in plan
+    ]
+    primary = Reading(
+        "(2.1) and (2.2), K = 2", f"both slopes at most {ROOT_LOG_THRESHOLD} with the "
+        "seed's K = 2", _all_of([readings[0].verdict, readings[1].verdict]),
+        f"(2.1) {readings[0].verdict.value}; (2.2) {readings[1].verdict.value}",
+    )
+    d2 = designs[2]
+    derivation = (
+        _over_design_text(d2)
+        + " Truth $\\beta_0^*=(0.5,0,-0.3)$, the Top-2 design of pcr.rates.topk. Annealed "
+        "stages: the soft Top-K of pcr.rates.topk (softness 0.3 down to 0.001 times the "
+        "spread of the true score difference). The fitted gate's K: with $K=2$ (the seed's "
+        "model, primary) two fitted atoms near one true expert have nearly equal scores and "
+        "would both take the two slots, so a cell with $|A_j|>1$ cannot reproduce "
+        "$f_{G_*}$ where that expert is selected: the extra atom has to leave the top 2 "
+        "(its parameters, mass included, then stop being identified; hence the reading on "
+        "selected atoms). With $K+1=3$ a split expert fits in the slots, but where the "
+        "3 true atoms are all selected the gate is a dense softmax over them, which is "
+        "not the truth's Top-2: the $K+1$ class does not contain $f_{G_*}$ in general, so "
+        "its readings measure the fit to a misspecified class (no shortfall rule). $L_2$ "
+        "of 000 L75 is the sum of the $K_*=2$ largest per-atom terms $T_j$ (exponent 1 on "
+        "single-atom cells, 2 on cells with $|A_j|>1$) on canonical forms.\n\n"
+        + _over_table(fits)
+        + f"\n\nstats.at_most: supported when the whole CI is at or below "
+        f"{ROOT_LOG_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
+    )
+    starts = {K: {s: sum(r["start"] == s for r in runs[K]["records"]) for s in ("split", "dead")}
+              for K in runs}
+    return Outcome(
+        primary.verdict,
+        f"{primary.verdict.value}: " + "; ".join(
+            f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:2]),
+        {"design": {str(K): d.to_dict() for K, d in designs.items()}, "seed": ctx.seed,
+         "alpha_per_reading": alpha, "threshold": ROOT_LOG_THRESHOLD,
+         "min_converged_share": MIN_CONVERGED, "winning_starts": starts,
+         "selected_atoms_medians": {str(K): _medians(designs[K], runs[K], "active")  # type: ignore[arg-type]
+                                    for K in runs}},
+        [primary, *readings],
+        derivation,
+    )
+
+
+@claim(
+    "pcr.rates.top1.over-specified",
+    kind="statistical",
+    statement="[000 L169, L207] With one activated expert per input (top-1 / Switch routing), "
+    "two-layer ReLU experts have fast estimation rates of polynomial order with the "
+    "perturbed cosine router (L169) and with the clean cosine and the linear router "
+    "(L207); here in the over-specified setting (more fitted atoms than true experts).",
+    seed_files=[S0],
+    section=SECTION,
+    sources={S0: [167, 169, 205, 207]},
+    covers=["000-35", "000-38", "000-48"],
+    origin="seed",
+    reading="top-1 gate, truth k* = 2 two-layer ReLU experts with a last-layer bias, fitted "
+    "k = 3 atoms (top-1), linear, cosine and perturbed routers: over n in the design's range "
+    "the expert error sum_j ||(h_ihat - h*_j) 1{i* = j = tau(ihat)}||_{L2(mu)} (each fitted "
+    "expert on the inputs it serves, matched many-to-one to the true experts by the map "
+    "tau: [3] -> [2] with the smallest routing error) has a log-log slope at most -0.18 "
+    "for every router. Also reported: the routing error mu{tau(ihat) != i*}. Decided only "
+    "where >= 90% of each n cell's fits converged and optimiser shortfalls are rare",
+)
+def check_rates_top1_overspecified(ctx: CheckContext) -> Outcome:
+    routers = ("perturbed", "cosine", "linear")
+    design = overspecified_design("top1", ctx.profile)
+    runs = {r: run_overspecified(design, ctx.seed, r) for r in routers}
+    plan = [(f"{r}: experts on their regions", r, "expert_l2") for r in routers]
+    plan += [(f"{r}: routing error", r, "routing") for r in routers]
+    alpha = ctx.alpha / len(plan)
+    fits = {name: _over_fit(design, runs[r], loss, alpha, ctx, 50 + i)
+            for i, (name, r, loss) in enumerate(plan)}
+    readings = [
+        _over_reading(name, f"slope of the median loss at most {SLOW_THRESHOLD} (polynomial)",
+                      at_most(name, _est(f, design.replicates), SLOW_THRESHOLD), f,
+                      shortfall_rule=True)
+        for name, f in fits.items()
+    ]
+    experts = readings[: len(routers)]
+    primary = Reading(
+        "experts, every router",
+        f"expert error slope at most {SLOW_THRESHOLD} for the perturbed (L169), cosine and "
+        "linear (L207) routers, k = 3 fitted for k* = 2",
+        _all_of([r.verdict for r in experts]),
+        "; ".join(f"{r.name}: {r.verdict.value}" for r in experts),
+    )
+    derivation = (
+        _over_design_text(design)
+        + " Truth: the top-1 design of pcr.rates.top1 ($\\beta_0^*=(0.1,0)$). Annealed "
+        "stages: the dense gate $\\mathrm{softmax}(u/T)$, $T$ from 0.3 down to 0.003 times "
+        "the spread of the true score difference; last stage the top-1 objective. With "
+        "$k>k_*$ a true region $X^*_j$ may be served by several fitted atoms (the "
+        "many-to-one Voronoi cells of an over-specified fit), so the losses match fitted to "
+        "true atoms by a map $\\tau:[k]\\to[k_*]$ (all $k_*^k$ maps; the one with the "
+        "smallest routing error, then expert error): routing error "
+        "$\\mu\\{x:\\tau(\\hat i(x))\\ne i^*(x)\\}$, expert error "
+        "$\\sum_j\\|(h_{\\hat i}-h^*_j)1\\{i^*=j=\\tau(\\hat i)\\}\\|_{L^2(\\mu)}$ (a fitted "
+        "expert is identified only where it serves). The top-1 regression error's "
+        "medians are in the evidence.\n\n"
+        + _over_table(fits)
+        + f"\n\nstats.at_most per reading: supported when the whole CI is at or below "
+        f"{SLOW_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
+    )
+    return Outcome(
+        primary.verdict,
+        f"{primary.verdict.value}: " + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
+                                                 for r in experts),
+        {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
+         "threshold": SLOW_THRESHOLD, "min_converged_share": MIN_CONVERGED,
+         "top1_regression_l2_medians": {r: _medians(design, runs[r], "regression_l2")  # type: ignore[arg-type]
+                                        for r in routers}},
+        [primary, *readings],
         derivation,
     )
 

@@ -1,0 +1,700 @@
+"""Over-specified rate experiments of seed 000's answers: Top-K gating and top-1 routing.
+
+The exact-specified designs (``k = k*``) are :mod:`moetheory.estimation.variant_rates`.
+Here the fitted model has **more atoms than the truth** (``k > k*``), the setting seed 000's
+sparse loss :math:`\\mathcal{L}_2` (L75) is written for (its squared terms on Voronoi cells
+with more than one fitted atom):
+
+``"topk"`` (seed 000, L73--L81)
+    Truth: the Top-2 gate over ``k* = 3`` tanh experts of
+    :func:`~moetheory.estimation.variant_rates.true_variant`; fitted: ``k = 4`` atoms with a
+    Top-``K`` gate, ``K = 2`` (the seed's model: the same ``K`` as the truth) or ``K = 3``
+    (``K + 1``: room for a split true expert to take two slots).
+``"top1"`` (seed 000, L169, L207)
+    Truth: the top-1 gate over ``k* = 2`` two-layer ReLU experts with a last-layer bias;
+    fitted: ``k = 3`` atoms, top-1 gate.
+
+Every fit starts at a *split target*: the true atoms with the first one's mass split over
+two copies (``beta0 - log 2`` each), plus ``N(0, start_noise^2)`` noise (drawn from the
+seed), so that the two copies are not tied. The annealed stages of
+:meth:`~moetheory.estimation.variant_rates.VariantDesign.stages` run for a fixed number of
+iterations each (a homotopy, not the estimator); the last stage, the hard Top-K / top-1
+objective, runs to the stopping rule of the dense rates fits
+(:func:`fit_to_rule`: Gauss--Newton decrement at most ``lm_tol`` times the objective, or a
+step rejected at ``lambda >= 1e8``) or to an iteration cap, and each fit records whether it
+*converged* (stopped by the rule).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from moetheory.estimation.batched import _LAMBDA_STOP, _gauss_newton_decrement
+from moetheory.estimation.detmath import cholesky_solve, exact_gram
+from moetheory.estimation.experiment import LM_TOL
+from moetheory.estimation.models import MixingMeasure, Router
+from moetheory.estimation.variant_rates import true_variant
+from moetheory.estimation.variants import (
+    Stage,
+    VariantFit,
+    expert_size,
+    fit_variant,
+    variant_experts,
+    variant_jacobian,
+    variant_model,
+)
+from moetheory.estimation.voronoi import canonical_form, sparse_voronoi_loss
+
+__all__ = [
+    "DEAD_SHIFT",
+    "OVER_SETTINGS",
+    "OverDesign",
+    "active_atoms",
+    "fit_to_rule",
+    "overspecified_design",
+    "run_overspecified",
+    "split_start",
+    "top1_many_to_one",
+]
+
+#: The over-specified settings.
+OVER_SETTINGS: tuple[str, ...] = ("top1", "topk")
+#: True atoms ``k*`` and the truth's gate ``K*`` per setting.
+_TRUE: dict[str, tuple[int, int]] = {"top1": (2, 1), "topk": (3, 2)}
+#: How far below atom 1's score a dead copy starts (the true scores span less than 2.5).
+DEAD_SHIFT = 4.0
+
+
+@dataclass(frozen=True)
+class OverDesign:
+    """One over-specified experiment (recorded in the evidence).
+
+    Parameters
+    ----------
+    setting : {"top1", "topk"}
+        Which experiment.
+    k : int
+        Fitted atoms, ``> k*``.
+    top_k : int
+        The fitted gate's ``K``, in ``[1, k]``.
+    n_grid : tuple of int
+        Sample sizes (at least two, each ``>= 10``).
+    replicates : int
+        Data sets per ``(router, n)``, ``>= 2``.
+    iterations : int
+        LM iterations of each annealed stage, ``>= 1``.
+    cap : int
+        Iteration cap of the last (hard-gate) stage, ``>= 1``.
+    lm_tol : float
+        Stopping rule of the last stage (see :func:`fit_to_rule`), ``> 0``.
+    routers : tuple of str
+        Routers run.
+    sigma : float
+        Noise standard deviation.
+    tau1, tau2 : float
+        The perturbed router's noises.
+    x_half_width : float
+        Inputs are uniform on ``[-x_half_width, x_half_width]^2``.
+    start_noise : float
+        Standard deviation of the noise on the split start, ``> 0``.
+    n_eval : int
+        Evaluation inputs of the losses.
+    anneal : tuple of float
+        Relative temperatures (top1) or softnesses (topk) of the annealed stages.
+    true : dict
+        The true parameters (filled in).
+
+    Raises
+    ------
+    ValueError
+        On any parameter outside its range.
+
+    Notes
+    -----
+    The truth has ``k*`` atoms and gate ``K*`` (top1: 2 and 1; topk: 3 and 2).
+
+    See Also
+    --------
+    overspecified_design : the quick and full designs.
+    run_overspecified : runs one router.
+
+    Examples
+    --------
+    >>> OverDesign("topk", 4, 2, (50, 100), 3, 2, 20).k_star
+    3
+    >>> OverDesign("topk", 3, 2, (50, 100), 3, 2, 20)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer > k* = 3 (over-specified), got 3
+    """
+
+    setting: str
+    k: int
+    top_k: int
+    n_grid: tuple[int, ...]
+    replicates: int
+    iterations: int
+    cap: int
+    lm_tol: float = LM_TOL
+    routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
+    sigma: float = 0.1
+    tau1: float = 1.0
+    tau2: float = 1.0
+    x_half_width: float = 2.0
+    start_noise: float = 0.1
+    n_eval: int = 2000
+    anneal: tuple[float, ...] = ()
+    true: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.setting not in OVER_SETTINGS:
+            raise ValueError(f"setting must be one of {OVER_SETTINGS}, got {self.setting!r}")
+        ks = _TRUE[self.setting][0]
+        if not isinstance(self.k, int) or self.k <= ks:
+            raise ValueError(f"k must be an integer > k* = {ks} (over-specified), got {self.k}")
+        if not isinstance(self.top_k, int) or not 1 <= self.top_k <= self.k:
+            raise ValueError(f"top_k must be an integer in [1, k] = [1, {self.k}], "
+                             f"got {self.top_k!r}")
+        if len(self.n_grid) < 2 or min(self.n_grid) < 10:
+            raise ValueError(f"n_grid must hold at least 2 sizes n >= 10, got {self.n_grid}")
+        if self.replicates < 2:
+            raise ValueError(f"replicates must be >= 2, got {self.replicates}")
+        if self.iterations < 1 or self.cap < 1:
+            raise ValueError(f"iterations and cap must be >= 1, got {self.iterations}, "
+                             f"{self.cap}")
+        if not self.lm_tol > 0:
+            raise ValueError(f"lm_tol must be > 0, got {self.lm_tol!r}")
+        if not self.start_noise > 0:
+            raise ValueError(f"start_noise must be > 0, got {self.start_noise!r}")
+        for r in self.routers:
+            Router(r, self.tau1, self.tau2)
+        if not self.true:
+            object.__setattr__(self, "true", {"theta": true_variant(self.setting).tolist()})
+        if not self.anneal:
+            anneal = {"top1": (0.3, 0.1, 0.03, 0.01, 0.003),
+                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003, 0.001)}[self.setting]
+            object.__setattr__(self, "anneal", anneal)
+
+    @property
+    def k_star(self) -> int:
+        """Number of true atoms."""
+        return _TRUE[self.setting][0]
+
+    @property
+    def true_top_k(self) -> int:
+        """The truth's gate ``K*``."""
+        return _TRUE[self.setting][1]
+
+    @property
+    def family(self) -> str:
+        """Expert family: ``"relu2"`` for top1, ``"tanh"`` for topk."""
+        return "relu2" if self.setting == "top1" else "tanh"
+
+    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
+        """Annealed stages (fixed iterations) then the hard-gate stage (run by the rule)."""
+        it = self.iterations
+        if self.setting == "top1":
+            return (*(Stage(a * spread, None, it) for a in self.anneal),
+                    Stage(1.0, 1, self.cap))
+        return (*(Stage(1.0, self.top_k, it, a * spread) for a in self.anneal),
+                Stage(1.0, self.top_k, self.cap))
+
+    def router(self, kind: str) -> Router:
+        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
+        return Router(kind, self.tau1, self.tau2)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The design as JSON-able evidence (with ``k_star``, ``true_top_k``, ``family``)."""
+        out = asdict(self)
+        out.update(k_star=self.k_star, true_top_k=self.true_top_k, family=self.family)
+        return out
+
+
+def overspecified_design(setting: str, profile: str = "quick", top_k: int | None = None,
+                         routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
+                         ) -> OverDesign:
+    """The over-specified design of a setting for a profile.
+
+    Parameters
+    ----------
+    setting : {"top1", "topk"}
+        The setting (top1: ``k = 3``; topk: ``k = 4``).
+    profile : {"quick", "full"}
+        quick: n = 100..800 (4 sizes), 5 replicates, 8 iterations per annealed stage, cap
+        150; full: n = 100..3200 (6 sizes), 10 replicates, 12 iterations, cap 300.
+    top_k : int, optional
+        The fitted gate's K (default: the truth's, 1 for top1 and 2 for topk).
+    routers : tuple of str
+        Routers run.
+
+    Returns
+    -------
+    OverDesign
+
+    Raises
+    ------
+    ValueError
+        If ``profile`` or ``setting`` is unknown.
+
+    Notes
+    -----
+    ``k = k* + 1`` in both settings; the last stage runs to :data:`LM_TOL` (the dense rates
+    fits' rule) or the cap.
+
+    See Also
+    --------
+    OverDesign : the fields.
+
+    Examples
+    --------
+    >>> overspecified_design("topk").k, overspecified_design("topk").top_k
+    (4, 2)
+    >>> overspecified_design("topk", "slow")
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be 'quick' or 'full', got 'slow'
+    """
+    if setting not in OVER_SETTINGS:
+        raise ValueError(f"setting must be one of {OVER_SETTINGS}, got {setting!r}")
+    k_star, k_true = _TRUE[setting]
+    kk = k_true if top_k is None else top_k
+    if profile == "quick":
+        return OverDesign(setting, k_star + 1, kk, (100, 200, 400, 800), 5, 8, 150,
+                          routers=routers)
+    if profile == "full":
+        return OverDesign(setting, k_star + 1, kk, (100, 200, 400, 800, 1600, 3200), 10, 12,
+                          300, routers=routers)
+    raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
+
+
+def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
+    """A ``k``-atom start built from the true atoms: atom 1 split, or extra dead atoms.
+
+    Parameters
+    ----------
+    setting : {"top1", "topk"}
+        The setting.
+    k : int
+        Fitted atoms, ``> k*``.
+    kind : {"split", "dead"}
+        ``"split"``: atom 1 over ``m = k - k* + 1`` equal copies carrying
+        ``beta0* - log m`` each (their masses sum to atom 1's); ``"dead"``: the true atoms
+        plus ``k - k*`` copies of atom 1 with ``beta0`` lowered by :data:`DEAD_SHIFT`.
+
+    Returns
+    -------
+    ndarray
+        ``theta`` of a ``k``-atom measure, layout ``[beta0, beta1, eta]``, the copies first.
+
+    Raises
+    ------
+    ValueError
+        If ``setting`` or ``kind`` is unknown or ``k <= k*``.
+
+    Notes
+    -----
+    Split: :math:`\\sum_{i\\in A_1} e^{\\beta_{0i}} = e^{\\beta^*_{01}}`, the same dense
+    regression function as :math:`G_*`; under a hard gate the copies compete for the K
+    slots. Dead: a copy's score is atom 1's minus :data:`DEAD_SHIFT`, below every true
+    score on the input square, so with the truth's K it is never selected and the measure
+    represents :math:`f_{G_*}` exactly (the fitted class contains the truth).
+
+    See Also
+    --------
+    run_overspecified : perturbs it per replicate.
+
+    Examples
+    --------
+    >>> t = split_start("topk", 4)
+    >>> t.size, float(np.exp(t[0]) + np.exp(t[3])) == float(np.exp(0.5))
+    (24, True)
+    """
+    if setting not in OVER_SETTINGS:
+        raise ValueError(f"setting must be one of {OVER_SETTINGS}, got {setting!r}")
+    ks = _TRUE[setting][0]
+    if k <= ks:
+        raise ValueError(f"k must be > k* = {ks}, got {k}")
+    family = "relu2" if setting == "top1" else "tanh"
+    p = expert_size(family, 2)
+    t = true_variant(setting)
+    b0, b1, eta = t[:ks], t[ks : 3 * ks].reshape(ks, 2), t[3 * ks :].reshape(ks, p)
+    if kind not in ("split", "dead"):
+        raise ValueError(f"kind must be 'split' or 'dead', got {kind!r}")
+    m = k - ks + 1
+    idx = [0] * (m - 1) + list(range(ks))
+    b0n = b0[idx].copy()
+    if kind == "split":
+        b0n[[i for i, j in enumerate(idx) if j == 0]] = b0[0] - np.log(m)
+    else:
+        b0n[: m - 1] = b0[0] - DEAD_SHIFT
+    return np.concatenate([b0n, b1[idx].ravel(), eta[idx].ravel()])
+
+
+def fit_to_rule(
+    x: np.ndarray,
+    y: np.ndarray,
+    theta0: np.ndarray,
+    k: int,
+    router: Router,
+    family: str,
+    stages: tuple[Stage, ...],
+    tol: float = LM_TOL,
+) -> tuple[VariantFit, np.ndarray, np.ndarray]:
+    """:func:`~moetheory.estimation.variants.fit_variant` whose last stage runs to a stopping rule.
+
+    Parameters
+    ----------
+    x : ndarray of shape (G, n, d)
+        Inputs of each fit.
+    y : ndarray of shape (G, n)
+        Responses.
+    theta0 : ndarray of shape (G, P)
+        Starting points.
+    k : int
+        Number of atoms fitted.
+    router : Router
+        Router of the fitted model.
+    family : {"tanh", "relu2"}
+        Expert family.
+    stages : tuple of Stage
+        All but the last run for their ``iterations`` (:func:`fit_variant`); the last runs
+        until the rule stops it or its ``iterations`` (the cap) are used.
+    tol : float
+        The rule: after an accepted step the Gauss--Newton decrement is at most ``tol``
+        times the objective, or a step is rejected at ``lambda >= 1e8``.
+
+    Returns
+    -------
+    fit : VariantFit
+        Final parameters and the last stage's objective.
+    converged : ndarray of bool, shape (G,)
+        Whether the rule stopped the fit (``False``: the cap).
+    ran : ndarray of int, shape (G,)
+        Iterations of the last stage.
+
+    Raises
+    ------
+    ValueError
+        If ``stages`` is empty, ``tol <= 0`` or shapes are inconsistent.
+
+    Notes
+    -----
+    The last stage's step is that of :func:`fit_variant`,
+    :math:`(A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -J^\\top r / n` on the
+    current piece (Top-K set fixed), accepted iff the objective (set recomputed) decreases.
+    The decrement is :math:`g^\\top (A + 10^{-8}\\mathrm{diag}(A) + 10^{-12} I)^{-1} g`, the
+    rule of :func:`~moetheory.estimation.batched.fit_batch` (the dense rates fits).
+
+    See Also
+    --------
+    moetheory.estimation.batched.fit_batch : the same rule for the dense fits.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> t = np.array([[0.0, 0.0, 3.0, 0.0, -3.0, 0.0, 2.0, 0.0, 0.5, 0.0, 2.0, -0.5]])
+    >>> x = rng.uniform(-1, 1, (1, 200, 2))
+    >>> y = variant_model(t, x, 2, Router("linear"), top_k=1)
+    >>> st = (Stage(0.1, None, 5), Stage(1.0, 1, 100))
+    >>> fit, conv, ran = fit_to_rule(x, y, t + 0.01, 2, Router("linear"), "tanh", st)
+    >>> bool(conv[0]), bool(fit.objective[0] < 1e-8)
+    (True, True)
+    """
+    if not stages:
+        raise ValueError("stages must hold at least one Stage")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol!r}")
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    theta = np.asarray(theta0, float).copy()
+    if x.ndim != 3 or y.shape != x.shape[:2] or theta.shape[0] != x.shape[0]:
+        raise ValueError(f"x must have shape (G, n, d), y (G, n), theta0 (G, P); got "
+                         f"{x.shape}, {y.shape}, {theta.shape}")
+    if len(stages) > 1:
+        theta = fit_variant(x, y, theta, k, router, family, stages[:-1]).theta
+    last = stages[-1]
+    kw: dict[str, Any] = {"temperature": last.temperature, "top_k": last.top_k,
+                          "softness": last.softness}
+    g, n, _ = x.shape
+    f, J = variant_jacobian(theta, x, k, router, family, **kw)
+    r = f - y
+    obj = np.einsum("gn,gn->g", r, r) / n
+    A = exact_gram(J.transpose(0, 2, 1)) / n
+    grad = np.einsum("gnp,gn->gp", J, r) / n
+    lam = np.full(g, 1e-3)
+    eye = np.eye(theta.shape[1])
+    stopped = np.zeros(g, dtype=bool)
+    ran = np.zeros(g, dtype=np.int64)
+    act = np.arange(g)
+    for _ in range(last.iterations):
+        if act.size == 0:
+            break
+        diag = np.einsum("gpp->gp", A[act])
+        M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
+        trial = theta[act] + cholesky_solve(M, -grad[act])
+        r_t = variant_model(trial, x[act], k, router, family, **kw) - y[act]
+        obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
+        ok = obj_t < obj[act]
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            acc = act[idx]
+            _, J_t = variant_jacobian(trial[idx], x[acc], k, router, family, **kw)
+            A[acc] = exact_gram(J_t.transpose(0, 2, 1)) / n
+            grad[acc] = np.einsum("gnp,gn->gp", J_t, r_t[idx]) / n
+        theta[act] = np.where(ok[:, None], trial, theta[act])
+        obj[act] = np.where(ok, obj_t, obj[act])
+        lam_old = lam[act]
+        lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
+        ran[act] += 1
+        decrement = np.zeros(act.size)
+        if idx.size:
+            decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
+        done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+        stopped[act[done]] = True
+        act = act[~done]
+    return VariantFit(theta, obj), stopped, ran
+
+
+def _scores(theta: np.ndarray, k: int, router: Router, x: np.ndarray) -> np.ndarray:
+    b0, b1 = theta[:k], theta[k : 3 * k].reshape(k, 2)
+    c, _ = router.scale(b1)
+    return np.einsum("nd,kd->nk", router.token_features(x), b1 * c[:, None]) + b0
+
+
+def active_atoms(theta: np.ndarray, k: int, router: Router, x: np.ndarray, top_k: int
+                 ) -> np.ndarray:
+    """The atoms the Top-K gate selects on at least one input.
+
+    Parameters
+    ----------
+    theta : ndarray of shape (P,)
+        ``[beta0, beta1, eta]`` of ``k`` atoms in ``d = 2``.
+    k : int
+        Number of atoms.
+    router : Router
+        The router.
+    x : ndarray of shape (m, 2)
+        Inputs.
+    top_k : int
+        The gate's K, in ``[1, k]``.
+
+    Returns
+    -------
+    ndarray of int
+        Sorted indices of the selected atoms.
+
+    Raises
+    ------
+    ValueError
+        If ``top_k`` is outside ``[1, k]``.
+
+    Notes
+    -----
+    An atom never among the K largest scores :math:`u_i(x)` does not enter
+    :math:`f_G`: its parameters, mass included, are not identified by the data, so a loss
+    that counts it need not go to 0 (ties: lower index, as the gate).
+
+    See Also
+    --------
+    run_overspecified : the loss on the active atoms.
+
+    Examples
+    --------
+    >>> t = np.array([0.0, -9.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    >>> active_atoms(t, 2, Router("linear"), np.array([[0.5, 0.5], [-0.5, 0.1]]), 1).tolist()
+    [0]
+    """
+    if not 1 <= top_k <= k:
+        raise ValueError(f"top_k must be in [1, k] = [1, {k}], got {top_k!r}")
+    u = _scores(theta, k, router, x)
+    order = np.argsort(-u, axis=1, kind="stable")[:, :top_k]
+    return np.unique(order)
+
+
+def top1_many_to_one(theta: np.ndarray, theta_star: np.ndarray, k: int, k_star: int,
+                     router: Router, x: np.ndarray) -> dict[str, float]:
+    """Top-1 losses with a many-to-one matching of fitted to true atoms.
+
+    Parameters
+    ----------
+    theta : ndarray
+        Fitted ``[beta0, beta1, eta]`` (``k`` atoms, relu2 experts, ``d = 2``).
+    theta_star : ndarray
+        True parameters (``k_star`` atoms).
+    k, k_star : int
+        Fitted and true atoms, ``k >= k_star``.
+    router : Router
+        The router (of both).
+    x : ndarray of shape (m, 2)
+        Evaluation inputs (a sample of :math:`\\mu`).
+
+    Returns
+    -------
+    dict
+        ``regression_l2`` :math:`\\|f_{G}-f_{G_*}\\|_{L^2(\\mu)}`, ``routing``
+        :math:`\\mu\\{x:\\tau(\\hat i(x))\\ne i^*(x)\\}`, ``expert_l2``
+        :math:`\\sum_j\\|(h_{\\hat i}-h^*_j)\\,1\\{i^*=j=\\tau(\\hat i)\\}\\|_{L^2(\\mu)}`.
+
+    Raises
+    ------
+    ValueError
+        If ``k < k_star``.
+
+    Notes
+    -----
+    :math:`\\hat i(x)`, :math:`i^*(x)` are the fitted and true argmax atoms;
+    :math:`\\tau:[k]\\to[k_*]` ranges over all :math:`k_*^k` maps (several fitted atoms may
+    play one true atom, the Voronoi cells of an over-specified fit) and the lexicographically
+    smallest (routing, expert) pair is kept. Each fitted expert is compared with its true
+    match on the inputs it serves correctly; elsewhere it is not identified.
+
+    See Also
+    --------
+    moetheory.estimation.variant_rates.run_variant : the exact-specified top-1 losses.
+
+    Examples
+    --------
+    >>> t = true_variant("top1")
+    >>> top1_many_to_one(t, t, 2, 2, Router("linear"), np.zeros((3, 2)) + 0.3)["routing"]
+    0.0
+    """
+    if k < k_star:
+        raise ValueError(f"k must be >= k_star = {k_star}, got {k}")
+    i_hat = np.argmax(_scores(theta, k, router, x), axis=1)
+    i_star = np.argmax(_scores(theta_star, k_star, router, x), axis=1)
+    h = variant_experts(theta[3 * k :].reshape(1, k, -1), x[None], "relu2")[0][0]
+    hs = variant_experts(theta_star[3 * k_star :].reshape(1, k_star, -1), x[None], "relu2")[0][0]
+    served = h[i_hat, np.arange(x.shape[0])]
+    reg = float(np.sqrt(np.mean((served - hs[i_star, np.arange(x.shape[0])]) ** 2)))
+    best: tuple[float, float] | None = None
+    for tau in itertools.product(range(k_star), repeat=k):
+        t = np.array(tau)
+        right = t[i_hat] == i_star
+        routing = float(np.mean(~right))
+        expert = sum(float(np.sqrt(np.mean(np.where(right & (i_star == j), served - hs[j], 0.0)
+                                           ** 2))) for j in range(k_star))
+        if best is None or (routing, expert) < best:
+            best = (routing, expert)
+    assert best is not None
+    return {"regression_l2": reg, "routing": best[0], "expert_l2": best[1]}
+
+
+def _topk_losses(theta, t_star, x_eval, design: OverDesign, router: str) -> dict[str, float]:
+    rt = design.router(router)
+    k, ks = design.k, design.k_star
+    f = variant_model(theta[None], x_eval[None], k, rt, "tanh", top_k=design.top_k)[0]
+    fs = variant_model(t_star[None], x_eval[None], ks, rt, "tanh", top_k=design.true_top_k)[0]
+    est = MixingMeasure.from_vector(theta, k, 2)
+    star = canonical_form(MixingMeasure.from_vector(t_star, ks, 2), router, design.tau1)
+    act = active_atoms(theta, k, rt, x_eval, design.top_k)
+    sub = MixingMeasure(est.beta0[act], est.beta1[act], est.eta[act])
+    return {
+        "regression_l2": float(np.sqrt(np.mean((f - fs) ** 2))),
+        "sparse_l2": sparse_voronoi_loss(canonical_form(est, router, design.tau1), star,
+                                         design.true_top_k),
+        "sparse_l2_active": sparse_voronoi_loss(canonical_form(sub, router, design.tau1), star,
+                                                design.true_top_k),
+        "active": int(act.size),
+    }
+
+
+def _spread(design: OverDesign, router: str, x_eval: np.ndarray) -> float:
+    u = _scores(true_variant(design.setting), design.k_star, design.router(router), x_eval)
+    diff = u[:, 0] - u[:, 1]
+    return float(np.sqrt(np.mean((diff - np.mean(diff)) ** 2)))
+
+
+def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, Any]:
+    """Fit every ``(n, replicate)`` of one router, over-specified, and return the losses.
+
+    Parameters
+    ----------
+    design : OverDesign
+        The experiment.
+    seed : int
+        Seed (the check's master seed); replicate ``rep`` at size ``n`` draws from
+        ``default_rng([seed, 7, setting, K, router, n, rep])``.
+    router : str
+        One of ``design.routers``.
+
+    Returns
+    -------
+    dict
+        ``records``: per fit ``n``, ``rep``, ``objective``, ``objective_at_target``,
+        ``shortfall``, ``converged``, ``iterations`` (last stage) and the losses (topk:
+        ``regression_l2``, ``sparse_l2``, ``sparse_l2_active``, ``active``; top1:
+        ``regression_l2``, ``routing``, ``expert_l2``).
+
+    Raises
+    ------
+    ValueError
+        If ``router`` is not in the design.
+
+    Notes
+    -----
+    Data :math:`Y=f_{G_*}(X)+\\varepsilon` with the truth's gate (``K*``); the fit has
+    ``k`` atoms and the design's gate ``K``, started at both :func:`split_start` kinds plus
+    noise; the start with the lower objective wins (``start`` in the record) and its
+    convergence is the record's.
+    ``shortfall``: the fit's objective exceeds the truth's on the same data by more than
+    :math:`\\sigma^2/n` (meaningful when the fitted class contains :math:`f_{G_*}`).
+
+    See Also
+    --------
+    fit_to_rule : the fit.
+
+    Examples
+    --------
+    >>> d = OverDesign("topk", 4, 2, (30, 60), 2, 1, 3, routers=("perturbed",))
+    >>> out = run_overspecified(d, 0, "perturbed")
+    >>> len(out["records"]), out["records"][0]["converged"] in (True, False)
+    (4, True)
+    """
+    if router not in design.routers:
+        raise ValueError(f"router must be one of {design.routers}, got {router!r}")
+    sid, rid = OVER_SETTINGS.index(design.setting), design.routers.index(router)
+    rt = design.router(router)
+    w = design.x_half_width
+    t_star = true_variant(design.setting)
+    starts0 = [split_start(design.setting, design.k, kind) for kind in ("split", "dead")]
+    x_eval = np.random.default_rng([seed, 7, sid, 999]).uniform(-w, w, (design.n_eval, 2))
+    stages = design.stages(_spread(design, router, x_eval))
+    records: list[dict[str, Any]] = []
+    for n in design.n_grid:
+        xs, ys, starts = [], [], []
+        for rep in range(design.replicates):
+            rng = np.random.default_rng([seed, 7, sid, design.top_k, rid, n, rep])
+            x = rng.uniform(-w, w, (n, 2))
+            xs.append(x)
+            ys.append(design.sigma * rng.standard_normal(n))
+            starts += [s0 + design.start_noise * rng.standard_normal(s0.size) for s0 in starts0]
+        x_all = np.stack(xs)
+        f_star = variant_model(np.tile(t_star, (design.replicates, 1)), x_all, design.k_star,
+                               rt, design.family, top_k=design.true_top_k)
+        y = f_star + np.stack(ys)
+        per = len(starts0)
+        fit, conv, ran = fit_to_rule(np.repeat(x_all, per, axis=0), np.repeat(y, per, axis=0),
+                                     np.stack(starts), design.k, rt, design.family, stages,
+                                     design.lm_tol)
+        at_target = np.mean((f_star - y) ** 2, axis=1)
+        for rep in range(design.replicates):
+            best = rep * per + int(np.argmin(fit.objective[rep * per : (rep + 1) * per]))
+            theta, obj = fit.theta[best], float(fit.objective[best])
+            rec: dict[str, Any] = {
+                "n": n, "rep": rep, "objective": obj,
+                "objective_at_target": float(at_target[rep]),
+                "shortfall": bool(obj > at_target[rep] + design.sigma**2 / n),
+                "converged": bool(conv[best]), "iterations": int(ran[best]),
+                "start": ("split", "dead")[best - rep * per],
+            }
+            if design.setting == "topk":
+                rec.update(_topk_losses(theta, t_star, x_eval, design, router))
+            else:
+                rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
+            records.append(rec)
+    return {"records": records, "starts": {k: s0.tolist() for k, s0 in
+                                           zip(("split", "dead"), starts0, strict=True)}}
