@@ -14,9 +14,10 @@ with more than one fitted atom):
     Truth: the top-1 gate over ``k* = 2`` two-layer ReLU experts with a last-layer bias;
     fitted: ``k = 3`` atoms, top-1 gate.
 
-Every fit starts at a *split target*: the true atoms with the first one's mass split over
-two copies (``beta0 - log 2`` each), plus ``N(0, start_noise^2)`` noise (drawn from the
-seed), so that the two copies are not tied. The annealed stages of
+Every fit starts from two targets (:func:`split_start`), each plus ``N(0, start_noise^2)``
+noise drawn from the seed (so that copies are not tied): the *split* target (atom 1 over
+two copies) and the *dead* target (an extra copy of atom 1 whose score lies below every true
+score); the lower objective wins. The annealed stages of
 :meth:`~moetheory.estimation.variant_rates.VariantDesign.stages` run for a fixed number of
 iterations each (a homotopy, not the estimator); the last stage, the hard Top-K / top-1
 objective, runs to the stopping rule of the dense rates fits
@@ -282,7 +283,8 @@ def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
         Fitted atoms, ``> k*``.
     kind : {"split", "dead"}
         ``"split"``: atom 1 over ``m = k - k* + 1`` equal copies carrying
-        ``beta0* - log m`` each (their masses sum to atom 1's); ``"dead"``: the true atoms
+        ``beta0* - log m`` each (their masses sum to atom 1's; top1: ``beta0*`` each, as
+        the top-1 weight is 1 and ``beta0`` only sets the partition); ``"dead"``: the true atoms
         plus ``k - k*`` copies of atom 1 with ``beta0`` lowered by :data:`DEAD_SHIFT`.
 
     Returns
@@ -299,7 +301,8 @@ def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
     -----
     Split: :math:`\\sum_{i\\in A_1} e^{\\beta_{0i}} = e^{\\beta^*_{01}}`, the same dense
     regression function as :math:`G_*`; under a hard gate the copies compete for the K
-    slots. Dead: a copy's score is atom 1's minus :data:`DEAD_SHIFT`, below every true
+    slots. Top-1: identical copies tie and the lower index wins, so the split measure
+    represents :math:`f_{G_*}` exactly. Dead: a copy's score is atom 1's minus :data:`DEAD_SHIFT`, below every true
     score on the input square, so with the truth's K it is never selected and the measure
     represents :math:`f_{G_*}` exactly (the fitted class contains the truth).
 
@@ -327,7 +330,7 @@ def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
     m = k - ks + 1
     idx = [0] * (m - 1) + list(range(ks))
     b0n = b0[idx].copy()
-    if kind == "split":
+    if kind == "split" and setting == "topk":
         b0n[[i for i, j in enumerate(idx) if j == 0]] = b0[0] - np.log(m)
     else:
         b0n[: m - 1] = b0[0] - DEAD_SHIFT
