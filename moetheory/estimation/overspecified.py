@@ -302,9 +302,10 @@ def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
     Split: :math:`\\sum_{i\\in A_1} e^{\\beta_{0i}} = e^{\\beta^*_{01}}`, the same dense
     regression function as :math:`G_*`; under a hard gate the copies compete for the K
     slots. Top-1: identical copies tie and the lower index wins, so the split measure
-    represents :math:`f_{G_*}` exactly. Dead: a copy's score is atom 1's minus :data:`DEAD_SHIFT`, below every true
-    score on the input square, so with the truth's K it is never selected and the measure
-    represents :math:`f_{G_*}` exactly (the fitted class contains the truth).
+    represents :math:`f_{G_*}` exactly. Dead: a copy's score is atom 1's minus
+    :data:`DEAD_SHIFT`, below every true score on the input square, so with the truth's K
+    it is never selected and the measure represents :math:`f_{G_*}` exactly (the fitted
+    class contains the truth).
 
     See Also
     --------
