@@ -1181,11 +1181,13 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         comps = []
         for a, b in itertools.pairwise(MORE_MS):
             ta, tb = runs[a].termination_round, runs[b].termination_round
-            # whether a run terminates, and when given that it does: two statistics
+            # whether a run terminates, and when given that it does: two statistics. The
+            # paired difference of two indicators lies in [-1, 1]: an exact betting interval
+            # (a t interval of ten such differences has width 0 when they agree)
             comps.append(at_most(
                 f"P(termination by T), M={b} − M={a} <= 0 (more experts stop no more often)",
-                paired_ci((tb >= 0).astype(float), (ta >= 0).astype(float), alpha), 0.0,
-                TERMINATION_SHARE_TOL))
+                betting_ci((tb >= 0).astype(float) - (ta >= 0).astype(float), alpha,
+                           (-1.0, 1.0)), 0.0, TERMINATION_SHARE_TOL))
             both = (ta >= 0) & (tb >= 0)
             if both.sum() >= 2:
                 comps.append(greater(
@@ -1213,7 +1215,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
             "mean_late_G": {M: float(late_mean(_curves(runs[M], "G"), LATE).mean())
                             for M in MORE_MS},
             "rule": "stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
-                    "inconclusive if the interval straddles the margin)",
+                    "inconclusive if the interval straddles the margin); P(termination) "
+                    "differences: betting interval on [-1, 1], other differences: paired t",
         }
         deriv = (
             "$T_1 = \\lceil M/\\eta\\rceil$ = "

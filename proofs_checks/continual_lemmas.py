@@ -195,14 +195,17 @@ def _exponent_reading(
         "fitted_exponent": est.mean,
         "exponent_interval": [est.low, est.high],
         "exponent_tolerance": EXP_TOL,
-        "rule": "log-log OLS slope of the replicate mean over the σ0 grid, percentile "
-                "bootstrap over replicates (scaling.fit_exponent); O: slope >= a − tol, "
+        "geometric_mean_per_sigma0": [float(np.exp(np.log(values[s][values[s] > 0]).mean()))
+                                      for s in xs],
+        "rule": "log-log OLS slope of the replicates' geometric mean over the σ0 grid, Welch "
+                "t interval on the log scale (scaling.fit_exponent); O: slope >= a − tol, "
                 "Ω: slope <= a + tol, Θ: |slope − a| <= tol, all on the whole interval",
     }
     ev.update(evidence or {})
     deriv = (
-        f"{quantity}: mean over replicates per σ0 "
-        + ", ".join(f"σ0={s:g}: {values[s].mean():.4g}" for s in xs)
+        f"{quantity}: geometric mean over replicates per σ0 "
+        + ", ".join(f"σ0={s:g}: {np.exp(np.log(values[s][values[s] > 0]).mean()):.4g}"
+                    for s in xs)
         + f"; fitted exponent {est.mean:.3f} [{est.low:.3f}, {est.high:.3f}].\n\n"
         + _md_table(comps)
     )
