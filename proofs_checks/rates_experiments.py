@@ -4,7 +4,10 @@ The designs, estimators and losses are in :mod:`moetheory.estimation.variant_rat
 claim fits a log-log slope of the median loss against n with a percentile-bootstrap interval
 (:func:`moetheory.estimation.experiment.slope_bootstrap`) and decides each reading on that
 interval (Bonferroni over the readings of the claim). A finite grid of n cannot show an
-asymptotic rate: every reading says "over n in the design's range".
+asymptotic rate: every reading says "over n in the design's range". The over-specified
+claims (``*.over-specified``, :mod:`moetheory.estimation.overspecified`) fit more atoms than
+the truth has, run the last stage to the LM stopping rule and decide a reading only where
+every n cell has at least :data:`~proofs_checks.estimation.MIN_CONVERGED` converged fits.
 """
 
 from __future__ import annotations
@@ -189,7 +192,8 @@ def _design_text(design: VariantDesign) -> str:
     "(the top-1 objective is piecewise constant in the router): LM on the dense gate "
     "softmax(u/T), T annealed 0.3, 0.1, 0.03, 0.01, 0.003 times the spread of the true "
     "score difference, "
-    "then LM on the top-1 objective",
+    "then LM on the top-1 objective. Over-specified (k = 3 fitted): "
+    "pcr.rates.top1.over-specified",
 )
 def check_rates_top1(ctx: CheckContext) -> Outcome:
     routers = ("perturbed", "cosine", "linear")
@@ -265,10 +269,9 @@ def check_rates_top1(ctx: CheckContext) -> Outcome:
     "Also reported: the exponent of L_2 against the parametric 1/2 (stats.compare, "
     "+-0.15) and the median of each parameter group. Estimator: LM on a soft Top-K "
     "relaxation (softness 0.3 down to 0.001 times the spread of the true score "
-    "difference) then on the Top-K objective. The over-specified setting is not run yet, "
-    "although the seed intends it (L75's L_2 has squared terms for cells with more than one "
-    "fitted atom): a split true expert takes two of the K slots, so the fitted gate's K "
-    "must be chosen (K, or K + 1) before it can be run",
+    "difference) then on the Top-K objective. The over-specified setting the seed intends "
+    "(L75's L_2 has squared terms for cells with more than one fitted atom) is "
+    "pcr.rates.topk.over-specified (k = 4 fitted, K = 2 and K + 1 = 3)",
 )
 def check_rates_topk(ctx: CheckContext) -> Outcome:
     design, runs = _runs(ctx, "topk", ("perturbed",))
@@ -333,8 +336,8 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
     "over n in the design's range each of beta0 (masses), beta1 (directions), eta and the "
     "experts as functions has a log-log slope of its median loss above -0.18 (a finite-n "
     "reading of 'slower than every polynomial'; the whole CI above -0.18 supports it, the "
-    "whole CI below refutes the reading). The over-specified setting is not run (see "
-    "pcr.rates.topk)",
+    "whole CI below refutes the reading). The over-specified setting is run for the "
+    "perturbed router only (pcr.rates.topk.over-specified)",
 )
 def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
     design, runs = _runs(ctx, "topk", ("cosine",))
@@ -760,4 +763,6 @@ if __name__ == "__main__":
     from moetheory.engine.script import run_module_checks
 
     sys.exit(run_module_checks(["pcr.rates.top1", "pcr.rates.topk", "pcr.rates.misspecified",
-                                "pcr.rates.comparison.misspecified"]))
+                                "pcr.rates.comparison.misspecified",
+                                "pcr.rates.topk.over-specified",
+                                "pcr.rates.top1.over-specified"]))
