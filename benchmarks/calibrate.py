@@ -68,9 +68,10 @@ from moetheory.engine.runner import RunSettings, claim_context
 from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.stats import Comparison, claimed_values, proportion_ci
 
-__all__ = ["BUDGET_CLAIMS", "FULL_SEEDS", "NOT_RUN", "STORE", "Row", "calibrate_claim",
+__all__ = ["BUDGET_CLAIMS", "FULL_SEEDS", "HARNESS", "NOT_RUN", "STORE", "Row", "calibrate_claim",
            "calibrate_claims",
-           "fingerprint", "load_rows", "main", "move_for", "render", "save_row"]
+           "fingerprint", "is_sequential", "load_rows", "main", "move_for", "render",
+           "save_row"]
 
 #: Where the rows are stored, one JSON record per claim.
 STORE = Path(__file__).resolve().parent / "calibration"
@@ -133,6 +134,42 @@ def _final(record: list[Comparison]) -> dict[Key, Comparison]:
     return {(c.rule, c.label): c for c in record}
 
 
+#: Version of the harness a row was computed with. 2 (session 5): a non-sequential check's
+#: comparisons are keyed by occurrence, so readings that repeat a label are calibrated each
+#: against its own truth; version 1 kept the last comparison per label, so where a check's
+#: readings repeated labels only its last reading was calibrated.
+HARNESS = 2
+
+
+def _numbered(rule: str, label: str, seen: dict[Key, int]) -> str:
+    """``label`` made unique within one run: its second and later occurrences (the same
+    comparison in another reading of the check) get `` [occurrence j]``."""
+    j = seen.get((rule, label), 0)
+    seen[(rule, label)] = j + 1
+    return label if j == 0 else f"{label} [occurrence {j + 1}]"
+
+
+def _keyed(record: list[Comparison], sequential: bool) -> dict[Key, Comparison]:
+    """The comparisons a run calibrates: the final look's of a sequential check
+    (:func:`_final`), every comparison by occurrence otherwise."""
+    if sequential:
+        return _final(record)
+    seen: dict[Key, int] = {}
+    return {(c.rule, _numbered(c.rule, c.label, seen)): c for c in record}
+
+
+_SEQUENTIAL: dict[str, bool] = {}
+
+
+def is_sequential(claim_id: str) -> bool:
+    """Whether the claim's check judges at several looks (its code uses ``run_sequential``)."""
+    if claim_id not in _SEQUENTIAL:
+        load_checks()
+        heads = [s.split("\n", 1)[0] for s in _closure_sources(get_claim(claim_id).check)]
+        _SEQUENTIAL[claim_id] = any(h.endswith(".run_sequential") for h in heads)
+    return _SEQUENTIAL[claim_id]
+
+
 #: The key under which a run records the claim's own verdict (not a comparison).
 CLAIM_KEY: Key = ("claim", "verdict of the claim")
 Task = tuple[tuple[str, ...], int, str, dict[str, Truth | None]]
@@ -150,7 +187,16 @@ def _run(task: Task) -> tuple[int, dict[str, Result | str]]:
         ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
         record: list[Comparison] = []
         truth = truths.get(claim_id)
-        move = None if truth is None else move_for(variant, truth)
+        base = None if truth is None else move_for(variant, truth)
+        sequential = is_sequential(claim_id)
+        seen: dict[Key, int] = {}
+
+        def move(rule: str, label: str, value: float, tol: float,
+                 base: Callable[[str, str, float, float], float] | None = base,
+                 seen: dict[Key, int] = seen, sequential: bool = sequential) -> float:
+            key = label if sequential else _numbered(rule, label, seen)
+            return value if base is None else base(rule, key, value, tol)
+
         try:
             with claimed_values(move, record):
                 verdict = outcome_payload(get_claim(claim_id).check(ctx))["verdict"]
@@ -158,7 +204,7 @@ def _run(task: Task) -> tuple[int, dict[str, Result | str]]:
             out[claim_id] = f"{type(exc).__name__}: {exc}"
             continue
         result = {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2,
-                      c.verdict.value) for k, c in _final(record).items()}
+                      c.verdict.value) for k, c in _keyed(record, sequential).items()}
         result[CLAIM_KEY] = (math.nan, math.nan, str(verdict))
         out[claim_id] = result
     return seed, out
@@ -183,6 +229,10 @@ class Row:
     profile: str = "quick"
     #: The claim's verdict on each master seed of the shipped pass (seed stability).
     shipped_verdicts: list[str] = field(default_factory=list)
+    #: Comparisons that made the true variant unsupported, with their counts of seeds.
+    true_unsupported_by: dict[str, int] = field(default_factory=dict)
+    #: :data:`HARNESS` version of the run (1 for rows stored before the field existed).
+    harness: int = 1
 
     def to_record(self) -> dict[str, object]:
         """The row as a JSON-ready record (every field; :meth:`from_record` inverts it)."""
@@ -236,7 +286,8 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1) -> list[Ro
     """
     start = time.perf_counter()
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
-    rows = {cid: Row(cid, 0, 0, fingerprint=fingerprint(cid), date=date) for cid in claim_ids}
+    rows = {cid: Row(cid, 0, 0, fingerprint=fingerprint(cid), date=date, harness=HARNESS)
+            for cid in claim_ids}
     group = []
     for cid in claim_ids:
         mode = MODES.get(cid, "pooled")
@@ -320,6 +371,9 @@ def _score(row: Row, truth: Truth, true_runs: list[Result], false_runs: list[Res
                                for r in true_runs)
     row.true_supported = sum(all(v[2] == sup for k, v in r.items() if k in truth)
                              for r in true_runs)
+    by = {f"{k[0]}: {k[1]}": sum(r.get(k, (0, 0, ""))[2] == uns for r in true_runs)
+          for k in sorted(truth)}
+    row.true_unsupported_by = {k: v for k, v in by.items() if v}
     per_key = {k: sum(r.get(k, (0, 0, ""))[2] == sup for r in false_runs) for k in truth}
     worst = max(sorted(per_key), key=lambda k: per_key[k])
     row.false_supported_worst, row.worst_label = per_key[worst], f"{worst[0]}: {worst[1]}"
@@ -515,6 +569,11 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
     lines = [INTRO, "## Results", "", "| " + " | ".join(head) + " |",
              "|" + "---|" * len(head)]
     order = [i for i in ids if i in rows] + sorted(set(rows) - set(ids))
+
+    def outdated(row: Row) -> bool:
+        return (row.harness < HARNESS and row.seeds > 0 and row.claim_id in known
+                and not is_sequential(row.claim_id))
+
     stale = set()
     for cid in order:
         row = rows[cid]
@@ -534,6 +593,13 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
                          "budget (for one-sided rules this is by design, the true variant "
                          "sits on the boundary; for equivalence rules the interval is wider "
                          "than the band even when centred on the truth)")
+        if row.true_unsupported_by:
+            extra.append("true variant unsupported by: " + "; ".join(
+                f"{k} ({v}/{row.seeds})" for k, v in row.true_unsupported_by.items()))
+        if outdated(row):
+            extra.append("computed by harness version 1, which kept one comparison per label: "
+                         "where the check's readings repeat a label only its last reading "
+                         "was calibrated; re-run")
         return [*row.notes, *extra]
 
     notes = [f"- `{rows[c].claim_id}`: " + "; ".join(row_notes(rows[c]))
@@ -544,7 +610,8 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
         via = MODES.get(cid, "")
         if via.startswith("via:"):  # calibrated through its twin's row
             return cid in rows and complete(via[4:])
-        return cid in rows and cid not in stale and rows[cid].seeds >= FULL_SEEDS
+        return (cid in rows and cid not in stale and rows[cid].seeds >= FULL_SEEDS
+                and not outdated(rows[cid]))
 
     missing = [i for i in ids if not complete(i)]
     if missing:
@@ -558,6 +625,9 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
                 why = f"calibrated through `{MODES[cid][4:]}`, which has no current row yet"
             elif cid in stale:
                 why = "its stored row is stale (the check's code changed since that run)"
+            elif cid in rows and outdated(rows[cid]):
+                why = ("its stored row was computed by harness version 1 (only the last "
+                       "reading of repeated labels calibrated)")
             elif cid in rows:
                 why = f"stored row has {rows[cid].seeds} seeds only; " + why
             target = MODES[cid][4:] if MODES.get(cid, "").startswith("via:") else cid

@@ -90,11 +90,17 @@ def test_stored_row_round_trips(tmp_path: Path) -> None:
 def test_render_flags_stale_rows_and_lists_unrun_claims(tmp_path: Path) -> None:
     ids = ["cl.thm1.generalization-bound", "cl.thm1.frozen-forgetting", "cl.fig2"]
     current = calibrate.Row(ids[0], 100, 1, fingerprint=calibrate.fingerprint(ids[0]),
-                            date="2026-11-30 18:00")
-    stale = calibrate.Row(ids[1], 100, 1, fingerprint="0" * 16, date="2026-11-30 18:00")
+                            date="2026-11-30 18:00", harness=calibrate.HARNESS)
+    stale = calibrate.Row(ids[1], 100, 1, fingerprint="0" * 16, date="2026-11-30 18:00",
+                          harness=calibrate.HARNESS)
     calibrate.save_row(current, tmp_path)
     calibrate.save_row(stale, tmp_path)
     page = calibrate.render(tmp_path, ids)
+    # a current row of the older harness (one comparison per label) must be re-run too
+    old = calibrate.Row(ids[0], 100, 1, fingerprint=calibrate.fingerprint(ids[0]),
+                        date="2026-11-30 18:00")
+    calibrate.save_row(old, tmp_path / "old")
+    assert "harness version 1" in calibrate.render(tmp_path / "old", ids[:1])
     lines: dict[str, list[str]] = {}
     for ln in page.splitlines():
         if ln.startswith("| `"):
@@ -217,3 +223,24 @@ def test_budget_run_groups_claims_in_a_fresh_interpreter() -> None:
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "0 checks" in done.stdout
+
+
+def test_readings_that_repeat_a_label_are_each_calibrated(temp_claims) -> None:
+    # Two readings judge a comparison of the same label with different estimands (0 and 10).
+    # Harness version 1 kept the last comparison per label: one comparison calibrated, the
+    # first reading's never scored. Each occurrence is its own comparison now.
+    from moetheory import Outcome, Reading
+    from moetheory.stats import compare as judge
+
+    def check(ctx):  # type: ignore[no-untyped-def]
+        jitter = (ctx.seed % 7) * 1e-4
+        comps = [judge("level", MeanEstimate(mu + jitter, mu - 0.1, mu + 0.1, 10, 0.99),
+                       mu, 0.5) for mu in (0.0, 10.0)]
+        readings = [Reading(f"r{i}", "test", c.verdict, c.label) for i, c in enumerate(comps)]
+        return Outcome(comps[0].verdict, "two readings", {}, readings)
+
+    temp_claims("test.calib.two-readings", check, kind="statistical")
+    row = calibrate.calibrate_claim("test.calib.two-readings", seeds=3)
+    assert row.comparisons == 2, row
+    assert row.true_unsupported == 0 and row.false_supported_worst == 0
+    assert row.harness == calibrate.HARNESS and row.true_unsupported_by == {}
