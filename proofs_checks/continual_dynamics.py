@@ -1060,7 +1060,7 @@ def _fig45_comparisons(
     ok_small = np.isfinite(tv_small)
     if ok_small.sum() >= 2:
         c_bal = compare(f"N={FIG4_N}: within-set TV from uniform, Γ≤λ, vs 0 (balanced)",
-                        mean_ci(tv_small[ok_small], alpha, bounds=(0.0, 1.0)), 0.0,
+                        betting_ci(tv_small[ok_small], alpha, (0.0, 1.0)), 0.0,
                         TV_BALANCED)
     else:
         c_bal = Comparison("within-set TV (Γ≤λ): fewer than 2 usable replicates", nan_est, 0.0,
@@ -1190,9 +1190,12 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                            (-1.0, 1.0)), 0.0, TERMINATION_SHARE_TOL))
             both = (ta >= 0) & (tb >= 0)
             if both.sum() >= 2:
+                # rounds lie in [0, T]: the exact betting interval of the differences in
+                # [-T, T] (a t interval of a few skewed differences under-covers)
                 comps.append(greater(
                     f"termination round given termination (both runs), M={b} − M={a} > 0",
-                    paired_ci(tb[both].astype(float), ta[both].astype(float), alpha), 0.0, 0.0))
+                    betting_ci((tb[both] - ta[both]).astype(float), alpha,
+                               (-float(T), float(T))), 0.0, 0.0))
             else:
                 comps.append(Comparison(
                     f"termination round given termination, M={b} vs M={a}: fewer than 2 pairs "
@@ -1216,7 +1219,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                             for M in MORE_MS},
             "rule": "stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
                     "inconclusive if the interval straddles the margin); P(termination) "
-                    "differences: betting interval on [-1, 1], other differences: paired t",
+                    "and termination-round differences: betting intervals on [-1, 1] and "
+                    "[-T, T], G differences: paired t",
         }
         deriv = (
             "$T_1 = \\lceil M/\\eta\\rceil$ = "

@@ -42,7 +42,7 @@ from moetheory.continual.scaling import (
     fit_exponent,
 )
 from moetheory.continual.simulator import simulate_many, softmax
-from moetheory.stats import Comparison, MeanEstimate, compare, mean_ci, proportion_ci
+from moetheory.stats import Comparison, MeanEstimate, betting_ci, compare, mean_ci, proportion_ci
 from proofs_checks.continual_dynamics import _md_table, _statistical_outcome
 
 __all__ = [
@@ -390,9 +390,9 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
         cv = np.asarray((others.std(axis=2) / np.abs(others.mean(axis=2))).mean(axis=1))
         comps = [
             compare("share of rounds t <= T1 with ⟨Δθ^(m_t), v_n⟩ < 0, vs 1",
-                    mean_ci(neg, alpha, bounds=(0.0, 1.0)), 1.0, 0.05),
+                    betting_ci(neg, alpha, (0.0, 1.0)), 1.0, 0.05),
             compare("share of rounds t <= T1 with ⟨Δθ^(m), v_n⟩ > 0 for all m ≠ m_t, vs 1",
-                    mean_ci(pos, alpha, bounds=(0.0, 1.0)), 1.0, 0.05),
+                    betting_ci(pos, alpha, (0.0, 1.0)), 1.0, 0.05),
             compare("coefficient of variation of the unselected experts' steps, vs 0",
                     mean_ci(cv, alpha), 0.0, 0.25),
         ]
@@ -640,7 +640,7 @@ def check_lemma13(ctx: CheckContext) -> Outcome:
                 share[r] = float(np.mean(ok))
                 allok[r] = bool(np.all(ok))
             comps.append(compare(f"σ0={s0:g}: share of pairs with π_m(X_n) > π_m(X_n'), vs 1",
-                                 mean_ci(share, alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+                                 betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05))
             ev[f"sigma0={s0:g}"] = {"mean_share": float(share.mean()),
                                    "runs_all_hold": int(allok.sum()), "runs": R}
         data.append((reading, comps, ev, "Softmax over experts of the clean gate outputs on "
@@ -745,7 +745,7 @@ def check_lemma15(ctx: CheckContext) -> Outcome:
             share = _window_order(free)
             ok = np.isfinite(share)
             comps.append(compare(f"σ0={s0:g}: share of rounds T1 < t <= t1 with the ordering",
-                                 mean_ci(share[ok], alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+                                 betting_ci(share[ok], alpha, (0.0, 1.0)), 1.0, 0.05))
             ev[f"sigma0={s0:g}"] = {"mean_share": float(np.nanmean(share)),
                                    "T1": free.config.T1, "t1": _t1(free.config)}
         data.append((reading, comps, ev, _md_table(comps)))
@@ -1088,7 +1088,7 @@ def check_prop2_router(ctx: CheckContext) -> Outcome:
         comps: list[Comparison] = []
         if used.sum() >= 2:
             comps.append(compare("share of rounds routed to the set's top expert, vs 1",
-                                 mean_ci(top[used], alpha, bounds=(0.0, 1.0)), 1.0, 0.05))
+                                 betting_ci(top[used], alpha, (0.0, 1.0)), 1.0, 0.05))
             comps.append(greater("slope over t of h_{m'} − h_{m̄} > 0",
                                  mean_ci(slope[used], alpha), 0.0, 0.0))
         else:
@@ -1149,7 +1149,7 @@ def check_thm1_repeats(ctx: CheckContext) -> Outcome:
             mean_change[r] = float(c.mean())
         comps = [
             compare("share of exploration rounds not increasing the error on w_{n_t}, vs 1",
-                    mean_ci(share, alpha, bounds=(0.0, 1.0)), 1.0, 0.05),
+                    betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05),
             greater("mean decrease of the error on w_{n_t} per exploration round > 0",
                     mean_ci(-mean_change, alpha), 0.0, 0.0),
         ]

@@ -31,8 +31,7 @@ __all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_expon
 def fit_exponent(
     x: Sequence[float], samples: Sequence[np.ndarray], alpha: float, seed: int = 0
 ) -> MeanEstimate:
-    r"""Log-log slope of the geometric mean of ``samples[i]`` against ``x[i]``, with a
-    Welch t interval.
+    r"""Log-log slope of the geometric mean of ``samples[i]`` on ``x[i]``, Welch t interval.
 
     Parameters
     ----------
