@@ -480,9 +480,10 @@ def _fig2_comparisons(runs: dict[tuple[int, bool], CLResult], alpha: float) -> l
             paired_ci(G[(1, True)], G[(M, True)], alpha), 0.0, MEANINGFUL * unit,
         ))
     conv = {M: convergence_round(_curves(runs[(M, True)], "G")) for M in (10, 20)}
+    T = float(runs[(10, True)].config.T)  # rounds lie in [1, T]: exact betting interval
     comps.append(greater(
         "G: convergence round, M=20 − M=10 > 0 (with termination)",
-        paired_ci(conv[20], conv[10], alpha), 0.0, 0.0,
+        betting_ci((conv[20] - conv[10]).astype(float), alpha, (-T, T)), 0.0, 0.0,
     ))
     tol = MEANINGFUL * unit
     comps.append(at_most(
@@ -1202,10 +1203,12 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                     "of terminated runs", MeanEstimate(float("nan"), -np.inf, np.inf,
                                                        int(both.sum()), 1 - alpha),
                     0.0, 0.0, Verdict.INCONCLUSIVE))
+            # convergence rounds lie in [1, T]: the exact betting interval of the differences
             comps.append(greater(
                 f"G convergence round, M={b} − M={a} > 0",
-                paired_ci(convergence_round(_curves(runs[b], "G")),
-                          convergence_round(_curves(runs[a], "G")), alpha), 0.0, 0.0))
+                betting_ci((convergence_round(_curves(runs[b], "G"))
+                            - convergence_round(_curves(runs[a], "G"))).astype(float), alpha,
+                           (-float(T), float(T))), 0.0, 0.0))
             la, lb = late_mean(_curves(runs[a], "G"), LATE), late_mean(_curves(runs[b], "G"), LATE)
             tol = MEANINGFUL * ground_truth_unit(base)
             comps.append(at_most(f"late G, M={a} − M={b} <= 0 (no improvement)",
@@ -1219,8 +1222,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                             for M in MORE_MS},
             "rule": "stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
                     "inconclusive if the interval straddles the margin); P(termination) "
-                    "and termination-round differences: betting intervals on [-1, 1] and "
-                    "[-T, T], G differences: paired t",
+                    "and round differences (termination, convergence): betting intervals on "
+                    "[-1, 1] and [-T, T], late-G differences: paired t",
         }
         deriv = (
             "$T_1 = \\lceil M/\\eta\\rceil$ = "

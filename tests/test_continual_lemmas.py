@@ -224,7 +224,7 @@ def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
 
 
 @pytest.mark.parametrize("claim_id", ["cl.prop1.m-lt-n", "cl.lemma15.softmax-order",
-                                      "cl.more-experts.m-lt-n"])
+                                      "cl.more-experts.m-lt-n", "cl.more-experts", "cl.fig2"])
 def test_shares_and_rounds_get_exact_intervals(claim_id: str) -> None:
     # A share of rounds lies in [0, 1] and is often exactly 1 in every replicate: a t interval
     # then has width 0 and claims certainty from 16 runs (calibration: cl.prop1.m-lt-n's true
@@ -237,7 +237,7 @@ def test_shares_and_rounds_get_exact_intervals(claim_id: str) -> None:
     record: list = []
     with claimed_values(None, record):
         get_claim(claim_id).check(claim_context(claim_id, RunSettings(seed=0, profile="quick")))
-    bounded = [c for c in record if "share" in c.label or "termination round" in c.label]
+    bounded = [c for c in record if "share" in c.label or "round" in c.label]
     assert bounded, [c.label for c in record]
     assert {c.estimate.method for c in bounded} <= {"betting", "clopper-pearson"}, [
         (c.label, c.estimate.method) for c in bounded]
