@@ -556,9 +556,9 @@ continual-learning checks: the same comparison under Definition 1's data, under 
 under the authors' code) only the *last* reading was calibrated; its rows are listed for
 re-run below. Each row's notes name the comparisons that made the true variant unsupported.
 
-**The level of a row.** A row is computed at the $\alpha$ the claim had in that run:
-$0.05/N_{\text{stat}}$ over the built-in statistical claims. Claims added since (the
-over-specified rates claims of session 5: $N_{\text{stat}}$ 56 → 58) make every interval of
+**The level of a row.** A row is computed at the $\\alpha$ the claim had in that run:
+$0.05/N_{\\text{stat}}$ over the built-in statistical claims. Claims added since (the
+over-specified rates claims of session 5: $N_{\\text{stat}}$ 56 → 58) make every interval of
 the shipped checks slightly wider; a wider interval can only lower both rates a row limits.
 """
 
