@@ -667,6 +667,9 @@ def _rendering_problems(name: str, text: str) -> list[str]:
     for source in page.math:
         for words in _prose_in_maths(source):
             problems.append(f"prose inside maths: {words!r} in {source[:120]!r}")
+    for m in re.finditer(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", text):  # "\text" read as TAB + "ext"
+        around = text[max(0, m.start() - 40):m.start() + 40]
+        problems.append(f"control character {m.group()!r}: …{around!r}…")
     return [f"{name}: {p}" for p in problems[:8]]
 
 
@@ -693,6 +696,7 @@ def test_rendering_checks_catch_what_they_must() -> None:
         '<span class="math notranslate">\\(The printed eq is wrong\\)</span></div>'
     )
     problems = " ".join(_rendering_problems("bad", bad))
+    assert "control character" in " ".join(_rendering_problems("bell", "<p>$\x07lpha$</p>"))
     assert "stray $" in problems and "raw TeX" in problems and "SymPy syntax" in problems
     assert "prose inside maths" in problems
     good = '<div class="body"><p>Fine.</p><span class="math">\\(\\text{the set} x\\)</span></div>'
