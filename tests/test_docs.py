@@ -667,7 +667,9 @@ def _rendering_problems(name: str, text: str) -> list[str]:
     for source in page.math:
         for words in _prose_in_maths(source):
             problems.append(f"prose inside maths: {words!r} in {source[:120]!r}")
-    for m in re.finditer(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", text):  # "\text" read as TAB + "ext"
+        if "\t" in source:  # "\text" or "\tau" read by Python as TAB + "ext"
+            problems.append(f"TAB inside maths: {source[:120]!r}")
+    for m in re.finditer(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", text):  # "\alpha" read as BEL
         around = text[max(0, m.start() - 40):m.start() + 40]
         problems.append(f"control character {m.group()!r}: …{around!r}…")
     return [f"{name}: {p}" for p in problems[:8]]
@@ -697,6 +699,8 @@ def test_rendering_checks_catch_what_they_must() -> None:
     )
     problems = " ".join(_rendering_problems("bad", bad))
     assert "control character" in " ".join(_rendering_problems("bell", "<p>$\x07lpha$</p>"))
+    tab = '<div class="body"><span class="math notranslate">\\(N_{\text{stat}}\\)</span></div>'
+    assert "TAB inside maths" in " ".join(_rendering_problems("tab", tab))
     assert "stray $" in problems and "raw TeX" in problems and "SymPy syntax" in problems
     assert "prose inside maths" in problems
     good = '<div class="body"><p>Fine.</p><span class="math">\\(\\text{the set} x\\)</span></div>'
