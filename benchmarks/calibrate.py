@@ -597,7 +597,7 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
         if cid not in known:
             status = "**stale: claim no longer registered**"
         elif row.fingerprint and row.fingerprint == fingerprint(cid):
-            status = "current"
+            status = "**harness v1: re-run**" if outdated(row) else "current"
         else:
             status = "**stale: re-run**"
             stale.add(cid)
