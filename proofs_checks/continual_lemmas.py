@@ -42,7 +42,15 @@ from moetheory.continual.scaling import (
     fit_exponent,
 )
 from moetheory.continual.simulator import simulate_many, softmax
-from moetheory.stats import Comparison, MeanEstimate, betting_ci, compare, mean_ci, proportion_ci
+from moetheory.stats import (
+    Comparison,
+    MeanEstimate,
+    betting_ci,
+    compare,
+    mean_ci,
+    proportion_ci,
+    stable,
+)
 from proofs_checks.continual_dynamics import _md_table, _statistical_outcome
 
 __all__ = [
@@ -165,6 +173,13 @@ def _gradients(res: CLResult) -> np.ndarray:
     return (res.gate_params[:, :-1] - res.gate_params[:, 1:]) / res.config.eta
 
 
+def _geometric_mean(values: np.ndarray) -> float:
+    """Geometric mean of the positive values, through the C library's log and exp and an
+    exactly rounded sum (the same bits on every SIMD path), to 4 significant digits."""
+    logs = [math.log(v) for v in np.asarray(values, dtype=float).tolist() if v > 0]
+    return stable(math.exp(math.fsum(logs) / len(logs)))
+
+
 def _exponent_reading(
     name: str,
     ctx: CheckContext,
@@ -195,8 +210,7 @@ def _exponent_reading(
         "fitted_exponent": est.mean,
         "exponent_interval": [est.low, est.high],
         "exponent_tolerance": EXP_TOL,
-        "geometric_mean_per_sigma0": [float(np.exp(np.log(values[s][values[s] > 0]).mean()))
-                                      for s in xs],
+        "geometric_mean_per_sigma0": [_geometric_mean(values[s]) for s in xs],
         "rule": "log-log OLS slope of the replicates' geometric mean over the σ0 grid, Welch "
                 "t interval on the log scale (scaling.fit_exponent); O: slope >= a − tol, "
                 "Ω: slope <= a + tol, Θ: |slope − a| <= tol, all on the whole interval",
@@ -204,8 +218,7 @@ def _exponent_reading(
     ev.update(evidence or {})
     deriv = (
         f"{quantity}: geometric mean over replicates per σ0 "
-        + ", ".join(f"σ0={s:g}: {np.exp(np.log(values[s][values[s] > 0]).mean()):.4g}"
-                    for s in xs)
+        + ", ".join(f"σ0={s:g}: {_geometric_mean(values[s]):.4g}" for s in xs)
         + f"; fitted exponent {est.mean:.3f} [{est.low:.3f}, {est.high:.3f}].\n\n"
         + _md_table(comps)
     )
