@@ -1594,8 +1594,8 @@ def check_one_task_forgetting(ctx: CheckContext) -> Outcome:
             rows[True] == 0, f"(21) − (19) = {rows[True]}", difference=rows[True]),
          _r("assumptions", "one task per cluster within Theorem 2", False,
             "K = N contradicts Theorem 2's K < M < N: the special case lies outside the theorem")],
-        "1. Singleton clusters give $\\Psi_1=\frac1N\\sum_n\\|w_n-w_n\\|^2=0$.\n"
-        "2. (21) keeps the gap term only for $\tau\\le T_1$ and with $r^{L_{T_1}}$; (19) sums to "
+        "1. Singleton clusters give $\\Psi_1=\\frac1N\\sum_n\\|w_n-w_n\\|^2=0$.\n"
+        "2. (21) keeps the gap term only for $\\tau\\le T_1$ and with $r^{L_{T_1}}$; (19) sums to "
         "$t$ with $r^{L_t}$. They agree when every count is frozen at $T_1$.\n"
         "3. With the counts as defined ($L_t=t f_t$ grows after $T_1$), they differ.\n"
         "4. $K=N$ violates $K<M<N$.",
@@ -1628,9 +1628,9 @@ def check_one_task_generalization(ctx: CheckContext) -> Outcome:
          _r("psi2-coefficient", "coefficient Σ_{τ>T1}(1 − r^{L_T1})", coef != 0,
             f"in (22) it is Σ_{{τ>T1}}(1 − r^{{L_T − L_T1}}) = {coef} when L_T = L_T1",
             coefficient=coef)],
-        "1. Singleton clusters: $\\Psi_2=\frac1{N^2}\\sum_{n,n'}\\|w_{n'}-w_n\\|^2$ (exact for the "
-        "pool).\n2. With $L_T=L_{T_1}$ the $\\Psi_2$ coefficient of (22) is "
-        "$\\sum_{\tau>T_1}(1-r^0)=0$, not the seed's $\\sum(1-r^{L_{T_1}})$.\n3. What remains of "
+        "1. Singleton clusters: $\\Psi_2=\\frac1{N^2}\\sum_{n,n'}\\|w_{n'}-w_n\\|^2$ "
+        "(exact for the pool).\n2. With $L_T=L_{T_1}$ the $\\Psi_2$ coefficient of (22) is "
+        "$\\sum_{\\tau>T_1}(1-r^0)=0$, not the seed's $\\sum(1-r^{L_{T_1}})$.\n3. What remains of "
         "(22) multiplies an exploration-average gap term by $r^{L_T}$, which is not (20)'s "
         "$(1-r^{L_{T_1}})$ (instance values differ).",
     )
