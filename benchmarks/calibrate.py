@@ -557,9 +557,12 @@ shared machine, under load. Each run also records the claim's own verdict on eve
 shipped pass: the [seed-stability page](seed-stability.md) tabulates them.
 
 **Which comparisons a row covers.** A sequential check judges its comparisons at every look;
-its row calibrates the final look's. Every other check's comparisons are calibrated one by
-one, in the order the check makes them: where several readings make a comparison of the same
-label, each occurrence has its own truth and its own variants (harness version 2, session 5).
+its row calibrates the final look's (one comparison per label: the harness cannot tell a
+later look from another reading, so labels that repeat across the readings of a sequential
+check would leave all but the last reading uncalibrated). Every other check's comparisons
+are calibrated one by one, in the order the check makes them: where several readings make a
+comparison of the same label, each occurrence has its own truth and its own variants
+(harness version 2, session 5).
 Version 1 kept one comparison per label, so for a check whose readings repeat labels (most
 continual-learning checks: the same comparison under Definition 1's data, under β = 1 and
 under the authors' code) only the *last* reading was calibrated; its rows are listed for
