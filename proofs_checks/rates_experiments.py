@@ -4,10 +4,11 @@ The designs, estimators and losses are in :mod:`moetheory.estimation.variant_rat
 claim fits a log-log slope of the median loss against n with a percentile-bootstrap interval
 (:func:`moetheory.estimation.experiment.slope_bootstrap`) and decides each reading on that
 interval (Bonferroni over the readings of the claim). A finite grid of n cannot show an
-asymptotic rate: every reading says "over n in the design's range". The over-specified
-claims (``*.over-specified``, :mod:`moetheory.estimation.overspecified`) fit more atoms than
-the truth has, run the last stage to the LM stopping rule and decide a reading only where
-every n cell has at least :data:`~proofs_checks.estimation.MIN_CONVERGED` converged fits.
+asymptotic rate: every reading says "over n in the design's range". Every fit runs its last
+stage to the LM stopping rule, and a reading is decided only where every n cell has at least
+:data:`~proofs_checks.estimation.MIN_CONVERGED` converged fits and few optimiser shortfalls.
+The over-specified claims (``*.over-specified``, :mod:`moetheory.estimation.overspecified`)
+fit more atoms than the truth has.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ MARGIN = 0.05
 #: A reading is decided only if at every n at most this share of the fits fall short of the
 #: target's objective (the least squares estimate's objective is at most the target's).
 MAX_SHORTFALL = 0.25
+#: Routers of the top-1 claims (000 L169: perturbed; L207: cosine and linear).
+TOP1_ROUTERS = ("perturbed", "cosine", "linear")
 #: Parameter groups (loss columns) of the tanh settings.
 GROUPS: dict[str, str] = {
     "beta0 (masses)": "mass_l1",
@@ -59,12 +62,14 @@ def _runs(ctx: CheckContext, setting: str, routers: tuple[str, ...]):
     return design, {r: run_variant(design, ctx.seed, r) for r in routers}
 
 
-def _fit(design: VariantDesign, run: dict, loss: str, alpha: float, ctx: CheckContext,
-         stream: int, exact: bool = True) -> dict[str, Any]:
+def _fit(design: VariantDesign | OverDesign, run: dict, loss: str, alpha: float,
+         ctx: CheckContext, stream: int, exact: bool = True) -> dict[str, Any]:
     """Slope of log(median loss) on log n with its percentile-bootstrap interval: the exact
     bootstrap law, or ``n_boot`` resamples (``exact=False``, for slope differences: each end
     rests on >= 25 resamples). Losses are floored at 1e-12 (a routing error can be exactly 0
-    on the evaluation inputs)."""
+    on the evaluation inputs). Also each n cell's optimiser shortfalls and share of fits
+    stopped by the LM rule (``converged_share``; cells below :data:`MIN_CONVERGED` are
+    ``unconverged_cells``)."""
     ns = np.array(design.n_grid, dtype=float)
     mat = np.array([[max(r[loss], 1e-12) for r in run["records"] if r["n"] == n]
                     for n in design.n_grid])
@@ -75,17 +80,28 @@ def _fit(design: VariantDesign, run: dict, loss: str, alpha: float, ctx: CheckCo
     fit["shortfalls"] = [sum(bool(r.get("shortfall")) for r in run["records"] if r["n"] == n)
                          for n in design.n_grid]
     fit["undecidable"] = max(fit["shortfalls"]) > MAX_SHORTFALL * design.replicates
+    shares = [float(np.mean([bool(r["converged"]) for r in run["records"] if r["n"] == n]))
+              for n in design.n_grid]
+    fit["converged_share"] = [round(v, 4) for v in shares]
+    fit["unconverged_cells"] = [n for n, v in zip(design.n_grid, shares, strict=True)
+                                if v < MIN_CONVERGED]
     return fit
 
 
-def _guard(comp, *fits: dict):
-    """``comp`` made inconclusive when the optimiser fell short too often for any fit."""
-    if any(f["undecidable"] for f in fits) and comp.verdict is not Verdict.INCONCLUSIVE:
+def _blocked(fit: dict, shortfall_rule: bool = True) -> bool:
+    """Whether the convergence rule or (where it applies) the shortfall rule blocks ``fit``."""
+    return bool(fit["unconverged_cells"]) or (shortfall_rule and fit["undecidable"])
+
+
+def _guard(comp, *fits: dict, shortfall_rule: bool = True):
+    """``comp`` made inconclusive when any fit is blocked (:func:`_blocked`)."""
+    if any(_blocked(f, shortfall_rule) for f in fits) and comp.verdict is not (
+            Verdict.INCONCLUSIVE):
         return replace(comp, verdict=Verdict.INCONCLUSIVE)
     return comp
 
 
-def _medians(design: VariantDesign, run: dict, loss: str) -> list[float | None]:
+def _medians(design: VariantDesign | OverDesign, run: dict, loss: str) -> list[float | None]:
     return [stable(float(np.median([r[loss] for r in run["records"] if r["n"] == n])))
             for n in design.n_grid]
 
@@ -115,23 +131,31 @@ def _all_of(verdicts: list[Verdict]) -> Verdict:
     return Verdict.INCONCLUSIVE
 
 
-def _reading(name: str, text: str, comp, fit: dict) -> Reading:
-    comp = _guard(comp, fit)
+def _reading(name: str, text: str, comp, fit: dict, shortfall_rule: bool = True) -> Reading:
+    """A reading decided only if every n cell passes the convergence rule and, where the
+    fitted class contains the target (``shortfall_rule``), the shortfall rule."""
+    comp = _guard(comp, fit, shortfall_rule=shortfall_rule)
     summary = _fmt(fit)
-    if fit["undecidable"]:
-        summary += (f"; optimiser shortfalls per n {fit['shortfalls']} of {len(fit['n'])} sizes "
-                    f"exceed {MAX_SHORTFALL:.0%} of the replicates: not decided")
+    if fit["unconverged_cells"]:
+        summary += (f"; not decided: fewer than {MIN_CONVERGED:.0%} of the fits converged "
+                    f"(the rest hit the cap) at n = {fit['unconverged_cells']}")
+    if shortfall_rule and fit["undecidable"]:
+        summary += (f"; not decided: optimiser shortfalls per n {fit['shortfalls']} exceed "
+                    f"{MAX_SHORTFALL:.0%} of the replicates")
     return Reading(name, text, comp.verdict, summary,
-                   {"fit": _public(fit), "comparison": comp.to_dict()})
+                   {"fit": _public(fit), "comparison": comp.to_dict(),
+                    "shortfall_rule": shortfall_rule})
 
 
 def _table(fits: dict[str, dict]) -> str:
     rows = "\n".join(
-        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | {stable(f['slope'])} | "
-        f"[{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
+        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
+        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {f['shortfalls']} | "
+        f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
         for name, f in fits.items()
     )
-    return f"| statistic | median loss per n | slope | CI |\n|---|---|---|---|\n{rows}"
+    return ("| statistic | median loss per n | converged per n | shortfalls per n | slope | CI |"
+            f"\n|---|---|---|---|---|---|\n{rows}")
 
 
 #: Why sparse-gate fits fall short of the target's objective (issue 10, session 4).
@@ -148,18 +172,32 @@ SHORTFALL_CAUSE = (
 )
 
 
+def _stopping_text(design: VariantDesign | OverDesign) -> str:
+    """The stopping rule of the last stage and the convergence rule, as the claims apply them."""
+    return (
+        f"Annealed stages: {design.iterations} LM iterations each (a homotopy, not the "
+        "estimator); the last stage, the estimator's own objective, runs to the stopping rule "
+        f"of the dense rates fits (Gauss–Newton decrement at most {design.lm_tol:g} times the "
+        "objective, or a step rejected at $\\lambda\\ge10^8$: *converged*) or to the cap of "
+        f"{design.cap} iterations (*not converged*). Convergence rule (as for the dense rates "
+        f"claims): a reading is decided only if in every $n$ cell at least {MIN_CONVERGED:.0%} "
+        "of the winning fits converged."
+    )
+
+
 def _design_text(design: VariantDesign) -> str:
     return (
         f"Data $Y = q(X)+\\varepsilon$, $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
         f"$n\\in{list(design.n_grid)}$, {design.replicates} replicates per $n$, "
         f"{design.family} experts, $k={design.k}$ atoms fitted, $\\tau_1=\\tau_2=1$. "
-        f"Least squares by staged batched Levenberg–Marquardt ({design.iterations} iterations "
-        "per stage, bit-identical on every SIMD/BLAS path) from the target"
+        "Least squares by staged batched Levenberg–Marquardt (bit-identical on every "
+        "SIMD/BLAS path) from the target"
         + (f", the target plus $N(0,{design.start_noise}^2)$ noise" if design.start_noise else "")
-        + f" and {design.restarts} random start(s); the lowest objective wins. Slope of "
-        "$\\log$(median loss) on $\\log n$ with a percentile bootstrap over replicates "
-        "(its exact law; Monte Carlo for slope differences; Bonferroni over the readings). "
-        "The least squares "
+        + f" and {design.restarts} random start(s); the lowest objective wins. "
+        + _stopping_text(design)
+        + " Slope of $\\log$(median loss) on $\\log n$ with a percentile bootstrap over "
+        "replicates (its exact law; Monte Carlo for slope differences; Bonferroni over the "
+        "readings). The least squares "
         "estimate's objective is at most the target's; a fit above it by more than "
         "$\\sigma^2/n$ is an optimiser shortfall, and a reading is decided only if at "
         "every $n$ at most "
@@ -196,27 +234,8 @@ def _design_text(design: VariantDesign) -> str:
     "pcr.rates.top1.over-specified",
 )
 def check_rates_top1(ctx: CheckContext) -> Outcome:
-    routers = ("perturbed", "cosine", "linear")
-    design, runs = _runs(ctx, "top1", routers)
-    plan = [(f"{r}: experts on their regions", r, "expert_l2") for r in routers]
-    plan += [(f"{r}: routing error", r, "routing") for r in routers]
-    alpha = ctx.alpha / len(plan)
-    fits = {name: _fit(design, runs[r], loss, alpha, ctx, i)
-            for i, (name, r, loss) in enumerate(plan)}
-    readings = [
-        _reading(name, f"slope of the median loss at most {SLOW_THRESHOLD} (polynomial)",
-                 at_most(name, _est(f, design.replicates), SLOW_THRESHOLD), f)
-        for name, f in fits.items()
-    ]
-    experts = readings[: len(routers)]
-    primary = Reading(
-        "experts, every router",
-        f"expert error slope at most {SLOW_THRESHOLD} for the perturbed (L169), cosine and "
-        "linear (L207) routers",
-        _all_of([r.verdict for r in experts]),
-        "; ".join(f"{r.name}: {r.verdict.value}" for r in experts),
-    )
-    derivation = (
+    design, runs = _runs(ctx, "top1", TOP1_ROUTERS)
+    return _top1_outcome(ctx, design, runs, 0, "", (
         _design_text(design)
         + " The true model has the top-1 gate: expert $i^*(x)=\\arg\\max_i u_i(x)$ with "
         "weight 1, so $\\beta_0^*=(0.1, 0)$ enters only through the partition. The top-1 "
@@ -229,21 +248,46 @@ def check_rates_top1(ctx: CheckContext) -> Outcome:
         "identified), the routing error $\\mu\\{x:\\pi(\\hat i(x))\\ne i^*(x)\\}$ (the "
         "identifiable part of the router: the argmax partition is invariant to a common "
         "positive scale, and for the cosine router to each $\\|\\beta_{1i}\\|$); the "
-        "top-1 regression error's medians are in the evidence.\n\n"
-        + _table(fits)
-        + f"\n\nstats.at_most per reading: supported when the whole CI is at or below "
-        f"{SLOW_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
+        "top-1 regression error's medians are in the evidence."
+    ))
+
+
+def _top1_outcome(ctx: CheckContext, design: VariantDesign | OverDesign, runs: dict,
+                  stream0: int, fitted: str, derivation: str) -> Outcome:
+    """The top-1 claims' readings (expert error and routing error per router) and verdict.
+
+    ``fitted`` is appended to the primary reading's text; ``derivation`` is the design part
+    of the derivation (the table and the rule follow it)."""
+    plan = [(f"{r}: experts on their regions", r, "expert_l2") for r in TOP1_ROUTERS]
+    plan += [(f"{r}: routing error", r, "routing") for r in TOP1_ROUTERS]
+    alpha = ctx.alpha / len(plan)
+    fits = {name: _fit(design, runs[r], loss, alpha, ctx, stream0 + i)
+            for i, (name, r, loss) in enumerate(plan)}
+    readings = [
+        _reading(name, f"slope of the median loss at most {SLOW_THRESHOLD} (polynomial)",
+                 at_most(name, _est(f, design.replicates), SLOW_THRESHOLD), f)
+        for name, f in fits.items()
+    ]
+    experts = readings[: len(TOP1_ROUTERS)]
+    primary = Reading(
+        "experts, every router",
+        f"expert error slope at most {SLOW_THRESHOLD} for the perturbed (L169), cosine and "
+        f"linear (L207) routers{fitted}",
+        _all_of([r.verdict for r in experts]),
+        "; ".join(f"{r.name}: {r.verdict.value}" for r in experts),
     )
     return Outcome(
         primary.verdict,
         f"{primary.verdict.value}: " + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
                                                  for r in experts),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
-         "threshold": SLOW_THRESHOLD,
+         "threshold": SLOW_THRESHOLD, "min_converged_share": MIN_CONVERGED,
          "top1_regression_l2_medians": {r: _medians(design, runs[r], "regression_l2")
-                                        for r in routers}},
+                                        for r in TOP1_ROUTERS}},
         [primary, *readings],
-        derivation,
+        derivation + "\n\n" + _table(fits)
+        + f"\n\nstats.at_most per reading: supported when the whole CI is at or below "
+        f"{SLOW_THRESHOLD}, unsupported when it lies above, inconclusive otherwise.",
     )
 
 
@@ -533,49 +577,6 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------- over-specified
 
 
-def _over_fit(design: OverDesign, run: dict, loss: str, alpha: float, ctx: CheckContext,
-              stream: int) -> dict[str, Any]:
-    """:func:`_fit` of an over-specified run, with the convergence share of each n cell
-    (the rule of the dense rates claims: :data:`MIN_CONVERGED` of the fits stopped by the
-    LM rule, not at the cap)."""
-    fit = _fit(design, run, loss, alpha, ctx, stream)  # type: ignore[arg-type]
-    shares = [float(np.mean([bool(r["converged"]) for r in run["records"] if r["n"] == n]))
-              for n in design.n_grid]
-    fit["converged_share"] = [round(v, 4) for v in shares]
-    fit["unconverged_cells"] = [n for n, v in zip(design.n_grid, shares, strict=True)
-                                if v < MIN_CONVERGED]
-    return fit
-
-
-def _over_reading(name: str, text: str, comp, fit: dict, shortfall_rule: bool) -> Reading:
-    """A reading decided only if every n cell passes the convergence rule and, where the
-    fitted class contains f_G* (``shortfall_rule``), the shortfall rule."""
-    blocked = bool(fit["unconverged_cells"]) or (shortfall_rule and fit["undecidable"])
-    if blocked and comp.verdict is not Verdict.INCONCLUSIVE:
-        comp = replace(comp, verdict=Verdict.INCONCLUSIVE)
-    summary = _fmt(fit)
-    if fit["unconverged_cells"]:
-        summary += (f"; not decided: fewer than {MIN_CONVERGED:.0%} of the fits converged "
-                    f"(the rest hit the cap) at n = {fit['unconverged_cells']}")
-    if shortfall_rule and fit["undecidable"]:
-        summary += (f"; not decided: optimiser shortfalls per n {fit['shortfalls']} exceed "
-                    f"{MAX_SHORTFALL:.0%} of the replicates")
-    return Reading(name, text, comp.verdict, summary,
-                   {"fit": _public(fit), "comparison": comp.to_dict(),
-                    "shortfall_rule": shortfall_rule})
-
-
-def _over_table(fits: dict[str, dict]) -> str:
-    rows = "\n".join(
-        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
-        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {f['shortfalls']} | "
-        f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
-        for name, f in fits.items()
-    )
-    return ("| statistic | median loss per n | converged per n | shortfalls per n | slope | CI |"
-            f"\n|---|---|---|---|---|---|\n{rows}")
-
-
 def _over_design_text(design: OverDesign) -> str:
     return (
         f"Data $Y = f_{{G_*}}(X)+\\varepsilon$ with the truth's gate ($k_*={design.k_star}$ "
@@ -587,14 +588,8 @@ def _over_design_text(design: OverDesign) -> str:
         "Top-K, $\\beta_{01}^*$ each under top-1) and the "
         f"*dead* target (the true atoms plus a copy of atom 1 with $\\beta_0$ lowered by "
         f"{DEAD_SHIFT:g}, never selected with the truth's K), each plus "
-        f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed. Annealed stages: "
-        f"{design.iterations} LM iterations each (a homotopy); the last stage, the hard "
-        "gate (the estimator), runs to the stopping rule of the dense rates fits "
-        f"(Gauss–Newton decrement at most {design.lm_tol:g} times the objective, or a step "
-        f"rejected at $\\lambda\\ge10^8$: *converged*) or to the cap of {design.cap} "
-        "iterations (*not converged*). Convergence rule (as for the dense rates claims): a "
-        f"reading is decided only if in every $n$ cell at least {MIN_CONVERGED:.0%} of the "
-        "winning fits converged. Where the fitted class contains $f_{G_*}$ (the dead target "
+        f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed. "
+        + _stopping_text(design) + " Where the fitted class contains $f_{G_*}$ (the dead target "
         "represents it), a fit whose objective exceeds the truth's by more than "
         f"$\\sigma^2/n$ is an optimiser shortfall and a reading is decided only if at every "
         f"$n$ at most {MAX_SHORTFALL:.0%} of the fits fall short. Slope of $\\log$(median "
@@ -635,10 +630,10 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
             ("K+1=3: Top-K regression error", 3, "regression_l2"),
             ("K+1=3: L_2, all fitted atoms", 3, "sparse_l2")]
     alpha = ctx.alpha / len(plan)
-    fits = {name: _over_fit(designs[K], runs[K], loss, alpha, ctx, 40 + i)
+    fits = {name: _fit(designs[K], runs[K], loss, alpha, ctx, 40 + i)
             for i, (name, K, loss) in enumerate(plan)}
     readings = [
-        _over_reading(name, f"slope at most {ROOT_LOG_THRESHOLD}",
+        _reading(name, f"slope at most {ROOT_LOG_THRESHOLD}",
                       at_most(name, _est(fits[name], designs[K].replicates),
                               ROOT_LOG_THRESHOLD), fits[name], shortfall_rule=K == 2)
         for name, K, _ in plan
@@ -664,7 +659,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
         "its readings measure the fit to a misspecified class (no shortfall rule). $L_2$ "
         "of 000 L75 is the sum of the $K_*=2$ largest per-atom terms $T_j$ (exponent 1 on "
         "single-atom cells, 2 on cells with $|A_j|>1$) on canonical forms.\n\n"
-        + _over_table(fits)
+        + _table(fits)
         + f"\n\nstats.at_most: supported when the whole CI is at or below "
         f"{ROOT_LOG_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
     )
@@ -677,7 +672,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
         {"design": {str(K): d.to_dict() for K, d in designs.items()}, "seed": ctx.seed,
          "alpha_per_reading": alpha, "threshold": ROOT_LOG_THRESHOLD,
          "min_converged_share": MIN_CONVERGED, "winning_starts": starts,
-         "selected_atoms_medians": {str(K): _medians(designs[K], runs[K], "active")  # type: ignore[arg-type]
+         "selected_atoms_medians": {str(K): _medians(designs[K], runs[K], "active")
                                     for K in runs}},
         [primary, *readings],
         derivation,
@@ -705,29 +700,9 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
     "where >= 90% of each n cell's fits converged and optimiser shortfalls are rare",
 )
 def check_rates_top1_overspecified(ctx: CheckContext) -> Outcome:
-    routers = ("perturbed", "cosine", "linear")
     design = overspecified_design("top1", ctx.profile)
-    runs = {r: run_overspecified(design, ctx.seed, r) for r in routers}
-    plan = [(f"{r}: experts on their regions", r, "expert_l2") for r in routers]
-    plan += [(f"{r}: routing error", r, "routing") for r in routers]
-    alpha = ctx.alpha / len(plan)
-    fits = {name: _over_fit(design, runs[r], loss, alpha, ctx, 50 + i)
-            for i, (name, r, loss) in enumerate(plan)}
-    readings = [
-        _over_reading(name, f"slope of the median loss at most {SLOW_THRESHOLD} (polynomial)",
-                      at_most(name, _est(f, design.replicates), SLOW_THRESHOLD), f,
-                      shortfall_rule=True)
-        for name, f in fits.items()
-    ]
-    experts = readings[: len(routers)]
-    primary = Reading(
-        "experts, every router",
-        f"expert error slope at most {SLOW_THRESHOLD} for the perturbed (L169), cosine and "
-        "linear (L207) routers, k = 3 fitted for k* = 2",
-        _all_of([r.verdict for r in experts]),
-        "; ".join(f"{r.name}: {r.verdict.value}" for r in experts),
-    )
-    derivation = (
+    runs = {r: run_overspecified(design, ctx.seed, r) for r in TOP1_ROUTERS}
+    return _top1_outcome(ctx, design, runs, 50, ", k = 3 fitted for k* = 2", (
         _over_design_text(design)
         + " Truth: the top-1 design of pcr.rates.top1 ($\\beta_0^*=(0.1,0)$). Annealed "
         "stages: the dense gate $\\mathrm{softmax}(u/T)$, $T$ from 0.3 down to 0.003 times "
@@ -739,22 +714,8 @@ def check_rates_top1_overspecified(ctx: CheckContext) -> Outcome:
         "$\\mu\\{x:\\tau(\\hat i(x))\\ne i^*(x)\\}$, expert error "
         "$\\sum_j\\|(h_{\\hat i}-h^*_j)1\\{i^*=j=\\tau(\\hat i)\\}\\|_{L^2(\\mu)}$ (a fitted "
         "expert is identified only where it serves). The top-1 regression error's "
-        "medians are in the evidence.\n\n"
-        + _over_table(fits)
-        + f"\n\nstats.at_most per reading: supported when the whole CI is at or below "
-        f"{SLOW_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
-    )
-    return Outcome(
-        primary.verdict,
-        f"{primary.verdict.value}: " + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
-                                                 for r in experts),
-        {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
-         "threshold": SLOW_THRESHOLD, "min_converged_share": MIN_CONVERGED,
-         "top1_regression_l2_medians": {r: _medians(design, runs[r], "regression_l2")  # type: ignore[arg-type]
-                                        for r in routers}},
-        [primary, *readings],
-        derivation,
-    )
+        "medians are in the evidence."
+    ))
 
 
 if __name__ == "__main__":

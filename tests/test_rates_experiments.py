@@ -159,6 +159,22 @@ def test_run_variant_is_reproducible_and_seeded():
     assert a["reference"]["gradient_norm"] < 1e-3
 
 
+def test_run_variant_runs_the_last_stage_to_the_rule_and_records_it():
+    d = VariantDesign("topk", (30, 60), 2, 0, 2, routers=("perturbed",), cap=200)
+    capped = VariantDesign("topk", (30, 60), 2, 0, 2, routers=("perturbed",), cap=1)
+    recs = run_variant(d, 0, "perturbed")["records"]
+    assert all(r["converged"] and 1 <= r["iterations"] <= 200 for r in recs)
+    assert any(r["iterations"] > 1 for r in recs)
+    recs1 = run_variant(capped, 0, "perturbed")["records"]
+    assert all(r["iterations"] == 1 for r in recs1)
+    assert not all(r["converged"] for r in recs1)
+    assert d.stages()[-1].iterations == 200
+    with pytest.raises(ValueError, match="cap must be >= 1"):
+        VariantDesign("topk", (30, 60), 2, 0, 2, cap=0)
+    with pytest.raises(ValueError, match="lm_tol must be > 0"):
+        VariantDesign("topk", (30, 60), 2, 0, 2, lm_tol=0.0)
+
+
 # --------------------------------------------------------------------------- claim decisions
 
 
@@ -170,7 +186,8 @@ def _fake_runs(exponent: float, setting: str, spread: float = 0.05):
             "beta1_l1", "expert_l1", "expert_sup")
 
     def run(_design, _seed, _router):
-        recs = [{"n": n, "rep": r, **{key: float(n ** exponent * pattern[r]) for key in keys}}
+        recs = [{"n": n, "rep": r, "converged": True,
+                 **{key: float(n ** exponent * pattern[r]) for key in keys}}
                 for n in design.n_grid for r in range(design.replicates)]
         t = true_variant("misspecified")
         return {"records": recs, "target": t.tolist(),
@@ -221,3 +238,22 @@ def test_optimiser_shortfalls_make_a_reading_undecided(monkeypatch):
     assert out.verdict is Verdict.INCONCLUSIVE
     assert "shortfall" in out.readings[1].summary
 
+
+
+def test_unconverged_fits_make_an_exact_specified_reading_undecided(monkeypatch):
+    design, run = _fake_runs(-0.5, "top1")
+
+    def capped_run(*args):
+        out = run(*args)
+        for rec in out["records"]:  # 1 of 8 fits at n = 400 hit the cap: 88% < 90%
+            rec["converged"] = not (rec["n"] == 400 and rec["rep"] == 0)
+        return out
+
+    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(rx, "run_variant", capped_run)
+    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "converged" in out.readings[1].summary
+    monkeypatch.setattr(rx, "run_variant", run)
+    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    assert out.verdict is Verdict.SUPPORTED

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import numpy as np
 import pytest
 
@@ -15,14 +18,13 @@ from moetheory.estimation.overspecified import (
     OverDesign,
     _topk_losses,
     active_atoms,
-    fit_to_rule,
     overspecified_design,
     run_overspecified,
     split_start,
     top1_many_to_one,
 )
 from moetheory.estimation.variant_rates import true_variant
-from moetheory.estimation.variants import Stage, variant_model
+from moetheory.estimation.variants import Stage, fit_to_rule, variant_model
 from moetheory.estimation.voronoi import sparse_voronoi_loss
 
 X = np.random.default_rng(0).uniform(-2, 2, (600, 2))
@@ -197,3 +199,15 @@ def test_overspecified_claims_are_registered_with_sources():
         assert c.kind == "statistical" and c.origin == "seed"
         assert c.sources and lines <= set(c.sources[0].lines)
         assert c.covers
+
+
+def test_run_overspecified_records_are_those_of_the_driver_before_it_was_shared():
+    # the records (every loss, objective and convergence flag, to the bit) of a small design
+    # of both settings, as computed before run_overspecified and run_variant shared the
+    # driver best_fits (session 6); JSON repr of every float, so any changed bit fails
+    out = []
+    for setting, k, K in (("topk", 4, 2), ("top1", 3, 1)):
+        d = OverDesign(setting, k, K, (30, 60), 2, 2, 6, routers=("perturbed", "cosine"))
+        out += [run_overspecified(d, 3, r) for r in d.routers]
+    text = json.dumps(out, sort_keys=True)
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == "ef4eddacf71da569"

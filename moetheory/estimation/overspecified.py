@@ -21,9 +21,10 @@ score); the lower objective wins. The annealed stages of
 :meth:`~moetheory.estimation.variant_rates.VariantDesign.stages` run for a fixed number of
 iterations each (a homotopy, not the estimator); the last stage, the hard Top-K / top-1
 objective, runs to the stopping rule of the dense rates fits
-(:func:`fit_to_rule`: Gauss--Newton decrement at most ``lm_tol`` times the objective, or a
-step rejected at ``lambda >= 1e8``) or to an iteration cap, and each fit records whether it
-*converged* (stopped by the rule).
+(:func:`~moetheory.estimation.variants.fit_to_rule`: Gauss--Newton decrement at most
+``lm_tol`` times the objective, or a step rejected at ``lambda >= 1e8``) or to an iteration
+cap, and each fit records whether it *converged* (stopped by the rule). The exact-specified
+designs run their last stage the same way.
 """
 
 from __future__ import annotations
@@ -34,18 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from moetheory.estimation.batched import _LAMBDA_STOP, _gauss_newton_decrement
-from moetheory.estimation.detmath import cholesky_solve, exact_gram
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import MixingMeasure, Router
-from moetheory.estimation.variant_rates import true_variant
+from moetheory.estimation.variant_rates import best_fits, score_spread, true_variant
 from moetheory.estimation.variants import (
     Stage,
-    VariantFit,
     expert_size,
-    fit_variant,
     variant_experts,
-    variant_jacobian,
     variant_model,
 )
 from moetheory.estimation.voronoi import canonical_form, sparse_voronoi_loss
@@ -55,7 +51,6 @@ __all__ = [
     "OVER_SETTINGS",
     "OverDesign",
     "active_atoms",
-    "fit_to_rule",
     "overspecified_design",
     "run_overspecified",
     "split_start",
@@ -91,7 +86,8 @@ class OverDesign:
     cap : int
         Iteration cap of the last (hard-gate) stage, ``>= 1``.
     lm_tol : float
-        Stopping rule of the last stage (see :func:`fit_to_rule`), ``> 0``.
+        Stopping rule of the last stage
+        (:func:`~moetheory.estimation.variants.fit_to_rule`), ``> 0``.
     routers : tuple of str
         Routers run.
     sigma : float
@@ -338,131 +334,6 @@ def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
     return np.concatenate([b0n, b1[idx].ravel(), eta[idx].ravel()])
 
 
-def fit_to_rule(
-    x: np.ndarray,
-    y: np.ndarray,
-    theta0: np.ndarray,
-    k: int,
-    router: Router,
-    family: str,
-    stages: tuple[Stage, ...],
-    tol: float = LM_TOL,
-) -> tuple[VariantFit, np.ndarray, np.ndarray]:
-    """:func:`~moetheory.estimation.variants.fit_variant` whose last stage runs to a stopping rule.
-
-    Parameters
-    ----------
-    x : ndarray of shape (G, n, d)
-        Inputs of each fit.
-    y : ndarray of shape (G, n)
-        Responses.
-    theta0 : ndarray of shape (G, P)
-        Starting points.
-    k : int
-        Number of atoms fitted.
-    router : Router
-        Router of the fitted model.
-    family : {"tanh", "relu2"}
-        Expert family.
-    stages : tuple of Stage
-        All but the last run for their ``iterations`` (:func:`fit_variant`); the last runs
-        until the rule stops it or its ``iterations`` (the cap) are used.
-    tol : float
-        The rule: after an accepted step the Gauss--Newton decrement is at most ``tol``
-        times the objective, or a step is rejected at ``lambda >= 1e8``.
-
-    Returns
-    -------
-    fit : VariantFit
-        Final parameters and the last stage's objective.
-    converged : ndarray of bool, shape (G,)
-        Whether the rule stopped the fit (``False``: the cap).
-    ran : ndarray of int, shape (G,)
-        Iterations of the last stage.
-
-    Raises
-    ------
-    ValueError
-        If ``stages`` is empty, ``tol <= 0`` or shapes are inconsistent.
-
-    Notes
-    -----
-    The last stage's step is that of :func:`fit_variant`,
-    :math:`(A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -J^\\top r / n` on the
-    current piece (Top-K set fixed), accepted iff the objective (set recomputed) decreases.
-    The decrement is :math:`g^\\top (A + 10^{-8}\\mathrm{diag}(A) + 10^{-12} I)^{-1} g`, the
-    rule of :func:`~moetheory.estimation.batched.fit_batch` (the dense rates fits).
-
-    See Also
-    --------
-    moetheory.estimation.batched.fit_batch : the same rule for the dense fits.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> t = np.array([[0.0, 0.0, 3.0, 0.0, -3.0, 0.0, 2.0, 0.0, 0.5, 0.0, 2.0, -0.5]])
-    >>> x = rng.uniform(-1, 1, (1, 200, 2))
-    >>> y = variant_model(t, x, 2, Router("linear"), top_k=1)
-    >>> st = (Stage(0.1, None, 5), Stage(1.0, 1, 100))
-    >>> fit, conv, ran = fit_to_rule(x, y, t + 0.01, 2, Router("linear"), "tanh", st)
-    >>> bool(conv[0]), bool(fit.objective[0] < 1e-8)
-    (True, True)
-    """
-    if not stages:
-        raise ValueError("stages must hold at least one Stage")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol!r}")
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    theta = np.asarray(theta0, float).copy()
-    if x.ndim != 3 or y.shape != x.shape[:2] or theta.shape[0] != x.shape[0]:
-        raise ValueError(f"x must have shape (G, n, d), y (G, n), theta0 (G, P); got "
-                         f"{x.shape}, {y.shape}, {theta.shape}")
-    if len(stages) > 1:
-        theta = fit_variant(x, y, theta, k, router, family, stages[:-1]).theta
-    last = stages[-1]
-    kw: dict[str, Any] = {"temperature": last.temperature, "top_k": last.top_k,
-                          "softness": last.softness}
-    g, n, _ = x.shape
-    f, J = variant_jacobian(theta, x, k, router, family, **kw)
-    r = f - y
-    obj = np.einsum("gn,gn->g", r, r) / n
-    A = exact_gram(J.transpose(0, 2, 1)) / n
-    grad = np.einsum("gnp,gn->gp", J, r) / n
-    lam = np.full(g, 1e-3)
-    eye = np.eye(theta.shape[1])
-    stopped = np.zeros(g, dtype=bool)
-    ran = np.zeros(g, dtype=np.int64)
-    act = np.arange(g)
-    for _ in range(last.iterations):
-        if act.size == 0:
-            break
-        diag = np.einsum("gpp->gp", A[act])
-        M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-        trial = theta[act] + cholesky_solve(M, -grad[act])
-        r_t = variant_model(trial, x[act], k, router, family, **kw) - y[act]
-        obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
-        ok = obj_t < obj[act]
-        idx = np.flatnonzero(ok)
-        if idx.size:
-            acc = act[idx]
-            _, J_t = variant_jacobian(trial[idx], x[acc], k, router, family, **kw)
-            A[acc] = exact_gram(J_t.transpose(0, 2, 1)) / n
-            grad[acc] = np.einsum("gnp,gn->gp", J_t, r_t[idx]) / n
-        theta[act] = np.where(ok[:, None], trial, theta[act])
-        obj[act] = np.where(ok, obj_t, obj[act])
-        lam_old = lam[act]
-        lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
-        ran[act] += 1
-        decrement = np.zeros(act.size)
-        if idx.size:
-            decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
-        done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
-        stopped[act[done]] = True
-        act = act[~done]
-    return VariantFit(theta, obj), stopped, ran
-
-
 def _scores(theta: np.ndarray, k: int, router: Router, x: np.ndarray) -> np.ndarray:
     b0, b1 = theta[:k], theta[k : 3 * k].reshape(k, 2)
     c, _ = router.scale(b1)
@@ -606,12 +477,6 @@ def _topk_losses(theta, t_star, x_eval, design: OverDesign, router: str) -> dict
     }
 
 
-def _spread(design: OverDesign, router: str, x_eval: np.ndarray) -> float:
-    u = _scores(true_variant(design.setting), design.k_star, design.router(router), x_eval)
-    diff = u[:, 0] - u[:, 1]
-    return float(np.sqrt(np.mean((diff - np.mean(diff)) ** 2)))
-
-
 def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, Any]:
     """Fit every ``(n, replicate)`` of one router, over-specified, and return the losses.
 
@@ -649,7 +514,7 @@ def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, A
 
     See Also
     --------
-    fit_to_rule : the fit.
+    moetheory.estimation.variants.fit_to_rule : the fit.
 
     Examples
     --------
@@ -666,39 +531,28 @@ def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, A
     t_star = true_variant(design.setting)
     starts0 = [split_start(design.setting, design.k, kind) for kind in ("split", "dead")]
     x_eval = np.random.default_rng([seed, 7, sid, 999]).uniform(-w, w, (design.n_eval, 2))
-    stages = design.stages(_spread(design, router, x_eval))
+    stages = design.stages(score_spread(design.setting, rt, x_eval))
+    names = ("split", "dead")
     records: list[dict[str, Any]] = []
     for n in design.n_grid:
         xs, ys, starts = [], [], []
         for rep in range(design.replicates):
             rng = np.random.default_rng([seed, 7, sid, design.top_k, rid, n, rep])
-            x = rng.uniform(-w, w, (n, 2))
-            xs.append(x)
+            xs.append(rng.uniform(-w, w, (n, 2)))
             ys.append(design.sigma * rng.standard_normal(n))
             starts += [s0 + design.start_noise * rng.standard_normal(s0.size) for s0 in starts0]
         x_all = np.stack(xs)
         f_star = variant_model(np.tile(t_star, (design.replicates, 1)), x_all, design.k_star,
                                rt, design.family, top_k=design.true_top_k)
         y = f_star + np.stack(ys)
-        per = len(starts0)
-        fit, conv, ran = fit_to_rule(np.repeat(x_all, per, axis=0), np.repeat(y, per, axis=0),
-                                     np.stack(starts), design.k, rt, design.family, stages,
-                                     design.lm_tol)
         at_target = np.mean((f_star - y) ** 2, axis=1)
-        for rep in range(design.replicates):
-            best = rep * per + int(np.argmin(fit.objective[rep * per : (rep + 1) * per]))
-            theta, obj = fit.theta[best], float(fit.objective[best])
-            rec: dict[str, Any] = {
-                "n": n, "rep": rep, "objective": obj,
-                "objective_at_target": float(at_target[rep]),
-                "shortfall": bool(obj > at_target[rep] + design.sigma**2 / n),
-                "converged": bool(conv[best]), "iterations": int(ran[best]),
-                "start": ("split", "dead")[best - rep * per],
-            }
+        for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt, design.family,
+                                    stages, design.lm_tol, at_target, design.sigma):
+            rec["start"] = names[rec["start"]]
             if design.setting == "topk":
                 rec.update(_topk_losses(theta, t_star, x_eval, design, router))
             else:
                 rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
             records.append(rec)
-    return {"records": records, "starts": {k: s0.tolist() for k, s0 in
-                                           zip(("split", "dead"), starts0, strict=True)}}
+    return {"records": records,
+            "starts": {k: s0.tolist() for k, s0 in zip(names, starts0, strict=True)}}

@@ -33,7 +33,10 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
     parameter groups, the experts as functions and ``||f_{G_n} - f_{G-bar}||_{L2(mu)}``.
 
 Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise and at
-``restarts`` standard-normal points; the lowest objective wins. The least squares estimate's
+``restarts`` standard-normal points; the lowest objective wins. The annealed stages run a
+fixed number of iterations; the last stage runs to the stopping rule of
+:func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and each record
+says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
 objective is at most the target's (below it by about ``sigma^2 P / n``), so a winner above the
 target's objective by more than ``sigma^2 / n`` is recorded as an optimiser *shortfall*
 (``shortfall`` in the records); the claims decide a reading only where shortfalls are rare.
@@ -52,9 +55,11 @@ from typing import Any
 
 import numpy as np
 
+from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import MixingMeasure, Router
 from moetheory.estimation.variants import (
     Stage,
+    fit_to_rule,
     fit_variant,
     variant_experts,
     variant_jacobian,
@@ -70,9 +75,11 @@ from moetheory.estimation.voronoi import (
 __all__ = [
     "SETTINGS",
     "VariantDesign",
+    "best_fits",
     "group_losses",
     "misspecified_target",
     "run_variant",
+    "score_spread",
     "true_variant",
     "variant_design",
 ]
@@ -156,7 +163,7 @@ class VariantDesign:
     restarts : int
         Standard-normal starts besides the one near the target, ``>= 0``.
     iterations : int
-        LM iterations per stage, ``>= 1``.
+        LM iterations of each annealed stage, ``>= 1``.
     grid : int
         Midpoint-rule grid size ``m`` of the misspecified reference fit, ``>= 8``.
     routers : tuple of str
@@ -177,6 +184,11 @@ class VariantDesign:
     anneal : tuple of float
         Relative temperatures (top1) or softnesses (topk) of the annealed stages; empty:
         the setting's default.
+    cap : int
+        Iteration cap of the last stage (the estimator's own objective), ``>= 1``.
+    lm_tol : float
+        Stopping rule of the last stage
+        (:func:`~moetheory.estimation.variants.fit_to_rule`), ``> 0``.
 
     Raises
     ------
@@ -218,6 +230,8 @@ class VariantDesign:
     n_eval: int = 2000
     true: dict[str, Any] = field(default_factory=dict)
     anneal: tuple[float, ...] = ()
+    cap: int = 150
+    lm_tol: float = LM_TOL
 
     def __post_init__(self) -> None:
         if self.setting not in SETTINGS:
@@ -230,8 +244,11 @@ class VariantDesign:
             raise ValueError(f"restarts must be >= 0, got {self.restarts}")
         if self.start_noise < 0:
             raise ValueError(f"start_noise must be >= 0, got {self.start_noise}")
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.iterations < 1 or self.cap < 1:
+            raise ValueError(f"iterations and cap must be >= 1, got {self.iterations}, "
+                             f"{self.cap}")
+        if not self.lm_tol > 0:
+            raise ValueError(f"lm_tol must be > 0, got {self.lm_tol!r}")
         if self.grid < 8:
             raise ValueError(f"grid must be >= 8, got {self.grid}")
         for r in self.routers:
@@ -267,16 +284,17 @@ class VariantDesign:
         that the schedule has the same meaning for every router) then fits the top-1 gate;
         topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
         0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
-        gate.
+        gate. Annealed stages run ``iterations`` each; the last stage (the estimator's
+        objective) has ``cap`` iterations and runs to the stopping rule.
         """
         it = self.iterations
         if self.setting == "top1":
             anneal = (Stage(a * spread, None, it) for a in self.anneal)
-            return (*anneal, Stage(1.0, 1, it))
+            return (*anneal, Stage(1.0, 1, self.cap))
         if self.setting == "topk":
             soft = tuple(Stage(1.0, self.top_k, it, a * spread) for a in self.anneal)
-            return (*soft, Stage(1.0, self.top_k, it))
-        return (Stage(1.0, None, 2 * it),)
+            return (*soft, Stage(1.0, self.top_k, self.cap))
+        return (Stage(1.0, None, self.cap),)
 
     def router(self, kind: str) -> Router:
         """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
@@ -297,10 +315,11 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
     setting : {"top1", "topk", "misspecified"}
         The setting.
     profile : {"quick", "full"}
-        quick: n = 100..800 (4 sizes), 4 replicates, 10 LM iterations per stage, reference
-        grid 48 x 48, only the start at the target; full: n = 100..3200 (6 sizes), 10
-        replicates, 12 iterations per stage, reference grid 160 x 160, starts at the target
-        and near it (within 60 s per claim on 2 cores). Neither uses a random restart.
+        quick: n = 100..800 (4 sizes), 4 replicates, 10 LM iterations per annealed stage,
+        last stage capped at 150, reference grid 48 x 48, only the start at the target; full:
+        n = 100..3200 (6 sizes), 10 replicates, 12 iterations per annealed stage, cap 300,
+        reference grid 160 x 160, starts at the target and near it. Neither uses a random
+        restart. The last stage runs to :data:`~moetheory.estimation.experiment.LM_TOL`.
 
     Returns
     -------
@@ -331,9 +350,11 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
     ValueError: profile must be 'quick' or 'full', got 'slow'
     """
     if profile == "quick":
-        return VariantDesign(setting, (100, 200, 400, 800), 4, 0, 10, grid=48, start_noise=0.0)
+        return VariantDesign(setting, (100, 200, 400, 800), 4, 0, 10, grid=48, start_noise=0.0,
+                             cap=150)
     if profile == "full":
-        return VariantDesign(setting, (100, 200, 400, 800, 1600, 3200), 10, 0, 12, grid=160)
+        return VariantDesign(setting, (100, 200, 400, 800, 1600, 3200), 10, 0, 12, grid=160,
+                             cap=300)
     raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
 
 
@@ -526,16 +547,115 @@ def _losses(theta, t_star: np.ndarray, x_eval, design, router) -> dict[str, floa
     return out
 
 
-def _spread(design: VariantDesign, router: str, x_eval: np.ndarray) -> float:
-    """Standard deviation of the true score difference ``u_1 - u_2`` (top1, topk; else 1)."""
-    if design.setting == "misspecified":
-        return 1.0
-    k, t, rt = design.k, true_variant(design.setting), design.router(router)
+def score_spread(setting: str, router: Router, x_eval: np.ndarray) -> float:
+    """Standard deviation of the true score difference ``u_1 - u_2`` over ``x_eval``.
+
+    Parameters
+    ----------
+    setting : {"top1", "topk", "misspecified"}
+        The setting (its true atoms are :func:`true_variant`'s).
+    router : Router
+        The router.
+    x_eval : ndarray of shape (m, 2)
+        Inputs.
+
+    Returns
+    -------
+    float
+        The scale of the annealing schedules (:meth:`VariantDesign.stages`), so that a
+        relative temperature has the same meaning for every router.
+
+    Examples
+    --------
+    >>> x = np.array([[0.0, 0.0], [1.0, 0.0]])
+    >>> round(score_spread("topk", Router("linear"), x), 12)
+    0.75
+    """
+    k, t = _true_k(setting), true_variant(setting)
     b0, b1 = t[:k], t[k : 3 * k].reshape(k, 2)
-    c, _ = rt.scale(b1)
-    u = np.einsum("nd,kd->nk", rt.token_features(x_eval), b1 * c[:, None]) + b0
+    c, _ = router.scale(b1)
+    u = np.einsum("nd,kd->nk", router.token_features(x_eval), b1 * c[:, None]) + b0
     diff = u[:, 0] - u[:, 1]
     return float(np.sqrt(np.mean((diff - np.mean(diff)) ** 2)))
+
+
+def best_fits(
+    x: np.ndarray,
+    y: np.ndarray,
+    starts: np.ndarray,
+    k: int,
+    router: Router,
+    family: str,
+    stages: tuple[Stage, ...],
+    tol: float,
+    at_target: np.ndarray,
+    sigma: float,
+) -> list[tuple[np.ndarray, dict[str, Any]]]:
+    """Fit every replicate from each of its starts and keep the lowest objective.
+
+    Parameters
+    ----------
+    x : ndarray of shape (R, n, 2)
+        Inputs of the ``R`` replicates.
+    y : ndarray of shape (R, n)
+        Responses.
+    starts : ndarray of shape (R * S, P)
+        ``S`` starts per replicate, replicate-major.
+    k : int
+        Atoms fitted.
+    router : Router
+        Router of the fitted model.
+    family : {"tanh", "relu2"}
+        Expert family.
+    stages : tuple of Stage
+        The schedule; the last stage runs to the rule
+        (:func:`~moetheory.estimation.variants.fit_to_rule`).
+    tol : float
+        The stopping rule's tolerance.
+    at_target : ndarray of shape (R,)
+        The target's objective on each replicate's data.
+    sigma : float
+        Noise standard deviation (the shortfall slack is :math:`\\sigma^2/n`).
+
+    Returns
+    -------
+    list of (ndarray, dict)
+        Per replicate the winning parameters and its record: ``n``, ``rep``, ``objective``,
+        ``objective_at_target``, ``shortfall``, ``converged``, ``iterations`` (last stage)
+        and ``start`` (index of the winning start).
+
+    Notes
+    -----
+    The least squares estimate's objective is at most the target's (below it by about
+    :math:`\\sigma^2 P/n`): a winner above it by more than one noise degree of freedom,
+    :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start.
+
+    Examples
+    --------
+    >>> t = true_variant("topk")
+    >>> x = np.random.default_rng(0).uniform(-2, 2, (2, 40, 2))
+    >>> y = variant_model(np.tile(t, (2, 1)), x, 3, Router("perturbed"), top_k=2)
+    >>> out = best_fits(x, y, np.tile(t, (2, 1)), 3, Router("perturbed"), "tanh",
+    ...                 (Stage(1.0, 2, 5),), 1e-9, np.zeros(2), 0.1)
+    >>> [(rec["rep"], rec["shortfall"]) for _, rec in out]
+    [(0, False), (1, False)]
+    """
+    per = starts.shape[0] // x.shape[0]
+    n = x.shape[1]
+    fit, conv, ran = fit_to_rule(np.repeat(x, per, axis=0), np.repeat(y, per, axis=0), starts,
+                                 k, router, family, stages, tol)
+    out = []
+    for rep in range(x.shape[0]):
+        best = rep * per + int(np.argmin(fit.objective[rep * per : (rep + 1) * per]))
+        obj = float(fit.objective[best])
+        out.append((fit.theta[best], {
+            "n": n, "rep": rep, "objective": obj,
+            "objective_at_target": float(at_target[rep]),
+            "shortfall": bool(obj > at_target[rep] + sigma**2 / n),
+            "converged": bool(conv[best]), "iterations": int(ran[best]),
+            "start": best - rep * per,
+        }))
+    return out
 
 
 def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]:
@@ -554,7 +674,8 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
     Returns
     -------
     dict
-        ``records`` (one dict of losses per fit, with ``n`` and ``rep``), ``target`` (the
+        ``records`` (one dict of losses per fit, with ``n``, ``rep`` and the fields of
+        :func:`best_fits`: objective, shortfall, convergence), ``target`` (the
         target's parameters) and, for the misspecified setting, ``reference`` (objective,
         gradient norm and grid of the reference fit).
 
@@ -565,11 +686,11 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
 
     Notes
     -----
-    Per ``n`` all replicates and starts are fitted in one
-    :func:`~moetheory.estimation.variants.fit_variant` call; per replicate the start with
-    the lowest objective wins. ``shortfall`` marks a winner whose objective exceeds the
-    target's on the same data by more than :math:`\\sigma^2/n` (the least squares
-    estimate's is below the target's).
+    Per ``n`` all replicates and starts are fitted in one :func:`best_fits` call (the last
+    stage to the stopping rule, ``converged`` and ``iterations`` in the record); per
+    replicate the start with the lowest objective wins. ``shortfall`` marks a winner whose
+    objective exceeds the target's on the same data by more than :math:`\\sigma^2/n` (the
+    least squares estimate's is below the target's).
 
     See Also
     --------
@@ -580,8 +701,8 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
     --------
     >>> d = VariantDesign("topk", (30, 60), 2, 0, 1, routers=("perturbed",))
     >>> out = run_variant(d, 0, "perturbed")
-    >>> len(out["records"]), sorted(out["records"][0])[:3]
-    (4, ['beta1_l1', 'expert_l1', 'expert_sup'])
+    >>> len(out["records"]), out["records"][0]["converged"], sorted(out["records"][0])[:3]
+    (4, True, ['beta1_l1', 'converged', 'expert_l1'])
     """
     if router not in design.routers:
         raise ValueError(f"router must be one of {design.routers}, got {router!r}")
@@ -596,46 +717,33 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
     sid, rid = SETTINGS.index(design.setting), design.routers.index(router)
     w = design.x_half_width
     x_eval = np.random.default_rng([seed, sid, 999]).uniform(-w, w, (design.n_eval, 2))
-    stages = design.stages(_spread(design, router, x_eval))
+    rt = design.router(router)
+    spread = 1.0 if design.setting == "misspecified" else score_spread(design.setting, rt, x_eval)
+    stages = design.stages(spread)
+    final = stages[-1]
     records = []
     for n in design.n_grid:
         xs, starts = [], []
         for rep in range(design.replicates):
             rng = np.random.default_rng([seed, sid, rid, n, rep])
-            x = rng.uniform(-w, w, (n, 2))
-            xs.append(x)
+            xs.append(rng.uniform(-w, w, (n, 2)))
             starts.append(t_star)
             noisy = t_star + design.start_noise * rng.standard_normal(t_star.size)
             if design.start_noise > 0:
                 starts.append(noisy)
             starts += [rng.standard_normal(t_star.size) for _ in range(design.restarts)]
         x_all = np.stack(xs)
-        y = _q(design, router, x_all)
         noise = np.stack([
             np.random.default_rng([seed, sid, rid, n, rep, 1]).standard_normal(n)
             for rep in range(design.replicates)
         ])
-        y = y + design.sigma * noise
-        per = len(starts) // design.replicates
-        rt = design.router(router)
-        fit = fit_variant(np.repeat(x_all, per, axis=0), np.repeat(y, per, axis=0),
-                          np.stack(starts), design.k, rt, design.family, stages)
-        target_theta = np.tile(t_star, (design.replicates, 1))
-        final = stages[-1]
-        f_target = variant_model(target_theta, x_all, design.k, rt, design.family,
-                                 temperature=final.temperature, top_k=final.top_k)
+        y = _q(design, router, x_all) + design.sigma * noise
+        f_target = variant_model(np.tile(t_star, (design.replicates, 1)), x_all, design.k, rt,
+                                 design.family, temperature=final.temperature,
+                                 top_k=final.top_k)
         at_target = np.mean((f_target - y) ** 2, axis=1)
-        for rep in range(design.replicates):
-            objs = fit.objective[rep * per : (rep + 1) * per]
-            best = rep * per + int(np.argmin(objs))
-            theta, obj = fit.theta[best], float(fit.objective[best])
-            # the least squares estimate's objective is at most the target's (below it by about
-            # sigma^2 P / n): a fit above it by more than one noise degree of freedom,
-            # sigma^2 / n, is an optimiser shortfall
-            slack = design.sigma**2 / n
-            rec: dict[str, Any] = {"n": n, "rep": rep, "objective": obj,
-                                   "objective_at_target": float(at_target[rep]),
-                                   "shortfall": bool(obj > at_target[rep] + slack)}
+        for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt, design.family,
+                                    stages, design.lm_tol, at_target, design.sigma):
             rec.update(_losses(theta, t_star, x_eval, design, router))
             records.append(rec)
     out["records"] = records

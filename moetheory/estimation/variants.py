@@ -33,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from moetheory.estimation.batched import _LAMBDA_STOP, _gauss_newton_decrement
 from moetheory.estimation.detmath import cholesky_solve, det_exp, exact_gram
+from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import Router
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "Stage",
     "VariantFit",
     "expert_size",
+    "fit_to_rule",
     "fit_variant",
     "variant_experts",
     "variant_jacobian",
@@ -569,3 +572,128 @@ def fit_variant(
             obj = np.where(ok, obj_t, obj)
             lam = np.where(ok, np.maximum(lam / 5.0, 1e-12), np.minimum(lam * 3.0, 1e12))
     return VariantFit(theta, obj)
+
+
+def fit_to_rule(
+    x: np.ndarray,
+    y: np.ndarray,
+    theta0: np.ndarray,
+    k: int,
+    router: Router,
+    family: str,
+    stages: tuple[Stage, ...],
+    tol: float = LM_TOL,
+) -> tuple[VariantFit, np.ndarray, np.ndarray]:
+    """:func:`~moetheory.estimation.variants.fit_variant` whose last stage runs to a stopping rule.
+
+    Parameters
+    ----------
+    x : ndarray of shape (G, n, d)
+        Inputs of each fit.
+    y : ndarray of shape (G, n)
+        Responses.
+    theta0 : ndarray of shape (G, P)
+        Starting points.
+    k : int
+        Number of atoms fitted.
+    router : Router
+        Router of the fitted model.
+    family : {"tanh", "relu2"}
+        Expert family.
+    stages : tuple of Stage
+        All but the last run for their ``iterations`` (:func:`fit_variant`); the last runs
+        until the rule stops it or its ``iterations`` (the cap) are used.
+    tol : float
+        The rule: after an accepted step the Gauss--Newton decrement is at most ``tol``
+        times the objective, or a step is rejected at ``lambda >= 1e8``.
+
+    Returns
+    -------
+    fit : VariantFit
+        Final parameters and the last stage's objective.
+    converged : ndarray of bool, shape (G,)
+        Whether the rule stopped the fit (``False``: the cap).
+    ran : ndarray of int, shape (G,)
+        Iterations of the last stage.
+
+    Raises
+    ------
+    ValueError
+        If ``stages`` is empty, ``tol <= 0`` or shapes are inconsistent.
+
+    Notes
+    -----
+    The last stage's step is that of :func:`fit_variant`,
+    :math:`(A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -J^\\top r / n` on the
+    current piece (Top-K set fixed), accepted iff the objective (set recomputed) decreases.
+    The decrement is :math:`g^\\top (A + 10^{-8}\\mathrm{diag}(A) + 10^{-12} I)^{-1} g`, the
+    rule of :func:`~moetheory.estimation.batched.fit_batch` (the dense rates fits).
+
+    See Also
+    --------
+    moetheory.estimation.batched.fit_batch : the same rule for the dense fits.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> t = np.array([[0.0, 0.0, 3.0, 0.0, -3.0, 0.0, 2.0, 0.0, 0.5, 0.0, 2.0, -0.5]])
+    >>> x = rng.uniform(-1, 1, (1, 200, 2))
+    >>> y = variant_model(t, x, 2, Router("linear"), top_k=1)
+    >>> st = (Stage(0.1, None, 5), Stage(1.0, 1, 100))
+    >>> fit, conv, ran = fit_to_rule(x, y, t + 0.01, 2, Router("linear"), "tanh", st)
+    >>> bool(conv[0]), bool(fit.objective[0] < 1e-8)
+    (True, True)
+    """
+    if not stages:
+        raise ValueError("stages must hold at least one Stage")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol!r}")
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    theta = np.asarray(theta0, float).copy()
+    if x.ndim != 3 or y.shape != x.shape[:2] or theta.shape[0] != x.shape[0]:
+        raise ValueError(f"x must have shape (G, n, d), y (G, n), theta0 (G, P); got "
+                         f"{x.shape}, {y.shape}, {theta.shape}")
+    if len(stages) > 1:
+        theta = fit_variant(x, y, theta, k, router, family, stages[:-1]).theta
+    last = stages[-1]
+    kw: dict[str, Any] = {"temperature": last.temperature, "top_k": last.top_k,
+                          "softness": last.softness}
+    g, n, _ = x.shape
+    f, J = variant_jacobian(theta, x, k, router, family, **kw)
+    r = f - y
+    obj = np.einsum("gn,gn->g", r, r) / n
+    A = exact_gram(J.transpose(0, 2, 1)) / n
+    grad = np.einsum("gnp,gn->gp", J, r) / n
+    lam = np.full(g, 1e-3)
+    eye = np.eye(theta.shape[1])
+    stopped = np.zeros(g, dtype=bool)
+    ran = np.zeros(g, dtype=np.int64)
+    act = np.arange(g)
+    for _ in range(last.iterations):
+        if act.size == 0:
+            break
+        diag = np.einsum("gpp->gp", A[act])
+        M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
+        trial = theta[act] + cholesky_solve(M, -grad[act])
+        r_t = variant_model(trial, x[act], k, router, family, **kw) - y[act]
+        obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
+        ok = obj_t < obj[act]
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            acc = act[idx]
+            _, J_t = variant_jacobian(trial[idx], x[acc], k, router, family, **kw)
+            A[acc] = exact_gram(J_t.transpose(0, 2, 1)) / n
+            grad[acc] = np.einsum("gnp,gn->gp", J_t, r_t[idx]) / n
+        theta[act] = np.where(ok[:, None], trial, theta[act])
+        obj[act] = np.where(ok, obj_t, obj[act])
+        lam_old = lam[act]
+        lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
+        ran[act] += 1
+        decrement = np.zeros(act.size)
+        if idx.size:
+            decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
+        done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+        stopped[act[done]] = True
+        act = act[~done]
+    return VariantFit(theta, obj), stopped, ran
