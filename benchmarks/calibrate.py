@@ -66,7 +66,15 @@ import numpy as np
 from moetheory.engine.registry import get_claim, load_checks, registered
 from moetheory.engine.runner import RunSettings, claim_context
 from moetheory.engine.verdicts import Verdict, outcome_payload
-from moetheory.stats import Comparison, claimed_values, proportion_ci
+from moetheory.stats import (
+    Comparison,
+    at_least,
+    at_most,
+    claimed_values,
+    compare,
+    greater,
+    proportion_ci,
+)
 
 __all__ = ["BUDGET_CLAIMS", "FULL_SEEDS", "HARNESS", "NOT_RUN", "STORE", "Row", "calibrate_claim",
            "calibrate_claims",
@@ -174,15 +182,51 @@ def is_sequential(claim_id: str) -> bool:
 CLAIM_KEY: Key = ("claim", "verdict of the claim")
 Task = tuple[tuple[str, ...], int, str, dict[str, Truth | None]]
 Result = dict[Key, tuple[float, float, str]]
+#: The decision rule of each :attr:`Comparison.rule`, for :func:`rejudge`.
+RULE_FUNCTIONS: dict[str, Callable[..., Comparison]] = {
+    "equivalence": compare, "at-most": at_most, "at-least": at_least, "greater": greater}
 
 
-def _run(task: Task) -> tuple[int, dict[str, Result | str]]:
+def _result(record: list[Comparison], sequential: bool, verdict: str) -> Result:
+    result = {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2, c.verdict.value)
+              for k, c in _keyed(record, sequential).items()}
+    result[CLAIM_KEY] = (math.nan, math.nan, verdict)
+    return result
+
+
+def rejudge(record: list[Comparison], variant: str, truth: Truth | None) -> Result:
+    """A variant pass of a non-sequential check, from the comparisons of its shipped run.
+
+    A non-sequential check computes every estimate and interval from its data alone; the
+    claimed values enter only the verdicts of its comparisons. So running it again under a
+    variant gives the same comparisons, in the same order, each judged against the moved
+    value: exactly what judging the recorded ones again gives, with the same keys
+    (occurrences numbered in call order). The claim's own verdict is not recomputed (it is
+    not scored). ``tests/test_calibration.py`` checks that both ways agree on real claims.
+    """
+    base = None if truth is None else move_for(variant, truth)
+    seen: dict[Key, int] = {}
+
+    def move(rule: str, label: str, value: float, tol: float) -> float:
+        key = _numbered(rule, label, seen)
+        return value if base is None else base(rule, key, value, tol)
+
+    out: list[Comparison] = []
+    with claimed_values(move, out):
+        for c in record:
+            RULE_FUNCTIONS[c.rule](c.label, c.estimate, c.reference, c.tolerance)
+    return _result(out, False, "re-judged")
+
+
+def _run(task: Task) -> tuple[int, dict[str, Result | str], dict[str, list[Comparison]]]:
     """One master seed of one pass: every claim of the group in this process, in order, so
     that checks sharing a simulation (cached per process and seed) simulate it once. A check
-    that raises gives its error text instead of its comparisons."""
+    that raises gives its error text instead of its comparisons. Also returns the recorded
+    comparisons of the non-sequential claims (for :func:`rejudge`)."""
     claim_ids, seed, variant, truths = task
     load_checks()
     out: dict[str, Result | str] = {}
+    records: dict[str, list[Comparison]] = {}
     for claim_id in claim_ids:
         ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
         record: list[Comparison] = []
@@ -203,11 +247,10 @@ def _run(task: Task) -> tuple[int, dict[str, Result | str]]:
         except Exception as exc:  # recorded in the row, never a silent pass
             out[claim_id] = f"{type(exc).__name__}: {exc}"
             continue
-        result = {k: (c.estimate.mean, (c.estimate.high - c.estimate.low) / 2,
-                      c.verdict.value) for k, c in _keyed(record, sequential).items()}
-        result[CLAIM_KEY] = (math.nan, math.nan, str(verdict))
-        out[claim_id] = result
-    return seed, out
+        out[claim_id] = _result(record, sequential, str(verdict))
+        if not sequential:
+            records[claim_id] = record
+    return seed, out, records
 
 
 @dataclass
@@ -278,11 +321,15 @@ def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
     return calibrate_claims([claim_id], seeds, jobs)[0]
 
 
-def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1) -> list[Row]:
+def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
+                     rerun: bool = False) -> list[Row]:
     """The rows of several claims, calibrated together: each pass runs every claim of the group
     under one master seed in one process (shared simulations are simulated once per seed).
 
-    Each row's ``seconds`` is the group's wall time divided by the number of claims.
+    The variant passes of a non-sequential check judge its shipped comparisons again against
+    the moved values (:func:`rejudge`, the same result as running it again); ``rerun=True``
+    runs every check again instead. Each row's ``seconds`` is the group's wall time divided
+    by the number of claims.
     """
     start = time.perf_counter()
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -299,20 +346,35 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1) -> list[Ro
     if not group:
         return [rows[c] for c in claim_ids]
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    recorded: dict[str, list[list[Comparison] | None]] = {}
 
-    def run_all(variant: str, truths: dict[str, Truth | None]
+    def run_all(variant: str, truths: dict[str, Truth | None], claims: list[str]
                 ) -> dict[str, list[Result | str]]:
-        tasks: list[Task] = [(tuple(group), s, variant, truths) for s in range(seeds)]
+        if not claims:
+            return {}
+        tasks: list[Task] = [(tuple(claims), s, variant, truths) for s in range(seeds)]
         out = list(pool.map(_run, tasks)) if pool else [_run(t) for t in tasks]
-        ordered = [r for _, r in sorted(out, key=lambda x: x[0])]
-        return {cid: [r[cid] for r in ordered] for cid in group}
+        ordered = sorted(out, key=lambda x: x[0])
+        if variant == "shipped":
+            recorded.update({cid: [recs.get(cid) for _, _, recs in ordered] for cid in claims})
+        return {cid: [r[cid] for _, r, _ in ordered] for cid in claims}
+
+    def variant_pass(variant: str, truths: dict[str, Truth | None]
+                     ) -> dict[str, list[Result | str]]:
+        """Re-run the sequential checks; re-judge the others' shipped comparisons."""
+        out = run_all(variant, truths, [c for c in group if rerun or is_sequential(c)])
+        for cid in group:
+            if cid not in out:
+                out[cid] = [r if isinstance(r, str) else rejudge(rec or [], variant, truths[cid])
+                            for r, rec in zip(shipped[cid], recorded[cid], strict=True)]
+        return out
 
     try:
-        shipped = run_all("shipped", {})
+        shipped = run_all("shipped", {}, group)
         truths: dict[str, Truth | None] = {cid: _truth(rows[cid], shipped[cid], seeds)
                                            for cid in group}
-        true_runs = run_all("true", truths)
-        false_runs = run_all("false", truths)
+        true_runs = variant_pass("true", truths)
+        false_runs = variant_pass("false", truths)
     finally:
         if pool:
             pool.shutdown()

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -244,3 +245,27 @@ def test_readings_that_repeat_a_label_are_each_calibrated(temp_claims) -> None:
     assert row.comparisons == 2, row
     assert row.true_unsupported == 0 and row.false_supported_worst == 0
     assert row.harness == calibrate.HARNESS and row.true_unsupported_by == {}
+
+
+@pytest.mark.parametrize("ids", [["cl.lemma6.gate-bound", "cl.lemma7.directions"],
+                                 ["pcr.rates.misspecified", "pcr.rates.topk"]])
+def test_rejudged_variant_passes_equal_running_the_checks_again(ids: list[str]) -> None:
+    # non-sequential checks: the true and false passes judge the shipped comparisons again
+    # (calibrate.rejudge) instead of running the checks again; both must give the same rows
+    assert not any(calibrate.is_sequential(c) for c in ids)
+    fast = calibrate.calibrate_claims(ids, seeds=2)
+    slow = calibrate.calibrate_claims(ids, seeds=2, rerun=True)
+    keep = ("comparisons", "true_unsupported", "true_supported", "false_supported_worst",
+            "false_claim_supported", "worst_label", "shipped_verdicts", "true_unsupported_by")
+    for a, b in zip(fast, slow, strict=True):
+        assert a.comparisons > 0
+        assert {k: getattr(a, k) for k in keep} == {k: getattr(b, k) for k in keep}
+
+
+def test_rejudge_moves_each_occurrence_like_a_rerun() -> None:
+    est = MeanEstimate(1.0, 0.9, 1.1, 10, 0.99)
+    record = [compare("x", est, 1.0, 0.2), compare("x", est, 1.0, 0.2)]
+    truth = {("equivalence", "x [occurrence 2]"): (3.0, 0.1)}
+    out = calibrate.rejudge(record, "true", truth)
+    assert out[("equivalence", "x")][2] == "supported"  # not in truth: the shipped value
+    assert out[("equivalence", "x [occurrence 2]")][2] == "unsupported"  # moved to ~3 - 0.2
