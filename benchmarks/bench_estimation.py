@@ -19,8 +19,9 @@
    and of a raised setting (tolerance 10^4 times smaller, cap 10 times larger), with the share
    of fits that stopped by the rule.
 
-Run: ``python benchmarks/bench_estimation.py [--quick]``. CPU times are ``time.process_time``
-so that other load on a shared machine does not count; wall times do count it.
+Run: ``python benchmarks/bench_estimation.py [--quick] [--only target ...]``. CPU times are
+``time.process_time`` so that other load on a shared machine does not count; wall times do
+count it.
 """
 
 from __future__ import annotations
@@ -194,15 +195,21 @@ def _convergence_table(quick: bool) -> None:
                   f"{np.median([r['expert_sup'] for r in recs]):>15.4f}")
 
 
-def main(quick: bool = False) -> None:
-    _kernel_table(quick)
-    _cell_table(quick)
-    _bootstrap_table(quick)
-    _target_table(quick)
-    _convergence_table(quick)
+#: The tables, in the order of the module docstring.
+TABLES = {"kernel": _kernel_table, "cells": _cell_table, "bootstrap": _bootstrap_table,
+          "target": _target_table, "convergence": _convergence_table}
+
+
+def main(quick: bool = False, only: tuple[str, ...] = tuple(TABLES)) -> None:
+    for name in only:
+        TABLES[name](quick)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer sizes")
-    main(parser.parse_args().quick)
+    parser.add_argument("--only", action="append", choices=list(TABLES), metavar="TABLE",
+                        help=f"run only this table (repeatable), one of {', '.join(TABLES)}")
+    args = parser.parse_args()
+    main(args.quick, tuple(args.only or TABLES))
