@@ -193,7 +193,7 @@ def _exponent_reading(
     """One reading: fit the exponent of ``values`` over σ0 and apply each (rule, a)."""
     xs = sorted(values)
     positive = {s: np.maximum(values[s], 1e-300) for s in xs}
-    est = fit_exponent(xs, [positive[s] for s in xs], alpha, seed=ctx.seed % 2**32)
+    est = fit_exponent(xs, [positive[s] for s in xs], alpha)
     comps = []
     for rule, a in rules:
         fn = {"O": exponent_at_least, "Omega": exponent_at_most, "Theta": exponent_equal}[rule]
@@ -479,8 +479,8 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
     for reading in _readings(ctx):
         by_eta = {x: _balance(r) for x, r in _exploration_runs(reading, R, seed, "eta").items()}
         by_m = {x: _balance(r) for x, r in _exploration_runs(reading, R, seed, "M").items()}
-        e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha, ctx.seed)
-        e_m = fit_exponent(M_GRID, [by_m[float(x)] for x in M_GRID], alpha, ctx.seed + 1)
+        e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha)
+        e_m = fit_exponent(M_GRID, [by_m[float(x)] for x in M_GRID], alpha)
         comps = [
             exponent_at_least("max_m |f − 1/M|: η-exponent vs O(η^0.5)", e_eta, 0.5, EXP_TOL),
             exponent_at_most("max_m |f − 1/M|: M-exponent vs O(M^-1) (must be <= −1)",
@@ -539,7 +539,7 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
             reading, ctx, "max ‖θ_T1^m − θ_T1^m'‖∞", by_s, [("O", 0.75)], alpha)
         R = _profile_sizes(ctx) * 2
         by_eta = {x: gap(r) for x, r in _exploration_runs(reading, R, seed, "eta").items()}
-        e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha, ctx.seed)
+        e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha)
         comps.append(exponent_at_least("max ‖θ_T1^m − θ_T1^m'‖∞: η-exponent vs O(η^-0.5)",
                                        e_eta, -0.5, EXP_TOL))
         ev.update(simulator_seed=seed, mean_by_eta=[float(by_eta[float(x)].mean())
@@ -888,8 +888,7 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
                                    "mean_round_given_termination":
                                        float(rounds[s0].mean()) if done.any() else "nan"}
         if all(v.size >= 2 for v in rounds.values()):
-            est = fit_exponent(sorted(rounds), [rounds[s] for s in sorted(rounds)], alpha,
-                               ctx.seed)
+            est = fit_exponent(sorted(rounds), [rounds[s] for s in sorted(rounds)], alpha)
             comps.append(exponent_at_least("termination round given termination: σ0-exponent "
                                            "vs O(σ0^-0.75)", est, -0.75, EXP_TOL))
         else:
@@ -1271,7 +1270,7 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
             ratios[s0] = g_moe / g_one
             comps.append(greater(f"σ0={s0:g}: 1 − G(MoE)/G(M=1) > 0",
                                  mean_ci(1 - ratios[s0], alpha), 0.0, 0.0))
-        est = fit_exponent(SHIFT_GRID, [ratios[s] for s in SHIFT_GRID], alpha, ctx.seed)
+        est = fit_exponent(SHIFT_GRID, [ratios[s] for s in SHIFT_GRID], alpha)
         comps.append(exponent_at_most("G(MoE)/G(M=1): σ0-exponent <= 0 (advantage grows "
                                       "with the shift)", est, 0.0, 0.0))
         ev = {"simulator_seed": seed, "replicates": R, "sigma0_grid": list(SHIFT_GRID),

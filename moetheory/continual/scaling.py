@@ -28,9 +28,7 @@ from moetheory.stats import Comparison, MeanEstimate, at_least, at_most, compare
 __all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_exponent"]
 
 
-def fit_exponent(
-    x: Sequence[float], samples: Sequence[np.ndarray], alpha: float, seed: int = 0
-) -> MeanEstimate:
+def fit_exponent(x: Sequence[float], samples: Sequence[np.ndarray], alpha: float) -> MeanEstimate:
     r"""Log-log slope of the geometric mean of ``samples[i]`` on ``x[i]``, Welch t interval.
 
     Parameters
@@ -42,8 +40,6 @@ def fit_exponent(
         them positive per grid point.
     alpha : float
         One minus the interval's level, in (0, 1).
-    seed : int, optional
-        Unused (the interval is not resampled); kept so that callers need not change.
 
     Returns
     -------
@@ -100,7 +96,6 @@ def fit_exponent(
     ...
     ValueError: x must hold at least two distinct positive values, got [0.1, 0.1]
     """
-    del seed
     xs = np.asarray(x, dtype=float)
     if xs.ndim != 1 or len(np.unique(xs)) < 2 or (xs <= 0).any():
         raise ValueError(f"x must hold at least two distinct positive values, got {x!r}")
