@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from moetheory.estimation.detmath import cholesky_solve, det_exp, exact_gram
-from moetheory.estimation.models import Router
+from moetheory.estimation.models import Router, activation
 
 __all__ = [
     "FAMILIES",
@@ -147,8 +147,7 @@ def variant_experts(
     k = eta.shape[1]
     if family == "tanh":
         z = np.einsum("gkd,gnd->gkn", eta[:, :, :d], x) + eta[:, :, d:]
-        h = np.tanh(z)
-        s = 1.0 - h * h
+        h, s = activation(z, "tanh")
         dh = np.concatenate([s[..., None] * x[:, None, :, :], s[..., None]], axis=-1)
         return h, dh
     m = HIDDEN
