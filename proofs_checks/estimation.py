@@ -996,7 +996,9 @@ def _sequential_text(seq: SequentialResult) -> str:
 
 
 def _rates_derivation(design, fits: dict[str, dict], rule: str,
-                      seq: SequentialResult | None = None) -> str:
+                      seq: SequentialResult | None = None, experts: str | None = None) -> str:
+    """The derivation text of a rates claim; ``experts`` names the expert families when the
+    claim fits several (default: ``"<design.expert> experts"``)."""
     rows = "\n".join(
         f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
         f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {stable(f['slope'])} | "
@@ -1005,7 +1007,8 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     )
     return (
         f"Data $Y = f_{{G_*}}(X)+\\varepsilon$, $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
-        f"{design.expert} experts, $k_*=2$; $n\\in{list(design.n_grid)}$, {design.replicates} "
+        f"{experts or design.expert + ' experts'}, $k_*=2$; "
+        f"$n\\in{list(design.n_grid)}$, {design.replicates} "
         f"replicates. Least squares (3) by batched Levenberg–Marquardt (bit-identical on every "
         f"SIMD/BLAS path), each fit run until an accepted step lowers its objective by at most "
         f"{design.lm_tol:g} times the objective or no descent is left (*converged*), at most "
@@ -1298,6 +1301,8 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             "v = beta1/(||beta1|| + tau1) up to a common shift of all v_i, so the raw loss "
             "need not tend to 0.",
             seq,
+            experts=", ".join(FAST_EXPERTS[:-1]) + f" and {FAST_EXPERTS[-1]} experts (one "
+            "data set per family)",
         ),
     )
 
