@@ -183,7 +183,7 @@ def _convergence_table(quick: bool) -> None:
     print(f"{'cell':>16} {'setting':>30} {'CPU':>6} {'conv':>5} {'med L11':>9} "
           f"{'med expert_sup':>15}")
     for expert, router in (("tanh", "linear"), ("tanh", "cosine"), ("tanh", "perturbed"),
-                           ("poly2", "perturbed")):
+                           ("gelu", "perturbed"), ("poly2", "perturbed")):
         for name, (cap, tol) in settings.items():
             design = replace(d, expert=expert, lm_iterations=cap, lm_tol=tol)
             t = time.process_time()

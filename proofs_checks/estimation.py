@@ -996,7 +996,9 @@ def _sequential_text(seq: SequentialResult) -> str:
 
 
 def _rates_derivation(design, fits: dict[str, dict], rule: str,
-                      seq: SequentialResult | None = None) -> str:
+                      seq: SequentialResult | None = None, experts: str | None = None) -> str:
+    """The derivation text of a rates claim; ``experts`` names the expert families when the
+    claim fits several (default: ``"<design.expert> experts"``)."""
     rows = "\n".join(
         f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
         f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {stable(f['slope'])} | "
@@ -1005,7 +1007,8 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     )
     return (
         f"Data $Y = f_{{G_*}}(X)+\\varepsilon$, $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
-        f"{design.expert} experts, $k_*=2$; $n\\in{list(design.n_grid)}$, {design.replicates} "
+        f"{experts or design.expert + ' experts'}, $k_*=2$; "
+        f"$n\\in{list(design.n_grid)}$, {design.replicates} "
         f"replicates. Least squares (3) by batched Levenberg–Marquardt (bit-identical on every "
         f"SIMD/BLAS path), each fit run until an accepted step lowers its objective by at most "
         f"{design.lm_tol:g} times the objective or no descent is left (*converged*), at most "
@@ -1205,20 +1208,21 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     )
 
 
-#: Expert families the seeds name for the perturbed router's fast rates (tanh, ReLU, z^p).
-FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "poly2")
+#: Expert families the seeds name for the perturbed router's fast rates: ReLU and GeLU FFNs
+#: (002 L58), ReLU, tanh and z^p (002 L116), GELU (000 L165).
+FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "gelu", "poly2")
 
 
 @claim(
     "pcr.rates.perturbed-fast",
     kind="statistical",
     reading="perturbed router (tau1 = tau2 = 1), over-specified (k* = 2, k = 3), for each "
-    "expert family the seeds name (tanh(a^T x + b), ReLU(a^T x + b), (a^T x + b)^2): L_{1,1} "
-    "on the identifiable parameters (v = beta1/(||beta1||+tau1) centred, normalised masses, "
-    "eta) has a log-log slope within [-0.55, -0.18] (the band (log n/n)^{1/2}..(log n/n)^{1/4} "
-    "with log corrections); further readings for tanh: each parameter group, the experts as "
-    "functions, and the literal L_{1,1} on beta1 as fitted (not identifiable: "
-    "pcr.identifiable.perturbed)",
+    "expert family the seeds name (tanh(a^T x + b), ReLU(a^T x + b), GELU(a^T x + b) with "
+    "GELU(z) = z Phi(z), (a^T x + b)^2): L_{1,1} on the identifiable parameters "
+    "(v = beta1/(||beta1||+tau1) centred, normalised masses, eta) has a log-log slope within "
+    "[-0.55, -0.18] (the band (log n/n)^{1/2}..(log n/n)^{1/4} with log corrections); further "
+    "readings for tanh: each parameter group, the experts as functions, and the literal "
+    "L_{1,1} on beta1 as fitted (not identifiable: pcr.identifiable.perturbed)",
 )
 def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     """Slopes of L11 for the perturbed router and every named expert family.
@@ -1263,14 +1267,15 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     ]
     primary = Reading(
         "every named expert family",
-        "L11 on identifiable coordinates within the band for tanh, ReLU and z^2 experts",
+        "L11 on identifiable coordinates within the band for tanh, ReLU, GELU and z^2 experts",
         _all_of([r.verdict for r in readings[: len(FAST_EXPERTS)]]),
         "; ".join(f"{r.name}: {r.verdict.value}" for r in readings[: len(FAST_EXPERTS)]),
     )
     return Outcome(
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
-        + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:3])
+        + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
+                    for r in readings[: len(FAST_EXPERTS)])
         + " (the raw loss is not a function of g_G: v_i -> v_i + w is invisible)"
         + _cap_note(fits),
         {
@@ -1288,10 +1293,16 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             fits,
             f"stats.compare (equivalence): supported when the whole CI lies inside the band "
             f"{BAND}, unsupported when it lies outside, inconclusive otherwise; the claim needs "
-            "every expert family. The raw L11 (beta1 as fitted) is reported beside it: the "
-            "perturbed gate depends on beta1 only through v = beta1/(||beta1|| + tau1) up to a "
-            "common shift of all v_i, so the raw loss need not tend to 0.",
+            "every expert family the seeds name: tanh, ReLU, GELU ($z\\Phi(z)$, $\\Phi$ the "
+            "standard normal distribution function) and $z^2$ (002 L58 names FFN experts with "
+            "ReLU and GeLU activations, 002 L116 ReLU, tanh and $z^p$, 000 L165 GELU), each "
+            "fitted to data from the same $G_*$ with its own experts. The raw L11 (beta1 as "
+            "fitted) is reported beside it: the perturbed gate depends on beta1 only through "
+            "v = beta1/(||beta1|| + tau1) up to a common shift of all v_i, so the raw loss "
+            "need not tend to 0.",
             seq,
+            experts=", ".join(FAST_EXPERTS[:-1]) + f" and {FAST_EXPERTS[-1]} experts (one "
+            "data set per family)",
         ),
     )
 

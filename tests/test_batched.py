@@ -67,7 +67,7 @@ def test_cholesky_solve_against_numpy():
 
 
 @pytest.mark.parametrize("router", ["linear", "cosine", "perturbed"])
-@pytest.mark.parametrize("expert", ["tanh", "relu", "poly2", "linear"])
+@pytest.mark.parametrize("expert", ["tanh", "relu", "gelu", "poly2", "linear"])
 def test_jacobian_matches_the_scalar_objective_gradient(router, expert):
     rng = np.random.default_rng(2)
     x = rng.uniform(-2, 2, (1, 40, 2))
@@ -108,6 +108,14 @@ rows = [[float(r[c]).hex() for c in ("objective", *LOSSES)] for r in recs]
 ns, mat = loss_matrix(recs, "cosine", 3, "voronoi_l1")
 fit = slope_bootstrap(ns, mat, 0.05, np.random.default_rng(0), n_boot=200)
 rows.append([fit["slope"].hex(), *(v.hex() for v in fit["ci"])])
+from moetheory.estimation.batched import jacobian_batch
+from moetheory.estimation.models import EXPERTS, Router, activation
+z = np.linspace(-9.0, 9.0, 3001)
+rows.extend([v.hex() for v in np.concatenate(activation(z, e))] for e in EXPERTS)
+rng = np.random.default_rng(3)
+f, J = jacobian_batch(rng.normal(size=(2, 18)), rng.uniform(-2, 2, (2, 300, 2)), 3,
+                      Router("perturbed"), "gelu")
+rows.append([v.hex() for v in np.concatenate([f.ravel(), J.ravel()])])
 print(json.dumps(rows))
 """
 

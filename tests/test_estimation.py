@@ -7,6 +7,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mpmath import mp, mpf, ncdf, npdf
 from scipy.optimize import approx_fprime
 
 from moetheory.estimation import (
@@ -29,6 +30,7 @@ from moetheory.estimation.experiment import (
     true_measure,
 )
 from moetheory.estimation.fitting import least_squares_loop
+from moetheory.estimation.models import EXPERTS, activation
 from moetheory.estimation.symbolic import regression_expr
 
 ROUTERS = [Router("linear"), Router("cosine"), Router("perturbed", 0.5, 0.7)]
@@ -44,7 +46,7 @@ def _data(seed: int, n: int = 40, d: int = 2):
 @given(
     seed=st.integers(0, 10_000),
     r=st.sampled_from(ROUTERS),
-    expert=st.sampled_from(["tanh", "poly2", "linear"]),
+    expert=st.sampled_from(["tanh", "gelu", "poly2", "linear"]),
 )
 def test_gradient_matches_finite_differences(seed, r, expert):
     x, y = _data(seed)
@@ -236,6 +238,71 @@ def test_a_wrong_median_law_would_be_caught():
     pmf = np.diff(np.concatenate([[0.0], cdf]))
     uniform = np.full_like(pmf, 1 / pmf.size)
     assert np.max(np.abs(pmf - uniform)) > 0.05
+
+
+# ---- the activation sigma of h(x, (a, b)) = sigma(a^T x + b) ------------------------------------
+
+
+def _old_formulas(z: np.ndarray, expert: str) -> list[np.ndarray]:
+    """The activation as the package wrote it before :func:`activation`, at all four places:
+    ``models.expert_output``, ``fitting._expert_value`` (the same), ``fitting._expert_derivative``
+    (from ``h``) and ``batched._expert`` (value, derivative)."""
+    if expert == "tanh":
+        h = np.tanh(z)
+        return [h, 1.0 - h**2, h, 1.0 - h * h]
+    if expert == "relu":
+        h = np.maximum(z, 0.0)
+        return [h, (z > 0).astype(float), np.maximum(z, 0.0), (z > 0).astype(float)]
+    if expert == "poly2":
+        return [z**2, 2.0 * z, z * z, 2.0 * z]
+    return [z, np.ones_like(z), z, np.ones_like(z)]
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float64).view(np.uint64)
+
+
+@pytest.mark.parametrize("expert", ["tanh", "relu", "poly2", "linear"])
+def test_activation_gives_the_bits_of_the_formulas_it_replaces(expert):
+    rng = np.random.default_rng(17)
+    z = np.concatenate([rng.normal(0.0, 3.0, 3000), rng.uniform(-40, 40, 1000),
+                        [0.0, -0.0, 1e-300, -1e-300, 5e-324, 0.5, -0.5, 1.0]]).reshape(4, -1)
+    h, dh = activation(z, expert)
+    value, derivative, value_batched, derivative_batched = _old_formulas(z, expert)
+    for new, old in ((h, value), (dh, derivative), (h, value_batched), (dh, derivative_batched)):
+        assert np.all(new == old)
+        assert np.array_equal(_bits(new), _bits(old))
+
+
+def test_gelu_and_its_derivative_match_mpmath():
+    """GELU(z) = z Phi(z) and GELU'(z) = Phi(z) + z phi(z) on [-8, 8] at 50 digits."""
+    rng = np.random.default_rng(5)
+    z = np.concatenate([np.linspace(-8.0, 8.0, 1601), rng.uniform(-8.0, 8.0, 400),
+                        [-0.7517916243119924, 1e-300, -1e-300]])
+    h, dh = activation(z, "gelu")
+    with mp.workdps(50):
+        ref = [(mpf(v) * ncdf(mpf(v)), ncdf(mpf(v)) + mpf(v) * npdf(mpf(v)),
+                ncdf(mpf(v)) + abs(mpf(v)) * npdf(mpf(v))) for v in z]
+        err_h = [abs((mpf(float(a)) - r[0]) / r[0]) if r[0] else abs(mpf(float(a)))
+                 for a, r in zip(h, ref, strict=True)]
+        # the derivative changes sign near z = -0.7518: its error is measured against the
+        # size of its two terms, Phi(z) + |z| phi(z) (the sum's condition)
+        err_dh = [abs(mpf(float(a)) - r[1]) / r[2] for a, r in zip(dh, ref, strict=True)]
+    assert float(max(err_h)) < 2e-14
+    assert float(max(err_dh)) < 2e-14
+
+
+def test_gelu_is_finite_and_tends_to_relu_far_from_zero():
+    z = np.array([-1e300, -800.0, -40.0, 40.0, 800.0, 1e300])
+    h, dh = activation(z, "gelu")
+    assert np.all(np.isfinite(h)) and np.all(np.isfinite(dh))
+    assert np.all(h == np.maximum(z, 0.0)) and np.all(dh == (z > 0))
+
+
+def test_activation_families_and_bad_expert():
+    assert "gelu" in EXPERTS
+    with pytest.raises(ValueError, match=r"^expert must be one of \('tanh', 'relu', 'gelu'"):
+        activation(np.zeros(2), "sigmoid")
 
 
 # ---- bad input -------------------------------------------------------------------------------

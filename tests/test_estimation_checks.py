@@ -177,3 +177,19 @@ def test_fits_at_the_cap_stop_the_looks(monkeypatch):
         {"unconverged_cells": [50]})])
     assert not est._stop(None)([est._one_sided(
         "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True)])
+
+
+def test_perturbed_fast_covers_every_expert_family_the_seeds_name():
+    """002 L58 names FFN experts with ReLU and GeLU, 002 L116 ReLU, tanh and z^p, 000 L165
+    GELU: each is a reading of pcr.rates.perturbed-fast and a column of the rates figure."""
+    from moetheory.engine.registry import get_claim, load_checks
+    from moetheory.estimation.experiment import FIGURE_EXPERTS
+
+    assert set(est.FAST_EXPERTS) == {"tanh", "relu", "gelu", "poly2"}
+    assert set(est.FAST_EXPERTS) <= set(FIGURE_EXPERTS)
+    load_checks()
+    c = get_claim("pcr.rates.perturbed-fast")
+    lines = {s.seed_file: set(s.lines) for s in c.sources}
+    assert {58, 116} <= lines["002_ed39350ac6d6e1c0.txt"]
+    assert 165 in lines["000_7b6465990ad3b04b.txt"]
+    assert "GELU" in c.reading

@@ -6,7 +6,8 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
 
 * the exponential is :func:`det_exp`, built from ``+``, ``*``, ``rint`` and ``ldexp`` only
   (IEEE-exact elementary operations; NumPy's own ``exp`` differs in the last bit between the
-  AVX2 and AVX-512 paths), and ``tanh`` is NumPy's (identical on both paths);
+  AVX2 and AVX-512 paths), and the experts' activations are
+  :func:`~moetheory.estimation.models.activation` (the same bits on every path);
 * sums over samples are ``einsum``/``sum`` reductions (NumPy's own loops, no BLAS);
 * the only BLAS call, the Gauss–Newton matrix ``J^T J`` (``O(n P^2)``, the expensive part),
   is made *exact*: each Jacobian column is rounded to a fixed-point grid of ``b`` bits with
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from moetheory.estimation.detmath import cholesky_solve, det_exp, exact_gram
-from moetheory.estimation.models import EXPERTS, MixingMeasure, Router
+from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
 
@@ -73,17 +74,6 @@ def _unpack(theta: np.ndarray, k: int, d: int) -> tuple[np.ndarray, np.ndarray, 
     b1 = theta[:, k : k + k * d].reshape(g, k, d)
     eta = theta[:, k + k * d :].reshape(g, k, d + 1)
     return b0, b1, eta
-
-
-def _expert(z: np.ndarray, expert: str) -> tuple[np.ndarray, np.ndarray]:
-    if expert == "tanh":
-        h = np.tanh(z)
-        return h, 1.0 - h * h
-    if expert == "relu":
-        return np.maximum(z, 0.0), (z > 0).astype(float)
-    if expert == "poly2":
-        return z * z, 2.0 * z
-    return z, np.ones_like(z)
 
 
 def model_batch(
@@ -147,7 +137,7 @@ def _forward(theta, xT, xtT, k, router, expert):
     e = det_exp(u - u.max(axis=1, keepdims=True))
     pi = e / e.sum(axis=1, keepdims=True)
     z = _dot(eta[:, :, :-1], xT) + eta[:, :, -1:]
-    h, dh = _expert(z, expert)
+    h, dh = activation(z, expert)
     f = pi[:, 0] * h[:, 0]
     for i in range(1, k):
         f += pi[:, i] * h[:, i]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize
 
-from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, expert_output
+from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
 
 __all__ = [
     "FitResult",
@@ -33,16 +33,6 @@ __all__ = [
     "least_squares_loop",
     "least_squares_objective",
 ]
-
-
-def _expert_derivative(z: np.ndarray, h: np.ndarray, expert: str) -> np.ndarray:
-    if expert == "tanh":
-        return 1.0 - h**2
-    if expert == "relu":
-        return (z > 0).astype(float)
-    if expert == "poly2":
-        return 2.0 * z
-    return np.ones_like(z)
 
 
 def _check_data(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +138,7 @@ def _objective_core(
     e = np.exp(u - u.max(axis=0))
     pi = e / e.sum(axis=0)
     z = np.einsum("kd,dn->kn", eta[:, :-1], xT) + eta[:, -1:]
-    h = _expert_value(z, expert)
+    h, dh = activation(z, expert)
     f = np.einsum("kn,kn->n", pi, h)
     r = f - y
     value = float(np.einsum("n,n->", r, r)) / n
@@ -158,19 +148,9 @@ def _objective_core(
         c[:, None] * np.einsum("kn,dn->kd", g, xtT)
         + (dc * np.einsum("kn,kn->k", g, proj))[:, None] * b1
     )
-    q = (2.0 / n) * r * pi * _expert_derivative(z, h, expert)  # dL/dz, (k, n)
+    q = (2.0 / n) * r * pi * dh  # dL/dz, (k, n)
     grad_eta = np.concatenate([np.einsum("kn,dn->kd", q, xT), q.sum(axis=1)[:, None]], axis=1)
     return value, np.concatenate([grad_b0, grad_b1.ravel(), grad_eta.ravel()])
-
-
-def _expert_value(z: np.ndarray, expert: str) -> np.ndarray:
-    if expert == "tanh":
-        return np.tanh(z)
-    if expert == "relu":
-        return np.maximum(z, 0.0)
-    if expert == "poly2":
-        return z**2
-    return z
 
 
 def least_squares_loop(
@@ -243,7 +223,7 @@ def least_squares_loop(
         e = [np.exp(s - top) for s in scores]
         pi = [ei / sum(e) for ei in e]
         zs = [float(G.eta[i, :-1] @ xn) + G.eta[i, -1] for i in range(k)]
-        hs = [float(expert_output(G.eta[i : i + 1], xn[None, :], expert)[0, 0]) for i in range(k)]
+        hs, dhs = zip(*(map(float, activation(np.array(zi), expert)) for zi in zs), strict=True)
         f = sum(p * hv for p, hv in zip(pi, hs, strict=True))
         r = f - yn
         value += r**2 / n
@@ -251,8 +231,7 @@ def least_squares_loop(
             gi = 2.0 * r * pi[i] * (hs[i] - f) / n
             grad_b0[i] += gi
             grad_b1[i] += gi * (c[i] * xt + dc[i] * float(G.beta1[i] @ xt) * G.beta1[i])
-            dz = _expert_derivative(np.array(zs[i]), np.array(hs[i]), expert)
-            qi = 2.0 * r * pi[i] * float(dz) / n
+            qi = 2.0 * r * pi[i] * dhs[i] / n
             grad_eta[i, :-1] += qi * xn
             grad_eta[i, -1] += qi
     return value, np.concatenate([grad_b0, grad_b1.ravel(), grad_eta.ravel()])
