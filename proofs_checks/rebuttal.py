@@ -194,9 +194,11 @@ def check_eq6_quoted(ctx: CheckContext) -> Outcome:
     sources={S2: [38, 88, 90]},
     covers=["002-21"],
     origin="seed",
-    reading="for h = phi(a^T x + b) with phi in {tanh, ReLU, identity, z^2} on ||x|| <= R "
-    "and, for z^2, |a^T x + b| <= B: sup_x |h(x, eta) - h(x, eta')| <= C ||eta - eta'|| with "
-    "C = Lip(phi) sqrt(R^2 + 1), Lip = 1, 1, 1, 2B",
+    reading="for h = phi(a^T x + b) with phi in {tanh, ReLU, GELU, identity, z^2} on "
+    "||x|| <= R and, for z^2, |a^T x + b| <= B: sup_x |h(x, eta) - h(x, eta')| <= "
+    "C ||eta - eta'|| with C = Lip(phi) sqrt(R^2 + 1), Lip = 1, 1, "
+    "(1 + erf(1))/2 + e^-1/sqrt(pi) = 1.1289..., 1, 2B (GELU(z) = z Phi(z), named by 002 L58 "
+    "and 000 L165)",
 )
 def check_eq6(ctx: CheckContext) -> Outcome:
     z, w = sp.symbols("z w", real=True)
@@ -213,6 +215,19 @@ def check_eq6(ctx: CheckContext) -> Outcome:
         v == 0 or bool(v.is_nonnegative) or bool(sp.simplify(v).is_nonnegative)
         for v in relu_cases.values()
     )
+    # GELU(z) = z Phi(z): GELU' = Phi + z phi, GELU'' = phi (2 - z^2), so GELU' decreases on
+    # (-oo, -sqrt 2) from its limit 0, increases on (-sqrt 2, sqrt 2), decreases on
+    # (sqrt 2, oo) to its limit 1: sup |GELU'| = max(GELU'(sqrt 2), -GELU'(-sqrt 2))
+    cdf = (1 + sp.erf(z / sp.sqrt(2))) / 2
+    pdf = sp.exp(-(z**2) / 2) / sp.sqrt(2 * sp.pi)
+    dgelu = sp.diff(z * cdf, z)
+    gelu_first = sp.simplify(dgelu - (cdf + z * pdf))
+    gelu_second = sp.simplify(sp.diff(dgelu, z) - pdf * (2 - z**2))
+    gelu_lip = sp.simplify(dgelu.subs(z, sp.sqrt(2)))
+    gelu_low = sp.simplify(dgelu.subs(z, -sp.sqrt(2)))
+    gelu_limits = (sp.limit(dgelu, z, -sp.oo), sp.limit(dgelu, z, sp.oo))
+    gelu_ok = (gelu_first == 0 and gelu_second == 0 and gelu_limits == (0, 1)
+               and bool((gelu_lip - 1).is_positive) and bool((gelu_lip + gelu_low).is_positive))
     # z^2: z^2 - w^2 = (z - w)(z + w)
     poly_identity = sp.expand(z**2 - w**2 - (z - w) * (z + w))
     # Cauchy-Schwarz for |(a - a')^T x + (b - b')| <= sqrt(||x||^2 + 1) ||eta - eta'|| (d = 2)
@@ -223,14 +238,19 @@ def check_eq6(ctx: CheckContext) -> Outcome:
         - sum(ui * vi for ui, vi in zip(u, v, strict=True)) ** 2
         - sum((u[i] * v[j] - u[j] * v[i]) ** 2 for i in range(3) for j in range(i + 1, 3))
     )
-    ok = dtanh == 0 and relu_ok and poly_identity == 0 and lagrange == 0
+    ok = dtanh == 0 and relu_ok and gelu_ok and poly_identity == 0 and lagrange == 0
     return Outcome(
         Verdict.PROVED if ok else Verdict.REFUTED,
-        "proved for tanh, ReLU, linear and z^2 experts on bounded inputs (compact parameters "
-        "for z^2): the constant is Lip(phi) sqrt(R^2 + 1); unbounded x would break it",
+        "proved for tanh, ReLU, GELU, linear and z^2 experts on bounded inputs (compact "
+        "parameters for z^2): the constant is Lip(phi) sqrt(R^2 + 1), Lip(GELU) = "
+        f"{sp.N(gelu_lip, 6)}; unbounded x would break it",
         {
             "tanh_derivative_residual": dtanh,
             "relu_gap_by_sign_case": relu_cases,
+            "gelu_derivative_residuals": {"first": gelu_first, "second": gelu_second},
+            "gelu_lipschitz_constant": gelu_lip,
+            "gelu_derivative_at_minus_sqrt2": gelu_low,
+            "gelu_derivative_limits": {"-oo": gelu_limits[0], "+oo": gelu_limits[1]},
             "square_difference_identity": poly_identity,
             "lagrange_identity_residual_d3": lagrange,
         },
@@ -241,7 +261,14 @@ def check_eq6(ctx: CheckContext) -> Outcome:
             "(Cauchy-Schwarz; Lagrange's identity checked to expand to 0). Then "
             "$|\\tanh z - \\tanh z'| \\le |z-z'|$ since $\\tanh' = 1-\\tanh^2 \\in (0,1]$; "
             "$|\\max(z,0)-\\max(z',0)| \\le |z-z'|$ (four sign cases, each gap "
-            "$\\ge 0$); $|z^2-z'^2| = |z-z'|\\,|z+z'| \\le 2B|z-z'|$. Taking the supremum over "
+            "$\\ge 0$); for $\\mathrm{GELU}(z) = z\\Phi(z)$, $\\mathrm{GELU}' = \\Phi + "
+            "z\\varphi$ and $\\mathrm{GELU}'' = \\varphi(z)(2 - z^2)$ (both residuals 0), so "
+            "$\\mathrm{GELU}'$ falls from its limit 0 at $-\\infty$ to "
+            f"${sp.latex(gelu_low)}$ at $-\\sqrt2$, rises to ${sp.latex(gelu_lip)} = "
+            f"{sp.N(gelu_lip, 6)}$ at $\\sqrt2$ and falls to its limit 1: "
+            "$|\\mathrm{GELU}(z) - \\mathrm{GELU}(z')| \\le "
+            f"{sp.N(gelu_lip, 6)}\\,|z-z'|$; "
+            "$|z^2-z'^2| = |z-z'|\\,|z+z'| \\le 2B|z-z'|$. Taking the supremum over "
             "$\\|x\\|\\le R$ gives (6) with $C = \\mathrm{Lip}(\\varphi)\\sqrt{R^2+1}$. (A.1) "
             "(bounded input space, compact $\\Theta$) is what makes $R$ and $B$ finite."
         ),

@@ -134,3 +134,25 @@ def test_top1_interaction_sees_scaling_invariance():
     ev = out.readings[0].evidence
     assert ev["euler_beta1_grad_s"] == 0
     assert ev["same_expert_selected_500_inputs_(c = 2, 1, 3)"] is True
+
+
+def test_eq6_gelu_constant_is_the_supremum_of_the_derivative():
+    # independent of the check: |GELU'| on a fine mpmath grid, and chord ratios of GELU
+    import mpmath as mp
+
+    ev = rb.check_eq6(_ctx("pcr.eq6")).evidence
+    lip = ev["gelu_lipschitz_constant"]
+    expected = (1 + sp.erf(1)) / 2 + sp.exp(-1) / sp.sqrt(sp.pi)
+    assert sp.simplify(lip - expected) == 0
+    mp.mp.dps = 30
+
+    def dgelu(z):
+        return mp.ncdf(z) + z * mp.npdf(z)
+
+    grid = [mp.mpf(i) / 1000 for i in range(-8000, 8001)]
+    top = max(abs(dgelu(z)) for z in grid)
+    assert abs(top - mp.mpf(str(sp.N(lip, 30)))) < mp.mpf("1e-6")
+    rng = np.random.default_rng(1)
+    for z, w in rng.uniform(-6, 6, (500, 2)):
+        chord = abs(z * mp.ncdf(z) - w * mp.ncdf(w)) / abs(z - w)
+        assert chord <= float(sp.N(lip, 20)) + 1e-12
