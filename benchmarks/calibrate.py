@@ -184,7 +184,7 @@ def is_sequential(claim_id: str) -> bool:
 
 #: The key under which a run records the claim's own verdict (not a comparison).
 CLAIM_KEY: Key = ("claim", "verdict of the claim")
-Task = tuple[tuple[str, ...], int, str, dict[str, Truth | None]]
+Task = tuple[tuple[str, ...], int, tuple[str, ...], dict[str, Truth | None]]
 Result = dict[Key, tuple[float, float, str]]
 #: The decision rule of each :attr:`Comparison.rule`, for :func:`rejudge`.
 RULE_FUNCTIONS: dict[str, Callable[..., Comparison]] = {
@@ -222,16 +222,18 @@ def rejudge(record: list[Comparison], variant: str, truth: Truth | None) -> Resu
     return _result(out, False, "re-judged")
 
 
-def _run(task: Task) -> tuple[int, dict[str, Result | str], dict[str, list[Comparison]]]:
-    """One master seed of one pass: every claim of the group in this process, in order, so
-    that checks sharing a simulation (cached per process and seed) simulate it once. A check
-    that raises gives its error text instead of its comparisons. Also returns the recorded
-    comparisons of the non-sequential claims (for :func:`rejudge`)."""
-    claim_ids, seed, variant, truths = task
+def _run(task: Task
+         ) -> tuple[int, dict[str, dict[str, Result | str]], dict[str, list[Comparison]]]:
+    """One master seed of one or more passes (``variants``, in order): every claim of the group
+    in this process, in order, so that checks sharing a simulation or a fit (cached per
+    process) compute it once, also across the passes. A check that raises gives its error
+    text instead of its comparisons. Returns the results per variant and claim, and the
+    recorded comparisons of the non-sequential claims (for :func:`rejudge`)."""
+    claim_ids, seed, variants, truths = task
     load_checks()
-    out: dict[str, Result | str] = {}
+    out: dict[str, dict[str, Result | str]] = {v: {} for v in variants}
     records: dict[str, list[Comparison]] = {}
-    for claim_id in claim_ids:
+    for variant, claim_id in ((v, c) for v in variants for c in claim_ids):
         ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
         record: list[Comparison] = []
         truth = truths.get(claim_id)
@@ -249,10 +251,10 @@ def _run(task: Task) -> tuple[int, dict[str, Result | str], dict[str, list[Compa
             with claimed_values(move, record):
                 verdict = outcome_payload(get_claim(claim_id).check(ctx))["verdict"]
         except Exception as exc:  # recorded in the row, never a silent pass
-            out[claim_id] = f"{type(exc).__name__}: {exc}"
+            out[variant][claim_id] = f"{type(exc).__name__}: {exc}"
             continue
-        out[claim_id] = _result(record, sequential, str(verdict))
-        if not sequential:
+        out[variant][claim_id] = _result(record, sequential, str(verdict))
+        if not sequential and variant == "shipped":
             records[claim_id] = record
     return seed, out, records
 
@@ -352,33 +354,39 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     recorded: dict[str, list[list[Comparison] | None]] = {}
 
-    def run_all(variant: str, truths: dict[str, Truth | None], claims: list[str]
-                ) -> dict[str, list[Result | str]]:
+    def run_all(variants: tuple[str, ...], truths: dict[str, Truth | None], claims: list[str]
+                ) -> dict[str, dict[str, list[Result | str]]]:
         if not claims:
-            return {}
-        tasks: list[Task] = [(tuple(claims), s, variant, truths) for s in range(seeds)]
+            return {v: {} for v in variants}
+        tasks: list[Task] = [(tuple(claims), s, variants, truths) for s in range(seeds)]
         out = list(pool.map(_run, tasks)) if pool else [_run(t) for t in tasks]
         ordered = sorted(out, key=lambda x: x[0])
-        if variant == "shipped":
+        if "shipped" in variants:
             recorded.update({cid: [recs.get(cid) for _, _, recs in ordered] for cid in claims})
-        return {cid: [r[cid] for _, r, _ in ordered] for cid in claims}
+        return {v: {cid: [r[v][cid] for _, r, _ in ordered] for cid in claims}
+                for v in variants}
 
-    def variant_pass(variant: str, truths: dict[str, Truth | None]
-                     ) -> dict[str, list[Result | str]]:
-        """Re-run the sequential checks; re-judge the others' shipped comparisons."""
-        out = run_all(variant, truths, [c for c in group if rerun or is_sequential(c)])
-        for cid in group:
-            if cid not in out:
-                out[cid] = [r if isinstance(r, str) else rejudge(rec or [], variant, truths[cid])
-                            for r, rec in zip(shipped[cid], recorded[cid], strict=True)]
+    def variant_passes(truths: dict[str, Truth | None]
+                       ) -> dict[str, dict[str, list[Result | str]]]:
+        """Both variant passes: the sequential checks run again (true, then false, in one
+        process per seed, so that the false pass reuses the true pass's fits); the others'
+        shipped comparisons judged again."""
+        out = run_all(("true", "false"), truths,
+                      [c for c in group if rerun or is_sequential(c)])
+        for variant, results in out.items():
+            for cid in group:
+                if cid not in results:
+                    results[cid] = [r if isinstance(r, str)
+                                    else rejudge(rec or [], variant, truths[cid])
+                                    for r, rec in zip(shipped[cid], recorded[cid], strict=True)]
         return out
 
     try:
-        shipped = run_all("shipped", {}, group)
+        shipped = run_all(("shipped",), {}, group)["shipped"]
         truths: dict[str, Truth | None] = {cid: _truth(rows[cid], shipped[cid], seeds)
                                            for cid in group}
-        true_runs = variant_pass("true", truths)
-        false_runs = variant_pass("false", truths)
+        passes = variant_passes(truths)
+        true_runs, false_runs = passes["true"], passes["false"]
     finally:
         if pool:
             pool.shutdown()

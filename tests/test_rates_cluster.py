@@ -35,3 +35,22 @@ def test_scheduler_on_a_local_only_target_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="does not support option"):
         reproduce("cl-fig2", tmp_path, seed=0, profile="quick", replicates=1, progress=False,
                   scheduler="tcp://127.0.0.1:1")
+
+
+def test_cells_fitted_once_per_process_and_returned_as_copies(monkeypatch):
+    import moetheory.estimation.experiment as ex
+
+    d = RatesDesign(n_grid=(30, 40), replicates=2, restarts=0, lm_iterations=8)
+    ex._CELLS.clear()
+    calls = []
+    fit = ex.fit_cell
+    monkeypatch.setattr(ex, "fit_cell", lambda *a: calls.append(a[1:4]) or fit(*a))
+    first = run_rates(d, seed=3, configs=[("perturbed", 2)])
+    first[0]["voronoi_l1"] = -1.0  # a caller's change must not reach the remembered cell
+    again = run_rates(d, seed=3, configs=[("perturbed", 2)])
+    other = run_rates(d, seed=4, configs=[("perturbed", 2)])
+    assert len(calls) == 4  # two cells for seed 3, two for seed 4; seed 3 fitted once
+    assert again == run_rates(d, seed=3, configs=[("perturbed", 2)])
+    assert again[0]["voronoi_l1"] >= 0 and again != other
+    ex._CELLS.clear()
+    assert run_rates(d, seed=3, configs=[("perturbed", 2)]) == again  # a fresh fit, same bits

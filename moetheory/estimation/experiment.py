@@ -26,11 +26,13 @@ percentile bootstrap interval that resamples the replicates within each n.
 
 from __future__ import annotations
 
+import copy
 import csv
 import functools
 import itertools
 import math
 import textwrap
+from collections import OrderedDict
 from collections.abc import Iterable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field, replace
@@ -682,7 +684,7 @@ def run_rates(
         if executor is None and scheduler is None:
             out = []
             for r, k, n in cells:
-                out.extend(fit_cell(design, r, k, n, seed, x_eval, first_rep))
+                out.extend(_cached_cell(design, r, k, n, seed, x_eval, first_rep))
                 bar.update(1)
             return out
         if executor is not None:
@@ -698,6 +700,29 @@ def run_rates(
                                  first_rep)
     finally:
         bar.close()
+
+
+#: Records of the cells fitted in this process, most recent last (:func:`_cached_cell`).
+_CELLS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+#: How many cells :data:`_CELLS` keeps (a cell's records take a few kB).
+_CELLS_KEPT = 512
+
+
+def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
+                 x_eval: np.ndarray, first_rep: int) -> list[dict[str, Any]]:
+    """:func:`fit_cell`, remembered per process: claims that share a cell (the same design,
+    router, k, n, seed and replicates) fit it once. The fit is deterministic, so a
+    remembered cell is the cell; callers get copies of its records."""
+    key = (repr(design), router, k, n, seed, first_rep)
+    records = _CELLS.get(key)
+    if records is None:
+        records = fit_cell(design, router, k, n, seed, x_eval, first_rep)
+        _CELLS[key] = records
+        if len(_CELLS) > _CELLS_KEPT:
+            _CELLS.popitem(last=False)
+    else:
+        _CELLS.move_to_end(key)
+    return copy.deepcopy(records)
 
 
 def _submit_cells(executor, design, cells, seed, x_eval, bar, first_rep) -> list[dict[str, Any]]:
