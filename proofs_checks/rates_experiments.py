@@ -434,6 +434,28 @@ _MIS_DESIGN = (
 )
 
 
+def _mis_design_text(design: VariantDesign) -> str:
+    """The design of the misspecified claims: one stage, the dense gate, run to the rule."""
+    return (
+        f"Data $Y = q_r(X)+\\varepsilon$, $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
+        f"$n\\in{list(design.n_grid)}$, {design.replicates} replicates per $n$, tanh experts, "
+        f"$k={design.k}$ atoms fitted, dense gate, $\\tau_1=\\tau_2=1$. Least squares by "
+        "batched Levenberg–Marquardt (bit-identical on every SIMD/BLAS path) from the target"
+        + (f", the target plus $N(0,{design.start_noise}^2)$ noise" if design.start_noise else "")
+        + f" and {design.restarts} random start(s); the lowest objective wins. One stage (no "
+        "annealing: the gate is dense), run to the stopping rule of the dense rates fits "
+        f"(Gauss–Newton decrement at most {design.lm_tol:g} times the objective, or a step "
+        "rejected at $\\lambda\\ge10^8$: *converged*) or to the cap of "
+        f"{design.cap} iterations (*not converged*); a reading is decided only if in every $n$ "
+        f"cell at least {MIN_CONVERGED:.0%} of the winning fits converged, and at most "
+        f"{MAX_SHORTFALL:.0%} of the fits fall short of the target's objective by more than "
+        "$\\sigma^2/n$ (the least squares estimate's objective is at most the target's). "
+        "Slope of $\\log$(median loss) on $\\log n$ with a percentile bootstrap over "
+        "replicates (its exact law; Monte Carlo for slope differences; Bonferroni over the "
+        "readings)."
+    )
+
+
 def _reference(runs: dict) -> dict[str, Any]:
     out = {}
     for r, run in runs.items():
@@ -498,7 +520,7 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
     primary = Reading("(1.1) and (1.2)", "cosine slow and perturbed at least n^-1/4", verdict,
                       "; ".join(f"{r.name}: {r.verdict.value}" for r in readings))
     derivation = (
-        _design_text(design) + _MIS_DESIGN + "\n\n" + _table(fits)
+        _mis_design_text(design) + _MIS_DESIGN + "\n\n" + _table(fits)
         + f"\n\n(1.1) stats.greater against {SLOW_THRESHOLD}; (1.2) stats.at_most against "
         f"{QUARTER} (000 L151 states $n^{{-1/4}}$ without a log factor); the claim combines "
         "(1.1) with both parts of (1.2)."
@@ -557,7 +579,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
             ))
     verdict = combine([r.verdict for r in readings])
     derivation = (
-        _design_text(design) + _MIS_DESIGN + "\n\n"
+        _mis_design_text(design) + _MIS_DESIGN + "\n\n"
         + _table({f"{r}: {loss}": f for (r, loss), f in fits.items()})
         + f"\n\nstats.greater on slope(other) - slope(perturbed) with smallest meaningful "
         f"effect {MARGIN}: supported when the CI lies above 0, unsupported when it lies "
