@@ -50,7 +50,7 @@ def test_termination_interval_covers_the_mean_difference_of_actual_runs() -> Non
     g_without = cd.late_mean(cd._curves(without, "G"), cd.LATE)
     truth = float(np.mean(g_without - g_with))
     unit = ground_truth_unit(base)
-    assert truth > 0 and int(np.sum(g_without == g_with)) == 43
+    assert truth > 0 and np.mean(g_without == g_with) > 0.6
     assert max(g_with.max(), g_without.max()) < 3 * unit  # a cap at >= 3·ū changes nothing
     rng = np.random.default_rng(0)
     misses = 0
@@ -66,7 +66,7 @@ def test_termination_interval_covers_the_mean_difference_of_actual_runs() -> Non
 def test_twenty_identical_pairs_do_not_decide_the_termination_effect() -> None:
     # 20 runs identical with and without termination happen with probability about
     # 0.68**20 = 5e-4 in the code reading at M = 10, whose mean difference is about 0.08·ū > 0:
-    # fifty times the level of either side of a 1 - 1e-5 interval. Such a sample cannot show
+    # about a hundred times the level of either end of a 1 - 1e-5 interval. Such a sample cannot show
     # that the mean difference is below the smallest meaningful effect.
     res = simulate(CLConfig(M=2, T=10), 20, seed=0)
     res.generalization = res.forgetting = np.tile(np.linspace(1.0, 0.5, 10), (20, 1))
