@@ -66,8 +66,8 @@ def test_termination_interval_covers_the_mean_difference_of_actual_runs() -> Non
 def test_twenty_identical_pairs_do_not_decide_the_termination_effect() -> None:
     # 20 runs identical with and without termination happen with probability about
     # 0.68**20 = 5e-4 in the code reading at M = 10, whose mean difference is about 0.08·ū > 0:
-    # about a hundred times the level of either end of a 1 - 1e-5 interval. Such a sample cannot show
-    # that the mean difference is below the smallest meaningful effect.
+    # about a hundred times the level of either end of a 1 - 1e-5 interval. Such a sample
+    # cannot show that the mean difference is below the smallest meaningful effect.
     res = simulate(CLConfig(M=2, T=10), 20, seed=0)
     res.generalization = res.forgetting = np.tile(np.linspace(1.0, 0.5, 10), (20, 1))
     runs = {(M, term): res for M in cd.FIG2_MS for term in (True, False)}
