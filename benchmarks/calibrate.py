@@ -576,14 +576,9 @@ NOT_RUN: dict[str, str] = dict.fromkeys(
      "pcr.rates.top1", "pcr.rates.topk", "pcr.rates.topk-cosine-slow",
      "pcr.rates.top1.over-specified", "pcr.rates.topk.over-specified"], _RATES)
 #: Why a row misses a limit, where the cause is known (shown in the row's notes).
-KNOWN_CAUSES: dict[str, str] = {
-    "cl.fig2": "cause: the late-G differences 'without − with termination' are skewed "
-               "(a few runs far above the rest) and judged by a paired t interval of 10 runs "
-               "at a Bonferroni level of about 1e-5, whose lower tail is too short; G has no "
-               "bound known in advance, so the exact betting interval used for shares and "
-               "rounds does not apply. Next: more replicates at the quick budget, or a "
-               "bound on G from the configuration",
-}
+#: (cl.fig2's miss, 2/100 in its row of 2026-12-01 04:02, came from paired t intervals of its
+#: termination effect; fixed by exact intervals, see termination_ci in continual_dynamics.)
+KNOWN_CAUSES: dict[str, str] = {}
 NOT_RUN_DEFAULT = "added after the session-4 calibration run started: not reached"
 
 INTRO = """\
