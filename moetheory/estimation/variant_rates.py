@@ -565,6 +565,15 @@ def score_spread(setting: str, router: Router, x_eval: np.ndarray) -> float:
         The scale of the annealing schedules (:meth:`VariantDesign.stages`), so that a
         relative temperature has the same meaning for every router.
 
+    Notes
+    -----
+    With the true scores :math:`u_i(x) = s(x, \\beta^*_{1i}) + \\beta^*_{0i}`, the spread is
+    :math:`\\sqrt{\\operatorname{mean}_x (D(x) - \\bar D)^2}` with :math:`D = u_1 - u_2`.
+
+    See Also
+    --------
+    VariantDesign.stages : the schedules it scales.
+
     Examples
     --------
     >>> x = np.array([[0.0, 0.0], [1.0, 0.0]])
@@ -629,6 +638,11 @@ def best_fits(
     The least squares estimate's objective is at most the target's (below it by about
     :math:`\\sigma^2 P/n`): a winner above it by more than one noise degree of freedom,
     :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start.
+
+    See Also
+    --------
+    moetheory.estimation.variants.fit_to_rule : the fit.
+    run_variant, moetheory.estimation.overspecified.run_overspecified : its two callers.
 
     Examples
     --------
