@@ -564,17 +564,7 @@ def load_rows(store: Path = STORE) -> dict[str, Row]:
 
 
 #: Why a statistical claim has no row at :data:`FULL_SEEDS` seeds yet (default: not reached).
-_RATES = ("not run yet: at the quick budget the eleven rates checks take about 35 s of CPU per "
-          "seed, so 3 × 100 passes take about 3 CPU-hours on the 2-core machine. Session 5 "
-          "started this run, then stopped it to give the CPU to the re-run of the "
-          "continual-learning rows that harness version 2 and the new exponent interval "
-          "required (those rows were wrong or incomplete; these are only missing): queued "
-          "for the next session")
-NOT_RUN: dict[str, str] = dict.fromkeys(
-    ["pcr.rates.regression", "pcr.rates.cosine-slow", "pcr.rates.perturbed-fast",
-     "pcr.rates.comparison", "pcr.rates.comparison.misspecified", "pcr.rates.misspecified",
-     "pcr.rates.top1", "pcr.rates.topk", "pcr.rates.topk-cosine-slow",
-     "pcr.rates.top1.over-specified", "pcr.rates.topk.over-specified"], _RATES)
+NOT_RUN: dict[str, str] = {}
 #: (cl.fig2's miss, 2/100 in its row of 2026-12-01 04:02, came from paired t intervals of its
 #: termination effect; fixed by exact intervals, see termination_ci in continual_dynamics.)
 #: Why the quick rates rows of the sparse-gate claims miss the true-variant limit (session 6).
