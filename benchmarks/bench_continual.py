@@ -33,6 +33,7 @@ import numpy as np
 from moetheory.continual import CLConfig
 from moetheory.continual.reference import reference_run
 from moetheory.continual.simulator import simulate_many
+from moetheory.engine.runner import one_blas_thread
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _previous import previous_module
@@ -94,7 +95,7 @@ def _half(args: tuple[int, str, int, int]) -> list:  # type: ignore[type-arg]
 
 def on_two_processes(T: int, reading: str, R: int) -> list:  # type: ignore[type-arg]
     """The 8 curves split over the machine's 2 cores (curves 0, 2, 4, 6 and 1, 3, 5, 7)."""
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
         even, odd = pool.map(_half, [(T, reading, R, 0), (T, reading, R, 1)])
     out: list = [None] * (len(even) + len(odd))  # type: ignore[type-arg]
     out[0::2], out[1::2] = even, odd

@@ -21,7 +21,9 @@
 
 Run: ``python benchmarks/bench_estimation.py [--quick] [--only target ...]``. CPU times are
 ``time.process_time`` so that other load on a shared machine does not count; wall times do
-count it.
+count it. BLAS has one thread in every process, as in ``moetheory verify``'s check processes
+(:func:`moetheory.engine.runner.one_blas_thread`): OpenBLAS threads busy-wait, and two of
+them per process doubled the CPU seconds of the fits.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from moetheory.engine.runner import one_blas_thread
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.experiment import (
     RatesDesign,
@@ -141,7 +144,7 @@ def _target_table(quick: bool) -> None:
         print(f"{n:>7} {t_now:>8.1f} {t_old:>10.1f} {t_old / t_now:>11.1f}")
     print(f"{'total':>7} {totals[0]:>8.1f} {totals[1]:>10.1f} {totals[1] / totals[0]:>11.1f}")
     start = time.perf_counter()
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
         run_rates(d, 0, [("perturbed", 3)], executor=pool)
     print(f"whole configuration with losses, run_rates on 2 processes: "
           f"{time.perf_counter() - start:.1f} s wall")
@@ -201,6 +204,7 @@ TABLES = {"kernel": _kernel_table, "cells": _cell_table, "bootstrap": _bootstrap
 
 
 def main(quick: bool = False, only: tuple[str, ...] = tuple(TABLES)) -> None:
+    one_blas_thread()  # as verify's check processes: CPU times of one thread
     for name in only:
         TABLES[name](quick)
 

@@ -68,7 +68,7 @@ from pathlib import Path
 import numpy as np
 
 from moetheory.engine.registry import get_claim, load_checks, registered
-from moetheory.engine.runner import RunSettings, claim_context
+from moetheory.engine.runner import RunSettings, claim_context, one_blas_thread
 from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.stats import (
     Comparison,
@@ -351,7 +351,8 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
             group.append(cid)
     if not group:
         return [rows[c] for c in claim_ids]
-    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    one_blas_thread()  # as verify's check processes (threaded BLAS busy-waits)
+    pool = ProcessPoolExecutor(jobs, initializer=one_blas_thread) if jobs > 1 else None
     recorded: dict[str, list[list[Comparison] | None]] = {}
 
     def run_all(variants: tuple[str, ...], truths: dict[str, Truth | None], claims: list[str]

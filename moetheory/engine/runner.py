@@ -65,6 +65,7 @@ __all__ = [
     "RunSettings",
     "SignalGuard",
     "claim_context",
+    "one_blas_thread",
     "run_claims",
     "run_isolated",
 ]
@@ -477,13 +478,35 @@ _BLAS_SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_th
                  "openblas_set_num_threads64_", "openblas_set_num_threads")
 
 
-def _one_blas_thread() -> None:
-    """Give BLAS one thread in this process: checks run one per process (``--jobs``).
+def one_blas_thread() -> None:
+    """Give BLAS one thread in this process.
 
+    Checks run one per process (``--jobs``), and so do the workers of the benchmarks and of
+    the calibration: each calls this first.
+
+    Returns
+    -------
+    None
+
+    Notes
+    -----
     OpenBLAS threads busy-wait; two checks each running a threaded BLAS on 2 cores made a
-    12 s check take over 10 min under ``OPENBLAS_CORETYPE=Sandybridge``. The libraries are
-    already loaded (the engine forked after importing NumPy), so the environment variable
-    alone is too late: the loaded OpenBLAS is told through its own setter.
+    12 s check take over 10 min under ``OPENBLAS_CORETYPE=Sandybridge``, and a threaded
+    BLAS also doubles the CPU time a benchmark reports. The libraries are already loaded
+    (the engine forked after importing NumPy), so the environment variable alone is too
+    late: the loaded OpenBLAS is told through its own setter. The variables are set too,
+    for any process the caller starts.
+
+    See Also
+    --------
+    run_isolated : runs each check in a process that calls this.
+
+    Examples
+    --------
+    >>> import os
+    >>> one_blas_thread()
+    >>> os.environ["OPENBLAS_NUM_THREADS"]
+    '1'
     """
     import ctypes
 
@@ -510,7 +533,7 @@ def _one_blas_thread() -> None:
 def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: int) -> None:
     """The body of a check's process (never returns normally: the caller ``_exit``s)."""
     os.setsid()
-    _one_blas_thread()
+    one_blas_thread()
     assert _WATCH is not None
     _, watch_r, watch_w = _WATCH
     if os.fork() == 0:  # the watchdog: kill the group once the engine is gone
