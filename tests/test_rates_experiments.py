@@ -268,10 +268,10 @@ def test_slope_only_claims_fit_at_least_13_replicates(monkeypatch, check):
     for given, used in ((4, 13), (10, 13), (15, 15)):
         design, run = _fake_runs(-0.5, "top1" if check is rx.check_rates_top1 else "topk",
                                  replicates=given)
-        seen = []
+        seen: list[int] = []
         monkeypatch.setattr(rx, "variant_design", lambda *_a, design=design: design)
-        monkeypatch.setattr(rx, "run_variant",
-                            lambda d, *a, run=run: seen.append(d.replicates) or run(d, *a))
+        monkeypatch.setattr(rx, "run_variant", lambda d, *a, run=run, seen=seen:
+                            seen.append(d.replicates) or run(d, *a))
         out = check(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
         assert set(seen) == {used}
         assert out.evidence["design"]["replicates"] == used
