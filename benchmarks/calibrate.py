@@ -568,22 +568,11 @@ def load_rows(store: Path = STORE) -> dict[str, Row]:
 NOT_RUN: dict[str, str] = {}
 #: (cl.fig2's miss, 2/100 in its row of 2026-12-01 04:02, came from paired t intervals of its
 #: termination effect; fixed by exact intervals, see termination_ci in continual_dynamics.)
-#: Why the quick rates rows of the sparse-gate claims miss the true-variant limit (session 6).
-_PERCENTILE = (
-    "cause (session 6): the quick design fits 4 replicates per n, and the slope's interval is "
-    "the percentile bootstrap over them (its exact law) at a Bonferroni level of about 1e-4. "
-    "With 4 replicates the median per n takes few values and the slope estimate spreads widely "
-    "across seeds (for the routing errors, exactly 0 on some replicates and floored at 1e-12, "
-    "the estimates spread more than the intervals are wide: not calibrated); the percentile "
-    "interval misses the pooled slope on {k} of 100 seeds. The other rates rows computed the "
-    "same way miss on 1/100 or fewer, so this is the interval's small-sample coverage, not one "
-    "claim's fault. Next: the replicate looks of the dense rates claims (more replicates until "
-    "decided), or an interval whose coverage is shown at 4 to 10 replicates")
-#: Why a row misses a limit, where the cause is known (shown in the row's notes).
-KNOWN_CAUSES: dict[str, str] = {
-    "pcr.rates.top1": _PERCENTILE.format(k=3),
-    "pcr.rates.topk-cosine-slow": _PERCENTILE.format(k=4),
-}
+#: Why a row misses a limit, where the cause is known (shown in the row's notes). Empty: every
+#: row meets both limits. (Session 6's two misses, pcr.rates.top1 3/100 and
+#: pcr.rates.topk-cosine-slow 4/100, came from percentile intervals over 4 replicates per n;
+#: the claims now fit 13, see SLOPE_REPLICATES in proofs_checks/rates_experiments.py.)
+KNOWN_CAUSES: dict[str, str] = {}
 NOT_RUN_DEFAULT = "added after the session-4 calibration run started: not reached"
 
 INTRO = """\
