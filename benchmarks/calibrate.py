@@ -184,7 +184,9 @@ def is_sequential(claim_id: str) -> bool:
 
 #: The key under which a run records the claim's own verdict (not a comparison).
 CLAIM_KEY: Key = ("claim", "verdict of the claim")
-Task = tuple[tuple[str, ...], int, tuple[str, ...], dict[str, Truth | None]]
+#: The rates cells fitted under one master seed (:data:`moetheory.estimation.experiment._CELLS`).
+Fits = dict[tuple[object, ...], list[dict[str, object]]]
+Task = tuple[tuple[str, ...], int, tuple[str, ...], dict[str, Truth | None], Fits]
 Result = dict[Key, tuple[float, float, str]]
 #: The decision rule of each :attr:`Comparison.rule`, for :func:`rejudge`.
 RULE_FUNCTIONS: dict[str, Callable[..., Comparison]] = {
@@ -222,15 +224,36 @@ def rejudge(record: list[Comparison], variant: str, truth: Truth | None) -> Resu
     return _result(out, False, "re-judged")
 
 
+def _take_fits() -> Fits:
+    """The rates cells this process has fitted and remembered (the per-process cache of
+    :func:`moetheory.estimation.experiment.run_rates`), removed from it."""
+    from moetheory.estimation import experiment
+
+    fits = dict(experiment._CELLS)
+    experiment._CELLS.clear()
+    return fits
+
+
 def _run(task: Task
-         ) -> tuple[int, dict[str, dict[str, Result | str]], dict[str, list[Comparison]]]:
+         ) -> tuple[int, dict[str, dict[str, Result | str]], dict[str, list[Comparison]], Fits]:
     """One master seed of one or more passes (``variants``, in order): every claim of the group
     in this process, in order, so that checks sharing a simulation or a fit (cached per
     process) compute it once, also across the passes. A check that raises gives its error
-    text instead of its comparisons. Returns the results per variant and claim, and the
-    recorded comparisons of the non-sequential claims (for :func:`rejudge`)."""
-    claim_ids, seed, variants, truths = task
+    text instead of its comparisons. Returns the results per variant and claim, the
+    recorded comparisons of the non-sequential claims (for :func:`rejudge`) and, for the
+    shipped pass, the rates cells it fitted.
+
+    The task's ``fits`` (the shipped pass's cells of this seed) are remembered before the
+    variant passes run, so that a sequential rates check run again does not fit again what
+    the shipped pass fitted: a cell's fit is deterministic and keyed by its design, router,
+    ``k``, ``n``, seed and first replicate, so a remembered cell is the cell."""
+    claim_ids, seed, variants, truths, fits = task
     load_checks()
+    _take_fits()  # this seed's cells only: none of another task's
+    if fits:
+        from moetheory.estimation import experiment
+
+        experiment._CELLS.update(fits)
     out: dict[str, dict[str, Result | str]] = {v: {} for v in variants}
     records: dict[str, list[Comparison]] = {}
     for variant, claim_id in ((v, c) for v in variants for c in claim_ids):
@@ -256,7 +279,7 @@ def _run(task: Task
         out[variant][claim_id] = _result(record, sequential, str(verdict))
         if not sequential and variant == "shipped":
             records[claim_id] = record
-    return seed, out, records
+    return seed, out, records, _take_fits() if "shipped" in variants else {}
 
 
 @dataclass
@@ -328,14 +351,16 @@ def calibrate_claim(claim_id: str, seeds: int, jobs: int = 1) -> Row:
 
 
 def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
-                     rerun: bool = False) -> list[Row]:
+                     rerun: bool = False, reuse_fits: bool = True) -> list[Row]:
     """The rows of several claims, calibrated together: each pass runs every claim of the group
     under one master seed in one process (shared simulations are simulated once per seed).
 
     The variant passes of a non-sequential check judge its shipped comparisons again against
     the moved values (:func:`rejudge`, the same result as running it again); ``rerun=True``
-    runs every check again instead. Each row's ``seconds`` is the group's wall time divided
-    by the number of claims.
+    runs every check again instead. A check run again reuses the rates cells the shipped
+    pass fitted under the same seed (``reuse_fits``; the same result as fitting them again,
+    see :func:`_run`). Each row's ``seconds`` is the group's wall time divided by the number
+    of claims.
     """
     start = time.perf_counter()
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -354,17 +379,22 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
     one_blas_thread()  # as verify's check processes (threaded BLAS busy-waits)
     pool = ProcessPoolExecutor(jobs, initializer=one_blas_thread) if jobs > 1 else None
     recorded: dict[str, list[list[Comparison] | None]] = {}
+    shipped_fits: dict[int, Fits] = {}
 
     def run_all(variants: tuple[str, ...], truths: dict[str, Truth | None], claims: list[str]
                 ) -> dict[str, dict[str, list[Result | str]]]:
         if not claims:
             return {v: {} for v in variants}
-        tasks: list[Task] = [(tuple(claims), s, variants, truths) for s in range(seeds)]
+        tasks: list[Task] = [(tuple(claims), s, variants, truths, shipped_fits.pop(s, {}))
+                             for s in range(seeds)]
         out = list(pool.map(_run, tasks)) if pool else [_run(t) for t in tasks]
         ordered = sorted(out, key=lambda x: x[0])
         if "shipped" in variants:
-            recorded.update({cid: [recs.get(cid) for _, _, recs in ordered] for cid in claims})
-        return {v: {cid: [r[v][cid] for _, r, _ in ordered] for cid in claims}
+            recorded.update({cid: [recs.get(cid) for _, _, recs, _ in ordered]
+                             for cid in claims})
+            if reuse_fits and any(rerun or is_sequential(c) for c in claims):
+                shipped_fits.update({seed: fits for seed, _, _, fits in ordered})
+        return {v: {cid: [r[v][cid] for _, r, _, _ in ordered] for cid in claims}
                 for v in variants}
 
     def variant_passes(truths: dict[str, Truth | None]

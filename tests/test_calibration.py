@@ -269,3 +269,32 @@ def test_rejudge_moves_each_occurrence_like_a_rerun() -> None:
     out = calibrate.rejudge(record, "true", truth)
     assert out[("equivalence", "x")][2] == "supported"  # not in truth: the shipped value
     assert out[("equivalence", "x [occurrence 2]")][2] == "unsupported"  # moved to ~3 - 0.2
+
+
+def test_variant_passes_reuse_the_shipped_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a sequential rates check is run again for the true and false passes; the cells its
+    # shipped pass fitted under a seed are handed to that seed's variant task, so it fits
+    # nothing again, and the row is the one fitting everything again gives
+    from dataclasses import replace
+
+    import moetheory.estimation.experiment as ex
+    import proofs_checks.estimation as est
+
+    def tiny(profile: str = "quick", replicates: int | None = None) -> ex.RatesDesign:
+        return replace(ex.rates_design(profile), n_grid=(40, 80), lm_iterations=5)
+
+    fitted: list[tuple[object, ...]] = []
+    fit = ex.fit_cell
+    monkeypatch.setattr(est, "rates_design", tiny)
+    monkeypatch.setattr(ex, "fit_cell", lambda *a: fitted.append(a[1:5]) or fit(*a))
+    cid = "pcr.rates.regression"
+    assert calibrate.is_sequential(cid)
+    reused = calibrate.calibrate_claims([cid], seeds=2)
+    shipped_fits = len(fitted)
+    assert shipped_fits > 0 and len(set(fitted)) == shipped_fits  # each cell fitted once
+    fitted.clear()
+    again = calibrate.calibrate_claims([cid], seeds=2, reuse_fits=False)
+    assert len(fitted) == 2 * shipped_fits  # the variant passes fit every cell again
+    keep = ("comparisons", "true_unsupported", "true_supported", "false_supported_worst",
+            "false_claim_supported", "worst_label", "shipped_verdicts", "true_unsupported_by")
+    assert {k: getattr(reused[0], k) for k in keep} == {k: getattr(again[0], k) for k in keep}
