@@ -22,9 +22,10 @@ runs it (same per-claim seed, alpha and profile), under ``S`` master seeds, thre
    :math:`b + t = \mu - \Delta`; at-least :math:`b - t = \mu + \Delta`; greater
    :math:`c = \mu + \Delta`). Target: each comparison ``supported`` on at most 5% of seeds.
 
-Passes 2 and 3 run a sequential check again (where it stops depends on its verdicts); a
-non-sequential check's comparisons from pass 1 are judged again against the moved values
-(:func:`rejudge`), which gives the same verdicts as running it again.
+Passes 2 and 3 run a sequential check again (where it stops depends on its verdicts),
+reusing the rates cells pass 1 fitted under the same seed (deterministic fits: the same
+records); a non-sequential check's comparisons from pass 1 are judged again against the
+moved values (:func:`rejudge`), which gives the same verdicts as running it again.
 
 Claims whose statement is false but whose estimator is that of a true twin declare mode
 ``via:<twin>`` and are calibrated through the twin's row.
