@@ -71,6 +71,7 @@ import numpy as np
 from moetheory.engine.registry import get_claim, load_checks, registered
 from moetheory.engine.runner import RunSettings, claim_context, one_blas_thread
 from moetheory.engine.verdicts import Verdict, outcome_payload
+from moetheory.estimation import experiment as rates_experiment
 from moetheory.stats import (
     Comparison,
     at_least,
@@ -228,10 +229,8 @@ def rejudge(record: list[Comparison], variant: str, truth: Truth | None) -> Resu
 def _take_fits() -> Fits:
     """The rates cells this process has fitted and remembered (the per-process cache of
     :func:`moetheory.estimation.experiment.run_rates`), removed from it."""
-    from moetheory.estimation import experiment
-
-    fits = dict(experiment._CELLS)
-    experiment._CELLS.clear()
+    fits = dict(rates_experiment._CELLS)
+    rates_experiment._CELLS.clear()
     return fits
 
 
@@ -251,10 +250,7 @@ def _run(task: Task
     claim_ids, seed, variants, truths, fits = task
     load_checks()
     _take_fits()  # this seed's cells only: none of another task's
-    if fits:
-        from moetheory.estimation import experiment
-
-        experiment._CELLS.update(fits)
+    rates_experiment._CELLS.update(fits)
     out: dict[str, dict[str, Result | str]] = {v: {} for v in variants}
     records: dict[str, list[Comparison]] = {}
     for variant, claim_id in ((v, c) for v in variants for c in claim_ids):
