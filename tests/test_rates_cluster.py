@@ -54,3 +54,31 @@ def test_cells_fitted_once_per_process_and_returned_as_copies(monkeypatch):
     assert again[0]["voronoi_l1"] >= 0 and again != other
     ex._CELLS.clear()
     assert run_rates(d, seed=3, configs=[("perturbed", 2)]) == again  # a fresh fit, same bits
+
+
+class _Recording(ThreadPoolExecutor):
+    """A thread pool that records ``(n, replicates, first_rep)`` of each submitted cell task."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.tasks: list[tuple[int, int, int]] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        design, _router, _k, n, _seed, _x_eval, first = args
+        self.tasks.append((n, design.replicates, first))
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_large_cells_are_split_into_tasks_largest_first(monkeypatch):
+    # Two processes on one cell at n = 10^5 ran one after the other: a cell's replicates are
+    # split into tasks of about TASK_SAMPLES samples (each >= 2 replicates), submitted by
+    # size, largest first, and the records come back in the order of the local run.
+    import moetheory.estimation.experiment as ex
+
+    monkeypatch.setattr(ex, "TASK_SAMPLES", 250)
+    d = RatesDesign(n_grid=(40, 120), replicates=5, restarts=1, lm_iterations=6)
+    with _Recording() as pool:
+        split = run_rates(d, 2, [("perturbed", 3)], executor=pool)
+    assert sorted(pool.tasks) == [(40, 5, 0), (120, 2, 0), (120, 3, 2)]
+    assert pool.tasks[0] == (120, 3, 2)
+    assert split == run_rates(d, 2, [("perturbed", 3)])

@@ -304,7 +304,7 @@ def fit_batch(
     bound: float = 5.0,
     iterations: int = 60,
     tol: float = 0.0,
-    max_chunk: int = 600_000,
+    max_chunk: int = 150_000,
 ) -> BatchFit:
     """Levenberg–Marquardt least-squares fits (eq. (3) of seed 002) of many data sets at once.
 

@@ -62,6 +62,7 @@ from moetheory.estimation.voronoi import (
 __all__ = [
     "LM_TOL",
     "LOSSES",
+    "TASK_SAMPLES",
     "RatesDesign",
     "fit_cell",
     "fit_record",
@@ -96,6 +97,11 @@ LOSSES: tuple[str, ...] = (
 #: agree to about 0.1% with fits run at a 10^4 times smaller tolerance and a 10 times larger
 #: cap; 1e-8 was not enough (a cosine cell's median L11 moved 11%).
 LM_TOL = 1e-9
+
+#: Samples (``n`` times replicates) of one task when :func:`run_rates` runs on an executor or
+#: a cluster: a larger cell is split into tasks of its replicates, so that the workers share a
+#: cell at ``n = 10^5`` instead of one of them fitting it alone.
+TASK_SAMPLES = 200_000
 
 
 def true_measure() -> MixingMeasure:
@@ -605,11 +611,14 @@ def run_rates(
 ) -> list[dict[str, Any]]:
     """Run the fits of ``configs`` (pairs ``(router, k)``; all of the design if ``None``).
 
-    Each ``(router, k, n)`` cell is one task (:func:`fit_cell`). Tasks run in this process, on
+    The fits run by ``(router, k, n)`` cell (:func:`fit_cell`) in this process, on
     ``executor`` (any :class:`concurrent.futures.Executor`), or on the ``dask.distributed``
     cluster at ``scheduler`` -- the same interface as the continual-learning sweeps
-    (:func:`moetheory.continual.sweep.run_sweep`). A cell's result does not depend on where it
-    runs: the fit is bit-identical on every SIMD/BLAS path.
+    (:func:`moetheory.continual.sweep.run_sweep`). On an executor or a cluster a cell of more
+    than :data:`TASK_SAMPLES` samples (``n`` times replicates) is split into tasks of its
+    replicates (at least two each), and the tasks are submitted largest first, so that the
+    workers share the largest cells. The records do not depend on where or in which task a
+    replicate runs: every fit is bit-identical on every SIMD/BLAS path and in any batch.
 
     Parameters
     ----------
@@ -725,12 +734,30 @@ def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
     return copy.deepcopy(records)
 
 
+def _tasks(design: RatesDesign, cells: list[tuple[str, int, int]], first_rep: int
+           ) -> list[tuple[str, int, int, int, int]]:
+    """``(router, k, n, first, count)``: each cell's replicates in near-equal parts of about
+    :data:`TASK_SAMPLES` samples, at least two replicates each, in the order of ``cells``."""
+    reps = design.replicates
+    out = []
+    for r, k, n in cells:
+        parts = max(1, min(reps // 2, math.ceil(n * reps / TASK_SAMPLES)))
+        bounds = [first_rep + reps * i // parts for i in range(parts + 1)]
+        out += [(r, k, n, lo, hi - lo) for lo, hi in itertools.pairwise(bounds)]
+    return out
+
+
 def _submit_cells(executor, design, cells, seed, x_eval, bar, first_rep) -> list[dict[str, Any]]:
-    futures = [executor.submit(fit_cell, design, r, k, n, seed, x_eval, first_rep)
-               for r, k, n in cells]
+    tasks = _tasks(design, cells, first_rep)
+    bar.reset(total=len(tasks))
+    futures = {}
+    for i in sorted(range(len(tasks)), key=lambda i: -tasks[i][2] * tasks[i][4]):
+        r, k, n, first, count = tasks[i]
+        futures[i] = executor.submit(fit_cell, replace(design, replicates=count), r, k, n, seed,
+                                     x_eval, first)
     out: list[dict[str, Any]] = []
-    for fut in futures:
-        out.extend(fut.result())
+    for i in range(len(tasks)):
+        out.extend(futures[i].result())
         bar.update(1)
     return out
 
