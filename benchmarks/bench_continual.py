@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--previous", default=PREVIOUS,
                         help="git revision of the simulator to time beside this one ('none')")
     args = parser.parse_args(argv)
+    one_blas_thread()  # as verify's check processes and the pool's workers
     cfgs = configs(args.T, args.reading)
     R = args.replicates
     previous = None if args.previous == "none" else previous_simulator(args.previous)

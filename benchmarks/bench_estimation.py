@@ -9,8 +9,11 @@
    and starts. CPU seconds, ratios, and the median objective each reaches.
 3. The target of issue 10: one rates configuration (perturbed router, k = 3) on the grid
    n = 10^3, 10^4, 10^5 with 40 replicates x 2 starts, 60 LM iterations: CPU seconds of the
-   current and the previous LM per n, and the wall time of the current one on 2 worker
-   processes (``run_rates(..., executor=ProcessPoolExecutor(2))``, the executor interface).
+   current and the previous LM per n, and the wall time of the whole configuration on 2
+   worker processes (``run_rates(..., executor=ProcessPoolExecutor(2))``, the executor
+   interface) with each cell one task against cells split into tasks of about
+   :data:`~moetheory.estimation.experiment.TASK_SAMPLES` samples, largest first (with one
+   task per cell, one process fits the cell at n = 10^5 while the other idles).
 4. The slope interval: the exact bootstrap law against Monte Carlo with the resamples a claim
    at its Bonferroni share needs (``50 / alpha``).
 5. Convergence of the fits (issue 10, session 4): in the over-specified cells whose medians
@@ -29,15 +32,18 @@ them per process doubled the CPU seconds of the fits.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 
 from moetheory.engine.runner import one_blas_thread
+from moetheory.estimation import experiment
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.experiment import (
     RatesDesign,
@@ -143,11 +149,20 @@ def _target_table(quick: bool) -> None:
         totals[1] += t_old
         print(f"{n:>7} {t_now:>8.1f} {t_old:>10.1f} {t_old / t_now:>11.1f}")
     print(f"{'total':>7} {totals[0]:>8.1f} {totals[1]:>10.1f} {totals[1] / totals[0]:>11.1f}")
-    start = time.perf_counter()
-    with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
-        run_rates(d, 0, [("perturbed", 3)], executor=pool)
-    print(f"whole configuration with losses, run_rates on 2 processes: "
-          f"{time.perf_counter() - start:.1f} s wall")
+    print("whole configuration with losses, run_rates on 2 processes (wall s)")
+    walls = {}
+    for label, samples in (("one task per cell", math.inf),
+                           ("cells split into tasks", experiment.TASK_SAMPLES)):
+        with mock.patch.object(experiment, "TASK_SAMPLES", samples):
+            start = time.perf_counter()
+            with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
+                records = run_rates(d, 0, [("perturbed", 3)], executor=pool)
+            walls[label] = time.perf_counter() - start
+        print(f"{label:>24}: {walls[label]:6.1f}")
+        if len(walls) == 1:
+            first = records
+    print(f"{'ratio':>24}: {walls['one task per cell'] / walls['cells split into tasks']:6.1f}"
+          f"  (same records: {records == first})")
 
 
 def _bootstrap_table(quick: bool) -> None:
