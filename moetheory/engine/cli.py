@@ -187,15 +187,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("reproduce", help="reproduce a paper figure: " + ", ".join(REPRODUCERS))
     rep.add_argument("target", choices=sorted(REPRODUCERS))
     rep.add_argument("--out", type=Path, default=Path("figures"), help="output folder")
-    rep.add_argument("--seed", type=_int_at_least(0), default=0)
-    rep.add_argument("--profile", choices=PROFILES, default="full")
-    rep.add_argument("--replicates", type=_int_at_least(1), default=None)
-    rep.add_argument("--no-progress", action="store_true")
+    rep.add_argument("--seed", type=_int_at_least(0), default=0,
+                     help="master seed (default 0)")
+    rep.add_argument("--profile", choices=PROFILES, default="full",
+                     help="design: sizes, replicates, iterations (default full)")
+    rep.add_argument("--replicates", type=_int_at_least(1), default=None,
+                     help="replicates instead of the profile's")
+    rep.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     rep.add_argument(
         "--scheduler",
-        default=None,
+        default=None, metavar="ADDRESS",
         help="address of a dask.distributed scheduler (tcp://host:8786) to run the cells on "
-        "(targets that support it: rates)",
+        "(targets that support it: rates); large cells are split into tasks of their "
+        "replicates, and the numbers are those of the local run",
     )
     return parser
 
