@@ -333,7 +333,9 @@ def fit_batch(
         is rejected at damping ``lambda >= 1e8`` (no descent left at the working precision).
         ``tol = 0`` runs every fit for all ``iterations``.
     max_chunk : int
-        Largest ``G_chunk * n * k`` processed at once (memory).
+        Largest ``G_chunk * n * k`` processed at once (memory and cache: at ``n = 10^5``,
+        ``k = 3`` the default advances one fit at a time, which measured about 15% faster
+        than two). The bits do not depend on it.
 
     Returns
     -------
