@@ -193,3 +193,11 @@ def test_perturbed_fast_covers_every_expert_family_the_seeds_name():
     assert {58, 116} <= lines["002_ed39350ac6d6e1c0.txt"]
     assert 165 in lines["000_7b6465990ad3b04b.txt"]
     assert "GELU" in c.reading
+
+
+def test_the_derivation_states_the_stopping_rule_the_fits_apply(monkeypatch):
+    # The derivation said "until an accepted step lowers its objective by at most tol times
+    # the objective"; fit_batch stops on the Gauss-Newton decrement, not on the last gain.
+    monkeypatch.setattr(est, "run_rates", _fake_rates({}))
+    text = est.check_rates_regression(_ctx("pcr.rates.regression")).derivation
+    assert "Gauss–Newton decrement" in text and "lowers its objective" not in text
