@@ -70,9 +70,10 @@ class _Recording(ThreadPoolExecutor):
 
 
 def test_large_cells_are_split_into_tasks_largest_first(monkeypatch):
-    # Two processes on one cell at n = 10^5 ran one after the other: a cell's replicates are
-    # split into tasks of about TASK_SAMPLES samples (each >= 2 replicates), submitted by
-    # size, largest first, and the records come back in the order of the local run.
+    # With one task per cell, one worker fitted the n = 10^5 cell alone while the other idled.
+    # A cell's replicates are split into tasks of about TASK_SAMPLES samples (each >= 2
+    # replicates), submitted by size, largest first; the records come back in the order of
+    # the local run.
     import moetheory.estimation.experiment as ex
 
     monkeypatch.setattr(ex, "TASK_SAMPLES", 250)
