@@ -150,19 +150,16 @@ def _target_table(quick: bool) -> None:
         print(f"{n:>7} {t_now:>8.1f} {t_old:>10.1f} {t_old / t_now:>11.1f}")
     print(f"{'total':>7} {totals[0]:>8.1f} {totals[1]:>10.1f} {totals[1] / totals[0]:>11.1f}")
     print("whole configuration with losses, run_rates on 2 processes (wall s)")
-    walls = {}
+    walls, records = [], []
     for label, samples in (("one task per cell", math.inf),
                            ("cells split into tasks", experiment.TASK_SAMPLES)):
         with mock.patch.object(experiment, "TASK_SAMPLES", samples):
             start = time.perf_counter()
             with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
-                records = run_rates(d, 0, [("perturbed", 3)], executor=pool)
-            walls[label] = time.perf_counter() - start
-        print(f"{label:>24}: {walls[label]:6.1f}")
-        if len(walls) == 1:
-            first = records
-    print(f"{'ratio':>24}: {walls['one task per cell'] / walls['cells split into tasks']:6.1f}"
-          f"  (same records: {records == first})")
+                records.append(run_rates(d, 0, [("perturbed", 3)], executor=pool))
+            walls.append(time.perf_counter() - start)
+        print(f"{label:>24}: {walls[-1]:6.1f}")
+    print(f"{'ratio':>24}: {walls[0] / walls[1]:6.1f}  (same records: {records[0] == records[1]})")
 
 
 def _bootstrap_table(quick: bool) -> None:
