@@ -51,6 +51,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -816,6 +817,15 @@ def _primitive(v: Sequence[sp.Expr]) -> list[sp.Expr]:
     return [sp.Integer(sign * t // g) for t in ints]
 
 
+def _primitive_fractions(v: Sequence[Any]) -> list[sp.Expr]:
+    """:func:`_primitive` of a row of ``QQ`` elements, in integer arithmetic."""
+    den = math.lcm(*(int(c.denominator) for c in v)) if v else 1
+    ints = [int(c.numerator) * (den // int(c.denominator)) for c in v]
+    g = math.gcd(*ints) or 1
+    sign = -1 if next((t for t in ints if t != 0), 1) < 0 else 1
+    return [sp.Integer(sign * t // g) for t in ints]
+
+
 def canonical_null_basis(vectors: Sequence[Sequence[sp.Expr]]) -> list[list[sp.Expr]]:
     """The reduced-row-echelon basis of the span of ``vectors``, rows made primitive.
 
@@ -855,8 +865,7 @@ def canonical_null_basis(vectors: Sequence[Sequence[sp.Expr]]) -> list[list[sp.E
     if all(c.is_Rational for r in rows for c in r):
         dm = DomainMatrix([[QQ(int(c.p), int(c.q)) for c in r] for r in rows], (len(rows), n), QQ)
         red, _ = dm.rref()
-        mat = red.to_Matrix()
-        out = [_primitive(list(mat.row(i))) for i in range(mat.rows)]
+        out = [_primitive_fractions(r) for r in red.to_list()]
     else:
         mat, _ = sp.Matrix(rows).rref(iszerofunc=lambda e: sp.simplify(e) == 0,
                                       simplify=True)

@@ -75,6 +75,9 @@ def test_null_space_basis_is_canonical_whatever_vectors_were_found() -> None:
     b = canonical_null_basis([[1, 3, 4, 5], [2, 3, 5, 7]])  # same span, other vectors
     assert a == b == [[1, 0, 1, 2], [0, 1, 1, 1]]
     assert all(isinstance(c, sp.Integer) for row in a for c in row)
+    # a family of one function: vectors of length 1 (sp.ilcm needs two arguments)
+    assert canonical_null_basis([[sp.Rational(-3, 2)], [3]]) == [[1]]
+    assert canonical_null_basis([[sp.Rational(1, 6), sp.Rational(-1, 4)]]) == [[2, -3]]
 
 
 def test_elimination_pivots_on_the_first_independent_columns() -> None:
