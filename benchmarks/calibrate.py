@@ -469,18 +469,23 @@ def _score(row: Row, truth: Truth, true_runs: list[Result], false_runs: list[Res
     if not truth:
         return
     sup, uns = Verdict.SUPPORTED.value, Verdict.UNSUPPORTED.value
+
+    def supported(r: Result) -> bool:
+        # a run that decided none of the calibrated comparisons (a rates run whose configs
+        # all stopped at the iteration cap records none) is not a supported claim
+        verdicts = [v[2] for k, v in r.items() if k in truth]
+        return bool(verdicts) and all(v == sup for v in verdicts)
+
     row.true_unsupported = sum(any(v[2] == uns for k, v in r.items() if k in truth)
                                for r in true_runs)
-    row.true_supported = sum(all(v[2] == sup for k, v in r.items() if k in truth)
-                             for r in true_runs)
+    row.true_supported = sum(supported(r) for r in true_runs)
     by = {f"{k[0]}: {k[1]}": sum(r.get(k, (0, 0, ""))[2] == uns for r in true_runs)
           for k in sorted(truth)}
     row.true_unsupported_by = {k: v for k, v in by.items() if v}
     per_key = {k: sum(r.get(k, (0, 0, ""))[2] == sup for r in false_runs) for k in truth}
     worst = max(sorted(per_key), key=lambda k: per_key[k])
     row.false_supported_worst, row.worst_label = per_key[worst], f"{worst[0]}: {worst[1]}"
-    row.false_claim_supported = sum(all(v[2] == sup for k, v in r.items() if k in truth)
-                                    for r in false_runs)
+    row.false_claim_supported = sum(supported(r) for r in false_runs)
 
 
 #: Modules whose code a row's fingerprint follows, and the ones it does not (reporting).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import mpmath
@@ -869,6 +869,11 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
     """Run the rates fits of ``plan`` (expert -> configs) in looks of replicates until the
     claim is decided (:func:`moetheory.stats.run_sequential`, Bonferroni over the looks).
 
+    Futility within a look: a config's sizes after its first cell with fewer than
+    :data:`MIN_CONVERGED` of the winning fits converged (over the looks so far) are not
+    fitted (``run_rates(stop=...)``): every reading on that config is undecided by the
+    convergence rule whatever they give (:func:`_slope`), and that stops the looks.
+
     ``judge(records_by_expert, alpha_look)`` returns ``(comparisons, payload)``; returns the
     design with the replicates used, the sequential result and the last payload."""
     budget = Budget.for_profile(ctx.profile, quick=budgets["quick"], full=budgets["full"])
@@ -882,7 +887,8 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
         for expert, configs in plan.items():
             design = replace(base, expert=expert, replicates=count)
             records[expert].extend(run_rates(design, ctx.seed, configs,
-                                             scheduler=ctx.scheduler, first_rep=first))
+                                             scheduler=ctx.scheduler, first_rep=first,
+                                             stop=_at_the_cap(records[expert])))
         return {"replicate": np.arange(first, first + count)}
 
     def judge_look(data: dict[str, np.ndarray], alpha_look: float) -> list[Comparison]:
@@ -893,8 +899,37 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
     return replace(base, replicates=seq.n), seq, last["payload"]
 
 
+def _at_the_cap(earlier: list[dict[str, Any]]):
+    """The futility rule of :func:`_rates_sequential`: is a cell's share of converged
+    winning fits, with the ``earlier`` looks' fits of that cell, below MIN_CONVERGED?"""
+
+    def stop(router: str, k: int, n: int, cell: list[dict[str, Any]]) -> bool:
+        rows = [r for r in earlier if (r["router"], r["k"], r["n"]) == (router, k, n)] + cell
+        return _converged_share(rows) < MIN_CONVERGED
+
+    return stop
+
+
+def _converged_share(rows: list[dict[str, Any]]) -> float:
+    return float(np.mean([bool(r.get("converged", False)) for r in rows]))
+
+
 def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckContext, stream: int,
            exact: bool = True):
+    """The slope fit of one loss of one config, or, when a cell has fewer than
+    MIN_CONVERGED of its fits converged, the cells as fitted with ``slope`` and ``ci``
+    ``None``: no reading on it is decided (its later sizes were not fitted, see
+    :func:`_rates_sequential`)."""
+    ns = sorted({r["n"] for r in records if (r["router"], r["k"]) == (router, k)})
+    cells = [[r for r in records if (r["router"], r["k"], r["n"]) == (router, k, n)]
+             for n in ns]
+    shares = [_converged_share(c) for c in cells]
+    unconverged = [int(n) for n, v in zip(ns, shares, strict=True) if v < MIN_CONVERGED]
+    if unconverged:
+        return {"slope": None, "ci": None, "level": 1 - alpha, "n": ns,
+                "medians": [stable(float(np.median([r[loss] for r in c]))) for c in cells],
+                "converged_share": [round(v, 4) for v in shares],
+                "unconverged_cells": unconverged}
     ns, mat = loss_matrix(records, router, k, loss)
     # Monte Carlo (differences, or a support too large to enumerate): the percentile
     # interval's ends must rest on >= 25 resamples each
@@ -902,24 +937,43 @@ def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckCont
     fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot=n_boot, exact=exact)
     fit["medians"] = [stable(v) for v in np.median(mat, axis=1)]
     fit["n"] = ns
-    shares = [float(np.mean([bool(r.get("converged", False)) for r in records
-                             if (r["router"], r["k"], r["n"]) == (router, k, n)]))
-              for n in ns]
     fit["converged_share"] = [round(v, 4) for v in shares]
-    fit["unconverged_cells"] = [int(n) for n, v in zip(ns, shares, strict=True)
-                                if v < MIN_CONVERGED]
+    fit["unconverged_cells"] = []
     return fit
 
 
-def _guard(comp: Comparison, *fits: dict) -> Comparison:
-    """``comp`` made inconclusive when a cell of any of ``fits`` has fewer than
-    :data:`MIN_CONVERGED` of its fits stopped by the rule (the rest hit the iteration cap)."""
+@dataclass(frozen=True)
+class _Undecided:
+    """A comparison the convergence rule leaves undecided before any estimate (a cell of its
+    fit has fewer than :data:`MIN_CONVERGED` of its fits converged, so its slope is not
+    estimated): verdict ``inconclusive``; not recorded for calibration, as it decides
+    nothing."""
+
+    label: str
+    rule: str
+    reference: float
+    tolerance: float
+    verdict: Verdict = Verdict.INCONCLUSIVE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "rule": self.rule, "estimate": None, "ci": None,
+                "reference": stable(self.reference), "tolerance": stable(self.tolerance),
+                "verdict": self.verdict.value,
+                "reason": f"not estimated: a cell has fewer than {MIN_CONVERGED:.0%} of its "
+                          "fits converged"}
+
+
+def _judged(label: str, rule: str, reference: float, tolerance: float, judge,
+            *fits: dict) -> Comparison | _Undecided:
+    """``judge()``, or :class:`_Undecided` (label marked with :data:`CAP_MARK`) when a cell
+    of any of ``fits`` has fewer than :data:`MIN_CONVERGED` of its fits stopped by the rule
+    (the rest hit the iteration cap)."""
     if any(f.get("unconverged_cells") for f in fits):
-        return replace(comp, verdict=Verdict.INCONCLUSIVE, label=comp.label + CAP_MARK)
-    return comp
+        return _Undecided(label + CAP_MARK, rule, reference, tolerance)
+    return judge()
 
 
-#: Marks a comparison that the convergence rule left undecided (see :func:`_guard`).
+#: Marks a comparison that the convergence rule left undecided (see :func:`_judged`).
 CAP_MARK = " [not decided: fits at the iteration cap]"
 
 
@@ -946,7 +1000,8 @@ def _cap_note(fits) -> str:
         return ""
     return ("; not decided where more than "
             f"{1 - MIN_CONVERGED:.0%} of a cell's fits hit the iteration cap: "
-            + ", ".join(f"{name} n = {cells}" for name, cells in bad.items()))
+            + ", ".join(f"{name} n = {', '.join(map(str, cells))}"
+                        for name, cells in bad.items()))
 
 
 def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
@@ -955,13 +1010,12 @@ def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
 
 
 def _one_sided(label: str, fit: dict, n: int, threshold: float, faster_supports: bool
-               ) -> Comparison:
+               ) -> Comparison | _Undecided:
     """``slope <= threshold`` (``faster_supports``: stats.at_most) or ``slope > threshold``
     (stats.greater), decided on the bootstrap interval."""
-    est = _slope_estimate(fit, n)
-    if faster_supports:
-        return _guard(at_most(label, est, threshold, 0.0), fit)
-    return _guard(greater(label, est, threshold, 0.0), fit)
+    rule = at_most if faster_supports else greater
+    return _judged(label, "at-most" if faster_supports else "greater", threshold, 0.0,
+                   lambda: rule(label, _slope_estimate(fit, n), threshold, 0.0), fit)
 
 
 def _public(fit: dict) -> dict:
@@ -969,24 +1023,25 @@ def _public(fit: dict) -> dict:
     bit-identical on every SIMD/BLAS path; the losses after them may differ in the last bit)."""
     out = {k: v for k, v in fit.items() if k != "boot"}
     out["slope"] = stable(fit["slope"])
-    out["ci"] = [stable(v) for v in fit["ci"]]
+    out["ci"] = None if fit["ci"] is None else [stable(v) for v in fit["ci"]]
     return out
 
 
 def _fmt(fit: dict) -> str:
-    out = f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
-    if fit.get("unconverged_cells"):
-        out += (f"; not decided: more than {1 - MIN_CONVERGED:.0%} of the fits hit the "
-                f"iteration cap at n = {fit['unconverged_cells']}")
-    return out
+    if fit["slope"] is None:
+        cells = ", ".join(map(str, fit["unconverged_cells"]))
+        return (f"slope not estimated: more than {1 - MIN_CONVERGED:.0%} of the fits hit the "
+                f"iteration cap at n = {cells} (later sizes not fitted)")
+    return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
 
 
 def _sequential_text(seq: SequentialResult) -> str:
     looks = ", ".join(str(h["n"]) for h in seq.looks)
+    sizes = ", ".join(str(1 + seq.budget.batch * (i + 1)) for i in range(seq.budget.max_looks))
     return (
-        f"Replicates by the group-sequential rule (moetheory.stats.run_sequential): up to "
-        f"{seq.budget.max_looks} looks at {seq.budget.batch + 1}, "
-        + ", ".join(str(1 + seq.budget.batch * (i + 1)) for i in range(1, seq.budget.max_looks))
+        "Replicates by the group-sequential rule (moetheory.stats.run_sequential): "
+        + (f"one look at {sizes}" if seq.budget.max_looks == 1 else
+           f"up to {seq.budget.max_looks} looks at {sizes}")
         + f" replicates, each look's intervals at level 1 - alpha/{seq.budget.max_looks} "
         f"(alpha = {stable(seq.alpha)}), stopping at the first look that decides the claim "
         "or leaves a comparison undecided by the convergence rule (futility: more "
@@ -1001,8 +1056,9 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     claim fits several (default: ``"<design.expert> experts"``)."""
     rows = "\n".join(
         f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
-        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {stable(f['slope'])} | "
-        f"[{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
+        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | "
+        + ("not estimated | — |" if f["slope"] is None else
+           f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |")
         for name, f in fits.items()
     )
     return (
@@ -1031,7 +1087,10 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
         f"Convergence rule, fixed before the numbers: a reading is decided only if in every "
         f"(router, k, n) cell it rests on at least {MIN_CONVERGED:.0%} of the replicates' "
         "winning fits converged; otherwise it is inconclusive (its slope could describe "
-        "the optimiser rather than the estimator). The share per n is in the table. Why fits "
+        "the optimiser rather than the estimator), and its slope is not estimated. The cells "
+        "of a (router, k) are fitted in increasing n; after the first cell that fails the "
+        "rule, the larger sizes are not fitted, since no reading on that (router, k) can be "
+        "decided whatever they give. The share per n is in the table. Why fits "
         "hit the cap (measured once, seed 0, quick design, n = 1600, cap 1000, perturbed and "
         "linear routers, k = 3): each of the 5 capped fits had a parameter at the box bound "
         "$|\\theta_j| = 5$ of (A.1) and others still moving toward it (e.g. both "
@@ -1246,7 +1305,9 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             name: _slope(recs[e], "perturbed", 3, loss, alpha, ctx, i)
             for i, (name, e, loss) in enumerate(plan)
         }
-        comps = {name: _guard(compare(name, _slope_estimate(f, len(recs["tanh"])), ref, tol), f)
+        comps = {name: _judged(name, "equivalence", ref, tol,
+                               lambda name=name, f=f: compare(
+                                   name, _slope_estimate(f, len(recs["tanh"])), ref, tol), f)
                  for name, f in fits.items()}
         return list(comps.values()), (fits, comps, alpha)
 
@@ -1308,15 +1369,26 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     )
 
 
-def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int) -> tuple[dict, Comparison]:
+def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int
+                ) -> tuple[dict, Comparison | _Undecided]:
     """``other slope - perturbed slope > 0`` by stats.greater (smallest effect MARGIN)."""
+    if fa["slope"] is None or fb["slope"] is None:
+        undecided = _Undecided(label + CAP_MARK, "greater", 0.0, MARGIN)
+        return {"difference": None, "ci": None, "verdict": undecided.verdict,
+                "comparison": undecided.to_dict()}, undecided
     boot = fb["boot"] - fa["boot"]
     lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
     gain = fb["slope"] - fa["slope"]
-    comp = _guard(greater(label, MeanEstimate(gain, lo, hi, n, 1 - alpha,
-                                              "percentile-bootstrap"), 0.0, MARGIN), fa, fb)
+    comp = greater(label, MeanEstimate(gain, lo, hi, n, 1 - alpha, "percentile-bootstrap"),
+                   0.0, MARGIN)
     return {"difference": stable(-gain), "ci": [stable(-hi), stable(-lo)],
             "verdict": comp.verdict, "comparison": comp.to_dict()}, comp
+
+
+def _difference_text(d: dict) -> str:
+    if d["difference"] is None:
+        return "not estimated (a cell's fits at the iteration cap)"
+    return f"{d['difference']}, CI [{d['ci'][0]}, {d['ci'][1]}]"
 
 
 @claim(
@@ -1365,7 +1437,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
             "stats.greater on (other slope - perturbed slope) > 0, smallest meaningful effect "
             f"{MARGIN}",
             d["verdict"],
-            f"difference {d['difference']}, CI [{d['ci'][0]}, {d['ci'][1]}]",
+            f"difference {_difference_text(d)}",
             d,
         )
         for name, d in diffs.items()
@@ -1375,8 +1447,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
     return Outcome(
         combine([r.verdict for r in readings]),
         "slope differences (perturbed - other): "
-        + ", ".join(f"{k} {d['difference']} [{d['ci'][0]}, {d['ci'][1]}]"
-                    for k, d in diffs.items())
+        + ", ".join(f"{k} {_difference_text(d)}" for k, d in diffs.items())
         + f" ({design.replicates} replicates)"
         + _cap_note({f"{r}: {loss}": f for (r, loss), f in fits.items()}),
         {

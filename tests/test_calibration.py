@@ -298,3 +298,18 @@ def test_variant_passes_reuse_the_shipped_fits(monkeypatch: pytest.MonkeyPatch) 
     keep = ("comparisons", "true_unsupported", "true_supported", "false_supported_worst",
             "false_claim_supported", "worst_label", "shipped_verdicts", "true_unsupported_by")
     assert {k: getattr(reused[0], k) for k in keep} == {k: getattr(again[0], k) for k in keep}
+
+
+def test_a_run_without_a_calibrated_comparison_is_not_counted_as_supported() -> None:
+    """A rates run whose configs all stopped at the iteration cap decides no comparison (none
+    is recorded): its claim is inconclusive, so it must not count as supported (``all`` of
+    nothing is true)."""
+    key = ("greater", "slope")
+    truth = {key: (0.1, 0.05)}
+    claim = calibrate.CLAIM_KEY
+    decided = {key: (0.1, 0.05, "supported"), claim: (0.0, 0.0, "supported")}
+    undecided = {claim: (0.0, 0.0, "inconclusive")}
+    row = calibrate.Row("x", 3, 1)
+    calibrate._score(row, truth, [decided, undecided, undecided], [undecided, decided, undecided])
+    assert row.true_supported == 1 and row.false_claim_supported == 1
+    assert row.false_supported_worst == 1 and row.true_unsupported == 0

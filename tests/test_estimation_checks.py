@@ -103,7 +103,7 @@ def test_voronoi_cells_are_not_a_partition_at_ties():
 def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_at):
     calls = []
 
-    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0):
+    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0, stop=None):
         calls.append((design.expert, first_rep, design.replicates))
         return [{"router": r, "k": k, "n": n, "rep": first_rep + i, "l": 1.0}
                 for r, k in configs for n in design.n_grid for i in range(design.replicates)]
@@ -134,16 +134,23 @@ def _fake_rates(unconverged: dict[int, int]):
     """A stand-in for run_rates: losses exactly ~ n^-1/2 (every slope CI tight at -1/2), and
     ``unconverged[n]`` fits of each cell at size n marked as having hit the iteration cap."""
 
-    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0):
+    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0, stop=None):
         out = []
         for r, k in configs:
             for n in design.n_grid:
+                cell = []
                 for i in range(design.replicates):
                     loss = n ** -0.5 * (1 + 0.01 * ((first_rep + i) % 5))
-                    out.append({"router": r, "k": k, "n": n, "rep": first_rep + i,
-                                "regression_l2": loss, "converged": i >= unconverged.get(n, 0),
-                                "lm_iterations": 7})
+                    cell.append({"router": r, "k": k, "n": n, "rep": first_rep + i,
+                                 "regression_l2": loss, "converged": i >= unconverged.get(n, 0),
+                                 "lm_iterations": 7})
+                out += cell
+                fake_run_rates.cells.append((r, k, n))
+                if stop is not None and stop(r, k, n, cell):
+                    break
         return out
+
+    fake_run_rates.cells = []
 
     return fake_run_rates
 
@@ -165,6 +172,23 @@ def test_a_cell_with_unconverged_fits_cannot_decide_a_comparison(monkeypatch):
     assert est.check_rates_regression(_ctx("pcr.rates.regression")).verdict is Verdict.SUPPORTED
 
 
+def test_a_config_is_not_fitted_past_its_first_cell_at_the_cap(monkeypatch):
+    """Futility within a look: once a cell of a config has fewer than MIN_CONVERGED of its
+    fits stopped by the rule, every reading on that config is undecided whatever the other
+    sizes give, so they are not fitted; the verdict is the one the whole grid gives."""
+    fake = _fake_rates({200: 3})
+    monkeypatch.setattr(est, "run_rates", fake)
+    out = est.check_rates_regression(_ctx("pcr.rates.regression"))
+    assert fake.cells == [(r, 3, n) for r in ("cosine", "perturbed") for n in (100, 200)]
+    assert out.verdict is Verdict.INCONCLUSIVE
+    fit = out.evidence["fits"]["cosine"]
+    assert fit["n"] == [100, 200] and fit["unconverged_cells"] == [200]
+    assert fit["slope"] is None and fit["ci"] is None
+    assert "later sizes not fitted" in out.summary
+    json.dumps(out.evidence, allow_nan=False)
+    assert "not estimated" in out.derivation
+
+
 def test_fits_at_the_cap_stop_the_looks(monkeypatch):
     """Futility: in the full profile (3 looks) a comparison blocked by the convergence rule
     ends the looks at the first one; a merely wide interval does not."""
@@ -172,9 +196,9 @@ def test_fits_at_the_cap_stop_the_looks(monkeypatch):
     monkeypatch.setattr(est, "run_rates", _fake_rates({10000: 4}))
     out = est.check_rates_regression(ctx)
     assert out.verdict is Verdict.INCONCLUSIVE and out.evidence["sequential"]["n"] == 17
-    assert est._stop(None)([est._guard(est._one_sided(
-        "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True),
-        {"unconverged_cells": [50]})])
+    assert est._stop(None)([est._one_sided(
+        "s", {"slope": None, "ci": None, "level": 0.99, "unconverged_cells": [50]}, 3, -0.35,
+        True)])
     assert not est._stop(None)([est._one_sided(
         "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True)])
 

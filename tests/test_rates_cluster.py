@@ -83,3 +83,34 @@ def test_large_cells_are_split_into_tasks_largest_first(monkeypatch):
     assert sorted(pool.tasks) == [(40, 5, 0), (120, 2, 0), (120, 3, 2)]
     assert pool.tasks[0] == (120, 3, 2)
     assert split == run_rates(d, 2, [("perturbed", 3)])
+
+
+def test_stop_leaves_a_configs_later_sizes_unfitted_wherever_the_cells_run(monkeypatch):
+    """Futility: ``stop`` is asked after each cell, in grid order; True skips the config's
+    later sizes. Locally they are never fitted; on an executor they are fitted and dropped,
+    so both give the same records."""
+    import moetheory.estimation.experiment as ex
+
+    d = RatesDesign(n_grid=(30, 40, 50), replicates=2, restarts=0, lm_iterations=8)
+    asked = []
+
+    def stop(router, k, n, cell):
+        asked.append((router, k, n, len(cell)))
+        return router == "perturbed" and n == 40
+
+    ex._CELLS.clear()
+    calls = []
+    fit = ex.fit_cell
+    monkeypatch.setattr(ex, "fit_cell", lambda *a: calls.append(a[1:4]) or fit(*a))
+    configs = [("perturbed", 2), ("cosine", 2)]
+    local = run_rates(d, seed=5, configs=configs, stop=stop)
+    assert calls == [("perturbed", 2, 30), ("perturbed", 2, 40), ("cosine", 2, 30),
+                     ("cosine", 2, 40), ("cosine", 2, 50)]
+    assert asked == [(r, k, n, 2) for r, k, n in calls]
+    assert [(r["router"], r["n"]) for r in local] == [
+        (r, n) for r, _, n in calls for _ in range(2)]
+    everything = run_rates(d, seed=5, configs=configs)
+    assert local == [r for r in everything if (r["router"], r["n"]) != ("perturbed", 50)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert run_rates(d, seed=5, configs=configs, stop=stop, executor=pool) == local
+    ex._CELLS.clear()

@@ -33,7 +33,7 @@ import itertools
 import math
 import textwrap
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
@@ -608,6 +608,7 @@ def run_rates(
     executor: Executor | None = None,
     scheduler: str | None = None,
     first_rep: int = 0,
+    stop: Callable[[str, int, int, list[dict[str, Any]]], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """Run the fits of ``configs`` (pairs ``(router, k)``; all of the design if ``None``).
 
@@ -636,12 +637,19 @@ def run_rates(
         Address of a ``dask.distributed`` scheduler to run the cells on.
     first_rep : int
         Index of the first replicate (see :func:`fit_cell`).
+    stop : callable, optional
+        Futility: ``stop(router, k, n, records)`` is asked after each cell with its records,
+        the cells of a config in the order of ``design.n_grid``; ``True`` leaves that
+        config's later sizes out (the rates checks stop a config at its first cell whose
+        fits cannot decide anything). In this process those cells are not fitted; on an
+        executor or a cluster every cell is fitted and the same records are dropped, so the
+        records do not depend on where the cells run.
 
     Returns
     -------
     list of dict
-        One record per ``(router, k, n, replicate)``, in the order of ``configs`` and
-        ``design.n_grid``.
+        One record per ``(router, k, n, replicate)`` fitted and kept, in the order of
+        ``configs`` and ``design.n_grid``.
 
     Raises
     ------
@@ -691,13 +699,16 @@ def run_rates(
     bar = tqdm(total=len(cells), disable=not progress, desc="rates cells")
     try:
         if executor is None and scheduler is None:
-            out = []
-            for r, k, n in cells:
-                out.extend(_cached_cell(design, r, k, n, seed, x_eval, first_rep))
+
+            def fitted(r: str, k: int, n: int) -> list[dict[str, Any]]:
+                records = _cached_cell(design, r, k, n, seed, x_eval, first_rep)
                 bar.update(1)
-            return out
+                return records
+
+            return _kept(cells, fitted, stop)
         if executor is not None:
-            return _submit_cells(executor, design, cells, seed, x_eval, bar, first_rep)
+            return _kept(cells, _by_cell(_submit_cells(executor, design, cells, seed, x_eval,
+                                                       bar, first_rep)), stop)
         try:
             from distributed import Client
         except ImportError as exc:  # pragma: no cover - dask is an optional extra
@@ -705,10 +716,37 @@ def run_rates(
                 "scheduler needs dask.distributed: pip install 'moetheory[dask]'"
             ) from exc
         with Client(scheduler) as client:
-            return _submit_cells(client.get_executor(), design, cells, seed, x_eval, bar,
-                                 first_rep)
+            records = _submit_cells(client.get_executor(), design, cells, seed, x_eval, bar,
+                                    first_rep)
+        return _kept(cells, _by_cell(records), stop)
     finally:
         bar.close()
+
+
+def _kept(cells: list[tuple[str, int, int]],
+          records_of: Callable[[str, int, int], list[dict[str, Any]]],
+          stop: Callable[[str, int, int, list[dict[str, Any]]], bool] | None
+          ) -> list[dict[str, Any]]:
+    """The records of ``cells`` in order, without a config's cells after the first one
+    ``stop`` answers ``True`` for (``records_of`` is not asked for them)."""
+    out: list[dict[str, Any]] = []
+    stopped: set[tuple[str, int]] = set()
+    for r, k, n in cells:
+        if (r, k) in stopped:
+            continue
+        records = records_of(r, k, n)
+        out.extend(records)
+        if stop is not None and stop(r, k, n, records):
+            stopped.add((r, k))
+    return out
+
+
+def _by_cell(records: list[dict[str, Any]]) -> Callable[[str, int, int], list[dict[str, Any]]]:
+    """Look-up of fitted records by ``(router, k, n)``, each cell's in their order."""
+    cells: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    for rec in records:
+        cells.setdefault((rec["router"], rec["k"], rec["n"]), []).append(rec)
+    return lambda r, k, n: cells[(r, k, n)]
 
 
 #: Records of the cells fitted in this process, most recent last (:func:`_cached_cell`).
