@@ -352,3 +352,20 @@ def test_a_checks_process_gives_blas_one_thread(temp_claims) -> None:
     a 12 s rates check ran for over 10 minutes in CI's narrow-SIMD run."""
     temp_claims("test.blas", _blas_threads)
     assert [e["verdict"] for e in verify(["test.blas"])["claims"]] == ["proved"]
+
+
+def test_a_checks_process_finds_sympys_lazy_imports_done() -> None:
+    """``sympy.simplify`` imports ``sympy.physics.units`` on first use (about 0.2 s): the
+    engine imports it once before forking, not each check's process again."""
+    code = (
+        "import sys\n"
+        "from moetheory import Outcome, Verdict\n"
+        "from moetheory.engine.context import CheckContext\n"
+        "from moetheory.engine.runner import Limits, run_isolated\n"
+        "def check(ctx):\n"
+        "    return Outcome(Verdict.PROVED, str('sympy.physics.units' in sys.modules), {})\n"
+        "print(run_isolated(check, CheckContext('x', 1), Limits(60.0, 120.0))['summary'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "True"
