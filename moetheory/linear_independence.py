@@ -731,7 +731,8 @@ def _candidate_points(regions: list[Region], per_region: int,
 
 
 def _mp_evaluators(branches: list[list[sp.Expr]], x: sp.Symbol) -> list[Callable[[Any], Any]]:
-    return [sp.lambdify(x, fs, modules="mpmath", cse=True) for fs in branches]
+    # docstring_limit=0: the same code, without printing each expression for a docstring
+    return [sp.lambdify(x, fs, modules="mpmath", cse=True, docstring_limit=0) for fs in branches]
 
 
 def _mp_value(v: Any) -> Any:
