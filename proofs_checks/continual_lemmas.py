@@ -15,9 +15,9 @@ Three readings of the data and the algorithm, each simulated on its own:
 * ``code``: the authors' released code (its data model and its gate update).
 
 The quick profile checks the readings ``paper`` and ``code`` only (its CPU budget); the full
-profile adds ``paper, random β``. All checks of this module share their simulations (one
-cache per process), seeded by :func:`_shared_seed` from the run's master seed and the profile,
-so that the grid is simulated once per run and another ``--seed`` gives other data; the seed
+profile adds ``paper, random β``. All checks of this module share their simulations, seeded
+by :func:`_shared_seed` from the run's master seed and the profile and computed once per run
+(:func:`moetheory.engine.shared.shared`), so another ``--seed`` gives other data; the seed
 is part of every claim's evidence. Ground truths are drawn afresh in every replicate (the pool
 ``W`` is replicated with the run's own randomness), and the spread across replicates is
 reported with each statistic.
@@ -25,7 +25,6 @@ reported with each statistic.
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
@@ -42,6 +41,7 @@ from moetheory.continual.scaling import (
     fit_exponent,
 )
 from moetheory.continual.simulator import simulate_many, softmax
+from moetheory.engine.shared import shared
 from moetheory.stats import (
     Comparison,
     MeanEstimate,
@@ -134,7 +134,7 @@ def grid_config(reading: str, sigma0: float, **changes: Any) -> CLConfig:
     return cfg.replace(**changes) if changes else cfg
 
 
-@functools.lru_cache(maxsize=16)
+@shared(maxsize=16)
 def grid_runs(
     reading: str, R: int, seed: int, which: str = "both"
 ) -> dict[float, tuple[CLResult | None, CLResult | None]]:
@@ -432,7 +432,7 @@ ETA_GRID = (0.125, 0.25, 0.5)
 M_GRID = (10, 20, 40)
 
 
-@functools.lru_cache(maxsize=8)
+@shared(maxsize=8)
 def _exploration_runs(reading: str, R: int, seed: int, vary: str) -> dict[float, CLResult]:
     out = {}
     grid = ETA_GRID if vary == "eta" else M_GRID

@@ -6,12 +6,12 @@ M = 5 experts (``M < N`` and ``M = Ω(K ln K)``, ``K ln K ≈ 3.3``), the paper'
 ``η = σ0^0.5``, ``λ = Γ = σ0^1.25``. The expert sets are the clusters' sets ``M_k``: an expert
 belongs to ``M_k`` when the task of its argmax in eq. (11) lies in ``W_k``. Readings as in
 :mod:`proofs_checks.continual_lemmas` (``paper``, ``paper, random β``, ``code``); shared
-simulations, seeded from the run's master seed and the profile (:func:`_shared_seed`).
+simulations, seeded from the run's master seed and the profile (:func:`_shared_seed`) and
+computed once per run (:func:`moetheory.engine.shared.shared`).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 from typing import Any
 
@@ -28,6 +28,7 @@ from moetheory.continual.analysis import (
     routing_tv,
 )
 from moetheory.continual.simulator import simulate_many, softmax
+from moetheory.engine.shared import shared
 from moetheory.stats import Comparison, MeanEstimate, betting_ci, compare, proportion_ci
 from proofs_checks.continual_dynamics import _curves, _md_table
 from proofs_checks.continual_lemmas import (
@@ -80,7 +81,7 @@ def regime_config(reading: str, sigma0: float, M: int = M_EXPERTS) -> CLConfig:
     return cfg.replace(beta="uniform") if reading == "paper, random β" else cfg
 
 
-@functools.lru_cache(maxsize=8)
+@shared(maxsize=8)
 def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
     """Algorithm 1 with termination at every σ0 of the grid, models and sets recorded."""
     return {
@@ -374,7 +375,7 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
     return _outcome(ctx, data, alpha)
 
 
-@functools.lru_cache(maxsize=8)
+@shared(maxsize=8)
 def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
     """The M < N grid without termination (Proposition 2's setting): gate outputs, expert
     sets and gate parameters recorded, ``T`` = :data:`HORIZON` (past ``t2`` at every σ0)."""

@@ -22,6 +22,7 @@ from typing import Any
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory.engine.shared import shared
 from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.experts import Expert, gelu, get_expert, relu, two_layer
 from moetheory.identifiability import (
@@ -63,7 +64,7 @@ _SCOPE = (
 )
 
 
-@functools.cache
+@shared(maxsize=256)
 def _decision(expert_name: str, reading_name: str) -> IdentifiabilityDecision:
     return decide(get_expert(expert_name), reading_name)
 
@@ -168,7 +169,7 @@ def _curve_expert(kind: str, c1: sp.Expr, c2: sp.Expr) -> tuple[sp.Expr, tuple[s
 _T = sp.Symbol("t", real=True)
 
 
-@functools.cache
+@shared(maxsize=256)
 def _rd_decision(kind: str, rname: str) -> IdentifiabilityDecision:
     """d = 2 on R^2: screened on the curve (t, t^3); a dependence is reported only once its
     combination is an identity on all of R^2."""

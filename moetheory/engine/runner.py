@@ -52,6 +52,7 @@ import numpy as np
 
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
+from moetheory.engine.shared import run_store
 from moetheory.engine.verdicts import Outcome, Verdict, outcome_payload
 from moetheory.stats import FAMILY_ALPHA, claim_alpha
 
@@ -927,6 +928,13 @@ def _run_locally(
     limits = settings.limits()
     pending = deque(claims)
     running: list[tuple[Claim, CheckContext, _Child]] = []
+    with run_store():  # results the checks share (moetheory.engine.shared), once per run
+        _run_pending(pending, running, settings, limits, finish, guard)
+
+
+def _run_pending(pending: deque[Claim], running: list[tuple[Claim, CheckContext, _Child]],
+                 settings: RunSettings, limits: Limits, finish: _Finish,
+                 guard: SignalGuard) -> None:
     try:
         while pending or running:
             guard.check()

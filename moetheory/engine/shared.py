@@ -1,0 +1,165 @@
+"""Results that the checks of one run share: computed once per run, not once per check.
+
+Each check runs in its own process (:mod:`moetheory.engine.runner`), so a per-process cache
+(:func:`functools.lru_cache`) does not reach the other checks of a run: every check of a
+module whose checks share a simulation simulated it again. A function decorated with
+:func:`shared` is remembered per process as before and, while a run is going on
+(:func:`run_store`), also in a directory of that run: the first check process that needs a
+result computes it under a file lock and stores it; a check process that needs it meanwhile
+waits for the lock (without using CPU time) and reads it.
+
+Notes
+-----
+Only for deterministic functions of arguments with a faithful ``repr`` (numbers, strings,
+tuples of them): a stored result is the value the function returns, so a report does not
+depend on which check computed it. A result that cannot be pickled is not stored (each process
+computes it, as without a run). A check waiting for another's result counts no CPU time, so a
+check's CPU time can only be lower than without sharing. Outside a run (a check called
+directly, the calibration harness, a Dask cluster's workers) only the per-process cache
+applies.
+
+Examples
+--------
+>>> calls = []
+>>> @shared(maxsize=4)
+... def square(x: int) -> int:
+...     calls.append(x)
+...     return x * x
+>>> with run_store():
+...     square(3), square(3)
+(9, 9)
+>>> calls
+[3]
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = ["STORE_ENV", "run_store", "shared"]
+
+#: The environment variable naming the run's store (inherited by the forked check processes).
+STORE_ENV = "MOETHEORY_RUN_STORE"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@contextmanager
+def run_store() -> Iterator[Path]:
+    """A store for the results of :func:`shared` functions during a run.
+
+    Creates a private temporary directory, names it in :data:`STORE_ENV` for the processes
+    forked meanwhile, and removes it (and restores the variable) on exit.
+
+    Yields
+    ------
+    pathlib.Path
+        The directory.
+
+    Examples
+    --------
+    >>> with run_store() as path:
+    ...     path.is_dir() and os.environ[STORE_ENV] == str(path)
+    True
+    >>> path.exists()
+    False
+    """
+    before = os.environ.get(STORE_ENV)
+    with tempfile.TemporaryDirectory(prefix="moetheory-run-") as directory:
+        os.environ[STORE_ENV] = directory
+        try:
+            yield Path(directory)
+        finally:
+            if before is None:
+                os.environ.pop(STORE_ENV, None)
+            else:
+                os.environ[STORE_ENV] = before
+
+
+def shared(maxsize: int = 16) -> Callable[[F], F]:
+    """Remember a deterministic function's results per process and across a run's checks.
+
+    Parameters
+    ----------
+    maxsize : int
+        Results kept per process, least recently used dropped first (as
+        :func:`functools.lru_cache`).
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated function has ``cache_clear()``.
+
+    Raises
+    ------
+    ValueError
+        If ``maxsize < 1``.
+
+    See Also
+    --------
+    run_store : the store of a run.
+
+    Examples
+    --------
+    >>> @shared()
+    ... def twice(x: int) -> int:
+    ...     return 2 * x
+    >>> twice(4)
+    8
+    >>> shared(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: maxsize must be an integer >= 1, got 0
+    """
+    if not isinstance(maxsize, int) or isinstance(maxsize, bool) or maxsize < 1:
+        raise ValueError(f"maxsize must be an integer >= 1, got {maxsize!r}")
+
+    def decorate(func: F) -> F:
+        memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        name = f"{func.__module__}.{func.__qualname__}"
+
+        @functools.wraps(func)
+        def wrapper(*args: Any) -> Any:
+            if args in memo:
+                memo.move_to_end(args)
+                return memo[args]
+            root = os.environ.get(STORE_ENV)
+            value = func(*args) if root is None else _through(Path(root), name, func, args)
+            memo[args] = value
+            if len(memo) > maxsize:
+                memo.popitem(last=False)
+            return value
+
+        wrapper.cache_clear = memo.clear  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _through(root: Path, name: str, func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """``func(*args)`` from the run's store, computed and stored by the first process."""
+    digest = hashlib.sha256(f"{name}{args!r}".encode()).hexdigest()[:32]
+    path = root / f"{digest}.pickle"
+    with open(root / f"{digest}.lock", "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes or the process dies
+        if path.exists():
+            return pickle.loads(path.read_bytes())
+        value = func(*args)
+        try:
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return value
+        partial = root / f"{digest}.{os.getpid()}.partial"
+        partial.write_bytes(data)
+        os.replace(partial, path)
+        return value

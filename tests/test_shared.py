@@ -1,0 +1,105 @@
+"""Results shared by the checks of a run (moetheory.engine.shared)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from moetheory import CheckContext, Outcome, Verdict
+from moetheory.engine.runner import Limits, run_isolated
+from moetheory.engine.shared import STORE_ENV, run_store, shared
+
+def _computing(log: Path):
+    @shared(maxsize=2)
+    def simulate(seed: int) -> list[int]:
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return [seed, seed + 1]
+
+    return simulate
+
+
+def test_a_run_computes_a_shared_result_once_across_check_processes(tmp_path: Path) -> None:
+    """Each check runs in its own process: without the run's store every process simulated
+    the module's shared grid again."""
+    log = tmp_path / "computed"
+    simulate = _computing(log)
+
+    def check(ctx: CheckContext) -> Outcome:
+        return Outcome(Verdict.PROVED, str(simulate(7)), {})
+
+    with run_store() as store:
+        out = [run_isolated(check, CheckContext(f"c{i}", i), Limits(60.0, 120.0))["summary"]
+               for i in range(3)]
+        assert list(store.iterdir())
+    assert out == ["[7, 8]"] * 3
+    assert len(log.read_text().split()) == 1  # computed by the first check's process only
+    assert not store.exists() and STORE_ENV not in os.environ
+
+
+def test_outside_a_run_each_process_computes_its_own(tmp_path: Path) -> None:
+    log = tmp_path / "computed"
+    simulate = _computing(log)
+
+    def check(ctx: CheckContext) -> Outcome:
+        return Outcome(Verdict.PROVED, str(simulate(7)), {})
+
+    for i in range(2):
+        run_isolated(check, CheckContext(f"c{i}", i), Limits(60.0, 120.0))
+    assert len(log.read_text().split()) == 2
+    assert simulate(1) == [1, 2] and simulate(1) is simulate(1)  # per-process memo
+
+
+def test_an_unpicklable_result_is_returned_not_stored(tmp_path: Path) -> None:
+    @shared()
+    def make(x: int):
+        return lambda: x
+
+    with run_store() as store:
+        assert make(3)() == 3
+        assert not list(store.glob("*.pickle"))
+
+
+def test_a_process_killed_while_computing_releases_the_lock(tmp_path: Path) -> None:
+    """The lock is a file lock: the kernel releases it when its holder dies, so the next
+    check computes the result itself instead of waiting forever."""
+    log = tmp_path / "computed"
+
+    @shared()
+    def slow(x: int) -> int:
+        with open(log, "a") as fh:
+            fh.write("start\n")
+        if len(log.read_text().split()) == 1:
+            os._exit(3)  # the first process dies mid-computation
+        return x + 1
+
+    def check(ctx: CheckContext) -> Outcome:
+        return Outcome(Verdict.PROVED, str(slow(1)), {})
+
+    with run_store():
+        first = run_isolated(check, CheckContext("a", 1), Limits(60.0, 120.0))
+        second = run_isolated(check, CheckContext("b", 2), Limits(60.0, 120.0))
+    assert first["verdict"] == "error" and second["summary"] == "2"
+
+
+def test_maxsize_is_validated() -> None:
+    with pytest.raises(ValueError, match="maxsize must be an integer >= 1"):
+        shared(maxsize=0)
+
+
+def test_checks_report_the_same_reading_the_store_as_computing() -> None:
+    """The shared grids of seed 003's lemma checks, read back from the run's store by the
+    second check, give the report each check gives when it computes them itself."""
+    from moetheory.engine.registry import load_checks, select_claims
+    from moetheory.engine.runner import RunSettings, claim_context, run_claims
+    from moetheory.engine.verdicts import outcome_payload
+
+    load_checks()
+    claims = select_claims(["cl.lemma9.gate-gap", "cl.lemma7.directions"])
+    settings = RunSettings(seed=5)
+    run = run_claims(claims, settings, progress=False)
+    for claim, entry in zip(claims, run, strict=True):
+        alone = outcome_payload(claim.check(claim_context(claim.id, settings)))
+        assert entry["verdict"] == alone["verdict"] and entry["evidence"] == alone["evidence"]
