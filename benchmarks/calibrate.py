@@ -302,6 +302,9 @@ class Row:
     true_unsupported_by: dict[str, int] = field(default_factory=dict)
     #: :data:`HARNESS` version of the run (1 for rows stored before the field existed).
     harness: int = 1
+    #: Seeds whose shipped run decided at least one comparison (None: rows stored before the
+    #: field existed). 0: the check decides nothing at this profile, so it errs on nothing.
+    decided_runs: int | None = None
 
     def to_record(self) -> dict[str, object]:
         """The row as a JSON-ready record (every field; :meth:`from_record` inverts it)."""
@@ -315,10 +318,11 @@ class Row:
 
     @property
     def ok(self) -> bool:
-        """Both limits met (observed rates); rows calibrated elsewhere count as met."""
+        """Both limits met (observed rates); rows calibrated elsewhere count as met, and so
+        do rows of checks that decided no comparison on any seed (no decision, no error)."""
         if self.seeds == 0:
             return True
-        return (self.comparisons > 0
+        return ((self.comparisons > 0 or self.decided_runs == 0)
                 and self.true_unsupported <= TRUE_LIMIT * self.seeds
                 and self.false_supported_worst <= FALSE_LIMIT * self.seeds)
 
@@ -444,6 +448,7 @@ def _truth(row: Row, shipped: list[Result | str], seeds: int) -> Truth:
     row.shipped_verdicts = [r[CLAIM_KEY][2] if not isinstance(r, str) else "error"
                             for r in shipped]
     keys = sorted({k for r in runs for k in r if k != CLAIM_KEY})
+    row.decided_runs = sum(any(k != CLAIM_KEY for k in r) for r in runs)
     skip = UNCLAIMED.get(row.claim_id)
     if skip:
         keys = [k for k in keys if skip not in k[1]]
@@ -723,6 +728,13 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
                          "budget (for one-sided rules this is by design, the true variant "
                          "sits on the boundary; for equivalence rules the interval is wider "
                          "than the band even when centred on the truth)")
+        if row.seeds and row.decided_runs == 0:
+            extra.append(f"no comparison was decided on any of the {row.seeds} seeds: at this "
+                         "profile every reading stops before an estimate (for the rates "
+                         "checks: a cell of every fitted configuration has fewer than 90% of "
+                         "its fits converged), so the claim is `inconclusive` on every seed and "
+                         "decides nothing that could be wrong (a profile decides it only "
+                         "where its fits converge)")
         if not row.ok and row.claim_id in KNOWN_CAUSES:
             extra.append(KNOWN_CAUSES[row.claim_id])
         if row.true_unsupported_by:

@@ -313,3 +313,23 @@ def test_a_run_without_a_calibrated_comparison_is_not_counted_as_supported() -> 
     calibrate._score(row, truth, [decided, undecided, undecided], [undecided, decided, undecided])
     assert row.true_supported == 1 and row.false_claim_supported == 1
     assert row.false_supported_worst == 1 and row.true_unsupported == 0
+
+
+def test_a_claim_that_decided_nothing_on_any_seed_errs_on_nothing_and_says_so(
+        tmp_path: Path) -> None:
+    """The quick profile's dense rates claims stop every configuration at a cell at the
+    iteration cap on every seed: no comparison is decided, none is calibratable, and the
+    claim is inconclusive everywhere. Its error rates are 0 (it decides nothing), which the
+    row must show as met, with the reason, not as a failed calibration; a row whose decided
+    comparisons could not be calibrated (spread across seeds) still fails."""
+    claim = calibrate.CLAIM_KEY
+    nothing = {claim: (0.0, 0.0, "inconclusive")}
+    row = calibrate.Row("pcr.rates.regression", 0, 0)
+    truth = calibrate._truth(row, [nothing] * 4, 4)
+    calibrate._score(row, truth, [nothing] * 4, [nothing] * 4)
+    assert row.decided_runs == 0 and row.comparisons == 0 and row.ok
+    calibrate.save_row(row, tmp_path)
+    page = calibrate.render(tmp_path, ["pcr.rates.regression"])
+    assert "no comparison was decided on any of the 4 seeds" in page
+    spread = calibrate.Row("x", 4, 0, decided_runs=4)
+    assert not spread.ok

@@ -28,6 +28,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from moetheory.engine.shared import shared
 from moetheory.exact import to_exact
 
 __all__ = [
@@ -305,7 +306,7 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
     return sp.simplify(r**time * S / N + (all_rounds - own_round) * D / N**2)
 
 
-@functools.cache
+@shared()
 def exact_generalization_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert, eq. (16), in closed form.
 
@@ -348,7 +349,7 @@ def exact_generalization_expr() -> sp.Expr:
     return _collect_sd(_geometric(expected_error_expr(T, _i), _i, 1, T) / T)
 
 
-@functools.cache
+@shared()
 def exact_forgetting_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert, eq. (15), in closed form.
 
@@ -453,7 +454,7 @@ def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
     return (r**t - r**_i) * S / N + (later - (_i if factor_i else 1) * earlier) * gap
 
 
-@functools.cache
+@shared()
 def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     r"""Eq. (18) of Proposition 4 as written, under a pair-sum reading.
 
@@ -563,7 +564,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
     return (r**t - r**_tau) * S / N + (later - factor * earlier) * gap
 
 
-@functools.cache
+@shared()
 def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Closed form of eq. (17) (or of Appendix H's form) under a reading.
 
