@@ -11,6 +11,7 @@ from moetheory import CheckContext, Outcome, Verdict
 from moetheory.engine.runner import Limits, run_isolated
 from moetheory.engine.shared import STORE_ENV, run_store, shared
 
+
 def _computing(log: Path):
     @shared(maxsize=2)
     def simulate(seed: int) -> list[int]:
