@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "MAX_JOBS",
     "MIN_MEMORY_LIMIT",
+    "PRELOAD",
     "WALL_FACTOR",
     "WALL_SLACK",
     "Interrupted",
