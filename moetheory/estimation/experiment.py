@@ -643,7 +643,8 @@ def run_rates(
         config's later sizes out (the rates checks stop a config at its first cell whose
         fits cannot decide anything). In this process those cells are not fitted; on an
         executor or a cluster every cell is fitted and the same records are dropped, so the
-        records do not depend on where the cells run.
+        records do not depend on where the cells run. (The reference method ``"bfgs"``
+        fits every cell and does not ask.)
 
     Returns
     -------
