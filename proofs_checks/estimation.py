@@ -993,13 +993,14 @@ def _stop(decided):
     return stop
 
 
-def _cap_note(fits) -> str:
-    """The sizes whose cells cannot decide, for a summary (empty when every cell can)."""
+def _cap_note(fits: dict[str, dict]) -> str:
+    """The configs whose slopes were not estimated and their cells at the cap, for a summary
+    (empty when every slope was)."""
     bad = {name: f["unconverged_cells"] for name, f in fits.items() if f.get("unconverged_cells")}
     if not bad:
         return ""
-    return ("; not decided where more than "
-            f"{1 - MIN_CONVERGED:.0%} of a cell's fits hit the iteration cap: "
+    return (f"; slopes not estimated where over {1 - MIN_CONVERGED:.0%} of a cell's fits hit "
+            "the iteration cap (larger n not fitted): "
             + ", ".join(f"{name} n = {', '.join(map(str, cells))}"
                         for name, cells in bad.items()))
 
@@ -1030,8 +1031,8 @@ def _public(fit: dict) -> dict:
 def _fmt(fit: dict) -> str:
     if fit["slope"] is None:
         cells = ", ".join(map(str, fit["unconverged_cells"]))
-        return (f"slope not estimated: more than {1 - MIN_CONVERGED:.0%} of the fits hit the "
-                f"iteration cap at n = {cells} (later sizes not fitted)")
+        return (f"not estimated: over {1 - MIN_CONVERGED:.0%} of the fits at the iteration cap "
+                f"at n = {cells} (larger n not fitted)")
     return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
 
 
@@ -1244,8 +1245,8 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     return Outcome(
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
-        + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:3])
-        + " ... (raw L11 is not a function of f_G)" + _cap_note(fits),
+        + _decided_first(readings[:-1])
+        + "; the raw L11 reading (not a function of f_G) is reported beside them",
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
@@ -1336,10 +1337,8 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     return Outcome(
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
-        + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
-                    for r in readings[: len(FAST_EXPERTS)])
-        + " (the raw loss is not a function of g_G: v_i -> v_i + w is invisible)"
-        + _cap_note(fits),
+        + _decided_first(readings[: len(FAST_EXPERTS)])
+        + "; the raw loss is not a function of g_G (v_i -> v_i + w is invisible)",
         {
             "design": design.to_dict(),
             "experts": list(FAST_EXPERTS),
@@ -1385,9 +1384,22 @@ def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int
             "verdict": comp.verdict, "comparison": comp.to_dict()}, comp
 
 
+def _decided_first(readings: list[Reading]) -> str:
+    """A summary of ``readings``: the decided ones with their numbers, then how many were
+    left inconclusive and, if they share it, why."""
+    decided = [r for r in readings if r.verdict is not Verdict.INCONCLUSIVE]
+    rest = [r for r in readings if r.verdict is Verdict.INCONCLUSIVE]
+    parts = [f"{r.name} {r.verdict.value} ({r.summary})" for r in decided]
+    if rest:
+        why = {r.summary for r in rest}
+        parts.append(f"{len(rest)} of {len(readings)} readings inconclusive"
+                     + (f" ({why.pop()})" if len(why) == 1 else ""))
+    return "; ".join(parts)
+
+
 def _difference_text(d: dict) -> str:
     if d["difference"] is None:
-        return "not estimated (a cell's fits at the iteration cap)"
+        return "not estimated"
     return f"{d['difference']}, CI [{d['ci'][0]}, {d['ci'][1]}]"
 
 
@@ -1449,7 +1461,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         "slope differences (perturbed - other): "
         + ", ".join(f"{k} {_difference_text(d)}" for k, d in diffs.items())
         + f" ({design.replicates} replicates)"
-        + _cap_note({f"{r}: {loss}": f for (r, loss), f in fits.items()}),
+        + _cap_note({r: fits[(r, par)] for r in routers}),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,

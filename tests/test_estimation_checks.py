@@ -184,7 +184,7 @@ def test_a_config_is_not_fitted_past_its_first_cell_at_the_cap(monkeypatch):
     fit = out.evidence["fits"]["cosine"]
     assert fit["n"] == [100, 200] and fit["unconverged_cells"] == [200]
     assert fit["slope"] is None and fit["ci"] is None
-    assert "later sizes not fitted" in out.summary
+    assert "larger n not fitted" in out.summary
     json.dumps(out.evidence, allow_nan=False)
     assert "not estimated" in out.derivation
 
