@@ -1056,7 +1056,8 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     """The derivation text of a rates claim; ``experts`` names the expert families when the
     claim fits several (default: ``"<design.expert> experts"``)."""
     rows = "\n".join(
-        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
+        f"| {name} | {', '.join(str(int(n)) for n in f['n'])} | "
+        f"{', '.join(f'{m:.3g}' for m in f['medians'])} | "
         f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | "
         + ("not estimated | — |" if f["slope"] is None else
            f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |")
@@ -1099,8 +1100,8 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
         "boundary, which the fit (in $\\theta = 5\\tanh(\\phi/5)$) approaches without "
         "end.\n\n"
         + (_sequential_text(seq) if seq is not None else "")
-        + "| statistic | median loss per n | converged per n | slope | CI |\n"
-        f"|---|---|---|---|---|\n{rows}"
+        + "| statistic | n fitted | median loss per n | converged per n | slope | CI |\n"
+        f"|---|---|---|---|---|---|\n{rows}"
     )
 
 
