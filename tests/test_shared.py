@@ -104,3 +104,20 @@ def test_checks_report_the_same_reading_the_store_as_computing() -> None:
     for claim, entry in zip(claims, run, strict=True):
         alone = outcome_payload(claim.check(claim_context(claim.id, settings)))
         assert entry["verdict"] == alone["verdict"] and entry["evidence"] == alone["evidence"]
+
+
+def test_a_result_that_cannot_be_written_is_returned_not_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk must not turn a check into an error: the value is returned, not stored."""
+
+    @shared()
+    def value(x: int) -> int:
+        return x + 1
+
+    def full(self: Path, data: bytes) -> int:
+        raise OSError(28, "No space left on device")
+
+    with run_store() as store:
+        monkeypatch.setattr(Path, "write_bytes", full)
+        assert value(1) == 2
+        assert not list(store.glob("*.pickle")) and not list(store.glob("*.partial"))

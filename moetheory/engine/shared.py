@@ -12,11 +12,11 @@ Notes
 -----
 Only for deterministic functions of arguments with a faithful ``repr`` (numbers, strings,
 tuples of them): a stored result is the value the function returns, so a report does not
-depend on which check computed it. A result that cannot be pickled is not stored (each process
-computes it, as without a run). A check waiting for another's result counts no CPU time, so a
-check's CPU time can only be lower than without sharing. Outside a run (a check called
-directly, the calibration harness, a Dask cluster's workers) only the per-process cache
-applies.
+depend on which check computed it. A result that cannot be pickled or written (no memory, a
+full disk) is not stored: each process computes it, as without a run. A check waiting for
+another's result counts no CPU time, so a check's CPU time can only be lower than without
+sharing. Outside a run (a check called directly, the calibration harness, a Dask cluster's
+workers) only the per-process cache applies.
 
 Examples
 --------
@@ -155,11 +155,10 @@ def _through(root: Path, name: str, func: Callable[..., Any], args: tuple[Any, .
         if path.exists():
             return pickle.loads(path.read_bytes())
         value = func(*args)
-        try:
-            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            return value
         partial = root / f"{digest}.{os.getpid()}.partial"
-        partial.write_bytes(data)
-        os.replace(partial, path)
+        try:
+            partial.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(partial, path)
+        except (pickle.PicklingError, TypeError, AttributeError, MemoryError, OSError):
+            partial.unlink(missing_ok=True)  # not stored: the others compute it themselves
         return value
