@@ -121,3 +121,13 @@ def test_a_result_that_cannot_be_written_is_returned_not_stored(
         monkeypatch.setattr(Path, "write_bytes", full)
         assert value(1) == 2
         assert not list(store.glob("*.pickle")) and not list(store.glob("*.partial"))
+
+
+def test_a_store_variable_naming_no_directory_is_ignored(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    @shared()
+    def value(x: int) -> int:
+        return x + 1
+
+    monkeypatch.setenv(STORE_ENV, str(tmp_path / "gone"))
+    assert value(1) == 2

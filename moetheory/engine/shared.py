@@ -134,7 +134,10 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
                 memo.move_to_end(args)
                 return memo[args]
             root = os.environ.get(STORE_ENV)
-            value = func(*args) if root is None else _through(Path(root), name, func, args)
+            if root is None or not os.path.isdir(root):  # outside a run (or a stale variable)
+                value = func(*args)
+            else:
+                value = _through(Path(root), name, func, args)
             memo[args] = value
             if len(memo) > maxsize:
                 memo.popitem(last=False)
