@@ -369,3 +369,45 @@ def test_a_checks_process_finds_sympys_lazy_imports_done() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_a_run_reads_the_package_versions_once(monkeypatch, tmp_path) -> None:
+    """build_report read five packages' metadata again after every claim (about a second of
+    the engine's CPU per hundred claims, taken from the checks on a 2-core machine)."""
+    import moetheory.engine.report as report_module
+
+    calls = []
+    real = report_module.environment
+    import moetheory.engine.verification as verification_module
+
+    counted = lambda: calls.append(1) or real()  # noqa: E731
+    monkeypatch.setattr(report_module, "environment", counted)
+    monkeypatch.setattr(verification_module, "environment", counted, raising=False)
+    verify(["cl.update.min-norm*"], json_path=tmp_path / "r.json",
+           markdown_path=tmp_path / "r.md")
+    assert len(calls) == 1
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["environment"] == real() and len(data["claims"]) == 3
+
+
+def test_progress_writes_encode_each_claim_once(monkeypatch, tmp_path) -> None:
+    """The JSON report is rewritten after every claim; encoding the whole report each time
+    cost the engine time quadratic in the number of claims. Each write must still be the
+    report as json.dumps writes it."""
+    import moetheory.engine.report as report_module
+    from moetheory.engine.report import ReportWriter, build_report
+
+    encoded = []
+    real = json.dumps
+    monkeypatch.setattr(report_module.json, "dumps",
+                        lambda obj, **kw: encoded.append(text := real(obj, **kw)) or text)
+    path = tmp_path / "r.json"
+    writer = ReportWriter(path, None)
+    entries = [{"id": f"c{i}", "verdict": "proved", "evidence": {"x": "y" * 200}}
+               for i in range(60)]
+    for i in range(1, len(entries) + 1):
+        report = build_report(entries[:i], seed=0, profile="quick", family_alpha=0.05,
+                              selection=[], complete=False)
+        writer.write(report, markdown=False)
+        assert path.read_text() == real(report, ensure_ascii=False) + "\n"
+    assert sum(map(len, encoded)) < 3 * len(path.read_text())

@@ -108,6 +108,7 @@ def build_report(
     family_alpha: float,
     selection: Iterable[str] = (),
     complete: bool = True,
+    env: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Assemble the report object from claim entries (in report order).
 
@@ -125,6 +126,8 @@ def build_report(
         The ``--only`` patterns of the run (empty for all claims).
     complete : bool
         False for a run that was interrupted.
+    env : mapping, optional
+        :func:`environment`, when the caller has read it already (a run reads it once).
 
     Returns
     -------
@@ -155,7 +158,7 @@ def build_report(
         "seed": seed,
         "profile": profile,
         "family_alpha": family_alpha,
-        "environment": environment(),
+        "environment": dict(environment() if env is None else env),
         "complete": complete,
         "selection": list(selection),
         "counts": {v.value: counts.get(v.value, 0) for v in Verdict},
@@ -463,8 +466,9 @@ class ReportWriter:
 
     Notes
     -----
-    The JSON report is rewritten after every claim (one dump per claim), so even a run
-    killed outright leaves a report of what it finished, marked incomplete. The Markdown
+    The JSON report is rewritten after every claim, so even a run killed outright leaves a
+    report of what it finished, marked incomplete; these progress writes are compact and
+    encode each claim's entry once. The Markdown
     report, whose rendering is the costly part, is written at the start and at the end
     (also the end of an interrupted run).
 
@@ -487,6 +491,27 @@ class ReportWriter:
         check_output_paths(json_path, markdown_path, labels)
         self.json_path = json_path
         self.markdown_path = markdown_path
+        #: Compact encodings of the claim entries of progress writes, by identity (the entry
+        #: is kept, so its id is not reused): each entry is encoded once per run.
+        self._encoded: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+    def _compact(self, report: Mapping[str, Any]) -> str:
+        """``json.dumps(report, ensure_ascii=False)``, encoding each claim entry once over the
+        writer's progress writes (``claims`` is the report's last key)."""
+        claims = report.get("claims")
+        if not isinstance(claims, list) or not claims or list(report)[-1] != "claims":
+            return json.dumps(report, ensure_ascii=False)
+        head = json.dumps({k: v for k, v in report.items() if k != "claims"},
+                          ensure_ascii=False)
+        parts = []
+        for entry in claims:
+            kept = self._encoded.get(id(entry))
+            if kept is None or kept[0] is not entry:
+                kept = (entry, json.dumps(entry, ensure_ascii=False))
+                self._encoded[id(entry)] = kept
+            parts.append(kept[1])
+        return (head[:-1] + (", " if len(head) > 2 else "") + '"claims": ['
+                + ", ".join(parts) + "]}")
 
     def write(self, report: Mapping[str, Any], final: bool = False,
               markdown: bool = True) -> None:
@@ -498,9 +523,9 @@ class ReportWriter:
         """
         failure: OSError | None = None
         for path, render in (
-            # progress writes are compact (json's C encoder: about half the cost of indent=2)
-            (self.json_path, lambda: json.dumps(report, indent=2 if markdown or final else None,
-                                                ensure_ascii=False) + "\n"),
+            # progress writes are compact, each claim encoded once (:meth:`_compact`)
+            (self.json_path, lambda: (json.dumps(report, indent=2, ensure_ascii=False)
+                                      if markdown or final else self._compact(report)) + "\n"),
             (self.markdown_path if markdown or final else None,
              lambda: render_markdown(report)),
         ):

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from moetheory.engine.registry import load_checks, select_claims
-from moetheory.engine.report import ReportWriter, build_report
+from moetheory.engine.report import ReportWriter, build_report, environment
 from moetheory.engine.runner import (
     DEFAULT_TIMEOUT,
     Interrupted,
@@ -205,6 +205,7 @@ def verify(
     claims = select_claims(patterns)
     order = {c.id: i for i, c in enumerate(claims)}
     finished: list[dict[str, Any]] = []
+    env = environment()  # read once: the installed versions do not change during a run
 
     def report_of(complete: bool) -> dict[str, Any]:
         entries = sorted(finished, key=lambda e: order[e["id"]])
@@ -215,6 +216,7 @@ def verify(
             family_alpha=settings.family_alpha,
             selection=patterns,
             complete=complete,
+            env=env,
         )
 
     def on_result(entry: dict[str, Any]) -> None:
