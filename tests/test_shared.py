@@ -131,3 +131,23 @@ def test_a_store_variable_naming_no_directory_is_ignored(monkeypatch: pytest.Mon
 
     monkeypatch.setenv(STORE_ENV, str(tmp_path / "gone"))
     assert value(1) == 2
+
+
+def test_a_result_that_would_leave_too_little_free_space_is_not_stored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lemma grids take 35-70 MB each: on a nearly full disk the store must not take the
+    space the reports need."""
+    import shutil
+
+    import moetheory.engine.shared as shared_module
+
+    @shared()
+    def value(x: int) -> int:
+        return x + 1
+
+    usage = shutil.disk_usage("/")
+    monkeypatch.setattr(shared_module.shutil, "disk_usage", lambda path: usage._replace(
+        free=shared_module.MIN_FREE_BYTES))
+    with run_store() as store:
+        assert value(1) == 2
+        assert not list(store.glob("*.pickle"))

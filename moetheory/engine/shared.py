@@ -13,7 +13,8 @@ Notes
 Only for deterministic functions of arguments with a faithful ``repr`` (numbers, strings,
 tuples of them): a stored result is the value the function returns, so a report does not
 depend on which check computed it. A result that cannot be pickled or written (no memory, a
-full disk) is not stored: each process computes it, as without a run. A check waiting for
+full disk), or that would leave less than :data:`MIN_FREE_BYTES` free, is not stored: each
+process computes it, as without a run. A check waiting for
 another's result counts no CPU time, so a check's CPU time can only be lower than without
 sharing. Outside a run (a check called directly, the calibration harness, a Dask cluster's
 workers) only the per-process cache applies.
@@ -39,6 +40,7 @@ import functools
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -46,10 +48,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["STORE_ENV", "run_store", "shared"]
+__all__ = ["MIN_FREE_BYTES", "STORE_ENV", "run_store", "shared"]
 
 #: The environment variable naming the run's store (inherited by the forked check processes).
 STORE_ENV = "MOETHEORY_RUN_STORE"
+#: Free space, in bytes, that the store leaves on its file system: a result that would leave
+#: less is not stored (seed 003's lemma grids take 35-70 MB each in the quick profile), so the
+#: store never takes the space a report needs.
+MIN_FREE_BYTES = 2 * 2**30
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -160,8 +166,10 @@ def _through(root: Path, name: str, func: Callable[..., Any], args: tuple[Any, .
         value = func(*args)
         partial = root / f"{digest}.{os.getpid()}.partial"
         try:
-            partial.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(partial, path)
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            if shutil.disk_usage(root).free - len(data) >= MIN_FREE_BYTES:
+                partial.write_bytes(data)
+                os.replace(partial, path)
         except (pickle.PicklingError, TypeError, AttributeError, MemoryError, OSError):
             partial.unlink(missing_ok=True)  # not stored: the others compute it themselves
         return value
