@@ -151,3 +151,16 @@ def test_a_result_that_would_leave_too_little_free_space_is_not_stored(
     with run_store() as store:
         assert value(1) == 2
         assert not list(store.glob("*.pickle"))
+
+
+def test_keyword_arguments_are_part_of_the_key(tmp_path: Path) -> None:
+    """prop4_forgetting_expr(reading=...) is public API: keywords must keep working."""
+    from moetheory.continual.theory import prop4_generalization_expr
+
+    @shared()
+    def power(base: int, exponent: int = 2) -> int:
+        return base**exponent
+
+    with run_store():
+        assert power(3) == 9 and power(3, exponent=3) == 27 and power(3, 3) == 27
+    assert prop4_generalization_expr(reading="ordered") == prop4_generalization_expr("ordered")

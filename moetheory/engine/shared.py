@@ -135,16 +135,18 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
         name = f"{func.__module__}.{func.__qualname__}"
 
         @functools.wraps(func)
-        def wrapper(*args: Any) -> Any:
-            if args in memo:
-                memo.move_to_end(args)
-                return memo[args]
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            key = (*args, *sorted(kwargs.items())) if kwargs else args
+            if key in memo:
+                memo.move_to_end(key)
+                return memo[key]
             root = os.environ.get(STORE_ENV)
             if root is None or not os.path.isdir(root):  # outside a run (or a stale variable)
-                value = func(*args)
+                value = func(*args, **kwargs)
             else:
-                value = _through(Path(root), name, func, args)
-            memo[args] = value
+                value = _through(Path(root), name, functools.partial(func, *args, **kwargs),
+                                 key)
+            memo[key] = value
             if len(memo) > maxsize:
                 memo.popitem(last=False)
             return value
@@ -155,15 +157,16 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     return decorate
 
 
-def _through(root: Path, name: str, func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """``func(*args)`` from the run's store, computed and stored by the first process."""
-    digest = hashlib.sha256(f"{name}{args!r}".encode()).hexdigest()[:32]
+def _through(root: Path, name: str, compute: Callable[[], Any], key: tuple[Any, ...]) -> Any:
+    """``compute()`` from the run's store under ``key``, computed and stored by the first
+    process that needs it."""
+    digest = hashlib.sha256(f"{name}{key!r}".encode()).hexdigest()[:32]
     path = root / f"{digest}.pickle"
     with open(root / f"{digest}.lock", "a+b") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes or the process dies
         if path.exists():
             return pickle.loads(path.read_bytes())
-        value = func(*args)
+        value = compute()
         partial = root / f"{digest}.{os.getpid()}.partial"
         try:
             data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
