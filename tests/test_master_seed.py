@@ -32,12 +32,14 @@ class _Stop(Exception):
 
 
 def _clear_caches() -> None:
-    """Empty every ``functools.lru_cache`` of the check modules (a cache hit draws nothing)."""
+    """Empty every cache of the check modules, ``functools.lru_cache`` and
+    :func:`moetheory.engine.shared.shared` alike (a cache hit draws nothing)."""
     for name, module in list(sys.modules.items()):
         if not name.startswith(("proofs_checks", "moetheory")):
             continue
         for value in list(vars(module).values()):
-            if isinstance(value, functools._lru_cache_wrapper):
+            if isinstance(value, functools._lru_cache_wrapper) or callable(
+                    getattr(value, "cache_clear", None)):
                 value.cache_clear()
 
 

@@ -72,6 +72,17 @@ def run_store() -> Iterator[Path]:
     pathlib.Path
         The directory.
 
+    See Also
+    --------
+    shared : the functions whose results it holds.
+
+    Notes
+    -----
+    The engine opens one store per local run (:func:`moetheory.engine.runner.run_claims`);
+    its check processes are forked inside it and inherit :data:`STORE_ENV`. The directory
+    is private (mode 0700) and is removed with everything in it when the run ends, also
+    when it is interrupted.
+
     Examples
     --------
     >>> with run_store() as path:
@@ -114,6 +125,13 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     See Also
     --------
     run_store : the store of a run.
+
+    Notes
+    -----
+    Positional and keyword arguments form the key (in the store, through their ``repr``).
+    Within a run, the first process to need a result computes it while holding an exclusive
+    :func:`fcntl.flock` on the key's lock file; the kernel releases the lock when the
+    process ends, so a check killed mid-computation leaves the result to the next one.
 
     Examples
     --------
