@@ -809,17 +809,12 @@ def _primitive(v: Sequence[sp.Expr]) -> list[sp.Expr]:
     vectors are returned unchanged)."""
     if not all(sp.sympify(c).is_Rational for c in v):
         return list(v)
-    vr = [sp.Rational(c) for c in v]
-    den = sp.ilcm(*[c.q for c in vr]) if vr else 1
-    ints = [int(c * den) for c in vr]
-    g = sp.igcd(*ints) or 1
-    first = next((t for t in ints if t != 0), 1)
-    sign = 1 if first > 0 else -1
-    return [sp.Integer(sign * t // g) for t in ints]
+    return _primitive_fractions([sp.Rational(c) for c in v])
 
 
 def _primitive_fractions(v: Sequence[Any]) -> list[sp.Expr]:
-    """:func:`_primitive` of a row of ``QQ`` elements, in integer arithmetic."""
+    """:func:`_primitive` of a row of exact fractions (SymPy rationals or ``QQ`` elements:
+    anything with ``numerator`` and ``denominator``), in integer arithmetic."""
     den = math.lcm(*(int(c.denominator) for c in v)) if v else 1
     ints = [int(c.numerator) * (den // int(c.denominator)) for c in v]
     g = math.gcd(*ints) or 1
