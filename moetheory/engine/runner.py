@@ -930,35 +930,29 @@ def _run_locally(
     pending = deque(claims)
     running: list[tuple[Claim, CheckContext, _Child]] = []
     with run_store():  # results the checks share (moetheory.engine.shared), once per run
-        _run_pending(pending, running, settings, limits, finish, guard)
-
-
-def _run_pending(pending: deque[Claim], running: list[tuple[Claim, CheckContext, _Child]],
-                 settings: RunSettings, limits: Limits, finish: _Finish,
-                 guard: SignalGuard) -> None:
-    try:
-        while pending or running:
-            guard.check()
-            while pending and len(running) < settings.jobs:
-                c = pending.popleft()
-                ctx = claim_context(c.id, settings)
-                running.append((c, ctx, _Child(c.check, ctx, limits)))
-            fds = [ch.fd for _, _, ch in running if ch.fd is not None and not ch.eof]
-            exiting = any(ch.eof for _, _, ch in running)
-            try:
-                select.select(fds, [], [], _EXITING if exiting else _POLL)
-            except InterruptedError:
-                pass
-            for item in list(running):
-                c, ctx, child = item
-                payload = child.poll()
-                if payload is not None:
-                    running.remove(item)
-                    finish(c, ctx, payload, child.started)
-                    guard.check()
-    finally:
-        for _, _, child in running:
-            child.kill()
+        try:
+            while pending or running:
+                guard.check()
+                while pending and len(running) < settings.jobs:
+                    c = pending.popleft()
+                    ctx = claim_context(c.id, settings)
+                    running.append((c, ctx, _Child(c.check, ctx, limits)))
+                fds = [ch.fd for _, _, ch in running if ch.fd is not None and not ch.eof]
+                exiting = any(ch.eof for _, _, ch in running)
+                try:
+                    select.select(fds, [], [], _EXITING if exiting else _POLL)
+                except InterruptedError:
+                    pass
+                for item in list(running):
+                    c, ctx, child = item
+                    payload = child.poll()
+                    if payload is not None:
+                        running.remove(item)
+                        finish(c, ctx, payload, child.started)
+                        guard.check()
+        finally:
+            for _, _, child in running:
+                child.kill()
 
 
 def _probe(address: str) -> None:
