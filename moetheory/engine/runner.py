@@ -29,6 +29,7 @@ wall-clock backstop depends on the machine's load; its evidence says so.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import math
@@ -631,6 +632,12 @@ class _Child:
                 stream.flush()
             except (OSError, ValueError):
                 pass
+        # Frozen objects are skipped by the collector: a full collection in the check's
+        # process would otherwise write to every object of the engine's heap and so copy all
+        # its pages from the engine (copy-on-write). The engine unfreezes right after (unless
+        # its host had frozen objects itself).
+        thawed = gc.get_freeze_count() == 0
+        gc.freeze()
         pid = os.fork()
         if pid == 0:
             code = 0
@@ -643,6 +650,8 @@ class _Child:
                 code = 70
             finally:
                 os._exit(code)
+        if thawed:
+            gc.unfreeze()
         os.close(w)
         os.set_blocking(r, False)
         self.pid = pid
