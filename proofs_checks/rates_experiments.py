@@ -6,15 +6,16 @@ claim fits a log-log slope of the median loss against n with a percentile-bootst
 interval (Bonferroni over the readings of the claim). A finite grid of n cannot show an
 asymptotic rate: every reading says "over n in the design's range". Every fit runs its last
 stage to the LM stopping rule, and a reading is decided only where every n cell has at least
-:data:`~proofs_checks.estimation.MIN_CONVERGED` converged fits and few optimiser shortfalls.
-The over-specified claims (``*.over-specified``, :mod:`moetheory.estimation.overspecified`)
+:data:`~proofs_checks.estimation.MIN_CONVERGED` converged fits and few optimiser shortfalls;
+a router's run stops at the first cell that fails either rule (:func:`_futile`). The
+over-specified claims (``*.over-specified``, :mod:`moetheory.estimation.overspecified`)
 fit more atoms than the truth has.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,8 @@ from moetheory.estimation.overspecified import (
     run_overspecified,
 )
 from moetheory.estimation.variant_rates import VariantDesign, run_variant, variant_design
-from moetheory.stats import MeanEstimate, at_most, combine, compare, greater, stable
-from proofs_checks.estimation import MIN_CONVERGED
+from moetheory.stats import Comparison, MeanEstimate, at_most, combine, compare, greater, stable
+from proofs_checks.estimation import MIN_CONVERGED, _Undecided
 
 S0 = "000_7b6465990ad3b04b.txt"
 S2 = "002_ed39350ac6d6e1c0.txt"
@@ -64,60 +65,98 @@ GROUPS: dict[str, str] = {
 }
 
 
-def _runs(ctx: CheckContext, setting: str, routers: tuple[str, ...]):
+def _runs(ctx: CheckContext, setting: str, routers: tuple[str, ...], replicates: int = 0):
+    """The design of ``setting`` (at least ``replicates`` per n) and each router's run, each
+    stopped at its first cell that blocks every reading on it (:func:`_blocking`)."""
     design = variant_design(setting, ctx.profile)
-    return design, {r: run_variant(design, ctx.seed, r) for r in routers}
+    design = replace(design, replicates=max(design.replicates, replicates))
+    stop = _futile(design.replicates)
+    return design, {r: run_variant(design, ctx.seed, r, stop=stop) for r in routers}
 
 
-def _runs_at_least(ctx: CheckContext, setting: str, routers: tuple[str, ...]):
-    """As :func:`_runs`, with at least :data:`SLOPE_REPLICATES` replicates per n."""
-    design = variant_design(setting, ctx.profile)
-    design = replace(design, replicates=max(design.replicates, SLOPE_REPLICATES))
-    return design, {r: run_variant(design, ctx.seed, r) for r in routers}
+def _blocking(cell: list[dict], replicates: int, shortfall_rule: bool = True) -> str | None:
+    """Why an n cell leaves every reading of its run undecided, or ``None``: fewer than
+    :data:`~proofs_checks.estimation.MIN_CONVERGED` of its winning fits stopped by the LM
+    rule (the convergence rule) or, where the fitted class contains the target
+    (``shortfall_rule``), more than :data:`MAX_SHORTFALL` of them short of the target's
+    objective (the shortfall rule). Both depend on the fits alone, not on the loss."""
+    n = cell[0]["n"]
+    if float(np.mean([bool(r["converged"]) for r in cell])) < MIN_CONVERGED:
+        capped = sum(not r["converged"] for r in cell)
+        return (f"{capped} of {len(cell)} fits stopped at the iteration cap at n = {n} (more "
+                f"than {1 - MIN_CONVERGED:.0%})")
+    short = sum(bool(r.get("shortfall")) for r in cell)
+    if shortfall_rule and short > MAX_SHORTFALL * replicates:
+        return (f"{short} of {len(cell)} fits fall short of the target's objective at n = {n} "
+                f"(more than {MAX_SHORTFALL:.0%})")
+    return None
+
+
+def _futile(replicates: int, shortfall_rule: bool = True):
+    """Futility for ``run_variant``/``run_overspecified(stop=...)``: once a cell blocks every
+    reading of a run, its larger sizes are not fitted (no reading on it could be decided)."""
+    return lambda cell: _blocking(cell, replicates, shortfall_rule) is not None
 
 
 def _fit(design: VariantDesign | OverDesign, run: dict, loss: str, alpha: float,
-         ctx: CheckContext, stream: int, exact: bool = True) -> dict[str, Any]:
+         ctx: CheckContext, stream: int, exact: bool = True,
+         shortfall_rule: bool = True) -> dict[str, Any]:
     """Slope of log(median loss) on log n with its percentile-bootstrap interval: the exact
     bootstrap law, or ``n_boot`` resamples (``exact=False``, for slope differences: each end
     rests on >= 25 resamples). Losses are floored at 1e-12 (a routing error can be exactly 0
-    on the evaluation inputs). Also each n cell's optimiser shortfalls and share of fits
-    stopped by the LM rule (``converged_share``; cells below :data:`MIN_CONVERGED` are
-    ``unconverged_cells``)."""
-    ns = np.array(design.n_grid, dtype=float)
-    mat = np.array([[max(r[loss], 1e-12) for r in run["records"] if r["n"] == n]
-                    for n in design.n_grid])
+    on the evaluation inputs). Also each fitted cell's optimiser shortfalls and share of fits
+    stopped by the LM rule. Where a cell blocks the run (:func:`_blocking`), ``slope`` and
+    ``ci`` are ``None`` and ``not_estimated`` says why."""
+    ns = [n for n in design.n_grid if any(r["n"] == n for r in run["records"])]
+    mat = np.array([[max(r[loss], 1e-12) for r in run["records"] if r["n"] == n] for n in ns])
+    cells = [[r for r in run["records"] if r["n"] == n] for n in ns]
+    shares = [float(np.mean([bool(r["converged"]) for r in c])) for c in cells]
+    fit: dict[str, Any] = {
+        "n": [float(n) for n in ns], "medians": [stable(v) for v in np.median(mat, axis=1)],
+        "shortfalls": [sum(bool(r.get("shortfall")) for r in c) for c in cells],
+        "converged_share": [round(v, 4) for v in shares],
+        "unconverged_cells": [n for n, v in zip(ns, shares, strict=True) if v < MIN_CONVERGED],
+        "shortfall_rule": shortfall_rule,
+    }
+    why = [b for c in cells if (b := _blocking(c, design.replicates, shortfall_rule))]
+    if why:
+        unfitted = "; larger n not fitted" if len(ns) < len(design.n_grid) else ""
+        return {**fit, "slope": None, "ci": None, "level": 1 - alpha,
+                "not_estimated": why[0] + unfitted}
     n_boot = max(4000, math.ceil(50 / alpha))
-    fit = slope_bootstrap(ns, mat, alpha, ctx.rng(stream), n_boot=n_boot, exact=exact)
-    fit["medians"] = [stable(v) for v in np.median(mat, axis=1)]
-    fit["n"] = ns.tolist()
-    fit["shortfalls"] = [sum(bool(r.get("shortfall")) for r in run["records"] if r["n"] == n)
-                         for n in design.n_grid]
-    fit["undecidable"] = max(fit["shortfalls"]) > MAX_SHORTFALL * design.replicates
-    shares = [float(np.mean([bool(r["converged"]) for r in run["records"] if r["n"] == n]))
-              for n in design.n_grid]
-    fit["converged_share"] = [round(v, 4) for v in shares]
-    fit["unconverged_cells"] = [n for n, v in zip(design.n_grid, shares, strict=True)
-                                if v < MIN_CONVERGED]
-    return fit
+    return {**slope_bootstrap(np.array(ns, dtype=float), mat, alpha, ctx.rng(stream),
+                              n_boot=n_boot, exact=exact), **fit}
 
 
-def _blocked(fit: dict, shortfall_rule: bool = True) -> bool:
-    """Whether the convergence rule or (where it applies) the shortfall rule blocks ``fit``."""
-    return bool(fit["unconverged_cells"]) or (shortfall_rule and fit["undecidable"])
+@dataclass(frozen=True)
+class _NotEstimated(_Undecided):
+    """A comparison left undecided before any estimate: a cell of its fit blocks every
+    reading of the run (:func:`_blocking`). Inconclusive; not recorded for calibration."""
+
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "reason": f"not estimated: {self.reason}"}
 
 
-def _guard(comp, *fits: dict, shortfall_rule: bool = True):
-    """``comp`` made inconclusive when any fit is blocked (:func:`_blocked`)."""
-    if any(_blocked(f, shortfall_rule) for f in fits) and comp.verdict is not (
-            Verdict.INCONCLUSIVE):
-        return replace(comp, verdict=Verdict.INCONCLUSIVE)
-    return comp
+#: The decision rules of the readings (:mod:`moetheory.stats`), by ``Comparison.rule``.
+_RULES = {"at-most": at_most, "greater": greater, "equivalence": compare}
+
+
+def _judged(name: str, rule: str, reference: float, tolerance: float, fits: list[dict],
+            estimate) -> Comparison | _NotEstimated:
+    """The comparison ``rule(name, estimate(), reference, tolerance)``, or
+    :class:`_NotEstimated` when a fit's slope was not estimated."""
+    blocked = [f["not_estimated"] for f in fits if f["slope"] is None]
+    if blocked:
+        return _NotEstimated(name, rule, reference, tolerance, reason=blocked[0])
+    return _RULES[rule](name, estimate(), reference, tolerance)
 
 
 def _medians(design: VariantDesign | OverDesign, run: dict, loss: str) -> list[float | None]:
-    return [stable(float(np.median([r[loss] for r in run["records"] if r["n"] == n])))
-            for n in design.n_grid]
+    """Median ``loss`` per n of the grid (``None`` where the size was not fitted)."""
+    cells = [[r[loss] for r in run["records"] if r["n"] == n] for n in design.n_grid]
+    return [stable(float(np.median(c))) if c else None for c in cells]
 
 
 def _est(fit: dict, n: int) -> MeanEstimate:
@@ -127,12 +166,15 @@ def _est(fit: dict, n: int) -> MeanEstimate:
 
 def _public(fit: dict) -> dict:
     out = {k: v for k, v in fit.items() if k != "boot"}
-    out["slope"] = stable(fit["slope"])
-    out["ci"] = [stable(v) for v in fit["ci"]]
+    if fit["slope"] is not None:
+        out["slope"] = stable(fit["slope"])
+        out["ci"] = [stable(v) for v in fit["ci"]]
     return out
 
 
 def _fmt(fit: dict) -> str:
+    if fit["slope"] is None:
+        return f"not estimated: {fit['not_estimated']}"
     return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
 
 
@@ -145,31 +187,32 @@ def _all_of(verdicts: list[Verdict]) -> Verdict:
     return Verdict.INCONCLUSIVE
 
 
-def _reading(name: str, text: str, comp, fit: dict, shortfall_rule: bool = True) -> Reading:
-    """A reading decided only if every n cell passes the convergence rule and, where the
-    fitted class contains the target (``shortfall_rule``), the shortfall rule."""
-    comp = _guard(comp, fit, shortfall_rule=shortfall_rule)
-    summary = _fmt(fit)
-    if fit["unconverged_cells"]:
-        summary += (f"; not decided: fewer than {MIN_CONVERGED:.0%} of the fits converged "
-                    f"(the rest hit the cap) at n = {fit['unconverged_cells']}")
-    if shortfall_rule and fit["undecidable"]:
-        summary += (f"; not decided: optimiser shortfalls per n {fit['shortfalls']} exceed "
-                    f"{MAX_SHORTFALL:.0%} of the replicates")
-    return Reading(name, text, comp.verdict, summary,
+def _reading(name: str, text: str, rule: str, reference: float, fit: dict,
+             replicates: int, tolerance: float = 0.0, label: str | None = None) -> Reading:
+    """A reading on one slope by ``rule`` (comparison ``label``, default ``name``), decided
+    only where the slope was estimated (:func:`_fit`)."""
+    comp = _judged(label or name, rule, reference, tolerance, [fit],
+                   lambda: _est(fit, replicates))
+    return Reading(name, text, comp.verdict, _fmt(fit),
                    {"fit": _public(fit), "comparison": comp.to_dict(),
-                    "shortfall_rule": shortfall_rule})
+                    "shortfall_rule": fit["shortfall_rule"]})
 
 
 def _table(fits: dict[str, dict]) -> str:
+    def slope(f: dict) -> str:
+        if f["slope"] is None:
+            return f"not estimated ({f['not_estimated']}) | –"
+        return f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}]"
+
     rows = "\n".join(
-        f"| {name} | {', '.join(f'{m:.3g}' for m in f['medians'])} | "
+        f"| {name} | {', '.join(str(int(n)) for n in f['n'])} | "
+        f"{', '.join(f'{m:.3g}' for m in f['medians'])} | "
         f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {f['shortfalls']} | "
-        f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |"
+        f"{slope(f)} |"
         for name, f in fits.items()
     )
-    return ("| statistic | median loss per n | converged per n | shortfalls per n | slope | CI |"
-            f"\n|---|---|---|---|---|---|\n{rows}")
+    return ("| statistic | n fitted | median loss per n | converged per n | shortfalls per n "
+            f"| slope | CI |\n|---|---|---|---|---|---|---|\n{rows}")
 
 
 #: Why sparse-gate fits fall short of the target's objective (issue 10, session 4).
@@ -248,7 +291,7 @@ def _design_text(design: VariantDesign) -> str:
     "pcr.rates.top1.over-specified",
 )
 def check_rates_top1(ctx: CheckContext) -> Outcome:
-    design, runs = _runs_at_least(ctx, "top1", TOP1_ROUTERS)
+    design, runs = _runs(ctx, "top1", TOP1_ROUTERS, SLOPE_REPLICATES)
     return _top1_outcome(ctx, design, runs, 0, "", (
         _design_text(design)
         + " The true model has the top-1 gate: expert $i^*(x)=\\arg\\max_i u_i(x)$ with "
@@ -279,7 +322,7 @@ def _top1_outcome(ctx: CheckContext, design: VariantDesign | OverDesign, runs: d
             for i, (name, r, loss) in enumerate(plan)}
     readings = [
         _reading(name, f"slope of the median loss at most {SLOW_THRESHOLD} (polynomial)",
-                 at_most(name, _est(f, design.replicates), SLOW_THRESHOLD), f)
+                 "at-most", SLOW_THRESHOLD, f, design.replicates)
         for name, f in fits.items()
     ]
     experts = readings[: len(TOP1_ROUTERS)]
@@ -339,14 +382,14 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
     fits = {name: _fit(design, run, loss, alpha, ctx, i)
             for i, (name, loss) in enumerate(plan.items())}
     readings = [
-        _reading(name, f"slope at most {ROOT_LOG_THRESHOLD}",
-                 at_most(name, _est(f, design.replicates), ROOT_LOG_THRESHOLD), f)
+        _reading(name, f"slope at most {ROOT_LOG_THRESHOLD}", "at-most", ROOT_LOG_THRESHOLD,
+                 f, design.replicates)
         for name, f in fits.items()
     ]
     l2 = fits["(2.2) sparse L_2"]
     readings.append(_reading(
         "L_2 exponent vs parametric 1/2", "slope within -0.5 +- 0.15 (stats.compare)",
-        compare("L_2 slope vs -1/2", _est(l2, design.replicates), -0.5, 0.15), l2))
+        "equivalence", -0.5, l2, design.replicates, 0.15, label="L_2 slope vs -1/2"))
     primary = Reading(
         "(2.1) and (2.2)", f"both slopes at most {ROOT_LOG_THRESHOLD}",
         _all_of([readings[0].verdict, readings[1].verdict]),
@@ -398,14 +441,14 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
     "perturbed router only (pcr.rates.topk.over-specified)",
 )
 def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
-    design, runs = _runs_at_least(ctx, "topk", ("cosine",))
+    design, runs = _runs(ctx, "topk", ("cosine",), SLOPE_REPLICATES)
     plan = dict(GROUPS)
     alpha = ctx.alpha / len(plan)
     fits = {name: _fit(design, runs["cosine"], loss, alpha, ctx, i)
             for i, (name, loss) in enumerate(plan.items())}
     readings = [
-        _reading(name, f"slope above {SLOW_THRESHOLD} (slow)",
-                 greater(name, _est(f, design.replicates), SLOW_THRESHOLD), f)
+        _reading(name, f"slope above {SLOW_THRESHOLD} (slow)", "greater", SLOW_THRESHOLD, f,
+                 design.replicates)
         for name, f in fits.items()
     ]
     groups = readings[: len(GROUPS)]
@@ -514,12 +557,10 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
             for i, (name, r, loss) in enumerate(plan)}
     names = list(fits)
     readings = [
-        _reading(names[0], f"slope above {SLOW_THRESHOLD} (slow)",
-                 greater(names[0], _est(fits[names[0]], design.replicates), SLOW_THRESHOLD),
-                 fits[names[0]]),
-        *(_reading(nm, f"slope at most {QUARTER}",
-                   at_most(nm, _est(fits[nm], design.replicates), QUARTER), fits[nm])
-          for nm in names[1:]),
+        _reading(names[0], f"slope above {SLOW_THRESHOLD} (slow)", "greater", SLOW_THRESHOLD,
+                 fits[names[0]], design.replicates),
+        *(_reading(nm, f"slope at most {QUARTER}", "at-most", QUARTER, fits[nm],
+                   design.replicates) for nm in names[1:]),
     ]
     ref = _reference(runs)
     k_atoms = Reading(
@@ -550,6 +591,14 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
     )
 
 
+def _difference(fa: dict, fb: dict, alpha: float, replicates: int) -> MeanEstimate:
+    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences."""
+    boot = fb["boot"] - fa["boot"]
+    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
+    return MeanEstimate(fb["slope"] - fa["slope"], lo, hi, replicates, 1 - alpha,
+                        "percentile-bootstrap")
+
+
 @claim(
     "pcr.rates.comparison.misspecified",
     kind="statistical",
@@ -578,19 +627,18 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
     for other in ("linear", "cosine"):
         for loss in losses:
             fa, fb = fits[("perturbed", loss)], fits[(other, loss)]
-            boot = fb["boot"] - fa["boot"]
-            lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
-            gain = fb["slope"] - fa["slope"]
             name = f"{loss}: {other} - perturbed"
-            comp = _guard(greater(name, MeanEstimate(gain, lo, hi, design.replicates, 1 - alpha,
-                                                     "percentile-bootstrap"), 0.0, MARGIN),
-                          fa, fb)
-            readings.append(Reading(
-                name, f"slope({other}) - slope(perturbed) > 0", comp.verdict,
-                f"difference {stable(gain)}, CI [{stable(lo)}, {stable(hi)}]",
-                {"difference": stable(gain), "ci": [stable(lo), stable(hi)],
-                 "comparison": comp.to_dict()},
-            ))
+            comp = _judged(name, "greater", 0.0, MARGIN, [fa, fb],
+                           lambda fa=fa, fb=fb: _difference(fa, fb, alpha, design.replicates))
+            if isinstance(comp, _NotEstimated):
+                numbers: dict[str, Any] = {"difference": None, "ci": None}
+                text = f"not estimated: {comp.reason}"
+            else:
+                e = comp.estimate
+                numbers = {"difference": stable(e.mean), "ci": [stable(e.low), stable(e.high)]}
+                text = f"difference {numbers['difference']}, CI {numbers['ci']}"
+            readings.append(Reading(name, f"slope({other}) - slope(perturbed) > 0",
+                                    comp.verdict, text, {**numbers, "comparison": comp.to_dict()}))
     verdict = combine([r.verdict for r in readings])
     derivation = (
         _mis_design_text(design) + _MIS_DESIGN + "\n\n"
@@ -659,19 +707,20 @@ def _over_design_text(design: OverDesign) -> str:
 def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
     designs = {K: overspecified_design("topk", ctx.profile, top_k=K, routers=("perturbed",))
                for K in (2, 3)}
-    runs = {K: run_overspecified(d, ctx.seed, "perturbed") for K, d in designs.items()}
+    # K + 1 = 3: the fitted class does not contain the target, so no shortfall rule
+    runs = {K: run_overspecified(d, ctx.seed, "perturbed", stop=_futile(d.replicates, K == 2))
+            for K, d in designs.items()}
     plan = [("(2.1) K=2: Top-K regression error", 2, "regression_l2"),
             ("(2.2) K=2: L_2, all fitted atoms", 2, "sparse_l2"),
             ("K=2: L_2, selected atoms only", 2, "sparse_l2_active"),
             ("K+1=3: Top-K regression error", 3, "regression_l2"),
             ("K+1=3: L_2, all fitted atoms", 3, "sparse_l2")]
     alpha = ctx.alpha / len(plan)
-    fits = {name: _fit(designs[K], runs[K], loss, alpha, ctx, 40 + i)
+    fits = {name: _fit(designs[K], runs[K], loss, alpha, ctx, 40 + i, shortfall_rule=K == 2)
             for i, (name, K, loss) in enumerate(plan)}
     readings = [
-        _reading(name, f"slope at most {ROOT_LOG_THRESHOLD}",
-                      at_most(name, _est(fits[name], designs[K].replicates),
-                              ROOT_LOG_THRESHOLD), fits[name], shortfall_rule=K == 2)
+        _reading(name, f"slope at most {ROOT_LOG_THRESHOLD}", "at-most", ROOT_LOG_THRESHOLD,
+                 fits[name], designs[K].replicates)
         for name, K, _ in plan
     ]
     primary = Reading(
@@ -737,7 +786,8 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
 )
 def check_rates_top1_overspecified(ctx: CheckContext) -> Outcome:
     design = overspecified_design("top1", ctx.profile)
-    runs = {r: run_overspecified(design, ctx.seed, r) for r in TOP1_ROUTERS}
+    runs = {r: run_overspecified(design, ctx.seed, r, stop=_futile(design.replicates))
+            for r in TOP1_ROUTERS}
     return _top1_outcome(ctx, design, runs, 50, ", k = 3 fitted for k* = 2", (
         _over_design_text(design)
         + " Truth: the top-1 design of pcr.rates.top1 ($\\beta_0^*=(0.1,0)$). Annealed "

@@ -185,7 +185,7 @@ def _fake_runs(exponent: float, setting: str, spread: float = 0.05, replicates: 
     keys = ("expert_l2", "routing", "regression_l2", "sparse_l2", "voronoi_l1", "mass_l1",
             "beta1_l1", "expert_l1", "expert_sup")
 
-    def run(run_design, _seed, _router):
+    def run(run_design, _seed, _router, stop=None):
         pattern = np.exp(spread * np.linspace(-1, 1, run_design.replicates))
         recs = [{"n": n, "rep": r, "converged": True,
                  **{key: float(n ** exponent * pattern[r]) for key in keys}}
@@ -195,6 +195,27 @@ def _fake_runs(exponent: float, setting: str, spread: float = 0.05, replicates: 
                 "reference": {"objective": 1e-3, "gradient_norm": 1e-12, "grid": 8}}
 
     return design, run
+
+
+def _honouring_stop(run, edit, fitted: list[int] | None = None):
+    """``run`` with each record passed through ``edit``, fitted cell by cell as run_variant
+    does: ``stop(cell)`` after each size, later sizes absent once it says True (the sizes
+    fitted are appended to ``fitted``)."""
+
+    def stopped_run(*args, stop=None):
+        out = run(*args)
+        records = [edit(dict(r)) for r in out["records"]]
+        kept = []
+        for n in dict.fromkeys(r["n"] for r in records):
+            cell = [r for r in records if r["n"] == n]
+            kept += cell
+            if fitted is not None:
+                fitted.append(n)
+            if stop is not None and stop(cell):
+                break
+        return {**out, "records": kept}
+
+    return stopped_run
 
 
 @pytest.mark.parametrize(
@@ -224,39 +245,94 @@ def test_misspecified_claims_decide(monkeypatch):
     assert rx.check_rates_comparison_misspecified(ctx).verdict is Verdict.UNSUPPORTED
 
 
+def _short(rec: dict) -> dict:
+    rec["shortfall"] = rec["rep"] < 4  # 4 of 13 fits above the target's objective
+    return rec
+
+
 def test_optimiser_shortfalls_make_a_reading_undecided(monkeypatch):
     design, run = _fake_runs(-0.5, "top1")
-
-    def short_run(*args):
-        out = run(*args)
-        for rec in out["records"]:
-            rec["shortfall"] = rec["rep"] < 4  # 4 of 13 fits above the target's objective
-        return out
-
     monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
-    monkeypatch.setattr(rx, "run_variant", short_run)
+    monkeypatch.setattr(rx, "run_variant", _honouring_stop(run, _short))
     out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
     assert out.verdict is Verdict.INCONCLUSIVE
-    assert "shortfall" in out.readings[1].summary
+    assert "4 of 13 fits fall short of the target's objective at n = 100" in (
+        out.readings[1].summary)
 
 
 def test_unconverged_fits_make_an_exact_specified_reading_undecided(monkeypatch):
     design, run = _fake_runs(-0.5, "top1")
 
-    def capped_run(*args):
-        out = run(*args)
-        for rec in out["records"]:  # 2 of 13 fits at n = 400 hit the cap: 85% < 90%
-            rec["converged"] = not (rec["n"] == 400 and rec["rep"] < 2)
-        return out
+    def capped(rec: dict) -> dict:  # 2 of 13 fits at n = 400 hit the cap: 85% < 90%
+        rec["converged"] = not (rec["n"] == 400 and rec["rep"] < 2)
+        return rec
 
     monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
-    monkeypatch.setattr(rx, "run_variant", capped_run)
+    monkeypatch.setattr(rx, "run_variant", _honouring_stop(run, capped))
     out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
     assert out.verdict is Verdict.INCONCLUSIVE
-    assert "converged" in out.readings[1].summary
+    assert "2 of 13 fits stopped at the iteration cap at n = 400" in out.readings[1].summary
     monkeypatch.setattr(rx, "run_variant", run)
     out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
     assert out.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(("edit", "fitted_sizes"), [(_short, [100]),
+                                                    (lambda r: r, [100, 200, 400, 800, 1600])])
+def test_a_run_stops_at_its_first_blocking_cell_without_changing_a_verdict(
+        monkeypatch, edit, fitted_sizes):
+    """Futility (session 10): every top-1 fit fitted every size although a blocking cell (here
+    the shortfall rule at n = 100) already left every reading on the run undecided. The
+    larger sizes are no longer fitted; each reading is the same, and its comparison, made
+    without an estimate, is not recorded for calibration."""
+    from moetheory.stats import claimed_values
+
+    design, run = _fake_runs(-0.5, "top1")
+    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
+    ctx = CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01)
+    outs, recorded = [], []
+    for stops in (True, False):
+        fitted: list[int] = []
+        honour = _honouring_stop(run, edit, fitted)
+        monkeypatch.setattr(rx, "run_variant", honour if stops else
+                            lambda *a, stop=None, honour=honour: honour(*a))
+        seen: list = []
+        with claimed_values(lambda rule, label, value, tol: value, seen):
+            outs.append(rx.check_rates_top1(ctx))
+        recorded.append(len(seen))
+        assert fitted == (fitted_sizes if stops else list(design.n_grid)) * 3  # 3 routers
+    stopped, full = outs
+    assert [(r.name, r.verdict) for r in stopped.readings] == [
+        (r.name, r.verdict) for r in full.readings]
+    if fitted_sizes == [100]:
+        assert stopped.verdict is Verdict.INCONCLUSIVE and recorded == [0, 0]
+        assert all(r.evidence["comparison"]["estimate"] is None for r in stopped.readings[1:])
+        assert "larger n not fitted" in stopped.readings[1].summary
+    else:
+        assert stopped.verdict is Verdict.SUPPORTED and recorded == [6, 6]
+        assert stopped.evidence == full.evidence
+
+
+def test_a_stopped_run_fits_the_same_first_size_and_no_other():
+    d = VariantDesign("topk", (30, 60), 2, 0, 1, routers=("perturbed",))
+    whole = run_variant(d, 0, "perturbed")["records"]
+    asked: list[list[dict]] = []
+    first = run_variant(d, 0, "perturbed", stop=lambda cell: asked.append(cell) or True)
+    assert first["records"] == [r for r in whole if r["n"] == 30] == asked[0]
+    assert len(asked) == 1
+
+
+@pytest.mark.parametrize(("converged", "short", "rule", "why"), [
+    (13, 0, True, None),
+    (12, 3, True, None),  # 92% converged; 3 <= 25% of 13
+    (11, 0, True, "2 of 13 fits stopped at the iteration cap at n = 100 (more than 10%)"),
+    (13, 4, True, "4 of 13 fits fall short of the target's objective at n = 100 (more than 25%)"),
+    (13, 4, False, None),  # no shortfall rule where the class does not contain the target
+])
+def test_blocking_cells(converged, short, rule, why):
+    cell = [{"n": 100, "converged": i < converged, "shortfall": i < short} for i in range(13)]
+    assert rx._blocking(cell, 13, rule) == why
+    assert rx._futile(13, rule)(cell) is (why is not None)
 
 
 @pytest.mark.parametrize("check", [rx.check_rates_top1, rx.check_rates_topk_cosine])
@@ -270,8 +346,8 @@ def test_slope_only_claims_fit_at_least_13_replicates(monkeypatch, check):
                                  replicates=given)
         seen: list[int] = []
         monkeypatch.setattr(rx, "variant_design", lambda *_a, design=design: design)
-        monkeypatch.setattr(rx, "run_variant", lambda d, *a, run=run, seen=seen:
-                            seen.append(d.replicates) or run(d, *a))
+        monkeypatch.setattr(rx, "run_variant", lambda d, *a, run=run, seen=seen, **k:
+                            seen.append(d.replicates) or run(d, *a, **k))
         out = check(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
         assert set(seen) == {used}
         assert out.evidence["design"]["replicates"] == used

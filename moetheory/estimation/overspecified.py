@@ -30,6 +30,7 @@ designs run their last stage the same way.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -40,8 +41,8 @@ from moetheory.estimation.models import MixingMeasure, Router
 from moetheory.estimation.variant_rates import best_fits, score_spread, true_variant
 from moetheory.estimation.variants import (
     Stage,
+    expert_outputs,
     expert_size,
-    variant_experts,
     variant_model,
 )
 from moetheory.estimation.voronoi import canonical_form, sparse_voronoi_loss
@@ -441,8 +442,8 @@ def top1_many_to_one(theta: np.ndarray, theta_star: np.ndarray, k: int, k_star: 
         raise ValueError(f"k must be >= k_star = {k_star}, got {k}")
     i_hat = np.argmax(_scores(theta, k, router, x), axis=1)
     i_star = np.argmax(_scores(theta_star, k_star, router, x), axis=1)
-    h = variant_experts(theta[3 * k :].reshape(1, k, -1), x[None], "relu2")[0][0]
-    hs = variant_experts(theta_star[3 * k_star :].reshape(1, k_star, -1), x[None], "relu2")[0][0]
+    h = expert_outputs(theta[3 * k :].reshape(1, k, -1), x[None], "relu2")[0]
+    hs = expert_outputs(theta_star[3 * k_star :].reshape(1, k_star, -1), x[None], "relu2")[0]
     served = h[i_hat, np.arange(x.shape[0])]
     reg = float(np.sqrt(np.mean((served - hs[i_star, np.arange(x.shape[0])]) ** 2)))
     best: tuple[float, float] | None = None
@@ -477,7 +478,9 @@ def _topk_losses(theta, t_star, x_eval, design: OverDesign, router: str) -> dict
     }
 
 
-def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, Any]:
+def run_overspecified(design: OverDesign, seed: int, router: str,
+                      stop: Callable[[list[dict[str, Any]]], bool] | None = None
+                      ) -> dict[str, Any]:
     """Fit every ``(n, replicate)`` of one router, over-specified, and return the losses.
 
     Parameters
@@ -489,6 +492,9 @@ def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, A
         ``default_rng([seed, 7, setting, K, router, n, rep])``.
     router : str
         One of ``design.routers``.
+    stop : callable, optional
+        Futility: ``stop(cell)`` is asked after each size with that size's records;
+        ``True`` leaves the larger sizes unfitted (their records are absent).
 
     Returns
     -------
@@ -546,6 +552,7 @@ def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, A
                                rt, design.family, top_k=design.true_top_k)
         y = f_star + np.stack(ys)
         at_target = np.mean((f_star - y) ** 2, axis=1)
+        cell = []
         for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt, design.family,
                                     stages, design.lm_tol, at_target, design.sigma):
             rec["start"] = names[rec["start"]]
@@ -553,6 +560,9 @@ def run_overspecified(design: OverDesign, seed: int, router: str) -> dict[str, A
                 rec.update(_topk_losses(theta, t_star, x_eval, design, router))
             else:
                 rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
-            records.append(rec)
+            cell.append(rec)
+        records += cell
+        if stop is not None and stop(cell):
+            break
     return {"records": records,
             "starts": {k: s0.tolist() for k, s0 in zip(names, starts0, strict=True)}}

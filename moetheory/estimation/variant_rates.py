@@ -50,6 +50,7 @@ The rate is the log-log slope of the median loss
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -59,9 +60,9 @@ from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import MixingMeasure, Router
 from moetheory.estimation.variants import (
     Stage,
+    expert_outputs,
     fit_to_rule,
     fit_variant,
-    variant_experts,
     variant_jacobian,
     variant_model,
 )
@@ -481,8 +482,8 @@ def group_losses(
     star = canonical_form(target, router, tau1)
     cells = voronoi_cells(canon, star)
     w, ws = canon.weights, star.weights
-    h = variant_experts(estimate.eta[None], x_eval[None], "tanh")[0][0]
-    hs = variant_experts(target.eta[None], x_eval[None], "tanh")[0][0]
+    h = expert_outputs(estimate.eta[None], x_eval[None], "tanh")[0]
+    hs = expert_outputs(target.eta[None], x_eval[None], "tanh")[0]
     mass = beta1 = expert = sup = 0.0
     for j, c in enumerate(cells):
         mass += abs(float(w[c].sum()) - float(ws[j]))
@@ -514,8 +515,8 @@ def _top1_losses(theta, theta_star, x_eval, design, router) -> dict[str, float]:
         return np.argmax(scores, axis=1)
 
     i_hat, i_star = choice(theta), choice(theta_star)
-    h = variant_experts(theta[3 * k :].reshape(1, k, -1), xe, "relu2")[0][0]
-    hs = variant_experts(theta_star[3 * k :].reshape(1, k, -1), xe, "relu2")[0][0]
+    h = expert_outputs(theta[3 * k :].reshape(1, k, -1), xe, "relu2")[0]
+    hs = expert_outputs(theta_star[3 * k :].reshape(1, k, -1), xe, "relu2")[0]
     best: tuple[float, float] | None = None
     for perm in itertools.permutations(range(k)):
         p = np.array(perm)  # estimated atom p[j] plays true atom j
@@ -672,7 +673,8 @@ def best_fits(
     return out
 
 
-def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]:
+def run_variant(design: VariantDesign, seed: int, router: str,
+                stop: Callable[[list[dict[str, Any]]], bool] | None = None) -> dict[str, Any]:
     """Fit every ``(n, replicate)`` of one router and return the losses.
 
     Parameters
@@ -684,6 +686,9 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
         ``default_rng([seed, setting, router, n, rep])``.
     router : str
         One of ``design.routers``.
+    stop : callable, optional
+        Futility: ``stop(cell)`` is asked after each size with that size's records;
+        ``True`` leaves the larger sizes unfitted (their records are absent).
 
     Returns
     -------
@@ -756,9 +761,12 @@ def run_variant(design: VariantDesign, seed: int, router: str) -> dict[str, Any]
                                  design.family, temperature=final.temperature,
                                  top_k=final.top_k)
         at_target = np.mean((f_target - y) ** 2, axis=1)
-        for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt, design.family,
-                                    stages, design.lm_tol, at_target, design.sigma):
-            rec.update(_losses(theta, t_star, x_eval, design, router))
-            records.append(rec)
+        cell = [{**rec, **_losses(theta, t_star, x_eval, design, router)}
+                for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt,
+                                            design.family, stages, design.lm_tol, at_target,
+                                            design.sigma)]
+        records += cell
+        if stop is not None and stop(cell):
+            break
     out["records"] = records
     return out
