@@ -10,7 +10,7 @@ components and experts collapsed into symbols ``Q >= 0`` and ``R >= 0`` that do 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -548,22 +548,57 @@ def _exact(case: dict) -> dict:
     return ex
 
 
-def _search(reading: _SpeedReading, eq: str) -> dict | None:
-    """Hypothesis search (derandomised, shrunk) for a counterexample, verified at 50 digits."""
-    # imported here so that only this claim needs hypothesis at run time
-    from hypothesis import HealthCheck, find, settings
-    from hypothesis import strategies as st
-    from hypothesis.errors import NoSuchExample
+#: The small cases searched exhaustively before the random search: k = 2 experts, q = 1
+#: output, every entry at most this many steps from 0 (d, o in quarters up to 1; z up to 4)
+#: and integer weights up to 3.
+SMALL_STEPS = 4
 
-    strategy = st.composite(_draw_case)(reading.measure, reading.equal_p)
-    search_settings = settings(
-        derandomize=True, database=None, max_examples=300, deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    try:
-        case = find(strategy, lambda c: _violates(c, reading, eq, np), settings=search_settings)
-    except NoSuchExample:
-        return None
+
+def _small_cases(measure: str, equal_p: bool) -> Iterator[dict]:
+    """The cases with ``k = 2``, ``q = 1`` and entries within :data:`SMALL_STEPS` steps of 0,
+    in order of size: by the largest entry (in steps; a weight ``w`` counts ``w - 1``), then
+    in product order with smaller magnitudes first and positive before negative."""
+    ladder = [0] + [sign * j for j in range(1, SMALL_STEPS + 1) for sign in (1, -1)]
+    weights = [(1, 1)] if equal_p else list(itertools.product(range(1, 4), repeat=2))
+    targets = [0, 1] if measure == "step" else ladder  # d: a class label for the step
+    scale = 1 if measure == "step" else 4
+    for level in range(SMALL_STEPS + 1):
+        for w in weights:
+            for d in targets:
+                for a, b in itertools.product(ladder[: 2 * level + 1], repeat=2):
+                    size = max(abs(a), abs(b), max(w) - 1, 0 if measure == "step" else abs(d))
+                    if size != level:
+                        continue
+                    case: dict = {"equal_p": equal_p, "weights": list(w),
+                                  "p": [x / sum(w) for x in w], "d": [d / scale]}
+                    if measure == "step":
+                        case.update(d=[d], z=[[a], [b]], o=[])
+                    else:
+                        case["o"] = [[a / scale], [b / scale]]
+                    yield case
+
+
+def _search(reading: _SpeedReading, eq: str) -> dict | None:
+    """A counterexample, verified at 50 digits: the first of :func:`_small_cases` that
+    violates the reading, else a Hypothesis search (derandomised, shrunk) of the whole space."""
+    case = next((c for c in _small_cases(reading.measure, reading.equal_p)
+                 if _violates(c, reading, eq, np)), None)
+    if case is None:
+        # imported here so that only this claim needs hypothesis at run time
+        from hypothesis import HealthCheck, find, settings
+        from hypothesis import strategies as st
+        from hypothesis.errors import NoSuchExample
+
+        strategy = st.composite(_draw_case)(reading.measure, reading.equal_p)
+        search_settings = settings(
+            derandomize=True, database=None, max_examples=300, deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        try:
+            case = find(strategy, lambda c: _violates(c, reading, eq, np),
+                        settings=search_settings)
+        except NoSuchExample:
+            return None
     with mpmath.workdps(50):
         ex = _exact(case)
         if not _violates(ex, reading, eq, mpmath):
@@ -626,7 +661,9 @@ def _speed_reading(reading: _SpeedReading) -> Reading:
         f"eq. 1.4 slowest: {_describe(v14, e14)}; eq. 1.5 fastest: {_describe(v15, e15)}",
         {"eq_1_4_slowest": {"verdict": v14.value, **e14},
          "eq_1_5_fastest": {"verdict": v15.value, **e15},
-         "search": "hypothesis.find, derandomize=True, max_examples=300, k∈{2,3}, q∈{1,2}, "
+         "search": "every case with k = 2, q = 1, entries within 4 steps of 0 and weights "
+                   "1..3, smallest first; if none violates, "
+                   "hypothesis.find, derandomize=True, max_examples=300, k∈{2,3}, q∈{1,2}, "
                    "integer d, o ∈ [−3, 3] (pre-activations z ∈ [−8, 8], d ∈ {0,1} for step), "
                    "p = integer weights 1..9 normalised; verified with mpmath at 50 digits"},
     )
@@ -647,7 +684,8 @@ def check_adapt_speed(ctx: CheckContext) -> Outcome:
         summary=f"{readings[0].name}: {readings[0].verdict.value}; only "
         + ", ".join(r.name for r in readings if r.verdict is Verdict.PROVED)
         + " holds of the readings checked (see j91.adapt-speed.corrected)",
-        method="counterexample search (hypothesis) + exact verification; SymPy monotonicity",
+        method="counterexample search (the small cases exhaustively, smallest first, then "
+        "hypothesis) + exact verification; SymPy monotonicity",
     )
     r = sp.Symbol("r", positive=True)
     out.derivation = (
