@@ -622,21 +622,20 @@ def check_voronoi_cells(ctx: CheckContext) -> Outcome:
     "true scores are those of S}; generic position (no two true atoms share (beta0, beta1))",
 )
 def check_sparse_partition(ctx: CheckContext) -> Outcome:
-    # (1) exact: the Top-K softmax is the dense softmax over the selected experts.
+    # (1) exact: the Top-K softmax is the dense softmax over the selected experts. With
+    # t_i = exp(u_i) > 0 the dense MoE is a rational function of t whose denominator stays
+    # positive at t_j = 0 for the unselected j (the selected t_i remain), so the limit
+    # u_j -> -oo (t_j -> 0+) is its value there.
     residuals = {}
     for kstar in (2, 3, 4):
-        u = sp.symbols(f"u1:{kstar + 1}", real=True)
+        t = sp.symbols(f"t1:{kstar + 1}", positive=True)
         h = sp.symbols(f"h1:{kstar + 1}", real=True)
+        full = sum(ti * hi for ti, hi in zip(t, h, strict=True)) / sum(t)
         for K in range(1, kstar + 1):
             for S in itertools.combinations(range(kstar), K):
-                dense = sum(sp.exp(u[i]) * h[i] for i in S) / sum(sp.exp(u[i]) for i in S)
-                full = sum(sp.exp(u[i]) * h[i] for i in range(kstar)) / sum(
-                    sp.exp(u[i]) for i in range(kstar)
-                )
-                for i in range(kstar):
-                    if i not in S:
-                        full = sp.limit(full, u[i], -sp.oo)
-                residuals[f"k*={kstar},S={S}"] = sp.simplify(full - dense)
+                dense = sum(t[i] * h[i] for i in S) / sum(t[i] for i in S)
+                limit = full.subs({t[j]: 0 for j in range(kstar) if j not in S})
+                residuals[f"k*={kstar},S={S}"] = sp.cancel(limit - dense)
     exact_ok = all(v == 0 for v in residuals.values())
     # (2) the implementation agrees (hypothesis over measures and inputs)
     router = Router("perturbed", 1.0, 1.0)
@@ -673,8 +672,8 @@ def check_sparse_partition(ctx: CheckContext) -> Outcome:
             "and the squared L2 distance is the sum of the integrals over the regions",
             Verdict.PROVED if exact_ok and impl_bad is None else Verdict.REFUTED,
             "letting the unselected scores tend to -inf in the dense MoE gives the K-expert MoE "
-            "(SymPy limits, k* = 2, 3, 4, every subset); the regions partition X (ties broken), "
-            "so the integral splits",
+            "(exact, k* = 2, 3, 4, every subset); the regions partition X (ties broken), so the "
+            "integral splits",
             {"limit_residuals": residuals, "implementation_counterexample": impl_bad},
         ),
         Reading(
@@ -696,9 +695,11 @@ def check_sparse_partition(ctx: CheckContext) -> Outcome:
         ),
     ]
     derivation = (
-        "With $u_i$ the scores, $\\lim_{u_j\\to-\\infty}$ of "
-        "$\\sum_i e^{u_i}h_i/\\sum_i e^{u_i}$ over the unselected $j$ minus the $K$-expert MoE "
-        f"simplifies to 0 for all {len(residuals)} (k*, subset) cases. Exactly, at "
+        "With $u_i$ the scores and $t_i=e^{u_i}>0$, the dense MoE "
+        "$\\sum_i t_ih_i/\\sum_i t_i$ is a rational function of $t$ whose denominator stays "
+        "positive at $t_j=0$ for the unselected $j$, so its limit as $u_j\\to-\\infty$ "
+        "($t_j\\to0^+$) is its value at $t_j=0$; minus the $K$-expert MoE it cancels to 0 "
+        f"(SymPy `cancel`) for all {len(residuals)} (k*, subset) cases. Exactly, at "
         f"$x={sp.latex(sp.Matrix(xpt).T)}$ the score gap $s_1-s_2$ is "
         f"${sp.latex(gap_star)} > 0$ under $G_*$ and ${sp.latex(gap_G)} < 0$ under $G$."
     )
@@ -706,7 +707,8 @@ def check_sparse_partition(ctx: CheckContext) -> Outcome:
         readings[0].verdict,
         "the Top-K MoE is the dense K-expert MoE on each region and the L2 distance splits; but "
         "the regions of G differ from those of G*, which the proof sketch must still handle",
-        {"method": "SymPy limits + hypothesis search + exact score comparison"},
+        {"method": "exact limits (continuity in t = exp(u)) + hypothesis search + exact score "
+                   "comparison"},
         readings,
         derivation,
     )
