@@ -391,8 +391,10 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
         raise ValueError(f"order must be an integer in [1, 3], got {order!r}")
     beta1, tau1, tau2, x, u = sp.symbols("beta1 tau1 tau2 x u", positive=True)
     e = sp.exp(beta1 * x / ((beta1 + tau1) * (x + tau2)))
-    ratio = sp.simplify(sp.diff(e, beta1, order) / e)
-    ratio_u = sp.expand(sp.simplify(ratio.subs(x, u * tau2 / (1 - u))))
+    # the factor e cancels exactly (the derivative is e times a rational function), and in u
+    # the quotient is a polynomial (its denominator is free of u): cancel decides both
+    ratio = sp.cancel(sp.diff(e, beta1, order) / e)
+    ratio_u = sp.cancel(ratio.subs(x, u * tau2 / (1 - u)))
     return sp.factor(sp.Poly(ratio_u, u).coeff_monomial(u**order))
 
 

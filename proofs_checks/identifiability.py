@@ -15,7 +15,6 @@ all parameter values (any activation, unit by unit for two-layer experts), are l
 
 from __future__ import annotations
 
-import functools
 import itertools
 from typing import Any
 
@@ -95,7 +94,7 @@ def _reading(decision: IdentifiabilityDecision, says_identifiable: bool, label: 
     )
 
 
-@functools.cache
+@shared(maxsize=1)
 def _definition_derivation() -> str:
     c1, c2 = router_multiplier_ratio(1), router_multiplier_ratio(2)
     return (

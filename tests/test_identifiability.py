@@ -93,6 +93,7 @@ def test_router_multiplier_ratio_vanishes_without_perturbation() -> None:
     assert sp.simplify(c1 - tau1 / (beta1 + tau1) ** 2) == 0
     assert sp.simplify(c1.subs(tau1, 0)) == 0
     assert sp.simplify(router_multiplier_ratio(2) - c1**2) == 0
+    assert sp.simplify(router_multiplier_ratio(3) - c1**3) == 0
 
 
 @pytest.mark.parametrize(
