@@ -50,6 +50,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -1144,6 +1145,10 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
             if complete():
                 break
             attempt([sp.Rational(c) for c in basis.row(i)])
+    @functools.cache
+    def system() -> tuple[Any, Any, list] | None:  # built once, for every free column
+        return _high_precision_system(pivots, pivot_rows, points, evaluators)
+
     for f in free:
         if complete():
             break
@@ -1155,7 +1160,7 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
             guess[p] = _rational_guess(-reduced[i][f] * scale[f] / scale[p])
         if all(c is not None for c in guess) and attempt([sp.sympify(c) for c in guess]):
             continue
-        attempt(_high_precision_vector(f, n, pivots, pivot_rows, points, evaluators))
+        attempt(_high_precision_vector(f, n, pivots, system()))
     if verified:
         basis_rows = canonical_null_basis(verified)
         result.status = "dependent"
@@ -1178,20 +1183,35 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
     return result
 
 
-def _high_precision_vector(f: int, n: int, pivots: list[int], pivot_rows: list[int],
+def _high_precision_system(pivots: list[int], pivot_rows: list[int],
                            points: list[tuple[sp.Rational, int]],
-                           evaluators: list[Callable[[Any], Any]]) -> list[sp.Expr] | None:
-    """The null vector with 1 at free column ``f`` solved at 50 digits, entries identified
-    exactly by PSLQ (``None`` if some entry has no recognisable closed form)."""
-    sub = [points[k] for k in pivot_rows]
+                           evaluators: list[Callable[[Any], Any]]) -> tuple[Any, Any, list] | None:
+    """The pivot block of the evaluation matrix at 60 digits, LU-factorised once for every
+    free column (as ``mpmath.lu_solve`` does it, 10 bits above the working precision), with
+    the rows it comes from; ``None`` if the block is numerically singular."""
     with mpmath.workdps(60):
-        vals = _value_matrix(evaluators, sub, dps=60)
-        a = mpmath.matrix([[row[p] for p in pivots] for row in vals])
-        b = mpmath.matrix([-row[f] for row in vals])
-        try:
-            sol = mpmath.lu_solve(a, b)
-        except ZeroDivisionError:
-            return None
+        vals = _value_matrix(evaluators, [points[k] for k in pivot_rows], dps=60)
+        with mpmath.workprec(mpmath.mp.prec + 10):
+            a = mpmath.matrix([[row[p] for p in pivots] for row in vals])
+            try:
+                lu, perm = mpmath.mp.LU_decomp(a)
+            except ZeroDivisionError:
+                return None
+    return lu, perm, vals
+
+
+def _high_precision_vector(f: int, n: int, pivots: list[int],
+                           system: tuple[Any, Any, list] | None) -> list[sp.Expr] | None:
+    """The null vector with 1 at free column ``f`` solved at 60 digits on ``system``
+    (:func:`_high_precision_system`), entries identified exactly by PSLQ (``None`` if the
+    system is singular or some entry has no recognisable closed form)."""
+    if system is None:
+        return None
+    lu, perm, vals = system
+    with mpmath.workdps(60):
+        with mpmath.workprec(mpmath.mp.prec + 10):
+            b = mpmath.matrix([-row[f] for row in vals])
+            sol = mpmath.mp.U_solve(lu, mpmath.mp.L_solve(lu, b, perm))
         v: list[sp.Expr] = [sp.Integer(0)] * n
         v[f] = sp.Integer(1)
         for i, p in enumerate(pivots):
