@@ -35,8 +35,8 @@ can run ``--budget`` (a few cheap checks on a few seeds) and fail.
 
 **Incremental store.** Each calibrated claim's row is a record
 ``benchmarks/calibration/<claim>.json`` (:data:`STORE`): seeds, counts, seconds, the UTC date
-and the *fingerprint* of the check (SHA-256 of the source of the module that defines the claim
-function, :func:`fingerprint`). ``--render docs/calibration.md`` builds the page from every
+and the *fingerprint* of the check (SHA-256 of the code of the claim function and of the code
+it uses, :func:`fingerprint`). ``--render docs/calibration.md`` builds the page from every
 stored record, without running anything: a record whose fingerprint no longer matches the
 code is flagged "stale: re-run", and every statistical claim without a record at
 :data:`FULL_SEEDS` seeds is listed under "not yet run", with the reason
@@ -518,7 +518,8 @@ def _code_only(source: str) -> str:
 def _closure_sources(func: Callable[..., object]) -> list[str]:
     """The source of ``func`` and of every function, class or constant of the check modules
     (``proofs_checks``) and the library (``moetheory``, without its reporting engine) that it
-    refers to by a global name, transitively, in a fixed order.
+    refers to by a global name or as an attribute of a module it refers to (``th.expr()``
+    after ``from moetheory.continual import theory as th``), transitively, in a fixed order.
     """
     import inspect
     import types
@@ -532,7 +533,15 @@ def _closure_sources(func: Callable[..., object]) -> list[str]:
                 out |= names(const)
         return out
 
-    def visit(obj: object, label: str) -> None:
+    def visit(obj: object, label: str, used: set[str]) -> None:
+        if isinstance(obj, types.ModuleType):
+            # ``module.attr`` (or ``package.module.attr``): the attribute names are in the
+            # user's co_names too, so follow each of them the module has (every user of the
+            # module anew: each uses its own attributes)
+            if str(obj.__name__).startswith(FOLLOWED):
+                for attr in sorted(used & set(vars(obj))):
+                    visit(vars(obj)[attr], f"{obj.__name__}.{attr}", used)
+            return
         if label in seen:
             return
         obj = inspect.unwrap(obj) if callable(obj) else obj  # type: ignore[arg-type]
@@ -551,16 +560,17 @@ def _closure_sources(func: Callable[..., object]) -> list[str]:
                 cells = [c.cell_contents for c in f.__closure__ or ()]
                 seen[label] += "".join(f"\n#cell {v!r}" for v in cells
                                        if isinstance(v, int | float | str | tuple | bool))
-                for name in sorted(names(f.__code__)):
+                used = names(f.__code__)
+                for name in sorted(used):
                     if name in f.__globals__:
-                        visit(f.__globals__[name], f"{f.__module__}.{name}")
+                        visit(f.__globals__[name], f"{f.__module__}.{name}", used)
             return
         if isinstance(obj, int | float | str | tuple | list | dict | bool):  # not sets: hash order
             text = repr(obj)
             if " at 0x" not in text:
                 seen[label] = text
 
-    visit(get_claim_check_func(func), "check")
+    visit(get_claim_check_func(func), "check", set())
     return [f"{k}\n{v}" for k, v in sorted(seen.items())]
 
 
@@ -658,7 +668,10 @@ master seed).
 Each row records the date of its run and the fingerprint of its check: SHA-256 of the code
 (the syntax tree, without decorators, docstrings and comments) of the check function and of
 every function, class and constant of `proofs_checks` and of the library (`moetheory`,
-without its reporting engine) that it uses, transitively. The column
+without its reporting engine) that it uses, transitively, by name or as an attribute of a
+module (`th.exact_forgetting_expr()`; followed since session 10: nine rows of checks that
+call library code that way were re-stamped after the code they use, under the wider rule,
+was shown identical at the commit of their run and now). The column
 *code* says `current` when none of that code has changed since the run, and **stale: re-run**
 when it has (the row may no longer describe the shipped check; it was computed on other code).
 The claims of one module are calibrated together, seed by seed, so that simulations they share

@@ -169,6 +169,22 @@ def test_fingerprint_follows_the_check_and_its_helpers_only() -> None:
         "cl.lemma6.gate-bound")
 
 
+def test_fingerprint_follows_library_code_reached_as_a_module_attribute() -> None:
+    """cl.prop4.* call ``th.exact_forgetting_expr()`` after ``from moetheory.continual import
+    theory as th``; the fingerprint followed global names only, so a change to that code (or
+    to the helpers it calls) left their rows looking current. Two users of one module each
+    bring their own attributes."""
+    from moetheory.engine.registry import get_claim, load_checks
+
+    load_checks()
+    labels = [s.split("\n", 1)[0] for s in
+              calibrate._closure_sources(get_claim("cl.prop4.forgetting.corrected").check)]
+    for name in ("exact_forgetting_expr", "exact_generalization_expr", "_geometric",
+                 "pair_gap_sum"):
+        assert f"moetheory.continual.theory.{name}" in labels
+    assert not any(lab.startswith(("numpy.", "sympy.", "math.")) for lab in labels)
+
+
 def test_grouped_calibration_equals_one_claim_at_a_time() -> None:
     # calibrating claims together (shared simulations) gives the rows of separate runs
     ids = ["cl.lemma6.gate-bound", "cl.lemma7.directions"]
