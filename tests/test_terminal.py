@@ -218,3 +218,14 @@ def test_escaped_pipes_stay_inside_their_table_cell() -> None:
     assert "|f − 1/M|: exponent" in row and "\\" not in row
     assert row.index("1.04") == other.index("2.5")  # the columns still line up
     assert row.index("supported") == other.index("unsupported")
+
+
+def test_an_asterisk_in_maths_is_not_an_emphasis_mark() -> None:
+    """`moetheory show pcr.rates.top1.over-specified` printed "beta_01^() each" and
+    "beta_0 superscript-= (0.1, 0)": the emphasis pass paired the asterisks of $\\beta^*$ across
+    two maths spans and deleted them before the maths were converted."""
+    text = ("the *split* target, with $\\beta_{01}^*-\\log 2$ each under Top-K and "
+            "$\\beta_{01}^*$ each under top-1; truth $\\beta_0^*=(0.1,0)$, regions $X^*_j$")
+    out = markdown_to_text(text)[0]
+    assert out == ("the split target, with β₀₁*-log 2 each under Top-K and β₀₁* each under "
+                   "top-1; truth β₀*=(0.1,0), regions X*ⱼ")

@@ -196,11 +196,20 @@ def markdown_to_text(markdown: str) -> list[str]:
 
 
 def _inline(text: str) -> str:
+    # the maths stand aside while emphasis, code and links are stripped: an asterisk in
+    # ``$\beta^*$`` is not an emphasis mark
+    maths: list[str] = []
+
+    def aside(m: re.Match[str]) -> str:
+        maths.append(m.group(0))
+        return f"\x00{len(maths) - 1}\x00"
+
+    text = re.sub(r"\$\$.+?\$\$|\$[^$]+\$", aside, text, flags=re.S)
     text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
     text = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text)
     text = re.sub(r"`+([^`]+)`+", r"\1", text)
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
-    return _math_to_text(text)
+    return _math_to_text(re.sub("\x00(\\d+)\x00", lambda m: maths[int(m.group(1))], text))
 
 
 def _value_text(value: Any) -> str:
