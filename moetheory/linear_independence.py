@@ -1145,6 +1145,7 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
             if complete():
                 break
             attempt([sp.Rational(c) for c in basis.row(i)])
+
     @functools.cache
     def system() -> tuple[Any, Any, list] | None:  # built once, for every free column
         return _high_precision_system(pivots, pivot_rows, points, evaluators)
@@ -1189,14 +1190,13 @@ def _high_precision_system(pivots: list[int], pivot_rows: list[int],
     """The pivot block of the evaluation matrix at 60 digits, LU-factorised once for every
     free column (as ``mpmath.lu_solve`` does it, 10 bits above the working precision), with
     the rows it comes from; ``None`` if the block is numerically singular."""
-    with mpmath.workdps(60):
-        vals = _value_matrix(evaluators, [points[k] for k in pivot_rows], dps=60)
-        with mpmath.workprec(mpmath.mp.prec + 10):
-            a = mpmath.matrix([[row[p] for p in pivots] for row in vals])
-            try:
-                lu, perm = mpmath.mp.LU_decomp(a)
-            except ZeroDivisionError:
-                return None
+    vals = _value_matrix(evaluators, [points[k] for k in pivot_rows], dps=60)
+    with mpmath.workdps(60), mpmath.workprec(mpmath.mp.prec + 10):
+        try:
+            lu, perm = mpmath.mp.LU_decomp(
+                mpmath.matrix([[row[p] for p in pivots] for row in vals]))
+        except ZeroDivisionError:
+            return None
     return lu, perm, vals
 
 
@@ -1209,9 +1209,9 @@ def _high_precision_vector(f: int, n: int, pivots: list[int],
         return None
     lu, perm, vals = system
     with mpmath.workdps(60):
-        with mpmath.workprec(mpmath.mp.prec + 10):
-            b = mpmath.matrix([-row[f] for row in vals])
-            sol = mpmath.mp.U_solve(lu, mpmath.mp.L_solve(lu, b, perm))
+        with mpmath.workprec(mpmath.mp.prec + 10):  # as mpmath.lu_solve solves
+            sol = mpmath.mp.U_solve(lu, mpmath.mp.L_solve(
+                lu, mpmath.matrix([-row[f] for row in vals]), perm))
         v: list[sp.Expr] = [sp.Integer(0)] * n
         v[f] = sp.Integer(1)
         for i, p in enumerate(pivots):

@@ -570,11 +570,11 @@ def _small_cases(measure: str, equal_p: bool) -> Iterator[dict]:
                     if size != level:
                         continue
                     case: dict = {"equal_p": equal_p, "weights": list(w),
-                                  "p": [x / sum(w) for x in w], "d": [d / scale]}
+                                  "p": [x / sum(w) for x in w]}
                     if measure == "step":
                         case.update(d=[d], z=[[a], [b]], o=[])
                     else:
-                        case["o"] = [[a / scale], [b / scale]]
+                        case.update(d=[d / scale], o=[[a / scale], [b / scale]])
                     yield case
 
 
@@ -661,8 +661,8 @@ def _speed_reading(reading: _SpeedReading) -> Reading:
         f"eq. 1.4 slowest: {_describe(v14, e14)}; eq. 1.5 fastest: {_describe(v15, e15)}",
         {"eq_1_4_slowest": {"verdict": v14.value, **e14},
          "eq_1_5_fastest": {"verdict": v15.value, **e15},
-         "search": "every case with k = 2, q = 1, entries within 4 steps of 0 and weights "
-                   "1..3, smallest first; if none violates, "
+         "search": f"every case with k = 2, q = 1, entries within {SMALL_STEPS} steps of 0 "
+                   "and weights 1..3, smallest first; if none violates, "
                    "hypothesis.find, derandomize=True, max_examples=300, k∈{2,3}, q∈{1,2}, "
                    "integer d, o ∈ [−3, 3] (pre-activations z ∈ [−8, 8], d ∈ {0,1} for step), "
                    "p = integer weights 1..9 normalised; verified with mpmath at 50 digits"},

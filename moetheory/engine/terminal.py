@@ -70,9 +70,13 @@ def terminal_width(default: int = 100) -> int:
     return max(_MIN_WIDTH, shutil.get_terminal_size((default, 24)).columns)
 
 
+#: An inline ``$...$`` or display ``$$...$$`` maths span.
+_MATHS = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
+
+
 def _math_to_text(text: str) -> str:
     """Inline ``$...$`` and ``$$...$$`` spans as Unicode; the prose outside prettified."""
-    parts = re.split(r"(\$\$.+?\$\$|\$[^$]+\$)", text, flags=re.S)
+    parts = re.split(f"({_MATHS.pattern})", text, flags=re.S)
     out = []
     for i, part in enumerate(parts):
         if i % 2:
@@ -204,7 +208,7 @@ def _inline(text: str) -> str:
         maths.append(m.group(0))
         return f"\x00{len(maths) - 1}\x00"
 
-    text = re.sub(r"\$\$.+?\$\$|\$[^$]+\$", aside, text, flags=re.S)
+    text = _MATHS.sub(aside, text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
     text = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text)
     text = re.sub(r"`+([^`]+)`+", r"\1", text)

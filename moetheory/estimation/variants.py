@@ -151,12 +151,8 @@ def expert_outputs(eta: np.ndarray, x: np.ndarray, family: str) -> np.ndarray:
 
     Parameters
     ----------
-    eta : ndarray of shape (G, k, p)
-        Expert parameters of ``G`` fits with ``k`` atoms (``p =`` :func:`expert_size`).
-    x : ndarray of shape (G, n, d)
-        Inputs of each fit.
-    family : {"tanh", "relu2"}
-        The expert family.
+    eta, x, family
+        As in :func:`variant_experts`.
 
     Returns
     -------
@@ -166,7 +162,7 @@ def expert_outputs(eta: np.ndarray, x: np.ndarray, family: str) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``family`` is unknown or the shapes disagree.
+        As :func:`variant_experts`.
 
     Notes
     -----
