@@ -22,6 +22,7 @@ from moetheory.estimation import (
     voronoi_loss,
     voronoi_loss_2,
 )
+from moetheory.estimation.detmath import det_tanh
 from moetheory.estimation.experiment import (
     fit_record,
     median_pair_cdf,
@@ -246,9 +247,10 @@ def test_a_wrong_median_law_would_be_caught():
 def _old_formulas(z: np.ndarray, expert: str) -> list[np.ndarray]:
     """The activation as the package wrote it before :func:`activation`, at all four places:
     ``models.expert_output``, ``fitting._expert_value`` (the same), ``fitting._expert_derivative``
-    (from ``h``) and ``batched._expert`` (value, derivative)."""
+    (from ``h``) and ``batched._expert`` (value, derivative); ``tanh`` is now
+    :func:`~moetheory.estimation.detmath.det_tanh` (see the test below)."""
     if expert == "tanh":
-        h = np.tanh(z)
+        h = det_tanh(z)
         return [h, 1.0 - h**2, h, 1.0 - h * h]
     if expert == "relu":
         h = np.maximum(z, 0.0)
@@ -272,6 +274,25 @@ def test_activation_gives_the_bits_of_the_formulas_it_replaces(expert):
     for new, old in ((h, value), (dh, derivative), (h, value_batched), (dh, derivative_batched)):
         assert np.all(new == old)
         assert np.array_equal(_bits(new), _bits(old))
+
+
+def test_det_tanh_is_within_3_ulp_of_tanh_and_exact_where_tanh_is_simple():
+    """NumPy's tanh gives other bits on the AVX2 and the baseline SSE paths (1e6 random
+    arguments), so tanh-expert fits differed between machines with and without AVX2: the
+    package's tanh is det_tanh, built from IEEE-exact operations."""
+    import mpmath
+
+    rng = np.random.default_rng(5)
+    z = np.concatenate([rng.uniform(-25, 25, 4000), rng.uniform(-0.3, 0.3, 4000),
+                        10.0 ** rng.uniform(-300, 0, 1000) * rng.choice([-1, 1], 1000),
+                        [0.25, -0.25, 0.2499999999999, 19.99, 20.0, 20.01]])
+    with mpmath.workdps(40):
+        ref = np.array([float(mpmath.tanh(mpmath.mpf(v))) for v in z])
+    t = det_tanh(z)
+    assert np.max(np.abs(t - ref) / np.spacing(np.abs(ref))) <= 3
+    edge = det_tanh(np.array([-0.0, 0.0, 40.0, -40.0, 1e-320]))
+    assert np.signbit(edge[0]) and not np.signbit(edge[1])
+    assert edge[2:4].tolist() == [1.0, -1.0] and edge[4] == 1e-320
 
 
 def test_gelu_and_its_derivative_match_mpmath():

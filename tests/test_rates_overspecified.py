@@ -210,10 +210,12 @@ def test_overspecified_claims_are_registered_with_sources():
 def test_run_overspecified_records_are_those_of_the_driver_before_it_was_shared():
     # the records (every loss, objective and convergence flag, to the bit) of a small design
     # of both settings, as computed before run_overspecified and run_variant shared the
-    # driver best_fits (session 6); JSON repr of every float, so any changed bit fails
+    # driver best_fits (session 6); JSON repr of every float, so any changed bit fails.
+    # Session 10: the tanh experts use det_tanh (NumPy's tanh differs between SIMD paths),
+    # which changed the bits of the Top-K setting; the hash is of the records after it
     out = []
     for setting, k, K in (("topk", 4, 2), ("top1", 3, 1)):
         d = OverDesign(setting, k, K, (30, 60), 2, 2, 6, routers=("perturbed", "cosine"))
         out += [run_overspecified(d, 3, r) for r in d.routers]
     text = json.dumps(out, sort_keys=True)
-    assert hashlib.sha256(text.encode()).hexdigest()[:16] == "ef4eddacf71da569"
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == "7286e74b4fd6960c"

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.estimation.detmath import cholesky_solve, det_exp, exact_gram
+from moetheory.estimation.detmath import cholesky_solve, det_exp, det_tanh, exact_gram
 from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
@@ -408,18 +408,18 @@ def fit_batch(
 
 
 def _det_arctanh(u: np.ndarray) -> np.ndarray:
-    """``arctanh(u)`` for ``|u| <= 0.99`` by Newton on ``tanh`` (NumPy's ``arctanh`` differs in
-    the last bit between SIMD paths; ``tanh`` does not). From ``v = u`` the iterates increase
+    """``arctanh(u)`` for ``|u| <= 0.99`` by Newton on :func:`det_tanh` (NumPy's ``arctanh`` and
+    ``tanh`` differ in the last bit between SIMD paths). From ``v = u`` the iterates increase
     monotonically in ``|v|`` (``tanh`` is concave on ``v > 0``) and converge quadratically."""
     v = u.copy()
     for _ in range(40):
-        t = np.tanh(v)
+        t = det_tanh(v)
         v = v - (t - u) / (1.0 - t * t)
     return v
 
 
 def _theta(phi, bound):
-    t = np.tanh(phi / bound)
+    t = det_tanh(phi / bound)
     return bound * t, 1.0 - t * t
 
 

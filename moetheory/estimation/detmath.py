@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cholesky_solve", "det_exp", "det_log", "exact_gram"]
+__all__ = ["cholesky_solve", "det_exp", "det_log", "det_tanh", "exact_gram"]
 
 _LN2_HI = 6.93147180369123816490e-01  # ln 2 split so that k * _LN2_HI is exact for |k| < 2^11
 _LN2_LO = 1.90821492927058770002e-10
@@ -18,6 +18,12 @@ _MAX_ARG = 709.782712893384  # log of the largest double
 _INV_LN2 = 1.44269504088896338700e00
 #: Taylor coefficients 1/j! of exp on |r| <= ln(2)/2 (truncation error < 1e-17).
 _COEF = [1.0 / float(np.prod(np.arange(1, j + 1))) for j in range(14)]
+#: Below this ``x``, ``expm1(x)`` is its Taylor series through ``x^17/17!`` (truncation
+#: below ``1e-19`` relative); above it, ``exp(x) - 1`` loses at most a factor 2.6 in relative
+#: accuracy.
+_EXPM1_SERIES = 0.5
+#: Taylor coefficients 1/j! of expm1, j = 1, ..., 17.
+_EXPM1_COEF = [1.0 / float(np.prod(np.arange(1, j + 1))) for j in range(1, 18)]
 
 
 def det_exp(x: np.ndarray) -> np.ndarray:
@@ -74,6 +80,59 @@ def det_exp(x: np.ndarray) -> np.ndarray:
     return out
 
 
+
+
+def _det_expm1(x: np.ndarray) -> np.ndarray:
+    """``exp(x) - 1`` for ``x >= 0`` from IEEE-exact operations (series below 1/2)."""
+    small = x <= _EXPM1_SERIES
+    r = np.where(small, x, 0.0)
+    p = r * _EXPM1_COEF[-1] + _EXPM1_COEF[-2]
+    for c in _EXPM1_COEF[-3::-1]:  # 1/15!, ..., 1/1!
+        p = p * r + c
+    series = p * r  # r (1 + r/2 + r^2/6 + ... + r^16/17!)
+    return np.where(small, series, det_exp(np.where(small, 0.0, x)) - 1.0)
+
+
+def det_tanh(z: np.ndarray) -> np.ndarray:
+    """``tanh(z)`` from IEEE-exact operations only: the same bits on every SIMD path.
+
+    Parameters
+    ----------
+    z : array_like
+        Arguments.
+
+    Returns
+    -------
+    ndarray
+        ``tanh(z)`` elementwise (``±1`` for ``|z| >= 20``, where the rounded value is 1).
+
+    Notes
+    -----
+    NumPy's ``tanh`` (and ``arctanh``) give other bits on the AVX2 and the baseline SSE
+    paths, so fits with tanh experts differed between machines with and without AVX2. With
+    :math:`a = |z|` and :math:`e = e^{2a} - 1`,
+
+    .. math:: \\tanh z = \\operatorname{sign}(z)\\,\\frac{e}{e + 2},
+
+    where :math:`e` is the Taylor series of ``expm1`` for :math:`2a \\le 1/2` (no
+    cancellation near 0) and :func:`det_exp` minus 1 above. Relative error below ``1e-15``.
+
+    See Also
+    --------
+    det_exp : the exponential it uses.
+
+    Examples
+    --------
+    >>> z = np.linspace(-25, 25, 2001)
+    >>> bool(np.max(np.abs(det_tanh(z) - np.tanh(z)) / np.maximum(np.abs(np.tanh(z)), 1e-300))
+    ...      < 1e-15)
+    True
+    >>> det_tanh(np.array([-0.0, 30.0])).tolist()
+    [-0.0, 1.0]
+    """
+    z = np.asarray(z, dtype=float)
+    e = _det_expm1(2.0 * np.minimum(np.abs(z), 20.0))
+    return np.copysign(e / (e + 2.0), z)
 
 
 def det_log(x: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr
 
-from moetheory.estimation.detmath import det_exp
+from moetheory.estimation.detmath import det_exp, det_tanh
 
 __all__ = [
     "EXPERTS",
@@ -316,19 +316,21 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
     L58 and seed 000 L165 (not the ``tanh`` approximation).
 
     Every value is the same bits on every SIMD path and BLAS library (as
-    :mod:`moetheory.estimation.batched` needs): ``+``, ``*``, ``maximum`` and comparisons
-    are correctly rounded IEEE operations, NumPy's ``tanh`` is identical on the AVX2 and
-    AVX-512 paths, :math:`\\varphi` uses :func:`~moetheory.estimation.detmath.det_exp`
-    (NumPy's ``exp`` is not identical), and :math:`\\Phi` is :func:`scipy.special.ndtr`,
-    SciPy's compiled scalar loop (Cephes ``erf``/``erfc``), which NumPy's CPU dispatch
-    does not reach. Against mpmath on :math:`[-8, 8]` the relative error of GELU is at most
-    about ``1.1e-14`` (near :math:`z = -8`: ``ndtr`` rounds :math:`z/\\sqrt 2` before
-    ``erfc``, whose condition there is :math:`z^2`) and that of GELU', measured against
-    :math:`\\Phi(z) + |z|\\varphi(z)` as it changes sign near :math:`z = -0.752`, about
-    ``2e-15`` (``tests/test_estimation.py``). A hand-written :math:`\\Phi` from ``det_exp``
-    would also be free of the C library's ``exp`` that ``erfc`` calls, at the price of a
-    second special-function implementation to validate. :math:`\\varphi` is taken as 0 beyond
-    :math:`|z| = 40`, where it is below the smallest double anyway.
+    :mod:`moetheory.estimation.batched` needs): ``+``, ``*``, ``maximum`` and comparisons are
+    correctly rounded IEEE operations, ``tanh`` is
+    :func:`~moetheory.estimation.detmath.det_tanh` (NumPy's ``tanh`` differs between the AVX2
+    and the baseline SSE paths), :math:`\\varphi` uses
+    :func:`~moetheory.estimation.detmath.det_exp` (NumPy's ``exp`` is not identical), and
+    :math:`\\Phi` is :func:`scipy.special.ndtr`, SciPy's compiled scalar loop (Cephes
+    ``erf``/``erfc``), which NumPy's CPU dispatch does not reach. Against mpmath on
+    :math:`[-8, 8]` the relative error of GELU is at most about ``1.1e-14`` (near
+    :math:`z = -8`: ``ndtr`` rounds :math:`z/\\sqrt 2` before ``erfc``, whose condition there
+    is :math:`z^2`) and that of GELU', measured against :math:`\\Phi(z) + |z|\\varphi(z)` as
+    it changes sign near :math:`z = -0.752`, about ``2e-15`` (``tests/test_estimation.py``).
+    A hand-written :math:`\\Phi` from ``det_exp`` would also be free of the C library's
+    ``exp`` that ``erfc`` calls, at the price of a second special-function implementation to
+    validate. :math:`\\varphi` is taken as 0 beyond :math:`|z| = 40`, where it is below the
+    smallest double anyway.
 
     See Also
     --------
@@ -352,7 +354,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
         raise ValueError(f"expert must be one of {EXPERTS}, got {expert!r}")
     z = np.asarray(z, dtype=float)
     if expert == "tanh":
-        h = np.tanh(z)
+        h = det_tanh(z)
         return h, 1.0 - h * h
     if expert == "relu":
         return np.maximum(z, 0.0), (z > 0).astype(float)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from moetheory.estimation.batched import _LAMBDA_STOP, _gauss_newton_decrement
-from moetheory.estimation.detmath import cholesky_solve, det_exp, exact_gram
+from moetheory.estimation.detmath import cholesky_solve, det_exp, det_tanh, exact_gram
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import Router
 
@@ -193,7 +193,7 @@ def _experts(eta, x, family: str, derivative: bool) -> tuple[np.ndarray, np.ndar
     k = eta.shape[1]
     if family == "tanh":
         z = np.einsum("gkd,gnd->gkn", eta[:, :, :d], x) + eta[:, :, d:]
-        h = np.tanh(z)
+        h = det_tanh(z)
         if not derivative:
             return h, None
         s = 1.0 - h * h
