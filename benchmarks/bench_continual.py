@@ -33,7 +33,7 @@ import numpy as np
 from moetheory.continual import CLConfig
 from moetheory.continual.reference import reference_run
 from moetheory.continual.simulator import simulate_many
-from moetheory.engine.runner import one_blas_thread
+from moetheory.engine.runner import prepare_worker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _previous import previous_module
@@ -95,7 +95,7 @@ def _half(args: tuple[int, str, int, int]) -> list:  # type: ignore[type-arg]
 
 def on_two_processes(T: int, reading: str, R: int) -> list:  # type: ignore[type-arg]
     """The 8 curves split over the machine's 2 cores (curves 0, 2, 4, 6 and 1, 3, 5, 7)."""
-    with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
+    with ProcessPoolExecutor(2, initializer=prepare_worker) as pool:
         even, odd = pool.map(_half, [(T, reading, R, 0), (T, reading, R, 1)])
     out: list = [None] * (len(even) + len(odd))  # type: ignore[type-arg]
     out[0::2], out[1::2] = even, odd
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--previous", default=PREVIOUS,
                         help="git revision of the simulator to time beside this one ('none')")
     args = parser.parse_args(argv)
-    one_blas_thread()  # as verify's check processes and the pool's workers
+    prepare_worker()  # as verify's check processes and the pool's workers
     cfgs = configs(args.T, args.reading)
     R = args.replicates
     previous = None if args.previous == "none" else previous_simulator(args.previous)

@@ -25,7 +25,7 @@
 Run: ``python benchmarks/bench_estimation.py [--quick] [--only target ...]``. CPU times are
 ``time.process_time`` so that other load on a shared machine does not count; wall times do
 count it. BLAS has one thread in every process, as in ``moetheory verify``'s check processes
-(:func:`moetheory.engine.runner.one_blas_thread`): OpenBLAS threads busy-wait, and two of
+(:func:`moetheory.engine.runner.prepare_worker`): OpenBLAS threads busy-wait, and two of
 them per process doubled the CPU seconds of the fits.
 """
 
@@ -42,7 +42,7 @@ from unittest import mock
 
 import numpy as np
 
-from moetheory.engine.runner import one_blas_thread
+from moetheory.engine.runner import prepare_worker
 from moetheory.estimation import experiment
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.experiment import (
@@ -155,7 +155,7 @@ def _target_table(quick: bool) -> None:
                            ("cells split into tasks", experiment.TASK_SAMPLES)):
         with mock.patch.object(experiment, "TASK_SAMPLES", samples):
             start = time.perf_counter()
-            with ProcessPoolExecutor(2, initializer=one_blas_thread) as pool:
+            with ProcessPoolExecutor(2, initializer=prepare_worker) as pool:
                 records.append(run_rates(d, 0, [("perturbed", 3)], executor=pool))
             walls.append(time.perf_counter() - start)
         print(f"{label:>24}: {walls[-1]:6.1f}")
@@ -216,7 +216,7 @@ TABLES = {"kernel": _kernel_table, "cells": _cell_table, "bootstrap": _bootstrap
 
 
 def main(quick: bool = False, only: tuple[str, ...] = tuple(TABLES)) -> None:
-    one_blas_thread()  # as verify's check processes: CPU times of one thread
+    prepare_worker()  # as verify's check processes: CPU times of one thread
     for name in only:
         TABLES[name](quick)
 

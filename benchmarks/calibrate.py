@@ -69,7 +69,7 @@ from pathlib import Path
 import numpy as np
 
 from moetheory.engine.registry import get_claim, load_checks, registered
-from moetheory.engine.runner import RunSettings, claim_context, one_blas_thread
+from moetheory.engine.runner import RunSettings, claim_context, prepare_worker
 from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.estimation import experiment as rates_experiment
 from moetheory.stats import (
@@ -377,8 +377,8 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
             group.append(cid)
     if not group:
         return [rows[c] for c in claim_ids]
-    one_blas_thread()  # as verify's check processes (threaded BLAS busy-waits)
-    pool = ProcessPoolExecutor(jobs, initializer=one_blas_thread) if jobs > 1 else None
+    prepare_worker()  # as verify's check processes (threaded BLAS busy-waits)
+    pool = ProcessPoolExecutor(jobs, initializer=prepare_worker) if jobs > 1 else None
     recorded: dict[str, list[list[Comparison] | None]] = {}
     shipped_fits: dict[int, Fits] = {}
 

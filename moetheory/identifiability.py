@@ -1110,13 +1110,13 @@ def decide_all_atoms(expert: Expert | sp.Expr,
     mat = sp.Matrix(rows)
     ring = sp.QQ[tuple(flat)]
     dm = DomainMatrix.from_Matrix(mat).convert_to(ring.get_field())
-    rank = dm.rank()
+    _, pivots = dm.rref()
+    rank = len(pivots)
     out.n_functions, out.n_coefficients, out.generic_rank = n, m, rank
     if rank < n:
         out.status, out.verdict = "dependent for every atom tuple", Verdict.REFUTED
         out.reason = f"rank {rank} < {n} over Q(atoms)"
         return out
-    _, pivots = dm.rref()
     minor = DomainMatrix.from_Matrix(mat.extract(list(range(n)), list(pivots))).convert_to(ring)
     det = ring.to_sympy(minor.det())
     out.determinant = det

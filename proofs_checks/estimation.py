@@ -1026,8 +1026,9 @@ def _public(fit: dict) -> dict:
     """A fit as evidence: slope and interval through :func:`stable` (the fits are
     bit-identical on every SIMD/BLAS path; the losses after them may differ in the last bit)."""
     out = {k: v for k, v in fit.items() if k != "boot"}
-    out["slope"] = stable(fit["slope"])
-    out["ci"] = None if fit["ci"] is None else [stable(v) for v in fit["ci"]]
+    if fit["slope"] is not None:  # else both are None: not estimated
+        out["slope"] = stable(fit["slope"])
+        out["ci"] = [stable(v) for v in fit["ci"]]
     return out
 
 

@@ -30,7 +30,7 @@ from moetheory.estimation.overspecified import (
 )
 from moetheory.estimation.variant_rates import VariantDesign, run_variant, variant_design
 from moetheory.stats import Comparison, MeanEstimate, at_most, combine, compare, greater, stable
-from proofs_checks.estimation import MIN_CONVERGED, _Undecided
+from proofs_checks.estimation import MIN_CONVERGED, _public, _slope_estimate, _Undecided
 
 S0 = "000_7b6465990ad3b04b.txt"
 S2 = "002_ed39350ac6d6e1c0.txt"
@@ -159,19 +159,6 @@ def _medians(design: VariantDesign | OverDesign, run: dict, loss: str) -> list[f
     return [stable(float(np.median(c))) if c else None for c in cells]
 
 
-def _est(fit: dict, n: int) -> MeanEstimate:
-    return MeanEstimate(fit["slope"], fit["ci"][0], fit["ci"][1], n, fit["level"],
-                        "percentile-bootstrap")
-
-
-def _public(fit: dict) -> dict:
-    out = {k: v for k, v in fit.items() if k != "boot"}
-    if fit["slope"] is not None:
-        out["slope"] = stable(fit["slope"])
-        out["ci"] = [stable(v) for v in fit["ci"]]
-    return out
-
-
 def _fmt(fit: dict) -> str:
     if fit["slope"] is None:
         return f"not estimated: {fit['not_estimated']}"
@@ -192,7 +179,7 @@ def _reading(name: str, text: str, rule: str, reference: float, fit: dict,
     """A reading on one slope by ``rule`` (comparison ``label``, default ``name``), decided
     only where the slope was estimated (:func:`_fit`)."""
     comp = _judged(label or name, rule, reference, tolerance, [fit],
-                   lambda: _est(fit, replicates))
+                   lambda: _slope_estimate(fit, replicates))
     return Reading(name, text, comp.verdict, _fmt(fit),
                    {"fit": _public(fit), "comparison": comp.to_dict(),
                     "shortfall_rule": fit["shortfall_rule"]})

@@ -4,9 +4,10 @@ Many fits (replicates x starting points) of the same size ``n`` are advanced tog
 NumPy operation per step for the whole batch. The arithmetic is chosen so that the result
 does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
 
-* the exponential is :func:`det_exp`, built from ``+``, ``*``, ``rint`` and ``ldexp`` only
-  (IEEE-exact elementary operations; NumPy's own ``exp`` differs in the last bit between the
-  AVX2 and AVX-512 paths), and the experts' activations are
+* the exponential and ``tanh`` are :func:`det_exp` and
+  :func:`~moetheory.estimation.detmath.det_tanh`, built from IEEE-exact elementary operations
+  only (NumPy's own ``exp`` and ``tanh`` differ in the last bit between SIMD paths), and the
+  experts' activations are
   :func:`~moetheory.estimation.models.activation` (the same bits on every path);
 * sums over samples are ``einsum``/``sum`` reductions (NumPy's own loops, no BLAS);
 * the only BLAS call, the Gauss–Newton matrix ``J^T J`` (``O(n P^2)``, the expensive part),

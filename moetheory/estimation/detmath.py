@@ -1,29 +1,35 @@
-"""A deterministic exponential: the same bits on every SIMD path and BLAS library.
+"""Deterministic elementary functions and linear algebra: the same bits on every SIMD path
+and BLAS library.
 
-NumPy's ``exp`` and ``log`` dispatch to different SIMD kernels (AVX2, AVX-512) that differ in
-the last bit; everything downstream of a least-squares fit can then land elsewhere.
-:func:`det_exp` and :func:`det_log` use only IEEE-exact elementary operations (``+``,
-``*``, ``/``, ``rint``, ``frexp``, ``ldexp``), whose results do not depend on the code path.
+NumPy's ``exp``, ``log`` and ``tanh`` dispatch to different SIMD kernels (AVX2, AVX-512,
+baseline SSE) that differ in the last bit; everything downstream of a least-squares fit can
+then land elsewhere. :func:`det_exp`, :func:`det_tanh` and :func:`det_log` use only IEEE-exact
+elementary operations (``+``, ``*``, ``/``, ``rint``, ``frexp``, ``ldexp``, bit shifts),
+whose results do not depend on the code path; :func:`exact_gram` and :func:`cholesky_solve`
+do the same for the normal equations.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 __all__ = ["cholesky_solve", "det_exp", "det_log", "det_tanh", "exact_gram"]
 
-_LN2_HI = 6.93147180369123816490e-01  # ln 2 split so that k * _LN2_HI is exact for |k| < 2^11
+#: ``ln 2`` split so that ``k * _LN2_HI`` is exact for ``|k| < 2^11`` (Cody and Waite).
+_LN2_HI = 6.93147180369123816490e-01
 _LN2_LO = 1.90821492927058770002e-10
-_MAX_ARG = 709.782712893384  # log of the largest double
 _INV_LN2 = 1.44269504088896338700e00
-#: Taylor coefficients 1/j! of exp on |r| <= ln(2)/2 (truncation error < 1e-17).
-_COEF = [1.0 / float(np.prod(np.arange(1, j + 1))) for j in range(14)]
-#: Below this ``x``, ``expm1(x)`` is its Taylor series through ``x^17/17!`` (truncation
-#: below ``1e-19`` relative); above it, ``exp(x) - 1`` loses at most a factor 2.6 in relative
-#: accuracy.
-_EXPM1_SERIES = 0.5
-#: Taylor coefficients 1/j! of expm1, j = 1, ..., 17.
-_EXPM1_COEF = [1.0 / float(np.prod(np.arange(1, j + 1))) for j in range(1, 18)]
+#: Taylor coefficients ``1/j!`` of ``exp``, ``j = 13, ..., 0`` (Horner order): on
+#: ``|r| <= ln(2)/2`` the truncation error is below ``1e-17`` relative.
+_EXP = tuple(1.0 / math.factorial(j) for j in range(13, -1, -1))
+#: Taylor coefficients ``1/j!`` of ``expm1``, ``j = 20, ..., 1``: on ``[0, 1]`` the
+#: truncation error is below ``1e-19`` relative.
+_EXPM1 = tuple(1.0 / math.factorial(j) for j in range(20, 0, -1))
+#: Adding ``1.5 * 2^52`` rounds a float below ``2^51`` to an integer, found in the low bits.
+_ROUND = 1.5 * 2.0**52
+_ROUND_BITS = int(np.array(_ROUND).view(np.int64))
 
 
 def det_exp(x: np.ndarray) -> np.ndarray:
@@ -37,24 +43,32 @@ def det_exp(x: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray
-        ``exp(x)`` elementwise; ``0`` below ``-745`` and ``inf`` above ``log(DBL_MAX)``.
+        ``exp(x)`` elementwise; ``0`` below about ``-745.2`` (subnormal results near it),
+        ``inf`` above ``log(DBL_MAX)``, NaN for NaN.
 
     Notes
     -----
-    Cody–Waite reduction :math:`x = k \\ln 2 + r` with :math:`k = \\mathrm{rint}(x/\\ln 2)`,
-    :math:`|r| \\le \\ln(2)/2` (``ln 2`` split in two parts so that :math:`k \\ln 2` is
-    exact), then
+    Cody–Waite reduction [1]_ :math:`x = k \\ln 2 + r` with
+    :math:`k = \\mathrm{rint}(x/\\ln 2)`, :math:`|r| \\le \\ln(2)/2` (``ln 2`` split in two
+    parts so that :math:`k \\ln 2` is exact), then
 
     .. math::
 
         e^x = 2^k \\sum_{j=0}^{13} \\frac{r^j}{j!}
 
-    in Horner form and ``ldexp``. Every operation is correctly rounded in IEEE 754, so the
-    bits do not depend on the SIMD path; relative error below ``5e-16``.
+    in Horner form. :math:`2^k` is built from its bits and multiplied in (exact) when every
+    result is a normal number, else applied by ``ldexp``. Every operation is correctly rounded
+    in IEEE 754, so the bits do not depend on the SIMD path; within 1 unit in the last place
+    (normal results).
+
+    References
+    ----------
+    .. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980.
 
     See Also
     --------
     det_log : the logarithm, built on it.
+    det_tanh : the hyperbolic tangent, built on it.
 
     Examples
     --------
@@ -65,32 +79,29 @@ def det_exp(x: np.ndarray) -> np.ndarray:
     [0.0, 1.0, inf]
     """
     x = np.asarray(x, dtype=float)
-    xc = np.clip(x, -745.0, _MAX_ARG)
-    k = np.rint(xc * _INV_LN2)
-    r = xc - k * _LN2_HI
-    r -= k * _LN2_LO
-    p = r * _COEF[-1]  # in place from here: the same IEEE operations, no temporaries
-    p += _COEF[-2]
-    for c in _COEF[-3::-1]:
-        p *= r
-        p += c
-    out = np.ldexp(p, k.astype(np.int64))
-    if np.any(x < -745.0) or np.any(x > _MAX_ARG):
-        out = np.where(x < -745.0, 0.0, np.where(x > _MAX_ARG, np.inf, out))
-    return out
-
-
-
-
-def _det_expm1(x: np.ndarray) -> np.ndarray:
-    """``exp(x) - 1`` for ``x >= 0`` from IEEE-exact operations (series below 1/2)."""
-    small = x <= _EXPM1_SERIES
-    r = np.where(small, x, 0.0)
-    p = r * _EXPM1_COEF[-1] + _EXPM1_COEF[-2]
-    for c in _EXPM1_COEF[-3::-1]:  # 1/15!, ..., 1/1!
-        p = p * r + c
-    series = p * r  # r (1 + r/2 + r^2/6 + ... + r^16/17!)
-    return np.where(small, series, det_exp(np.where(small, 0.0, x)) - 1.0)
+    if x.ndim == 0:  # operations on 0-d arrays return scalars, which cannot be updated in place
+        return det_exp(x[None])[0]
+    r = np.clip(x, -746.0, 710.0)  # exp(-746) rounds to 0 and exp(710) overflows
+    k = r * _INV_LN2
+    k += _ROUND
+    bits = k.view(np.int64) - _ROUND_BITS  # k = rint(x / ln 2) as an integer
+    k -= _ROUND  # ... and as a float
+    t = k * _LN2_HI
+    r -= t
+    k *= _LN2_LO
+    r -= k  # |r| <= ln(2)/2
+    np.multiply(r, _EXP[0], out=t)  # in place from here: no temporaries
+    t += _EXP[1]
+    for c in _EXP[2:]:
+        t *= r
+        t += c
+    if bits.size and -1021 <= bits.min() and bits.max() <= 1023:  # 2^k t is normal
+        bits += 1023
+        bits <<= 52
+        t *= bits.view(np.float64)
+        return t
+    with np.errstate(over="ignore", under="ignore"):  # inf, subnormal or 0 (or NaN)
+        return np.ldexp(t, bits, out=t)
 
 
 def det_tanh(z: np.ndarray) -> np.ndarray:
@@ -104,18 +115,24 @@ def det_tanh(z: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray
-        ``tanh(z)`` elementwise (``±1`` for ``|z| >= 20``, where the rounded value is 1).
+        ``tanh(z)`` elementwise, within 3 units in the last place (``±1`` for
+        ``|z| >= 20``, where the rounded value is 1).
 
     Notes
     -----
     NumPy's ``tanh`` (and ``arctanh``) give other bits on the AVX2 and the baseline SSE
     paths, so fits with tanh experts differed between machines with and without AVX2. With
-    :math:`a = |z|` and :math:`e = e^{2a} - 1`,
+    :math:`a = |z|`,
 
-    .. math:: \\tanh z = \\operatorname{sign}(z)\\,\\frac{e}{e + 2},
+    .. math::
 
-    where :math:`e` is the Taylor series of ``expm1`` for :math:`2a \\le 1/2` (no
-    cancellation near 0) and :func:`det_exp` minus 1 above. Relative error below ``1e-15``.
+        \\tanh z = \\operatorname{sign}(z)\\,\\frac{1 - e^{-2a}}{1 + e^{-2a}}
+                  = \\operatorname{sign}(z)\\,\\frac{E}{E + 2}, \\quad E = e^{2a} - 1,
+
+    the first form with :func:`det_exp` for :math:`2a > 1` (no cancellation:
+    :math:`e^{-2a} < 0.37`), the second for :math:`2a \\le 1` with :math:`E` the Taylor series
+    of ``expm1`` through :math:`(2a)^{20}/20!` (truncation below :math:`10^{-19}`
+    relative).
 
     See Also
     --------
@@ -131,8 +148,25 @@ def det_tanh(z: np.ndarray) -> np.ndarray:
     [-0.0, 1.0]
     """
     z = np.asarray(z, dtype=float)
-    e = _det_expm1(2.0 * np.minimum(np.abs(z), 20.0))
-    return np.copysign(e / (e + 2.0), z)
+    if z.ndim == 0:
+        return det_tanh(z[None])[0]
+    a = np.minimum(np.abs(z), 20.0)
+    a *= -2.0
+    e = det_exp(a)
+    out = 1.0 - e
+    e += 1.0
+    out /= e
+    small = np.flatnonzero(a >= -1.0)  # 2|z| <= 1: the series of expm1
+    if small.size:
+        s = -a.ravel()[small]
+        p = s * _EXPM1[0]
+        p += _EXPM1[1]
+        for c in _EXPM1[2:]:
+            p *= s
+            p += c
+        p *= s
+        out.ravel()[small] = p / (p + 2.0)
+    return np.copysign(out, z, out=out)
 
 
 def det_log(x: np.ndarray) -> np.ndarray:
