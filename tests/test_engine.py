@@ -481,3 +481,33 @@ def test_prepare_worker_keeps_freed_memory_so_large_temporaries_do_not_page_faul
     pages = 50 * 2 * 400_000 * 8 // 4096
     assert faults["default"] > pages // 2  # the fault this guards against is real here
     assert faults["prepared"] < pages // 20
+
+
+def _watchdog_fds(ctx: CheckContext) -> Outcome:
+    pgid = os.getpgid(0)
+    found = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid():
+            try:
+                if os.getpgid(int(name)) != pgid:
+                    continue
+                fds = {fd: os.readlink(f"/proc/{name}/fd/{fd}")
+                       for fd in os.listdir(f"/proc/{name}/fd")}
+                exe = os.readlink(f"/proc/{name}/exe")
+            except OSError:
+                continue
+            found[name] = {"exe": exe, "fds": fds}
+    return Outcome(Verdict.PROVED, "the check's group", {"others": found})
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
+def test_the_watchdog_is_a_small_process_holding_only_the_watch_pipe(temp_claims) -> None:
+    """The watchdog was a fork of the check process (16 ms of its time per check): it is a
+    shell now, with standard input the watch pipe and nothing else of the engine open."""
+    temp_claims("test.watchdog", _watchdog_fds)
+    (entry,) = verify(["test.watchdog"])["claims"]
+    (watchdog,) = entry["evidence"]["others"].values()
+    assert not watchdog["exe"].startswith(os.path.realpath(sys.executable))
+    assert watchdog["fds"]["0"].startswith("pipe:")
+    assert watchdog["fds"]["1"] == watchdog["fds"]["2"] == os.devnull
+    assert set(watchdog["fds"]) == {"0", "1", "2"}
