@@ -526,7 +526,7 @@ def prepare_worker() -> None:
     ``mmap`` pages and returns freed memory above 128 KiB at the top of the heap to the system,
     so every large temporary of a loop page-faults again on each 4 KiB page it touches:
     :func:`~moetheory.estimation.detmath.det_exp` of 300,000 numbers took 14 ms instead of
-    5 ms, and the dense rates fit at n = 10^5 spent 15% of its time in page faults.
+    5 ms, and the dense rates fit at :math:`n = 10^5` spent 15% of its time in page faults.
     ``mallopt`` raises the ``mmap`` threshold to 32 MiB (glibc's largest) and the trim
     threshold to 1 GiB; elsewhere than glibc nothing is done.
 
@@ -955,7 +955,8 @@ def run_claims(
 
     Notes
     -----
-    ``on_result(entry)`` is called as each check completes. On SIGINT, SIGTERM or SIGHUP
+    ``on_result(entry)`` is called as each check completes, once the checks that take its
+    place have started (a slow ``on_result`` leaves no core idle). On SIGINT, SIGTERM or SIGHUP
     every running check's process group is killed and :class:`Interrupted` is raised;
     entries already handed to ``on_result`` stay valid. ``guard`` lets the caller share
     one :class:`SignalGuard` over more work than the run (e.g. writing reports).
