@@ -576,6 +576,22 @@ def prepare_worker() -> None:
 _WATCHDOG = "while read -r _; do :; done; kill -9 0"
 
 
+def _inheritable_fds() -> list[int]:
+    """The descriptors of this process that a program it starts would inherit."""
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: Python opens every other descriptor non-inheritable
+        return [0, 1, 2]
+    out = []
+    for fd in fds:
+        try:
+            if os.get_inheritable(fd):
+                out.append(fd)
+        except OSError:  # the listing's own descriptor, closed by now
+            continue
+    return out
+
+
 def _start_watchdog(watch_r: int) -> None:
     """Start the check's watchdog in its process group: it kills the group once the engine
     is gone, even by ``SIGKILL``.
@@ -586,26 +602,14 @@ def _start_watchdog(watch_r: int) -> None:
     pipe or file of the engine, so it never holds a connection or a result open. Where the
     shell cannot be started, a fork does the same in Python.
     """
-    try:
-        fds = [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = []
-    inherited = []
-    for fd in fds:
+    if watch_r > 2:  # (else standard input would be the pipe's own descriptor)
         try:
-            if fd > 2 and fd != watch_r and os.get_inheritable(fd):
-                inherited.append(fd)
-        except OSError:  # the descriptor of the listing itself, closed by now
-            continue
-    actions: list[tuple[Any, ...]] = [
-        (os.POSIX_SPAWN_DUP2, watch_r, 0),
-        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-        *((os.POSIX_SPAWN_CLOSE, fd) for fd in inherited),
-    ]
-    if watch_r > 2:
-        try:
-            os.posix_spawn("/bin/sh", ["sh", "-c", _WATCHDOG], {}, file_actions=actions)
+            os.posix_spawn("/bin/sh", ["sh", "-c", _WATCHDOG], {}, file_actions=[
+                (os.POSIX_SPAWN_DUP2, watch_r, 0),
+                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                *((os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds() if fd > 2),
+            ])
             return
         except OSError:
             pass
