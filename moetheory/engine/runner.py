@@ -498,7 +498,9 @@ _BLAS_SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_th
 _MALLOPT = ((-3, 32 << 20), (-1, 1 << 30))  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
 
 
-def _keep_freed_memory(ctypes: Any) -> None:
+def _keep_freed_memory() -> None:
+    import ctypes
+
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):  # not glibc (or no C library to ask)
@@ -550,7 +552,7 @@ def prepare_worker() -> None:
     """
     import ctypes
 
-    _keep_freed_memory(ctypes)
+    _keep_freed_memory()
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = "1"  # for any process the check starts
     try:
