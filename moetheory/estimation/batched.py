@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.estimation.detmath import cholesky_solve, det_exp, det_tanh, exact_gram
+from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram, spd_solve
 from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
@@ -223,11 +223,6 @@ def _jacobian(f, cache, xT, xtT, k):
         Jt[:, e0 + i * (d + 1) : e0 + i * (d + 1) + d] = qi * xT
         Jt[:, e0 + i * (d + 1) + d] = q[:, i, :]
     return Jt
-
-
-#: Kept under their old private names (tests and callers use them).
-_exact_gram = exact_gram
-_cholesky_solve = cholesky_solve
 
 
 @dataclass(frozen=True, eq=False)
@@ -437,7 +432,7 @@ def _gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
     eye = np.eye(A.shape[1])
     diag = np.einsum("gpp->gp", A)
     M = A + _DECREMENT_DAMPING * (diag[:, :, None] * eye) + 1e-12 * eye
-    return np.einsum("gp,gp->g", grad, _cholesky_solve(M, grad))
+    return np.einsum("gp,gp->g", grad, spd_solve(M, grad))
 
 
 def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
@@ -451,7 +446,7 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     Jt *= dtheta[:, :, None]  # J^T in phi, (G, P, n); only A and grad are kept
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
-    A = _exact_gram(Jt) / n
+    A = exact_gram(Jt) / n
     grad = np.einsum("gpn,gn->gp", Jt, r) / n
     del Jt
     lam = np.full(phi.shape[0], 1e-3)
@@ -467,7 +462,7 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         xa, xta = (xT, xtT) if whole else (xT[act], xtT[act])
         diag = np.einsum("gpp->gp", A[act])
         M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-        trial = phi[act] + _cholesky_solve(M, -grad[act])
+        trial = phi[act] + spd_solve(M, -grad[act])
         theta_t, dtheta_t = _theta(trial, bound)
         f_t, cache_t = _forward(theta_t, xa, xta, k, router, expert)
         r_t = f_t - (y if whole else y[act])
@@ -481,7 +476,7 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
             Jt = _jacobian(f_t, cache_t, xa, xta, k)
             Jt *= dtheta_t[idx, :, None]
             acc = act[idx]
-            A[acc] = _exact_gram(Jt) / n
+            A[acc] = exact_gram(Jt) / n
             grad[acc] = np.einsum("gpn,gn->gp", Jt, r_t) / n
             del Jt
         phi[act] = np.where(ok[:, None], trial, phi[act])

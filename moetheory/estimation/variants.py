@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from moetheory.estimation.batched import _LAMBDA_STOP, _gauss_newton_decrement
-from moetheory.estimation.detmath import cholesky_solve, det_exp, det_tanh, exact_gram
+from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram, spd_solve
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import Router
 
@@ -182,6 +182,15 @@ def expert_outputs(eta: np.ndarray, x: np.ndarray, family: str) -> np.ndarray:
     return _experts(eta, x, family, derivative=False)[0]
 
 
+def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``sum_i u[..., i] * v[..., i]`` (broadcast) summed in index order, elementwise: for the
+    short axes here (d inputs, M hidden units) ``einsum`` spent most of its time on set-up."""
+    out = u[..., 0] * v[..., 0]
+    for i in range(1, u.shape[-1]):
+        out += u[..., i] * v[..., i]
+    return out
+
+
 def _experts(eta, x, family: str, derivative: bool) -> tuple[np.ndarray, np.ndarray | None]:
     eta = np.asarray(eta, float)
     x = np.asarray(x, float)
@@ -192,7 +201,7 @@ def _experts(eta, x, family: str, derivative: bool) -> tuple[np.ndarray, np.ndar
         )
     k = eta.shape[1]
     if family == "tanh":
-        z = np.einsum("gkd,gnd->gkn", eta[:, :, :d], x) + eta[:, :, d:]
+        z = _dot(eta[:, :, None, :d], x[:, None, :, :]) + eta[:, :, d:]
         h = det_tanh(z)
         if not derivative:
             return h, None
@@ -201,9 +210,9 @@ def _experts(eta, x, family: str, derivative: bool) -> tuple[np.ndarray, np.ndar
     m = HIDDEN
     a = eta[:, :, : m * d].reshape(g, k, m, d)
     w = eta[:, :, m * d + m : m * d + 2 * m]
-    z = np.einsum("gkmd,gnd->gknm", a, x) + eta[:, :, None, m * d : m * d + m]
+    z = _dot(a[:, :, None, :, :], x[:, None, :, None, :]) + eta[:, :, None, m * d : m * d + m]
     r = np.maximum(z, 0.0)
-    h = np.einsum("gkm,gknm->gkn", w, r) + eta[:, :, -1:]
+    h = _dot(w[:, :, None, :], r) + eta[:, :, -1:]
     if not derivative:
         return h, None
     on = (z > 0) * w[:, :, None, :]  # (G, k, n, M)
@@ -260,7 +269,7 @@ def _forward(theta, x, k, router, family, temperature, top_k, softness=0.0, deri
     b0, b1, eta = _split(theta, k, d, p)
     xt = router.token_features(x)
     c, dc = router.scale(b1)
-    proj = np.einsum("gkd,gnd->gkn", b1, xt)
+    proj = _dot(b1[:, :, None, :], xt[:, None, :, :])
     u = proj * c[:, :, None] + b0[:, :, None]
     pi, soft = _gate(u, temperature, top_k, softness)
     h, dh = _experts(eta, x, family, derivative)
@@ -604,7 +613,7 @@ def fit_variant(
             grad = np.einsum("gnp,gn->gp", J, r)
             diag = np.einsum("gpp->gp", A)
             M = A + lam[:, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-            trial = theta + cholesky_solve(M, -grad)
+            trial = theta + spd_solve(M, -grad)
             r_t = sw * (variant_model(trial, x, k, router, family, **kw) - y)
             obj_t = np.einsum("gn,gn->g", r_t, r_t)
             ok = obj_t < obj
@@ -721,7 +730,7 @@ def fit_to_rule(
             break
         diag = np.einsum("gpp->gp", A[act])
         M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-        trial = theta[act] + cholesky_solve(M, -grad[act])
+        trial = theta[act] + spd_solve(M, -grad[act])
         r_t = variant_model(trial, x[act], k, router, family, **kw) - y[act]
         obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
         ok = obj_t < obj[act]
