@@ -353,7 +353,8 @@ def test_the_markdown_report_is_rendered_twice_not_once_per_claim(
     assert "test.md3" in (tmp_path / "r.md").read_text()
 
 
-def _blas_threads(ctx: CheckContext) -> Outcome:
+def _openblas_counts() -> list[int]:
+    """The thread count of each OpenBLAS library loaded in this process."""
     import ctypes
 
     counts = []
@@ -362,11 +363,17 @@ def _blas_threads(ctx: CheckContext) -> Outcome:
                      if "openblas" in line.lower() and "/" in line}
     for path in sorted(libraries):
         library = ctypes.CDLL(path)
-        for getter in ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads"):
+        for getter in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads",
+                       "openblas_get_num_threads64_", "openblas_get_num_threads"):
             function = getattr(library, getter, None)
             if function is not None:
                 counts.append(function())
                 break
+    return counts
+
+
+def _blas_threads(ctx: CheckContext) -> Outcome:
+    counts = _openblas_counts()
     verdict = Verdict.PROVED if counts and set(counts) == {1} else Verdict.REFUTED
     return Outcome(verdict, f"BLAS threads {counts}", {"counts": counts})
 
@@ -377,6 +384,25 @@ def test_a_checks_process_gives_blas_one_thread(temp_claims) -> None:
     a 12 s rates check ran for over 10 minutes in CI's narrow-SIMD run."""
     temp_claims("test.blas", _blas_threads)
     assert [e["verdict"] for e in verify(["test.blas"])["claims"]] == ["proved"]
+
+
+def _threads(ctx: CheckContext) -> Outcome:
+    n = len(os.listdir("/proc/self/task"))
+    return Outcome(Verdict.PROVED if n == 1 else Verdict.REFUTED, f"{n} threads", {"n": n})
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc")
+def test_a_checks_process_starts_no_blas_thread_pool(temp_claims) -> None:
+    """Telling OpenBLAS in the check's process to use one thread started its thread pool
+    there (two libraries, two threads), which busy-waited for ~17 ms of CPU per check: the
+    engine sets one thread before it forks, so the check's process has only its own thread,
+    and the engine's own counts are as before once the run ends."""
+    np.ones((300, 300)) @ np.ones((300, 300))  # the engine's BLAS has been used
+    before = _openblas_counts()
+    temp_claims("test.threads", _threads)
+    entry = verify(["test.threads"])["claims"][0]
+    assert entry["verdict"] == "proved", entry["summary"]
+    assert _openblas_counts() == before
 
 
 def test_a_checks_process_finds_sympys_lazy_imports_done() -> None:

@@ -489,9 +489,54 @@ def _close_all_but(keep: int) -> None:
                 pass
 
 
-#: OpenBLAS's thread-count setters, under the names NumPy's and SciPy's wheels export.
-_BLAS_SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
-                 "openblas_set_num_threads64_", "openblas_set_num_threads")
+#: OpenBLAS's thread-count getters and setters, under the names NumPy's and SciPy's wheels
+#: export (the first pair a library has is used).
+_BLAS_THREADS = tuple((f"{p}openblas_get_num_threads{s}", f"{p}openblas_set_num_threads{s}")
+                      for p in ("scipy_", "") for s in ("64_", ""))
+#: ``(len(sys.modules), functions)``: the OpenBLAS thread controls of the loaded libraries,
+#: looked up again only after an import (reading ``/proc/self/maps`` takes ~3 ms).
+_BLAS_CONTROLS: tuple[int, list[tuple[Any, Any]]] = (-1, [])
+
+
+def _blas_controls() -> list[tuple[Any, Any]]:
+    """``(get, set)`` thread-count functions of each OpenBLAS library loaded (Linux)."""
+    global _BLAS_CONTROLS
+    if _BLAS_CONTROLS[0] == len(sys.modules):
+        return _BLAS_CONTROLS[1]
+    import ctypes
+
+    controls = []
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            libraries = {line.split()[-1] for line in maps
+                         if "openblas" in line.lower() and "/" in line}
+    except OSError:  # not Linux: nothing to do
+        libraries = set()
+    for path in sorted(libraries):
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for getter, setter in _BLAS_THREADS:
+            if hasattr(library, getter) and hasattr(library, setter):
+                controls.append((getattr(library, getter), getattr(library, setter)))
+                break
+    _BLAS_CONTROLS = (len(sys.modules), controls)
+    return controls
+
+
+def _set_blas_threads(counts: int | Sequence[int]) -> list[int]:
+    """Set each loaded OpenBLAS to ``counts`` threads (one number, or one per library as
+    returned); returns the previous counts. A library already at its count is not told again:
+    OpenBLAS's setter starts its thread pool, whose threads then busy-wait."""
+    controls = _blas_controls()
+    wanted = [counts] * len(controls) if isinstance(counts, int) else list(counts)
+    before = []
+    for (get, put), n in zip(controls, wanted, strict=False):
+        before.append(int(get()))
+        if before[-1] != n:
+            put(n)
+    return before
 
 
 #: ``mallopt`` parameters of glibc (``malloc.h``) and the values :func:`prepare_worker` sets.
@@ -536,8 +581,11 @@ def prepare_worker() -> None:
     12 s check take over 10 min under ``OPENBLAS_CORETYPE=Sandybridge``, and a threaded
     BLAS also doubles the CPU time a benchmark reports. The libraries are already loaded
     (the engine forked after importing NumPy), so the environment variable alone is too
-    late: the loaded OpenBLAS is told through its own setter. The variables are set too,
-    for any process the caller starts.
+    late: the loaded OpenBLAS is told through its own setter, unless it already has one
+    thread (the setter starts OpenBLAS's thread pool, whose threads busy-wait for ~17 ms of
+    CPU; the engine sets one thread before it forks a check's process, so the check's
+    process does not start a pool). The variables are set too, for any process the caller
+    starts.
 
     See Also
     --------
@@ -550,27 +598,10 @@ def prepare_worker() -> None:
     >>> os.environ["OPENBLAS_NUM_THREADS"]
     '1'
     """
-    import ctypes
-
     _keep_freed_memory()
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = "1"  # for any process the check starts
-    try:
-        with open("/proc/self/maps", encoding="utf-8") as maps:
-            libraries = {line.split()[-1] for line in maps
-                         if "openblas" in line.lower() and "/" in line}
-    except OSError:  # not Linux: nothing to do
-        return
-    for path in sorted(libraries):
-        try:
-            library = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for setter in _BLAS_SETTERS:
-            function = getattr(library, setter, None)
-            if function is not None:
-                function(1)
-                break
+    _set_blas_threads(1)
 
 
 #: The watchdog's program: read the engine's pipe until it closes (the engine is gone), then
@@ -689,6 +720,17 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """Restore this process's OpenBLAS thread counts on exit (the check processes it forks
+    meanwhile set them to one; setting them back at every fork cost ~30 ms of CPU each)."""
+    before = _set_blas_threads(1)
+    try:
+        yield
+    finally:
+        _set_blas_threads(before)
+
+
 class _Child:
     """One check's process: start it, collect its output, reap it, kill its group."""
 
@@ -708,6 +750,10 @@ class _Child:
         # its host had frozen objects itself).
         thawed = gc.get_freeze_count() == 0
         gc.freeze()
+        # The check's process inherits one BLAS thread and so need not tell OpenBLAS, which
+        # would start a thread pool that busy-waits (~17 ms of CPU per check). The engine's
+        # own count is restored by the caller (_one_blas_thread).
+        _set_blas_threads(1)
         pid = os.fork()
         if pid == 0:
             code = 0
@@ -864,6 +910,12 @@ def run_isolated(
     >>> run_isolated(check, CheckContext("x", 0), Limits(10.0, 110.0))["verdict"]
     'proved'
     """
+    with _one_blas_thread():
+        return _run_isolated(check, ctx, limits, stop_event)
+
+
+def _run_isolated(check: CheckFunction, ctx: CheckContext, limits: Limits,
+                  stop_event: str | None) -> dict[str, Any]:
     child = _Child(check, ctx, limits)
     event = None
     if stop_event is not None:
@@ -994,7 +1046,8 @@ def run_claims(
             if settings.scheduler is not None:
                 _run_on_cluster(claims, settings, finish, g)
             else:
-                _run_locally(claims, settings, finish, g)
+                with _one_blas_thread():
+                    _run_locally(claims, settings, finish, g)
     finally:
         bar.close()
     return [done[c.id] for c in claims if c.id in done]
