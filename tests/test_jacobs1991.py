@@ -497,3 +497,24 @@ def test_vowel_locality_decides_both_ways(monkeypatch, outside, expected):
     monkeypatch.setattr(jv, "region_accuracy", fake)
     out = checks.check_vowel_locality(_ctx("j91.vowel.locality"))
     assert out.readings[0].verdict.value == expected
+
+
+def test_softmax_residuals_are_decided_as_rational_functions() -> None:
+    """j91.gate-gradient writes e^{z_i} as a positive symbol and cancels: the true gradient
+    identity cancels to 0, a false one (another expert's posterior) does not."""
+    z, p = checks._gate_symbols(2)
+    e = sp.symbols("e1:3", nonnegative=True)
+    base = dict(zip(z, sp.symbols("w1:3", positive=True), strict=True))
+    base |= dict(zip(e, sp.symbols("u1:3", positive=True), strict=True))
+    E13 = -sp.log(sum(pi * sp.exp(-ei / 2) for pi, ei in zip(p, e, strict=True)))
+    post = [pi * sp.exp(-ei / 2) / sum(pj * sp.exp(-ej / 2) for pj, ej in zip(p, e, strict=True))
+            for pi, ei in zip(p, e, strict=True)]
+
+    def residual(expr: sp.Expr) -> sp.Expr:
+        return sp.cancel(sp.together(checks._exponentials_as_symbols(expr, base)))
+
+    assert residual(sp.diff(E13, z[0]) - (p[0] - post[0])) == 0
+    wrong = residual(sp.diff(E13, z[0]) - (p[0] - post[1]))
+    assert wrong != 0 and not wrong.has(sp.exp)
+    assert checks._exponentials_as_symbols(sp.exp(2 * z[0] - e[1] / 2 + 3), base) == (
+        base[z[0]] ** 2 * base[e[1]] ** sp.Rational(-1, 2) * sp.exp(3))
