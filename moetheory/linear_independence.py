@@ -855,9 +855,14 @@ def canonical_null_basis(vectors: Sequence[Sequence[sp.Expr]]) -> list[list[sp.E
     >>> canonical_null_basis([[2, 4, 6], [1, 1, 1], [3, 5, 7]])
     [[1, 0, -1], [0, 1, 2]]
     """
-    rows = [[sp.sympify(c) for c in v] for v in vectors]
-    if not rows:
-        return []
+    rows = tuple(tuple(sp.sympify(c) for c in v) for v in vectors)
+    return [list(r) for r in _canonical_rows(rows)] if rows else []
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_rows(rows: tuple[tuple[sp.Expr, ...], ...]) -> tuple[tuple[sp.Expr, ...], ...]:
+    """:func:`canonical_null_basis` of ``rows``, cached: a decision asks for the rank of its
+    verified vectors after each new one, and the readings of one expert share vectors."""
     n = len(rows[0])
     if all(c.is_Rational for r in rows for c in r):
         dm = DomainMatrix([[QQ(int(c.p), int(c.q)) for c in r] for r in rows], (len(rows), n), QQ)
@@ -868,7 +873,7 @@ def canonical_null_basis(vectors: Sequence[Sequence[sp.Expr]]) -> list[list[sp.E
                                       simplify=True)
         out = [[sp.nsimplify(c, rational=False) if c.is_Float else sp.radsimp(c)
                 for c in mat.row(i)] for i in range(mat.rows)]
-    return [r for r in out if any(c != 0 for c in r)]
+    return tuple(tuple(r) for r in out if any(c != 0 for c in r))
 
 
 # ----------------------------------------------------------------------------- zero tests
