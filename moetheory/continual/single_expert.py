@@ -101,7 +101,9 @@ def column_space_basis(
 
     vectorised over the draws, every inner product summed in index order by elementwise
     IEEE operations: the same bits on every BLAS/LAPACK and SIMD path (LAPACK's QR is not),
-    and about five times faster than the batched LAPACK QR for these small matrices.
+    and about five times faster than the batched LAPACK QR for these small matrices. It is
+    the algorithm of :func:`~moetheory.continual.simulator.orthonormal_basis` with the draws
+    as the last (contiguous) axis, which makes it about 1.5 times faster here.
 
     References
     ----------
