@@ -549,3 +549,24 @@ def test_the_watchdog_is_a_small_process_holding_only_the_watch_pipe(temp_claims
     assert watchdog["fds"]["0"].startswith("pipe:")
     assert watchdog["fds"]["1"] == watchdog["fds"]["2"] == os.devnull
     assert set(watchdog["fds"]) == {"0", "1", "2"}
+
+
+def test_statistical_checks_start_first_and_the_report_keeps_catalogue_order(
+        temp_claims, tmp_path) -> None:
+    """The quick profile ended on pcr.rates.top1 (11 s, 198th of 209 in catalogue order)
+    while the other worker idled: simulations start first; the report's order is unchanged."""
+    log = tmp_path / "started"
+
+    def logged(name: str):  # type: ignore[no-untyped-def]
+        def check(ctx: CheckContext) -> Outcome:
+            with log.open("a") as f:
+                f.write(name + "\n")
+            return Outcome(Verdict.PROVED, "ok")
+        return check
+
+    temp_claims("test.order.a", logged("a"))
+    temp_claims("test.order.b", logged("b"))
+    temp_claims("test.order.c", logged("c"), kind="statistical")
+    report = verify(["test.order.*"], jobs=1)
+    assert log.read_text().split() == ["c", "a", "b"]
+    assert [e["id"] for e in report["claims"]] == ["test.order.a", "test.order.b", "test.order.c"]

@@ -1013,8 +1013,11 @@ def run_claims(
 
     Notes
     -----
-    ``on_result(entry)`` is called as each check completes, once the checks that take its
-    place have started (a slow ``on_result`` leaves no core idle). On SIGINT, SIGTERM or SIGHUP
+    Locally, statistical checks start before exact ones (simulations take longest: a run
+    that ended on one of them left the other workers idle); the entries come back in the
+    order of ``claims`` all the same. ``on_result(entry)`` is called as each check completes,
+    once the checks that take its place have started (a slow ``on_result`` leaves no core
+    idle). On SIGINT, SIGTERM or SIGHUP
     every running check's process group is killed and :class:`Interrupted` is raised;
     entries already handed to ``on_result`` stay valid. ``guard`` lets the caller share
     one :class:`SignalGuard` over more work than the run (e.g. writing reports).
@@ -1060,7 +1063,9 @@ def _run_locally(
     claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
 ) -> None:
     limits = settings.limits()
-    pending = deque(claims)
+    # Statistical checks (simulations: the longest) first, so that a run does not end on
+    # one long check while the other workers idle; entries are reported in catalogue order.
+    pending = deque(sorted(claims, key=lambda c: c.kind != "statistical"))
     running: list[tuple[Claim, CheckContext, _Child]] = []
 
     def start() -> None:
