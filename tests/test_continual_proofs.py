@@ -239,3 +239,20 @@ def test_singleton_set_pigeonhole() -> None:
     out = get_claim("cl.lemma12.singleton-set").check(CheckContext("x", seed=0))
     sizes = out.readings[0].evidence["set_sizes"]
     assert all(sum(s) == 3 and max(s) >= 2 for s in sizes)
+
+
+def test_lemma4_chain_rule_finds_a_gradient_sum_that_is_not_zero() -> None:
+    """cl.lemma4.grad-sum differentiates through w_m = e^{h_m}: the softmax losses give a
+    zero sum, and a loss that is not a function of the softmax (w_0 itself) does not."""
+    from proofs_checks.continual_dynamics import _task_loss_symbolic
+
+    theta, h, w, loss = _task_loss_symbolic(3, 2, 2, False, True)
+
+    def gradient_sum(L: sp.Expr, j: int) -> sp.Expr:
+        return sp.cancel(sp.together(sum(
+            sp.diff(L, w[m]) * w[m] * sp.diff(h[m], theta[m][j]) for m in range(3))))
+
+    assert gradient_sum(loss, 0) == 0
+    extra = gradient_sum(loss + w[0], 0)  # d w_0 / d theta_0j = w_0 (X_j0 + X_j1)
+    x00, x01 = sp.symbols("X_00 X_01")
+    assert extra != 0 and sp.expand(extra - w[0] * (x00 + x01)) == 0
