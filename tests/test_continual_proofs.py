@@ -256,3 +256,14 @@ def test_lemma4_chain_rule_finds_a_gradient_sum_that_is_not_zero() -> None:
     extra = gradient_sum(loss + w[0], 0)  # d w_0 / d theta_0j = w_0 (X_j0 + X_j1)
     x00, x01 = sp.symbols("X_00 X_01")
     assert extra != 0 and sp.expand(extra - w[0] * (x00 + x01)) == 0
+
+
+def test_lemma3_identities_cancel_exactly_and_a_wrong_one_does_not() -> None:
+    from proofs_checks.continual_dynamics import _cancelled, _eq5
+
+    X = sp.Matrix(3, 2, lambda i, j: sp.Symbol(f"x_{i}{j}"))
+    w = sp.Matrix(3, 1, lambda i, _j: sp.Symbol(f"w_{i}"))
+    u = sp.Matrix(3, 1, lambda i, _j: sp.Symbol(f"u_{i}"))
+    step = _eq5(X, w, u) - w
+    assert _cancelled(X.T * step - X.T * (u - w)) == sp.zeros(2, 1)
+    assert _cancelled(X.T * step - X.T * u) == -X.T * w  # the residual needs "- X^T w"
