@@ -722,8 +722,9 @@ def _kill_group(pid: int) -> None:
 
 @contextmanager
 def _one_blas_thread() -> Iterator[None]:
-    """Restore this process's OpenBLAS thread counts on exit (the check processes it forks
-    meanwhile set them to one; setting them back at every fork cost ~30 ms of CPU each)."""
+    """One OpenBLAS thread in this process while it forks check processes (they inherit
+    it), its own counts restored on exit (restoring them after every fork cost ~30 ms of CPU
+    each)."""
     before = _set_blas_threads(1)
     try:
         yield

@@ -16,8 +16,8 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
   summation order, blocking or FMA gives the same bits. The rounded matrix only steers the
   step; the gradient ``J^T r`` and the objective, which decide the fixed point and the
   accept/reject test, are exact-path NumPy reductions;
-* the damped normal equations are solved by a hand-written batched Cholesky factorisation
-  (no LAPACK).
+* the damped normal equations are solved by batched Gaussian elimination of elementwise
+  operations (:func:`~moetheory.estimation.detmath.spd_solve`, no LAPACK).
 
 Algorithm (per fit): ``theta <- clip(theta + delta)`` with ``(A + lambda diag(A) + mu I) delta
 = -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 5``),

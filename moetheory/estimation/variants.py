@@ -22,7 +22,8 @@ gate as ``T -> 0``; the arg max does not depend on ``T``) and ends with a top-1 
 
 Determinism: the exponential is :func:`~moetheory.estimation.detmath.det_exp`, the only BLAS
 product (``J^T J``) is made exact by rounding ``J`` to a fixed-point grid, and the damped
-normal equations are solved by a hand-written batched Cholesky factorisation, so a fit has the
+normal equations are solved by batched Gaussian elimination of elementwise operations
+(:func:`~moetheory.estimation.detmath.spd_solve`), so a fit has the
 same bits on every SIMD/BLAS path (the same scheme as :mod:`~moetheory.estimation.batched`).
 """
 
