@@ -525,18 +525,17 @@ def _blas_controls() -> list[tuple[Any, Any]]:
     return controls
 
 
-def _set_blas_threads(counts: int | Sequence[int]) -> list[int]:
-    """Set each loaded OpenBLAS to ``counts`` threads (one number, or one per library as
-    returned); returns the previous counts. A library already at its count is not told again:
-    OpenBLAS's setter starts its thread pool, whose threads then busy-wait."""
-    controls = _blas_controls()
-    wanted = [counts] * len(controls) if isinstance(counts, int) else list(counts)
-    before = []
-    for (get, put), n in zip(controls, wanted, strict=False):
-        before.append(int(get()))
-        if before[-1] != n:
+def _set_blas_threads(n: int) -> list[tuple[Any, int]]:
+    """Set each loaded OpenBLAS to ``n`` threads; returns ``(setter, previous count)`` of each
+    library it changed. A library already at ``n`` is not told again: OpenBLAS's setter starts
+    its thread pool, whose threads then busy-wait."""
+    changed = []
+    for get, put in _blas_controls():
+        before = int(get())
+        if before != n:
             put(n)
-    return before
+            changed.append((put, before))
+    return changed
 
 
 #: ``mallopt`` parameters of glibc (``malloc.h``) and the values :func:`prepare_worker` sets.
@@ -722,14 +721,16 @@ def _kill_group(pid: int) -> None:
 
 @contextmanager
 def _one_blas_thread() -> Iterator[None]:
-    """One OpenBLAS thread in this process while it forks check processes (they inherit
-    it), its own counts restored on exit (restoring them after every fork cost ~30 ms of CPU
-    each)."""
-    before = _set_blas_threads(1)
+    """One OpenBLAS thread in this process while it forks check processes: they inherit it
+    and so need not tell OpenBLAS, which would start a thread pool that busy-waits (~17 ms of
+    CPU per check). The libraries it changed get their counts back on exit (once: restoring
+    them after every fork cost ~30 ms of CPU each)."""
+    changed = _set_blas_threads(1)
     try:
         yield
     finally:
-        _set_blas_threads(before)
+        for put, count in changed:
+            put(count)
 
 
 class _Child:
@@ -751,11 +752,7 @@ class _Child:
         # its host had frozen objects itself).
         thawed = gc.get_freeze_count() == 0
         gc.freeze()
-        # The check's process inherits one BLAS thread and so need not tell OpenBLAS, which
-        # would start a thread pool that busy-waits (~17 ms of CPU per check). The engine's
-        # own count is restored by the caller (_one_blas_thread).
-        _set_blas_threads(1)
-        pid = os.fork()
+        pid = os.fork()  # run_isolated and run_claims fork under _one_blas_thread
         if pid == 0:
             code = 0
             try:
