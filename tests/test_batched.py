@@ -92,6 +92,31 @@ def test_spd_solve_has_the_bits_of_scalar_elimination():
         assert spd_solve(A[g : g + 1], b[g : g + 1])[0].tolist() == c
 
 
+def test_the_stopping_rule_answers_as_the_solve_would():
+    """``_stationary`` skips the solve where a lower bound of the decrement already exceeds
+    the bar; on well- and ill-conditioned (rank-deficient + ridge) matrices, at bars around
+    the decrement and around the bound, its answer must be the solve's."""
+    from moetheory.estimation.batched import _gauss_newton_decrement, _stationary
+
+    rng = np.random.default_rng(7)
+    for rank, p in ((12, 12), (5, 12), (2, 18), (24, 24)):
+        B = rng.normal(size=(60, p, rank)) * np.logspace(-4, 4, p)[:, None]
+        A = np.einsum("gij,gkj->gik", B, B)
+        A[30:] = rng.uniform(0.1, 10, (30, 1, 1)) * np.eye(p)  # bound = decrement
+        grad = rng.normal(size=(60, p)) * rng.choice([1e-9, 1e-3, 1.0, 1e3], size=(60, 1))
+        grad[0] = 0.0  # a stationary point: decrement 0, bound 0/0
+        dec = _gauss_newton_decrement(A, grad)
+        M = A + 1e-8 * np.einsum("gpp->gp", A)[:, :, None] * np.eye(p) + 1e-12 * np.eye(p)
+        bound = np.einsum("gp,gp->g", grad, grad) ** 2 / np.maximum(
+            np.einsum("gp,gpq,gq->g", grad, M, grad), 1e-300)
+        skipped = 0
+        for bar in (dec, dec * (1 - 1e-12), dec * 1.5, bound / 2, bound / 2.0000001, bound,
+                    bound / 10, np.zeros(60), np.full(60, 1e-30)):
+            assert _stationary(A, grad, bar).tolist() == (dec <= bar).tolist()
+            skipped += int(np.sum(bound > 2 * bar))
+        assert skipped > 0  # the shortcut is taken, not only the solve
+
+
 @pytest.mark.parametrize("router", ["linear", "cosine", "perturbed"])
 @pytest.mark.parametrize("expert", ["tanh", "relu", "gelu", "poly2", "linear"])
 def test_jacobian_matches_the_scalar_objective_gradient(router, expert):
@@ -190,6 +215,23 @@ def test_a_fit_gives_the_same_bits_alone_as_in_any_batch(tol):
         assert alone.iterations[0] == together.iterations[g]
     chunked = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol, max_chunk=2 * 300 * 3)
     assert chunked.theta.tobytes() == together.theta.tobytes()
+
+
+@pytest.mark.parametrize("tol", [0.0, 1e-6])
+def test_blocks_of_samples_do_not_change_the_bits(monkeypatch, tol):
+    """The forward pass, the Jacobian and the rounded Gram matrix run on blocks of samples
+    (cache-sized); the fits must have the bits of one block per fit."""
+    from moetheory.estimation import batched, detmath
+
+    xs, ys, t0, router = _rates_batch()
+    monkeypatch.setattr(batched, "_BLOCK", 10**9)
+    monkeypatch.setattr(detmath, "_GRAM_BLOCK", 10**9)
+    whole = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol)
+    monkeypatch.setattr(batched, "_BLOCK", 6 * 3 * 37)  # blocks of 37 samples, the last short
+    monkeypatch.setattr(detmath, "_GRAM_BLOCK", 6 * 18 * 41)
+    blocked = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol)
+    for name in ("theta", "objective", "accepted", "iterations", "converged"):
+        assert getattr(blocked, name).tobytes() == getattr(whole, name).tobytes(), name
 
 
 def test_early_stopping_stops_fits_and_keeps_their_objective():

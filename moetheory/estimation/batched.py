@@ -129,6 +129,44 @@ def model_batch(
     return _forward(np.asarray(theta, float), xT, xtT, k, router, expert)[0]
 
 
+#: Largest number of gate entries (fits x atoms x samples) of a block of
+#: :func:`_forward_blocks`: a block's intermediates stay in the 1 MiB level-2 cache instead of
+#: streaming through memory once per elementwise operation (forward pass and Jacobian 1.4x
+#: faster at ``n = 10^5``, ``k = 3``; a whole fit about 1.1x).
+_BLOCK = 30_000
+
+
+def _forward_blocks(theta, xT, xtT, k, router, expert):
+    """:func:`_forward` on blocks of samples: ``f`` (G, n) and ``[(slice, intermediates)]``.
+
+    Every operation of the forward pass and of the Jacobian is elementwise in the samples, so
+    the bits do not depend on the blocks; the sums over samples are taken afterwards, over
+    whole arrays (:func:`_normal_equations`)."""
+    g, _, n = xT.shape
+    step = max(1, _BLOCK // (g * k))
+    if step >= n:
+        f, cache = _forward(theta, xT, xtT, k, router, expert)
+        return f, [(slice(0, n), cache)]
+    f = np.empty((g, n))
+    blocks = []
+    for s in range(0, n, step):
+        sl = slice(s, s + step)
+        f[:, sl], cache = _forward(theta, xT[:, :, sl], xtT[:, :, sl], k, router, expert)
+        blocks.append((sl, cache))
+    return f, blocks
+
+
+def _normal_equations(f, blocks, xT, xtT, k, dtheta, r):
+    """``A = J^T J / n`` (:func:`exact_gram`) and ``g = J^T r / n`` in the variables whose
+    derivative is ``dtheta`` (G, P), the Jacobian built block by block."""
+    g, n = f.shape
+    Jt = np.empty((g, dtheta.shape[1], n))
+    for sl, cache in blocks:
+        Jb = _jacobian(f[:, sl], cache, xT[:, :, sl], xtT[:, :, sl], k, out=Jt[:, :, sl])
+        Jb *= dtheta[:, :, None]
+    return exact_gram(Jt) / n, np.einsum("gpn,gn->gp", Jt, r) / n
+
+
 def _forward(theta, xT, xtT, k, router, expert):
     """``f`` (G, n) and the intermediates the Jacobian needs (``xT``, ``xtT``: (G, d, n))."""
     b0, b1, eta = _unpack(theta, k, xT.shape[1])
@@ -204,13 +242,14 @@ def jacobian_batch(
     return f, _jacobian(f, cache, xT, xtT, k).transpose(0, 2, 1)
 
 
-def _jacobian(f, cache, xT, xtT, k):
-    """The transposed Jacobian (G, P, n) from the intermediates of :func:`_forward`.
+def _jacobian(f, cache, xT, xtT, k, out=None):
+    """The transposed Jacobian (G, P, n) from the intermediates of :func:`_forward` (written
+    into ``out`` if given).
 
     Parameter-major, so that every column of ``J`` is written and reduced contiguously."""
     c, dc, proj, pi, h, dh, b1 = cache
     g, d, n = xT.shape
-    Jt = np.empty((g, k * (2 * d + 2), n))
+    Jt = np.empty((g, k * (2 * d + 2), n)) if out is None else out
     a = pi * (h - f[:, None, :])  # d f / d beta0_i, (G, k, n)
     q = pi * dh  # d f / d z_i, (G, k, n)
     Jt[:, :k] = a
@@ -426,13 +465,41 @@ _LAMBDA_STOP = 1e8
 _DECREMENT_DAMPING = 1e-8
 
 
+def _decrement_matrix(A: np.ndarray) -> np.ndarray:
+    """``A + 1e-8 diag(A) + 1e-12 I``: the matrix of the Gauss-Newton decrement."""
+    eye = np.eye(A.shape[1])
+    diag = np.einsum("gpp->gp", A)
+    return A + _DECREMENT_DAMPING * (diag[:, :, None] * eye) + 1e-12 * eye
+
+
 def _gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
     """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the decrease of the mean squared
     residual that a full (undamped) Gauss-Newton step predicts from the current point."""
-    eye = np.eye(A.shape[1])
-    diag = np.einsum("gpp->gp", A)
-    M = A + _DECREMENT_DAMPING * (diag[:, :, None] * eye) + 1e-12 * eye
-    return np.einsum("gp,gp->g", grad, spd_solve(M, grad))
+    return np.einsum("gp,gp->g", grad, spd_solve(_decrement_matrix(A), grad))
+
+
+def _stationary(A: np.ndarray, grad: np.ndarray, bar: np.ndarray) -> np.ndarray:
+    """Whether each fit's Gauss-Newton decrement is at most ``bar``: the stopping rule, with
+    the answer :func:`_gauss_newton_decrement` gives, solving only where it must.
+
+    With :math:`M` the decrement's matrix (symmetric positive definite), Cauchy--Schwarz
+    bounds the decrement below by the steepest-descent decrement,
+    :math:`g^\\top M^{-1} g \\ge (g^\\top g)^2 / g^\\top M g`. Where that bound exceeds
+    ``2 bar`` the answer is "no" without solving (most accepted steps far from a stationary
+    point); elsewhere the system is solved. The factor 2 covers the rounding of the bound
+    and of the elimination (backward stable for such :math:`M`: its decrement falls short of
+    the bound by a few units in the last place at most), so the answers, and the fits'
+    bits, are those of solving every system."""
+    M = _decrement_matrix(A)
+    gg = np.einsum("gp,gp->g", grad, grad)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        bound = gg * gg / np.einsum("gp,gpq,gq->g", grad, M, grad)
+    solve = np.flatnonzero(~(bound > 2.0 * bar))  # NaN (g = 0) is solved too
+    out = np.zeros(A.shape[0], dtype=bool)
+    if solve.size:
+        g = grad[solve]
+        out[solve] = np.einsum("gp,gp->g", g, spd_solve(M[solve], g)) <= bar[solve]
+    return out
 
 
 def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
@@ -441,14 +508,10 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     n = x.shape[1]
     xT, xtT = _inputs(x, router)
     theta, dtheta = _theta(phi, bound)
-    f, cache = _forward(theta, xT, xtT, k, router, expert)
-    Jt = _jacobian(f, cache, xT, xtT, k)
-    Jt *= dtheta[:, :, None]  # J^T in phi, (G, P, n); only A and grad are kept
+    f, blocks = _forward_blocks(theta, xT, xtT, k, router, expert)
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
-    A = exact_gram(Jt) / n
-    grad = np.einsum("gpn,gn->gp", Jt, r) / n
-    del Jt
+    A, grad = _normal_equations(f, blocks, xT, xtT, k, dtheta, r)  # J in phi
     lam = np.full(phi.shape[0], 1e-3)
     accepted = np.zeros(phi.shape[0], dtype=np.int64)
     ran = np.zeros(phi.shape[0], dtype=np.int64)
@@ -464,7 +527,7 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
         trial = phi[act] + spd_solve(M, -grad[act])
         theta_t, dtheta_t = _theta(trial, bound)
-        f_t, cache_t = _forward(theta_t, xa, xta, k, router, expert)
+        f_t, blocks = _forward_blocks(theta_t, xa, xta, k, router, expert)
         r_t = f_t - (y if whole else y[act])
         obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
         ok = obj_t < obj[act]
@@ -472,13 +535,9 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         if idx.size:  # the Jacobian only where the step is taken (fits are independent)
             if idx.size < act.size:
                 f_t, r_t, xa, xta = f_t[idx], r_t[idx], xa[idx], xta[idx]
-                cache_t = tuple(v[idx] for v in cache_t)
-            Jt = _jacobian(f_t, cache_t, xa, xta, k)
-            Jt *= dtheta_t[idx, :, None]
+                blocks = [(sl, tuple(v[idx] for v in cache)) for sl, cache in blocks]
             acc = act[idx]
-            A[acc] = exact_gram(Jt) / n
-            grad[acc] = np.einsum("gpn,gn->gp", Jt, r_t) / n
-            del Jt
+            A[acc], grad[acc] = _normal_equations(f_t, blocks, xa, xta, k, dtheta_t[idx], r_t)
         phi[act] = np.where(ok[:, None], trial, phi[act])
         obj[act] = np.where(ok, obj_t, obj[act])
         lam_old = lam[act]
@@ -486,10 +545,10 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
         accepted[act] += ok
         ran[act] += 1
         if tol > 0:
-            decrement = np.zeros(act.size)
+            stationary = np.zeros(act.size, dtype=bool)
             if idx.size:
-                decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
-            done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+                stationary[idx] = _stationary(A[act[idx]], grad[act[idx]], tol * obj_t[idx])
+            done = np.where(ok, stationary, lam_old >= _LAMBDA_STOP)
             stopped[act[done]] = True
             act = act[~done]
     return _theta(phi, bound)[0], obj, accepted, ran, stopped

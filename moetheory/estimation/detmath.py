@@ -220,6 +220,11 @@ def det_log(x: np.ndarray) -> np.ndarray:
     return y
 
 
+#: Entries of ``J`` rounded and multiplied per block by :func:`exact_gram` (1 MiB: the block
+#: stays in the level-2 cache between the rounding and the product).
+_GRAM_BLOCK = 1 << 17
+
+
 def exact_gram(Jt: np.ndarray) -> np.ndarray:
     """``J^T J`` per fit from ``Jt = J^T`` of shape (G, P, n), exactly reproducible.
 
@@ -240,7 +245,8 @@ def exact_gram(Jt: np.ndarray) -> np.ndarray:
     :math:`n\\,2^{2b} < 2^{53}`: every product and partial sum of the matrix product is then
     an integer below :math:`2^{53}`, so BLAS returns the same bits in any summation order,
     blocking or FMA use. Columns below :math:`2^{-900}` round to 0. The result is scaled
-    back exactly. It steers Gauss–Newton/LM steps; it is not :math:`J^\\top J` to full
+    back exactly. The rounding and the product run on blocks of samples, whose integer
+    partial sums add exactly. It steers Gauss–Newton/LM steps; it is not :math:`J^\\top J` to full
     precision (relative error about :math:`2^{-b}`).
 
     See Also
@@ -253,14 +259,20 @@ def exact_gram(Jt: np.ndarray) -> np.ndarray:
     >>> exact_gram(J.transpose(0, 2, 1)).tolist()
     [[[10.0625, 4.0], [4.0, 5.25]]]
     """
-    n = Jt.shape[2]
+    g, p, n = Jt.shape
     bits = (53 - int(np.ceil(np.log2(n + 1))) - 1) // 2
-    scale = np.max(np.abs(Jt), axis=2)  # (G, P)
+    step = max(1, _GRAM_BLOCK // max(1, g * p))
+    blocks = [slice(s, s + step) for s in range(0, n, step)]
+    scale = np.zeros((g, p))
+    for sl in blocks:  # the largest |J| of each column (a maximum: exact in any order)
+        np.maximum(scale, np.max(np.abs(Jt[:, :, sl]), axis=2), out=scale)
     _, expo = np.frexp(np.where(scale > 0, scale, 1.0))  # scale < 2**expo
     up = np.ldexp(1.0, (bits - np.maximum(expo, -900)).astype(np.int64))
-    Jq = Jt * up[:, :, None]
-    np.rint(Jq, out=Jq)
-    A = np.matmul(Jq, Jq.transpose(0, 2, 1))
+    A = np.zeros((g, p, p))
+    for sl in blocks:  # integer sums below 2**53: exact, so blocks do not change the bits
+        Jq = Jt[:, :, sl] * up[:, :, None]
+        np.rint(Jq, out=Jq)
+        A += np.matmul(Jq, Jq.transpose(0, 2, 1))
     down = 1.0 / up
     return A * down[:, :, None] * down[:, None, :]
 
@@ -309,14 +321,17 @@ def spd_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     [[0.5, 0.0]]
     """
     g, p, _ = A.shape
-    M = np.empty((g, p, p + 1))
-    M[:, :, :p] = A
-    M[:, :, p] = b
+    M = np.empty((p, p + 1, g))  # the systems innermost: each step is one contiguous pass
+    M[:, :p] = A.transpose(1, 2, 0)
+    M[:, p] = b.T
+    update = np.empty((p - 1, p, g))
     for j in range(p):
-        row = M[:, j, j + 1 :]
-        row /= np.maximum(M[:, j, j : j + 1], 1e-300)
-        M[:, j + 1 :, j + 1 :] -= M[:, j + 1 :, j, None] * row[:, None, :]
-    x = M[:, :, p].copy()
+        row = M[j, j + 1 :]
+        row /= np.maximum(M[j, j], 1e-300)
+        rank_one = update[: p - j - 1, : p - j]
+        np.multiply(M[j + 1 :, j, None], row, out=rank_one)
+        M[j + 1 :, j + 1 :] -= rank_one
+    x = M[:, p].copy()
     for j in range(p - 1, 0, -1):
-        x[:, :j] -= M[:, :j, j] * x[:, j, None]
-    return x
+        x[:j] -= M[:j, j] * x[j]
+    return x.T.copy()

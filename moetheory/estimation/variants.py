@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from moetheory.estimation.batched import _LAMBDA_STOP, _gauss_newton_decrement
+from moetheory.estimation.batched import _LAMBDA_STOP, _stationary
 from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram, spd_solve
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import Router
@@ -746,10 +746,10 @@ def fit_to_rule(
         lam_old = lam[act]
         lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
         ran[act] += 1
-        decrement = np.zeros(act.size)
+        stationary = np.zeros(act.size, dtype=bool)
         if idx.size:
-            decrement[idx] = _gauss_newton_decrement(A[act[idx]], grad[act[idx]])
-        done = np.where(ok, decrement <= tol * obj_t, lam_old >= _LAMBDA_STOP)
+            stationary[idx] = _stationary(A[act[idx]], grad[act[idx]], tol * obj_t[idx])
+        done = np.where(ok, stationary, lam_old >= _LAMBDA_STOP)
         stopped[act[done]] = True
         act = act[~done]
     return VariantFit(theta, obj), stopped, ran
