@@ -36,7 +36,7 @@ import platform
 import stat
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -352,15 +352,16 @@ def _is_special(path: str | os.PathLike[str]) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | Sequence[str]) -> None:
     r"""Write ``text`` to ``path`` without ever replacing it by another kind of object.
 
     Parameters
     ----------
     path : str or os.PathLike
         The file (checked beforehand with :func:`check_output_path`).
-    text : str
-        The whole content, written as UTF-8.
+    text : str or sequence of str
+        The whole content, or its parts in order (written one by one, never joined),
+        written as UTF-8.
 
     Returns
     -------
@@ -386,9 +387,10 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     ...     pathlib.Path(tmp, "r.md").read_text()
     '# Report\\n'
     """
+    parts = (text,) if isinstance(text, str) else text
     if _is_special(path):
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.writelines(parts)
         return
     target = Path(os.path.realpath(path))
     try:
@@ -399,7 +401,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.writelines(parts)
         if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
             try:
                 os.chown(tmp, old.st_uid, old.st_gid)  # keep the owner where we may
@@ -495,23 +497,28 @@ class ReportWriter:
         #: is kept, so its id is not reused): each entry is encoded once per run.
         self._encoded: dict[int, tuple[Mapping[str, Any], str]] = {}
 
-    def _compact(self, report: Mapping[str, Any]) -> str:
-        """``json.dumps(report, ensure_ascii=False)``, encoding each claim entry once over the
-        writer's progress writes (``claims`` is the report's last key)."""
+    def _compact(self, report: Mapping[str, Any]) -> list[str]:
+        """The parts of ``json.dumps(report, ensure_ascii=False) + "\\n"``, encoding each claim
+        entry once over the writer's progress writes (``claims`` is the report's last key).
+
+        The parts are written one by one, not joined: after each fork of a check's process,
+        a fresh string of the report's size would be copied on write page by page."""
         claims = report.get("claims")
         if not isinstance(claims, list) or not claims or list(report)[-1] != "claims":
-            return json.dumps(report, ensure_ascii=False)
+            return [json.dumps(report, ensure_ascii=False), "\n"]
         head = json.dumps({k: v for k, v in report.items() if k != "claims"},
                           ensure_ascii=False)
-        parts = []
-        for entry in claims:
+        parts = [head[:-1] + (", " if len(head) > 2 else "") + '"claims": [']
+        for i, entry in enumerate(claims):
             kept = self._encoded.get(id(entry))
             if kept is None or kept[0] is not entry:
                 kept = (entry, json.dumps(entry, ensure_ascii=False))
                 self._encoded[id(entry)] = kept
+            if i:
+                parts.append(", ")
             parts.append(kept[1])
-        return (head[:-1] + (", " if len(head) > 2 else "") + '"claims": ['
-                + ", ".join(parts) + "]}")
+        parts.append("]}\n")
+        return parts
 
     def write(self, report: Mapping[str, Any], final: bool = False,
               markdown: bool = True) -> None:
@@ -524,8 +531,8 @@ class ReportWriter:
         failure: OSError | None = None
         for path, render in (
             # progress writes are compact, each claim encoded once (:meth:`_compact`)
-            (self.json_path, lambda: (json.dumps(report, indent=2, ensure_ascii=False)
-                                      if markdown or final else self._compact(report)) + "\n"),
+            (self.json_path, lambda: (json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+                                      if markdown or final else self._compact(report))),
             (self.markdown_path if markdown or final else None,
              lambda: render_markdown(report)),
         ):
