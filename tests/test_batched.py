@@ -224,11 +224,11 @@ def test_blocks_of_samples_do_not_change_the_bits(monkeypatch, tol):
     from moetheory.estimation import batched, detmath
 
     xs, ys, t0, router = _rates_batch()
-    monkeypatch.setattr(batched, "_BLOCK", 10**9)
-    monkeypatch.setattr(detmath, "_GRAM_BLOCK", 10**9)
+    monkeypatch.setattr(batched, "_BLOCK_SAMPLES", 10**9)
+    monkeypatch.setattr(detmath, "_GRAM_BLOCK_SAMPLES", 10**9)
     whole = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol)
-    monkeypatch.setattr(batched, "_BLOCK", 6 * 3 * 37)  # blocks of 37 samples, the last short
-    monkeypatch.setattr(detmath, "_GRAM_BLOCK", 6 * 18 * 41)
+    monkeypatch.setattr(batched, "_BLOCK_SAMPLES", 37)  # 300 samples: the last block short
+    monkeypatch.setattr(detmath, "_GRAM_BLOCK_SAMPLES", 41)
     blocked = fit_batch(xs, ys, t0, 3, router, iterations=30, tol=tol)
     for name in ("theta", "objective", "accepted", "iterations", "converged"):
         assert getattr(blocked, name).tobytes() == getattr(whole, name).tobytes(), name
