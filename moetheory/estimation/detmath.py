@@ -92,9 +92,12 @@ def det_exp(x: np.ndarray) -> np.ndarray:
 
     with :math:`P` of degree 4 (error of :math:`2 + r^2 P(r^2)` below :math:`2^{-59}`), and
     :math:`e^x = 2^k e^r`. :math:`2^k` is built from its bits and multiplied in (exact) when
-    every result is a normal number, else applied by ``ldexp``. Every operation is correctly
-    rounded in IEEE 754, so the bits do not depend on the SIMD path; within 1 unit in the last
-    place (normal results; the test suite measures it against 80-bit ``long double``).
+    every argument lies in :math:`[-707, 709]` (every result normal, no clamping), else the
+    arguments are clamped to :math:`[-746, 710]` and :math:`2^k` applied by ``ldexp``. Every
+    operation is correctly rounded in IEEE 754, so the bits do not depend on the SIMD path;
+    within 1 unit in the last place (normal results; 0.87 the largest error against 80-bit
+    ``long double`` on :math:`5 \\cdot 10^6` arguments, where the Taylor polynomial of degree
+    13 used before gave 1.14).
 
     References
     ----------
@@ -143,7 +146,7 @@ def det_tanh(z: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray
-        ``tanh(z)`` elementwise, within 3 units in the last place (``±1`` for
+        ``tanh(z)`` elementwise, within 2.5 units in the last place (``±1`` for
         ``|z| >= 20``, where the rounded value is 1).
 
     Notes
@@ -161,7 +164,9 @@ def det_tanh(z: np.ndarray) -> np.ndarray:
     the same rational form, which has no cancellation at small :math:`r` (:math:`k = 0`
     below :math:`2a = \\ln(2)/2`, where :math:`E = e^{2a} - 1` itself; for :math:`k \\ge 1`,
     :math:`E > 0.4`). One formula for every argument: no branch, no gather of the small
-    arguments.
+    arguments. Against 80-bit ``long double`` on :math:`6 \\cdot 10^6` arguments the largest
+    error is 2.31 units in the last place, near :math:`|z| = 0.03`–:math:`0.12` (the former
+    series of ``expm1`` below :math:`2|z| = 1`: 3.12); the test suite keeps the bound.
 
     See Also
     --------
