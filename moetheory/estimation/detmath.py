@@ -21,7 +21,7 @@ _LN2_LO = 1.90821492927058770002e-10
 _INV_LN2 = 1.44269504088896338700e00
 #: Coefficients of the minimax approximation :math:`r \coth(r/2) \approx 2 + P_1 r^2 + \dots
 #: + P_5 r^{10}` on :math:`|r| \le \ln(2)/2` (error below :math:`2^{-59}`), published with
-#: Sun Microsystems' fdlibm (``e_exp.c``, 1993).
+#: Sun Microsystems' fdlibm (``e_exp.c``, 1993); here ``P_5, ..., P_1`` (Horner order).
 _P = (4.13813679705723846039e-08, -1.65339022054652515390e-06, 6.61375632143793436117e-05,
       -2.77777777770155933842e-03, 1.66666666666666019037e-01)
 #: Adding ``1.5 * 2^52`` rounds a float below ``2^51`` to an integer, found in the low bits.
