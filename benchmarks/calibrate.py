@@ -35,18 +35,27 @@ can run ``--budget`` (a few cheap checks on a few seeds) and fail.
 
 **Incremental store.** Each calibrated claim's row is a record
 ``benchmarks/calibration/<claim>.json`` (:data:`STORE`): seeds, counts, seconds, the UTC date
-and the *fingerprint* of the check (SHA-256 of the code of the claim function and of the code
-it uses, :func:`fingerprint`). ``--render docs/calibration.md`` builds the page from every
-stored record, without running anything: a record whose fingerprint no longer matches the
-code is flagged "stale: re-run", and every statistical claim without a record at
-:data:`FULL_SEEDS` seeds is listed under "not yet run", with the reason
-(:data:`NOT_RUN`) and the exact command. Runs with ``--budget`` or ``--no-save`` store
-nothing.
+the *fingerprint* of the check (SHA-256 of the code of the claim function and of the code
+it uses, :func:`fingerprint`) and its *behaviour* on :data:`BEHAVIOUR_SEEDS` (a hash of the
+report entry and of every comparison of the shipped run, :func:`behaviour_hash`).
+``--render docs/calibration.md`` builds the page from every stored record, without running
+anything: a record whose fingerprint no longer matches the code is flagged "stale: re-run",
+and every statistical claim without a record at :data:`FULL_SEEDS` seeds is listed under
+"not yet run", with the reason (:data:`NOT_RUN`) and the exact command. Runs with
+``--budget`` or ``--no-save`` store nothing.
+
+**Calibration follows behaviour, not code.** A change of code that leaves a check doing
+exactly what it did (a refactor, a moved module) would stale its row under the fingerprint
+alone. ``--restamp`` re-runs the shipped pass of every row whose fingerprint changed on the
+recorded seeds (minutes, not the hours of a re-run) and compares the hashes
+(:func:`restamp`): identical on every seed, the row takes the new fingerprint and records
+the restamp; different, it stays stale.
 
 Usage::
 
     python benchmarks/calibrate.py --only 'cl.fig4-5' --seeds 100 --jobs 2   # stores a row
     python benchmarks/calibrate.py --render docs/calibration.md              # the page
+    python benchmarks/calibrate.py --restamp --jobs 2       # after a refactor: rows kept
     python benchmarks/calibrate.py --budget                                  # CI
     python benchmarks/calibrate.py --only 'cl.update.*' --seeds 20 --no-save
 """
@@ -82,10 +91,10 @@ from moetheory.stats import (
     proportion_ci,
 )
 
-__all__ = ["BUDGET_CLAIMS", "FULL_SEEDS", "HARNESS", "NOT_RUN", "STORE", "Row", "calibrate_claim",
-           "calibrate_claims",
+__all__ = ["BEHAVIOUR_SEEDS", "BUDGET_CLAIMS", "FULL_SEEDS", "HARNESS", "NOT_RUN", "STORE", "Row",
+           "behaviour_hash", "calibrate_claim", "calibrate_claims", "current_behaviour",
            "fingerprint", "is_sequential", "load_rows", "main", "move_for", "render",
-           "save_row"]
+           "restamp", "save_row"]
 
 #: Where the rows are stored, one JSON record per claim.
 STORE = Path(__file__).resolve().parent / "calibration"
@@ -96,6 +105,9 @@ FULL_SEEDS = 100
 BUDGET_CLAIMS = ("cl.update.projection-mean.corrected", "cl.thm1.generalization-bound")
 BUDGET_SEEDS = 20
 TRUE_LIMIT, FALSE_LIMIT = 0.01, 0.05
+#: Master seeds whose shipped runs a row records by :func:`behaviour_hash` (seeds of the run):
+#: the check is the calibrated one while it gives the same hashes on them (:func:`restamp`).
+BEHAVIOUR_SEEDS = (0, 1, 2)
 
 Key = tuple[str, str]  # (rule, label)
 Truth = dict[Key, tuple[float | None, float]]  # (mu or None for the shipped value, h)
@@ -234,14 +246,31 @@ def _take_fits() -> Fits:
     return fits
 
 
+def behaviour_hash(payload: dict[str, object], record: list[Comparison]) -> str:
+    """SHA-256 (first 16 hex digits) of what a check did under one master seed: its report
+    payload (verdict, summary, evidence, readings, derivation; canonical JSON, floats by
+    ``repr``) and every comparison it made, in order, with every number in full.
+
+    Two runs with the same hash gave the same report entry byte for byte and made the same
+    comparisons: for calibration they are the same check (:func:`restamp`).
+    """
+    comparisons = [[c.rule, c.label, repr(c.estimate.mean), repr(c.estimate.low),
+                    repr(c.estimate.high), c.estimate.n, repr(c.reference), repr(c.tolerance),
+                    c.verdict.value] for c in record]
+    text = json.dumps([payload, comparisons], sort_keys=True, default=repr,
+                      ensure_ascii=True, allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def _run(task: Task
-         ) -> tuple[int, dict[str, dict[str, Result | str]], dict[str, list[Comparison]], Fits]:
+         ) -> tuple[int, dict[str, dict[str, Result | str]], dict[str, list[Comparison]], Fits,
+                    dict[str, str]]:
     """One master seed of one or more passes (``variants``, in order): every claim of the group
     in this process, in order, so that checks sharing a simulation or a fit (cached per
     process) compute it once, also across the passes. A check that raises gives its error
     text instead of its comparisons. Returns the results per variant and claim, the
     recorded comparisons of the non-sequential claims (for :func:`rejudge`) and, for the
-    shipped pass, the rates cells it fitted.
+    shipped pass, the rates cells it fitted and each claim's :func:`behaviour_hash`.
 
     The task's ``fits`` (the shipped pass's cells of this seed) are remembered before the
     variant passes run, so that a sequential rates check run again does not fit again what
@@ -253,6 +282,7 @@ def _run(task: Task
     rates_experiment._CELLS.update(fits)
     out: dict[str, dict[str, Result | str]] = {v: {} for v in variants}
     records: dict[str, list[Comparison]] = {}
+    hashes: dict[str, str] = {}
     for variant, claim_id in ((v, c) for v in variants for c in claim_ids):
         ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
         record: list[Comparison] = []
@@ -269,14 +299,16 @@ def _run(task: Task
 
         try:
             with claimed_values(move, record):
-                verdict = outcome_payload(get_claim(claim_id).check(ctx))["verdict"]
+                payload = outcome_payload(get_claim(claim_id).check(ctx))
         except Exception as exc:  # recorded in the row, never a silent pass
             out[variant][claim_id] = f"{type(exc).__name__}: {exc}"
             continue
-        out[variant][claim_id] = _result(record, sequential, str(verdict))
-        if not sequential and variant == "shipped":
-            records[claim_id] = record
-    return seed, out, records, _take_fits() if "shipped" in variants else {}
+        out[variant][claim_id] = _result(record, sequential, str(payload["verdict"]))
+        if variant == "shipped":
+            hashes[claim_id] = behaviour_hash(payload, record)
+            if not sequential:
+                records[claim_id] = record
+    return seed, out, records, _take_fits() if "shipped" in variants else {}, hashes
 
 
 @dataclass
@@ -305,6 +337,12 @@ class Row:
     #: Seeds whose shipped run decided at least one comparison (None: rows stored before the
     #: field existed). 0: the check decides nothing at this profile, so it errs on nothing.
     decided_runs: int | None = None
+    #: :func:`behaviour_hash` of the shipped run on each of :data:`BEHAVIOUR_SEEDS` (keys are
+    #: the seeds as text): what the check did, for :func:`restamp`.
+    behaviour: dict[str, str] = field(default_factory=dict)
+    #: Each time the code changed but the behaviour did not (:func:`restamp`): the date and
+    #: the fingerprints before and after.
+    restamps: list[dict[str, str]] = field(default_factory=list)
 
     def to_record(self) -> dict[str, object]:
         """The row as a JSON-ready record (every field; :meth:`from_record` inverts it)."""
@@ -391,11 +429,15 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
         out = list(pool.map(_run, tasks)) if pool else [_run(t) for t in tasks]
         ordered = sorted(out, key=lambda x: x[0])
         if "shipped" in variants:
-            recorded.update({cid: [recs.get(cid) for _, _, recs, _ in ordered]
+            recorded.update({cid: [recs.get(cid) for _, _, recs, _, _ in ordered]
                              for cid in claims})
             if reuse_fits and any(rerun or is_sequential(c) for c in claims):
-                shipped_fits.update({seed: fits for seed, _, _, fits in ordered})
-        return {v: {cid: [r[v][cid] for _, r, _, _ in ordered] for cid in claims}
+                shipped_fits.update({seed: fits for seed, _, _, fits, _ in ordered})
+            for seed, _, _, _, hashes in ordered:
+                for cid, digest in hashes.items():
+                    if seed in BEHAVIOUR_SEEDS:
+                        rows[cid].behaviour[str(seed)] = digest
+        return {v: {cid: [r[v][cid] for _, r, _, _, _ in ordered] for cid in claims}
                 for v in variants}
 
     def variant_passes(truths: dict[str, Truth | None]
@@ -593,6 +635,92 @@ def fingerprint(claim_id: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
 
 
+def current_behaviour(claim_ids: list[str], jobs: int = 1) -> dict[str, dict[str, str]]:
+    """Each claim's :func:`behaviour_hash` under the current code on :data:`BEHAVIOUR_SEEDS`.
+
+    The shipped pass only, run as the calibration runs it: the claims of one check module
+    together in one process per seed (shared simulations simulated once). A check that raises
+    gets ``"error: <text>"`` for that seed, which equals no stored hash.
+    """
+    load_checks()
+    groups: dict[str, list[str]] = {}
+    for cid in claim_ids:
+        groups.setdefault(get_claim(cid).check.__module__, []).append(cid)
+    tasks: list[Task] = [(tuple(group), seed, ("shipped",), {}, {})
+                         for group in groups.values() for seed in BEHAVIOUR_SEEDS]
+    prepare_worker()
+    if jobs > 1 and len(tasks) > 1:
+        with ProcessPoolExecutor(jobs, initializer=prepare_worker) as pool:
+            results = list(pool.map(_run, tasks))
+    else:
+        results = [_run(t) for t in tasks]
+    out: dict[str, dict[str, str]] = {cid: {} for cid in claim_ids}
+    for (group, *_), (seed, res, _, _, hashes) in zip(tasks, results, strict=True):
+        for cid in group:
+            failed = res["shipped"].get(cid)
+            out[cid][str(seed)] = hashes.get(cid) or f"error: {failed}"
+    return out
+
+
+def restamp(ids: list[str] | None = None, store: Path = STORE, jobs: int = 1
+            ) -> dict[str, str]:
+    """Keep a row current across a change of code that does not change what the check does.
+
+    A row is computed by the code its :attr:`Row.fingerprint` names. When that code changes
+    (a refactor, a moved module, a renamed helper), the row still describes the check if the
+    check still *behaves* the same: this re-runs the shipped pass on :data:`BEHAVIOUR_SEEDS`
+    and compares :func:`behaviour_hash` with the hashes the row recorded. Identical on every
+    recorded seed: the row takes the new fingerprint and notes the restamp (date, fingerprints
+    before and after). Different: the row stays stale and must be re-run. A row without
+    recorded hashes gets them only while its fingerprint is still current (the code of the
+    run); otherwise it cannot be restamped.
+
+    Parameters
+    ----------
+    ids : list of str, optional
+        Claims to look at (default: every stored row of a registered claim).
+    store : Path
+        Directory of the ``<claim>.json`` records; changed rows are written back.
+    jobs : int
+        Worker processes.
+
+    Returns
+    -------
+    dict
+        Claim ID -> ``"current"`` (code unchanged, hashes recorded), ``"recorded"`` (hashes
+        added to a current row), ``"restamped"``, or ``"stale: ..."`` with the reason.
+    """
+    load_checks()
+    known = {c.id for c in registered()}
+    rows = load_rows(store)
+    ids = sorted(i for i in (rows if ids is None else ids) if i in rows and i in known)
+    prints = {cid: fingerprint(cid) for cid in ids}
+    todo = [cid for cid in ids
+            if not rows[cid].behaviour or rows[cid].fingerprint != prints[cid]]
+    status = {cid: "current" for cid in ids if cid not in todo}
+    todo_run = [cid for cid in todo
+                if rows[cid].behaviour or rows[cid].fingerprint == prints[cid]]
+    for cid in set(todo) - set(todo_run):
+        status[cid] = "stale: no behaviour recorded and the code changed since the run"
+    now = current_behaviour(todo_run, jobs) if todo_run else {}
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    for cid in todo_run:
+        row = rows[cid]
+        if not row.behaviour:
+            row.behaviour = now[cid]
+            status[cid] = "recorded"
+        else:
+            moved = [s for s, h in sorted(row.behaviour.items()) if now[cid].get(s) != h]
+            if moved:
+                status[cid] = f"stale: behaviour differs on seed(s) {', '.join(moved)}"
+                continue
+            row.restamps.append({"date": date, "from": row.fingerprint, "to": prints[cid]})
+            row.fingerprint = prints[cid]
+            status[cid] = "restamped"
+        save_row(row, store)
+    return dict(sorted(status.items()))
+
+
 def save_row(row: Row, store: Path = STORE) -> Path:
     """Write ``row`` as ``<store>/<claim>.json``; returns the path."""
     store.mkdir(parents=True, exist_ok=True)
@@ -674,6 +802,14 @@ call library code that way were re-stamped after the code they use, under the wi
 was shown identical at the commit of their run and now). The column
 *code* says `current` when none of that code has changed since the run, and **stale: re-run**
 when it has (the row may no longer describe the shipped check; it was computed on other code).
+
+**A row follows behaviour, not code** (session 15). Each row also records what its check did
+on master seeds 0, 1 and 2: a hash of the claim's report entry and of every comparison it made,
+every number in full. When the code changes without changing that (a refactor, a module
+moved), `python benchmarks/calibrate.py --restamp --jobs 2` re-runs those three seeds of every
+row whose fingerprint moved, in minutes, and a row whose hashes are identical takes the new
+fingerprint and notes the restamp in its record (`restamps`: date, fingerprints before and
+after); a row whose check now behaves differently stays **stale: re-run**.
 The claims of one module are calibrated together, seed by seed, so that simulations they share
 are run once; their `seconds` are the group's wall time divided by the number of claims, on the
 shared machine, under load. Each run also records the claim's own verdict on every seed of the
@@ -785,7 +921,9 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
             if MODES.get(cid, "").startswith("via:"):
                 why = f"calibrated through `{MODES[cid][4:]}`, which has no current row yet"
             elif cid in stale:
-                why = "its stored row is stale (the check's code changed since that run)"
+                why = ("its stored row is stale (the check's code changed since that run; "
+                       "where the change kept the behaviour, `python benchmarks/calibrate.py "
+                       f"--restamp --only '{cid}'` keeps the row)")
             elif cid in rows and outdated(rows[cid]):
                 why = ("its stored row was computed by harness version 1 (only the last "
                        "reading of repeated labels calibrated)")
@@ -817,7 +955,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-save", action="store_true", help="store no row")
     parser.add_argument("--render", metavar="PATH",
                         help="write the page built from the stored rows here; run nothing")
+    parser.add_argument("--restamp", action="store_true",
+                        help="re-run the recorded seeds of rows whose code changed; a row "
+                             "whose check behaves identically stays current")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be >= 1, got {args.jobs}")
+    if args.restamp:
+        ids = _statistical_ids(args.only) if args.only else None
+        status = restamp(ids, args.store, args.jobs)
+        for cid, what in status.items():
+            print(f"{cid}: {what}")
+        stale = [c for c, w in status.items() if w.startswith("stale")]
+        print(f"{len(status)} rows; {len(stale)} stale" + (f": {', '.join(stale)}" if stale
+                                                          else ""))
+        return 1 if stale else 0
     if args.render:
         text = render(args.store)
         Path(args.render).write_text(text, encoding="utf-8")
@@ -825,8 +977,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.seeds < 1:
         parser.error(f"--seeds must be >= 1, got {args.seeds}")
-    if args.jobs < 1:
-        parser.error(f"--jobs must be >= 1, got {args.jobs}")
     ids = list(BUDGET_CLAIMS) if args.budget else _statistical_ids(args.only)
     seeds = BUDGET_SEEDS if args.budget else args.seeds
     if not ids:

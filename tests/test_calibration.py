@@ -349,3 +349,48 @@ def test_a_claim_that_decided_nothing_on_any_seed_errs_on_nothing_and_says_so(
     assert "no comparison was decided on any of the 4 seeds" in page
     spread = calibrate.Row("x", 4, 0, decided_runs=4)
     assert not spread.ok
+
+
+def test_a_row_follows_behaviour_not_code(tmp_path: Path) -> None:
+    # a change of code that keeps what the check does (same report entry and comparisons on
+    # the recorded seeds) keeps the row current; a change of behaviour leaves it stale
+    cid = "cl.update.projection-mean.corrected"
+    current = calibrate.fingerprint(cid)
+    calibrate.save_row(calibrate.Row(cid, 100, 3, fingerprint=current,
+                                     harness=calibrate.HARNESS), tmp_path)
+    assert calibrate.restamp([cid], tmp_path) == {cid: "recorded"}
+    recorded = calibrate.load_rows(tmp_path)[cid]
+    assert sorted(recorded.behaviour) == [str(s) for s in calibrate.BEHAVIOUR_SEEDS]
+    assert calibrate.restamp([cid], tmp_path) == {cid: "current"}  # nothing re-run
+
+    recorded.fingerprint = "0" * 16  # as if the code had moved since the run
+    calibrate.save_row(recorded, tmp_path)
+    assert "stale: re-run" in calibrate.render(tmp_path, [cid])
+    assert calibrate.restamp([cid], tmp_path) == {cid: "restamped"}
+    row = calibrate.load_rows(tmp_path)[cid]
+    assert row.fingerprint == current and row.behaviour == recorded.behaviour
+    assert row.restamps[-1]["from"] == "0" * 16 and row.restamps[-1]["to"] == current
+    assert "| current |" in calibrate.render(tmp_path, [cid])
+
+    row.fingerprint, row.behaviour["1"] = "0" * 16, "f" * 16  # the check did something else
+    calibrate.save_row(row, tmp_path)
+    assert calibrate.restamp([cid], tmp_path) == {
+        cid: "stale: behaviour differs on seed(s) 1"}
+    assert calibrate.load_rows(tmp_path)[cid].fingerprint == "0" * 16
+    # without recorded behaviour a row whose code changed cannot be kept
+    row.behaviour = {}
+    calibrate.save_row(row, tmp_path)
+    assert calibrate.restamp([cid], tmp_path)[cid].startswith("stale: no behaviour")
+
+
+def test_behaviour_hash_sees_every_number_of_the_entry_and_comparisons() -> None:
+    est = MeanEstimate(1.0, 0.5, 1.5, 10, 0.99)
+    comparison = compare("x", est, 1.0, 0.6)
+    payload = {"verdict": "supported", "summary": "s", "evidence": {"v": 0.1}}
+    base = calibrate.behaviour_hash(payload, [comparison])
+    assert base == calibrate.behaviour_hash(dict(payload), [comparison])
+    assert base != calibrate.behaviour_hash({**payload, "evidence": {"v": 0.1 + 2**-55}},
+                                            [comparison])
+    moved = compare("x", MeanEstimate(1.0, 0.5, 1.5 + 2**-52, 10, 0.99), 1.0, 0.6)
+    assert base != calibrate.behaviour_hash(payload, [moved])
+    assert base != calibrate.behaviour_hash(payload, [])
