@@ -75,8 +75,8 @@ def extract(rev: str, into: Path) -> Path:
 
 def families() -> int:
     """Print one line per (family, reading); return 1 if any exceeds the target."""
-    from moetheory.experts import EXPERTS, get_expert
-    from moetheory.identifiability import READINGS, decide
+    from moetheory.symbolic.experts import EXPERTS, get_expert
+    from moetheory.symbolic.identifiability import READINGS, decide
 
     worst = 0.0
     print(f"{'family':24s} {'reading':18s} {'n':>3s} {'seconds':>8s} {'/target':>8s}  verdict")
@@ -94,7 +94,7 @@ def families() -> int:
 
 def atlas(processes: int, write: str | None = None, json_path: str | None = None) -> int:
     """Time every atlas cell and the whole atlas; return 1 if a budget is exceeded."""
-    from moetheory.atlas import ATLAS_EXPERTS, ATLAS_ROUTERS, build_atlas, render_atlas
+    from moetheory.symbolic.atlas import ATLAS_EXPERTS, ATLAS_ROUTERS, build_atlas, render_atlas
 
     start = time.perf_counter()
     cells = build_atlas(ATLAS_ROUTERS, ATLAS_EXPERTS, processes=processes)

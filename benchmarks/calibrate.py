@@ -746,7 +746,8 @@ NOT_RUN: dict[str, str] = {}
 #: Why a row misses a limit, where the cause is known (shown in the row's notes). Empty: every
 #: row meets both limits. (Session 6's two misses, pcr.rates.top1 3/100 and
 #: pcr.rates.topk-cosine-slow 4/100, came from percentile intervals over 4 replicates per n;
-#: the claims now fit 13, see SLOPE_REPLICATES in proofs_checks/rates_experiments.py.)
+#: the claims now fit 13, see SLOPE_REPLICATES in
+#: proofs_checks/nguyen2025cosine/rates_experiments.py.)
 KNOWN_CAUSES: dict[str, str] = {}
 NOT_RUN_DEFAULT = "added after the session-4 calibration run started: not reached"
 

@@ -6,7 +6,7 @@ Build, from the repository root, after ``pip install -e '.[docs]'``::
 
 * The claim pages (``docs/claims/``) and the examples with their output (``docs/examples/``)
   are generated at build time from a verification run
-  (quick profile, seed 0, :mod:`moetheory.docs_gen`), so they always match the code and no
+  (quick profile, seed 0, :mod:`moetheory.docs`), so they always match the code and no
   machine-dependent digit is committed. Set ``MOETHEORY_DOCS_REPORT=report.json`` to build
   them from a stored report instead of verifying anew.
 * MathJax 3.2.2 comes from the pinned PyPI package ``sphinx-mathjax-offline`` (no network,
@@ -54,7 +54,7 @@ exclude_patterns = [
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
-myst_heading_slug_func = "docutils"  # the same slugs as moetheory.docs_gen.claim_anchor
+myst_heading_slug_func = "docutils"  # the same slugs as moetheory.docs.claim_anchor
 
 # MathJax 3 typesets only what Sphinx marked as maths (class "math"): a stray "$" in prose
 # or a seed quote is never mistaken for a formula.
@@ -125,7 +125,7 @@ intersphinx_timeout = 5
 
 
 def _generate_pages(app) -> None:  # type: ignore[no-untyped-def]
-    from moetheory.docs_gen import build_examples, build_pages
+    from moetheory.docs import build_examples, build_pages
 
     build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None)
     build_examples(DOCS)

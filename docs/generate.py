@@ -7,7 +7,7 @@ looking at the MyST source. Usage: ``python docs/generate.py [--report r.json] [
 import sys
 from pathlib import Path
 
-from moetheory.docs_gen import main
+from moetheory.docs import main
 
 DOCS = Path(__file__).resolve().parent
 

@@ -1,7 +1,7 @@
 """Write the figures of ``moetheory reproduce`` into docs/_static/figures/<target>/.
 
 Usage: ``python docs/make_figures.py [TARGET ...] [--profile quick|full] [--seed N]
-[--replicates R]`` (default: every target of :data:`moetheory.docs_gen.FIGURE_CLAIMS`, full
+[--replicates R]`` (default: every target of :data:`moetheory.docs.FIGURE_CLAIMS`, full
 profile, seed 0). Only the PNG images are kept (the data files and SVGs stay out of the
 repository), with a ``figures.json`` beside them recording the run (profile, seed, replicate
 count, command) that the figure captions state. The full profile runs at paper scale and can
@@ -15,8 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from moetheory.docs_gen import FIGURE_CLAIMS
-from moetheory.reproduce import reproduce
+from moetheory.docs import FIGURE_CLAIMS
+from moetheory.engine.reproduce import reproduce
 
 FIGURES = Path(__file__).resolve().parent / "_static" / "figures"
 

@@ -1,7 +1,7 @@
 """Check your own expert function for strong identifiability, under every reading.
 
 Definition 1 (strong identifiability) is not stated in the seeds; moetheory checks several
-readings of it (:data:`moetheory.identifiability.READINGS`). Here: a softplus expert
+readings of it (:data:`moetheory.symbolic.identifiability.READINGS`). Here: a softplus expert
 h(x, (a, b)) = log(1 + exp(a x + b)), and h(x, (a, b)) = a exp(b x), which is linear in a and
 so fails every reading that contains the second derivative in a (∂²h/∂a² = 0).
 
@@ -12,7 +12,7 @@ import sys
 
 import sympy as sp
 
-from moetheory.identifiability import PRIMARY_READING, READINGS, decide
+from moetheory.symbolic.identifiability import PRIMARY_READING, READINGS, decide
 
 a, b, x = sp.symbols("a b x", real=True)
 

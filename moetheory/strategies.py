@@ -92,7 +92,7 @@ class RouterParams:
     See Also
     --------
     router_params : the strategy drawing them.
-    moetheory.routers.perturbed_cosine_score : the score they parameterise.
+    moetheory.symbolic.routers.perturbed_cosine_score : the score they parameterise.
 
     Notes
     -----
@@ -107,7 +107,7 @@ class RouterParams:
     Examples
     --------
     >>> p = RouterParams(np.array([3.0, 4.0]), 1.0, 1.0)
-    >>> from moetheory.routers import perturbed_cosine_score
+    >>> from moetheory.symbolic.routers import perturbed_cosine_score
     >>> perturbed_cosine_score(p.beta1, [1.0, 0.0], p.tau1, p.tau2)
     0.25
     """
@@ -137,7 +137,7 @@ class ExpertParams:
     See Also
     --------
     expert_params : the strategy drawing them.
-    moetheory.experts.ffn : the FFN expert :math:`\varphi(a x + b)` (scalar input).
+    moetheory.symbolic.experts.ffn : the FFN expert :math:`\varphi(a x + b)` (scalar input).
 
     Notes
     -----
@@ -348,7 +348,7 @@ def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
     Notes
     -----
     The upper bound 64 keeps property tests fast; the dimension-free results of
-    :mod:`moetheory.routers` hold for every :math:`d_1 \ge 1`, and small dimensions are
+    :mod:`moetheory.symbolic.routers` hold for every :math:`d_1 \ge 1`, and small dimensions are
     where coordinate cross-checks are cheap.
 
     See Also
@@ -621,7 +621,7 @@ def expert_params(
     See Also
     --------
     ExpertParams : the drawn type.
-    moetheory.experts.ffn : the expert these parameters feed.
+    moetheory.symbolic.experts.ffn : the expert these parameters feed.
 
     Notes
     -----

@@ -1,4 +1,4 @@
-"""The interaction atlas (moetheory.atlas) and its committed page docs/atlas.md."""
+"""The interaction atlas (moetheory.symbolic.atlas) and its committed page docs/atlas.md."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from moetheory.atlas import ATLAS_EXPERTS, ATLAS_ROUTERS, atlas_cell, render_cell
+from moetheory.symbolic.atlas import ATLAS_EXPERTS, ATLAS_ROUTERS, atlas_cell, render_cell
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "atlas.md"
 
@@ -60,7 +60,7 @@ def test_unknown_names_are_rejected() -> None:
 def test_own_router_and_expert_get_a_cell() -> None:
     import sympy as sp
 
-    from moetheory.interactions import custom_expert, custom_router
+    from moetheory.symbolic.interactions import custom_expert, custom_router
 
     x1, w, a, b = sp.symbols("x1 w a b", real=True)
     cell = atlas_cell(custom_router(w * x1, [x1], [w], name="mine"),

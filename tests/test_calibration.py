@@ -160,7 +160,7 @@ def test_fingerprint_follows_the_check_and_its_helpers_only() -> None:
     load_checks()
     labels = [s.split("\n", 1)[0] for s in
               calibrate._closure_sources(get_claim("cl.lemma5.gradient-order").check)]
-    assert "proofs_checks.continual_lemmas.grid_runs" in labels
+    assert "proofs_checks.li2025continual.continual_lemmas.grid_runs" in labels
     assert not any(lab.endswith(("check_lemma6", "check_lemma7")) for lab in labels)
     assert any(lab.endswith("simulate_many") for lab in labels)  # the simulator
     assert not any(".engine." in lab.split(".", 2)[-1] for lab in labels
@@ -294,7 +294,7 @@ def test_variant_passes_reuse_the_shipped_fits(monkeypatch: pytest.MonkeyPatch) 
     from dataclasses import replace
 
     import moetheory.estimation.experiment as ex
-    import proofs_checks.estimation as est
+    import proofs_checks.nguyen2025cosine.estimation as est
 
     def tiny(profile: str = "quick", replicates: int | None = None) -> ex.RatesDesign:
         return replace(ex.rates_design(profile), n_grid=(40, 80), lm_iterations=5)

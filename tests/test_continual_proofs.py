@@ -1,4 +1,4 @@
-"""The exact proof-step checks of seed 003 (proofs_checks/continual_proofs.py).
+"""The exact proof-step checks of seed 003 (proofs_checks/li2025continual/continual_proofs.py).
 
 Every check is exact, so its verdict is fixed: the table below is the expected verdict of each
 claim, compared as data. Further tests recompute the key numbers of the certificates
@@ -16,7 +16,7 @@ import sympy as sp
 from moetheory.engine.context import CheckContext
 from moetheory.engine.registry import get_claim, load_checks, registered
 from moetheory.engine.verdicts import Verdict
-from proofs_checks import continual_proofs as cp
+from proofs_checks.li2025continual import continual_proofs as cp
 
 P, R = "proved", "refuted"
 
@@ -244,7 +244,7 @@ def test_singleton_set_pigeonhole() -> None:
 def test_lemma4_chain_rule_finds_a_gradient_sum_that_is_not_zero() -> None:
     """cl.lemma4.grad-sum differentiates through w_m = e^{h_m}: the softmax losses give a
     zero sum, and a loss that is not a function of the softmax (w_0 itself) does not."""
-    from proofs_checks.continual_dynamics import _task_loss_symbolic
+    from proofs_checks.li2025continual.continual_dynamics import _task_loss_symbolic
 
     theta, h, w, loss = _task_loss_symbolic(3, 2, 2, False, True)
 
@@ -259,7 +259,7 @@ def test_lemma4_chain_rule_finds_a_gradient_sum_that_is_not_zero() -> None:
 
 
 def test_lemma3_identities_cancel_exactly_and_a_wrong_one_does_not() -> None:
-    from proofs_checks.continual_dynamics import _cancelled, _eq5
+    from proofs_checks.li2025continual.continual_dynamics import _cancelled, _eq5
 
     X = sp.Matrix(3, 2, lambda i, j: sp.Symbol(f"x_{i}{j}"))
     w = sp.Matrix(3, 1, lambda i, _j: sp.Symbol(f"w_{i}"))

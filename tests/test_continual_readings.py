@@ -9,7 +9,7 @@ import pytest
 
 from moetheory import CheckContext, Verdict
 from moetheory.continual import simulate
-from proofs_checks.continual_dynamics import (
+from proofs_checks.li2025continual.continual_dynamics import (
     NEARLY_FROZEN,
     RANDOM_BETA,
     _prop1_comparisons,
@@ -67,7 +67,7 @@ def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
 
 
 def test_lemma1_gate_difference_step_is_refuted_and_its_holder_form_holds() -> None:
-    from proofs_checks.continual_proofs import check_lemma1_gate_difference
+    from proofs_checks.li2025continual.continual_proofs import check_lemma1_gate_difference
 
     out = check_lemma1_gate_difference(CheckContext("cl.lemma1.gate-difference-step", seed=0))
     verdicts = {r.name: r.verdict for r in out.readings}

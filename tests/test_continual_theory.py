@@ -17,7 +17,7 @@ from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
 from moetheory.engine.verdicts import jsonable
 from moetheory.stats import compare, mean_ci
-from proofs_checks import continual_theory as ct
+from proofs_checks.li2025continual import continual_theory as ct
 
 small_int = st.integers(min_value=-3, max_value=3)
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from moetheory import docs_gen
+from moetheory import docs as docs_gen
 from moetheory.engine.catalogue import SEED_FILES
 from moetheory.engine.mathtext import has_code_syntax
 from moetheory.engine.papers import PAPERS, paper_of
@@ -60,7 +60,7 @@ def report_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("report") / "report.json"
     code = (
         "import json, sys, moetheory\n"
-        "from moetheory import docs_gen as g\n"
+        "from moetheory import docs as g\n"
         "r = moetheory.verify(profile=g.GENERATE_PROFILE, seed=g.GENERATE_SEED,"
         " jobs=g.GENERATE_JOBS)\n"
         "open(sys.argv[1], 'w', encoding='utf-8').write(json.dumps(r))\n"
@@ -484,7 +484,7 @@ def test_check_mode_reports_stale_pages(tmp_path: Path) -> None:
 
 def test_every_reproduce_target_has_a_page() -> None:
     from moetheory.engine.catalogue import catalogue_spec
-    from moetheory.reproduce import REPRODUCERS
+    from moetheory.engine.reproduce import REPRODUCERS
 
     assert set(docs_gen.FIGURE_CLAIMS) == set(REPRODUCERS)
     assert all(catalogue_spec(c) is not None for c in docs_gen.FIGURE_CLAIMS.values())
@@ -534,7 +534,7 @@ def test_sphinx_build_needs_only_pip(built_html: Path) -> None:
     assert "_static/mathjax/tex-chtml.js" in html and "cdn." not in html
     names = _inventory(built_html / "objects.inv")
     for name in ("moetheory.verify", "moetheory.claim", "moetheory.Outcome",
-                 "moetheory.engine.verdicts.Outcome", "moetheory.docs_gen.generate_pages"):
+                 "moetheory.engine.verdicts.Outcome", "moetheory.docs.generate_pages"):
         assert name in names, name
     assert (built_html / "_modules" / "moetheory" / "docs_gen.html").is_file()  # viewcode
     assert (built_html / "api" / "moetheory.strategies.html").is_file()  # a page per module

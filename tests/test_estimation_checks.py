@@ -9,7 +9,7 @@ import pytest
 
 from moetheory import CheckContext, Verdict
 from moetheory.engine.verdicts import jsonable
-from proofs_checks import estimation as est
+from proofs_checks.nguyen2025cosine import estimation as est
 
 
 def _ctx(claim_id: str, seed: int = 3) -> CheckContext:

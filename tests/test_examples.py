@@ -85,7 +85,7 @@ def test_property_test_under_pytest(tmp_path: Path) -> None:
 
 
 def test_own_expert_identifiability(tmp_path: Path) -> None:
-    needs("moetheory.identifiability")
+    needs("moetheory.symbolic.identifiability")
     out = run("own_expert_identifiability.py", cwd=tmp_path)
     assert "softplus" in out and "a*exp(b*x)" in out
     assert "refuted" in out  # a exp(b x) is linear in a: ∂²h/∂a² = 0

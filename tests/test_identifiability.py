@@ -1,4 +1,5 @@
-"""Tests of moetheory.identifiability, moetheory.experts and the identifiability checks."""
+"""Tests of moetheory.symbolic.identifiability, moetheory.symbolic.experts and the identifiability
+checks."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pytest
 import sympy as sp
 
 from moetheory import CheckContext, Verdict
-from moetheory.experts import get_expert, two_layer
-from moetheory.identifiability import (
+from moetheory.symbolic.experts import get_expert, two_layer
+from moetheory.symbolic.identifiability import (
     READINGS,
     IdentifiabilityReading,
     decide,
@@ -15,8 +16,8 @@ from moetheory.identifiability import (
     expert_family,
     router_multiplier_ratio,
 )
-from moetheory.linear_independence import verify_certificate
-from proofs_checks.identifiability import (
+from moetheory.symbolic.linear_independence import verify_certificate
+from proofs_checks.nguyen2025cosine.identifiability import (
     check_linear,
     check_poly_identity,
     check_poly_identity_corrected,
@@ -207,7 +208,7 @@ def test_k_is_not_fixed() -> None:
 
 
 def test_literal_primary_reading_refutes_tanh_and_never_overclaims() -> None:
-    from proofs_checks.identifiability import check_ffn_tanh
+    from proofs_checks.nguyen2025cosine.identifiability import check_ffn_tanh
 
     out = check_ffn_tanh(CheckContext("pcr.ident.ffn-tanh", seed=0))
     assert out.readings[0].name == "literal"
@@ -261,7 +262,7 @@ def test_friction_many_atoms_need_no_k_limit() -> None:
 
 
 def test_literal_reading_is_never_proved_by_finitely_many_independence_certificates() -> None:
-    from proofs_checks.identifiability import _literal
+    from proofs_checks.nguyen2025cosine.identifiability import _literal
 
     ind = decide(get_expert("ffn-tanh"), "pcos-1")
     assert ind.verdict is Verdict.PROVED
@@ -274,7 +275,7 @@ def test_literal_reading_is_never_proved_by_finitely_many_independence_certifica
 
 
 def test_exact_elimination_decides_polynomial_experts_for_all_atoms() -> None:
-    from moetheory.identifiability import decide_all_atoms
+    from moetheory.symbolic.identifiability import decide_all_atoms
 
     p2 = decide_all_atoms(get_expert("ffn-poly2"), "pcos-1-no-order0")
     assert p2.verdict is Verdict.REFUTED and p2.generic_rank < p2.n_functions
@@ -293,7 +294,7 @@ def test_exact_elimination_decides_polynomial_experts_for_all_atoms() -> None:
 
 
 def test_exception_orbits_find_the_named_exceptional_sets() -> None:
-    from moetheory.identifiability import search_exceptions
+    from moetheory.symbolic.identifiability import search_exceptions
 
     c = sp.Symbol("c", real=True)
     periodic = search_exceptions(sp.sin(A * X + B), "pcos-1-no-order0", x=X, params=[A, B],

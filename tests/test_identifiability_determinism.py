@@ -69,7 +69,7 @@ def test_identifiability_reports_identical_across_blas_and_simd(tmp_path: Path) 
 def test_null_space_basis_is_canonical_whatever_vectors_were_found() -> None:
     import sympy as sp
 
-    from moetheory.linear_independence import canonical_null_basis
+    from moetheory.symbolic.linear_independence import canonical_null_basis
 
     a = canonical_null_basis([[1, 2, 3, 4], [0, 1, 1, 1]])
     b = canonical_null_basis([[1, 3, 4, 5], [2, 3, 5, 7]])  # same span, other vectors
@@ -83,7 +83,7 @@ def test_null_space_basis_is_canonical_whatever_vectors_were_found() -> None:
 def test_elimination_pivots_on_the_first_independent_columns() -> None:
     """The proposal step (plain Python floats, no numpy) keeps the lexicographically first
     independent columns, so the free columns of the null-space basis are canonical."""
-    from moetheory.linear_independence import _float_elimination
+    from moetheory.symbolic.linear_independence import _float_elimination
 
     rows = [[1.0, 2.0, 3.0, 1.0], [2.0, 1.0, 3.0, 0.5], [0.0, 1.0, 1.0, 0.25],
             [1.0, 1.0, 2.0, 4.0]]

@@ -1,11 +1,11 @@
-"""Relation discovery among the derivatives of H = G·h (moetheory.interactions)."""
+"""Relation discovery among the derivatives of H = G·h (moetheory.symbolic.interactions)."""
 
 from __future__ import annotations
 
 import pytest
 import sympy as sp
 
-from moetheory.interactions import (
+from moetheory.symbolic.interactions import (
     EXPERTS,
     ROUTERS,
     _setup,
@@ -182,7 +182,7 @@ def test_perturbed_second_order_relation_has_a_closed_form_in_every_dimension() 
     """The d = 2 relation among the d2H/dbeta1_i da_j of the perturbed router is the closed
     form tau1 |beta1| (H_{b_i a_j} - H_{b_j a_i}) + beta1_i sum_k beta1_k H_{b_k a_j} - ...,
     exact for an arbitrary activation in d = 2, 3, 4; a wrong coefficient is rejected."""
-    from moetheory.interactions import (
+    from moetheory.symbolic.interactions import (
         EXPERTS,
         ROUTERS,
         interactions,
@@ -217,7 +217,7 @@ def test_perturbed_second_order_relation_has_a_closed_form_in_every_dimension() 
 def test_verification_falls_back_for_undefined_activations_and_rejects_false_relations() -> None:
     """The ring-based exact check handles Subs(...) of an undefined activation through the
     symbolic fallback, and refutes a false relation there too."""
-    from moetheory.interactions import RIDGE_ANY_PHI, ROUTERS, _setup, _verify
+    from moetheory.symbolic.interactions import RIDGE_ANY_PHI, ROUTERS, _setup, _verify
 
     x = sp.symbols("x_1 x_2", real=True)
     _, rp = ROUTERS["linear"].build(x)

@@ -1,4 +1,5 @@
-"""Tests of moetheory.jacobs1991, moetheory.jacobs_training and proofs_checks.jacobs1991."""
+"""Tests of moetheory.jacobs.losses, moetheory.jacobs.training and
+proofs_checks.jacobs1991adaptive.checks."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import proofs_checks.jacobs1991 as checks
+import proofs_checks.jacobs1991adaptive.checks as checks
 from moetheory import CheckContext, Verdict
-from moetheory.jacobs1991 import (
+from moetheory.jacobs.losses import (
     eq_1_4,
     eq_1_4_sym,
     eq_1_5,
@@ -24,7 +25,7 @@ from moetheory.jacobs1991 import (
     mixture_symbols,
     validate_mixture,
 )
-from moetheory.jacobs_training import (
+from moetheory.jacobs.training import (
     TrainResult,
     gradients,
     init_mixture,
@@ -158,7 +159,8 @@ def test_adapt_speed_halves():
 
 
 def _size(case: dict) -> int:
-    """A small case's size in steps (:func:`proofs_checks.jacobs1991._small_cases`)."""
+    """A small case's size in steps
+    (:func:`proofs_checks.jacobs1991adaptive.checks._small_cases`)."""
     step = "z" in case
     entries = [x for row in case["z" if step else "o"] for x in row]
     entries = [abs(x) if step else abs(x) * 4 for x in entries]
@@ -329,7 +331,7 @@ def test_review_statement_verdicts(claim_id):
 
 
 def test_loss_13_is_not_a_function_of_loss_12_numerically():
-    from moetheory.jacobs1991 import loss
+    from moetheory.jacobs.losses import loss
 
     d = np.zeros((2, 1))
     p = np.full((2, 2), 0.5)
@@ -341,7 +343,7 @@ def test_loss_13_is_not_a_function_of_loss_12_numerically():
 
 
 def test_batched_specialization_equals_one_seed_runs():
-    from moetheory.jacobs_training import run_specialization_many
+    from moetheory.jacobs.training import run_specialization_many
 
     seeds = [5, 6, 7]
     many = run_specialization_many(8, "1.3", [np.random.default_rng(s) for s in seeds], 60)
@@ -358,7 +360,7 @@ def test_batched_specialization_equals_one_seed_runs():
 def test_portable_exp_fast_is_accurate_and_clipped():
     import mpmath
 
-    from moetheory.jacobs_batched import portable_exp_fast, portable_sigmoid
+    from moetheory.jacobs.batched import portable_exp_fast, portable_sigmoid
 
     x = np.concatenate([np.linspace(-700, 700, 2001), np.random.default_rng(0).normal(0, 3, 500)])
     v = portable_exp_fast(x)
@@ -372,8 +374,8 @@ def test_portable_exp_fast_is_accurate_and_clipped():
 
 @pytest.mark.parametrize("name", ["1.1", "1.3"])
 def test_batched_mixture_step_matches_reference_gradients(name):
-    from moetheory.jacobs_batched import BatchedMixture
-    from moetheory.jacobs_training import MixtureNet
+    from moetheory.jacobs.batched import BatchedMixture
+    from moetheory.jacobs.training import MixtureNet
 
     rng = np.random.default_rng(4)
     X = rng.normal(size=(2, 30, 2))
@@ -393,7 +395,7 @@ def test_batched_mixture_step_matches_reference_gradients(name):
 
 
 def test_batched_mlp_step_is_gradient_descent_on_squared_error():
-    from moetheory.jacobs_batched import BatchedMLP
+    from moetheory.jacobs.batched import BatchedMLP
 
     rng = np.random.default_rng(5)
     x0, x1 = rng.normal(size=(1, 20)), rng.normal(size=(1, 20))
@@ -418,7 +420,7 @@ def test_batched_mlp_step_is_gradient_descent_on_squared_error():
 
 
 def test_epochs_to_criterion_pairs_data_and_rejects_bad_input():
-    from moetheory.jacobs_vowel import epochs_to_criterion
+    from moetheory.jacobs.vowel import epochs_to_criterion
 
     rng = lambda: [np.random.default_rng(s) for s in (0, 1)]  # noqa: E731
     a = epochs_to_criterion("mixture", 4, rng(), 0.6, 400)
@@ -434,7 +436,7 @@ def test_epochs_to_criterion_pairs_data_and_rejects_bad_input():
 
 
 def test_region_accuracy_of_a_trained_mixture_is_local():
-    from moetheory.jacobs_vowel import region_accuracy
+    from moetheory.jacobs.vowel import region_accuracy
 
     r = region_accuracy(4, [np.random.default_rng(s) for s in (0, 1, 2)], epochs=300)
     assert np.all(r.inside > 0.7) and np.all(r.in_use >= 1)
@@ -449,7 +451,7 @@ def test_region_accuracy_of_a_trained_mixture_is_local():
 
 def _fake_epochs(ratio: float):
     """epochs_to_criterion whose mixtures need ``ratio`` times the epochs of any network."""
-    from moetheory.jacobs_vowel import EpochsResult
+    from moetheory.jacobs.vowel import EpochsResult
 
     def fake(model, size, rngs, criterion, max_epochs, lr=1.0):
         base = np.array([200.0 + 10 * (i % 3) for i in range(len(rngs))])
@@ -461,7 +463,7 @@ def _fake_epochs(ratio: float):
 
 @pytest.mark.parametrize(("ratio", "expected"), [(0.5, "supported"), (2.0, "unsupported")])
 def test_vowel_epochs_decides_both_ways(monkeypatch, ratio, expected):
-    import moetheory.jacobs_vowel as jv
+    import moetheory.jacobs.vowel as jv
 
     monkeypatch.setattr(jv, "epochs_to_criterion", _fake_epochs(ratio))
     out = checks.check_vowel_epochs(_ctx("j91.vowel.epochs"))
@@ -471,8 +473,8 @@ def test_vowel_epochs_decides_both_ways(monkeypatch, ratio, expected):
 
 @pytest.mark.parametrize(("ratio", "expected"), [(1.0, "supported"), (2.0, "unsupported")])
 def test_vowel_scaling_decides_both_ways(monkeypatch, ratio, expected):
-    import moetheory.jacobs_vowel as jv
-    from moetheory.jacobs_vowel import EpochsResult
+    import moetheory.jacobs.vowel as jv
+    from moetheory.jacobs.vowel import EpochsResult
 
     def fake(model, size, rngs, criterion, max_epochs, lr=1.0):
         base = np.array([200 + 10 * (i % 3) for i in range(len(rngs))])
@@ -486,8 +488,8 @@ def test_vowel_scaling_decides_both_ways(monkeypatch, ratio, expected):
 
 @pytest.mark.parametrize(("outside", "expected"), [(0.1, "supported"), (0.9, "unsupported")])
 def test_vowel_locality_decides_both_ways(monkeypatch, outside, expected):
-    import moetheory.jacobs_vowel as jv
-    from moetheory.jacobs_vowel import RegionAccuracy
+    import moetheory.jacobs.vowel as jv
+    from moetheory.jacobs.vowel import RegionAccuracy
 
     def fake(k, rngs, epochs, lr=1.0, min_share=0.05):
         n = len(rngs)

@@ -1,4 +1,4 @@
-"""Tests of moetheory.linear_independence: known answers, certificates, bad input."""
+"""Tests of moetheory.symbolic.linear_independence: known answers, certificates, bad input."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moetheory.linear_independence import (
+from moetheory.symbolic.linear_independence import (
     activation_regions,
     decide_linear_independence,
     restrict_to_region,
@@ -133,7 +133,7 @@ def test_interval_erf_encloses_reference_in_series_and_tail_ranges() -> None:
     import mpmath
     from mpmath import iv
 
-    from moetheory.linear_independence import interval_value
+    from moetheory.symbolic.linear_independence import interval_value
 
     old = iv.dps
     iv.dps = 40
@@ -205,7 +205,7 @@ def test_dependence_that_simplify_misses_is_shown_by_the_derivative_route() -> N
 
 
 def test_derivative_route_never_accepts_a_nonzero_constant() -> None:
-    from moetheory.linear_independence import vanishes_on_region
+    from moetheory.symbolic.linear_independence import vanishes_on_region
 
     region = activation_regions([X], X)[0]
     z = sp.Rational(3, 2) * X
@@ -218,7 +218,7 @@ def test_erf_and_erfc_enclosures_stay_tight_for_large_arguments(t: int) -> None:
     import mpmath
     from mpmath import iv
 
-    from moetheory.linear_independence import interval_value
+    from moetheory.symbolic.linear_independence import interval_value
 
     old = iv.dps
     iv.dps = 40
@@ -248,7 +248,7 @@ def test_high_precision_null_vectors_share_one_factorisation(monkeypatch) -> Non
     0.4 s each in pcr.ident.ffn-tanh). Now once per decision, with the same vectors."""
     import mpmath
 
-    import moetheory.linear_independence as li
+    import moetheory.symbolic.linear_independence as li
 
     x = sp.Symbol("x", real=True)
     calls: list[int] = []

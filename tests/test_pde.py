@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from moetheory import CheckContext, Verdict
 from moetheory.engine.verdicts import jsonable
-from moetheory.pde import (
+from moetheory.symbolic.pde import (
     euler_residual,
     explicit_check,
     linear_second_order_explicit,
@@ -30,7 +30,7 @@ from moetheory.pde import (
     reduce_norms,
     sample_points,
 )
-from moetheory.routers import (
+from moetheory.symbolic.routers import (
     COSINE,
     EPS,
     IMPLEMENTATION_VARIANTS,
@@ -43,7 +43,7 @@ from moetheory.routers import (
     coordinates,
     perturbed_cosine_router,
 )
-from proofs_checks import routers_pde
+from proofs_checks.nguyen2025cosine import routers_pde
 
 
 def test_cosine_residual_is_zero_and_perturbed_is_not():
@@ -232,7 +232,7 @@ def test_sample_points_are_the_same_bits_under_other_blas_and_simd() -> None:
     # The mpmath cross-check reports its error at these points: they must not depend on the
     # BLAS kernel or the SIMD width (np.linalg.norm does).
     code = (
-        "import numpy as np; from moetheory.pde import sample_points; "
+        "import numpy as np; from moetheory.symbolic.pde import sample_points; "
         "pts = sample_points(np.random.default_rng(7), 5, 20); "
         "print([float(t).hex() for b, x in pts for t in (*b, *x)])"
     )

@@ -1,4 +1,5 @@
-"""All-atoms strong identifiability of tanh / sigmoid ridge experts (moetheory.pole_route)."""
+"""All-atoms strong identifiability of tanh / sigmoid ridge experts
+(moetheory.symbolic.pole_route)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import pytest
 import sympy as sp
 
 from moetheory.engine.verdicts import Verdict
-from moetheory.experts import get_expert
-from moetheory.identifiability import READINGS, decide
-from moetheory.linear_independence import verify_certificate
-from moetheory.pole_route import (
+from moetheory.symbolic.experts import get_expert
+from moetheory.symbolic.identifiability import READINGS, decide
+from moetheory.symbolic.linear_independence import verify_certificate
+from moetheory.symbolic.pole_route import (
     ACTIVATIONS,
     MeromorphicActivation,
     decide_ridge_all_atoms,
@@ -116,7 +117,10 @@ def test_bad_input_is_refused() -> None:
 
 def test_claims_report_the_all_atoms_proofs_with_their_scope() -> None:
     from moetheory import CheckContext
-    from proofs_checks.identifiability import check_ffn_tanh, check_linear_router_ffn
+    from proofs_checks.nguyen2025cosine.identifiability import (
+        check_ffn_tanh,
+        check_linear_router_ffn,
+    )
 
     out = check_ffn_tanh(CheckContext("pcr.ident.ffn-tanh", seed=0))
     assert out.verdict is Verdict.REFUTED  # the literal reading: d >= 2 and sign flips
@@ -134,7 +138,7 @@ def test_claims_report_the_all_atoms_proofs_with_their_scope() -> None:
 
 def test_ridge_second_order_claim_states_the_relation_for_every_dimension() -> None:
     from moetheory import CheckContext
-    from proofs_checks.routers_pde import check_ridge_second_order
+    from proofs_checks.nguyen2025cosine.routers_pde import check_ridge_second_order
 
     out = check_ridge_second_order(CheckContext("pcr.pde.ridge-second-order", seed=0))
     every = {r.name: r for r in out.readings}["perturbed-every-d"]

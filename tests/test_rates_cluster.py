@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from moetheory.engine.reproduce import reproduce
 from moetheory.estimation.experiment import RatesDesign, run_rates
-from moetheory.reproduce import reproduce
 
 DESIGN = RatesDesign(n_grid=(40, 120), replicates=2, restarts=1, lm_iterations=15)
 CONFIGS = [("perturbed", 3), ("cosine", 2)]

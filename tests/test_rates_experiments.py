@@ -1,12 +1,12 @@
 """Tests of the variant MoE models, their staged fit, the variant rate designs and the claims
-of proofs_checks/rates_experiments.py (decisions checked on synthetic losses)."""
+of proofs_checks/nguyen2025cosine/rates_experiments.py (decisions checked on synthetic losses)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-import proofs_checks.rates_experiments as rx
+import proofs_checks.nguyen2025cosine.rates_experiments as rx
 from moetheory import CheckContext, Verdict
 from moetheory.estimation.models import MixingMeasure, Router, regression_function
 from moetheory.estimation.variant_rates import (

@@ -1,5 +1,6 @@
 """Tests of the over-specified Top-K / top-1 rate experiments
-(moetheory/estimation/overspecified.py and their claims in proofs_checks/rates_experiments.py)."""
+(moetheory/estimation/overspecified.py and their claims in
+proofs_checks/nguyen2025cosine/rates_experiments.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-import proofs_checks.rates_experiments as rx
+import proofs_checks.nguyen2025cosine.rates_experiments as rx
 from moetheory import CheckContext, Verdict
 from moetheory.engine.registry import get_claim, load_checks
 from moetheory.estimation.models import MixingMeasure, Router

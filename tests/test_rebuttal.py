@@ -14,7 +14,7 @@ from moetheory.engine.registry import get_claim, load_checks
 from moetheory.engine.verdicts import jsonable
 from moetheory.estimation.models import MixingMeasure
 from moetheory.estimation.voronoi import sparse_voronoi_loss, voronoi_loss_2, voronoi_terms_2
-from proofs_checks import rebuttal as rb
+from proofs_checks.nguyen2025cosine import rebuttal as rb
 
 
 def _ctx(claim_id: str, seed: int = 5) -> CheckContext:

@@ -11,7 +11,7 @@ import sympy as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from moetheory.routers import (
+from moetheory.symbolic.routers import (
     COSINE,
     EPS,
     IMPLEMENTATION_VARIANTS,

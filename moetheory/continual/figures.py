@@ -160,7 +160,7 @@ def reproduce_fig2(
     --------
     reproduce_fig4_5 : Figures 4 and 5 (the termination threshold).
     band : the mean and the 95% band of each curve.
-    moetheory.reproduce.reproduce : the ``moetheory reproduce cl-fig2`` entry point.
+    moetheory.engine.reproduce.reproduce : the ``moetheory reproduce cl-fig2`` entry point.
 
     Notes
     -----
@@ -342,7 +342,7 @@ def reproduce_fig4_5(
     --------
     reproduce_fig2 : Figure 2 (the number of experts).
     band : the mean and the 95% band of each curve.
-    moetheory.reproduce.reproduce : the ``moetheory reproduce cl-fig4-5`` entry point.
+    moetheory.engine.reproduce.reproduce : the ``moetheory reproduce cl-fig4-5`` entry point.
 
     Notes
     -----

@@ -29,7 +29,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory.engine.shared import shared
-from moetheory.exact import to_exact
+from moetheory.symbolic.exact import to_exact
 
 __all__ = [
     "FORGETTING_READINGS",
@@ -667,7 +667,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
     Notes
     -----
     The sum has :math:`t - 1` terms, each evaluated exactly with
-    :func:`moetheory.exact.to_exact`; no closed-form summation is involved, so the value
+    :func:`moetheory.symbolic.exact.to_exact`; no closed-form summation is involved, so the value
     checks :func:`prop4_forgetting_expr` independently.
 
     References

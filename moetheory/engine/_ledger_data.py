@@ -52,7 +52,7 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
      "checkable statement; the localised updates are j91.dense-updates, the costs j91.flops"),
     ("001-own-2", "001_4a7126a84a0d22c9.txt", (3,),
      "data split (first 50 speakers train, remaining 25 test): adopted by the stand-in "
-     "(moetheory.jacobs_training), nothing to decide"),
+     "(moetheory.jacobs.training), nothing to decide"),
     ("001-own-3", "001_4a7126a84a0d22c9.txt", (3,),
      "the reviewer's speculations (fewer layers, vanishing gradients, dataset not interesting "
      "enough or error function causing collapse): no checkable statement; loss 1.1 vs 1.3 "

@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from moetheory.engine.context import PROFILES
+from moetheory.engine.levels import FAMILY_ALPHA
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
 from moetheory.engine.report import ReportWriter, build_report, check_output_paths
+from moetheory.engine.reproduce import REPRODUCERS, reproduce
 from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
 from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
-from moetheory.reproduce import REPRODUCERS, reproduce
-from moetheory.stats import FAMILY_ALPHA
 
 __all__ = ["build_parser", "main"]
 

@@ -51,17 +51,17 @@ KINDS: tuple[str, ...] = ("exact", "statistical")
 
 #: The modules of ``proofs_checks`` that hold the package's own checks, one per paper section.
 CHECK_MODULES: tuple[str, ...] = (
-    "proofs_checks.routers_pde",
-    "proofs_checks.identifiability",
-    "proofs_checks.jacobs1991",
-    "proofs_checks.estimation",
-    "proofs_checks.rates_experiments",
-    "proofs_checks.rebuttal",
-    "proofs_checks.continual_theory",
-    "proofs_checks.continual_dynamics",
-    "proofs_checks.continual_lemmas",
-    "proofs_checks.continual_regimes",
-    "proofs_checks.continual_proofs",
+    "proofs_checks.nguyen2025cosine.routers_pde",
+    "proofs_checks.nguyen2025cosine.identifiability",
+    "proofs_checks.jacobs1991adaptive.checks",
+    "proofs_checks.nguyen2025cosine.estimation",
+    "proofs_checks.nguyen2025cosine.rates_experiments",
+    "proofs_checks.nguyen2025cosine.rebuttal",
+    "proofs_checks.li2025continual.continual_theory",
+    "proofs_checks.li2025continual.continual_dynamics",
+    "proofs_checks.li2025continual.continual_lemmas",
+    "proofs_checks.li2025continual.continual_regimes",
+    "proofs_checks.li2025continual.continual_proofs",
 )
 
 #: Entry-point group through which other packages add claims.
@@ -326,9 +326,10 @@ def _builtin_module(module: str) -> bool:
     if module in CHECK_MODULES or module.startswith(("moetheory.", "proofs_checks.")):
         return True
     if module == "__main__":
-        # ``python proofs_checks/<module>.py`` registers the module's claims as __main__.
+        # ``python proofs_checks/<paper>/<section>.py`` registers the module's claims as
+        # __main__.
         main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
-        return Path(main_file).parent.name == "proofs_checks"
+        return "proofs_checks" in Path(main_file).parent.parts
     return False
 
 

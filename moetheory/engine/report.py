@@ -604,7 +604,7 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
     See Also
     --------
     render_markdown : the whole report.
-    moetheory.docs_gen.render_claim : the documentation's version of a claim.
+    moetheory.docs.render_claim : the documentation's version of a claim.
 
     Notes
     -----

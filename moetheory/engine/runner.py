@@ -52,10 +52,10 @@ from typing import Any
 import numpy as np
 
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
+from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
 from moetheory.engine.shared import run_store
 from moetheory.engine.verdicts import Outcome, Verdict, outcome_payload
-from moetheory.stats import FAMILY_ALPHA, claim_alpha
 
 __all__ = [
     "DEFAULT_TIMEOUT",

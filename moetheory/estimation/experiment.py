@@ -273,7 +273,8 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
         one random start per replicate.
     replicates : int, optional
         Replicates per ``n`` instead of the profile's (the checks add replicates in looks,
-        :data:`proofs_checks.estimation.RATES_BUDGET`; the defaults are their first look).
+        :data:`proofs_checks.nguyen2025cosine.estimation.RATES_BUDGET`; the defaults are their
+        first look).
 
     Returns
     -------

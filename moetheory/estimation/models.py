@@ -335,7 +335,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
     See Also
     --------
     expert_output : ``sigma(a_i^T x_n + b_i)`` for every input and atom.
-    moetheory.experts.ffn : the same experts as SymPy expressions.
+    moetheory.symbolic.experts.ffn : the same experts as SymPy expressions.
 
     Examples
     --------

@@ -53,7 +53,7 @@ def score_expr(
     See Also
     --------
     regression_expr : the regression function built from these scores.
-    moetheory.routers : the routers with their parameter interactions.
+    moetheory.symbolic.routers : the routers with their parameter interactions.
 
     Notes
     -----
@@ -202,7 +202,7 @@ def jacobian_singular_values(
     See Also
     --------
     regression_expr : the usual ``expr``.
-    moetheory.linear_independence : exact certificates of linear (in)dependence.
+    moetheory.symbolic.linear_independence : exact certificates of linear (in)dependence.
 
     Notes
     -----

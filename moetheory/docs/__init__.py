@@ -23,9 +23,9 @@ function of the report (timings, environment and absolute paths excluded).
 
 Command line::
 
-    python -m moetheory.docs_gen --out docs/claims            # verify (quick, seed 0), then write
-    python -m moetheory.docs_gen --report r.json --out docs/claims
-    python -m moetheory.docs_gen --report r.json --out docs/claims --check   # exit 1 if stale
+    python -m moetheory.docs --out docs/claims            # verify (quick, seed 0), then write
+    python -m moetheory.docs --report r.json --out docs/claims
+    python -m moetheory.docs --report r.json --out docs/claims --check   # exit 1 if stale
 """
 
 from __future__ import annotations
@@ -984,7 +984,7 @@ def render_claim(
 def _run_line(report: Mapping[str, Any]) -> str:
     status = "complete" if report.get("complete", True) else "**incomplete**"
     return (
-        f"Generated when the documentation was built, by {_code('moetheory.docs_gen')}, from "
+        f"Generated when the documentation was built, by {_code('moetheory.docs')}, from "
         f"the verification run {_code(report.get('schema', 'moetheory-report/1'))} · profile "
         f"{_code(str(report['profile']))} · master seed {report['seed']} · family-wise α "
         f"{_number(report['family_alpha'])} · {status}."
@@ -1894,7 +1894,7 @@ def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m moetheory.docs_gen [--report FILE] --out DIR [--check]``.
+    """Command line: ``python -m moetheory.docs [--report FILE] --out DIR [--check]``.
 
     Parameters
     ----------
@@ -1927,7 +1927,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     parser = argparse.ArgumentParser(
-        prog="python -m moetheory.docs_gen", description="Generate the docs' claim pages."
+        prog="python -m moetheory.docs", description="Generate the docs' claim pages."
     )
     parser.add_argument("--report", type=Path, help="JSON report to use (default: verify now)")
     parser.add_argument("--out", type=Path, default=Path("docs/claims"), help="output folder")
@@ -1946,7 +1946,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             report = json.loads(args.report.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
-            print(f"docs_gen: error: cannot read --report {args.report}: {exc}", file=sys.stderr)
+            print(f"moetheory.docs: error: cannot read --report {args.report}: {exc}", file=sys.stderr)
             return 2
     else:
         from moetheory.engine.verification import verify

@@ -4,7 +4,7 @@ Symbolic claims are decided twice: once for symbolic ``k`` and ``q`` through a *
 reduction* (the loss as a function of one component ``o_{il}`` of one expert, the other
 components and experts collapsed into symbols ``Q >= 0`` and ``R >= 0`` that do not depend on
 ``o_{il}``), and once by enumerating ``k = 1..4``, ``q = 1..3`` with
-:mod:`moetheory.jacobs1991`. Counterexamples are exact (rationals, or mpmath at 50 digits).
+:mod:`moetheory.jacobs.losses`. Counterexamples are exact (rationals, or mpmath at 50 digits).
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.verdicts import symbolic_evidence
-from moetheory.exact import to_exact
-from moetheory.jacobs1991 import (
+from moetheory.jacobs.losses import (
     MixtureSymbols,
     eq_1_4_sym,
     eq_1_5_sym,
@@ -32,7 +31,7 @@ from moetheory.jacobs1991 import (
     mixture_nll_sym,
     mixture_symbols,
 )
-from moetheory.jacobs_training import run_specialization_many
+from moetheory.jacobs.training import run_specialization_many
 from moetheory.stats import (
     Budget,
     Comparison,
@@ -45,6 +44,7 @@ from moetheory.stats import (
     proportion_ci,
     run_sequential,
 )
+from moetheory.symbolic.exact import to_exact
 
 __all__ = [
     "check_adapt_speed",
@@ -753,7 +753,7 @@ def check_adapt_speed_corrected(ctx: CheckContext) -> Outcome:
 @claim(
     "j91.specialization",
     kind="statistical",
-    reading="loss 1.3 (sign-corrected), vowel stand-in (moetheory.jacobs_training): an expert is "
+    reading="loss 1.3 (sign-corrected), vowel stand-in (moetheory.jacobs.training): an expert is "
     "'in use' if its mean mixing proportion over the test inputs exceeds 0.05; the claim holds "
     "in a run if 2 or 3 experts are in use; the proportion of seeds where it holds is compared "
     "with 1 (tolerance 0.2), separately for k = 4 and k = 8.",
@@ -830,7 +830,7 @@ def check_specialization(ctx: CheckContext) -> Outcome:
                 "loss 1.3, 'effectively 0 for all cases': in use = max over test inputs of the "
                 "gate weight > 0.05"),
     ]
-    design = {"data": "vowel stand-in (see moetheory.jacobs_training): 4 classes, 50 train / 25 "
+    design = {"data": "vowel stand-in (see moetheory.jacobs.training): 4 classes, 50 train / 25 "
                       "test speakers, 2 tokens each", "epochs": epochs, "lr": lr,
               "optimiser": "full-batch gradient descent", "seeds": n_seeds,
               "threshold": threshold, "tolerance": tol, "sequential": seq.evidence(),
@@ -1081,10 +1081,10 @@ def check_linear_boundary(ctx: CheckContext) -> Outcome:
     covers=["001-17"],
     origin="seed",
     reading="a softmax gate with zero weights and biases gives p_i = 1/k at every input; the "
-    "stand-in's initialisation (moetheory.jacobs_training.init_mixture) does this exactly",
+    "stand-in's initialisation (moetheory.jacobs.training.init_mixture) does this exactly",
 )
 def check_equal_proportions(ctx: CheckContext) -> Outcome:
-    from moetheory.jacobs_training import forward, init_mixture
+    from moetheory.jacobs.training import forward, init_mixture
 
     res = {}
     for k in (2, 4, 8):
@@ -1324,7 +1324,7 @@ def check_softmax_weighting(ctx: CheckContext) -> Outcome:
 
 # --------------------------------------------------------------------------- vowel experiments
 
-_STANDIN = ("vowel stand-in (moetheory.jacobs_training.vowel_standin): F1/F2 formants of the "
+_STANDIN = ("vowel stand-in (moetheory.jacobs.training.vowel_standin): F1/F2 formants of the "
             "4 vowels [i], [ɪ], [a], [ʌ] around the Peterson & Barney means for men, each "
             "speaker's formants scaled by U[1, 1.35] (vocal-tract length), each token by "
             "exp(N(0, 0.06²)); 75 speakers × 2 tokens × 4 vowels, the first 50 speakers for "
@@ -1351,7 +1351,7 @@ def _ratio_text(comp: Comparison) -> str:
 
 def _epochs_draw(ctx: CheckContext, configs: list[tuple[str, int]], max_epochs: int):
     """Sequential draw: epochs to the criterion for every (model, size), paired by replicate."""
-    from moetheory.jacobs_vowel import epochs_to_criterion
+    from moetheory.jacobs.vowel import epochs_to_criterion
 
     def draw(look: int, size: int) -> dict[str, np.ndarray]:
         idx = range(look * size, (look + 1) * size)
@@ -1393,7 +1393,7 @@ def _censoring(data: dict[str, np.ndarray]) -> dict[str, int]:
 )
 def check_vowel_epochs(ctx: CheckContext) -> Outcome:
     """Epochs to a 90% training-accuracy criterion: mixtures versus backpropagation networks."""
-    from moetheory.jacobs_vowel import mixture_parameters, mlp_parameters
+    from moetheory.jacobs.vowel import mixture_parameters, mlp_parameters
 
     max_epochs = 3000 if ctx.full else 1500
     budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
@@ -1554,7 +1554,7 @@ def check_vowel_scaling(ctx: CheckContext) -> Outcome:
 )
 def check_vowel_locality(ctx: CheckContext) -> Outcome:
     """Accuracy of each expert inside versus outside its gate region."""
-    from moetheory.jacobs_vowel import region_accuracy
+    from moetheory.jacobs.vowel import region_accuracy
 
     epochs = 3000 if ctx.full else 500
     budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(12, 3))

@@ -6,7 +6,7 @@ look :math:`k` (on all :math:`kB` replicates so far) at level :math:`1 - \\alpha
 probability that any interval at any look misses its true value is then at most
 :math:`\\alpha` (union bound), so stopping at the first look where the claim is decided
 keeps the error rates of the fixed-:math:`n` rule. Anytime-valid intervals
-(:func:`moetheory.stats_intervals.betting_ci`) hold at every look at once and keep the full
+(:func:`moetheory.stats.betting_ci`) hold at every look at once and keep the full
 :math:`\\alpha`.
 
 The profile sets the budget (:meth:`Budget.for_profile`), never a fixed :math:`n`.
@@ -16,14 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from moetheory.engine.verdicts import Verdict
-
-if TYPE_CHECKING:
-    from moetheory.stats import Comparison
+from moetheory.stats._rules import Comparison, combine
 
 __all__ = ["Budget", "SequentialResult", "run_sequential"]
 
@@ -221,8 +219,6 @@ class SequentialResult:
 
 
 def _decided(comps: list[Comparison]) -> bool:
-    from moetheory.stats import combine
-
     return combine([c.verdict for c in comps]) is not Verdict.INCONCLUSIVE
 
 
@@ -268,7 +264,7 @@ def run_sequential(
     See Also
     --------
     Budget : the looks and batch size.
-    moetheory.stats_intervals.betting_ci : an anytime-valid interval.
+    moetheory.stats.betting_ci : an anytime-valid interval.
 
     Notes
     -----

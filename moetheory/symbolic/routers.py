@@ -294,7 +294,7 @@ def coordinates(d1: int) -> tuple[sp.Matrix, sp.Matrix]:
     See Also
     --------
     Router.score : the score in these coordinates.
-    moetheory.pde.explicit_check : the coordinate cross-check of the PDE.
+    moetheory.symbolic.pde.explicit_check : the coordinate cross-check of the PDE.
 
     Notes
     -----
@@ -593,7 +593,7 @@ def perturbed_cosine_router(tau1: Any = TAU1, tau2: Any = TAU2) -> Router:
     --------
     perturbed_cosine_score : the score as a number.
     COSINE : the unperturbed router.
-    moetheory.pde.euler_residual : the PDE (4), which the perturbation breaks.
+    moetheory.symbolic.pde.euler_residual : the PDE (4), which the perturbation breaks.
 
     Notes
     -----

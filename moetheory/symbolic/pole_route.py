@@ -2,7 +2,8 @@ r"""Strong identifiability for ALL atoms of ridge experts with meromorphic activ
 
 For :math:`h(x, \eta) = \varphi(a x + b)`, :math:`\eta = (a, b)`, input dimension
 :math:`d = 1`, and a reading of Definition 1
-(:class:`~moetheory.identifiability.IdentifiabilityReading`) with the perturbed cosine router
+(:class:`~moetheory.symbolic.identifiability.IdentifiabilityReading`) with the perturbed cosine
+router
 (multiplier :math:`u = x/(|x| + \tau_2)`), the linear router or no router, this module decides
 the reading for **every** number of atoms :math:`k` and **every** tuple of pairwise distinct
 atoms outside a named exceptional set, by the *singularity route*. See [1]_ for strong
@@ -75,7 +76,7 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from moetheory.engine.verdicts import Verdict
-from moetheory.identifiability import READINGS, IdentifiabilityReading
+from moetheory.symbolic.identifiability import READINGS, IdentifiabilityReading
 
 __all__ = [
     "ACTIVATIONS",
@@ -413,7 +414,8 @@ class RidgeAllAtomsDecision:
     See Also
     --------
     decide_ridge_all_atoms : builds it.
-    moetheory.identifiability.AllAtomsDecision : the exact-elimination analogue for polynomial
+    moetheory.symbolic.identifiability.AllAtomsDecision : the exact-elimination analogue for
+    polynomial
         experts.
 
     Examples
@@ -570,7 +572,8 @@ def decide_ridge_all_atoms(activation: str,
     activation : {"tanh", "sigmoid"}
         The activation :math:`\varphi` (a key of :data:`ACTIVATIONS`).
     reading : str or IdentifiabilityReading
-        A key of :data:`~moetheory.identifiability.READINGS` or a custom reading (its ``atoms``
+        A key of :data:`~moetheory.symbolic.identifiability.READINGS` or a custom reading (its
+        ``atoms``
         only matters for the exceptional set: the verdict covers every k).
 
     Returns
@@ -595,8 +598,8 @@ def decide_ridge_all_atoms(activation: str,
 
     See Also
     --------
-    moetheory.identifiability.decide : the decision at explicit atoms.
-    moetheory.identifiability.search_exceptions : the symmetry orbits at explicit atoms.
+    moetheory.symbolic.identifiability.decide : the decision at explicit atoms.
+    moetheory.symbolic.identifiability.search_exceptions : the symmetry orbits at explicit atoms.
 
     Examples
     --------

@@ -27,7 +27,6 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.continual import CLConfig, ground_truth_unit, simulate
 from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
-from moetheory.exact import to_exact
 from moetheory.stats import (
     Budget,
     Comparison,
@@ -39,6 +38,7 @@ from moetheory.stats import (
     stable,
     stable_tree,
 )
+from moetheory.symbolic.exact import to_exact
 
 __all__ = [
     "TOL_ABS",

@@ -51,7 +51,7 @@ from moetheory.stats import (
     proportion_ci,
     stable,
 )
-from proofs_checks.continual_dynamics import _md_table, _statistical_outcome
+from proofs_checks.li2025continual.continual_dynamics import _md_table, _statistical_outcome
 
 __all__ = [
     "GRID",

@@ -266,8 +266,8 @@ class BatchedMixture:
 
     See Also
     --------
-    moetheory.jacobs_training.run_specialization_many : trains it on the vowel stand-in.
-    moetheory.jacobs1991.loss_and_gradients : the same gradients for one case.
+    moetheory.jacobs.training.run_specialization_many : trains it on the vowel stand-in.
+    moetheory.jacobs.losses.loss_and_gradients : the same gradients for one case.
 
     Examples
     --------
@@ -427,7 +427,7 @@ class BatchedMLP:
 
     See Also
     --------
-    moetheory.jacobs_vowel.epochs_to_criterion : the epoch comparison that uses it.
+    moetheory.jacobs.vowel.epochs_to_criterion : the epoch comparison that uses it.
     BatchedMixture : the mixture it is compared with.
 
     Examples

@@ -18,7 +18,7 @@ list or set semantics (whether an identically zero or repeated term counts as a 
 Reading R with atoms η_1..η_k: the family
 ``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ |ν| + |γ| ≤ max_order}`` is linearly
 independent for almost every x. The verdict is decided at explicit (default: generic
-rational) atoms by :func:`moetheory.linear_independence.decide_linear_independence`.
+rational) atoms by :func:`moetheory.symbolic.linear_independence.decide_linear_independence`.
 
 Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured as ``d``,
 ``k``, ``atoms``):
@@ -32,7 +32,7 @@ Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured 
   It never proves "all distinct atoms": exceptions live on symmetry orbits (η ↦ −η for odd
   or even activations, ...), which the checks search. All atoms at once are decided by
   :func:`decide_all_atoms` (exact elimination, polynomial experts) and by
-  :func:`moetheory.pole_route.decide_ridge_all_atoms` (the singularity route, tanh and
+  :func:`moetheory.symbolic.pole_route.decide_ridge_all_atoms` (the singularity route, tanh and
   sigmoid: every k, all atoms outside a_j = 0 and η_i = −η_j).
 
 Input dimension d ≥ 2 (argument ``inputs``, the coordinates of R^d in which the expert is
@@ -67,9 +67,9 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from moetheory.engine.verdicts import Verdict
-from moetheory.exact import to_exact
-from moetheory.experts import Expert
-from moetheory.linear_independence import (
+from moetheory.symbolic.exact import to_exact
+from moetheory.symbolic.experts import Expert
+from moetheory.symbolic.linear_independence import (
     LinearIndependenceResult,
     _simplifies_to_zero,
     decide_linear_independence,
@@ -628,11 +628,11 @@ class IdentifiabilityDecision:
     See Also
     --------
     decide : builds it.
-    moetheory.pole_route.decide_ridge_all_atoms : all atoms at once (tanh, sigmoid).
+    moetheory.symbolic.pole_route.decide_ridge_all_atoms : all atoms at once (tanh, sigmoid).
 
     Examples
     --------
-    >>> from moetheory.experts import get_expert
+    >>> from moetheory.symbolic.experts import get_expert
     >>> d = decide(get_expert("linear"), "eta-only-2")
     >>> d.verdict.value, d.scope()["atoms"]
     ('refuted', 'these atoms')
@@ -811,14 +811,15 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
 
     Notes
     -----
-    The family is decided by :func:`moetheory.linear_independence.decide_linear_independence`;
+    The family is decided by
+    :func:`moetheory.symbolic.linear_independence.decide_linear_independence`;
     for :math:`d \\ge 2` a dependence found on the screening curve counts only once its
     combination is an identity on :math:`\\mathbb R^d`.
 
     See Also
     --------
     decide_all_atoms : exact elimination for polynomial experts, every atom.
-    moetheory.pole_route.decide_ridge_all_atoms : tanh and sigmoid, every atom.
+    moetheory.symbolic.pole_route.decide_ridge_all_atoms : tanh and sigmoid, every atom.
     search_exceptions : the symmetry orbits.
 
     Examples
@@ -967,7 +968,7 @@ class AllAtomsDecision:
 
     Examples
     --------
-    >>> from moetheory.experts import get_expert
+    >>> from moetheory.symbolic.experts import get_expert
     >>> decide_all_atoms(get_expert("linear"), "eta-only-2").generic_rank
     2
     """
@@ -1069,11 +1070,11 @@ def decide_all_atoms(expert: Expert | sp.Expr,
 
     See Also
     --------
-    moetheory.pole_route.decide_ridge_all_atoms : the singularity route (tanh, sigmoid).
+    moetheory.symbolic.pole_route.decide_ridge_all_atoms : the singularity route (tanh, sigmoid).
 
     Examples
     --------
-    >>> from moetheory.experts import get_expert
+    >>> from moetheory.symbolic.experts import get_expert
     >>> decide_all_atoms(get_expert("ffn-poly2"), "pcos-1-no-order0").verdict.value
     'refuted'
     >>> d = decide_all_atoms(get_expert("ffn-poly3"), "pcos-1-no-order0")
@@ -1167,7 +1168,7 @@ def search_exceptions(expert: Expert | sp.Expr,
     -----
     An exception found here is an exact dependence (a counterexample to "all atoms"); none
     found does not prove "all atoms" (see :func:`decide_all_atoms` and
-    :func:`moetheory.pole_route.decide_ridge_all_atoms` for that).
+    :func:`moetheory.symbolic.pole_route.decide_ridge_all_atoms` for that).
 
     See Also
     --------

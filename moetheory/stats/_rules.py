@@ -1,85 +1,18 @@
-"""Decisions of statistical claims: one framework for every Monte Carlo comparison.
-
-How a check uses it (the whole API):
-
-1. **Estimate** each quantity with an interval that fits it
-   (:mod:`moetheory.stats_intervals`, re-exported here): :func:`mean_ci` (Student-t, clipped
-   to the quantity's ``bounds``), :func:`proportion_ci` (Clopper-Pearson),
-   :func:`betting_ci` (bounded quantities; exact at any level and valid at every look),
-   :func:`bootstrap_ci` (BCa, moderate levels only).
-2. **Decide** each comparison with one of four rules, with a tolerance fixed in the code
-   before any data is seen:
-
-   * :func:`compare` (equivalence, reference ``r``, tolerance ``t``): ``supported`` iff
-     ``r - t <= low`` and ``high <= r + t``; ``unsupported`` iff ``high < r - t`` or
-     ``low > r + t``;
-   * :func:`at_most` (bound ``b``): ``supported`` iff ``high <= b + t``; ``unsupported``
-     iff ``low > b + t``;
-   * :func:`at_least` (bound ``b``): ``supported`` iff ``low >= b - t``; ``unsupported``
-     iff ``high < b - t``;
-   * :func:`greater` (threshold ``c``, smallest meaningful effect ``e``): ``supported`` iff
-     ``low > c``; otherwise ``unsupported`` iff ``high < c + e``;
-
-   and ``inconclusive`` otherwise: a wide interval can never support a claim.
-3. **Combine** the comparisons of a claim with :func:`combine` (any ``unsupported`` wins,
-   then any ``inconclusive``).
-4. **Replicate adaptively** with :func:`run_sequential` and a :class:`Budget` set by the
-   profile: batches of replicates until the claim is decided or the budget is spent; each
-   look's intervals use ``alpha / max_looks`` (Bonferroni over the looks fixed in advance),
-   or the full ``alpha`` for anytime-valid intervals.
-5. **Print** every estimate through :func:`stable` (4 significant digits; :func:`stable_tree`
-   for a whole evidence structure), and put
-   ``Comparison.to_dict()`` in the evidence: it names the rule, estimate, interval method,
-   level, alpha, n and tolerance.
-
-The run's family level :data:`FAMILY_ALPHA` is shared among statistical claims by the
-engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
-"""
+"""The four decision rules of a comparison, their combination, and the calibration hook."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from moetheory.engine.verdicts import Verdict
-from moetheory.stats_intervals import (
-    INTERVAL_METHODS,
-    MeanEstimate,
-    betting_ci,
-    bootstrap_ci,
-    mean_ci,
-    proportion_ci,
-)
+from moetheory.stats._intervals import MeanEstimate
+from moetheory.stats._rounding import stable
 
-__all__ = [
-    "FAMILY_ALPHA",
-    "INTERVAL_METHODS",
-    "RULES",
-    "Budget",
-    "Comparison",
-    "MeanEstimate",
-    "SequentialResult",
-    "at_least",
-    "at_most",
-    "betting_ci",
-    "bootstrap_ci",
-    "claim_alpha",
-    "claimed_values",
-    "combine",
-    "compare",
-    "greater",
-    "mean_ci",
-    "proportion_ci",
-    "run_sequential",
-    "stable",
-    "stable_tree",
-]
-
-#: Family-wise error level of a whole verification run.
-FAMILY_ALPHA = 0.05
+__all__ = ["RULES", "Comparison", "at_least", "at_most", "claimed_values", "combine", "compare",
+           "greater"]
 
 #: The decision rules, with the sentence the docs and evidence use for each.
 RULES: dict[str, str] = {
@@ -93,140 +26,6 @@ RULES: dict[str, str] = {
     "it lies entirely below c + e (the effect is significantly smaller than the smallest "
     "meaningful one, e); inconclusive otherwise",
 }
-
-
-def claim_alpha(n_statistical_claims: int, family_alpha: float = FAMILY_ALPHA) -> float:
-    """Bonferroni share of the family level for one statistical claim.
-
-    Parameters
-    ----------
-    n_statistical_claims : int
-        Number of statistical claims of the claim's family (all registered ones, not only
-        the selected ones), at least 1.
-    family_alpha : float
-        Family-wise error level of a run (default :data:`FAMILY_ALPHA`).
-
-    Returns
-    -------
-    float
-        :math:`\\alpha_{\\text{fam}} / N_{\\text{stat}}`.
-
-    Raises
-    ------
-    ValueError
-        If ``n_statistical_claims < 1``.
-
-    See Also
-    --------
-    moetheory.engine.runner.claim_context : gives each claim this share as ``ctx.alpha``.
-
-    Notes
-    -----
-    By the union bound the probability that any interval of a run misses its true value is
-    at most :math:`\\sum_{\\text{claims}} \\alpha_{\\text{fam}}/N_{\\text{stat}} =
-    \\alpha_{\\text{fam}}`.
-
-    Examples
-    --------
-    >>> claim_alpha(25)
-    0.002
-    """
-    if n_statistical_claims < 1:
-        raise ValueError(f"n_statistical_claims must be >= 1, got {n_statistical_claims}")
-    return family_alpha / n_statistical_claims
-
-
-def stable(x: float | None, digits: int = 4) -> float | None:
-    """``x`` rounded to ``digits`` significant digits, for evidence and printing.
-
-    Parameters
-    ----------
-    x : float or None
-        The value (``None`` passes through).
-    digits : int
-        Significant digits, in ``1 .. 15``.
-
-    Returns
-    -------
-    float or None
-        ``x`` rounded; zero, infinities and NaN unchanged.
-
-    Raises
-    ------
-    ValueError
-        If ``digits`` lies outside ``1 .. 15``.
-
-    See Also
-    --------
-    stable_tree : the same for every float inside a structure.
-
-    Notes
-    -----
-    Monte Carlo statistics differ in their last bits between BLAS and SIMD code paths;
-    4 significant digits agree on all of them, so reports print only those. Decisions use
-    the unrounded values.
-
-    Examples
-    --------
-    >>> stable(0.123456789)
-    0.1235
-    >>> stable(-12345.678), stable(0.0), stable(float("inf"))
-    (-12350.0, 0.0, inf)
-    """
-    if x is None:
-        return None
-    x = float(x)
-    if not math.isfinite(x) or x == 0.0:
-        return x
-    if not 1 <= digits <= 15:
-        raise ValueError(f"digits must lie in 1..15, got {digits}")
-    return float(f"{x:.{digits - 1}e}")
-
-
-def stable_tree(obj: Any, digits: int = 4) -> Any:
-    """Copy of ``obj`` with every float passed through :func:`stable`.
-
-    Floats inside lists, tuples, dicts and float arrays are rounded too; other values are
-    unchanged.
-
-    Parameters
-    ----------
-    obj : object
-        A float, array, list, tuple or dict (nested freely), or any other value.
-    digits : int
-        Significant digits (see :func:`stable`).
-
-    Returns
-    -------
-    object
-        The copy; float arrays become lists.
-
-    See Also
-    --------
-    stable : rounding of one value.
-
-    Notes
-    -----
-    Integers and booleans (also NumPy's) are kept exactly; only floats are rounded.
-
-    Examples
-    --------
-    >>> stable_tree({"mean": 0.123456, "ci": [0.1, 0.1499999], "n": 10, "ok": True})
-    {'mean': 0.1235, 'ci': [0.1, 0.15], 'n': 10, 'ok': True}
-    """
-    import numpy as np
-
-    if isinstance(obj, bool | int | np.bool_ | np.integer) or obj is None:
-        return obj
-    if isinstance(obj, float | np.floating):
-        return stable(float(obj), digits)
-    if isinstance(obj, np.ndarray):
-        return [stable_tree(v, digits) for v in obj.tolist()] if obj.dtype.kind == "f" else obj
-    if isinstance(obj, dict):
-        return {k: stable_tree(v, digits) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return type(obj)(stable_tree(v, digits) for v in obj)
-    return obj
 
 
 # ----------------------------------------------------------------------- calibration hook
@@ -632,8 +431,3 @@ def combine(verdicts: Sequence[Verdict]) -> Verdict:
         if v in verdicts:
             return v
     return Verdict.PROVED if all(v is Verdict.PROVED for v in verdicts) else Verdict.SUPPORTED
-
-
-# ------------------------------------------------------------------- adaptive replicates
-
-from moetheory.stats_sequential import Budget, SequentialResult, run_sequential  # noqa: E402

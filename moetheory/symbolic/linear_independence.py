@@ -1010,7 +1010,7 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
     See Also
     --------
     verify_certificate : rechecks the certificate.
-    moetheory.identifiability.decide : strong identifiability built on it.
+    moetheory.symbolic.identifiability.decide : strong identifiability built on it.
 
     Examples
     --------

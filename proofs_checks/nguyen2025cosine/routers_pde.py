@@ -1,9 +1,10 @@
 """Checks of the router interaction PDE (4) and of router stability near 0 (seeds 002, 000).
 
 Each PDE claim is decided for general :math:`d_1` by the Euler-operator argument of
-:mod:`moetheory.pde`, cross-checked exactly in coordinates for :math:`d_1 = 1, \\dots, 6` and
+:mod:`moetheory.symbolic.pde`, cross-checked exactly in coordinates for :math:`d_1 = 1, \\dots, 6`
+and
 numerically with mpmath at 40 digits; ``pcr.stability.near-zero`` uses the dimension-free
-gradient norms of :func:`moetheory.routers.gradient_norm_squared` with exact
+gradient norms of :func:`moetheory.symbolic.routers.gradient_norm_squared` with exact
 non-negativity certificates.
 """
 
@@ -16,8 +17,8 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.exact import to_exact
-from moetheory.pde import (
+from moetheory.symbolic.exact import to_exact
+from moetheory.symbolic.pde import (
     EULER_FACTS,
     C,
     EulerResult,
@@ -32,7 +33,7 @@ from moetheory.pde import (
     sample_points,
     vanishing_factors,
 )
-from moetheory.routers import (
+from moetheory.symbolic.routers import (
     COSINE,
     EPS,
     NB,
@@ -897,7 +898,7 @@ def check_near_zero(ctx: CheckContext) -> Outcome:
 
 
 # --------------------------------------------------------------------------------------------
-# Relation discovery (moetheory.interactions): every interaction, not only the stated one.
+# Relation discovery (moetheory.symbolic.interactions): every interaction, not only the stated one.
 _S002 = "002_ed39350ac6d6e1c0.txt"
 
 
@@ -935,9 +936,9 @@ def _derivation_relations(title: str, res: Any, lifts: list[dict[str, Any]]) -> 
 )
 def check_all_first_order(ctx: CheckContext) -> Outcome:
     """Eq. (4) is the only first-order interaction of the cosine router; none is left by (8)."""
-    from moetheory.interactions import EXPERTS as IEXPERTS
-    from moetheory.interactions import ROUTERS as IROUTERS
-    from moetheory.interactions import interactions, lift
+    from moetheory.symbolic.interactions import EXPERTS as IEXPERTS
+    from moetheory.symbolic.interactions import ROUTERS as IROUTERS
+    from moetheory.symbolic.interactions import interactions, lift
 
     cos = interactions(IROUTERS["cosine"], IEXPERTS["generic"], order=1, d=2)
     per = interactions(IROUTERS["perturbed"], IEXPERTS["generic"], order=1, d=2)
@@ -960,7 +961,7 @@ def check_all_first_order(ctx: CheckContext) -> Outcome:
         "no relation" if not per.relations else f"relations: {_relations_text(per)}",
         per.evidence(),
     )
-    # Cross-check with the Euler-operator closed forms of moetheory.pde (every d1 at once).
+    # Cross-check with the Euler-operator closed forms of moetheory.symbolic.pde (every d1 at once).
     euler_cos = euler_residual(COSINE)
     euler_per = euler_residual(perturbed_cosine_router())
     if not (euler_cos.holds_identically and not euler_per.holds_identically):
@@ -972,7 +973,7 @@ def check_all_first_order(ctx: CheckContext) -> Outcome:
         summary="cosine: the only first-order relation is β1ᵀ∂H/∂β1 = 0 (every d1); "
         "perturbed: none (d1 = 2, τ1, τ2 free)" if cosine.verdict == perturbed.verdict
         == Verdict.PROVED else "see readings",
-        method="moetheory.interactions: exact null space + exact verification",
+        method="moetheory.symbolic.interactions: exact null space + exact verification",
         euler_operator_cosine_over_H=euler_cos.ratio,
         euler_operator_perturbed_over_H=euler_per.ratio,
     )
@@ -1000,9 +1001,9 @@ def check_all_first_order(ctx: CheckContext) -> Outcome:
 )
 def check_ridge_second_order(ctx: CheckContext) -> Outcome:
     """Second-order interactions of ridge experts under three routers."""
-    from moetheory.interactions import EXPERTS as IEXPERTS
-    from moetheory.interactions import ROUTERS as IROUTERS
-    from moetheory.interactions import interactions, lift, perturbed_ridge_certificate
+    from moetheory.symbolic.interactions import EXPERTS as IEXPERTS
+    from moetheory.symbolic.interactions import ROUTERS as IROUTERS
+    from moetheory.symbolic.interactions import interactions, lift, perturbed_ridge_certificate
 
     tanh = IEXPERTS["tanh"]
     every_d = perturbed_ridge_certificate(dims=(2, 3, 4) if ctx.full else (2, 3))
@@ -1077,7 +1078,7 @@ def check_ridge_second_order(ctx: CheckContext) -> Outcome:
         + "; in every d1 >= 2 the closed form τ1‖β1‖(H_{β1_i a_j} − H_{β1_j a_i}) + "
         "β1_i Σ_k β1_k H_{β1_k a_j} − β1_j Σ_k β1_k H_{β1_k a_i} = 0 (any ridge expert)"
         if all(r.verdict == Verdict.PROVED for r in readings) else "see readings",
-        method="moetheory.interactions: exact null space + exact verification",
+        method="moetheory.symbolic.interactions: exact null space + exact verification",
     )
     outcome.derivation = "\n".join([
         _derivation_relations("Linear router, tanh expert", lin, lin_lifts),

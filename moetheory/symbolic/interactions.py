@@ -84,7 +84,7 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from moetheory.routers import COSINE, LINEAR, TAU1, TAU2, Router, perturbed_cosine_router
+from moetheory.symbolic.routers import COSINE, LINEAR, TAU1, TAU2, Router, perturbed_cosine_router
 
 __all__ = [
     "EXPERTS",
@@ -335,7 +335,7 @@ def _router(name: str, score: Callable[[tuple, tuple], sp.Expr], latex: str, gat
 
 
 def _from_router(router: Router, name: str, latex: str, note: str = "") -> RouterSpec:
-    """A :class:`moetheory.routers.Router` (its score in coordinates) as a softmax gate."""
+    """A :class:`moetheory.symbolic.routers.Router` (its score in coordinates) as a softmax gate."""
 
     def build(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         beta = _vec("beta1", len(x))
@@ -483,7 +483,7 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
     See Also
     --------
     custom_expert : one's own expert.
-    moetheory.atlas.atlas_cell : a cell for any pair.
+    moetheory.symbolic.atlas.atlas_cell : a cell for any pair.
 
     Examples
     --------
@@ -1424,7 +1424,7 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     See Also
     --------
     lift : the relations in every dimension.
-    moetheory.atlas.atlas_cell : a cell of the atlas.
+    moetheory.symbolic.atlas.atlas_cell : a cell of the atlas.
 
     Examples
     --------

@@ -5,7 +5,8 @@ family of Definition 1 for EVERY input dimension d, ALL pairwise distinct atoms 
 One exact dependence refutes it ("strongly identifiable" claims) or proves it ("not strongly
 identifiable" claims); certificates at finitely many atoms never prove the universal
 statement, so without a dependence it is ``inconclusive``. Beside it, every reading of
-:data:`moetheory.identifiability.READINGS` is decided at generic rational atoms (d = 1), the
+:data:`moetheory.symbolic.identifiability.READINGS` is decided at generic rational atoms (d = 1),
+the
 sign-flipped symmetry orbit (η, −η) is searched for exceptions, and d = 2 is decided on R^2
 (dependences lifted to identities on R^2). Every per-reading verdict carries its scope
 (``d``, ``k``, ``atoms``) as structured evidence. General identities, checked symbolically for
@@ -23,8 +24,8 @@ import sympy as sp
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.shared import shared
 from moetheory.engine.verdicts import symbolic_evidence
-from moetheory.experts import Expert, gelu, get_expert, relu, two_layer
-from moetheory.identifiability import (
+from moetheory.symbolic.experts import Expert, gelu, get_expert, relu, two_layer
+from moetheory.symbolic.identifiability import (
     PRIMARY_READING,
     READINGS,
     IdentifiabilityDecision,
@@ -34,7 +35,7 @@ from moetheory.identifiability import (
     default_atoms,
     router_multiplier_ratio,
 )
-from moetheory.pole_route import decide_ridge_all_atoms
+from moetheory.symbolic.pole_route import decide_ridge_all_atoms
 
 __all__ = [
     "check_consistency",

@@ -6,7 +6,8 @@ claim fits a log-log slope of the median loss against n with a percentile-bootst
 interval (Bonferroni over the readings of the claim). A finite grid of n cannot show an
 asymptotic rate: every reading says "over n in the design's range". Every fit runs its last
 stage to the LM stopping rule, and a reading is decided only where every n cell has at least
-:data:`~proofs_checks.estimation.MIN_CONVERGED` converged fits and few optimiser shortfalls;
+:data:`~proofs_checks.nguyen2025cosine.estimation.MIN_CONVERGED` converged fits and few optimiser
+shortfalls;
 a router's run stops at the first cell that fails either rule (:func:`_futile`). The
 over-specified claims (``*.over-specified``, :mod:`moetheory.estimation.overspecified`)
 fit more atoms than the truth has.
@@ -30,7 +31,12 @@ from moetheory.estimation.overspecified import (
 )
 from moetheory.estimation.variant_rates import VariantDesign, run_variant, variant_design
 from moetheory.stats import Comparison, MeanEstimate, at_most, combine, compare, greater, stable
-from proofs_checks.estimation import MIN_CONVERGED, _public, _slope_estimate, _Undecided
+from proofs_checks.nguyen2025cosine.estimation import (
+    MIN_CONVERGED,
+    _public,
+    _slope_estimate,
+    _Undecided,
+)
 
 S0 = "000_7b6465990ad3b04b.txt"
 S2 = "002_ed39350ac6d6e1c0.txt"
@@ -76,7 +82,8 @@ def _runs(ctx: CheckContext, setting: str, routers: tuple[str, ...], replicates:
 
 def _blocking(cell: list[dict], replicates: int, shortfall_rule: bool = True) -> str | None:
     """Why an n cell leaves every reading of its run undecided, or ``None``: fewer than
-    :data:`~proofs_checks.estimation.MIN_CONVERGED` of its winning fits stopped by the LM
+    :data:`~proofs_checks.nguyen2025cosine.estimation.MIN_CONVERGED` of its winning fits stopped by
+    the LM
     rule (the convergence rule) or, where the fitted class contains the target
     (``shortfall_rule``), more than :data:`MAX_SHORTFALL` of them short of the target's
     objective (the shortfall rule). Both depend on the fits alone, not on the loss."""

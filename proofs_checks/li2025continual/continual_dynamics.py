@@ -37,7 +37,6 @@ from moetheory.continual.analysis import (
 )
 from moetheory.continual.simulator import simulate_many
 from moetheory.engine.verdicts import symbolic_evidence
-from moetheory.exact import to_exact
 from moetheory.stats import (
     Comparison,
     MeanEstimate,
@@ -48,6 +47,7 @@ from moetheory.stats import (
     proportion_ci,
     stable,
 )
+from moetheory.symbolic.exact import to_exact
 
 __all__ = [
     "check_fig2",

@@ -27,7 +27,6 @@ from moetheory.estimation.experiment import (
 from moetheory.estimation.models import MixingMeasure, Router, gate_probabilities
 from moetheory.estimation.symbolic import jacobian_singular_values, regression_expr, score_expr
 from moetheory.estimation.voronoi import voronoi_cells, voronoi_loss
-from moetheory.exact import to_exact
 from moetheory.stats import (
     Budget,
     Comparison,
@@ -40,6 +39,7 @@ from moetheory.stats import (
     run_sequential,
     stable,
 )
+from moetheory.symbolic.exact import to_exact
 
 __all__: list[str] = []
 

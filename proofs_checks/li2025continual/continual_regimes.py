@@ -5,7 +5,8 @@ cluster ``n mod K``, members within ``O(σ0^1.5)`` of each other in ℓ∞ in th
 M = 5 experts (``M < N`` and ``M = Ω(K ln K)``, ``K ln K ≈ 3.3``), the paper's coupling
 ``η = σ0^0.5``, ``λ = Γ = σ0^1.25``. The expert sets are the clusters' sets ``M_k``: an expert
 belongs to ``M_k`` when the task of its argmax in eq. (11) lies in ``W_k``. Readings as in
-:mod:`proofs_checks.continual_lemmas` (``paper``, ``paper, random β``, ``code``); shared
+:mod:`proofs_checks.li2025continual.continual_lemmas` (``paper``, ``paper, random β``, ``code``);
+shared
 simulations, seeded from the run's master seed and the profile (:func:`_shared_seed`) and
 computed once per run (:func:`moetheory.engine.shared.shared`).
 """
@@ -30,8 +31,8 @@ from moetheory.continual.analysis import (
 from moetheory.continual.simulator import simulate_many, softmax
 from moetheory.engine.shared import shared
 from moetheory.stats import Comparison, MeanEstimate, betting_ci, compare, proportion_ci
-from proofs_checks.continual_dynamics import _curves, _md_table
-from proofs_checks.continual_lemmas import (
+from proofs_checks.li2025continual.continual_dynamics import _curves, _md_table
+from proofs_checks.li2025continual.continual_lemmas import (
     GRID,
     READING_TEXT,
     SEED_FILE,

@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
+from moetheory.stats._rounding import stable
+
 __all__ = [
     "INTERVAL_METHODS",
     "MeanEstimate",
@@ -128,8 +130,6 @@ class MeanEstimate:
         >>> MeanEstimate(0.5, 0.4, 0.6, 10, 0.95, "t").to_dict()
         {'mean': 0.5, 'ci': [0.4, 0.6], 'n': 10, 'level': 0.95, 'method': 't'}
         """
-        from moetheory.stats import stable
-
         out: dict[str, Any] = {
             "mean": stable(self.mean),
             "ci": [stable(self.low), stable(self.high)],

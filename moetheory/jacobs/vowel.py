@@ -5,9 +5,9 @@ vowel experiment: the mixture "reached the error criterion significantly faster 
 back propagation networks and required half as many epochs on average"; "learning time for
 the mixture model also scales well as number of experts increased" (4 to 8 experts); and
 "the linear models could classify well within a specific region of the input space". This
-module measures each on the stand-in data of :mod:`moetheory.jacobs_training` (2-D formant
+module measures each on the stand-in data of :mod:`moetheory.jacobs.training` (2-D formant
 inputs, 4 vowel classes, 50 training and 25 test speakers), many replicates at once with the
-portable batched networks of :mod:`moetheory.jacobs_batched`.
+portable batched networks of :mod:`moetheory.jacobs.batched`.
 
 * :func:`epochs_to_criterion`: full-batch gradient-descent epochs until the training
   accuracy first reaches a criterion, for a mixture of ``k`` experts (loss 1.3,
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.jacobs_batched import BatchedMLP
-from moetheory.jacobs_training import (
+from moetheory.jacobs.batched import BatchedMLP
+from moetheory.jacobs.training import (
     N_TRAIN,
     VOWEL_FORMANTS,
     init_batched_mixture,
@@ -136,12 +136,12 @@ def init_batched_mlp(hidden: int, rngs: list[np.random.Generator]) -> BatchedMLP
 
     Notes
     -----
-    The experts of :func:`moetheory.jacobs_training.init_mixture` start from the same
+    The experts of :func:`moetheory.jacobs.training.init_mixture` start from the same
     :math:`N(0, 0.5^2)`, so neither model gets a better-scaled start.
 
     See Also
     --------
-    moetheory.jacobs_training.init_batched_mixture : the mixture's initialisation.
+    moetheory.jacobs.training.init_batched_mixture : the mixture's initialisation.
 
     Examples
     --------
@@ -204,7 +204,7 @@ def epochs_to_criterion(
     size : int
         Experts ``k`` or hidden units ``H``.
     rngs : list of numpy.random.Generator
-        One per replicate: it draws the data (:func:`moetheory.jacobs_training.standin_batch`),
+        One per replicate: it draws the data (:func:`moetheory.jacobs.training.standin_batch`),
         then the initial weights. Generators seeded alike give the two models the same data.
     criterion : float
         Training accuracy to reach, in (0, 1].
@@ -232,7 +232,7 @@ def epochs_to_criterion(
     See Also
     --------
     region_accuracy : the locality experiment on the same stand-in.
-    moetheory.jacobs_batched.BatchedMixture, moetheory.jacobs_batched.BatchedMLP : the models.
+    moetheory.jacobs.batched.BatchedMixture, moetheory.jacobs.batched.BatchedMLP : the models.
 
     Examples
     --------
@@ -352,7 +352,7 @@ def region_accuracy(
     See Also
     --------
     epochs_to_criterion : the epoch experiment on the same stand-in.
-    moetheory.jacobs_training.run_specialization_many : the mixing proportions of such runs.
+    moetheory.jacobs.training.run_specialization_many : the mixing proportions of such runs.
 
     Examples
     --------

@@ -18,9 +18,9 @@ The network (seed 001): a softmax gate, linear in the input (with bias), and ``k
 each a single layer of ``q = 4`` sigmoid units (one linear boundary per output) on the same
 input. The targets are one-hot class vectors. Training is full-batch gradient descent on
 the mean over cases of loss 1.1 or of loss 1.3 (sign-corrected, see
-:mod:`moetheory.jacobs1991`). :func:`train` does it for one mixture with the gradients of
-that module; the experiments (:func:`run_specialization_many`, :mod:`moetheory.jacobs_vowel`)
-train many replicates as one batch with :class:`moetheory.jacobs_batched.BatchedMixture`,
+:mod:`moetheory.jacobs.losses`). :func:`train` does it for one mixture with the gradients of
+that module; the experiments (:func:`run_specialization_many`, :mod:`moetheory.jacobs.vowel`)
+train many replicates as one batch with :class:`moetheory.jacobs.batched.BatchedMixture`,
 whose results are the same bits on every CPU. The gate starts at zero (equal proportions,
 the paper's "unbiased state"); expert weights start ``N(0, 0.5^2)``.
 """
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.jacobs1991 import loss_and_gradients
-from moetheory.jacobs_batched import BatchedMixture
+from moetheory.jacobs.batched import BatchedMixture
+from moetheory.jacobs.losses import loss_and_gradients
 
 __all__ = [
     "N_TRAIN",
@@ -147,7 +147,7 @@ class MixtureNet:
     See Also
     --------
     init_mixture : the initial weights.
-    moetheory.jacobs_batched.BatchedMixture : many mixtures trained as one batch.
+    moetheory.jacobs.batched.BatchedMixture : many mixtures trained as one batch.
 
     Examples
     --------
@@ -241,7 +241,7 @@ def forward(net: MixtureNet, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     :math:`p = \\operatorname{softmax}(\\tilde X G)` (max-shifted),
     :math:`o_i = \\sigma(\\tilde X W_i)`, :math:`\\tilde X = [X, 1]`. NumPy's own ``exp``
     and ``@``: results may differ in the last bits between CPUs (the experiments use
-    :class:`moetheory.jacobs_batched.BatchedMixture`, which does not).
+    :class:`moetheory.jacobs.batched.BatchedMixture`, which does not).
 
     See Also
     --------
@@ -294,7 +294,7 @@ def gradients(
 
     Notes
     -----
-    Chain rule through :func:`moetheory.jacobs1991.loss_and_gradients`:
+    Chain rule through :func:`moetheory.jacobs.losses.loss_and_gradients`:
     :math:`\\partial E/\\partial W_i = \\tilde x\\,(\\partial E/\\partial o_i \\odot
     o_i \\odot (1 - o_i))^T` and :math:`\\partial E/\\partial G = \\tilde x\\,
     (\\partial E/\\partial z)^T`, averaged over cases.
@@ -654,14 +654,14 @@ def run_specialization_many(
 
     Notes
     -----
-    Training is :class:`moetheory.jacobs_batched.BatchedMixture`: elementwise operations,
+    Training is :class:`moetheory.jacobs.batched.BatchedMixture`: elementwise operations,
     sums along the case axis and a portable exponential, so the results are the same bits on
     every BLAS library and SIMD width.
 
     See Also
     --------
     run_specialization : one replicate.
-    moetheory.jacobs_vowel.region_accuracy : locality of the same kind of runs.
+    moetheory.jacobs.vowel.region_accuracy : locality of the same kind of runs.
 
     Examples
     --------

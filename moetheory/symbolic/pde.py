@@ -1,12 +1,13 @@
 r"""The parameter-interaction PDE (4) of seed 002, :math:`\beta_1^\top\partial H/\partial\beta_1=0`.
 
 Here :math:`H(x, \beta_1, \eta) = \exp(s(x, \beta_1))\,h(x, \eta)` with an arbitrary (undefined)
-expert function :math:`h` and a router score :math:`s` from :mod:`moetheory.routers`.
+expert function :math:`h` and a router score :math:`s` from :mod:`moetheory.symbolic.routers`.
 
 General dimension (Euler operator). For :math:`c > 0`, the chain rule gives
 :math:`\beta_1^\top \nabla_{\beta_1} f(\beta_1) = \frac{d}{dc} f(c\beta_1)\big|_{c=1}`, and
 :math:`(c\beta_1)^\top x = c\,\beta_1^\top x`, :math:`\|c\beta_1\| = c\|\beta_1\|`. Every score of
-:mod:`moetheory.routers` depends on :math:`\beta_1` only through :math:`u = \beta_1^\top x` and
+:mod:`moetheory.symbolic.routers` depends on :math:`\beta_1` only through :math:`u = \beta_1^\top
+x` and
 :math:`n_b = \|\beta_1\|`, so :math:`\beta_1^\top\partial H/\partial\beta_1` is obtained exactly
 from the scalar form by substituting :math:`u \to cu`, :math:`n_b \to c n_b` and differentiating
 in :math:`c` (:func:`euler_residual`); this holds for every :math:`d_1 \ge 1` at once.
@@ -28,7 +29,7 @@ import numpy as np
 import sympy as sp
 from sympy.polys.domains import QQ
 
-from moetheory.routers import NB, NX, Router, U, coordinates
+from moetheory.symbolic.routers import NB, NX, Router, U, coordinates
 
 __all__ = [
     "ETA",
@@ -147,7 +148,7 @@ class EulerResult:
 
     Examples
     --------
-    >>> from moetheory.routers import COSINE
+    >>> from moetheory.symbolic.routers import COSINE
     >>> res = euler_residual(COSINE)
     >>> res.holds_identically, res.vanishing_set()
     (True, ['everywhere on the piece'])
@@ -173,7 +174,7 @@ class EulerResult:
 
         Examples
         --------
-        >>> from moetheory.routers import perturbed_cosine_router
+        >>> from moetheory.symbolic.routers import perturbed_cosine_router
         >>> euler_residual(perturbed_cosine_router()).holds_identically
         False
         """
@@ -190,7 +191,7 @@ class EulerResult:
 
         Examples
         --------
-        >>> from moetheory.routers import perturbed_cosine_router
+        >>> from moetheory.symbolic.routers import perturbed_cosine_router
         >>> euler_residual(perturbed_cosine_router()).vanishing_set()
         ['u = 0', 'h(x, eta) = 0']
         """
@@ -250,7 +251,7 @@ def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> Eul
 
     Examples
     --------
-    >>> from moetheory.routers import COSINE, perturbed_cosine_router
+    >>> from moetheory.symbolic.routers import COSINE, perturbed_cosine_router
     >>> euler_residual(COSINE).ratio
     0
     >>> r = euler_residual(perturbed_cosine_router())
@@ -312,7 +313,7 @@ def vanishing_factors(expr: sp.Expr) -> list[sp.Expr]:
 
     Examples
     --------
-    >>> from moetheory.routers import TAU1
+    >>> from moetheory.symbolic.routers import TAU1
     >>> vanishing_factors(TAU1 * U / (NB + TAU1) ** 2)
     [u]
     """
@@ -369,7 +370,7 @@ def one_sided_euler(
 
     Examples
     --------
-    >>> from moetheory.routers import EPS, normalised_router
+    >>> from moetheory.symbolic.routers import EPS, normalised_router
     >>> one_sided_euler(normalised_router("clamp", "expert"), EPS)
     {'right': 0, 'left': u/epsilon, 'jump': -u/epsilon}
     """
@@ -432,7 +433,7 @@ def reduce_norms(expr: sp.Expr, beta1: sp.Matrix, x: sp.Matrix) -> sp.Expr:
         An expression in the coordinates of ``beta1`` and ``x``, their norms (square roots
         of sums of squares) and other symbols, rational in all of them.
     beta1, x : sympy.Matrix
-        The coordinate vectors (see :func:`moetheory.routers.coordinates`).
+        The coordinate vectors (see :func:`moetheory.symbolic.routers.coordinates`).
 
     Returns
     -------
@@ -512,7 +513,7 @@ def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.routers.coordinates`), or
+        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.symbolic.routers.coordinates`), or
         the difference is not rational in the coordinates and norms.
 
     See Also
@@ -538,7 +539,7 @@ def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from moetheory.routers import COSINE
+    >>> from moetheory.symbolic.routers import COSINE
     >>> explicit_check(euler_residual(COSINE), 1)["agrees"]
     True
     """
@@ -666,7 +667,7 @@ def mp_check(
 
     Examples
     --------
-    >>> from moetheory.routers import COSINE
+    >>> from moetheory.symbolic.routers import COSINE
     >>> pts = sample_points(np.random.default_rng(1), 2, 1)
     >>> mp_check(euler_residual(COSINE), pts, {})["agrees"]
     True
@@ -805,7 +806,7 @@ def linear_second_order_explicit(d1: int) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.routers.coordinates`).
+        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.symbolic.routers.coordinates`).
 
     See Also
     --------

@@ -1,0 +1,85 @@
+"""Decisions of statistical claims: one framework for every Monte Carlo comparison.
+
+How a check uses it (the whole API):
+
+1. **Estimate** each quantity with an interval that fits it
+   (private module ``_intervals``, re-exported here): :func:`mean_ci` (Student-t, clipped
+   to the quantity's ``bounds``), :func:`proportion_ci` (Clopper-Pearson),
+   :func:`betting_ci` (bounded quantities; exact at any level and valid at every look),
+   :func:`bootstrap_ci` (BCa, moderate levels only).
+2. **Decide** each comparison with one of four rules, with a tolerance fixed in the code
+   before any data is seen:
+
+   * :func:`compare` (equivalence, reference ``r``, tolerance ``t``): ``supported`` iff
+     ``r - t <= low`` and ``high <= r + t``; ``unsupported`` iff ``high < r - t`` or
+     ``low > r + t``;
+   * :func:`at_most` (bound ``b``): ``supported`` iff ``high <= b + t``; ``unsupported``
+     iff ``low > b + t``;
+   * :func:`at_least` (bound ``b``): ``supported`` iff ``low >= b - t``; ``unsupported``
+     iff ``high < b - t``;
+   * :func:`greater` (threshold ``c``, smallest meaningful effect ``e``): ``supported`` iff
+     ``low > c``; otherwise ``unsupported`` iff ``high < c + e``;
+
+   and ``inconclusive`` otherwise: a wide interval can never support a claim.
+3. **Combine** the comparisons of a claim with :func:`combine` (any ``unsupported`` wins,
+   then any ``inconclusive``).
+4. **Replicate adaptively** with :func:`run_sequential` and a :class:`Budget` set by the
+   profile: batches of replicates until the claim is decided or the budget is spent; each
+   look's intervals use ``alpha / max_looks`` (Bonferroni over the looks fixed in advance),
+   or the full ``alpha`` for anytime-valid intervals.
+5. **Print** every estimate through :func:`stable` (4 significant digits; :func:`stable_tree`
+   for a whole evidence structure), and put
+   ``Comparison.to_dict()`` in the evidence: it names the rule, estimate, interval method,
+   level, alpha, n and tolerance.
+
+The run's family level :data:`FAMILY_ALPHA` is shared among statistical claims by the
+engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
+"""
+
+from __future__ import annotations
+
+from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
+from moetheory.stats._intervals import (
+    INTERVAL_METHODS,
+    MeanEstimate,
+    betting_ci,
+    bootstrap_ci,
+    mean_ci,
+    proportion_ci,
+)
+from moetheory.stats._rounding import stable, stable_tree
+from moetheory.stats._rules import (
+    RULES,
+    Comparison,
+    at_least,
+    at_most,
+    claimed_values,
+    combine,
+    compare,
+    greater,
+)
+from moetheory.stats._sequential import Budget, SequentialResult, run_sequential
+
+__all__ = [
+    "FAMILY_ALPHA",
+    "INTERVAL_METHODS",
+    "RULES",
+    "Budget",
+    "Comparison",
+    "MeanEstimate",
+    "SequentialResult",
+    "at_least",
+    "at_most",
+    "betting_ci",
+    "bootstrap_ci",
+    "claim_alpha",
+    "claimed_values",
+    "combine",
+    "compare",
+    "greater",
+    "mean_ci",
+    "proportion_ci",
+    "run_sequential",
+    "stable",
+    "stable_tree",
+]
