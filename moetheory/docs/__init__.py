@@ -1946,7 +1946,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             report = json.loads(args.report.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
-            print(f"moetheory.docs: error: cannot read --report {args.report}: {exc}", file=sys.stderr)
+            print(f"moetheory.docs: error: cannot read --report {args.report}: {exc}",
+                  file=sys.stderr)
             return 2
     else:
         from moetheory.engine.verification import verify
