@@ -1,0 +1,112 @@
+"""The house: the layout's promises, checked on the source tree (README, *Layout*)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("moetheory", "proofs_checks")
+#: Mathematics of the library: the engine imports none of it.
+MATHEMATICS = ("moetheory.stats", "moetheory.symbolic", "moetheory.estimation",
+               "moetheory.continual", "moetheory.jacobs", "moetheory.docs",
+               "moetheory.strategies", "proofs_checks")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> set[str]:
+    """The project modules ``path`` imports, anywhere in it (lazy imports count too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.add(full if full in MODULES else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return {m for m in found if m in MODULES}
+
+
+GRAPH = {name: _imports(path) - {name} for name, path in MODULES.items()}
+
+
+def _cycles() -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circle() -> None:
+    # a package's public face importing its private modules is not a circle; two modules
+    # importing each other (even lazily, inside a function) are
+    assert _cycles() == []
+
+
+def test_the_engine_imports_no_mathematics() -> None:
+    upward = {m: sorted(d for d in deps if d.startswith(MATHEMATICS))
+              for m, deps in GRAPH.items() if m.startswith("moetheory.engine")}
+    assert {m: d for m, d in upward.items() if d} == {}
+
+
+@pytest.mark.parametrize("package", ["moetheory.stats", "moetheory.symbolic",
+                                     "moetheory.jacobs", "moetheory.estimation",
+                                     "moetheory.continual"])
+def test_the_mathematics_never_imports_the_docs_generator_or_the_checks(package: str) -> None:
+    bad = {m: sorted(d for d in deps if d.startswith(("moetheory.docs", "proofs_checks")))
+           for m, deps in GRAPH.items() if m.startswith(package)}
+    assert {m: d for m, d in bad.items() if d} == {}
+
+
+def test_few_modules_directly_under_the_package() -> None:
+    top = sorted(p.name for p in (ROOT / "moetheory").glob("*.py"))
+    assert len(top) <= 6, top
+
+
+def test_no_source_file_over_1500_lines() -> None:
+    long = {}
+    for folder in ("moetheory", "proofs_checks", "tests", "benchmarks", "examples", "docs"):
+        for path in (ROOT / folder).rglob("*.py"):
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > 1500 and "_build" not in path.parts:
+                long[str(path.relative_to(ROOT))] = n
+    assert long == {}
