@@ -32,6 +32,11 @@ How a check uses it (the whole API):
    ``Comparison.to_dict()`` in the evidence: it names the rule, estimate, interval method,
    level, alpha, n and tolerance.
 
+6. **Report** a claim checked under several readings with :func:`readings_outcome`: one
+   reading per entry (name, comparisons, evidence, derivation), primary first; its
+   comparisons go into the evidence as rows (:func:`comparison_rows`) and as a Markdown table
+   (:func:`comparisons_markdown`).
+
 The run's family level :data:`FAMILY_ALPHA` is shared among statistical claims by the
 engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
 """
@@ -46,6 +51,13 @@ from moetheory.stats._intervals import (
     bootstrap_ci,
     mean_ci,
     proportion_ci,
+)
+from moetheory.stats._readings import (
+    ReadingData,
+    comparison_rows,
+    comparisons_markdown,
+    comparisons_summary,
+    readings_outcome,
 )
 from moetheory.stats._rounding import stable, stable_tree
 from moetheory.stats._rules import (
@@ -67,6 +79,7 @@ __all__ = [
     "Budget",
     "Comparison",
     "MeanEstimate",
+    "ReadingData",
     "SequentialResult",
     "at_least",
     "at_most",
@@ -76,9 +89,13 @@ __all__ = [
     "claimed_values",
     "combine",
     "compare",
+    "comparison_rows",
+    "comparisons_markdown",
+    "comparisons_summary",
     "greater",
     "mean_ci",
     "proportion_ci",
+    "readings_outcome",
     "run_sequential",
     "stable",
     "stable_tree",

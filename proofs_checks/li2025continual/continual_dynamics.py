@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -41,10 +40,11 @@ from moetheory.stats import (
     Comparison,
     MeanEstimate,
     betting_ci,
-    combine,
     compare,
+    comparisons_markdown,
     mean_ci,
     proportion_ci,
+    readings_outcome,
     stable,
 )
 from moetheory.symbolic.exact import to_exact
@@ -129,25 +129,6 @@ def _curves(res: CLResult, metric: str) -> np.ndarray:
     if metric == "F":
         return res.forgetting_code if code else res.forgetting
     return res.generalization_code if code else res.generalization
-
-
-def _table(comparisons: Sequence[Comparison], rule: str) -> list[dict[str, Any]]:
-    return [dict(c.to_dict(), rule=rule) for c in comparisons]
-
-
-def _md_table(comparisons: Sequence[Comparison]) -> str:
-    lines = [
-        "| comparison | estimate | CI | reference | tolerance | verdict |",
-        "|---|---|---|---|---|---|",
-    ]
-    for c in comparisons:
-        e = c.estimate
-        label = c.label.replace("|", "\\|")  # a norm's bars must not split the table cell
-        lines.append(
-            f"| {label} | {e.mean:.4g} | [{e.low:.4g}, {e.high:.4g}] | {c.reference:.4g} "
-            f"| {c.tolerance:.4g} | {c.verdict.value} |"
-        )
-    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------------------
@@ -409,52 +390,6 @@ MEANINGFUL = 0.1  # smallest meaningful effect: 10% of ū
 LATE = 0.1  # the late window is the last 10% of the rounds
 
 
-def _comparisons_summary(comps: list[Comparison]) -> str:
-    """E.g. "of 14 comparisons: 3 unsupported (a; b; c), 4 inconclusive (d; ...), 7 supported"."""
-    parts = []
-    for verdict in (Verdict.UNSUPPORTED, Verdict.INCONCLUSIVE, Verdict.SUPPORTED):
-        labels = [c.label for c in comps if c.verdict is verdict]
-        if not labels:
-            continue
-        if verdict is Verdict.SUPPORTED:
-            parts.append(f"{len(labels)} supported")
-        else:
-            shown = "; ".join(labels[:3]) + ("; ..." if len(labels) > 3 else "")
-            parts.append(f"{len(labels)} {verdict.value} ({shown})")
-    return f"of {len(comps)} comparisons: " + ", ".join(parts)
-
-
-def _statistical_outcome(
-    readings_data: list[tuple[str, list[Comparison], dict[str, Any], str]],
-    reading_text: dict[str, str],
-    alpha_each: float,
-    ctx: CheckContext,
-) -> Outcome:
-    """One Reading per reading (verdict = combine of its comparisons), primary first."""
-    readings = []
-    for name, comps, evidence, derivation in readings_data:
-        verdict = combine([c.verdict for c in comps])
-        summary = _comparisons_summary(comps)
-        readings.append(Reading(
-            name=name,
-            reading=reading_text[name],
-            verdict=verdict,
-            summary=summary,
-            evidence=dict(evidence, comparisons=_table(comps, evidence.get("rule", ""))),
-            derivation=derivation,
-        ))
-    out = Outcome.from_readings(
-        readings,
-        ci_level_each=1 - alpha_each,
-        bonferroni_comparisons=sum(len(c) for _, c, _, _ in readings_data),
-        seed=ctx.seed,
-        profile=ctx.profile,
-    )
-    out.summary = " | ".join(f"{r.name}: {r.verdict.value} ({r.summary})" for r in readings)
-    out.derivation = "\n\n".join(f"**Reading `{r.name}`.** {r.derivation}" for r in readings)
-    return out
-
-
 # --------------------------------------------------------------------------------------
 # Figure 2
 # --------------------------------------------------------------------------------------
@@ -673,7 +608,7 @@ def check_fig2(ctx: CheckContext) -> Outcome:
                 f"{m} M={M}: {c[m]['late_mean']:.3g}/{c[m]['peak_of_mean']:.3g}"
                 for m in "FG" for M in FIG2_MS[1:]
                 for c in [curves[f"M={M}, termination"]])
-            + ".\n\n" + _md_table(comps)
+            + ".\n\n" + comparisons_markdown(comps)
         )
         data.append((reading, comps, evidence, mean_deriv))
         run_comps, run_ev = _fig2_per_run(runs, alpha)
@@ -685,14 +620,14 @@ def check_fig2(ctx: CheckContext) -> Outcome:
             + ". Runs whose late G is higher without termination: " + ", ".join(
                 f"{key}: {v['runs_higher_without_termination']}/{v['runs']}"
                 for key, v in term_ev.items())
-            + ".\n\n" + _md_table(run_comps)
+            + ".\n\n" + comparisons_markdown(run_comps)
         )
         per_run.append((f"{reading}, per run", run_comps,
                         dict(evidence, per_run=run_ev | term_ev), run_deriv))
     texts = dict(READING_TEXT)
     for reading in readings:
         texts[f"{reading}, per run"] = FIG2_PER_RUN_TEXT.format(r=reading)
-    return _statistical_outcome(data + per_run, texts, alpha, ctx)
+    return readings_outcome(data + per_run, texts, alpha, ctx)
 
 
 #: Share of runs above which the single run of the figure counts as typical (fixed a priori).
@@ -935,20 +870,21 @@ def check_prop1(ctx: CheckContext) -> Outcome:
             "average; mean size of the updates in the last 10% of rounds "
             f"{ev['mean_update_norm_last_10pct']:.3g} (scale of a ground truth "
             f"mean $\\|w_n\\|$ = {ev['mean_ground_truth_norm']:.3g}): "
-            "the models keep moving, not only by rounding.\n\n" + _md_table(literal)
+            "the models keep moving, not only by rounding.\n\n" + comparisons_markdown(literal)
         )
         approx_deriv = (
             "Late update norm relative to the mean ground-truth norm: mean "
             f"{lr['mean']:.3g}, median {lr['median']:.3g}, max {lr['max']:.3g}; replicates "
             f"below {NEARLY_FROZEN:g}: {ev['replicates_nearly_frozen']}/{R}; replicates with "
-            f"stable expert sets: {ev['replicates_sets_stable']}/{R}.\n\n" + _md_table(approx)
+            f"stable expert sets: {ev['replicates_sets_stable']}/{R}.\n\n"
+            + comparisons_markdown(approx)
         )
         literal_data.append((reading, literal, ev, deriv))
         approx_data.append((f"{reading}, approximately frozen", approx, ev, approx_deriv))
     texts = dict(READING_TEXT)
     for reading in readings:
         texts[f"{reading}, approximately frozen"] = PROP1_APPROX_TEXT.format(r=reading)
-    return _statistical_outcome(literal_data + approx_data, texts, alpha, ctx)
+    return readings_outcome(literal_data + approx_data, texts, alpha, ctx)
 
 
 @claim(
@@ -978,7 +914,7 @@ def check_prop2(ctx: CheckContext) -> Outcome:
     data.append(_prop2_scaling(ctx, R, alpha))
     texts = dict(READING_TEXT, scaling=PROP2_SCALING_TEXT)
     texts["paper, Γ <= λ (A.4)"] = A4_TEXT
-    return _statistical_outcome(data, texts, alpha, ctx)
+    return readings_outcome(data, texts, alpha, ctx)
 
 
 def _prop2_reading(
@@ -1036,7 +972,7 @@ def _prop2_reading(
         f"largest gap at $t_2$: {gap_t2.mean():.4f}; mean largest within-set gap at $t_1$: "
         f"{within.mean():.4f}; share of rounds after $t_2$ that move the routed expert: "
         f"{wrong['without'].mean():.3f} without vs {wrong['with'].mean():.3f} with "
-        "termination.\n\n" + _md_table(comps)
+        "termination.\n\n" + comparisons_markdown(comps)
     )
     return (name, comps, ev, deriv)
 
@@ -1077,7 +1013,8 @@ def _prop2_scaling(
         "Mean largest gate gap at $t_2$: " + ", ".join(
             f"$\\sigma_0 = {s}$: {g.mean():.4g} ($t_2 = {t}$)"
             for s, g, t in zip(PROP2_SIGMAS, gaps, t2s, strict=True))
-        + f"; mean fitted exponent {slopes.mean():.3f} (claim: >= 1.75).\n\n" + _md_table(comps)
+        + f"; mean fitted exponent {slopes.mean():.3f} (claim: >= 1.75).\n\n"
+        + comparisons_markdown(comps)
     )
     return ("scaling", comps, ev, deriv)
 
@@ -1137,10 +1074,10 @@ def check_prop3(ctx: CheckContext) -> Outcome:
         deriv = (
             f"{ev['terminated_replicates']}/{R} replicates terminated. Share of routings "
             f"inside the task's own set and distance from uniform inside the set:\n\n"
-            + _md_table(comps)
+            + comparisons_markdown(comps)
         )
         data.append((name, comps, ev, deriv))
-    return _statistical_outcome(data, dict(READING_TEXT, **{runs[3][0]: A4_TEXT}), alpha, ctx)
+    return readings_outcome(data, dict(READING_TEXT, **{runs[3][0]: A4_TEXT}), alpha, ctx)
 
 
 # --------------------------------------------------------------------------------------
@@ -1320,10 +1257,11 @@ def check_fig4_5(ctx: CheckContext) -> Outcome:
                 f"Γ={g:.3f}: {c if isinstance(c, str) else f'{c:.3f}'}"
                 for g, c in zip(FIG45_GAMMAS, ev["fig4_mean_within_set_tv"], strict=True))
             + f" (λ = {ev['lambda']:.3f}); Figure 5 (N = 30): mean late G per Γ: "
-            + ", ".join(f"{x:.3g}" for x in ev["mean_late_G"]) + ".\n\n" + _md_table(comps)
+            + ", ".join(f"{x:.3g}" for x in ev["mean_late_G"]) + ".\n\n"
+            + comparisons_markdown(comps)
         )
         data.append((reading, comps, ev, deriv))
-    return _statistical_outcome(data, READING_TEXT, alpha, ctx)
+    return readings_outcome(data, READING_TEXT, alpha, ctx)
 
 
 # --------------------------------------------------------------------------------------
@@ -1410,10 +1348,10 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         deriv = (
             "$T_1 = \\lceil M/\\eta\\rceil$ = "
             + ", ".join(f"{ev['T1'][M]} (M={M})" for M in MORE_MS)
-            + " grows with $M$ by definition; measured:\n\n" + _md_table(comps)
+            + " grows with $M$ by definition; measured:\n\n" + comparisons_markdown(comps)
         )
         data.append((reading, comps, ev, deriv))
-    return _statistical_outcome(data, READING_TEXT, alpha, ctx)
+    return readings_outcome(data, READING_TEXT, alpha, ctx)
 
 
 if __name__ == "__main__":

@@ -47,11 +47,12 @@ from moetheory.stats import (
     MeanEstimate,
     betting_ci,
     compare,
+    comparisons_markdown,
     mean_ci,
     proportion_ci,
+    readings_outcome,
     stable,
 )
-from proofs_checks.li2025continual.continual_dynamics import _md_table, _statistical_outcome
 
 __all__ = [
     "GRID",
@@ -220,14 +221,14 @@ def _exponent_reading(
         f"{quantity}: geometric mean over replicates per σ0 "
         + ", ".join(f"σ0={s:g}: {_geometric_mean(values[s]):.4g}" for s in xs)
         + f"; fitted exponent {est.mean:.3f} [{est.low:.3f}, {est.high:.3f}].\n\n"
-        + _md_table(comps)
+        + comparisons_markdown(comps)
     )
     return (name, comps, ev, deriv)
 
 
 def _outcome(ctx: CheckContext, data: list, alpha: float) -> Outcome:
     texts = {name: READING_TEXT.get(name.split(":")[0], name) for name, *_ in data}
-    return _statistical_outcome(data, texts, alpha, ctx)
+    return readings_outcome(data, texts, alpha, ctx)
 
 
 def _src(*lines: int) -> dict[str, list[int]]:
@@ -418,7 +419,7 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
             "−η(ℓ_loc + αM f/t)π_{m_t}(δ_{m m_t} − π_m) x̄: against x̄ for m_t and along x̄ for "
             "the others, and ⟨x̄, v_n⟩ > 0 when the signal column dominates. Mean |step| along "
             f"v_n: selected {ev['mean_selected_step']:.3g}, unselected "
-            f"{ev['mean_unselected_step']:.3g}.\n\n" + _md_table(comps)
+            f"{ev['mean_unselected_step']:.3g}.\n\n" + comparisons_markdown(comps)
         )
         data.append((reading, comps, ev, deriv))
     return _outcome(ctx, data, alpha)
@@ -498,7 +499,7 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
             "per expert gives sqrt(ln(2M/δ)/(2T1)) = O(sqrt(η ln M / M)): both O(η^0.5) in η; "
             "the second decays only like M^{-1/2}. Measured mean per η: "
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_eta"]) + "; per M: "
-            + ", ".join(f"{v:.3g}" for v in ev["mean_by_M"]) + ".\n\n" + _md_table(comps)
+            + ", ".join(f"{v:.3g}" for v in ev["mean_by_M"]) + ".\n\n" + comparisons_markdown(comps)
         )
         data.append((reading, comps, ev, deriv))
     return _outcome(ctx, data, alpha)
@@ -544,7 +545,7 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
                                        e_eta, -0.5, EXP_TOL))
         ev.update(simulator_seed=seed, mean_by_eta=[float(by_eta[float(x)].mean())
                                                     for x in ETA_GRID])
-        data.append((name, comps, ev, deriv + "\n\n" + _md_table(comps[-1:])))
+        data.append((name, comps, ev, deriv + "\n\n" + comparisons_markdown(comps[-1:])))
     return _outcome(ctx, data, alpha)
 
 
@@ -658,7 +659,7 @@ def check_lemma13(ctx: CheckContext) -> Outcome:
                                    "runs_all_hold": int(allok.sum()), "runs": R}
         data.append((reading, comps, ev, "Softmax over experts of the clean gate outputs on "
                      "fresh data of each task, with the gate of round T1 + 1.\n\n"
-                     + _md_table(comps)))
+                     + comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -698,7 +699,7 @@ def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
                 ev[f"sigma0={s0:g}, {label}"] = {
                     "runs_all_covered": int(covered.sum()), "runs": R,
                     "mean_tasks_covered": float(np.mean([len(np.unique(m)) for m in members]))}
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -761,7 +762,7 @@ def check_lemma15(ctx: CheckContext) -> Outcome:
                                  betting_ci(share[ok], alpha, (0.0, 1.0)), 1.0, 0.05))
             ev[f"sigma0={s0:g}"] = {"mean_share": float(np.nanmean(share)),
                                    "T1": free.config.T1, "t1": _t1(free.config)}
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -822,7 +823,7 @@ def check_prop2_t1(ctx: CheckContext) -> Outcome:
             est = _nan_estimate(alpha)
             comps = [Comparison("fewer than 2 usable runs at some σ0", est, 0.0, 0.0,
                                 Verdict.INCONCLUSIVE)]
-            data.append((reading, comps, {"simulator_seed": seed}, _md_table(comps)))
+            data.append((reading, comps, {"simulator_seed": seed}, comparisons_markdown(comps)))
             continue
         _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-set gate gap at t1",
                                           {s: within[s][ok[s]] for s in within},
@@ -895,7 +896,7 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
             comps.append(Comparison("termination round: fewer than 2 terminated runs at some "
                                     "σ0", _nan_estimate(alpha), -0.75, EXP_TOL,
                                     Verdict.INCONCLUSIVE))
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -946,7 +947,7 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
             data.append((reading, comps, {"simulator_seed": seed,
                                           "usable_runs": {str(s): int(v.size)
                                                           for s, v in within.items()}},
-                         _md_table(comps)))
+                         comparisons_markdown(comps)))
             continue
         _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-set gap after termination",
                                           within, [("O", 1.25)], alpha)
@@ -1031,7 +1032,8 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
         deriv = (
             f"Mean max_m |f − 1/M| at T1: α = 0.5: {ev['mean_imbalance_alpha_0.5']:.3g}; "
             f"α = 0: {ev['mean_imbalance_alpha_0']:.3g} (experts never used with α = 0: "
-            f"{ev['experts_never_used_alpha_0']:.1f} of 20 on average).\n\n" + _md_table(comps)
+            f"{ev['experts_never_used_alpha_0']:.1f} of 20 on average).\n\n"
+            + comparisons_markdown(comps)
         )
         data.append((reading, comps, ev, deriv))
     return _outcome(ctx, data, alpha)
@@ -1109,7 +1111,7 @@ def check_prop2_router(ctx: CheckContext) -> Outcome:
         ev = {"simulator_seed": seed, "sigma0": GRID[-1], "usable_runs": int(used.sum()),
               "rule": "stats.compare (tolerance 0.05) and analysis.greater"}
         data.append((reading, comps, ev, "Routing noise λ = σ0^1.25 against within-set gaps "
-                     "that Proposition 2 puts at O(σ0^1.75).\n\n" + _md_table(comps)))
+                     "that Proposition 2 puts at O(σ0^1.75).\n\n" + comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -1169,7 +1171,7 @@ def check_thm1_repeats(ctx: CheckContext) -> Outcome:
               "mean_change": float(mean_change.mean()), "rule": "stats.compare, greater"}
         data.append((reading, comps, ev, "Eq. (5) projects w − w_{n_t} onto the orthogonal "
                      "complement of X_t's columns, a non-expansive map, so the error on "
-                     "w_{n_t} cannot grow.\n\n" + _md_table(comps)))
+                     "w_{n_t} cannot grow.\n\n" + comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -1219,7 +1221,7 @@ def check_thm1_gap(ctx: CheckContext) -> Outcome:
             comps.append(greater(f"σ0={s0:g}: 1 − E‖w_τ(l) − w_n_i‖² / (D/N²) > 0",
                                  mean_ci(1 - ratio, alpha), 0.0, 0.0))
             ev[f"sigma0={s0:g}"] = {"mean_ratio": float(ratio.mean())}
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -1278,5 +1280,5 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
               "rule": "analysis.greater; scaling.exponent_at_most with tolerance 0"}
         data.append((reading, comps, ev, "Mean late G(MoE)/G(M = 1) per σ0: "
                      + ", ".join(f"{x:.3g}" for x in ev["mean_ratio"]) + ".\n\n"
-                     + _md_table(comps)))
+                     + comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)

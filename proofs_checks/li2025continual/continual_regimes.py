@@ -30,8 +30,15 @@ from moetheory.continual.analysis import (
 )
 from moetheory.continual.simulator import simulate_many, softmax
 from moetheory.engine.shared import shared
-from moetheory.stats import Comparison, MeanEstimate, betting_ci, compare, proportion_ci
-from proofs_checks.li2025continual.continual_dynamics import _curves, _md_table
+from moetheory.stats import (
+    Comparison,
+    MeanEstimate,
+    betting_ci,
+    compare,
+    comparisons_markdown,
+    proportion_ci,
+)
+from proofs_checks.li2025continual.continual_dynamics import _curves
 from proofs_checks.li2025continual.continual_lemmas import (
     GRID,
     READING_TEXT,
@@ -212,7 +219,7 @@ def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
                                     MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha),
                                     0.0, 0.1, Verdict.INCONCLUSIVE))
         data.append((reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
-                     "\n\n" + _md_table(comps)))
+                     "\n\n" + comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -270,7 +277,7 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
                                  paired_ci(la, lb, alpha), 0.0, tol))
         data.append((reading, comps, ev, "Terminated runs per M: "
                      + ", ".join(f"M={M}: {v}/{R}" for M, v in ev["terminated"].items())
-                     + ".\n\n" + _md_table(comps)))
+                     + ".\n\n" + comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -321,7 +328,7 @@ def check_within_cluster(ctx: CheckContext) -> Outcome:
         ]
         ev = {"simulator_seed": seed, "sigma0": GRID[-1],
               "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -439,7 +446,7 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
         if min(int(v.sum()) for v in [*ok.values(), *oka.values()]) < 2:
             comps = [Comparison("fewer than 2 usable runs at some σ0", _nan_estimate(alpha),
                                 0.0, 0.0, Verdict.INCONCLUSIVE)]
-            data.append((reading, comps, {"simulator_seed": seed}, _md_table(comps)))
+            data.append((reading, comps, {"simulator_seed": seed}, comparisons_markdown(comps)))
             continue
         _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-M_k gate gap at t1",
                                           {s: within[s][ok[s]] for s in within},
@@ -503,7 +510,7 @@ def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
                                  betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05))
             ev[f"sigma0={s0:g}"] = {"mean_share": float(share.mean()),
                                    "runs_all_hold": int((share == 1.0).sum())}
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
 
 
@@ -553,5 +560,5 @@ def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
             comps.append(compare(f"σ0={s0:g}: share of rounds T1 < t <= t1 with the ordering",
                                  betting_ci(share[fin], alpha, (0.0, 1.0)), 1.0, 0.05))
             ev[f"sigma0={s0:g}"] = {"mean_share": float(np.nanmean(share)), "T1": T1, "t1": t1}
-        data.append((reading, comps, ev, _md_table(comps)))
+        data.append((reading, comps, ev, comparisons_markdown(comps)))
     return _outcome(ctx, data, alpha)
