@@ -394,3 +394,21 @@ def test_behaviour_hash_sees_every_number_of_the_entry_and_comparisons() -> None
     moved = compare("x", MeanEstimate(1.0, 0.5, 1.5 + 2**-52, 10, 0.99), 1.0, 0.6)
     assert base != calibrate.behaviour_hash(payload, [moved])
     assert base != calibrate.behaviour_hash(payload, [])
+
+
+def test_every_stored_row_is_current() -> None:
+    # a stored row describes the shipped check: after a change of a check's code, either the
+    # behaviour is unchanged (`python benchmarks/calibrate.py --restamp --jobs 2` keeps the
+    # row, in minutes) or the row is re-run; a row without recorded behaviour can be kept
+    # across no refactor, so every row records it
+    from moetheory.engine.registry import load_checks, registered
+
+    load_checks()
+    known = {c.id for c in registered()}
+    rows = calibrate.load_rows()
+    stale = sorted(cid for cid, row in rows.items()
+                   if cid not in known or row.fingerprint != calibrate.fingerprint(cid))
+    assert stale == [], f"stale rows (run calibrate.py --restamp, then --render): {stale}"
+    unrecorded = sorted(cid for cid, row in rows.items()
+                        if sorted(row.behaviour) != [str(s) for s in calibrate.BEHAVIOUR_SEEDS])
+    assert unrecorded == []
