@@ -37,7 +37,8 @@ can run ``--budget`` (a few cheap checks on a few seeds) and fail.
 ``benchmarks/calibration/<claim>.json`` (:data:`STORE`): seeds, counts, seconds, the UTC date
 the *fingerprint* of the check (SHA-256 of the code of the claim function and of the code
 it uses, :func:`fingerprint`) and its *behaviour* on :data:`BEHAVIOUR_SEEDS` (a hash of the
-report entry and of every comparison of the shipped run, :func:`behaviour_hash`).
+verdict, of every comparison and of every number of the report entry of the shipped run,
+:func:`behaviour_hash`; and a hash of the whole entry, prose included, :func:`entry_hash`).
 ``--render docs/calibration.md`` builds the page from every stored record, without running
 anything: a record whose fingerprint no longer matches the code is flagged "stale: re-run",
 and every statistical claim without a record at :data:`FULL_SEEDS` seeds is listed under
@@ -93,7 +94,7 @@ from moetheory.stats import (
 
 __all__ = ["BEHAVIOUR_SEEDS", "BUDGET_CLAIMS", "FULL_SEEDS", "HARNESS", "NOT_RUN", "STORE", "Row",
            "behaviour_hash", "calibrate_claim", "calibrate_claims", "current_behaviour",
-           "fingerprint", "is_sequential", "load_rows", "main", "move_for", "render",
+           "entry_hash", "fingerprint", "is_sequential", "load_rows", "main", "move_for", "render",
            "restamp", "save_row"]
 
 #: Where the rows are stored, one JSON record per claim.
@@ -247,30 +248,53 @@ def _take_fits() -> Fits:
 
 
 def behaviour_hash(payload: dict[str, object], record: list[Comparison]) -> str:
-    """SHA-256 (first 16 hex digits) of what a check did under one master seed: its report
-    payload (verdict, summary, evidence, readings, derivation; canonical JSON, floats by
-    ``repr``) and every comparison it made, in order, with every number in full.
+    """SHA-256 (first 16 hex digits) of what a check decided and computed under one master
+    seed: its verdict, every comparison it made (rule, label, estimate, interval, n,
+    reference, tolerance, verdict; every number in full, by ``repr``) and every number of its
+    report entry with the key path that holds it. The entry's prose (summaries, readings,
+    derivations, the module paths they name) is not part of it: :func:`entry_hash` is.
 
-    Two runs with the same hash gave the same report entry byte for byte and made the same
-    comparisons: for calibration they are the same check (:func:`restamp`).
+    A calibration row is computed from these alone, so two runs with the same hash are, for
+    calibration, the same check (:func:`restamp`).
     """
+    numbers: list[tuple[str, str]] = []
+
+    def walk(obj: object, path: str) -> None:
+        if isinstance(obj, dict):
+            for key in sorted(obj, key=str):
+                walk(obj[key], f"{path}/{key}")
+        elif isinstance(obj, list | tuple):
+            for i, item in enumerate(obj):
+                walk(item, f"{path}/{i}")
+        elif obj is None or isinstance(obj, bool | int | float):
+            numbers.append((path, repr(obj)))
+
+    walk(payload, "")
     comparisons = [[c.rule, c.label, repr(c.estimate.mean), repr(c.estimate.low),
                     repr(c.estimate.high), c.estimate.n, repr(c.reference), repr(c.tolerance),
                     c.verdict.value] for c in record]
-    text = json.dumps([payload, comparisons], sort_keys=True, default=repr,
-                      ensure_ascii=True, allow_nan=True)
+    text = json.dumps([str(payload.get("verdict")), comparisons, numbers], ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def entry_hash(payload: dict[str, object]) -> str:
+    """SHA-256 (first 16 hex digits) of a check's whole report entry (canonical JSON, floats by
+    ``repr``): its prose included. Recorded beside :func:`behaviour_hash` so that a restamp
+    says whether the report's text changed too."""
+    text = json.dumps(payload, sort_keys=True, default=repr, ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _run(task: Task
          ) -> tuple[int, dict[str, dict[str, Result | str]], dict[str, list[Comparison]], Fits,
-                    dict[str, str]]:
+                    dict[str, tuple[str, str]]]:
     """One master seed of one or more passes (``variants``, in order): every claim of the group
     in this process, in order, so that checks sharing a simulation or a fit (cached per
     process) compute it once, also across the passes. A check that raises gives its error
     text instead of its comparisons. Returns the results per variant and claim, the
     recorded comparisons of the non-sequential claims (for :func:`rejudge`) and, for the
-    shipped pass, the rates cells it fitted and each claim's :func:`behaviour_hash`.
+    shipped pass, the rates cells it fitted and each claim's :func:`behaviour_hash` and
+    :func:`entry_hash`.
 
     The task's ``fits`` (the shipped pass's cells of this seed) are remembered before the
     variant passes run, so that a sequential rates check run again does not fit again what
@@ -282,7 +306,7 @@ def _run(task: Task
     rates_experiment._CELLS.update(fits)
     out: dict[str, dict[str, Result | str]] = {v: {} for v in variants}
     records: dict[str, list[Comparison]] = {}
-    hashes: dict[str, str] = {}
+    hashes: dict[str, tuple[str, str]] = {}
     for variant, claim_id in ((v, c) for v in variants for c in claim_ids):
         ctx = claim_context(claim_id, RunSettings(seed=seed, profile="quick"))
         record: list[Comparison] = []
@@ -305,7 +329,7 @@ def _run(task: Task
             continue
         out[variant][claim_id] = _result(record, sequential, str(payload["verdict"]))
         if variant == "shipped":
-            hashes[claim_id] = behaviour_hash(payload, record)
+            hashes[claim_id] = (behaviour_hash(payload, record), entry_hash(payload))
             if not sequential:
                 records[claim_id] = record
     return seed, out, records, _take_fits() if "shipped" in variants else {}, hashes
@@ -340,6 +364,8 @@ class Row:
     #: :func:`behaviour_hash` of the shipped run on each of :data:`BEHAVIOUR_SEEDS` (keys are
     #: the seeds as text): what the check did, for :func:`restamp`.
     behaviour: dict[str, str] = field(default_factory=dict)
+    #: :func:`entry_hash` on the same seeds: whether a restamp also changed the report's text.
+    entries: dict[str, str] = field(default_factory=dict)
     #: Each time the code changed but the behaviour did not (:func:`restamp`): the date and
     #: the fingerprints before and after.
     restamps: list[dict[str, str]] = field(default_factory=list)
@@ -434,9 +460,10 @@ def calibrate_claims(claim_ids: list[str], seeds: int, jobs: int = 1,
             if reuse_fits and any(rerun or is_sequential(c) for c in claims):
                 shipped_fits.update({seed: fits for seed, _, _, fits, _ in ordered})
             for seed, _, _, _, hashes in ordered:
-                for cid, digest in hashes.items():
+                for cid, (decided, entry) in hashes.items():
                     if seed in BEHAVIOUR_SEEDS:
-                        rows[cid].behaviour[str(seed)] = digest
+                        rows[cid].behaviour[str(seed)] = decided
+                        rows[cid].entries[str(seed)] = entry
         return {v: {cid: [r[v][cid] for _, r, _, _, _ in ordered] for cid in claims}
                 for v in variants}
 
@@ -635,8 +662,10 @@ def fingerprint(claim_id: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
 
 
-def current_behaviour(claim_ids: list[str], jobs: int = 1) -> dict[str, dict[str, str]]:
-    """Each claim's :func:`behaviour_hash` under the current code on :data:`BEHAVIOUR_SEEDS`.
+def current_behaviour(claim_ids: list[str], jobs: int = 1
+                      ) -> dict[str, dict[str, tuple[str, str]]]:
+    """Each claim's :func:`behaviour_hash` and :func:`entry_hash` under the current code on
+    :data:`BEHAVIOUR_SEEDS`, by seed (as text).
 
     The shipped pass only, run as the calibration runs it: the claims of one check module
     together in one process per seed (shared simulations simulated once). A check that raises
@@ -654,11 +683,11 @@ def current_behaviour(claim_ids: list[str], jobs: int = 1) -> dict[str, dict[str
             results = list(pool.map(_run, tasks))
     else:
         results = [_run(t) for t in tasks]
-    out: dict[str, dict[str, str]] = {cid: {} for cid in claim_ids}
+    out: dict[str, dict[str, tuple[str, str]]] = {cid: {} for cid in claim_ids}
     for (group, *_), (seed, res, _, _, hashes) in zip(tasks, results, strict=True):
         for cid in group:
-            failed = res["shipped"].get(cid)
-            out[cid][str(seed)] = hashes.get(cid) or f"error: {failed}"
+            failed = f"error: {res['shipped'].get(cid)}"
+            out[cid][str(seed)] = hashes.get(cid) or (failed, failed)
     return out
 
 
@@ -668,12 +697,13 @@ def restamp(ids: list[str] | None = None, store: Path = STORE, jobs: int = 1
 
     A row is computed by the code its :attr:`Row.fingerprint` names. When that code changes
     (a refactor, a moved module, a renamed helper), the row still describes the check if the
-    check still *behaves* the same: this re-runs the shipped pass on :data:`BEHAVIOUR_SEEDS`
-    and compares :func:`behaviour_hash` with the hashes the row recorded. Identical on every
-    recorded seed: the row takes the new fingerprint and notes the restamp (date, fingerprints
-    before and after). Different: the row stays stale and must be re-run. A row without
-    recorded hashes gets them only while its fingerprint is still current (the code of the
-    run); otherwise it cannot be restamped.
+    check still *decides* the same: this re-runs the shipped pass on :data:`BEHAVIOUR_SEEDS`
+    and compares :func:`behaviour_hash` (verdict, every comparison, every number of the
+    report entry) with the hashes the row recorded. Identical on every recorded seed: the row
+    takes the new fingerprint and notes the restamp (date, fingerprints before and after, and
+    whether the entry's prose changed, by :func:`entry_hash`). Different: the row stays stale
+    and must be re-run. A row without recorded hashes gets them only while its fingerprint is
+    still current (the code of the run); otherwise it cannot be restamped.
 
     Parameters
     ----------
@@ -688,7 +718,8 @@ def restamp(ids: list[str] | None = None, store: Path = STORE, jobs: int = 1
     -------
     dict
         Claim ID -> ``"current"`` (code unchanged, hashes recorded), ``"recorded"`` (hashes
-        added to a current row), ``"restamped"``, or ``"stale: ..."`` with the reason.
+        added to a current row), ``"restamped"`` (``"restamped, report prose changed"`` when
+        the entry's text moved), or ``"stale: ..."`` with the reason.
     """
     load_checks()
     known = {c.id for c in registered()}
@@ -706,17 +737,21 @@ def restamp(ids: list[str] | None = None, store: Path = STORE, jobs: int = 1
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     for cid in todo_run:
         row = rows[cid]
+        decided = {seed: pair[0] for seed, pair in now[cid].items()}
+        entries = {seed: pair[1] for seed, pair in now[cid].items()}
         if not row.behaviour:
-            row.behaviour = now[cid]
+            row.behaviour, row.entries = decided, entries
             status[cid] = "recorded"
         else:
-            moved = [s for s, h in sorted(row.behaviour.items()) if now[cid].get(s) != h]
+            moved = [s for s, h in sorted(row.behaviour.items()) if decided.get(s) != h]
             if moved:
                 status[cid] = f"stale: behaviour differs on seed(s) {', '.join(moved)}"
                 continue
-            row.restamps.append({"date": date, "from": row.fingerprint, "to": prints[cid]})
-            row.fingerprint = prints[cid]
-            status[cid] = "restamped"
+            prose = any(entries.get(s) != h for s, h in row.entries.items())
+            row.restamps.append({"date": date, "from": row.fingerprint, "to": prints[cid],
+                                 "report prose": "changed" if prose else "identical"})
+            row.fingerprint, row.entries = prints[cid], entries
+            status[cid] = "restamped, report prose changed" if prose else "restamped"
         save_row(row, store)
     return dict(sorted(status.items()))
 
@@ -805,12 +840,14 @@ was shown identical at the commit of their run and now). The column
 when it has (the row may no longer describe the shipped check; it was computed on other code).
 
 **A row follows behaviour, not code** (session 15). Each row also records what its check did
-on master seeds 0, 1 and 2: a hash of the claim's report entry and of every comparison it made,
-every number in full. When the code changes without changing that (a refactor, a module
-moved), `python benchmarks/calibrate.py --restamp --jobs 2` re-runs those three seeds of every
-row whose fingerprint moved, in minutes, and a row whose hashes are identical takes the new
-fingerprint and notes the restamp in its record (`restamps`: date, fingerprints before and
-after); a row whose check now behaves differently stays **stale: re-run**.
+on master seeds 0, 1 and 2: a hash of the claim's verdict, of every comparison it made and of
+every number of its report entry, each in full (what a row is computed from), and a hash of
+the whole entry, prose included. When the code changes without changing the first (a
+refactor, a module moved), `python benchmarks/calibrate.py --restamp --jobs 2` re-runs those
+three seeds of every row whose fingerprint moved, in minutes, and a row whose hashes are
+identical takes the new fingerprint and notes the restamp in its record (`restamps`: date,
+fingerprints before and after, and whether the report's prose changed, as when a module
+path it names moved); a row whose check now decides differently stays **stale: re-run**.
 The claims of one module are calibrated together, seed by seed, so that simulations they share
 are run once; their `seconds` are the group's wall time divided by the number of claims, on the
 shared machine, under load. Each run also records the claim's own verdict on every seed of the
@@ -960,8 +997,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="re-run the recorded seeds of rows whose code changed; a row "
                              "whose check behaves identically stays current")
     args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error(f"--jobs must be >= 1, got {args.jobs}")
+    for option in ("seeds", "jobs"):
+        if getattr(args, option) < 1:
+            parser.error(f"--{option} must be >= 1, got {getattr(args, option)}")
     if args.restamp:
         ids = _statistical_ids(args.only) if args.only else None
         status = restamp(ids, args.store, args.jobs)
@@ -976,8 +1014,6 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.render).write_text(text, encoding="utf-8")
         print(f"wrote {args.render}")
         return 0
-    if args.seeds < 1:
-        parser.error(f"--seeds must be >= 1, got {args.seeds}")
     ids = list(BUDGET_CLAIMS) if args.budget else _statistical_ids(args.only)
     seeds = BUDGET_SEEDS if args.budget else args.seeds
     if not ids:

@@ -361,6 +361,7 @@ def test_a_row_follows_behaviour_not_code(tmp_path: Path) -> None:
     assert calibrate.restamp([cid], tmp_path) == {cid: "recorded"}
     recorded = calibrate.load_rows(tmp_path)[cid]
     assert sorted(recorded.behaviour) == [str(s) for s in calibrate.BEHAVIOUR_SEEDS]
+    assert sorted(recorded.entries) == sorted(recorded.behaviour)
     assert calibrate.restamp([cid], tmp_path) == {cid: "current"}  # nothing re-run
 
     recorded.fingerprint = "0" * 16  # as if the code had moved since the run
@@ -368,6 +369,7 @@ def test_a_row_follows_behaviour_not_code(tmp_path: Path) -> None:
     assert "stale: re-run" in calibrate.render(tmp_path, [cid])
     assert calibrate.restamp([cid], tmp_path) == {cid: "restamped"}
     row = calibrate.load_rows(tmp_path)[cid]
+    assert row.restamps[-1]["report prose"] == "identical"
     assert row.fingerprint == current and row.behaviour == recorded.behaviour
     assert row.restamps[-1]["from"] == "0" * 16 and row.restamps[-1]["to"] == current
     assert "| current |" in calibrate.render(tmp_path, [cid])
@@ -386,14 +388,22 @@ def test_a_row_follows_behaviour_not_code(tmp_path: Path) -> None:
 def test_behaviour_hash_sees_every_number_of_the_entry_and_comparisons() -> None:
     est = MeanEstimate(1.0, 0.5, 1.5, 10, 0.99)
     comparison = compare("x", est, 1.0, 0.6)
-    payload = {"verdict": "supported", "summary": "s", "evidence": {"v": 0.1}}
+    payload = {"verdict": "supported", "summary": "s", "evidence": {"v": 0.1, "n": [3, 4]}}
     base = calibrate.behaviour_hash(payload, [comparison])
     assert base == calibrate.behaviour_hash(dict(payload), [comparison])
-    assert base != calibrate.behaviour_hash({**payload, "evidence": {"v": 0.1 + 2**-55}},
-                                            [comparison])
+    for changed in ({**payload, "evidence": {"v": 0.1 + 2**-55, "n": [3, 4]}},
+                    {**payload, "evidence": {"v": 0.1, "n": [3, 5]}},
+                    {**payload, "evidence": {"w": 0.1, "n": [3, 4]}},
+                    {**payload, "verdict": "unsupported"}):
+        assert base != calibrate.behaviour_hash(changed, [comparison])
     moved = compare("x", MeanEstimate(1.0, 0.5, 1.5 + 2**-52, 10, 0.99), 1.0, 0.6)
     assert base != calibrate.behaviour_hash(payload, [moved])
     assert base != calibrate.behaviour_hash(payload, [])
+    # prose (a summary, a module path named in a reading) is not behaviour, but the entry's
+    # own hash sees it
+    prose = {**payload, "summary": "see moetheory.jacobs.training"}
+    assert calibrate.behaviour_hash(prose, [comparison]) == base
+    assert calibrate.entry_hash(prose) != calibrate.entry_hash(payload)
 
 
 def test_every_stored_row_is_current() -> None:
