@@ -21,6 +21,7 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.jacobs.losses import (
     MixtureSymbols,
+    Variant,
     eq_1_4_sym,
     eq_1_5_sym,
     gradient_sym,
@@ -83,6 +84,11 @@ def _enumerate(residual: Callable[[MixtureSymbols, int], sp.Matrix], ks=KS, qs=Q
 def _nonzero_exact(value: sp.Expr) -> bool:
     """True when ``value`` is certainly nonzero: exact simplification and 50-digit evaluation."""
     return sp.simplify(value) != 0 and abs(sp.N(value, 50)) > sp.Float("1e-30", 50)
+
+
+def _refuted_if_nonzero(value: sp.Expr) -> Verdict:
+    """REFUTED when ``value`` (a counterexample's gap) is certainly nonzero, else INCONCLUSIVE."""
+    return Verdict.REFUTED if _nonzero_exact(value) else Verdict.INCONCLUSIVE
 
 
 # --------------------------------------------------------------------------- eq. 1.4
@@ -161,7 +167,7 @@ def check_loss_1_3(ctx: CheckContext) -> Outcome:
     literal = Reading(
         "literal",
         "E_1.3(as written) = −log Σ p_i N(d; o_i, I)",
-        Verdict.REFUTED if _nonzero_exact(diff_val) else Verdict.INCONCLUSIVE,
+        _refuted_if_nonzero(diff_val),
         f"k=q=1, p=1, d=1, o=0: written E = {w_val}, NLL = {n_val} (differ by {diff_val})",
         {"counterexample": {"k": 1, "q": 1, "p": 1, "d": 1, "o": 0},
          "written": w_val, "nll": n_val, "difference": diff_val},
@@ -173,7 +179,7 @@ def check_loss_1_3(ctx: CheckContext) -> Outcome:
     up_to_const = Reading(
         "up-to-constant",
         "E_1.3(as written) − NLL is a constant",
-        Verdict.REFUTED if _nonzero_exact(change) else Verdict.INCONCLUSIVE,
+        _refuted_if_nonzero(change),
         f"for k=1 the gap is {gap}, which changes by {change} between d−o=0 and d−o=1 "
         "(the written loss *decreases* as the fit gets worse)",
         {"gap_k1": gap, "gap_at_r0": at_zero, "gap_at_r1": at_one, "change": change},
@@ -241,6 +247,16 @@ def _generic_1_3(sign: int) -> tuple[sp.Expr, sp.Expr]:
     return -sp.log(term + R), -(term / (term + R)) * (DL - OIL)
 
 
+def _gap_to_written_1_5(
+    s: MixtureSymbols, i: int, loss_variant: Variant, point: dict
+) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """At ``point``: the true ``∂E_1.3/∂o_{i1}`` (``loss_variant``), eq. 1.5 as written, and
+    their difference (simplified)."""
+    true = gradient_sym(loss_1_3_sym(s, loss_variant), s, i)[0].subs(point)
+    stated = eq_1_5_sym(s, i, "seed")[0].subs(point)
+    return true, stated, sp.simplify(true - stated)
+
+
 @claim(
     "j91.grad.1.5",
     reading="literal: eq. 1.5 as printed, −[p_i e^{+½r_i²} / Σ_j p_j e^{+½r_j²}](d − o_i), equals "
@@ -253,13 +269,11 @@ def check_grad_1_5(ctx: CheckContext) -> Outcome:
     residual = sp.simplify(sp.diff(loss_w, OIL) - formula_w)
     s = mixture_symbols(1, 1)
     point = {s.p[0]: 1, s.d[0]: 1, s.o[0, 0]: 0}
-    true_grad = gradient_sym(loss_1_3_sym(s, "seed"), s, 0)[0].subs(point)
-    stated = eq_1_5_sym(s, 0, "seed")[0].subs(point)
-    lit_value = sp.simplify(true_grad - stated)
+    true_grad, stated, lit_value = _gap_to_written_1_5(s, 0, "seed", point)
     literal = Reading(
         "literal",
         "eq. 1.5 (as written) = ∂E_1.3(as written)/∂o_i",
-        Verdict.REFUTED if _nonzero_exact(lit_value) else Verdict.INCONCLUSIVE,
+        _refuted_if_nonzero(lit_value),
         f"generic residual {residual} (= −2× eq. 1.5: the sign is flipped); k=q=1, p=1, "
         f"d=1, o=0: true derivative {true_grad}, eq. 1.5 gives {stated}",
         {"generic_residual": residual, "counterexample": {"k": 1, "q": 1, "p": 1, "d": 1, "o": 0},
@@ -268,13 +282,11 @@ def check_grad_1_5(ctx: CheckContext) -> Outcome:
     s2 = mixture_symbols(2, 1)
     pt2 = {s2.p[0]: sp.Rational(1, 2), s2.p[1]: sp.Rational(1, 2), s2.d[0]: 0,
            s2.o[0, 0]: 0, s2.o[1, 0]: 1}
-    mixed_true = gradient_sym(loss_1_3_sym(s2, "corrected"), s2, 1)[0].subs(pt2)
-    mixed_stated = eq_1_5_sym(s2, 1, "seed")[0].subs(pt2)
-    mixed_value = sp.simplify(mixed_true - mixed_stated)
+    mixed_true, mixed_stated, mixed_value = _gap_to_written_1_5(s2, 1, "corrected", pt2)
     mixed = Reading(
         "written-1.5-vs-corrected-1.3",
         "eq. 1.5 (as written) = ∂E_1.3(corrected)/∂o_i",
-        Verdict.REFUTED if _nonzero_exact(mixed_value) else Verdict.INCONCLUSIVE,
+        _refuted_if_nonzero(mixed_value),
         f"k=2, q=1, p=(1/2,1/2), d=0, o=(0,1), i=2: true {to_exact(mixed_true)} vs "
         f"stated {mixed_stated} (the weights use e^{{+½r²}} instead of e^{{−½r²}})",
         {"true_derivative": mixed_true, "eq_1_5_value": mixed_stated, "difference": mixed_value,
@@ -393,7 +405,7 @@ def check_cooperation(ctx: CheckContext) -> Outcome:
     no_dep = Reading(
         "no-dependence-1.3",
         "under 1.3 ∂E/∂o_i does not depend on o_j at all",
-        Verdict.REFUTED if _nonzero_exact(dep) else Verdict.INCONCLUSIVE,
+        _refuted_if_nonzero(dep),
         f"k=2, q=1, p=(1/2,1/2), d=0, o=(1,2): ∂²E/∂o_1∂o_2 = {dep} ≈ {sp.N(dep, 6)}",
         {"cross_derivative": dep},
     )

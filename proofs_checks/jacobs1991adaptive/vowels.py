@@ -202,9 +202,10 @@ def _log_ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.log(np.maximum(a, 1) / np.maximum(b, 1))
 
 
-def _ratio_text(comp: Comparison) -> str:
+def _ratio_text(comp: Comparison, what: str = "geometric-mean ratio") -> str:
+    """``what``, then the exponentiated mean log-ratio, its interval, ``n`` and the verdict."""
     est = comp.estimate
-    return (f"geometric-mean ratio {np.exp(est.mean):.3g} (CI [{np.exp(est.low):.3g}, "
+    return (f"{what} {np.exp(est.mean):.3g} (CI [{np.exp(est.low):.3g}, "
             f"{np.exp(est.high):.3g}], n = {est.n}) → {comp.verdict.value}")
 
 
@@ -228,6 +229,12 @@ def _epochs_draw(ctx: CheckContext, configs: list[tuple[str, int]], max_epochs: 
 def _censoring(data: dict[str, np.ndarray]) -> dict[str, int]:
     return {key.rsplit("/", 1)[0]: int(v.sum()) for key, v in data.items()
             if key.endswith("/censored")}
+
+
+def _epochs_design(max_epochs: int, data: dict[str, np.ndarray]) -> dict:
+    """The design entries the epoch claims share: data, criterion, cap, censored runs."""
+    return {"data": _STANDIN, "criterion": f"training accuracy >= {CRITERION}",
+            "max_epochs": max_epochs, "censored_runs": _censoring(data)}
 
 
 @review_claim(
@@ -290,8 +297,7 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
             f"[{np.exp(fast.estimate.low):.3g}, {np.exp(fast.estimate.high):.3g}]) → "
             f"{fast.verdict.value}", {"faster": fast.to_dict()}))
     design = {
-        "data": _STANDIN, "criterion": f"training accuracy >= {CRITERION}",
-        "max_epochs": max_epochs, "censored_runs": _censoring(seq.data),
+        **_epochs_design(max_epochs, seq.data),
         "mixture": "softmax gate linear in (F1, F2, 1), k experts of 4 sigmoid units, gate "
                    "at 0 and experts N(0, 0.5²) at the start, loss 1.3 sign-corrected",
         "backprop": "2 → H sigmoid → 4 sigmoid, weights N(0, 0.5²), mean squared error",
@@ -356,10 +362,7 @@ def check_vowel_scaling(ctx: CheckContext) -> Outcome:
     well, flat = seq.comparisons
 
     def text(comp: Comparison) -> str:
-        est = comp.estimate
-        return (f"epochs(8)/epochs(4): geometric mean {np.exp(est.mean):.3g} (CI "
-                f"[{np.exp(est.low):.3g}, {np.exp(est.high):.3g}], n = {est.n}) → "
-                f"{comp.verdict.value}")
+        return _ratio_text(comp, "epochs(8)/epochs(4): geometric mean")
 
     ev = {"epochs_k4": seq.data["mixture/4"], "epochs_k8": seq.data["mixture/8"]}
     readings = [
@@ -368,8 +371,7 @@ def check_vowel_scaling(ctx: CheckContext) -> Outcome:
         Reading("no-more-epochs", "8 experts need no more epochs than 4 (tolerance 1.1×)",
                 flat.verdict, text(flat), {"comparison": flat.to_dict()}),
     ]
-    design = {"data": _STANDIN, "criterion": f"training accuracy >= {CRITERION}",
-              "max_epochs": max_epochs, "censored_runs": _censoring(seq.data),
+    design = {**_epochs_design(max_epochs, seq.data),
               "training": "as j91.vowel.epochs (loss 1.3 sign-corrected, lr 1, full batch)",
               "cost_per_epoch": "proportional to the weights: 120 for k = 8 vs 60 for k = 4",
               "sequential": seq.evidence(), "seed": ctx.seed, "profile": ctx.profile}
