@@ -95,6 +95,35 @@ variant : {"seed", "corrected"}
     Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
     ``"corrected"`` = :math:`e^{-r^2/2}`.
 """,
+    "loss_params": """\
+Parameters
+----------
+{{name}}
+{{dop}}
+{{variant}}
+""",
+    "mixture_params": """\
+Parameters
+----------
+{{dop}}
+{{variant}}
+""",
+    "array_params": """\
+Parameters
+----------
+{{dop}}
+""",
+    "column": """\
+Returns
+-------
+sympy.Matrix, shape (q, 1)
+""",
+    "index_raises": """\
+Raises
+------
+ValueError
+    If ``i`` is not in ``[0, k - 1]``.
+""",
     "raises": """\
 Raises
 ------
@@ -345,14 +374,9 @@ def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     {{s}}
     {{index}}
 
-    Returns
-    -------
-    sympy.Matrix, shape (q, 1)
+    {{column}}
 
-    Raises
-    ------
-    ValueError
-        If ``i`` is not in ``[0, k - 1]``.
+    {{index_raises}}
 
     Notes
     -----
@@ -382,14 +406,9 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
     {{s}}
     {{index}}
 
-    Returns
-    -------
-    sympy.Matrix, shape (q, 1)
+    {{column}}
 
-    Raises
-    ------
-    ValueError
-        If ``i`` is not in ``[0, k - 1]``.
+    {{index_raises}}
 
     Notes
     -----
@@ -420,9 +439,7 @@ def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matri
     {{index}}
     {{variant}}
 
-    Returns
-    -------
-    sympy.Matrix, shape (q, 1)
+    {{column}}
 
     Raises
     ------
@@ -467,9 +484,7 @@ def validate_mixture(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Check and convert one case or a batch: ``d (..., q)``, ``o (..., k, q)``, ``p (..., k)``.
 
-    Parameters
-    ----------
-    {{dop}}
+    {{array_params}}
 
     Returns
     -------
@@ -539,10 +554,7 @@ def responsibilities(
 ) -> np.ndarray:
     """The weights ``h_i`` of eq. 1.5 (posterior responsibilities for ``"corrected"``).
 
-    Parameters
-    ----------
-    {{dop}}
-    {{variant}}
+    {{mixture_params}}
 
     Returns
     -------
@@ -596,11 +608,7 @@ def loss(
 ) -> np.ndarray:
     """Loss ``name`` (``"1.1"``, ``"1.2"`` or ``"1.3"``) per case; ``variant`` only for 1.3.
 
-    Parameters
-    ----------
-    {{name}}
-    {{dop}}
-    {{variant}}
+    {{loss_params}}
 
     Returns
     -------
@@ -638,11 +646,7 @@ def loss_and_gradients(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loss per case, ``dE/do`` (..., k, q) and ``dE/dz`` (..., k) with ``p = softmax(z)``.
 
-    Parameters
-    ----------
-    {{name}}
-    {{dop}}
-    {{variant}}
+    {{loss_params}}
 
     Returns
     -------
@@ -681,9 +685,7 @@ def loss_and_gradients(
 def eq_1_4(d: np.ndarray, o: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Eq. 1.4, ``-2 p_i (d - o_i)``, shape ``(..., k, q)``.
 
-    Parameters
-    ----------
-    {{dop}}
+    {{array_params}}
 
     Returns
     -------
@@ -717,10 +719,7 @@ def eq_1_5(
 ) -> np.ndarray:
     """Eq. 1.5 as a formula, ``-h_i (d - o_i)``, shape ``(..., k, q)``, ``h`` of ``variant``.
 
-    Parameters
-    ----------
-    {{dop}}
-    {{variant}}
+    {{mixture_params}}
 
     Returns
     -------
@@ -758,11 +757,7 @@ def grad_outputs(
 
     For 1.3 ``"seed"`` this is ``+h_i (d - o_i)`` (the opposite sign of eq. 1.5 as written).
 
-    Parameters
-    ----------
-    {{name}}
-    {{dop}}
-    {{variant}}
+    {{loss_params}}
 
     Returns
     -------
@@ -793,11 +788,7 @@ def grad_gate_logits(
 ) -> np.ndarray:
     """``dE/dz_i`` where ``p = softmax(z)`` (the gate's logits), shape ``(..., k)``.
 
-    Parameters
-    ----------
-    {{name}}
-    {{dop}}
-    {{variant}}
+    {{loss_params}}
 
     Returns
     -------
