@@ -629,17 +629,11 @@ def train_standin_mixtures(
 
     Parameters
     ----------
-    k : int
-        Number of experts.
-    loss_name : {"1.1", "1.3"}
-        Loss 1.1 or sign-corrected loss 1.3.
-    rngs : list of numpy.random.Generator
-        One per replicate: it draws the data (:func:`standin_batch`), then the initial expert
-        weights (:func:`init_batched_mixture`).
-    epochs : int
-        Full-batch gradient-descent steps on the first :data:`N_TRAIN` cases.
-    lr : float
-        Learning rate.
+    k, loss_name, rngs, epochs, lr
+        As :func:`run_specialization_many`: experts, loss (``"1.1"`` or ``"1.3"``), one
+        generator per replicate (the data of :func:`standin_batch`, then the weights of
+        :func:`init_batched_mixture`), gradient steps on the first :data:`N_TRAIN` cases,
+        learning rate.
     copy_inputs : bool
         Train on contiguous copies of the training inputs instead of views into ``x0, x1``.
 
@@ -647,15 +641,13 @@ def train_standin_mixtures(
     -------
     net : BatchedMixture
         The trained mixtures.
-    x0, x1 : ndarray, shape (S, 600)
-        The standardised formants of every case, the training cases first.
-    y : ndarray of int, shape (S, 600)
-        Class labels.
+    x0, x1, y : ndarray, shape (S, 600)
+        Every case's standardised formants (the training cases first) and class label.
 
     Raises
     ------
     ValueError
-        If ``rngs`` is empty.
+        From :func:`standin_batch`, if ``rngs`` is empty.
 
     Notes
     -----
