@@ -1,5 +1,5 @@
-"""Tests of moetheory.jacobs.losses, moetheory.jacobs.training and
-proofs_checks.jacobs1991adaptive.checks."""
+"""Tests of moetheory.jacobs.losses, moetheory.jacobs.training and the checks of
+proofs_checks.jacobs1991adaptive."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import proofs_checks.jacobs1991adaptive.checks as checks
+import proofs_checks.jacobs1991adaptive._common as common
+import proofs_checks.jacobs1991adaptive._speed_search as speed
+import proofs_checks.jacobs1991adaptive.error_functions as error_functions
+import proofs_checks.jacobs1991adaptive.vowels as vowels
 from moetheory import CheckContext, Verdict
 from moetheory.jacobs.losses import (
     eq_1_4,
@@ -117,13 +120,13 @@ def test_formulas_versus_true_gradients():
 @pytest.mark.parametrize(
     ("check", "claim_id", "expected"),
     [
-        (checks.check_grad_1_4, "j91.grad.1.4", Verdict.PROVED),
-        (checks.check_loss_1_3, "j91.loss.1.3", Verdict.REFUTED),
-        (checks.check_loss_1_3_corrected, "j91.loss.1.3.corrected", Verdict.PROVED),
-        (checks.check_grad_1_5, "j91.grad.1.5", Verdict.REFUTED),
-        (checks.check_grad_1_5_corrected, "j91.grad.1.5.corrected", Verdict.PROVED),
-        (checks.check_cooperation, "j91.cooperation", Verdict.PROVED),
-        (checks.check_adapt_speed_corrected, "j91.adapt-speed.corrected", Verdict.PROVED),
+        (error_functions.check_grad_1_4, "j91.grad.1.4", Verdict.PROVED),
+        (error_functions.check_loss_1_3, "j91.loss.1.3", Verdict.REFUTED),
+        (error_functions.check_loss_1_3_corrected, "j91.loss.1.3.corrected", Verdict.PROVED),
+        (error_functions.check_grad_1_5, "j91.grad.1.5", Verdict.REFUTED),
+        (error_functions.check_grad_1_5_corrected, "j91.grad.1.5.corrected", Verdict.PROVED),
+        (error_functions.check_cooperation, "j91.cooperation", Verdict.PROVED),
+        (error_functions.check_adapt_speed_corrected, "j91.adapt-speed.corrected", Verdict.PROVED),
     ],
 )
 def test_symbolic_verdicts(check, claim_id, expected):
@@ -134,33 +137,33 @@ def test_symbolic_verdicts(check, claim_id, expected):
 
 def test_enumeration_detects_a_wrong_formula():
     # eq. 1.4 without the factor p_i is false and must be caught for every k, q
-    res = checks._enumerate(
+    res = error_functions._enumerate(
         lambda s, i: gradient_sym(loss_1_2_sym(s), s, i) + 2 * s.residual(i), ks=(1, 2), qs=(1,)
     )
     assert not res["all_zero"] and len(res["nonzero_cases"]) == 3
-    ok = checks._enumerate(
+    ok = error_functions._enumerate(
         lambda s, i: gradient_sym(loss_1_2_sym(s), s, i) - eq_1_4_sym(s, i), ks=(1, 2), qs=(1,)
     )
     assert ok["all_zero"]
 
 
 def test_adapt_speed_halves():
-    by_name = {r.name: r for r in checks._SPEED_READINGS}
+    by_name = {r.name: r for r in speed.SPEED_READINGS}
     corrected_equal = by_name["grad-norm/equal-p/corrected"]
-    assert checks._decide_half(corrected_equal, "1.4")[0] is Verdict.PROVED
-    verdict, ev = checks._decide_half(corrected_equal, "1.5")
+    assert speed.decide_half(corrected_equal, "1.4")[0] is Verdict.PROVED
+    verdict, ev = speed.decide_half(corrected_equal, "1.5")
     assert verdict is Verdict.REFUTED
     cex = ev["counterexample"]
     speeds = [float(v) for v in cex["speeds_50_digits"]]
     assert speeds[cex["best_expert"] - 1] < max(speeds)
     # no proof rule may certify a false monotonicity
-    assert checks._monotone_certificate(corrected_equal, "1.5") is None
-    assert checks._monotone_certificate(by_name["weight/equal-p/as-written"], "1.5") is None
+    assert speed.monotone_certificate(corrected_equal, "1.5") is None
+    assert speed.monotone_certificate(by_name["weight/equal-p/as-written"], "1.5") is None
 
 
 def _size(case: dict) -> int:
     """A small case's size in steps
-    (:func:`proofs_checks.jacobs1991adaptive.checks._small_cases`)."""
+    (:func:`proofs_checks.jacobs1991adaptive._speed_search.small_cases`)."""
     step = "z" in case
     entries = [x for row in case["z" if step else "o"] for x in row]
     entries = [abs(x) if step else abs(x) * 4 for x in entries]
@@ -171,13 +174,13 @@ def _size(case: dict) -> int:
 @pytest.mark.parametrize("measure", ["grad", "weight", "step"])
 @pytest.mark.parametrize("equal_p", [True, False])
 def test_small_cases_come_in_order_of_size_each_once(measure, equal_p):
-    cases = list(checks._small_cases(measure, equal_p))
+    cases = list(speed.small_cases(measure, equal_p))
     sizes = [_size(c) for c in cases]
-    assert sizes == sorted(sizes) and sizes[-1] == checks.SMALL_STEPS
+    assert sizes == sorted(sizes) and sizes[-1] == speed.SMALL_STEPS
     keys = {repr(sorted(c.items())) for c in cases}
     assert len(keys) == len(cases)
-    targets = 2 if measure == "step" else 2 * checks.SMALL_STEPS + 1
-    assert len(cases) == (2 * checks.SMALL_STEPS + 1) ** 2 * targets * (1 if equal_p else 9)
+    targets = 2 if measure == "step" else 2 * speed.SMALL_STEPS + 1
+    assert len(cases) == (2 * speed.SMALL_STEPS + 1) ** 2 * targets * (1 if equal_p else 9)
 
 
 def test_adapt_speed_counterexamples_are_the_smallest_and_the_random_search_remains(
@@ -186,22 +189,22 @@ def test_adapt_speed_counterexamples_are_the_smallest_and_the_random_search_rema
     small cases are now searched exhaustively first, smallest first, so the counterexample
     shown is a smallest one; Hypothesis still searches the whole space when none of them
     violates the reading."""
-    by_name = {r.name: r for r in checks._SPEED_READINGS}
+    by_name = {r.name: r for r in speed.SPEED_READINGS}
     reading = by_name["grad-norm/any-p/as-written"]
-    cex = checks._search(reading, "1.4")
-    first = next(c for c in checks._small_cases("grad", False)
-                 if checks._violates(c, reading, "1.4", np))
+    cex = speed.search(reading, "1.4")
+    first = next(c for c in speed.small_cases("grad", False)
+                 if speed.violates(c, reading, "1.4", np))
     assert cex["d"] == first["d"] and cex["o"] == first["o"]
-    smaller = [c for c in checks._small_cases("grad", False) if _size(c) < _size(first)]
-    assert smaller and not any(checks._violates(c, reading, "1.4", np) for c in smaller)
-    monkeypatch.setattr(checks, "_small_cases", lambda *_a: iter(()))
-    found = checks._search(reading, "1.4")
+    smaller = [c for c in speed.small_cases("grad", False) if _size(c) < _size(first)]
+    assert smaller and not any(speed.violates(c, reading, "1.4", np) for c in smaller)
+    monkeypatch.setattr(speed, "small_cases", lambda *_a: iter(()))
+    found = speed.search(reading, "1.4")
     assert found is not None and found["best_expert"] >= 1
 
 
 def test_nonzero_exact():
-    assert checks._nonzero_exact(sp.exp(sp.Rational(1, 2)) - 1)
-    assert not checks._nonzero_exact(sp.exp(sp.log(2)) - 2)
+    assert error_functions._nonzero_exact(sp.exp(sp.Rational(1, 2)) - 1)
+    assert not error_functions._nonzero_exact(sp.exp(sp.log(2)) - 2)
 
 
 # --------------------------------------------------------------------------- training
@@ -244,8 +247,8 @@ def test_specialization_can_come_out_unsupported(monkeypatch):
         m = np.full(k, 1.0 / k)
         return [TrainResult(k, name, m, m, k, k, 1.0, 1.0, 0.0) for _ in rngs]
 
-    monkeypatch.setattr(checks, "run_specialization_many", fake)
-    out = checks.check_specialization(_ctx("j91.specialization"))
+    monkeypatch.setattr(vowels, "run_specialization_many", fake)
+    out = vowels.check_specialization(_ctx("j91.specialization"))
     assert out.verdict is Verdict.UNSUPPORTED
 
 
@@ -466,7 +469,7 @@ def test_vowel_epochs_decides_both_ways(monkeypatch, ratio, expected):
     import moetheory.jacobs.vowel as jv
 
     monkeypatch.setattr(jv, "epochs_to_criterion", _fake_epochs(ratio))
-    out = checks.check_vowel_epochs(_ctx("j91.vowel.epochs"))
+    out = vowels.check_vowel_epochs(_ctx("j91.vowel.epochs"))
     assert out.verdict.value == expected
     assert {r.verdict.value for r in out.readings} == {expected}
 
@@ -482,7 +485,7 @@ def test_vowel_scaling_decides_both_ways(monkeypatch, ratio, expected):
         return EpochsResult(np.rint(base * scale).astype(int), np.ones(len(rngs), dtype=bool))
 
     monkeypatch.setattr(jv, "epochs_to_criterion", fake)
-    out = checks.check_vowel_scaling(_ctx("j91.vowel.scaling"))
+    out = vowels.check_vowel_scaling(_ctx("j91.vowel.scaling"))
     assert out.verdict.value == expected
 
 
@@ -497,14 +500,14 @@ def test_vowel_locality_decides_both_ways(monkeypatch, outside, expected):
         return RegionAccuracy(inside, inside - 0.9 + outside, inside.copy(), np.full(n, 2))
 
     monkeypatch.setattr(jv, "region_accuracy", fake)
-    out = checks.check_vowel_locality(_ctx("j91.vowel.locality"))
+    out = vowels.check_vowel_locality(_ctx("j91.vowel.locality"))
     assert out.readings[0].verdict.value == expected
 
 
 def test_softmax_residuals_are_decided_as_rational_functions() -> None:
     """j91.gate-gradient writes e^{z_i} as a positive symbol and cancels: the true gradient
     identity cancels to 0, a false one (another expert's posterior) does not."""
-    z, p = checks._gate_symbols(2)
+    z, p = common.gate_symbols(2)
     e = sp.symbols("e1:3", nonnegative=True)
     base = dict(zip(z, sp.symbols("w1:3", positive=True), strict=True))
     base |= dict(zip(e, sp.symbols("u1:3", positive=True), strict=True))
@@ -513,10 +516,10 @@ def test_softmax_residuals_are_decided_as_rational_functions() -> None:
             for pi, ei in zip(p, e, strict=True)]
 
     def residual(expr: sp.Expr) -> sp.Expr:
-        return sp.cancel(sp.together(checks._exponentials_as_symbols(expr, base)))
+        return sp.cancel(sp.together(error_functions._exponentials_as_symbols(expr, base)))
 
     assert residual(sp.diff(E13, z[0]) - (p[0] - post[0])) == 0
     wrong = residual(sp.diff(E13, z[0]) - (p[0] - post[1]))
     assert wrong != 0 and not wrong.has(sp.exp)
-    assert checks._exponentials_as_symbols(sp.exp(2 * z[0] - e[1] / 2 + 3), base) == (
+    assert error_functions._exponentials_as_symbols(sp.exp(2 * z[0] - e[1] / 2 + 3), base) == (
         base[z[0]] ** 2 * base[e[1]] ** sp.Rational(-1, 2) * sp.exp(3))

@@ -32,6 +32,7 @@ import mpmath
 import numpy as np
 
 from moetheory.continual.portable import dot_last
+from moetheory.jacobs._docstrings import doc_filler
 
 __all__ = [
     "BatchedMLP",
@@ -184,6 +185,25 @@ def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
     return np.divide(1.0, out, out=out)
 
 
+#: Docstring text the methods below share (see :func:`moetheory.jacobs._docstrings.doc_filler`).
+_DOC_PARTS: dict[str, str] = {
+    "output": """\
+Parameters
+----------
+x0, x1 : ndarray, shape (S, n)
+
+Returns
+-------
+ndarray, shape (S, q, n)
+""",
+    "labels": """\
+labels : ndarray of int, shape (S, n), optional
+    Class labels; if given, the training accuracy before the step is returned.
+""",
+}
+_fill_doc = doc_filler(_DOC_PARTS)
+
+
 class _Scratch:
     """Arrays reused from step to step, one per (name, shape, dtype)."""
 
@@ -302,20 +322,16 @@ class BatchedMixture:
             _affine(self.experts, x0, x1)
         )
 
+    @_fill_doc
     def output(self, x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
         """The mixture's output ``y = Σ_i p_i o_i``, shape (S, q, n).
 
-        Parameters
-        ----------
-        x0, x1 : ndarray, shape (S, n)
-
-        Returns
-        -------
-        ndarray, shape (S, q, n)
+        {{output}}
         """
         p, o = self.forward(x0, x1)
         return (p[:, :, None, :] * o).sum(axis=1)
 
+    @_fill_doc
     def step(self, x0: np.ndarray, x1: np.ndarray, T: np.ndarray, loss_name: str,
              lr: float, labels: np.ndarray | None = None) -> np.ndarray | None:
         """One full-batch gradient-descent step on the mean of loss ``loss_name``, in place.
@@ -329,8 +345,7 @@ class BatchedMixture:
             Eq. 1.1 or sign-corrected eq. 1.3.
         lr : float
             Learning rate.
-        labels : ndarray of int, shape (S, n), optional
-            Class labels; if given, the training accuracy before the step is returned.
+        {{labels}}
 
         Returns
         -------
@@ -455,19 +470,15 @@ class BatchedMLP:
         np.add(a, self.out[:, H, :, None], out=a)
         return hid, portable_sigmoid(a, a, sc.work((S, q, n)))
 
+    @_fill_doc
     def output(self, x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
         """The network's output, shape (S, q, n) (a fresh array).
 
-        Parameters
-        ----------
-        x0, x1 : ndarray, shape (S, n)
-
-        Returns
-        -------
-        ndarray, shape (S, q, n)
+        {{output}}
         """
         return self._forward(x0, x1)[1].copy()
 
+    @_fill_doc
     def step(self, x0: np.ndarray, x1: np.ndarray, T: np.ndarray, lr: float,
              labels: np.ndarray | None = None) -> np.ndarray | None:
         """One full-batch backpropagation step on the mean squared error, in place.
@@ -477,8 +488,7 @@ class BatchedMLP:
         x0, x1 : ndarray, shape (S, n)
         T : ndarray, shape (S, q, n)
         lr : float
-        labels : ndarray of int, shape (S, n), optional
-            Class labels; if given, the training accuracy before the step is returned.
+        {{labels}}
 
         Returns
         -------

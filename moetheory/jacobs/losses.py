@@ -25,6 +25,8 @@ from typing import Literal
 import numpy as np
 import sympy as sp
 
+from moetheory.jacobs._docstrings import doc_filler
+
 __all__ = [
     "LOSSES",
     "VARIANTS",
@@ -55,6 +57,88 @@ VARIANTS: tuple[str, ...] = ("seed", "corrected")
 
 Variant = Literal["seed", "corrected"]
 _MAX_SYM = 8
+
+#: Docstring text the functions below share, by key: a docstring line ``{{key}}`` stands for
+#: it (see :func:`moetheory.jacobs._docstrings.doc_filler`).
+_DOC_PARTS: dict[str, str] = {
+    "s": """\
+s : MixtureSymbols
+    The symbols of one case (:func:`mixture_symbols`).
+""",
+    "sym_expr": """\
+Parameters
+----------
+{{s}}
+
+Returns
+-------
+sympy.Expr
+""",
+    "index": """\
+i : int
+    Expert index, 0-based.
+""",
+    "name": """\
+name : {"1.1", "1.2", "1.3"}
+    The loss, numbered as in the paper.
+""",
+    "dop": """\
+d : array_like, shape (..., q)
+    Desired output.
+o : array_like, shape (..., k, q)
+    Expert outputs, row ``i`` = :math:`o_i`.
+p : array_like, shape (..., k)
+    Mixing proportions (>= 0, summing to 1).
+""",
+    "variant": """\
+variant : {"seed", "corrected"}
+    Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
+    ``"corrected"`` = :math:`e^{-r^2/2}`.
+""",
+    "loss_params": """\
+Parameters
+----------
+{{name}}
+{{dop}}
+{{variant}}
+""",
+    "mixture_params": """\
+Parameters
+----------
+{{dop}}
+{{variant}}
+""",
+    "array_params": """\
+Parameters
+----------
+{{dop}}
+""",
+    "column": """\
+Returns
+-------
+sympy.Matrix, shape (q, 1)
+""",
+    "index_raises": """\
+Raises
+------
+ValueError
+    If ``i`` is not in ``[0, k - 1]``.
+""",
+    "raises": """\
+Raises
+------
+ValueError
+    For inputs of inconsistent shapes, non-finite values, proportions that are negative
+    or do not sum to 1, or an unknown name or variant.
+""",
+    "refs": """\
+References
+----------
+.. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
+   Local Experts", Neural Computation, 1991.
+""",
+}
+_fill_doc = doc_filler(_DOC_PARTS)
 
 
 def _sign(variant: str) -> int:
@@ -159,27 +243,18 @@ def mixture_symbols(k: int, q: int) -> MixtureSymbols:
     return MixtureSymbols(d, o, p)
 
 
+@_fill_doc
 def loss_1_1_sym(s: MixtureSymbols) -> sp.Expr:
     """Eq. 1.1, ``||d - sum_i p_i o_i||^2``.
 
-    Parameters
-    ----------
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-
-    Returns
-    -------
-    sympy.Expr
+    {{sym_expr}}
 
     Notes
     -----
     Eq. 1.1 of [1]_: :math:`E = \\lVert d - \\sum_i p_i o_i \\rVert^2`, the cooperative loss
     (the experts' outputs are blended before the error is taken).
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -197,27 +272,18 @@ def loss_1_1_sym(s: MixtureSymbols) -> sp.Expr:
     return sp.Add(*[res[m] ** 2 for m in range(s.q)])
 
 
+@_fill_doc
 def loss_1_2_sym(s: MixtureSymbols) -> sp.Expr:
     """Eq. 1.2, ``sum_i p_i ||d - o_i||^2``.
 
-    Parameters
-    ----------
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-
-    Returns
-    -------
-    sympy.Expr
+    {{sym_expr}}
 
     Notes
     -----
     Eq. 1.2 of [1]_ (the sum form): :math:`E = \\sum_i p_i \\lVert d - o_i \\rVert^2`; each
     expert is asked for the whole output vector.
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -231,16 +297,14 @@ def loss_1_2_sym(s: MixtureSymbols) -> sp.Expr:
     return sp.Add(*[s.p[i] * s.sq_dist(i) for i in range(s.k)])
 
 
+@_fill_doc
 def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
     """Eq. 1.3, ``-log sum_i p_i exp(sign/2 ||d - o_i||^2)`` (sign +1 as in the seed).
 
     Parameters
     ----------
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{s}}
+    {{variant}}
 
     Returns
     -------
@@ -256,10 +320,7 @@ def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
     Eq. 1.3 of [1]_: :math:`E = -\\log\\sum_i p_i e^{\\pm\\lVert d - o_i\\rVert^2/2}`. Only
     the minus sign gives the mixture negative log-likelihood (claim ``j91.loss.1.3``).
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -276,17 +337,11 @@ def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
     )
 
 
+@_fill_doc
 def mixture_nll_sym(s: MixtureSymbols) -> sp.Expr:
     """``-log sum_i p_i N(d; o_i, I_q)``: the mixture negative log-likelihood (exact density).
 
-    Parameters
-    ----------
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-
-    Returns
-    -------
-    sympy.Expr
+    {{sym_expr}}
 
     Notes
     -----
@@ -308,6 +363,7 @@ def mixture_nll_sym(s: MixtureSymbols) -> sp.Expr:
     )
 
 
+@_fill_doc
 def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     """``dE/do_i`` as a q x 1 column of partial derivatives.
 
@@ -315,19 +371,12 @@ def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     ----------
     expr : sympy.Expr
         A loss in the symbols ``s``.
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-    i : int
-        Expert index, 0-based.
+    {{s}}
+    {{index}}
 
-    Returns
-    -------
-    sympy.Matrix, shape (q, 1)
+    {{column}}
 
-    Raises
-    ------
-    ValueError
-        If ``i`` is not in ``[0, k - 1]``.
+    {{index_raises}}
 
     Notes
     -----
@@ -348,33 +397,24 @@ def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     return sp.Matrix([sp.diff(expr, s.o[i, m]) for m in range(s.q)])
 
 
+@_fill_doc
 def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
     """Eq. 1.4 as written: ``-2 p_i (d - o_i)``.
 
     Parameters
     ----------
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-    i : int
-        Expert index, 0-based.
+    {{s}}
+    {{index}}
 
-    Returns
-    -------
-    sympy.Matrix, shape (q, 1)
+    {{column}}
 
-    Raises
-    ------
-    ValueError
-        If ``i`` is not in ``[0, k - 1]``.
+    {{index_raises}}
 
     Notes
     -----
     Eq. 1.4 of [1]_: :math:`\\partial E/\\partial o_i = -2 p_i (d - o_i)`.
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -389,22 +429,17 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
     return -2 * s.p[i] * s.residual(i)
 
 
+@_fill_doc
 def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matrix:
     """Eq. 1.5: ``-h_i (d - o_i)``, ``h_i = p_i e^{sign r_i^2/2} / sum_j p_j e^{sign r_j^2/2}``.
 
     Parameters
     ----------
-    s : MixtureSymbols
-        The symbols of one case (:func:`mixture_symbols`).
-    i : int
-        Expert index, 0-based.
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{s}}
+    {{index}}
+    {{variant}}
 
-    Returns
-    -------
-    sympy.Matrix, shape (q, 1)
+    {{column}}
 
     Raises
     ------
@@ -417,10 +452,7 @@ def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matri
     :math:`h_i = p_i e^{\\pm r_i^2/2} / \\sum_j p_j e^{\\pm r_j^2/2}`,
     :math:`r_i = \\lVert d - o_i\\rVert`.
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -446,30 +478,20 @@ def _check_index(i: int, k: int) -> None:
 # --------------------------------------------------------------------------- NumPy versions
 
 
+@_fill_doc
 def validate_mixture(
     d: np.ndarray, o: np.ndarray, p: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Check and convert one case or a batch: ``d (..., q)``, ``o (..., k, q)``, ``p (..., k)``.
 
-    Parameters
-    ----------
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
+    {{array_params}}
 
     Returns
     -------
     d, o, p : ndarray
         The inputs as float arrays.
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
@@ -526,32 +548,19 @@ def _log_terms(d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: str) -> np.
         return np.log(p) + 0.5 * sign * _sq_dist(d, o)
 
 
+@_fill_doc
 def responsibilities(
     d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> np.ndarray:
     """The weights ``h_i`` of eq. 1.5 (posterior responsibilities for ``"corrected"``).
 
-    Parameters
-    ----------
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{mixture_params}}
 
     Returns
     -------
     ndarray, shape (..., k)
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
@@ -593,44 +602,26 @@ def _loss_grads(
     return value, grad_o, p * (dp - np.sum(p * dp, axis=-1, keepdims=True))
 
 
+@_fill_doc
 def loss(
     name: str, d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> np.ndarray:
     """Loss ``name`` (``"1.1"``, ``"1.2"`` or ``"1.3"``) per case; ``variant`` only for 1.3.
 
-    Parameters
-    ----------
-    name : {"1.1", "1.2", "1.3"}
-        The loss, numbered as in the paper.
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{loss_params}}
 
     Returns
     -------
     ndarray, shape (...)
         The loss of each case.
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
     Eqs. 1.1, 1.2 and 1.3 of [1]_ (see the module docstring).
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -649,24 +640,13 @@ def loss(
     return _loss_grads(name, d, o, p, variant)[0]
 
 
+@_fill_doc
 def loss_and_gradients(
     name: str, d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loss per case, ``dE/do`` (..., k, q) and ``dE/dz`` (..., k) with ``p = softmax(z)``.
 
-    Parameters
-    ----------
-    name : {"1.1", "1.2", "1.3"}
-        The loss, numbered as in the paper.
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{loss_params}}
 
     Returns
     -------
@@ -677,11 +657,7 @@ def loss_and_gradients(
         :math:`\\partial E/\\partial z_i` for gate logits :math:`z` with
         :math:`p = \\operatorname{softmax}(z)`.
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
@@ -705,36 +681,23 @@ def loss_and_gradients(
     return _loss_grads(name, d, o, p, variant)
 
 
+@_fill_doc
 def eq_1_4(d: np.ndarray, o: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Eq. 1.4, ``-2 p_i (d - o_i)``, shape ``(..., k, q)``.
 
-    Parameters
-    ----------
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
+    {{array_params}}
 
     Returns
     -------
     ndarray, shape (..., k, q)
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
     Eq. 1.4 of [1]_ as a formula, whether or not it is the derivative of anything.
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -750,42 +713,26 @@ def eq_1_4(d: np.ndarray, o: np.ndarray, p: np.ndarray) -> np.ndarray:
     return -2.0 * p[..., None] * (d[..., None, :] - o)
 
 
+@_fill_doc
 def eq_1_5(
     d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> np.ndarray:
     """Eq. 1.5 as a formula, ``-h_i (d - o_i)``, shape ``(..., k, q)``, ``h`` of ``variant``.
 
-    Parameters
-    ----------
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{mixture_params}}
 
     Returns
     -------
     ndarray, shape (..., k, q)
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
     Eq. 1.5 of [1]_ as a formula: :math:`-h_i (d - o_i)` with :math:`h` from
     :func:`responsibilities`.
 
-    References
-    ----------
-    .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-       Local Experts", Neural Computation, 1991.
+    {{refs}}
 
     See Also
     --------
@@ -802,6 +749,7 @@ def eq_1_5(
     return -h[..., None] * (d[..., None, :] - o)
 
 
+@_fill_doc
 def grad_outputs(
     name: str, d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> np.ndarray:
@@ -809,29 +757,13 @@ def grad_outputs(
 
     For 1.3 ``"seed"`` this is ``+h_i (d - o_i)`` (the opposite sign of eq. 1.5 as written).
 
-    Parameters
-    ----------
-    name : {"1.1", "1.2", "1.3"}
-        The loss, numbered as in the paper.
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{loss_params}}
 
     Returns
     -------
     ndarray, shape (..., k, q)
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----
@@ -850,34 +782,19 @@ def grad_outputs(
     return loss_and_gradients(name, d, o, p, variant)[1]
 
 
+@_fill_doc
 def grad_gate_logits(
     name: str, d: np.ndarray, o: np.ndarray, p: np.ndarray, variant: Variant = "corrected"
 ) -> np.ndarray:
     """``dE/dz_i`` where ``p = softmax(z)`` (the gate's logits), shape ``(..., k)``.
 
-    Parameters
-    ----------
-    name : {"1.1", "1.2", "1.3"}
-        The loss, numbered as in the paper.
-    d : array_like, shape (..., q)
-        Desired output.
-    o : array_like, shape (..., k, q)
-        Expert outputs, row ``i`` = :math:`o_i`.
-    p : array_like, shape (..., k)
-        Mixing proportions (>= 0, summing to 1).
-    variant : {"seed", "corrected"}
-        Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-        ``"corrected"`` = :math:`e^{-r^2/2}`.
+    {{loss_params}}
 
     Returns
     -------
     ndarray, shape (..., k)
 
-    Raises
-    ------
-    ValueError
-        For inputs of inconsistent shapes, non-finite values, proportions that are negative
-        or do not sum to 1, or an unknown name or variant.
+    {{raises}}
 
     Notes
     -----

@@ -48,6 +48,7 @@ __all__ = [
     "run_specialization_many",
     "standin_batch",
     "train",
+    "train_standin_mixtures",
     "vowel_standin",
 ]
 
@@ -615,6 +616,66 @@ def init_batched_mixture(k: int, rngs: list[np.random.Generator]) -> BatchedMixt
     return BatchedMixture(np.zeros((len(rngs), 3, k)), experts)
 
 
+def train_standin_mixtures(
+    k: int,
+    loss_name: str,
+    rngs: list[np.random.Generator],
+    epochs: int,
+    lr: float = 1.0,
+    *,
+    copy_inputs: bool = False,
+) -> tuple[BatchedMixture, np.ndarray, np.ndarray, np.ndarray]:
+    """Draw each replicate's stand-in data and train a batch of mixtures on its training cases.
+
+    Parameters
+    ----------
+    k, loss_name, rngs, epochs, lr
+        As :func:`run_specialization_many`: experts, loss (``"1.1"`` or ``"1.3"``), one
+        generator per replicate (the data of :func:`standin_batch`, then the weights of
+        :func:`init_batched_mixture`), gradient steps on the first :data:`N_TRAIN` cases,
+        learning rate.
+    copy_inputs : bool
+        Train on contiguous copies of the training inputs instead of views into ``x0, x1``.
+
+    Returns
+    -------
+    net : BatchedMixture
+        The trained mixtures.
+    x0, x1, y : ndarray, shape (S, 600)
+        Every case's standardised formants (the training cases first) and class label.
+
+    Raises
+    ------
+    ValueError
+        From :func:`standin_batch`, if ``rngs`` is empty.
+
+    Notes
+    -----
+    The arguments are not checked here (the callers check them). The experiments recorded
+    their results with views (:func:`run_specialization_many`) and with copies
+    (:func:`moetheory.jacobs.vowel.region_accuracy`); ``copy_inputs`` keeps each as it was.
+
+    See Also
+    --------
+    run_specialization_many, moetheory.jacobs.vowel.region_accuracy : what they measure after.
+
+    Examples
+    --------
+    >>> net, x0, x1, y = train_standin_mixtures(4, "1.3", [np.random.default_rng(0)], 5)
+    >>> net.experts.shape, x0.shape, y.shape
+    ((1, 3, 4, 4), (1, 600), (1, 600))
+    """
+    x0, x1, y = standin_batch(rngs)
+    net = init_batched_mixture(k, rngs)
+    T = one_hot(y[:, :N_TRAIN])
+    tr0, tr1 = x0[:, :N_TRAIN], x1[:, :N_TRAIN]
+    if copy_inputs:
+        tr0, tr1 = tr0.copy(), tr1.copy()
+    for _ in range(epochs):
+        net.step(tr0, tr1, T, loss_name, lr)
+    return net, x0, x1, y
+
+
 def run_specialization_many(
     k: int,
     loss_name: str,
@@ -672,13 +733,8 @@ def run_specialization_many(
     _check_training(loss_name, epochs, lr)
     if not 0 < threshold < 1:
         raise ValueError(f"threshold must lie in (0, 1), got {threshold!r}")
-    x0, x1, y = standin_batch(rngs)
-    net = init_batched_mixture(k, rngs)
-    T = one_hot(y[:, :N_TRAIN])
-    tr0, tr1 = x0[:, :N_TRAIN], x1[:, :N_TRAIN]
-    for _ in range(epochs):
-        net.step(tr0, tr1, T, loss_name, lr)
-    final = net.mean_loss(tr0, tr1, T, loss_name)
+    net, x0, x1, y = train_standin_mixtures(k, loss_name, rngs, epochs, lr)
+    final = net.mean_loss(x0[:, :N_TRAIN], x1[:, :N_TRAIN], one_hot(y[:, :N_TRAIN]), loss_name)
     p, o = net.forward(x0, x1)
     correct = np.argmax((p[:, :, None, :] * o).sum(axis=1), axis=1) == y
     p_test = p[:, :, N_TRAIN:]

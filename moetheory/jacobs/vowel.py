@@ -34,6 +34,7 @@ from moetheory.jacobs.training import (
     init_batched_mixture,
     one_hot,
     standin_batch,
+    train_standin_mixtures,
 )
 
 __all__ = [
@@ -364,12 +365,7 @@ def region_accuracy(
         raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
     if not 0 < min_share < 1:
         raise ValueError(f"min_share must lie in (0, 1), got {min_share!r}")
-    x0, x1, y = standin_batch(rngs)
-    net = init_batched_mixture(k, rngs)
-    T = one_hot(y[:, :N_TRAIN])
-    tr0, tr1 = x0[:, :N_TRAIN].copy(), x1[:, :N_TRAIN].copy()
-    for _ in range(epochs):
-        net.step(tr0, tr1, T, "1.3", lr)
+    net, x0, x1, y = train_standin_mixtures(k, "1.3", rngs, epochs, lr, copy_inputs=True)
     p, o = net.forward(x0[:, N_TRAIN:].copy(), x1[:, N_TRAIN:].copy())
     y_test = y[:, N_TRAIN:]
     owner = np.argmax(p, axis=1)  # (S, n)
