@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from moetheory.continual.theory._notation import PAIR_READINGS, _ground_truths
+from moetheory.continual.theory._notation import PAIR_READINGS, _check_reading, _ground_truths
 
 __all__ = [
     "expert_counts",
@@ -81,16 +81,35 @@ def _own_counts(expert: np.ndarray, counts: np.ndarray, at: np.ndarray | None) -
     return counts[rows, at[:, None] if at.ndim == 1 else at, expert]
 
 
-def _check_bound_inputs(expert: np.ndarray, W: np.ndarray, r_value: float) -> None:
+def _counts_at(expert: np.ndarray, counts: np.ndarray, round_: int) -> np.ndarray:
+    """``L_round^{(m_tau)}`` for every tau: the counts at the (1-based) round ``round_``."""
+    return _own_counts(expert, counts, np.full(expert.shape[0], round_ - 1))
+
+
+def _check_bound_inputs(
+    expert: np.ndarray, ground_truths: np.ndarray, r_value: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The routed experts and the ground truths as arrays, checked against ``r_value``."""
+    expert = np.asarray(expert)
+    W = np.asarray(ground_truths, dtype=float)
     if not 0 <= r_value < 1:
         raise ValueError(f"r_value must lie in [0, 1), got {r_value}")
     if W.ndim != 3 or W.shape[0] != expert.shape[0]:
         raise ValueError(f"ground_truths must have shape (R, N, d) with R = {expert.shape[0]}")
+    return expert, W
+
+
+def _counts_and_terms(
+    expert: np.ndarray, W: np.ndarray, n_experts: int, pairs: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counts :math:`L_t^{(m)}` and, per replicate, :math:`S/N` and :math:`c D/N^2`."""
+    counts = expert_counts(expert, n_experts)
+    s_term, d_term = _s_d(W, pairs)
+    return counts, s_term, d_term
 
 
 def _s_d(W: np.ndarray, pairs: str) -> tuple[np.ndarray, np.ndarray]:
-    if pairs not in PAIR_READINGS:
-        raise ValueError(f"pairs must be one of {tuple(PAIR_READINGS)}, got {pairs!r}")
+    _check_reading(pairs, PAIR_READINGS, "pairs")
     n = W.shape[1]
     s_term = np.sum(W**2, axis=(1, 2)) / n
     diff = W[:, :, None, :] - W[:, None, :, :]
@@ -159,15 +178,12 @@ def thm1_forgetting_bound(
     >>> thm1_forgetting_bound(np.array([[0, 0]]), W, 1, 0.5, 2).round(3).tolist()
     [0.0]
     """
-    expert = np.asarray(expert)
-    W = np.asarray(ground_truths, dtype=float)
-    _check_bound_inputs(expert, W, r_value)
+    expert, W = _check_bound_inputs(expert, ground_truths, r_value)
     if not 2 <= t_value <= expert.shape[1]:
         raise ValueError(f"t_value must lie in [2, {expert.shape[1]}], got {t_value}")
-    counts = expert_counts(expert, n_experts)
-    s_term, d_term = _s_d(W, pairs)
+    counts, s_term, d_term = _counts_and_terms(expert, W, n_experts, pairs)
     l_tau = _own_counts(expert, counts, None)[:, : t_value - 1]
-    l_t = _own_counts(expert, counts, np.full(expert.shape[0], t_value - 1))[:, : t_value - 1]
+    l_t = _counts_at(expert, counts, t_value)[:, : t_value - 1]
     a = r_value**l_t - r_value**l_tau
     return (a.sum(axis=1) * s_term - a.sum(axis=1) * d_term) / (t_value - 1)
 
@@ -232,15 +248,22 @@ def thm1_generalization_bound(
     >>> thm1_generalization_bound(np.array([[0, 0]]), W, 1, 0.5, 2).round(3).tolist()
     [1.0]
     """
-    expert = np.asarray(expert)
-    W = np.asarray(ground_truths, dtype=float)
-    _check_bound_inputs(expert, W, r_value)
+    expert, W = _check_bound_inputs(expert, ground_truths, r_value)
     if not 1 <= t1 <= expert.shape[1]:
         raise ValueError(f"t1 must lie in [1, {expert.shape[1]}], got {t1}")
-    counts = expert_counts(expert, n_experts)
-    s_term, d_term = _s_d(W, pairs)
-    p = r_value ** _own_counts(expert, counts, np.full(expert.shape[0], t1 - 1))
+    counts, s_term, d_term = _counts_and_terms(expert, W, n_experts, pairs)
+    p = r_value ** _counts_at(expert, counts, t1)
     return (p * s_term[:, None] + (1 - p) * d_term[:, None]).mean(axis=1)
+
+
+def _cluster_gaps(W: np.ndarray, clusters: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The squared gaps :math:`\\|w_{n'} - w_n\\|^2` (N, N) and the cluster labels, checked."""
+    W = _ground_truths(W)
+    labels = np.asarray(clusters)
+    if labels.shape != (W.shape[0],):
+        raise ValueError(f"clusters must have one label per ground truth ({W.shape[0]})")
+    gaps = np.sum((W[:, None, :] - W[None, :, :]) ** 2, axis=2)
+    return gaps, labels
 
 
 def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
@@ -288,11 +311,7 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     >>> psi1(np.array([[0.0], [1.0], [5.0]]), [0, 0, 1])
     0.3333333333333333
     """
-    W = _ground_truths(W)
-    labels = np.asarray(clusters)
-    if labels.shape != (W.shape[0],):
-        raise ValueError(f"clusters must have one label per ground truth ({W.shape[0]})")
-    gaps = np.sum((W[:, None, :] - W[None, :, :]) ** 2, axis=2)
+    gaps, labels = _cluster_gaps(W, clusters)
     same = labels[:, None] == labels[None, :]
     return float(np.mean(np.sum(gaps * same, axis=1) / same.sum(axis=1)))
 
@@ -342,11 +361,7 @@ def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     >>> psi2(np.array([[0.0], [2.0]]), [0, 1])
     2.0
     """
-    W = _ground_truths(W)
-    labels = np.asarray(clusters)
-    if labels.shape != (W.shape[0],):
-        raise ValueError(f"clusters must have one label per ground truth ({W.shape[0]})")
-    gaps = np.sum((W[:, None, :] - W[None, :, :]) ** 2, axis=2)
+    gaps, labels = _cluster_gaps(W, clusters)
     ks = np.unique(labels)
     per_k = [gaps[:, labels == k].mean(axis=1) for k in ks]
     return float(np.mean(np.mean(per_k, axis=0)))
@@ -424,17 +439,14 @@ def thm2_forgetting_bound(
     >>> thm2_forgetting_bound(np.array([[0, 0, 0]]), W, [0, 0], 1, 0.5, 1, 3).round(4).tolist()
     [-0.0625]
     """
-    expert = np.asarray(expert)
-    W = np.asarray(ground_truths, dtype=float)
-    _check_bound_inputs(expert, W, r_value)
+    expert, W = _check_bound_inputs(expert, ground_truths, r_value)
     if not 1 <= t1 < t_value <= expert.shape[1]:
         raise ValueError(f"need 1 <= t1 < t_value <= {expert.shape[1]}, got {t1}, {t_value}")
     R = expert.shape[0]
-    counts = expert_counts(expert, n_experts)
-    s_term, d_term = _s_d(W, pairs)
+    counts, s_term, d_term = _counts_and_terms(expert, W, n_experts, pairs)
     own = _own_counts(expert, counts, None)
-    at_t = _own_counts(expert, counts, np.full(R, t_value - 1))
-    at_t1 = _own_counts(expert, counts, np.full(R, t1 - 1))
+    at_t = _counts_at(expert, counts, t_value)
+    at_t1 = _counts_at(expert, counts, t1)
     first = (r_value ** at_t[:, : t_value - 1] - r_value ** own[:, : t_value - 1]).sum(axis=1)
     if gap_until not in ("T1", "t"):
         raise ValueError(f"gap_until must be 'T1' or 't', got {gap_until!r}")
@@ -520,16 +532,13 @@ def thm2_generalization_bound(
     """
     if grouping not in ("as-printed", "split"):
         raise ValueError(f"grouping must be 'as-printed' or 'split', got {grouping!r}")
-    expert = np.asarray(expert)
-    W = np.asarray(ground_truths, dtype=float)
-    _check_bound_inputs(expert, W, r_value)
+    expert, W = _check_bound_inputs(expert, ground_truths, r_value)
     R, T_len = expert.shape
     if not 1 <= t1 <= T_len:
         raise ValueError(f"t1 must lie in [1, {T_len}], got {t1}")
-    counts = expert_counts(expert, n_experts)
-    s_term, d_term = _s_d(W, pairs)
-    at_T = _own_counts(expert, counts, np.full(R, T_len - 1))
-    at_t1 = _own_counts(expert, counts, np.full(R, t1 - 1))
+    counts, s_term, d_term = _counts_and_terms(expert, W, n_experts, pairs)
+    at_T = _counts_at(expert, counts, T_len)
+    at_t1 = _counts_at(expert, counts, t1)
     explore = (
         r_value ** (at_T[:, :t1] - at_t1[:, :t1]) * (1 - r_value ** at_t1[:, :t1])
     ).mean(axis=1) * d_term

@@ -3,7 +3,7 @@ moments :math:`r, N, S, D` of concrete ground truths."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import sympy as sp
@@ -169,11 +169,21 @@ def pair_gap_sum(W: np.ndarray, reading: str = "ordered") -> float:
     >>> pair_gap_sum(W, "ordered"), pair_gap_sum(W, "unordered"), pair_gap_sum(W, "diagonal")
     (4.0, 2.0, 0.0)
     """
-    if reading not in PAIR_READINGS:
-        raise ValueError(f"reading must be one of {tuple(PAIR_READINGS)}, got {reading!r}")
+    _check_reading(reading, PAIR_READINGS)
     W = _ground_truths(W)
     diff = W[:, None, :] - W[None, :, :]
     return float(PAIR_READINGS[reading]) * float(np.sum(diff**2))
+
+
+def _check_reading(reading: str, readings: Iterable[str], name: str = "reading") -> None:
+    """Raise ``ValueError`` unless ``reading`` is one of ``readings`` (named ``name``)."""
+    if reading not in readings:
+        raise ValueError(f"{name} must be one of {tuple(readings)}, got {reading!r}")
+
+
+def _gap(pairs: str) -> sp.Expr:
+    """The pair-sum term :math:`c D / N^2` of a pair reading (``KeyError`` if unknown)."""
+    return PAIR_READINGS[pairs] * D / N**2
 
 
 def _check_t(values: Sequence[int] | np.ndarray, name: str, low: int) -> np.ndarray:

@@ -15,7 +15,9 @@ from moetheory.continual.theory._notation import (
     N,
     S,
     T,
+    _check_reading,
     _check_t,
+    _gap,
     _l,
     _moments,
     _tau,
@@ -78,8 +80,7 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     >>> sp.simplify(e - (r**T * S / N + (1 - r**T) * D / (2 * N**2)))
     0
     """
-    if reading not in PAIR_READINGS:
-        raise ValueError(f"reading must be one of {tuple(PAIR_READINGS)}, got {reading!r}")
+    _check_reading(reading, PAIR_READINGS)
     return r**T * S / N + (1 - r**T) * PAIR_READINGS[reading] * D / N**2
 
 
@@ -130,10 +131,9 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
     >>> prop4_forgetting_summand("main-as-printed/diagonal")
     S*r**(t - tau)/N
     """
-    if reading not in FORGETTING_READINGS:
-        raise ValueError(f"reading must be one of {FORGETTING_READINGS}, got {reading!r}")
+    _check_reading(reading, FORGETTING_READINGS)
     form, pairs = reading.split("/")
-    gap = PAIR_READINGS[pairs] * D / N**2
+    gap = _gap(pairs)
     if form == "main-as-printed":
         return r ** (t - _tau) * S / N + (r**_tau - r**t) * gap
     if form == "main-rt-minus-rtau":
@@ -292,8 +292,7 @@ def prop4_generalization(
     >>> prop4_generalization(W, 1, 2, [1]).round(3).tolist()
     [1.0]
     """
-    if reading not in PAIR_READINGS:
-        raise ValueError(f"reading must be one of {tuple(PAIR_READINGS)}, got {reading!r}")
+    _check_reading(reading, PAIR_READINGS)
     rv, n, s_sum, d_sum = _moments(W, s, d)
     Ts = _check_t(T_values, "T_values", 1)
     c = float(PAIR_READINGS[reading])
@@ -349,8 +348,7 @@ def prop4_forgetting(
     >>> prop4_forgetting(W, 1, 2, [2], "main-rt-minus-rtau/ordered").round(4).tolist()
     [0.0]
     """
-    if reading not in FORGETTING_READINGS:
-        raise ValueError(f"reading must be one of {FORGETTING_READINGS}, got {reading!r}")
+    _check_reading(reading, FORGETTING_READINGS)
     rv, n, s_sum, d_sum = _moments(W, s, d)
     form, pairs = reading.split("/")
     gap = float(PAIR_READINGS[pairs]) * d_sum / n**2

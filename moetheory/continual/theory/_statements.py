@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from moetheory.continual.theory._notation import PAIR_READINGS, D, N, S, T, _l, _tau, r, t
+from moetheory.continual.theory._notation import N, S, T, _gap, _l, _tau, r, t
 
 __all__ = [
     "T1",
@@ -65,11 +65,12 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
 
     Examples
     --------
+    >>> from moetheory.continual.theory import D
     >>> e = thm1_forgetting_bound_expr().subs(t, 2).doit()
     >>> sp.simplify(e - (r**L(2, 1) - r**L(1, 1)) * (S / N - D / N**2))
     0
     """
-    gap = PAIR_READINGS[pairs] * D / N**2
+    gap = _gap(pairs)
     term = (r ** L(t, _tau) - r ** L(_tau, _tau)) * S / N + (
         r ** L(_tau, _tau) - r ** L(t, _tau)
     ) * gap
@@ -115,7 +116,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     >>> thm1_generalization_bound_expr().subs(T, 1).doit()
     D*(1 - r**L(T_1, 1))/N**2 + S*r**L(T_1, 1)/N
     """
-    gap = PAIR_READINGS[pairs] * D / N**2
+    gap = _gap(pairs)
     term = r ** L(T1, _tau) * S / N + (1 - r ** L(T1, _tau)) * gap
     return sp.Sum(term, (_tau, 1, T)) / T
 
@@ -163,7 +164,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     >>> sorted(str(s) for s in thm2_forgetting_bound_expr().free_symbols)
     ['D', 'N', 'Psi_1', 'S', 'T_1', 'r', 't']
     """
-    gap = PAIR_READINGS[pairs] * D / N**2
+    gap = _gap(pairs)
     first = sp.Sum((r ** L(t, _tau) - r ** L(_tau, _tau)) * S / N, (_tau, 1, t - 1))
     second = sp.Sum((r ** L(_tau, _tau) - r ** L(T1, _tau)) * gap, (_tau, 1, T1))
     third = Psi1 * sp.Sum(
@@ -223,7 +224,7 @@ def thm2_generalization_bound_expr(
     """
     if grouping not in ("as-printed", "split"):
         raise ValueError(f"grouping must be 'as-printed' or 'split', got {grouping!r}")
-    gap = PAIR_READINGS[pairs] * D / N**2
+    gap = _gap(pairs)
     explore = sp.Sum(
         r ** (L(T, _l) - L(T1, _l)) * (1 - r ** L(T1, _l)), (_l, 1, T1)
     ) / T1 * gap
