@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from moetheory.continual._docstrings import shared_sections
+from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import PAIR_READINGS, _check_reading, _ground_truths
 
 __all__ = [
@@ -117,6 +119,7 @@ def _s_d(W: np.ndarray, pairs: str) -> tuple[np.ndarray, np.ndarray]:
     return s_term, d_term
 
 
+@shared_sections(**_docs.BOUNDS)
 def thm1_forgetting_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -129,18 +132,11 @@ def thm1_forgetting_bound(
 
     Parameters
     ----------
-    expert : ndarray of int, shape (R, T)
-        Routed expert (0-based) of every round of every replicate.
-    ground_truths : ndarray, shape (R, N, d)
-        Ground truths of every replicate.
-    n_experts : int
-        Number of experts :math:`M`.
-    r_value : float
-        :math:`r = 1 - s/d \in [0, 1)`.
+    %(routing)s
+    %(m_r)s
     t_value : int
         Round :math:`t`, ``2 <= t_value <= T``.
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
 
     Returns
     -------
@@ -150,9 +146,7 @@ def thm1_forgetting_bound(
     Raises
     ------
     ValueError
-        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
-        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
-        entry of ``expert`` is outside ``[0, n_experts)``.
+        %(errors)s.
 
     See Also
     --------
@@ -188,6 +182,7 @@ def thm1_forgetting_bound(
     return (a.sum(axis=1) * s_term - a.sum(axis=1) * d_term) / (t_value - 1)
 
 
+@shared_sections(**_docs.BOUNDS)
 def thm1_generalization_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -200,18 +195,11 @@ def thm1_generalization_bound(
 
     Parameters
     ----------
-    expert : ndarray of int, shape (R, T)
-        Routed expert (0-based) of every round of every replicate.
-    ground_truths : ndarray, shape (R, N, d)
-        Ground truths of every replicate.
-    n_experts : int
-        Number of experts :math:`M`.
-    r_value : float
-        :math:`r = 1 - s/d \in [0, 1)`.
+    %(routing)s
+    %(m_r)s
     t1 : int
         End of the exploration phase :math:`T_1`, ``1 <= t1 <= T``.
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
 
     Returns
     -------
@@ -222,9 +210,7 @@ def thm1_generalization_bound(
     Raises
     ------
     ValueError
-        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
-        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
-        entry of ``expert`` is outside ``[0, n_experts)``.
+        %(errors)s.
 
     See Also
     --------
@@ -266,26 +252,20 @@ def _cluster_gaps(W: np.ndarray, clusters: Sequence[int]) -> tuple[np.ndarray, n
     return gaps, labels
 
 
+@shared_sections(**_docs.CLUSTERS)
 def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     r""":math:`\Psi_1` of Theorem 2: the mean squared gap between tasks of the same cluster.
 
     Parameters
     ----------
-    W : ndarray, shape (N, d)
-        Ground truths.
-    clusters : sequence of int, length N
-        Cluster label of each ground truth.
+    %(parameters)s
 
     Returns
     -------
     float
         :math:`\Psi_1`.
 
-    Raises
-    ------
-    ValueError
-        If ``W`` is not a finite (N, d) array or ``clusters`` does not have one label per
-        ground truth.
+    %(raises)s
 
     See Also
     --------
@@ -316,26 +296,20 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     return float(np.mean(np.sum(gaps * same, axis=1) / same.sum(axis=1)))
 
 
+@shared_sections(**_docs.CLUSTERS)
 def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     r""":math:`\Psi_2` of Theorem 2: the mean squared gap from a task to the clusters.
 
     Parameters
     ----------
-    W : ndarray, shape (N, d)
-        Ground truths.
-    clusters : sequence of int, length N
-        Cluster label of each ground truth.
+    %(parameters)s
 
     Returns
     -------
     float
         :math:`\Psi_2`.
 
-    Raises
-    ------
-    ValueError
-        If ``W`` is not a finite (N, d) array or ``clusters`` does not have one label per
-        ground truth.
+    %(raises)s
 
     See Also
     --------
@@ -367,6 +341,7 @@ def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     return float(np.mean(np.mean(per_k, axis=0)))
 
 
+@shared_sections(**_docs.BOUNDS)
 def thm2_forgetting_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -382,22 +357,15 @@ def thm2_forgetting_bound(
 
     Parameters
     ----------
-    expert : ndarray of int, shape (R, T)
-        Routed expert (0-based) of every round of every replicate.
-    ground_truths : ndarray, shape (R, N, d)
-        Ground truths of every replicate.
+    %(routing)s
     clusters : sequence of int, length N
         Cluster label of each ground truth (for :math:`\Psi_1`).
-    n_experts : int
-        Number of experts :math:`M`.
-    r_value : float
-        :math:`r = 1 - s/d \in [0, 1)`.
+    %(m_r)s
     t1 : int
         End of the exploration phase :math:`T_1`.
     t_value : int
         Round :math:`t`, ``1 <= t1 < t_value <= T``.
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
     gap_until : {"T1", "t"}, optional
         Reading of the second term: :math:`r^{L_\tau} - r^{L_{T_1}}` (as printed, default)
         or :math:`r^{L_\tau} - r^{L_t}` (as in eq. (19)).
@@ -410,9 +378,7 @@ def thm2_forgetting_bound(
     Raises
     ------
     ValueError
-        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
-        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
-        entry of ``expert`` is outside ``[0, n_experts)``; also if
+        %(errors)s; also if
         ``gap_until`` is unknown, or from :func:`psi1`.
 
     See Also
@@ -458,6 +424,7 @@ def thm2_forgetting_bound(
     return (first * s_term + second * d_term + psi * third) / (t_value - 1)
 
 
+@shared_sections(**_docs.BOUNDS)
 def thm2_generalization_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -472,20 +439,13 @@ def thm2_generalization_bound(
 
     Parameters
     ----------
-    expert : ndarray of int, shape (R, T)
-        Routed expert (0-based) of every round of every replicate.
-    ground_truths : ndarray, shape (R, N, d)
-        Ground truths of every replicate.
+    %(routing)s
     clusters : sequence of int, length N
         Cluster label of each ground truth (for :math:`\Psi_1, \Psi_2`).
-    n_experts : int
-        Number of experts :math:`M`.
-    r_value : float
-        :math:`r = 1 - s/d \in [0, 1)`.
+    %(m_r)s
     t1 : int
         End of the exploration phase :math:`T_1`, ``1 <= t1 <= T``.
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
     grouping : {"as-printed", "split"}, optional
         Whether the factor :math:`r^{L_T}` multiplies the exploration term too
         (``"as-printed"``, default) or :math:`S/N` only (``"split"``).
@@ -498,9 +458,7 @@ def thm2_generalization_bound(
     Raises
     ------
     ValueError
-        If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
-        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
-        entry of ``expert`` is outside ``[0, n_experts)``; also if
+        %(errors)s; also if
         ``grouping`` is unknown, or from :func:`psi1` or :func:`psi2`.
 
     See Also

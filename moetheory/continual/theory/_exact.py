@@ -11,6 +11,8 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from moetheory.continual._docstrings import shared_sections
+from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import (
     D,
     N,
@@ -249,15 +251,13 @@ def _error_function():  # type: ignore[no-untyped-def]
     return sp.lambdify((t, _i, r, S, D, N), expected_error_expr(t, _i), "numpy")
 
 
+@shared_sections(**_docs.SINGLE_EXPERT)
 def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
     Parameters
     ----------
-    W : ndarray, shape (N, d)
-        Ground truths.
-    s, d : int
-        Samples per task and dimension, ``1 <= s < d``.
+    %(w_s_d)s.
     T_values : sequence of int
         Rounds :math:`T \ge 1`.
 
@@ -269,8 +269,7 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
     Raises
     ------
     ValueError
-        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
-        or a round is not an integer of the allowed range.
+        %(errors)s
 
     See Also
     --------
@@ -303,15 +302,13 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
     ])
 
 
+@shared_sections(**_docs.SINGLE_EXPERT)
 def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
     Parameters
     ----------
-    W : ndarray, shape (N, d)
-        Ground truths.
-    s, d : int
-        Samples per task and dimension, ``1 <= s < d``.
+    %(w_s_d)s.
     t_values : sequence of int
         Rounds :math:`t \ge 2`.
 
@@ -324,8 +321,7 @@ def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> 
     Raises
     ------
     ValueError
-        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
-        or a round is not an integer of the allowed range.
+        %(errors)s
 
     See Also
     --------

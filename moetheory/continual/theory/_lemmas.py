@@ -11,6 +11,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from moetheory.continual._docstrings import shared_sections
+from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import overparam_ratio
 from moetheory.symbolic.exact import to_exact
 
@@ -155,15 +157,13 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
     return probs
 
 
+@shared_sections(**_docs.COVERAGE)
 def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     r"""Exact probability that every one of :math:`N` sets receives an expert.
 
     Parameters
     ----------
-    n_sets : int
-        Number of sets :math:`N \ge 1` (tasks or clusters).
-    n_experts : int
-        Number of experts :math:`M \ge 1`.
+    %(parameters)s
 
     Returns
     -------
@@ -171,10 +171,7 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
         :math:`P(|\mathcal{M}_n| \ge 1 \text{ for all } n)` when each of the :math:`M`
         experts falls in one of the :math:`N` sets uniformly and independently.
 
-    Raises
-    ------
-    ValueError
-        If ``n_sets`` or ``n_experts`` is not an integer >= 1.
+    %(raises)s
 
     See Also
     --------
@@ -211,25 +208,20 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     )
 
 
+@shared_sections(**_docs.COVERAGE)
 def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     r"""The product step of Lemma 11's proof, :math:`(1 - (1 - 1/N)^M)^N`, exactly.
 
     Parameters
     ----------
-    n_sets : int
-        Number of sets :math:`N \ge 1` (tasks or clusters).
-    n_experts : int
-        Number of experts :math:`M \ge 1`.
+    %(parameters)s
 
     Returns
     -------
     fractions.Fraction
         :math:`\big(1 - (1 - 1/N)^M\big)^N`.
 
-    Raises
-    ------
-    ValueError
-        If ``n_sets`` or ``n_experts`` is not an integer >= 1.
+    %(raises)s
 
     See Also
     --------
@@ -257,15 +249,13 @@ def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     return (1 - Fraction(n_sets - 1, n_sets) ** n_experts) ** n_sets
 
 
+@shared_sections(**_docs.COVERAGE)
 def coverage_union_bound(n_sets: int, n_experts: int, dps: int = 50) -> mpmath.mpf:
     r"""Lemma 11's bound :math:`1 - N e^{-M/N}` at ``dps`` decimal digits.
 
     Parameters
     ----------
-    n_sets : int
-        Number of sets :math:`N \ge 1` (tasks or clusters).
-    n_experts : int
-        Number of experts :math:`M \ge 1`.
+    %(parameters)s
     dps : int, optional
         Working precision in decimal digits; default 50.
 
@@ -274,10 +264,7 @@ def coverage_union_bound(n_sets: int, n_experts: int, dps: int = 50) -> mpmath.m
     mpmath.mpf
         :math:`1 - N \exp(-M/N)` (negative, hence vacuous, for small :math:`M/N`).
 
-    Raises
-    ------
-    ValueError
-        If ``n_sets`` or ``n_experts`` is not an integer >= 1.
+    %(raises)s
 
     See Also
     --------

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 
+from moetheory.continual._docstrings import shared_sections
+from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import (
     FORGETTING_READINGS,
     PAIR_READINGS,
@@ -244,6 +246,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
 
 
 
+@shared_sections(**_docs.SINGLE_EXPERT)
 def prop4_generalization(
     W: np.ndarray, s: int, d: int, T_values: Sequence[int], reading: str = "ordered"
 ) -> np.ndarray:
@@ -251,10 +254,7 @@ def prop4_generalization(
 
     Parameters
     ----------
-    W : ndarray, shape (N, d)
-        Ground truths.
-    s, d : int
-        Samples per task and dimension, ``1 <= s < d`` (they give :math:`r = 1 - s/d`).
+    %(w_s_d)s (they give :math:`r = 1 - s/d`).
     T_values : sequence of int
         Rounds :math:`T \ge 1`.
     reading : {"ordered", "unordered", "diagonal"}, optional
@@ -268,8 +268,7 @@ def prop4_generalization(
     Raises
     ------
     ValueError
-        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
-        or a round is not an integer of the allowed range. Also if ``reading`` is unknown.
+        %(errors)s Also if ``reading`` is unknown.
 
     See Also
     --------
@@ -299,6 +298,7 @@ def prop4_generalization(
     return rv**Ts * s_sum / n + (1 - rv**Ts) * c * d_sum / n**2
 
 
+@shared_sections(**_docs.SINGLE_EXPERT)
 def prop4_forgetting(
     W: np.ndarray, s: int, d: int, t_values: Sequence[int], reading: str = FORGETTING_READINGS[0]
 ) -> np.ndarray:
@@ -306,10 +306,7 @@ def prop4_forgetting(
 
     Parameters
     ----------
-    W : ndarray, shape (N, d)
-        Ground truths.
-    s, d : int
-        Samples per task and dimension, ``1 <= s < d``.
+    %(w_s_d)s.
     t_values : sequence of int
         Rounds :math:`t \ge 2`.
     reading : str, optional
@@ -324,8 +321,7 @@ def prop4_forgetting(
     Raises
     ------
     ValueError
-        If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,
-        or a round is not an integer of the allowed range. Also if ``reading`` is unknown.
+        %(errors)s Also if ``reading`` is unknown.
 
     See Also
     --------

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from moetheory.continual._docstrings import shared_sections
+from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import N, S, T, _gap, _l, _tau, r, t
 
 __all__ = [
@@ -28,13 +30,13 @@ Psi1 = sp.Symbol("Psi_1", nonnegative=True)
 Psi2 = sp.Symbol("Psi_2", nonnegative=True)
 
 
+@shared_sections(**_docs.STATEMENTS)
 def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (19) (Theorem 1) as a SymPy sum in :math:`L(a, b) = L_a^{(m_b)}`.
 
     Parameters
     ----------
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
 
     Returns
     -------
@@ -43,8 +45,7 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
 
     Raises
     ------
-    KeyError
-        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+    %(raises)s
 
     See Also
     --------
@@ -77,13 +78,13 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return sp.Sum(term, (_tau, 1, t - 1)) / (t - 1)
 
 
+@shared_sections(**_docs.STATEMENTS)
 def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (20) (Theorem 1) as a SymPy sum in :math:`L(T_1, \tau)`.
 
     Parameters
     ----------
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
 
     Returns
     -------
@@ -92,8 +93,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
 
     Raises
     ------
-    KeyError
-        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+    %(raises)s
 
     See Also
     --------
@@ -121,13 +121,13 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return sp.Sum(term, (_tau, 1, T)) / T
 
 
+@shared_sections(**_docs.STATEMENTS)
 def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (21) (Theorem 2, :math:`t > T_1`) as a SymPy expression.
 
     Parameters
     ----------
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
 
     Returns
     -------
@@ -137,8 +137,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
 
     Raises
     ------
-    KeyError
-        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+    %(raises)s
 
     See Also
     --------
@@ -174,6 +173,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return (first + second + third) / (t - 1)
 
 
+@shared_sections(**_docs.STATEMENTS)
 def thm2_generalization_bound_expr(
     pairs: str = "ordered", grouping: str = "as-printed"
 ) -> sp.Expr:
@@ -181,8 +181,7 @@ def thm2_generalization_bound_expr(
 
     Parameters
     ----------
-    pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``.
+    %(pairs)s
     grouping : {"as-printed", "split"}, optional
         ``"as-printed"``: the factor :math:`\frac1T\sum r^{L_T}` multiplies both the
         :math:`S/N` term and the exploration term; ``"split"``: only :math:`S/N`.
@@ -196,8 +195,7 @@ def thm2_generalization_bound_expr(
     ------
     ValueError
         If ``grouping`` is unknown.
-    KeyError
-        If ``pairs`` is not a key of :data:`PAIR_READINGS`.
+    %(raises)s
 
     See Also
     --------
