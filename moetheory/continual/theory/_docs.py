@@ -76,3 +76,23 @@ COVERAGE: dict[str, str] = {
     ValueError
         If ``n_sets`` or ``n_experts`` is not an integer >= 1.""",
 }
+
+#: The closed forms of the exact single-expert means: their Raises section.
+EXACT_EXPRESSIONS: dict[str, str] = {
+    "raises": r"""Raises
+    ------
+    ValueError
+        Not expected: raised only if the SymPy sum were not linear in :math:`S` and
+        :math:`D` (an internal consistency check).""",
+}
+
+#: Eq. (17) in SymPy under a reading: the parameter ``reading`` and the Raises section.
+FORGETTING_EXPRESSIONS: dict[str, str] = {
+    "reading": r"""reading : str, optional
+        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
+        ``"main-as-printed/ordered"``.""",
+    "raises": r"""Raises
+    ------
+    ValueError
+        If ``reading`` is not one of :data:`FORGETTING_READINGS`.""",
+}

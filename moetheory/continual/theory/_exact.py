@@ -99,6 +99,7 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
 
 
 @shared()
+@shared_sections(**_docs.EXACT_EXPRESSIONS)
 def exact_generalization_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert, eq. (16), in closed form.
 
@@ -107,11 +108,7 @@ def exact_generalization_expr() -> sp.Expr:
     sympy.Expr
         :math:`a\,S + b\,D` with factored coefficients in :data:`r`, :data:`N`, :data:`T`.
 
-    Raises
-    ------
-    ValueError
-        Not expected: raised only if the SymPy sum were not linear in :math:`S` and
-        :math:`D` (an internal consistency check).
+    %(raises)s
 
     See Also
     --------
@@ -142,6 +139,7 @@ def exact_generalization_expr() -> sp.Expr:
 
 
 @shared()
+@shared_sections(**_docs.EXACT_EXPRESSIONS)
 def exact_forgetting_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert, eq. (15), in closed form.
 
@@ -151,11 +149,7 @@ def exact_forgetting_expr() -> sp.Expr:
         :math:`a\,S + b\,D` with factored coefficients in :data:`r`, :data:`N`, :data:`t`
         (valid for :math:`t \ge 2`).
 
-    Raises
-    ------
-    ValueError
-        Not expected: raised only if the SymPy sum were not linear in :math:`S` and
-        :math:`D` (an internal consistency check).
+    %(raises)s
 
     See Also
     --------

@@ -86,14 +86,13 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     return r**T * S / N + (1 - r**T) * PAIR_READINGS[reading] * D / N**2
 
 
+@shared_sections(**_docs.FORGETTING_EXPRESSIONS)
 def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Summand over :math:`\tau` of eq. (17) (or of Appendix H's form) under a reading.
 
     Parameters
     ----------
-    reading : str, optional
-        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
-        ``"main-as-printed/ordered"``.
+    %(reading)s
 
     Returns
     -------
@@ -102,10 +101,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
         :math:`\tau`; the inner sums of the Appendix H forms are unevaluated
         :class:`sympy.Sum`.
 
-    Raises
-    ------
-    ValueError
-        If ``reading`` is not one of :data:`FORGETTING_READINGS`.
+    %(raises)s
 
     See Also
     --------
@@ -149,14 +145,13 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
 
 
 @shared()
+@shared_sections(**_docs.FORGETTING_EXPRESSIONS)
 def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Closed form of eq. (17) (or of Appendix H's form) under a reading.
 
     Parameters
     ----------
-    reading : str, optional
-        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
-        ``"main-as-printed/ordered"``.
+    %(reading)s
 
     Returns
     -------
@@ -164,10 +159,7 @@ def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
         :math:`\frac{1}{t-1}\sum_{\tau=1}^{t-1}` of :func:`prop4_forgetting_summand`, summed
         by SymPy (generic branch :math:`r \ne 1`) and simplified.
 
-    Raises
-    ------
-    ValueError
-        If ``reading`` is not one of :data:`FORGETTING_READINGS`.
+    %(raises)s
 
     See Also
     --------
