@@ -111,6 +111,15 @@ def _plt():
     return plt
 
 
+def _write_csv(path: Path, header: list[str], rows: list[tuple[object, ...]]) -> Path:
+    """Write ``header`` and ``rows`` to the CSV file ``path``; returns ``path``."""
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
 def _save(fig, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
     for p in paths:
@@ -237,12 +246,8 @@ def reproduce_fig2(
         )
         written += _save(fig, out_dir / f"cl_fig2_{reading}")
         plt.close(fig)
-    csv_path = out_dir / "cl_fig2.csv"
-    with csv_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["reading", "M", "terminate", "t", "F_mean", "F_low", "F_high",
-                    "G_mean", "G_low", "G_high"])
-        w.writerows(rows)
+    csv_path = _write_csv(out_dir / "cl_fig2.csv", ["reading", "M", "terminate", "t", "F_mean",
+                          "F_low", "F_high", "G_mean", "G_low", "G_high"], rows)
     return [*written, csv_path]
 
 
@@ -399,15 +404,8 @@ def reproduce_fig4_5(
         fig.suptitle(f"Figure 5, reading '{reading}' (N = 30, {R} replicates, 95% bands)", y=1.02)
         written += _save(fig, out_dir / f"cl_fig5_{reading}")
         plt.close(fig)
-    rec_path = out_dir / "cl_fig4_routing.csv"
-    with rec_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["reading", "gamma", "t", "task", "expert"])
-        w.writerows(records)
-    curve_path = out_dir / "cl_fig5.csv"
-    with curve_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["reading", "gamma", "t", "F_mean", "F_low", "F_high",
-                    "G_mean", "G_low", "G_high"])
-        w.writerows(curves)
+    rec_path = _write_csv(out_dir / "cl_fig4_routing.csv",
+                          ["reading", "gamma", "t", "task", "expert"], records)
+    curve_path = _write_csv(out_dir / "cl_fig5.csv", ["reading", "gamma", "t", "F_mean", "F_low",
+                            "F_high", "G_mean", "G_low", "G_high"], curves)
     return [*written, rec_path, curve_path]
