@@ -14,7 +14,8 @@ The names are defined in private modules, one job each, and re-exported here:
 ``_notation`` (symbols, readings, the moments of ground truths), ``_sums`` (geometric sums in
 closed form), ``_exact`` (the exact single-expert expectations), ``_prop4`` (Proposition 4
 as written), ``_lemmas`` (Lemmas 2, 11 and 16), ``_statements`` (Theorems 1-2 in SymPy) and
-``_bounds`` (Theorems 1-2 evaluated on simulated routing).
+``_bounds`` (Theorems 1-2 evaluated on simulated routing); ``_docs`` holds the docstring
+sections several of them share.
 
 Examples
 --------
