@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
+from moetheory.continual._docstrings import shared_sections
 from moetheory.continual.config import READINGS, CLConfig
 from moetheory.continual.simulator import CLResult, simulate_many
 
@@ -110,6 +111,15 @@ def _plt():
     return plt
 
 
+def _write_csv(path: Path, header: list[str], rows: list[tuple[object, ...]]) -> Path:
+    """Write ``header`` and ``rows`` to the CSV file ``path``; returns ``path``."""
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
 def _save(fig, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
     for p in paths:
@@ -117,6 +127,21 @@ def _save(fig, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     return paths
 
 
+#: The ``out_dir`` and ``seed`` parameters of the two figure reproductions.
+_OUTPUT = """out_dir : pathlib.Path
+        Output directory, created if missing.
+    seed : int
+        Seed of the simulations; the same seed gives the same files."""
+#: Their Raises section.
+_RAISES = """Raises
+    ------
+    ValueError
+        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
+        nor an integer >= 1 (checked before any simulation); a configuration error of
+        :class:`~moetheory.continual.config.CLConfig` would propagate."""
+
+
+@shared_sections(output=_OUTPUT, raises=_RAISES)
 def reproduce_fig2(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
@@ -128,10 +153,7 @@ def reproduce_fig2(
 
     Parameters
     ----------
-    out_dir : pathlib.Path
-        Output directory, created if missing.
-    seed : int
-        Seed of the simulations; the same seed gives the same files.
+    %(output)s
     profile : {"quick", "full"}
         ``"full"``: :math:`T = 2000` rounds (the paper's, seed 003 L229, L251) and 100
         replicates (ours: the paper states no repetition count for Figure 2, and the authors'
@@ -149,12 +171,7 @@ def reproduce_fig2(
         ``cl_fig2_code.svg`` and ``cl_fig2.csv`` (columns ``reading, M, terminate, t,
         F_mean, F_low, F_high, G_mean, G_low, G_high``).
 
-    Raises
-    ------
-    ValueError
-        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
-        nor an integer >= 1 (checked before any simulation); a configuration error of
-        :class:`~moetheory.continual.config.CLConfig` would propagate.
+    %(raises)s
 
     See Also
     --------
@@ -229,12 +246,8 @@ def reproduce_fig2(
         )
         written += _save(fig, out_dir / f"cl_fig2_{reading}")
         plt.close(fig)
-    csv_path = out_dir / "cl_fig2.csv"
-    with csv_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["reading", "M", "terminate", "t", "F_mean", "F_low", "F_high",
-                    "G_mean", "G_low", "G_high"])
-        w.writerows(rows)
+    csv_path = _write_csv(out_dir / "cl_fig2.csv", ["reading", "M", "terminate", "t", "F_mean",
+                          "F_low", "F_high", "G_mean", "G_low", "G_high"], rows)
     return [*written, csv_path]
 
 
@@ -296,6 +309,7 @@ def _plot_fig4(
     return paths
 
 
+@shared_sections(output=_OUTPUT, raises=_RAISES)
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
@@ -311,10 +325,7 @@ def reproduce_fig4_5(
 
     Parameters
     ----------
-    out_dir : pathlib.Path
-        Output directory, created if missing.
-    seed : int
-        Seed of the simulations; the same seed gives the same files.
+    %(output)s
     profile : {"quick", "full"}
         Both use :math:`T = 500` rounds (the released code's; the paper states none);
         ``"full"``: 100 replicates for Figure 5, ``"quick"``: 10. Figure 4 is one run.
@@ -331,12 +342,7 @@ def reproduce_fig4_5(
         and ``cl_fig5.csv`` (``reading, gamma, t, F_mean, F_low, F_high, G_mean, G_low,
         G_high``).
 
-    Raises
-    ------
-    ValueError
-        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
-        nor an integer >= 1 (checked before any simulation); a configuration error of
-        :class:`~moetheory.continual.config.CLConfig` would propagate.
+    %(raises)s
 
     See Also
     --------
@@ -398,15 +404,8 @@ def reproduce_fig4_5(
         fig.suptitle(f"Figure 5, reading '{reading}' (N = 30, {R} replicates, 95% bands)", y=1.02)
         written += _save(fig, out_dir / f"cl_fig5_{reading}")
         plt.close(fig)
-    rec_path = out_dir / "cl_fig4_routing.csv"
-    with rec_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["reading", "gamma", "t", "task", "expert"])
-        w.writerows(records)
-    curve_path = out_dir / "cl_fig5.csv"
-    with curve_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["reading", "gamma", "t", "F_mean", "F_low", "F_high",
-                    "G_mean", "G_low", "G_high"])
-        w.writerows(curves)
+    rec_path = _write_csv(out_dir / "cl_fig4_routing.csv",
+                          ["reading", "gamma", "t", "task", "expert"], records)
+    curve_path = _write_csv(out_dir / "cl_fig5.csv", ["reading", "gamma", "t", "F_mean", "F_low",
+                            "F_high", "G_mean", "G_low", "G_high"], curves)
     return [*written, rec_path, curve_path]

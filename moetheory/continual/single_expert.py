@@ -19,10 +19,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory.continual._docstrings import shared_sections
+
 __all__ = ["FEATURE_MODELS", "column_space_basis", "projection_sq_norms", "single_expert_run"]
 
 #: Feature models: isotropic Gaussian ``X_t``, or Definition 1 (one column is ``v_{n_t}``).
 FEATURE_MODELS: tuple[str, ...] = ("gaussian", "definition1")
+
+
+#: The ``model`` parameter of the three functions that draw features.
+_MODEL = """model : {"gaussian", "definition1"}, optional
+        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
+        Definition 1 (the first column is the task's signal :math:`v_n`); default
+        ``"gaussian"``."""
 
 
 def _check(s: int, d: int, replicates: int, model: str, signals: np.ndarray | None) -> None:
@@ -41,6 +50,7 @@ def _check(s: int, d: int, replicates: int, model: str, signals: np.ndarray | No
             raise ValueError("signals (feature signals v_n) must be non-zero")
 
 
+@shared_sections(model=_MODEL)
 def column_space_basis(
     rng: np.random.Generator,
     s: int,
@@ -60,10 +70,7 @@ def column_space_basis(
         Samples per task and dimension, ``1 <= s < d``.
     replicates : int
         Number of independent draws :math:`R \ge 1`.
-    model : {"gaussian", "definition1"}, optional
-        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
-        Definition 1 (the first column is the task's signal :math:`v_n`); default
-        ``"gaussian"``.
+    %(model)s
     signals : ndarray, shape (N, d), optional
         Task signals :math:`v_n` (required for ``"definition1"``).
     tasks : ndarray of int, shape (R,), optional
@@ -139,6 +146,7 @@ def column_space_basis(
     return V.transpose(2, 1, 0)
 
 
+@shared_sections(model=_MODEL)
 def projection_sq_norms(
     rng: np.random.Generator,
     u: np.ndarray,
@@ -159,10 +167,7 @@ def projection_sq_norms(
         Samples per task, ``1 <= s < d``.
     replicates : int
         Number of draws :math:`R \ge 1`.
-    model : {"gaussian", "definition1"}, optional
-        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
-        Definition 1 (the first column is the task's signal :math:`v_n`); default
-        ``"gaussian"``.
+    %(model)s
     signal : ndarray, shape (d,), optional
         The task signal :math:`v` (required for ``"definition1"``).
 
@@ -215,6 +220,7 @@ def projection_sq_norms(
     return np.sum(coef**2, axis=1)
 
 
+@shared_sections(model=_MODEL)
 def single_expert_run(
     rng: np.random.Generator,
     W: np.ndarray,
@@ -238,10 +244,7 @@ def single_expert_run(
         Number of rounds :math:`T \ge 1`.
     replicates : int
         Number of independent runs :math:`R \ge 1`, simulated at once.
-    model : {"gaussian", "definition1"}, optional
-        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
-        Definition 1 (the first column is the task's signal :math:`v_n`); default
-        ``"gaussian"``.
+    %(model)s
     signals : ndarray, shape (N, d), optional
         Task signals :math:`v_n` (required for ``"definition1"``).
 
