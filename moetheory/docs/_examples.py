@@ -16,7 +16,7 @@ from moetheory.docs._markup import _code, _fence, _strip_paths, _text
 __all__ = ["EXAMPLES_DIR", "build_examples", "render_example_page"]
 
 #: The example scripts shown on the site, with their output.
-EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _run_example(script: Path, cwd: Path, timeout: float) -> tuple[int, str]:

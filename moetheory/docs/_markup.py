@@ -20,7 +20,7 @@ __all__: list[str] = []
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_$\[\]<>|{}#~])")
 _INLINE_MATH = re.compile(r"(\$[^$\s](?:[^$]*[^$\s])?\$)")
-_REPO_ROOT = str(Path(__file__).resolve().parents[1])
+_REPO_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def _strip_paths(text: str) -> str:

@@ -36,7 +36,7 @@ GENERATE_SEED = 0
 GENERATE_JOBS = 2
 
 #: The seed documents, vendored beside the docs so every claim can link to its lines.
-SEEDS_DIR = Path(__file__).resolve().parents[1] / "docs" / "seeds"
+SEEDS_DIR = Path(__file__).resolve().parents[2] / "docs" / "seeds"
 
 
 def claim_anchor(claim_id: str) -> str:
