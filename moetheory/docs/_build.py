@@ -211,14 +211,20 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
     if report_path:
         report = json.loads(Path(report_path).read_text(encoding="utf-8"))
     else:
-        from moetheory.engine.verification import verify
-
-        report = verify(
-            profile=GENERATE_PROFILE, seed=GENERATE_SEED, jobs=GENERATE_JOBS, progress=False
-        )
+        report = _verify_now(progress=False)
     pages = generate_pages(report, docs / "claims", docs / "_static" / "figures")
     write_pages(pages, docs / "claims")
     return report
+
+
+def _verify_now(progress: bool) -> dict[str, Any]:
+    """A verification run with the documentation build's settings (:data:`GENERATE_PROFILE`,
+    :data:`GENERATE_SEED`, :data:`GENERATE_JOBS`), showing its progress or not."""
+    from moetheory.engine.verification import verify
+
+    return verify(
+        profile=GENERATE_PROFILE, seed=GENERATE_SEED, jobs=GENERATE_JOBS, progress=progress
+    )
 
 
 def _generated(out_dir: Path) -> list[Path]:

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from moetheory.docs._build import _stale, generate_pages, write_pages
-from moetheory.docs._names import GENERATE_JOBS, GENERATE_PROFILE, GENERATE_SEED, SEEDS_DIR
+from moetheory.docs._build import _stale, _verify_now, generate_pages, write_pages
+from moetheory.docs._names import SEEDS_DIR
 
 __all__ = ["main"]
 
@@ -71,11 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
     else:
-        from moetheory.engine.verification import verify
-
-        report = verify(
-            profile=GENERATE_PROFILE, seed=GENERATE_SEED, jobs=GENERATE_JOBS, progress=True
-        )
+        report = _verify_now(progress=True)
     if args.save_report is not None:
         args.save_report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     figures = args.figures or args.out.parent / "_static" / "figures"
