@@ -21,6 +21,13 @@ The pages are generated when the documentation is built (``docs/conf.py`` calls
 cannot disagree with it and no machine-dependent digit is ever committed. They are a pure
 function of the report (timings, environment and absolute paths excluded).
 
+The package's modules, one job each: ``_names`` (page names, anchors, the run's settings),
+``_markup`` (inline MyST, LaTeX, tables, embedded derivations), ``_evidence`` (evidence tables
+and files), ``_seeds`` (seed links, quotes and pages), ``_figures`` (figures and captions),
+``_claim`` (one claim), ``_pages`` (chapters, sections, index, bibliography), ``_build`` (the
+whole set, written), ``_examples`` (the example pages) and ``_cli`` (the command line); this
+module re-exports their public names.
+
 Command line::
 
     python -m moetheory.docs --out docs/claims            # verify (quick, seed 0), then write
