@@ -291,10 +291,11 @@ def test_python_dash_m_runs_the_cli() -> None:
 
 
 def test_a_check_module_runs_as_a_script() -> None:
-    root = Path(__file__).resolve().parents[1]
+    load_checks()
+    script = sys.modules[get_claim("j91.grad.1.4").check.__module__].__file__
+    assert script is not None
     out = subprocess.run(
-        [sys.executable, str(root / "proofs_checks" / "jacobs1991.py"), "--only", "j91.grad.1.4",
-         "--no-progress"],
+        [sys.executable, script, "--only", "j91.grad.1.4", "--no-progress"],
         capture_output=True, text=True, check=True,
     )
     assert "# moetheory verification report" in out.stdout

@@ -407,6 +407,46 @@ def _check_out_dir(path: Path) -> None:
         raise ValueError(f"{where}: the directory is not writable")
 
 
+def print_error(exc: ValueError | KeyError | OSError) -> int:
+    """Print a user error as ``moetheory: error: ...`` on stderr; return the exit status.
+
+    Parameters
+    ----------
+    exc : ValueError, KeyError or OSError
+        The error (a bad argument, an unknown claim, a file that cannot be read or written).
+
+    Returns
+    -------
+    int
+        2 for a bad argument or an unknown name, 1 for a file error.
+
+    See Also
+    --------
+    main : the command line printing it.
+    moetheory.engine.script.run_module_checks : a check module's script printing it.
+
+    Notes
+    -----
+    A ``KeyError`` prints its key without quotes; an ``OSError`` its file name and the
+    system's message.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     status = print_error(KeyError("no claim 'x'"))
+    >>> status, err.getvalue()
+    (2, "moetheory: error: no claim 'x'\\n")
+    """
+    if isinstance(exc, ValueError | KeyError):
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"moetheory: error: {message}", file=sys.stderr)
+        return 2
+    where = f"{exc.filename}: " if exc.filename else ""
+    print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
+    return 1
+
+
 def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ()) -> dict:
     """Run ``verify`` with the options of the ``verify`` subcommand parsed into ``args``.
 
@@ -567,16 +607,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command == "verify":
                 return _cmd_verify(args)
             return _cmd_reproduce(args)
-        except (ValueError, KeyError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            print(f"moetheory: error: {message}", file=sys.stderr)
-            return 2
+        except (ValueError, KeyError, OSError) as exc:
+            return print_error(exc)
         except ImportError as exc:
             print(f"moetheory: error: {exc}", file=sys.stderr)
-            return 1
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from moetheory.engine.cli import build_parser, verify_from_args
+from moetheory.engine.cli import build_parser, print_error, verify_from_args
 from moetheory.engine.registry import load_checks
 from moetheory.engine.report import render_markdown
 from moetheory.engine.runner import Interrupted
@@ -51,14 +51,8 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
     try:
         load_checks()
         report = verify_from_args(args, default_only=[f"{p}*" for p in prefixes])
-    except (ValueError, KeyError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"moetheory: error: {message}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 1
+    except (ValueError, KeyError, OSError) as exc:
+        return print_error(exc)
     except Interrupted as exc:
         print(f"moetheory: interrupted by {exc.name}", file=sys.stderr)
         return exc.exit_code

@@ -37,6 +37,15 @@ def comparison_rows(comparisons: Sequence[Comparison], rule: str = "") -> list[d
     Returns
     -------
     list of dict
+        One JSON-ready row per comparison, in order.
+
+    See Also
+    --------
+    readings_outcome : puts the rows into each reading's evidence.
+
+    Notes
+    -----
+    The rule's sentence is repeated on every row so a row read alone says how it was decided.
 
     Examples
     --------
@@ -49,16 +58,26 @@ def comparison_rows(comparisons: Sequence[Comparison], rule: str = "") -> list[d
 
 
 def comparisons_markdown(comparisons: Sequence[Comparison]) -> str:
-    """A Markdown table of ``comparisons``: label, estimate, interval, reference, tolerance,
-    verdict (4 significant digits).
+    """A Markdown table of ``comparisons``, one row each (4 significant digits).
 
     Parameters
     ----------
     comparisons : sequence of Comparison
+        The comparisons to show.
 
     Returns
     -------
     str
+        A header, then per comparison: label, estimate, interval, reference, tolerance and
+        verdict.
+
+    See Also
+    --------
+    comparisons_summary : the same comparisons in one line.
+
+    Notes
+    -----
+    A label's ``|`` is escaped, so a norm's bars do not split its cell.
 
     Examples
     --------
@@ -82,16 +101,27 @@ def comparisons_markdown(comparisons: Sequence[Comparison]) -> str:
 
 
 def comparisons_summary(comparisons: Sequence[Comparison]) -> str:
-    """One line: how many comparisons ended in each verdict, naming the first three that did
-    not support the claim.
+    """One line counting the comparisons of each verdict.
 
     Parameters
     ----------
     comparisons : sequence of Comparison
+        The comparisons of one reading.
 
     Returns
     -------
     str
+        ``"of N comparisons: ..."``: unsupported, inconclusive, then supported counts.
+
+    See Also
+    --------
+    comparisons_markdown : the comparisons as a table.
+    readings_outcome : uses it as each reading's summary.
+
+    Notes
+    -----
+    The first three labels of each verdict other than ``supported`` are named (``; ...``
+    marks more), so the summary says which comparisons failed.
 
     Examples
     --------
@@ -140,13 +170,24 @@ def readings_outcome(
         verdict (:func:`combine` of its comparisons), summary, evidence (with the
         comparisons' rows) and derivation.
 
+    See Also
+    --------
+    comparison_rows, comparisons_summary : each reading's evidence rows and summary.
+    moetheory.engine.verdicts.Outcome.from_readings : the outcome's fields.
+
+    Notes
+    -----
+    The claim's summary joins the readings' summaries and its derivation their derivations,
+    each headed by the reading's name; the Bonferroni count is the number of comparisons
+    over all readings.
+
     Examples
     --------
     >>> from moetheory.engine.context import CheckContext
     >>> from moetheory.stats import MeanEstimate, compare
     >>> c = compare("x", MeanEstimate(1.0, 0.9, 1.1, 10, 0.95), 1.0, 0.2)
     >>> out = readings_outcome([("paper", [c], {}, "")], {"paper": "as written"}, 0.05,
-    ...                        CheckContext(seed=0, profile="quick"))
+    ...                        CheckContext("x.one", seed=0))
     >>> out.verdict.value, out.readings[0].summary
     ('supported', 'of 1 comparisons: 1 supported')
     """

@@ -173,6 +173,39 @@ def _check_tol(tolerance: float, name: str = "tolerance") -> None:
         raise ValueError(f"{name} must be >= 0, got {tolerance}")
 
 
+#: Each rule's tests of the interval ``[low, high]`` against the claimed value ``v`` and the
+#: margin ``t``: ``(supported, unsupported)``, as :data:`RULES` states them.
+_TESTS: dict[str, Callable[[float, float, float, float], tuple[bool, bool]]] = {
+    "equivalence": lambda low, high, v, t: (
+        v - t <= low and high <= v + t, high < v - t or low > v + t
+    ),
+    "at-most": lambda low, high, v, t: (high <= v + t, low > v + t),
+    "at-least": lambda low, high, v, t: (low >= v - t, high < v - t),
+    "greater": lambda low, high, v, t: (low > v, high < v + t),
+}
+
+
+def _decide(rule: str, label: str, estimate: MeanEstimate, value: float, tolerance: float,
+            name: str = "tolerance") -> Comparison:
+    """The comparison of ``estimate`` with the claimed ``value`` by ``rule`` (:data:`RULES`).
+
+    The margin ``tolerance`` (called ``name`` in errors) is checked first, then the claimed
+    value goes through the calibration hook. The equivalence rule lets ``unsupported`` win
+    when both tests pass (only an interval with ``low > high`` can pass both), the one-sided
+    rules ``supported``.
+    """
+    _check_tol(tolerance, name)
+    v = _claimed(rule, label, value, tolerance)
+    supported, unsupported = _TESTS[rule](estimate.low, estimate.high, v, tolerance)
+    if unsupported and (rule == "equivalence" or not supported):
+        verdict = Verdict.UNSUPPORTED
+    elif supported:
+        verdict = Verdict.SUPPORTED
+    else:
+        verdict = Verdict.INCONCLUSIVE
+    return _make(label, estimate, v, tolerance, verdict, rule)
+
+
 def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: float) -> Comparison:
     """Equivalence: is the mean within ``tolerance`` of ``reference``?
 
@@ -212,6 +245,7 @@ def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: flo
 
     Examples
     --------
+    >>> from moetheory.stats import mean_ci
     >>> est = mean_ci([0.98, 1.01, 1.02, 0.99], alpha=0.01)
     >>> compare("E[X]", est, reference=1.0, tolerance=0.1).verdict
     <Verdict.SUPPORTED: 'supported'>
@@ -220,16 +254,7 @@ def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: flo
     >>> compare("E[X]", est, reference=2.0, tolerance=0.01).verdict
     <Verdict.UNSUPPORTED: 'unsupported'>
     """
-    _check_tol(tolerance)
-    r = _claimed("equivalence", label, reference, tolerance)
-    lo, hi = estimate.low, estimate.high
-    if hi < r - tolerance or lo > r + tolerance:
-        verdict = Verdict.UNSUPPORTED
-    elif r - tolerance <= lo and hi <= r + tolerance:
-        verdict = Verdict.SUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return _make(label, estimate, r, tolerance, verdict, "equivalence")
+    return _decide("equivalence", label, estimate, reference, tolerance)
 
 
 def at_most(label: str, estimate: MeanEstimate, bound: float, tolerance: float = 0.0) -> Comparison:
@@ -275,15 +300,7 @@ def at_most(label: str, estimate: MeanEstimate, bound: float, tolerance: float =
     >>> at_most("gap", MeanEstimate(-2.0, -3.0, -1.0, 10, 0.95), 0.2).verdict
     <Verdict.SUPPORTED: 'supported'>
     """
-    _check_tol(tolerance)
-    b = _claimed("at-most", label, bound, tolerance)
-    if estimate.high <= b + tolerance:
-        verdict = Verdict.SUPPORTED
-    elif estimate.low > b + tolerance:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return _make(label, estimate, b, tolerance, verdict, "at-most")
+    return _decide("at-most", label, estimate, bound, tolerance)
 
 
 def at_least(
@@ -327,15 +344,7 @@ def at_least(
     >>> at_least("share", MeanEstimate(0.9, 0.85, 0.95, 50, 0.99), 0.8).verdict
     <Verdict.SUPPORTED: 'supported'>
     """
-    _check_tol(tolerance)
-    b = _claimed("at-least", label, bound, tolerance)
-    if estimate.low >= b - tolerance:
-        verdict = Verdict.SUPPORTED
-    elif estimate.high < b - tolerance:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return _make(label, estimate, b, tolerance, verdict, "at-least")
+    return _decide("at-least", label, estimate, bound, tolerance)
 
 
 def greater(
@@ -381,15 +390,7 @@ def greater(
     >>> greater("A - B", MeanEstimate(0.0, -0.1, 0.05, 10, 0.95), 0.0, 0.1).verdict
     <Verdict.UNSUPPORTED: 'unsupported'>
     """
-    _check_tol(effect, "effect")
-    c = _claimed("greater", label, threshold, effect)
-    if estimate.low > c:
-        verdict = Verdict.SUPPORTED
-    elif estimate.high < c + effect:
-        verdict = Verdict.UNSUPPORTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    return _make(label, estimate, c, effect, verdict, "greater")
+    return _decide("greater", label, estimate, threshold, effect, "effect")
 
 
 def combine(verdicts: Sequence[Verdict]) -> Verdict:

@@ -1,0 +1,224 @@
+"""One claim's section of a page, in the order of a worked proof."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from moetheory.docs._evidence import render_evidence
+from moetheory.docs._figures import _figures
+from moetheory.docs._markup import (
+    _code,
+    _download,
+    _embed,
+    _latex_text,
+    _list_table,
+    _nowrap,
+    _number,
+    _text,
+    _verdict,
+)
+from moetheory.docs._names import claim_anchor, evidence_path, seed_page_name
+from moetheory.docs._seeds import _source_lines
+
+__all__ = ["render_claim"]
+
+
+def _fallback_derivation(entry: Mapping[str, Any]) -> str:
+    """The derivation of a claim whose check gives none: the rule the verdict follows."""
+    if entry.get("implemented") is False:
+        return (
+            "No check implements this claim yet, so there is nothing to derive: the verdict "
+            "is `inconclusive` with the reason \"not implemented\"."
+        )
+    if entry.get("kind") == "statistical":
+        alpha = entry.get("alpha")
+        level = f" at level $\\alpha = {_number(alpha)}$" if alpha else ""
+        return (
+            "1. Fix the tolerance band around the claimed value in the code, before any "
+            "simulation.\n"
+            f"2. Simulate with the claim's seed ({entry.get('claim_seed', '—')}) and estimate "
+            f"the quantity with a confidence interval{level}.\n"
+            "3. `supported` when the interval lies inside the band, `unsupported` when it "
+            "lies outside, `inconclusive` otherwise. The evidence below holds the estimate, "
+            "the interval, the sample size and the band."
+        )
+    return (
+        "1. State the reading above as an exact computation.\n"
+        "2. Compute it in exact arithmetic (the evidence below records every computed "
+        "value).\n"
+        "3. `proved` when the computation certifies the statement, `refuted` when it yields "
+        "a counterexample; the certificate or counterexample is the evidence below."
+    )
+
+
+def _statement(entry: Mapping[str, Any]) -> str:
+    return _latex_text(entry.get("statement_latex") or "", entry["statement"])
+
+
+def _readings_block(
+    readings: Sequence[Mapping[str, Any]], json_link: str | None = None, shown: str = ""
+) -> list[str]:
+    lines = ["```{rubric} Other readings", "```", ""]
+    lines += _list_table(
+        ("reading", "verdict", "summary"),
+        [
+            (
+                _nowrap(r["name"]),
+                _verdict(r["verdict"]),
+                _latex_text(r.get("summary_latex") or "", r["summary"], cell=True),
+            )
+            for r in readings
+        ],
+        "20 14 66",
+        "readings",
+    )
+    lines.append("")
+    if json_link is not None:
+        lines += [f"Every reading's raw evidence: "
+                  f"{_download('the claim evidence file (JSON)', json_link)}.", ""]
+    seen: dict[str, str] = {}
+    for r in readings:
+        lines += [
+            f'<details class="reading"><summary>Reading {html.escape(r["name"])}: '
+            f"{html.escape(str(r['verdict']))}</summary>",
+            "",
+            _latex_text(r.get("reading_latex") or "", r["reading"]),  # named in <summary>
+            "",
+        ]
+        derivation = r.get("derivation") or ""
+        if derivation and derivation == shown:
+            lines += ["Its derivation is the claim's, above.", ""]
+        elif derivation and derivation in seen:
+            lines += [f"Its derivation is that of reading {_code(seen[derivation])}.", ""]
+        elif derivation:
+            seen[derivation] = r["name"]
+            lines += [_embed(derivation), ""]
+        if json_link is None:
+            lines += [
+                render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
+                "",
+            ]
+        # otherwise the claim's evidence file, linked once after the table, holds it
+        lines += ["</details>", ""]
+    return lines
+
+
+def render_claim(
+    entry: Mapping[str, Any],
+    figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
+    seeds_dir: Path | None = None,
+    link_evidence: bool = False,
+) -> str:
+    """One claim's section of a paper page, in the order of a worked proof.
+
+    Parameters
+    ----------
+    entry : mapping
+        One element of ``report["claims"]``.
+    figures : mapping, optional
+        ``moetheory reproduce`` target -> ``(image path relative to the page, metadata)``.
+    seeds_dir : path, optional
+        Folder holding the seed documents, for the quotes of the statement's lines.
+    link_evidence : bool
+        Link the raw evidence as the JSON file :func:`evidence_path` (written by
+        :func:`generate_pages`) instead of folding it into the page.
+
+    Returns
+    -------
+    str
+        MyST: heading (level 3), statement with its seed lines and quote, reading checked,
+        derivation, verdict, compact evidence table with the raw JSON folded or linked,
+        other readings folded, figures with captions.
+
+    Raises
+    ------
+    ValueError
+        If ``entry`` lacks a report key or its ID cannot be an anchor.
+
+    See Also
+    --------
+    render_section_page : the page holding the claim.
+    moetheory.engine.report.render_claim : the Markdown report's version.
+
+    Notes
+    -----
+    The ``*_latex`` fields of the entry, when given, replace the plain statement and summary;
+    otherwise the plain text is prettified and escaped, so no SymPy syntax reaches the page.
+    A derivation's headings become bold lines and inline ``$$...$$`` becomes ``$...$`` (MyST
+    would otherwise set the prose between two display fences as maths).
+
+    Examples
+    --------
+    >>> entry = {"id": "x.one", "statement": "1 + 1 = 2", "reading": "integers",
+    ...          "verdict": "proved", "summary": "arithmetic", "evidence": {"sum": 2},
+    ...          "kind": "exact", "claim_seed": 7, "implemented": True}
+    >>> text = render_claim(entry)
+    >>> text.splitlines()[0]
+    '### `x.one`'
+    >>> text.index("Derivation") < text.index("**Verdict") < text.index(":class: evidence")
+    True
+    """
+    for key in ("id", "statement", "reading", "verdict", "summary"):
+        if key not in entry:
+            raise ValueError(f"entry must have the report key {key!r}; got keys {sorted(entry)}")
+    claim_anchor(entry["id"])  # rejects an ID that cannot be an anchor
+    link = evidence_path(entry["id"]) if link_evidence else None
+    meta = [f"kind {_nowrap(str(entry.get('kind', 'exact')))}"]
+    if "claim_seed" in entry:
+        meta.append(f"claim seed {_nowrap(str(entry['claim_seed']))}")
+    if entry.get("alpha"):
+        meta.append(f"α {_nowrap(_number(entry['alpha']))}")
+    if entry.get("covers"):
+        meta.append("audit rows " + ", ".join(_nowrap(c) for c in entry["covers"]))
+    if entry.get("origin") == "package":
+        meta.append("a statement this package adds")
+    if entry.get("implemented") is False:
+        meta.append("**not implemented yet**")
+    sources = _source_lines(entry, seeds_dir)
+    readings = entry.get("readings") or []
+    derivation = entry.get("derivation") or (readings[0].get("derivation") if readings else "")
+    lines = [
+        f"### `{entry['id']}`",
+        "",
+        f'<p class="claim-meta">{_verdict(entry["verdict"])}</p>',
+        "",
+        f"**Statement.** {_statement(entry)}",
+        "",
+    ]
+    if sources:
+        lines += [*sources, ""]
+    elif entry.get("origin") != "package":
+        seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
+        links = ", ".join(
+            f'<a class="seed-link" href="{seed_page_name(s)[:-3]}.html">seed {s[:3]}</a>'
+            for s in seeds
+            if s
+        )
+        if links:
+            lines += [f"Stated in {links} (line numbers not recorded).", ""]
+    lines += [
+        f"**Reading checked.** {_text(entry['reading'])}",
+        "",
+        "```{rubric} Derivation",
+        "```",
+        "",
+        _embed(derivation) if derivation else _fallback_derivation(entry),
+        "",
+        f"**Verdict: {_text(entry['verdict'])}.** "
+        + _latex_text(entry.get("summary_latex") or "", entry["summary"]),
+        "",
+        " · ".join(meta),
+        "",
+        render_evidence(entry.get("evidence") or {}, json_link=link),
+        "",
+    ]
+    if readings:
+        lines += _readings_block(readings, link, derivation)
+    lines += _figures(entry, figures or {})
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# -- pages ----------------------------------------------------------------------------
