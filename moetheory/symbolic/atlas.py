@@ -116,13 +116,9 @@ class AtlasCell:
 
     Examples
     --------
-    >>> import sympy as sp
-    >>> from moetheory.symbolic.interactions import custom_expert, custom_router
-    >>> x1, w, c = sp.symbols("x1 w c", real=True)
-    >>> cell = atlas_cell(custom_router(w * x1, [x1], [w]),
-    ...                   custom_expert(sp.exp(c * x1), [x1], [c]), order=1, d=1)
-    >>> cell.verdict, [r.text for r in cell.result.relations]
-    ('refuted', ['H_{w} - H_{c} = 0'])
+    >>> cell = atlas_cell("linear", "linear", order=2, d=1)
+    >>> cell.verdict, cell.has_ridge_identity, cell.ident_api["verdict"]
+    ('refuted', True, 'refuted')
     """
 
     router: str
