@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from moetheory.symbolic.experts import gelu, relu, sigmoid
 from moetheory.symbolic.routers import COSINE, LINEAR, TAU1, TAU2, Router, perturbed_cosine_router
 
 __all__ = [
@@ -193,10 +194,6 @@ class ExpertSpec(_Spec):
     """
 
 
-def _vec(name: str, d: int) -> tuple[sp.Symbol, ...]:
-    return tuple(sp.Symbol(f"{name}_{i}", real=True) for i in range(1, d + 1))
-
-
 def _dot(u: Sequence[sp.Expr], v: Sequence[sp.Expr]) -> sp.Expr:
     return sp.Add(*[p * q for p, q in zip(u, v, strict=True)])
 
@@ -209,9 +206,9 @@ def _router(name: str, score: Callable[[tuple, tuple], sp.Expr], latex: str, gat
             vector: str = "beta1", extra: tuple[sp.Symbol, ...] = (), note: str = "",
             ) -> RouterSpec:
     def build(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-        beta = _vec(vector, len(x))
+        beta = coordinates(len(x), vector)
         s = score(beta, x)
-        g = sp.exp(s) if gate == "exp" else 1 / (1 + sp.exp(-s))
+        g = sp.exp(s) if gate == "exp" else sigmoid(s)
         return g, beta + extra
 
     return RouterSpec(name, build, latex, note)
@@ -221,14 +218,14 @@ def _from_router(router: Router, name: str, latex: str, note: str = "") -> Route
     """A :class:`moetheory.symbolic.routers.Router` (its score in coordinates) as a softmax gate."""
 
     def build(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-        beta = _vec("beta1", len(x))
+        beta = coordinates(len(x), "beta1")
         return sp.exp(router.score(sp.Matrix(beta), sp.Matrix(x))), beta
 
     return RouterSpec(name, build, latex, note)
 
 
 def _ridge(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-    a = _vec("a", len(x))
+    a = coordinates(len(x), "a")
     b = sp.Symbol("b", real=True)
     return _dot(a, x) + b, (*a, b)
 
@@ -241,26 +238,14 @@ def _ridge_expert(name: str, phi: Callable[[sp.Expr], sp.Expr], latex: str) -> E
     return ExpertSpec(name, build, latex)
 
 
-def _relu(z: sp.Expr) -> sp.Expr:
-    return sp.Piecewise((z, z > 0), (0, True))
-
-
-def _gelu(z: sp.Expr) -> sp.Expr:
-    return z * (1 + sp.erf(z / sp.sqrt(2))) / 2
-
-
-def _sigmoid(z: sp.Expr) -> sp.Expr:
-    return 1 / (1 + sp.exp(-z))
-
-
 def _two_layer(bias: bool) -> ExpertSpec:
     def build(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-        w1 = _vec("W1", len(x))
+        w1 = coordinates(len(x), "W1")
         w2 = sp.Symbol("W2", real=True)
         if bias:
             b1, b2 = sp.symbols("b1 b2", real=True)
-            return w2 * _relu(_dot(w1, x) + b1) + b2, (*w1, b1, w2, b2)
-        return w2 * _relu(_dot(w1, x)), (*w1, w2)
+            return w2 * relu(_dot(w1, x) + b1) + b2, (*w1, b1, w2, b2)
+        return w2 * relu(_dot(w1, x)), (*w1, w2)
 
     tex = (r"W_2\,\mathrm{ReLU}(W_1^\top x + b_1) + b_2" if bias
            else r"W_2\,\mathrm{ReLU}(W_1^\top x)")
@@ -274,7 +259,7 @@ def _generic(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
 
 
 def _poly_expert(x: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-    eta = _vec("eta", len(x))
+    eta = coordinates(len(x), "eta")
     return _dot(eta, x) ** 2, eta
 
 
@@ -307,10 +292,10 @@ EXPERTS: dict[str, ExpertSpec] = {
     for e in [
         ExpertSpec("generic", _generic, r"h(x, \eta)", "an arbitrary (undefined) function"),
         _ridge_expert("linear", lambda z: z, r"a^\top x + b"),
-        _ridge_expert("relu", _relu, r"\mathrm{ReLU}(a^\top x + b)"),
-        _ridge_expert("gelu", _gelu, r"\mathrm{GELU}(a^\top x + b)"),
+        _ridge_expert("relu", relu, r"\mathrm{ReLU}(a^\top x + b)"),
+        _ridge_expert("gelu", gelu, r"\mathrm{GELU}(a^\top x + b)"),
         _ridge_expert("tanh", sp.tanh, r"\tanh(a^\top x + b)"),
-        _ridge_expert("sigmoid", _sigmoid, r"\sigma(a^\top x + b)"),
+        _ridge_expert("sigmoid", sigmoid, r"\sigma(a^\top x + b)"),
         _ridge_expert("poly2", lambda z: z**2, r"(a^\top x + b)^2"),
         _ridge_expert("poly3", lambda z: z**3, r"(a^\top x + b)^3"),
         ExpertSpec("poly-eta", _poly_expert, r"(\eta^\top x)^2", "seeds 002, 000"),
@@ -406,7 +391,7 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
     score = sp.sympify(score)
     x, params = tuple(x), tuple(params)
     _check_symbols(score, x, params, "router")
-    g = sp.exp(score) if gate == "softmax" else 1 / (1 + sp.exp(-score))
+    g = sp.exp(score) if gate == "softmax" else sigmoid(score)
     build = _fixed_dimension_build("router", name, g, x, params)
     tex = sp.latex(g)
     return RouterSpec(name, build, tex, invariant=False, dims=(len(x),))

@@ -83,8 +83,6 @@ from moetheory.symbolic._interaction_lift import (
 )
 from moetheory.symbolic._interaction_relations import InteractionResult, Relation
 from moetheory.symbolic._interaction_search import interactions
-from moetheory.symbolic._interaction_setup import _setup as _setup
-from moetheory.symbolic._interaction_setup import _verify as _verify
 from moetheory.symbolic._interaction_specs import (
     EXPERTS,
     ROUTERS,
