@@ -60,6 +60,14 @@ whose coefficients involve :math:`\beta_1\beta_1^\top`) is reported, exactly, fo
 discovery dimension only; that one has a closed form in every dimension,
 :func:`perturbed_ridge_relation`, verified by :func:`perturbed_ridge_certificate`.
 
+Layout
+------
+This module is the public face; the code lives in private modules with one job each:
+``_interaction_specs`` (routers and experts), ``_interaction_relations`` (the results),
+``_interaction_setup`` (kernels, radicals, the exact check), ``_interaction_sampling`` (exact
+values and null spaces), ``_interaction_search`` (:func:`interactions`) and
+``_interaction_lift`` (:func:`lift` and the perturbed router's closed form).
+
 References
 ----------
 Seed 002, eq. (4) and eq. (8); Nguyen, Ho, Rinaldo (2024c), softmax gating and ridge experts.
