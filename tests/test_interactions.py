@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from moetheory.symbolic._interaction_setup import _setup, _verify
 from moetheory.symbolic.interactions import (
     EXPERTS,
     ROUTERS,
-    _setup,
-    _verify,
     custom_expert,
     custom_router,
     interactions,
@@ -217,7 +216,7 @@ def test_perturbed_second_order_relation_has_a_closed_form_in_every_dimension() 
 def test_verification_falls_back_for_undefined_activations_and_rejects_false_relations() -> None:
     """The ring-based exact check handles Subs(...) of an undefined activation through the
     symbolic fallback, and refutes a false relation there too."""
-    from moetheory.symbolic.interactions import RIDGE_ANY_PHI, ROUTERS, _setup, _verify
+    from moetheory.symbolic.interactions import RIDGE_ANY_PHI, ROUTERS
 
     x = sp.symbols("x_1 x_2", real=True)
     _, rp = ROUTERS["linear"].build(x)

@@ -283,6 +283,15 @@ READINGS: dict[str, IdentifiabilityReading] = {
 #: The reading closest to the seeds' text.
 PRIMARY_READING = "pcos-2"
 
+
+def _reading(reading: str | IdentifiabilityReading) -> IdentifiabilityReading:
+    """``reading`` itself, or the one of :data:`READINGS` it names."""
+    if isinstance(reading, str):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+        return READINGS[reading]
+    return reading
+
 #: Generic rational parameter values from which :func:`default_atoms` draws.
 GENERIC_VALUES: tuple[sp.Rational, ...] = tuple(
     sp.Rational(p, q)
@@ -834,10 +843,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     >>> decide(a * sp.exp(c * x), "pcos-1-no-order0", x=x, params=[a, c]).verdict.value
     'proved'
     """
-    if isinstance(reading, str):
-        if reading not in READINGS:
-            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
-        reading = READINGS[reading]
+    reading = _reading(reading)
     expr, x, params = _as_expert(expert, x, params, inputs)
     if atoms is None:
         atoms = default_atoms(params, reading.atoms)
@@ -1081,10 +1087,7 @@ def decide_all_atoms(expert: Expert | sp.Expr,
     >>> d.verdict.value, sp.sstr(d.exceptional_factors[0])
     ('proved', 'a_1*b_2 - a_2*b_1')
     """
-    if isinstance(reading, str):
-        if reading not in READINGS:
-            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
-        reading = READINGS[reading]
+    reading = _reading(reading)
     expr, x, params = _as_expert(expert, x, params)
     syms = [{p: sp.Symbol(f"{p}_{j}", real=True) for p in params}
             for j in range(1, reading.atoms + 1)]
@@ -1183,10 +1186,7 @@ def search_exceptions(expert: Expert | sp.Expr,
     >>> found["equal-slopes"].result.coefficients[:2]
     [1, 0]
     """
-    if isinstance(reading, str):
-        if reading not in READINGS:
-            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
-        reading = READINGS[reading]
+    reading = _reading(reading)
     if reading.atoms < 2:
         raise ValueError(f"reading {reading.name!r} has k = {reading.atoms}; orbits need k >= 2")
     bad = [o for o in orbits if o not in EXCEPTION_ORBITS]

@@ -76,7 +76,7 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from moetheory.engine.verdicts import Verdict
-from moetheory.symbolic.identifiability import READINGS, IdentifiabilityReading
+from moetheory.symbolic.identifiability import IdentifiabilityReading, _reading
 
 __all__ = [
     "ACTIVATIONS",
@@ -317,6 +317,7 @@ def order_multipliers(reading: IdentifiabilityReading, s: int,
 
     Examples
     --------
+    >>> from moetheory.symbolic.identifiability import READINGS
     >>> order_multipliers(READINGS["pcos-2"], 1, 1)
     [(0, 0, 1), (0, 1, x), (1, 0, x/(tau2 + x)), (1, 1, x**2/(tau2 + x))]
     """
@@ -609,10 +610,7 @@ def decide_ridge_all_atoms(activation: str,
     """
     if activation not in ACTIVATIONS:
         raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
-    if isinstance(reading, str):
-        if reading not in READINGS:
-            raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
-        reading = READINGS[reading]
+    reading = _reading(reading)
     out = RidgeAllAtomsDecision(activation, reading, Verdict.INCONCLUSIVE)
     out.orders = [dict(_order_rank(reading, s)) for s in range(reading.max_order + 1)]
     if not all(o["independent"] for o in out.orders):

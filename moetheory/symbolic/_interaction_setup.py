@@ -1,0 +1,331 @@
+r"""The relation search's setup: :math:`\partial^\alpha H` as rational functions of symbols,
+and the exact check of a candidate relation.
+
+Transcendental pieces become *kernels* with closed derivative rules, radicals become symbols
+:math:`r` with :math:`r^2` the radicand (:class:`_Atoms`); :func:`_setup` differentiates
+:math:`H = G\,h` on every smooth piece of the expert; :func:`_verify` decides exactly whether
+:math:`\sum_\alpha c_\alpha \partial^\alpha H` vanishes (polynomial remainder modulo
+:math:`r^2 - \text{radicand}`). See :mod:`moetheory.symbolic.interactions`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from moetheory.symbolic._interaction_relations import _R_BETA
+from moetheory.symbolic._interaction_specs import (
+    ExpertSpec,
+    RouterSpec,
+    coordinates,
+    symbol_latex,
+)
+
+__all__: list[str] = []
+
+# Kernels: transcendental functions with closed derivative rules (no automatic exp merging).
+class _KExp(sp.Function):
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return self
+
+
+class _KTanh(sp.Function):
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return 1 - self**2
+
+
+class _KGauss(sp.Function):
+    """(2/√π)·exp(−w²), the derivative of erf(w)."""
+
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return -2 * self.args[0] * self
+
+
+class _KErf(sp.Function):
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return _KGauss(self.args[0])
+
+
+_KERNELS = (_KExp, _KTanh, _KGauss, _KErf)
+_SUPPORTED = "exp, tanh, erf, sqrt of a sum of squares, Abs, Max/Piecewise/Heaviside (pieces), " \
+    "undefined functions"
+
+
+def _kernelise(expr: sp.Expr) -> sp.Expr:
+    """exp, tanh, erf → kernels; Max/Heaviside/Abs of non-radicals → Piecewise."""
+    unsupported = {type(f).__name__ for f in expr.atoms(sp.Function)
+                   if not isinstance(f, (sp.exp, sp.tanh, sp.erf, sp.Abs, sp.Max, sp.Min,
+                                         sp.Heaviside, sp.Piecewise, sp.sign))
+                   and not isinstance(f, sp.core.function.AppliedUndef)}
+    if unsupported:
+        raise ValueError(f"unsupported function(s) {sorted(unsupported)}; supported: "
+                         f"{_SUPPORTED}")
+    expr = expr.replace(sp.exp, _KExp).replace(sp.tanh, _KTanh).replace(sp.erf, _KErf)
+    return expr
+
+
+def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, Any]]:
+    """Smooth pieces of an expert: ``[(expr, condition)]`` (one piece ``True`` if smooth)."""
+    if expr.has(sp.Max, sp.Min, sp.Heaviside):
+        expr = expr.rewrite(sp.Piecewise)
+    abs_args = [a for a in expr.atoms(sp.Abs)]
+    if abs_args:
+        expr = expr.replace(sp.Abs, lambda w: sp.Piecewise((w, w > 0), (-w, True)))
+    if not expr.has(sp.Piecewise):
+        return [(expr, sp.true)]
+    folded = sp.piecewise_fold(expr)
+    if not isinstance(folded, sp.Piecewise):
+        raise ValueError(f"cannot split {expr} into smooth pieces")
+    return [(e, c) for e, c in folded.args]
+
+
+@dataclass
+class _Atoms:
+    """Symbols standing for kernels and radicals."""
+
+    kernels: dict[sp.Expr, sp.Symbol] = field(default_factory=dict)
+    radicals: dict[sp.Expr, sp.Symbol] = field(default_factory=dict)  # radicand -> r
+
+    def atomise(self, expr: sp.Expr, xs: set[sp.Symbol]) -> sp.Expr:
+        reps: dict[sp.Expr, sp.Expr] = {}
+        for k in sorted(expr.atoms(*_KERNELS, sp.core.function.AppliedUndef,
+                                   sp.Derivative), key=sp.default_sort_key):
+            if isinstance(k, _KGauss):
+                w = k.args[0]
+                c, _ = w.as_independent(*(w.free_symbols), as_Add=False)
+                sym = self._kernel(k)
+                reps[k] = sym / c  # c * Gauss(c*w) always appears together
+            else:
+                reps[k] = self._kernel(k)
+        for p in expr.atoms(sp.Pow):
+            if p.exp.is_Rational and p.exp.q == 2 and not p.base.is_number:
+                reps[p] = self._radical(p.base) ** int(2 * p.exp)
+        for a in expr.atoms(sp.Abs):
+            reps[a] = self._radical(a.args[0] ** 2)
+        for s in expr.atoms(sp.sign):
+            reps[s] = s.args[0] / self._radical(s.args[0] ** 2)
+        return expr.xreplace(reps) if reps else expr
+
+    def _kernel(self, k: sp.Expr) -> sp.Symbol:
+        if k not in self.kernels:
+            self.kernels[k] = sp.Symbol(f"K{len(self.kernels)}")
+        return self.kernels[k]
+
+    def _radical(self, base: sp.Expr) -> sp.Symbol:
+        base = sp.expand(base)
+        if base not in self.radicals:
+            self.radicals[base] = sp.Symbol(f"R{len(self.radicals)}", positive=True)
+        return self.radicals[base]
+
+
+def _squares_centre(base: sp.Expr, xs: Sequence[sp.Symbol]) -> list[sp.Expr] | None:
+    """``c`` with ``base == Σ (x_i - c_i)^2`` (c free of x), or None."""
+    centre = [-sp.expand(base).coeff(xi, 1) / 2 for xi in xs]
+    if any(c.free_symbols & set(xs) for c in centre):
+        return None
+    if sp.expand(base - sp.Add(*[(xi - c) ** 2 for xi, c in zip(xs, centre, strict=True)])) != 0:
+        return None
+    return centre
+
+
+def _stereo(sig: Sequence[Any]) -> list[Any]:
+    """Stereographic unit vector ω(σ) in dimension len(sig) + 1 (rational)."""
+    n2 = sum(s * s for s in sig)
+    return [2 * s / (1 + n2) for s in sig] + [(1 - n2) / (1 + n2)]
+
+
+def _kernel_text(kernel: sp.Expr) -> str:
+    """A kernel as inline LaTeX (``$...$``), in the paper's names."""
+    expr = kernel.replace(_KExp, sp.exp).replace(_KTanh, sp.tanh).replace(_KErf, sp.erf)
+    if isinstance(kernel, _KGauss):
+        w = kernel.args[0]
+        tex = r"\frac{2}{\sqrt{\pi}} e^{-w^2}\ (w = " + sp.latex(
+            w, symbol_names=_names(w)) + ")"
+    else:
+        tex = sp.latex(expr, symbol_names=_names(expr))
+    return f"${tex}$"
+
+
+def _names(expr: sp.Expr) -> dict[sp.Symbol, str]:
+    return {s: symbol_latex(s) for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+
+
+def _multi_indices(params: Sequence[sp.Symbol], order: int) -> list[tuple[sp.Symbol, ...]]:
+    out: list[tuple[sp.Symbol, ...]] = []
+    for r in range(order + 1):
+        out += list(itertools.combinations_with_replacement(params, r))
+    return out
+
+
+def _derivatives(expr: sp.Expr, alphas: list[tuple[sp.Symbol, ...]]) -> dict[tuple, sp.Expr]:
+    out: dict[tuple, sp.Expr] = {(): expr}
+    for alpha in alphas:
+        if alpha:
+            out[alpha] = sp.diff(out[alpha[:-1]], alpha[-1])
+    return out
+
+
+@dataclass
+class _Setup:
+    xs: tuple[sp.Symbol, ...]
+    params: tuple[sp.Symbol, ...]
+    alphas: list[tuple[sp.Symbol, ...]]
+    pieces: list[tuple[dict[tuple, sp.Expr], Any]]  # atomised derivatives per piece
+    atoms: _Atoms
+    x_radical: tuple[sp.Symbol, list[sp.Expr]] | None
+    p_radical: tuple[sp.Symbol, sp.Expr, list[sp.Symbol]] | None
+
+
+def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
+           alphas: list[tuple] | None = None) -> _Setup:
+    for spec in (router, expert):
+        if spec.dims is not None and d not in spec.dims:
+            raise ValueError(f"d must be one of {spec.dims} for {spec.name!r}, got {d}")
+    xs = coordinates(d)
+    g, rparams = router.build(xs)
+    h, eparams = expert.build(xs)
+    params = tuple(rparams) + tuple(eparams)
+    if len(set(params)) != len(params):
+        raise ValueError("router and expert parameters must have different names")
+    if alphas is None:
+        alphas = _multi_indices(params, order)
+    else:
+        closure = {a[:i] for a in alphas for i in range(len(a) + 1)}
+        alphas = sorted(closure, key=lambda a: (len(a), [params.index(q) for q in a]))
+    atoms = _Atoms()
+    gk = _kernelise(sp.sympify(g))
+    pieces = []
+    for hp, cond in _pieces(sp.sympify(h)):
+        big_h = gk * _kernelise(hp)
+        ders = _derivatives(big_h, alphas)
+        pieces.append(({a: atoms.atomise(e, set(xs)) for a, e in ders.items()}, cond))
+    x_rad = None
+    p_rad = None
+    for base, r in atoms.radicals.items():
+        if base.free_symbols & set(xs):
+            centre = _squares_centre(base, xs)
+            if centre is None or x_rad is not None:
+                raise ValueError(f"unsupported radical sqrt({base}): at most one radical in x, "
+                                 "of the form ||x - c||")
+            x_rad = (r, centre)
+        else:
+            vec = sorted(base.free_symbols, key=str)
+            if (p_rad is not None or not set(vec) <= set(params)
+                    or sp.expand(base - sp.Add(*[v**2 for v in vec])) != 0):
+                raise ValueError(f"unsupported radical sqrt({base}): at most one parameter "
+                                 "radical, the norm of a parameter vector")
+            p_rad = (r, base, [v for v in params if v in vec])
+    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad)
+
+
+def _param_substitution(setup: _Setup, sign: int) -> tuple[dict[sp.Symbol, Any],
+                                                           list[sp.Symbol]]:
+    """β = ν ω(σ) (d ≥ 2) or β = ±ν (d = 1); returns the substitution and the new symbols."""
+    if setup.p_radical is None:
+        return {}, []
+    r, _, vec = setup.p_radical
+    nu = sp.Symbol("nu_", positive=True)
+    sig = [sp.Symbol(f"sigma_{i}", real=True) for i in range(1, len(vec))]
+    omega = _stereo(sig) if sig else [sign]
+    sub: dict[sp.Symbol, Any] = {v: nu * w for v, w in zip(vec, omega, strict=True)}
+    sub[r] = nu
+    return sub, [nu, *sig]
+
+
+def _back_substitution(setup: _Setup) -> dict[sp.Symbol, sp.Expr]:
+    assert setup.p_radical is not None
+    _, _, vec = setup.p_radical
+    nu = sp.Symbol("nu_", positive=True)
+    out: dict[sp.Symbol, sp.Expr] = {nu: _R_BETA}
+    for i in range(1, len(vec)):
+        out[sp.Symbol(f"sigma_{i}", real=True)] = vec[i - 1] / (_R_BETA + vec[-1])
+    return out
+
+
+def _field_symbols(setup: _Setup, extra: list[sp.Symbol]) -> list[sp.Symbol]:
+    used: set[sp.Symbol] = set()
+    for ders, _ in setup.pieces:
+        for e in ders.values():
+            used |= e.free_symbols
+    rad = set(setup.p_radical[2]) if setup.p_radical else set()
+    kernels = set(setup.atoms.kernels.values()) | set(setup.atoms.radicals.values())
+    syms = sorted(used - set(setup.xs) - kernels - rad, key=str)
+    return syms + extra
+
+
+def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
+    """Exact: Σ c_α ∂^α H reduces to 0 on every piece (polynomial remainder)."""
+    rels = []
+    if setup.x_radical is not None:
+        r, centre = setup.x_radical
+        rels.append((r, sp.Add(*[(xi - c) ** 2 for xi, c in
+                                 zip(setup.xs, centre, strict=True)])))
+    if setup.p_radical is not None:
+        r, base, _ = setup.p_radical
+        rels.append((r, base))
+    if setup.p_radical is not None:
+        coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    try:
+        return _verify_ring(setup, coeffs, rels)
+    except (ValueError, sp.PolynomialError):
+        pass  # pieces that are not polynomial in the symbols (e.g. Subs): symbolic route
+    for ders, _ in setup.pieces:
+        total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
+        num, _den = sp.fraction(sp.together(total))
+        num = sp.expand(num)
+        for r, base in rels:
+            if num.has(r):
+                num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
+                num = sp.expand(num)
+        if num != 0:
+            return False
+    return True
+
+
+def _verify_ring(setup: _Setup, coeffs: dict[tuple, sp.Expr],
+                 rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
+    """:func:`_verify` in a sparse polynomial ring (raises ``ValueError`` when a piece is not
+    polynomial in its symbols after clearing denominators)."""
+    radicals = [r for r, _ in rels]
+    for ders, _ in setup.pieces:
+        syms: set[sp.Symbol] = set()
+        for a, c in coeffs.items():
+            syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
+        for _, base in rels:
+            syms |= base.free_symbols
+        # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
+        # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
+        # ideal, i.e. 0 once each r_i is the square root of its radicand
+        gens = [*radicals, *sorted(syms - set(radicals), key=str)]
+        ring = sp.ring(gens, sp.QQ, sp.lex)[0]
+        groups: dict[Any, Any] = {}
+        for a, c in coeffs.items():
+            num, den = sp.fraction(sp.together(ders[a]))
+            dpoly = ring.from_expr(den)
+            term = ring.from_expr(num) * ring.from_expr(c)
+            groups[dpoly] = groups.get(dpoly, ring.zero) + term
+        dens = list(groups)
+        total = ring.zero
+        for i, d in enumerate(dens):
+            other = ring.one
+            for j, e in enumerate(dens):
+                if j != i:
+                    other *= e
+            total += groups[d] * other
+        if rels:
+            total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
+        if total != 0:
+            return False
+    return True
