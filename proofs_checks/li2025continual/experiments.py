@@ -26,26 +26,26 @@ from moetheory.continual.simulator import simulate_many
 from moetheory.stats import (
     Comparison,
     MeanEstimate,
+    ReadingData,
     at_most,
     betting_ci,
     compare,
     comparisons_markdown,
     mean_ci,
     proportion_ci,
-    readings_outcome,
     stable,
 )
 from proofs_checks.li2025continual._common import exact_claim
 from proofs_checks.li2025continual._exact import _out, _r
-from proofs_checks.li2025continual._readings import FIGURE_READING_TEXT
+from proofs_checks.li2025continual._readings import (
+    FIGURE_READINGS,
+    figure_outcome,
+)
 from proofs_checks.li2025continual._simulation import (
     LATE,
     MEANINGFUL,
     NEARLY_ZERO,
-    RANDOM_BETA,
-    STREAM,
     _curves,
-    _seed,
     reading_config,
 )
 
@@ -255,12 +255,10 @@ def check_fig2(ctx: CheckContext) -> Outcome:
     """Figure 2: termination needed, MoE beats single expert, more experts converge later."""
     # Quick: 20 replicates, the fewest for which 20/20 runs can clear 1/2 at this alpha.
     R = 100 if ctx.full else 20
-    readings = (RANDOM_BETA, "paper", "code")
-    n_comp = 2 * len(readings) * 14
+    n_comp = 2 * len(FIGURE_READINGS) * 14
     alpha = ctx.alpha / n_comp
-    data, per_run = [], []
-    for reading in readings:
-        seed = _seed(ctx, STREAM[reading])
+
+    def one(reading: str, seed: int) -> tuple[ReadingData, ReadingData]:
         runs = fig2_runs(reading, R, seed)
         comps = _fig2_comparisons(runs, alpha)
         evidence = {
@@ -278,7 +276,7 @@ def check_fig2(ctx: CheckContext) -> Outcome:
                 for c in [curves[f"M={M}, termination"]])
             + ".\n\n" + comparisons_markdown(comps)
         )
-        data.append((reading, comps, evidence, mean_deriv))
+        mean_item = (reading, comps, evidence, mean_deriv)
         run_comps, run_ev = _fig2_per_run(runs, alpha)
         term_comps, term_ev = _fig2_termination_per_run(runs, alpha)
         run_comps += term_comps + comps[3 * (len(FIG2_MS) - 1):]  # the other 5, shared
@@ -290,12 +288,10 @@ def check_fig2(ctx: CheckContext) -> Outcome:
                 for key, v in term_ev.items())
             + ".\n\n" + comparisons_markdown(run_comps)
         )
-        per_run.append((f"{reading}, per run", run_comps,
-                        dict(evidence, per_run=run_ev | term_ev), run_deriv))
-    texts = dict(FIGURE_READING_TEXT)
-    for reading in readings:
-        texts[f"{reading}, per run"] = FIG2_PER_RUN_TEXT.format(r=reading)
-    return readings_outcome(data + per_run, texts, alpha, ctx)
+        return mean_item, (f"{reading}, per run", run_comps,
+                           dict(evidence, per_run=run_ev | term_ev), run_deriv)
+
+    return figure_outcome(ctx, alpha, one, (", per run", FIG2_PER_RUN_TEXT))
 
 
 #: Share of runs above which the single run of the figure counts as typical (fixed a priori).
@@ -559,11 +555,9 @@ def _fig45_comparisons(
 def check_fig4_5(ctx: CheckContext) -> Outcome:
     """Figures 4-5: the termination threshold Γ against the routing noise λ."""
     R = 100 if ctx.full else 12
-    readings = (RANDOM_BETA, "paper", "code")
-    alpha = ctx.alpha / (7 * len(readings))
-    data = []
-    for reading in readings:
-        seed = _seed(ctx, STREAM[reading])
+    alpha = ctx.alpha / (7 * len(FIGURE_READINGS))
+
+    def one(reading: str, seed: int) -> ReadingData:
         fig4 = fig4_runs(reading, R, seed)
         runs = fig45_runs(reading, R, seed)
         comps, ev = _fig45_comparisons(fig4, runs, alpha)
@@ -581,8 +575,9 @@ def check_fig4_5(ctx: CheckContext) -> Outcome:
             + ", ".join(f"{x:.3g}" for x in ev["mean_late_G"]) + ".\n\n"
             + comparisons_markdown(comps)
         )
-        data.append((reading, comps, ev, deriv))
-    return readings_outcome(data, FIGURE_READING_TEXT, alpha, ctx)
+        return (reading, comps, ev, deriv)
+
+    return figure_outcome(ctx, alpha, one)
 
 
 # --------------------------------------------------------------------------------------

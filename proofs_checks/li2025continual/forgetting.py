@@ -30,7 +30,6 @@ from moetheory.stats import (
     compare,
     comparisons_markdown,
     mean_ci,
-    readings_outcome,
     stable,
 )
 from proofs_checks.li2025continual._bounds import (
@@ -52,18 +51,19 @@ from proofs_checks.li2025continual._bounds import (
 from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
 from proofs_checks.li2025continual._exact import _out, _r, r_
 from proofs_checks.li2025continual._montecarlo import D_DIM, S_SAMPLES, _verdicts, _worst
-from proofs_checks.li2025continual._readings import FIGURE_READING_TEXT, grid_outcome
+from proofs_checks.li2025continual._readings import (
+    FIGURE_READINGS,
+    figure_outcome,
+    grid_outcome,
+)
 from proofs_checks.li2025continual._simulation import (
     GRID,
     LATE,
     MEANINGFUL,
-    RANDOM_BETA,
-    STREAM,
     _curves,
     _grid_runs,
     _profile_sizes,
     _regime_seed,
-    _seed,
     reading_config,
     regime_config,
 )
@@ -566,11 +566,9 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
     """More experts than tasks: later convergence, no better final error."""
     R = 100 if ctx.full else 10
     T = 2000
-    readings = (RANDOM_BETA, "paper", "code")
-    alpha = ctx.alpha / (8 * len(readings))
-    data = []
-    for reading in readings:
-        seed = _seed(ctx, STREAM[reading])
+    alpha = ctx.alpha / (8 * len(FIGURE_READINGS))
+
+    def one(reading: str, seed: int) -> ReadingData:
         base = reading_config(reading, T=T)
         runs = dict(zip(MORE_MS, simulate_many([base.replace(M=M) for M in MORE_MS], R, seed),
                         strict=True))
@@ -625,8 +623,9 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
             + ", ".join(f"{ev['T1'][M]} (M={M})" for M in MORE_MS)
             + " grows with $M$ by definition; measured:\n\n" + comparisons_markdown(comps)
         )
-        data.append((reading, comps, ev, deriv))
-    return readings_outcome(data, FIGURE_READING_TEXT, alpha, ctx)
+        return (reading, comps, ev, deriv)
+
+    return figure_outcome(ctx, alpha, one)
 
 
 # --------------------------------------------------------------------------------------

@@ -48,7 +48,9 @@ from proofs_checks.li2025continual._exact import (
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     FIGURE_READING_TEXT,
+    FIGURE_READINGS,
     _exponent_reading,
+    figure_outcome,
     grid_outcome,
 )
 from proofs_checks.li2025continual._simulation import (
@@ -212,11 +214,9 @@ PROP1_APPROX_TEXT = (
 def check_prop1(ctx: CheckContext) -> Outcome:
     """Proposition 1: after T1 = ⌈M/η⌉ expert sets and expert models freeze."""
     R, T = _prop_sizes(ctx)
-    readings = (RANDOM_BETA, "paper", "code")
-    alpha = ctx.alpha / (2 * 2 * len(readings))
-    literal_data, approx_data = [], []
-    for reading in readings:
-        seed = _seed(ctx, STREAM[reading])
+    alpha = ctx.alpha / (2 * 2 * len(FIGURE_READINGS))
+
+    def one(reading: str, seed: int) -> tuple[ReadingData, ReadingData]:
         res, _ = prop_runs(reading, R, seed, T)
         literal, approx, ev = _prop1_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
@@ -241,12 +241,10 @@ def check_prop1(ctx: CheckContext) -> Outcome:
             f"stable expert sets: {ev['replicates_sets_stable']}/{R}.\n\n"
             + comparisons_markdown(approx)
         )
-        literal_data.append((reading, literal, ev, deriv))
-        approx_data.append((f"{reading}, approximately frozen", approx, ev, approx_deriv))
-    texts = dict(FIGURE_READING_TEXT)
-    for reading in readings:
-        texts[f"{reading}, approximately frozen"] = PROP1_APPROX_TEXT.format(r=reading)
-    return readings_outcome(literal_data + approx_data, texts, alpha, ctx)
+        return ((reading, literal, ev, deriv),
+                (f"{reading}, approximately frozen", approx, ev, approx_deriv))
+
+    return figure_outcome(ctx, alpha, one, (", approximately frozen", PROP1_APPROX_TEXT))
 
 
 @claim(
