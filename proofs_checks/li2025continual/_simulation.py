@@ -20,8 +20,9 @@ from moetheory.engine.shared import shared
 __all__ = [
     "GRID", "HORIZON", "LATE", "MEANINGFUL", "NEARLY_ZERO", "RANDOM_BETA", "REGIME_K", "REGIME_M",
     "REGIME_N", "STREAM", "_balance", "_curves", "_fresh_pairs", "_gradients", "_grid_runs",
-    "_grid_seed", "_profile_sizes", "_regime_runs", "_regime_seed", "_seed", "_t1", "grid_config",
-    "grid_runs", "reading_config", "regime_config", "regime_free_runs", "regime_runs",
+    "_grid_seed", "_profile_sizes", "_regime_free_runs", "_regime_runs", "_regime_seed", "_seed",
+    "_t1", "grid_config", "grid_runs", "reading_config", "regime_config", "regime_free_runs",
+    "regime_runs",
 ]
 
 
@@ -213,6 +214,12 @@ def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
 def _regime_runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
     seed = _regime_seed(ctx)
     return regime_runs(reading, _profile_sizes(ctx), seed), seed
+
+
+def _regime_free_runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
+    """The run's :func:`regime_free_runs` of ``reading`` and their seed."""
+    seed = _regime_seed(ctx) + 40
+    return regime_free_runs(reading, _profile_sizes(ctx), seed), seed
 
 
 @shared(maxsize=8)

@@ -505,9 +505,8 @@ def check_lemma6(ctx: CheckContext) -> Outcome:
         runs, seed = _grid_runs(ctx, reading, "free")
         size = {sig0: np.abs(free.gate_params).max(axis=(1, 2, 3))
                 for sig0, (_, free) in runs.items()}
-        item = _exponent_reading(reading, ctx, "max_t ‖θ_t‖∞", size, [("O", 0.5)], alpha)
-        item[2]["simulator_seed"] = seed
-        return item
+        return _exponent_reading(reading, ctx, "max_t ‖θ_t‖∞", size, [("O", 0.5)], alpha,
+                                 evidence={"simulator_seed": seed})
 
     return grid_outcome(ctx, alpha, one)
 

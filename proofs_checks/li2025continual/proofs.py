@@ -55,10 +55,9 @@ from proofs_checks.li2025continual._simulation import (
     _grid_runs,
     _grid_seed,
     _profile_sizes,
-    _regime_seed,
+    _regime_free_runs,
     _t1,
     grid_config,
-    regime_free_runs,
 )
 
 __all__ = [
@@ -256,10 +255,8 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
                 sel = g[np.arange(R), t, mt]  # (R, d)
                 vals += np.abs(g[:, t] - sel[:, None, :]).max(axis=(1, 2))
             gap[sig0] = vals / max(t1 - T1, 1)
-        item = _exponent_reading(reading, ctx, "mean max ‖∇_m − ∇_{m_t}‖∞, T1 < t ≤ t1",
-                                 gap, [("O", 1.0)], alpha)
-        item[2]["simulator_seed"] = seed
-        return item
+        return _exponent_reading(reading, ctx, "mean max ‖∇_m − ∇_{m_t}‖∞, T1 < t ≤ t1",
+                                 gap, [("O", 1.0)], alpha, evidence={"simulator_seed": seed})
 
     return grid_outcome(ctx, alpha, one)
 
@@ -613,8 +610,7 @@ def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
     alpha = ctx.alpha / 9
 
     def one(reading: str) -> ReadingData:
-        seed = _regime_seed(ctx) + 40
-        runs = regime_free_runs(reading, _profile_sizes(ctx), seed)
+        runs, seed = _regime_free_runs(ctx, reading)
         comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
         for sig0, res in runs.items():
             assert res.gate_params is not None
@@ -660,8 +656,7 @@ def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
     alpha = ctx.alpha / 9
 
     def one(reading: str) -> ReadingData:
-        seed = _regime_seed(ctx) + 40
-        runs = regime_free_runs(reading, _profile_sizes(ctx), seed)
+        runs, seed = _regime_free_runs(ctx, reading)
         comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
         for sig0, res in runs.items():
             assert res.gate_outputs is not None and res.expert_sets is not None

@@ -59,13 +59,11 @@ from proofs_checks.li2025continual._simulation import (
     RANDOM_BETA,
     STREAM,
     _grid_runs,
-    _profile_sizes,
+    _regime_free_runs,
     _regime_runs,
-    _regime_seed,
     _seed,
     _t1,
     reading_config,
-    regime_free_runs,
 )
 
 __all__ = [
@@ -839,8 +837,7 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
     alpha = ctx.alpha / 9
 
     def one(reading: str) -> ReadingData:
-        seed = _regime_seed(ctx) + 40
-        runs = regime_free_runs(reading, _profile_sizes(ctx), seed)
+        runs, seed = _regime_free_runs(ctx, reading)
         within, across, merged = {}, {}, {}
         for sig0, res in runs.items():
             assert res.gate_outputs is not None and res.expert_sets is not None
