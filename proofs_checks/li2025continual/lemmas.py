@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.continual import gate_gradient, softmax
+from moetheory.continual import CLResult, gate_gradient, softmax
 from moetheory.continual import theory as th
 from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.stats import ReadingData
@@ -516,6 +516,32 @@ def check_lemma6(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
+def _gate_gap_reading(
+    reading: str,
+    ctx: CheckContext,
+    seed: int,
+    diffs: dict[float, tuple[CLResult, np.ndarray]],
+    label: str,
+    alpha: float,
+) -> ReadingData:
+    """One reading of Lemma 1: the largest ``|h_m(X) − h_m(X̃)| = |θ_mᵀ(x̄ − x̃)|`` over the
+    experts and the pairs of ``diffs`` (σ0 to the run and its column-sum differences
+    ``x̄ − x̃``, shape (R, pairs, d)), with the gate at T1 + 1 and at T: O(σ0^1.5) each."""
+    at_t1, at_end = {}, {}
+    for sig0, (res, diff) in diffs.items():
+        assert res.gate_params is not None
+        for store, t in ((at_t1, res.config.T1), (at_end, res.config.T - 1)):
+            th = res.gate_params[:, t]  # (R, M, d)
+            store[sig0] = np.abs((th[:, :, None, :] * diff[:, None, :, :]).sum(-1)).max(
+                axis=(1, 2))
+    _, c1, e1, d1 = _exponent_reading(reading, ctx, f"{label} at T1+1", at_t1, [("O", 1.5)],
+                                      alpha)
+    _, c2, e2, d2 = _exponent_reading(reading, ctx, f"{label} at T", at_end, [("O", 1.5)],
+                                      alpha)
+    return (reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
+                               "simulator_seed": seed}, d1 + "\n\n" + d2)
+
+
 @paper_claim(
     "cl.lemma1.same-signal",
     statement=(
@@ -538,21 +564,11 @@ def check_lemma1(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _grid_runs(ctx, reading, "free")
-        at_t1, at_end = {}, {}
+        diffs = {}
         for sig0, (_, free) in runs.items():
-            assert free.gate_params is not None
             xa, xb = _fresh_pairs(free, seed + 7)
-            diff = xa - xb  # (R, N, d)
-            for store, t in ((at_t1, free.config.T1), (at_end, free.config.T - 1)):
-                th = free.gate_params[:, t]  # (R, M, d)
-                store[sig0] = np.abs((th[:, :, None, :] * diff[:, None, :, :]).sum(-1)).max(
-                    axis=(1, 2))
-        _, c1, e1, d1 = _exponent_reading(reading, ctx, "max |h_m(X) − h_m(X̃)| at T1+1",
-                                          at_t1, [("O", 1.5)], alpha)
-        _, c2, e2, d2 = _exponent_reading(reading, ctx, "max |h_m(X) − h_m(X̃)| at T",
-                                          at_end, [("O", 1.5)], alpha)
-        return (reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
-                                   "simulator_seed": seed}, d1 + "\n\n" + d2)
+            diffs[sig0] = (free, xa - xb)  # (R, N, d)
+        return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X) − h_m(X̃)|", alpha)
 
     return grid_outcome(ctx, alpha, one)
 
@@ -581,25 +597,15 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _regime_runs(ctx, reading)
-        at_t1, at_end = {}, {}
+        diffs = {}
         for sig0, res in runs.items():
-            assert res.gate_params is not None
             xa, xb = _fresh_pairs(res, seed + 13)
             cl = res.clusters
             pairs = [(a, b) for a in range(cl.size) for b in range(cl.size)
                      if a != b and cl[a] == cl[b]]
             ia, ib = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-            diff = xa[:, ia] - xb[:, ib]  # (R, pairs, d)
-            for store, t in ((at_t1, res.config.T1), (at_end, res.config.T - 1)):
-                th = res.gate_params[:, t]  # (R, M, d)
-                store[sig0] = np.abs((th[:, :, None, :] * diff[:, None, :, :]).sum(-1)).max(
-                    axis=(1, 2))
-        _, c1, e1, d1 = _exponent_reading(reading, ctx, "max |h_m(X_n) − h_m(X̃_n')| at T1+1",
-                                          at_t1, [("O", 1.5)], alpha)
-        _, c2, e2, d2 = _exponent_reading(reading, ctx, "max |h_m(X_n) − h_m(X̃_n')| at T",
-                                          at_end, [("O", 1.5)], alpha)
-        return (reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
-                                   "simulator_seed": seed}, d1 + "\n\n" + d2)
+            diffs[sig0] = (res, xa[:, ia] - xb[:, ib])  # (R, pairs, d)
+        return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X_n) − h_m(X̃_n')|", alpha)
 
     return grid_outcome(ctx, alpha, one)
 
