@@ -10,7 +10,7 @@ statement: a fitted σ0-exponent compared with the claimed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -26,9 +26,19 @@ from moetheory.stats import Comparison, ReadingData, comparisons_markdown, readi
 from proofs_checks.li2025continual._simulation import RANDOM_BETA, STREAM, _seed
 
 __all__ = [
-    "EXP_TOL", "FIGURE_READINGS", "FIGURE_READING_TEXT", "GRID_READING_TEXT", "QUICK_READINGS",
-    "READINGS", "_exponent_reading", "_geometric_mean", "_profile_readings", "figure_outcome",
+    "EXP_TOL",
+    "FIGURE_READINGS",
+    "FIGURE_READING_TEXT",
+    "GRID_READING_TEXT",
+    "QUICK_READINGS",
+    "READINGS",
+    "Sigma0Data",
+    "_exponent_reading",
+    "_geometric_mean",
+    "_profile_readings",
+    "figure_outcome",
     "grid_outcome",
+    "sigma0_reading",
 ]
 
 
@@ -44,6 +54,24 @@ def grid_outcome(
     data = [one(reading) for reading in _profile_readings(ctx)]
     texts = {name: GRID_READING_TEXT.get(name.split(":")[0], name) for name, *_ in data}
     return readings_outcome(data, texts, alpha, ctx)
+
+
+#: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
+Sigma0Data = tuple[list[Comparison], dict[str, Any]]
+
+
+def sigma0_reading(
+    reading: str, seed: int, rule: str, per_sigma0: Iterable[Sigma0Data], derivation: str = ""
+) -> ReadingData:
+    """One reading made σ0 by σ0: the comparisons and evidence of each σ0 of the grid in turn
+    (``per_sigma0``), after the simulator seed and the rule; the derivation ends with the
+    comparisons' table."""
+    comps: list[Comparison] = []
+    ev: dict[str, Any] = {"simulator_seed": seed, "rule": rule}
+    for more, evidence in per_sigma0:
+        comps += more
+        ev.update(evidence)
+    return (reading, comps, ev, derivation + comparisons_markdown(comps))
 
 
 def figure_outcome(

@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.continual import ground_truth_unit
+from moetheory.continual import CLResult, ground_truth_unit
 from moetheory.continual import theory as th
 from moetheory.continual.analysis import convergence_round, greater, late_mean, paired_ci
 from moetheory.continual.simulator import simulate_many
@@ -53,8 +53,10 @@ from proofs_checks.li2025continual._exact import _out, _r, r_
 from proofs_checks.li2025continual._montecarlo import D_DIM, S_SAMPLES, _verdicts, _worst
 from proofs_checks.li2025continual._readings import (
     FIGURE_READINGS,
+    Sigma0Data,
     figure_outcome,
     grid_outcome,
+    sigma0_reading,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
@@ -685,6 +687,28 @@ def check_thm1_repeats(ctx: CheckContext) -> Outcome:
     return grid_outcome(ctx, alpha, one)
 
 
+def _trained_gap_at(sig0: float, term: CLResult, alpha: float) -> Sigma0Data:
+    """Theorem 1's proof at one σ0: E‖w_τ(l) − w_n_i‖² over (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖²."""
+    assert term.models is not None
+    R, N, M = term.replicates, term.config.N, term.config.M
+    ratio = np.zeros(R)
+    for r in range(R):
+        W = term.ground_truths[r]
+        D = ((W[:, None] - W[None]) ** 2).sum(-1).sum() / N**2
+        vals = []
+        for m in range(M):
+            rounds = np.flatnonzero(term.expert[r] == m)
+            if rounds.size == 0:
+                continue
+            err = ((term.models[r, rounds, m][:, None, :] - W[None]) ** 2).sum(-1)
+            mean_over_l = err.mean(axis=0)  # (N,)
+            vals.extend(mean_over_l[term.task[r, rounds]])
+        ratio[r] = float(np.mean(vals)) / D
+    return ([greater(f"σ0={sig0:g}: 1 − E‖w_τ(l) − w_n_i‖² / (D/N²) > 0",
+                     mean_ci(1 - ratio, alpha), 0.0, 0.0)],
+            {f"sigma0={sig0:g}": {"mean_ratio": float(ratio.mean())}})
+
+
 @paper_claim(
     "cl.thm1.trained-model-gap",
     statement=(
@@ -707,27 +731,9 @@ def check_thm1_gap(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _grid_runs(ctx, reading, "term")
-        comps, ev = [], {"simulator_seed": seed, "rule": "analysis.greater"}
-        for sig0, (term, _) in runs.items():
-            assert term.models is not None
-            R, N, M = term.replicates, term.config.N, term.config.M
-            ratio = np.zeros(R)
-            for r in range(R):
-                W = term.ground_truths[r]
-                D = ((W[:, None] - W[None]) ** 2).sum(-1).sum() / N**2
-                vals = []
-                for m in range(M):
-                    rounds = np.flatnonzero(term.expert[r] == m)
-                    if rounds.size == 0:
-                        continue
-                    err = ((term.models[r, rounds, m][:, None, :] - W[None]) ** 2).sum(-1)
-                    mean_over_l = err.mean(axis=0)  # (N,)
-                    vals.extend(mean_over_l[term.task[r, rounds]])
-                ratio[r] = float(np.mean(vals)) / D
-            comps.append(greater(f"σ0={sig0:g}: 1 − E‖w_τ(l) − w_n_i‖² / (D/N²) > 0",
-                                 mean_ci(1 - ratio, alpha), 0.0, 0.0))
-            ev[f"sigma0={sig0:g}"] = {"mean_ratio": float(ratio.mean())}
-        return (reading, comps, ev, comparisons_markdown(comps))
+        return sigma0_reading(reading, seed, "analysis.greater",
+                              (_trained_gap_at(sig0, term, alpha)
+                               for sig0, (term, _) in runs.items()))
 
     return grid_outcome(ctx, alpha, one)
 

@@ -46,7 +46,13 @@ from proofs_checks.li2025continual._exact import (
     r_,
     s0,
 )
-from proofs_checks.li2025continual._readings import EXP_TOL, _exponent_reading, grid_outcome
+from proofs_checks.li2025continual._readings import (
+    EXP_TOL,
+    Sigma0Data,
+    _exponent_reading,
+    grid_outcome,
+    sigma0_reading,
+)
 from proofs_checks.li2025continual._simulation import (
     GRID,
     _balance,
@@ -445,6 +451,26 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
+def _lemma13_at(sig0: float, free: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Lemma 13 at one σ0: the share of pairs (m ∈ M_n, n' ≠ n) with π_m(X_n) > π_m(X_n')."""
+    assert free.gate_params is not None
+    th = free.gate_params[:, free.config.T1]  # θ_{T1+1}, (R, M, d)
+    members = expert_sets(th, free.signals)  # (R, M)
+    xa, _ = _fresh_pairs(free, seed + 11)
+    pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
+    R, N, M = pi.shape
+    share, allok = np.zeros(R), np.zeros(R, dtype=bool)
+    for r in range(R):
+        ok = [pi[r, members[r, m], m] > pi[r, n2, m]
+              for m in range(M) for n2 in range(N) if n2 != members[r, m]]
+        share[r] = float(np.mean(ok))
+        allok[r] = bool(np.all(ok))
+    return ([compare(f"σ0={sig0:g}: share of pairs with π_m(X_n) > π_m(X_n'), vs 1",
+                     betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05)],
+            {f"sigma0={sig0:g}": {"mean_share": float(share.mean()),
+                                  "runs_all_hold": int(allok.sum()), "runs": R}})
+
+
 @paper_claim(
     "cl.lemma13.softmax-order",
     statement=(
@@ -467,29 +493,29 @@ def check_lemma13(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _grid_runs(ctx, reading, "free")
-        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
-        for sig0, (_, free) in runs.items():
-            assert free.gate_params is not None
-            th = free.gate_params[:, free.config.T1]  # θ_{T1+1}, (R, M, d)
-            members = expert_sets(th, free.signals)  # (R, M)
-            xa, _ = _fresh_pairs(free, seed + 11)
-            pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
-            R, N, M = pi.shape
-            share, allok = np.zeros(R), np.zeros(R, dtype=bool)
-            for r in range(R):
-                ok = [pi[r, members[r, m], m] > pi[r, n2, m]
-                      for m in range(M) for n2 in range(N) if n2 != members[r, m]]
-                share[r] = float(np.mean(ok))
-                allok[r] = bool(np.all(ok))
-            comps.append(compare(f"σ0={sig0:g}: share of pairs with π_m(X_n) > π_m(X_n'), vs 1",
-                                 betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05))
-            ev[f"sigma0={sig0:g}"] = {"mean_share": float(share.mean()),
-                                   "runs_all_hold": int(allok.sum()), "runs": R}
-        return (reading, comps, ev, "Softmax over experts of the clean gate outputs on "
-                "fresh data of each task, with the gate of round T1 + 1.\n\n"
-                + comparisons_markdown(comps))
+        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
+                              (_lemma13_at(sig0, free, seed, alpha)
+                               for sig0, (_, free) in runs.items()),
+                              "Softmax over experts of the clean gate outputs on fresh data of "
+                              "each task, with the gate of round T1 + 1.\n\n")
 
     return grid_outcome(ctx, alpha, one)
+
+
+def _coverage_at(sig0: float, term: CLResult, alpha: float) -> Sigma0Data:
+    """Lemma 11 at one σ0: P(every M_n non-empty) for the sets at T1 + 1 and at T."""
+    assert term.gate_params is not None
+    N, R = term.config.N, term.replicates
+    comps, ev = [], {}
+    for label, t in (("T1+1", term.config.T1), ("T", term.config.T - 1)):
+        members = expert_sets(term.gate_params[:, t], term.signals)
+        covered = np.array([len(np.unique(members[r])) == N for r in range(R)])
+        comps.append(greater(f"σ0={sig0:g}, sets at {label}: P(every M_n non-empty) > 1/2",
+                             proportion_ci(int(covered.sum()), R, alpha), 0.5, 0.0))
+        ev[f"sigma0={sig0:g}, {label}"] = {
+            "runs_all_covered": int(covered.sum()), "runs": R,
+            "mean_tasks_covered": float(np.mean([len(np.unique(m)) for m in members]))}
+    return comps, ev
 
 
 @paper_claim(
@@ -512,19 +538,9 @@ def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _grid_runs(ctx, reading, "term")
-        comps, ev = [], {"simulator_seed": seed, "rule": "Clopper–Pearson, threshold 1/2"}
-        for sig0, (term, _) in runs.items():
-            assert term.gate_params is not None
-            N, R = term.config.N, term.replicates
-            for label, t in (("T1+1", term.config.T1), ("T", term.config.T - 1)):
-                members = expert_sets(term.gate_params[:, t], term.signals)
-                covered = np.array([len(np.unique(members[r])) == N for r in range(R)])
-                comps.append(greater(f"σ0={sig0:g}, sets at {label}: P(every M_n non-empty) > 1/2",
-                                     proportion_ci(int(covered.sum()), R, alpha), 0.5, 0.0))
-                ev[f"sigma0={sig0:g}, {label}"] = {
-                    "runs_all_covered": int(covered.sum()), "runs": R,
-                    "mean_tasks_covered": float(np.mean([len(np.unique(m)) for m in members]))}
-        return (reading, comps, ev, comparisons_markdown(comps))
+        return sigma0_reading(reading, seed, "Clopper–Pearson, threshold 1/2",
+                              (_coverage_at(sig0, term, alpha)
+                               for sig0, (term, _) in runs.items()))
 
     return grid_outcome(ctx, alpha, one)
 
@@ -534,24 +550,39 @@ def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-def _window_order(free: CLResult) -> np.ndarray:
+def _window_order(res: CLResult, clusters: np.ndarray | None = None) -> np.ndarray:
     """Share of rounds T1 < t <= t1 in which every expert of M_{n_t} has a larger gate output
-    (so a larger softmax value) on X_t than every expert outside it (Lemma 15)."""
-    assert free.gate_outputs is not None and free.expert_sets is not None
-    T1, t1 = free.config.T1, _t1(free.config)
-    R = free.replicates
+    (so a larger softmax value) on X_t than every expert outside it (Lemma 15); with
+    ``clusters``, the sets and tasks are compared by cluster (the M < N version)."""
+    assert res.gate_outputs is not None and res.expert_sets is not None
+    T1, t1 = res.config.T1, _t1(res.config)
+    R = res.replicates
     share = np.zeros(R)
     for r in range(R):
         ok = []
-        for t in range(T1, min(t1, free.config.T)):
-            inside = free.expert_sets[r, t] == free.task[r, t]
+        for t in range(T1, min(t1, res.config.T)):
+            if clusters is None:
+                inside = res.expert_sets[r, t] == res.task[r, t]
+            else:
+                inside = clusters[res.expert_sets[r, t]] == clusters[res.task[r, t]]
             if inside.all() or not inside.any():
                 ok.append(bool(inside.any()))
                 continue
-            h = free.gate_outputs[r, t]
+            h = res.gate_outputs[r, t]
             ok.append(bool(h[inside].min() > h[~inside].max()))
         share[r] = float(np.mean(ok)) if ok else np.nan
     return share
+
+
+def _window_order_at(sig0: float, res: CLResult, alpha: float,
+                     clusters: np.ndarray | None = None) -> Sigma0Data:
+    """Lemma 15 at one σ0: the share of rounds with the ordering (:func:`_window_order`)."""
+    share = _window_order(res, clusters)
+    ok = np.isfinite(share)
+    return ([compare(f"σ0={sig0:g}: share of rounds T1 < t <= t1 with the ordering",
+                     betting_ci(share[ok], alpha, (0.0, 1.0)), 1.0, 0.05)],
+            {f"sigma0={sig0:g}": {"mean_share": float(np.nanmean(share)),
+                                  "T1": res.config.T1, "t1": _t1(res.config)}})
 
 
 @paper_claim(
@@ -576,17 +607,33 @@ def check_lemma15(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _grid_runs(ctx, reading, "free")
-        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
-        for sig0, (_, free) in runs.items():
-            share = _window_order(free)
-            ok = np.isfinite(share)
-            comps.append(compare(f"σ0={sig0:g}: share of rounds T1 < t <= t1 with the ordering",
-                                 betting_ci(share[ok], alpha, (0.0, 1.0)), 1.0, 0.05))
-            ev[f"sigma0={sig0:g}"] = {"mean_share": float(np.nanmean(share)),
-                                   "T1": free.config.T1, "t1": _t1(free.config)}
-        return (reading, comps, ev, comparisons_markdown(comps))
+        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
+                              (_window_order_at(sig0, free, alpha)
+                               for sig0, (_, free) in runs.items()))
 
     return grid_outcome(ctx, alpha, one)
+
+
+def _cluster_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Lemma 13 (M < N) at one σ0: the share of triples (m, n ∈ W_k, n' ∉ W_k) with
+    π_m(X_n) > π_m(X_n'), M_k the experts whose eq. (11) argmax task lies in W_k."""
+    assert res.gate_params is not None
+    th = res.gate_params[:, res.config.T1]  # θ_{T1+1}, (R, M, d)
+    cl = res.clusters
+    home = cl[expert_sets(th, res.signals)]  # (R, M): cluster of each expert's set
+    xa, _ = _fresh_pairs(res, seed + 17)
+    pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
+    share = np.zeros(res.replicates)
+    for r in range(res.replicates):
+        ok = [pi[r, n, m] > pi[r, n2, m]
+              for m in range(res.config.M)
+              for n in np.flatnonzero(cl == home[r, m])
+              for n2 in np.flatnonzero(cl != home[r, m])]
+        share[r] = float(np.mean(ok))
+    return ([compare(f"σ0={sig0:g}: share of triples with π_m(X_n) > π_m(X_n'), vs 1",
+                     betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05)],
+            {f"sigma0={sig0:g}": {"mean_share": float(share.mean()),
+                                  "runs_all_hold": int((share == 1.0).sum())}})
 
 
 @paper_claim(
@@ -611,26 +658,9 @@ def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _regime_free_runs(ctx, reading)
-        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
-        for sig0, res in runs.items():
-            assert res.gate_params is not None
-            th = res.gate_params[:, res.config.T1]  # θ_{T1+1}, (R, M, d)
-            cl = res.clusters
-            home = cl[expert_sets(th, res.signals)]  # (R, M): cluster of each expert's set
-            xa, _ = _fresh_pairs(res, seed + 17)
-            pi = softmax((th[:, None, :, :] * xa[:, :, None, :]).sum(-1))  # (R, N, M)
-            share = np.zeros(res.replicates)
-            for r in range(res.replicates):
-                ok = [pi[r, n, m] > pi[r, n2, m]
-                      for m in range(res.config.M)
-                      for n in np.flatnonzero(cl == home[r, m])
-                      for n2 in np.flatnonzero(cl != home[r, m])]
-                share[r] = float(np.mean(ok))
-            comps.append(compare(f"σ0={sig0:g}: share of triples with π_m(X_n) > π_m(X_n'), vs 1",
-                                 betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05))
-            ev[f"sigma0={sig0:g}"] = {"mean_share": float(share.mean()),
-                                   "runs_all_hold": int((share == 1.0).sum())}
-        return (reading, comps, ev, comparisons_markdown(comps))
+        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
+                              (_cluster_order_at(sig0, res, seed, alpha)
+                               for sig0, res in runs.items()))
 
     return grid_outcome(ctx, alpha, one)
 
@@ -657,26 +687,9 @@ def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
 
     def one(reading: str) -> ReadingData:
         runs, seed = _regime_free_runs(ctx, reading)
-        comps, ev = [], {"simulator_seed": seed, "rule": "stats.compare, tolerance 0.05"}
-        for sig0, res in runs.items():
-            assert res.gate_outputs is not None and res.expert_sets is not None
-            T1, t1, cl = res.config.T1, _t1(res.config), res.clusters
-            share = np.full(res.replicates, np.nan)
-            for r in range(res.replicates):
-                ok = []
-                for t in range(T1, min(t1, res.config.T)):
-                    inside = cl[res.expert_sets[r, t]] == cl[res.task[r, t]]
-                    if inside.all() or not inside.any():
-                        ok.append(bool(inside.any()))
-                        continue
-                    h = res.gate_outputs[r, t]
-                    ok.append(bool(h[inside].min() > h[~inside].max()))
-                share[r] = float(np.mean(ok)) if ok else np.nan
-            fin = np.isfinite(share)
-            comps.append(compare(f"σ0={sig0:g}: share of rounds T1 < t <= t1 with the ordering",
-                                 betting_ci(share[fin], alpha, (0.0, 1.0)), 1.0, 0.05))
-            ev[f"sigma0={sig0:g}"] = {"mean_share": float(np.nanmean(share)), "T1": T1, "t1": t1}
-        return (reading, comps, ev, comparisons_markdown(comps))
+        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
+                              (_window_order_at(sig0, res, alpha, res.clusters)
+                               for sig0, res in runs.items()))
 
     return grid_outcome(ctx, alpha, one)
 
