@@ -23,12 +23,8 @@ __all__ = [
 
 #: Relative tolerance of every Monte Carlo comparison (fixed before comparing).
 TOL_REL = 0.02
-
-
 #: Absolute tolerance added to the relative one (used alone where the reference is 0).
 TOL_ABS = 1e-3
-
-
 #: Paper settings of Appendix A.2 used by the Monte Carlo checks.
 SIGMA0, D_DIM, S_SAMPLES, N_TASKS = 0.4, 10, 6, 7
 

@@ -126,8 +126,6 @@ FIGURE_READING_TEXT[RANDOM_BETA] = (
 
 
 EXP_TOL = 0.25
-
-
 READINGS = ("paper", "paper, random β", "code")
 
 

@@ -18,10 +18,37 @@ from moetheory.continual.simulator import simulate_many
 from moetheory.engine.shared import shared
 
 __all__ = [
-    "GRID", "HORIZON", "LATE", "MEANINGFUL", "NEARLY_ZERO", "RANDOM_BETA", "REGIME_K", "REGIME_M",
-    "REGIME_N", "STREAM", "_balance", "_curves", "_fresh_pairs", "_gradients", "_grid_runs",
-    "_grid_seed", "_profile_sizes", "_regime_free_runs", "_regime_runs", "_regime_seed", "_seed",
-    "_t1", "grid_config", "grid_runs", "reading_config", "regime_config", "regime_free_runs",
+    "ETA_GRID",
+    "GRID",
+    "HORIZON",
+    "LATE",
+    "MEANINGFUL",
+    "M_GRID",
+    "NEARLY_ZERO",
+    "RANDOM_BETA",
+    "REGIME_K",
+    "REGIME_M",
+    "REGIME_N",
+    "STREAM",
+    "_balance",
+    "_curves",
+    "_exploration_runs",
+    "_fresh_pairs",
+    "_gradients",
+    "_grid_runs",
+    "_grid_seed",
+    "_profile_sizes",
+    "_regime_free_runs",
+    "_regime_runs",
+    "_regime_seed",
+    "_seed",
+    "_t1",
+    "_window_order",
+    "grid_config",
+    "grid_runs",
+    "reading_config",
+    "regime_config",
+    "regime_free_runs",
     "regime_runs",
 ]
 
@@ -29,8 +56,6 @@ __all__ = [
 #: Definition 1's data model read literally: the signal column is β_t v_{n_t} with a fresh
 #: β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β = 1: reading 'paper').
 RANDOM_BETA = "paper, random β"
-
-
 #: Random stream of each reading's simulator seed (the β = 1 and code streams predate the
 #: random-β reading and are unchanged).
 STREAM = {"paper": 0, "code": 1, RANDOM_BETA: 10}
@@ -84,8 +109,6 @@ def _curves(res: CLResult, metric: str) -> np.ndarray:
 #: of the untrained model w = 0, the curves' starting level), computed from the configuration
 #: alone; never from an estimate (a tolerance taken from the data moves with the data).
 NEARLY_ZERO = 0.1  # "converges to nearly 0": late level <= 10% of ū
-
-
 MEANINGFUL = 0.1  # smallest meaningful effect: 10% of ū
 
 
@@ -183,8 +206,6 @@ def _fresh_pairs(res: CLResult, seed: int, rounds: int = 60) -> tuple[np.ndarray
 
 #: Rounds of the M < N runs: well past t2 = ⌈η⁻¹σ0^{-0.75} M⌉ (<= 213 on the grid, M = 5).
 HORIZON = 300
-
-
 REGIME_N, REGIME_K, REGIME_M = 30, 3, 5
 
 
@@ -231,3 +252,44 @@ def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
                           record_gates=True, record_sets=True, record_params=True)[0]
         for i, sig0 in enumerate(GRID)
     }
+
+
+#: η and M grids of Lemmas 8-9 (the end of exploration), at σ0 = 0.4.
+ETA_GRID = (0.125, 0.25, 0.5)
+M_GRID = (10, 20, 40)
+
+
+@shared(maxsize=8)
+def _exploration_runs(reading: str, R: int, seed: int, vary: str) -> dict[float, CLResult]:
+    out = {}
+    grid = ETA_GRID if vary == "eta" else M_GRID
+    for i, x in enumerate(grid):
+        changes = {"eta": x} if vary == "eta" else {"M": int(x), "eta": 0.5}
+        cfg = grid_config(reading, 0.4, **changes)
+        cfg = cfg.replace(T=cfg.T1 + 1, terminate=False)
+        out[float(x)] = simulate_many([cfg], R, seed + 10 + i, record_params=True)[0]
+    return out
+
+
+def _window_order(res: CLResult, clusters: np.ndarray | None = None) -> np.ndarray:
+    """Share of rounds T1 < t <= t1 in which every expert of M_{n_t} has a larger gate output
+    (so a larger softmax value) on X_t than every expert outside it (Lemma 15); with
+    ``clusters``, the sets and tasks are compared by cluster (the M < N version)."""
+    assert res.gate_outputs is not None and res.expert_sets is not None
+    T1, t1 = res.config.T1, _t1(res.config)
+    R = res.replicates
+    share = np.zeros(R)
+    for r in range(R):
+        ok = []
+        for t in range(T1, min(t1, res.config.T)):
+            if clusters is None:
+                inside = res.expert_sets[r, t] == res.task[r, t]
+            else:
+                inside = clusters[res.expert_sets[r, t]] == clusters[res.task[r, t]]
+            if inside.all() or not inside.any():
+                ok.append(bool(inside.any()))
+                continue
+            h = res.gate_outputs[r, t]
+            ok.append(bool(h[inside].min() > h[~inside].max()))
+        share[r] = float(np.mean(ok)) if ok else np.nan
+    return share

@@ -44,8 +44,6 @@ def _prop4_budget(ctx: CheckContext) -> Budget:
 
 
 _UNIT_W = [[1, 0], [0, 1]]  # counterexample ground truths (padded with zeros to d = 10)
-
-
 _R_PAPER = Fraction(D_DIM - S_SAMPLES, D_DIM)
 
 

@@ -296,8 +296,6 @@ def check_fig2(ctx: CheckContext) -> Outcome:
 
 #: Share of runs above which the single run of the figure counts as typical (fixed a priori).
 TYPICAL = 0.5
-
-
 FIG2_PER_RUN_TEXT = (
     "the '{r}' runs, with 'converges to nearly 0' read per run since the figure shows one run: "
     "a run converges when its late level (mean over the last 10% of rounds) is at most "
@@ -432,13 +430,9 @@ def fig45_runs(reading: str, R: int, seed: int, T: int = 500) -> list[CLResult]:
 
 #: Appendix A.4's Figure 4: N = 6 tasks in K = 3 clusters (Figure 5 then uses N = 30).
 FIG4_N = 6
-
-
 #: Smallest meaningful difference in within-set TV distance, and the tolerance of "balanced"
 #: (TV from uniform at most 0.1, as in cl.prop3.balance); both fixed before looking.
 TV_EFFECT = 0.05
-
-
 TV_BALANCED = 0.1
 
 

@@ -544,8 +544,6 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
 
 
 MORE_MS = (10, 20, 40)
-
-
 #: Smallest meaningful difference of termination probabilities (fixed before looking).
 TERMINATION_SHARE_TOL = 0.1
 
@@ -1001,8 +999,6 @@ def _count_subs(route: list[int], T1: int, frozen: bool) -> dict[sp.Expr, int]:
 
 
 _ROUTE, _T1_I = [0, 1, 0, 2, 1], 3  # M = 3 experts, T1 = 3, five rounds
-
-
 _SINGLETON = {th.r: sp.Rational(2, 5), th.S: 3, th.D: 4, th.N: 1, th.Psi1: 0}
 
 

@@ -21,8 +21,6 @@ from moetheory.continual import CLResult, softmax
 from moetheory.continual import theory as th
 from moetheory.continual.analysis import expert_sets, greater
 from moetheory.continual.scaling import exponent_at_least, exponent_at_most, fit_exponent
-from moetheory.continual.simulator import simulate_many
-from moetheory.engine.shared import shared
 from moetheory.stats import (
     ReadingData,
     betting_ci,
@@ -54,8 +52,11 @@ from proofs_checks.li2025continual._readings import (
     sigma0_reading,
 )
 from proofs_checks.li2025continual._simulation import (
+    ETA_GRID,
     GRID,
+    M_GRID,
     _balance,
+    _exploration_runs,
     _fresh_pairs,
     _gradients,
     _grid_runs,
@@ -63,7 +64,7 @@ from proofs_checks.li2025continual._simulation import (
     _profile_sizes,
     _regime_free_runs,
     _t1,
-    grid_config,
+    _window_order,
 )
 
 __all__ = [
@@ -337,24 +338,6 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-ETA_GRID = (0.125, 0.25, 0.5)
-
-
-M_GRID = (10, 20, 40)
-
-
-@shared(maxsize=8)
-def _exploration_runs(reading: str, R: int, seed: int, vary: str) -> dict[float, CLResult]:
-    out = {}
-    grid = ETA_GRID if vary == "eta" else M_GRID
-    for i, x in enumerate(grid):
-        changes = {"eta": x} if vary == "eta" else {"M": int(x), "eta": 0.5}
-        cfg = grid_config(reading, 0.4, **changes)
-        cfg = cfg.replace(T=cfg.T1 + 1, terminate=False)
-        out[float(x)] = simulate_many([cfg], R, seed + 10 + i, record_params=True)[0]
-    return out
-
-
 @paper_claim(
     "cl.lemma8.exploration-balance",
     statement=(
@@ -548,30 +531,6 @@ def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 # Lemma 15 and Proposition 2's part 1: the router between T1 and t1
 # --------------------------------------------------------------------------------------
-
-
-def _window_order(res: CLResult, clusters: np.ndarray | None = None) -> np.ndarray:
-    """Share of rounds T1 < t <= t1 in which every expert of M_{n_t} has a larger gate output
-    (so a larger softmax value) on X_t than every expert outside it (Lemma 15); with
-    ``clusters``, the sets and tasks are compared by cluster (the M < N version)."""
-    assert res.gate_outputs is not None and res.expert_sets is not None
-    T1, t1 = res.config.T1, _t1(res.config)
-    R = res.replicates
-    share = np.zeros(R)
-    for r in range(R):
-        ok = []
-        for t in range(T1, min(t1, res.config.T)):
-            if clusters is None:
-                inside = res.expert_sets[r, t] == res.task[r, t]
-            else:
-                inside = clusters[res.expert_sets[r, t]] == clusters[res.task[r, t]]
-            if inside.all() or not inside.any():
-                ok.append(bool(inside.any()))
-                continue
-            h = res.gate_outputs[r, t]
-            ok.append(bool(h[inside].min() > h[~inside].max()))
-        share[r] = float(np.mean(ok)) if ok else np.nan
-    return share
 
 
 def _window_order_at(sig0: float, res: CLResult, alpha: float,

@@ -86,8 +86,6 @@ __all__ = [
 
 #: A model "does not change" when its update is below rounding level (relative 1e-9).
 UNCHANGED = 1e-9
-
-
 #: "Approximately frozen": late updates below 5% of the ground truths' own scale, the mean
 #: ‖w_n‖ of the run's pool (≈ σ0·√d in Definition 1's data, σ0 in the code's, where ground
 #: truths are normalised to norm σ0), fixed before any run was looked at.
@@ -102,8 +100,6 @@ def ground_truth_scale(res: CLResult) -> np.ndarray:
 #: Appendix A.4's routing noise λ = σ0^1.25 and a threshold Γ = σ0^1.5 <= λ (A.4's balance
 #: argument needs Γ <= λ; the A.2 defaults λ = 0.3 < Γ = σ0^1.25 violate it). Fixed a priori.
 A4_LAM = 0.4**1.25
-
-
 A4_GAMMA = 0.4**1.5
 
 
@@ -336,8 +332,6 @@ def _prop2_reading(
 
 
 PROP2_SIGMAS = (0.1, 0.2, 0.4)
-
-
 PROP2_SCALING_TEXT = (
     "O(σ0^1.75) read as a scaling law: with λ = σ0^1.25 and the other Appendix A.2 parameters, "
     "no termination, N = K = 7, M = 20, the largest gate gap at t2(σ0) shrinks at least like "
