@@ -17,7 +17,7 @@ import pytest
 from moetheory import Verdict
 from moetheory.continual import CLConfig, CLResult, ground_truth_unit, simulate
 from moetheory.continual.simulator import simulate_many
-from proofs_checks.li2025continual import continual_dynamics as cd
+from proofs_checks.li2025continual import experiments as cd
 
 #: About the check's level per comparison at the quick profile (ctx.alpha / 84).
 ALPHA = 1e-5

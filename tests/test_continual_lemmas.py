@@ -138,8 +138,8 @@ def test_lemma7_signs_follow_from_the_gate_gradient() -> None:
 def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
     # Recompute the M < N gate gap at T by explicit loops over experts and task pairs of one
     # cluster (n != n'), from the same cached runs and fresh draws as the check.
-    from proofs_checks.li2025continual import continual_regimes as reg
-    from proofs_checks.li2025continual.continual_lemmas import _fresh_pairs
+    from proofs_checks.li2025continual import _simulation as reg
+    from proofs_checks.li2025continual._simulation import _fresh_pairs
 
     load_checks()
     ctx = CheckContext("cl.lemma1.m-lt-n", seed=0, profile="quick", alpha=0.01)
@@ -169,7 +169,7 @@ def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
     # over experts from the same cached runs (sets by cluster of the eq. (11) argmax task).
     import math
 
-    from proofs_checks.li2025continual import continual_regimes as reg
+    from proofs_checks.li2025continual import _simulation as reg
 
     load_checks()
     ctx = CheckContext("cl.prop2.m-lt-n", seed=0, profile="quick", alpha=0.01)
@@ -201,7 +201,7 @@ def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
     # recomputed expert by expert from the same cached runs.
     import math
 
-    from proofs_checks.li2025continual import continual_regimes as reg
+    from proofs_checks.li2025continual import _simulation as reg
 
     load_checks()
     ctx = CheckContext("cl.lemma15.m-lt-n", seed=0, profile="quick", alpha=0.01)

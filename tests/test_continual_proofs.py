@@ -1,4 +1,5 @@
-"""The exact proof-step checks of seed 003 (proofs_checks/li2025continual/continual_proofs.py).
+"""The exact proof-step checks of seed 003 (``exact_claim`` in each section module
+of proofs_checks/li2025continual).
 
 Every check is exact, so its verdict is fixed: the table below is the expected verdict of each
 claim, compared as data. Further tests recompute the key numbers of the certificates
@@ -16,7 +17,8 @@ import sympy as sp
 from moetheory.engine.context import CheckContext
 from moetheory.engine.registry import get_claim, load_checks, registered
 from moetheory.engine.verdicts import Verdict
-from proofs_checks.li2025continual import continual_proofs as cp
+from proofs_checks.li2025continual import _common, proofs
+from proofs_checks.li2025continual import _exact as cp
 
 P, R = "proved", "refuted"
 
@@ -115,10 +117,20 @@ REREAD_READINGS = {
 }
 
 
+#: The paper's exact claims with their own tests (test_continual_theory, test_continual_sim);
+#: every other exact ``cl.*`` claim is a proof step registered with ``exact_claim``.
+OTHER_EXACT = {
+    "cl.lemma11.coverage", "cl.lemma11.product-step", "cl.lemma11.product-step.corrected",
+    "cl.lemma2.smooth-router", "cl.lemma2.smooth-router.corrected", "cl.lemma3.unchanged",
+    "cl.lemma3.unchanged.corrected", "cl.lemma4.grad-sum", "cl.update.min-norm",
+}
+
+
 @pytest.fixture(scope="module")
 def outcomes() -> dict:  # type: ignore[type-arg]
     load_checks()
-    mine = [c for c in registered() if c.check.__module__ == cp.__name__]
+    mine = [c for c in registered()
+            if c.id.startswith("cl.") and c.kind == "exact" and c.id not in OTHER_EXACT]
     return {c.id: c.check(CheckContext(c.id, seed=0)) for c in mine}
 
 
@@ -130,7 +142,7 @@ def test_verdicts_are_the_expected_ones(outcomes: dict) -> None:  # type: ignore
 def test_every_claim_has_provenance_readings_and_derivation(outcomes: dict) -> None:  # type: ignore[type-arg]
     for cid, out in outcomes.items():
         c = get_claim(cid)
-        assert c.kind == "exact" and c.sources and c.sources[0].seed_file == cp.SEED, cid
+        assert c.kind == "exact" and c.sources and c.sources[0].seed_file == _common.SEED_FILE, cid
         assert out.readings and out.derivation, cid
         assert out.verdict == out.readings[0].verdict, cid
         assert out.verdict in (Verdict.PROVED, Verdict.REFUTED), cid
@@ -194,7 +206,7 @@ def test_step_audit_names_the_first_failing_step(outcomes: dict) -> None:  # typ
 
 def test_step_audit_uses_exact_steps_only() -> None:
     load_checks()
-    for steps in cp.PROOF_STEPS.values():
+    for steps in proofs.PROOF_STEPS.values():
         for cid in steps:
             assert get_claim(cid).kind == "exact", cid
 
@@ -244,7 +256,7 @@ def test_singleton_set_pigeonhole() -> None:
 def test_lemma4_chain_rule_finds_a_gradient_sum_that_is_not_zero() -> None:
     """cl.lemma4.grad-sum differentiates through w_m = e^{h_m}: the softmax losses give a
     zero sum, and a loss that is not a function of the softmax (w_0 itself) does not."""
-    from proofs_checks.li2025continual.continual_dynamics import _task_loss_symbolic
+    from proofs_checks.li2025continual.lemmas import _task_loss_symbolic
 
     theta, h, w, loss = _task_loss_symbolic(3, 2, 2, False, True)
 
@@ -259,7 +271,7 @@ def test_lemma4_chain_rule_finds_a_gradient_sum_that_is_not_zero() -> None:
 
 
 def test_lemma3_identities_cancel_exactly_and_a_wrong_one_does_not() -> None:
-    from proofs_checks.li2025continual.continual_dynamics import _cancelled, _eq5
+    from proofs_checks.li2025continual.lemmas import _cancelled, _eq5
 
     X = sp.Matrix(3, 2, lambda i, j: sp.Symbol(f"x_{i}{j}"))
     w = sp.Matrix(3, 1, lambda i, _j: sp.Symbol(f"w_{i}"))

@@ -9,14 +9,13 @@ import pytest
 
 from moetheory import CheckContext, Verdict
 from moetheory.continual import simulate
-from proofs_checks.li2025continual.continual_dynamics import (
+from proofs_checks.li2025continual._simulation import RANDOM_BETA, reading_config
+from proofs_checks.li2025continual.forgetting import check_more_experts
+from proofs_checks.li2025continual.training import (
     NEARLY_FROZEN,
-    RANDOM_BETA,
     _prop1_comparisons,
-    check_more_experts,
     ground_truth_scale,
     prop_runs,
-    reading_config,
 )
 
 
@@ -67,7 +66,7 @@ def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
 
 
 def test_lemma1_gate_difference_step_is_refuted_and_its_holder_form_holds() -> None:
-    from proofs_checks.li2025continual.continual_proofs import check_lemma1_gate_difference
+    from proofs_checks.li2025continual.lemmas import check_lemma1_gate_difference
 
     out = check_lemma1_gate_difference(CheckContext("cl.lemma1.gate-difference-step", seed=0))
     verdicts = {r.name: r.verdict for r in out.readings}

@@ -6,7 +6,7 @@ import numpy as np
 
 from moetheory.continual import CLConfig, ground_truth_unit
 from moetheory.stats import stable
-from proofs_checks.li2025continual import continual_theory as ct
+from proofs_checks.li2025continual import _bounds as ct
 
 
 def test_bound_tolerance_does_not_depend_on_the_bound_samples() -> None:
@@ -42,7 +42,7 @@ def test_frozen_forgetting_tolerance_follows_the_claimed_decay() -> None:
 def test_fig2_tolerances_are_the_same_on_every_seed() -> None:
     # the old tolerances were fractions of the estimated peak / late level: they moved with
     # the seed; now they are fractions of the configuration's ground-truth unit
-    from proofs_checks.li2025continual import continual_dynamics as cd
+    from proofs_checks.li2025continual import experiments as cd
 
     tols = []
     for seed in (1, 2):
@@ -55,7 +55,7 @@ def test_fig2_tolerances_are_the_same_on_every_seed() -> None:
 
 
 def test_aux_loss_effect_is_fixed_by_the_configuration() -> None:
-    from proofs_checks.li2025continual.continual_lemmas import aux_loss_effect
+    from proofs_checks.li2025continual.setup import aux_loss_effect
 
     assert aux_loss_effect(CLConfig(M=20)) == 0.1 / 20
 
@@ -63,7 +63,7 @@ def test_aux_loss_effect_is_fixed_by_the_configuration() -> None:
 def test_aux_loss_claim_still_runs_its_check() -> None:
     # the helper once sat between @claim and the check, and was registered in its place
     from moetheory.engine.registry import get_claim, load_checks
-    from proofs_checks.li2025continual.continual_lemmas import check_aux_loss
+    from proofs_checks.li2025continual.setup import check_aux_loss
 
     load_checks()
     assert get_claim("cl.aux-loss.necessary").check is check_aux_loss

@@ -1,10 +1,11 @@
 """Checks of Li et al. (2025), *Theory on Mixture-of-Experts in Continual Learning* (seed 003,
-a Chinese machine translation of the paper)."""
+a Chinese machine translation of the paper), one module per section of the paper."""
 
 from proofs_checks.li2025continual import (  # noqa: F401  (each module registers its checks)
-    continual_dynamics,
-    continual_lemmas,
-    continual_proofs,
-    continual_regimes,
-    continual_theory,
+    experiments,
+    forgetting,
+    lemmas,
+    proofs,
+    setup,
+    training,
 )

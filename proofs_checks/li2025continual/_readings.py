@@ -1,0 +1,207 @@
+"""The readings of the simulator checks and the scaffold that turns them into an outcome.
+
+A statistical check runs each reading (``paper``, ``paper, random β``, ``code``) and makes its
+comparisons; :func:`grid_outcome` and :func:`figure_outcome` run a check's ``one(reading)`` over
+the readings and pass the results to :func:`moetheory.stats.readings_outcome` (runs ->
+comparisons -> evidence -> outcome). :func:`_exponent_reading` is the reading of an order
+statement: a fitted σ0-exponent compared with the claimed one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from moetheory import CheckContext, Outcome
+from moetheory.continual.scaling import (
+    exponent_at_least,
+    exponent_at_most,
+    exponent_equal,
+    fit_exponent,
+)
+from moetheory.stats import Comparison, ReadingData, comparisons_markdown, readings_outcome, stable
+from proofs_checks.li2025continual._simulation import RANDOM_BETA, STREAM, _seed
+
+__all__ = [
+    "EXP_TOL",
+    "FIGURE_READINGS",
+    "FIGURE_READING_TEXT",
+    "GRID_READING_TEXT",
+    "QUICK_READINGS",
+    "READINGS",
+    "Sigma0Data",
+    "_exponent_reading",
+    "_geometric_mean",
+    "_profile_readings",
+    "figure_outcome",
+    "grid_outcome",
+    "sigma0_reading",
+]
+
+
+#: The readings of the figures' setting, the primary (most literal) one first.
+FIGURE_READINGS = (RANDOM_BETA, "paper", "code")
+
+
+def grid_outcome(
+    ctx: CheckContext, alpha: float, one: Callable[[str], ReadingData]
+) -> Outcome:
+    """The outcome of a check on the σ0 grid (or the M < N regime): ``one(reading)`` for each
+    reading of the profile (:func:`_profile_readings`), texts from :data:`GRID_READING_TEXT`."""
+    data = [one(reading) for reading in _profile_readings(ctx)]
+    texts = {name: GRID_READING_TEXT.get(name.split(":")[0], name) for name, *_ in data}
+    return readings_outcome(data, texts, alpha, ctx)
+
+
+#: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
+Sigma0Data = tuple[list[Comparison], dict[str, Any]]
+
+
+def sigma0_reading(
+    reading: str, seed: int, rule: str, per_sigma0: Iterable[Sigma0Data], derivation: str = ""
+) -> ReadingData:
+    """One reading made σ0 by σ0: the comparisons and evidence of each σ0 of the grid in turn
+    (``per_sigma0``), after the simulator seed and the rule; the derivation ends with the
+    comparisons' table."""
+    comps: list[Comparison] = []
+    ev: dict[str, Any] = {"simulator_seed": seed, "rule": rule}
+    for more, evidence in per_sigma0:
+        comps += more
+        ev.update(evidence)
+    return (reading, comps, ev, derivation + comparisons_markdown(comps))
+
+
+def figure_outcome(
+    ctx: CheckContext,
+    alpha: float,
+    one: Callable[[str, int], Any],
+    second: tuple[str, str] | None = None,
+) -> Outcome:
+    """The outcome of a check of the figures' setting: ``one(reading, seed)`` for each of the
+    readings 'paper, random β', 'paper' and 'code', each simulated from its own stream.
+
+    With ``second = (suffix, template)``, ``one`` returns two readings' data: the reading's own
+    and a second reading of it, named ``reading + suffix`` and described by
+    ``template.format(r=reading)``; the second readings come after all the first ones.
+    """
+    first, other = [], []
+    for reading in FIGURE_READINGS:
+        item = one(reading, _seed(ctx, STREAM[reading]))
+        if second is None:
+            first.append(item)
+        else:
+            first.append(item[0])
+            other.append(item[1])
+    texts = dict(FIGURE_READING_TEXT)
+    if second is not None:
+        for reading in FIGURE_READINGS:
+            texts[f"{reading}{second[0]}"] = second[1].format(r=reading)
+    return readings_outcome(first + other, texts, alpha, ctx)
+
+
+FIGURE_READING_TEXT = {
+    "paper": (
+        "Definition 1 data (β_t = 1, v_n = w_n/σ0, clusters n mod K with ‖w_n − w_n'‖∞ ≤ σ0^1.5), "
+        "eq. (5), clean softmax in (6)-(7), squared norm in (6), f·αM/t in the auxiliary "
+        "gradient, Algorithm 1 flags on clean gate outputs for t > T1 = ⌈M/η⌉ for each expert "
+        "m including the selected m_t (its gap is 0 < Γ; flag_selected=True), sticky flags, "
+        "stop when every expert is flagged; paper metrics (15)-(16) with squared norms"
+    ),
+    "code": (
+        "the released code: its data model, noisy softmax softmax(h + r), unsquared norm in "
+        "(6), αM/t without f, flags on noisy gate values from round M/η (0-based) for every "
+        "expert except the selected m_t (flag_selected=False), updates at least until round "
+        "80 + 3M, and the code's metrics (unsquared norms, |·| per task)"
+    ),
+}
+
+
+FIGURE_READING_TEXT[RANDOM_BETA] = (
+    "Definition 1 read literally: as 'paper' but the signal column of X_t is β_t v_{n_t} with a "
+    "fresh β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β_t = 1)"
+)
+
+
+EXP_TOL = 0.25
+READINGS = ("paper", "paper, random β", "code")
+
+
+GRID_READING_TEXT = {
+    "paper": (
+        "Definition 1 data with Appendix A.2's β_t = 1 (v_n = w_n/σ0), the equations as "
+        "written (clean softmax, squared local loss, f in the auxiliary gradient); grid "
+        "σ0 ∈ {0.05, 0.1, 0.2} with η = σ0^0.5, λ = Γ = σ0^1.25, N = K = 7, M = 20"
+    ),
+    "paper, random β": (
+        "as 'paper' but with Definition 1's random β_t ~ Unif(0, C], C = 1"
+    ),
+    "code": (
+        "the authors' released code (its data model: ground truths of norm σ0, signals of "
+        "norm 6; noisy softmax, unsquared local loss, its flags and schedule), same grid and "
+        "coupling"
+    ),
+}
+
+
+#: Readings of the quick profile (its CPU budget); the full profile adds Definition 1's β.
+QUICK_READINGS = ("paper", "code")
+
+
+def _profile_readings(ctx: CheckContext) -> tuple[str, ...]:
+    """All three readings under the full profile; 'paper' and 'code' under the quick one."""
+    return READINGS if ctx.full else QUICK_READINGS
+
+
+def _geometric_mean(values: np.ndarray) -> float:
+    """Geometric mean of the positive values, through the C library's log and exp and an
+    exactly rounded sum (the same bits on every SIMD path), to 4 significant digits."""
+    logs = [math.log(v) for v in np.asarray(values, dtype=float).tolist() if v > 0]
+    return stable(math.exp(math.fsum(logs) / len(logs)))
+
+
+def _exponent_reading(
+    name: str,
+    ctx: CheckContext,
+    quantity: str,
+    values: dict[float, np.ndarray],
+    rules: list[tuple[str, float]],
+    alpha: float,
+    extra: list[Comparison] | None = None,
+    evidence: dict[str, Any] | None = None,
+) -> tuple[str, list[Comparison], dict[str, Any], str]:
+    """One reading: fit the exponent of ``values`` over σ0 and apply each (rule, a)."""
+    xs = sorted(values)
+    positive = {s: np.maximum(values[s], 1e-300) for s in xs}
+    est = fit_exponent(xs, [positive[s] for s in xs], alpha)
+    comps = []
+    for rule, a in rules:
+        fn = {"O": exponent_at_least, "Omega": exponent_at_most, "Theta": exponent_equal}[rule]
+        sym = {"O": "O", "Omega": "Ω", "Theta": "Θ"}[rule]
+        comps.append(fn(f"{quantity}: fitted σ0-exponent vs {sym}(σ0^{a:g})", est, a, EXP_TOL))
+    comps += extra or []
+    ev: dict[str, Any] = {
+        "sigma0_grid": xs,
+        "quantity": quantity,
+        "mean_per_sigma0": [float(values[s].mean()) for s in xs],
+        "spread_across_replicates_and_ground_truths": [
+            {"min": float(values[s].min()), "median": float(np.median(values[s])),
+             "max": float(values[s].max())} for s in xs],
+        "fitted_exponent": est.mean,
+        "exponent_interval": [est.low, est.high],
+        "exponent_tolerance": EXP_TOL,
+        "geometric_mean_per_sigma0": [_geometric_mean(values[s]) for s in xs],
+        "rule": "log-log OLS slope of the replicates' geometric mean over the σ0 grid, Welch "
+                "t interval on the log scale (scaling.fit_exponent); O: slope >= a − tol, "
+                "Ω: slope <= a + tol, Θ: |slope − a| <= tol, all on the whole interval",
+    }
+    ev.update(evidence or {})
+    deriv = (
+        f"{quantity}: geometric mean over replicates per σ0 "
+        + ", ".join(f"σ0={s:g}: {_geometric_mean(values[s]):.4g}" for s in xs)
+        + f"; fitted exponent {est.mean:.3f} [{est.low:.3f}, {est.high:.3f}].\n\n"
+        + comparisons_markdown(comps)
+    )
+    return (name, comps, ev, deriv)

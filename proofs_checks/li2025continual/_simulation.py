@@ -1,0 +1,295 @@
+"""The simulations several sections share: configurations, seeds, cached runs, measures.
+
+Seeds derive from the run's master seed (``ctx.rng`` streams, or ``ctx.shared_seed`` for the
+simulations shared through :func:`moetheory.engine.shared.shared`, computed once per run).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from moetheory import CheckContext
+from moetheory.continual import CLConfig, CLResult
+from moetheory.continual.data import task_batch
+from moetheory.continual.simulator import simulate_many
+from moetheory.engine.shared import shared
+
+__all__ = [
+    "ETA_GRID",
+    "GRID",
+    "HORIZON",
+    "LATE",
+    "MEANINGFUL",
+    "M_GRID",
+    "NEARLY_ZERO",
+    "RANDOM_BETA",
+    "REGIME_K",
+    "REGIME_M",
+    "REGIME_N",
+    "STREAM",
+    "_balance",
+    "_curves",
+    "_exploration_runs",
+    "_fresh_pairs",
+    "_gradients",
+    "_grid_runs",
+    "_grid_seed",
+    "_profile_sizes",
+    "_regime_free_runs",
+    "_regime_runs",
+    "_regime_seed",
+    "_seed",
+    "_t1",
+    "_window_order",
+    "grid_config",
+    "grid_runs",
+    "reading_config",
+    "regime_config",
+    "regime_free_runs",
+    "regime_runs",
+]
+
+
+#: Definition 1's data model read literally: the signal column is β_t v_{n_t} with a fresh
+#: β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β = 1: reading 'paper').
+RANDOM_BETA = "paper, random β"
+#: Random stream of each reading's simulator seed (the β = 1 and code streams predate the
+#: random-β reading and are unchanged).
+STREAM = {"paper": 0, "code": 1, RANDOM_BETA: 10}
+
+
+def reading_config(reading: str, **fields: Any) -> CLConfig:
+    """The configuration of a named reading: 'paper', 'code' or :data:`RANDOM_BETA`.
+
+    Parameters
+    ----------
+    reading : str
+        ``"paper"`` (Definition 1 with Appendix A.2's ``β = 1``), ``"code"`` (the released
+        code) or ``"paper, random β"`` (Definition 1's ``β_t ~ Unif(0, C]``).
+    **fields
+        Further :class:`~moetheory.continual.CLConfig` fields.
+
+    Returns
+    -------
+    CLConfig
+
+    Raises
+    ------
+    ValueError
+        If ``reading`` is not one of the three names, or a field is out of range.
+
+    Examples
+    --------
+    >>> reading_config("paper, random β", M=3).beta, reading_config("code").data_model
+    ('uniform', 'code')
+    """
+    if reading not in STREAM:
+        raise ValueError(f"reading must be one of {sorted(STREAM)}, got {reading!r}")
+    base = CLConfig(reading="code" if reading == "code" else "paper", **fields)
+    return base.replace(beta="uniform") if reading == RANDOM_BETA else base
+
+
+def _seed(ctx: CheckContext, stream: int) -> int:
+    return int(ctx.rng(stream).integers(0, 2**62))
+
+
+def _curves(res: CLResult, metric: str) -> np.ndarray:
+    """The figure's curve: paper metrics, or the code's when the run is the code reading."""
+    code = res.config.reading == "code"
+    if metric == "F":
+        return res.forgetting_code if code else res.forgetting
+    return res.generalization_code if code else res.generalization
+
+
+#: Tolerances, fixed before any simulation was looked at, as fractions of the problem's known
+#: error unit ū = mean E‖w_n‖² (:func:`moetheory.continual.ground_truth_unit`: the expected G
+#: of the untrained model w = 0, the curves' starting level), computed from the configuration
+#: alone; never from an estimate (a tolerance taken from the data moves with the data).
+NEARLY_ZERO = 0.1  # "converges to nearly 0": late level <= 10% of ū
+MEANINGFUL = 0.1  # smallest meaningful effect: 10% of ū
+
+
+LATE = 0.1  # the late window is the last 10% of the rounds
+
+
+def _grid_seed(ctx: CheckContext) -> int:
+    """The seed of this module's shared simulations: from the master seed and the profile."""
+    return ctx.shared_seed(f"continual_lemmas:{ctx.profile}")
+
+
+#: σ0 grid of the order statements, and the exponent tolerance (fixed before looking).
+GRID = (0.05, 0.1, 0.2)
+
+
+def _profile_sizes(ctx: CheckContext) -> int:
+    return 48 if ctx.full else 16
+
+
+def grid_config(reading: str, sigma0: float, **changes: Any) -> CLConfig:
+    """One grid point: the paper's coupling ``η = σ0^0.5``, ``λ = Γ = σ0^1.25``; horizon
+    ``T = ⌈1.5 t1⌉ + 20`` with ``t1 = ⌈η⁻¹σ0^{-0.25} M⌉`` (Proposition 2's first round, and
+    the order of Proposition 3's termination round, with constant 1.5)."""
+    base = "code" if reading == "code" else "paper"
+    eta = sigma0**0.5
+    M = changes.pop("M", 20)
+    t1 = math.ceil(M / eta * sigma0**-0.25)
+    cfg = CLConfig(reading=base, N=7, K=7, M=M, sigma0=sigma0, eta=eta, lam=sigma0**1.25,
+                   T=math.ceil(1.5 * t1) + 20)
+    if reading == "paper, random β":
+        cfg = cfg.replace(beta="uniform")
+    return cfg.replace(**changes) if changes else cfg
+
+
+@shared(maxsize=16)
+def grid_runs(
+    reading: str, R: int, seed: int, which: str = "both"
+) -> dict[float, tuple[CLResult | None, CLResult | None]]:
+    """For each σ0 of :data:`GRID`: Algorithm 1 with termination and without (``which`` =
+    ``"term"``, ``"free"`` or ``"both"``; the other entry is ``None``), with gate outputs,
+    expert sets, gate parameters and expert models recorded. A configuration's runs are the
+    same bits whether it is simulated alone or stacked with the other."""
+    if which not in ("term", "free", "both"):
+        raise ValueError(f"which must be 'term', 'free' or 'both', got {which!r}")
+    out: dict[float, tuple[CLResult | None, CLResult | None]] = {}
+    for i, sig0 in enumerate(GRID):
+        cfg = grid_config(reading, sig0)
+        cfgs = {"term": [cfg], "free": [cfg.replace(terminate=False)],
+                "both": [cfg, cfg.replace(terminate=False)]}[which]
+        res = simulate_many(cfgs, R, seed + i, record_gates=True, record_sets=True,
+                            record_params=True)
+        if which == "both":
+            out[sig0] = (res[0], res[1])
+        else:
+            out[sig0] = (res[0], None) if which == "term" else (None, res[0])
+    return out
+
+
+def _grid_runs(ctx: CheckContext, reading: str, which: str) -> tuple[dict[float, Any], int]:
+    seed = _grid_seed(ctx)
+    return grid_runs(reading, _profile_sizes(ctx), seed, which), seed
+
+
+def _t1(cfg: CLConfig) -> int:
+    return math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
+
+
+def _gradients(res: CLResult) -> np.ndarray:
+    """``∇_θ L_task`` of every expert and round, ``(θ_t - θ_{t+1})/η``: (R, T-1, M, d)."""
+    assert res.gate_params is not None
+    return (res.gate_params[:, :-1] - res.gate_params[:, 1:]) / res.config.eta
+
+
+def _balance(res: CLResult) -> np.ndarray:
+    T1, M = res.config.T1, res.config.M
+    e = res.expert[:, :T1]
+    f = np.stack([(e == m).mean(axis=1) for m in range(M)], axis=1)
+    return np.abs(f - 1.0 / M).max(axis=1)
+
+
+def _fresh_pairs(res: CLResult, seed: int, rounds: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """Fresh data of every task: two column sums ``x̄`` per (replicate, task) with the same
+    signal, from the run's own data model. Returns ``(xa, xb)`` of shape (R, N, d)."""
+    cfg = res.config
+    R, N, d = res.replicates, cfg.N, cfg.d
+    rng = np.random.default_rng(seed)
+    xa = np.zeros((R, N, d))
+    xb = np.zeros((R, N, d))
+    for n in range(N):
+        batch = task_batch(cfg.replace(N=1, K=1), rng, res.signals[:, n:n + 1], 2)
+        xbar = batch.X.sum(axis=-1)  # (R, 2, d)
+        xa[:, n], xb[:, n] = xbar[:, 0], xbar[:, 1]
+    return xa, xb
+
+
+#: Rounds of the M < N runs: well past t2 = ⌈η⁻¹σ0^{-0.75} M⌉ (<= 213 on the grid, M = 5).
+HORIZON = 300
+REGIME_N, REGIME_K, REGIME_M = 30, 3, 5
+
+
+def _regime_seed(ctx: CheckContext) -> int:
+    """The seed of this module's shared simulations: from the master seed and the profile."""
+    return ctx.shared_seed(f"continual_regimes:{ctx.profile}")
+
+
+def regime_config(reading: str, sigma0: float, M: int = REGIME_M) -> CLConfig:
+    """The M < N grid point with the paper's coupling (``T`` = :data:`HORIZON`)."""
+    eta = sigma0**0.5
+    cfg = CLConfig(reading="code" if reading == "code" else "paper", N=REGIME_N, K=REGIME_K,
+                   M=M, sigma0=sigma0, eta=eta, lam=sigma0**1.25, T=HORIZON)
+    return cfg.replace(beta="uniform") if reading == "paper, random β" else cfg
+
+
+@shared(maxsize=8)
+def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
+    """Algorithm 1 with termination at every σ0 of the grid, models and sets recorded."""
+    return {
+        sig0: simulate_many([regime_config(reading, sig0)], R, seed + i, record_sets=True,
+                          record_params=True)[0]
+        for i, sig0 in enumerate(GRID)
+    }
+
+
+def _regime_runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
+    seed = _regime_seed(ctx)
+    return regime_runs(reading, _profile_sizes(ctx), seed), seed
+
+
+def _regime_free_runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
+    """The run's :func:`regime_free_runs` of ``reading`` and their seed."""
+    seed = _regime_seed(ctx) + 40
+    return regime_free_runs(reading, _profile_sizes(ctx), seed), seed
+
+
+@shared(maxsize=8)
+def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
+    """The M < N grid without termination (Proposition 2's setting): gate outputs, expert
+    sets and gate parameters recorded, ``T`` = :data:`HORIZON` (past ``t2`` at every σ0)."""
+    return {
+        sig0: simulate_many([regime_config(reading, sig0).replace(terminate=False)], R, seed + i,
+                          record_gates=True, record_sets=True, record_params=True)[0]
+        for i, sig0 in enumerate(GRID)
+    }
+
+
+#: η and M grids of Lemmas 8-9 (the end of exploration), at σ0 = 0.4.
+ETA_GRID = (0.125, 0.25, 0.5)
+M_GRID = (10, 20, 40)
+
+
+@shared(maxsize=8)
+def _exploration_runs(reading: str, R: int, seed: int, vary: str) -> dict[float, CLResult]:
+    out = {}
+    grid = ETA_GRID if vary == "eta" else M_GRID
+    for i, x in enumerate(grid):
+        changes = {"eta": x} if vary == "eta" else {"M": int(x), "eta": 0.5}
+        cfg = grid_config(reading, 0.4, **changes)
+        cfg = cfg.replace(T=cfg.T1 + 1, terminate=False)
+        out[float(x)] = simulate_many([cfg], R, seed + 10 + i, record_params=True)[0]
+    return out
+
+
+def _window_order(res: CLResult, clusters: np.ndarray | None = None) -> np.ndarray:
+    """Share of rounds T1 < t <= t1 in which every expert of M_{n_t} has a larger gate output
+    (so a larger softmax value) on X_t than every expert outside it (Lemma 15); with
+    ``clusters``, the sets and tasks are compared by cluster (the M < N version)."""
+    assert res.gate_outputs is not None and res.expert_sets is not None
+    T1, t1 = res.config.T1, _t1(res.config)
+    R = res.replicates
+    share = np.zeros(R)
+    for r in range(R):
+        ok = []
+        for t in range(T1, min(t1, res.config.T)):
+            if clusters is None:
+                inside = res.expert_sets[r, t] == res.task[r, t]
+            else:
+                inside = clusters[res.expert_sets[r, t]] == clusters[res.task[r, t]]
+            if inside.all() or not inside.any():
+                ok.append(bool(inside.any()))
+                continue
+            h = res.gate_outputs[r, t]
+            ok.append(bool(h[inside].min() > h[~inside].max()))
+        share[r] = float(np.mean(ok)) if ok else np.nan
+    return share
