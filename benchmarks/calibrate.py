@@ -777,7 +777,8 @@ def load_rows(store: Path = STORE) -> dict[str, Row]:
 #: Why a statistical claim has no row at :data:`FULL_SEEDS` seeds yet (default: not reached).
 NOT_RUN: dict[str, str] = {}
 #: (cl.fig2's miss, 2/100 in its row of 2026-12-01 04:02, came from paired t intervals of its
-#: termination effect; fixed by exact intervals, see termination_ci in continual_dynamics.)
+#: termination effect; fixed by exact intervals, see termination_ci in
+#: proofs_checks/li2025continual/experiments.py.)
 #: Why a row misses a limit, where the cause is known (shown in the row's notes). Empty: every
 #: row meets both limits. (Session 6's two misses, pcr.rates.top1 3/100 and
 #: pcr.rates.topk-cosine-slow 4/100, came from percentile intervals over 4 replicates per n;

@@ -160,7 +160,7 @@ def test_fingerprint_follows_the_check_and_its_helpers_only() -> None:
     load_checks()
     labels = [s.split("\n", 1)[0] for s in
               calibrate._closure_sources(get_claim("cl.lemma5.gradient-order").check)]
-    assert "proofs_checks.li2025continual.continual_lemmas.grid_runs" in labels
+    assert "proofs_checks.li2025continual._simulation.grid_runs" in labels
     assert not any(lab.endswith(("check_lemma6", "check_lemma7")) for lab in labels)
     assert any(lab.endswith("simulate_many") for lab in labels)  # the simulator
     assert not any(".engine." in lab.split(".", 2)[-1] for lab in labels

@@ -228,7 +228,7 @@ def test_sweep_on_dask_local_cluster() -> None:
 
 
 def test_lemma3_check_is_refuted_and_corrected_is_proved() -> None:
-    from proofs_checks.li2025continual.continual_dynamics import (
+    from proofs_checks.li2025continual.lemmas import (
         check_lemma3,
         check_lemma3_corrected,
     )
@@ -239,7 +239,7 @@ def test_lemma3_check_is_refuted_and_corrected_is_proved() -> None:
 
 
 def test_prop1_keeps_the_literal_readings_first() -> None:
-    from proofs_checks.li2025continual.continual_dynamics import check_prop1
+    from proofs_checks.li2025continual.training import check_prop1
 
     out = check_prop1(CheckContext("cl.prop1.convergence", seed=0))
     names = [r.name for r in out.readings]
@@ -254,7 +254,7 @@ def test_prop1_keeps_the_literal_readings_first() -> None:
 
 
 def test_fig2_per_run_rule_can_go_either_way() -> None:
-    from proofs_checks.li2025continual.continual_dynamics import FIG2_MS, _fig2_per_run
+    from proofs_checks.li2025continual.experiments import FIG2_MS, _fig2_per_run
 
     def runs_with(curve: np.ndarray) -> dict:
         res = simulate(CLConfig(M=2, T=10), 12, seed=0)

@@ -17,7 +17,7 @@ from moetheory.continual import theory as th
 from moetheory.continual.single_expert import projection_sq_norms, single_expert_run
 from moetheory.engine.verdicts import jsonable
 from moetheory.stats import compare, mean_ci
-from proofs_checks.li2025continual import continual_theory as ct
+from proofs_checks.li2025continual import _bounds, forgetting, lemmas, proofs, setup
 
 small_int = st.integers(min_value=-3, max_value=3)
 
@@ -100,8 +100,8 @@ def test_routing_probabilities_exact() -> None:
 
 
 def test_lemma2_constants() -> None:
-    assert ct._lemma2_search(lambda lam, m: lam / m**2) is not None
-    assert ct._lemma2_search(lambda lam, m: sp.Integer(m * (m - 1)) / lam) is None
+    assert lemmas._lemma2_search(lambda lam, m: lam / m**2) is not None
+    assert lemmas._lemma2_search(lambda lam, m: sp.Integer(m * (m - 1)) / lam) is None
 
 
 def test_coverage_probability_against_brute_force() -> None:
@@ -196,16 +196,16 @@ def _ctx(claim_id: str, seed: int = 1) -> CheckContext:
 
 
 def test_exact_checks_verdicts() -> None:
-    assert ct.check_min_norm(_ctx("cl.update.min-norm")).verdict is Verdict.PROVED
-    assert ct.check_lemma11_coverage(_ctx("cl.lemma11.coverage")).verdict is Verdict.PROVED
-    assert ct.check_lemma11_product(_ctx("cl.lemma11.product-step")).verdict is Verdict.REFUTED
-    corrected = ct.check_lemma11_product_corrected(_ctx("cl.lemma11.product-step.corrected"))
+    assert setup.check_min_norm(_ctx("cl.update.min-norm")).verdict is Verdict.PROVED
+    assert proofs.check_lemma11_coverage(_ctx("cl.lemma11.coverage")).verdict is Verdict.PROVED
+    assert proofs.check_lemma11_product(_ctx("cl.lemma11.product-step")).verdict is Verdict.REFUTED
+    corrected = proofs.check_lemma11_product_corrected(_ctx("cl.lemma11.product-step.corrected"))
     assert corrected.verdict is Verdict.SUPPORTED
 
 
 def test_statistical_check_is_deterministic_and_refutes_definition1() -> None:
-    a = ct.check_projection_mean(_ctx("cl.update.projection-mean", 4))
-    b = ct.check_projection_mean(_ctx("cl.update.projection-mean", 4))
+    a = setup.check_projection_mean(_ctx("cl.update.projection-mean", 4))
+    b = setup.check_projection_mean(_ctx("cl.update.projection-mean", 4))
     assert json.dumps(jsonable(a.to_dict())) == json.dumps(jsonable(b.to_dict()))
     assert a.verdict is Verdict.REFUTED
     assert a.readings[1].verdict is Verdict.SUPPORTED
@@ -233,10 +233,10 @@ def test_appendix_h_literal_summand_is_exact_and_factor_i_is_not() -> None:
 
 def test_prop4_readings_separate_appendix_h_from_its_substitution() -> None:
     ctx = CheckContext("cl.prop4.generalization", seed=0)
-    g = {r.name: r.verdict for r in ct.check_prop4_generalization(ctx).readings}
+    g = {r.name: r.verdict for r in forgetting.check_prop4_generalization(ctx).readings}
     assert g["appendix-H-literal"] is Verdict.PROVED
     assert g["appendix-H-substitution"] is Verdict.REFUTED
-    f = {r.name: r.verdict for r in ct.check_prop4_forgetting(ctx).readings}
+    f = {r.name: r.verdict for r in forgetting.check_prop4_forgetting(ctx).readings}
     assert f["appendix-H-literal"] is Verdict.PROVED
     assert f["appendix-H-literal-factor-i"] is Verdict.REFUTED
     assert f["appendix-H/ordered"] is Verdict.REFUTED
@@ -245,26 +245,26 @@ def test_prop4_readings_separate_appendix_h_from_its_substitution() -> None:
 def test_bound_rule_is_inconclusive_when_the_interval_straddles() -> None:
     rng = np.random.default_rng(0)
     rhs = np.ones(400)
-    below = ct._bound("x", rhs - 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3, 1.0)
-    above = ct._bound("x", rhs + 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3, 1.0)
-    wide = ct._bound("x", rhs + ct._tol(1.0) + rng.standard_normal(400), rhs, 1e-3, 1.0)
+    below = _bounds._bound("x", rhs - 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3, 1.0)
+    above = _bounds._bound("x", rhs + 0.5 + 0.01 * rng.standard_normal(400), rhs, 1e-3, 1.0)
+    wide = _bounds._bound("x", rhs + _bounds._tol(1.0) + rng.standard_normal(400), rhs, 1e-3, 1.0)
     assert [below["verdict"], above["verdict"], wide["verdict"]] == [
         "supported", "unsupported", "inconclusive"]
 
 
 def test_theorem_checks_cover_both_data_readings_and_horizons() -> None:
-    out = ct.check_thm1_generalization(CheckContext("cl.thm1.generalization-bound", seed=0))
+    out = forgetting.check_thm1_generalization(CheckContext("cl.thm1.generalization-bound", seed=0))
     names = [r.name for r in out.readings]
     assert names[0] == "M>N/definition1/ordered"
     assert {"M>N/A.2/ordered", "M<N/definition1/ordered", "M>N/code/ordered"} <= set(names)
     labels = [c["label"] for c in out.readings[0].evidence["comparisons"]]
     assert len(labels) >= 3 and labels[-1] == "T=200"
-    out2 = ct.check_thm2_bounds(CheckContext("cl.thm2.bounds", seed=0))
+    out2 = forgetting.check_thm2_bounds(CheckContext("cl.thm2.bounds", seed=0))
     assert {r.name.split("/")[0] for r in out2.readings} == {"definition1", "A.2"}
 
 
 def test_theorem2_bound_loses_to_the_single_expert_at_long_horizons() -> None:
-    out = ct.check_thm2_beats_single(CheckContext("cl.thm2.beats-single-expert", seed=0))
+    out = forgetting.check_thm2_beats_single(CheckContext("cl.thm2.beats-single-expert", seed=0))
     readings = {r.name: r for r in out.readings}
     rows = {c["label"]: c["verdict"] for c in readings["bound-(22)"].evidence["comparisons"]}
     assert rows["T=20"] == "supported" and rows["T=1000"] == "unsupported"

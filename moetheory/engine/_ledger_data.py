@@ -167,7 +167,8 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
             "abstract's results are the claims of Sections 4-6 and are checked there"
         ),
     ),
-    # Seed 003, session-4 re-read (every line; the claims it added are in continual_proofs):
+    # Seed 003, session-4 re-read (every line; the claims it added are in
+    # proofs_checks/li2025continual/proofs.py):
     (
         '003-own-110',
         '003_3078ccb5100b14b7.txt',
