@@ -53,8 +53,8 @@ from moetheory.estimation.models import (
 )
 from moetheory.estimation.voronoi import (
     canonical_form,
+    cell_group_losses,
     normalise_masses,
-    voronoi_cells,
     voronoi_loss,
     voronoi_loss_2,
 )
@@ -390,18 +390,10 @@ def loss_record(
     canon_star = canonical_form(G_star, router, design.tau1)
     raw = normalise_masses(estimate)
     raw_star = normalise_masses(G_star)
-    cells = voronoi_cells(canon, canon_star)
-    w, ws = canon.weights, canon_star.weights
     rt = design.router(router)
     h_est = expert_output(estimate.eta, x_eval, design.expert)  # (n_eval, k)
     h_star = expert_output(G_star.eta, x_eval, design.expert)
-    expert = beta1 = mass = sup = 0.0
-    for j, c in enumerate(cells):
-        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
-        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - canon_star.beta1[j], axis=1)))
-        mass += abs(float(w[c].sum()) - float(ws[j]))
-        gaps = np.max(np.abs(h_est[:, c] - h_star[:, j : j + 1]), axis=0) if c.size else []
-        sup += float(np.sum(w[c] * gaps))
+    mass, beta1, expert, sup = cell_group_losses(canon, canon_star, h_est.T, h_star.T)
     diff = regression_function(estimate, x_eval, rt, design.expert) - regression_function(
         G_star, x_eval, rt, design.expert
     )

@@ -68,8 +68,8 @@ from moetheory.estimation.variants import (
 )
 from moetheory.estimation.voronoi import (
     canonical_form,
+    cell_group_losses,
     sparse_voronoi_loss,
-    voronoi_cells,
     voronoi_loss,
 )
 
@@ -505,17 +505,9 @@ def group_losses(
     """
     canon = canonical_form(estimate, router, tau1)
     star = canonical_form(target, router, tau1)
-    cells = voronoi_cells(canon, star)
-    w, ws = canon.weights, star.weights
     h = expert_outputs(estimate.eta[None], x_eval[None], "tanh")[0]
     hs = expert_outputs(target.eta[None], x_eval[None], "tanh")[0]
-    mass = beta1 = expert = sup = 0.0
-    for j, c in enumerate(cells):
-        mass += abs(float(w[c].sum()) - float(ws[j]))
-        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - star.beta1[j], axis=1)))
-        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - star.eta[j], axis=1)))
-        if c.size:
-            sup += float(np.sum(w[c] * np.max(np.abs(h[c] - hs[j : j + 1]), axis=1)))
+    mass, beta1, expert, sup = cell_group_losses(canon, star, h, hs)
     return {
         "voronoi_l1": voronoi_loss(canon, star, r=1),
         "mass_l1": mass,
