@@ -42,8 +42,10 @@ def _decrement_matrix(A: np.ndarray) -> np.ndarray:
 
 
 def gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the decrease of the mean squared
-    residual that a full (undamped) Gauss-Newton step predicts from the current point.
+    """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the Gauss-Newton decrement.
+
+    The decrease of the mean squared residual that a full (undamped) Gauss-Newton step
+    predicts from the current point.
 
     Parameters
     ----------

@@ -42,14 +42,13 @@ from moetheory.estimation.variant_rates import (
     _check_sizes,
     _check_stages,
     _fill_design,
+    _RatesDesign,
     _scores,
-    _stages,
     rates_records,
     score_spread,
     true_variant,
 )
 from moetheory.estimation.variants import (
-    Stage,
     expert_outputs,
     expert_size,
     variant_model,
@@ -76,7 +75,7 @@ DEAD_SHIFT = 4.0
 
 
 @dataclass(frozen=True)
-class OverDesign:
+class OverDesign(_RatesDesign):
     """One over-specified experiment (recorded in the evidence).
 
     Parameters
@@ -181,19 +180,6 @@ class OverDesign:
     def true_top_k(self) -> int:
         """The truth's gate ``K*``."""
         return _TRUE[self.setting][1]
-
-    @property
-    def family(self) -> str:
-        """Expert family: ``"relu2"`` for top1, ``"tanh"`` for topk."""
-        return "relu2" if self.setting == "top1" else "tanh"
-
-    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
-        """Annealed stages (fixed iterations) then the hard-gate stage (run by the rule)."""
-        return _stages(self, spread)
-
-    def router(self, kind: str) -> Router:
-        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
-        return Router(kind, self.tau1, self.tau2)
 
     def to_dict(self) -> dict[str, Any]:
         """The design as JSON-able evidence (with ``k_star``, ``true_top_k``, ``family``)."""

@@ -195,8 +195,40 @@ def _stages(design: Any, spread: float) -> tuple[Stage, ...]:
     return (Stage(1.0, None, design.cap),)
 
 
+class _RatesDesign:
+    """What the sparse-gate rates designs share (:class:`VariantDesign` and
+    :class:`~moetheory.estimation.overspecified.OverDesign`): family, stages, router."""
+
+    setting: str
+    tau1: float
+    tau2: float
+
+    @property
+    def family(self) -> str:
+        """Expert family: ``"relu2"`` for top1, ``"tanh"`` otherwise."""
+        return "relu2" if self.setting == "top1" else "tanh"
+
+    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
+        """The fit's stages.
+
+        top1 anneals the dense gate ``softmax(u/T)`` over ``T = a * spread`` for ``a`` in
+        ``anneal`` (default 0.3, 0.1, 0.03, 0.01, 0.003; ``spread`` is the standard
+        deviation of the true score difference ``u_1 - u_2`` over the evaluation inputs, so
+        that the schedule has the same meaning for every router) then fits the top-1 gate;
+        topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
+        0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
+        gate. Annealed stages run ``iterations`` each; the last stage (the estimator's
+        objective) has ``cap`` iterations and runs to the stopping rule.
+        """
+        return _stages(self, spread)
+
+    def router(self, kind: str) -> Router:
+        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
+        return Router(kind, self.tau1, self.tau2)
+
+
 @dataclass(frozen=True)
-class VariantDesign:
+class VariantDesign(_RatesDesign):
     """Everything that defines one setting's experiment (recorded in the evidence).
 
     Parameters
@@ -294,11 +326,6 @@ class VariantDesign:
         _fill_design(self)
 
     @property
-    def family(self) -> str:
-        """Expert family: ``"relu2"`` for top1, ``"tanh"`` otherwise."""
-        return "relu2" if self.setting == "top1" else "tanh"
-
-    @property
     def k(self) -> int:
         """Number of fitted atoms (exact-specified: ``k = k*``)."""
         return _true_k(self.setting)
@@ -307,24 +334,6 @@ class VariantDesign:
     def top_k(self) -> int | None:
         """The gate's K: 1 (top1), 2 (topk) or ``None`` (dense, misspecified)."""
         return {"top1": 1, "topk": 2}.get(self.setting)
-
-    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
-        """The fit's stages.
-
-        top1 anneals the dense gate ``softmax(u/T)`` over ``T = a * spread`` for ``a`` in
-        ``anneal`` (default 0.3, 0.1, 0.03, 0.01, 0.003; ``spread`` is the standard
-        deviation of the true score difference ``u_1 - u_2`` over the evaluation inputs, so
-        that the schedule has the same meaning for every router) then fits the top-1 gate;
-        topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
-        0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
-        gate. Annealed stages run ``iterations`` each; the last stage (the estimator's
-        objective) has ``cap`` iterations and runs to the stopping rule.
-        """
-        return _stages(self, spread)
-
-    def router(self, kind: str) -> Router:
-        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
-        return Router(kind, self.tau1, self.tau2)
 
     def to_dict(self) -> dict[str, Any]:
         """The design as JSON-able evidence (with the derived ``k``, ``top_k``, family)."""
