@@ -206,16 +206,8 @@ def jacobian_batch(
 
     Parameters
     ----------
-    theta : ndarray of shape (G, P)
-        Stacked parameters ``[beta0, beta1, eta]``, ``P = k (2 d + 2)``.
-    x : ndarray of shape (G, n, d)
-        One input set per measure.
-    k : int
-        Number of atoms.
-    router : Router
-        The router.
-    expert : str
-        Expert family.
+    theta, x, k, router, expert
+        As in :func:`model_batch` (``P = k (2 d + 2)``).
 
     Returns
     -------

@@ -641,18 +641,8 @@ def fit_to_rule(
 
     Parameters
     ----------
-    x : ndarray of shape (G, n, d)
-        Inputs of each fit.
-    y : ndarray of shape (G, n)
-        Responses.
-    theta0 : ndarray of shape (G, P)
-        Starting points.
-    k : int
-        Number of atoms fitted.
-    router : Router
-        Router of the fitted model.
-    family : {"tanh", "relu2"}
-        Expert family.
+    x, y, theta0, k, router, family
+        As in :func:`fit_variant`.
     stages : tuple of Stage
         All but the last run for their ``iterations`` (:func:`fit_variant`); the last runs
         until the rule stops it or its ``iterations`` (the cap) are used.

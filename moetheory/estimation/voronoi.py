@@ -13,6 +13,8 @@
   function (common shift of ``beta0``; for the cosine router the scale of each ``beta1``; for
   the linear router a common shift of ``beta1``; for the perturbed router a common shift of
   ``beta1 / (||beta1|| + tau1)``), so that losses measure identifiable error.
+
+Seed 002 is the paper in the References of :func:`voronoi_cells` (Nguyen et al., ICLR 2025).
 """
 
 from __future__ import annotations
@@ -177,10 +179,8 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
     r : float, optional
         The exponent on the parameter distances, ``r >= 1`` (default 1).
 
@@ -211,11 +211,6 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
     with :math:`\Delta\beta_{1ij} = \beta_{1i} - \beta^*_{1j}` and likewise for
     :math:`\eta`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
-
     Examples
     --------
     >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
@@ -235,10 +230,8 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
 
     Returns
     -------
@@ -268,11 +261,6 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
           + \sum_{j : |A_j| > 1} \sum_{i \in A_j} e^{\beta_{0i}}
           \big(\|\Delta\beta_{1ij}\|^2 + \|\Delta\eta_{ij}\|^2\big).
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
-
     Examples
     --------
     >>> Gs = MixingMeasure([0.0], [[1.0]], [[1.0, 0.0]])
@@ -288,10 +276,8 @@ def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
 
     Returns
     -------
@@ -336,10 +322,8 @@ def sparse_voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, top_k: int) -> 
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
     top_k : int
         The number K of experts the gate keeps, ``1 <= top_k <= k*``.
 
@@ -425,11 +409,6 @@ def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMe
     under the cosine router the norm of :math:`\beta_{1i}` is not a function of
     :math:`f_G`; under the perturbed router only :math:`\beta_{1i}/(\|\beta_{1i}\|+\tau_1)`
     up to a common shift is.
-
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
