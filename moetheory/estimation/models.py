@@ -478,10 +478,8 @@ def regression_function(
 
     Parameters
     ----------
-    G : MixingMeasure
-        The mixing measure.
-    x : ndarray of shape (n, d)
-        Inputs.
+    G, x
+        As in :func:`router_scores`.
     router : Router
         Which score the softmax uses.
     expert : str

@@ -460,11 +460,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     seed : int
         Seed (the check's master seed); replicate ``rep`` at size ``n`` draws from
         ``default_rng([seed, 7, setting, K, router, n, rep])``.
-    router : str
-        One of ``design.routers``.
-    stop : callable, optional
-        Futility: ``stop(cell)`` is asked after each size with that size's records;
-        ``True`` leaves the larger sizes unfitted (their records are absent).
+    router, stop
+        As in :func:`~moetheory.estimation.variant_rates.run_variant`.
 
     Returns
     -------

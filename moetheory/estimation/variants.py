@@ -535,16 +535,8 @@ def fit_variant(
 
     Parameters
     ----------
-    x : ndarray of shape (G, n, d)
-        Inputs of each fit.
-    y : ndarray of shape (G, n)
-        Responses.
-    theta0 : ndarray of shape (G, P)
-        Starting points.
-    k : int
-        Number of atoms fitted.
-    router : Router
-        Router of the fitted model.
+    x, y, theta0, k, router
+        As in :func:`~moetheory.estimation.batched.fit_batch` (``theta0`` is not clipped).
     family : {"tanh", "relu2"}
         Expert family.
     stages : tuple of Stage
