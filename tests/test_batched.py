@@ -145,10 +145,11 @@ def test_spd_solve_has_the_bits_of_scalar_elimination():
 
 
 def test_the_stopping_rule_answers_as_the_solve_would():
-    """``_stationary`` skips the solve where a lower bound of the decrement already exceeds
+    """``stationary`` skips the solve where a lower bound of the decrement already exceeds
     the bar; on well- and ill-conditioned (rank-deficient + ridge) matrices, at bars around
     the decrement and around the bound, its answer must be the solve's."""
-    from moetheory.estimation.batched import _gauss_newton_decrement, _stationary
+    from moetheory.estimation._lm import gauss_newton_decrement as _gauss_newton_decrement
+    from moetheory.estimation._lm import stationary as _stationary
 
     rng = np.random.default_rng(7)
     for rank, p in ((12, 12), (5, 12), (2, 18), (24, 24)):

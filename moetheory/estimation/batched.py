@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram, spd_solve
+from moetheory.estimation._lm import lm_iterate
+from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram
 from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
@@ -205,16 +206,8 @@ def jacobian_batch(
 
     Parameters
     ----------
-    theta : ndarray of shape (G, P)
-        Stacked parameters ``[beta0, beta1, eta]``, ``P = k (2 d + 2)``.
-    x : ndarray of shape (G, n, d)
-        One input set per measure.
-    k : int
-        Number of atoms.
-    router : Router
-        The router.
-    expert : str
-        Expert family.
+    theta, x, k, router, expert
+        As in :func:`model_batch` (``P = k (2 d + 2)``).
 
     Returns
     -------
@@ -474,50 +467,6 @@ def _theta(phi, bound):
     return bound * t, 1.0 - t * t
 
 
-#: Damping at which a rejected step means no descent is left (a stopping rule when tol > 0).
-_LAMBDA_STOP = 1e8
-#: Relative damping of the Gauss-Newton decrement of the stopping rule (keeps it finite where
-#: ``A`` is singular: over-specified fits have flat directions).
-_DECREMENT_DAMPING = 1e-8
-
-
-def _decrement_matrix(A: np.ndarray) -> np.ndarray:
-    """``A + 1e-8 diag(A) + 1e-12 I``: the matrix of the Gauss-Newton decrement."""
-    eye = np.eye(A.shape[1])
-    diag = np.einsum("gpp->gp", A)
-    return A + _DECREMENT_DAMPING * (diag[:, :, None] * eye) + 1e-12 * eye
-
-
-def _gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the decrease of the mean squared
-    residual that a full (undamped) Gauss-Newton step predicts from the current point."""
-    return np.einsum("gp,gp->g", grad, spd_solve(_decrement_matrix(A), grad))
-
-
-def _stationary(A: np.ndarray, grad: np.ndarray, bar: np.ndarray) -> np.ndarray:
-    """Whether each fit's Gauss-Newton decrement is at most ``bar``: the stopping rule, with
-    the answer :func:`_gauss_newton_decrement` gives, solving only where it must.
-
-    With :math:`M` the decrement's matrix (symmetric positive definite), Cauchy--Schwarz
-    bounds the decrement below by the steepest-descent decrement,
-    :math:`g^\\top M^{-1} g \\ge (g^\\top g)^2 / g^\\top M g`. Where that bound exceeds
-    ``2 bar`` the answer is "no" without solving (most accepted steps far from a stationary
-    point); elsewhere the system is solved. The factor 2 covers the rounding of the bound
-    and of the elimination (backward stable for such :math:`M`: its decrement falls short of
-    the bound by a few units in the last place at most), so the answers, and the fits'
-    bits, are those of solving every system."""
-    M = _decrement_matrix(A)
-    gg = np.einsum("gp,gp->g", grad, grad)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        bound = gg * gg / np.einsum("gp,gpq,gq->g", grad, M, grad)
-    solve = np.flatnonzero(~(bound > 2.0 * bar))  # NaN (g = 0) is solved too
-    out = np.zeros(A.shape[0], dtype=bool)
-    if solve.size:
-        g = grad[solve]
-        out[solve] = np.einsum("gp,gp->g", g, spd_solve(M[solve], g)) <= bar[solve]
-    return out
-
-
 def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     # theta = bound * tanh(phi / bound): the open box of (A.1), unconstrained in phi
     phi = bound * _det_arctanh(np.clip(theta0, -0.99 * bound, 0.99 * bound) / bound)
@@ -528,43 +477,22 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
     A, grad = _normal_equations(f, blocks, xT, xtT, k, dtheta, r)  # J in phi
-    lam = np.full(phi.shape[0], 1e-3)
-    accepted = np.zeros(phi.shape[0], dtype=np.int64)
-    ran = np.zeros(phi.shape[0], dtype=np.int64)
-    stopped = np.zeros(phi.shape[0], dtype=bool)
-    eye = np.eye(phi.shape[1])
-    act = np.arange(phi.shape[0])  # the fits still running
-    for _ in range(iterations):
-        if act.size == 0:
-            break
+
+    def evaluate(trial, act):
         whole = act.size == phi.shape[0]
         xa, xta = (xT, xtT) if whole else (xT[act], xtT[act])
-        diag = np.einsum("gpp->gp", A[act])
-        M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-        trial = phi[act] + spd_solve(M, -grad[act])
         theta_t, dtheta_t = _theta(trial, bound)
         f_t, blocks = _forward_blocks(theta_t, xa, xta, k, router, expert)
         r_t = f_t - (y if whole else y[act])
-        obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
-        ok = obj_t < obj[act]
-        idx = np.flatnonzero(ok)
-        if idx.size:  # the Jacobian only where the step is taken (fits are independent)
-            if idx.size < act.size:
-                f_t, r_t, xa, xta = f_t[idx], r_t[idx], xa[idx], xta[idx]
-                blocks = [(sl, tuple(v[idx] for v in cache)) for sl, cache in blocks]
-            acc = act[idx]
-            A[acc], grad[acc] = _normal_equations(f_t, blocks, xa, xta, k, dtheta_t[idx], r_t)
-        phi[act] = np.where(ok[:, None], trial, phi[act])
-        obj[act] = np.where(ok, obj_t, obj[act])
-        lam_old = lam[act]
-        lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
-        accepted[act] += ok
-        ran[act] += 1
-        if tol > 0:
-            stationary = np.zeros(act.size, dtype=bool)
-            if idx.size:
-                stationary[idx] = _stationary(A[act[idx]], grad[act[idx]], tol * obj_t[idx])
-            done = np.where(ok, stationary, lam_old >= _LAMBDA_STOP)
-            stopped[act[done]] = True
-            act = act[~done]
+        return np.einsum("gn,gn->g", r_t, r_t) / n, (f_t, r_t, xa, xta, blocks, dtheta_t)
+
+    def refresh(state, idx, act):  # the Jacobian only where the step is taken
+        f_t, r_t, xa, xta, blocks, dtheta_t = state
+        if idx.size < act.size:
+            f_t, r_t, xa, xta = f_t[idx], r_t[idx], xa[idx], xta[idx]
+            blocks = [(sl, tuple(v[idx] for v in cache)) for sl, cache in blocks]
+        A[act[idx]], grad[act[idx]] = _normal_equations(f_t, blocks, xa, xta, k,
+                                                        dtheta_t[idx], r_t)
+
+    accepted, ran, stopped = lm_iterate(phi, obj, A, grad, iterations, tol, evaluate, refresh)
     return _theta(phi, bound)[0], obj, accepted, ran, stopped

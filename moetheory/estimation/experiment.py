@@ -53,8 +53,8 @@ from moetheory.estimation.models import (
 )
 from moetheory.estimation.voronoi import (
     canonical_form,
+    cell_group_losses,
     normalise_masses,
-    voronoi_cells,
     voronoi_loss,
     voronoi_loss_2,
 )
@@ -390,18 +390,10 @@ def loss_record(
     canon_star = canonical_form(G_star, router, design.tau1)
     raw = normalise_masses(estimate)
     raw_star = normalise_masses(G_star)
-    cells = voronoi_cells(canon, canon_star)
-    w, ws = canon.weights, canon_star.weights
     rt = design.router(router)
     h_est = expert_output(estimate.eta, x_eval, design.expert)  # (n_eval, k)
     h_star = expert_output(G_star.eta, x_eval, design.expert)
-    expert = beta1 = mass = sup = 0.0
-    for j, c in enumerate(cells):
-        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - canon_star.eta[j], axis=1)))
-        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - canon_star.beta1[j], axis=1)))
-        mass += abs(float(w[c].sum()) - float(ws[j]))
-        gaps = np.max(np.abs(h_est[:, c] - h_star[:, j : j + 1]), axis=0) if c.size else []
-        sup += float(np.sum(w[c] * gaps))
+    mass, beta1, expert, sup = cell_group_losses(canon, canon_star, h_est.T, h_star.T)
     diff = regression_function(estimate, x_eval, rt, design.expert) - regression_function(
         G_star, x_eval, rt, design.expert
     )
@@ -471,15 +463,12 @@ def fit_record(
     G_star = true_measure()
     if k < G_star.k:
         raise ValueError(f"k must be >= k* = {G_star.k}, got {k}")
-    rng = np.random.default_rng([seed, design.routers.index(router), k, n, rep])
-    rt = design.router(router)
-    x = rng.uniform(-design.x_half_width, design.x_half_width, (n, G_star.d))
-    y = regression_function(G_star, x, rt, design.expert) + design.sigma * rng.standard_normal(n)
+    x, y, rng = _draw(design, router, k, n, rep, seed)
     fit = fit_least_squares(
         x,
         y,
         k,
-        rt,
+        design.router(router),
         rng,
         expert=design.expert,
         restarts=design.restarts,
@@ -488,21 +477,37 @@ def fit_record(
         gtol=design.gtol,
         max_iter=design.max_iter,
     )
+    return _record(design, router, k, n, rep, fit.estimate, x_eval, fit.objective,
+                   fit.converged, fit.iterations)
+
+
+def _record(design: RatesDesign, router: str, k: int, n: int, rep: int,
+            estimate: MixingMeasure, x_eval: np.ndarray, objective: Any, converged: Any,
+            iterations: Any) -> dict[str, Any]:
+    """The record of one replicate's winning fit: its cell, its losses and how it ended."""
     record: dict[str, Any] = {"router": router, "k": k, "n": n, "rep": rep}
-    record.update(loss_record(fit.estimate, G_star, router, x_eval, design))
-    record["objective"] = fit.objective
-    record["converged"] = bool(fit.converged)
-    record["lm_iterations"] = int(fit.iterations)
+    record.update(loss_record(estimate, true_measure(), router, x_eval, design))
+    record["objective"] = objective
+    record["converged"] = bool(converged)
+    record["lm_iterations"] = int(iterations)
     return record
 
 
-def _cell_data(design: RatesDesign, router: str, k: int, n: int, rep: int, seed: int):
-    """Data and starting points of one replicate, from its own seeded generator."""
+def _draw(design: RatesDesign, router: str, k: int, n: int, rep: int, seed: int
+          ) -> tuple[np.ndarray, np.ndarray, np.random.Generator]:
+    """Data of one replicate and its own seeded generator (which then draws the starts)."""
     G_star = true_measure()
     rng = np.random.default_rng([seed, design.routers.index(router), k, n, rep])
     rt = design.router(router)
     x = rng.uniform(-design.x_half_width, design.x_half_width, (n, G_star.d))
     y = regression_function(G_star, x, rt, design.expert) + design.sigma * rng.standard_normal(n)
+    return x, y, rng
+
+
+def _cell_data(design: RatesDesign, router: str, k: int, n: int, rep: int, seed: int):
+    """Data and starting points of one replicate, from its own seeded generator."""
+    G_star = true_measure()
+    x, y, rng = _draw(design, router, k, n, rep, seed)
     starts = [_start_near_truth(G_star, k, rng, design.start_noise).to_vector()]
     starts += [rng.standard_normal(k * (2 * G_star.d + 2)) for _ in range(design.restarts)]
     return x, y, starts
@@ -590,13 +595,9 @@ def fit_cell(
     for i, rep in enumerate(reps):
         objs = fit.objective[i * n_starts : (i + 1) * n_starts]
         best = i * n_starts + int(np.argmin(objs))
-        est = fit.measure(best, k, G_star.d)
-        record: dict[str, Any] = {"router": router, "k": k, "n": n, "rep": rep}
-        record.update(loss_record(est, G_star, router, x_eval, design))
-        record["objective"] = float(fit.objective[best])
-        record["converged"] = bool(fit.converged[best])
-        record["lm_iterations"] = int(fit.iterations[best])
-        records.append(record)
+        records.append(_record(design, router, k, n, rep, fit.measure(best, k, G_star.d),
+                               x_eval, float(fit.objective[best]), fit.converged[best],
+                               fit.iterations[best]))
     return records
 
 

@@ -167,31 +167,18 @@ def least_squares_loop(
 
     Parameters
     ----------
-    theta : ndarray of shape (P,)
-        Stacked parameters ``[beta0, beta1, eta]``, ``P = k (2 d + 2)``.
-    x : ndarray of shape (n, d)
-        Inputs.
-    y : ndarray of shape (n,)
-        Responses.
-    k : int
-        Number of atoms.
-    router : Router
-        The router.
-    expert : str
-        Expert family.
+    theta, x, y, k, router, expert
+        As in :func:`least_squares_objective`.
 
     Returns
     -------
-    value : float
-        :math:`\\frac1n \\sum_m (Y_m - f_G(X_m))^2`.
-    grad : ndarray of shape (P,)
-        Its gradient in ``theta``.
+    value, grad : float, ndarray of shape (P,)
+        The mean squared residual and its gradient, as :func:`least_squares_objective`.
 
     Raises
     ------
     ValueError
-        On inconsistent shapes, non-finite data, an unknown expert or a ``theta`` of the
-        wrong length.
+        As :func:`least_squares_objective`.
 
     Notes
     -----

@@ -430,12 +430,8 @@ def gate_probabilities(
 
     Parameters
     ----------
-    G : MixingMeasure
-        The mixing measure.
-    x : ndarray of shape (n, d)
-        Inputs.
-    router : Router
-        The router.
+    G, x, router
+        As in :func:`router_scores`.
     top_k : int, optional
         Keep only the ``top_k`` largest scores per input (Top-K sparse gating).
 
@@ -482,10 +478,8 @@ def regression_function(
 
     Parameters
     ----------
-    G : MixingMeasure
-        The mixing measure.
-    x : ndarray of shape (n, d)
-        Inputs.
+    G, x
+        As in :func:`router_scores`.
     router : Router
         Which score the softmax uses.
     expert : str

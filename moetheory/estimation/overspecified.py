@@ -38,9 +38,17 @@ import numpy as np
 
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import MixingMeasure, Router
-from moetheory.estimation.variant_rates import best_fits, score_spread, true_variant
+from moetheory.estimation.variant_rates import (
+    _check_sizes,
+    _check_stages,
+    _fill_design,
+    _RatesDesign,
+    _scores,
+    rates_records,
+    score_spread,
+    true_variant,
+)
 from moetheory.estimation.variants import (
-    Stage,
     expert_outputs,
     expert_size,
     variant_model,
@@ -67,7 +75,7 @@ DEAD_SHIFT = 4.0
 
 
 @dataclass(frozen=True)
-class OverDesign:
+class OverDesign(_RatesDesign):
     """One over-specified experiment (recorded in the evidence).
 
     Parameters
@@ -157,25 +165,11 @@ class OverDesign:
         if not isinstance(self.top_k, int) or not 1 <= self.top_k <= self.k:
             raise ValueError(f"top_k must be an integer in [1, k] = [1, {self.k}], "
                              f"got {self.top_k!r}")
-        if len(self.n_grid) < 2 or min(self.n_grid) < 10:
-            raise ValueError(f"n_grid must hold at least 2 sizes n >= 10, got {self.n_grid}")
-        if self.replicates < 2:
-            raise ValueError(f"replicates must be >= 2, got {self.replicates}")
-        if self.iterations < 1 or self.cap < 1:
-            raise ValueError(f"iterations and cap must be >= 1, got {self.iterations}, "
-                             f"{self.cap}")
-        if not self.lm_tol > 0:
-            raise ValueError(f"lm_tol must be > 0, got {self.lm_tol!r}")
+        _check_sizes(self)
+        _check_stages(self)
         if not self.start_noise > 0:
             raise ValueError(f"start_noise must be > 0, got {self.start_noise!r}")
-        for r in self.routers:
-            Router(r, self.tau1, self.tau2)
-        if not self.true:
-            object.__setattr__(self, "true", {"theta": true_variant(self.setting).tolist()})
-        if not self.anneal:
-            anneal = {"top1": (0.3, 0.1, 0.03, 0.01, 0.003),
-                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003, 0.001)}[self.setting]
-            object.__setattr__(self, "anneal", anneal)
+        _fill_design(self)
 
     @property
     def k_star(self) -> int:
@@ -186,24 +180,6 @@ class OverDesign:
     def true_top_k(self) -> int:
         """The truth's gate ``K*``."""
         return _TRUE[self.setting][1]
-
-    @property
-    def family(self) -> str:
-        """Expert family: ``"relu2"`` for top1, ``"tanh"`` for topk."""
-        return "relu2" if self.setting == "top1" else "tanh"
-
-    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
-        """Annealed stages (fixed iterations) then the hard-gate stage (run by the rule)."""
-        it = self.iterations
-        if self.setting == "top1":
-            return (*(Stage(a * spread, None, it) for a in self.anneal),
-                    Stage(1.0, 1, self.cap))
-        return (*(Stage(1.0, self.top_k, it, a * spread) for a in self.anneal),
-                Stage(1.0, self.top_k, self.cap))
-
-    def router(self, kind: str) -> Router:
-        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
-        return Router(kind, self.tau1, self.tau2)
 
     def to_dict(self) -> dict[str, Any]:
         """The design as JSON-able evidence (with ``k_star``, ``true_top_k``, ``family``)."""
@@ -333,12 +309,6 @@ def split_start(setting: str, k: int, kind: str = "split") -> np.ndarray:
     else:
         b0n[: m - 1] = b0[0] - DEAD_SHIFT
     return np.concatenate([b0n, b1[idx].ravel(), eta[idx].ravel()])
-
-
-def _scores(theta: np.ndarray, k: int, router: Router, x: np.ndarray) -> np.ndarray:
-    b0, b1 = theta[:k], theta[k : 3 * k].reshape(k, 2)
-    c, _ = router.scale(b1)
-    return np.einsum("nd,kd->nk", router.token_features(x), b1 * c[:, None]) + b0
 
 
 def active_atoms(theta: np.ndarray, k: int, router: Router, x: np.ndarray, top_k: int
@@ -490,11 +460,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     seed : int
         Seed (the check's master seed); replicate ``rep`` at size ``n`` draws from
         ``default_rng([seed, 7, setting, K, router, n, rep])``.
-    router : str
-        One of ``design.routers``.
-    stop : callable, optional
-        Futility: ``stop(cell)`` is asked after each size with that size's records;
-        ``True`` leaves the larger sizes unfitted (their records are absent).
+    router, stop
+        As in :func:`~moetheory.estimation.variant_rates.run_variant`.
 
     Returns
     -------
@@ -539,8 +506,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     x_eval = np.random.default_rng([seed, 7, sid, 999]).uniform(-w, w, (design.n_eval, 2))
     stages = design.stages(score_spread(design.setting, rt, x_eval))
     names = ("split", "dead")
-    records: list[dict[str, Any]] = []
-    for n in design.n_grid:
+
+    def draw(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         xs, ys, starts = [], [], []
         for rep in range(design.replicates):
             rng = np.random.default_rng([seed, 7, sid, design.top_k, rid, n, rep])
@@ -552,17 +519,16 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
                                rt, design.family, top_k=design.true_top_k)
         y = f_star + np.stack(ys)
         at_target = np.mean((f_star - y) ** 2, axis=1)
-        cell = []
-        for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt, design.family,
-                                    stages, design.lm_tol, at_target, design.sigma):
-            rec["start"] = names[rec["start"]]
-            if design.setting == "topk":
-                rec.update(_topk_losses(theta, t_star, x_eval, design, router))
-            else:
-                rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
-            cell.append(rec)
-        records += cell
-        if stop is not None and stop(cell):
-            break
+        return x_all, y, np.stack(starts), at_target
+
+    def scored(theta: np.ndarray, rec: dict[str, Any]) -> dict[str, Any]:
+        rec["start"] = names[rec["start"]]
+        if design.setting == "topk":
+            rec.update(_topk_losses(theta, t_star, x_eval, design, router))
+        else:
+            rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
+        return rec
+
+    records = rates_records(design, rt, stages, draw, scored, stop)
     return {"records": records,
             "starts": {k: s0.tolist() for k, s0 in zip(names, starts0, strict=True)}}

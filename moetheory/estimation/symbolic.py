@@ -6,6 +6,9 @@ the Jacobian of ``theta -> (f_theta(x_1), ..., f_theta(x_m))`` with ``mpmath`` a
 precision and returns its singular values. Full column rank at ``theta*`` (smallest singular
 value far above the working precision) certifies that the map is locally injective there,
 i.e. local identifiability.
+
+Seed 002 is H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical
+Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 """
 
 from __future__ import annotations
@@ -65,11 +68,6 @@ def score_expr(
 
     The cosine score is invariant under :math:`\beta_1 \mapsto c\beta_1`, :math:`c > 0`
     (the source of the PDE (4)); the example checks it.
-
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
@@ -143,11 +141,6 @@ def regression_expr(
 
     The softmax runs over the k atoms of the measure given (the seed writes k*; see the
     ledger row 002-own-2).
-
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------

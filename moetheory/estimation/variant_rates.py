@@ -68,8 +68,8 @@ from moetheory.estimation.variants import (
 )
 from moetheory.estimation.voronoi import (
     canonical_form,
+    cell_group_losses,
     sparse_voronoi_loss,
-    voronoi_cells,
     voronoi_loss,
 )
 
@@ -79,6 +79,7 @@ __all__ = [
     "best_fits",
     "group_losses",
     "misspecified_target",
+    "rates_records",
     "run_variant",
     "score_spread",
     "true_variant",
@@ -149,8 +150,85 @@ def _true_k(setting: str) -> int:
     return 3 if setting == "topk" else 2
 
 
+#: Default relative temperatures (top1) or softnesses (topk) of the annealed stages.
+_ANNEAL: dict[str, tuple[float, ...]] = {"top1": (0.3, 0.1, 0.03, 0.01, 0.003),
+                                         "topk": (0.3, 0.1, 0.03, 0.01, 0.003, 0.001)}
+
+
+def _check_sizes(design: Any) -> None:
+    """The checks of a rates design's sample sizes and replicates."""
+    if len(design.n_grid) < 2 or min(design.n_grid) < 10:
+        raise ValueError(f"n_grid must hold at least 2 sizes n >= 10, got {design.n_grid}")
+    if design.replicates < 2:
+        raise ValueError(f"replicates must be >= 2, got {design.replicates}")
+
+
+def _check_stages(design: Any) -> None:
+    """The checks of a rates design's iterations, cap and stopping rule."""
+    if design.iterations < 1 or design.cap < 1:
+        raise ValueError(f"iterations and cap must be >= 1, got {design.iterations}, "
+                         f"{design.cap}")
+    if not design.lm_tol > 0:
+        raise ValueError(f"lm_tol must be > 0, got {design.lm_tol!r}")
+
+
+def _fill_design(design: Any) -> None:
+    """Check a rates design's routers; fill in its true parameters and default schedule."""
+    for r in design.routers:
+        Router(r, design.tau1, design.tau2)
+    if not design.true:
+        object.__setattr__(design, "true", {"theta": true_variant(design.setting).tolist()})
+    if not design.anneal:
+        object.__setattr__(design, "anneal", _ANNEAL.get(design.setting, ()))
+
+
+def _stages(design: Any, spread: float) -> tuple[Stage, ...]:
+    """A rates design's stages: annealed (top1: temperatures, topk: softnesses, ``a *
+    spread`` for ``a`` in ``design.anneal``), then the last stage with ``design.cap``."""
+    it = design.iterations
+    if design.setting == "top1":
+        anneal = (Stage(a * spread, None, it) for a in design.anneal)
+        return (*anneal, Stage(1.0, 1, design.cap))
+    if design.setting == "topk":
+        soft = tuple(Stage(1.0, design.top_k, it, a * spread) for a in design.anneal)
+        return (*soft, Stage(1.0, design.top_k, design.cap))
+    return (Stage(1.0, None, design.cap),)
+
+
+class _RatesDesign:
+    """What the sparse-gate rates designs share (:class:`VariantDesign` and
+    :class:`~moetheory.estimation.overspecified.OverDesign`): family, stages, router."""
+
+    setting: str
+    tau1: float
+    tau2: float
+
+    @property
+    def family(self) -> str:
+        """Expert family: ``"relu2"`` for top1, ``"tanh"`` otherwise."""
+        return "relu2" if self.setting == "top1" else "tanh"
+
+    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
+        """The fit's stages.
+
+        top1 anneals the dense gate ``softmax(u/T)`` over ``T = a * spread`` for ``a`` in
+        ``anneal`` (default 0.3, 0.1, 0.03, 0.01, 0.003; ``spread`` is the standard
+        deviation of the true score difference ``u_1 - u_2`` over the evaluation inputs, so
+        that the schedule has the same meaning for every router) then fits the top-1 gate;
+        topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
+        0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
+        gate. Annealed stages run ``iterations`` each; the last stage (the estimator's
+        objective) has ``cap`` iterations and runs to the stopping rule.
+        """
+        return _stages(self, spread)
+
+    def router(self, kind: str) -> Router:
+        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
+        return Router(kind, self.tau1, self.tau2)
+
+
 @dataclass(frozen=True)
-class VariantDesign:
+class VariantDesign(_RatesDesign):
     """Everything that defines one setting's experiment (recorded in the evidence).
 
     Parameters
@@ -237,34 +315,15 @@ class VariantDesign:
     def __post_init__(self) -> None:
         if self.setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
-        if len(self.n_grid) < 2 or min(self.n_grid) < 10:
-            raise ValueError(f"n_grid must hold at least 2 sizes n >= 10, got {self.n_grid}")
-        if self.replicates < 2:
-            raise ValueError(f"replicates must be >= 2, got {self.replicates}")
+        _check_sizes(self)
         if self.restarts < 0:
             raise ValueError(f"restarts must be >= 0, got {self.restarts}")
         if self.start_noise < 0:
             raise ValueError(f"start_noise must be >= 0, got {self.start_noise}")
-        if self.iterations < 1 or self.cap < 1:
-            raise ValueError(f"iterations and cap must be >= 1, got {self.iterations}, "
-                             f"{self.cap}")
-        if not self.lm_tol > 0:
-            raise ValueError(f"lm_tol must be > 0, got {self.lm_tol!r}")
+        _check_stages(self)
         if self.grid < 8:
             raise ValueError(f"grid must be >= 8, got {self.grid}")
-        for r in self.routers:
-            Router(r, self.tau1, self.tau2)
-        if not self.true:
-            object.__setattr__(self, "true", {"theta": true_variant(self.setting).tolist()})
-        if not self.anneal:
-            anneal = {"top1": (0.3, 0.1, 0.03, 0.01, 0.003),
-                      "topk": (0.3, 0.1, 0.03, 0.01, 0.003, 0.001)}.get(self.setting, ())
-            object.__setattr__(self, "anneal", anneal)
-
-    @property
-    def family(self) -> str:
-        """Expert family: ``"relu2"`` for top1, ``"tanh"`` otherwise."""
-        return "relu2" if self.setting == "top1" else "tanh"
+        _fill_design(self)
 
     @property
     def k(self) -> int:
@@ -275,31 +334,6 @@ class VariantDesign:
     def top_k(self) -> int | None:
         """The gate's K: 1 (top1), 2 (topk) or ``None`` (dense, misspecified)."""
         return {"top1": 1, "topk": 2}.get(self.setting)
-
-    def stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
-        """The fit's stages.
-
-        top1 anneals the dense gate ``softmax(u/T)`` over ``T = a * spread`` for ``a`` in
-        ``anneal`` (default 0.3, 0.1, 0.03, 0.01, 0.003; ``spread`` is the standard
-        deviation of the true score difference ``u_1 - u_2`` over the evaluation inputs, so
-        that the schedule has the same meaning for every router) then fits the top-1 gate;
-        topk anneals the soft Top-K over the softnesses ``a * spread`` (default ``a`` = 0.3,
-        0.1, 0.03, 0.01, 0.003, 0.001) then fits the hard gate; misspecified fits the dense
-        gate. Annealed stages run ``iterations`` each; the last stage (the estimator's
-        objective) has ``cap`` iterations and runs to the stopping rule.
-        """
-        it = self.iterations
-        if self.setting == "top1":
-            anneal = (Stage(a * spread, None, it) for a in self.anneal)
-            return (*anneal, Stage(1.0, 1, self.cap))
-        if self.setting == "topk":
-            soft = tuple(Stage(1.0, self.top_k, it, a * spread) for a in self.anneal)
-            return (*soft, Stage(1.0, self.top_k, self.cap))
-        return (Stage(1.0, None, self.cap),)
-
-    def router(self, kind: str) -> Router:
-        """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
-        return Router(kind, self.tau1, self.tau2)
 
     def to_dict(self) -> dict[str, Any]:
         """The design as JSON-able evidence (with the derived ``k``, ``top_k``, family)."""
@@ -480,17 +514,9 @@ def group_losses(
     """
     canon = canonical_form(estimate, router, tau1)
     star = canonical_form(target, router, tau1)
-    cells = voronoi_cells(canon, star)
-    w, ws = canon.weights, star.weights
     h = expert_outputs(estimate.eta[None], x_eval[None], "tanh")[0]
     hs = expert_outputs(target.eta[None], x_eval[None], "tanh")[0]
-    mass = beta1 = expert = sup = 0.0
-    for j, c in enumerate(cells):
-        mass += abs(float(w[c].sum()) - float(ws[j]))
-        beta1 += float(np.sum(w[c] * np.linalg.norm(canon.beta1[c] - star.beta1[j], axis=1)))
-        expert += float(np.sum(w[c] * np.linalg.norm(canon.eta[c] - star.eta[j], axis=1)))
-        if c.size:
-            sup += float(np.sum(w[c] * np.max(np.abs(h[c] - hs[j : j + 1]), axis=1)))
+    mass, beta1, expert, sup = cell_group_losses(canon, star, h, hs)
     return {
         "voronoi_l1": voronoi_loss(canon, star, r=1),
         "mass_l1": mass,
@@ -498,6 +524,14 @@ def group_losses(
         "expert_l1": expert,
         "expert_sup": sup,
     }
+
+
+def _scores(theta: np.ndarray, k: int, router: Router, x: np.ndarray) -> np.ndarray:
+    """The gate scores ``u_i(x) = s(x, beta1_i) + beta0_i`` of ``k`` atoms in ``d = 2``,
+    shape (m, k)."""
+    b0, b1 = theta[:k], theta[k : 3 * k].reshape(k, 2)
+    c, _ = router.scale(b1)
+    return np.einsum("nd,kd->nk", router.token_features(x), b1 * c[:, None]) + b0
 
 
 def _top1_losses(theta, theta_star, x_eval, design, router) -> dict[str, float]:
@@ -508,13 +542,8 @@ def _top1_losses(theta, theta_star, x_eval, design, router) -> dict[str, float]:
     u = [variant_model(t[None], xe, k, rt, "relu2", top_k=1) for t in pair]
     reg = float(np.sqrt(np.mean((u[0] - u[1]) ** 2)))
 
-    def choice(t: np.ndarray) -> np.ndarray:
-        b0, b1 = t[:k], t[k : 3 * k].reshape(k, 2)
-        c, _ = rt.scale(b1)
-        scores = np.einsum("nd,kd->nk", rt.token_features(x_eval), b1 * c[:, None]) + b0
-        return np.argmax(scores, axis=1)
-
-    i_hat, i_star = choice(theta), choice(theta_star)
+    i_hat = np.argmax(_scores(theta, k, rt, x_eval), axis=1)
+    i_star = np.argmax(_scores(theta_star, k, rt, x_eval), axis=1)
     h = expert_outputs(theta[3 * k :].reshape(1, k, -1), xe, "relu2")[0]
     hs = expert_outputs(theta_star[3 * k :].reshape(1, k, -1), xe, "relu2")[0]
     best: tuple[float, float] | None = None
@@ -581,10 +610,7 @@ def score_spread(setting: str, router: Router, x_eval: np.ndarray) -> float:
     >>> round(score_spread("topk", Router("linear"), x), 12)
     0.75
     """
-    k, t = _true_k(setting), true_variant(setting)
-    b0, b1 = t[:k], t[k : 3 * k].reshape(k, 2)
-    c, _ = router.scale(b1)
-    u = np.einsum("nd,kd->nk", router.token_features(x_eval), b1 * c[:, None]) + b0
+    u = _scores(true_variant(setting), _true_k(setting), router, x_eval)
     diff = u[:, 0] - u[:, 1]
     return float(np.sqrt(np.mean((diff - np.mean(diff)) ** 2)))
 
@@ -740,8 +766,8 @@ def run_variant(design: VariantDesign, seed: int, router: str,
     spread = 1.0 if design.setting == "misspecified" else score_spread(design.setting, rt, x_eval)
     stages = design.stages(spread)
     final = stages[-1]
-    records = []
-    for n in design.n_grid:
+
+    def draw(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         xs, starts = [], []
         for rep in range(design.replicates):
             rng = np.random.default_rng([seed, sid, rid, n, rep])
@@ -761,12 +787,76 @@ def run_variant(design: VariantDesign, seed: int, router: str,
                                  design.family, temperature=final.temperature,
                                  top_k=final.top_k)
         at_target = np.mean((f_target - y) ** 2, axis=1)
-        cell = [{**rec, **_losses(theta, t_star, x_eval, design, router)}
-                for theta, rec in best_fits(x_all, y, np.stack(starts), design.k, rt,
-                                            design.family, stages, design.lm_tol, at_target,
-                                            design.sigma)]
+        return x_all, y, np.stack(starts), at_target
+
+    def scored(theta: np.ndarray, rec: dict[str, Any]) -> dict[str, Any]:
+        return {**rec, **_losses(theta, t_star, x_eval, design, router)}
+
+    out["records"] = rates_records(design, rt, stages, draw, scored, stop)
+    return out
+
+
+def rates_records(
+    design: Any,
+    router: Router,
+    stages: tuple[Stage, ...],
+    draw: Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    scored: Callable[[np.ndarray, dict[str, Any]], dict[str, Any]],
+    stop: Callable[[list[dict[str, Any]]], bool] | None = None,
+) -> list[dict[str, Any]]:
+    """The records of a rates design, size by size: draw, fit (:func:`best_fits`), score.
+
+    Parameters
+    ----------
+    design : VariantDesign or moetheory.estimation.overspecified.OverDesign
+        The design: its ``n_grid``, ``k``, ``family``, ``lm_tol`` and ``sigma``.
+    router : Router
+        Router of the fitted model.
+    stages : tuple of Stage
+        The schedule (:func:`best_fits`).
+    draw : callable
+        ``draw(n)``: inputs ``(R, n, 2)``, responses ``(R, n)``, starts ``(R * S, P)`` and the
+        target's objective ``(R,)`` at size ``n``.
+    scored : callable
+        ``scored(theta, record)``: the record of a winning fit with its losses.
+    stop : callable, optional
+        Futility: ``stop(cell)`` is asked after each size with that size's records;
+        ``True`` leaves the larger sizes unfitted.
+
+    Returns
+    -------
+    list of dict
+        The scored records, size by size, replicate by replicate.
+
+    Notes
+    -----
+    The driver of :func:`run_variant` and
+    :func:`~moetheory.estimation.overspecified.run_overspecified`; what differs between
+    them (data, starts, losses) is in ``draw`` and ``scored``.
+
+    See Also
+    --------
+    best_fits : the fits of one size.
+
+    Examples
+    --------
+    >>> d = VariantDesign("topk", (30, 60), 2, 0, 1)
+    >>> t = true_variant("topk"); rt = d.router("linear")
+    >>> def draw(n):
+    ...     x = np.random.default_rng(n).uniform(-2, 2, (2, n, 2))
+    ...     y = variant_model(np.tile(t, (2, 1)), x, 3, rt, top_k=2)
+    ...     return x, y, np.tile(t, (2, 1)), np.zeros(2)
+    >>> recs = rates_records(d, rt, (Stage(1.0, 2, 3),), draw, lambda theta, rec: rec)
+    >>> [(r["n"], r["rep"]) for r in recs]
+    [(30, 0), (30, 1), (60, 0), (60, 1)]
+    """
+    records: list[dict[str, Any]] = []
+    for n in design.n_grid:
+        x_all, y, starts, at_target = draw(n)
+        cell = [scored(theta, rec)
+                for theta, rec in best_fits(x_all, y, starts, design.k, router, design.family,
+                                            stages, design.lm_tol, at_target, design.sigma)]
         records += cell
         if stop is not None and stop(cell):
             break
-    out["records"] = records
-    return out
+    return records

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from moetheory.estimation.batched import _LAMBDA_STOP, _stationary
-from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram, spd_solve
+from moetheory.estimation._lm import lm_iterate
+from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import Router
 
@@ -535,16 +535,8 @@ def fit_variant(
 
     Parameters
     ----------
-    x : ndarray of shape (G, n, d)
-        Inputs of each fit.
-    y : ndarray of shape (G, n)
-        Responses.
-    theta0 : ndarray of shape (G, P)
-        Starting points.
-    k : int
-        Number of atoms fitted.
-    router : Router
-        Router of the fitted model.
+    x, y, theta0, k, router
+        As in :func:`~moetheory.estimation.batched.fit_batch` (``theta0`` is not clipped).
     family : {"tanh", "relu2"}
         Expert family.
     stages : tuple of Stage
@@ -607,26 +599,23 @@ def fit_variant(
         r = sw * (f - y)
         J = J * sw[:, :, None]
         obj = np.einsum("gn,gn->g", r, r)
-        lam = np.full(g, 1e-3)
-        eye = np.eye(theta.shape[1])
-        for _ in range(stage.iterations):
-            A = exact_gram(J.transpose(0, 2, 1))
-            grad = np.einsum("gnp,gn->gp", J, r)
-            diag = np.einsum("gpp->gp", A)
-            M = A + lam[:, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-            trial = theta + spd_solve(M, -grad)
+        A = exact_gram(J.transpose(0, 2, 1))
+        grad = np.einsum("gnp,gn->gp", J, r)
+
+        def evaluate(trial, act, kw=kw):  # tol = 0: every fit runs, act is the whole batch
             r_t = sw * (variant_model(trial, x, k, router, family, **kw) - y)
-            obj_t = np.einsum("gn,gn->g", r_t, r_t)
-            ok = obj_t < obj
-            idx = np.flatnonzero(ok)
-            if idx.size:
-                J[idx] = variant_jacobian(trial[idx], x[idx], k, router, family, **kw)[1] * sw[
-                    idx, :, None
-                ]
-            theta = np.where(ok[:, None], trial, theta)
-            r = np.where(ok[:, None], r_t, r)
-            obj = np.where(ok, obj_t, obj)
-            lam = np.where(ok, np.maximum(lam / 5.0, 1e-12), np.minimum(lam * 3.0, 1e12))
+            return np.einsum("gn,gn->g", r_t, r_t), (trial, r_t)
+
+        def refresh(state, idx, act, kw=kw, J=J, r=r, A=A, grad=grad):
+            trial, r_t = state
+            J[idx] = variant_jacobian(trial[idx], x[idx], k, router, family, **kw)[1] * sw[
+                idx, :, None
+            ]
+            r[idx] = r_t[idx]
+            A[...] = exact_gram(J.transpose(0, 2, 1))
+            grad[...] = np.einsum("gnp,gn->gp", J, r)
+
+        lm_iterate(theta, obj, A, grad, stage.iterations, 0.0, evaluate, refresh)
     return VariantFit(theta, obj)
 
 
@@ -644,18 +633,8 @@ def fit_to_rule(
 
     Parameters
     ----------
-    x : ndarray of shape (G, n, d)
-        Inputs of each fit.
-    y : ndarray of shape (G, n)
-        Responses.
-    theta0 : ndarray of shape (G, P)
-        Starting points.
-    k : int
-        Number of atoms fitted.
-    router : Router
-        Router of the fitted model.
-    family : {"tanh", "relu2"}
-        Expert family.
+    x, y, theta0, k, router, family
+        As in :func:`fit_variant`.
     stages : tuple of Stage
         All but the last run for their ``iterations`` (:func:`fit_variant`); the last runs
         until the rule stops it or its ``iterations`` (the cap) are used.
@@ -715,41 +694,23 @@ def fit_to_rule(
     last = stages[-1]
     kw: dict[str, Any] = {"temperature": last.temperature, "top_k": last.top_k,
                           "softness": last.softness}
-    g, n, _ = x.shape
+    n = x.shape[1]
     f, J = variant_jacobian(theta, x, k, router, family, **kw)
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
     A = exact_gram(J.transpose(0, 2, 1)) / n
     grad = np.einsum("gnp,gn->gp", J, r) / n
-    lam = np.full(g, 1e-3)
-    eye = np.eye(theta.shape[1])
-    stopped = np.zeros(g, dtype=bool)
-    ran = np.zeros(g, dtype=np.int64)
-    act = np.arange(g)
-    for _ in range(last.iterations):
-        if act.size == 0:
-            break
-        diag = np.einsum("gpp->gp", A[act])
-        M = A[act] + lam[act, None, None] * (diag[:, :, None] * eye) + 1e-12 * eye
-        trial = theta[act] + spd_solve(M, -grad[act])
+
+    def evaluate(trial, act):
         r_t = variant_model(trial, x[act], k, router, family, **kw) - y[act]
-        obj_t = np.einsum("gn,gn->g", r_t, r_t) / n
-        ok = obj_t < obj[act]
-        idx = np.flatnonzero(ok)
-        if idx.size:
-            acc = act[idx]
-            _, J_t = variant_jacobian(trial[idx], x[acc], k, router, family, **kw)
-            A[acc] = exact_gram(J_t.transpose(0, 2, 1)) / n
-            grad[acc] = np.einsum("gnp,gn->gp", J_t, r_t[idx]) / n
-        theta[act] = np.where(ok[:, None], trial, theta[act])
-        obj[act] = np.where(ok, obj_t, obj[act])
-        lam_old = lam[act]
-        lam[act] = np.where(ok, np.maximum(lam_old / 5.0, 1e-12), np.minimum(lam_old * 3.0, 1e12))
-        ran[act] += 1
-        stationary = np.zeros(act.size, dtype=bool)
-        if idx.size:
-            stationary[idx] = _stationary(A[act[idx]], grad[act[idx]], tol * obj_t[idx])
-        done = np.where(ok, stationary, lam_old >= _LAMBDA_STOP)
-        stopped[act[done]] = True
-        act = act[~done]
+        return np.einsum("gn,gn->g", r_t, r_t) / n, (trial, r_t)
+
+    def refresh(state, idx, act):
+        trial, r_t = state
+        acc = act[idx]
+        _, J_t = variant_jacobian(trial[idx], x[acc], k, router, family, **kw)
+        A[acc] = exact_gram(J_t.transpose(0, 2, 1)) / n
+        grad[acc] = np.einsum("gnp,gn->gp", J_t, r_t[idx]) / n
+
+    _, ran, stopped = lm_iterate(theta, obj, A, grad, last.iterations, tol, evaluate, refresh)
     return VariantFit(theta, obj), stopped, ran

@@ -13,6 +13,8 @@
   function (common shift of ``beta0``; for the cosine router the scale of each ``beta1``; for
   the linear router a common shift of ``beta1``; for the perturbed router a common shift of
   ``beta1 / (||beta1|| + tau1)``), so that losses measure identifiable error.
+
+Seed 002 is the paper in the References of :func:`voronoi_cells` (Nguyen et al., ICLR 2025).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from moetheory.estimation.models import ROUTERS, MixingMeasure
 
 __all__ = [
     "canonical_form",
+    "cell_group_losses",
     "normalise_masses",
     "sparse_voronoi_loss",
     "voronoi_cells",
@@ -97,11 +100,78 @@ def voronoi_cells(G: MixingMeasure, G_star: MixingMeasure) -> list[np.ndarray]:
     return [np.flatnonzero(member[:, j]) for j in range(G_star.k)]
 
 
-def _terms(G: MixingMeasure, G_star: MixingMeasure) -> tuple[list[np.ndarray], np.ndarray]:
+def _cell_terms(G: MixingMeasure, G_star: MixingMeasure, r: float | None = None):
+    """Per true atom ``j``: the mass term ``|sum_{A_j} w_i - w*_j|`` and the parameter term
+    ``sum_{A_j} w_i (||dbeta1_ij||^p + ||deta_ij||^p)``, with ``p = r``, or (``r = None``)
+    ``p = 1`` on cells of one atom and ``2`` on larger cells: the one Voronoi loop."""
     cells = voronoi_cells(G, G_star)
     db1 = np.linalg.norm(G.beta1[:, None, :] - G_star.beta1[None, :, :], axis=2)
     deta = np.linalg.norm(G.eta[:, None, :] - G_star.eta[None, :, :], axis=2)
-    return cells, np.stack([db1, deta])
+    w, ws = G.weights, G_star.weights
+    for j, cell in enumerate(cells):
+        power = r if r is not None else 1 if cell.size == 1 else 2
+        yield (abs(w[cell].sum() - ws[j]),
+               float(np.sum(w[cell] * (db1[cell, j] ** power + deta[cell, j] ** power))))
+
+
+def _sum_terms(terms) -> float:
+    """``sum_j (mass_j + parameters_j)``, accumulated term by term in that order."""
+    total = 0.0
+    for mass, params in terms:
+        total += mass
+        total += params
+    return float(total)
+
+
+def cell_group_losses(
+    G: MixingMeasure, G_star: MixingMeasure, h: np.ndarray, h_star: np.ndarray
+) -> tuple[float, float, float, float]:
+    r"""The parts of :math:`\mathcal{L}_{1,1}` by parameter group, and the experts as functions.
+
+    Parameters
+    ----------
+    G, G_star : MixingMeasure
+        Estimated and true measure (canonical forms), of the same input dimension.
+    h, h_star : ndarray of shapes (k, m) and (k*, m)
+        The experts of ``G`` and ``G_star`` on ``m`` evaluation inputs.
+
+    Returns
+    -------
+    mass, beta1, expert, sup : float
+        :math:`\sum_j|\sum_{A_j} w_i - w^*_j|`, :math:`\sum_j\sum_{A_j} w_i
+        \|\Deltaeta_{1ij}\|`, :math:`\sum_j\sum_{A_j} w_i\|\Delta\eta_{ij}\|` and
+        :math:`\sum_j\sum_{A_j} w_i\max_x|h_i(x)-h^*_j(x)|`.
+
+    Raises
+    ------
+    ValueError
+        If the dimensions of ``G`` and ``G_star`` differ.
+
+    Notes
+    -----
+    The cells :math:`A_j` are :func:`voronoi_cells`, the masses :math:`w_i = e^{eta_{0i}}`.
+
+    See Also
+    --------
+    voronoi_loss : their total (``r = 1``) without the function part.
+
+    Examples
+    --------
+    >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> G = MixingMeasure([0.0, 0.0], [[1.5], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
+    >>> cell_group_losses(G, Gs, np.zeros((2, 3)), np.ones((2, 3)))
+    (0.0, 0.5, 0.0, 2.0)
+    """
+    cells = voronoi_cells(G, G_star)
+    w, ws = G.weights, G_star.weights
+    mass = beta1 = expert = sup = 0.0
+    for j, c in enumerate(cells):
+        mass += abs(float(w[c].sum()) - float(ws[j]))
+        beta1 += float(np.sum(w[c] * np.linalg.norm(G.beta1[c] - G_star.beta1[j], axis=1)))
+        expert += float(np.sum(w[c] * np.linalg.norm(G.eta[c] - G_star.eta[j], axis=1)))
+        if c.size:
+            sup += float(np.sum(w[c] * np.max(np.abs(h[c] - h_star[j : j + 1]), axis=1)))
+    return mass, beta1, expert, sup
 
 
 def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> float:
@@ -109,10 +179,8 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
     r : float, optional
         The exponent on the parameter distances, ``r >= 1`` (default 1).
 
@@ -143,11 +211,6 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
     with :math:`\Delta\beta_{1ij} = \beta_{1i} - \beta^*_{1j}` and likewise for
     :math:`\eta`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
-
     Examples
     --------
     >>> Gs = MixingMeasure([0.0, 0.0], [[1.0], [-1.0]], [[1.0, 0.0], [-1.0, 0.0]])
@@ -159,13 +222,7 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
     """
     if not np.isfinite(r) or r < 1:
         raise ValueError(f"r must be a finite number >= 1, got {r!r}")
-    cells, (db1, deta) = _terms(G, G_star)
-    w, ws = G.weights, G_star.weights
-    total = 0.0
-    for j, cell in enumerate(cells):
-        total += abs(w[cell].sum() - ws[j])
-        total += float(np.sum(w[cell] * (db1[cell, j] ** r + deta[cell, j] ** r)))
-    return float(total)
+    return _sum_terms(_cell_terms(G, G_star, r))
 
 
 def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
@@ -173,10 +230,8 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
 
     Returns
     -------
@@ -206,11 +261,6 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
           + \sum_{j : |A_j| > 1} \sum_{i \in A_j} e^{\beta_{0i}}
           \big(\|\Delta\beta_{1ij}\|^2 + \|\Delta\eta_{ij}\|^2\big).
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
-
     Examples
     --------
     >>> Gs = MixingMeasure([0.0], [[1.0]], [[1.0, 0.0]])
@@ -218,14 +268,7 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
     >>> round(voronoi_loss_2(G, Gs), 6)
     0.01
     """
-    cells, (db1, deta) = _terms(G, G_star)
-    w, ws = G.weights, G_star.weights
-    total = 0.0
-    for j, cell in enumerate(cells):
-        power = 1 if cell.size == 1 else 2
-        total += abs(w[cell].sum() - ws[j])
-        total += float(np.sum(w[cell] * (db1[cell, j] ** power + deta[cell, j] ** power)))
-    return float(total)
+    return _sum_terms(_cell_terms(G, G_star))
 
 
 def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
@@ -233,10 +276,8 @@ def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
 
     Returns
     -------
@@ -270,14 +311,9 @@ def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
     >>> voronoi_terms_2(G, Gs).tolist()
     [0.5, 0.0]
     """
-    cells, (db1, deta) = _terms(G, G_star)
-    w, ws = G.weights, G_star.weights
     out = np.zeros(G_star.k)
-    for j, cell in enumerate(cells):
-        power = 1 if cell.size == 1 else 2
-        out[j] = abs(w[cell].sum() - ws[j]) + float(
-            np.sum(w[cell] * (db1[cell, j] ** power + deta[cell, j] ** power))
-        )
+    for j, (mass, params) in enumerate(_cell_terms(G, G_star)):
+        out[j] = mass + params
     return out
 
 
@@ -286,10 +322,8 @@ def sparse_voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, top_k: int) -> 
 
     Parameters
     ----------
-    G : MixingMeasure
-        The estimated mixing measure (``k`` atoms).
-    G_star : MixingMeasure
-        The true mixing measure (``k*`` atoms), of the same input dimension ``d``.
+    G, G_star : MixingMeasure
+        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
     top_k : int
         The number K of experts the gate keeps, ``1 <= top_k <= k*``.
 
@@ -375,11 +409,6 @@ def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMe
     under the cosine router the norm of :math:`\beta_{1i}` is not a function of
     :math:`f_G`; under the perturbed router only :math:`\beta_{1i}/(\|\beta_{1i}\|+\tau_1)`
     up to a common shift is.
-
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang, N. Ho, "Statistical Advantages
-       of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:2405.14131.
 
     Examples
     --------
