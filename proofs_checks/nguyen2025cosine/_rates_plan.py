@@ -1,0 +1,86 @@
+"""The check-plan scaffolding of the rates claims (:mod:`.rates`): the thresholds and groups
+their readings share, the convergence rule's share, the conjunction of readings, the comparison
+left undecided before any estimate, and a slope fit as an estimate and as evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from moetheory import Verdict
+from moetheory.stats import (
+    MeanEstimate,
+    stable,
+)
+
+__all__ = [
+]
+
+
+#: A slope above this is not told apart from a non-polynomial rate over the designs' ranges of
+#: n (n = 50..10^4 for the dense gate, 100..10^4 for the variants).
+SLOW_THRESHOLD = -0.18
+
+#: A slope difference smaller than this is not "faster".
+MARGIN = 0.05
+
+#: Convergence rule, fixed before any result: a rates reading is decided only if in every
+#: (router, k, n) cell it rests on at least this share of the replicates' winning fits
+#: stopped by the LM rule (design.lm_tol) rather than at the iteration cap; otherwise it is
+#: inconclusive, since its slope may describe the optimiser rather than the estimator.
+MIN_CONVERGED = 0.9
+
+
+#: Parameter groups of the seeds' rate statements and the loss column measuring each.
+GROUPS: dict[str, str] = {
+    "beta0 (masses)": "mass_l1",
+    "beta1 (router, identifiable part)": "beta1_l1",
+    "eta (expert parameters)": "expert_l1",
+    "experts h(., eta) as functions": "expert_sup",
+}
+
+
+def _all_of(verdicts: list[Verdict]) -> Verdict:
+    """A conjunction: supported only if every part is, unsupported if one part is."""
+    if Verdict.UNSUPPORTED in verdicts:
+        return Verdict.UNSUPPORTED
+    if all(v is Verdict.SUPPORTED for v in verdicts):
+        return Verdict.SUPPORTED
+    return Verdict.INCONCLUSIVE
+
+
+@dataclass(frozen=True)
+class _Undecided:
+    """A comparison the convergence rule leaves undecided before any estimate (a cell of its
+    fit has fewer than :data:`MIN_CONVERGED` of its fits converged, so its slope is not
+    estimated): verdict ``inconclusive``; not recorded for calibration, as it decides
+    nothing."""
+
+    label: str
+    rule: str
+    reference: float
+    tolerance: float
+    verdict: Verdict = Verdict.INCONCLUSIVE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "rule": self.rule, "estimate": None, "ci": None,
+                "reference": stable(self.reference), "tolerance": stable(self.tolerance),
+                "verdict": self.verdict.value,
+                "reason": f"not estimated: a cell has fewer than {MIN_CONVERGED:.0%} of its "
+                          "fits converged"}
+
+
+def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
+    return MeanEstimate(fit["slope"], fit["ci"][0], fit["ci"][1], n, fit["level"],
+                        "percentile-bootstrap")
+
+
+def _public(fit: dict) -> dict:
+    """A fit as evidence: slope and interval through :func:`stable` (the fits are
+    bit-identical on every SIMD/BLAS path; the losses after them may differ in the last bit)."""
+    out = {k: v for k, v in fit.items() if k != "boot"}
+    if fit["slope"] is not None:  # else both are None: not estimated
+        out["slope"] = stable(fit["slope"])
+        out["ci"] = [stable(v) for v in fit["ci"]]
+    return out
