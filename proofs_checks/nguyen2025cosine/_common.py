@@ -19,6 +19,7 @@ __all__ = [
     "S0",
     "S2",
     "c_",
+    "limit_at_infinity",
     "n",
     "seed_claim",
     "tau",
@@ -80,12 +81,12 @@ n = sp.Symbol("n", positive=True)
 c_, tau = sp.symbols("c tau", positive=True)
 
 
-def _limit_at_infinity(expr: sp.Expr) -> sp.Expr:
+def limit_at_infinity(expr: sp.Expr) -> sp.Expr:
     """The limit of ``expr`` as n -> oo.
 
     Examples
     --------
-    >>> _limit_at_infinity(1 / n)
+    >>> limit_at_infinity(1 / n)
     0
     """
     return sp.limit(expr, n, sp.oo)

@@ -2,6 +2,12 @@
 plan in group-sequential looks of replicates (:func:`_rates_sequential`, with the futility rule
 of the convergence rule), the slope fit of one loss, its one-sided and difference comparisons,
 and the derivation text.
+
+Convergence rule (fixed before any result): every fit runs batched LM to the design's
+stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
+cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
+on at least :data:`~._rates_plan.MIN_CONVERGED` of the replicates' winning fits stopped by the
+rule, else it is inconclusive with that reason (``converged_share`` per n in the evidence).
 """
 
 from __future__ import annotations
@@ -13,16 +19,10 @@ from typing import Any
 import numpy as np
 
 from moetheory import CheckContext, Reading, Verdict
-from moetheory.estimation.experiment import (
-    loss_matrix,
-    rates_design,
-    run_rates,
-    slope_bootstrap,
-)
+from moetheory.estimation.experiment import loss_matrix, rates_design, run_rates, slope_bootstrap
 from moetheory.stats import (
     Budget,
     Comparison,
-    MeanEstimate,
     SequentialResult,
     at_most,
     combine,
@@ -33,12 +33,14 @@ from moetheory.stats import (
 from proofs_checks.nguyen2025cosine._rates_plan import (
     MARGIN,
     MIN_CONVERGED,
+    _converged_share,
+    _slope_difference,
     _slope_estimate,
+    _slope_text,
     _Undecided,
 )
 
-__all__ = [
-]
+__all__: list[str] = []
 
 
 #: Replicates per look and looks, per profile: looks at B + 1, 2B + 1, 3B + 1 replicates (odd
@@ -96,10 +98,6 @@ def _at_the_cap(earlier: list[dict[str, Any]]):
         return _converged_share(rows) < MIN_CONVERGED
 
     return stop
-
-
-def _converged_share(rows: list[dict[str, Any]]) -> float:
-    return float(np.mean([bool(r.get("converged", False)) for r in rows]))
 
 
 def _slope(records, router: str, k: int, loss: str, alpha: float, ctx: CheckContext, stream: int,
@@ -186,7 +184,7 @@ def _fmt(fit: dict) -> str:
         cells = ", ".join(map(str, fit["unconverged_cells"]))
         return (f"not estimated: over {1 - MIN_CONVERGED:.0%} of the fits at the iteration cap "
                 f"at n = {cells} (larger n not fitted)")
-    return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
+    return _slope_text(fit)
 
 
 def _sequential_text(seq: SequentialResult) -> str:
@@ -265,12 +263,9 @@ def _difference(label: str, fa: dict, fb: dict, alpha: float, n: int
         undecided = _Undecided(label + CAP_MARK, "greater", 0.0, MARGIN)
         return {"difference": None, "ci": None, "verdict": undecided.verdict,
                 "comparison": undecided.to_dict()}, undecided
-    boot = fb["boot"] - fa["boot"]
-    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
-    gain = fb["slope"] - fa["slope"]
-    comp = greater(label, MeanEstimate(gain, lo, hi, n, 1 - alpha, "percentile-bootstrap"),
-                   0.0, MARGIN)
-    return {"difference": stable(-gain), "ci": [stable(-hi), stable(-lo)],
+    gain = _slope_difference(fa, fb, alpha, n)
+    comp = greater(label, gain, 0.0, MARGIN)
+    return {"difference": stable(-gain.mean), "ci": [stable(-gain.high), stable(-gain.low)],
             "verdict": comp.verdict, "comparison": comp.to_dict()}, comp
 
 

@@ -22,8 +22,7 @@ from moetheory.symbolic.identifiability import (
     router_multiplier_ratio,
 )
 
-__all__ = [
-]
+__all__: list[str] = []
 
 
 _SCOPE = (

@@ -25,20 +25,9 @@ from moetheory.symbolic.pde import (
     sample_points,
     vanishing_factors,
 )
-from moetheory.symbolic.routers import (
-    EPS,
-    NB,
-    NX,
-    SYMBOL_LATEX,
-    TAU1,
-    TAU2,
-    Router,
-    U,
-    coordinates,
-)
+from moetheory.symbolic.routers import EPS, NB, NX, SYMBOL_LATEX, TAU1, TAU2, Router, U, coordinates
 
-__all__ = [
-]
+__all__: list[str] = []
 
 
 #: Dimensions of the explicit-coordinate cross-check (quick profile; ``full`` goes to 8).

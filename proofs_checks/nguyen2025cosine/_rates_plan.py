@@ -8,14 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from moetheory import Verdict
-from moetheory.stats import (
-    MeanEstimate,
-    stable,
-)
+import numpy as np
 
-__all__ = [
-]
+from moetheory import Verdict
+from moetheory.stats import MeanEstimate, stable
+
+__all__: list[str] = []
 
 
 #: A slope above this is not told apart from a non-polynomial rate over the designs' ranges of
@@ -84,3 +82,21 @@ def _public(fit: dict) -> dict:
         out["slope"] = stable(fit["slope"])
         out["ci"] = [stable(v) for v in fit["ci"]]
     return out
+
+
+def _converged_share(rows: list[dict[str, Any]]) -> float:
+    """The share of ``rows`` (fits) stopped by the LM rule (``converged``)."""
+    return float(np.mean([bool(r.get("converged", False)) for r in rows]))
+
+
+def _slope_text(fit: dict) -> str:
+    """An estimated slope and its interval, as the readings' summaries give them."""
+    return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
+
+
+def _slope_difference(fa: dict, fb: dict, alpha: float, replicates: int) -> MeanEstimate:
+    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences."""
+    boot = fb["boot"] - fa["boot"]
+    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
+    return MeanEstimate(fb["slope"] - fa["slope"], lo, hi, replicates, 1 - alpha,
+                        "percentile-bootstrap")

@@ -21,23 +21,21 @@ import numpy as np
 
 from moetheory import CheckContext, Outcome, Reading
 from moetheory.estimation.experiment import slope_bootstrap
-from moetheory.estimation.overspecified import (
-    DEAD_SHIFT,
-    OverDesign,
-)
+from moetheory.estimation.overspecified import DEAD_SHIFT, OverDesign
 from moetheory.estimation.variant_rates import VariantDesign, run_variant, variant_design
-from moetheory.stats import Comparison, MeanEstimate, at_most, compare, greater, stable
+from moetheory.stats import Comparison, at_most, compare, greater, stable
 from proofs_checks.nguyen2025cosine._rates_plan import (
     MIN_CONVERGED,
     SLOW_THRESHOLD,
     _all_of,
+    _converged_share,
     _public,
     _slope_estimate,
+    _slope_text,
     _Undecided,
 )
 
-__all__ = [
-]
+__all__: list[str] = []
 
 
 #: A reading is decided only if at every n at most this share of the fits fall short of the
@@ -66,7 +64,7 @@ def _blocking(cell: list[dict], replicates: int, shortfall_rule: bool = True) ->
     (``shortfall_rule``), more than :data:`MAX_SHORTFALL` of them short of the target's
     objective (the shortfall rule). Both depend on the fits alone, not on the loss."""
     n = cell[0]["n"]
-    if float(np.mean([bool(r["converged"]) for r in cell])) < MIN_CONVERGED:
+    if _converged_share(cell) < MIN_CONVERGED:
         capped = sum(not r["converged"] for r in cell)
         return (f"{capped} of {len(cell)} fits stopped at the iteration cap at n = {n} (more "
                 f"than {1 - MIN_CONVERGED:.0%})")
@@ -95,7 +93,7 @@ def _fit(design: VariantDesign | OverDesign, run: dict, loss: str, alpha: float,
     ns = [n for n in design.n_grid if any(r["n"] == n for r in run["records"])]
     mat = np.array([[max(r[loss], 1e-12) for r in run["records"] if r["n"] == n] for n in ns])
     cells = [[r for r in run["records"] if r["n"] == n] for n in ns]
-    shares = [float(np.mean([bool(r["converged"]) for r in c])) for c in cells]
+    shares = [_converged_share(c) for c in cells]
     fit: dict[str, Any] = {
         "n": [float(n) for n in ns], "medians": [stable(v) for v in np.median(mat, axis=1)],
         "shortfalls": [sum(bool(r.get("shortfall")) for r in c) for c in cells],
@@ -147,7 +145,7 @@ def _medians(design: VariantDesign | OverDesign, run: dict, loss: str) -> list[f
 def _fmt(fit: dict) -> str:
     if fit["slope"] is None:
         return f"not estimated: {fit['not_estimated']}"
-    return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
+    return _slope_text(fit)
 
 
 def _reading(name: str, text: str, rule: str, reference: float, fit: dict,
@@ -310,14 +308,6 @@ def _reference(runs: dict) -> dict[str, Any]:
             t[6:9] - t[9:12])))
         out[r] = ref
     return out
-
-
-def _slope_difference(fa: dict, fb: dict, alpha: float, replicates: int) -> MeanEstimate:
-    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences."""
-    boot = fb["boot"] - fa["boot"]
-    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
-    return MeanEstimate(fb["slope"] - fa["slope"], lo, hi, replicates, 1 - alpha,
-                        "percentile-bootstrap")
 
 
 def _over_design_text(design: OverDesign) -> str:

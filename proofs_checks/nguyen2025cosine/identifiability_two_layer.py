@@ -15,11 +15,7 @@ import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, claim
 from moetheory.symbolic.experts import Expert, two_layer
-from moetheory.symbolic.identifiability import (
-    PRIMARY_READING,
-    READINGS,
-    decide,
-)
+from moetheory.symbolic.identifiability import PRIMARY_READING, READINGS, decide
 from proofs_checks.nguyen2025cosine._ident_common import (
     _PHI,
     _X,

@@ -21,22 +21,15 @@ import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.verdicts import symbolic_evidence
-from moetheory.estimation.overspecified import (
-    overspecified_design,
-    run_overspecified,
-)
+from moetheory.estimation.overspecified import overspecified_design, run_overspecified
 from moetheory.estimation.symbolic import score_expr
-from moetheory.stats import (
-    combine,
-    compare,
-    stable,
-)
+from moetheory.stats import combine, compare, stable
 from proofs_checks.nguyen2025cosine._common import (
     ESTIMATION_SECTION,
     S0,
     S2,
-    _limit_at_infinity,
     c_,
+    limit_at_infinity,
     n,
     seed_claim,
     tau,
@@ -61,6 +54,7 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     SLOW_THRESHOLD,
     _all_of,
     _public,
+    _slope_difference,
     _slope_estimate,
 )
 from proofs_checks.nguyen2025cosine._variant_rates import (
@@ -77,7 +71,6 @@ from proofs_checks.nguyen2025cosine._variant_rates import (
     _reading,
     _reference,
     _runs,
-    _slope_difference,
     _table,
     _top1_outcome,
 )
@@ -218,8 +211,8 @@ def _flat_expert() -> dict[str, sp.Expr]:
         "eta_hat_n": eta_n,
         "parameter_error": eta_n,
         "sup_expert_error_on_[-1,1]": expert_err,
-        "parameter_error_times_n^c": _limit_at_infinity(eta_n * n**c_),
-        "expert_error_times_n": _limit_at_infinity(expert_err * n),
+        "parameter_error_times_n^c": limit_at_infinity(eta_n * n**c_),
+        "expert_error_times_n": limit_at_infinity(expert_err * n),
     }
 
 
@@ -300,10 +293,10 @@ def check_poly_same_rate(ctx: CheckContext) -> Outcome:
     eta_n = n ** sp.Rational(-1, 4)
     expert_err = sp.simplify(((eta_n * 1) ** 2 - 0) / 1)  # eta* = 0, sup over |x| <= 1
     ratio = sp.simplify(expert_err / eta_n)
-    lim_ratio = _limit_at_infinity(ratio)
+    lim_ratio = limit_at_infinity(ratio)
     es_val = sp.Rational(1, 2)
     ratio_nonzero = sp.simplify(sp.Abs(eta_n + es_val + es_val))
-    lim_nonzero = _limit_at_infinity(ratio_nonzero)
+    lim_nonzero = limit_at_infinity(ratio_nonzero)
     readings = [
         Reading(
             "every-eta*",
@@ -354,7 +347,7 @@ def check_router_rate_inference(ctx: CheckContext) -> Outcome:
     sm = [sp.exp(ui) / sum(sp.exp(uj) for uj in u) for ui in u]
     sm_shift = [sp.exp(ui + shift) / sum(sp.exp(uj + shift) for uj in u) for ui in u]
     weight_gap = [sp.simplify(a - c) for a, c in zip(sm_shift, sm, strict=True)]
-    param_err = _limit_at_infinity(n**c_ / sp.log(n))
+    param_err = limit_at_infinity(n**c_ / sp.log(n))
     ok = score_gap == 0 and all(g == 0 for g in weight_gap) and param_err == sp.oo
     readings = [
         Reading(
@@ -404,14 +397,14 @@ def check_router_rate_inference(ctx: CheckContext) -> Outcome:
     "it is consistent with Theorem 2's conclusion",
 )
 def check_slow_rate_inference(ctx: CheckContext) -> Outcome:
-    log_slower = _limit_at_infinity(sp.log(n) ** (-tau) / n ** (-c_))
+    log_slower = limit_at_infinity(sp.log(n) ** (-tau) / n ** (-c_))
     # exp(-sqrt(log n)): slower than every polynomial, faster than every 1/log^tau
     a = sp.exp(-sp.sqrt(sp.log(n)))
-    a_vs_poly = _limit_at_infinity(a / n ** (-c_))
-    a_vs_log = _limit_at_infinity(a * sp.log(n) ** tau)
+    a_vs_poly = limit_at_infinity(a / n ** (-c_))
+    a_vs_log = limit_at_infinity(a * sp.log(n) ** tau)
     # 1/log log n: slower than every 1/log^tau
     b = 1 / sp.log(sp.log(n))
-    b_vs_log = _limit_at_infinity(b * sp.log(n) ** tau)
+    b_vs_log = limit_at_infinity(b * sp.log(n) ** tau)
     # log n <= n only gives (log n)^-tau >= n^-tau
     m = sp.Symbol("m", positive=True)
     log_le = sp.simplify(sp.diff(m - sp.log(m), m))  # 1 - 1/m >= 0 for m >= 1; equality-free
@@ -528,7 +521,7 @@ def check_sample_size(ctx: CheckContext) -> Outcome:
     "||f_Gn - f_G*|| = O_P(r_n), then L(G_n, G*) = O_P(r_n)",
 )
 def check_lower_bound_inference(ctx: CheckContext) -> Outcome:
-    ratio = _limit_at_infinity(sp.sqrt(sp.log(n) / n) / n ** sp.Rational(-1, 2))
+    ratio = limit_at_infinity(sp.sqrt(sp.log(n) / n) / n ** sp.Rational(-1, 2))
     readings = [
         Reading(
             "transfer",
@@ -581,11 +574,7 @@ REGRESSION_THRESHOLD = -0.35
 def check_rates_regression(ctx: CheckContext) -> Outcome:
     """Slopes of the regression error, over-specified cosine and perturbed routers.
 
-    Convergence rule (fixed before any result): every fit runs batched LM to the design's
-    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
-    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
-    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
-    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    Decided under the convergence rule of :mod:`._dense_rates`, fixed before any result.
     """
     routers = ("cosine", "perturbed")
 
@@ -644,11 +633,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
 def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     """Slopes of every parameter group for the cosine router, k = 3 and k = 2.
 
-    Convergence rule (fixed before any result): every fit runs batched LM to the design's
-    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
-    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
-    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
-    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    Decided under the convergence rule of :mod:`._dense_rates`, fixed before any result.
     """
     n_groups = 2 * len(GROUPS)
 
@@ -741,11 +726,7 @@ FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "gelu", "poly2")
 def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     """Slopes of L11 for the perturbed router and every named expert family.
 
-    Convergence rule (fixed before any result): every fit runs batched LM to the design's
-    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
-    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
-    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
-    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    Decided under the convergence rule of :mod:`._dense_rates`, fixed before any result.
     """
     plan = [(f"{e} experts: L11 on identifiable coordinates", e, "voronoi_l1")
             for e in FAST_EXPERTS]
@@ -833,11 +814,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
 def check_rates_comparison(ctx: CheckContext) -> Outcome:
     """Slope differences between the perturbed and the linear / cosine routers.
 
-    Convergence rule (fixed before any result): every fit runs batched LM to the design's
-    stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
-    cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
-    on at least :data:`MIN_CONVERGED` of the replicates' winning fits stopped by the rule,
-    else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+    Decided under the convergence rule of :mod:`._dense_rates`, fixed before any result.
     """
     routers = ("perturbed", "linear", "cosine")
     par, exp_, raw = "voronoi_l1", "expert_sup", "voronoi_l1_raw"
