@@ -34,6 +34,7 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     MARGIN,
     MIN_CONVERGED,
     _converged_share,
+    _public,
     _slope_difference,
     _slope_estimate,
     _slope_text,
@@ -185,6 +186,16 @@ def _fmt(fit: dict) -> str:
         return (f"not estimated: over {1 - MIN_CONVERGED:.0%} of the fits at the iteration cap "
                 f"at n = {cells} (larger n not fitted)")
     return _slope_text(fit)
+
+
+def _fit_readings(fits: dict[str, dict], comps: dict[str, Any], text: str) -> list[Reading]:
+    """One reading ``text`` per fit: its comparison's verdict, its slope (:func:`_fmt`) as the
+    summary, the fit and the comparison as evidence."""
+    return [
+        Reading(name, text, comps[name].verdict, _fmt(f),
+                {"fit": _public(f), "comparison": comps[name].to_dict()})
+        for name, f in fits.items()
+    ]
 
 
 def _sequential_text(seq: SequentialResult) -> str:

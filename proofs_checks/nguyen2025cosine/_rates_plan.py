@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from moetheory import Verdict
+from moetheory import Reading, Verdict
 from moetheory.stats import MeanEstimate, stable
 
 __all__: list[str] = []
@@ -46,6 +46,25 @@ def _all_of(verdicts: list[Verdict]) -> Verdict:
     if all(v is Verdict.SUPPORTED for v in verdicts):
         return Verdict.SUPPORTED
     return Verdict.INCONCLUSIVE
+
+
+def _all_reading(name: str, text: str, readings: list[Reading]) -> Reading:
+    """The reading ``name`` (``text``) that holds when all of ``readings`` do
+    (:func:`_all_of`), summarised by their verdicts."""
+    return Reading(name, text, _all_of([r.verdict for r in readings]),
+                   "; ".join(f"{r.name}: {r.verdict.value}" for r in readings))
+
+
+def _rate_pair_reading(name: str, text: str, readings: list[Reading]) -> Reading:
+    """The reading ``name`` (``text``) on the rates (2.1) and (2.2) of 000 L73-L81 together:
+    the conjunction of the first two of ``readings``."""
+    return Reading(name, text, _all_of([readings[0].verdict, readings[1].verdict]),
+                   f"(2.1) {readings[0].verdict.value}; (2.2) {readings[1].verdict.value}")
+
+
+def _readings_text(readings: list[Reading]) -> str:
+    """``readings`` in a summary: each one's name, verdict and summary."""
+    return "; ".join(f"{r.name} {r.verdict.value} ({r.summary})" for r in readings)
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,10 @@ from moetheory.stats import Comparison, at_most, compare, greater, stable
 from proofs_checks.nguyen2025cosine._rates_plan import (
     MIN_CONVERGED,
     SLOW_THRESHOLD,
-    _all_of,
+    _all_reading,
     _converged_share,
     _public,
+    _readings_text,
     _slope_estimate,
     _slope_text,
     _Undecided,
@@ -241,17 +242,15 @@ def _top1_outcome(ctx: CheckContext, design: VariantDesign | OverDesign, runs: d
         for name, f in fits.items()
     ]
     experts = readings[: len(TOP1_ROUTERS)]
-    primary = Reading(
+    primary = _all_reading(
         "experts, every router",
         f"expert error slope at most {SLOW_THRESHOLD} for the perturbed (L169), cosine and "
         f"linear (L207) routers{fitted}",
-        _all_of([r.verdict for r in experts]),
-        "; ".join(f"{r.name}: {r.verdict.value}" for r in experts),
+        experts,
     )
     return Outcome(
         primary.verdict,
-        f"{primary.verdict.value}: " + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
-                                                 for r in experts),
+        f"{primary.verdict.value}: " + _readings_text(experts),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
          "threshold": SLOW_THRESHOLD, "min_converged_share": MIN_CONVERGED,
          "top1_regression_l2_medians": {r: _medians(design, runs[r], "regression_l2")

@@ -40,6 +40,7 @@ from proofs_checks.nguyen2025cosine._dense_rates import (
     _decided_first,
     _difference,
     _difference_text,
+    _fit_readings,
     _fmt,
     _judged,
     _one_sided,
@@ -53,7 +54,10 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     MIN_CONVERGED,
     SLOW_THRESHOLD,
     _all_of,
+    _all_reading,
     _public,
+    _rate_pair_reading,
+    _readings_text,
     _slope_difference,
     _slope_estimate,
 )
@@ -659,22 +663,14 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
 
     design, seq, (fits, comps, alpha) = _rates_sequential(
         ctx, {"tanh": [("cosine", 3), ("cosine", 2)]}, judge, decided)
-    readings = [
-        Reading(
-            name,
-            f"slope of the median loss above {SLOW_THRESHOLD} (supported) / below (unsupported)",
-            comps[name].verdict,
-            _fmt(f),
-            {"fit": _public(f), "comparison": comps[name].to_dict()},
-        )
-        for name, f in fits.items()
-    ]
-    primary = Reading(
+    readings = _fit_readings(
+        fits, comps,
+        f"slope of the median loss above {SLOW_THRESHOLD} (supported) / below (unsupported)")
+    primary = _all_reading(
         "every group, both settings",
         "all of beta0, beta1, eta and the experts slow (slope above the threshold) for k = 3 "
         "and k = 2",
-        _all_of([r.verdict for r in readings[:-1]]),
-        "; ".join(f"{r.name}: {r.verdict.value}" for r in readings[:-1]),
+        readings[:-1],
     )
     return Outcome(
         primary.verdict,
@@ -752,21 +748,11 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
 
     design, seq, (fits, comps, alpha) = _rates_sequential(
         ctx, {e: [("perturbed", 3)] for e in FAST_EXPERTS}, judge, decided)
-    readings = [
-        Reading(
-            name,
-            f"slope CI inside the band {BAND}",
-            comps[name].verdict,
-            _fmt(f),
-            {"fit": _public(f), "comparison": comps[name].to_dict()},
-        )
-        for name, f in fits.items()
-    ]
-    primary = Reading(
+    readings = _fit_readings(fits, comps, f"slope CI inside the band {BAND}")
+    primary = _all_reading(
         "every named expert family",
         "L11 on identifiable coordinates within the band for tanh, ReLU, GELU and z^2 experts",
-        _all_of([r.verdict for r in readings[: len(FAST_EXPERTS)]]),
-        "; ".join(f"{r.name}: {r.verdict.value}" for r in readings[: len(FAST_EXPERTS)]),
+        readings[: len(FAST_EXPERTS)],
     )
     return Outcome(
         primary.verdict,
@@ -987,11 +973,8 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
     readings.append(_reading(
         "L_2 exponent vs parametric 1/2", "slope within -0.5 +- 0.15 (stats.compare)",
         "equivalence", -0.5, l2, design.replicates, 0.15, label="L_2 slope vs -1/2"))
-    primary = Reading(
-        "(2.1) and (2.2)", f"both slopes at most {ROOT_LOG_THRESHOLD}",
-        _all_of([readings[0].verdict, readings[1].verdict]),
-        f"(2.1) {readings[0].verdict.value}; (2.2) {readings[1].verdict.value}",
-    )
+    primary = _rate_pair_reading(
+        "(2.1) and (2.2)", f"both slopes at most {ROOT_LOG_THRESHOLD}", readings)
     derivation = (
         _design_text(design)
         + " The true model has the Top-2 gate over 3 experts ($\\beta_0^*=(0.5,0,-0.3)$). "
@@ -1010,8 +993,7 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
     )
     return Outcome(
         primary.verdict,
-        f"{primary.verdict.value}: " + "; ".join(
-            f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:2]),
+        f"{primary.verdict.value}: " + _readings_text(readings[:2]),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
          "group_medians": {g: _medians(design, run, loss) for g, loss in GROUPS.items()}},
         [primary, *readings],
@@ -1048,10 +1030,9 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
         for name, f in fits.items()
     ]
     groups = readings[: len(GROUPS)]
-    primary = Reading(
+    primary = _all_reading(
         "every group", f"all of beta0, beta1, eta and the experts slower than n^{SLOW_THRESHOLD}",
-        _all_of([r.verdict for r in groups]),
-        "; ".join(f"{r.name}: {r.verdict.value}" for r in groups),
+        groups,
     )
     derivation = (
         _design_text(design)
@@ -1064,8 +1045,7 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
     )
     return Outcome(
         primary.verdict,
-        f"{primary.verdict.value}: " + "; ".join(
-            f"{r.name} {r.verdict.value} ({r.summary})" for r in groups),
+        f"{primary.verdict.value}: " + _readings_text(groups),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
          "threshold": SLOW_THRESHOLD,
          "sparse_l2_medians": _medians(design, runs["cosine"], "sparse_l2")},
@@ -1127,8 +1107,7 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
     )
     return Outcome(
         verdict,
-        f"{verdict.value}: " + "; ".join(f"{r.name} {r.verdict.value} ({r.summary})"
-                                         for r in readings),
+        f"{verdict.value}: " + _readings_text(readings),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
          "reference": ref},
         [primary, *readings, k_atoms],
@@ -1185,8 +1164,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
     )
     return Outcome(
         verdict,
-        "slope differences (other - perturbed): " + "; ".join(
-            f"{r.name} {r.verdict.value} ({r.summary})" for r in readings),
+        "slope differences (other - perturbed): " + _readings_text(readings),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_comparison": alpha,
          "margin": MARGIN, "reference": _reference(runs),
          "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()}},
@@ -1235,11 +1213,9 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
                  fits[name], designs[K].replicates)
         for name, K, _ in plan
     ]
-    primary = Reading(
+    primary = _rate_pair_reading(
         "(2.1) and (2.2), K = 2", f"both slopes at most {ROOT_LOG_THRESHOLD} with the "
-        "seed's K = 2", _all_of([readings[0].verdict, readings[1].verdict]),
-        f"(2.1) {readings[0].verdict.value}; (2.2) {readings[1].verdict.value}",
-    )
+        "seed's K = 2", readings)
     d2 = designs[2]
     derivation = (
         _over_design_text(d2)
@@ -1264,8 +1240,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
               for K in runs}
     return Outcome(
         primary.verdict,
-        f"{primary.verdict.value}: " + "; ".join(
-            f"{r.name} {r.verdict.value} ({r.summary})" for r in readings[:2]),
+        f"{primary.verdict.value}: " + _readings_text(readings[:2]),
         {"design": {str(K): d.to_dict() for K, d in designs.items()}, "seed": ctx.seed,
          "alpha_per_reading": alpha, "threshold": ROOT_LOG_THRESHOLD,
          "min_converged_share": MIN_CONVERGED, "winning_starts": starts,
