@@ -25,7 +25,6 @@ __all__ = [
     "tau",
 ]
 
-
 S0 = "000_7b6465990ad3b04b.txt"
 S2 = "002_ed39350ac6d6e1c0.txt"
 #: Catalogue section of the statements of the rebuttal (and the paper) registered here.

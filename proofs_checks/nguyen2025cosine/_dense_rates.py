@@ -43,13 +43,11 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
 
 __all__: list[str] = []
 
-
 #: Replicates per look and looks, per profile: looks at B + 1, 2B + 1, 3B + 1 replicates (odd
 #: counts, so that the exact bootstrap law of the median applies).
 #: The quick profile takes one look (13 replicates): its fits run to the stopping rule
 #: (``RatesDesign.lm_tol``), which costs about twice the former fixed 40 iterations.
 RATES_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (16, 3)}
-
 
 #: The router comparison fits three routers per look.
 COMPARISON_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (16, 3)}

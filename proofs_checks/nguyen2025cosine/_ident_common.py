@@ -24,7 +24,6 @@ from moetheory.symbolic.identifiability import (
 
 __all__: list[str] = []
 
-
 _SCOPE = (
     "primary reading 'literal': Definition 1 as the seeds state it -- the pcos-2 family, every "
     "input dimension d, all pairwise distinct atoms, every k; it is refuted by one exact "
@@ -120,7 +119,6 @@ def _all_readings(expert_name: str, says: bool, label: str = "") -> list[Reading
 #: Input dimension 2 along the curve x = (t, t^3): its monomials of degree <= 2 (t, t^3, t^2,
 #: t^4, t^6) are distinct, so the curve creates no relation among the family's monomials.
 _CURVE = (sp.Symbol("x", real=True), sp.Symbol("x", real=True) ** 3)
-
 
 _X1, _X2 = sp.symbols("x1 x2", real=True)
 
@@ -223,7 +221,6 @@ def _ridge_general() -> dict[str, Any]:
 
 
 _A, _B, _X = sp.symbols("a b x", real=True)
-
 
 _PHI = sp.Function("phi")
 

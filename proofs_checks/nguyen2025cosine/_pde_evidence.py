@@ -29,7 +29,6 @@ from moetheory.symbolic.routers import EPS, NB, NX, SYMBOL_LATEX, TAU1, TAU2, Ro
 
 __all__: list[str] = []
 
-
 #: Dimensions of the explicit-coordinate cross-check (quick profile; ``full`` goes to 8).
 DIMENSIONS = range(1, 7)
 
@@ -40,7 +39,6 @@ def _dimensions(ctx: CheckContext) -> range:
 
 #: Absolute tolerance of the mpmath cross-check (40 digits; the expected difference is 0).
 MP_TOL = 1e-25
-
 
 #: Concrete values of τ1, τ2, ε for the numeric cross-check (exact rationals).
 NUMERIC_PARAMS = {TAU1: sp.Rational(1, 2), TAU2: sp.Rational(1, 3), EPS: sp.Rational(1, 4)}

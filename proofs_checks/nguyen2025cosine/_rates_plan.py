@@ -15,7 +15,6 @@ from moetheory.stats import MeanEstimate, stable
 
 __all__: list[str] = []
 
-
 #: A slope above this is not told apart from a non-polynomial rate over the designs' ranges of
 #: n (n = 50..10^4 for the dense gate, 100..10^4 for the variants).
 SLOW_THRESHOLD = -0.18
@@ -28,7 +27,6 @@ MARGIN = 0.05
 #: stopped by the LM rule (design.lm_tol) rather than at the iteration cap; otherwise it is
 #: inconclusive, since its slope may describe the optimiser rather than the estimator.
 MIN_CONVERGED = 0.9
-
 
 #: Parameter groups of the seeds' rate statements and the loss column measuring each.
 GROUPS: dict[str, str] = {

@@ -38,11 +38,9 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
 
 __all__: list[str] = []
 
-
 #: A reading is decided only if at every n at most this share of the fits fall short of the
 #: target's objective (the least squares estimate's objective is at most the target's).
 MAX_SHORTFALL = 0.25
-
 
 #: Routers of the top-1 claims (000 L169: perturbed; L207: cosine and linear).
 TOP1_ROUTERS = ("perturbed", "cosine", "linear")
@@ -59,9 +57,8 @@ def _runs(ctx: CheckContext, setting: str, routers: tuple[str, ...], replicates:
 
 def _blocking(cell: list[dict], replicates: int, shortfall_rule: bool = True) -> str | None:
     """Why an n cell leaves every reading of its run undecided, or ``None``: fewer than
-    :data:`~proofs_checks.nguyen2025cosine.estimation.MIN_CONVERGED` of its winning fits stopped by
-    the LM
-    rule (the convergence rule) or, where the fitted class contains the target
+    :data:`MIN_CONVERGED` of its winning fits stopped by the LM rule (the convergence rule)
+    or, where the fitted class contains the target
     (``shortfall_rule``), more than :data:`MAX_SHORTFALL` of them short of the target's
     objective (the shortfall rule). Both depend on the fits alone, not on the loss."""
     n = cell[0]["n"]

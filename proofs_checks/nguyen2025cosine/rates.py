@@ -3,13 +3,16 @@ identity, the rate inferences of the rebuttal and the paper (decided by logic an
 the estimation-rate experiments.
 
 Rates are statements about sequences: "``a_n`` is slower than every polynomial" means
-``a_n / n^{-c} -> infinity`` for every ``c > 0``. The experiments fit a log-log slope of the
-median loss against n with a percentile-bootstrap interval and decide each reading on it; a
-finite grid of n cannot show an asymptotic rate, so every reading says "over n in the design's
-range". The dense-gate claims (002's Theorems) run in group-sequential looks
-(:mod:`._dense_rates`); the claims of seed 000's answers (top-1, Top-K, misspecified data,
-over-specified fits) in :mod:`._variant_rates`; the scaffolding they share is in
-:mod:`._rates_plan`.
+``a_n / n^{-c} -> infinity`` for every ``c > 0``; "``a_n`` is ``O(b_n)``" means
+``a_n / b_n`` stays bounded. A deterministic sequence of estimates is a legitimate
+counterexample to an inference that holds for *every* estimator sequence.
+
+The experiments fit a log-log slope of the median loss against n with a percentile-bootstrap
+interval and decide each reading on it; a finite grid of n cannot show an asymptotic rate, so
+every reading says "over n in the design's range". The dense-gate claims (002's Theorems) run
+in group-sequential looks (:mod:`._dense_rates`); the claims of seed 000's answers (top-1,
+Top-K, misspecified data, over-specified fits) in :mod:`._variant_rates`; the scaffolding they
+share is in :mod:`._rates_plan`.
 """
 
 from __future__ import annotations
@@ -111,7 +114,6 @@ __all__ = [
 _X = sp.Symbol("x", real=True)
 
 _ETA_HAT, _ETA_STAR = sp.symbols("etahat etastar", real=True)
-
 
 _NAMES = {_ETA_HAT: r"\hat\eta", _ETA_STAR: r"\eta^*"}
 
@@ -702,7 +704,6 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
 #: Theorem 4 band (log n / n)^{1/2}..(log n / n)^{1/4}, with the log corrections at n >= 50.
 BAND = (-0.55, -0.18)
 
-
 #: Expert families the seeds name for the perturbed router's fast rates: ReLU and GeLU FFNs
 #: (002 L58), ReLU, tanh and z^p (002 L116), GELU (000 L165).
 FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "gelu", "poly2")
@@ -879,10 +880,8 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
 #: sqrt(log n / n) has local log-log slope <= -1/2 + 1/(2 log 100) < -0.39 for n >= 100.
 ROOT_LOG_THRESHOLD = -0.35
 
-
 #: 000 L151: the slowest expert rate of the perturbed router is n^-1/4.
 QUARTER = -0.25
-
 
 #: Replicates per n (at least, in every profile) of pcr.rates.top1 and
 #: pcr.rates.topk-cosine-slow, whose every reading rests on a slope interval at a Bonferroni

@@ -2,11 +2,9 @@
 that are decided by logic and algebra: a proof, or a counterexample (a sequence, a function,
 a number).
 
-Each check names the seed lines it reads (``sources``) and the audit rows it covers.
-Rates are statements about sequences: "``a_n`` is slower than every polynomial" means
-``a_n / n^{-c} -> infinity`` for every ``c > 0``; "``a_n`` is ``O(b_n)``" means
-``a_n / b_n`` stays bounded. A deterministic sequence of estimates is a legitimate
-counterexample to an inference that holds for *every* estimator sequence.
+Each check names the seed lines it reads (``sources``) and the audit rows it covers. The
+rate inferences of the rebuttal are in :mod:`.rates`, its sparse Voronoi loss in
+:mod:`.voronoi_losses`.
 """
 
 from __future__ import annotations

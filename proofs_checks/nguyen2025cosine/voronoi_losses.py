@@ -19,9 +19,7 @@ from hypothesis.errors import NoSuchExample
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.shared import shared
-from moetheory.estimation.experiment import (
-    true_measure,
-)
+from moetheory.estimation.experiment import true_measure
 from moetheory.estimation.models import MixingMeasure, Router, gate_probabilities
 from moetheory.estimation.symbolic import jacobian_singular_values, regression_expr, score_expr
 from moetheory.estimation.voronoi import (
@@ -44,12 +42,9 @@ __all__ = [
     "check_voronoi_loss",
 ]
 
-
 X = sp.symbols("x1:3", real=True)
 
-
 DPS = 40
-
 
 #: mpmath evaluations: a difference below this is zero at the working precision.
 ZERO_AT_DPS = mpmath.mpf(10) ** (-(DPS - 8))
