@@ -34,7 +34,9 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     MARGIN,
     MIN_CONVERGED,
     _converged_share,
+    _fit_row,
     _public,
+    _slope_cells,
     _slope_difference,
     _slope_estimate,
     _slope_text,
@@ -216,11 +218,9 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
     """The derivation text of a rates claim; ``experts`` names the expert families when the
     claim fits several (default: ``"<design.expert> experts"``)."""
     rows = "\n".join(
-        f"| {name} | {', '.join(str(int(n)) for n in f['n'])} | "
-        f"{', '.join(f'{m:.3g}' for m in f['medians'])} | "
-        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | "
+        _fit_row(name, f) + " "
         + ("not estimated | — |" if f["slope"] is None else
-           f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}] |")
+           _slope_cells(f) + " |")
         for name, f in fits.items()
     )
     return (

@@ -117,3 +117,16 @@ def _slope_difference(fa: dict, fb: dict, alpha: float, replicates: int) -> Mean
     lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
     return MeanEstimate(fb["slope"] - fa["slope"], lo, hi, replicates, 1 - alpha,
                         "percentile-bootstrap")
+
+
+def _fit_row(name: str, fit: dict) -> str:
+    """The first cells of a fit's row in a derivation's table: the statistic ``name``, the
+    sizes fitted, the median loss and the share of converged fits per n."""
+    return (f"| {name} | {', '.join(str(int(n)) for n in fit['n'])} | "
+            f"{', '.join(f'{m:.3g}' for m in fit['medians'])} | "
+            f"{', '.join(f'{v:.0%}' for v in fit['converged_share'])} |")
+
+
+def _slope_cells(fit: dict) -> str:
+    """The slope and CI cells of an estimated fit's row in a derivation's table."""
+    return f"{stable(fit['slope'])} | [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"

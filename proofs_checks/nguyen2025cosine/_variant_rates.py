@@ -29,8 +29,10 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     SLOW_THRESHOLD,
     _all_reading,
     _converged_share,
+    _fit_row,
     _public,
     _readings_text,
+    _slope_cells,
     _slope_estimate,
     _slope_text,
     _Undecided,
@@ -161,13 +163,10 @@ def _table(fits: dict[str, dict]) -> str:
     def slope(f: dict) -> str:
         if f["slope"] is None:
             return f"not estimated ({f['not_estimated']}) | –"
-        return f"{stable(f['slope'])} | [{stable(f['ci'][0])}, {stable(f['ci'][1])}]"
+        return _slope_cells(f)
 
     rows = "\n".join(
-        f"| {name} | {', '.join(str(int(n)) for n in f['n'])} | "
-        f"{', '.join(f'{m:.3g}' for m in f['medians'])} | "
-        f"{', '.join(f'{v:.0%}' for v in f['converged_share'])} | {f['shortfalls']} | "
-        f"{slope(f)} |"
+        _fit_row(name, f) + f" {f['shortfalls']} | {slope(f)} |"
         for name, f in fits.items()
     )
     return ("| statistic | n fitted | median loss per n | converged per n | shortfalls per n "
