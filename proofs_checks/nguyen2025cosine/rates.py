@@ -17,6 +17,7 @@ share is in :mod:`._rates_plan`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -876,6 +877,15 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
 # rate experiments of seed 000's answers: top-1, Top-K, misspecified, over-specified
 # ---------------------------------------------------------------------------------------------
 
+#: ``@seed_claim`` of a rate experiment of seed 000's answers (statistical, its own section).
+_experiment_claim = functools.partial(seed_claim, kind="statistical", section=ESTIMATION_SECTION)
+#: Where the top-1 claims (k = k* and over-specified) stand in seed 000, and their audit rows.
+_TOP1_ROWS: dict[str, Any] = {"sources": {S0: [167, 169, 205, 207]},
+                              "covers": ["000-35", "000-38", "000-48"]}
+#: Where the Top-K claims (exact- and over-specified) stand in seed 000, and their audit rows.
+_TOPK_ROWS: dict[str, Any] = {"sources": {S0: [73, 75, 77, 79, 81]},
+                              "covers": ["000-13", "000-15"]}
+
 
 #: sqrt(log n / n) has local log-log slope <= -1/2 + 1/(2 log 100) < -0.39 for n >= 100.
 ROOT_LOG_THRESHOLD = -0.35
@@ -892,18 +902,15 @@ QUARTER = -0.25
 SLOPE_REPLICATES = 13
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.top1",
     S0,
-    kind="statistical",
     statement="[000 L169, L207] With one activated expert per input (top-1 / Switch routing), "
     "two-layer ReLU experts have fast estimation rates of polynomial order, with the "
     "perturbed cosine router (L169) and also with the clean cosine and the linear router "
     "(L207). Since two-layer ReLU experts are not strongly identifiable, this is also the "
     "rebuttal's witness that 'not strongly identifiable does not imply slow rates' (L167).",
-    section=ESTIMATION_SECTION,
-    sources={S0: [167, 169, 205, 207]},
-    covers=["000-35", "000-38", "000-48"],
+    **_TOP1_ROWS,
     reading="top-1 gate, k* = k = 2 two-layer ReLU experts with a last-layer bias "
     "(h = w^T ReLU(A x + b) + c, 2 hidden units), linear, cosine and perturbed routers: over "
     "n in the design's range the expert error sum_j ||(h_pi(j) - h*_j) 1{X*_j}||_{L2(mu)} "
@@ -934,17 +941,14 @@ def check_rates_top1(ctx: CheckContext) -> Outcome:
     ))
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.topk",
     S0,
-    kind="statistical",
     statement="[000 L73-L81] With the Top-K sparse softmax gate and the perturbed cosine "
     "router, the regression estimation rate is ||g_Gn - g_G*||_{L2(mu)} = "
     "O_P(sqrt(log n/n)) (2.1) and the parameter and expert estimation rate is "
     "L_2(G_n, G*) = O_P(sqrt(log n/n)) for the sparse Voronoi loss L_2 (2.2).",
-    section=ESTIMATION_SECTION,
-    sources={S0: [73, 75, 77, 79, 81]},
-    covers=["000-13", "000-15"],
+    **_TOPK_ROWS,
     reading="Top-2 gate over k* = 3 tanh experts, exact-specified (k = 3), perturbed router "
     "(tau1 = tau2 = 1): over n in the design's range the log-log slopes of the median "
     "Top-K regression error and of the median L_2 (seed 000 L75, on canonical forms) are at "
@@ -1000,14 +1004,12 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
     )
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.topk-cosine-slow",
     S2,
-    kind="statistical",
     statement="[002 L94] With the Top-K sparse softmax gating function the cosine router's "
     "slow rates still hold: the estimation of the parameters and of the experts is slower "
     "than any polynomial rate and could be as slow as O_P(1/log^tau(n)).",
-    section=ESTIMATION_SECTION,
     sources={S2: [94]},
     covers=["002-26"],
     reading="Top-2 gate over k* = 3 tanh experts, exact-specified (k = 3), cosine router: "
@@ -1053,15 +1055,13 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
     )
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.misspecified",
     S0,
-    kind="statistical",
     statement="[000 L141-L151] When the data come from a regression function q that is not "
     "an MoE, the LSE converges to G-bar in argmin ||q - f_G||, which has k atoms; the worst "
     "expert estimation rate to G-bar can be as slow as O_P(1/log^tau n) with the cosine "
     "router (1.1) and is O_P(n^-1/4) with the perturbed cosine router (1.2).",
-    section=ESTIMATION_SECTION,
     sources={S0: [141, 143, 145, 147, 149, 151]},
     covers=["000-28", "000-29", "000-31"],
     reading="q_r = f_G*^(r) + 0.1 sin(2 x1) cos(x2), dense gate, tanh experts, k = 2, target "
@@ -1114,14 +1114,12 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
     )
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.comparison.misspecified",
     S0,
-    kind="statistical",
     statement="[000 L193] With data from an arbitrary regression function (Appendix F, "
     "Figure 2) the perturbed cosine router still has a faster estimation rate than the "
     "linear router and the cosine router.",
-    section=ESTIMATION_SECTION,
     sources={S0: [193]},
     covers=["000-46"],
     reading="misspecified design of pcr.rates.misspecified (each router toward its own "
@@ -1172,18 +1170,15 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
     )
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.topk.over-specified",
     S0,
-    kind="statistical",
     statement="[000 L73-L81] With the Top-K sparse softmax gate and the perturbed cosine "
     "router, in the over-specified setting (more fitted atoms than true experts; L75's L_2 "
     "has squared terms for Voronoi cells with more than one fitted atom), the regression "
     "estimation rate is ||g_Gn - g_G*||_{L2(mu)} = O_P(sqrt(log n/n)) (2.1) and "
     "L_2(G_n, G*) = O_P(sqrt(log n/n)) (2.2).",
-    section=ESTIMATION_SECTION,
-    sources={S0: [73, 75, 77, 79, 81]},
-    covers=["000-13", "000-15"],
+    **_TOPK_ROWS,
     reading="perturbed router (tau1 = tau2 = 1), truth: Top-2 gate over k* = 3 tanh "
     "experts; fitted: k = 4 atoms with the seed's gate K = 2 (primary) and K + 1 = 3 (a "
     "split true expert may take two slots; second reading): over n in the design's range "
@@ -1250,17 +1245,14 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
     )
 
 
-@seed_claim(
+@_experiment_claim(
     "pcr.rates.top1.over-specified",
     S0,
-    kind="statistical",
     statement="[000 L169, L207] With one activated expert per input (top-1 / Switch routing), "
     "two-layer ReLU experts have fast estimation rates of polynomial order with the "
     "perturbed cosine router (L169) and with the clean cosine and the linear router "
     "(L207); here in the over-specified setting (more fitted atoms than true experts).",
-    section=ESTIMATION_SECTION,
-    sources={S0: [167, 169, 205, 207]},
-    covers=["000-35", "000-38", "000-48"],
+    **_TOP1_ROWS,
     reading="top-1 gate, truth k* = 2 two-layer ReLU experts with a last-layer bias, fitted "
     "k = 3 atoms (top-1), linear, cosine and perturbed routers: over n in the design's range "
     "the expert error sum_j ||(h_ihat - h*_j) 1{i* = j = tau(ihat)}||_{L2(mu)} (each fitted "
