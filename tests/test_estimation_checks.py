@@ -9,7 +9,9 @@ import pytest
 
 from moetheory import CheckContext, Verdict
 from moetheory.engine.verdicts import jsonable
-from proofs_checks.nguyen2025cosine import estimation as est
+from proofs_checks.nguyen2025cosine import _dense_rates as dense
+from proofs_checks.nguyen2025cosine import _rates_plan as plan
+from proofs_checks.nguyen2025cosine import rates, routers_pde, voronoi_losses
 
 
 def _ctx(claim_id: str, seed: int = 3) -> CheckContext:
@@ -17,20 +19,20 @@ def _ctx(claim_id: str, seed: int = 3) -> CheckContext:
 
 
 def test_param_count_is_refuted_and_corrected_is_proved():
-    out = est.check_param_count(_ctx("pcr.experts.param-count"))
+    out = routers_pde.check_param_count(_ctx("pcr.experts.param-count"))
     assert out.verdict is Verdict.REFUTED
     assert out.readings[0].evidence["smallest_counterexample"] == (2, 1)
-    assert est.check_param_count_corrected(_ctx("x")).verdict is Verdict.PROVED
+    assert routers_pde.check_param_count_corrected(_ctx("x")).verdict is Verdict.PROVED
 
 
 def test_param_count_is_deterministic():
-    a = est.check_param_count(_ctx("pcr.experts.param-count")).to_dict()
-    b = est.check_param_count(_ctx("pcr.experts.param-count")).to_dict()
+    a = routers_pde.check_param_count(_ctx("pcr.experts.param-count")).to_dict()
+    b = routers_pde.check_param_count(_ctx("pcr.experts.param-count")).to_dict()
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def test_identifiable_cosine_is_refuted_with_exact_residual():
-    out = est.check_identifiable_cosine(_ctx("pcr.identifiable.cosine"))
+    out = voronoi_losses.check_identifiable_cosine(_ctx("pcr.identifiable.cosine"))
     assert out.verdict is Verdict.REFUTED
     ce = out.evidence["counterexample"]
     assert ce["residual_is_zero"] and ce["voronoi_loss_L11"] > 0
@@ -39,8 +41,8 @@ def test_identifiable_cosine_is_refuted_with_exact_residual():
 
 
 def test_jacobian_certificate_sees_the_scaling_null_space():
-    free = est._jacobian_certificate(_ctx("x"), "cosine", "A3")
-    sphere = est._jacobian_certificate(_ctx("x"), "cosine", "A3+sphere")
+    free = voronoi_losses._jacobian_certificate(_ctx("x"), "cosine", "A3")
+    sphere = voronoi_losses._jacobian_certificate(_ctx("x"), "cosine", "A3+sphere")
     assert free["null_dimension"] == 2
     assert sphere["null_dimension"] == 0
 
@@ -58,15 +60,15 @@ def test_jacobian_certificate_sees_the_scaling_null_space():
     ],
 )
 def test_one_sided_rule_can_go_every_way(ci, faster, expected):
-    threshold = est.REGRESSION_THRESHOLD if faster else est.SLOW_THRESHOLD
+    threshold = rates.REGRESSION_THRESHOLD if faster else plan.SLOW_THRESHOLD
     fit = {"slope": sum(ci) / 2, "ci": list(ci), "level": 0.99}
-    comp = est._one_sided("slope", fit, 6, threshold, faster)
+    comp = dense._one_sided("slope", fit, 6, threshold, faster)
     assert comp.verdict is expected
     assert comp.to_dict()["ci_method"] == "percentile-bootstrap"
 
 
 def test_param_count_weaker_reading_is_proved_with_its_exceptions():
-    out = est.check_param_count(_ctx("pcr.experts.param-count"))
+    out = routers_pde.check_param_count(_ctx("pcr.experts.param-count"))
     weak = next(r for r in out.readings if r.name.startswith("weaker"))
     assert weak.verdict is Verdict.PROVED
     assert weak.evidence["d_without_reducing_h"] == [1, 2]
@@ -74,9 +76,9 @@ def test_param_count_weaker_reading_is_proved_with_its_exceptions():
 
 def test_all_of_is_a_conjunction():
     sup, uns, inc = Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INCONCLUSIVE
-    assert est._all_of([sup, sup]) is sup
-    assert est._all_of([sup, inc]) is inc
-    assert est._all_of([inc, uns, sup]) is uns
+    assert plan._all_of([sup, sup]) is sup
+    assert plan._all_of([sup, inc]) is inc
+    assert plan._all_of([inc, uns, sup]) is uns
 
 
 def test_slopes_in_evidence_are_rounded_to_stable_digits():
@@ -84,17 +86,17 @@ def test_slopes_in_evidence_are_rounded_to_stable_digits():
     recs = [{"router": "linear", "k": 2, "n": n, "rep": r, "l": n ** -0.5 * (1 + 0.01 * r),
              "converged": True}
             for n in ns for r in range(4)]
-    fit = est._slope(recs, "linear", 2, "l", 0.05, _ctx("x"), 0)
+    fit = dense._slope(recs, "linear", 2, "l", 0.05, _ctx("x"), 0)
     assert fit["slope"] == pytest.approx(-0.5)
-    pub = est._public(fit)
+    pub = plan._public(fit)
     assert all(m == float(f"{m:.4g}") for m in fit["medians"] + pub["ci"])
     assert "boot" not in pub
-    comp = est._one_sided("s", fit, 4, est.REGRESSION_THRESHOLD, True)
+    comp = dense._one_sided("s", fit, 4, rates.REGRESSION_THRESHOLD, True)
     assert comp.verdict is Verdict.SUPPORTED
 
 
 def test_voronoi_cells_are_not_a_partition_at_ties():
-    out = est.check_voronoi_cells(_ctx("pcr.voronoi.loss.cells"))
+    out = voronoi_losses.check_voronoi_cells(_ctx("pcr.voronoi.loss.cells"))
     assert out.verdict is Verdict.REFUTED
     assert out.evidence["counterexample"]["cells"] == [[0], [0]]
 
@@ -108,20 +110,20 @@ def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_
         return [{"router": r, "k": k, "n": n, "rep": first_rep + i, "l": 1.0}
                 for r, k in configs for n in design.n_grid for i in range(design.replicates)]
 
-    monkeypatch.setattr(est, "run_rates", fake_run_rates)
+    monkeypatch.setattr(dense, "run_rates", fake_run_rates)
     looks = []
 
     def judge(recs, alpha_look):
         looks.append((len(recs["tanh"]), alpha_look))
         verdict = (Verdict.SUPPORTED if decide_at is not None and len(looks) >= decide_at
                    else Verdict.INCONCLUSIVE)
-        comp = est._one_sided("s", {"slope": -0.5, "ci": [-0.6, -0.4] if verdict is
+        comp = dense._one_sided("s", {"slope": -0.5, "ci": [-0.6, -0.4] if verdict is
                                     Verdict.SUPPORTED else [-1.0, 0.0], "level": 0.99},
-                              3, est.REGRESSION_THRESHOLD, True)
+                              3, rates.REGRESSION_THRESHOLD, True)
         return [comp], len(recs["tanh"])
 
     ctx = _ctx("pcr.rates.regression")
-    design, seq, payload = est._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge,
+    design, seq, payload = dense._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge,
                                                  budgets={"quick": (12, 3), "full": (16, 3)})
     used = decide_at or 3
     assert [c[1:] for c in calls] == [(0, 13), (13, 12), (25, 12)][:used]
@@ -156,20 +158,20 @@ def _fake_rates(unconverged: dict[int, int]):
 
 
 def test_a_cell_with_unconverged_fits_cannot_decide_a_comparison(monkeypatch):
-    monkeypatch.setattr(est, "run_rates", _fake_rates({}))
-    out = est.check_rates_regression(_ctx("pcr.rates.regression"))
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({}))
+    out = rates.check_rates_regression(_ctx("pcr.rates.regression"))
     assert out.verdict is Verdict.SUPPORTED
     assert out.evidence["fits"]["cosine"]["converged_share"] == [1.0] * 5
     # 3 of 13 fits of the largest n hit the cap: above the 10% the rule allows
-    monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 3}))
-    out = est.check_rates_regression(_ctx("pcr.rates.regression"))
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({1600: 3}))
+    out = rates.check_rates_regression(_ctx("pcr.rates.regression"))
     assert out.verdict is Verdict.INCONCLUSIVE
     fit = out.evidence["fits"]["cosine"]
     assert fit["unconverged_cells"] == [1600] and fit["converged_share"][-1] < 0.9
     assert "iteration cap" in out.summary
     # 1 of 13 (under 10%) does not block the decision
-    monkeypatch.setattr(est, "run_rates", _fake_rates({1600: 1}))
-    assert est.check_rates_regression(_ctx("pcr.rates.regression")).verdict is Verdict.SUPPORTED
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({1600: 1}))
+    assert rates.check_rates_regression(_ctx("pcr.rates.regression")).verdict is Verdict.SUPPORTED
 
 
 def test_a_config_is_not_fitted_past_its_first_cell_at_the_cap(monkeypatch):
@@ -177,8 +179,8 @@ def test_a_config_is_not_fitted_past_its_first_cell_at_the_cap(monkeypatch):
     fits stopped by the rule, every reading on that config is undecided whatever the other
     sizes give, so they are not fitted; the verdict is the one the whole grid gives."""
     fake = _fake_rates({200: 3})
-    monkeypatch.setattr(est, "run_rates", fake)
-    out = est.check_rates_regression(_ctx("pcr.rates.regression"))
+    monkeypatch.setattr(dense, "run_rates", fake)
+    out = rates.check_rates_regression(_ctx("pcr.rates.regression"))
     assert fake.cells == [(r, 3, n) for r in ("cosine", "perturbed") for n in (100, 200)]
     assert out.verdict is Verdict.INCONCLUSIVE
     fit = out.evidence["fits"]["cosine"]
@@ -193,13 +195,13 @@ def test_fits_at_the_cap_stop_the_looks(monkeypatch):
     """Futility: in the full profile (3 looks) a comparison blocked by the convergence rule
     ends the looks at the first one; a merely wide interval does not."""
     ctx = CheckContext("pcr.rates.regression", seed=3, profile="full", alpha=0.002)
-    monkeypatch.setattr(est, "run_rates", _fake_rates({10000: 4}))
-    out = est.check_rates_regression(ctx)
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({10000: 4}))
+    out = rates.check_rates_regression(ctx)
     assert out.verdict is Verdict.INCONCLUSIVE and out.evidence["sequential"]["n"] == 17
-    assert est._stop(None)([est._one_sided(
+    assert dense._stop(None)([dense._one_sided(
         "s", {"slope": None, "ci": None, "level": 0.99, "unconverged_cells": [50]}, 3, -0.35,
         True)])
-    assert not est._stop(None)([est._one_sided(
+    assert not dense._stop(None)([dense._one_sided(
         "s", {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}, 3, -0.35, True)])
 
 
@@ -209,8 +211,8 @@ def test_perturbed_fast_covers_every_expert_family_the_seeds_name():
     from moetheory.engine.registry import get_claim, load_checks
     from moetheory.estimation.experiment import FIGURE_EXPERTS
 
-    assert set(est.FAST_EXPERTS) == {"tanh", "relu", "gelu", "poly2"}
-    assert set(est.FAST_EXPERTS) <= set(FIGURE_EXPERTS)
+    assert set(rates.FAST_EXPERTS) == {"tanh", "relu", "gelu", "poly2"}
+    assert set(rates.FAST_EXPERTS) <= set(FIGURE_EXPERTS)
     load_checks()
     c = get_claim("pcr.rates.perturbed-fast")
     lines = {s.seed_file: set(s.lines) for s in c.sources}
@@ -222,6 +224,6 @@ def test_perturbed_fast_covers_every_expert_family_the_seeds_name():
 def test_the_derivation_states_the_stopping_rule_the_fits_apply(monkeypatch):
     # The derivation said "until an accepted step lowers its objective by at most tol times
     # the objective"; fit_batch stops on the Gauss-Newton decrement, not on the last gain.
-    monkeypatch.setattr(est, "run_rates", _fake_rates({}))
-    text = est.check_rates_regression(_ctx("pcr.rates.regression")).derivation
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({}))
+    text = rates.check_rates_regression(_ctx("pcr.rates.regression")).derivation
     assert "Gauss–Newton decrement" in text and "lowers its objective" not in text

@@ -1,12 +1,13 @@
 """Tests of the variant MoE models, their staged fit, the variant rate designs and the claims
-of proofs_checks/nguyen2025cosine/rates_experiments.py (decisions checked on synthetic losses)."""
+of proofs_checks/nguyen2025cosine/rates.py (decisions checked on synthetic losses)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-import proofs_checks.nguyen2025cosine.rates_experiments as rx
+import proofs_checks.nguyen2025cosine._variant_rates as vr
+import proofs_checks.nguyen2025cosine.rates as rates
 from moetheory import CheckContext, Verdict
 from moetheory.estimation.models import MixingMeasure, Router, regression_function
 from moetheory.estimation.variant_rates import (
@@ -221,28 +222,28 @@ def _honouring_stop(run, edit, fitted: list[int] | None = None):
 @pytest.mark.parametrize(
     ("check", "setting", "fast", "slow"),
     [
-        (rx.check_rates_top1, "top1", Verdict.SUPPORTED, Verdict.UNSUPPORTED),
-        (rx.check_rates_topk, "topk", Verdict.SUPPORTED, Verdict.UNSUPPORTED),
-        (rx.check_rates_topk_cosine, "topk", Verdict.UNSUPPORTED, Verdict.SUPPORTED),
+        (rates.check_rates_top1, "top1", Verdict.SUPPORTED, Verdict.UNSUPPORTED),
+        (rates.check_rates_topk, "topk", Verdict.SUPPORTED, Verdict.UNSUPPORTED),
+        (rates.check_rates_topk_cosine, "topk", Verdict.UNSUPPORTED, Verdict.SUPPORTED),
     ],
 )
 def test_claims_decide_both_ways(monkeypatch, check, setting, fast, slow):
     for exponent, expected in ((-0.5, fast), (-0.02, slow)):
         design, run = _fake_runs(exponent, setting)
-        monkeypatch.setattr(rx, "variant_design", lambda *_a, design=design: design)
-        monkeypatch.setattr(rx, "run_variant", run)
+        monkeypatch.setattr(vr, "variant_design", lambda *_a, design=design: design)
+        monkeypatch.setattr(vr, "run_variant", run)
         out = check(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
         assert out.verdict is expected, (exponent, out.summary)
 
 
 def test_misspecified_claims_decide(monkeypatch):
     design, run = _fake_runs(-0.5, "misspecified")
-    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
-    monkeypatch.setattr(rx, "run_variant", run)
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "run_variant", run)
     ctx = CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01)
     # every router at n^-1/2: (1.1) "cosine slow" fails; no router is faster than another
-    assert rx.check_rates_misspecified(ctx).verdict is Verdict.UNSUPPORTED
-    assert rx.check_rates_comparison_misspecified(ctx).verdict is Verdict.UNSUPPORTED
+    assert rates.check_rates_misspecified(ctx).verdict is Verdict.UNSUPPORTED
+    assert rates.check_rates_comparison_misspecified(ctx).verdict is Verdict.UNSUPPORTED
 
 
 def _short(rec: dict) -> dict:
@@ -252,9 +253,9 @@ def _short(rec: dict) -> dict:
 
 def test_optimiser_shortfalls_make_a_reading_undecided(monkeypatch):
     design, run = _fake_runs(-0.5, "top1")
-    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
-    monkeypatch.setattr(rx, "run_variant", _honouring_stop(run, _short))
-    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "run_variant", _honouring_stop(run, _short))
+    out = rates.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
     assert out.verdict is Verdict.INCONCLUSIVE
     assert "4 of 13 fits fall short of the target's objective at n = 100" in (
         out.readings[1].summary)
@@ -267,13 +268,13 @@ def test_unconverged_fits_make_an_exact_specified_reading_undecided(monkeypatch)
         rec["converged"] = not (rec["n"] == 400 and rec["rep"] < 2)
         return rec
 
-    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
-    monkeypatch.setattr(rx, "run_variant", _honouring_stop(run, capped))
-    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "run_variant", _honouring_stop(run, capped))
+    out = rates.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
     assert out.verdict is Verdict.INCONCLUSIVE
     assert "2 of 13 fits stopped at the iteration cap at n = 400" in out.readings[1].summary
-    monkeypatch.setattr(rx, "run_variant", run)
-    out = rx.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
+    monkeypatch.setattr(vr, "run_variant", run)
+    out = rates.check_rates_top1(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
     assert out.verdict is Verdict.SUPPORTED
 
 
@@ -288,17 +289,17 @@ def test_a_run_stops_at_its_first_blocking_cell_without_changing_a_verdict(
     from moetheory.stats import claimed_values
 
     design, run = _fake_runs(-0.5, "top1")
-    monkeypatch.setattr(rx, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
     ctx = CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01)
     outs, recorded = [], []
     for stops in (True, False):
         fitted: list[int] = []
         honour = _honouring_stop(run, edit, fitted)
-        monkeypatch.setattr(rx, "run_variant", honour if stops else
+        monkeypatch.setattr(vr, "run_variant", honour if stops else
                             lambda *a, stop=None, honour=honour: honour(*a))
         seen: list = []
         with claimed_values(lambda rule, label, value, tol: value, seen):
-            outs.append(rx.check_rates_top1(ctx))
+            outs.append(rates.check_rates_top1(ctx))
         recorded.append(len(seen))
         assert fitted == (fitted_sizes if stops else list(design.n_grid)) * 3  # 3 routers
     stopped, full = outs
@@ -331,22 +332,22 @@ def test_a_stopped_run_fits_the_same_first_size_and_no_other():
 ])
 def test_blocking_cells(converged, short, rule, why):
     cell = [{"n": 100, "converged": i < converged, "shortfall": i < short} for i in range(13)]
-    assert rx._blocking(cell, 13, rule) == why
-    assert rx._futile(13, rule)(cell) is (why is not None)
+    assert vr._blocking(cell, 13, rule) == why
+    assert vr._futile(13, rule)(cell) is (why is not None)
 
 
-@pytest.mark.parametrize("check", [rx.check_rates_top1, rx.check_rates_topk_cosine])
+@pytest.mark.parametrize("check", [rates.check_rates_top1, rates.check_rates_topk_cosine])
 def test_slope_only_claims_fit_at_least_13_replicates(monkeypatch, check):
     """Issue 11: with the quick design's 4 replicates per n, the percentile interval of these
     claims missed the pooled slope on 3 and 4 of 100 seeds (the bootstrap law of a median of
     4 lies within the sample's range). They fit 13, the dense claims' quick look, in every
     profile; a design with more keeps its own."""
     for given, used in ((4, 13), (10, 13), (15, 15)):
-        design, run = _fake_runs(-0.5, "top1" if check is rx.check_rates_top1 else "topk",
+        design, run = _fake_runs(-0.5, "top1" if check is rates.check_rates_top1 else "topk",
                                  replicates=given)
         seen: list[int] = []
-        monkeypatch.setattr(rx, "variant_design", lambda *_a, design=design: design)
-        monkeypatch.setattr(rx, "run_variant", lambda d, *a, run=run, seen=seen, **k:
+        monkeypatch.setattr(vr, "variant_design", lambda *_a, design=design: design)
+        monkeypatch.setattr(vr, "run_variant", lambda d, *a, run=run, seen=seen, **k:
                             seen.append(d.replicates) or run(d, *a, **k))
         out = check(CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01))
         assert set(seen) == {used}

@@ -1,6 +1,6 @@
 """Tests of the over-specified Top-K / top-1 rate experiments
 (moetheory/estimation/overspecified.py and their claims in
-proofs_checks/nguyen2025cosine/rates_experiments.py)."""
+proofs_checks/nguyen2025cosine/rates.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-import proofs_checks.nguyen2025cosine.rates_experiments as rx
+import proofs_checks.nguyen2025cosine.rates as rates
 from moetheory import CheckContext, Verdict
 from moetheory.engine.registry import get_claim, load_checks
 from moetheory.estimation.models import MixingMeasure, Router
@@ -178,8 +178,8 @@ def _fake(exponent: float, setting: str, unconverged: int = 0, at: int = 400):
 
 
 @pytest.mark.parametrize(("check", "setting"),
-                         [(rx.check_rates_topk_overspecified, "topk"),
-                          (rx.check_rates_top1_overspecified, "top1")])
+                         [(rates.check_rates_topk_overspecified, "topk"),
+                          (rates.check_rates_top1_overspecified, "top1")])
 def test_overspecified_claims_decide_both_ways_and_the_convergence_rule_blocks(
         monkeypatch, check, setting):
     ctx = CheckContext("pcr.rates.x", seed=0, profile="quick", alpha=0.01)
@@ -187,8 +187,8 @@ def test_overspecified_claims_decide_both_ways_and_the_convergence_rule_blocks(
                                             (-0.02, 0, Verdict.UNSUPPORTED),
                                             (-0.5, 1, Verdict.INCONCLUSIVE)):
         design, run = _fake(exponent, setting, unconverged)
-        monkeypatch.setattr(rx, "overspecified_design", lambda *_a, d=design, **_k: d)
-        monkeypatch.setattr(rx, "run_overspecified", run)
+        monkeypatch.setattr(rates, "overspecified_design", lambda *_a, d=design, **_k: d)
+        monkeypatch.setattr(rates, "run_overspecified", run)
         out = check(ctx)
         assert out.verdict is expected, (exponent, unconverged, out.summary)
         if unconverged:

@@ -1,4 +1,4 @@
-"""Checks of the strong-identifiability claims (seeds 002 and 000) and the polynomial identity.
+"""Checks of the strong-identifiability claims of one-layer experts (seeds 002 and 000).
 
 Each ``pcr.ident.*`` claim's primary reading is the most literal one (``literal``): the pcos-2
 family of Definition 1 for EVERY input dimension d, ALL pairwise distinct atoms and EVERY k.
@@ -12,19 +12,19 @@ sign-flipped symmetry orbit (η, −η) is searched for exceptions, and d = 2 is
 (``d``, ``k``, ``atoms``) as structured evidence. General identities, checked symbolically for
 all parameter values (any activation, unit by unit for two-layer experts), are listed under
 ``general_identities``.
+
+The machinery is in :mod:`._ident_common`; two-layer experts are in
+:mod:`.identifiability_two_layer`.
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.engine.shared import shared
-from moetheory.engine.verdicts import symbolic_evidence
-from moetheory.symbolic.experts import Expert, gelu, get_expert, relu, two_layer
+from moetheory.symbolic.experts import get_expert
 from moetheory.symbolic.identifiability import (
     PRIMARY_READING,
     READINGS,
@@ -33,9 +33,24 @@ from moetheory.symbolic.identifiability import (
     decide,
     decide_all_atoms,
     default_atoms,
-    router_multiplier_ratio,
 )
 from moetheory.symbolic.pole_route import decide_ridge_all_atoms
+from proofs_checks.nguyen2025cosine._ident_common import (
+    _A,
+    _B,
+    _PHI,
+    _X,
+    _all_readings,
+    _curve_readings,
+    _decision,
+    _family_outcome,
+    _identity,
+    _literal,
+    _rd_decision,
+    _reading,
+    _ridge_general,
+    _ridge_symmetry,
+)
 
 __all__ = [
     "check_consistency",
@@ -45,198 +60,7 @@ __all__ = [
     "check_ffn_tanh",
     "check_linear",
     "check_linear_router_ffn",
-    "check_poly_identity",
-    "check_poly_identity_corrected",
-    "check_two_layer_gelu",
-    "check_two_layer_relu_bias",
-    "check_two_layer_relu_nobias",
 ]
-
-_SCOPE = (
-    "primary reading 'literal': Definition 1 as the seeds state it -- the pcos-2 family, every "
-    "input dimension d, all pairwise distinct atoms, every k; it is refuted by one exact "
-    "dependence (at any d, atoms, k) and never proved by finitely many certificates. The other "
-    "readings fix d = 1 (or d = 2, marked 'd=2', decided on R^2: a curve screens and a "
-    "dependence is lifted to an identity on R^2), k = 2 generic rational atoms (see each "
-    "reading's structured scope: d, k, atoms), tau2 = 1, hidden width 1 for two-layer experts "
-    "(also width 2 in the full profile). An independence certificate covers almost every atom "
-    "tuple for experts analytic in their parameters and an open set of atom tuples otherwise"
-)
-
-
-@shared(maxsize=256)
-def _decision(expert_name: str, reading_name: str) -> IdentifiabilityDecision:
-    return decide(get_expert(expert_name), reading_name)
-
-
-def _identity(name: str, expr: sp.Expr) -> dict[str, Any]:
-    """A general identity ``expr = 0``, decided by simplification (recorded either way)."""
-    residual = sp.simplify(expr)
-    return {"identity": name, "holds": bool(residual == 0), "residual": symbolic_evidence(residual)}
-
-
-def _reading(decision: IdentifiabilityDecision, says_identifiable: bool, label: str = "",
-             name: str | None = None) -> Reading:
-    """Turn a decision into the verdict of the seed's statement under that reading."""
-    v = decision.verdict
-    if not says_identifiable and v.is_exact:
-        v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
-    claim_text = "strongly identifiable" if says_identifiable else "NOT strongly identifiable"
-    prefix = f"{label}: " if label else ""
-    return Reading(
-        name or (f"{decision.reading.name}" + (f" [{label}]" if label else "")),
-        f"{prefix}claim '{claim_text}' under {decision.reading.statement()}",
-        v,
-        f"{prefix}{decision.summary}",
-        evidence=decision.evidence(),
-        derivation=decision.derivation(),
-        reading_latex=(f"{prefix}claim *{claim_text}*, $d = {decision.dimension}$, "
-                       f"$k = {decision.reading.atoms}$: " + decision.reading.reading_latex()),
-    )
-
-
-@shared(maxsize=1)
-def _definition_derivation() -> str:
-    c1, c2 = router_multiplier_ratio(1), router_multiplier_ratio(2)
-    return (
-        "Reconstructed Definition 1. With $u = x/(|x|+\\tau_2)$ the router derivatives give "
-        "$\\partial_{\\beta_1}^{\\nu} e^{\\beta_1 x/((\\beta_1+\\tau_1)(|x|+\\tau_2))} = "
-        "e^{(\\cdot)}(c_\\nu u^\\nu + \\text{lower powers})$ with, computed by SymPy, "
-        f"$c_1 = {sp.latex(c1)}$ and $c_2 = {sp.latex(c2)}$ (nonzero for $\\tau_1 > 0$, zero "
-        "for the plain cosine router). So the Taylor terms of one atom span the same space as "
-        "$u^\\nu \\partial^\\gamma_\\eta h$. Scope: " + _SCOPE + "."
-    )
-
-
-def _family_outcome(readings: list[Reading], identities: list[dict[str, Any]],
-                    extra: dict[str, Any] | None = None) -> Outcome:
-    by_verdict: dict[str, list[str]] = {}
-    for r in readings:
-        by_verdict.setdefault(Verdict(r.verdict).value, []).append(r.name)
-    primary = readings[0]
-    others = "; ".join(f"{k}: {', '.join(v)}" for k, v in by_verdict.items())
-    summary = f"{primary.name}: {Verdict(primary.verdict).value} ({primary.summary}) | {others}"
-    evidence: dict[str, Any] = {
-        "verdict_by_reading": {r.name: Verdict(r.verdict).value for r in readings},
-        "scope": dict(primary.evidence.get("scope", {})),
-        "scope_note": _SCOPE,
-        "general_identities": identities,
-        **(extra or {}),
-    }
-    out = Outcome.from_readings(readings, summary=summary, **evidence)
-    table = "\n".join(
-        f"| `{r.name}` | {Verdict(r.verdict).value} | {r.summary.replace('|', '/')} |"
-        for r in readings
-    )
-    ids = "\n".join(
-        f"- {i['identity']}: residual ${i['residual']['latex']}$" for i in identities
-    )
-    out.derivation = (
-        _definition_derivation()
-        + "\n\n| reading | verdict | why |\n|---|---|---|\n" + table
-        + ("\n\nGeneral identities (all parameter values):\n\n" + ids if ids else "")
-        + "\n\n" + primary.derivation
-    )
-    return out
-
-
-def _all_readings(expert_name: str, says: bool, label: str = "") -> list[Reading]:
-    return [_reading(_decision(expert_name, r), says, label) for r in READINGS]
-
-
-#: Input dimension 2 along the curve x = (t, t^3): its monomials of degree <= 2 (t, t^3, t^2,
-#: t^4, t^6) are distinct, so the curve creates no relation among the family's monomials.
-_CURVE = (sp.Symbol("x", real=True), sp.Symbol("x", real=True) ** 3)
-
-
-_X1, _X2 = sp.symbols("x1 x2", real=True)
-
-
-def _curve_expert(kind: str, c1: sp.Expr, c2: sp.Expr) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-    """The expert with input (c1, c2): a point of the curve, or free coordinates of R^2."""
-    a1, a2, b = sp.symbols("a1 a2 b", real=True)
-    z = a1 * c1 + a2 * c2 + b
-    if kind == "ffn-relu":
-        return relu(z), (a1, a2, b)
-    if kind == "ffn-tanh":
-        return sp.tanh(z), (a1, a2, b)
-    if kind == "ffn-poly3":
-        return z**3, (a1, a2, b)
-    w11, w12, b1, w2 = sp.symbols("W1_11 W1_12 b1 W2", real=True)
-    return gelu(w11 * c1 + w12 * c2 + b1) * w2, (w11, w12, b1, w2)
-
-
-_T = sp.Symbol("t", real=True)
-
-
-@shared(maxsize=256)
-def _rd_decision(kind: str, rname: str) -> IdentifiabilityDecision:
-    """d = 2 on R^2: screened on the curve (t, t^3); a dependence is reported only once its
-    combination is an identity on all of R^2."""
-    expr, params = _curve_expert(kind, _X1, _X2)
-    return decide(expr, rname, x=_T, params=params, inputs=(_X1, _X2))
-
-
-def _curve_readings(kind: str, names: tuple[str, ...], label: str = "") -> list[Reading]:
-    """Input dimension 2, decided on R^2 (see :func:`_rd_decision`)."""
-    out = []
-    for rname in names:
-        d = _rd_decision(kind, rname)
-        tag = "d=2" + (f", {label}" if label else "")
-        r = _reading(d, True, tag)
-        r.reading = (f"Input dimension 2 on R^2, parameters {[str(p) for p in d.params]}: "
-                     "independence on the screening curve (t, t^3) proves independence on "
-                     "R^2; a dependence counts only as an identity on R^2. " + r.reading)
-        out.append(r)
-    return out
-
-
-def _literal(says: bool, decisions: list[IdentifiabilityDecision],
-             general: list[dict[str, Any]]) -> Reading:
-    """The most literal reading: pcos-2, every d, all pairwise distinct atoms, every k.
-
-    ``decisions`` are pcos-2 decisions (any d, atoms, k); ``general`` are general identities
-    that make the pcos-2 family dependent at *every* atom (with their scope). One exact
-    dependence refutes "strongly identifiable" (and proves "not strongly identifiable");
-    independence certificates at finitely many atoms never prove the universal statement.
-    """
-    deps = [d for d in decisions if d.verdict is Verdict.REFUTED]
-    gens = [g for g in general if g["holds"]]
-    inds = [d for d in decisions if d.verdict is Verdict.PROVED]
-    scope = {"d": "every d >= 1", "atoms": "all pairwise distinct atoms", "k": "every k >= 1",
-             "orders": [0, 2], "semantics": "list"}
-    if deps or gens:
-        every_atom = [g["short"] for g in gens if "every atom tuple" in g["scope"]]
-        where = (every_atom
-                 + [f"at d = {d.dimension}, k = {d.reading.atoms}, atoms {d.scope()['at']}: "
-                    f"{d.summary.split('; scope')[0]}" for d in deps]
-                 + [g["short"] for g in gens if g["short"] not in every_atom])
-        verdict = Verdict.REFUTED if says else Verdict.PROVED
-        why = "exact dependence: " + where[0] + (f" (+{len(where) - 1} more)" if len(where) > 1
-                                                 else "")
-    else:
-        verdict = Verdict.INCONCLUSIVE
-        shown = "; ".join(d.scope_text() for d in inds) or "nothing"
-        why = ("no dependence found, but the universal statement (every d, all atoms, every k) "
-               f"is not covered by the certificates: {shown}")
-    claim_text = "strongly identifiable" if says else "NOT strongly identifiable"
-    return Reading(
-        "literal",
-        f"claim '{claim_text}' under Definition 1 read literally: the pcos-2 family "
-        "(u^nu d^gamma h, 0 <= |nu| + |gamma| <= 2, u = x/(||x||+tau2), list semantics) is "
-        "linearly independent for EVERY input dimension d, EVERY pairwise distinct atoms and "
-        "EVERY k",
-        verdict, why,
-        reading_latex=(f"claim *{claim_text}* for **every** input dimension $d$, **all** "
-                       r"pairwise distinct atoms and **every** $k$: "
-                       + READINGS[PRIMARY_READING].reading_latex()),
-        evidence={"scope": scope,
-                  "dependences": [d.evidence() for d in deps],
-                  "general_dependences": gens,
-                  "independent_at": [d.scope() for d in inds]},
-        derivation="\n\n".join([d.derivation() for d in deps[:1]] or
-                                 [d.derivation() for d in inds[:1]]),
-    )
 
 
 def _all_atoms(expert_name: str, rname: str, says: bool,
@@ -317,20 +141,9 @@ def _orbit_reading(expert_name: str, says: bool, label: str = "") -> tuple[
     return r, d
 
 
-def _ridge_general() -> dict[str, Any]:
-    out = _ridge_symmetry()
-    out["short"] = ("for every d >= 2 and every atom: u_2 dh/da_1 - u_1 dh/da_2 = 0 "
-                    "(any activation)")
-    out["scope"] = ("every d >= 2, every atom, any activation phi, every hidden width "
-                    "(unit by unit): the terms u_2 dh/da_1 and u_1 dh/da_2 are both in the "
-                    "pcos-2 family")
-    return out
-
-
-# ----------------------------------------------------------------------------- identities
-
-_A, _B, _X = sp.symbols("a b x", real=True)
-_PHI = sp.Function("phi")
+# ---------------------------------------------------------------------------------------------
+# identities
+# ---------------------------------------------------------------------------------------------
 
 
 def _relu_identities() -> list[dict[str, Any]]:
@@ -351,41 +164,9 @@ def _linear_router_identity() -> dict[str, Any]:
                      sp.diff(h, _A) - _X * sp.diff(h, _B))
 
 
-def _ridge_symmetry() -> dict[str, Any]:
-    a1, a2 = sp.symbols("a1 a2", real=True)
-    tau2 = sp.Symbol("tau2", positive=True)
-    h = _PHI(a1 * _X1 + a2 * _X2 + _B)
-    norm = sp.sqrt(_X1**2 + _X2**2) + tau2
-    return _identity(
-        "d >= 2, any phi(a^T x + b): u_2 dh/da_1 - u_1 dh/da_2 = 0 with u_i = x_i/(|x|+tau2) "
-        "(kills every reading with u_i dh/da_j terms, e.g. pcos-2, when d >= 2)",
-        _X2 / norm * sp.diff(h, a1) - _X1 / norm * sp.diff(h, a2),
-    )
-
-
-def _two_layer_identities(last_bias: bool) -> list[dict[str, Any]]:
-    w1, b1, w2, b2 = sp.symbols("W1 b1 W2 b2", real=True)
-    h = _PHI(w1 * _X + b1) * w2 + (b2 if last_bias else 0)
-    ids = [_identity("any phi, any width (per unit): d2h/dW2^2 = 0", sp.diff(h, w2, 2))]
-    if last_bias:
-        ids.append(_identity("d2h/db2^2 = 0", sp.diff(h, b2, 2)))
-        ids.append(_identity("d2h/db2 dW2 = 0", sp.diff(h, b2, w2)))
-        h2 = h.subs({w1: w1 + 1, b1: b1 - 1, w2: 2 * w2, b2: b2 + 3}, simultaneous=True)
-        ids.append(_identity("dh/db2 = 1 at every atom: dh/db2(eta_1) - dh/db2(eta_2) = 0 "
-                             "(fails every reading with k >= 2 atoms and first derivatives)",
-                             sp.diff(h, b2) - sp.diff(h2, b2)))
-    else:
-        ids.append(_identity("h - W2 dh/dW2 = 0 (order 0 vs first order)",
-                             h - w2 * sp.diff(h, w2)))
-    relu_on = (w1 * _X + b1) * w2
-    ids.append(_identity(
-        "ReLU unit, active branch: W2 dh/dW2 - W1 dh/dW1 - b1 dh/db1 = 0",
-        w2 * sp.diff(relu_on, w2) - w1 * sp.diff(relu_on, w1) - b1 * sp.diff(relu_on, b1),
-    ))
-    return ids
-
-
-# ----------------------------------------------------------------------------- claims
+# ---------------------------------------------------------------------------------------------
+# claims
+# ---------------------------------------------------------------------------------------------
 
 
 @claim("pcr.ident.ffn-relu", reading=READINGS[PRIMARY_READING].statement()
@@ -472,51 +253,6 @@ def check_linear(ctx: CheckContext) -> Outcome:
     return _family_outcome(readings, ids)
 
 
-@claim("pcr.ident.two-layer-relu-bias", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.")
-def check_two_layer_relu_bias(ctx: CheckContext) -> Outcome:
-    """000: the two-layer ReLU FFN with last bias is not strongly identifiable."""
-    readings = _all_readings("two-layer-relu-bias", False)
-    readings += _width2(ctx, "relu", True, False)
-    readings.insert(0, _literal(False, [_decision("two-layer-relu-bias", PRIMARY_READING)],
-                                [_ridge_general()]))
-    return _family_outcome(readings, _two_layer_identities(True))
-
-
-@claim("pcr.ident.two-layer-relu-nobias", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert ReLU(x W1 + b1) W2 (no last bias), width 1.")
-def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
-    """000: ReLU(xW1+b1)W2 without last bias is strongly identifiable -- per reading."""
-    readings = _all_readings("two-layer-relu-nobias", True)
-    readings += _width2(ctx, "relu", False, True)
-    readings.insert(0, _literal(True, [_decision("two-layer-relu-nobias", PRIMARY_READING)],
-                                [_ridge_general()]))
-    return _family_outcome(readings, _two_layer_identities(False))
-
-
-@claim("pcr.ident.two-layer-gelu", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), "
-       "width 1; the variant without b2 is reported as further readings.")
-def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
-    """000: the two-layer GELU FFN is strongly identifiable -- with and without last bias."""
-    readings = _all_readings("two-layer-gelu-bias", True, "with b2")
-    readings += _all_readings("two-layer-gelu-nobias", True, "no b2")
-    readings += _curve_readings("two-layer-gelu-nobias", ("pcos-1-no-order0",), "no b2")
-    readings += _width2(ctx, "gelu", False, True)
-    readings.insert(0, _literal(True, [_decision("two-layer-gelu-bias", PRIMARY_READING)],
-                                [_ridge_general()]))
-    ids = _two_layer_identities(True)[:3] + _two_layer_identities(False)[:2]
-    return _family_outcome(readings, ids)
-
-
-def _width2(ctx: CheckContext, act: str, last_bias: bool, says: bool) -> list[Reading]:
-    """Full profile only: hidden width 2 under the primary and pcos-1-no-order0 readings."""
-    if not ctx.full:
-        return []
-    e: Expert = two_layer(act, width=2, last_bias=last_bias)
-    return [_reading(decide(e, r), says, "width 2") for r in (PRIMARY_READING, "pcos-1-no-order0")]
-
-
 @claim("pcr.ident.ffn-gelu", reading="Definition 1 read literally (pcos-2 family, every d, all "
        "pairwise distinct atoms, every k) for h(x,(a,b)) = GELU(a^T x + b), GELU(z) = z Phi(z); "
        "the d = 1 readings of READINGS and the sign-flipped orbit are reported beside it.",
@@ -596,7 +332,10 @@ def check_linear_router_ffn(ctx: CheckContext) -> Outcome:
     })
 
 
-# ----------------------------------------------------------------------------- consistency
+# ---------------------------------------------------------------------------------------------
+# consistency
+# ---------------------------------------------------------------------------------------------
+
 
 _SEED_STATEMENTS: tuple[tuple[str, str, bool], ...] = (
     ("002 Example: ReLU(a^T x + b) is strongly identifiable", "ffn-relu", True),
@@ -658,90 +397,13 @@ def check_consistency(ctx: CheckContext) -> Outcome:
     return out
 
 
-# ----------------------------------------------------------------------------- (eta x)^2
-
-_ETA_HAT, _ETA_STAR = sp.symbols("etahat etastar", real=True)
-_NAMES = {_ETA_HAT: r"\hat\eta", _ETA_STAR: r"\eta^*"}
-
-
-def _tex(expr: sp.Expr) -> str:
-    return sp.latex(expr, symbol_names=_NAMES)
-
-
-def _poly_sides(power_of_abs_x: int) -> tuple[sp.Expr, sp.Expr]:
-    lhs = sp.Abs((_ETA_HAT * _X) ** 2 - (_ETA_STAR * _X) ** 2)
-    rhs = sp.Abs(_ETA_HAT - _ETA_STAR) * sp.Abs(_ETA_HAT + _ETA_STAR) * sp.Abs(_X) ** power_of_abs_x
-    return lhs, rhs
-
-
-def _search_counterexample(residual: sp.Expr) -> dict[str, Any] | None:
-    grid = [sp.Integer(v) for v in (0, 1, 2, 3, -1, -2)]
-    for eh, es, xv in itertools.product(grid, repeat=3):
-        val = residual.subs({_ETA_HAT: eh, _ETA_STAR: es, _X: xv})
-        if val != 0:
-            return {"etahat": int(eh), "etastar": int(es), "x": int(xv), "lhs_minus_rhs": val}
-    return None
-
-
-@claim("pcr.poly-expert.identity", reading="For all real etahat, etastar, x: "
-       "|(etahat x)^2 - (etastar x)^2| = |etahat - etastar| |etahat + etastar| |x| (as printed).")
-def check_poly_identity(ctx: CheckContext) -> Outcome:
-    """|h(x,η̂) − h(x,η*)| = |η̂−η*||η̂+η*||x| for h = (ηx)²: exact check."""
-    lhs, rhs = _poly_sides(1)
-    residual = sp.simplify(lhs - rhs)
-    if residual == 0:
-        return Outcome(Verdict.PROVED, "the residual simplifies to 0",
-                       {"residual": symbolic_evidence(residual)})
-    cex = _search_counterexample(lhs - rhs)
-    if cex is None:
-        return Outcome(Verdict.INCONCLUSIVE, "residual not 0 but no counterexample on the grid",
-                       {"residual": symbolic_evidence(residual)})
-    at = {_ETA_HAT: cex["etahat"], _ETA_STAR: cex["etastar"], _X: cex["x"]}
-    return Outcome(
-        Verdict.REFUTED,
-        f"counterexample etahat={cex['etahat']}, etastar={cex['etastar']}, x={cex['x']}: "
-        f"LHS={lhs.subs(at)} but RHS={rhs.subs(at)}; the power of |x| must be 2",
-        {"counterexample": cex, "lhs": lhs.subs(at), "rhs": rhs.subs(at),
-         "residual": symbolic_evidence(residual), "method": "exact integer evaluation"},
-        derivation=(
-            f"$$\\left|h(x,\\hat\\eta)-h(x,\\eta^*)\\right| = "
-            f"{_tex(sp.Abs(sp.factor(lhs.args[0])))} \\neq {_tex(rhs)}$$\n\n"
-            f"At $\\hat\\eta={cex['etahat']}, \\eta^*={cex['etastar']}, x={cex['x']}$: "
-            f"left side ${sp.latex(lhs.subs(at))}$, right side ${sp.latex(rhs.subs(at))}$."
-        ),
-    )
-
-
-@claim("pcr.poly-expert.identity.corrected",
-       statement="For h(x, η) = (ηx)², x ∈ ℝ: |h(x, η̂) − h(x, η*)| = |η̂ − η*| · |η̂ + η*| · x².",
-       reading="For all real etahat, etastar, x: |(etahat x)^2 - (etastar x)^2| = "
-               "|etahat - etastar| |etahat + etastar| x^2.")
-def check_poly_identity_corrected(ctx: CheckContext) -> Outcome:
-    """The corrected identity with x² in place of |x|: SymPy simplifies the residual to 0."""
-    lhs, rhs = _poly_sides(2)
-    residual = sp.simplify(lhs - rhs)
-    at_zero = sp.simplify(lhs.subs(_ETA_STAR, 0))
-    verdict = Verdict.PROVED if residual == 0 else Verdict.INCONCLUSIVE
-    return Outcome(
-        verdict,
-        f"residual simplifies to {sp.sstr(residual)}; note at etastar = 0 the gap is "
-        f"{sp.sstr(at_zero)}, quadratic in the parameter error",
-        {"residual": symbolic_evidence(residual), "lhs": symbolic_evidence(lhs),
-         "rhs": symbolic_evidence(rhs), "gap_at_etastar_0": symbolic_evidence(at_zero),
-         "method": "sympy.simplify with real symbols"},
-        derivation=(
-            f"$${_tex((_ETA_HAT * _X) ** 2 - (_ETA_STAR * _X) ** 2)} = "
-            f"{_tex(sp.factor((_ETA_HAT * _X) ** 2 - (_ETA_STAR * _X) ** 2))}$$\n\n"
-            f"so $|\\cdot| = {_tex(rhs)}$; residual ${_tex(residual)}$. "
-            f"At $\\eta^*=0$ the gap is ${_tex(at_zero)}$: the expert error is then the "
-            "square of the parameter error, not of the same order."
-        ),
-    )
-
-
 if __name__ == "__main__":
     import sys
 
     from moetheory.engine.script import run_module_checks
 
-    sys.exit(run_module_checks(["pcr.ident.", "pcr.poly-expert."]))
+    sys.exit(
+        run_module_checks(
+            ["pcr.ident.ffn-", "pcr.ident.linear", "pcr.ident.consistency"]
+        )
+    )
