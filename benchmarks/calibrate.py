@@ -783,7 +783,7 @@ NOT_RUN: dict[str, str] = {}
 #: row meets both limits. (Session 6's two misses, pcr.rates.top1 3/100 and
 #: pcr.rates.topk-cosine-slow 4/100, came from percentile intervals over 4 replicates per n;
 #: the claims now fit 13, see SLOPE_REPLICATES in
-#: proofs_checks/nguyen2025cosine/rates_experiments.py.)
+#: proofs_checks/nguyen2025cosine/rates.py.)
 KNOWN_CAUSES: dict[str, str] = {}
 NOT_RUN_DEFAULT = "added after the session-4 calibration run started: not reached"
 

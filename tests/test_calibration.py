@@ -296,7 +296,7 @@ def test_variant_passes_reuse_the_shipped_fits(monkeypatch: pytest.MonkeyPatch) 
     from dataclasses import replace
 
     import moetheory.estimation.experiment as ex
-    import proofs_checks.nguyen2025cosine.estimation as est
+    import proofs_checks.nguyen2025cosine._dense_rates as est
 
     def tiny(profile: str = "quick", replicates: int | None = None) -> ex.RatesDesign:
         return replace(ex.rates_design(profile), n_grid=(40, 80), lm_iterations=5)

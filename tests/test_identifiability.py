@@ -17,8 +17,8 @@ from moetheory.symbolic.identifiability import (
     router_multiplier_ratio,
 )
 from moetheory.symbolic.linear_independence import verify_certificate
-from proofs_checks.nguyen2025cosine.identifiability import (
-    check_linear,
+from proofs_checks.nguyen2025cosine.identifiability import check_linear
+from proofs_checks.nguyen2025cosine.rates import (
     check_poly_identity,
     check_poly_identity_corrected,
 )

@@ -273,7 +273,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
         one random start per replicate.
     replicates : int, optional
         Replicates per ``n`` instead of the profile's (the checks add replicates in looks,
-        :data:`proofs_checks.nguyen2025cosine.estimation.RATES_BUDGET`; the defaults are their
+        :data:`proofs_checks.nguyen2025cosine._dense_rates.RATES_BUDGET`; the defaults are their
         first look).
 
     Returns
