@@ -302,6 +302,27 @@ def test_a_check_module_runs_as_a_script() -> None:
     assert "`j91.grad.1.4` — **proved**" in out.stdout
 
 
+def test_a_script_verifies_exactly_the_claims_it_registers(tmp_path: Path) -> None:
+    # run_as_script() selects the claims of the running module, by their exact IDs: no
+    # prefix list to keep in step with the module (and a user's own file works the same)
+    script = tmp_path / "my_claims.py"
+    script.write_text(
+        "from moetheory import Outcome, Verdict, claim\n"
+        "for name in ('a', 'b'):\n"
+        "    claim(f'mine.{name}', reading='r', statement='s', seed_files=['none'],\n"
+        "          section='Mine')(lambda ctx: Outcome(Verdict.PROVED, 'ok'))\n"
+        "if __name__ == '__main__':\n"
+        "    from moetheory.engine.script import run_as_script\n"
+        "\n"
+        "    run_as_script()\n",
+        encoding="utf-8",
+    )
+    out = subprocess.run([sys.executable, str(script), "--no-progress"],
+                         capture_output=True, text=True, check=True)
+    assert "Verdicts — proved: 2" in out.stdout
+    assert "`mine.a` — **proved**" in out.stdout and "`mine.b` — **proved**" in out.stdout
+
+
 def _square(x: int) -> int:
     return x * x
 

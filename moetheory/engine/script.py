@@ -6,20 +6,22 @@ import sys
 from collections.abc import Sequence
 
 from moetheory.engine.cli import build_parser, print_error, verify_from_args
-from moetheory.engine.registry import load_checks
+from moetheory.engine.registry import load_checks, registered
 from moetheory.engine.report import render_markdown
 from moetheory.engine.runner import Interrupted
 
-__all__ = ["run_module_checks"]
+__all__ = ["run_as_script", "run_module_checks"]
 
 
-def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None) -> int:
+def run_module_checks(prefixes: Sequence[str] | None = None,
+                      argv: Sequence[str] | None = None) -> int:
     """Verify the claims whose IDs start with any of ``prefixes``; print the Markdown report.
 
     Parameters
     ----------
-    prefixes : sequence of str
-        Claim-ID prefixes of the module's claims (e.g. ``["cl.thm1."]``).
+    prefixes : sequence of str, optional
+        Claim-ID prefixes of the claims (e.g. ``["cl.thm1."]``); by default the claims that
+        the module run as a script (``__main__``) has registered, by their exact IDs.
     argv : sequence of str, optional
         Command-line arguments (default ``sys.argv[1:]``), those of ``moetheory verify``
         (``--profile full``, ``--seed 3``, ``--json FILE``, ``--only GLOB`` to narrow
@@ -37,7 +39,8 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
 
     Notes
     -----
-    What ``python proofs_checks/<module>.py`` calls, so every check module is a script.
+    What ``python proofs_checks/<paper>/<section>.py`` calls (through :func:`run_as_script`),
+    so every check module is a script.
 
     Examples
     --------
@@ -48,9 +51,13 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
     (0, True)
     """
     args = build_parser().parse_args(["verify", *(sys.argv[1:] if argv is None else argv)])
+    if prefixes is None:  # before load_checks: only what the script itself registered
+        only = [c.id for c in registered() if getattr(c.check, "__module__", "") == "__main__"]
+    else:
+        only = [f"{p}*" for p in prefixes]
     try:
         load_checks()
-        report = verify_from_args(args, default_only=[f"{p}*" for p in prefixes])
+        report = verify_from_args(args, default_only=only)
     except (ValueError, KeyError, OSError) as exc:
         return print_error(exc)
     except Interrupted as exc:
@@ -58,3 +65,26 @@ def run_module_checks(prefixes: Sequence[str], argv: Sequence[str] | None = None
         return exc.exit_code
     print(render_markdown(report))
     return 1 if report["counts"]["error"] else 0
+
+
+def run_as_script() -> None:
+    """Verify the claims of the module run as a script and exit with the run's code.
+
+    The last lines of every module of ``proofs_checks``::
+
+        if __name__ == "__main__":
+            from moetheory.engine.script import run_as_script
+
+            run_as_script()
+
+    Raises
+    ------
+    SystemExit
+        Always, with the exit code of :func:`run_module_checks` (command-line arguments
+        are those of ``moetheory verify``).
+
+    See Also
+    --------
+    run_module_checks : the run, for a chosen set of claims.
+    """
+    raise SystemExit(run_module_checks())

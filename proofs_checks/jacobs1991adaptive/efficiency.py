@@ -95,8 +95,6 @@ def check_flops(ctx: CheckContext) -> Outcome:
     )
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["j91.dense-updates", "j91.flops"]))
+    run_as_script()

@@ -816,11 +816,6 @@ def check_softmax_weighting(ctx: CheckContext) -> Outcome:
     return out
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks([
-        "j91.grad.", "j91.loss.", "j91.adapt-speed", "j91.cooperation", "j91.gate-gradient",
-        "j91.softmax-weighting", "j91.whole-output", "j91.symmetry", "j91.equal-proportions",
-    ]))
+    run_as_script()

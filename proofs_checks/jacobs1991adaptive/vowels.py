@@ -483,8 +483,6 @@ def check_vowel_locality(ctx: CheckContext) -> Outcome:
     return out
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["j91.vowel.", "j91.specialization", "j91.linear-boundary"]))
+    run_as_script()

@@ -598,8 +598,6 @@ def check_gamma_cases(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["cl.fig", "cl.appendix-a"]))
+    run_as_script()

@@ -1245,8 +1245,6 @@ def check_thm2_split(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["cl.prop4.", "cl.thm1.", "cl.thm2.", "cl.more-experts"]))
+    run_as_script()

@@ -1058,9 +1058,6 @@ def check_aux_dominance(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["cl.lemma1.", "cl.lemma2.", "cl.lemma3.", "cl.lemma4.",
-                                "cl.lemma5.", "cl.lemma6.", "cl.corollary1."]))
+    run_as_script()

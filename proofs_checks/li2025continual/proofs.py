@@ -1414,10 +1414,6 @@ def check_projection_recursion(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["cl.lemma7.", "cl.lemma8.", "cl.lemma9.", "cl.lemma10.",
-                                "cl.lemma11.", "cl.lemma12.", "cl.lemma13.", "cl.lemma14.",
-                                "cl.lemma15.", "cl.lemma16.", "cl.proofs."]))
+    run_as_script()

@@ -754,9 +754,6 @@ def check_rounds_order(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["cl.setup.", "cl.update.", "cl.loss.", "cl.aux-loss.",
-                                "cl.moe.", "cl.notation.", "cl.router."]))
+    run_as_script()

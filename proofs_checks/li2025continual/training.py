@@ -1269,8 +1269,6 @@ def check_m_lt_n_margin(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["cl.prop1.", "cl.prop2.", "cl.prop3."]))
+    run_as_script()

@@ -398,12 +398,6 @@ def check_consistency(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(
-        run_module_checks(
-            ["pcr.ident.ffn-", "pcr.ident.linear", "pcr.ident.consistency"]
-        )
-    )
+    run_as_script()

@@ -106,8 +106,6 @@ def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["pcr.ident.two-layer-"]))
+    run_as_script()

@@ -1282,12 +1282,6 @@ def check_rates_top1_overspecified(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(
-        run_module_checks(
-            ["pcr.rates.", "pcr.poly-expert.", "pcr.inference.", "pcr.sample-size."]
-        )
-    )
+    run_as_script()

@@ -642,13 +642,6 @@ def check_sparse_compute(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(
-        run_module_checks(
-            ["pcr.experts.output-shape", "pcr.experts.dg-count", "pcr.eq6", "pcr.softmax.",
-             "pcr.sparse.top1", "pcr.sparse.compute", "pcr.routers.", "pcr.consistency."]
-        )
-    )
+    run_as_script()

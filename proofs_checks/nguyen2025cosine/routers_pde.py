@@ -938,8 +938,6 @@ def check_param_count_corrected(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(run_module_checks(["pcr.pde.", "pcr.stability.", "pcr.experts.param-count"]))
+    run_as_script()

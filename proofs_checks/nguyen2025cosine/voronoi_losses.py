@@ -795,13 +795,6 @@ def check_sparse_voronoi_loss(ctx: CheckContext) -> Outcome:
 
 
 if __name__ == "__main__":
-    import sys
+    from moetheory.engine.script import run_as_script
 
-    from moetheory.engine.script import run_module_checks
-
-    sys.exit(
-        run_module_checks(
-            ["pcr.identifiable.", "pcr.voronoi.", "pcr.sparse.partition",
-             "pcr.sparse.voronoi-loss"]
-        )
-    )
+    run_as_script()
