@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.config import READINGS, CLConfig
 from moetheory.continual.simulator import CLResult, simulate_many
 
@@ -129,19 +129,19 @@ def _save(fig, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
 
 #: The ``out_dir`` and ``seed`` parameters of the two figure reproductions.
 _OUTPUT = """out_dir : pathlib.Path
-        Output directory, created if missing.
-    seed : int
-        Seed of the simulations; the same seed gives the same files."""
+    Output directory, created if missing.
+seed : int
+    Seed of the simulations; the same seed gives the same files."""
 #: Their Raises section.
 _RAISES = """Raises
-    ------
-    ValueError
-        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
-        nor an integer >= 1 (checked before any simulation); a configuration error of
-        :class:`~moetheory.continual.config.CLConfig` would propagate."""
+------
+ValueError
+    If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
+    nor an integer >= 1 (checked before any simulation); a configuration error of
+    :class:`~moetheory.continual.config.CLConfig` would propagate."""
 
 
-@shared_sections(output=_OUTPUT, raises=_RAISES)
+@fill_doc({"output": _OUTPUT, "raises": _RAISES})
 def reproduce_fig2(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
@@ -309,7 +309,7 @@ def _plot_fig4(
     return paths
 
 
-@shared_sections(output=_OUTPUT, raises=_RAISES)
+@fill_doc({"output": _OUTPUT, "raises": _RAISES})
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:

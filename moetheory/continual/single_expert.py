@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 
 __all__ = ["FEATURE_MODELS", "column_space_basis", "projection_sq_norms", "single_expert_run"]
 
@@ -29,9 +29,9 @@ FEATURE_MODELS: tuple[str, ...] = ("gaussian", "definition1")
 
 #: The ``model`` parameter of the three functions that draw features.
 _MODEL = """model : {"gaussian", "definition1"}, optional
-        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
-        Definition 1 (the first column is the task's signal :math:`v_n`); default
-        ``"gaussian"``."""
+    Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
+    Definition 1 (the first column is the task's signal :math:`v_n`); default
+    ``"gaussian"``."""
 
 
 def _check(s: int, d: int, replicates: int, model: str, signals: np.ndarray | None) -> None:
@@ -50,7 +50,7 @@ def _check(s: int, d: int, replicates: int, model: str, signals: np.ndarray | No
             raise ValueError("signals (feature signals v_n) must be non-zero")
 
 
-@shared_sections(model=_MODEL)
+@fill_doc({"model": _MODEL})
 def column_space_basis(
     rng: np.random.Generator,
     s: int,
@@ -146,7 +146,7 @@ def column_space_basis(
     return V.transpose(2, 1, 0)
 
 
-@shared_sections(model=_MODEL)
+@fill_doc({"model": _MODEL})
 def projection_sq_norms(
     rng: np.random.Generator,
     u: np.ndarray,
@@ -220,7 +220,7 @@ def projection_sq_norms(
     return np.sum(coef**2, axis=1)
 
 
-@shared_sections(model=_MODEL)
+@fill_doc({"model": _MODEL})
 def single_expert_run(
     rng: np.random.Generator,
     W: np.ndarray,

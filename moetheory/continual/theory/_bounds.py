@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import PAIR_READINGS, _check_reading, _ground_truths
 
@@ -119,7 +119,7 @@ def _s_d(W: np.ndarray, pairs: str) -> tuple[np.ndarray, np.ndarray]:
     return s_term, d_term
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm1_forgetting_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -182,7 +182,7 @@ def thm1_forgetting_bound(
     return (a.sum(axis=1) * s_term - a.sum(axis=1) * d_term) / (t_value - 1)
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm1_generalization_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -252,7 +252,7 @@ def _cluster_gaps(W: np.ndarray, clusters: Sequence[int]) -> tuple[np.ndarray, n
     return gaps, labels
 
 
-@shared_sections(**_docs.CLUSTERS)
+@fill_doc(_docs.CLUSTERS)
 def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     r""":math:`\Psi_1` of Theorem 2: the mean squared gap between tasks of the same cluster.
 
@@ -296,7 +296,7 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     return float(np.mean(np.sum(gaps * same, axis=1) / same.sum(axis=1)))
 
 
-@shared_sections(**_docs.CLUSTERS)
+@fill_doc(_docs.CLUSTERS)
 def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     r""":math:`\Psi_2` of Theorem 2: the mean squared gap from a task to the clusters.
 
@@ -341,7 +341,7 @@ def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     return float(np.mean(np.mean(per_k, axis=0)))
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm2_forgetting_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -424,7 +424,7 @@ def thm2_forgetting_bound(
     return (first * s_term + second * d_term + psi * third) / (t_value - 1)
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm2_generalization_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,

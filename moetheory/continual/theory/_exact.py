@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import (
     D,
@@ -99,7 +99,7 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
 
 
 @shared()
-@shared_sections(**_docs.EXACT_EXPRESSIONS)
+@fill_doc(_docs.EXACT_EXPRESSIONS)
 def exact_generalization_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert, eq. (16), in closed form.
 
@@ -139,7 +139,7 @@ def exact_generalization_expr() -> sp.Expr:
 
 
 @shared()
-@shared_sections(**_docs.EXACT_EXPRESSIONS)
+@fill_doc(_docs.EXACT_EXPRESSIONS)
 def exact_forgetting_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert, eq. (15), in closed form.
 
@@ -245,7 +245,7 @@ def _error_function():  # type: ignore[no-untyped-def]
     return sp.lambdify((t, _i, r, S, D, N), expected_error_expr(t, _i), "numpy")
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
@@ -296,7 +296,7 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
     ])
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert (Gaussian :math:`X_t`), evaluated.
 

@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import overparam_ratio
 from moetheory.symbolic.exact import to_exact
@@ -157,7 +157,7 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
     return probs
 
 
-@shared_sections(**_docs.COVERAGE)
+@fill_doc(_docs.COVERAGE)
 def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     r"""Exact probability that every one of :math:`N` sets receives an expert.
 
@@ -208,7 +208,7 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     )
 
 
-@shared_sections(**_docs.COVERAGE)
+@fill_doc(_docs.COVERAGE)
 def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     r"""The product step of Lemma 11's proof, :math:`(1 - (1 - 1/N)^M)^N`, exactly.
 
@@ -249,7 +249,7 @@ def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     return (1 - Fraction(n_sets - 1, n_sets) ** n_experts) ** n_sets
 
 
-@shared_sections(**_docs.COVERAGE)
+@fill_doc(_docs.COVERAGE)
 def coverage_union_bound(n_sets: int, n_experts: int, dps: int = 50) -> mpmath.mpf:
     r"""Lemma 11's bound :math:`1 - N e^{-M/N}` at ``dps`` decimal digits.
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import (
     FORGETTING_READINGS,
@@ -86,7 +86,7 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     return r**T * S / N + (1 - r**T) * PAIR_READINGS[reading] * D / N**2
 
 
-@shared_sections(**_docs.FORGETTING_EXPRESSIONS)
+@fill_doc(_docs.FORGETTING_EXPRESSIONS)
 def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Summand over :math:`\tau` of eq. (17) (or of Appendix H's form) under a reading.
 
@@ -145,7 +145,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
 
 
 @shared()
-@shared_sections(**_docs.FORGETTING_EXPRESSIONS)
+@fill_doc(_docs.FORGETTING_EXPRESSIONS)
 def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Closed form of eq. (17) (or of Appendix H's form) under a reading.
 
@@ -238,7 +238,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
 
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def prop4_generalization(
     W: np.ndarray, s: int, d: int, T_values: Sequence[int], reading: str = "ordered"
 ) -> np.ndarray:
@@ -290,7 +290,7 @@ def prop4_generalization(
     return rv**Ts * s_sum / n + (1 - rv**Ts) * c * d_sum / n**2
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def prop4_forgetting(
     W: np.ndarray, s: int, d: int, t_values: Sequence[int], reading: str = FORGETTING_READINGS[0]
 ) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import N, S, T, _gap, _l, _tau, r, t
 
@@ -30,7 +30,7 @@ Psi1 = sp.Symbol("Psi_1", nonnegative=True)
 Psi2 = sp.Symbol("Psi_2", nonnegative=True)
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (19) (Theorem 1) as a SymPy sum in :math:`L(a, b) = L_a^{(m_b)}`.
 
@@ -78,7 +78,7 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return sp.Sum(term, (_tau, 1, t - 1)) / (t - 1)
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (20) (Theorem 1) as a SymPy sum in :math:`L(T_1, \tau)`.
 
@@ -121,7 +121,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return sp.Sum(term, (_tau, 1, T)) / T
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (21) (Theorem 2, :math:`t > T_1`) as a SymPy expression.
 
@@ -173,7 +173,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return (first + second + third) / (t - 1)
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm2_generalization_bound_expr(
     pairs: str = "ordered", grouping: str = "as-printed"
 ) -> sp.Expr:
