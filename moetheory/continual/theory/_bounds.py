@@ -23,6 +23,7 @@ __all__ = [
 ]
 
 
+@fill_doc(_docs.REFERENCES)
 def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
     r"""Routing counts :math:`L_t^{(m)}`: the rounds up to :math:`t` routed to expert :math:`m`.
 
@@ -54,10 +55,7 @@ def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
     :math:`L_t^{(m)} = \sum_{\tau \le t} \mathbb{1}[m_\tau = m]`, the counts in which
     Theorems 1 and 2 of [1]_ state their bounds.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -161,10 +159,7 @@ def thm1_forgetting_bound(
 
     eq. (19) of Theorem 1 in [1]_, evaluated on the routing of a simulated run.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -223,10 +218,7 @@ def thm1_generalization_bound(
 
     eq. (20) of Theorem 1 in [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -281,10 +273,7 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
 
     the within-cluster term of Theorem 2 in [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -325,10 +314,7 @@ def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
 
     the between-cluster term of Theorem 2 in [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -394,10 +380,7 @@ def thm2_forgetting_bound(
 
     eq. (21) of Theorem 2 in [1]_, the garbled index :math:`i` read as :math:`\tau`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -477,10 +460,7 @@ def thm2_generalization_bound(
     eq. (22) of Theorem 2 in [1]_; ``"split"`` moves the exploration term out of the
     factor :math:`r^{L_T}`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

@@ -3,12 +3,16 @@
 Each dictionary holds the parts of one family of functions, by placeholder name; a
 function's docstring names each at ``%(name)s`` and :func:`moetheory._doccer.fill_doc` fills
 them in. The parts are written unindented: their lines after the first take the indentation
-of the placeholder's line.
+of the placeholder's line. Every family holds the package's References section
+(:data:`moetheory.continual._docs.REFERENCES`, re-exported here for the functions outside the
+families).
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from moetheory.continual._docs import REFERENCES
+
+__all__ = ["REFERENCES"]
 
 #: The ``pairs`` parameter: the reading of the pair sum in Theorems 1 and 2.
 _PAIRS = r"""pairs : {"ordered", "unordered", "diagonal"}, optional
@@ -17,6 +21,7 @@ _PAIRS = r"""pairs : {"ordered", "unordered", "diagonal"}, optional
 #: The single-expert formulas evaluated for concrete ground truths: the parameters ``W``,
 #: ``s`` and ``d`` and the errors of their checks.
 SINGLE_EXPERT: dict[str, str] = {
+    **REFERENCES,
     "w_s_d": r"""W : ndarray, shape (N, d)
     Ground truths.
 s, d : int
@@ -31,6 +36,7 @@ s, d : int
 #: ``ground_truths`` (``routing``), ``n_experts`` and ``r_value`` (``m_r``), ``pairs``, and
 #: the errors of their checks.
 BOUNDS: dict[str, str] = {
+    **REFERENCES,
     "routing": r"""expert : ndarray of int, shape (R, T)
     Routed expert (0-based) of every round of every replicate.
 ground_truths : ndarray, shape (R, N, d)
@@ -47,6 +53,7 @@ entry of ``expert`` is outside ``[0, n_experts)``""",
 
 #: The expressions of Theorems 1 and 2: the parameter ``pairs`` and its error.
 STATEMENTS: dict[str, str] = {
+    **REFERENCES,
     "pairs": _PAIRS,
     "raises": r"""KeyError
     If ``pairs`` is not a key of :data:`PAIR_READINGS`.""",
@@ -54,6 +61,7 @@ STATEMENTS: dict[str, str] = {
 
 #: The cluster constants :math:`\Psi_1, \Psi_2`: their parameters and Raises section.
 CLUSTERS: dict[str, str] = {
+    **REFERENCES,
     "parameters": r"""W : ndarray, shape (N, d)
     Ground truths.
 clusters : sequence of int, length N
@@ -67,6 +75,7 @@ ValueError
 
 #: The coverage probabilities of Lemma 11: their parameters and Raises section.
 COVERAGE: dict[str, str] = {
+    **REFERENCES,
     "parameters": r"""n_sets : int
     Number of sets :math:`N \ge 1` (tasks or clusters).
 n_experts : int
@@ -79,6 +88,7 @@ ValueError
 
 #: The closed forms of the exact single-expert means: their Raises section.
 EXACT_EXPRESSIONS: dict[str, str] = {
+    **REFERENCES,
     "raises": r"""Raises
 ------
 ValueError
@@ -88,6 +98,7 @@ ValueError
 
 #: Eq. (17) in SymPy under a reading: the parameter ``reading`` and the Raises section.
 FORGETTING_EXPRESSIONS: dict[str, str] = {
+    **REFERENCES,
     "reading": r"""reading : str, optional
     ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
     ``"main-as-printed/ordered"``.""",

@@ -41,6 +41,7 @@ __all__ = [
 
 
 @shared()
+@fill_doc(_docs.REFERENCES)
 def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     r"""Eq. (18) of Proposition 4 as written, under a pair-sum reading.
 
@@ -71,10 +72,7 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     .. math:: \mathbb{E}[G_T] = \frac{r^T}{N}\sum_{n=1}^N \|w_n\|^2
               + \frac{1 - r^T}{N^2}\sum_{n \ne n'} \|w_{n'} - w_n\|^2 .
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -119,10 +117,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
     :math:`r^\tau - r^t`, or take Appendix H's expression with or without its stray factor
     :math:`i`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -170,10 +165,7 @@ def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     -----
     Results are cached per reading (the summation takes about a second).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -186,6 +178,7 @@ def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     return sp.simplify(_geometric(sp.expand(term), _tau, 1, t - 1) / (t - 1))
 
 
+@fill_doc(_docs.REFERENCES)
 def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
     r"""Eq. (17) (or Appendix H's form) at a concrete round, by finite summation.
 
@@ -219,10 +212,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
     :func:`moetheory.symbolic.exact.to_exact`; no closed-form summation is involved, so the value
     checks :func:`prop4_forgetting_expr` independently.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -272,10 +262,7 @@ def prop4_generalization(
     Eq. (18) of Proposition 4 in [1]_, with :math:`S = \sum_n \|w_n\|^2` and :math:`D` the
     pair sum (:func:`pair_gap_sum`).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -325,10 +312,7 @@ def prop4_forgetting(
     Direct numerical summation over :math:`\tau = 1, \dots, t - 1` of the summand of
     :func:`prop4_forgetting_summand`, independent of the SymPy closed form.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

@@ -59,10 +59,7 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     .. math:: \frac{1}{t-1}\sum_{\tau=1}^{t-1}\Big[(r^{L_t} - r^{L_\tau})\frac{S}{N}
               + (r^{L_\tau} - r^{L_t})\frac{c D}{N^2}\Big].
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -106,10 +103,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     .. math:: \frac1T\sum_{\tau=1}^{T}\Big[r^{L_{T_1}}\frac{S}{N}
               + (1 - r^{L_{T_1}})\frac{c D}{N^2}\Big].
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -153,10 +147,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
               + \sum_{\tau=1}^{T_1}(r^{L_\tau} - r^{L_{T_1}})\frac{c D}{N^2}
               + \Psi_1 \sum_{\tau=T_1+1}^{t}(1 - r^{L_t - L_\tau})\, r^{L_t - L_{T_1} - 1}\Big].
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -210,10 +201,7 @@ def thm2_generalization_bound_expr(
               \sum_{l=1}^{T_1} r^{L_T - L_{T_1}}(1 - r^{L_{T_1}})\frac{c D}{N^2}\Big)
               + \frac{\Psi_2 + \Psi_1}{T}\sum_{\tau=T_1+1}^{T}(1 - r^{L_T - L_{T_1}}).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
