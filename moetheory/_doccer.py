@@ -94,15 +94,16 @@ def format_doc(doc: str, parts: Mapping[str, str]) -> str:
 
     def replace(match: re.Match[str]) -> str:
         indent, name = match["indent"], match["name"]
+        if name not in parts:
+            raise KeyError(f"no docstring part named {name!r}")
         first, *rest = parts[name].split("\n")
         lines = [first] + [indent + line if line.strip() else line for line in rest]
         return indent + match["before"] + "\n".join(lines)
 
     for _ in range(_MAX_DEPTH):
-        new = _PLACEHOLDER.sub(replace, doc)
-        if new == doc:
+        if not _PLACEHOLDER.search(doc):
             return doc
-        doc = new
+        doc = _PLACEHOLDER.sub(replace, doc)
     raise ValueError(f"docstring parts nest more than {_MAX_DEPTH} deep")
 
 
@@ -126,6 +127,8 @@ def fill_doc(parts: Mapping[str, str]) -> Callable[[_T], _T]:
     KeyError
         If the docstring names a placeholder that ``parts`` lacks (raised when the function
         is defined, so a misspelt name fails on import).
+    ValueError
+        If the parts nest more than ten deep.
 
     See Also
     --------
@@ -149,11 +152,20 @@ def fill_doc(parts: Mapping[str, str]) -> Callable[[_T], _T]:
     ...     return x
     >>> print(f.__doc__.splitlines()[4:6])
     ['    x : float', '        A number.']
+    >>> @fill
+    ... def g() -> None:
+    ...     '''Nothing, with a misspelt %(y)s.'''
+    Traceback (most recent call last):
+    ...
+    KeyError: "the docstring of g: no docstring part named 'y'"
     """
 
     def fill(obj: _T) -> _T:
         if obj.__doc__ is not None:
-            obj.__doc__ = format_doc(obj.__doc__, parts)
+            try:
+                obj.__doc__ = format_doc(obj.__doc__, parts)
+            except (KeyError, ValueError) as exc:
+                raise type(exc)(f"the docstring of {obj.__qualname__}: {exc.args[0]}") from None
         return obj
 
     return fill
