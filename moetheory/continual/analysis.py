@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory._doccer import fill_doc
+from moetheory.continual._docs import REFERENCES
 from moetheory.continual.portable import dot_last
 from moetheory.stats import MeanEstimate, at_most, greater, mean_ci
 
@@ -25,6 +27,7 @@ __all__ = [
 ]
 
 
+@fill_doc(REFERENCES)
 def late_mean(curves: np.ndarray, frac: float = 0.1) -> np.ndarray:
     r"""Per-replicate mean of ``curves`` over the last ``frac`` of the rounds.
 
@@ -56,10 +59,7 @@ def late_mean(curves: np.ndarray, frac: float = 0.1) -> np.ndarray:
     that has settled; the dynamics claims of seed 003 ([1]_, Section 5 and Figure 2) compare
     such levels across numbers of experts.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -77,6 +77,7 @@ def late_mean(curves: np.ndarray, frac: float = 0.1) -> np.ndarray:
     return curves[:, -k:].mean(axis=1)
 
 
+@fill_doc(REFERENCES)
 def convergence_round(curves: np.ndarray, frac: float = 0.1, late: float = 0.1) -> np.ndarray:
     r"""First round from which each curve stays close to its late level.
 
@@ -115,10 +116,7 @@ def convergence_round(curves: np.ndarray, frac: float = 0.1, late: float = 0.1) 
     It measures how fast the errors of Algorithm 1 ([1]_) settle, e.g. with and without
     early termination.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -135,6 +133,7 @@ def convergence_round(curves: np.ndarray, frac: float = 0.1, late: float = 0.1) 
     return last_above + 1
 
 
+@fill_doc(REFERENCES)
 def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
     r"""Expert sets of eq. (11): the task signal each expert's gate aligns with best.
 
@@ -169,10 +168,7 @@ def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
     are summed without BLAS (:func:`moetheory.continual.portable.dot_last`), so ties are
     broken identically on every machine.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -184,6 +180,7 @@ def expert_sets(theta: np.ndarray, signals: np.ndarray) -> np.ndarray:
     return dot_last(theta[:, :, None, :], signals[:, None, :, :]).argmax(axis=2)
 
 
+@fill_doc(REFERENCES)
 def routing_tv(
     expert: np.ndarray, group: np.ndarray, members: np.ndarray, start: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -235,10 +232,7 @@ def routing_tv(
 
     and ``tv`` is the mean of :math:`\mathrm{TV}_k` over the groups used.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

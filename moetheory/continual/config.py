@@ -22,6 +22,9 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from moetheory._doccer import fill_doc
+from moetheory.continual._docs import REFERENCES
+
 __all__ = ["READINGS", "CLConfig"]
 
 #: The two named readings of the seed.
@@ -60,6 +63,7 @@ _READING_DEFAULTS: dict[str, dict[str, Any]] = {
 
 
 @dataclass(frozen=True)
+@fill_doc(REFERENCES)
 class CLConfig:
     r"""Parameters of one continual-learning MoE run (seed 003, Algorithm 1).
 
@@ -165,10 +169,7 @@ class CLConfig:
     :math:`M = 5`, one of its numbers of experts.
     The instance is frozen; :meth:`replace` makes a modified copy.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
+from moetheory.continual._docs import REFERENCES
 from moetheory.continual.config import READINGS, CLConfig
 from moetheory.continual.simulator import CLResult, simulate_many
 
@@ -129,19 +130,21 @@ def _save(fig, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
 
 #: The ``out_dir`` and ``seed`` parameters of the two figure reproductions.
 _OUTPUT = """out_dir : pathlib.Path
-        Output directory, created if missing.
-    seed : int
-        Seed of the simulations; the same seed gives the same files."""
+    Output directory, created if missing.
+seed : int
+    Seed of the simulations; the same seed gives the same files."""
 #: Their Raises section.
 _RAISES = """Raises
-    ------
-    ValueError
-        If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
-        nor an integer >= 1 (checked before any simulation); a configuration error of
-        :class:`~moetheory.continual.config.CLConfig` would propagate."""
+------
+ValueError
+    If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
+    nor an integer >= 1 (checked before any simulation); a configuration error of
+    :class:`~moetheory.continual.config.CLConfig` would propagate."""
+#: The parts that the docstrings of the two figure reproductions name.
+_DOC_PARTS: dict[str, str] = {**REFERENCES, "output": _OUTPUT, "raises": _RAISES}
 
 
-@shared_sections(output=_OUTPUT, raises=_RAISES)
+@fill_doc(_DOC_PARTS)
 def reproduce_fig2(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
@@ -194,10 +197,7 @@ def reproduce_fig2(
     reading the released code's metrics (unsquared norms) are plotted instead. The single
     expert (:math:`M = 1`) has no gate and so no termination; it appears in both panels.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -309,7 +309,7 @@ def _plot_fig4(
     return paths
 
 
-@shared_sections(output=_OUTPUT, raises=_RAISES)
+@fill_doc(_DOC_PARTS)
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
@@ -360,10 +360,7 @@ def reproduce_fig4_5(
     reading uses the released code's data scales (``s = 8``, ``signal_norm = 5``,
     ``column_norm = 0.01``, spread :math:`\sigma_0/100`).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

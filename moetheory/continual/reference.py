@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from moetheory._doccer import fill_doc
+from moetheory.continual._docs import REFERENCES
 from moetheory.continual.config import CLConfig
 from moetheory.continual.data import ground_truths, task_batch
 from moetheory.continual.simulator import BLOCK
@@ -19,6 +21,7 @@ from moetheory.continual.simulator import BLOCK
 __all__ = ["reference_run"]
 
 
+@fill_doc(REFERENCES)
 def reference_run(cfg: CLConfig, seed: int | None = None) -> dict[str, np.ndarray]:
     r"""Run Algorithm 1 once with plain loops and return its records.
 
@@ -73,10 +76,7 @@ def reference_run(cfg: CLConfig, seed: int | None = None) -> dict[str, np.ndarra
     (1 when ``cfg.aux_f`` is false). The random streams are drawn exactly as in the
     vectorised simulator with one replicate, so the two agree round by round.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

@@ -23,33 +23,33 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats as sps
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.stats import Comparison, MeanEstimate, at_least, at_most, compare
 
 __all__ = ["exponent_at_least", "exponent_at_most", "exponent_equal", "fit_exponent"]
 
 #: Parameters, Returns and Raises of the three judgements of an exponent.
 _JUDGEMENT = """Parameters
-    ----------
-    label : str
-        Name of the quantity, for the comparison's text.
-    est : MeanEstimate
-        Fitted exponent with its interval (from :func:`fit_exponent`).
-    a : float
-        The claimed exponent.
-    tol : float
-        Tolerance on the exponent, fixed before looking at the data.
+----------
+label : str
+    Name of the quantity, for the comparison's text.
+est : MeanEstimate
+    Fitted exponent with its interval (from :func:`fit_exponent`).
+a : float
+    The claimed exponent.
+tol : float
+    Tolerance on the exponent, fixed before looking at the data.
 
-    Returns
-    -------
-    Comparison
-        The verdict (``supported``, ``unsupported`` or ``inconclusive``) with the interval,
-        the band and the rule.
+Returns
+-------
+Comparison
+    The verdict (``supported``, ``unsupported`` or ``inconclusive``) with the interval,
+    the band and the rule.
 
-    Raises
-    ------
-    ValueError
-        If ``tol`` is negative or NaN (from the rule of :mod:`moetheory.stats`)."""
+Raises
+------
+ValueError
+    If ``tol`` is negative or NaN (from the rule of :mod:`moetheory.stats`)."""
 
 
 def fit_exponent(x: Sequence[float], samples: Sequence[np.ndarray], alpha: float) -> MeanEstimate:
@@ -157,7 +157,7 @@ def fit_exponent(x: Sequence[float], samples: Sequence[np.ndarray], alpha: float
                         "welch-t (log scale)")
 
 
-@shared_sections(judgement=_JUDGEMENT)
+@fill_doc({"judgement": _JUDGEMENT})
 def exponent_at_least(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
     r"""Judge :math:`q = O(x^a)` as :math:`x \to 0`: the fitted exponent is at least ``a``.
 
@@ -182,7 +182,7 @@ def exponent_at_least(label: str, est: MeanEstimate, a: float, tol: float) -> Co
     return at_least(label, est, a, tol)
 
 
-@shared_sections(judgement=_JUDGEMENT)
+@fill_doc({"judgement": _JUDGEMENT})
 def exponent_at_most(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
     r"""Judge :math:`q = \Omega(x^a)` as :math:`x \to 0`: the fitted exponent is at most ``a``.
 
@@ -207,7 +207,7 @@ def exponent_at_most(label: str, est: MeanEstimate, a: float, tol: float) -> Com
     return at_most(label, est, a, tol)
 
 
-@shared_sections(judgement=_JUDGEMENT)
+@fill_doc({"judgement": _JUDGEMENT})
 def exponent_equal(label: str, est: MeanEstimate, a: float, tol: float) -> Comparison:
     r"""Judge :math:`q = \Theta(x^a)`: the exponent lies within ``tol`` of ``a``.
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
+from moetheory.continual._docs import REFERENCES
 
 __all__ = ["FEATURE_MODELS", "column_space_basis", "projection_sq_norms", "single_expert_run"]
 
@@ -27,11 +28,16 @@ __all__ = ["FEATURE_MODELS", "column_space_basis", "projection_sq_norms", "singl
 FEATURE_MODELS: tuple[str, ...] = ("gaussian", "definition1")
 
 
-#: The ``model`` parameter of the three functions that draw features.
-_MODEL = """model : {"gaussian", "definition1"}, optional
-        Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
-        Definition 1 (the first column is the task's signal :math:`v_n`); default
-        ``"gaussian"``."""
+#: Docstring parts of the functions below: the References section and the ``model``
+#: parameter of the three functions that draw features.
+_DOC_PARTS: dict[str, str] = {
+    **REFERENCES,
+    "model": """\
+model : {"gaussian", "definition1"}, optional
+    Feature model (:data:`FEATURE_MODELS`): i.i.d. standard Gaussian entries, or
+    Definition 1 (the first column is the task's signal :math:`v_n`); default
+    ``"gaussian"``.""",
+}
 
 
 def _check(s: int, d: int, replicates: int, model: str, signals: np.ndarray | None) -> None:
@@ -50,7 +56,7 @@ def _check(s: int, d: int, replicates: int, model: str, signals: np.ndarray | No
             raise ValueError("signals (feature signals v_n) must be non-zero")
 
 
-@shared_sections(model=_MODEL)
+@fill_doc(_DOC_PARTS)
 def column_space_basis(
     rng: np.random.Generator,
     s: int,
@@ -146,7 +152,7 @@ def column_space_basis(
     return V.transpose(2, 1, 0)
 
 
-@shared_sections(model=_MODEL)
+@fill_doc(_DOC_PARTS)
 def projection_sq_norms(
     rng: np.random.Generator,
     u: np.ndarray,
@@ -198,10 +204,7 @@ def projection_sq_norms(
     the identity Lemma 16 of [1]_ uses (Appendix H). Under Definition 1 the mean is
     :func:`~moetheory.continual.theory.projection_mean_definition1` instead.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -220,7 +223,7 @@ def projection_sq_norms(
     return np.sum(coef**2, axis=1)
 
 
-@shared_sections(model=_MODEL)
+@fill_doc(_DOC_PARTS)
 def single_expert_run(
     rng: np.random.Generator,
     W: np.ndarray,
@@ -279,10 +282,7 @@ def single_expert_run(
     .. math:: F_t = \frac{1}{t-1}\sum_{\tau=1}^{t-1}\big(e_t(n_\tau) - e_\tau(n_\tau)\big),
               \qquad G_t = \frac1t \sum_{\tau=1}^{t} e_t(n_\tau).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

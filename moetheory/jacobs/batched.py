@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+from moetheory._doccer import fill_doc
 from moetheory.continual.portable import dot_last
-from moetheory.jacobs._docstrings import doc_filler
 
 __all__ = [
     "BatchedMLP",
@@ -185,7 +185,7 @@ def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
     return np.divide(1.0, out, out=out)
 
 
-#: Docstring text the methods below share (see :func:`moetheory.jacobs._docstrings.doc_filler`).
+#: Docstring text the methods below share (see :func:`moetheory._doccer.fill_doc`).
 _DOC_PARTS: dict[str, str] = {
     "output": """\
 Parameters
@@ -194,14 +194,12 @@ x0, x1 : ndarray, shape (S, n)
 
 Returns
 -------
-ndarray, shape (S, q, n)
-""",
+ndarray, shape (S, q, n)""",
     "labels": """\
 labels : ndarray of int, shape (S, n), optional
-    Class labels; if given, the training accuracy before the step is returned.
-""",
+    Class labels; if given, the training accuracy before the step is returned.""",
 }
-_fill_doc = doc_filler(_DOC_PARTS)
+_fill_doc = fill_doc(_DOC_PARTS)
 
 
 class _Scratch:
@@ -326,7 +324,7 @@ class BatchedMixture:
     def output(self, x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
         """The mixture's output ``y = Σ_i p_i o_i``, shape (S, q, n).
 
-        {{output}}
+        %(output)s
         """
         p, o = self.forward(x0, x1)
         return (p[:, :, None, :] * o).sum(axis=1)
@@ -345,7 +343,7 @@ class BatchedMixture:
             Eq. 1.1 or sign-corrected eq. 1.3.
         lr : float
             Learning rate.
-        {{labels}}
+        %(labels)s
 
         Returns
         -------
@@ -474,7 +472,7 @@ class BatchedMLP:
     def output(self, x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
         """The network's output, shape (S, q, n) (a fresh array).
 
-        {{output}}
+        %(output)s
         """
         return self._forward(x0, x1)[1].copy()
 
@@ -488,7 +486,7 @@ class BatchedMLP:
         x0, x1 : ndarray, shape (S, n)
         T : ndarray, shape (S, q, n)
         lr : float
-        {{labels}}
+        %(labels)s
 
         Returns
         -------

@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 import sympy as sp
 
-from moetheory.jacobs._docstrings import doc_filler
+from moetheory._doccer import fill_doc
 
 __all__ = [
     "LOSSES",
@@ -58,87 +58,74 @@ VARIANTS: tuple[str, ...] = ("seed", "corrected")
 Variant = Literal["seed", "corrected"]
 _MAX_SYM = 8
 
-#: Docstring text the functions below share, by key: a docstring line ``{{key}}`` stands for
-#: it (see :func:`moetheory.jacobs._docstrings.doc_filler`).
+#: Docstring text the functions below share, by key: a placeholder ``%(key)s`` stands for it
+#: (see :func:`moetheory._doccer.fill_doc`).
 _DOC_PARTS: dict[str, str] = {
     "s": """\
 s : MixtureSymbols
-    The symbols of one case (:func:`mixture_symbols`).
-""",
+    The symbols of one case (:func:`mixture_symbols`).""",
     "sym_expr": """\
 Parameters
 ----------
-{{s}}
+%(s)s
 
 Returns
 -------
-sympy.Expr
-""",
+sympy.Expr""",
     "index": """\
 i : int
-    Expert index, 0-based.
-""",
+    Expert index, 0-based.""",
     "name": """\
 name : {"1.1", "1.2", "1.3"}
-    The loss, numbered as in the paper.
-""",
+    The loss, numbered as in the paper.""",
     "dop": """\
 d : array_like, shape (..., q)
     Desired output.
 o : array_like, shape (..., k, q)
     Expert outputs, row ``i`` = :math:`o_i`.
 p : array_like, shape (..., k)
-    Mixing proportions (>= 0, summing to 1).
-""",
+    Mixing proportions (>= 0, summing to 1).""",
     "variant": """\
 variant : {"seed", "corrected"}
     Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
-    ``"corrected"`` = :math:`e^{-r^2/2}`.
-""",
+    ``"corrected"`` = :math:`e^{-r^2/2}`.""",
     "loss_params": """\
 Parameters
 ----------
-{{name}}
-{{dop}}
-{{variant}}
-""",
+%(name)s
+%(dop)s
+%(variant)s""",
     "mixture_params": """\
 Parameters
 ----------
-{{dop}}
-{{variant}}
-""",
+%(dop)s
+%(variant)s""",
     "array_params": """\
 Parameters
 ----------
-{{dop}}
-""",
+%(dop)s""",
     "column": """\
 Returns
 -------
-sympy.Matrix, shape (q, 1)
-""",
+sympy.Matrix, shape (q, 1)""",
     "index_raises": """\
 Raises
 ------
 ValueError
-    If ``i`` is not in ``[0, k - 1]``.
-""",
+    If ``i`` is not in ``[0, k - 1]``.""",
     "raises": """\
 Raises
 ------
 ValueError
     For inputs of inconsistent shapes, non-finite values, proportions that are negative
-    or do not sum to 1, or an unknown name or variant.
-""",
+    or do not sum to 1, or an unknown name or variant.""",
     "refs": """\
 References
 ----------
 .. [1] R. A. Jacobs, M. I. Jordan, S. J. Nowlan and G. E. Hinton, "Adaptive Mixtures of
-   Local Experts", Neural Computation, 1991.
-""",
+   Local Experts", Neural Computation, 1991.""",
 }
-_fill_doc = doc_filler(_DOC_PARTS)
+_fill_doc = fill_doc(_DOC_PARTS)
 
 
 def _sign(variant: str) -> int:
@@ -247,14 +234,14 @@ def mixture_symbols(k: int, q: int) -> MixtureSymbols:
 def loss_1_1_sym(s: MixtureSymbols) -> sp.Expr:
     """Eq. 1.1, ``||d - sum_i p_i o_i||^2``.
 
-    {{sym_expr}}
+    %(sym_expr)s
 
     Notes
     -----
     Eq. 1.1 of [1]_: :math:`E = \\lVert d - \\sum_i p_i o_i \\rVert^2`, the cooperative loss
     (the experts' outputs are blended before the error is taken).
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -276,14 +263,14 @@ def loss_1_1_sym(s: MixtureSymbols) -> sp.Expr:
 def loss_1_2_sym(s: MixtureSymbols) -> sp.Expr:
     """Eq. 1.2, ``sum_i p_i ||d - o_i||^2``.
 
-    {{sym_expr}}
+    %(sym_expr)s
 
     Notes
     -----
     Eq. 1.2 of [1]_ (the sum form): :math:`E = \\sum_i p_i \\lVert d - o_i \\rVert^2`; each
     expert is asked for the whole output vector.
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -303,8 +290,8 @@ def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
 
     Parameters
     ----------
-    {{s}}
-    {{variant}}
+    %(s)s
+    %(variant)s
 
     Returns
     -------
@@ -320,7 +307,7 @@ def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
     Eq. 1.3 of [1]_: :math:`E = -\\log\\sum_i p_i e^{\\pm\\lVert d - o_i\\rVert^2/2}`. Only
     the minus sign gives the mixture negative log-likelihood (claim ``j91.loss.1.3``).
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -341,7 +328,7 @@ def loss_1_3_sym(s: MixtureSymbols, variant: Variant = "seed") -> sp.Expr:
 def mixture_nll_sym(s: MixtureSymbols) -> sp.Expr:
     """``-log sum_i p_i N(d; o_i, I_q)``: the mixture negative log-likelihood (exact density).
 
-    {{sym_expr}}
+    %(sym_expr)s
 
     Notes
     -----
@@ -371,12 +358,12 @@ def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     ----------
     expr : sympy.Expr
         A loss in the symbols ``s``.
-    {{s}}
-    {{index}}
+    %(s)s
+    %(index)s
 
-    {{column}}
+    %(column)s
 
-    {{index_raises}}
+    %(index_raises)s
 
     Notes
     -----
@@ -403,18 +390,18 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
 
     Parameters
     ----------
-    {{s}}
-    {{index}}
+    %(s)s
+    %(index)s
 
-    {{column}}
+    %(column)s
 
-    {{index_raises}}
+    %(index_raises)s
 
     Notes
     -----
     Eq. 1.4 of [1]_: :math:`\\partial E/\\partial o_i = -2 p_i (d - o_i)`.
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -435,11 +422,11 @@ def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matri
 
     Parameters
     ----------
-    {{s}}
-    {{index}}
-    {{variant}}
+    %(s)s
+    %(index)s
+    %(variant)s
 
-    {{column}}
+    %(column)s
 
     Raises
     ------
@@ -452,7 +439,7 @@ def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matri
     :math:`h_i = p_i e^{\\pm r_i^2/2} / \\sum_j p_j e^{\\pm r_j^2/2}`,
     :math:`r_i = \\lVert d - o_i\\rVert`.
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -484,14 +471,14 @@ def validate_mixture(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Check and convert one case or a batch: ``d (..., q)``, ``o (..., k, q)``, ``p (..., k)``.
 
-    {{array_params}}
+    %(array_params)s
 
     Returns
     -------
     d, o, p : ndarray
         The inputs as float arrays.
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
@@ -554,13 +541,13 @@ def responsibilities(
 ) -> np.ndarray:
     """The weights ``h_i`` of eq. 1.5 (posterior responsibilities for ``"corrected"``).
 
-    {{mixture_params}}
+    %(mixture_params)s
 
     Returns
     -------
     ndarray, shape (..., k)
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
@@ -608,20 +595,20 @@ def loss(
 ) -> np.ndarray:
     """Loss ``name`` (``"1.1"``, ``"1.2"`` or ``"1.3"``) per case; ``variant`` only for 1.3.
 
-    {{loss_params}}
+    %(loss_params)s
 
     Returns
     -------
     ndarray, shape (...)
         The loss of each case.
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
     Eqs. 1.1, 1.2 and 1.3 of [1]_ (see the module docstring).
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -646,7 +633,7 @@ def loss_and_gradients(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loss per case, ``dE/do`` (..., k, q) and ``dE/dz`` (..., k) with ``p = softmax(z)``.
 
-    {{loss_params}}
+    %(loss_params)s
 
     Returns
     -------
@@ -657,7 +644,7 @@ def loss_and_gradients(
         :math:`\\partial E/\\partial z_i` for gate logits :math:`z` with
         :math:`p = \\operatorname{softmax}(z)`.
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
@@ -685,19 +672,19 @@ def loss_and_gradients(
 def eq_1_4(d: np.ndarray, o: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Eq. 1.4, ``-2 p_i (d - o_i)``, shape ``(..., k, q)``.
 
-    {{array_params}}
+    %(array_params)s
 
     Returns
     -------
     ndarray, shape (..., k, q)
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
     Eq. 1.4 of [1]_ as a formula, whether or not it is the derivative of anything.
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -719,20 +706,20 @@ def eq_1_5(
 ) -> np.ndarray:
     """Eq. 1.5 as a formula, ``-h_i (d - o_i)``, shape ``(..., k, q)``, ``h`` of ``variant``.
 
-    {{mixture_params}}
+    %(mixture_params)s
 
     Returns
     -------
     ndarray, shape (..., k, q)
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
     Eq. 1.5 of [1]_ as a formula: :math:`-h_i (d - o_i)` with :math:`h` from
     :func:`responsibilities`.
 
-    {{refs}}
+    %(refs)s
 
     See Also
     --------
@@ -757,13 +744,13 @@ def grad_outputs(
 
     For 1.3 ``"seed"`` this is ``+h_i (d - o_i)`` (the opposite sign of eq. 1.5 as written).
 
-    {{loss_params}}
+    %(loss_params)s
 
     Returns
     -------
     ndarray, shape (..., k, q)
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----
@@ -788,13 +775,13 @@ def grad_gate_logits(
 ) -> np.ndarray:
     """``dE/dz_i`` where ``p = softmax(z)`` (the gate's logits), shape ``(..., k)``.
 
-    {{loss_params}}
+    %(loss_params)s
 
     Returns
     -------
     ndarray, shape (..., k)
 
-    {{raises}}
+    %(raises)s
 
     Notes
     -----

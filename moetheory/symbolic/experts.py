@@ -23,6 +23,9 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from moetheory._doccer import fill_doc
+from moetheory.symbolic._docs import REFERENCES
+
 __all__ = [
     "EXPERTS",
     "Expert",
@@ -42,6 +45,7 @@ X = sp.Symbol("x", real=True)
 
 
 @dataclass(frozen=True)
+@fill_doc(REFERENCES)
 class Expert:
     r"""An expert function :math:`h(x, \eta)` of a scalar input with named parameters.
 
@@ -77,11 +81,7 @@ class Expert:
     e.g. :math:`\partial h/\partial a = x\, \partial h/\partial b` for every expert of the form
     :math:`\varphi(a x + b)`. The instance is frozen.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -136,6 +136,7 @@ def relu(z: sp.Expr) -> sp.Expr:
     return sp.Piecewise((z, z > 0), (0, True))
 
 
+@fill_doc(REFERENCES)
 def sigmoid(z: sp.Expr) -> sp.Expr:
     r"""The logistic function :math:`1/(1 + e^{-z})`.
 
@@ -165,11 +166,7 @@ def sigmoid(z: sp.Expr) -> sp.Expr:
     Definition 1 of [1]_ (ReLU, :math:`\tanh`, :math:`z^p`); an affine change of
     :math:`\tanh`, added as the common smooth activation.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -216,6 +213,7 @@ def gelu(z: sp.Expr) -> sp.Expr:
     return z * (1 + sp.erf(z / sp.sqrt(2))) / 2
 
 
+@fill_doc(REFERENCES)
 def linear() -> Expert:
     r"""The linear expert :math:`h(x, (a, b)) = a x + b` (seed 002, Example after Definition 1).
 
@@ -235,11 +233,7 @@ def linear() -> Expert:
     identifiability (the condition asks for linearly independent derivatives of :math:`h`);
     its second derivatives in :math:`(a, b)`, for one, vanish identically.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -250,6 +244,7 @@ def linear() -> Expert:
     return Expert("linear", a * X + b, X, (a, b), "h(x,(a,b)) = a^T x + b")
 
 
+@fill_doc(REFERENCES)
 def ffn(activation: str) -> Expert:
     r"""The one-layer FFN expert :math:`h(x, (a, b)) = \varphi(a x + b)` (seed 002, Example).
 
@@ -281,11 +276,7 @@ def ffn(activation: str) -> Expert:
     are added here as common smooth activations. The checks test these statements rather
     than assume them.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -316,6 +307,7 @@ def ffn(activation: str) -> Expert:
     )
 
 
+@fill_doc(REFERENCES)
 def two_layer(activation: str, width: int = 1, last_bias: bool = True) -> Expert:
     r"""Two-layer FFN expert :math:`\varphi(x W_1 + b_1) W_2 \,(+\, b_2)` (seed 000, reply to Q1).
 
@@ -352,11 +344,7 @@ def two_layer(activation: str, width: int = 1, last_bias: bool = True) -> Expert
     without the last bias (:math:`\varphi(x W_1 + b_1) W_2`) is; the checks test these
     statements.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -385,6 +373,7 @@ def two_layer(activation: str, width: int = 1, last_bias: bool = True) -> Expert
     return Expert(f"two-layer-{activation}-{tag}", expr, X, tuple(params), text)
 
 
+@fill_doc(REFERENCES)
 def poly_expert() -> Expert:
     r"""The polynomial expert :math:`h(x, \eta) = (\eta x)^2` of seeds 002 and 000.
 
@@ -404,11 +393,7 @@ def poly_expert() -> Expert:
     the parameter estimation rate. Note :math:`h(x, \eta) = h(x, -\eta)`, so :math:`\eta` is
     identifiable only up to sign.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------

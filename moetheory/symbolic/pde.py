@@ -29,6 +29,8 @@ import numpy as np
 import sympy as sp
 from sympy.polys.domains import QQ
 
+from moetheory._doccer import fill_doc
+from moetheory.symbolic._docs import REFERENCES
 from moetheory.symbolic.routers import NB, NX, Router, U, coordinates
 
 __all__ = [
@@ -69,6 +71,7 @@ EULER_FACTS: tuple[str, ...] = (
 )
 
 
+@fill_doc(REFERENCES)
 def expert() -> sp.Expr:
     r"""The undefined expert function :math:`h(x, \eta)` of the PDE.
 
@@ -87,11 +90,7 @@ def expert() -> sp.Expr:
     Keeping :math:`h` undefined makes every result hold for all expert functions at once,
     as eq. (4) of [1]_ is stated.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -102,6 +101,7 @@ def expert() -> sp.Expr:
 
 
 @dataclass(frozen=True)
+@fill_doc(REFERENCES)
 class EulerResult:
     r"""The closed form of :math:`\beta_1^\top \partial H/\partial\beta_1` on one smooth piece.
 
@@ -140,11 +140,7 @@ class EulerResult:
     Eq. (4) of [1]_ holds on the piece exactly when :attr:`holds_identically`, i.e. when
     the ratio :math:`\frac{d}{dc} s(c\beta_1)|_{c=1}` cancels to 0.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -200,6 +196,7 @@ class EulerResult:
         return [f"{sp.sstr(f)} = 0" for f in self.vanishing] + ["h(x, eta) = 0"]
 
 
+@fill_doc(REFERENCES)
 def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> EulerResult:
     r""":math:`\beta_1^\top\partial H/\partial\beta_1` in closed form, valid for every :math:`d_1`.
 
@@ -243,11 +240,7 @@ def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> Eul
     is 0: this is the PDE (4) of [1]_. For the perturbed router of eq. (8) it is
     :math:`\tau_1 u / ((n_b + \tau_1)^2 (n_x + \tau_2))`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -324,6 +317,7 @@ def vanishing_factors(expr: sp.Expr) -> list[sp.Expr]:
     return [f for f, _ in factors if not (f.is_positive or f.is_negative)]
 
 
+@fill_doc(REFERENCES)
 def one_sided_euler(
     router: Router, at: sp.Expr, token_piece: str | None = None
 ) -> dict[str, sp.Expr]:
@@ -362,11 +356,7 @@ def one_sided_euler(
     score is scale invariant (right derivative 0, eq. (4) of [1]_ holds), scaling inwards
     it is linear in :math:`\beta_1` (left derivative :math:`u/\varepsilon`).
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -494,6 +484,7 @@ def reduce_norms(expr: sp.Expr, beta1: sp.Matrix, x: sp.Matrix) -> sp.Expr:
     return num.rem(relations).as_expr()
 
 
+@fill_doc(REFERENCES)
 def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
     r"""Recompute :math:`\beta_1^\top \partial H/\partial\beta_1` in coordinates and compare.
 
@@ -531,11 +522,7 @@ def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
     of [1]_ is thereby checked in dimension :math:`d_1` independently of the Euler-operator
     argument.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -787,6 +774,7 @@ def nonnegative_certificate(
     }
 
 
+@fill_doc(REFERENCES)
 def linear_second_order_explicit(d1: int) -> dict[str, Any]:
     r"""Linear router and :math:`h = \varphi(a^\top x + b)` in coordinates of dimension ``d1``.
 
@@ -822,11 +810,7 @@ def linear_second_order_explicit(d1: int) -> dict[str, Any]:
     the parameter interaction of the linear-router MoE that [1]_ contrasts with eq. (4);
     and :math:`\beta_1^\top \partial H/\partial\beta_1 = (\beta_1^\top x) H \ne 0`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -852,6 +836,7 @@ def linear_second_order_explicit(d1: int) -> dict[str, Any]:
     }
 
 
+@fill_doc(REFERENCES)
 def linear_second_order_scalar() -> dict[str, sp.Expr]:
     r"""Dimension-free form of the linear-router identities, via directional derivatives.
 
@@ -876,11 +861,7 @@ def linear_second_order_scalar() -> dict[str, sp.Expr]:
     means the vectors are equal, in every dimension. The Euler derivative is
     :math:`\frac{d}{dc}H(c\beta_1)` at :math:`c = 1`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------

@@ -30,6 +30,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from moetheory._doccer import fill_doc
+from moetheory.symbolic._docs import REFERENCES
+
 __all__ = [
     "COSINE",
     "EPS",
@@ -96,6 +99,7 @@ def _check_nonneg(name: str, value: Any) -> None:
 
 
 @dataclass(frozen=True)
+@fill_doc(REFERENCES)
 class Normalisation:
     r"""How one vector's norm enters the score: the factor :math:`\varphi(\|v\|)`.
 
@@ -132,11 +136,7 @@ class Normalisation:
     smooth pieces, :math:`n > \varepsilon` (``"inactive"``) and :math:`n < \varepsilon`
     (``"active"``).
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -319,6 +319,7 @@ def coordinates(d1: int) -> tuple[sp.Matrix, sp.Matrix]:
 
 
 @dataclass(frozen=True)
+@fill_doc(REFERENCES)
 class Router:
     r"""A router score :math:`s = \beta_1^\top x\,\varphi_b(\|\beta_1\|)\,\varphi_x(\|x\|)`.
 
@@ -351,11 +352,7 @@ class Router:
     The cosine router (eq. (2) of [1]_) is
     :math:`s = \beta_1^\top x/(\|\beta_1\|\,\|x\|)`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -568,6 +565,7 @@ LINEAR = Router("linear", Normalisation("none"), Normalisation("none"), "linear 
 COSINE = Router("cosine", Normalisation("exact"), Normalisation("exact"), "eq. (2)")
 
 
+@fill_doc(REFERENCES)
 def perturbed_cosine_router(tau1: Any = TAU1, tau2: Any = TAU2) -> Router:
     r"""The perturbed cosine router of eq. (8).
 
@@ -605,11 +603,7 @@ def perturbed_cosine_router(tau1: Any = TAU1, tau2: Any = TAU2) -> Router:
     c\beta_1`, so the parameter interaction :math:`\beta_1^\top \partial H/\partial\beta_1 = 0`
     of eq. (4) fails.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -630,6 +624,7 @@ def perturbed_cosine_router(tau1: Any = TAU1, tau2: Any = TAU2) -> Router:
     return Router(f"perturbed(tau1={t1}, tau2={t2})", expert, token, "eq. (8)")
 
 
+@fill_doc(REFERENCES)
 def normalised_router(kind: str, on: str, eps: Any = EPS, other: str = "none") -> Router:
     r"""A practical normalised router: an :math:`\varepsilon`-normalisation on one or both vectors.
 
@@ -669,11 +664,7 @@ def normalised_router(kind: str, on: str, eps: Any = EPS, other: str = "none") -
     (PyTorch's ``F.normalize``) or by an additive :math:`\varepsilon`; the checks ask whether
     each variant keeps the parameter interaction of eq. (4) of [1]_.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -708,6 +699,7 @@ IMPLEMENTATION_VARIANTS: tuple[Router, ...] = tuple(
 )
 
 
+@fill_doc(REFERENCES)
 def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     r"""The linear router score :math:`\beta_1^\top x`.
 
@@ -736,11 +728,7 @@ def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     -----
     The linear router of the softmax-gated MoE that [1]_ compares with.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -750,6 +738,7 @@ def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     return LINEAR.evaluate(beta1, x)
 
 
+@fill_doc(REFERENCES)
 def cosine_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     r"""The cosine router score of eq. (2), :math:`\beta_1^\top x / (\|\beta_1\|\,\|x\|)`.
 
@@ -780,11 +769,7 @@ def cosine_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     Eq. (2) of [1]_. The score is invariant under :math:`\beta_1 \to c\beta_1`,
     :math:`c > 0`, which gives the PDE (4).
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -798,6 +783,7 @@ def cosine_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     return COSINE.evaluate(beta1, x)
 
 
+@fill_doc(REFERENCES)
 def perturbed_cosine_score(
     beta1: Sequence[float], x: Sequence[float], tau1: float, tau2: float
 ) -> float:
@@ -836,11 +822,7 @@ def perturbed_cosine_score(
 
     defined at :math:`x = 0` (where it is 0) when :math:`\tau_2 > 0`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -904,6 +886,7 @@ def normalised_score(
     return normalised_router(kind, on, eps).evaluate(beta1, x)
 
 
+@fill_doc(REFERENCES)
 def gradient_norm_squared(
     router: Router, wrt: str, pieces: tuple[str, str] | None = None
 ) -> sp.Expr:
@@ -945,11 +928,7 @@ def gradient_norm_squared(
     symmetrically for :math:`\beta_1`. It measures the stability of the router near
     :math:`x = 0`, the motivation of the perturbation in [1]_.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import PAIR_READINGS, _check_reading, _ground_truths
 
@@ -23,6 +23,7 @@ __all__ = [
 ]
 
 
+@fill_doc(_docs.REFERENCES)
 def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
     r"""Routing counts :math:`L_t^{(m)}`: the rounds up to :math:`t` routed to expert :math:`m`.
 
@@ -54,10 +55,7 @@ def expert_counts(expert: np.ndarray, n_experts: int) -> np.ndarray:
     :math:`L_t^{(m)} = \sum_{\tau \le t} \mathbb{1}[m_\tau = m]`, the counts in which
     Theorems 1 and 2 of [1]_ state their bounds.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -119,7 +117,7 @@ def _s_d(W: np.ndarray, pairs: str) -> tuple[np.ndarray, np.ndarray]:
     return s_term, d_term
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm1_forgetting_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -161,10 +159,7 @@ def thm1_forgetting_bound(
 
     eq. (19) of Theorem 1 in [1]_, evaluated on the routing of a simulated run.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -182,7 +177,7 @@ def thm1_forgetting_bound(
     return (a.sum(axis=1) * s_term - a.sum(axis=1) * d_term) / (t_value - 1)
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm1_generalization_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -223,10 +218,7 @@ def thm1_generalization_bound(
 
     eq. (20) of Theorem 1 in [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -252,7 +244,7 @@ def _cluster_gaps(W: np.ndarray, clusters: Sequence[int]) -> tuple[np.ndarray, n
     return gaps, labels
 
 
-@shared_sections(**_docs.CLUSTERS)
+@fill_doc(_docs.CLUSTERS)
 def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     r""":math:`\Psi_1` of Theorem 2: the mean squared gap between tasks of the same cluster.
 
@@ -281,10 +273,7 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
 
     the within-cluster term of Theorem 2 in [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -296,7 +285,7 @@ def psi1(W: np.ndarray, clusters: Sequence[int]) -> float:
     return float(np.mean(np.sum(gaps * same, axis=1) / same.sum(axis=1)))
 
 
-@shared_sections(**_docs.CLUSTERS)
+@fill_doc(_docs.CLUSTERS)
 def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     r""":math:`\Psi_2` of Theorem 2: the mean squared gap from a task to the clusters.
 
@@ -325,10 +314,7 @@ def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
 
     the between-cluster term of Theorem 2 in [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -341,7 +327,7 @@ def psi2(W: np.ndarray, clusters: Sequence[int]) -> float:
     return float(np.mean(np.mean(per_k, axis=0)))
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm2_forgetting_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -394,10 +380,7 @@ def thm2_forgetting_bound(
 
     eq. (21) of Theorem 2 in [1]_, the garbled index :math:`i` read as :math:`\tau`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -424,7 +407,7 @@ def thm2_forgetting_bound(
     return (first * s_term + second * d_term + psi * third) / (t_value - 1)
 
 
-@shared_sections(**_docs.BOUNDS)
+@fill_doc(_docs.BOUNDS)
 def thm2_generalization_bound(
     expert: np.ndarray,
     ground_truths: np.ndarray,
@@ -477,10 +460,7 @@ def thm2_generalization_bound(
     eq. (22) of Theorem 2 in [1]_; ``"split"`` moves the exploration term out of the
     factor :math:`r^{L_T}`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

@@ -1,29 +1,34 @@
-"""Docstring sections that several functions of :mod:`moetheory.continual.theory` share.
+"""Docstring parts that several functions of :mod:`moetheory.continual.theory` share.
 
-Each dictionary holds the sections of one family of functions, by placeholder name; a
-function's docstring names each at ``%(name)s`` and
-:func:`moetheory.continual._docstrings.shared_sections` fills them in. The first line of a
-section follows the placeholder's indentation, the others carry the docstring's own.
+Each dictionary holds the parts of one family of functions, by placeholder name; a
+function's docstring names each at ``%(name)s`` and :func:`moetheory._doccer.fill_doc` fills
+them in. The parts are written unindented: their lines after the first take the indentation
+of the placeholder's line. Every family holds the package's References section
+(:data:`moetheory.continual._docs.REFERENCES`, re-exported here for the functions outside the
+families).
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from moetheory.continual._docs import REFERENCES
+
+__all__ = ["REFERENCES"]
 
 #: The ``pairs`` parameter: the reading of the pair sum in Theorems 1 and 2.
 _PAIRS = r"""pairs : {"ordered", "unordered", "diagonal"}, optional
-        Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``."""
+    Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``."""
 
 #: The single-expert formulas evaluated for concrete ground truths: the parameters ``W``,
 #: ``s`` and ``d`` and the errors of their checks.
 SINGLE_EXPERT: dict[str, str] = {
+    **REFERENCES,
     "w_s_d": r"""W : ndarray, shape (N, d)
-        Ground truths.
-    s, d : int
-        Samples per task and dimension, ``1 <= s < d``""",
+    Ground truths.
+s, d : int
+    Samples per task and dimension, ``1 <= s < d``""",
     "errors": (
         r"If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,"
-        "\n        or a round is not an integer of the allowed range."
+        "\nor a round is not an integer of the allowed range."
     ),
 }
 
@@ -31,68 +36,74 @@ SINGLE_EXPERT: dict[str, str] = {
 #: ``ground_truths`` (``routing``), ``n_experts`` and ``r_value`` (``m_r``), ``pairs``, and
 #: the errors of their checks.
 BOUNDS: dict[str, str] = {
+    **REFERENCES,
     "routing": r"""expert : ndarray of int, shape (R, T)
-        Routed expert (0-based) of every round of every replicate.
-    ground_truths : ndarray, shape (R, N, d)
-        Ground truths of every replicate.""",
+    Routed expert (0-based) of every round of every replicate.
+ground_truths : ndarray, shape (R, N, d)
+    Ground truths of every replicate.""",
     "m_r": r"""n_experts : int
-        Number of experts :math:`M`.
-    r_value : float
-        :math:`r = 1 - s/d \in [0, 1)`.""",
+    Number of experts :math:`M`.
+r_value : float
+    :math:`r = 1 - s/d \in [0, 1)`.""",
     "pairs": _PAIRS,
     "errors": r"""If ``r_value`` is outside :math:`[0, 1)`, ``ground_truths`` does not have shape
-        (R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
-        entry of ``expert`` is outside ``[0, n_experts)``""",
+(R, N, d) matching ``expert``, ``pairs`` is unknown, a round is out of range, or an
+entry of ``expert`` is outside ``[0, n_experts)``""",
 }
 
 #: The expressions of Theorems 1 and 2: the parameter ``pairs`` and its error.
 STATEMENTS: dict[str, str] = {
+    **REFERENCES,
     "pairs": _PAIRS,
     "raises": r"""KeyError
-        If ``pairs`` is not a key of :data:`PAIR_READINGS`.""",
+    If ``pairs`` is not a key of :data:`PAIR_READINGS`.""",
 }
 
 #: The cluster constants :math:`\Psi_1, \Psi_2`: their parameters and Raises section.
 CLUSTERS: dict[str, str] = {
+    **REFERENCES,
     "parameters": r"""W : ndarray, shape (N, d)
-        Ground truths.
-    clusters : sequence of int, length N
-        Cluster label of each ground truth.""",
+    Ground truths.
+clusters : sequence of int, length N
+    Cluster label of each ground truth.""",
     "raises": r"""Raises
-    ------
-    ValueError
-        If ``W`` is not a finite (N, d) array or ``clusters`` does not have one label per
-        ground truth.""",
+------
+ValueError
+    If ``W`` is not a finite (N, d) array or ``clusters`` does not have one label per
+    ground truth.""",
 }
 
 #: The coverage probabilities of Lemma 11: their parameters and Raises section.
 COVERAGE: dict[str, str] = {
+    **REFERENCES,
     "parameters": r"""n_sets : int
-        Number of sets :math:`N \ge 1` (tasks or clusters).
-    n_experts : int
-        Number of experts :math:`M \ge 1`.""",
+    Number of sets :math:`N \ge 1` (tasks or clusters).
+n_experts : int
+    Number of experts :math:`M \ge 1`.""",
     "raises": r"""Raises
-    ------
-    ValueError
-        If ``n_sets`` or ``n_experts`` is not an integer >= 1.""",
+------
+ValueError
+    If ``n_sets`` or ``n_experts`` is not an integer >= 1.""",
 }
 
 #: The closed forms of the exact single-expert means: their Raises section.
 EXACT_EXPRESSIONS: dict[str, str] = {
+    **REFERENCES,
     "raises": r"""Raises
-    ------
-    ValueError
-        Not expected: raised only if the SymPy sum were not linear in :math:`S` and
-        :math:`D` (an internal consistency check).""",
+------
+ValueError
+    Not expected: raised only if the SymPy sum were not linear in :math:`S` and
+    :math:`D` (an internal consistency check).""",
 }
 
 #: Eq. (17) in SymPy under a reading: the parameter ``reading`` and the Raises section.
 FORGETTING_EXPRESSIONS: dict[str, str] = {
+    **REFERENCES,
     "reading": r"""reading : str, optional
-        ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
-        ``"main-as-printed/ordered"``.""",
+    ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
+    ``"main-as-printed/ordered"``.""",
     "raises": r"""Raises
-    ------
-    ValueError
-        If ``reading`` is not one of :data:`FORGETTING_READINGS`.""",
+------
+ValueError
+    If ``reading`` is not one of :data:`FORGETTING_READINGS`.""",
 }

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import (
     D,
@@ -40,6 +40,7 @@ __all__ = [
 
 
 @functools.cache
+@fill_doc(_docs.REFERENCES)
 def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
     r"""Exact :math:`\mathbb{E}\|w_t - w_{n_i}\|^2` of a single expert at round ``time``.
 
@@ -82,10 +83,7 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
     .. math:: \mathbb{E}\|w_t - w_{n_i}\|^2 = \frac{r^t S}{N}
               + \Big(1 - r^t - (1 - r) r^{t-i}\Big)\frac{D}{N^2}.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -99,7 +97,7 @@ def expected_error_expr(time: sp.Expr, task_round: sp.Expr) -> sp.Expr:
 
 
 @shared()
-@shared_sections(**_docs.EXACT_EXPRESSIONS)
+@fill_doc(_docs.EXACT_EXPRESSIONS)
 def exact_generalization_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert, eq. (16), in closed form.
 
@@ -125,10 +123,7 @@ def exact_generalization_expr() -> sp.Expr:
     Eq. (18) of Proposition 4 in [1]_ has :math:`(1 - r^T) D/N^2` without the factor
     :math:`(T - 1)/T`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -139,7 +134,7 @@ def exact_generalization_expr() -> sp.Expr:
 
 
 @shared()
-@shared_sections(**_docs.EXACT_EXPRESSIONS)
+@fill_doc(_docs.EXACT_EXPRESSIONS)
 def exact_forgetting_expr() -> sp.Expr:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert, eq. (15), in closed form.
 
@@ -165,10 +160,7 @@ def exact_forgetting_expr() -> sp.Expr:
 
     summed in closed form (geometric sums, :math:`r \ne 1`).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -179,6 +171,7 @@ def exact_forgetting_expr() -> sp.Expr:
     return _collect_sd(_geometric(sp.expand(gap), _i, 1, t - 1) / (t - 1))
 
 
+@fill_doc(_docs.REFERENCES)
 def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
     r"""Summand over :math:`i` of Appendix H's middle expression, read literally.
 
@@ -218,10 +211,7 @@ def appendix_h_literal_summand(kind: str, factor_i: bool = False) -> sp.Expr:
     :math:`\mathbb{E}[G_T]` is :math:`\frac1T\sum_{i\le T}` and :math:`\mathbb{E}[F_t]` is
     :math:`\frac{1}{t-1}\sum_{i<t}` of the summand.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -245,7 +235,7 @@ def _error_function():  # type: ignore[no-untyped-def]
     return sp.lambdify((t, _i, r, S, D, N), expected_error_expr(t, _i), "numpy")
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
@@ -277,10 +267,7 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
     through the closed form), with :math:`S = \sum_n\|w_n\|^2` and :math:`D` the ordered
     pair sum.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -296,7 +283,7 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
     ])
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
@@ -326,10 +313,7 @@ def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> 
     -----
     Uses :func:`expected_error_expr` term by term (numerical sum over :math:`i`).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -346,6 +330,7 @@ def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> 
     return np.array(out)
 
 
+@fill_doc(_docs.REFERENCES)
 def single_expert_exact_moments(
     W: Sequence[Sequence[Fraction | int]], r_value: Fraction, horizon: int
 ) -> tuple[list[Fraction], list[Fraction]]:
@@ -387,10 +372,7 @@ def single_expert_exact_moments(
     :math:`N^T` equally likely sequences in exact rational arithmetic. It is independent of
     the closed forms.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

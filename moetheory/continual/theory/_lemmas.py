@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import overparam_ratio
 from moetheory.symbolic.exact import to_exact
@@ -25,6 +25,7 @@ __all__ = [
 ]
 
 
+@fill_doc(_docs.REFERENCES)
 def projection_mean_definition1(u: np.ndarray, v: np.ndarray, s: int, d: int) -> float:
     r""":math:`\mathbb{E}\|P_t u\|^2` when :math:`X_t` follows Definition 1.
 
@@ -63,10 +64,7 @@ def projection_mean_definition1(u: np.ndarray, v: np.ndarray, s: int, d: int) ->
 
     not the :math:`\frac{s}{d} I` of Lemma 16's Gaussian features.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -86,6 +84,7 @@ def projection_mean_definition1(u: np.ndarray, v: np.ndarray, s: int, d: int) ->
     return (s - 1) / (d - 1) * float(u @ u) + (d - s) / (d - 1) * float(v @ u) ** 2 / vv
 
 
+@fill_doc(_docs.REFERENCES)
 def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational) -> list:
     r"""Exact routing probabilities :math:`p_m = P(\arg\max_{m'} (h_{m'} + r_{m'}) = m)`.
 
@@ -120,10 +119,7 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
     the integrand is a polynomial between the breakpoints where an argument crosses 0 or
     :math:`\lambda`, and is integrated exactly piece by piece.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -157,7 +153,7 @@ def routing_probabilities_exact(h: Sequence[sp.Rational | int], lam: sp.Rational
     return probs
 
 
-@shared_sections(**_docs.COVERAGE)
+@fill_doc(_docs.COVERAGE)
 def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     r"""Exact probability that every one of :math:`N` sets receives an expert.
 
@@ -186,10 +182,7 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
 
     the model of Lemma 11 of [1]_.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -208,7 +201,7 @@ def coverage_probability_exact(n_sets: int, n_experts: int) -> Fraction:
     )
 
 
-@shared_sections(**_docs.COVERAGE)
+@fill_doc(_docs.COVERAGE)
 def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     r"""The product step of Lemma 11's proof, :math:`(1 - (1 - 1/N)^M)^N`, exactly.
 
@@ -235,10 +228,7 @@ def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     :math:`1 - (1 - 1/N)^M`) as independent. They are not: for :math:`N = M = 2` the exact
     probability is :math:`1/2 < 9/16` (:func:`coverage_probability_exact`).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -249,7 +239,7 @@ def coverage_product_step(n_sets: int, n_experts: int) -> Fraction:
     return (1 - Fraction(n_sets - 1, n_sets) ** n_experts) ** n_sets
 
 
-@shared_sections(**_docs.COVERAGE)
+@fill_doc(_docs.COVERAGE)
 def coverage_union_bound(n_sets: int, n_experts: int, dps: int = 50) -> mpmath.mpf:
     r"""Lemma 11's bound :math:`1 - N e^{-M/N}` at ``dps`` decimal digits.
 
@@ -276,10 +266,7 @@ def coverage_union_bound(n_sets: int, n_experts: int, dps: int = 50) -> mpmath.m
     The lower bound of Lemma 11 of [1]_ on the probability that every set receives an
     expert, from :math:`(1 - 1/N)^M \le e^{-M/N}` and the union bound.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

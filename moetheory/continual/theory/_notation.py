@@ -8,6 +8,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import sympy as sp
 
+from moetheory._doccer import fill_doc
+from moetheory.continual.theory import _docs
+
 __all__ = [
     "FORGETTING_READINGS",
     "GENERALIZATION_READINGS",
@@ -66,6 +69,7 @@ FORGETTING_READINGS: tuple[str, ...] = tuple(
 
 
 
+@fill_doc(_docs.REFERENCES)
 def overparam_ratio(s: int, d: int) -> float:
     r"""Over-parameterisation ratio :math:`r = 1 - s/d` of Section 5.
 
@@ -96,10 +100,7 @@ def overparam_ratio(s: int, d: int) -> float:
     :math:`s`-dimensional subspace; for Gaussian features :math:`\mathbb{E}[I - P_t] = r I`,
     so :math:`r` is the expected fraction of a model error that survives one round.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -126,6 +127,7 @@ def _ground_truths(W: np.ndarray) -> np.ndarray:
     return W
 
 
+@fill_doc(_docs.REFERENCES)
 def pair_gap_sum(W: np.ndarray, reading: str = "ordered") -> float:
     r"""The seed's pair sum ":math:`\sum_{n=n'} \|w_{n'} - w_n\|^2`" of eqs. (17)-(22).
 
@@ -158,10 +160,7 @@ def pair_gap_sum(W: np.ndarray, reading: str = "ordered") -> float:
     :math:`\mathbb{E}\|w_{n_l} - w_{n_i}\|^2 = D/N^2` for independent uniform tasks, i.e. the
     sum over all ordered pairs.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import (
     FORGETTING_READINGS,
@@ -41,6 +41,7 @@ __all__ = [
 
 
 @shared()
+@fill_doc(_docs.REFERENCES)
 def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     r"""Eq. (18) of Proposition 4 as written, under a pair-sum reading.
 
@@ -71,10 +72,7 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     .. math:: \mathbb{E}[G_T] = \frac{r^T}{N}\sum_{n=1}^N \|w_n\|^2
               + \frac{1 - r^T}{N^2}\sum_{n \ne n'} \|w_{n'} - w_n\|^2 .
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -86,7 +84,7 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
     return r**T * S / N + (1 - r**T) * PAIR_READINGS[reading] * D / N**2
 
 
-@shared_sections(**_docs.FORGETTING_EXPRESSIONS)
+@fill_doc(_docs.FORGETTING_EXPRESSIONS)
 def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Summand over :math:`\tau` of eq. (17) (or of Appendix H's form) under a reading.
 
@@ -119,10 +117,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
     :math:`r^\tau - r^t`, or take Appendix H's expression with or without its stray factor
     :math:`i`.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -145,7 +140,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
 
 
 @shared()
-@shared_sections(**_docs.FORGETTING_EXPRESSIONS)
+@fill_doc(_docs.FORGETTING_EXPRESSIONS)
 def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Closed form of eq. (17) (or of Appendix H's form) under a reading.
 
@@ -170,10 +165,7 @@ def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     -----
     Results are cached per reading (the summation takes about a second).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -186,6 +178,7 @@ def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     return sp.simplify(_geometric(sp.expand(term), _tau, 1, t - 1) / (t - 1))
 
 
+@fill_doc(_docs.REFERENCES)
 def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
     r"""Eq. (17) (or Appendix H's form) at a concrete round, by finite summation.
 
@@ -219,10 +212,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
     :func:`moetheory.symbolic.exact.to_exact`; no closed-form summation is involved, so the value
     checks :func:`prop4_forgetting_expr` independently.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -238,7 +228,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
 
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def prop4_generalization(
     W: np.ndarray, s: int, d: int, T_values: Sequence[int], reading: str = "ordered"
 ) -> np.ndarray:
@@ -272,10 +262,7 @@ def prop4_generalization(
     Eq. (18) of Proposition 4 in [1]_, with :math:`S = \sum_n \|w_n\|^2` and :math:`D` the
     pair sum (:func:`pair_gap_sum`).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -290,7 +277,7 @@ def prop4_generalization(
     return rv**Ts * s_sum / n + (1 - rv**Ts) * c * d_sum / n**2
 
 
-@shared_sections(**_docs.SINGLE_EXPERT)
+@fill_doc(_docs.SINGLE_EXPERT)
 def prop4_forgetting(
     W: np.ndarray, s: int, d: int, t_values: Sequence[int], reading: str = FORGETTING_READINGS[0]
 ) -> np.ndarray:
@@ -325,10 +312,7 @@ def prop4_forgetting(
     Direct numerical summation over :math:`\tau = 1, \dots, t - 1` of the summand of
     :func:`prop4_forgetting_summand`, independent of the SymPy closed form.
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------

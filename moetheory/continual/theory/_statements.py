@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from moetheory.continual._docstrings import shared_sections
+from moetheory._doccer import fill_doc
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import N, S, T, _gap, _l, _tau, r, t
 
@@ -30,7 +30,7 @@ Psi1 = sp.Symbol("Psi_1", nonnegative=True)
 Psi2 = sp.Symbol("Psi_2", nonnegative=True)
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (19) (Theorem 1) as a SymPy sum in :math:`L(a, b) = L_a^{(m_b)}`.
 
@@ -59,10 +59,7 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     .. math:: \frac{1}{t-1}\sum_{\tau=1}^{t-1}\Big[(r^{L_t} - r^{L_\tau})\frac{S}{N}
               + (r^{L_\tau} - r^{L_t})\frac{c D}{N^2}\Big].
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -78,7 +75,7 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return sp.Sum(term, (_tau, 1, t - 1)) / (t - 1)
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (20) (Theorem 1) as a SymPy sum in :math:`L(T_1, \tau)`.
 
@@ -106,10 +103,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     .. math:: \frac1T\sum_{\tau=1}^{T}\Big[r^{L_{T_1}}\frac{S}{N}
               + (1 - r^{L_{T_1}})\frac{c D}{N^2}\Big].
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -121,7 +115,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return sp.Sum(term, (_tau, 1, T)) / T
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (21) (Theorem 2, :math:`t > T_1`) as a SymPy expression.
 
@@ -153,10 +147,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
               + \sum_{\tau=1}^{T_1}(r^{L_\tau} - r^{L_{T_1}})\frac{c D}{N^2}
               + \Psi_1 \sum_{\tau=T_1+1}^{t}(1 - r^{L_t - L_\tau})\, r^{L_t - L_{T_1} - 1}\Big].
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
@@ -173,7 +164,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     return (first + second + third) / (t - 1)
 
 
-@shared_sections(**_docs.STATEMENTS)
+@fill_doc(_docs.STATEMENTS)
 def thm2_generalization_bound_expr(
     pairs: str = "ordered", grouping: str = "as-printed"
 ) -> sp.Expr:
@@ -210,10 +201,7 @@ def thm2_generalization_bound_expr(
               \sum_{l=1}^{T_1} r^{L_T - L_{T_1}}(1 - r^{L_{T_1}})\frac{c D}{N^2}\Big)
               + \frac{\Psi_2 + \Psi_1}{T}\sum_{\tau=T_1+1}^{T}(1 - r^{L_T - L_{T_1}}).
 
-    References
-    ----------
-    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
-       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+    %(references)s
 
     Examples
     --------
