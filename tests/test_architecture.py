@@ -110,3 +110,16 @@ def test_no_source_file_over_1500_lines() -> None:
             if n > 1500 and "_build" not in path.parts:
                 long[str(path.relative_to(ROOT))] = n
     assert long == {}
+
+
+def test_no_control_character_in_a_source_file() -> None:
+    # an editor that writes "\b" of "\beta" as a backspace leaves a docstring that renders
+    # as garbage (found by the docs' rendering test after a refactor); this finds it at once
+    bad = []
+    for folder in ("moetheory", "proofs_checks", "tests", "benchmarks", "examples", "docs"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in {".py", ".md"} and "_build" not in path.parts:
+                text = path.read_text(encoding="utf-8")
+                bad += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, i) + 1}"
+                        for i, ch in enumerate(text) if ord(ch) < 32 and ch not in "\n\t"]
+    assert bad == []

@@ -70,6 +70,29 @@ def run_module_checks(prefixes: Sequence[str] | None = None,
 def run_as_script() -> None:
     """Verify the claims of the module run as a script and exit with the run's code.
 
+    Returns
+    -------
+    None
+        It never returns: it raises :class:`SystemExit`.
+
+    Raises
+    ------
+    SystemExit
+        Always, with the exit code of :func:`run_module_checks` (the command-line arguments
+        are those of ``moetheory verify``).
+
+    See Also
+    --------
+    run_module_checks : the run, for a chosen set of claims.
+
+    Notes
+    -----
+    The claims are those the module running as ``__main__`` has registered when it calls
+    this, by their exact IDs, so a module never lists its own claims twice; the module may
+    be one of ``proofs_checks`` or a user's own file of claims.
+
+    Examples
+    --------
     The last lines of every module of ``proofs_checks``::
 
         if __name__ == "__main__":
@@ -77,14 +100,17 @@ def run_as_script() -> None:
 
             run_as_script()
 
-    Raises
-    ------
-    SystemExit
-        Always, with the exit code of :func:`run_module_checks` (command-line arguments
-        are those of ``moetheory verify``).
-
-    See Also
-    --------
-    run_module_checks : the run, for a chosen set of claims.
+    >>> import subprocess, sys, textwrap
+    >>> code = textwrap.dedent('''
+    ...     from moetheory import Outcome, Verdict, claim
+    ...     claim("mine.one", reading="r", statement="s", seed_files=["none"],
+    ...           section="Mine")(lambda ctx: Outcome(Verdict.PROVED, "ok"))
+    ...     from moetheory.engine.script import run_as_script
+    ...     run_as_script()
+    ... ''')
+    >>> out = subprocess.run([sys.executable, "-c", code, "--no-progress"],
+    ...                      capture_output=True, text=True)
+    >>> out.returncode, "`mine.one` — **proved**" in out.stdout
+    (0, True)
     """
     raise SystemExit(run_module_checks())

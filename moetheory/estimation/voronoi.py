@@ -139,7 +139,7 @@ def cell_group_losses(
     -------
     mass, beta1, expert, sup : float
         :math:`\sum_j|\sum_{A_j} w_i - w^*_j|`, :math:`\sum_j\sum_{A_j} w_i
-        \|\Deltaeta_{1ij}\|`, :math:`\sum_j\sum_{A_j} w_i\|\Delta\eta_{ij}\|` and
+        \|\Delta\beta_{1ij}\|`, :math:`\sum_j\sum_{A_j} w_i\|\Delta\eta_{ij}\|` and
         :math:`\sum_j\sum_{A_j} w_i\max_x|h_i(x)-h^*_j(x)|`.
 
     Raises
@@ -149,7 +149,7 @@ def cell_group_losses(
 
     Notes
     -----
-    The cells :math:`A_j` are :func:`voronoi_cells`, the masses :math:`w_i = e^{eta_{0i}}`.
+    The cells :math:`A_j` are :func:`voronoi_cells`, the masses :math:`w_i = e^{\beta_{0i}}`.
 
     See Also
     --------
