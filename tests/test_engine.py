@@ -66,6 +66,30 @@ def _strip_timings(report: dict) -> dict:
     return report
 
 
+def test_version_is_printed_and_exits_0() -> None:
+    import moetheory
+
+    out = subprocess.run([sys.executable, "-m", "moetheory", "--version"],
+                         capture_output=True, text=True)
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"moetheory {moetheory.__version__}\n",
+                                                        "")
+
+
+@pytest.mark.parametrize("argv", [["list", "--json"], ["list"]])
+def test_a_closed_pipe_ends_quietly(argv: list[str]) -> None:
+    # `moetheory list --json | head -c 10`: the reader goes away; no "error: Broken pipe",
+    # no "Exception ignored", the status of a process ended by SIGPIPE (128 + 13)
+    proc = subprocess.Popen([sys.executable, "-m", "moetheory", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    code = proc.wait(timeout=60)
+    assert err == ""
+    assert code in (0, 128 + int(signal.SIGPIPE))  # 0 when all fitted in the pipe's buffer
+
+
 def test_every_catalogue_claim_is_registered_once_in_catalogue_order() -> None:
     load_checks()
     ids = [c.id for c in registered()]

@@ -124,10 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.command, args.only, args.seed
     ('verify', ['cl.fig2'], 3)
     """
+    from moetheory import __version__
+
     parser = _Parser(
         prog="moetheory",
         description="Check the mathematics of Mixture-of-Experts papers by machine.",
     )
+    parser.add_argument("--version", action="version", version=f"moetheory {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     lst = sub.add_parser("list", help="list claims: ID, seed, kind, status or verdict, title")
@@ -557,6 +560,18 @@ def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -
     return f"moetheory: interrupted by {name}"
 
 
+def _detach_stdout() -> None:
+    """Point standard output at ``/dev/null``, so that the interpreter's last flush of what
+    is still buffered finds no closed pipe (and prints no "Exception ignored")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout (redirected in-process)
+        pass
+    finally:
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``moetheory`` console script.
 
@@ -570,7 +585,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         The exit code: 0 on success, 1 when a check ended in ``error`` (or matched
         ``--fail-on``) or a file could not be written, 2 for a bad argument, ``128 + signum``
-        when interrupted (the reports written so far are kept).
+        when interrupted (the reports written so far are kept), 141 (``128 + SIGPIPE``,
+        without a message) when the reader of standard output closed it, as ``head`` does.
 
     Raises
     ------
@@ -607,6 +623,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command == "verify":
                 return _cmd_verify(args)
             return _cmd_reproduce(args)
+        except BrokenPipeError:  # the reader went away (``moetheory list | head``): quietly
+            _detach_stdout()
+            return 128 + int(signal.SIGPIPE)
         except (ValueError, KeyError, OSError) as exc:
             return print_error(exc)
         except ImportError as exc:
