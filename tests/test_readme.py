@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -34,3 +36,22 @@ def test_ci_runs_the_readme_test_command() -> None:
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert printed == _commands()[1]
+
+
+def test_the_project_files_a_user_expects() -> None:
+    # a licence, a way to cite, a change log whose newest release is the package's version,
+    # and the package's authors in its metadata
+    import moetheory
+
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+
+    root = Path(__file__).resolve().parents[1]
+    assert "MIT License" in (root / "LICENSE").read_text(encoding="utf-8")
+    citation = (root / "CITATION.cff").read_text(encoding="utf-8")
+    assert "cff-version:" in citation and f'version: "{moetheory.__version__}"' in citation
+    changes = (root / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = [ln for ln in changes.splitlines()
+                if ln.startswith("## [") and "Unreleased" not in ln]
+    assert releases and releases[0].startswith(f"## [{moetheory.__version__}]")
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["authors"] and project["license"]
