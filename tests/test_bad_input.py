@@ -26,7 +26,14 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim, verify
 from moetheory.engine import registry
 from moetheory.engine.cli import main
 from moetheory.engine.registry import BUILTIN_FAMILY, get_claim, load_checks, unregister
-from moetheory.engine.runner import Interrupted, RunSettings, SignalGuard, claim_context
+from moetheory.engine.runner import (
+    Interrupted,
+    Limits,
+    RunSettings,
+    SignalGuard,
+    claim_context,
+    run_isolated,
+)
 from moetheory.stats import FAMILY_ALPHA
 
 IS_ROOT = os.geteuid() == 0
@@ -139,6 +146,11 @@ BAD_OPTIONS = [
     (["verify", "--timeout", "nan"], "--timeout"),
     (["verify", "--timeout", "soon"], "--timeout"),
     (["verify", "--wall-timeout", "0"], "--wall-timeout"),
+    # beyond what the kernel's 63-bit limits hold: every claim ended `error`, "exit code 70"
+    (["verify", "--timeout", "1e19"], "--timeout"),
+    (["verify", "--timeout", "1e308"], "--timeout"),
+    (["verify", "--wall-timeout", "1e300"], "--wall-timeout"),
+    (["verify", "--memory-limit", "9999999T"], "--memory-limit"),
     (["verify", "--seed", "-1"], "--seed"),
     (["verify", "--seed", "x"], "--seed"),
     (["verify", "--seed", "1.5"], "--seed"),
@@ -369,6 +381,24 @@ def test_api_accepts_numpy_integers(marker) -> None:
     report = verify(["test.marker"], seed=np.int64(3), jobs=np.int32(1))
     assert report["seed"] == 3 and type(report["seed"]) is int
     assert json.dumps(report)  # no NumPy scalar leaks into the report
+
+
+@pytest.mark.parametrize("kw", [{"timeout": 1e19}, {"wall_timeout": 1e300},
+                                {"memory_limit": 2**63}], ids=["timeout", "wall", "memory"])
+def test_api_rejects_limits_beyond_range(kw, marker) -> None:
+    with pytest.raises(ValueError, match=next(iter(kw))):
+        verify(["test.marker"], **kw)
+    assert not marker.exists()
+
+
+def test_a_limit_the_kernel_refuses_is_an_error_that_says_so() -> None:
+    # Limits themselves are not range-checked (RunSettings is): a limit setrlimit refuses
+    # makes the check `error` with the reason, and the check does not run unlimited
+    def check(ctx):
+        return Outcome(Verdict.PROVED, "ran")
+
+    out = run_isolated(check, CheckContext("x", 1), Limits(1e19, 120.0))
+    assert out["verdict"] == "error" and "limits could not be set" in out["summary"]
 
 
 def test_api_infinite_timeout_means_no_limit(marker) -> None:

@@ -27,7 +27,13 @@ from moetheory.engine.levels import FAMILY_ALPHA
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
 from moetheory.engine.report import ReportWriter, build_report, check_output_paths
 from moetheory.engine.reproduce import REPRODUCERS, reproduce
-from moetheory.engine.runner import MAX_JOBS, MIN_MEMORY_LIMIT, Interrupted
+from moetheory.engine.runner import (
+    MAX_JOBS,
+    MAX_MEMORY_LIMIT,
+    MAX_SECONDS,
+    MIN_MEMORY_LIMIT,
+    Interrupted,
+)
 from moetheory.engine.terminal import FORMATS, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
@@ -43,9 +49,10 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"expected a positive number of seconds (or inf for no limit), got {text!r}"
         ) from None
-    if not value > 0:
+    if not (value > 0 and (value <= MAX_SECONDS or value == math.inf)):
         raise argparse.ArgumentTypeError(
-            f"must be a positive number of seconds (or inf for no limit), got {text!r}"
+            f"must be a positive number of seconds up to 1e9 (or inf for no "
+            f"limit), got {text!r}"
         )
     return value
 
@@ -77,9 +84,10 @@ def _memory_size(text: str) -> int:
         )
     number, unit = match.groups()
     value = float(number) * 1024 ** "_kmgt".index(unit.lower() or "_")
-    if not math.isfinite(value) or value < MIN_MEMORY_LIMIT:
+    if not math.isfinite(value) or not MIN_MEMORY_LIMIT <= value <= MAX_MEMORY_LIMIT:
         raise argparse.ArgumentTypeError(
-            f"must be at least {MIN_MEMORY_LIMIT // 2**20}M, got {text!r}"
+            f"must be from {MIN_MEMORY_LIMIT // 2**20}M to {MAX_MEMORY_LIMIT // 2**40}T, "
+            f"got {text!r}"
         )
     return int(value)
 

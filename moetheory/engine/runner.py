@@ -83,6 +83,10 @@ WALL_SLACK = 10.0
 MAX_JOBS = 256
 #: Smallest ``memory_limit`` accepted, in bytes (the interpreter alone needs more).
 MIN_MEMORY_LIMIT = 64 * 2**20
+#: Largest ``memory_limit`` accepted, in bytes (1 EiB; the kernel's limits are 63-bit).
+MAX_MEMORY_LIMIT = 2**60
+#: Largest finite time limit accepted, in seconds (about 31 years; ``inf`` means none).
+MAX_SECONDS = 1e9
 
 _POLL = 0.05  # longest wait between two looks at the running checks
 _EXITING = 0.002  # wait while a check that closed its output is exiting
@@ -111,9 +115,10 @@ def _seconds(name: str, value: Any) -> float | None:
     number = float(value)
     if math.isinf(number) and number > 0:
         return None
-    if not number > 0:
+    if not 0 < number <= MAX_SECONDS:
         raise ValueError(
-            f"{name} must be a positive number of seconds (or None for no limit), got {value!r}"
+            f"{name} must be a positive number of seconds up to 1e9 (or None or "
+            f"inf for no limit), got {value!r}"
         )
     return number
 
@@ -226,7 +231,8 @@ class RunSettings:
             raise ValueError(f"family_alpha must lie in (0, 1), got {self.family_alpha!r}")
         if self.memory_limit is not None:
             fix(self, "memory_limit",
-                _integer("memory_limit", self.memory_limit, MIN_MEMORY_LIMIT))
+                _integer("memory_limit", self.memory_limit, MIN_MEMORY_LIMIT,
+                         MAX_MEMORY_LIMIT))
         if self.scheduler is not None and (
             not isinstance(self.scheduler, str) or not self.scheduler.strip()
         ):
@@ -476,6 +482,15 @@ def _set_limit(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
+def _set_limits(limits: Limits) -> None:
+    """Set the CPU and address-space limits of this (the check's) process."""
+    if limits.cpu_seconds is not None:
+        seconds = max(1, math.ceil(limits.cpu_seconds))
+        _set_limit(resource.RLIMIT_CPU, seconds, seconds + 1)
+    if limits.memory_bytes is not None:
+        _set_limit(resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes)
+
+
 def _close_all_but(keep: int) -> None:
     try:
         fds = [int(name) for name in os.listdir("/proc/self/fd")]
@@ -671,11 +686,14 @@ def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: in
     for sig in _STOP_SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if limits.cpu_seconds is not None:
-        seconds = max(1, math.ceil(limits.cpu_seconds))
-        _set_limit(resource.RLIMIT_CPU, seconds, seconds + 1)
-    if limits.memory_bytes is not None:
-        _set_limit(resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes)
+    try:
+        _set_limits(limits)
+    except (ValueError, OverflowError, OSError) as exc:  # the check does not run unlimited
+        payload = _payload(Verdict.ERROR, f"the check's limits could not be set: {exc}",
+                           reason=f"setrlimit failed: {exc}", cpu_seconds=limits.cpu_seconds,
+                           memory_limit_bytes=limits.memory_bytes)
+        _write_all(out, json.dumps(payload).encode("utf-8"))
+        return
     try:
         payload = outcome_payload(check(ctx))
     except MemoryError:
