@@ -134,6 +134,30 @@ def test_registering_an_uncatalogued_claim_needs_a_statement() -> None:
         claim("pcr.pde.cosine", reading="r", kind="vibes")
 
 
+def test_a_catalogued_claims_text_stands_beside_its_check() -> None:
+    # what a claim says (statement, typeset statement, sources, audit rows) is written in the
+    # @claim of its check, not in a central table: the catalogue holds IDs, sections, seeds
+    import ast
+    import inspect
+
+    from moetheory import claim
+    from moetheory.engine import catalogue
+
+    load_checks()
+    for spec in CATALOGUE:
+        assert set(vars(spec)) == {"id", "section", "seed_files"}
+        module = inspect.getmodule(get_claim(spec.id).check)
+        tree = ast.parse(inspect.getsource(module))
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args
+                 and isinstance(n.args[0], ast.Constant) and n.args[0].value == spec.id]
+        assert calls, spec.id
+        given = {k.arg for k in calls[0].keywords}
+        assert {"statement", "sources"} <= given, (spec.id, given)
+    assert not hasattr(catalogue, "STATEMENT_LATEX")
+    with pytest.raises(ValueError, match="statement"):
+        claim("pcr.pde.cosine", reading="r")
+
+
 def test_corrected_claim_inherits_seed_and_sorts_after_its_parent(temp_claims) -> None:
     temp_claims("cl.fig2.corrected", _proved, seed_files=None, section=None)
     c = get_claim("cl.fig2.corrected")

@@ -1,9 +1,13 @@
-"""The fixed claim catalogue: IDs, seed files, sections and statements.
+"""The fixed claim catalogue: the IDs of ``claims.md``, their sections and seed files.
 
-Every claim the seed documents make has a row in
+Every claim of the original catalogue has a row in
 :data:`~moetheory.engine._catalogue_data.CATALOGUE_ROWS`; this module turns the rows into
-:class:`ClaimSpec` objects with validated provenance (:class:`Source` lines, audit-row keys,
-origin). Checks register against these IDs (:func:`moetheory.claim`).
+:class:`ClaimSpec` objects. The catalogue fixes the IDs, their order in the reports and which
+seed each comes from; what a claim says (statement, typeset statement, sources, audit rows,
+origin) stands beside its check, in its :func:`moetheory.claim`. Checks register against these
+IDs; the registry gives any ID nobody registers a placeholder, so a report always shows the
+whole catalogue. This module also holds the provenance types (:class:`Source`,
+:func:`normalise_sources`, :data:`ORIGINS`) and the seed documents (:data:`SEED_FILES`).
 
 See Also
 --------
@@ -12,8 +16,8 @@ moetheory.engine.papers : the paper each seed document belongs to.
 Examples
 --------
 >>> spec = catalogue_spec("pcr.pde.cosine")
->>> spec.section != "" and spec.origin in ORIGINS
-True
+>>> spec.section != "" and spec.seed_files[0]
+'002_ed39350ac6d6e1c0.txt'
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from moetheory.engine._catalogue_data import CATALOGUE_ROWS
-from moetheory.engine._catalogue_latex import STATEMENT_LATEX
 
 __all__ = [
     "CATALOGUE",
@@ -155,7 +158,7 @@ def normalise_sources(sources: SourcesLike | None) -> tuple[Source, ...]:
 
 @dataclass(frozen=True)
 class ClaimSpec:
-    """A catalogued claim as the seed makes it.
+    """A catalogued claim's place: its ID, the section and the seed files it comes from.
 
     Parameters
     ----------
@@ -165,24 +168,16 @@ class ClaimSpec:
         The paper section it belongs to.
     seed_files : tuple of str
         The seed files that make it (primary first).
-    statement : str
-        The statement as the seed makes it.
-    sources : tuple of Source
-        Where it stands in the seeds.
-    covers : tuple of str
-        Audit-row keys it covers.
-    origin : {"seed", "package"}
-        ``"package"`` for statements the package adds.
-    statement_latex : str
-        Typeset statement (Markdown prose, formulas inside ``$...$``); empty if none.
 
     See Also
     --------
     catalogue_spec : looks one up.
+    moetheory.engine.registry.get_claim : the registered claim, with what it says.
 
     Notes
     -----
-    Frozen; rows of ``_catalogue_data`` become specs when the module is imported.
+    Frozen; rows of ``_catalogue_data`` become specs when the module is imported. The
+    claim's statement and provenance are given by its check's :func:`moetheory.claim`.
 
     Examples
     --------
@@ -193,37 +188,13 @@ class ClaimSpec:
     id: str
     section: str
     seed_files: tuple[str, ...]
-    statement: str
-    sources: tuple[Source, ...] = ()
-    covers: tuple[str, ...] = ()
-    origin: str = "seed"
-    statement_latex: str = ""
-
-
-def _spec(row: tuple) -> ClaimSpec:  # type: ignore[type-arg]
-    cid, section, seeds, statement, *extra = row
-    meta: dict = extra[0] if extra else {}  # type: ignore[type-arg]
-    origin = meta.get("origin", "seed")
-    if origin not in ORIGINS:
-        raise ValueError(f"catalogue row {cid}: origin must be one of {ORIGINS}")
-    return ClaimSpec(
-        cid,
-        section,
-        tuple(seeds),
-        statement,
-        sources=normalise_sources(meta.get("sources")),
-        covers=tuple(meta.get("covers", ())),
-        origin=origin,
-        statement_latex=meta.get("statement_latex") or STATEMENT_LATEX.get(cid, ""),
-    )
 
 
 #: Each row of :data:`~moetheory.engine._catalogue_data.CATALOGUE_ROWS` is
-#: ``(id, section, seed_files, statement)`` optionally followed by a dict with ``sources``
-#: (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys), ``origin`` and
-#: ``statement_latex`` (the typeset statement; default: the row's entry in
-#: :data:`~moetheory.engine._catalogue_latex.STATEMENT_LATEX`).
-CATALOGUE: tuple[ClaimSpec, ...] = tuple(_spec(row) for row in CATALOGUE_ROWS)
+#: ``(id, section, seed_files)``, in report order.
+CATALOGUE: tuple[ClaimSpec, ...] = tuple(
+    ClaimSpec(cid, section, tuple(seeds)) for cid, section, seeds in CATALOGUE_ROWS
+)
 
 _BY_ID = {spec.id: spec for spec in CATALOGUE}
 
@@ -247,8 +218,9 @@ def catalogue_spec(claim_id: str) -> ClaimSpec | None:
 
     Notes
     -----
-    The catalogue (``_catalogue_data``) lists the seeds' checkable statements; claims the
-    package adds (``<id>.corrected``, its own questions) are registered but not catalogued.
+    The catalogue (``_catalogue_data``) lists the IDs of ``claims.md``; claims the package
+    adds (``<id>.corrected``, its own questions, every statement found by the full reads of
+    the seeds) are registered but not catalogued.
 
     Examples
     --------

@@ -19,6 +19,7 @@ from pathlib import Path
 from moetheory.engine.catalogue import (
     CATALOGUE,
     ORIGINS,
+    ClaimSpec,
     Source,
     SourcesLike,
     catalogue_spec,
@@ -198,18 +199,15 @@ def claim(
 
     Notes
     -----
-    For a catalogued ID, ``statement``, ``seed_files`` and ``section`` default to the
-    catalogue's. A claim the package adds (e.g. ``<id>.corrected``) must give ``statement``;
-    its seed files and section default to those of the catalogued claim it extends.
-
-    ``sources`` (``{seed_file: [1-based lines]}``), ``covers`` (audit-row keys) and
-    ``origin`` (``"seed"`` or ``"package"``) default to the catalogue's for a catalogued ID.
-    A claim that extends a catalogued one (``<id>.corrected``, ``<id>.<step>``) inherits its
-    sources; its origin defaults to ``"package"`` when its ID ends in ``.corrected``.
+    What a claim says stands beside its check: every claim gives its ``statement`` (and,
+    where it has mathematics, its ``statement_latex``), its ``sources`` and ``covers``. For
+    a catalogued ID, ``seed_files`` and ``section`` default to the catalogue's. A claim that
+    extends a catalogued one (``<id>.corrected``, ``<id>.<step>``), registered after it,
+    inherits its seed files, section and sources; its origin defaults to ``"package"`` when
+    its ID ends in ``.corrected``, to the extended claim's otherwise, and to ``"seed"``.
 
     ``statement_latex`` is the typeset statement (Markdown prose, every formula inside
-    ``$...$``); a catalogued ID whose ``statement`` is not overridden defaults to the
-    catalogue's. A check's own ``Outcome.statement_latex`` takes precedence in reports.
+    ``$...$``). A check's own ``Outcome.statement_latex`` takes precedence in reports.
 
     Examples
     --------
@@ -232,9 +230,11 @@ def claim(
     if not reading:
         raise ValueError("reading must state the precise reading the check decides")
     spec = catalogue_spec(claim_id)
-    parent = _parent_spec(claim_id)
-    if spec is None and statement is None:
+    parent = None if spec is not None else _parent_claim(claim_id)
+    if statement is None:
         raise ValueError(
+            f"claim {claim_id!r}: pass statement=... (what the claim says stands beside its "
+            "check)" if spec is not None else
             f"claim {claim_id!r} is not in the catalogue: pass statement=... "
             "(and seed_files=..., section=... unless it extends a catalogued claim)"
         )
@@ -243,16 +243,15 @@ def claim(
     sect = section or (base.section if base else "")
     if not files or not sect:
         raise ValueError(f"claim {claim_id!r} needs seed_files=... and section=...")
-    srcs = normalise_sources(sources) if sources is not None else (base.sources if base else ())
+    srcs = (normalise_sources(sources) if sources is not None
+            else getattr(parent, "sources", ()))
     if isinstance(covers, str):
         raise ValueError(f"claim {claim_id!r}: covers must be a list of audit-row keys")
-    cov = tuple(covers) if covers is not None else (spec.covers if spec else ())
-    if spec is not None:
-        default_origin = spec.origin
-    elif claim_id.endswith(".corrected"):
+    cov = tuple(covers) if covers is not None else ()
+    if spec is None and claim_id.endswith(".corrected"):
         default_origin = "package"
     else:
-        default_origin = base.origin if base else "seed"
+        default_origin = getattr(parent, "origin", "seed")
     orig = origin or default_origin
     if statement_latex is not None and (
         not isinstance(statement_latex, str) or statement_latex.count("$") % 2
@@ -260,9 +259,7 @@ def claim(
         raise ValueError(
             f"claim {claim_id!r}: statement_latex must be a str with balanced $...$ maths"
         )
-    latex = statement_latex or (
-        spec.statement_latex if spec is not None and statement is None else ""
-    )
+    latex = statement_latex or ""
     if orig not in ORIGINS:
         raise ValueError(f"claim {claim_id!r}: origin must be one of {ORIGINS}, got {orig!r}")
 
@@ -284,7 +281,7 @@ def claim(
             )
         _REGISTRY[claim_id] = Claim(
             id=claim_id,
-            statement=statement or (spec.statement if spec else ""),
+            statement=statement,
             seed_files=files,
             section=sect,
             reading=reading,
@@ -413,12 +410,16 @@ def _same_check(a: CheckFunction, b: CheckFunction) -> bool:
     return same_name and (modules[0] == modules[1] or "__main__" in modules)
 
 
-def _parent_spec(claim_id: str):  # type: ignore[no-untyped-def]
+def _parent_claim(claim_id: str) -> Claim | ClaimSpec | None:
+    """The catalogued claim that ``claim_id`` extends (``<id>.corrected``, ``<id>.<step>``):
+    its registration, or its catalogue entry while its check is not registered yet."""
     parts = claim_id.split(".")
     for cut in range(len(parts) - 1, 0, -1):
-        spec = catalogue_spec(".".join(parts[:cut]))
+        prefix = ".".join(parts[:cut])
+        spec = catalogue_spec(prefix)
         if spec is not None:
-            return spec
+            registered_parent = _REGISTRY.get(prefix)
+            return registered_parent if registered_parent is not None else spec
     return None
 
 
@@ -493,16 +494,13 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
         if spec.id not in _REGISTRY:
             _REGISTRY[spec.id] = Claim(
                 id=spec.id,
-                statement=spec.statement,
+                statement="(not implemented yet: no check registers this catalogued claim)",
                 seed_files=spec.seed_files,
                 section=spec.section,
                 reading="not implemented yet",
                 kind="exact",
                 check=_not_implemented,
                 implemented=False,
-                sources=spec.sources,
-                covers=spec.covers,
-                origin=spec.origin,
             )
     _loaded = True
 

@@ -46,6 +46,14 @@ __all__ = [
     "'in use' if its mean mixing proportion over the test inputs exceeds 0.05; the claim holds "
     "in a run if 2 or 3 experts are in use; the proportion of seeds where it holds is compared "
     "with 1 (tolerance 0.2), separately for k = 4 and k = 8.",
+    statement=(
+        "(empirical) with 4 or 8 experts trained on loss 1.3, all but 2–3 experts end with mixing "
+        "proportions near 0. The vowel data is not available: design a documented 2-D, "
+        "multi-class stand-in and say so."
+    ),
+    sources={"001_4a7126a84a0d22c9.txt": [3]},
+    covers=[],
+    origin="seed",
 )
 def check_specialization(ctx: CheckContext) -> Outcome:
     """Train mixtures with 4 and 8 experts on losses 1.1 and 1.3 over several seeds."""

@@ -250,6 +250,17 @@ FIG2_RULES = (
         f"G is capped at {G_CAP:g}·ū for the termination effect (an exact interval needs a "
         "range; no run came near the cap)"
     ),
+    statement=(
+        "Figure 2: with termination, forgetting and generalization error of every MoE first rise, "
+        "then converge to nearly 0; without termination they stay high and oscillate; every MoE "
+        "beats the single expert; M = 20 converges later than M = 10 and ends no better."
+    ),
+    statement_latex=(
+        "Figure 2: with termination, forgetting and generalization error of every MoE first rise, "
+        "then converge to nearly $0$; without termination they stay high and oscillate; every MoE "
+        "beats the single expert; $M = 20$ converges later than $M = 10$ and ends no better."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [229, 251]},
 )
 def check_fig2(ctx: CheckContext) -> Outcome:
     """Figure 2: termination needed, MoE beats single expert, more experts converge later."""
@@ -545,6 +556,16 @@ def _fig45_comparisons(
         "'paper' (β = 1) and 'code' (code: s = 8, signal 5·w/‖w‖, column norm "
         "0.01, spread σ0/100)"
     ),
+    statement=(
+        "Figures 4–5: Γ ≤ λ balances the load across experts of a set; Γ > λ does not; balanced "
+        "load gives a smaller generalization error; forgetting is robust to Γ."
+    ),
+    statement_latex=(
+        r"Figures 4–5: $\Gamma \le \lambda$ balances the load across experts of a set; $\Gamma > "
+        r"\lambda$ does not; balanced load gives a smaller generalization error; forgetting is "
+        r"robust to $\Gamma$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [21, 260, 262, 264]},
 )
 def check_fig4_5(ctx: CheckContext) -> Outcome:
     """Figures 4-5: the termination threshold Γ against the routing noise λ."""

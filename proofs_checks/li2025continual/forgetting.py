@@ -105,6 +105,17 @@ __all__ = [
         "||w_n' - w_n||^2. Further readings: unordered pairs, the literal 'n = n'' (sum 0), "
         "and Definition-1 features with v_n = w_n/sigma0."
     ),
+    statement=(
+        "Single expert (M = 1): E[G_T] = r^T/N Σ_n ‖w_n‖² + (1 − r^T)/N² Σ_{n≠n'} ‖w_{n'} − "
+        'w_n‖², r = 1 − s/d. (The seed writes the sum as "Σ_{n=n\'}"; read it as ordered and as '
+        "unordered pairs.)"
+    ),
+    statement_latex=(
+        r"Single expert ($M = 1$): $\mathbb{E}[G_T] = \frac{r^T}{N} \sum_n \lVert w_n\rVert^2 + "
+        r"\frac{1 - r^T}{N^2} \sum_{n \ne n'} \lVert w_{n'} - w_n\rVert^2$, $r = 1 - s/d$. (The "
+        r"seed writes the sum as $\sum_{n = n'}$; read it as ordered and as unordered pairs.)"
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [169, 175, 177, 721, 723]},
 )
 def check_prop4_generalization(ctx: CheckContext) -> Outcome:
     """Eq. (18) under each pair reading: exact counterexample, then Monte Carlo."""
@@ -191,6 +202,21 @@ def check_prop4_generalization_corrected(ctx: CheckContext) -> Outcome:
         "the stray factor i), each with ordered/unordered/diagonal pairs, and Definition-1 "
         "features."
     ),
+    statement=(
+        "Single expert: E[F_t] = 1/(t−1) Σ_{τ=1}^{t−1} ( r^{t−τ}/N Σ_n ‖w_n‖² + (r^τ − r^t)/N² "
+        "Σ_{n≠n'} ‖w_{n'} − w_n‖² ) (main text), and the Appendix H form 1/(t−1) Σ_i [ (r^t − "
+        "r^i) E‖w_{n_i}‖² + Σ_{l≤t} (1−r) r^{t−l} E‖w_{n_l} − w_{n_i}‖² − Σ_{j≤i} (1−r) r^{i−j} "
+        "E‖w_{n_j} − w_{n_i}‖² ]."
+    ),
+    statement_latex=(
+        r"Single expert: $\mathbb{E}[F_t] = \frac{1}{t-1} \sum_{\tau=1}^{t-1} \Bigl( "
+        r"\frac{r^{t-\tau}}{N} \sum_n \lVert w_n\rVert^2 + \frac{r^\tau - r^t}{N^2} \sum_{n \ne "
+        r"n'} \lVert w_{n'} - w_n\rVert^2 \Bigr)$ (main text), and the Appendix H form "
+        r"$\frac{1}{t-1} \sum_i \bigl[ (r^t - r^i)\, \mathbb{E}\lVert w_{n_i}\rVert^2 + \sum_{l "
+        r"\le t} (1 - r) r^{t-l}\, \mathbb{E}\lVert w_{n_l} - w_{n_i}\rVert^2 - \sum_{j \le i} (1 "
+        r"- r) r^{i-j}\, \mathbb{E}\lVert w_{n_j} - w_{n_i}\rVert^2 \bigr]$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [169, 171, 715, 717, 723]},
 )
 def check_prop4_forgetting(ctx: CheckContext) -> Outcome:
     """Eq. (17) and its Appendix H form under every reading, exact and Monte Carlo."""
@@ -282,6 +308,20 @@ def check_prop4_forgetting_corrected(ctx: CheckContext) -> Outcome:
         "the simulator's 'code' reading."
     ),
     sources={"003_3078ccb5100b14b7.txt": [185, 187, 205]},
+    statement=(
+        "Theorem 1 (M > N, M = Ω(N ln N)), eq. (19): for every t ∈ {2, …, T1}, E[F_t] < 1/(t−1) "
+        "Σ_{τ=1}^{t−1} [ (r^{L_t^{(m_τ)}} − r^{L_τ^{(m_τ)}})/N · Σ_n ‖w_n‖² + (r^{L_τ^{(m_τ)}} − "
+        "r^{L_t^{(m_τ)}})/N² · Σ_{n≠n'} ‖w_{n'} − w_n‖² ], with L_t^{(m)} = t·f_t^{(m)} the "
+        "number of tasks routed to expert m up to round t and r = 1 − s/d."
+    ),
+    statement_latex=(
+        r"Theorem 1 ($M > N$, $M = \Omega(N \ln N)$), eq. (19): for every $t \in \{2, \dots, "
+        r"T_1\}$, $\mathbb{E}[F_t] < \frac{1}{t-1} \sum_{\tau=1}^{t-1} \Bigl[ "
+        r"\frac{r^{L_t^{(m_\tau)}} - r^{L_\tau^{(m_\tau)}}}{N} \sum_n \lVert w_n\rVert^2 + "
+        r"\frac{r^{L_\tau^{(m_\tau)}} - r^{L_t^{(m_\tau)}}}{N^2} \sum_{n \ne n'} \lVert w_{n'} - "
+        r"w_n\rVert^2 \Bigr]$, with $L_t^{(m)} = t f_t^{(m)}$ the number of tasks routed to "
+        "expert $m$ up to round $t$ and $r = 1 - s/d$."
+    ),
 )
 def check_thm1_forgetting(ctx: CheckContext) -> Outcome:
     """Eq. (19) evaluated per replicate against the simulated forgetting."""
@@ -318,6 +358,18 @@ def check_thm1_forgetting(ctx: CheckContext) -> Outcome:
         "β = 1, unordered pairs, the regime M = 5 < N = 7 (outside the hypothesis), the "
         "simulator's 'code' reading."
     ),
+    statement=(
+        "Theorem 1 (M > N, M = Ω(N ln N)), eq. (20): after round T, E[G_T] < 1/T Σ_{τ=1}^T [ "
+        "r^{L_{T1}^{(m_τ)}}/N · Σ_n ‖w_n‖² + (1 − r^{L_{T1}^{(m_τ)}})/N² · Σ_{n≠n'} ‖w_{n'} − "
+        "w_n‖² ], L_t^{(m)} = t·f_t^{(m)}, r = 1 − s/d."
+    ),
+    statement_latex=(
+        r"Theorem 1 ($M > N$, $M = \Omega(N \ln N)$), eq. (20): after round $T$, $\mathbb{E}[G_T] "
+        r"< \frac{1}{T} \sum_{\tau=1}^{T} \Bigl[ \frac{r^{L_{T_1}^{(m_\tau)}}}{N} \sum_n \lVert "
+        r"w_n\rVert^2 + \frac{1 - r^{L_{T_1}^{(m_\tau)}}}{N^2} \sum_{n \ne n'} \lVert w_{n'} - "
+        r"w_n\rVert^2 \Bigr]$, $L_t^{(m)} = t f_t^{(m)}$, $r = 1 - s/d$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [189, 191, 779]},
 )
 def check_thm1_generalization(ctx: CheckContext) -> Outcome:
     """Eq. (20) evaluated per replicate against the simulated generalization error."""
@@ -355,6 +407,11 @@ def check_thm1_generalization(ctx: CheckContext) -> Outcome:
         "E[F_t] = (T1 - 1)/(t - 1) E[F_T1], compared at three rounds t > T1 via the paired "
         "difference F_t - (T1-1)/(t-1) F_T1; further reading: the simulator's 'code' reading."
     ),
+    statement="For t > T1: E[F_t] = (T1 − 1)/(t − 1) · E[F_{T1}].",
+    statement_latex=(
+        r"For $t > T_1$: $\mathbb{E}[F_t] = \frac{T_1 - 1}{t - 1}\, \mathbb{E}[F_{T_1}]$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [189, 195]},
 )
 def check_frozen_forgetting(ctx: CheckContext) -> Outcome:
     """The frozen-expert identity of Theorem 1 against the simulator."""
@@ -406,6 +463,33 @@ def check_frozen_forgetting(ctx: CheckContext) -> Outcome:
         "the gap term of eq. (21) up to t instead of T1, and 'for some t' (the seed's wording) "
         "instead of 'for every t' in eq. (21)."
     ),
+    statement=(
+        "Theorem 2 (M < N, M = Ω(K ln K), K clusters W_k): for t ≤ T1, E[F_t] obeys (19); for "
+        "some t > T1, eq. (21): E[F_t] < 1/(t−1) Σ_{τ<t} (r^{L_t^{(m_τ)}} − r^{L_τ^{(m_τ)}})/N "
+        "Σ_n ‖w_n‖² + 1/(t−1) Σ_{τ≤T1} (r^{L_τ^{(m_τ)}} − r^{L_{T1}^{(m_τ)}})/N² Σ_{n≠n'} ‖w_{n'} "
+        "− w_n‖² + Ψ1/(t−1) Σ_{τ=T1+1}^t (1 − r^{L_t^{(m_τ)} − L_τ^{(m_τ)}}) r^{L_t^{(m_τ)} − "
+        "L_{T1}^{(m_τ)} − 1}; eq. (22): E[G_T] < 1/T Σ_τ r^{L_T^{(m_τ)}} ( Σ_n ‖w_n‖²/N + 1/T1 "
+        "Σ_{τ≤T1} r^{L_T^{(m_τ)} − L_{T1}^{(m_τ)}} (1 − r^{L_{T1}^{(m_τ)}}) Σ_{n≠n'} ‖w_{n'} − "
+        "w_n‖²/N² ) + (Ψ2 + Ψ1) 1/T Σ_{τ=T1+1}^T (1 − r^{L_T^{(m_τ)} − L_{T1}^{(m_τ)}}), with Ψ1 "
+        "the mean gap within a cluster and Ψ2 the mean gap between a random task and a cluster."
+    ),
+    statement_latex=(
+        r"Theorem 2 ($M < N$, $M = \Omega(K \ln K)$, $K$ clusters $\mathcal{W}_k$): for $t \le "
+        r"T_1$, $\mathbb{E}[F_t]$ obeys (19); for some $t > T_1$, eq. (21) bounds "
+        r"$\mathbb{E}[F_t]$ by $\frac{1}{t-1} \sum_{\tau<t} \frac{r^{L_t^{(m_\tau)}} - "
+        r"r^{L_\tau^{(m_\tau)}}}{N} \sum_n \lVert w_n\rVert^2 + \frac{1}{t-1} \sum_{\tau \le T_1} "
+        r"\frac{r^{L_\tau^{(m_\tau)}} - r^{L_{T_1}^{(m_\tau)}}}{N^2} \sum_{n \ne n'} \lVert "
+        r"w_{n'} - w_n\rVert^2 + \frac{\Psi_1}{t-1} \sum_{\tau=T_1+1}^{t} \bigl(1 - "
+        r"r^{L_t^{(m_\tau)} - L_\tau^{(m_\tau)}}\bigr) r^{L_t^{(m_\tau)} - L_{T_1}^{(m_\tau)} - "
+        r"1}$, and eq. (22) bounds $\mathbb{E}[G_T]$ by $\frac{1}{T} \sum_\tau r^{L_T^{(m_\tau)}} "
+        r"\Bigl( \frac{1}{N} \sum_n \lVert w_n\rVert^2 + \frac{1}{T_1} \sum_{\tau \le T_1} "
+        r"r^{L_T^{(m_\tau)} - L_{T_1}^{(m_\tau)}} \bigl(1 - r^{L_{T_1}^{(m_\tau)}}\bigr) "
+        r"\frac{1}{N^2} \sum_{n \ne n'} \lVert w_{n'} - w_n\rVert^2 \Bigr) + (\Psi_2 + \Psi_1) "
+        r"\frac{1}{T} \sum_{\tau=T_1+1}^{T} \bigl(1 - r^{L_T^{(m_\tau)} - "
+        r"L_{T_1}^{(m_\tau)}}\bigr)$, with $\Psi_1$ the mean gap within a cluster and $\Psi_2$ "
+        "the mean gap between a random task and a cluster."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [205, 207, 208, 210, 212, 214]},
 )
 def check_thm2_bounds(ctx: CheckContext) -> Outcome:
     """Eqs. (21)-(22) evaluated per replicate against the simulator, under both data readings."""
@@ -561,6 +645,15 @@ TERMINATION_SHARE_TOL = 0.1
         "Readings 'paper, random β' (primary: Definition 1's β_t ~ Unif(0, 1]), "
         "'paper' (β = 1) and 'code'"
     ),
+    statement=(
+        "Adding experts beyond what the tasks need delays convergence (T1 grows with M) and does "
+        "not improve the final error."
+    ),
+    statement_latex=(
+        "Adding experts beyond what the tasks need delays convergence ($T_1$ grows with $M$) and "
+        "does not improve the final error."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [19, 197, 221, 229]},
 )
 def check_more_experts(ctx: CheckContext) -> Outcome:
     """More experts than tasks: later convergence, no better final error."""

@@ -101,6 +101,16 @@ def _lemma2_search(constant) -> dict[str, Any] | None:  # type: ignore[no-untype
         "||p - p^||_inf <= (lambda/M^2)||h - h^||_inf for all h, h^ (exact rational evaluation); "
         "the proof's variants lambda M^2 and M^2 as further readings."
     ),
+    statement=(
+        "‖p − p̂‖∞ ≤ (λ/M²)‖h − ĥ‖∞ (Appendix B; note that the proof's last lines write λM² and "
+        "M² instead — check each reading)."
+    ),
+    statement_latex=(
+        r"$\lVert p - \hat p\rVert_\infty \le (\lambda/M^2)\lVert h - \hat h\rVert_\infty$ "
+        r"(Appendix B; note that the proof's last lines write $\lambda M^2$ and $M^2$ instead — "
+        "check each reading)."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [270, 280, 282, 286]},
 )
 def check_lemma2(ctx: CheckContext) -> Outcome:
     """Exact counterexamples to each printed constant of Lemma 2."""
@@ -238,6 +248,15 @@ def _rational_instance(rng: np.random.Generator, d: int, s: int) -> dict[str, sp
         "the previous task routed to m_t had the same ground truth w_n (data X_τ), then "
         "w_t^{(m_t)} = w_{t−1}^{(m_t)}; decided in exact rational arithmetic"
     ),
+    statement=(
+        "If the task routed to expert m_t has the same ground truth as the previous task routed "
+        "to m_t, then w_t^{(m_t)} = w_{t−1}^{(m_t)}."
+    ),
+    statement_latex=(
+        "If the task routed to expert $m_t$ has the same ground truth as the previous task routed "
+        "to $m_t$, then $w_t^{(m_t)} = w_{t-1}^{(m_t)}$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [330, 332]},
 )
 def check_lemma3(ctx: CheckContext) -> Outcome:
     """Lemma 3 (Appendix D): refuted by exact counterexamples; update = P_t(w_n − w_{t−1})."""
@@ -382,6 +401,11 @@ def _task_loss_symbolic(M: int, d: int, s: int, noisy: bool, with_f: bool):
         "L_tr does not depend on Θ. Symbolic for M = 3, d = 2, s = 2; clean and noisy softmax, "
         "with and without f"
     ),
+    statement="Σ_m ∇_{θ(m)} L_task = 0 at every round.",
+    statement_latex=(
+        r"$\sum_m \nabla_{\theta^{(m)}} \mathcal{L}^{\mathrm{task}} = 0$ at every round."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [336, 338, 342, 344, 346, 348, 352, 354, 356]},
 )
 def check_lemma4(ctx: CheckContext) -> Outcome:
     """Lemma 4: the task-loss gradients over the experts sum to zero (shift invariance)."""

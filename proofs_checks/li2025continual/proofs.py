@@ -98,6 +98,15 @@ def _coverage_grid(full: bool) -> list[tuple[int, int]]:
         "M experts fall independently and uniformly into N sets: P(|M_n| >= 1 for all n) >= "
         "1 - N exp(-M/N) for all N, M >= 1 (same statement with K clusters for M < N)."
     ),
+    statement=(
+        "If each expert falls in M_n with probability 1/N independently, P(|M_n| ≥ 1 for all n) ≥ "
+        "1 − N·exp(−M/N)."
+    ),
+    statement_latex=(
+        r"If each expert falls in $\mathcal{M}_n$ with probability $1/N$ independently, "
+        r"$P(\lvert\mathcal{M}_n\rvert \ge 1 \text{ for all } n) \ge 1 - N e^{-M/N}$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [437, 504, 506, 510, 514]},
 )
 def check_lemma11_coverage(ctx: CheckContext) -> Outcome:
     """Union bound plus 1 - x <= exp(-x); confirmed exactly on a grid."""
@@ -158,6 +167,12 @@ def _product_scan(full: bool) -> dict[str, Any]:
         "M experts fall independently and uniformly into N sets: P(|M_n| >= 1 for all n) >= "
         "(1 - (1 - 1/N)^M)^N, compared exactly (rationals) on a grid of (N, M)."
     ),
+    statement="The step of Lemma 11's proof: P(|M_n| ≥ 1 for all n) ≥ (1 − (1 − 1/N)^M)^N.",
+    statement_latex=(
+        r"The step of Lemma 11's proof: $P(\lvert\mathcal{M}_n\rvert \ge 1 \text{ for all } n) "
+        r"\ge (1 - (1 - 1/N)^M)^N$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [510]},
 )
 def check_lemma11_product(ctx: CheckContext) -> Outcome:
     """The product step treats the events |M_n| >= 1 as independent; exact check."""

@@ -107,6 +107,12 @@ def _min_norm_certificate(d: int, s: int) -> dict[str, Any]:
         "strictly farther from w_{t-1}; checked with fully symbolic X_t, w_{t-1}, y_t for "
         "(d, s) = (3, 1), (3, 2), (4, 2), and (5, 3) in the full profile."
     ),
+    statement="Eq. (5) is the unique minimiser of ‖w − w_{t−1}‖ subject to X_tᵀ w = y_t.",
+    statement_latex=(
+        r"Eq. (5) is the unique minimiser of $\lVert w - w_{t-1}\rVert$ subject to $X_t^\top w = "
+        "y_t$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [74, 76, 80]},
 )
 def check_min_norm(ctx: CheckContext) -> Outcome:
     """Eq. (5) is the unique minimiser of ||w - w_{t-1}|| subject to X_t^T w = y_t."""
@@ -174,6 +180,16 @@ def _projection_counterexample() -> dict[str, Any]:
         "E||P_t u||^2 = (s/d)||u||^2 for every fixed u. Second reading: X_t with i.i.d. "
         "Gaussian entries (the rotational symmetry the proof invokes)."
     ),
+    statement=(
+        "[Lemma 16's key step] E‖P_t u‖² = (s/d)‖u‖² for the projection P_t onto the column space "
+        "of X_t. Check it both for Gaussian X_t and for X_t of Definition 1."
+    ),
+    statement_latex=(
+        r"[Lemma 16's key step] $\mathbb{E}\lVert P_t u\rVert^2 = (s/d)\lVert u\rVert^2$ for the "
+        "projection $P_t$ onto the column space of $X_t$. Check it both for Gaussian $X_t$ and "
+        "for $X_t$ of Definition 1."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [749, 751]},
 )
 def check_projection_mean(ctx: CheckContext) -> Outcome:
     """Lemma 16's key step under Definition 1 (exact counterexample) and Gaussian X_t (MC)."""

@@ -204,6 +204,15 @@ PROP1_APPROX_TEXT = (
         "'approximately frozen' (late updates below 0.05 × the mean ground-truth norm of the "
         "reading's data)"
     ),
+    statement=(
+        "After T1 = ⌈M/η⌉ rounds every expert stays in one expert set M_n and its model no longer "
+        "changes: w_{T1+1}^{(m)} = … = w_T^{(m)}."
+    ),
+    statement_latex=(
+        r"After $T_1 = \lceil M/\eta\rceil$ rounds every expert stays in one expert set "
+        r"$\mathcal{M}_n$ and its model no longer changes: $w_{T_1+1}^{(m)} = \dots = w_T^{(m)}$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [129, 131, 408, 410, 411, 554]},
 )
 def check_prop1(ctx: CheckContext) -> Outcome:
     """Proposition 1: after T1 = ⌈M/η⌉ expert sets and expert models freeze."""
@@ -255,6 +264,16 @@ def check_prop1(ctx: CheckContext) -> Outcome:
         "β = 1 reading with Appendix A.4's λ = σ0^1.25 and Γ = σ0^1.5 <= λ; last: O(σ0^1.75) as "
         "a scaling law"
     ),
+    statement=(
+        "Without termination, by t2 = ⌈η⁻¹σ0^{−0.75}M⌉ the gate outputs of all experts are within "
+        "O(σ0^{1.75}) of each other and routing goes wrong."
+    ),
+    statement_latex=(
+        r"Without termination, by $t_2 = \lceil \eta^{-1} \sigma_0^{-0.75} M\rceil$ the gate "
+        r"outputs of all experts are within $O(\sigma_0^{1.75})$ of each other and routing goes "
+        "wrong."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [135, 137, 139, 141, 143, 145, 564, 566, 568, 570]},
 )
 def check_prop2(ctx: CheckContext) -> Outcome:
     """Proposition 2: without termination the gate outputs collapse and routing degrades."""
@@ -410,6 +429,14 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
         "β_t ~ Unif(0, 1]), 'paper' (β = 1) and 'code', then 'paper' with "
         "Appendix A.4's λ = σ0^1.25 and Γ = σ0^1.5 <= λ"
     ),
+    statement=(
+        "After termination, the router picks each expert of M_{n_t} with probability 1/|M_{n_t}|."
+    ),
+    statement_latex=(
+        r"After termination, the router picks each expert of $\mathcal{M}_{n_t}$ with probability "
+        r"$1/\lvert\mathcal{M}_{n_t}\rvert$."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [147, 149, 686, 688, 689]},
 )
 def check_prop3(ctx: CheckContext) -> Outcome:
     """Proposition 3: after termination the router balances the load inside each set."""

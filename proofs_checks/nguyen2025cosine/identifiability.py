@@ -170,7 +170,13 @@ def _linear_router_identity() -> dict[str, Any]:
 
 
 @claim("pcr.ident.ffn-relu", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = ReLU(a x + b).")
+       + " Expert h(x,(a,b)) = ReLU(a x + b).",
+    statement="h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.",
+    statement_latex=r"$h(x, (a, b)) = \mathrm{ReLU}(a^\top x + b)$ is strongly identifiable.",
+    sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [23, 157]},
+    covers=[],
+    origin="seed",
+)
 def check_ffn_relu(ctx: CheckContext) -> Outcome:
     """002: ReLU(aᵀx+b) is strongly identifiable -- decided per reading."""
     readings = _all_readings("ffn-relu", True)
@@ -184,7 +190,13 @@ def check_ffn_relu(ctx: CheckContext) -> Outcome:
 
 
 @claim("pcr.ident.ffn-tanh", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = tanh(a x + b).")
+       + " Expert h(x,(a,b)) = tanh(a x + b).",
+    statement="h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.",
+    statement_latex=r"$h(x, (a, b)) = \tanh(a^\top x + b)$ is strongly identifiable.",
+    sources={"002_ed39350ac6d6e1c0.txt": [116]},
+    covers=[],
+    origin="seed",
+)
 def check_ffn_tanh(ctx: CheckContext) -> Outcome:
     """002: tanh(aᵀx+b) is strongly identifiable -- per reading, plus the literal quantifier."""
     readings = _pole_readings("ffn-tanh", "tanh", True)
@@ -204,7 +216,13 @@ def check_ffn_tanh(ctx: CheckContext) -> Outcome:
 
 
 @claim("pcr.ident.ffn-poly", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.")
+       + " Expert h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.",
+    statement="h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.",
+    statement_latex=r"$h(x, (a, b)) = (a^\top x + b)^p$, $p \ge 2$, is strongly identifiable.",
+    sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [157]},
+    covers=[],
+    origin="seed",
+)
 def check_ffn_poly(ctx: CheckContext) -> Outcome:
     """002: (aᵀx+b)^p, p ≥ 2, is strongly identifiable -- p = 2 and 3, per reading."""
     readings = _all_readings("ffn-poly2", True, "p=2") + _all_readings("ffn-poly3", True, "p=3")
@@ -239,7 +257,15 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
 
 
 @claim("pcr.ident.linear", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.")
+       + " Expert h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.",
+    statement="the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.",
+    statement_latex=(
+        r"The linear expert $h(x, (a, b)) = a^\top x + b$ is not strongly identifiable."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [116]},
+    covers=[],
+    origin="seed",
+)
 def check_linear(ctx: CheckContext) -> Outcome:
     """002: the linear expert is not strongly identifiable -- per reading."""
     readings = _all_readings("linear", False)
@@ -350,7 +376,12 @@ _SEED_STATEMENTS: tuple[tuple[str, str, bool], ...] = (
 
 @claim("pcr.ident.consistency", reading="Per reading of Definition 1: do all statements of "
        "seeds 002 and 000 about ReLU experts (one-layer ReLU SI; two-layer ReLU with last bias "
-       "not SI; without last bias SI) agree with the exact verdicts? proved = all agree.")
+       "not SI; without last bias SI) agree with the exact verdicts? proved = all agree.",
+    statement="do the two seeds agree with each other about ReLU experts?",
+    sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [157, 165, 171, 211]},
+    covers=[],
+    origin="seed",
+)
 def check_consistency(ctx: CheckContext) -> Outcome:
     """Compare what seeds 002 and 000 say about ReLU experts with the verdicts, per reading."""
     readings = []

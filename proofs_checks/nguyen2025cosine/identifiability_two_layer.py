@@ -77,14 +77,32 @@ def _two_layer_relu(ctx: CheckContext, last_bias: bool, says: bool) -> Outcome:
 
 
 @claim("pcr.ident.two-layer-relu-bias", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.")
+       + " Expert ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.",
+    statement=(
+        "the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly "
+        "identifiable."
+    ),
+    statement_latex=(
+        r"The two-layer ReLU FFN with a last-layer bias, $\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2$, "
+        "is not strongly identifiable."
+    ),
+    sources={"000_7b6465990ad3b04b.txt": [165, 211]},
+    covers=[],
+    origin="seed",
+)
 def check_two_layer_relu_bias(ctx: CheckContext) -> Outcome:
     """000: the two-layer ReLU FFN with last bias is not strongly identifiable."""
     return _two_layer_relu(ctx, True, False)
 
 
 @claim("pcr.ident.two-layer-relu-nobias", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert ReLU(x W1 + b1) W2 (no last bias), width 1.")
+       + " Expert ReLU(x W1 + b1) W2 (no last bias), width 1.",
+    statement="ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.",
+    statement_latex=r"$\mathrm{ReLU}(x W_1 + b_1) W_2$ (no last bias) is strongly identifiable.",
+    sources={"000_7b6465990ad3b04b.txt": [171]},
+    covers=[],
+    origin="seed",
+)
 def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
     """000: ReLU(xW1+b1)W2 without last bias is strongly identifiable -- per reading."""
     return _two_layer_relu(ctx, False, True)
@@ -92,7 +110,12 @@ def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
 
 @claim("pcr.ident.two-layer-gelu", reading=READINGS[PRIMARY_READING].statement()
        + " Expert GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), "
-       "width 1; the variant without b2 is reported as further readings.")
+       "width 1; the variant without b2 is reported as further readings.",
+    statement="the two-layer GELU FFN is strongly identifiable.",
+    sources={"000_7b6465990ad3b04b.txt": [165]},
+    covers=[],
+    origin="seed",
+)
 def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
     """000: the two-layer GELU FFN is strongly identifiable -- with and without last bias."""
     readings = _all_readings("two-layer-gelu-bias", True, "with b2")

@@ -139,7 +139,19 @@ def _search_counterexample(residual: sp.Expr) -> dict[str, Any] | None:
 
 
 @claim("pcr.poly-expert.identity", reading="For all real etahat, etastar, x: "
-       "|(etahat x)^2 - (etastar x)^2| = |etahat - etastar| |etahat + etastar| |x| (as printed).")
+       "|(etahat x)^2 - (etastar x)^2| = |etahat - etastar| |etahat + etastar| |x| (as printed).",
+    statement=(
+        "For h(x, η) = (ηx)², x ∈ ℝ: |h(x, η̂) − h(x, η*)| = |η̂ − η*| · |η̂ + η*| · |x|."
+    ),
+    statement_latex=(
+        r"For $h(x, \eta) = (\eta x)^2$, $x \in \mathbb{R}$: $\lvert h(x, \hat\eta) - h(x, "
+        r"\eta^*)\rvert = \lvert\hat\eta - \eta^*\rvert \cdot \lvert\hat\eta + \eta^*\rvert \cdot "
+        r"\lvert x\rvert$."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [94], "000_7b6465990ad3b04b.txt": [105]},
+    covers=['000-21'],
+    origin="seed",
+)
 def check_poly_identity(ctx: CheckContext) -> Outcome:
     """|h(x,η̂) − h(x,η*)| = |η̂−η*||η̂+η*||x| for h = (ηx)²: exact check."""
     lhs, rhs = _poly_sides(1)
@@ -577,6 +589,17 @@ REGRESSION_THRESHOLD = -0.35
     reading="over-specified (k* = 2, k = 3) cosine and perturbed routers: the log-log slope of "
     "the median ||f_Gn - f_G*||_{L2(mu)} is at most -0.35 (sqrt(log n/n) has local slope "
     "<= -0.372 for n >= 50)",
+    statement=(
+        "Theorems 1 and 3: ‖f_Ĝn − f_G*‖_{L²(μ)} = O_P(√(log n / n)) for the least-squares "
+        "estimator, with either router."
+    ),
+    statement_latex=(
+        r"Theorems 1 and 3: $\lVert f_{\hat G_n} - f_{G^*}\rVert_{L^2(\mu)} = O_P\bigl(\sqrt{\log "
+        r"n / n}\bigr)$ for the least-squares estimator, with either router."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [66, 112]},
+    covers=[],
+    origin="seed",
 )
 def check_rates_regression(ctx: CheckContext) -> Outcome:
     """Slopes of the regression error, over-specified cosine and perturbed routers.
@@ -636,6 +659,21 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
     "polynomial). Also reported: the literal L_{1,1} on beta1 as fitted, which is not a "
     "function of f_G (beta1's norm is not identifiable, pcr.identifiable.cosine) and need not "
     "tend to 0",
+    statement=(
+        "Theorem 2 and contribution 1 (002 L56): under the cosine router, in both the exact- and "
+        "the over-specified setting, the rates for estimating beta0*, beta1* and eta* are slower "
+        "than every polynomial rate (could be O_P(1/log^tau n)), and so could the rates for the "
+        "experts h(., eta*)."
+    ),
+    statement_latex=(
+        "Theorem 2 and contribution 1 (002 L56): under the cosine router, in both the exact- and "
+        r"the over-specified setting, the rates for estimating $\beta_0^*$, $\beta_1^*$ and "
+        r"$\eta^*$ are slower than every polynomial rate (could be $O_P(1/\log^\tau n)$), and so "
+        r"could the rates for the experts $h(\cdot, \eta^*)$."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [56, 84], "000_7b6465990ad3b04b.txt": [21]},
+    covers=['002-10', '002-11'],
+    origin="seed",
 )
 def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     """Slopes of every parameter group for the cosine router, k = 3 and k = 2.
@@ -720,6 +758,24 @@ FAST_EXPERTS: tuple[str, ...] = ("tanh", "relu", "gelu", "poly2")
     "[-0.55, -0.18] (the band (log n/n)^{1/2}..(log n/n)^{1/4} with log corrections); further "
     "readings for tanh: each parameter group, the experts as functions, and the literal "
     "L_{1,1} on beta1 as fitted (not identifiable: pcr.identifiable.perturbed)",
+    statement=(
+        "Theorem 4 / Table 1: under the perturbed router with strongly identifiable experts (the "
+        "seeds name feed-forward experts with ReLU, GELU, tanh activations and polynomial "
+        "experts), parameter and expert estimation rates are polynomial, between O_P((log "
+        "n/n)^{1/4}) and O_P((log n/n)^{1/2}); the worst rate is O_P(n^{-1/4})."
+    ),
+    statement_latex=(
+        "Theorem 4 / Table 1: under the perturbed router with strongly identifiable experts (the "
+        "seeds name feed-forward experts with ReLU, GELU, tanh activations and polynomial "
+        r"experts), parameter and expert estimation rates are polynomial, between $O_P((\log "
+        r"n/n)^{1/4})$ and $O_P((\log n/n)^{1/2})$; the worst rate is $O_P(n^{-1/4})$."
+    ),
+    sources={
+        "002_ed39350ac6d6e1c0.txt": [58, 116],
+        "000_7b6465990ad3b04b.txt": [23, 107, 151, 157, 165],
+    },
+    covers=['000-07', '000-22'],
+    origin="seed",
 )
 def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     """Slopes of L11 for the perturbed router and every named expert family.
@@ -798,6 +854,16 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     "coordinates) and of the expert error (experts as functions) is lower (faster) with the "
     "perturbed router than with the linear router; (000 L199) the expert error's slope is "
     "lower with the perturbed router than with the cosine router",
+    statement=(
+        "[000 L25, L199] the convergence rates of parameter estimation and of expert estimation "
+        "with the perturbed cosine router are empirically faster than with the linear router "
+        "(L25), and the perturbed router's expert estimation is faster than the linear and the "
+        "cosine router's (L199). The misspecified-data comparison of 000 L193 is the claim "
+        "pcr.rates.comparison.misspecified."
+    ),
+    sources={"000_7b6465990ad3b04b.txt": [21, 25, 199]},
+    covers=['000-10', '000-47'],
+    origin="seed",
 )
 def check_rates_comparison(ctx: CheckContext) -> Outcome:
     """Slope differences between the perturbed and the linear / cosine routers.

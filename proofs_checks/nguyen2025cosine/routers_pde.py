@@ -87,6 +87,23 @@ __all__ = [
     reading="For s = β1ᵀx/(‖β1‖‖x‖) and H = exp(s)·h(x, η) with h an arbitrary function not "
     "depending on β1: β1ᵀ∂H/∂β1 = 0 at every x ≠ 0, β1 ≠ 0, in every dimension d1 ≥ 1 "
     "(d1 = 1 included, where s = sign(β1 x)).",
+    statement=(
+        "For the cosine router s = β1ᵀx / (‖β1‖·‖x‖), β1ᵀ ∂H/∂β1 = 0 (eq. 4) for every expert "
+        "function h, every d1 ≥ 1 and all x ≠ 0, β1 ≠ 0. Must be shown for general d1, not only "
+        "for a few fixed dimensions."
+    ),
+    statement_latex=(
+        r"For the cosine router $s = \beta_1^\top x / (\lVert\beta_1\rVert\,\lVert x\rVert)$, "
+        r"$\beta_1^\top \partial H/\partial\beta_1 = 0$ (eq. 4) for every expert function $h$, "
+        r"every $d_1 \ge 1$ and all $x \ne 0$, $\beta_1 \ne 0$. Must be shown for general $d_1$, "
+        "not only for a few fixed dimensions."
+    ),
+    sources={
+        "002_ed39350ac6d6e1c0.txt": [44, 46, 48, 50, 52],
+        "000_7b6465990ad3b04b.txt": [173, 175],
+    },
+    covers=[],
+    origin="seed",
 )
 def check_cosine(ctx: CheckContext) -> Outcome:
     """Eq. (4) for the cosine router (2), all d1 at once."""
@@ -129,6 +146,20 @@ def check_cosine(ctx: CheckContext) -> Outcome:
     reading="Primary: for τ1, τ2 > 0 and every expert h that is not identically 0, the function "
     "β1ᵀ∂H̃/∂β1 is not identically 0 (the PDE (4) does not hold as an identity). Also checked: "
     "the pointwise reading, β1ᵀ∂H̃/∂β1 ≠ 0 at every point.",
+    statement=(
+        "For the perturbed cosine router s = β1ᵀx / ((‖β1‖+τ1)(‖x‖+τ2)) with τ1, τ2 > 0, β1ᵀ "
+        "∂H̃/∂β1 ≠ 0, i.e. the interaction (4) does not occur. Give the residual in closed form "
+        "and the set where it vanishes."
+    ),
+    statement_latex=(
+        r"For the perturbed cosine router $s = \beta_1^\top x / ((\lVert\beta_1\rVert + "
+        r"\tau_1)(\lVert x\rVert + \tau_2))$ with $\tau_1, \tau_2 > 0$, $\beta_1^\top \partial "
+        r"\tilde H/\partial\beta_1 \ne 0$, i.e. the interaction (4) does not occur. Give the "
+        "residual in closed form and the set where it vanishes."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [58, 110], "000_7b6465990ad3b04b.txt": [173, 175]},
+    covers=[],
+    origin="seed",
 )
 def check_perturbed(ctx: CheckContext) -> Outcome:
     """Eq. (4) fails for the perturbed cosine router (8); residual in closed form."""
@@ -193,6 +224,17 @@ def check_perturbed(ctx: CheckContext) -> Outcome:
     "pcr.pde.each-noise",
     reading="Both: (a) τ1 > 0, τ2 = 0 (x ≠ 0) and (b) τ1 = 0, τ2 > 0 (β1 ≠ 0) each make "
     "β1ᵀ∂H/∂β1 not identically 0 (for h ≢ 0), in every d1 ≥ 1.",
+    statement=(
+        "Each of the two perturbations on its own (τ1 > 0 with τ2 = 0, and τ2 > 0 with τ1 = 0) "
+        "eliminates the interaction (4)."
+    ),
+    statement_latex=(
+        r"Each of the two perturbations on its own ($\tau_1 > 0$ with $\tau_2 = 0$, and $\tau_2 > "
+        r"0$ with $\tau_1 = 0$) eliminates the interaction (4)."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [58, 110]},
+    covers=[],
+    origin="package",
 )
 def check_each_noise(ctx: CheckContext) -> Outcome:
     """Does each perturbation alone remove (4)?"""
@@ -289,6 +331,19 @@ def check_each_noise_corrected(ctx: CheckContext) -> Outcome:
     "our reconstruction of it. Linear router s = β1ᵀx, h = φ(aᵀx + b) with φ an arbitrary "
     "differentiable function: (i) ∂²H/∂β1∂b = ∂H/∂a as vectors, every d1 ≥ 1; (ii) "
     "β1ᵀ∂H/∂β1 is not identically 0 (for φ ≢ 0).",
+    statement=(
+        "For the linear router s = β1ᵀx and experts h = φ(aᵀx + b), the parameter interaction "
+        "appears only at second order: ∂²H/∂β1∂b = ∂H/∂a, while β1ᵀ∂H/∂β1 ≢ 0."
+    ),
+    statement_latex=(
+        r"For the linear router $s = \beta_1^\top x$ and experts $h = \varphi(a^\top x + b)$, the "
+        r"parameter interaction appears only at second order: $\partial^2 "
+        r"H/\partial\beta_1\partial b = \partial H/\partial a$, while $\beta_1^\top \partial "
+        r"H/\partial\beta_1 \not\equiv 0$."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [8, 52], "000_7b6465990ad3b04b.txt": [175]},
+    covers=[],
+    origin="seed",
 )
 def check_linear_second_order(ctx: CheckContext) -> Outcome:
     """Second-order interaction of the linear router with FFN experts."""
@@ -379,6 +434,20 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
     "without the ε-normalisation is left unnormalised; second reading: it is normalised exactly "
     "(v/‖v‖). For each variant: β1ᵀ∂H/∂β1 on each smooth piece for all d1, the set where it "
     "vanishes, and differentiability on the clamp boundary ‖β1‖ = ε.",
+    statement=(
+        "Router code in practice normalises with a clamp, v / max(‖v‖, ε) (PyTorch's "
+        "`F.normalize`), or with an additive ε, v / (‖v‖ + ε), on the expert embedding only, the "
+        "token only, or both. For each of these six variants, does (4) hold, and where?"
+    ),
+    statement_latex=(
+        r"Router code in practice normalises with a clamp, $v / \max(\lVert v\rVert, "
+        r"\varepsilon)$ (PyTorch's `F.normalize`), or with an additive $\varepsilon$, $v / "
+        r"(\lVert v\rVert + \varepsilon)$, on the expert embedding only, the token only, or both. "
+        "For each of these six variants, does (4) hold, and where?"
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [96, 110]},
+    covers=[],
+    origin="package",
 )
 def check_implementations(ctx: CheckContext) -> Outcome:
     """Where does (4) hold for the practical normalisations?"""
@@ -475,6 +544,19 @@ def check_implementations(ctx: CheckContext) -> Outcome:
     reading="Gradients of the score: cosine router, sup of ‖∇ₓs‖ over ‖x‖ < r (and of ‖∇_β1 s‖ "
     "over ‖β1‖ < r) is infinite for every r > 0 when d1 ≥ 2; perturbed router (τ1, τ2 > 0): "
     "‖∇ₓs̃‖ and ‖∇_β1 s̃‖ are bounded on the whole space, with explicit, tight bounds.",
+    statement=(
+        "The cosine router's training can suffer when ‖β1‖ or ‖x‖ approaches 0; the perturbed "
+        "router does not. Quantify: gradients of s with respect to x and β1 near 0, unbounded or "
+        "bounded, with the bound."
+    ),
+    statement_latex=(
+        r"The cosine router's training can suffer when $\lVert\beta_1\rVert$ or $\lVert x\rVert$ "
+        "approaches $0$; the perturbed router does not. Quantify: gradients of $s$ with respect "
+        r"to $x$ and $\beta_1$ near $0$, unbounded or bounded, with the bound."
+    ),
+    sources={"000_7b6465990ad3b04b.txt": [215, 217, 219, 221], "002_ed39350ac6d6e1c0.txt": [58]},
+    covers=[],
+    origin="seed",
 )
 def check_near_zero(ctx: CheckContext) -> Outcome:
     """Gradient norms of the cosine and perturbed scores near ‖x‖ = 0 and ‖β1‖ = 0."""
@@ -822,6 +904,19 @@ def check_ridge_second_order(ctx: CheckContext) -> Outcome:
     "pcr.experts.param-count",
     reading="no biases: two-layer expert d*h + h*d weights vs one d*d layer; claim: fewer "
     "parameters for every integer 1 <= h < d",
+    statement=(
+        "The two-layer expert (input-dim × hidden, then hidden × input-dim) has fewer parameters "
+        "than one input-dim × input-dim linear layer whenever the hidden dimension is smaller "
+        "than the input dimension."
+    ),
+    statement_latex=(
+        r"The two-layer expert ($d \times h$, then $h \times d$, with input dimension $d$ and "
+        r"hidden dimension $h$) has fewer parameters than one $d \times d$ linear layer whenever "
+        "$h < d$."
+    ),
+    sources={"000_7b6465990ad3b04b.txt": [7]},
+    covers=[],
+    origin="seed",
 )
 def check_param_count(ctx: CheckContext) -> Outcome:
     d, h = sp.symbols("d h", positive=True, integer=True)

@@ -274,6 +274,18 @@ def _jacobian_certificate(ctx: CheckContext, router: str, gauge: str) -> dict[st
     "pcr.identifiable.cosine",
     reading="(A.3) literally: beta*_{0k*} = 0 for G* only; G ranges over all k*-atom measures; "
     "decide whether f_G = f_{G*} a.e. forces G = G* as mixing measures (tanh experts, d1 = 2)",
+    statement=(
+        "(A.3): with β*_{0k*} = 0 the cosine-router MoE is identifiable: f_G(x) = f_{G*}(x) for "
+        "almost every x implies G ≡ G* (as mixing measures, up to relabelling)."
+    ),
+    statement_latex=(
+        r"(A.3): with $\beta^*_{0k^*} = 0$ the cosine-router MoE is identifiable: $f_G(x) = "
+        r"f_{G^*}(x)$ for almost every $x$ implies $G \equiv G^*$ (as mixing measures, up to "
+        "relabelling)."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [40]},
+    covers=[],
+    origin="seed",
 )
 def check_identifiable_cosine(ctx: CheckContext) -> Outcome:
     scale = _scaling_counterexample(ctx)
@@ -375,6 +387,12 @@ def _local_identifiability_outcome(jac: dict[str, Any], summary: str, why: str) 
     "pcr.identifiable.perturbed",
     reading="(A.3) literally (beta*_{0k*} = 0 for G* only), tau1 = tau2 = 1, tanh experts, "
     "d1 = 2: does g_G = g_{G*} a.e. force G = G*?",
+    statement=(
+        "the same statement for the perturbed cosine router, under the same assumptions."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [40, 58]},
+    covers=[],
+    origin="package",
 )
 def check_identifiable_perturbed(ctx: CheckContext) -> Outcome:
     b0shift = _beta0_shift_counterexample(ctx, "perturbed")
@@ -508,6 +526,18 @@ def _find(strategy: st.SearchStrategy, condition) -> Any:
     "pcr.voronoi.loss",
     reading="cells (5) with '<=' as written; L_{1,r}(G, G*) >= 0 and L_{1,r} = 0 iff G = G* as "
     "mixing measures (atoms of G* distinct, (A.2))",
+    statement=(
+        "The Voronoi cells (5) and loss L_{1,r}(G, G*) are well defined; L ≥ 0 and L = 0 iff G = "
+        "G* (as mixing measures, with the identifiability convention (A.3))."
+    ),
+    statement_latex=(
+        r"The Voronoi cells (5) and the loss $\mathcal{L}_{1,r}(G, G^*)$ are well defined; "
+        r"$\mathcal{L} \ge 0$ and $\mathcal{L} = 0$ iff $G = G^*$ (as mixing measures, with the "
+        "identifiability convention (A.3))."
+    ),
+    sources={"002_ed39350ac6d6e1c0.txt": [68, 70, 72, 74, 76, 78, 80]},
+    covers=[],
+    origin="package",
 )
 def check_voronoi_loss(ctx: CheckContext) -> Outcome:
     w, ws = sp.symbols("w1:4", positive=True), sp.symbols("ws1:3", positive=True)
@@ -632,6 +662,19 @@ def check_voronoi_cells(ctx: CheckContext) -> Outcome:
     "pcr.sparse.partition",
     reading="Top-K with ties broken towards the lower index; regions X_S = {x : the K largest "
     "true scores are those of S}; generic position (no two true atoms share (beta0, beta1))",
+    statement=(
+        "The top-K perturbed cosine MoE equals, on each of the C(k*, K) regions of the input "
+        "space, the dense softmax MoE over the K selected experts, and the squared L²(μ) distance "
+        "decomposes as a sum over the regions."
+    ),
+    statement_latex=(
+        r"The top-$K$ perturbed cosine MoE equals, on each of the $\binom{k^*}{K}$ regions of the "
+        "input space, the dense softmax MoE over the $K$ selected experts, and the squared "
+        r"$L^2(\mu)$ distance decomposes as a sum over the regions."
+    ),
+    sources={"000_7b6465990ad3b04b.txt": [59, 61, 63, 65, 67, 69, 71, 73]},
+    covers=[],
+    origin="seed",
 )
 def check_sparse_partition(ctx: CheckContext) -> Outcome:
     # (1) exact: the Top-K softmax is the dense softmax over the selected experts. With
