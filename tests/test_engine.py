@@ -154,8 +154,13 @@ def test_a_catalogued_claims_text_stands_beside_its_check() -> None:
         given = {k.arg for k in calls[0].keywords}
         assert {"statement", "sources"} <= given, (spec.id, given)
     assert not hasattr(catalogue, "STATEMENT_LATEX")
-    with pytest.raises(ValueError, match="statement"):
-        claim("pcr.pde.cosine", reading="r")
+    def builtin(ctx: CheckContext) -> Outcome:
+        return Outcome(Verdict.PROVED, "ok")
+
+    builtin.__module__ = "proofs_checks.somewhere"  # the package's own check
+    with pytest.raises(ValueError, match="pass statement="):
+        claim("pcr.pde.cosine", reading="r")(builtin)
+    assert get_claim("pcr.pde.cosine").check.__name__ != "builtin"
 
 
 def test_corrected_claim_inherits_seed_and_sorts_after_its_parent(temp_claims) -> None:

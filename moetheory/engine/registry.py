@@ -231,10 +231,8 @@ def claim(
         raise ValueError("reading must state the precise reading the check decides")
     spec = catalogue_spec(claim_id)
     parent = None if spec is not None else _parent_claim(claim_id)
-    if statement is None:
+    if statement is None and spec is None:
         raise ValueError(
-            f"claim {claim_id!r}: pass statement=... (what the claim says stands beside its "
-            "check)" if spec is not None else
             f"claim {claim_id!r} is not in the catalogue: pass statement=... "
             "(and seed_files=..., section=... unless it extends a catalogued claim)"
         )
@@ -272,6 +270,11 @@ def claim(
                 f"claim {claim_id!r} is a catalogued claim of moetheory; a plugin "
                 f"({func.__module__}) must register its own ID, e.g. '{fam}.{claim_id}'"
             )
+        if statement is None:
+            raise ValueError(
+                f"claim {claim_id!r}: pass statement=... (what a claim says stands beside "
+                "its check)"
+            )
         old = _REGISTRY.get(claim_id)
         if old is not None and old.implemented and not _same_check(old.check, func):
             raise ValueError(
@@ -281,7 +284,7 @@ def claim(
             )
         _REGISTRY[claim_id] = Claim(
             id=claim_id,
-            statement=statement,
+            statement=statement or "",
             seed_files=files,
             section=sect,
             reading=reading,
