@@ -225,3 +225,20 @@ def test_verification_falls_back_for_undefined_activations_and_rejects_false_rel
     setup = _setup(ROUTERS["linear"], RIDGE_ANY_PHI, 2, 2, alphas=list(ridge))
     assert _verify(setup, ridge)
     assert not _verify(setup, {**ridge, (ep[0],): sp.Integer(2)})
+
+
+def test_a_relation_prints_the_same_in_every_process() -> None:
+    # sp.factor keeps 2*(2*a - b); a pickle round trip (a cell computed by an atlas worker)
+    # rebuilds it as 4*a - 2*b: the serial atlas and the parallel one printed the same
+    # relation differently (docs/atlas.md, the perturbed router with poly-eta experts)
+    import pickle
+
+    from moetheory.symbolic.interactions import Relation
+
+    a, b = sp.symbols("a_1 b", real=True)
+    rel = Relation((((a,), sp.factor(4 * a - 2 * b)), ((), sp.Integer(1))), 1)
+    again = pickle.loads(pickle.dumps(rel))
+    assert rel.latex() == again.latex() and rel.text == again.text
+    # the same relation (equal coefficients), now printed alike
+    assert all(x == y and sp.expand(c - d) == 0
+               for (x, c), (y, d) in zip(rel.terms, again.terms, strict=True))

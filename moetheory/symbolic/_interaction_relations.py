@@ -63,19 +63,33 @@ class Relation:
     def text(self) -> str:
         """Plain text, e.g. ``b*H_{a_1} - H_{beta1_1,b} = 0``."""
         parts = []
-        for alpha, c in self.terms:
+        for alpha, c in self._printable_terms():
             d = "H" if not alpha else "H_{" + ",".join(map(str, alpha)) + "}"
             parts.append(d if c == 1 else f"-{d}" if c == -1 else f"({sp.sstr(c)})*{d}"
                          if isinstance(c, sp.Add) else f"{sp.sstr(c)}*{d}")
         return " + ".join(parts).replace("+ -", "- ") + " = 0"
 
+    def _printable_terms(self) -> list[tuple[tuple[sp.Symbol, ...], sp.Expr]]:
+        """The terms with every coefficient rebuilt bottom-up, as SymPy evaluates it.
+
+        ``sp.factor`` keeps a number outside a sum (``2*(2*x - y)``), which SymPy's own
+        evaluation distributes (``4*x - 2*y``) whenever the expression is rebuilt — by a
+        pickle round trip from a worker process, for one. Printing the rebuilt form makes
+        the text the same whichever process computed the relation.
+        """
+        def rebuild(node: sp.Basic) -> sp.Basic:
+            return node.func(*node.args) if node.args else node
+
+        return [(alpha, sp.bottom_up(c, rebuild)) for alpha, c in self.terms]
+
     def latex(self) -> str:
         r"""LaTeX, with :math:`\partial` notation."""
-        names = {s: symbol_latex(s) for alpha, c in self.terms
+        terms = self._printable_terms()
+        names = {s: symbol_latex(s) for alpha, c in terms
                  for s in (*alpha, *c.free_symbols)}
         names[_R_BETA] = r"\Vert\beta_1\Vert"  # no "|": relations are put in tables
         out = []
-        for alpha, c in self.terms:
+        for alpha, c in terms:
             if not alpha:
                 d = "H"
             else:
