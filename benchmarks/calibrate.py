@@ -94,8 +94,8 @@ from moetheory.stats import (
 
 __all__ = ["BEHAVIOUR_SEEDS", "BUDGET_CLAIMS", "FULL_SEEDS", "HARNESS", "NOT_RUN", "STORE", "Row",
            "behaviour_hash", "calibrate_claim", "calibrate_claims", "current_behaviour",
-           "entry_hash", "fingerprint", "is_sequential", "load_rows", "main", "move_for", "render",
-           "restamp", "save_row"]
+           "entry_hash", "fingerprint", "is_sequential", "load_rows", "main", "module_groups",
+           "move_for", "render", "restamp", "save_row"]
 
 #: Where the rows are stored, one JSON record per claim.
 STORE = Path(__file__).resolve().parent / "calibration"
@@ -662,6 +662,16 @@ def fingerprint(claim_id: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
 
 
+def module_groups(claim_ids: list[str]) -> list[list[str]]:
+    """``claim_ids`` grouped by the module of their checks, in first-seen order: the claims of
+    one module share their simulations, so they are calibrated (and re-run) together."""
+    load_checks()
+    groups: dict[str, list[str]] = {}
+    for cid in claim_ids:
+        groups.setdefault(get_claim(cid).check.__module__, []).append(cid)
+    return list(groups.values())
+
+
 def current_behaviour(claim_ids: list[str], jobs: int = 1
                       ) -> dict[str, dict[str, tuple[str, str]]]:
     """Each claim's :func:`behaviour_hash` and :func:`entry_hash` under the current code on
@@ -671,12 +681,8 @@ def current_behaviour(claim_ids: list[str], jobs: int = 1
     together in one process per seed (shared simulations simulated once). A check that raises
     gets ``"error: <text>"`` for that seed, which equals no stored hash.
     """
-    load_checks()
-    groups: dict[str, list[str]] = {}
-    for cid in claim_ids:
-        groups.setdefault(get_claim(cid).check.__module__, []).append(cid)
     tasks: list[Task] = [(tuple(group), seed, ("shipped",), {}, {})
-                         for group in groups.values() for seed in BEHAVIOUR_SEEDS]
+                         for group in module_groups(claim_ids) for seed in BEHAVIOUR_SEEDS]
     prepare_worker()
     if jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(jobs, initializer=prepare_worker) as pool:
@@ -1022,11 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     rows = []
     print("| " + " | ".join(HEADER) + " |", flush=True)
-    load_checks()
-    groups: dict[str, list[str]] = {}
-    for cid in ids:  # claims of one module share their simulations: calibrate them together
-        groups.setdefault(get_claim(cid).check.__module__, []).append(cid)
-    for group in groups.values():
+    for group in module_groups(ids):
         for row in calibrate_claims(group, seeds, args.jobs):
             rows.append(row)
             if not (args.budget or args.no_save):
