@@ -37,6 +37,10 @@ How a check uses it (the whole API):
    comparisons go into the evidence as rows (:func:`comparison_rows`) and as a Markdown table
    (:func:`comparisons_markdown`).
 
+7. **Check a closed form** for an expectation in one call: :func:`check_expectation`
+   (sequential, equivalence rule, the draws that would decide an inconclusive result) and
+   :func:`required_n` (the budget, from a pilot).
+
 The run's family level :data:`FAMILY_ALPHA` is shared among statistical claims by the
 engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
 """
@@ -71,6 +75,7 @@ from moetheory.stats._rules import (
     greater,
 )
 from moetheory.stats._sequential import Budget, SequentialResult, run_sequential
+from moetheory.stats.expectation import ExpectationResult, check_expectation, required_n
 
 __all__ = [
     "FAMILY_ALPHA",
@@ -78,6 +83,7 @@ __all__ = [
     "RULES",
     "Budget",
     "Comparison",
+    "ExpectationResult",
     "MeanEstimate",
     "ReadingData",
     "SequentialResult",
@@ -85,6 +91,7 @@ __all__ = [
     "at_most",
     "betting_ci",
     "bootstrap_ci",
+    "check_expectation",
     "claim_alpha",
     "claimed_values",
     "combine",
@@ -96,6 +103,7 @@ __all__ = [
     "mean_ci",
     "proportion_ci",
     "readings_outcome",
+    "required_n",
     "run_sequential",
     "stable",
     "stable_tree",

@@ -1,0 +1,216 @@
+"""check_expectation and required_n: a user's closed form for an expectation, by Monte Carlo.
+
+Reference values are computed independently of the closed forms under test (mpmath
+quadrature); the error rates are measured over many seeds on cheap samplers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from scipy import stats as sps
+
+from moetheory import CheckContext, Verdict
+from moetheory.engine.verdicts import outcome_payload
+from moetheory.stats import (
+    ExpectationResult,
+    check_expectation,
+    claimed_values,
+    required_n,
+)
+
+
+def top2(rng: np.random.Generator, n: int) -> np.ndarray:
+    """The winning score of two experts with independent N(0, 1) scores."""
+    return rng.standard_normal((n, 2)).max(axis=1)
+
+
+def relu(rng: np.random.Generator, n: int) -> np.ndarray:
+    return np.maximum(rng.standard_normal(n), 0.0)
+
+
+def _quad_top2() -> float:
+    # E[max(Z1, Z2)] = ∫ z · 2 φ(z) Φ(z) dz, by quadrature (independent of 1/√π)
+    phi = lambda z: mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    return float(mpmath.quad(lambda z: z * 2 * phi(z) * mpmath.ncdf(z), [-mpmath.inf, 0,
+                                                                         mpmath.inf]))
+
+
+def _quad_relu() -> float:
+    phi = lambda z: mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    return float(mpmath.quad(lambda z: z * phi(z), [0, mpmath.inf]))
+
+
+def test_the_references_are_the_closed_forms() -> None:
+    assert _quad_top2() == pytest.approx(float(1 / sp.sqrt(sp.pi)), abs=1e-12)
+    assert _quad_relu() == pytest.approx(float(1 / sp.sqrt(2 * sp.pi)), abs=1e-12)
+
+
+@pytest.mark.parametrize(("sampler", "closed_form", "reference"), [
+    (top2, 1 / sp.sqrt(sp.pi), _quad_top2),
+    (relu, 1 / sp.sqrt(2 * sp.pi), _quad_relu),
+])
+def test_a_true_closed_form_is_supported(sampler, closed_form, reference) -> None:
+    r = check_expectation(sampler, closed_form, tol=0.01, seed=0)
+    assert r.verdict is Verdict.SUPPORTED
+    assert r.interval[0] <= reference() <= r.interval[1]
+    assert r.value == pytest.approx(reference(), abs=1e-12)
+    assert r.closed_form == closed_form and r.needed_n is None
+    assert r.n <= r.max_n == 100_000
+
+
+@pytest.mark.parametrize("wrong", [sp.sqrt(2 / sp.pi), sp.Rational(1, 2), 0.6])
+def test_a_false_closed_form_is_unsupported(wrong) -> None:
+    # sqrt(2/pi) is E|Z|, a natural slip; 1/2 and 0.6 miss 1/sqrt(pi) = 0.5642 by > tol
+    r = check_expectation(top2, wrong, tol=0.01, seed=0)
+    assert r.verdict is Verdict.UNSUPPORTED
+    low, high = r.interval
+    assert high < float(wrong) - 0.01 or low > float(wrong) + 0.01
+    assert low <= _quad_top2() <= high
+
+
+def test_too_small_a_budget_is_inconclusive_and_says_how_many_draws_decide() -> None:
+    r = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, max_n=200, seed=0)
+    assert r.verdict is Verdict.INCONCLUSIVE
+    assert r.n == 200 and r.needed_n is not None and r.needed_n > 200
+    assert f"max_n={r.needed_n}" in r.reason
+    again = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, max_n=r.needed_n, seed=0)
+    assert again.verdict is Verdict.SUPPORTED
+
+
+def test_the_same_seed_gives_the_same_result_another_seed_other_draws() -> None:
+    a = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=5)
+    b = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=5)
+    c = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=6)
+    assert a.to_dict() == b.to_dict() and a.estimate == b.estimate
+    assert c.estimate != a.estimate
+
+
+def test_a_context_gives_alpha_seed_and_budget() -> None:
+    ctx = CheckContext("mine.top2", seed=11, profile="full", alpha=0.004)
+    r = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, ctx=ctx)
+    assert (r.alpha, r.seed, r.max_n) == (0.004, 11, 1_000_000)
+    assert r.level == pytest.approx(1 - 0.004 / 10)
+    explicit = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, ctx=ctx, alpha=0.01,
+                                 seed=3, max_n=5000)
+    assert (explicit.alpha, explicit.seed, explicit.max_n) == (0.01, 3, 5000)
+
+
+def _rates(offset: float, trials: int = 200, alpha: float = 0.2) -> dict[str, float]:
+    """Verdict frequencies when the true mean is ``value + offset`` (tol 0.1, sd 1)."""
+    counts = {v: 0 for v in Verdict}
+    for seed in range(trials):
+        r = check_expectation(lambda rng, n: rng.normal(offset, 1.0, n), 0.0, tol=0.1,
+                              alpha=alpha, seed=seed, max_n=200)
+        counts[r.verdict] += 1
+    return {v.value: c / trials for v, c in counts.items()}
+
+
+def test_calibrated_a_true_claim_on_the_band_edge_is_rarely_unsupported() -> None:
+    # mean exactly value + tol: the claim |mu - v| <= tol holds, at its least favourable
+    # point; unsupported needs the interval to miss mu: rate <= alpha (two looks, alpha/2
+    # per look, one side: about alpha/2 in all)
+    rates = _rates(0.1)
+    assert 0.01 < rates["unsupported"] <= 0.2
+    assert rates["supported"] == 0.0  # a wide interval never supports
+
+
+def test_calibrated_a_false_claim_just_outside_the_band_is_rarely_supported() -> None:
+    # mean just above value + tol: the claim is false, at its least favourable point; with
+    # sd 0.05 and 400 draws the interval is narrow enough to support, but must not do so
+    # more often than alpha
+    verdicts = [check_expectation(lambda rng, n: rng.normal(0.1 + 1e-9, 0.05, n), 0.0,
+                                  tol=0.1, alpha=0.2, seed=s, max_n=400).verdict
+                for s in range(200)]
+    assert 0.01 < verdicts.count(Verdict.SUPPORTED) / 200 <= 0.2
+
+
+def test_required_n_gives_the_budget_that_decides_an_exact_claim_with_its_power() -> None:
+    n = required_n(lambda rng, k: rng.standard_normal(k), tol=0.05, alpha=0.05, power=0.9,
+                   pilot_n=20_000)
+    # independently: K = 10 looks, t ~ z at this n
+    looks = 10
+    z = sps.norm.ppf(1 - 0.05 / (2 * looks)) + sps.norm.ppf(0.95)
+    assert n == pytest.approx((z / 0.05) ** 2, rel=0.03)
+    assert n % looks == 0
+    decided = [check_expectation(lambda rng, k: rng.standard_normal(k), 0.0, tol=0.05,
+                                 seed=s, max_n=n).verdict for s in range(40)]
+    assert decided.count(Verdict.SUPPORTED) / 40 >= 0.75
+
+
+def test_required_n_from_pilot_draws_and_for_a_false_claim() -> None:
+    pilot = np.random.default_rng(0).standard_normal(5000)
+    exact = required_n(pilot, tol=0.05)
+    assert exact == required_n(pilot, tol=0.05, offset=0.0)
+    # a mean 0.15 away from a claim of tol 0.05: margin 0.1, a quarter of the draws
+    assert required_n(pilot, tol=0.05, offset=0.15) < exact / 3
+    assert required_n(np.ones(10), tol=0.1) == 2
+
+
+def test_result_is_json_an_outcome_and_renders() -> None:
+    r = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=0)
+    assert isinstance(r, ExpectationResult)
+    d = json.loads(json.dumps(r.to_dict()))
+    assert d["verdict"] == "supported" and d["closed_form"]["sympy"] == "1/sqrt(pi)"
+    assert d["comparison"]["rule"] == "equivalence" == d["rule"]
+    payload = outcome_payload(r.to_outcome())
+    assert payload["verdict"] == "supported"
+    assert payload["evidence"]["n"] == r.n
+    md = r._repr_markdown_()
+    assert sp.latex(1 / sp.sqrt(sp.pi)) in md and "supported" in md
+
+
+def test_the_calibration_hook_moves_the_claimed_value() -> None:
+    with claimed_values(lambda rule, label, v, t: v + 1.0):
+        r = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=0)
+    assert r.verdict is Verdict.UNSUPPORTED
+    assert r.value == pytest.approx(float(1 / sp.sqrt(sp.pi)) + 1.0)
+
+
+def _ones(rng: np.random.Generator, n: int) -> np.ndarray:
+    return np.ones(n)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"sampler": 3}, "sampler must be a callable"),
+    ({"value": "half"}, "value must be a finite real number"),
+    ({"value": sp.Symbol("a")}, r"value must be a number .*free: a"),
+    ({"value": sp.I}, "value must be real"),
+    ({"value": math.nan}, "value must be a finite"),
+    ({"tol": 0}, "tol must be a positive"),
+    ({"tol": -1.0}, "tol must be a positive"),
+    ({"alpha": 1.5}, r"alpha must lie in \(0, 1\)"),
+    ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"seed": True}, "seed must be a non-negative integer"),
+    ({"max_n": 1}, "max_n must be an integer >= 2"),
+    ({"max_n": 10.0}, "max_n must be an integer >= 2"),
+    ({"ctx": {"alpha": 0.1}}, "ctx must be the check's CheckContext"),
+    ({"label": ""}, "label must be a non-empty string"),
+    ({"sampler": lambda rng, n: np.ones(n + 1)}, r"1-D array of n = \d+ draws"),
+    ({"sampler": lambda rng, n: np.full(n, np.nan)}, "non-finite draws"),
+    ({"sampler": lambda rng, n: ["a"] * n}, "must return n real numbers"),
+])
+def test_bad_input_is_one_line_naming_the_parameter(kwargs, match) -> None:
+    args = {"sampler": _ones, "value": 1.0, "tol": 0.1, **kwargs}
+    with pytest.raises((ValueError, TypeError), match=match) as info:
+        check_expectation(args.pop("sampler"), args.pop("value"), **args)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"tol": 0}, "tol must be a positive"),
+    ({"power": 1.0}, r"power must lie in \(0, 1\)"),
+    ({"offset": 0.1}, "offset must differ from tol"),
+    ({"pilot_n": 1}, "pilot_n must be an integer >= 2"),
+    ({"pilot": [1.0]}, "pilot draws must be a 1-D array of at least 2"),
+    ({"pilot": object()}, "pilot_or_sampler must be pilot draws"),
+])
+def test_required_n_bad_input(kwargs, match) -> None:
+    args = {"pilot": _ones, "tol": 0.1, **kwargs}
+    with pytest.raises((ValueError, TypeError), match=match):
+        required_n(args.pop("pilot"), **args)
