@@ -17,7 +17,7 @@ import re
 import signal
 import sys
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from moetheory.engine.runner import (
     Interrupted,
 )
 from moetheory.engine.terminal import FORMATS, render_list, render_show
+from moetheory.engine.usercode import load_user_checks
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
 
@@ -154,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--report", type=Path, default=None,
         help="show each claim's verdict from this JSON report (written by verify --json)",
     )
+    _checks_option(lst)
 
     show = sub.add_parser(
         "show", help="one claim: statement, reading, derivation, verdict, evidence"
@@ -168,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="text (wrapped to the terminal, maths as Unicode; default), markdown or json",
     )
     _run_options(show)
+    _checks_option(show)
 
     ver = sub.add_parser("verify", help="check claims and write JSON and Markdown reports")
     ver.add_argument(
@@ -175,6 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="claim IDs to check (shell pattern; repeatable); default: all",
     )
     _run_options(ver)
+    _checks_option(ver)
+    ver.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="print one line per claim as it completes: ID, verdict, seconds (hides the bar)",
+    )
     ver.add_argument(
         "--jobs", type=_int_at_least(1, MAX_JOBS), default=1,
         help=f"checks run at once (1 to {MAX_JOBS}; more than the CPUs warns)",
@@ -200,8 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", type=Path, default=Path("figures"), help="output folder")
     rep.add_argument("--seed", type=_int_at_least(0), default=0,
                      help="master seed (default 0)")
-    rep.add_argument("--profile", choices=PROFILES, default="full",
-                     help="design: sizes, replicates, iterations (default full)")
+    rep.add_argument("--profile", choices=PROFILES, default="quick",
+                     help="design: sizes, replicates, iterations (default quick; full: the "
+                     "paper's scale)")
     rep.add_argument("--replicates", type=_int_at_least(1), default=None,
                      help="replicates instead of the profile's")
     rep.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -213,6 +222,14 @@ def build_parser() -> argparse.ArgumentParser:
         "replicates, and the numbers are those of the local run",
     )
     return parser
+
+
+def _checks_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--checks", action="append", default=[], metavar="FILE_OR_MODULE",
+        help="load your own claims from this Python file or module (repeatable); verify "
+        "then checks only them unless --only says otherwise",
+    )
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:
@@ -458,7 +475,8 @@ def print_error(exc: ValueError | KeyError | OSError) -> int:
     return 1
 
 
-def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ()) -> dict:
+def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = (),
+                     on_result: Callable[[dict[str, Any]], None] | None = None) -> dict:
     """Run ``verify`` with the options of the ``verify`` subcommand parsed into ``args``.
 
     Everything is checked before any claim runs: the patterns, the output paths.
@@ -466,6 +484,8 @@ def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ())
     only = args.only or list(default_only)
     check_output_paths(args.json, args.markdown)
     select_claims(only)  # bad patterns fail before anything runs
+    if on_result is not None and args.progress is None:
+        args.progress = False  # -v: the lines take the bar's place
     if args.jobs > cpu_count() and args.scheduler is None:
         print(f"moetheory: warning: --jobs {args.jobs} exceeds the {cpu_count()} CPUs of "
               "this machine; checks will compete for CPU time", file=sys.stderr)
@@ -483,11 +503,25 @@ def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ())
             memory_limit=args.memory_limit,
             wall_timeout=args.wall_timeout,
             scheduler=args.scheduler,
+            on_result=on_result,
         )
 
 
+def _verbose_line(args: argparse.Namespace) -> Callable[[dict[str, Any]], None] | None:
+    """With ``-v``: print each claim's ID, verdict and seconds as it completes."""
+    if not args.verbose:
+        return None
+    width = max(len(c.id) for c in select_claims(args.only or args.user_claims))
+
+    def line(entry: dict[str, Any]) -> None:
+        print(f"{entry['id']:<{width}}  {entry['verdict']:<12} {entry['seconds']:8.2f} s",
+              flush=True)
+
+    return line
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
-    report = verify_from_args(args)
+    report = verify_from_args(args, args.user_claims, on_result=_verbose_line(args))
     counts = ", ".join(f"{k} {v}" for k, v in report["counts"].items() if v)
     print(f"{len(report['claims'])} claims checked: {counts}")
     for path in (args.json, args.markdown):
@@ -624,6 +658,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _stop_signals_interrupt():
         try:
             load_checks()
+            args.user_claims = [i for spec in getattr(args, "checks", [])
+                                for i in load_user_checks(spec)]
             if args.command == "list":
                 return _cmd_list(args)
             if args.command == "show":

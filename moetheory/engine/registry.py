@@ -146,7 +146,7 @@ _REGISTRY: dict[str, Claim] = {}
 def claim(
     claim_id: str,
     *,
-    reading: str,
+    reading: str | None = None,
     kind: str = "exact",
     statement: str | None = None,
     seed_files: Iterable[str] | None = None,
@@ -162,12 +162,17 @@ def claim(
     ----------
     claim_id : str
         The claim's ID (letters, digits, ``._+-``; a plugin's IDs start with its package).
-    reading : str
-        The precise reading the check decides (non-empty).
+    reading : str, optional
+        The precise reading the check decides (non-empty). Required for the package's own
+        claims; a user's claim defaults to its ``statement``.
     kind : {"exact", "statistical"}
         How the verdict is reached.
-    statement, seed_files, section : optional
-        Required for a claim outside the catalogue; default to the catalogue's otherwise.
+    statement : str, optional
+        What the claim says: required outside the catalogue.
+    seed_files, section : optional
+        Default to the catalogue's for a catalogued ID. The package's own claims outside
+        the catalogue must give them; a user's claim defaults to the file of its check
+        (``seed_files``) and the check's module (``section``).
     sources : dict of str to list of int, optional
         ``{seed_file: [1-based lines]}`` where the statement stands.
     covers : iterable of str, optional
@@ -199,6 +204,11 @@ def claim(
 
     Notes
     -----
+    A user's claim (a check outside this package and its ``proofs_checks``) needs only its
+    ID and ``statement``: ``@claim("mine.x", statement="...")``. The package's own claims
+    keep requiring their ``reading`` and, outside the catalogue, their seed files and
+    section.
+
     What a claim says stands beside its check: every claim gives its ``statement`` (and,
     where it has mathematics, its ``statement_latex``), its ``sources`` and ``covers``. For
     a catalogued ID, ``seed_files`` and ``section`` default to the catalogue's. A claim that
@@ -227,7 +237,7 @@ def claim(
             f"claim {claim_id!r}: seed_files must be a list of file names, not a string; "
             f"write seed_files=[{seed_files!r}]"
         )
-    if not reading:
+    if reading is not None and not (isinstance(reading, str) and reading):
         raise ValueError("reading must state the precise reading the check decides")
     spec = catalogue_spec(claim_id)
     parent = None if spec is not None else _parent_claim(claim_id)
@@ -239,8 +249,6 @@ def claim(
     base = spec or parent
     files = tuple(seed_files) if seed_files is not None else (base.seed_files if base else ())
     sect = section or (base.section if base else "")
-    if not files or not sect:
-        raise ValueError(f"claim {claim_id!r} needs seed_files=... and section=...")
     srcs = (normalise_sources(sources) if sources is not None
             else getattr(parent, "sources", ()))
     if isinstance(covers, str):
@@ -265,6 +273,7 @@ def claim(
         if not callable(func):
             raise TypeError(f"claim {claim_id!r}: @claim decorates a function check(ctx)")
         fam = _family_of(func)
+        own = _user_defaults(claim_id, func, fam, reading, files, sect, statement)
         if spec is not None and fam != BUILTIN_FAMILY:
             raise ValueError(
                 f"claim {claim_id!r} is a catalogued claim of moetheory; a plugin "
@@ -285,9 +294,9 @@ def claim(
         _REGISTRY[claim_id] = Claim(
             id=claim_id,
             statement=statement or "",
-            seed_files=files,
-            section=sect,
-            reading=reading,
+            seed_files=own[1],
+            section=own[2],
+            reading=own[0],
             kind=kind,
             check=func,
             sources=srcs,
@@ -299,6 +308,25 @@ def claim(
         return func
 
     return decorator
+
+
+def _user_defaults(
+    claim_id: str, func: CheckFunction, family: str, reading: str | None,
+    files: tuple[str, ...], section: str, statement: str | None,
+) -> tuple[str, tuple[str, ...], str]:
+    """``(reading, seed_files, section)`` of a claim: the package's own claims must give
+    them (or inherit them from the catalogue); a user's claim defaults them to its
+    statement, its check's file and its check's module."""
+    if family == BUILTIN_FAMILY:
+        if not reading:
+            raise ValueError("reading must state the precise reading the check decides")
+        if not files or not section:
+            raise ValueError(f"claim {claim_id!r} needs seed_files=... and section=...")
+        return reading, files, section
+    module = getattr(func, "__module__", None) or "__main__"
+    code = getattr(func, "__code__", None)
+    where = Path(code.co_filename).name if code is not None else module
+    return (reading or statement or claim_id, files or (where,), section or module)
 
 
 def _check_id(claim_id: object) -> None:

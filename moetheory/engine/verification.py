@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from moetheory.engine.registry import load_checks, select_claims
@@ -111,6 +111,7 @@ def verify(
     memory_limit: int | None = None,
     wall_timeout: float | None = None,
     scheduler: str | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Check the selected claims and return the report.
 
@@ -149,6 +150,10 @@ def verify(
         Address of a Dask distributed scheduler: run the checks on its workers (the
         limits hold there). The report is the local one, byte for byte, apart from
         ``seconds``.
+    on_result : callable, optional
+        Called with each claim's report entry as the claim completes (after the JSON
+        report was rewritten), e.g. to print one line per claim as ``moetheory verify -v``
+        does.
 
     Returns
     -------
@@ -192,6 +197,9 @@ def verify(
     )
     if progress is not None and not isinstance(progress, bool):
         raise ValueError(f"progress must be True, False or None, got {progress!r}")
+    if on_result is not None and not callable(on_result):
+        raise ValueError(f"on_result must be a callable taking a report entry, got "
+                         f"{on_result!r}")
     show_progress = sys.stderr.isatty() if progress is None else progress
     if settings.jobs > cpu_count() and scheduler is None:
         warnings.warn(
@@ -219,15 +227,17 @@ def verify(
             env=env,
         )
 
-    def on_result(entry: dict[str, Any]) -> None:
+    def completed(entry: dict[str, Any]) -> None:
         finished.append(entry)
         writer.write(report_of(complete=False), markdown=False)
+        if on_result is not None:
+            on_result(entry)
 
     with SignalGuard() as guard:
         writer.write(report_of(complete=False))
         try:
             try:
-                run_claims(claims, settings, on_result=on_result, progress=show_progress,
+                run_claims(claims, settings, on_result=completed, progress=show_progress,
                            guard=guard)
             finally:
                 final = report_of(complete=len(finished) == len(claims))
