@@ -6,24 +6,23 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from moetheory import CheckContext, Outcome, claim
-from moetheory.engine.registry import load_checks, unregister
+from moetheory import CheckContext, Outcome
+from moetheory.engine.registry import load_checks
+from moetheory.testing import TemporaryClaims
 
 
 @pytest.fixture
 def temp_claims() -> Iterator[Callable[..., None]]:
-    """Register throw-away claims (IDs under ``test.``) and remove them afterwards."""
+    """Register throw-away claims (IDs under ``test.``) and remove them afterwards.
+
+    The package's own tests use the catalogue, so it is loaded first; a user's tests have
+    the public fixture ``moetheory_claims`` of the plugin (``moetheory.testing``).
+    """
     load_checks()
-    added: list[str] = []
+    with TemporaryClaims(reading="test reading", seed_files=["test"], section="Tests") as claims:
 
-    def add(claim_id: str, check: Callable[[CheckContext], Outcome], **kw: object) -> None:
-        kw.setdefault("reading", "test reading")
-        kw.setdefault("statement", f"test statement {claim_id}")
-        kw.setdefault("seed_files", ["test"])
-        kw.setdefault("section", "Tests")
-        claim(claim_id, **kw)(check)  # type: ignore[arg-type]
-        added.append(claim_id)
+        def add(claim_id: str, check: Callable[[CheckContext], Outcome], **kw: object) -> None:
+            kw.setdefault("statement", f"test statement {claim_id}")
+            claims(claim_id, check, **kw)
 
-    yield add
-    for cid in added:
-        unregister(cid)
+        yield add
