@@ -40,6 +40,8 @@ def test_every_example_is_tested() -> None:
         "property_test.py",
         "own_expert_identifiability.py",
         "simulate_forgetting.py",
+        "own_claim.py",
+        "own_claims_test.py",
     }
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
@@ -97,3 +99,35 @@ def test_simulate_forgetting_writes_plot(tmp_path: Path) -> None:
     out = run("simulate_forgetting.py", str(tmp_path / "f.png"), cwd=tmp_path)
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "single expert (M = 1)" in out
+
+
+def test_own_claim_supports_the_closed_form_and_not_the_slip(tmp_path: Path) -> None:
+    out = run("own_claim.py", cwd=tmp_path)
+    assert "mine.top-score: supported" in out
+    assert "mine.top-score-slip: unsupported" in out
+
+
+def test_own_claim_with_verify_checks(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "moetheory", "verify", "--checks",
+         str(EXAMPLES / "own_claim.py"), "-v"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines()]
+    assert sorted(r[:2] for r in rows[:2]) == [["mine.top-score", "supported"],
+                                              ["mine.top-score-slip", "unsupported"]]
+    assert proc.stdout.splitlines()[-1] == "2 claims checked: supported 1, unsupported 1"
+
+
+def test_own_claims_under_pytest(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-p", "moetheory.testing._plugin",
+         str(EXAMPLES / "own_claims_test.py"), str(EXAMPLES / "own_claim.py")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert proc.returncode == 1, proc.stdout  # the slip fails, as it should
+    assert "1 failed, 5 passed" in proc.stdout
+    assert "claim mine.top-score-slip: expected proved or supported, got unsupported" in (
+        proc.stdout)
