@@ -240,10 +240,18 @@ def test_checks_takes_a_module_name(tmp_path, monkeypatch, capsys) -> None:
     name = f"h_plugin_module_{next(_NAMES)}"
     (tmp_path / f"{name}.py").write_text(CLAIMS, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
+    package = tmp_path / f"h_plugin_package_{next(_NAMES)}"
+    package.mkdir()
+    (package / "__init__.py").write_text("from . import claims\n", encoding="utf-8")
+    (package / "claims.py").write_text(CLAIMS.replace("mine.", "pkg."), encoding="utf-8")
     with TemporaryClaims():
         assert main(["verify", "--checks", name, "--only", "mine.proved"]) == 0
         assert capsys.readouterr().out.startswith("1 claims checked: proved 1")
-        sys.modules.pop(name, None)
+        assert main(["verify", "--checks", package.name, "--only", "pkg.proved"]) == 0
+        assert capsys.readouterr().out.startswith("1 claims checked: proved 1")
+        assert len(load_user_checks(package.name)) == 6  # claims of its submodules
+        for module in (name, package.name, package.name + ".claims"):
+            sys.modules.pop(module, None)
 
 
 @pytest.mark.parametrize(("body", "spec", "message"), [

@@ -31,7 +31,8 @@ def load_user_checks(spec: str | os.PathLike[str]) -> list[str]:
     Returns
     -------
     list of str
-        The IDs of the claims whose checks the file or module defines, in report order.
+        The IDs of the claims whose checks the file or module (or a submodule of the
+        package) defines, in report order.
 
     Raises
     ------
@@ -71,10 +72,15 @@ def load_user_checks(spec: str | os.PathLike[str]) -> list[str]:
         module = _import_file(path, where)
     else:
         module = _import_module(text, where)
-    ids = [c.id for c in registered() if getattr(c.check, "__module__", None) == module.__name__]
+    ids = [c.id for c in registered() if _defined_in(c.check, module.__name__)]
     if not ids:
         raise ValueError(f"{where}: registers no claim (decorate a check with @claim)")
     return ids
+
+
+def _defined_in(check: object, name: str) -> bool:
+    module = getattr(check, "__module__", None) or ""
+    return module == name or module.startswith(name + ".")
 
 
 def _module_name(path: Path) -> str:
