@@ -99,9 +99,10 @@ class ExpectationResult:
     max_n : int
         The budget of draws.
     needed_n : int or None
-        When inconclusive: the budget that would decide it with probability about 0.9 if
-        the mean is the estimate (:func:`required_n`); ``None`` when decided or when no
-        budget would do.
+        When inconclusive: the budget that would decide it with probability about 0.9
+        both if the claim is exact and if the mean is the estimate (:func:`required_n`),
+        at least twice :attr:`max_n`; ``None`` when decided or when the draws do not
+        vary.
     sd : float
         The draws' standard deviation.
     scope : dict
@@ -562,8 +563,9 @@ def check_expectation(
     v + t`; ``inconclusive`` otherwise. Whatever the stopping look, the probability that a
     true claim (:math:`|\\mu - v| \\le t`) is called ``unsupported``, or a false one
     supported, is at most :math:`\\alpha` (asymptotically: the t interval). An
-    inconclusive result's reason gives the budget (:func:`required_n`, power 0.9) that
-    would decide it if the mean were the estimate.
+    inconclusive result's reason gives the budget (:func:`required_n`, power 0.9, the
+    draws' standard deviation) that would decide it both if the claim is exact and if the
+    mean is the estimate, at least twice ``max_n``.
 
     Examples
     --------
