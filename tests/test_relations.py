@@ -228,3 +228,12 @@ def test_results_are_json_markdown_and_an_outcome() -> None:
     inconclusive = find_relations("cosine", "tanh", order=2, d=3, timeout=0.5)
     assert inconclusive.to_outcome().verdict is Verdict.INCONCLUSIVE
     assert json.dumps(inconclusive.to_dict())
+
+
+def test_sign_in_an_expert_and_max_in_a_score_are_accepted() -> None:
+    res = find_relations(linear, lambda x, eta: sp.sign(eta[0] * x[0] + eta[1])
+                         * (eta[0] * x[0] + eta[1]) ** 2, order=2, d=1, eta_size=2)
+    assert {(ETA1,): 1, (B1, ETA2): -1} in _coefficients(res)  # the ridge identity
+    assert res.complete
+    res = find_relations(lambda b, x: sp.Max(b.dot(x), 0), "tanh", order=1, d=1)
+    assert res.verdict is Verdict.PROVED and res.complete

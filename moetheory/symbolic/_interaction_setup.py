@@ -137,6 +137,10 @@ def _no_delta(expr: sp.Expr) -> sp.Expr:
     return expr.replace(sp.DiracDelta, lambda *args: sp.S.Zero)
 
 
+#: Functions that make an expression piecewise (split by :func:`_pieces`).
+_PIECEWISE = (sp.Max, sp.Min, sp.Heaviside, sp.Piecewise, sp.sign)
+
+
 def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, Any]]:
     """Smooth pieces of an expert: ``[(expr, condition)]`` (one piece ``True`` if smooth).
 
@@ -145,9 +149,10 @@ def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, Any]]:
     variable, is dropped: a relation need not hold where the expert is never that piece."""
     if expr.has(sp.Max, sp.Min, sp.Heaviside):
         expr = expr.rewrite(sp.Piecewise)
-    abs_args = [a for a in expr.atoms(sp.Abs)]
-    if abs_args:
+    if expr.has(sp.Abs):
         expr = expr.replace(sp.Abs, lambda w: sp.Piecewise((w, w > 0), (-w, True)))
+    if expr.has(sp.sign):  # sign(0) = 0 only on a null set
+        expr = expr.replace(sp.sign, lambda w: sp.Piecewise((1, w > 0), (-1, True)))
     if not expr.has(sp.Piecewise):
         return [(expr, sp.true)]
     folded = sp.piecewise_fold(expr)
@@ -291,9 +296,12 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
         closure = {a[:i] for a in alphas for i in range(len(a) + 1)}
         alphas = sorted(closure, key=lambda a: (len(a), [params.index(q) for q in a]))
     atoms = _Atoms()
-    gk = _kernelise(sp.sympify(g))
+    g, h = sp.sympify(g), sp.sympify(h)
+    if g.has(*_PIECEWISE):  # a piecewise gate: the pieces of H = G h together
+        g, h = sp.Integer(1), g * h
+    gk = _kernelise(g)
     pieces = []
-    for hp, cond in _pieces(sp.sympify(h)):
+    for hp, cond in _pieces(h):
         big_h = gk * _kernelise(hp)
         ders = _derivatives(big_h, alphas)
         atomised = {a: atoms.atomise(e, set(xs)) for a, e in ders.items()}

@@ -895,7 +895,7 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
             reason = (f"exhaustive exact search in d = {', '.join(map(str, dims))}: the exact "
                       "null space of the values at rational points is zero, the kernels are "
                       "algebraically independent and every piece of the expert is open and "
-                      "non-empty")
+                      "non-empty (parameters outside a null set)")
         else:
             verdict = Verdict.INCONCLUSIVE
             scope = sorted(k for k, s in dims.items() if s.complete)
