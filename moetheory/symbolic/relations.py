@@ -669,6 +669,18 @@ def _lift_scope(lf: dict[str, Any], d: int) -> Scope:
     return sorted(k for k, ok in verified.items() if ok)
 
 
+def _indices(rel: Relation, params: Sequence[sp.Symbol]) -> set[int]:
+    """The vector indices a relation uses (``beta1_2`` → 2), in its derivatives and
+    coefficients."""
+    out = set()
+    for alpha, c in rel.terms:
+        for q in (*alpha, *(s for s in c.free_symbols if s in params)):
+            head, _, i = str(q).rpartition("_")
+            if head and i.isdigit():
+                out.add(int(i))
+    return out or {1}
+
+
 def _family_key(rel: Relation) -> str:
     """The same key for relations that differ by exchanging the indices 1 and 2."""
     text = rel.text
@@ -703,6 +715,9 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
                 if key not in cache:
                     cache[key] = lift(res, rel, dims=others)
                 lf = cache[key]
+                if lf.get("form") == "free indices":  # the relabelled one: its own indices
+                    used = _indices(rel, res.params)
+                    lf = {**lf, "min_d": max(used), "free_indices": sorted(used)}
             except SearchTimeout:
                 notes.append("the time limit ran out while lifting the relations to other "
                              f"dimensions; the rest are stated for d = {d} only")
