@@ -328,7 +328,7 @@ def _check_symbols(expr: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
         raise ValueError(f"{what}: params must name at least one parameter")
     missing = [p for p in params if p not in expr.free_symbols]
     if missing:
-        raise ValueError(f"{what}: params {missing} do not occur in {expr}")
+        raise ValueError(f"{what}: params {missing} do not occur in {sp.sstr(expr)}")
 
 
 def _fixed_dimension_build(what: str, name: str, expr: sp.Expr, x: tuple[sp.Symbol, ...],
