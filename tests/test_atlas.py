@@ -80,3 +80,38 @@ def test_perturbed_ridge_cells_state_the_every_d_relation() -> None:
     assert cell.general["latex"] in text
     assert atlas_cell("linear", "tanh").general == {}
 
+
+
+#: The cells whose only relation needs two indices i != j (issue 29).
+TWO_INDEX_CELLS = [(r, e) for r in ("sigmoid", "laplace") for e in ("gelu", "tanh", "sigmoid")]
+
+
+@pytest.mark.parametrize(("router", "expert"), TWO_INDEX_CELLS)
+def test_a_relation_that_needs_i_ne_j_is_stated_for_d_ge_2(router: str, expert: str) -> None:
+    cell = atlas_cell(router, expert)
+    assert cell.reason["kind"] == "relation"
+    assert cell.reason["table_scope"] == {"min": 2}
+    # d = 1 is searched on its own, exactly
+    d1 = cell.reason["d1"]
+    assert d1["complete"]
+    assert cell.reason["dependent_in"] == ("all" if d1["relations"] else {"min": 2})
+
+
+def test_sigmoid_gating_with_tanh_is_independent_in_d_1() -> None:
+    cell = atlas_cell("sigmoid", "tanh")
+    assert cell.reason["d1"] == {"relations": 0, "complete": True, "order": 2}
+    assert cell.reason["dependent_in"] == {"min": 2}
+    assert "every $d \\ge 1$" not in cell.verdict_reason
+
+
+def test_the_reason_states_the_order_searched() -> None:
+    cell = atlas_cell("perturbed", "generic", order=1)
+    assert cell.reason["kind"] == "no-relation"
+    assert cell.reason["order"] == 1 and cell.reason["d"] == [1, 2] and cell.reason["complete"]
+    assert "order 2" not in cell.verdict_reason and "order 2" not in render_cell(cell)
+
+
+def test_generators_and_derivatives_are_counted_independent() -> None:
+    cell = atlas_cell("cosine", "ffn2-relu-bias")
+    res = cell.result
+    assert (len(res.relations), len(res.implied), res.relation_space_dim) == (9, 18, 27)

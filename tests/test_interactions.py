@@ -119,6 +119,10 @@ def test_custom_router_and_expert() -> None:
                                [sp.Symbol("w")], gate="relu"), "gate must be"),
         (lambda: custom_expert(sp.Symbol("x"), [sp.Symbol("x")], [sp.Symbol("c")]),
          "do not occur"),
+        (lambda: custom_router(sp.Symbol("w") * sp.Symbol("x1"), sp.symbols("x1:6"),
+                               [sp.Symbol("w")]), "x must hold 1 to 4 symbols"),
+        (lambda: custom_expert(sp.Symbol("c") * sp.Symbol("x1"), sp.symbols("x1:6"),
+                               [sp.Symbol("c")]), "x must hold 1 to 4 symbols"),
     ],
 )
 def test_bad_input_is_rejected(call, message) -> None:  # type: ignore[no-untyped-def]
@@ -128,7 +132,7 @@ def test_bad_input_is_rejected(call, message) -> None:  # type: ignore[no-untype
 
 def test_unsupported_function_is_rejected() -> None:
     x1, c = sp.symbols("x1 c", real=True)
-    expert = custom_expert(sp.sin(c * x1), [x1], [c])
+    expert = custom_expert(sp.gamma(c * x1), [x1], [c])
     router = custom_router(c * 0 + sp.Symbol("w") * x1, [x1], [sp.Symbol("w")])
     with pytest.raises(ValueError, match="unsupported function"):
         interactions(router, expert, order=1, d=1)
@@ -242,3 +246,43 @@ def test_a_relation_prints_the_same_in_every_process() -> None:
     # the same relation (equal coefficients), now printed alike
     assert all(x == y and sp.expand(c - d) == 0
                for (x, c), (y, d) in zip(rel.terms, again.terms, strict=True))
+
+
+def test_generators_and_implied_relations_form_a_basis() -> None:
+    """The 'derivatives of lower-order relations' are an independent completion of the
+    generators (cosine x ffn2: 9 generators and 21 derivatives were printed, of a space of
+    dimension 27)."""
+    import random
+
+    res = interactions(ROUTERS["cosine"], EXPERTS["ffn2-relu-bias"], order=2, d=2)
+    rng = random.Random(3)
+    vals = {p: sp.Rational(rng.randint(1, 30), rng.randint(1, 7)) for p in res.params}
+    b1, b2 = res.params[:2]
+    vals[b1], vals[b2] = sp.Rational(3), sp.Rational(4)  # |beta1| = 5, rational
+    vals[sp.Symbol("r_beta", positive=True)] = sp.Rational(5)
+    cols = sorted({a for r in (*res.relations, *res.implied) for a, _ in r.terms},
+                  key=sp.default_sort_key)
+    rows = [[sp.sympify(dict(r.terms).get(a, 0)).xreplace(vals) for a in cols]
+            for r in (*res.relations, *res.implied)]
+    assert sp.Matrix(rows).rank() == len(rows)
+    assert len(rows) == res.relation_space_dim
+
+
+def test_the_laplace_router_in_d_1_does_not_crash() -> None:
+    """|x - beta| differentiated twice gave a DiracDelta term; off the kink it is zero."""
+    res = interactions(ROUTERS["laplace"], EXPERTS["tanh"], order=2, d=1)
+    beta = sp.Symbol("beta_1", real=True)
+    assert any(dict(r.terms).get((beta, beta)) for r in res.relations)
+
+
+def test_a_time_limit_ends_a_long_search() -> None:
+    import time
+
+    from moetheory.symbolic.interactions import SearchTimeout
+
+    start = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        interactions(ROUTERS["cosine"], EXPERTS["tanh"], order=2, d=3, timeout=0.5)
+    assert time.monotonic() - start < 10
+    with pytest.raises(ValueError, match="timeout must be"):
+        interactions(ROUTERS["cosine"], EXPERTS["tanh"], order=1, d=1, timeout=-1)

@@ -11,6 +11,7 @@ from typing import Any
 
 import sympy as sp
 
+from moetheory.symbolic._interaction_budget import checkpoint
 from moetheory.symbolic._interaction_relations import _R_BETA, InteractionResult, Relation
 from moetheory.symbolic._interaction_setup import _setup, _verify
 from moetheory.symbolic._interaction_specs import (
@@ -117,6 +118,7 @@ def lift(res: InteractionResult, rel: Relation, dims: Sequence[int] = (1, 3, 4))
             form = "contracted"
     verified: dict[int, bool] = {}
     for dim in dims:
+        checkpoint()
         if form == "free indices" and dim < max(used):
             continue
         xs = coordinates(dim)

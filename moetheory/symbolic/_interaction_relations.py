@@ -131,7 +131,8 @@ class InteractionResult:
     relations : list of Relation
         The generators (not derivatives of lower-order relations), each verified exactly.
     implied : list of Relation
-        Derivatives of lower-order relations completing a basis.
+        Derivatives of lower-order relations completing a basis (independent: each counted
+        once).
     n_derivatives : int
         Number of :math:`\partial^\alpha H`, :math:`|\alpha| \le` ``order``.
     points : int
@@ -142,11 +143,18 @@ class InteractionResult:
         ``"Q(params)"``, extended by :math:`\|\beta_1\|` when the router uses it.
     assumptions : list of str
         The genericity assumptions (LaTeX in ``$...$``).
+    relation_space_dim : int
+        Dimension of the space of all relations up to ``order`` (over the coefficient
+        field): ``len(relations) + len(implied)``, which are a basis of it.
+    second_point_agrees : bool
+        Whether the exact null space at a second, independent point of the parameters has
+        the same dimension (a check that the first point is generic).
 
     Notes
     -----
     The relations span every relation up to ``order``: the exact null space of the sampled
-    values has the same dimension as the verified basis.
+    values has the same dimension as the verified basis. ``relations`` and ``implied``
+    together are linearly independent.
 
     See Also
     --------
@@ -172,6 +180,8 @@ class InteractionResult:
     pieces: int
     coefficient_ring: str
     assumptions: list[str] = field(default_factory=list)
+    relation_space_dim: int = 0
+    second_point_agrees: bool = True
 
     def evidence(self) -> dict[str, Any]:
         """JSON-able summary."""
@@ -187,6 +197,7 @@ class InteractionResult:
             "coefficient_ring": self.coefficient_ring,
             "generators": [r.text for r in self.relations],
             "implied_by_lower_order": len(self.implied),
+            "relation_space_dim": self.relation_space_dim,
             "certificate": "each relation: numerator of the combination reduces to the zero "
             "polynomial modulo r^2 - radicand (exact); completeness: null space of the exact "
             "value matrix at rational points contains every relation",

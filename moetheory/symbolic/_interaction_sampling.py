@@ -13,6 +13,7 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
+from moetheory.symbolic._interaction_budget import checkpoint
 from moetheory.symbolic._interaction_setup import (
     _KErf,
     _KExp,
@@ -89,6 +90,7 @@ def _versions(setup: _Setup, cols: list[tuple], coords: list[sp.Symbol]) -> list
                 psub, _ = _param_substitution(setup, sign)
                 columns = {}
                 for a in cols:
+                    checkpoint()
                     e = ders[a]
                     if xsub:
                         e = e.xreplace(xsub)
@@ -149,6 +151,7 @@ def _sample(versions: list[_Version], cols: list[tuple], n_rows: int, rng: _Rng,
         done = 0
         tries = 0
         while done < n_rows:
+            checkpoint()
             tries += 1
             if tries > 10 * n_rows + 10:
                 raise RuntimeError("no sample point avoids the poles")

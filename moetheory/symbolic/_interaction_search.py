@@ -9,6 +9,7 @@ from typing import Any
 
 import sympy as sp
 
+from moetheory.symbolic._interaction_budget import checkpoint, time_limit
 from moetheory.symbolic._interaction_relations import _R_BETA, InteractionResult, Relation
 from moetheory.symbolic._interaction_sampling import (
     _nullspace,
@@ -165,6 +166,7 @@ def _solve_block(setup: _Setup, versions: list[_Version], support: list[tuple], 
         sym_coords = [c for i, c in enumerate(coords) if i not in fixed]
         rows: list[list[Any]] = []
         for _round in range(max_rounds):
+            checkpoint()
             rows += _sample(versions, support, len(support) + 4 if not rows else 4, rng, fixed)
             ns = _nullspace(rows, sym_coords, rng)
             basis = [_to_relation(setup, support, vec, back) for vec in ns]
@@ -176,7 +178,7 @@ def _solve_block(setup: _Setup, versions: list[_Version], support: list[tuple], 
 
 
 def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int = 2,
-                 max_rounds: int = 4) -> InteractionResult:
+                 max_rounds: int = 4, timeout: float | None = None) -> InteractionResult:
     r"""Every linear relation among :math:`\partial^\alpha H`, :math:`|\alpha| \le` ``order``.
 
     Parameters
@@ -191,17 +193,22 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
         Input dimension, 1 to 4.
     max_rounds : int
         How often to add sample points when a candidate fails its exact check.
+    timeout : float or None
+        Wall-clock limit in seconds (``None``: none).
 
     Returns
     -------
     InteractionResult
         ``relations`` are the generators (not derivatives of lower-order relations), each
-        verified exactly; ``implied`` the others of a basis.
+        verified exactly; ``implied`` the others of a basis (together independent).
 
     Raises
     ------
     ValueError
-        On an order or dimension out of range or an unsupported expression.
+        On an order or dimension out of range, an invalid ``timeout``, or an unsupported
+        expression (then :class:`UnsupportedExpression`, a ``ValueError``).
+    SearchTimeout
+        When ``timeout`` runs out (a ``TimeoutError``).
     RuntimeError
         If no sample point avoids the poles, or a candidate relation fails its exact check
         after ``max_rounds`` rounds of points (never a silent wrong answer).
@@ -213,11 +220,15 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     Sound and complete up to the genericity assumptions recorded in
     :attr:`InteractionResult.assumptions`: every returned relation is verified exactly, and
     the null space of the exact value matrix at :math:`N + 4` rational points contains every
-    relation (see the module docstring).
+    relation (see the module docstring). Whether those assumptions hold (algebraically
+    independent kernels, non-empty pieces) is checked by
+    :func:`moetheory.symbolic.relations.find_relations`, which also turns an empty result
+    into a verdict with its scope.
 
     See Also
     --------
     lift : the relations in every dimension.
+    moetheory.symbolic.relations.find_relations : the same search with a verdict and scope.
     moetheory.symbolic.atlas.atlas_cell : a cell of the atlas.
 
     Examples
@@ -231,6 +242,13 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
         raise ValueError(f"order must be an integer in [1, 3], got {order!r}")
     if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 4:
         raise ValueError(f"d must be an integer in [1, 4], got {d!r}")
+    with time_limit(timeout):
+        return _search(router, expert, order, d, max_rounds)[0]
+
+
+def _search(router: RouterSpec, expert: ExpertSpec, order: int, d: int, max_rounds: int = 4
+            ) -> tuple[InteractionResult, _Setup]:
+    """:func:`interactions` without validation, with its setup (kernels, pieces)."""
     setup = _setup(router, expert, d, order)
     cols = setup.alphas
     rng = _Rng()
@@ -243,7 +261,9 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     generators: list[Relation] = []
     implied: list[Relation] = []
     known: list[dict[tuple, sp.Expr]] = []  # a basis of the relations of order < o
+    numeric: list[list[sp.Expr]] = []
     for o in range(1, order + 1):
+        checkpoint()
         cols_o = [a for a in cols if len(a) <= o]
         numeric = _nullspace(_sample(versions, cols_o, len(cols_o) + 4, rng, base), [])
         prolonged = [_prolong(setup, rel, p) for rel in known for p in setup.params] + known
@@ -269,11 +289,14 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
         for rel in new:
             terms = tuple(sorted(rel.items(), key=lambda t: pos[t[0]]))
             generators.append(Relation(terms, o, True, "exact"))
+        derivs = prolonged[: len(prolonged) - len(known)]
+        # the derivatives that complete the basis of the lower-order relations, each once
+        chosen = _independent(setup, known + derivs, cols_o, coords, base)[len(known):] \
+            if derivs else []
         implied += [Relation(tuple(sorted(((a, c) for a, c in rel.items() if c != 0),
                                           key=lambda t: pos[t[0]])), o, False, "derivative")
-                    for rel in prolonged[: len(prolonged) - len(known)]
-                    if any(c != 0 for c in rel.values())] if o > 1 else []
-        known = known + new + [rel for rel in prolonged[: len(prolonged) - len(known)]]
+                    for rel in chosen]
+        known = known + new + derivs
         known = _independent(setup, known, cols_o, coords, base)
     ring = "Q(params)" + ("[‖β‖]" if setup.p_radical else "")
     assumptions = [
@@ -288,5 +311,14 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
     if len(setup.pieces) > 1:
         assumptions.append("each smooth piece of the expert is a non-empty open set; a relation "
                            "must hold on every piece")
+    space = len(numeric)
+    if len(generators) + len(implied) != space:
+        raise RuntimeError("inconsistent ranks: the basis does not span the relations")
+    # a second, independent point of the parameters: the same dimension, or the first
+    # point was not generic (reported by find_relations, not a wrong relation)
+    base2 = {i: _value(rng, "pos") for i in range(len(coords))}
+    checkpoint()
+    second = len(_nullspace(_sample(versions, cols, n + 4, rng, base2), []))
     return InteractionResult(router, expert, d, order, setup.params, generators, implied, n,
-                             n + 4, len(setup.pieces), ring, assumptions)
+                             n + 4, len(setup.pieces), ring, assumptions, space,
+                             second == space), setup

@@ -17,6 +17,7 @@ from typing import Any
 
 import sympy as sp
 
+from moetheory.symbolic._interaction_budget import checkpoint
 from moetheory.symbolic._interaction_relations import _R_BETA
 from moetheory.symbolic._interaction_specs import (
     ExpertSpec,
@@ -26,6 +27,11 @@ from moetheory.symbolic._interaction_specs import (
 )
 
 __all__: list[str] = []
+
+
+class UnsupportedExpression(ValueError):
+    """A router or expert outside what the relation search handles (a refusal, one line)."""
+
 
 # Kernels: transcendental functions with closed derivative rules (no automatic exp merging).
 class _KExp(sp.Function):
@@ -58,37 +64,120 @@ class _KErf(sp.Function):
         return _KGauss(self.args[0])
 
 
-_KERNELS = (_KExp, _KTanh, _KGauss, _KErf)
-_SUPPORTED = "exp, tanh, erf, sqrt of a sum of squares, Abs, Max/Piecewise/Heaviside (pieces), " \
+class _KTan(sp.Function):
+    """tan w; sin and cos are rational in tan(w/2)."""
+
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return 1 + self**2
+
+
+class _KLog(sp.Function):
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
+        return 1 / self.args[0]
+
+
+_KERNELS = (_KExp, _KTanh, _KGauss, _KErf, _KTan, _KLog)
+_SUPPORTED = "exp, sinh, cosh, tanh, erf, sin, cos, tan, log, rational powers with square " \
+    "roots, sqrt of a sum of squares, Abs, sign, Max/Min/Piecewise/Heaviside (pieces), " \
     "undefined functions"
+_ALLOWED = (sp.exp, sp.tanh, sp.sinh, sp.cosh, sp.erf, sp.sin, sp.cos, sp.tan, sp.log, sp.Abs,
+            sp.Max, sp.Min, sp.Heaviside, sp.Piecewise, sp.sign)
+
+
+def _half_tan(w: sp.Expr) -> sp.Expr:
+    return _KTan(w / 2)
 
 
 def _kernelise(expr: sp.Expr) -> sp.Expr:
-    """exp, tanh, erf → kernels; Max/Heaviside/Abs of non-radicals → Piecewise."""
+    """exp, tanh, erf, tan, log → kernels (sinh, cosh through exp; sin, cos through tan of
+    the half angle); refuses anything else with a one-line :class:`UnsupportedExpression`."""
     unsupported = {type(f).__name__ for f in expr.atoms(sp.Function)
-                   if not isinstance(f, (sp.exp, sp.tanh, sp.erf, sp.Abs, sp.Max, sp.Min,
-                                         sp.Heaviside, sp.Piecewise, sp.sign))
+                   if not isinstance(f, _ALLOWED)
                    and not isinstance(f, sp.core.function.AppliedUndef)}
     if unsupported:
-        raise ValueError(f"unsupported function(s) {sorted(unsupported)}; supported: "
-                         f"{_SUPPORTED}")
+        raise UnsupportedExpression(f"unsupported function(s) {sorted(unsupported)}; "
+                                    f"supported: {_SUPPORTED}")
+    for p in expr.atoms(sp.Pow):
+        if not p.exp.is_Rational:
+            raise UnsupportedExpression(
+                f"unsupported power {sp.sstr(p)}: exponents must be rational numbers (write "
+                "exp(...) for a power of e)")
+        if p.exp.q not in (1, 2) and not p.base.is_number:
+            raise UnsupportedExpression(
+                f"unsupported radical {sp.sstr(p)}: only square roots are supported")
     expr = expr.replace(sp.exp, _KExp).replace(sp.tanh, _KTanh).replace(sp.erf, _KErf)
+    expr = expr.replace(sp.sinh, lambda w: (_KExp(w) - 1 / _KExp(w)) / 2)
+    expr = expr.replace(sp.cosh, lambda w: (_KExp(w) + 1 / _KExp(w)) / 2)
+    expr = expr.replace(sp.sin, lambda w: 2 * _half_tan(w) / (1 + _half_tan(w) ** 2))
+    expr = expr.replace(sp.cos, lambda w: (1 - _half_tan(w) ** 2) / (1 + _half_tan(w) ** 2))
+    expr = expr.replace(sp.tan, _KTan).replace(sp.log, _KLog)
     return expr
 
 
+def _check_rational(expr: sp.Expr) -> None:
+    """Refuse an irrational constant left outside the kernels (the field is over Q)."""
+    bad = {a for a in expr.atoms(sp.NumberSymbol, sp.Pow, sp.Function)
+           if a.is_number and not a.is_Rational}
+    if bad:
+        raise UnsupportedExpression(
+            f"unsupported constant(s) {sorted(map(sp.sstr, bad))}: the coefficients of H and "
+            "its derivatives must be rational (make an irrational constant a symbol, a "
+            "hyper-parameter)")
+
+
+def _no_delta(expr: sp.Expr) -> sp.Expr:
+    """Drop DiracDelta terms: derivatives of sign/Heaviside vanish off the kinks, and every
+    relation is claimed on the open pieces only."""
+    if not expr.has(sp.DiracDelta):
+        return expr
+    return expr.replace(sp.DiracDelta, lambda *args: sp.S.Zero)
+
+
+#: Functions that make an expression piecewise (split by :func:`_pieces`).
+_PIECEWISE = (sp.Max, sp.Min, sp.Heaviside, sp.Piecewise, sp.sign)
+
+
 def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, Any]]:
-    """Smooth pieces of an expert: ``[(expr, condition)]`` (one piece ``True`` if smooth)."""
+    """Smooth pieces of an expert: ``[(expr, condition)]`` (one piece ``True`` if smooth).
+
+    The conditions are made exclusive (a Piecewise takes the first true condition); a piece
+    whose exclusive condition SymPy reduces to false, or to the empty set of its one
+    variable, is dropped: a relation need not hold where the expert is never that piece."""
     if expr.has(sp.Max, sp.Min, sp.Heaviside):
         expr = expr.rewrite(sp.Piecewise)
-    abs_args = [a for a in expr.atoms(sp.Abs)]
-    if abs_args:
+    if expr.has(sp.Abs):
         expr = expr.replace(sp.Abs, lambda w: sp.Piecewise((w, w > 0), (-w, True)))
+    if expr.has(sp.sign):  # sign(0) = 0 only on a null set
+        expr = expr.replace(sp.sign, lambda w: sp.Piecewise((1, w > 0), (-1, True)))
     if not expr.has(sp.Piecewise):
         return [(expr, sp.true)]
     folded = sp.piecewise_fold(expr)
     if not isinstance(folded, sp.Piecewise):
-        raise ValueError(f"cannot split {expr} into smooth pieces")
-    return [(e, c) for e, c in folded.args]
+        raise UnsupportedExpression(f"cannot split {sp.sstr(expr)} into smooth pieces")
+    out: list[tuple[sp.Expr, Any]] = []
+    before: list[Any] = []
+    for e, c in folded.args:
+        cond = sp.And(c, *[sp.Not(b) for b in before]) if before else c
+        before.append(c)
+        if cond is sp.false or _empty(cond):
+            continue
+        out.append((e, cond))
+    return out
+
+
+def _empty(cond: Any) -> bool:
+    """Whether SymPy proves a condition of one real variable unsatisfiable."""
+    free = cond.free_symbols
+    if len(free) != 1 or not next(iter(free)).is_real:
+        return False
+    try:
+        return bool(cond.as_set() == sp.EmptySet)
+    except (NotImplementedError, TypeError, ValueError):
+        return False
 
 
 @dataclass
@@ -149,6 +238,7 @@ def _stereo(sig: Sequence[Any]) -> list[Any]:
 def _kernel_text(kernel: sp.Expr) -> str:
     """A kernel as inline LaTeX (``$...$``), in the paper's names."""
     expr = kernel.replace(_KExp, sp.exp).replace(_KTanh, sp.tanh).replace(_KErf, sp.erf)
+    expr = expr.replace(_KTan, sp.tan).replace(_KLog, sp.log)
     if isinstance(kernel, _KGauss):
         w = kernel.args[0]
         tex = r"\frac{2}{\sqrt{\pi}} e^{-w^2}\ (w = " + sp.latex(
@@ -173,7 +263,8 @@ def _derivatives(expr: sp.Expr, alphas: list[tuple[sp.Symbol, ...]]) -> dict[tup
     out: dict[tuple, sp.Expr] = {(): expr}
     for alpha in alphas:
         if alpha:
-            out[alpha] = sp.diff(out[alpha[:-1]], alpha[-1])
+            checkpoint()
+            out[alpha] = _no_delta(sp.diff(out[alpha[:-1]], alpha[-1]))
     return out
 
 
@@ -205,27 +296,36 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
         closure = {a[:i] for a in alphas for i in range(len(a) + 1)}
         alphas = sorted(closure, key=lambda a: (len(a), [params.index(q) for q in a]))
     atoms = _Atoms()
-    gk = _kernelise(sp.sympify(g))
+    g, h = sp.sympify(g), sp.sympify(h)
+    if g.has(*_PIECEWISE):  # a piecewise gate: the pieces of H = G h together
+        g, h = sp.Integer(1), g * h
+    gk = _kernelise(g)
     pieces = []
-    for hp, cond in _pieces(sp.sympify(h)):
+    for hp, cond in _pieces(h):
         big_h = gk * _kernelise(hp)
         ders = _derivatives(big_h, alphas)
-        pieces.append(({a: atoms.atomise(e, set(xs)) for a, e in ders.items()}, cond))
+        atomised = {a: atoms.atomise(e, set(xs)) for a, e in ders.items()}
+        for e in atomised.values():
+            _check_rational(e)
+        pieces.append((atomised, cond))
+    if not pieces:
+        raise UnsupportedExpression("the expert has no non-empty piece")
     x_rad = None
     p_rad = None
     for base, r in atoms.radicals.items():
         if base.free_symbols & set(xs):
             centre = _squares_centre(base, xs)
             if centre is None or x_rad is not None:
-                raise ValueError(f"unsupported radical sqrt({base}): at most one radical in x, "
-                                 "of the form ||x - c||")
+                raise UnsupportedExpression(f"unsupported radical sqrt({sp.sstr(base)}): at "
+                                            "most one radical in x, of the form ||x - c||")
             x_rad = (r, centre)
         else:
             vec = sorted(base.free_symbols, key=str)
             if (p_rad is not None or not set(vec) <= set(params)
                     or sp.expand(base - sp.Add(*[v**2 for v in vec])) != 0):
-                raise ValueError(f"unsupported radical sqrt({base}): at most one parameter "
-                                 "radical, the norm of a parameter vector")
+                raise UnsupportedExpression(f"unsupported radical sqrt({sp.sstr(base)}): at "
+                                            "most one parameter radical, the norm of a "
+                                            "parameter vector")
             p_rad = (r, base, [v for v in params if v in vec])
     return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad)
 
@@ -282,6 +382,7 @@ def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
     except (ValueError, sp.PolynomialError):
         pass  # pieces that are not polynomial in the symbols (e.g. Subs): symbolic route
     for ders, _ in setup.pieces:
+        checkpoint()
         total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
         num, _den = sp.fraction(sp.together(total))
         num = sp.expand(num)
@@ -312,6 +413,7 @@ def _verify_ring(setup: _Setup, coeffs: dict[tuple, sp.Expr],
         ring = sp.ring(gens, sp.QQ, sp.lex)[0]
         groups: dict[Any, Any] = {}
         for a, c in coeffs.items():
+            checkpoint()
             num, den = sp.fraction(sp.together(ders[a]))
             dpoly = ring.from_expr(den)
             term = ring.from_expr(num) * ring.from_expr(c)

@@ -311,8 +311,15 @@ RIDGE_ANY_PHI = _ridge_expert("ridge", lambda z: sp.Function("phi")(z),
                               r"\varphi(a^\top x + b)")
 
 
+#: Largest dimension of a custom spec (the relation search runs in d <= 4).
+MAX_CUSTOM_D = 4
+
+
 def _check_symbols(expr: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Symbol],
                    what: str) -> None:
+    if not 1 <= len(x) <= MAX_CUSTOM_D:
+        raise ValueError(f"{what}: x must hold 1 to {MAX_CUSTOM_D} symbols (the relation search "
+                         f"runs in d <= {MAX_CUSTOM_D}), got {len(x)}")
     if not all(isinstance(v, sp.Symbol) for v in (*x, *params)):
         raise ValueError(f"{what}: x and params must be SymPy symbols")
     if set(x) & set(params):
@@ -321,7 +328,7 @@ def _check_symbols(expr: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
         raise ValueError(f"{what}: params must name at least one parameter")
     missing = [p for p in params if p not in expr.free_symbols]
     if missing:
-        raise ValueError(f"{what}: params {missing} do not occur in {expr}")
+        raise ValueError(f"{what}: params {missing} do not occur in {sp.sstr(expr)}")
 
 
 def _fixed_dimension_build(what: str, name: str, expr: sp.Expr, x: tuple[sp.Symbol, ...],
@@ -363,12 +370,15 @@ def custom_router(score: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sy
     Raises
     ------
     ValueError
-        On an unknown gate or symbols that do not match.
+        On an unknown gate, symbols that do not match, or more than 4 coordinates.
 
     Notes
     -----
     The gate is :math:`G = e^{s}` (the numerator of the softmax; the normalising
-    denominator is common to all experts) or :math:`\sigma(s)`.
+    denominator is common to all experts) or :math:`\sigma(s)`. Limits: one fixed dimension
+    :math:`d = ` ``len(x)`` :math:`\le 4`, searched to order :math:`\le 3`; a relation found
+    holds in that dimension only. For a router in every dimension, pass a callable
+    ``score(beta1, x)`` to :func:`moetheory.symbolic.relations.find_relations`.
 
     See Also
     --------
@@ -420,12 +430,16 @@ def custom_expert(expr: sp.Expr, x: Sequence[sp.Symbol], params: Sequence[sp.Sym
     Raises
     ------
     ValueError
-        When ``x`` and ``params`` are not disjoint symbols, or a parameter does not occur.
+        When ``x`` and ``params`` are not disjoint symbols, a parameter does not occur, or
+        ``x`` holds more than 4 coordinates.
 
     Notes
     -----
-    Any expression of the supported pieces (exp, tanh, erf, rational functions, one radical,
-    undefined functions, piecewise with open pieces) is accepted.
+    Any expression of the supported pieces (exp, sinh, cosh, tanh, erf, sin, cos, tan, log,
+    rational functions, square roots, undefined functions, piecewise with open pieces) is
+    accepted. Limits: one fixed dimension :math:`d = ` ``len(x)`` :math:`\le 4`, searched to
+    order :math:`\le 3`. For an expert in every dimension, pass a callable ``expert(x, eta)``
+    to :func:`moetheory.symbolic.relations.find_relations`.
 
     See Also
     --------

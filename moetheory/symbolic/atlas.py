@@ -47,10 +47,15 @@ from moetheory.symbolic.interactions import (
     InteractionResult,
     Relation,
     RouterSpec,
-    interactions,
-    lift,
     perturbed_ridge_relation,
     symbol_latex,
+)
+from moetheory.symbolic.relations import (
+    MAX_D,
+    RelationsResult,
+    _check_order,
+    _run,
+    _union,
 )
 
 __all__ = [
@@ -94,7 +99,7 @@ class AtlasCell:
     verdict : {"refuted", "proved", "inconclusive"}
         Strong identifiability of the cell's Taylor family.
     verdict_reason : str
-        Why (LaTeX in ``$...$``).
+        Why (LaTeX in ``$...$``), rendered from ``reason``.
     ident_api : dict
         The verdict of :func:`moetheory.symbolic.identifiability.decide` for comparison (may be
         empty).
@@ -103,6 +108,16 @@ class AtlasCell:
     general : dict
         For the perturbed router with a ridge expert: the closed-form second-order relation
         (every :math:`d \ge 2`), checked exactly for this expert (empty otherwise).
+    reason : dict
+        The verdict's reason as data. With relations: ``kind`` ``"relation"``, ``order``
+        (searched), ``d`` (of the table), ``table_scope`` (where the table's relations hold:
+        ``"all"``, ``{"min": m}`` or a list), ``d1`` (the separate search in :math:`d = 1`:
+        ``{"relations": n, "complete": bool, "order": k}``, or None when the table's
+        relations already hold there), ``dependent_in`` (the union), ``example`` (order and
+        number of terms of the relation cited). Without: ``kind`` ``"no-relation"``,
+        ``order``, ``d`` (the dimensions searched exhaustively), ``complete``, ``reasons``.
+    d1_relations : tuple of str
+        LaTeX of the generators found by the separate search in :math:`d = 1` (if any).
 
     Notes
     -----
@@ -130,6 +145,8 @@ class AtlasCell:
     ident_api: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     general: dict[str, Any] = field(default_factory=dict)
+    reason: dict[str, Any] = field(default_factory=dict)
+    d1_relations: tuple[str, ...] = ()
 
     @property
     def families(self) -> list[tuple[Relation, dict[str, Any]]]:
@@ -207,21 +224,70 @@ def _ident_api(router: str, expert: str) -> dict[str, Any]:
         return {"reading": reading, "expert": name, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def _identifiability(res: InteractionResult, api: dict[str, Any]) -> tuple[str, str]:
-    if res.relations:
-        first = min(res.relations, key=lambda r: (r.order, len(r.terms)))
-        where = "every $d \\ge 1$" if lift(res, first).get("all_d") else "$d = 2$"
-        return ("refuted",
-                f"the single-atom Taylor family $\\{{\\partial^\\alpha H\\}}_{{|\\alpha| "
-                f"\\le 2}}$ is linearly dependent in {where}, e.g. by the order-{first.order} "
-                f"relation with {len(first.terms)} terms in the table (parameters outside a "
-                "null set)")
+def _where(scope: Any) -> str:
+    """A scope in words and LaTeX: every $d \\ge m$ or $d = 1, 2$."""
+    if scope == "all":
+        return "every $d \\ge 1$"
+    if isinstance(scope, dict):
+        extra = f" and $d = {', '.join(map(str, scope['and']))}$" if scope.get("and") else ""
+        return f"every $d \\ge {scope['min']}${extra}"
+    return f"$d = {', '.join(map(str, scope))}$"
+
+
+def _reason(found: RelationsResult, d: int) -> dict[str, Any]:
+    """The verdict's reason as data (see :class:`AtlasCell`)."""
+    k = found.order
+    table = found.dimensions[d]
+    gens = [r for r in table.relations if r.generator]
+    one = found.dimensions.get(1) if d != 1 else None
+    d1 = None
+    if one is not None:
+        d1 = {"relations": one.n_relations, "complete": one.complete, "order": k} \
+            if one.decided else {"status": one.status, "order": k}
+    if gens:
+        first = min(gens, key=lambda r: (r.order, len(r.relation.terms)))
+        return {"kind": "relation", "order": k, "d": d,
+                "table_scope": _union([r.scope["d"] for r in gens]),
+                "d1": d1, "dependent_in": found.scope["d"],
+                "example": {"order": first.order, "terms": len(first.relation.terms),
+                            "scope": first.scope["d"]}}
+    return {"kind": "no-relation", "order": k,
+            "d": sorted(e for e, s in found.dimensions.items() if s.complete),
+            "complete": found.complete,
+            "reasons": [r for s in found.dimensions.values() for r in s.reasons]}
+
+
+def _identifiability(reason: dict[str, Any], api: dict[str, Any]) -> tuple[str, str]:
+    k = reason["order"]
+    family = f"$\\{{\\partial^\\alpha H\\}}_{{|\\alpha| \\le {k}}}$"
+    if reason["kind"] == "relation":
+        ex = reason["example"]
+        text = (f"the single-atom Taylor family {family} is linearly dependent in "
+                f"{_where(reason['dependent_in'])} (parameters outside a null set): in "
+                f"{_where(reason['table_scope'])} by the relations in the table, e.g. the "
+                f"order-{ex['order']} relation with {ex['terms']} terms (it holds in "
+                f"{_where(ex['scope'])})")
+        d1 = reason.get("d1")
+        if d1 and d1.get("relations"):
+            text += (f"; in $d = 1$ by the {d1['relations']} relation(s) of order $\\le {k}$ "
+                     "found there")
+        elif d1 and d1.get("complete"):
+            text += (f"; in $d = 1$ there is no relation up to order {k}: the single-atom "
+                     "family is independent there")
+        elif d1:
+            text += f"; $d = 1$ is not decided ({d1.get('status', 'search not exhaustive')})"
+        return "refuted", text
+    where = _where(reason["d"]) if reason["d"] else "no dimension"
+    if not reason["complete"]:
+        return ("inconclusive", f"no relation up to order {k} found at one atom, but the search "
+                "is not exhaustive: " + "; ".join(reason["reasons"]))
     if "verdict" in api:
-        return (api["verdict"], "no relation up to order 2 at one atom; two atoms under reading "
-                f"`{api['reading']}` of moetheory.symbolic.identifiability: {api['summary']}")
+        return (api["verdict"], f"no relation up to order {k} at one atom in {where}; two "
+                f"atoms under reading `{api['reading']}` of "
+                f"moetheory.symbolic.identifiability: {api['summary']}")
     return ("inconclusive",
-            "no relation up to order 2 at one atom (the single-atom Taylor family is "
-            "independent); independence across several atoms is not decided for this router")
+            f"no relation up to order {k} at one atom in {where} (the single-atom Taylor family "
+            "is independent); independence across several atoms is not decided for this router")
 
 
 def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 2,
@@ -252,9 +318,10 @@ def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 
     Raises
     ------
     ValueError
-        On an unknown router or expert name (and, from
-        :func:`~moetheory.symbolic.interactions.interactions`, on an order or dimension out of
-        range).
+        On an unknown router or expert name, an order or dimension out of range, or an
+        unsupported expression.
+    RuntimeError
+        If the relation search itself fails (never a silent wrong answer).
 
     Notes
     -----
@@ -282,23 +349,31 @@ def atlas_cell(router: str | RouterSpec, expert: str | ExpertSpec, order: int = 
         raise ValueError(f"router must be one of {sorted(ROUTERS)}, got {router!r}")
     if isinstance(expert, str) and expert not in EXPERTS:
         raise ValueError(f"expert must be one of {sorted(EXPERTS)}, got {expert!r}")
+    _check_order(order)
+    if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= MAX_D:
+        raise ValueError(f"d must be an integer in [1, {MAX_D}], got {d!r}")
     rspec = ROUTERS[router] if isinstance(router, str) else router
     espec = EXPERTS[expert] if isinstance(expert, str) else expert
+    for spec in (rspec, espec):
+        if spec.dims is not None and d not in spec.dims:
+            raise ValueError(f"d must be one of {spec.dims} for {spec.name!r}, got {d}")
     start = time.process_time()
-    res = interactions(rspec, espec, order=order, d=d)
-    lifts = []
-    keys: dict[str, dict[str, Any]] = {}
-    for rel in res.relations:
-        key = _family_key(rel)
-        if key not in keys:
-            keys[key] = lift(res, rel)
-        lifts.append(keys[key])
+    liftable = rspec.invariant and espec.invariant
+    found = _run(rspec, espec, order, [1, d] if (liftable and d > 1) else [d], True, None)
+    table = found.dimensions[d]
+    if table.interaction is None:
+        raise RuntimeError(f"the relation search failed: {'; '.join(table.reasons)}")
+    res = table.interaction
+    lifts = [r.lift for r in table.relations if r.generator]
+    one = found.dimensions.get(1) if d != 1 else None
+    d1_relations = tuple(r.latex for r in one.relations if r.generator) if one else ()
     api = _ident_api(router, expert) if isinstance(router, str) and isinstance(expert, str) \
         else {}
-    verdict, reason = _identifiability(res, api)
+    reason = _reason(found, d)
+    verdict, text = _identifiability(reason, api)
     general = _perturbed_ridge(rspec, espec, d) if isinstance(router, str) else {}
-    return AtlasCell(rspec.name, espec.name, res, lifts, verdict, reason, api,
-                     time.process_time() - start, general)
+    return AtlasCell(rspec.name, espec.name, res, lifts, verdict, text, api,
+                     time.process_time() - start, general, reason, d1_relations)
 
 
 #: Ridge experts phi(a^T x + b) of the atlas (parameters a_1..a_d, b).
@@ -400,7 +475,7 @@ def cell_anchor(router: str, expert: str) -> str:
     return f"atlas-{router}-{expert}"
 
 
-def _lift_text(lf: dict[str, Any]) -> str:
+def _lift_text(lf: dict[str, Any], d: int = 2) -> str:
     form = str(lf.get("form"))
     dims = ", ".join(f"{k}" for k, v in sorted(lf.get("verified", {}).items()) if v)
     bad = ", ".join(f"{k}" for k, v in sorted(lf.get("verified", {}).items()) if not v)
@@ -410,10 +485,11 @@ def _lift_text(lf: dict[str, Any]) -> str:
                "free indices": "for every $i$" if len(free) == 1 else
                "for every $i \\ne j$ (indices 1, 2 → i, j)",
                "contracted": "indices summed over $1..d$"}[form]
-        return f"every $d \\ge {lf.get('min_d', 1)}$ ({how}; exact in $d = {dims}$ and $2$)"
+        return f"every $d \\ge {lf.get('min_d', 1)}$ ({how}; exact in $d = {dims}$ and ${d}$)"
     if lf.get("form") is None:
-        return "$d = 2$ only (" + lf.get("reason", "no lift") + ")"
-    return f"$d = 2$; lifted form ({form}) fails in $d = {bad}$" if bad else "$d = 2$ only"
+        return f"$d = {d}$ only (" + lf.get("reason", "no lift") + ")"
+    return f"$d = {d}$; lifted form ({form}) fails in $d = {bad}$" if bad else \
+        f"$d = {d}$ only"
 
 
 def render_cell(cell: AtlasCell) -> str:
@@ -455,19 +531,32 @@ def render_cell(cell: AtlasCell) -> str:
         f"{e.note + '; ' if e.note else ''}parameters in $d = {res.d}$: {params}).",
         "",
         f"Derivatives $\\partial^\\alpha H$, $|\\alpha| \\le {res.order}$: {res.n_derivatives}. "
-        f"Relations: {len(res.relations)} generators, {len(res.implied)} derivatives of "
-        f"lower-order ones. Coefficients in ${_ring_tex(res)}$.",
+        f"Independent relations: {res.relation_space_dim} ({len(res.relations)} "
+        f"generator{'s' if len(res.relations) != 1 else ''}, {len(res.implied)} "
+        f"derivative{'s' if len(res.implied) != 1 else ''} of lower-order ones). "
+        f"Coefficients in ${_ring_tex(res)}$.",
         "",
     ]
     fams = cell.families
     if fams:
-        lines.append("| relation (in $d = 2$) | order | holds in |")
+        lines.append(f"| relation (in $d = {res.d}$) | order | holds in |")
         lines.append("|---|---|---|")
         for rel, lf in fams:
-            lines.append(f"| ${rel.latex()}$ | {rel.order} | {_lift_text(lf)} |")
+            lines.append(f"| ${rel.latex()}$ | {rel.order} | {_lift_text(lf, res.d)} |")
         lines.append("")
+    elif cell.reason.get("complete", True):
+        lines += [f"No relation up to order {res.order} in $d = {res.d}$: no parameter "
+                  "interaction.", ""]
     else:
-        lines += ["No relation up to order 2: no parameter interaction.", ""]
+        lines += [f"No relation up to order {res.order} found in $d = {res.d}$, but the search "
+                  "is not exhaustive: " + "; ".join(cell.reason.get("reasons", [])) + ".", ""]
+    d1 = cell.reason.get("d1")
+    if d1 and cell.d1_relations:
+        lines += [f"In $d = 1$ (searched on its own): {d1.get('relations')} independent "
+                  f"relation(s) of order $\\le {res.order}$, generated by "
+                  + ", ".join(f"${t}$" for t in cell.d1_relations) + ".", ""]
+    elif d1 and d1.get("complete"):
+        lines += [f"In $d = 1$ (searched on its own): no relation up to order {res.order}.", ""]
     if cell.general.get("verified"):
         lines += [
             "**Finding: a second-order relation for every $d \\ge 2$.** The relations among "
@@ -492,7 +581,8 @@ def render_cell(cell: AtlasCell) -> str:
         ]
     lines += [
         f"**Strong identifiability: {cell.verdict}.** Reading: the Taylor family "
-        "$\\{\\partial^\\alpha H(\\cdot,\\theta_j)\\}_{|\\alpha| \\le 2}$ in all parameters "
+        f"$\\{{\\partial^\\alpha H(\\cdot,\\theta_j)\\}}_{{|\\alpha| \\le {res.order}}}$ in all "
+        "parameters "
         "(the router's included) is linearly independent for distinct atoms $\\theta_j$, in "
         f"the dimension stated. {cell.verdict_reason}.",
         "",
@@ -572,8 +662,11 @@ def render_atlas(cells: Sequence[AtlasCell]) -> str:
         "Hyper-parameters ($\\tau_1, \\tau_2$, the temperature $T$) stay free symbols. Each "
         "relation is found in $d = 2$, verified exactly, and lifted to every dimension "
         "(free indices or sums over indices, checked exactly in $d = 1, 3, 4$; rotation "
-        "invariance extends $d = 3, 4$ to every $d \\ge 3$). The method is described in "
-        "{mod}`moetheory.symbolic.interactions`.",
+        "invariance extends $d = 3, 4$ to every $d \\ge 3$). When the relations found do not "
+        "all hold in $d = 1$ (two indices $i \\ne j$), $d = 1$ is searched on its own. The "
+        "method is described in {mod}`moetheory.symbolic.interactions`; "
+        "{func}`moetheory.symbolic.relations.find_relations` runs it on one's own router "
+        "and expert.",
         "",
         "A cell shows the number of relation families that are not derivatives of "
         "lower-order ones (with their orders) and the strong-identifiability verdict: "

@@ -23,7 +23,9 @@ Method (sound and complete)
 ---------------------------
 1. Transcendental pieces become *kernels* with their derivative rules (:math:`e^w`,
    :math:`\tanh w`, :math:`\mathrm{erf}\,w`, the Gaussian :math:`\frac{2}{\sqrt\pi}e^{-w^2}`,
-   an arbitrary expert :math:`h` and its derivatives); radicals
+   :math:`\tan w` (:math:`\sin` and :math:`\cos` are rational in :math:`\tan(w/2)`),
+   :math:`\log w`, an arbitrary expert :math:`h` and its derivatives; :math:`\sinh`,
+   :math:`\cosh` through :math:`e^w`); radicals
    :math:`\sqrt{\sum_i (x_i - c_i)^2}` and :math:`\sqrt{\sum_i \beta_i^2}` become symbols
    :math:`r` with :math:`r^2` the radicand. After differentiation each
    :math:`\partial^\alpha H` is a rational function of :math:`x`, the kernels and the radicals
@@ -51,10 +53,19 @@ Method (sound and complete)
 
 Limits
 ------
-Supported pieces: exp, tanh, erf (GELU), rational functions, at most one radical in :math:`x`
-(of the form :math:`\|x - c\|`) and one parameter norm, undefined expert functions, and
-piecewise experts (ReLU) whose pieces are open sets; anything else is refused with a
-``ValueError`` naming the function. A relation whose indices are neither free nor one
+Supported pieces: exp, sinh, cosh, tanh, erf (GELU), sin, cos, tan, log, rational functions
+with rational coefficients, at most one radical in :math:`x` (of the form
+:math:`\|x - c\|`) and one parameter norm, undefined expert functions, and piecewise experts
+(ReLU, Abs, Max) whose pieces are open sets (a piece SymPy proves empty is dropped);
+anything else (another function, a power with a symbolic exponent, a cube root, an
+irrational constant) is refused with a one-line :class:`UnsupportedExpression` (a
+``ValueError``) naming it. Dimension :math:`d \le 4`, order :math:`\le 3`; custom specs
+(:func:`custom_router`, :func:`custom_expert`) live in one fixed dimension. Derivatives of
+kinks (DiracDelta terms of :math:`|x - \beta|`, sign, Heaviside) are dropped: relations are
+claimed on the open pieces. ``timeout=`` bounds the search (:class:`SearchTimeout`).
+Whether the genericity assumptions hold (kernels algebraically independent, every piece
+non-empty) is checked by :func:`moetheory.symbolic.relations.find_relations`, which turns
+the search into a verdict with its scope. A relation whose indices are neither free nor one
 contraction (for instance the second-order relation of the perturbed router in :math:`d = 2`,
 whose coefficients involve :math:`\beta_1\beta_1^\top`) is reported, exactly, for the
 discovery dimension only; that one has a closed form in every dimension,
@@ -84,6 +95,7 @@ Examples
 
 from __future__ import annotations
 
+from moetheory.symbolic._interaction_budget import SearchTimeout
 from moetheory.symbolic._interaction_lift import (
     lift,
     perturbed_ridge_certificate,
@@ -91,6 +103,7 @@ from moetheory.symbolic._interaction_lift import (
 )
 from moetheory.symbolic._interaction_relations import InteractionResult, Relation
 from moetheory.symbolic._interaction_search import interactions
+from moetheory.symbolic._interaction_setup import UnsupportedExpression
 from moetheory.symbolic._interaction_specs import (
     EXPERTS,
     ROUTERS,
@@ -112,6 +125,8 @@ __all__ = [
     "InteractionResult",
     "Relation",
     "RouterSpec",
+    "SearchTimeout",
+    "UnsupportedExpression",
     "coordinates",
     "custom_expert",
     "custom_router",

@@ -1,0 +1,201 @@
+r"""A time limit for the relation search (:func:`time_limit`, :func:`checkpoint`).
+
+The search is pure-Python SymPy: one differentiation, one exact check or one null space can
+take minutes in :math:`d = 3`. A limit is enforced two ways: the loops of the search call
+:func:`checkpoint`, which raises :class:`SearchTimeout` once the deadline has passed, and,
+in the main thread when no one else uses ``SIGALRM``, a wall-clock timer raises it inside
+any long SymPy operation (and again every half second until the limit is lifted, should
+some code swallow it). Public through :mod:`moetheory.symbolic.interactions`.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import FrameType
+from typing import Any
+
+__all__ = [
+    "SearchTimeout",
+    "check_timeout",
+    "checkpoint",
+    "time_limit",
+]
+
+#: Largest accepted time limit in seconds (about 11.6 days).
+MAX_TIMEOUT = 1e6
+
+_DEADLINE: ContextVar[float | None] = ContextVar("moetheory_relation_deadline", default=None)
+_ALARM_OWNED = False
+
+
+class SearchTimeout(TimeoutError):
+    """The relation search ran past its time limit.
+
+    Notes
+    -----
+    A ``TimeoutError``; :func:`moetheory.symbolic.relations.find_relations` turns it into an
+    ``inconclusive`` verdict with the reason.
+
+    See Also
+    --------
+    time_limit : sets the limit.
+
+    Examples
+    --------
+    >>> issubclass(SearchTimeout, TimeoutError)
+    True
+    """
+
+
+def check_timeout(timeout: Any, name: str = "timeout") -> float | None:
+    """Validate a time limit: a number of seconds in ``(0, 1e6]``, or None (no limit).
+
+    Parameters
+    ----------
+    timeout : float or None
+        The limit.
+    name : str
+        The parameter's name in the error message.
+
+    Returns
+    -------
+    float or None
+        The limit as a float.
+
+    Raises
+    ------
+    ValueError
+        On anything else (one line, naming the parameter and the range).
+
+    Notes
+    -----
+    ``bool`` is refused although it is an ``int``.
+
+    See Also
+    --------
+    time_limit : uses it.
+
+    Examples
+    --------
+    >>> check_timeout(2), check_timeout(None)
+    (2.0, None)
+    >>> check_timeout(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: timeout must be a number of seconds in (0, 1e+06] or None, got 0
+    """
+    if timeout is None:
+        return None
+    ok = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+    if not ok or not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise ValueError(f"{name} must be a number of seconds in (0, {MAX_TIMEOUT:g}] or None, "
+                         f"got {timeout!r}")
+    return float(timeout)
+
+
+def checkpoint() -> None:
+    """Raise :class:`SearchTimeout` when the current limit has passed (cheap otherwise).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    SearchTimeout
+        After the deadline of the innermost :func:`time_limit`.
+
+    Notes
+    -----
+    Called in the loops of the search, so that it ends soon after the deadline even where
+    ``SIGALRM`` cannot be used (another thread, or another user of the signal).
+
+    See Also
+    --------
+    time_limit : sets the deadline.
+
+    Examples
+    --------
+    >>> checkpoint()  # no limit set: nothing happens
+    """
+    deadline = _DEADLINE.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise SearchTimeout("the time limit of the relation search ran out")
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    checkpoint()
+
+
+def _alarm_free() -> bool:
+    if _ALARM_OWNED or threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, signal.SIG_IGN, None):
+        return False
+    return signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Run the body with a wall-clock limit (nested limits keep the earliest deadline).
+
+    Parameters
+    ----------
+    seconds : float or None
+        The limit (validated by :func:`check_timeout`); None: no new limit.
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    SearchTimeout
+        From inside the body, once the limit has passed.
+    ValueError
+        On an invalid limit.
+
+    Notes
+    -----
+    In the main thread, when ``SIGALRM`` is unused, a real-time timer interrupts long SymPy
+    operations too (re-armed every half second after the deadline); elsewhere the limit is
+    cooperative (:func:`checkpoint`). The previous handler and timer state are restored.
+
+    See Also
+    --------
+    checkpoint : the cooperative check.
+
+    Examples
+    --------
+    >>> with time_limit(5.0):
+    ...     checkpoint()
+    """
+    global _ALARM_OWNED
+    seconds = check_timeout(seconds)
+    if seconds is None:
+        yield
+        return
+    now = time.monotonic()
+    outer = _DEADLINE.get()
+    deadline = now + seconds if outer is None else min(outer, now + seconds)
+    token = _DEADLINE.set(deadline)
+    armed = _alarm_free()
+    old: Any = None
+    if armed:
+        old = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-3), 0.5)
+        _ALARM_OWNED = True
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)  # first: a late alarm finds no passed deadline and returns
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+            _ALARM_OWNED = False

@@ -1,0 +1,920 @@
+r"""Linear PDE relations among the parameter derivatives of one's own router × expert.
+
+:func:`find_relations` answers "which relations
+
+.. math:: \sum_{|\alpha| \le k} c_\alpha(\theta)\,\partial^\alpha_\theta H(x, \theta) = 0
+          \quad\text{for all } x, \qquad H = G(x, \beta_1)\,h(x, \eta),
+
+hold for my router and my expert?" with a verdict and its scope in the input dimension
+:math:`d`: the relations found (each verified exactly, each with the dimensions where it
+holds), or "no relation of order :math:`\le k`" — ``proved`` only when the search was
+exhaustive and exact in every dimension stated, otherwise ``inconclusive`` with the reason.
+It is the search of :mod:`moetheory.symbolic.interactions` (the atlas's), with a time limit
+and the checks of its own assumptions.
+
+Inputs
+------
+``score(beta1, x)`` is a Python callable receiving two SymPy column vectors of real symbols
+(:math:`\beta_{1,1..d}`, :math:`x_{1..d}`) and returning a scalar SymPy expression (dot
+products, norms, elementary functions); other symbols are hyper-parameters (kept symbolic,
+with their assumptions). The gate is :math:`G = e^{s}` (softmax numerator, also Top-K on its
+active set) or :math:`\sigma(s)` (``gate="sigmoid"``). A name of
+:data:`~moetheory.symbolic.interactions.ROUTERS` or a
+:class:`~moetheory.symbolic.interactions.RouterSpec` is accepted too.
+
+The expert is a callable ``expert(x, eta)`` receiving the column vector ``x`` and a column
+vector ``eta`` of ``eta_size`` real symbols :math:`\eta_1, \eta_2, \dots` (default
+:math:`d + 1`, a ridge expert's :math:`a \in \mathbb R^d` and :math:`b`; symbols the expert
+does not use are not parameters), or a SymPy expression with ``x=`` (its input symbols, which
+fix :math:`d`) and ``params=``, or a name of
+:data:`~moetheory.symbolic.interactions.EXPERTS` / an
+:class:`~moetheory.symbolic.interactions.ExpertSpec`.
+
+Scope
+-----
+A relation found in dimension :math:`d` holds in :math:`d`. For the ready-made routers and
+experts (invariant under rotations of :math:`x` and the parameter vectors) it is lifted to
+every dimension (:func:`~moetheory.symbolic.interactions.lift`): "every :math:`d \ge 1`", or
+"every :math:`d \ge 2`" for a relation with two distinct indices :math:`i \ne j`. A user's
+callable can do anything with the dimension, so its relations hold in the dimensions searched
+only. "No relation" is stated for the dimensions searched only (a relation may appear first
+in a higher dimension).
+
+Limits
+------
+:math:`d \le 4` and order :math:`\le 3` (the exact linear algebra grows fast: :math:`d = 3`,
+order 2 can take minutes, hence ``timeout``). Supported pieces: see
+:mod:`moetheory.symbolic.interactions`; anything else is refused with a one-line
+``ValueError`` before the search.
+
+Examples
+--------
+>>> import sympy as sp
+>>> res = find_relations(lambda b, x: b.dot(x), lambda x, eta: sp.tanh(eta[0] * x[0] + eta[1]),
+...                      order=2, d=1)
+>>> res.verdict.value, [r.text for r in res.generators]
+('proved', ['H_{eta_1} - H_{beta1_1,eta_2} = 0'])
+>>> res.scope
+{'d': [1]}
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from moetheory.engine.verdicts import Outcome, Verdict
+from moetheory.symbolic._interaction_budget import (
+    SearchTimeout,
+    check_timeout,
+    time_limit,
+)
+from moetheory.symbolic._interaction_completeness import completeness
+from moetheory.symbolic._interaction_lift import lift
+from moetheory.symbolic._interaction_relations import _R_BETA, InteractionResult, Relation
+from moetheory.symbolic._interaction_search import _search
+from moetheory.symbolic._interaction_setup import UnsupportedExpression, _kernelise, _pieces
+from moetheory.symbolic._interaction_specs import (
+    EXPERTS,
+    ROUTERS,
+    ExpertSpec,
+    RouterSpec,
+    coordinates,
+    custom_expert,
+    symbol_latex,
+)
+from moetheory.symbolic.experts import sigmoid
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_D",
+    "MAX_ORDER",
+    "DimensionSearch",
+    "FoundRelation",
+    "RelationsResult",
+    "find_relations",
+]
+
+#: Default wall-clock limit of :func:`find_relations`, in seconds.
+DEFAULT_TIMEOUT = 60.0
+#: Largest input dimension searched.
+MAX_D = 4
+#: Largest derivative order searched.
+MAX_ORDER = 3
+
+Scope = Any  # "all" | {"min": m} | {"min": m, "and": [...]} | list[int]
+
+
+# --------------------------------------------------------------------------------------------
+# results
+# --------------------------------------------------------------------------------------------
+def _scope_text(scope: Scope) -> str:
+    """``"all"`` → "every d ≥ 1", ``{"min": 2}`` → "every d ≥ 2", ``[1, 2]`` → "d = 1, 2"."""
+    if scope == "all":
+        return "every d >= 1"
+    if isinstance(scope, dict):
+        extra = f" and d = {', '.join(map(str, scope['and']))}" if scope.get("and") else ""
+        return f"every d >= {scope['min']}{extra}"
+    return "d = " + ", ".join(map(str, scope)) if scope else "no dimension"
+
+
+def _scope_latex(scope: Scope) -> str:
+    return _scope_text(scope).replace("d >= ", "$d \\ge ").replace("d = ", "$d = ") \
+        .replace(" and", "$ and") + "$" if scope else "no dimension"
+
+
+def _in_scope(scope: Scope, d: int) -> bool:
+    if scope == "all":
+        return True
+    if isinstance(scope, dict):
+        return d >= scope["min"] or d in scope.get("and", [])
+    return d in scope
+
+
+def _union(parts: Sequence[Scope]) -> Scope:
+    """The union of scopes, in the smallest form."""
+    low: int | None = None
+    finite: set[int] = set()
+    for p in parts:
+        if p == "all":
+            return "all"
+        if isinstance(p, dict):
+            low = p["min"] if low is None else min(low, p["min"])
+            finite |= set(p.get("and", []))
+        else:
+            finite |= set(p)
+    if low is None:
+        return sorted(finite)
+    while low - 1 in finite:
+        low -= 1
+    rest = sorted(f for f in finite if f < low)
+    if low <= 1:
+        return "all"
+    return {"min": low, "and": rest} if rest else {"min": low}
+
+
+@dataclass(frozen=True)
+class FoundRelation:
+    r"""One relation :math:`\sum_\alpha c_\alpha\,\partial^\alpha H = 0`, verified exactly.
+
+    Parameters
+    ----------
+    relation : Relation
+        The relation in the dimension it was found in (multi-indices and coefficients).
+    d : int
+        That dimension.
+    scope : dict
+        Where it holds: ``{"d": "all"}``, ``{"d": {"min": 2}}`` (every :math:`d \ge 2`) or
+        ``{"d": [1, 2]}``.
+    lift : dict
+        The :func:`~moetheory.symbolic.interactions.lift` behind the scope (empty when none).
+
+    Attributes
+    ----------
+    order : int
+    generator : bool
+        ``False`` for a derivative of lower-order relations completing the basis.
+    coefficients : dict
+        Multi-index (tuple of parameter symbols, ``()`` for :math:`H`) → coefficient.
+    latex : str
+        The relation typeset (SymPy's LaTeX of every coefficient).
+    text : str
+        Plain text.
+
+    Notes
+    -----
+    Coefficients are polynomials in the parameters (``r_beta`` is :math:`\|\beta_1\|`)
+    with their denominators cleared; the relation holds for parameters outside a null set.
+
+    See Also
+    --------
+    find_relations : finds them.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a = sp.Symbol("a_1", real=True)
+    >>> rel = FoundRelation(Relation((((a, a), sp.Integer(1)),), 2), 1, {"d": [1]})
+    >>> rel.latex, rel.coefficients
+    ('\\frac{\\partial^2 H}{\\partial a_{1}^2} = 0', {(a_1, a_1): 1})
+    """
+
+    relation: Relation
+    d: int
+    scope: dict[str, Any]
+    lift: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def order(self) -> int:
+        """The largest :math:`|\\alpha|` with a non-zero coefficient."""
+        return self.relation.order
+
+    @property
+    def generator(self) -> bool:
+        """Whether it is a generator (not implied by lower-order relations)."""
+        return self.relation.generator
+
+    @property
+    def coefficients(self) -> dict[tuple[sp.Symbol, ...], sp.Expr]:
+        """Multi-index → coefficient (``r_beta`` stands for :math:`\\|\\beta_1\\|`)."""
+        return dict(self.relation.terms)
+
+    @property
+    def latex(self) -> str:
+        """The relation in LaTeX."""
+        return self.relation.latex()
+
+    @property
+    def text(self) -> str:
+        """The relation in plain text."""
+        return self.relation.text
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (coefficients as SymPy text and LaTeX)."""
+        names = {_R_BETA: r"\Vert\beta_1\Vert"}
+        coeffs = []
+        for alpha, c in self.relation.terms:
+            names.update({s: symbol_latex(s) for s in c.free_symbols if s != _R_BETA})
+            coeffs.append({"derivative": [str(p) for p in alpha],
+                           "coefficient": sp.sstr(c),
+                           "coefficient_latex": sp.latex(c, symbol_names=names)})
+        return {"text": self.text, "latex": self.latex, "order": self.order,
+                "generator": self.generator, "d": self.d, "scope": dict(self.scope),
+                "coefficients": coeffs}
+
+
+@dataclass(frozen=True)
+class DimensionSearch:
+    """The search in one input dimension.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    status : {"complete", "incomplete", "timeout", "failed"}
+        ``complete``: every relation up to the order is in ``relations`` (exact search,
+        assumptions checked); ``incomplete``: the relations listed hold but others may
+        exist (``reasons``); ``timeout``/``failed``: no result.
+    n_relations : int or None
+        Dimension of the space of relations found (generators plus independent
+        derivatives of lower-order relations).
+    n_generators : int or None
+        Generators among them.
+    relations : tuple of FoundRelation
+        A basis of the relations found, generators first.
+    reasons : tuple of str
+        Why the search is not complete (one sentence each).
+    notes : tuple of str
+        Remarks that do not affect the verdict (e.g. a lift cut short by the time limit).
+    assumptions : tuple of str
+        The genericity assumptions of the search.
+    seconds : float
+        Wall-clock seconds spent.
+    interaction : InteractionResult or None
+        The raw search result.
+
+    Notes
+    -----
+    ``n_relations`` is the dimension of the null space of the exact values at rational
+    points, which the verified basis spans.
+
+    See Also
+    --------
+    RelationsResult : holds one per dimension.
+
+    Examples
+    --------
+    >>> DimensionSearch(2, "timeout").complete
+    False
+    """
+
+    d: int
+    status: str
+    n_relations: int | None = None
+    n_generators: int | None = None
+    relations: tuple[FoundRelation, ...] = ()
+    reasons: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    seconds: float = 0.0
+    interaction: InteractionResult | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the search was exhaustive and exact in this dimension."""
+        return self.status == "complete"
+
+    @property
+    def decided(self) -> bool:
+        """Whether the search ended with relations (complete or not)."""
+        return self.status in ("complete", "incomplete")
+
+    @property
+    def n_derivatives(self) -> int | None:
+        """Independent derivatives of lower-order relations in the basis."""
+        if self.n_relations is None or self.n_generators is None:
+            return None
+        return self.n_relations - self.n_generators
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"d": self.d, "status": self.status, "n_relations": self.n_relations,
+                "n_generators": self.n_generators, "n_derivatives": self.n_derivatives,
+                "reasons": list(self.reasons), "notes": list(self.notes),
+                "assumptions": list(self.assumptions), "seconds": round(self.seconds, 3),
+                "relations": [r.to_dict() for r in self.relations]}
+
+
+@dataclass(frozen=True)
+class RelationsResult:
+    r"""What :func:`find_relations` returns: the relations, the verdict and its scope.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        ``proved`` when relations were found (each verified exactly) or when "no relation of
+        order :math:`\le k`" was shown by an exhaustive, exact search in every dimension of
+        ``scope``; ``inconclusive`` otherwise, with ``reason``.
+    statement : dict
+        What the verdict is about: ``{"kind": "relations", "order": k}`` or
+        ``{"kind": "no-relation", "order": k}``.
+    reason : str
+        One sentence: the certificate, or why the question is not decided.
+    scope : dict
+        ``{"d": ...}``: where the statement holds — the union of the relations' scopes
+        when there are relations, the dimensions searched exhaustively otherwise (``"all"``,
+        ``{"min": m}`` for every :math:`d \ge m`, or a list).
+    order : int
+        The largest derivative order searched.
+    relations : tuple of FoundRelation
+        A basis of the relations (generators first), each with its own scope.
+    dimensions : dict
+        Dimension → :class:`DimensionSearch`.
+    router, expert : str
+        Names.
+    h_latex : str
+        :math:`H = G\,h` in LaTeX.
+    seconds : float
+        Wall-clock seconds.
+
+    Attributes
+    ----------
+    generators : tuple of FoundRelation
+        The independent relations that are not derivatives of lower-order ones.
+    complete : bool
+        Whether every dimension searched was searched exhaustively.
+    summary : str
+        One line.
+
+    Notes
+    -----
+    Never a scope beyond what was decided: a relation of one's own router holds in the
+    dimension where it was verified; "no relation" in the dimensions searched exhaustively.
+
+    See Also
+    --------
+    find_relations : builds it.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> res = find_relations("linear", "tanh", order=1, d=1)
+    >>> res.verdict.value, res.statement, res.scope
+    ('proved', {'kind': 'no-relation', 'order': 1}, {'d': [1]})
+    """
+
+    verdict: Verdict
+    statement: dict[str, Any]
+    reason: str
+    scope: dict[str, Any]
+    order: int
+    relations: tuple[FoundRelation, ...]
+    dimensions: dict[int, DimensionSearch]
+    router: str
+    expert: str
+    h_latex: str = ""
+    seconds: float = 0.0
+
+    @property
+    def generators(self) -> tuple[FoundRelation, ...]:
+        """The generators (independent, not derivatives of lower-order relations)."""
+        return tuple(r for r in self.relations if r.generator)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every dimension searched was searched exhaustively."""
+        return all(s.complete for s in self.dimensions.values())
+
+    @property
+    def interaction(self) -> InteractionResult | None:
+        """The raw search result of the discovery dimension (largest searched)."""
+        decided = [s for s in self.dimensions.values() if s.interaction is not None]
+        return max(decided, key=lambda s: s.d).interaction if decided else None
+
+    @property
+    def summary(self) -> str:
+        """One line a reader can act on."""
+        k = self.order
+        where = _scope_text(self.scope["d"])
+        if self.statement["kind"] == "relations":
+            n = len(self.generators)
+            return (f"{n} generator{'s' if n != 1 else ''} of the linear relations of order "
+                    f"<= {k} among the derivatives of H (relations in {where})")
+        if self.verdict is Verdict.PROVED:
+            return f"no linear relation of order <= {k} among the derivatives of H ({where})"
+        return f"no relation of order <= {k} found, not proved: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form: verdict, statement, scope, relations, dimensions.
+
+        Returns
+        -------
+        dict
+            Plain strings, numbers, lists and dicts only.
+        """
+        return {
+            "verdict": self.verdict.value,
+            "statement": dict(self.statement),
+            "summary": self.summary,
+            "reason": self.reason,
+            "scope": dict(self.scope),
+            "order": self.order,
+            "complete": self.complete,
+            "router": self.router,
+            "expert": self.expert,
+            "h_latex": self.h_latex,
+            "relations": [r.to_dict() for r in self.relations],
+            "generators": len(self.generators),
+            "dimensions": {str(d): s.to_dict() for d, s in sorted(self.dimensions.items())},
+            "seconds": round(self.seconds, 3),
+        }
+
+    def to_outcome(self) -> Outcome:
+        """The same :class:`~moetheory.engine.verdicts.Outcome` a catalogue check returns.
+
+        Returns
+        -------
+        Outcome
+            Verdict, one-line summary, :meth:`to_dict` as evidence, the markdown as
+            derivation.
+        """
+        return Outcome(self.verdict, self.summary, self.to_dict(),
+                       derivation=self._repr_markdown_(),
+                       summary_latex=_latex_summary(self))
+
+    def _repr_markdown_(self) -> str:
+        k = self.order
+        lines = [f"**{self.verdict.value}**: {_latex_summary(self)}", ""]
+        if self.h_latex:
+            lines += [f"${self.h_latex}$ (router {self.router}, expert {self.expert}).", ""]
+        if self.relations:
+            lines += ["| relation | order | generator | holds in |", "|---|---|---|---|"]
+            lines += [f"| ${r.latex}$ | {r.order} | {'yes' if r.generator else 'no'} | "
+                      f"{_scope_latex(r.scope['d'])} |" for r in self.relations]
+            lines.append("")
+        for d, s in sorted(self.dimensions.items()):
+            if s.decided:
+                what = (f"{s.n_relations} independent relation(s) of order $\\le {k}$, "
+                        f"{s.n_generators} generator(s)") if s.n_relations else \
+                    f"no relation of order $\\le {k}$"
+                how = "exhaustive" if s.complete else "not exhaustive: " + "; ".join(s.reasons)
+                lines.append(f"- $d = {d}$: {what} ({how}).")
+            else:
+                lines.append(f"- $d = {d}$: {s.status} ({'; '.join(s.reasons)}).")
+        lines += ["", f"Reason: {self.reason}"]
+        return "\n".join(lines)
+
+
+def _latex_summary(res: RelationsResult) -> str:
+    k = res.order
+    where = _scope_latex(res.scope["d"])
+    if res.statement["kind"] == "relations":
+        n = len(res.generators)
+        return (f"{n} generator{'s' if n != 1 else ''} of the linear relations of order "
+                f"$\\le {k}$ among the $\\partial^\\alpha H$ (relations in {where})")
+    if res.verdict is Verdict.PROVED:
+        return f"no linear relation of order $\\le {k}$ among the $\\partial^\\alpha H$ ({where})"
+    return f"no relation of order $\\le {k}$ found, not proved: {res.reason}"
+
+
+# --------------------------------------------------------------------------------------------
+# inputs
+# --------------------------------------------------------------------------------------------
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _scalar(value: Any, what: str) -> sp.Expr:
+    if isinstance(value, sp.MatrixBase):
+        if value.shape != (1, 1):
+            raise ValueError(f"{what} must return a scalar SymPy expression, got a "
+                             f"{value.shape[0]}x{value.shape[1]} matrix")
+        value = value[0, 0]
+    try:
+        value = sp.sympify(value)
+    except (sp.SympifyError, TypeError) as exc:
+        raise ValueError(f"{what} must return a scalar SymPy expression, got "
+                         f"{type(value).__name__}") from exc
+    if not isinstance(value, sp.Expr):
+        raise ValueError(f"{what} must return a scalar SymPy expression, got "
+                         f"{type(value).__name__}")
+    return value
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], what: str, d: int) -> sp.Expr:
+    try:
+        out = fn(*args)
+    except (UnsupportedExpression, SearchTimeout):
+        raise
+    except Exception as exc:
+        raise ValueError(_one_line(f"{what} failed in d = {d}: {type(exc).__name__}: {exc}")
+                         ) from exc
+    return _scalar(out, what)
+
+
+def _as_router(score: Any, gate: str) -> RouterSpec:
+    if isinstance(score, RouterSpec):
+        return score
+    if isinstance(score, str):
+        if score not in ROUTERS:
+            raise ValueError(f"router must be one of {sorted(ROUTERS)}, got {score!r}")
+        return ROUTERS[score]
+    if not callable(score):
+        raise TypeError("score must be a callable score(beta1, x) of two SymPy column "
+                        f"vectors, a RouterSpec or a name of ROUTERS, got {type(score).__name__}")
+    name = getattr(score, "__name__", "score")
+    name = "score" if name == "<lambda>" else name
+
+    def build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        beta = coordinates(len(xs), "beta1")
+        s = _call(score, (sp.Matrix(beta), sp.Matrix(xs)), "score(beta1, x)", len(xs))
+        used = tuple(b for b in beta if b in s.free_symbols)
+        if not used:
+            raise ValueError(_one_line(f"score(beta1, x) must depend on beta1 (the router's "
+                                       f"parameters), got {sp.sstr(s)}"))
+        return (sp.exp(s) if gate == "softmax" else sigmoid(s)), used
+
+    return RouterSpec(name, build, "", invariant=False)
+
+
+def _eta_count(eta_size: Any, d: int) -> int:
+    if eta_size == "d":
+        return d
+    if eta_size == "d+1":
+        return d + 1
+    return int(eta_size)
+
+
+def _check_eta_size(eta_size: Any) -> None:
+    ok = eta_size in ("d", "d+1") or (isinstance(eta_size, int)
+                                      and not isinstance(eta_size, bool) and 1 <= eta_size <= 64)
+    if not ok:
+        raise ValueError(f"eta_size must be an integer in [1, 64], 'd' or 'd+1', got "
+                         f"{eta_size!r}")
+
+
+def _as_expert(expert: Any, x: Sequence[sp.Symbol] | None, params: Sequence[sp.Symbol] | None,
+               eta_size: Any) -> ExpertSpec:
+    if isinstance(expert, sp.Basic):
+        if x is None or params is None:
+            raise ValueError("an expert given as a SymPy expression needs x= (its input "
+                             "symbols, which fix d) and params= (its parameters)")
+        try:
+            return custom_expert(expert, x, params)
+        except ValueError as exc:
+            raise ValueError(_one_line(str(exc))) from exc
+    if x is not None or params is not None:
+        raise ValueError("x= and params= are for an expert given as a SymPy expression")
+    if isinstance(expert, ExpertSpec):
+        return expert
+    if isinstance(expert, str):
+        if expert not in EXPERTS:
+            raise ValueError(f"expert must be one of {sorted(EXPERTS)}, got {expert!r}")
+        return EXPERTS[expert]
+    if not callable(expert):
+        raise TypeError("expert must be a callable expert(x, eta), a SymPy expression with "
+                        "x= and params=, an ExpertSpec or a name of EXPERTS, got "
+                        f"{type(expert).__name__}")
+    name = getattr(expert, "__name__", "expert")
+    name = "expert" if name == "<lambda>" else name
+
+    def build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        eta = coordinates(_eta_count(eta_size, len(xs)), "eta")
+        h = _call(expert, (sp.Matrix(xs), sp.Matrix(eta)), "expert(x, eta)", len(xs))
+        used = tuple(e for e in eta if e in h.free_symbols)
+        if not used:
+            raise ValueError(_one_line(f"expert(x, eta) must depend on eta (the expert's "
+                                       f"parameters), got {sp.sstr(h)}"))
+        return h, used
+
+    return ExpertSpec(name, build, "", invariant=False)
+
+
+def _check_order(order: Any) -> None:
+    if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_ORDER:
+        raise ValueError(f"order must be an integer in [1, {MAX_ORDER}], got {order!r}")
+
+
+def _dims(d: Any, router: RouterSpec, expert: ExpertSpec) -> tuple[list[int], bool]:
+    """The dimensions to search (discovery = the largest) and whether a dimension covered
+    by a relation's scope may be skipped (``d=None``)."""
+    fixed = sorted({k for spec in (router, expert) if spec.dims for k in spec.dims})
+    msg = f"d must be an integer in [1, {MAX_D}], a non-empty sequence of such, or None"
+
+    def valid(k: Any) -> bool:
+        return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= MAX_D
+
+    if d is None:
+        dims, skip = (fixed, False) if fixed else ([1, 2], True)
+    elif valid(d):
+        dims, skip = [d], False
+    elif isinstance(d, (list, tuple)) and d and all(valid(k) for k in d):
+        dims, skip = sorted(set(d)), False
+    else:
+        raise ValueError(f"{msg}, got {d!r}")
+    if len(fixed) > 1:
+        raise ValueError(f"the router and the expert are defined in different dimensions "
+                         f"{fixed}")
+    for spec, what in ((router, "router"), (expert, "expert")):
+        allowed = spec.dims
+        bad = [k for k in dims if allowed and k not in allowed]
+        if allowed and bad:
+            raise ValueError(f"d must be {allowed[0]} for the {what} {spec.name!r} (defined "
+                             f"in that dimension only), got {bad[0]}")
+    return dims, skip
+
+
+# --------------------------------------------------------------------------------------------
+# the search
+# --------------------------------------------------------------------------------------------
+#: The lift of a relation of one's own router or expert: none (any dimension is possible).
+_NO_LIFT: dict[str, Any] = {"form": None, "verified": {}, "all_d": False,
+            "reason": "a router or expert of one's own: stated for the dimension searched"}
+
+
+def _lift_scope(lf: dict[str, Any], d: int) -> Scope:
+    """Where a relation found in ``d`` holds, from its lift: every dimension from ``min_d``
+    on when the lifted form is exact in every dimension checked, 3 and 4 included (with
+    ``d`` itself, where it was found); otherwise the dimensions where it was verified."""
+    if lf.get("form") is None:
+        return [d]
+    verified = {**lf.get("verified", {}), d: True}
+    if all(verified.values()) and {3, 4} <= set(verified):
+        low = int(lf.get("min_d", 1))
+        return "all" if low <= 1 else {"min": low}
+    return sorted(k for k, ok in verified.items() if ok)
+
+
+def _indices(rel: Relation, params: Sequence[sp.Symbol]) -> set[int]:
+    """The vector indices a relation uses (``beta1_2`` → 2), in its derivatives and
+    coefficients."""
+    out = set()
+    for alpha, c in rel.terms:
+        for q in (*alpha, *(s for s in c.free_symbols if s in params)):
+            head, _, i = str(q).rpartition("_")
+            if head and i.isdigit():
+                out.add(int(i))
+    return out or {1}
+
+
+def _family_key(rel: Relation) -> str:
+    """The same key for relations that differ by exchanging the indices 1 and 2."""
+    text = rel.text
+    swapped = text.replace("_1", "_#").replace("_2", "_1").replace("_#", "_2")
+    return min(text, swapped)
+
+
+def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int,
+                      lift_ok: bool) -> DimensionSearch:
+    start = time.monotonic()
+    try:
+        res, setup = _search(router, expert, order, d)
+        _, reasons = completeness(setup)
+    except (UnsupportedExpression, SearchTimeout):
+        raise
+    except Exception as exc:  # an internal failure: no verdict, never a wrong one
+        return DimensionSearch(d, "failed", reasons=(_one_line(
+            f"the search in d = {d} failed ({type(exc).__name__}: {exc})"),),
+            seconds=time.monotonic() - start)
+    if not res.second_point_agrees:
+        reasons.append("the null space has another dimension at a second parameter point, "
+                       "so the first point may not be generic")
+    found: list[FoundRelation] = []
+    notes: list[str] = []
+    cache: dict[str, dict[str, Any]] = {}
+    others = tuple(k for k in range(1, MAX_D + 1) if k != d)
+    for rel in res.relations:
+        lf: dict[str, Any] = {} if lift_ok else dict(_NO_LIFT)
+        if lift_ok and not notes:
+            key = _family_key(rel)
+            try:
+                if key not in cache:
+                    cache[key] = lift(res, rel, dims=others)
+                lf = cache[key]
+                if lf.get("form") == "free indices":  # the relabelled one: its own indices
+                    used = _indices(rel, res.params)
+                    lf = {**lf, "min_d": max(used), "free_indices": sorted(used)}
+            except SearchTimeout:
+                notes.append("the time limit ran out while lifting the relations to other "
+                             f"dimensions; the rest are stated for d = {d} only")
+            except Exception as exc:  # a failed lift only narrows the scope
+                notes.append(_one_line(f"the lift of {rel.text} failed ({type(exc).__name__}: "
+                                       f"{exc}); it is stated for d = {d} only"))
+        found.append(FoundRelation(rel, d, {"d": _lift_scope(lf, d)}, lf))
+    found += [FoundRelation(rel, d, {"d": [d]}) for rel in res.implied]
+    return DimensionSearch(d, "complete" if not reasons else "incomplete",
+                           res.relation_space_dim, len(res.relations), tuple(found),
+                           tuple(reasons), tuple(notes), tuple(res.assumptions),
+                           time.monotonic() - start, res)
+
+
+def _h_latex(router: RouterSpec, expert: ExpertSpec, d: int) -> str:
+    if router.latex and expert.latex:
+        return f"H = {router.latex}\\cdot {expert.latex}"
+    xs = coordinates(d)
+    g, _ = router.build(xs)
+    h, _ = expert.build(xs)
+    names = {s: symbol_latex(s) for s in (g * h).free_symbols if isinstance(s, sp.Symbol)}
+    return "H = " + sp.latex(g * h, symbol_names=names)
+
+
+def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
+                   timeout: float | None = DEFAULT_TIMEOUT, gate: str = "softmax",
+                   x: Sequence[sp.Symbol] | None = None,
+                   params: Sequence[sp.Symbol] | None = None,
+                   eta_size: Any = "d+1") -> RelationsResult:
+    r"""Every linear relation among the :math:`\partial^\alpha H` up to order k, with a verdict.
+
+    The verdict comes with its scope in the input dimension :math:`d`.
+
+    Parameters
+    ----------
+    score : callable, str or RouterSpec
+        ``score(beta1, x)``: two SymPy column vectors of real symbols in, a scalar SymPy
+        expression out; or a name of :data:`~moetheory.symbolic.interactions.ROUTERS`.
+    expert : callable, sympy.Expr, str or ExpertSpec
+        ``expert(x, eta)`` (column vectors in, scalar out), a SymPy expression with ``x=``
+        and ``params=``, or a name of :data:`~moetheory.symbolic.interactions.EXPERTS`.
+    order : int
+        Largest total derivative order :math:`k`, 1 to 3.
+    d : int, sequence of int or None
+        Input dimension(s), 1 to 4. ``None``: :math:`d = 2` (where relations with two
+        indices show) and :math:`d = 1` unless the relations found already cover it; the
+        dimension of an expert given as an expression.
+    timeout : float or None
+        Wall-clock limit in seconds for the whole search (``None``: none). When it runs
+        out the verdict is ``inconclusive`` with the reason.
+    gate : {"softmax", "sigmoid"}
+        :math:`G = e^{s}` or :math:`\sigma(s)` for a callable ``score``.
+    x, params : sequence of sympy.Symbol, optional
+        For an expert given as a SymPy expression: its input symbols and parameters.
+    eta_size : int, "d" or "d+1"
+        Length of the ``eta`` vector given to a callable expert (unused entries are not
+        parameters).
+
+    Returns
+    -------
+    RelationsResult
+        ``.relations`` (each with coefficients, LaTeX and its scope), ``.generators``,
+        ``.verdict``, ``.scope``, ``.reason``, ``.dimensions``.
+
+    Raises
+    ------
+    ValueError
+        On a parameter out of range, a score or expert that is not a scalar SymPy
+        expression of the stated form, or an unsupported function (one line, before the
+        search).
+    TypeError
+        When ``score`` or ``expert`` is neither a callable nor one of the accepted forms.
+
+    Notes
+    -----
+    The search (:func:`~moetheory.symbolic.interactions.interactions`) finds every relation
+    from exact null spaces at rational points and verifies each one exactly; it is
+    exhaustive when the transcendental kernels are algebraically independent and every
+    smooth piece of the expert is a non-empty open set. Both are checked here (Ax's theorem
+    on the kernels' exponents; a witness point per piece); when a check fails, relations
+    found still hold, but "no relation" is ``inconclusive``. The statement is for parameters
+    outside a null set (where the coefficients' denominators do not vanish).
+
+    See Also
+    --------
+    moetheory.symbolic.interactions.interactions : the search itself.
+    moetheory.symbolic.interactions.lift : the scope of a ready-made pair's relation.
+    moetheory.symbolic.atlas.atlas_cell : the atlas cell of a pair.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> tau = sp.Symbol("tau", positive=True)
+    >>> res = find_relations(lambda b, x: b.dot(x) / (b.norm() * x.norm() + tau),
+    ...                      lambda x, eta: sp.Function("h")(*x, eta[0]), order=1, d=1,
+    ...                      eta_size=1)
+    >>> res.verdict.value, res.statement["kind"], res.scope
+    ('proved', 'no-relation', {'d': [1]})
+    >>> find_relations("linear", "tanh", order=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: order must be an integer in [1, 3], got 4
+    """
+    _check_order(order)
+    timeout = check_timeout(timeout)
+    if gate not in ("softmax", "sigmoid"):
+        raise ValueError(f"gate must be 'softmax' or 'sigmoid', got {gate!r}")
+    _check_eta_size(eta_size)
+    router = _as_router(score, gate)
+    espec = _as_expert(expert, x, params, eta_size)
+    dims, skip = _dims(d, router, espec)
+    _precheck(router, espec, max(dims))
+    return _run(router, espec, order, dims, skip, timeout)
+
+
+def _precheck(router: RouterSpec, expert: ExpertSpec, d: int) -> None:
+    """Build G and h once and refuse what the search cannot handle, before any search."""
+    xs = coordinates(d)
+    g, _ = router.build(xs)
+    h, _ = expert.build(xs)
+    _kernelise(sp.sympify(g))
+    for piece, _cond in _pieces(sp.sympify(h)):
+        _kernelise(piece)
+
+
+def _run(router: RouterSpec, espec: ExpertSpec, order: int, dims: list[int], skip: bool,
+         timeout: float | None) -> RelationsResult:
+    """The search in ``dims`` (validated), the largest first; with ``skip`` a dimension
+    covered by the scope of a generator found there is not searched again."""
+    discovery = max(dims)
+    h_latex = _h_latex(router, espec, discovery)
+    lift_ok = router.invariant and espec.invariant
+    start = time.monotonic()
+    searches: dict[int, DimensionSearch] = {}
+    skipped: list[int] = []
+    plan = [discovery] + [k for k in reversed(dims) if k != discovery]
+    try:
+        with time_limit(timeout):
+            for k in plan:
+                first = searches.get(discovery)
+                if skip and k != discovery and first is not None and any(
+                        _in_scope(r.scope["d"], k) for r in first.relations if r.generator):
+                    skipped.append(k)
+                    continue
+                try:
+                    searches[k] = _search_dimension(router, espec, order, k, lift_ok)
+                except SearchTimeout:
+                    break
+    except SearchTimeout:
+        pass
+    for k in plan:
+        if k not in searches and k not in skipped:
+            searches[k] = DimensionSearch(k, "timeout", reasons=(
+                f"the time limit of {timeout or 0:g} s ran out before the search in d = {k} "
+                "ended",))
+    return _result(router, espec, order, searches, h_latex, time.monotonic() - start)
+
+
+def _result(router: RouterSpec, expert: ExpertSpec, order: int,
+            searches: dict[int, DimensionSearch], h_latex: str, seconds: float
+            ) -> RelationsResult:
+    dims = dict(sorted(searches.items()))
+    discovery = max(dims)
+    relations = list(dims[discovery].relations)
+    covered = _union([r.scope["d"] for r in relations]) if relations else []
+    for k, s in dims.items():
+        if k != discovery and s.relations and not _in_scope(covered, k):
+            relations += s.relations
+    scopes = [r.scope["d"] for r in relations]
+    undecided = {k: s for k, s in dims.items() if not s.complete}
+    why = "; ".join(f"d = {k}: {r}" for k, s in undecided.items() for r in s.reasons)
+    if relations:
+        scope = _union(scopes)
+        verdict = Verdict.PROVED
+        statement = {"kind": "relations", "order": order}
+        reason = ("each relation is verified exactly (the combination, a rational function of "
+                  "x, the kernels and the radicals, reduces to zero)")
+        clash = [k for k, s in dims.items() if s.complete and not s.relations
+                 and _in_scope(scope, k)]
+        if clash:
+            verdict = Verdict.INCONCLUSIVE
+            reason = (f"inconsistent: a relation lifted to d = {clash[0]} where the search "
+                      "found none")
+        elif why:
+            reason += f"; other relations may exist ({why})"
+    else:
+        statement = {"kind": "no-relation", "order": order}
+        if not undecided:
+            verdict, scope = Verdict.PROVED, sorted(dims)
+            reason = (f"exhaustive exact search in d = {', '.join(map(str, dims))}: the exact "
+                      "null space of the values at rational points is zero, the kernels are "
+                      "algebraically independent and every piece of the expert is open and "
+                      "non-empty (parameters outside a null set)")
+        else:
+            verdict = Verdict.INCONCLUSIVE
+            scope = sorted(k for k, s in dims.items() if s.complete)
+            reason = f"no relation found, but the search is not exhaustive ({why})"
+    return RelationsResult(verdict, statement, _one_line(reason), {"d": scope}, order,
+                           tuple(relations), dims, router.name, expert.name, h_latex, seconds)
+
