@@ -275,3 +275,28 @@ def test_catalogue_routers_agree_with_their_scalar_forms():
         assert sp.cancel(res.score - router.scalar_score()) == 0
     assert NX in router_pde(lambda b, x: normalised_router("additive", "both").score(b, x)
                             ).score.free_symbols
+
+
+def test_an_internal_failure_is_an_inconclusive_result_not_a_traceback(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated failure\nsecond line")
+
+    monkeypatch.setattr(_router_pde_decide, "to_invariants", broken)
+    res = router_pde(lambda b, x: b.dot(x))
+    assert res.verdict == Verdict.INCONCLUSIVE
+    assert "RuntimeError: simulated failure" in res.reason and "\n" not in res.reason
+
+
+def test_a_piece_condition_that_is_not_an_inequality_is_refused():
+    score = lambda b, x: sp.Piecewise(  # noqa: E731
+        (b.dot(x), sp.Contains(b.dot(x), sp.Interval(0, 1))), (0, True))
+    res = router_pde(score)
+    assert res.verdict == Verdict.INCONCLUSIVE and "inequalities" in res.reason
+
+
+def test_bad_return_value_in_a_later_dimension_is_refused_before_any_work():
+    def score(b, x):
+        return b.dot(x) if len(b) < 5 else b
+
+    with pytest.raises(TypeError, match="d = 5"):
+        router_pde(score, dims=(5,))

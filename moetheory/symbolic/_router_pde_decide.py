@@ -268,6 +268,8 @@ def _crosscheck(
         todo += [(d, p) for p in pts[1::11] + [q for i, q in enumerate(pts) if i % 11 != 1]]
     done = dict.fromkeys(dims, 0)
     seen: set[Any] = set()
+    scores: dict[int, Callable[..., Any]] = {}
+    closed_forms: dict[int, tuple[list[sp.Symbol], Callable[..., Any]]] = {}
     for d, point in todo:
         is_extra = (d, point) in extra
         if (d, point) in seen or (done.get(d, 0) >= per_dim and not is_extra):
@@ -283,14 +285,18 @@ def _crosscheck(
         piece = next((p for p in pieces if interior(p.region.subs(assignment), values)), None)
         if piece is None:
             continue
-        numeric = numeric_euler(_concrete(s_d.subs(assignment)), beta1, x, point, dps)
+        if d not in scores:
+            scores[d] = sp.lambdify([*beta1, *x], _concrete(s_d.subs(assignment)), "mpmath")
+        numeric = numeric_euler(scores[d], point, dps)
         if numeric is None:
             continue
-        closed_expr = _concrete(piece.ratio.subs(assignment))
+        if id(piece) not in closed_forms:
+            expr = _concrete(piece.ratio.subs(assignment))
+            closed_forms[id(piece)] = (_free(expr), sp.lambdify(_free(expr), expr, "mpmath"))
+        names, f = closed_forms[id(piece)]
         with mpmath.workdps(dps):
-            f = sp.lambdify(_free(closed_expr), closed_expr, "mpmath")
             try:
-                closed = real_number(f(*[mp_value(values[s]) for s in _free(closed_expr)]))
+                closed = real_number(f(*[mp_value(values[s]) for s in names]))
             except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                 closed = None
             if closed is None:

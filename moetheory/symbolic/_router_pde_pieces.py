@@ -10,8 +10,9 @@ inequality of the region holds strictly there.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,11 +63,23 @@ def split_pieces(expr: sp.Expr) -> list[tuple[sp.Expr, Any]]:
     for piece, cond in folded.args:
         if piece.has(sp.Piecewise):
             raise Refusal("a piece of the score is itself piecewise after folding")
+        if not _plain_condition(cond):
+            raise Refusal(f"a piece's condition {sp.sstr(cond)} is not made of equations and "
+                          "inequalities")
         region = simplify_region(sp.And(cond, *[sp.Not(c) for c in earlier]))
         earlier.append(cond)
         if region is not sp.false and not lower_dimensional(region):
             out.append((piece, region))
     return out
+
+
+def _plain_condition(cond: Any) -> bool:
+    """Whether ``cond`` is built from (in)equalities with And, Or, Not (interiors decidable)."""
+    if cond in (sp.true, sp.false) or isinstance(cond, Relational):
+        return True
+    if isinstance(cond, sp.And | sp.Or | sp.Not):
+        return all(_plain_condition(a) for a in cond.args)
+    return False
 
 
 def simplify_region(region: Any) -> Any:
@@ -225,17 +238,20 @@ def _generic(d: int, k: int) -> tuple[Any, ...]:
 
 def points(d: int, limit: int = 400) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """Rational points ``(beta1, x)`` of dimension ``d`` (both non-zero), simplest first."""
+    return list(_points(d)[:limit])
+
+
+@functools.cache
+def _points(d: int) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
     units = _units(d)
-    scored = []
-    for (i, nb), (j, nx), (k, vb), (m, vx) in itertools.product(
-        enumerate(_NORMS), enumerate(_NORMS), enumerate(units[:3]), enumerate(units)
-    ):
-        scored.append((i + j + 2 * k + m, (tuple(nb * t for t in vb), tuple(nx * t for t in vx))))
-    scored.sort(key=lambda t: t[0])
-    out = [p for _, p in scored]
+    grid = itertools.product(range(len(_NORMS)), range(len(_NORMS)),
+                             range(min(3, len(units))), range(len(units)))
+    order = sorted(grid, key=lambda t: t[0] + t[1] + 2 * t[2] + t[3])[:400]
+    out = [(tuple(_NORMS[i] * t for t in units[k]), tuple(_NORMS[j] * t for t in units[m]))
+           for i, j, k, m in order]
     if d >= 2:  # off-axis points too, for scores that single out coordinates
         out[12:12] = [(_generic(d, k), _generic(d, k + 1)) for k in range(0, 12, 2)]
-    return out[:limit]
+    return tuple(out[:400])
 
 
 _CANDIDATES = [_R(1, 2), _R(1, 3), sp.Integer(2), _R(3, 2), sp.Integer(1), sp.Integer(3),
@@ -339,11 +355,12 @@ def certify_nonzero(expr: sp.Expr, values: Mapping[sp.Symbol, Any]) -> sp.Expr |
 
 
 def numeric_euler(
-    score: sp.Expr, beta1: Sequence[sp.Symbol], x: Sequence[sp.Symbol],
-    point: tuple[Sequence[Any], Sequence[Any]], dps: int,
+    f: Callable[..., Any], point: tuple[Sequence[Any], Sequence[Any]], dps: int,
 ) -> Any | None:
-    r""":math:`\frac{d}{dc} s(c\beta_1, x)|_{c=1}` by mpmath differentiation, or None."""
-    f = sp.lambdify([*beta1, *x], score, "mpmath")
+    r""":math:`\frac{d}{dc} s(c\beta_1, x)|_{c=1}` by mpmath differentiation, or None.
+
+    ``f`` is the score lambdified (mpmath) in the coordinates ``(*beta1, *x)``.
+    """
     with mpmath.workdps(dps):
         bm = [mp_value(t) for t in point[0]]
         xm = [mp_value(t) for t in point[1]]
@@ -357,13 +374,3 @@ def numeric_euler(
             return real_number(mpmath.diff(along, mpmath.mpf(1)))
         except (ZeroDivisionError, ValueError, TypeError, OverflowError, NameError):
             return None
-
-
-def iter_assignments(
-    params: Sequence[sp.Symbol], dims_points: Mapping[int, list[Any]]
-) -> Iterator[tuple[dict[sp.Symbol, sp.Expr], int, Any]]:
-    """Every (hyper-parameter assignment, dimension, point), in a fixed order."""
-    for assignment in parameter_values(params):
-        for d, pts in dims_points.items():
-            for p in pts:
-                yield assignment, d, p

@@ -347,18 +347,18 @@ def _coordinate_symbols(d: int) -> set[sp.Symbol]:
     return set(beta1) | set(x)
 
 
-def _validate(calls: ScoreCalls) -> None:
-    """At least one dimension where the callable returns a valid score, else a TypeError."""
-    errors = []
-    for d in (2, 3, 4, 1):
-        got = calls.get(d)
-        if not isinstance(got, Exception):
-            return
-        errors.append(got)
+def _validate(calls: ScoreCalls, dims: Sequence[int]) -> None:
+    """Every dimension used called once (bad return values raise here, before any work); at
+    least one where the callable returns a score, else a TypeError."""
+    used = sorted({1, 2, 3, 4, *dims})
+    errors = [got for got in (calls.get(d) for d in used) if isinstance(got, Exception)]
+    if len(errors) < len(used):
+        return
     exc = errors[0]
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
     raise TypeError(f"score(beta1, x) must accept two SymPy column vectors; it raised "
-                    f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
-                    "in d = 1, 2, 3 and 4")
+                    f"{type(exc).__name__}: {text} in every dimension tried "
+                    f"(d = {', '.join(map(str, used))})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,7 +500,7 @@ def router_pde(
     result: RouterPDEResult | None = None
     try:
         with time_limit(seconds) as deadline:
-            _validate(calls)
+            _validate(calls, dims_)
             try:
                 progress.stage = "writing the score through beta1^T x, ||beta1||, ||x||"
                 form, why_not = invariant_form(calls, deadline)
@@ -513,6 +513,10 @@ def router_pde(
                 result = _result(decision, h)
             except Refusal as exc:
                 result = _inconclusive(str(exc), progress, h)
+            except Exception as exc:  # SymPy or mpmath failing on an unusual score
+                text = str(exc).splitlines()[0][:200] if str(exc) else ""
+                result = _inconclusive(f"router_pde stopped while {progress.stage}: "
+                                       f"{type(exc).__name__}: {text}", progress, h)
     except TimeUp:
         if result is None:
             result = _inconclusive(f"the time limit of {seconds:g} s was reached while "
