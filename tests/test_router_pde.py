@@ -300,3 +300,38 @@ def test_bad_return_value_in_a_later_dimension_is_refused_before_any_work():
 
     with pytest.raises(TypeError, match="d = 5"):
         router_pde(score, dims=(5,))
+
+
+def test_inconclusive_claims_no_scope():
+    res = router_pde(lambda b, x: sp.Function("phi")(b.dot(x)))
+    assert res.verdict == Verdict.INCONCLUSIVE and res.scope == {"d": []}
+    assert res.certificate["residual_valid_for"] == {"d": "all"}
+
+
+def test_counterexample_only_in_dimension_one_is_reported_as_such():
+    def score(b, x):  # scale invariant for d >= 2, linear in d = 1
+        return b.dot(x) / (b.norm() * x.norm()) if len(b) > 1 else b[0] * x[0]
+
+    res = router_pde(score)
+    assert res.verdict == Verdict.REFUTED and res.scope == {"d": "all"}
+    assert res.counterexample["d"] == 1 and res.residual_over_H == 0
+    assert "every d ≥ 2 but is not identically 0 in d = 1" in res.reason
+    assert res.per_dimension[1]["verdict"] == Verdict.REFUTED
+
+
+def test_a_tiny_but_non_zero_residual_is_refuted_exactly():
+    res = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm())
+                     + sp.Rational(1, 10**40) * b.dot(x))
+    assert res.verdict == Verdict.REFUTED
+    assert res.counterexample["residual_over_H"] == sp.Rational(1, 10**40)
+
+
+def test_works_outside_the_main_thread():
+    import threading
+
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault(
+        "res", router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm()), timeout=60)))
+    worker.start()
+    worker.join(120)
+    assert out["res"].verdict == Verdict.PROVED

@@ -221,13 +221,13 @@ def _witness(
                 values = values_of(point)
                 if not interior(region, values):
                     continue
-                with mpmath.workdps(30):
+                with mpmath.workdps(60):
                     args = [mp_value(values[s]) for s in _free(ratio)]
                     try:
                         quick = real_number(f(*args))
                     except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                         continue
-                    if quick is None or abs(quick) < mpmath.mpf(10) ** -12:
+                    if quick is None or abs(quick) < mpmath.mpf(10) ** -45:
                         continue
                 s_val = sp.N(_concrete(score.subs(assignment)).subs(values), 20)
                 if not (s_val.is_real and s_val.is_finite):

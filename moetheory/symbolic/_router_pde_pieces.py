@@ -349,7 +349,7 @@ def certify_nonzero(expr: sp.Expr, values: Mapping[sp.Symbol, Any]) -> sp.Expr |
         return None
     if not approx.is_number or approx.is_real is not True or approx.is_zero is not False:
         return None
-    if abs(approx) < sp.Float("1e-10"):
+    if abs(approx) < sp.Float("1e-60"):  # below what 30 certified digits can tell apart
         return None
     return exact
 

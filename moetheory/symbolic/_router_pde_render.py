@@ -75,11 +75,17 @@ def summary(res: Any) -> str:
     if res.verdict == Verdict.REFUTED:
         cex = res.counterexample or {}
         lead = f"{_LHS_TEXT} is not identically 0 ({scope})"
-        if res.residual_over_H is not None and res.scope.get("d") in ("all", ">= 2"):
-            ratio = _short(res.residual_over_H, 120)
-            if not res.residual_over_H.is_Atom:
-                ratio = f"({ratio})"
-            lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({scope})"
+        general = res.scope.get("d") in ("all", ">= 2")
+        if general and res.residual_over_H == 0:  # the counterexample is in d = 1
+            lead = f"{_LHS_TEXT} = 0 for every d ≥ 2 but is not identically 0 in d = 1"
+        elif general and res.residual_over_H is not None:
+            ratio = sp.sstr(res.residual_over_H)
+            if len(ratio) > 160:
+                lead = (f"{_LHS_TEXT} = R·H, R = residual_over_H (too long to print here), is "
+                        f"not identically 0 ({scope})")
+            else:
+                ratio = ratio if res.residual_over_H.is_Atom else f"({ratio})"
+                lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({scope})"
         if cex:
             lead += (f"; at {_point(cex)}: residual/H = {_short(cex['residual_over_H'])} "
                      "(exact)")

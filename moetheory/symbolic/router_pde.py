@@ -25,6 +25,7 @@ tau*u/(n_b*n_x + tau)**2
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import re
@@ -378,9 +379,10 @@ def _result(decision: Decision, h: sp.Expr) -> RouterPDEResult:
                               {d: {k: v for k, v in row.items() if k != "pieces"}
                                for d, row in decision.per_dimension.items()},
                               decision.certificate)
-    if decision.verdict != Verdict.INCONCLUSIVE:  # the finding, in one sentence
-        object.__setattr__(partial, "reason", summary(partial))
-    return partial
+    if decision.verdict == Verdict.INCONCLUSIVE:  # nothing decided: no scope claimed
+        certificate = {**decision.certificate, "residual_valid_for": dict(decision.scope)}
+        return dataclasses.replace(partial, scope={"d": []}, certificate=certificate)
+    return dataclasses.replace(partial, reason=summary(partial))  # the finding, one sentence
 
 
 def _inconclusive(reason: str, progress: Progress, h: sp.Expr) -> RouterPDEResult:
