@@ -142,14 +142,6 @@ def _vanishing_list(res: RouterPDEResult) -> list[str]:
     return [*text, f"{sp.sstr(h)} = 0"]
 
 
-def _vanishing_factors(res: RouterPDEResult) -> list[sp.Expr]:
-    """The factors ``f`` of router_pde's vanishing set ``f = 0`` (the expert's excluded)."""
-    if res.vanishing in (None, sp.true):
-        return []
-    parts = res.vanishing.args if isinstance(res.vanishing, sp.Or) else (res.vanishing,)
-    return [p.lhs for p in parts if isinstance(p, sp.Eq) and p.lhs != expert()]
-
-
 def _witness(res: RouterPDEResult) -> dict[str, Any] | None:
     """router_pde's counterexample, in the catalogue's form (None when there is none)."""
     cex = res.counterexample
@@ -292,8 +284,9 @@ def _analyse_variant(
     """Residual on each piece, cross-checks, boundary, and the verdict of "(4) everywhere".
 
     The verdict and counterexample are router_pde's on the whole score (the clamp's ``Max``
-    split into its pieces); each piece's residual is router_pde's on that piece's smooth score,
-    compared with the router's dimension-free form and cross-checked in coordinates.
+    split into its pieces); each of the router's pieces takes its residual from the router_pde
+    piece that contains it, compared with the router's dimension-free form on that piece and
+    cross-checked in coordinates.
     """
     whole = _decide(router)
     pieces_ev = []
