@@ -163,7 +163,7 @@ def _ratio(pieces: Sequence[Piece]) -> sp.Expr:
 
 
 def _vanishing(pieces: Sequence[Piece], h: sp.Expr) -> Any:
-    """The set where the residual is 0, as a SymPy condition (None if it cannot be stated)."""
+    """The set where the residual is 0, as a SymPy condition (numerator factors = 0, per piece)."""
     parts = []
     for p in pieces:
         if p.zero:

@@ -19,8 +19,10 @@ Examples
 >>> res = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm() + tau))
 >>> res.verdict.value, res.scope
 ('refuted', {'d': 'all'})
->>> res.residual_over_H
-tau*u/(n_b*n_x + tau)**2
+>>> res.residual_over_H, res.vanishing
+(tau*u/(n_b*n_x + tau)**2, Eq(u, 0) | Eq(h(x, eta), 0))
+>>> res.counterexample["beta1"], res.counterexample["x"], res.counterexample["residual_over_H"]
+(['1', '0'], ['1', '0'], 2/9)
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ class RouterPDEResult:
         One sentence: the finding, or why it is inconclusive.
     scope : dict
         ``{"d": "all"}`` (every :math:`d \ge 1`), ``{"d": ">= 2"}`` or ``{"d": [1, 2, 3]}``
-        (the dimensions decided one by one).
+        (the dimensions decided one by one); ``{"d": []}`` when inconclusive.
     score : sympy.Expr or None
         The score as a function :math:`F(u, n_b, n_x)` of :math:`u = \beta_1^\top x`,
         :math:`n_b = \|\beta_1\|`, :math:`n_x = \|x\|` (symbols
@@ -143,7 +145,9 @@ class RouterPDEResult:
         :math:`\beta_1^\top\partial H/\partial\beta_1` in closed form,
         ``residual_over_H * exp(score) * h(x, eta)``.
     residual_over_H : sympy.Expr or None
-        :math:`\frac{d}{dc} s(x, c\beta_1)|_{c=1}`, a ``Piecewise`` for a piecewise score.
+        :math:`\frac{d}{dc} s(x, c\beta_1)|_{c=1}`, a ``Piecewise`` for a piecewise score;
+        when :math:`d = 1` had to be decided on its own, its residual is in
+        :attr:`per_dimension`.
     vanishing : sympy.Basic or None
         The condition under which the residual is 0 (``True`` when proved), e.g.
         ``Eq(u, 0) | Eq(h(x, eta), 0)``; None when it cannot be stated.
