@@ -250,3 +250,48 @@ def test_sample_points_are_the_same_bits_under_other_blas_and_simd() -> None:
                          NPY_DISABLE_CPU_FEATURES=feats))
     ]
     assert runs[0] == runs[1]
+
+
+def test_catalogue_pde_claims_are_decided_by_router_pde(monkeypatch):
+    """The pcr.pde.* checks take their verdict and residual from the public router_pde."""
+    from moetheory.symbolic import router_pde as public
+    from proofs_checks.nguyen2025cosine import _pde_evidence
+
+    seen = []
+
+    def spy(score, **kwargs):
+        seen.append(score)
+        return public.router_pde(score, **kwargs)
+
+    monkeypatch.setattr(_pde_evidence, "router_pde", spy)
+    cosine = routers_pde.check_cosine(_ctx("pcr.pde.cosine"))
+    assert seen and cosine.verdict == Verdict.PROVED
+    assert cosine.evidence["router_pde"]["scope"] == {"d": "all"}
+    assert "router_pde" in cosine.derivation
+
+    def undecided(score, **kwargs):
+        res = public.router_pde(score, **kwargs)
+        return dataclasses.replace(res, verdict=Verdict.INCONCLUSIVE, reason="simulated")
+
+    monkeypatch.setattr(_pde_evidence, "router_pde", undecided)
+    for check, claim_id in [
+        (routers_pde.check_cosine, "pcr.pde.cosine"),
+        (routers_pde.check_perturbed, "pcr.pde.perturbed"),
+        (routers_pde.check_each_noise, "pcr.pde.each-noise"),
+        (routers_pde.check_each_noise_corrected, "pcr.pde.each-noise.corrected"),
+        (routers_pde.check_linear_second_order, "pcr.pde.linear-second-order"),
+        (routers_pde.check_implementations, "pcr.pde.implementations"),
+    ]:
+        assert check(_ctx(claim_id)).verdict == Verdict.INCONCLUSIVE, claim_id
+
+
+def test_a_wrong_residual_from_router_pde_is_caught_by_the_scalar_form(monkeypatch):
+    from moetheory.symbolic import router_pde as public
+    from proofs_checks.nguyen2025cosine import _pde_evidence
+
+    def doubled(score, **kwargs):
+        res = public.router_pde(score, **kwargs)
+        return dataclasses.replace(res, residual_over_H=2 * res.residual_over_H)
+
+    monkeypatch.setattr(_pde_evidence, "router_pde", doubled)
+    assert routers_pde.check_perturbed(_ctx("pcr.pde.perturbed")).verdict == Verdict.INCONCLUSIVE

@@ -15,6 +15,11 @@ in :math:`c` (:func:`euler_residual`); this holds for every :math:`d_1 \ge 1` at
 Cross-checks: explicit coordinates in a fixed :math:`d_1` (:func:`explicit_check`, an exact
 polynomial-remainder certificate) and mpmath numeric differentiation at >= 30 digits
 (:func:`mp_check`).
+
+For a score of your own, written as a Python function of SymPy vectors, use
+:func:`moetheory.symbolic.router_pde.router_pde`: it gives the verdict, the residual, where it
+vanishes and the dimensions covered; the catalogue's PDE claims are decided by it and use this
+module's dimension-free forms as a cross-check.
 """
 
 from __future__ import annotations
@@ -221,6 +226,7 @@ def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> Eul
 
     See Also
     --------
+    moetheory.symbolic.router_pde.router_pde : the same question for any score.
     explicit_check : cross-check in coordinates of a fixed dimension.
     mp_check : cross-check by mpmath numeric differentiation.
     one_sided_euler : the derivative across the clamp's switch.

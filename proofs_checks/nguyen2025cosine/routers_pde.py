@@ -1,9 +1,11 @@
 """Checks of the router interaction PDE (4), of router stability near 0 and of the expert
 parameter counts (seeds 002, 000).
 
-Each PDE claim is decided for general :math:`d_1` by the Euler-operator argument of
-:mod:`moetheory.symbolic.pde`, cross-checked exactly in coordinates for :math:`d_1 = 1, \\dots, 6`
-and numerically with mpmath at 40 digits (:mod:`._pde_evidence`); ``pcr.stability.near-zero``
+Each PDE claim is decided for general :math:`d_1` by the public
+:func:`moetheory.symbolic.router_pde.router_pde` (the Euler-operator argument on the score as
+code builds it), compared with the routers' dimension-free forms of :mod:`moetheory.symbolic.pde`
+and cross-checked exactly in coordinates for :math:`d_1 = 1, \\dots, 6` and numerically with
+mpmath at 40 digits (:mod:`._pde_evidence`); ``pcr.stability.near-zero``
 uses the dimension-free gradient norms of :func:`moetheory.symbolic.routers.gradient_norm_squared`
 with exact non-negativity certificates. ``pcr.experts.param-count`` compares the parameters of a
 two-layer expert with one ``d x d`` layer in exact integer arithmetic.
@@ -21,7 +23,6 @@ from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.symbolic.pde import (
     EULER_FACTS,
     euler_residual,
-    expert,
     linear_second_order_explicit,
     linear_second_order_scalar,
     nonnegative_certificate,
@@ -30,6 +31,7 @@ from moetheory.symbolic.pde import (
 from moetheory.symbolic.routers import (
     COSINE,
     EPS,
+    LINEAR,
     NB,
     NX,
     TAU1,
@@ -50,15 +52,22 @@ from proofs_checks.nguyen2025cosine._pde_evidence import (
     _coordinate_ratio_at,
     _cross_checks,
     _crosscheck_text,
+    _decide,
     _derivation_relations,
     _dimensions,
     _euler_derivation,
+    _holds,
     _map_summary,
     _mp_gradient_norm,
     _params_text,
+    _pde_evidence,
+    _pde_text,
     _points_per_dim,
     _relations_text,
+    _residual_text,
+    _same_residual,
     _tex,
+    _vanishing_list,
     _witness,
 )
 
@@ -106,15 +115,21 @@ __all__ = [
     origin="seed",
 )
 def check_cosine(ctx: CheckContext) -> Outcome:
-    """Eq. (4) for the cosine router (2), all d1 at once."""
-    result = euler_residual(COSINE)
+    """Eq. (4) for the cosine router (2), all d1 at once, decided by ``router_pde``."""
+    res = _decide(COSINE)
+    result = euler_residual(COSINE)  # the router's dimension-free form: a cross-check
     checks = _cross_checks(ctx, result, stream=1)
+    same = _same_residual(res, result)
     evidence: dict[str, Any] = {
-        "residual_closed_form": result.ratio * sp.exp(sp.Symbol("s")) * expert(),
+        "residual_closed_form": _residual_text(res),
         "scaled_score": result.scaled_score,
-        "vanishing_set": result.vanishing_set(),
+        "vanishing_set": _vanishing_list(res),
         "facts_used": list(EULER_FACTS),
-        "method": "Euler operator d/dc H(x, c·beta1, eta) at c = 1, exact in SymPy, all d1 >= 1",
+        "method": "moetheory.symbolic.router_pde on the score in coordinates: Euler operator "
+        "d/dc H(x, c·beta1, eta) at c = 1 through u = beta1^T x, ||beta1||, ||x||, exact, all "
+        "d1 >= 1",
+        "router_pde": _pde_evidence(res),
+        "router_pde_equals_scalar_form": same,
         **checks,
     }
     derivation = (
@@ -122,12 +137,13 @@ def check_cosine(ctx: CheckContext) -> Outcome:
         + "\nFor $d_1 = 1$, $\\|\\beta_1\\| = |\\beta_1|$ and $s = \\mathrm{sign}(\\beta_1 x)$ "
         "is piecewise constant; the coordinate check treats $|b_1|$ and "
         "$\\mathrm{sign}(b_1) = |b_1|/b_1$ exactly.\n\n"
-        + _crosscheck_text(checks)
+        + _pde_text(res) + "\n" + _crosscheck_text(checks)
     )
-    if not _agrees(checks):
-        return Outcome(Verdict.INCONCLUSIVE, "general argument and cross-checks disagree",
-                       evidence, derivation=derivation)
-    if result.holds_identically:
+    if not (_agrees(checks) and same) or res.verdict == Verdict.INCONCLUSIVE:
+        return Outcome(Verdict.INCONCLUSIVE, "router_pde, the dimension-free form and the "
+                       "cross-checks disagree" if res.verdict != Verdict.INCONCLUSIVE
+                       else f"router_pde: {res.reason}", evidence, derivation=derivation)
+    if res.verdict == Verdict.PROVED and res.scope == {"d": "all"}:
         return Outcome(
             Verdict.PROVED,
             "β1ᵀ∂H/∂β1 ≡ 0 for every d1 ≥ 1: s(x, cβ1) = s(x, β1) for c > 0 (degree-0 "
@@ -136,9 +152,8 @@ def check_cosine(ctx: CheckContext) -> Outcome:
             evidence,
             derivation=derivation,
         )
-    evidence["witness"] = _witness(result)
-    return Outcome(Verdict.REFUTED, "β1ᵀ∂H/∂β1 is not identically 0", evidence,
-                   derivation=derivation)
+    evidence["witness"] = _witness(res)
+    return Outcome(res.verdict, res.reason, evidence, derivation=derivation)
 
 
 @claim(
@@ -163,35 +178,40 @@ def check_cosine(ctx: CheckContext) -> Outcome:
 )
 def check_perturbed(ctx: CheckContext) -> Outcome:
     """Eq. (4) fails for the perturbed cosine router (8); residual in closed form."""
-    result = euler_residual(perturbed_cosine_router())
+    router = perturbed_cosine_router()
+    res = _decide(router)
+    result = euler_residual(router)  # the router's dimension-free form: a cross-check
     checks = _cross_checks(ctx, result, stream=1)
-    witness = _witness(result)
+    witness = _witness(res)
+    vanishing = _vanishing_list(res)
     derivation = _euler_derivation(result, "Perturbed cosine router, eq. (8)") + "\n" + (
-        _crosscheck_text(checks)
+        _pde_text(res) + "\n" + _crosscheck_text(checks)
     )
     common = {
-        "residual_closed_form": result.ratio * sp.exp(sp.Symbol("s")) * expert(),
-        "residual_over_H": result.ratio,
-        "vanishing_set": result.vanishing_set(),
+        "residual_closed_form": _residual_text(res),
+        "residual_over_H": res.residual_over_H,
+        "vanishing_set": vanishing,
         "facts_used": list(EULER_FACTS),
+        "router_pde": _pde_evidence(res),
     }
-    if not _agrees(checks):
-        return Outcome(Verdict.INCONCLUSIVE, "general argument and cross-checks disagree",
-                       {**common, **checks}, derivation=derivation)
-    closed = f"({sp.sstr(result.ratio)})·H̃"
+    if not (_agrees(checks) and _same_residual(res, result)):
+        return Outcome(Verdict.INCONCLUSIVE, "router_pde, the dimension-free form and the "
+                       "cross-checks disagree", {**common, **checks}, derivation=derivation)
+    closed = f"({sp.sstr(res.residual_over_H)})·H̃"
+    scope_all = res.scope == {"d": "all"}
     identity = Reading(
         "not-identically-zero",
         "τ1, τ2 > 0, h ≢ 0: β1ᵀ∂H̃/∂β1 is not the zero function (all d1 ≥ 1).",
         Verdict.PROVED
-        if witness["nonzero"] and not result.holds_identically
+        if res.verdict == Verdict.REFUTED and witness and scope_all
         else Verdict.REFUTED
-        if result.holds_identically
+        if res.verdict == Verdict.PROVED
         else Verdict.INCONCLUSIVE,
         f"β1ᵀ∂H̃/∂β1 = {closed}; at the exact witness β1 = ({', '.join(witness['beta1'])}), "
         f"x = ({', '.join(witness['x'])}), τ1 = {witness['params']['tau1']}, "
-        f"τ2 = {witness['params']['tau2']}: "
-        f"residual/H̃ = {witness['residual_over_H']}",
-        {"witness": witness, "closed_form": result.ratio},
+        f"τ2 = {witness['params']['tau2']}: residual/H̃ = {witness['residual_over_H']}"
+        if witness else f"router_pde: {res.reason}",
+        {"witness": witness, "closed_form": res.residual_over_H, "scope": dict(res.scope)},
     )
     # Pointwise reading: evaluate the residual in coordinates at beta1 orthogonal to x.
     zero_beta1, zero_x = [sp.Integer(1), sp.Integer(0)], [sp.Integer(0), sp.Integer(1)]
@@ -201,17 +221,17 @@ def check_perturbed(ctx: CheckContext) -> Outcome:
         "τ1, τ2 > 0: β1ᵀ∂H̃/∂β1 ≠ 0 at every x, β1 ≠ 0, η.",
         Verdict.REFUTED if zero_value == 0 else Verdict.INCONCLUSIVE,
         f"residual = 0 exactly at β1 = (1, 0), x = (0, 1) (any τ1, τ2, h); it vanishes on "
-        f"{' or '.join(result.vanishing_set())}",
+        f"{' or '.join(vanishing)}",
         {"counterexample": {"beta1": [1, 0], "x": [0, 1], "residual_over_H": sp.sstr(zero_value),
                             "method": "Σ b_i ∂s/∂b_i in coordinates (d1 = 2), exact"},
-         "vanishing_set": result.vanishing_set(),
+         "vanishing_set": vanishing,
          "d1_equal_1": "β1ᵀx ≠ 0 for x ≠ 0, β1 ≠ 0, so in d1 = 1 the residual vanishes only "
          "where h = 0"},
     )
     outcome = Outcome.from_readings(
         [identity, pointwise],
         summary=f"β1ᵀ∂H̃/∂β1 = {closed} ≢ 0 (u = β1ᵀx, n_b = ‖β1‖, n_x = ‖x‖); it vanishes "
-        f"only where {' or '.join(result.vanishing_set())}, so the pointwise reading is "
+        f"only where {' or '.join(vanishing)}, so the pointwise reading is "
         f"{pointwise.verdict}",
         **common,
         **checks,
@@ -246,24 +266,27 @@ def check_each_noise(ctx: CheckContext) -> Outcome:
     evidence: dict[str, Any] = {"facts_used": list(EULER_FACTS)}
     derivation = ""
     for stream, (name, router) in enumerate(cases.items(), start=1):
-        result = euler_residual(router)
+        res = _decide(router)
+        result = euler_residual(router)  # the router's dimension-free form: a cross-check
         checks = _cross_checks(ctx, result, stream=stream)
         derivation += _euler_derivation(result, f"Case {name}") + "\n" + _crosscheck_text(checks)
         derivation += "\n"
-        ev = {"closed_form_over_H": result.ratio, "vanishing_set": result.vanishing_set(),
-              **checks}
-        if not _agrees(checks):
-            verdict, why = Verdict.INCONCLUSIVE, "general argument and cross-checks disagree"
-        elif result.holds_identically:
+        ev = {"closed_form_over_H": res.residual_over_H, "vanishing_set": _vanishing_list(res),
+              "router_pde": _pde_evidence(res), **checks}
+        if not (_agrees(checks) and _same_residual(res, result)):
+            verdict, why = Verdict.INCONCLUSIVE, "router_pde and the cross-checks disagree"
+        elif res.verdict == Verdict.PROVED and res.scope == {"d": "all"}:
             verdict = Verdict.REFUTED
-            why = (f"(4) still holds identically: s = {sp.sstr(result.score)} is homogeneous of "
+            why = (f"(4) still holds identically: s = {sp.sstr(res.score)} is homogeneous of "
                    "degree 0 in β1, so β1ᵀ∂H/∂β1 ≡ 0 (all d1)")
+        elif res.verdict == Verdict.REFUTED:
+            ev["witness"] = _witness(res)
+            verdict = Verdict.PROVED
+            why = f"β1ᵀ∂H/∂β1 = ({sp.sstr(res.residual_over_H)})·H ≢ 0"
         else:
-            ev["witness"] = _witness(result)
-            verdict = Verdict.PROVED if ev["witness"]["nonzero"] else Verdict.INCONCLUSIVE
-            why = f"β1ᵀ∂H/∂β1 = ({sp.sstr(result.ratio)})·H ≢ 0"
+            verdict, why = Verdict.INCONCLUSIVE, f"router_pde: {res.reason}"
         readings.append(Reading(name, f"{router.name}: β1ᵀ∂H/∂β1 ≢ 0", verdict, why, ev))
-        evidence[name] = {"verdict": verdict, "residual_over_H": result.ratio}
+        evidence[name] = {"verdict": verdict, "residual_over_H": res.residual_over_H}
     verdicts = [r.verdict for r in readings]
     if all(v == Verdict.PROVED for v in verdicts):
         verdict = Verdict.PROVED
@@ -300,21 +323,24 @@ def check_each_noise_corrected(ctx: CheckContext) -> Outcome:
     )
     for t1 in (TAU1, sp.Integer(0)):
         for t2 in (TAU2, sp.Integer(0)):
-            result = euler_residual(perturbed_cosine_router(t1, t2))
+            res = _decide(perturbed_cosine_router(t1, t2))
             expected = claimed.subs({TAU1: t1, TAU2: t2})
-            match = sp.cancel(result.ratio - expected) == 0
-            iff = result.holds_identically == (t1 == 0)
+            match = (res.residual_over_H is not None and res.scope == {"d": "all"}
+                     and sp.cancel(res.residual_over_H - expected) == 0)
+            holds = _holds(res)
+            iff = (holds == (t1 == 0)) and res.verdict != Verdict.INCONCLUSIVE
             ok = ok and match and iff
             key = f"tau1={'0' if t1 == 0 else '>0'}, tau2={'0' if t2 == 0 else '>0'}"
-            rows[key] = {"residual_over_H": result.ratio, "matches_closed_form": match,
-                         "holds_identically": result.holds_identically}
+            rows[key] = {"residual_over_H": res.residual_over_H, "matches_closed_form": match,
+                         "holds_identically": holds, "router_pde_verdict": res.verdict}
             derivation += (
                 f"| {'0' if t1 == 0 else '>0'} | {'0' if t2 == 0 else '>0'} | "
-                f"${_tex(result.ratio)}$ | {match} | {result.holds_identically} |\n"
+                f"${_tex(res.residual_over_H)}$ | {match} | {holds} |\n"
             )
     numeric = _cross_checks(ctx, euler_residual(perturbed_cosine_router()), stream=1)
     ok = ok and _agrees(numeric)
     evidence = {"cases": rows, "claimed": claimed, "facts_used": list(EULER_FACTS),
+                "method": "moetheory.symbolic.router_pde on each case's score in coordinates",
                 "crosscheck_general_tau": numeric}
     derivation += "\n" + _crosscheck_text(numeric)
     if ok:
@@ -379,7 +405,10 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
             errs.append(float(abs(mixed - da)))
     mp_ok = max(errs) <= MP_TOL
     identity_ok = scalar["difference"] == 0 and explicit_ok and mp_ok
-    nonzero_ok = (not scalar["euler_ratio"] == 0) and euler_ok and witness["nonzero"]
+    linear = _decide(LINEAR)  # (ii) decided by router_pde, every d1
+    nonzero_ok = (linear.verdict == Verdict.REFUTED and linear.scope == {"d": "all"}
+                  and linear.residual_over_H == scalar["euler_ratio"] == U and euler_ok
+                  and witness["nonzero"])
     evidence = {
         "dimension_free": {
             "H": scalar["H"],
@@ -394,7 +423,8 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
         "mpmath_tanh_d1_3": {"dps": 40, "abs_tol": MP_TOL, "max_abs_error": max(errs),
                              "seed": ctx.seed},
         "euler": scalar["euler"],
-        "euler_over_H": scalar["euler_ratio"],
+        "euler_over_H": linear.residual_over_H,
+        "router_pde": _pde_evidence(linear),
         "witness": witness,
         "vanishing_set_of_euler": ["u = beta1^T x = 0", "phi(a^T x + b) = 0"],
     }
@@ -420,7 +450,7 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
                        f"d1 = 1..6 + mpmath), and β1ᵀ∂H/∂β1 = ({sp.sstr(scalar['euler_ratio'])})·H"
                        f" ≢ 0 (exact witness: {sp.pretty(witness_value, use_unicode=True)})",
                        evidence, derivation=derivation)
-    if scalar["difference"] != 0 or scalar["euler_ratio"] == 0:
+    if scalar["difference"] != 0 or linear.verdict == Verdict.PROVED:
         return Outcome(Verdict.REFUTED, "the identity or the non-vanishing fails exactly",
                        evidence, derivation=derivation)
     return Outcome(Verdict.INCONCLUSIVE, "general argument and cross-checks disagree", evidence,
@@ -490,9 +520,12 @@ def check_implementations(ctx: CheckContext) -> Outcome:
                 {"counterexample": counterexample} if counterexample else {},
             ))
         derivation += "\n"
-    additive_both = euler_residual(normalised_router("additive", "both"))
-    perturbed = euler_residual(perturbed_cosine_router(EPS, EPS))
-    same_as_perturbed = sp.cancel(additive_both.ratio - perturbed.ratio) == 0
+    additive_both = _decide(normalised_router("additive", "both"))
+    perturbed = _decide(perturbed_cosine_router(EPS, EPS))
+    same_as_perturbed = (additive_both.residual_over_H is not None
+                         and perturbed.residual_over_H is not None
+                         and sp.cancel(additive_both.residual_over_H
+                                       - perturbed.residual_over_H) == 0)
     evidence = {
         "variants_other_unnormalised": maps["unnormalised"],
         "variants_other_normalised_exactly": maps["exact"],
@@ -764,10 +797,10 @@ def check_all_first_order(ctx: CheckContext) -> Outcome:
         "no relation" if not per.relations else f"relations: {_relations_text(per)}",
         per.evidence(),
     )
-    # Cross-check with the Euler-operator closed forms of moetheory.symbolic.pde (every d1 at once).
-    euler_cos = euler_residual(COSINE)
-    euler_per = euler_residual(perturbed_cosine_router())
-    if not (euler_cos.holds_identically and not euler_per.holds_identically):
+    # Cross-check with router_pde's Euler-operator verdicts (every d1 at once).
+    euler_cos = _decide(COSINE)
+    euler_per = _decide(perturbed_cosine_router())
+    if not (_holds(euler_cos) and euler_per.verdict == Verdict.REFUTED):
         cosine = Reading(cosine.name, cosine.reading, Verdict.INCONCLUSIVE,
                          "relation discovery and the Euler-operator closed form disagree",
                          cosine.evidence)
@@ -777,8 +810,8 @@ def check_all_first_order(ctx: CheckContext) -> Outcome:
         "perturbed: none (d1 = 2, τ1, τ2 free)" if cosine.verdict == perturbed.verdict
         == Verdict.PROVED else "see readings",
         method="moetheory.symbolic.interactions: exact null space + exact verification",
-        euler_operator_cosine_over_H=euler_cos.ratio,
-        euler_operator_perturbed_over_H=euler_per.ratio,
+        euler_operator_cosine_over_H=euler_cos.residual_over_H,
+        euler_operator_perturbed_over_H=euler_per.residual_over_H,
     )
     outcome.derivation = (_derivation_relations("Cosine router, arbitrary expert", cos,
                                                 cos_lifts)

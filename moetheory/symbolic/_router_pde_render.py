@@ -1,0 +1,188 @@
+"""Text, Markdown and LaTeX of a :class:`~moetheory.symbolic.router_pde.RouterPDEResult`.
+
+Every formula goes through a SymPy printer (:func:`sympy.sstr` for plain text,
+:func:`sympy.latex` with the paper's symbol names for Markdown and LaTeX).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import sympy as sp
+
+from moetheory.engine.verdicts import Verdict
+from moetheory.symbolic.routers import SYMBOL_LATEX
+
+__all__: list[str] = []
+
+_LHS_TEXT = "β1ᵀ∂H/∂β1"
+_LHS_TEX = r"\beta_1^\top \frac{\partial H}{\partial \beta_1}"
+
+
+def tex(expr: Any) -> str:
+    """LaTeX with u, n_b, n_x shown as the inner product and the norms."""
+    return sp.latex(sp.sympify(expr), symbol_names=SYMBOL_LATEX)
+
+
+def scope_text(scope: Mapping[str, Any]) -> str:
+    """``every d ≥ 1``, ``every d ≥ 2`` or ``d = 1, 2, 3``."""
+    d = scope.get("d")
+    if d == "all":
+        return "every d ≥ 1"
+    if d == ">= 2":
+        return "every d ≥ 2; d = 1 not decided"
+    if isinstance(d, Sequence) and not isinstance(d, str) and d:
+        return "d = " + ", ".join(map(str, d)) + " only"
+    return "no dimension decided"
+
+
+def _short(expr: Any, limit: int = 60) -> str:
+    text = sp.sstr(expr)
+    if len(text) <= limit:
+        return text
+    return sp.sstr(sp.N(expr, 12))
+
+
+def _point(cex: Mapping[str, Any]) -> str:
+    parts = [f"d = {cex['d']}", f"β1 = ({', '.join(cex['beta1'])})",
+             f"x = ({', '.join(cex['x'])})"]
+    parts += [f"{k} = {sp.sstr(v)}" for k, v in cex.get("params", {}).items()]
+    return ", ".join(parts)
+
+
+def _point_tex(cex: Mapping[str, Any]) -> str:
+    def vec(items: Sequence[str]) -> str:
+        return "(" + ", ".join(tex(sp.Rational(t)) for t in items) + ")"
+
+    parts = [f"d = {cex['d']}", rf"\beta_1 = {vec(cex['beta1'])}", f"x = {vec(cex['x'])}"]
+    parts += [f"{tex(sp.Symbol(k))} = {tex(v)}" for k, v in cex.get("params", {}).items()]
+    return ", ".join(parts)
+
+
+def summary(res: Any) -> str:
+    """One line: the finding with its scope, or why it is inconclusive."""
+    scope = scope_text(res.scope)
+    if res.verdict == Verdict.PROVED:
+        how = ("the score is scale invariant in β1" if res.scope.get("d") in ("all", ">= 2")
+               else "explicit coordinates")
+        text = f"{_LHS_TEXT} = 0 identically ({scope}): {how}"
+        undecided = res.certificate.get("undecided") or {}
+        if undecided:
+            text += "; not decided in " + "; ".join(f"d = {d} ({why})"
+                                                    for d, why in undecided.items())
+        return text
+    if res.verdict == Verdict.REFUTED:
+        cex = res.counterexample or {}
+        lead = f"{_LHS_TEXT} is not identically 0 ({scope})"
+        general = res.scope.get("d") in ("all", ">= 2")
+        if general and res.residual_over_H == 0:  # the counterexample is in d = 1
+            lead = f"{_LHS_TEXT} = 0 for every d ≥ 2 but is not identically 0 in d = 1"
+        elif general and res.residual_over_H is not None:
+            ratio = sp.sstr(res.residual_over_H)
+            if len(ratio) > 160:
+                lead = (f"{_LHS_TEXT} = R·H, R = residual_over_H (too long to print here), is "
+                        f"not identically 0 ({scope})")
+            else:
+                ratio = ratio if res.residual_over_H.is_Atom else f"({ratio})"
+                lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({scope})"
+        if cex:
+            lead += (f"; at {_point(cex)}: residual/H = {_short(cex['residual_over_H'])} "
+                     "(exact)")
+        return lead
+    return f"inconclusive: {res.reason}"
+
+
+def latex_residual(res: Any) -> str:
+    """``$$ beta1^T dH/dbeta1 = ... $$`` (or the verdict when there is no closed form)."""
+    if res.residual_over_H is None:
+        return rf"$\text{{{res.verdict.value}}}$"
+    if res.residual_over_H == 0:
+        return f"$${_LHS_TEX} = 0$$"
+    return f"$${_LHS_TEX} = \\left({tex(res.residual_over_H)}\\right) H$$"
+
+
+def _mp_text(check: Mapping[str, Any]) -> str:
+    if not check:
+        return ""
+    rows = check.get("points", [])
+    if not rows:
+        return "mpmath cross-check: no point evaluated"
+    dims = sorted({r["d"] for r in rows})
+    return (f"mpmath cross-check ({check['dps']} digits, {len(rows)} rational points in d = "
+            f"{', '.join(map(str, dims))}): max |numeric − closed form| = "
+            f"{check['max_abs_error']:.1e}, {'agrees' if check['agrees'] else 'DISAGREES'}")
+
+
+def markdown(res: Any) -> str:
+    """A short Markdown account for a notebook."""
+    lines = [f"**{_LHS_TEXT} = 0?** — **{res.verdict.value}** ({scope_text(res.scope)})", ""]
+    if res.residual_over_H is not None:
+        lines += [latex_residual(res), ""]
+        if res.score is not None:
+            lines += [rf"with $H = e^{{s}} h(x, \eta)$, $s = {tex(res.score)}$.", ""]
+    if res.vanishing is not None and res.verdict == Verdict.REFUTED:
+        lines.append(f"- **Vanishes where:** ${tex(res.vanishing)}$")
+    if res.counterexample:
+        cex = res.counterexample
+        lines.append(f"- **Counterexample:** ${_point_tex(cex)}$: "
+                     f"$\\text{{residual}}/H = {tex(cex['residual_over_H'])} \\approx "
+                     f"{tex(sp.N(cex['residual_over_H'], 12))}$")
+    if res.verdict == Verdict.INCONCLUSIVE:
+        lines.append(f"- **Why inconclusive:** {res.reason}")
+    cert = res.certificate
+    if cert.get("method"):
+        lines.append(f"- **Method:** {cert['method']}")
+    if cert.get("zero_by"):
+        lines.append(f"- **Cancellation:** {cert['zero_by']}")
+    mp = _mp_text(cert.get("mpmath", {}))
+    if mp:
+        lines.append(f"- **Cross-check:** {mp}")
+    return "\n".join(lines) + "\n"
+
+
+def derivation(res: Any) -> str:
+    """The worked derivation (MyST Markdown) of an Outcome built from the result."""
+    cert = res.certificate
+    out = []
+    reduction = cert.get("reduction")
+    if reduction:
+        out.append(
+            f"**Score through the invariants.** $s = {tex(reduction['invariant_form'])}$ with "
+            r"$u = \beta_1^\top x$, $n_b = \|\beta_1\|$, $n_x = \|x\|$: the same expression in "
+            f"$d = {', '.join(map(str, reduction['dimensions_certified']))}$ (each polynomial "
+            "part certified by expanding the difference to 0); $d = 1$: "
+            f"{reduction['d1']}.\n")
+        out.append(
+            r"For $c > 0$, $(c\beta_1)^\top x = c\,u$ and $\|c\beta_1\| = c\,n_b$, and $h$ "
+            r"does not depend on $\beta_1$, so $" + _LHS_TEX
+            + r" = H \cdot \frac{d}{dc} s(x, c\beta_1)\Big|_{c=1}$ in every dimension." + "\n")
+    elif cert.get("not_invariant"):
+        out.append(f"**Fixed dimensions.** The score is not written through "
+                   r"$\beta_1^\top x, \|\beta_1\|, \|x\|$ alone ("
+                   f"{cert['not_invariant']}); each dimension is decided in coordinates, "
+                   r"$\sum_i \beta_{1,i}\,\partial s/\partial \beta_{1,i}$." + "\n")
+    if len(res.pieces) > 1:
+        out.append("| piece | residual / $H$ | identically 0 |\n|---|---|---|")
+        out += [f"| ${tex(p.region)}$ | ${tex(p.residual_over_H)}$ | {p.zero} |"
+                for p in res.pieces]
+        out.append("")
+    if res.residual_over_H is not None:
+        out.append(latex_residual(res))
+        out.append("")
+    if res.verdict == Verdict.PROVED:
+        out.append(f"The residual is identically 0 ({cert.get('zero_by') or 'exactly'}).\n")
+    elif res.verdict == Verdict.REFUTED and res.counterexample:
+        cex = res.counterexample
+        value = cex["residual_over_H"]
+        text = (f"Not identically 0: at ${_point_tex(cex)}$ the residual over $H$ is "
+                f"${tex(value)} \\approx {tex(sp.N(value, 12))}$ (30 digits certified)")
+        if res.vanishing is not None:
+            text += f"; it vanishes only where ${tex(res.vanishing)}$"
+        out.append(text + ".\n")
+    else:
+        out.append(f"Inconclusive: {res.reason}\n")
+    mp = _mp_text(cert.get("mpmath", {}))
+    if mp:
+        out.append(mp + ".\n")
+    return "\n".join(out)

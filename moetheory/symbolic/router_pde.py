@@ -1,0 +1,531 @@
+r"""Does :math:`\beta_1^\top \partial H/\partial\beta_1 = 0` hold for *your* router?
+
+The parameter interaction (4) of seed 002: with :math:`H(x, \beta_1, \eta) = e^{s(x, \beta_1)}
+h(x, \eta)` and an arbitrary expert :math:`h` not depending on :math:`\beta_1`,
+
+.. math:: \beta_1^\top \frac{\partial H}{\partial \beta_1}
+          = \frac{d}{dc} H(x, c\beta_1, \eta)\Big|_{c=1}
+          = H \cdot \frac{d}{dc} s(x, c\beta_1)\Big|_{c=1},
+
+so (4) holds identically exactly when the score is scale invariant in :math:`\beta_1`.
+:func:`router_pde` decides it for a score given as a Python callable ``score(beta1, x)`` on
+SymPy column vectors, with a verdict, the residual in closed form, the set where it vanishes,
+the dimensions covered and a certificate cross-checked with mpmath.
+
+Examples
+--------
+>>> import sympy as sp
+>>> tau = sp.Symbol("tau", positive=True)
+>>> res = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm() + tau))
+>>> res.verdict.value, res.scope
+('refuted', {'d': 'all'})
+>>> res.residual_over_H, res.vanishing
+(tau*u/(n_b*n_x + tau)**2, Eq(u, 0) | Eq(h(x, eta), 0))
+>>> res.counterexample["beta1"], res.counterexample["x"], res.counterexample["residual_over_H"]
+(['1', '0'], ['1', '0'], 2/9)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from moetheory._doccer import fill_doc
+from moetheory.engine.verdicts import Outcome, Verdict, jsonable
+from moetheory.symbolic._docs import REFERENCES
+from moetheory.symbolic._router_pde_deadline import TimeUp, time_limit
+from moetheory.symbolic._router_pde_decide import (
+    Decision,
+    Progress,
+    ScoreCalls,
+    every_dimension,
+    fixed_dimensions,
+    invariant_form,
+)
+from moetheory.symbolic._router_pde_pieces import Piece, Refusal
+from moetheory.symbolic._router_pde_render import derivation, latex_residual, markdown, summary
+from moetheory.symbolic.pde import expert
+from moetheory.symbolic.routers import NB, NX, U
+
+__all__ = ["MAX_DIM", "MAX_TIMEOUT", "RouterPDEPiece", "RouterPDEResult", "router_pde"]
+
+#: Largest dimension of the fixed-dimension route (explicit coordinates).
+MAX_DIM = 6
+#: Largest time limit, in seconds.
+MAX_TIMEOUT = 3600.0
+_RESERVED = {U.name, NB.name, NX.name, "c"}
+_COORDINATE_NAME = re.compile(r"[bx]\d+")
+
+
+@dataclass(frozen=True)
+class RouterPDEPiece:
+    r"""One smooth piece of the score and the residual on it.
+
+    Parameters
+    ----------
+    region : sympy.Basic
+        The region (a SymPy condition; ``True`` for a smooth score) whose interior the piece
+        covers.
+    score : sympy.Expr
+        The score on the piece.
+    residual_over_H : sympy.Expr
+        :math:`\frac{d}{dc} s(x, c\beta_1)|_{c=1}` on the interior of the region.
+    zero : bool
+        Whether it was shown to be identically 0 there.
+
+    See Also
+    --------
+    RouterPDEResult : holds the pieces.
+
+    Notes
+    -----
+    On the boundary of a region the score may not be differentiable; the pieces say nothing
+    there (a set of measure zero).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> p = RouterPDEPiece(sp.true, U / NB, sp.Integer(0), True)
+    >>> p.to_dict()["zero"]
+    True
+    """
+
+    region: Any
+    score: sp.Expr
+    residual_over_H: sp.Expr
+    zero: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form.
+
+        Returns
+        -------
+        dict
+            ``region``, ``score``, ``residual_over_H`` (SymPy text and LaTeX) and ``zero``.
+
+        Examples
+        --------
+        >>> sorted(RouterPDEPiece(sp.true, U, U, False).to_dict())
+        ['region', 'residual_over_H', 'score', 'zero']
+        """
+        return jsonable({"region": self.region, "score": self.score,
+                         "residual_over_H": self.residual_over_H, "zero": self.zero})
+
+
+@dataclass(frozen=True)
+@fill_doc(REFERENCES)
+class RouterPDEResult:
+    r"""The answer of :func:`router_pde`: verdict, residual, where it vanishes, scope, certificate.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        ``proved`` (:math:`\beta_1^\top\partial H/\partial\beta_1 \equiv 0` on the domain),
+        ``refuted`` (not identically 0: :attr:`counterexample` holds a point) or
+        ``inconclusive`` (:attr:`reason` says why).
+    reason : str
+        One sentence: the finding, or why it is inconclusive.
+    scope : dict
+        ``{"d": "all"}`` (every :math:`d \ge 1`), ``{"d": ">= 2"}`` or ``{"d": [1, 2, 3]}``
+        (the dimensions decided one by one); ``{"d": []}`` when inconclusive.
+    score : sympy.Expr or None
+        The score as a function :math:`F(u, n_b, n_x)` of :math:`u = \beta_1^\top x`,
+        :math:`n_b = \|\beta_1\|`, :math:`n_x = \|x\|` (symbols
+        :data:`~moetheory.symbolic.routers.U`, ``NB``, ``NX``); in coordinates of the
+        dimension shown when the score is not such a function; None if not reached.
+    residual : sympy.Expr or None
+        :math:`\beta_1^\top\partial H/\partial\beta_1` in closed form,
+        ``residual_over_H * exp(score) * h(x, eta)``.
+    residual_over_H : sympy.Expr or None
+        :math:`\frac{d}{dc} s(x, c\beta_1)|_{c=1}`, a ``Piecewise`` for a piecewise score;
+        when :math:`d = 1` had to be decided on its own, its residual is in
+        :attr:`per_dimension`.
+    vanishing : sympy.Basic or None
+        The condition under which the residual is 0 (``True`` when proved), e.g.
+        ``Eq(u, 0) | Eq(h(x, eta), 0)``; None when it cannot be stated.
+    pieces : tuple of RouterPDEPiece
+        The smooth pieces decided.
+    counterexample : dict or None
+        For ``refuted``: dimension, rational :math:`\beta_1`, :math:`x`, hyper-parameter
+        values, the exact value of the residual over :math:`H` and 30 certified digits.
+    per_dimension : dict
+        Per dimension decided in coordinates: verdict, reason, residual over :math:`H`.
+    certificate : dict
+        What was proved and how: the reduction to invariants (or the coordinates), the
+        derivative and how it cancels, the mpmath cross-check (points, dps, errors).
+
+    See Also
+    --------
+    router_pde : computes it.
+    moetheory.engine.verdicts.Outcome : what :meth:`to_outcome` returns.
+
+    Notes
+    -----
+    The residual of eq. (4) of [1]_ is reported for :math:`\beta_1 \ne 0`, :math:`x \ne 0`
+    and on the interior of each smooth piece of the score.
+
+    %(references)s
+
+    Examples
+    --------
+    >>> res = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm()))
+    >>> res.verdict.value, res.residual, res.vanishing
+    ('proved', 0, True)
+    """
+
+    verdict: Verdict
+    reason: str
+    scope: Mapping[str, Any]
+    score: sp.Expr | None = None
+    residual: sp.Expr | None = None
+    residual_over_H: sp.Expr | None = None
+    vanishing: Any = None
+    pieces: tuple[RouterPDEPiece, ...] = ()
+    counterexample: Mapping[str, Any] | None = None
+    per_dimension: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    certificate: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON data (formulas as SymPy text and LaTeX).
+
+        Returns
+        -------
+        dict
+            Every field, through :func:`~moetheory.engine.verdicts.jsonable`.
+
+        See Also
+        --------
+        to_outcome : the catalogue's form.
+
+        Examples
+        --------
+        >>> import json
+        >>> d = router_pde(lambda b, x: b.dot(x)).to_dict()
+        >>> d["verdict"], d["residual_over_H"]["sympy"], bool(json.dumps(d))
+        ('refuted', 'u', True)
+        """
+        return jsonable({
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "scope": dict(self.scope),
+            "score": self.score,
+            "residual": self.residual,
+            "residual_over_H": self.residual_over_H,
+            "vanishing": self.vanishing,
+            "pieces": [p.to_dict() for p in self.pieces],
+            "counterexample": self.counterexample,
+            "per_dimension": {d: _plain(v) for d, v in self.per_dimension.items()},
+            "certificate": _plain(self.certificate),
+        })
+
+    def summary(self) -> str:
+        """One line for a reader: verdict, residual, scope, counterexample.
+
+        Returns
+        -------
+        str
+            Formulas printed with :func:`sympy.sstr`.
+
+        Examples
+        --------
+        >>> router_pde(lambda b, x: b.dot(x)).summary()[:52]
+        'β1ᵀ∂H/∂β1 = u·H is not identically 0 (every d ≥ 1); '
+        """
+        return summary(self)
+
+    def to_outcome(self) -> Outcome:
+        """The catalogue's :class:`~moetheory.engine.verdicts.Outcome` of this result.
+
+        Returns
+        -------
+        Outcome
+            Same verdict; :meth:`summary` as summary; :meth:`to_dict` (less the verdict) as
+            evidence; a worked derivation in MyST Markdown.
+
+        See Also
+        --------
+        moetheory.claim : a check can ``return router_pde(...).to_outcome()``.
+
+        Examples
+        --------
+        >>> router_pde(lambda b, x: b.dot(x)).to_outcome().verdict.value
+        'refuted'
+        """
+        evidence = {k: v for k, v in self.to_dict().items() if k not in ("verdict", "reason")}
+        evidence["reason"] = self.reason
+        return Outcome(self.verdict, self.summary(), evidence, derivation=derivation(self))
+
+    def _repr_markdown_(self) -> str:
+        return markdown(self)
+
+    def _repr_latex_(self) -> str:
+        return latex_residual(self)
+
+
+def _plain(value: Any) -> Any:
+    """Pieces inside mappings converted to dicts (the rest is left to ``jsonable``)."""
+    if isinstance(value, Piece):
+        return {"region": value.region, "score": value.score,
+                "residual_over_H": value.ratio, "zero": value.zero}
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# input checks
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_dims(dims: Any) -> tuple[int, ...]:
+    bad = ValueError(f"dims must be a non-empty sequence of distinct integers in 1..{MAX_DIM}, "
+                     f"got {dims!r}")
+    if isinstance(dims, str | bytes) or not isinstance(dims, Sequence | np.ndarray):
+        raise bad
+    out = []
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, int | np.integer) or not 1 <= d <= MAX_DIM:
+            raise bad
+        out.append(int(d))
+    if not out or len(set(out)) != len(out):
+        raise bad
+    return tuple(sorted(out))
+
+
+def _check_timeout(timeout: Any) -> float:
+    ok = (not isinstance(timeout, bool) and isinstance(timeout, numbers.Real)
+          and math.isfinite(float(timeout)) and 0 < float(timeout) <= MAX_TIMEOUT)
+    if not ok:
+        raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
+                         f"got {timeout!r}")
+    return float(timeout)
+
+
+def _check_dps(dps: Any) -> int:
+    if isinstance(dps, bool) or not isinstance(dps, int | np.integer) or not 30 <= dps <= 200:
+        raise ValueError(f"dps must be an integer in 30..200, got {dps!r}")
+    return int(dps)
+
+
+def _as_score(raw: Any, d: int) -> sp.Expr:
+    """The callable's return value as a real scalar SymPy expression (or a one-line error)."""
+    if isinstance(raw, sp.MatrixBase):
+        if raw.shape != (1, 1):
+            raise TypeError(f"score must return a scalar SymPy expression, got a "
+                            f"{raw.shape[0]}x{raw.shape[1]} Matrix in d = {d}")
+        raw = raw[0, 0]
+    if isinstance(raw, complex | np.complexfloating):
+        raise ValueError(f"score must be real-valued, got the complex number {raw!r}")
+    if isinstance(raw, bool | np.bool_) or not isinstance(raw, sp.Expr | numbers.Real):
+        raise TypeError(f"score must return a scalar SymPy expression, got "
+                        f"{type(raw).__name__} in d = {d}")
+    expr = sp.sympify(raw)
+    if expr.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise ValueError(f"score must be finite; it contains nan or an infinity in d = {d}")
+    if expr.has(sp.I) or any(n.is_extended_real is False for n in expr.atoms(sp.Number)):
+        raise ValueError(f"score must be real-valued; it contains the imaginary unit in d = {d}")
+    coords = {s.name for s in expr.free_symbols if _COORDINATE_NAME.fullmatch(s.name)}
+    for s in sorted(expr.free_symbols - _coordinate_symbols(d), key=lambda t: t.name):
+        if s.name in _RESERVED or s.name in coords:
+            raise ValueError(f"score uses a hyper-parameter named {s.name!r}, a name router_pde "
+                             f"reserves for u = beta1^T x, n_b, n_x, c or a coordinate; rename it")
+        if s.is_real is not True:
+            raise ValueError(f"score's hyper-parameter {s.name} must be declared real, e.g. "
+                             f"Symbol({s.name!r}, real=True) or positive=True")
+    return expr
+
+
+def _coordinate_symbols(d: int) -> set[sp.Symbol]:
+    from moetheory.symbolic.routers import coordinates
+
+    beta1, x = coordinates(d)
+    return set(beta1) | set(x)
+
+
+def _validate(calls: ScoreCalls, dims: Sequence[int]) -> None:
+    """Every dimension used called once (bad return values raise here, before any work); at
+    least one where the callable returns a score, else a TypeError."""
+    used = sorted({1, 2, 3, 4, *dims})
+    errors = [got for got in (calls.get(d) for d in used) if isinstance(got, Exception)]
+    if len(errors) < len(used):
+        return
+    exc = errors[0]
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    raise TypeError(f"score(beta1, x) must accept two SymPy column vectors; it raised "
+                    f"{type(exc).__name__}: {text} in every dimension tried "
+                    f"(d = {', '.join(map(str, used))})")
+
+
+# ---------------------------------------------------------------------------------------------
+# the public function
+# ---------------------------------------------------------------------------------------------
+
+
+def _result(decision: Decision, h: sp.Expr) -> RouterPDEResult:
+    residual = None
+    if decision.ratio is not None and decision.score is not None:
+        residual = decision.ratio * sp.exp(decision.score) * h
+    score = decision.score
+    pieces = tuple(RouterPDEPiece(p.region, p.score, p.ratio, p.zero) for p in decision.pieces)
+    partial = RouterPDEResult(decision.verdict, decision.reason, dict(decision.scope), score,
+                              residual, decision.ratio, decision.vanishing, pieces,
+                              decision.counterexample,
+                              {d: {k: v for k, v in row.items() if k != "pieces"}
+                               for d, row in decision.per_dimension.items()},
+                              decision.certificate)
+    if decision.verdict == Verdict.INCONCLUSIVE:  # nothing decided: no scope claimed
+        certificate = {**decision.certificate, "residual_valid_for": dict(decision.scope)}
+        return dataclasses.replace(partial, scope={"d": []}, certificate=certificate)
+    return dataclasses.replace(partial, reason=summary(partial))  # the finding, one sentence
+
+
+def _inconclusive(reason: str, progress: Progress, h: sp.Expr) -> RouterPDEResult:
+    residual = None
+    if progress.ratio is not None and progress.score is not None:
+        residual = progress.ratio * sp.exp(progress.score) * h
+    return RouterPDEResult(Verdict.INCONCLUSIVE, reason, {"d": []}, progress.score, residual,
+                           progress.ratio, None, (), None, {},
+                           {"stage": progress.stage, "notes": list(progress.notes)})
+
+
+@fill_doc(REFERENCES)
+def router_pde(
+    score: Callable[[sp.Matrix, sp.Matrix], Any],
+    *,
+    dims: Sequence[int] = (1, 2, 3),
+    timeout: float = 60.0,
+    dps: int = 40,
+) -> RouterPDEResult:
+    r"""Decide whether :math:`\beta_1^\top \partial H/\partial\beta_1 = 0` for a router score.
+
+    Parameters
+    ----------
+    score : callable
+        ``score(beta1, x)`` receives two SymPy column vectors (``sympy.Matrix`` of real
+        symbols, the same dimension :math:`d`) and returns a scalar SymPy expression built
+        from dot products (``beta1.dot(x)``), norms (``beta1.norm()``, ``sqrt``) and
+        elementary functions; ``Abs``, ``sign``, ``Max``, ``Min``, ``Heaviside`` and
+        ``Piecewise`` are split into smooth pieces. Any other free symbol is a
+        hyper-parameter and must be declared real (e.g. ``Symbol("tau", positive=True)``).
+    dims : sequence of int, optional
+        Dimensions decided one by one, in explicit coordinates, when the score is not a
+        function of :math:`\beta_1^\top x, \|\beta_1\|, \|x\|`; distinct integers in
+        ``1..6``; default ``(1, 2, 3)``.
+    timeout : float, optional
+        Time limit in seconds, in ``(0, 3600]``; default 60. When it is reached the result is
+        ``inconclusive`` with what was computed so far.
+    dps : int, optional
+        Decimal digits of the mpmath cross-check, in ``30..200``; default 40.
+
+    Returns
+    -------
+    RouterPDEResult
+        Verdict, residual in closed form, where it vanishes, scope in :math:`d`, the pieces,
+        a counterexample when refuted, and the certificate.
+
+    Raises
+    ------
+    TypeError
+        If ``score`` is not callable, does not accept two SymPy column vectors, or does not
+        return a scalar SymPy expression (a ``1 x 1`` Matrix is accepted).
+    ValueError
+        If ``dims``, ``timeout`` or ``dps`` is out of range, or the score is complex, not
+        finite, or has a hyper-parameter not declared real (or named like ``u``, ``n_b``,
+        ``n_x``, ``c`` or a coordinate ``b1``, ``x1``, ...).
+
+    See Also
+    --------
+    RouterPDEResult : the fields of the answer.
+    moetheory.symbolic.pde.euler_residual : the same derivative for the catalogue's routers.
+
+    Notes
+    -----
+    With :math:`H = e^{s} h` and :math:`h` not depending on :math:`\beta_1`,
+    :math:`\beta_1^\top\partial H/\partial\beta_1 = H\,\frac{d}{dc}s(x, c\beta_1)|_{c=1}`
+    (chain rule). Two routes:
+
+    1. *Every dimension.* The score, as the callable builds it in :math:`d = 2, 3, 4`, is
+       rewritten as one expression :math:`F(u, n_b, n_x)`: each sub-expression polynomial
+       in the coordinates becomes a polynomial in :math:`u, n_b^2, n_x^2`, certified by
+       expanding the difference to 0. Since :math:`(c\beta_1)^\top x = cu` and
+       :math:`\|c\beta_1\| = c\,n_b`, the residual over :math:`H` is
+       :math:`u F_u + n_b F_{n_b}`, in every dimension at once; :math:`d = 1` (where
+       :math:`\|\beta_1\| = |b_1|`) is shown to give the same :math:`F`, or decided in
+       coordinates. The premise, stated in the certificate: the callable builds the same
+       formula in every dimension.
+    2. *Fixed dimensions.* Otherwise (``x[0]`` alone, a dimension-dependent factor) each
+       :math:`d` of ``dims`` is decided by
+       :math:`\sum_i \beta_{1,i}\,\partial s/\partial\beta_{1,i}` in coordinates, and the
+       scope is those dimensions.
+
+    ``proved`` needs the derivative to cancel to exactly 0 on every piece with an interior;
+    ``refuted`` needs a rational point (and rational hyper-parameters satisfying their
+    assumptions) where its value is certified non-zero (30 digits, ``evalf`` with
+    ``strict=True``). Each verdict is cross-checked against mpmath differentiation of the
+    score itself, :math:`\frac{d}{dc}s(c\beta_1, x)`, at rational points in
+    :math:`d = 1, 2, 3`; a disagreement or a time-out gives ``inconclusive``. The domain is
+    :math:`\beta_1 \ne 0`, :math:`x \ne 0`, the interiors of the smooth pieces. For the
+    cosine router this is eq. (4) of [1]_.
+
+    %(references)s
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm())).verdict.value
+    'proved'
+    >>> res = router_pde(lambda b, x: b.dot(x))
+    >>> res.verdict.value, res.residual_over_H, res.vanishing
+    ('refuted', u, Eq(u, 0) | Eq(h(x, eta), 0))
+    >>> res.counterexample["d"], res.counterexample["beta1"], res.counterexample["x"]
+    (2, ['1', '0'], ['1', '0'])
+    >>> res = router_pde(lambda b, x: b.dot(x) / b.norm() + x[0])
+    >>> res.verdict.value, res.scope
+    ('proved', {'d': [1, 2, 3]})
+    >>> router_pde(lambda b, x: sp.sign(b.dot(x)) * b.dot(x) ** 2).verdict.value
+    'refuted'
+    """
+    if not callable(score):
+        raise TypeError(f"score must be a callable score(beta1, x), got {type(score).__name__}")
+    dims_ = _check_dims(dims)
+    seconds = _check_timeout(timeout)
+    digits = _check_dps(dps)
+    h = expert()
+    calls = ScoreCalls(score, _as_score)
+    progress = Progress()
+    result: RouterPDEResult | None = None
+    try:
+        with time_limit(seconds) as deadline:
+            _validate(calls, dims_)
+            try:
+                progress.stage = "writing the score through beta1^T x, ||beta1||, ||x||"
+                form, why_not = invariant_form(calls, deadline)
+                if form is not None:
+                    decision = every_dimension(form, calls, dims_, digits, deadline, progress, h)
+                else:
+                    progress.notes.append(why_not)
+                    decision = fixed_dimensions(calls, dims_, digits, deadline, progress, h)
+                    decision.certificate["not_invariant"] = why_not
+                result = _result(decision, h)
+            except Refusal as exc:
+                result = _inconclusive(str(exc), progress, h)
+            except Exception as exc:  # SymPy or mpmath failing on an unusual score
+                text = str(exc).splitlines()[0][:200] if str(exc) else ""
+                result = _inconclusive(f"router_pde stopped while {progress.stage}: "
+                                       f"{type(exc).__name__}: {text}", progress, h)
+    except TimeUp:
+        if result is None:
+            result = _inconclusive(f"the time limit of {seconds:g} s was reached while "
+                                   f"{progress.stage}", progress, h)
+    assert result is not None
+    return result
