@@ -13,7 +13,6 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from moetheory.engine.catalogue import (
@@ -474,6 +473,8 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
     global _loaded
     if _loaded:
         return
+    from importlib.metadata import entry_points
+
     errors: list[str] = []
     names = list(modules) + [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
     before = dict(_REGISTRY)

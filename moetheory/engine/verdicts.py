@@ -10,12 +10,10 @@ from __future__ import annotations
 import enum
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
-import sympy as sp
 
 from moetheory.engine.mathtext import sympy_text_to_latex
 
@@ -100,6 +98,8 @@ def symbolic_evidence(expr: Any) -> dict[str, str]:
     >>> symbolic_evidence(sp.Symbol("x") ** 2)
     {'sympy': 'x**2', 'latex': 'x^{2}'}
     """
+    import sympy as sp
+
     expr = sp.sympify(expr)
     return {"sympy": sp.sstr(expr), "latex": sp.latex(expr)}
 
@@ -145,20 +145,24 @@ def jsonable(value: Any) -> Any:
         return value.value
     if isinstance(value, bool | None | str):
         return value
-    if isinstance(value, int | np.integer):
+    # NumPy and SymPy values can only exist once their modules are imported: look them up
+    # there rather than import the libraries for evidence that holds none.
+    np = sys.modules.get("numpy")
+    if isinstance(value, int) or (np is not None and isinstance(value, np.integer)):
         return int(value)
-    if isinstance(value, float | np.floating):
+    if isinstance(value, float) or (np is not None and isinstance(value, np.floating)):
         x = float(value)
         if math.isnan(x):
             return "nan"
         if math.isinf(x):
             return "inf" if x > 0 else "-inf"
         return x
-    if isinstance(value, np.bool_):
+    if np is not None and isinstance(value, np.bool_):
         return bool(value)
-    if isinstance(value, np.ndarray):
+    if np is not None and isinstance(value, np.ndarray):
         return jsonable(value.tolist())
-    if isinstance(value, sp.Basic | sp.MatrixBase):
+    sp = sys.modules.get("sympy")
+    if sp is not None and isinstance(value, sp.Basic | sp.MatrixBase):
         return symbolic_evidence(value)
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
