@@ -138,6 +138,26 @@ class Claim:
         """The primary seed file."""
         return self.seed_files[0] if self.seed_files else ""
 
+    def _repr_markdown_(self) -> str:
+        """The claim in a notebook: ID, kind, typeset statement, reading, seed lines."""
+        from moetheory.engine.display import claim_card
+
+        return claim_card(_display_record(self)).markdown()
+
+    def _repr_html_(self) -> str:
+        """The claim in a notebook, as escaped HTML with MathJax maths."""
+        from moetheory.engine.display import claim_card
+
+        return claim_card(_display_record(self)).html()
+
+
+def _display_record(c: Claim) -> dict[str, object]:
+    return {
+        "id": c.id, "statement": c.statement, "statement_latex": c.statement_latex,
+        "reading": c.reading, "kind": c.kind, "section": c.section, "origin": c.origin,
+        "implemented": c.implemented, "sources": [src.as_json() for src in c.sources],
+    }
+
 
 _REGISTRY: dict[str, Claim] = {}
 

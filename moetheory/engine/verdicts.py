@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from moetheory.engine.display import Card, entry_card
 from moetheory.engine.mathtext import sympy_text_to_latex
 
 __all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symbolic_evidence"]
@@ -256,6 +257,17 @@ class Reading:
             "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
         }
 
+    def _card(self) -> Card:
+        return entry_card(_display_payload(self))
+
+    def _repr_markdown_(self) -> str:
+        """The reading in a notebook: verdict, typeset summary and reading, evidence."""
+        return self._card().markdown()
+
+    def _repr_html_(self) -> str:
+        """The reading in a notebook, as escaped HTML with MathJax maths."""
+        return self._card().html()
+
 
 @dataclass
 class Outcome:
@@ -389,6 +401,29 @@ class Outcome:
             "statement_latex": self.statement_latex,
             "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
         }
+
+    def _card(self) -> Card:
+        return entry_card(_display_payload(self))
+
+    def _repr_markdown_(self) -> str:
+        """The outcome in a notebook: verdict, typeset summary, evidence, readings,
+        derivation (formulas from :func:`symbolic_evidence` typeset)."""
+        return self._card().markdown()
+
+    def _repr_html_(self) -> str:
+        """The outcome in a notebook, as escaped HTML with MathJax maths."""
+        return self._card().html()
+
+
+def _display_payload(result: Outcome | Reading) -> dict[str, Any]:
+    """``result.to_dict()``, or, when its evidence cannot be turned into JSON, the rest of
+    it with the evidence's ``repr`` (a notebook shows what it can, never a traceback)."""
+    try:
+        return result.to_dict()
+    except (TypeError, ValueError) as exc:
+        fields = {k: getattr(result, k) for k in ("verdict", "summary", "name", "reading")
+                  if isinstance(getattr(result, k, None), str)}
+        return {**fields, "evidence": {"evidence (not JSON-serialisable)": f"{exc}"}}
 
 
 def _check_fields(obj: Any, where: str, fields: Sequence[tuple[str, type]]) -> None:
