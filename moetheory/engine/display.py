@@ -610,9 +610,10 @@ def claim_card(record: Mapping[str, Any]) -> Card:
     ]
     if lines:
         fields.append(("seed lines", literal("; ".join(lines))))
-    for key in ("section", "origin"):
-        if record.get(key):
-            fields.append((key, literal(record[key])))
+    if record.get("section"):
+        fields.append(("section", literal(record["section"])))
+    if record.get("origin") == "package":
+        fields.append(("origin", "a statement the package adds (not a seed's)"))
     if record.get("implemented") is False:
         fields.append(("implemented", "no (placeholder: inconclusive until a check exists)"))
     return Card("`" + str(_get(record, "id", "?")).replace("`", "'") + "`",
