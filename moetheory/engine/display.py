@@ -200,7 +200,8 @@ def html_text(text: str) -> str:
     ----------
     text : str
         Prose with ``$...$``/``$$...$$`` maths and backtick code; ``**bold**`` and
-        ``*italic*`` become tags, blank lines paragraphs, lines starting ``- `` list items.
+        ``*italic*`` become tags, blank lines paragraphs, lines that start with a dash and a
+        space list items.
 
     Returns
     -------
@@ -257,7 +258,7 @@ def html_text(text: str) -> str:
 
 
 def _block_html(text: str) -> str:
-    """A paragraph of prose (maths already replaced), as ``<p>``; lines starting ``- `` as
+    """A paragraph of prose (maths already replaced), as ``<p>``; lines starting with "- " as
     list items."""
     lines = text.split("\n")
     if not any(line.lstrip().startswith("- ") for line in lines):
@@ -291,7 +292,7 @@ class Card:
     Parameters
     ----------
     title : str
-        Prose with maths (e.g. ```` `claim.id` ```` or ``"Euler residual of $s$"``).
+        Prose with maths (e.g. a claim ID in backticks, or ``"Euler residual of $s$"``).
     verdict : str, optional
         One of the six verdicts (coloured in HTML), or any short status.
     summary : str

@@ -416,8 +416,9 @@ class Outcome:
 
 
 def _display_payload(result: Outcome | Reading) -> dict[str, Any]:
-    """``result.to_dict()``, or, when its evidence cannot be turned into JSON, the rest of
-    it with the evidence's ``repr`` (a notebook shows what it can, never a traceback)."""
+    """``result.to_dict()``, or, when its evidence cannot be turned into JSON, its verdict
+    and texts with the reason in place of the evidence (a notebook shows what it can, never
+    a traceback)."""
     try:
         return result.to_dict()
     except (TypeError, ValueError) as exc:
