@@ -15,7 +15,12 @@ They follow Hypothesis's own conventions:
   strategy is first drawn from, naming the parameter and the allowed range;
 * **reprs mirror the call**, e.g. ``mixing_measures(k=3, d1=2)``;
 * **construct, don't reject**: every draw satisfies its constraints by construction, so tight
-  but feasible arguments never trip a health check.
+  but feasible arguments never trip a health check;
+* **bounds hold exactly**: a norm bound holds for the real norm of the drawn floats, not
+  only up to rounding;
+* **types resolve**: importing this module registers a strategy for each public value type
+  (:data:`TYPE_STRATEGIES`), so ``st.from_type(RouterParams)`` and ``@given(p=...)``
+  inference draw valid values.
 
 Vectors are NumPy ``float64`` arrays with finite entries. Mixing measures are
 :class:`moetheory.estimation.models.MixingMeasure`, the type the estimation code fits.
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -50,6 +56,7 @@ from hypothesis.errors import InvalidArgument
 from moetheory.estimation.models import MixingMeasure
 
 __all__ = [
+    "TYPE_STRATEGIES",
     "CLSettings",
     "ExpertParams",
     "MixingMeasure",
@@ -67,6 +74,8 @@ _MAX_DIM = 64
 _MAX_ATOMS = 8
 #: Relative slack kept between constructed atoms, so rounding never breaks a separation.
 _SLACK = 1e-9
+#: Relative margin kept inside a norm range: scaling a direction rounds by a few ulps only.
+_MARGIN = 1e-12
 
 
 @dataclass(frozen=True)
@@ -309,17 +318,36 @@ def _draw_int(
     return _int(name, value, low, high, fix)
 
 
+def _norm_within(vec: np.ndarray, min_norm: float, max_norm: float) -> bool:
+    """Whether ``min_norm <= ||vec|| <= max_norm`` holds for the exact norm of the floats
+    (rational arithmetic) and for the norm NumPy computes."""
+    squared = sum((Fraction(float(v)) ** 2 for v in vec), Fraction(0))
+    if not Fraction(min_norm) ** 2 <= squared <= Fraction(max_norm) ** 2:
+        return False
+    return bool(min_norm <= np.linalg.norm(vec) <= max_norm)
+
+
 def _direction_vector(draw: st.DrawFn, d: int, min_norm: float, max_norm: float) -> np.ndarray:
-    """A vector with norm in ``[min_norm, max_norm]``, by construction (never rejected)."""
+    """A vector with norm in ``[min_norm, max_norm]``, by construction (never rejected).
+
+    The drawn radius is pulled a relative :data:`_MARGIN` inside the range, far more than
+    the few ulps the scaling can round by; a vector that still misses the range (a range
+    narrower than the margin) is replaced by the signed coordinate axis of its largest
+    entry times the radius, whose norm is the radius exactly.
+    """
     direction = np.array(draw(st.lists(st.floats(-1.0, 1.0), min_size=d, max_size=d)))
     norm = float(np.linalg.norm(direction))
     if norm < 1e-3:  # too short to normalise accurately: use a drawn coordinate axis
         direction, norm = np.eye(d)[draw(st.integers(0, d - 1))], 1.0
     radius = draw(st.floats(min_norm, max_norm))
+    inner_low, inner_high = min_norm * (1 + _MARGIN), max_norm * (1 - _MARGIN)
+    if inner_low <= inner_high:
+        radius = min(max(radius, inner_low), inner_high)
     vec = direction / norm * radius
-    scale = float(np.linalg.norm(vec))
-    if scale > 0 and not min_norm <= scale <= max_norm:  # one ulp off after rounding
-        vec = vec * (min(max(scale, min_norm), max_norm) / scale)
+    if not _norm_within(vec, min_norm, max_norm):
+        axis = int(np.argmax(np.abs(direction)))
+        vec = np.zeros(d)
+        vec[axis] = math.copysign(radius, float(direction[axis]))
     return vec
 
 
@@ -412,8 +440,12 @@ def vectors(
     -----
     A direction is drawn with coordinates in :math:`[-1, 1]` and normalised (a coordinate
     axis when it is shorter than :math:`10^{-3}`), then scaled to a drawn radius in
-    ``[min_norm, max_norm]``; a result one ulp outside the range after rounding is rescaled.
-    No draw is rejected.
+    ``[min_norm, max_norm]`` kept a relative :math:`10^{-12}` inside it, so the rounding of
+    the scaling (a few ulps) cannot leave the range. The bounds hold exactly, for the real
+    norm of the drawn floats (checked in rational arithmetic) as for
+    :func:`numpy.linalg.norm`; when the range is narrower than the margin (e.g.
+    ``min_norm == max_norm``) the vector is the radius times a signed coordinate axis, whose
+    norm is exact. No draw is rejected.
 
     Examples
     --------
@@ -882,3 +914,18 @@ def cl_settings(
         lam=lam,
         gamma=draw(st.floats(0.01 * lam, 2.0 * lam)),
     )
+
+
+# -- type strategies: ``st.from_type(T)`` draws what the strategy of T draws --------------
+
+#: The strategy :func:`hypothesis.strategies.from_type` uses for each public value type
+#: (registered when this module is imported).
+TYPE_STRATEGIES: dict[type, st.SearchStrategy[Any]] = {
+    RouterParams: router_params(),
+    ExpertParams: expert_params(),
+    CLSettings: cl_settings(),
+    MixingMeasure: mixing_measures(st.integers(1, 4)),
+}
+for _type, _strategy in TYPE_STRATEGIES.items():
+    st.register_type_strategy(_type, _strategy)
+del _type, _strategy

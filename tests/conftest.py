@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from moetheory import CheckContext, Outcome
 from moetheory.engine.registry import load_checks
 from moetheory.testing import TemporaryClaims
+
+# Hypothesis: the same examples on every run and machine (derandomized, no example database),
+# and a failure prints the ``@reproduce_failure`` blob that replays it. For a random search,
+# run with ``HYPOTHESIS_PROFILE=explore`` (or pytest's ``--hypothesis-profile explore``).
+settings.register_profile("moetheory", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "moetheory"))
 
 
 @pytest.fixture

@@ -5,6 +5,11 @@ tight but feasible arguments drawn by construction (no filtering, no health-chec
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -219,3 +224,128 @@ def test_cl_settings_build_a_simulator_config(c: ms.CLSettings) -> None:
 def test_impossible_requirement_finds_nothing() -> None:
     with pytest.raises(NoSuchExample):
         find(ms.cl_settings(max_dim=3), lambda c: c.s >= c.d, settings=FAST)
+
+
+# -- bounds hold exactly, for the real norm of the drawn floats --------------------------
+
+MANY = settings(max_examples=400, deadline=None, database=None, derandomize=True)
+
+
+def norm_squared(v: np.ndarray) -> Fraction:
+    """The exact squared Euclidean norm of a float vector (no rounding at all)."""
+    return sum((Fraction(float(x)) ** 2 for x in np.ravel(v)), Fraction(0))
+
+
+def within(v: np.ndarray, low: float, high: float) -> bool:
+    """``low <= ||v|| <= high`` exactly, and as NumPy computes the norm (1-D and row-wise)."""
+    n = float(np.linalg.norm(v))
+    rows = float(np.linalg.norm(np.atleast_2d(v), axis=1)[0])
+    exact = Fraction(low) ** 2 <= norm_squared(v) <= Fraction(high) ** 2
+    return exact and low <= n <= high and low <= rows <= high
+
+
+@MANY
+@given(st.data())
+def test_vector_norms_hold_their_bounds_exactly(data: st.DataObject) -> None:
+    d = data.draw(st.integers(1, 8), label="d")
+    low = data.draw(st.sampled_from([0.1, 1e-3, 1.0, 0.3]), label="low")
+    high = data.draw(st.sampled_from([low, 2 * low, 10.0]), label="high")
+    assert within(data.draw(ms.vectors(d, min_norm=low, max_norm=high)), low, high)
+    assert within(data.draw(ms.inputs(d, radius=1e-2, max_norm=5.0)), 1e-2, 5.0)
+    assert within(data.draw(ms.inputs(d, near_zero=True, radius=1e-2)), 1e-4, 1e-2)
+    p = data.draw(ms.router_params(d, min_norm=low, max_norm=high))
+    assert within(p.beta1, low, high)
+    e = data.draw(ms.expert_params(d, max_abs=high))
+    assert within(e.a, min(0.1, high), high)
+
+
+@MANY
+@given(ms.mixing_measures(3, d1=2))
+def test_mixing_measure_rows_keep_min_norm_exactly(G: ms.MixingMeasure) -> None:
+    """The cause of the flaky cosine-router test: norms of 0.1 - 1.4e-17 for min_norm=0.1."""
+    for row in G.beta1:
+        assert within(row, 0.1, 3.0)
+
+
+def test_equal_norm_bounds_are_met_exactly() -> None:
+    seen: list[bool] = []
+
+    @MANY
+    @given(ms.vectors(st.integers(1, 5), min_norm=0.7, max_norm=0.7))
+    def record(v: np.ndarray) -> None:
+        seen.append(within(v, 0.7, 0.7))
+
+    record()
+    assert seen and all(seen)
+
+
+# -- the public value types have registered strategies ------------------------------------
+
+
+@FAST
+@given(st.from_type(ms.RouterParams))
+def test_from_type_router_params(p: ms.RouterParams) -> None:
+    assert isinstance(p.beta1, np.ndarray) and p.beta1.dtype == np.float64
+    assert p.beta1.ndim == 1 and 1 <= p.beta1.size <= 6 and np.all(np.isfinite(p.beta1))
+    assert within(p.beta1, 0.1, 10.0)
+    assert isinstance(p.tau1, float) and isinstance(p.tau2, float)
+    assert 0.01 <= p.tau1 <= 2 and 0.01 <= p.tau2 <= 2
+
+
+@FAST
+@given(st.from_type(ms.ExpertParams))
+def test_from_type_expert_params(e: ms.ExpertParams) -> None:
+    assert e.a.dtype == np.float64 and e.a.ndim == 1 and np.all(np.abs(e.a) <= 5.0)
+    assert np.linalg.norm(e.a) > 0 and isinstance(e.b, float) and abs(e.b) <= 5.0
+
+
+@FAST
+@given(st.from_type(ms.CLSettings))
+def test_from_type_cl_settings(c: ms.CLSettings) -> None:
+    assert 1 <= c.K <= c.N and 1 <= c.s < c.d and c.T >= 2 and 0 < c.gamma <= 2 * c.lam
+
+
+@FAST
+@given(st.from_type(models.MixingMeasure))
+def test_from_type_mixing_measure(G: models.MixingMeasure) -> None:
+    assert 1 <= G.k <= 4 and G.eta.shape == (G.k, G.d + 1)
+    assert np.all(np.isfinite(G.beta1)) and np.all(np.abs(G.eta) <= 3.0)
+    for row in G.beta1:
+        assert within(row, 0.1, 3.0)
+
+
+
+# -- the package's Hypothesis tests are reproducible ------------------------------------
+
+FAILING = '''
+from hypothesis import given, strategies as st
+from moetheory import strategies as ms
+
+@given(ms.vectors(st.integers(1, 4)))
+def test_fails(v):
+    assert v.size < 3
+'''
+
+
+def run_failing_test(tmp_path: Path, **env: str) -> str:
+    test = tmp_path / "test_fails.py"
+    test.write_text(FAILING)
+    repo = Path(__file__).resolve().parents[1]
+    environ = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_PROFILE"}
+    environ["PYTHONPATH"] = os.pathsep.join([str(repo), environ.get("PYTHONPATH", "")])
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest",
+         "--rootdir", str(tmp_path), str(test)],
+        capture_output=True, text=True, cwd=repo, env={**environ, **env}, timeout=300,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_a_failure_replays_and_prints_how(tmp_path: Path) -> None:
+    """The test profile is derandomized (the same falsifying example on every run) and a
+    failure prints the ``@reproduce_failure`` blob."""
+    first, second = run_failing_test(tmp_path), run_failing_test(tmp_path)
+    assert "@reproduce_failure(" in first
+    blob = first.split("@reproduce_failure(")[1].split(")")[0]
+    assert blob == second.split("@reproduce_failure(")[1].split(")")[0]

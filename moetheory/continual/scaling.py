@@ -21,7 +21,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats as sps
 
 from moetheory._doccer import fill_doc
 from moetheory.stats import Comparison, MeanEstimate, at_least, at_most, compare
@@ -152,6 +151,7 @@ def fit_exponent(x: Sequence[float], samples: Sequence[np.ndarray], alpha: float
     if v_hat == 0.0:  # every grid point's replicates equal: the slope is exact
         return MeanEstimate(a_hat, a_hat, a_hat, n_used, 1 - alpha, "welch-t (log scale)")
     nu = v_hat**2 / math.fsum(p * p / d for p, d in zip(parts, dof, strict=True))
+    from scipy import stats as sps
     half = float(sps.t.ppf(1 - alpha / 2, nu)) * math.sqrt(v_hat)
     return MeanEstimate(a_hat, a_hat - half, a_hat + half, n_used, 1 - alpha,
                         "welch-t (log scale)")

@@ -9,7 +9,7 @@ ground truths and tasks (paired comparisons).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from moetheory.continual.config import CLConfig
@@ -119,6 +119,8 @@ def run_sweep(
                 ) from exc
             with Client(scheduler) as client:
                 return _submit_all(client.get_executor(), configs, replicates, seeds, options, bar)
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=max_workers) as pool:
             return _submit_all(pool, configs, replicates, seeds, options, bar)
     finally:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -66,6 +67,8 @@ def claim_seed(master_seed: int, claim_id: str) -> int:
     >>> claim_seed(0, "cl.fig2") != claim_seed(1, "cl.fig2")
     True
     """
+    import numpy as np
+
     if (
         isinstance(master_seed, bool)
         or not isinstance(master_seed, int | np.integer)
@@ -157,6 +160,8 @@ class CheckContext:
         >>> bool(ctx.rng(1).random() == ctx.rng(1).random())
         True
         """
+        import numpy as np
+
         return np.random.default_rng([self.seed, stream])
 
     def shared_seed(self, key: str) -> int:

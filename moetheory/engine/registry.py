@@ -13,7 +13,6 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from moetheory.engine.catalogue import (
@@ -138,6 +137,26 @@ class Claim:
     def seed_file(self) -> str:
         """The primary seed file."""
         return self.seed_files[0] if self.seed_files else ""
+
+    def _repr_markdown_(self) -> str:
+        """The claim in a notebook: ID, kind, typeset statement, reading, seed lines."""
+        from moetheory.engine.display import claim_card
+
+        return claim_card(_display_record(self)).markdown()
+
+    def _repr_html_(self) -> str:
+        """The claim in a notebook, as escaped HTML with MathJax maths."""
+        from moetheory.engine.display import claim_card
+
+        return claim_card(_display_record(self)).html()
+
+
+def _display_record(c: Claim) -> dict[str, object]:
+    return {
+        "id": c.id, "statement": c.statement, "statement_latex": c.statement_latex,
+        "reading": c.reading, "kind": c.kind, "section": c.section, "origin": c.origin,
+        "implemented": c.implemented, "sources": [src.as_json() for src in c.sources],
+    }
 
 
 _REGISTRY: dict[str, Claim] = {}
@@ -502,6 +521,8 @@ def load_checks(modules: Iterable[str] = CHECK_MODULES) -> None:
     global _loaded
     if _loaded:
         return
+    from importlib.metadata import entry_points
+
     errors: list[str] = []
     names = list(modules) + [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
     before = dict(_REGISTRY)

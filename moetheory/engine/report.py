@@ -37,7 +37,6 @@ import stat
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +85,8 @@ def environment() -> dict[str, Any]:
     >>> sorted(environment())
     ['implementation', 'machine', 'packages', 'python']
     """
+    from importlib.metadata import PackageNotFoundError, version
+
     versions: dict[str, str | None] = {}
     for name in _PACKAGES:
         try:

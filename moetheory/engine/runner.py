@@ -49,8 +49,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
@@ -94,6 +92,8 @@ _EXITING = 0.002  # wait while a check that closed its output is exiting
 
 def _integer(name: str, value: Any, low: int, high: int | None = None) -> int:
     """``value`` as an int in ``[low, high]``: Python or NumPy integers, never booleans."""
+    import numpy as np
+
     allowed = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
@@ -107,6 +107,8 @@ def _seconds(name: str, value: Any) -> float | None:
     """A positive number of seconds; ``None`` or infinity mean no limit."""
     if value is None:
         return None
+    import numpy as np
+
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
         raise ValueError(
             f"{name} must be a positive number of seconds (or None for no limit), "
@@ -223,6 +225,8 @@ class RunSettings:
         fix(self, "wall_timeout", _seconds("wall_timeout", self.wall_timeout))
         if self.profile not in PROFILES:
             raise ValueError(f"profile must be one of {PROFILES}, got {self.profile!r}")
+        import numpy as np
+
         if (
             isinstance(self.family_alpha, bool)
             or not isinstance(self.family_alpha, int | float | np.floating)

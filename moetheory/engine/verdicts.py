@@ -10,13 +10,12 @@ from __future__ import annotations
 import enum
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import sympy as sp
-
+from moetheory.engine.display import Card, entry_card
 from moetheory.engine.mathtext import sympy_text_to_latex
 
 __all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symbolic_evidence"]
@@ -100,6 +99,8 @@ def symbolic_evidence(expr: Any) -> dict[str, str]:
     >>> symbolic_evidence(sp.Symbol("x") ** 2)
     {'sympy': 'x**2', 'latex': 'x^{2}'}
     """
+    import sympy as sp
+
     expr = sp.sympify(expr)
     return {"sympy": sp.sstr(expr), "latex": sp.latex(expr)}
 
@@ -145,20 +146,24 @@ def jsonable(value: Any) -> Any:
         return value.value
     if isinstance(value, bool | None | str):
         return value
-    if isinstance(value, int | np.integer):
+    # NumPy and SymPy values can only exist once their modules are imported: look them up
+    # there rather than import the libraries for evidence that holds none.
+    np = sys.modules.get("numpy")
+    if isinstance(value, int) or (np is not None and isinstance(value, np.integer)):
         return int(value)
-    if isinstance(value, float | np.floating):
+    if isinstance(value, float) or (np is not None and isinstance(value, np.floating)):
         x = float(value)
         if math.isnan(x):
             return "nan"
         if math.isinf(x):
             return "inf" if x > 0 else "-inf"
         return x
-    if isinstance(value, np.bool_):
+    if np is not None and isinstance(value, np.bool_):
         return bool(value)
-    if isinstance(value, np.ndarray):
+    if np is not None and isinstance(value, np.ndarray):
         return jsonable(value.tolist())
-    if isinstance(value, sp.Basic | sp.MatrixBase):
+    sp = sys.modules.get("sympy")
+    if sp is not None and isinstance(value, sp.Basic | sp.MatrixBase):
         return symbolic_evidence(value)
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
@@ -251,6 +256,17 @@ class Reading:
             "reading_latex": self.reading_latex or sympy_text_to_latex(self.reading),
             "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
         }
+
+    def _card(self) -> Card:
+        return entry_card(_display_payload(self))
+
+    def _repr_markdown_(self) -> str:
+        """The reading in a notebook: verdict, typeset summary and reading, evidence."""
+        return self._card().markdown()
+
+    def _repr_html_(self) -> str:
+        """The reading in a notebook, as escaped HTML with MathJax maths."""
+        return self._card().html()
 
 
 @dataclass
@@ -385,6 +401,30 @@ class Outcome:
             "statement_latex": self.statement_latex,
             "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
         }
+
+    def _card(self) -> Card:
+        return entry_card(_display_payload(self))
+
+    def _repr_markdown_(self) -> str:
+        """The outcome in a notebook: verdict, typeset summary, evidence, readings,
+        derivation (formulas from :func:`symbolic_evidence` typeset)."""
+        return self._card().markdown()
+
+    def _repr_html_(self) -> str:
+        """The outcome in a notebook, as escaped HTML with MathJax maths."""
+        return self._card().html()
+
+
+def _display_payload(result: Outcome | Reading) -> dict[str, Any]:
+    """``result.to_dict()``, or, when its evidence cannot be turned into JSON, its verdict
+    and texts with the reason in place of the evidence (a notebook shows what it can, never
+    a traceback)."""
+    try:
+        return result.to_dict()
+    except (TypeError, ValueError) as exc:
+        fields = {k: getattr(result, k) for k in ("verdict", "summary", "name", "reading")
+                  if isinstance(getattr(result, k, None), str)}
+        return {**fields, "evidence": {"evidence (not JSON-serialisable)": f"{exc}"}}
 
 
 def _check_fields(obj: Any, where: str, fields: Sequence[tuple[str, type]]) -> None:

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from moetheory.engine.display import Report
 from moetheory.engine.registry import load_checks, select_claims
 from moetheory.engine.report import ReportWriter, build_report, environment
 from moetheory.engine.runner import (
@@ -157,9 +158,10 @@ def verify(
 
     Returns
     -------
-    dict
-        The report (schema ``moetheory-report/1``): run settings, ``counts`` per verdict
-        and one entry per claim (verdict, summary, evidence, readings, seeds, ``alpha``).
+    Report
+        The report (schema ``moetheory-report/1``), a :class:`dict`: run settings,
+        ``counts`` per verdict and one entry per claim (verdict, summary, evidence,
+        readings, seeds, ``alpha``). In a notebook it renders itself (typeset maths).
 
     Raises
     ------
@@ -246,4 +248,4 @@ def verify(
         except Interrupted as exc:
             exc.reports_written = True
             raise
-    return final
+    return Report(final)

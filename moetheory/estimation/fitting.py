@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 
 from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
 
@@ -357,6 +356,7 @@ def fit_least_squares(
     best = None
     objectives = []
     for theta0 in inits:
+        from scipy.optimize import minimize
         res = minimize(
             _boxed_objective,
             np.arctanh(np.clip(theta0, -0.99 * bound, 0.99 * bound) / bound) * bound,

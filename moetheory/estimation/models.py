@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ndtr
 
 from moetheory.estimation.detmath import det_exp, det_tanh
 
@@ -359,6 +358,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
     if expert == "relu":
         return np.maximum(z, 0.0), (z > 0).astype(float)
     if expert == "gelu":
+        from scipy.special import ndtr
         cdf = ndtr(z)
         zc = np.clip(z, -_PDF_CUTOFF, _PDF_CUTOFF)
         pdf = det_exp(-0.5 * zc * zc) * _INV_SQRT_2PI

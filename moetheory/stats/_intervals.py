@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 from moetheory.stats._rounding import stable
 
@@ -230,6 +229,7 @@ def mean_ci(
     n = x.size
     m = float(x.mean())
     se = float(x.std(ddof=1) / np.sqrt(n))
+    from scipy import stats as sps
     q = float(sps.t.ppf(1 - alpha / 2, n - 1))
     return _clip(m, m - q * se, m + q * se, n, 1 - alpha, "t", bounds)
 
@@ -281,6 +281,7 @@ def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
     if n < 1 or not 0 <= successes <= n:
         raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes}/{n}")
     _check_alpha(alpha)
+    from scipy import stats as sps
     lo = 0.0 if successes == 0 else float(sps.beta.ppf(alpha / 2, successes, n - successes + 1))
     hi = 1.0 if successes == n else float(sps.beta.ppf(1 - alpha / 2, successes + 1, n - successes))
     return MeanEstimate(successes / n, lo, hi, n, 1 - alpha, "clopper-pearson", False, (0.0, 1.0))
@@ -470,6 +471,7 @@ def bootstrap_ci(
     if np.ptp(x) == 0:
         m = float(x[0])
         return MeanEstimate(m, m, m, x.size, 1 - alpha, "bca", False, bounds)
+    from scipy import stats as sps
     res = sps.bootstrap(
         (x,), np.mean, confidence_level=1 - alpha, method="BCa", n_resamples=n_resamples,
         rng=rng, vectorized=True,

@@ -159,6 +159,43 @@ class Comparison:
             **({"ci_clipped_to": [stable(b) for b in est.bounds]} if est.clipped else {}),
         }
 
+    def _card(self) -> Any:
+        from moetheory.engine.display import Card, literal
+
+        def num(x: float) -> str:
+            return "\\infty" if x == float("inf") else "-\\infty" if x == -float("inf") \
+                else f"{x:.6g}"
+
+        est, v, t = self.estimate, self.reference, self.tolerance
+        claimed = {
+            "equivalence": f"$[r - t, r + t] = [{num(v - t)}, {num(v + t)}]$",
+            "at-most": f"at most $b + t = {num(v + t)}$",
+            "at-least": f"at least $b - t = {num(v - t)}$",
+            "greater": f"above $c = {num(v)}$ (smallest meaningful effect $e = {num(t)}$)",
+        }.get(self.rule, literal(self.rule))
+        summary = (
+            f"estimate ${num(est.mean)}$, {100 * est.level:.4g}% interval "
+            f"$[{num(est.low)}, {num(est.high)}]$ ($n = {est.n}$), claimed: {claimed}"
+        )
+        fields = [
+            ("rule", literal(f"{self.rule}: {RULES.get(self.rule, '')}")),
+            ("interval method", literal(est.method)),
+            ("claimed value", f"${num(v)}$"),
+            ("tolerance", f"${num(t)}$"),
+        ]
+        if est.clipped:
+            fields.append(("clipped to", f"$[{num(est.bounds[0])}, {num(est.bounds[1])}]$"))
+        return Card(title=literal(self.label), verdict=self.verdict.value, summary=summary,
+                    fields=fields)
+
+    def _repr_markdown_(self) -> str:
+        """The comparison in a notebook: verdict, estimate, interval, claimed region."""
+        return str(self._card().markdown())
+
+    def _repr_html_(self) -> str:
+        """The comparison in a notebook, as escaped HTML with MathJax maths."""
+        return str(self._card().html())
+
 
 def _make(label: str, est: MeanEstimate, value: float, tol: float, verdict: Verdict,
           rule: str) -> Comparison:

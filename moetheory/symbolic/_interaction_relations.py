@@ -114,6 +114,10 @@ class Relation:
         s = "".join(f" {sign} {t}" for sign, t in out).strip()
         return (s[2:] if s.startswith("+ ") else "-" + s[2:]) + " = 0"
 
+    def _repr_latex_(self) -> str:
+        """The relation as one formula (for a notebook)."""
+        return f"${self.latex()}$"
+
 
 @dataclass
 class InteractionResult:
@@ -203,3 +207,40 @@ class InteractionResult:
             "value matrix at rational points contains every relation",
             "assumptions": self.assumptions,
         }
+
+    def _card(self) -> Any:
+        from moetheory.engine.display import Card, literal
+
+        pair = f"{literal(self.router.name)} router × {literal(self.expert.name)} expert"
+        scope = f"$d = {self.d}$, order $\\le {self.order}$"
+        n = len(self.relations)
+        summary = (
+            f"{n} generating relation{'s' if n != 1 else ''} among the derivatives of "
+            f"$H = G\\,h$ ({scope})"
+            if n else f"no relation of order $\\le {self.order}$ among the derivatives of "
+            f"$H = G\\,h$ in $d = {self.d}$"
+        )
+        generators = [(f"({i})", f"${r.latex()}$") for i, r in enumerate(self.relations, 1)]
+        fields: list[tuple[str, Any]] = [
+            ("router", f"$G = {self.router.latex}$"),
+            ("expert", f"$h = {self.expert.latex}$"),
+        ]
+        if generators:
+            fields.append(("generators", generators))
+        fields += [
+            ("implied by lower order", f"`{len(self.implied)}`"),
+            ("derivatives", f"`{self.n_derivatives}` of order $\\le {self.order}$"),
+            ("coefficients", literal(self.coefficient_ring)),
+            ("completeness", f"exact null space at `{self.points}` rational points"),
+        ]
+        if self.assumptions:
+            fields.append(("assumptions", "; ".join(self.assumptions)))
+        return Card(title="Relations of the " + pair, summary=summary, fields=fields)
+
+    def _repr_markdown_(self) -> str:
+        """The result in a notebook: every generating relation typeset, with its scope."""
+        return str(self._card().markdown())
+
+    def _repr_html_(self) -> str:
+        """The result in a notebook, as escaped HTML with MathJax maths."""
+        return str(self._card().html())

@@ -200,6 +200,52 @@ class EulerResult:
             return ["everywhere on the piece"]
         return [f"{sp.sstr(f)} = 0" for f in self.vanishing] + ["h(x, eta) = 0"]
 
+    def _card(self) -> Any:
+        from moetheory.engine.display import Card, literal
+
+        lhs = r"\beta_1^\top \partial H/\partial\beta_1"
+        where = ", ".join(f"${sp.latex(f)} = 0$" for f in self.vanishing)
+        summary = (
+            f"${lhs} = 0$ on the piece: eq. (4) holds, in every dimension $d_1 \\ge 1$"
+            if self.holds_identically
+            else f"${lhs} = H \\cdot {sp.latex(self.ratio)} \\ne 0$: eq. (4) fails; the "
+            f"residual vanishes only where {where + ' or ' if where else ''}$h(x, \\eta) = 0$"
+        )
+        fields = [
+            ("score", f"$s = {sp.latex(self.score)}$"),
+            ("residual", f"${lhs} = {sp.latex(self.residual)}$"),
+            ("ratio", f"$({lhs}) / H = {sp.latex(self.ratio)}$"),
+        ]
+        if len(self.router.piece_names()) > 1:  # a piecewise router: say which piece
+            region = self.region
+            fields += [
+                ("pieces", literal(f"expert {self.pieces[0]}, token {self.pieces[1]}")),
+                ("region", f"${sp.latex(region)}$" if isinstance(region, sp.Basic)
+                 else literal(region)),
+            ]
+        return Card(title="Euler residual of the " + literal(self.router.name) + " router",
+                    summary=summary, fields=fields)
+
+    def _repr_markdown_(self) -> str:
+        """The result in a notebook: the residual, the ratio and where it vanishes, typeset."""
+        return str(self._card().markdown())
+
+    def _repr_html_(self) -> str:
+        """The result in a notebook, as escaped HTML with MathJax maths."""
+        return str(self._card().html())
+
+    def _repr_latex_(self) -> str:
+        r"""The residual as one formula, :math:`\beta_1^\top \partial H/\partial\beta_1 = \dots`.
+
+        Examples
+        --------
+        >>> from moetheory.symbolic.routers import COSINE
+        >>> euler_residual(COSINE)._repr_latex_()
+        '$\\beta_1^\\top \\frac{\\partial H}{\\partial \\beta_1} = 0$'
+        """
+        lhs = r"\beta_1^\top \frac{\partial H}{\partial \beta_1}"
+        return f"${lhs} = {sp.latex(self.residual)}$"
+
 
 @fill_doc(REFERENCES)
 def euler_residual(router: Router, pieces: tuple[str, str] | None = None) -> EulerResult:

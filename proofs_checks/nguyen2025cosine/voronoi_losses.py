@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
 import sympy as sp
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.shared import shared
@@ -28,6 +25,9 @@ from moetheory.estimation.voronoi import (
     voronoi_loss,
     voronoi_terms_2,
 )
+
+if TYPE_CHECKING:  # Hypothesis is imported by the checks that search, not by ``moetheory list``
+    from hypothesis import strategies as st
 from moetheory.symbolic.exact import to_exact
 from proofs_checks.nguyen2025cosine._common import S0, seed_claim
 
@@ -484,6 +484,8 @@ def check_identifiable_perturbed_corrected(ctx: CheckContext) -> Outcome:
 
 
 def _measure_strategy(k: int, d: int = 1) -> st.SearchStrategy:
+    from hypothesis import strategies as st
+
     val = st.integers(-4, 4).map(lambda v: v / 2)
     return st.tuples(
         st.lists(val, min_size=k, max_size=k),
@@ -505,19 +507,20 @@ def _same_measure(G: MixingMeasure, Gs: MixingMeasure) -> bool:
     return bool(np.allclose(mass, Gs.weights, rtol=1e-12, atol=0))
 
 
-_HYP = settings(
-    derandomize=True,
-    database=None,
-    max_examples=150,
-    phases=(Phase.generate, Phase.shrink),
-    suppress_health_check=list(HealthCheck),
-    deadline=None,
-)
-
-
 def _find(strategy: st.SearchStrategy, condition) -> Any:
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import NoSuchExample
+
+    hyp = settings(
+        derandomize=True,
+        database=None,
+        max_examples=150,
+        phases=(Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
     try:
-        return find(strategy, condition, settings=_HYP)
+        return find(strategy, condition, settings=hyp)
     except NoSuchExample:
         return None
 
@@ -540,6 +543,8 @@ def _find(strategy: st.SearchStrategy, condition) -> Any:
     origin="package",
 )
 def check_voronoi_loss(ctx: CheckContext) -> Outcome:
+    from hypothesis import strategies as st
+
     w, ws = sp.symbols("w1:4", positive=True), sp.symbols("ws1:3", positive=True)
     a = sp.symbols("a1:4", real=True)
     r = sp.Symbol("r", positive=True)
@@ -677,6 +682,8 @@ def check_voronoi_cells(ctx: CheckContext) -> Outcome:
     origin="seed",
 )
 def check_sparse_partition(ctx: CheckContext) -> Outcome:
+    from hypothesis import strategies as st
+
     # (1) exact: the Top-K softmax is the dense softmax over the selected experts. With
     # t_i = exp(u_i) > 0 the dense MoE is a rational function of t whose denominator stays
     # positive at t_j = 0 for the unselected j (the selected t_i remain), so the limit

@@ -1,0 +1,715 @@
+r"""Results that render themselves in a notebook: Markdown and HTML with typeset maths.
+
+Every displayable result (an :class:`~moetheory.engine.verdicts.Outcome`, a claim, the
+report :func:`moetheory.verify` returns, the results of the symbolic and statistical
+functions) builds a :class:`Card` — a title, a verdict, a summary, labelled fields and
+sections — and Jupyter shows the card's :meth:`Card.markdown` or :meth:`Card.html`.
+
+Text in a card is *prose with maths*: formulas inside ``$...$`` or ``$$...$$`` (LaTeX, as
+:func:`sympy.latex` prints it), code inside backticks, everything else plain text. The
+renderers escape every character of the plain text that HTML would interpret, so nothing a
+check or a report file holds can inject markup; in HTML the formulas become MathJax's
+``\(...\)`` and ``\[...\]``. Plain values (a string of evidence, a file name) go through
+:func:`literal` first, so a dollar sign in them stays a dollar sign.
+
+The engine imports no mathematics: this module renders the LaTeX strings that evidence
+already carries (``{"sympy": ..., "latex": ...}``, see
+:func:`~moetheory.engine.verdicts.symbolic_evidence`); the symbolic modules print their
+formulas with :func:`sympy.latex` before they hand them over.
+
+Examples
+--------
+>>> card = Card("`mine.x`", verdict="proved", summary="$x^{2} \\ge 0$ for real $x$",
+...             fields=[("residual", "$0$"), ("note", literal("costs $5 < $6"))])
+>>> print(card.markdown())
+**`mine.x`** — **proved**
+<BLANKLINE>
+$x^{2} \ge 0$ for real $x$
+<BLANKLINE>
+- **residual**: $0$
+- **note**: costs \$5 &lt; \$6
+>>> "\\(x^{2} \\ge 0\\)" in card.html()
+True
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+__all__ = [
+    "Card",
+    "Report",
+    "claim_card",
+    "entry_card",
+    "evidence_fields",
+    "html_text",
+    "literal",
+    "markdown_text",
+    "report_card",
+]
+
+#: A field's value: prose with maths, or nested fields (a mapping of evidence).
+Value = Union[str, "list[tuple[str, Value]]"]
+
+#: Items of a list or mapping shown before "… and N more".
+MAX_ITEMS = 12
+#: Characters of a string shown before it is cut.
+MAX_CHARS = 2000
+
+_VERDICT_COLOURS = {
+    "proved": "#1a7f37",
+    "supported": "#1a7f37",
+    "refuted": "#cf222e",
+    "unsupported": "#cf222e",
+    "inconclusive": "#9a6700",
+    "error": "#6e7781",
+}
+
+#: Code blocks, code spans, display and inline maths, escaped dollars (in this order).
+_TOKENS = re.compile(
+    r"(?P<fence>(?<!\\)```.*?(?:```|\Z))"
+    r"|(?P<code>(?<!\\)`[^`]+(?<!\\)`)"
+    r"|(?P<display>\$\$(?:[^$\\]|\\[\s\S])+?\$\$)"
+    r"|(?P<inline>\$(?:[^$\\]|\\[\s\S])+?\$)"
+    r"|(?P<dollar>\\\$)",
+    re.S,
+)
+
+
+def literal(text: Any) -> str:
+    r"""Plain text as prose with maths that holds no formula and no code.
+
+    Parameters
+    ----------
+    text : object
+        The text (``str()`` of anything else).
+
+    Returns
+    -------
+    str
+        The text with ``\`` before each ``$`` and each backtick.
+
+    See Also
+    --------
+    markdown_text, html_text : render prose with maths; they show an escaped ``$`` as a
+        dollar sign.
+
+    Notes
+    -----
+    Every plain value a card shows (a string of evidence, a file name, a claim's reading)
+    goes through it: a price such as "$5 or $6" must not become the formula "5 or ".
+
+    Examples
+    --------
+    >>> literal("costs $5")
+    'costs \\$5'
+    """
+    return re.sub(r"([$`])", r"\\\1", str(text))
+
+
+def _segments(text: str) -> Iterable[tuple[str, str]]:
+    """``(kind, text)`` pieces of prose with maths: prose, fence, code, display, inline,
+    dollar (an escaped ``$``) and tick (an escaped backtick)."""
+    pos = 0
+    for match in _TOKENS.finditer(text):
+        if match.start() > pos:
+            yield from _prose(text[pos:match.start()])
+        kind = match.lastgroup or "prose"
+        yield kind, match.group()
+        pos = match.end()
+    if pos < len(text):
+        yield from _prose(text[pos:])
+
+
+def _prose(text: str) -> Iterable[tuple[str, str]]:
+    parts = text.split("\\`")
+    for i, part in enumerate(parts):
+        if i:
+            yield "tick", "`"
+        if part:
+            yield "prose", part
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _math_md(latex: str) -> str:
+    # no HTML tag can start inside a formula: <, > as their TeX commands
+    return latex.replace("<", r"\lt ").replace(">", r"\gt ")
+
+
+def markdown_text(text: str) -> str:
+    r"""Prose with maths as Markdown that holds no raw HTML.
+
+    Parameters
+    ----------
+    text : str
+        Prose with ``$...$``/``$$...$$`` maths and backtick code.
+
+    Returns
+    -------
+    str
+        The text with ``&``, ``<`` and ``>`` of the prose as entities, ``<`` and ``>`` in
+        maths as ``\lt`` and ``\gt``; code and escaped dollars unchanged.
+
+    See Also
+    --------
+    html_text : the same text as HTML.
+
+    Notes
+    -----
+    Jupyter's Markdown renderer passes raw HTML through, so the prose is escaped; inside a
+    formula ``<`` could still open a tag for a renderer that does not protect maths, hence
+    the TeX commands. Code spans and blocks are shown verbatim by Markdown itself.
+
+    Examples
+    --------
+    >>> markdown_text("<b>bold?</b> $a < b$ and `x<y`")
+    '&lt;b&gt;bold?&lt;/b&gt; $a \\lt  b$ and `x<y`'
+    """
+    out = []
+    for kind, piece in _segments(text):
+        if kind == "prose":
+            out.append(_md_escape(piece))
+        elif kind in ("display", "inline"):
+            out.append(_math_md(piece))
+        elif kind == "tick":
+            out.append("\\`")
+        else:
+            out.append(piece)
+    return "".join(out)
+
+
+def _inline_html(text: str) -> str:
+    """Escaped prose with Markdown's ``**bold**`` and ``*italic*`` as tags."""
+    escaped = html.escape(text, quote=False)
+    escaped = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"<b>\1</b>", escaped, flags=re.S)
+    return re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", escaped)
+
+
+def html_text(text: str) -> str:
+    r"""Prose with maths as HTML: every character escaped, maths ready for MathJax.
+
+    Parameters
+    ----------
+    text : str
+        Prose with ``$...$``/``$$...$$`` maths and backtick code; ``**bold**`` and
+        ``*italic*`` become tags, blank lines paragraphs, lines that start with a dash and a
+        space list items.
+
+    Returns
+    -------
+    str
+        HTML: ``$x$`` as ``\(x\)``, ``$$x$$`` as ``\[x\]``, code as ``<code>`` (a fence as
+        ``<pre>``), a literal dollar inside ``<span class="tex2jax_ignore">`` so MathJax never
+        pairs it.
+
+    See Also
+    --------
+    markdown_text : the same text as Markdown.
+
+    Notes
+    -----
+    Formulas and code are set aside first (placeholders), so the prose rules (escaping,
+    paragraphs, lists, emphasis) never touch them; the formulas are escaped too — MathJax
+    reads the text content, where ``&lt;`` is ``<`` again.
+
+    Examples
+    --------
+    >>> html_text("<script> $a<b$ `x`")
+    '<p>&lt;script&gt; \\(a&lt;b\\) <code>x</code></p>'
+    """
+    rendered: list[str] = []
+
+    def keep(fragment: str) -> str:  # a rendered piece, out of reach of the prose rules
+        rendered.append(fragment)
+        return f"\x00{len(rendered) - 1}\x00"
+
+    parts = []
+    for kind, piece in _segments(text.replace("\x00", "")):
+        if kind == "prose":
+            parts.append(piece)
+        elif kind == "fence":
+            body = re.sub(r"\A```[^\n]*\n?|```\Z", "", piece)
+            parts.append("\n\n" + keep("<pre>" + html.escape(body, quote=False) + "</pre>")
+                         + "\n\n")
+        elif kind == "code":
+            parts.append(keep("<code>" + html.escape(piece[1:-1], quote=False) + "</code>"))
+        elif kind == "display":
+            parts.append(keep(r"\[" + html.escape(piece[2:-2], quote=False) + r"\]"))
+        elif kind == "inline":
+            parts.append(keep(r"\(" + html.escape(piece[1:-1], quote=False) + r"\)"))
+        else:  # an escaped $ or backtick: MathJax must never pair it
+            parts.append(keep('<span class="tex2jax_ignore">' + piece[-1] + "</span>"))
+    out = []
+    for block in re.split(r"\n[ \t]*\n", "".join(parts)):
+        block = block.strip()
+        if re.fullmatch(r"\x00\d+\x00", block) and rendered[int(block[1:-1])].startswith("<pre>"):
+            out.append(block)
+        elif block:
+            out.append(_block_html(block))
+    return re.sub(r"\x00(\d+)\x00", lambda m: rendered[int(m.group(1))], "".join(out))
+
+
+def _block_html(text: str) -> str:
+    """A paragraph of prose (maths already replaced), as ``<p>``; lines starting with "- " as
+    list items."""
+    lines = text.split("\n")
+    if not any(line.lstrip().startswith("- ") for line in lines):
+        return f"<p>{_inline_html(text)}</p>"
+    out, items = [], []
+    for line in lines:
+        if line.lstrip().startswith("- "):
+            items.append(line.lstrip()[2:])
+        elif items and line.strip():
+            items[-1] += " " + line.strip()
+        elif line.strip():
+            out.append(f"<p>{_inline_html(line)}</p>")
+    return "".join(out) + "<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in items) + "</ul>"
+
+
+def _verdict_md(verdict: str) -> str:
+    return f"**{_md_escape(verdict)}**"
+
+
+def _verdict_html(verdict: str) -> str:
+    colour = _VERDICT_COLOURS.get(verdict, "#6e7781")
+    return (
+        f'<span style="color:{colour};font-weight:bold">{html.escape(verdict)}</span>'
+    )
+
+
+@dataclass(frozen=True)
+class Card:
+    r"""One result as a reader sees it: title, verdict, summary, fields and sections.
+
+    Parameters
+    ----------
+    title : str
+        Prose with maths (e.g. a claim ID in backticks, or ``"Euler residual of $s$"``).
+    verdict : str, optional
+        One of the six verdicts (coloured in HTML), or any short status.
+    summary : str
+        Prose with maths: the one line a reader acts on.
+    fields : sequence of (str, Value)
+        Labelled values: prose with maths, or nested fields (shown as a nested list).
+    sections : sequence of (str, str)
+        Headed blocks of prose with maths (a derivation, the readings).
+    children : sequence of Card
+        Cards shown below this one (in HTML, each folded in a ``<details>`` element).
+
+    See Also
+    --------
+    entry_card, claim_card, report_card : cards of the engine's results.
+
+    Notes
+    -----
+    Labels are plain text (escaped); every other string is prose with maths, so plain
+    values must go through :func:`literal`.
+
+    Examples
+    --------
+    >>> Card("t", fields=[("a", [("b", "$1$")])]).markdown().splitlines()[-1]
+    '  - **b**: $1$'
+    """
+
+    title: str
+    verdict: str | None = None
+    summary: str = ""
+    fields: Sequence[tuple[str, Value]] = field(default_factory=tuple)
+    sections: Sequence[tuple[str, str]] = field(default_factory=tuple)
+    children: Sequence[Card] = field(default_factory=tuple)
+
+    def markdown(self) -> str:
+        """The card as Markdown (no raw HTML: every plain character is escaped).
+
+        Returns
+        -------
+        str
+            Bold title and verdict, the summary, a bullet list of the fields, the sections.
+        """
+        head = f"**{markdown_text(self.title)}**"
+        if self.verdict:
+            head += " — " + _verdict_md(self.verdict)
+        out = [head]
+        if self.summary:
+            out.append(markdown_text(self.summary))
+        if self.fields:
+            out.append("\n".join(_md_fields(self.fields, 0)))
+        for heading, body in self.sections:
+            out.append(f"**{_md_escape(heading)}**\n\n{markdown_text(body)}")
+        out += ["---\n\n" + child.markdown() for child in self.children]
+        return "\n\n".join(out)
+
+    def html(self) -> str:
+        """The card as HTML, every text escaped and the maths as ``\\(...\\)``/``\\[...\\]``.
+
+        Returns
+        -------
+        str
+            One ``<div class="moetheory">``.
+        """
+        head = f"<b>{_strip_p(html_text(self.title))}</b>"
+        if self.verdict:
+            head += " — " + _verdict_html(self.verdict)
+        out = [f'<div class="moetheory"><p>{head}</p>']
+        if self.summary:
+            out.append(html_text(self.summary))
+        if self.fields:
+            out.append(_html_fields(self.fields))
+        for heading, body in self.sections:
+            out.append(f"<p><b>{html.escape(heading)}</b></p>{html_text(body)}")
+        for child in self.children:
+            head = f"<b>{_strip_p(html_text(child.title))}</b>"
+            if child.verdict:
+                head += " — " + _verdict_html(child.verdict)
+            out.append(f"<details><summary>{head}</summary>{child.html()}</details>")
+        return "".join(out) + "</div>"
+
+
+def _strip_p(fragment: str) -> str:
+    return fragment[3:-4] if fragment.startswith("<p>") and fragment.endswith("</p>") \
+        and fragment.count("<p>") == 1 else fragment
+
+
+def _md_fields(fields: Sequence[tuple[str, Value]], depth: int) -> list[str]:
+    pad = "  " * depth
+    lines = []
+    for label, value in fields:
+        if isinstance(value, str):
+            text = markdown_text(value)
+            if "\n" in text:  # keep a multi-line value inside its list item
+                text = "\n" + "\n".join(pad + "  " + line for line in text.split("\n"))
+            lines.append(f"{pad}- **{_md_escape(label)}**: {text}")
+        else:
+            lines.append(f"{pad}- **{_md_escape(label)}**:")
+            lines += _md_fields(value, depth + 1)
+    return lines
+
+
+def _html_fields(fields: Sequence[tuple[str, Value]]) -> str:
+    items = []
+    for label, value in fields:
+        body = _strip_p(html_text(value)) if isinstance(value, str) else _html_fields(value)
+        items.append(f"<li><b>{html.escape(label)}</b>: {body}</li>")
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+# ------------------------------------------------------------------------ evidence
+
+
+def _is_symbolic(value: Any) -> bool:
+    return isinstance(value, Mapping) and set(value) == {"sympy", "latex"}
+
+
+def _scalar(value: Any) -> str | None:
+    """A JSON scalar as prose with maths (``None`` for a container)."""
+    if _is_symbolic(value):
+        return f"${value['latex']}$" if str(value["latex"]).strip() else literal(value["sympy"])
+    if isinstance(value, bool) or value is None:
+        return f"`{json.dumps(value)}`"
+    if isinstance(value, int | float):
+        return f"`{value!r}`"
+    if isinstance(value, str):
+        cut = value if len(value) <= MAX_CHARS else value[:MAX_CHARS] + " …"
+        if "\n" in cut:
+            return "```\n" + cut.replace("```", "` ` `") + "\n```"
+        return literal(cut)
+    return None
+
+
+def _value(value: Any) -> Value:
+    text = _scalar(value)
+    if text is not None:
+        return text
+    if isinstance(value, Mapping):
+        return evidence_fields(value)
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        items = list(value)
+        shown = [_scalar(v) for v in items[:MAX_ITEMS]]
+        more = f", … ({len(items)} items)" if len(items) > MAX_ITEMS else ""
+        if all(s is not None and "\n" not in s for s in shown):
+            return "[" + ", ".join(s for s in shown if s is not None) + more + "]"
+        nested: list[tuple[str, Value]] = [
+            (f"[{i}]", _value(v)) for i, v in enumerate(items[:MAX_ITEMS])
+        ]
+        if more:
+            nested.append(("…", f"{len(items) - MAX_ITEMS} more items"))
+        return nested
+    return literal(repr(value))
+
+
+def evidence_fields(evidence: Any) -> list[tuple[str, Value]]:
+    r"""Evidence (JSON data, as in a report) as card fields.
+
+    Parameters
+    ----------
+    evidence : object
+        Usually a mapping; formulas are ``{"sympy": ..., "latex": ...}`` mappings.
+
+    Returns
+    -------
+    list of (str, Value)
+        One field per key: formulas typeset, numbers and booleans as code, strings as
+        literal text (multi-line ones as a code block), containers nested (at most
+        :data:`MAX_ITEMS` items each).
+
+    See Also
+    --------
+    entry_card : the card whose ``evidence`` field this builds.
+
+    Notes
+    -----
+    Formulas are typeset from the LaTeX the evidence carries; nothing is re-parsed, so the
+    engine needs no SymPy to show them.
+
+    Examples
+    --------
+    >>> evidence_fields({"residual": {"sympy": "0", "latex": "0"}, "n": 3})
+    [('residual', '$0$'), ('n', '`3`')]
+    """
+    if not isinstance(evidence, Mapping):
+        return [("value", _value(evidence))]
+    items = list(evidence.items())
+    fields: list[tuple[str, Value]] = [(str(k), _value(v)) for k, v in items[:MAX_ITEMS * 4]]
+    if len(items) > MAX_ITEMS * 4:
+        fields.append(("…", f"{len(items) - MAX_ITEMS * 4} more entries"))
+    return fields
+
+
+# ------------------------------------------------------------------ engine results
+
+
+def _typeset(latex: Any, plain: Any) -> str:
+    """The typeset form when given (prose with ``$...$``, balanced), else the plain text."""
+    if isinstance(latex, str) and latex.strip() and latex.count("$") % 2 == 0:
+        return latex
+    return literal(plain if isinstance(plain, str) else json.dumps(plain, default=repr))
+
+
+def _get(entry: Mapping[str, Any], key: str, default: Any = "") -> Any:
+    value = entry.get(key, default)
+    return default if value is None else value
+
+
+def entry_card(entry: Mapping[str, Any], title: str | None = None) -> Card:
+    """The card of an outcome's payload, a reading's, or a report's claim entry.
+
+    Parameters
+    ----------
+    entry : mapping
+        ``Outcome.to_dict()``, ``Reading.to_dict()`` or an element of ``report["claims"]``:
+        any mapping renders (missing keys are left out, malformed values shown as text).
+    title : str, optional
+        Prose with maths; default the entry's ``id`` (as code), its reading ``name``, or
+        ``"Outcome"``.
+
+    Returns
+    -------
+    Card
+        Verdict, summary (typeset when the entry has ``summary_latex``), statement and
+        reading, evidence, the readings, the derivation.
+
+    See Also
+    --------
+    moetheory.engine.verdicts.Outcome.to_dict : the payload it usually renders.
+    moetheory.engine.report.render_claim : the Markdown report's version of an entry.
+
+    Notes
+    -----
+    A report file may hold anything, so every value is checked before it is used; the
+    typeset forms (``*_latex``) are used only when their dollars balance.
+
+    Examples
+    --------
+    >>> entry_card({"verdict": "proved", "summary": "ok", "evidence": {"n": 1}}).fields
+    [('evidence', [('n', '`1`')])]
+    """
+    if title is None:
+        if "id" in entry:
+            title = "`" + str(entry["id"]).replace("`", "'") + "`"
+        elif "name" in entry:
+            title = "Reading `" + str(entry["name"]).replace("`", "'") + "`"
+        else:
+            title = "Outcome"
+    fields: list[tuple[str, Value]] = []
+    statement = _typeset(entry.get("statement_latex"), _get(entry, "statement"))
+    if statement:
+        fields.append(("statement", statement))
+    reading = _typeset(entry.get("reading_latex"), _get(entry, "reading"))
+    if reading:
+        fields.append(("reading", reading))
+    evidence = entry.get("evidence")
+    if evidence:
+        fields.append(("evidence", evidence_fields(evidence)))
+    sections = []
+    readings = entry.get("readings")
+    if isinstance(readings, list) and readings:
+        lines = []
+        for r in readings:
+            r = r if isinstance(r, Mapping) else {"summary": r}
+            lines.append(
+                f"- *{literal(_get(r, 'name', '?'))}* — **{literal(_get(r, 'verdict', '?'))}**: "
+                + _typeset(r.get("summary_latex"), _get(r, "summary")).replace("\n", " ")
+            )
+        sections.append(("Readings", "\n".join(lines)))
+    derivation = entry.get("derivation")
+    if isinstance(derivation, str) and derivation.strip():
+        sections.append(("Derivation", derivation.strip()))
+    return Card(
+        title=title,
+        verdict=str(_get(entry, "verdict", "?")),
+        summary=_typeset(entry.get("summary_latex"), _get(entry, "summary")),
+        fields=fields,
+        sections=sections,
+    )
+
+
+def claim_card(record: Mapping[str, Any]) -> Card:
+    """The card of a registered claim (``moetheory list --json``'s record of it).
+
+    Parameters
+    ----------
+    record : mapping
+        ``id``, ``statement``, ``kind``, ``sources`` (``seed_file``, ``lines``), optionally
+        ``statement_latex``, ``reading``, ``section``, ``origin``, ``implemented``.
+
+    Returns
+    -------
+    Card
+        Title the ID, status the kind, then statement, reading and seed lines.
+
+    See Also
+    --------
+    moetheory.engine.registry.Claim : whose ``_repr_markdown_`` uses it.
+
+    Notes
+    -----
+    The statement is typeset when the claim gives ``statement_latex``; the reading is shown
+    as written.
+
+    Examples
+    --------
+    >>> claim_card({"id": "x", "statement": "a < b", "kind": "exact"}).markdown()
+    '**`x`** — **exact**\\n\\n- **statement**: a &lt; b'
+    """
+    fields: list[tuple[str, Value]] = [
+        ("statement", _typeset(record.get("statement_latex"), _get(record, "statement")))
+    ]
+    if record.get("reading"):
+        fields.append(("reading", literal(record["reading"])))
+    sources = record.get("sources") or []
+    lines = [
+        f"{s.get('seed_file', '?')} lines {', '.join(map(str, s.get('lines', [])))}"
+        for s in sources if isinstance(s, Mapping)
+    ]
+    if lines:
+        fields.append(("seed lines", literal("; ".join(lines))))
+    if record.get("section"):
+        fields.append(("section", literal(record["section"])))
+    if record.get("origin") == "package":
+        fields.append(("origin", "a statement the package adds (not a seed's)"))
+    if record.get("implemented") is False:
+        fields.append(("implemented", "no (placeholder: inconclusive until a check exists)"))
+    return Card("`" + str(_get(record, "id", "?")).replace("`", "'") + "`",
+                verdict=str(_get(record, "kind", "")) or None, fields=fields)
+
+
+def report_card(report: Mapping[str, Any], details: int = 20) -> Card:
+    """The card of a verification report: run settings, counts, one line per claim.
+
+    Parameters
+    ----------
+    report : mapping
+        A ``moetheory-report/1`` report (what :func:`moetheory.verify` returns).
+    details : int
+        Up to this many claims also get their whole entry (evidence, readings) below.
+
+    Returns
+    -------
+    Card
+        Summary the counts; a section listing each claim with its verdict and summary;
+        the first ``details`` claims' cards as children.
+
+    See Also
+    --------
+    Report : shows it.
+    moetheory.engine.report.render_markdown : the report written to disk.
+
+    Notes
+    -----
+    An interrupted run (``complete`` false) says so in the summary.
+
+    Examples
+    --------
+    >>> r = {"counts": {"proved": 1, "refuted": 0}, "claims": [
+    ...     {"id": "x", "verdict": "proved", "summary": "ok"}]}
+    >>> report_card(r).summary
+    '1 claim checked: proved 1'
+    """
+    claims = [c for c in (report.get("claims") or []) if isinstance(c, Mapping)]
+    raw_counts = report.get("counts")
+    counts = raw_counts if isinstance(raw_counts, Mapping) else {}
+    tally = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+    summary = f"{len(claims)} claim{'s' if len(claims) != 1 else ''} checked: {tally or 'none'}"
+    if report.get("complete") is False:
+        summary += " (incomplete: the run was interrupted)"
+    lines = [
+        f"- `{str(_get(c, 'id', '?')).replace('`', chr(39))}` — "
+        f"**{literal(_get(c, 'verdict', '?'))}**: "
+        + _typeset(c.get("summary_latex"), _get(c, "summary")).replace("\n", " ")
+        for c in claims
+    ]
+    fields: list[tuple[str, Value]] = [
+        (key, literal(report[key])) for key in ("profile", "seed", "family_alpha")
+        if key in report
+    ]
+    sections = [("Claims", "\n".join(lines))] if lines else []
+    return Card("moetheory report", summary=literal(summary), fields=fields,
+                sections=sections, children=[entry_card(c) for c in claims[:details]])
+
+
+class Report(dict):  # type: ignore[type-arg]
+    """The report :func:`moetheory.verify` returns: a ``dict`` that renders itself.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        As for :class:`dict`.
+
+    See Also
+    --------
+    report_card : what it shows.
+
+    Notes
+    -----
+    A subclass of :class:`dict` adding only the display methods: ``json.dumps``,
+    comparison with a dict, pickling and every key behave as before. With a single claim
+    it shows that claim's whole entry.
+
+    Examples
+    --------
+    >>> r = Report({"counts": {"proved": 1}, "claims": [{"id": "x", "verdict": "proved"}]})
+    >>> r == {"counts": {"proved": 1}, "claims": [{"id": "x", "verdict": "proved"}]}
+    True
+    >>> r._repr_markdown_().splitlines()[0]
+    '**`x`** — **proved**'
+    """
+
+    def _card(self) -> Card:
+        claims = self.get("claims")
+        if isinstance(claims, list) and len(claims) == 1 and isinstance(claims[0], Mapping):
+            return entry_card(claims[0])
+        return report_card(self)
+
+    def _repr_markdown_(self) -> str:
+        return self._card().markdown()
+
+    def _repr_html_(self) -> str:
+        return self._card().html()
