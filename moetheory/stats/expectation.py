@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike
-from scipy import stats as sps
 
 from moetheory.engine.context import CheckContext
 from moetheory.engine.verdicts import Outcome, Verdict, symbolic_evidence
@@ -361,6 +360,8 @@ def _design(max_n: int) -> Budget:
 
 
 def _enough(n: int, sd: float, margin: float, alpha: float, power: float) -> bool:
+    from scipy import stats as sps  # SciPy only when a size is asked for
+
     looks = _design(n).max_looks
     q = float(sps.t.ppf(1 - alpha / (2 * looks), n - 1))
     return (q + float(sps.norm.ppf((1 + power) / 2))) * sd / math.sqrt(n) <= margin
@@ -368,6 +369,8 @@ def _enough(n: int, sd: float, margin: float, alpha: float, power: float) -> boo
 
 def _n_for(sd: float, margin: float, alpha: float, power: float) -> int:
     """The smallest budget (a multiple of its looks) with ``_enough``, see required_n."""
+    from scipy import stats as sps
+
     if sd == 0:
         return 2
     z_power = float(sps.norm.ppf((1 + power) / 2))
