@@ -35,6 +35,11 @@ _LAZY: dict[str, str] = {
     "registered": "moetheory.engine.registry",
     "select_claims": "moetheory.engine.registry",
     "verify": "moetheory.engine.verification",
+    # your own mathematics: a router's PDE, relations, a closed form by Monte Carlo
+    "router_pde": "moetheory.symbolic.router_pde",
+    "find_relations": "moetheory.symbolic.relations",
+    "check_expectation": "moetheory.stats.expectation",
+    "required_n": "moetheory.stats.expectation",
 }
 
 __all__ = sorted([*_LAZY, "__version__"])
@@ -50,6 +55,10 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs (``X as
     from moetheory.engine.verdicts import Reading as Reading
     from moetheory.engine.verdicts import Verdict as Verdict
     from moetheory.engine.verification import verify as verify
+    from moetheory.stats.expectation import check_expectation as check_expectation
+    from moetheory.stats.expectation import required_n as required_n
+    from moetheory.symbolic.relations import find_relations as find_relations
+    from moetheory.symbolic.router_pde import router_pde as router_pde
 
 def __getattr__(name: str) -> Any:
     """Import a public name on first use (:data:`_LAZY`) and cache it in the module."""
