@@ -279,7 +279,7 @@ def coordinates(d1: int) -> tuple[sp.Matrix, sp.Matrix]:
     Parameters
     ----------
     d1 : int
-        Dimension :math:`d_1 \ge 1`.
+        Dimension :math:`d_1 \ge 1` of the expert embedding and of the token.
 
     Returns
     -------
