@@ -641,7 +641,7 @@ def uncovered_audit_rows(
 
     See Also
     --------
-    build_ledger : the ledger of what is covered.
+    build_ledger : the ledger of what is covered, seed line by seed line.
 
     Notes
     -----
