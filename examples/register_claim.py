@@ -8,6 +8,7 @@ checks for every user by naming its module in the entry-point group ``moetheory.
 Usage: ``python examples/register_claim.py``
 """
 
+import functools
 import sys
 from fractions import Fraction
 
@@ -19,13 +20,14 @@ from moetheory.engine.verdicts import symbolic_evidence
 
 x, y = sp.symbols("x y", real=True)
 
+#: Our claims' common fields filled in once (the package does the same for each paper).
+my_claim = functools.partial(claim, seed_files=["my-notes.txt"], section="My claims")
 
-@claim(
+
+@my_claim(
     "mine.amgm-identity",
     statement="x² + y² − 2xy = (x − y)² for all real x, y",
     reading="as a polynomial identity over the reals",
-    seed_files=["my-notes.txt"],
-    section="My claims",
 )
 def check_identity(ctx: CheckContext) -> Outcome:
     residual = sp.simplify(x**2 + y**2 - 2 * x * y - (x - y) ** 2)
@@ -38,12 +40,10 @@ def check_identity(ctx: CheckContext) -> Outcome:
     )
 
 
-@claim(
+@my_claim(
     "mine.square-exceeds",
     statement="x² ≥ x for every real x",
     reading="for every rational x",
-    seed_files=["my-notes.txt"],
-    section="My claims",
 )
 def check_square(ctx: CheckContext) -> Outcome:
     rng = ctx.rng(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moetheory import CheckContext, Verdict
+from moetheory import CheckContext, Reading, Verdict
 from moetheory.continual.scaling import (
     exponent_at_least,
     exponent_at_most,
@@ -118,14 +118,19 @@ def test_new_claims_are_registered_with_provenance() -> None:
         assert lines and all(1 <= x <= 798 for x in lines), claim_id
 
 
+def _paper_reading(claim_id: str, seed: int = 0) -> Reading:
+    """The 'paper' reading of the claim's quick check at ``seed`` (level 0.01)."""
+    load_checks()
+    out = get_claim(claim_id).check(CheckContext(claim_id, seed=seed, profile="quick", alpha=0.01))
+    paper = out.readings[0]
+    assert paper.name == "paper"
+    return paper
+
+
 def test_lemma7_signs_follow_from_the_gate_gradient() -> None:
     # Lemma 7's signs are a consequence of eq. (9)'s gradient: a sign error in the
     # simulator's gate update would turn this claim unsupported.
-    load_checks()
-    out = get_claim("cl.lemma7.directions").check(
-        CheckContext("cl.lemma7.directions", seed=1, profile="quick", alpha=0.01))
-    paper = out.readings[0]
-    assert paper.name == "paper"
+    paper = _paper_reading("cl.lemma7.directions", seed=1)
     labels = [c["label"] for c in paper.evidence["comparisons"]]
     shares = [c for c in paper.evidence["comparisons"] if "share of rounds" in c["label"]]
     assert len(labels) == 3 and len(shares) == 2
@@ -141,11 +146,7 @@ def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
     from proofs_checks.li2025continual import _simulation as reg
     from proofs_checks.li2025continual._simulation import _fresh_pairs
 
-    load_checks()
-    ctx = CheckContext("cl.lemma1.m-lt-n", seed=0, profile="quick", alpha=0.01)
-    out = get_claim("cl.lemma1.m-lt-n").check(ctx)
-    paper = out.readings[0]
-    assert paper.name == "paper"
+    paper = _paper_reading("cl.lemma1.m-lt-n")
     seed = paper.evidence["simulator_seed"]
     res = reg.regime_runs("paper", 16, seed)[reg.GRID[0]]
     xa, xb = _fresh_pairs(res, seed + 13)
@@ -171,11 +172,7 @@ def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
 
     from proofs_checks.li2025continual import _simulation as reg
 
-    load_checks()
-    ctx = CheckContext("cl.prop2.m-lt-n", seed=0, profile="quick", alpha=0.01)
-    out = get_claim("cl.prop2.m-lt-n").check(ctx)
-    paper = out.readings[0]
-    assert paper.name == "paper"
+    paper = _paper_reading("cl.prop2.m-lt-n")
     res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[reg.GRID[-1]]
     cfg = res.config
     assert not cfg.terminate
@@ -203,9 +200,7 @@ def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
 
     from proofs_checks.li2025continual import _simulation as reg
 
-    load_checks()
-    ctx = CheckContext("cl.lemma15.m-lt-n", seed=0, profile="quick", alpha=0.01)
-    paper = get_claim("cl.lemma15.m-lt-n").check(ctx).readings[0]
+    paper = _paper_reading("cl.lemma15.m-lt-n")
     s0 = reg.GRID[0]
     res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[s0]
     cfg, cl = res.config, res.clusters

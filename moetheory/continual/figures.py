@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy import stats as sps
@@ -81,14 +82,23 @@ def band(curves: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarra
     return mean, mean - half, mean + half
 
 
-def _sizes(profile: str, replicates: int | None, full_T: int) -> tuple[int, int]:
+def _setup(
+    profile: str, replicates: int | None, full_T: int, out_dir: Path
+) -> tuple[int, int, Any, Path]:
+    """A figure's replicates ``R`` and rounds ``T`` for the profile (``full_T`` in the full
+    one, at most 500 in the quick one), pyplot, and the output directory, created."""
     if profile not in ("quick", "full"):
         raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
     if replicates is not None and (not isinstance(replicates, int) or replicates < 1):
         raise ValueError(f"replicates must be an integer >= 1 or None, got {replicates!r}")
     if profile == "full":
-        return replicates or 100, full_T
-    return replicates or 10, min(full_T, 500)
+        R, T = replicates or 100, full_T
+    else:
+        R, T = replicates or 10, min(full_T, 500)
+    plt = _plt()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return R, T, plt, out_dir
 
 
 def _metric(res: CLResult, name: str) -> np.ndarray:
@@ -207,10 +217,7 @@ def reproduce_fig2(
     ...
     ValueError: profile must be 'quick' or 'full', got 'tiny'
     """
-    R, T = _sizes(profile, replicates, 2000)
-    plt = _plt()
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    R, T, plt, out_dir = _setup(profile, replicates, 2000, out_dir)
     written: list[Path] = []
     rows: list[tuple[object, ...]] = []
     for reading in READINGS:
@@ -370,10 +377,7 @@ def reproduce_fig4_5(
     ...
     ValueError: replicates must be an integer >= 1 or None, got 0
     """
-    R, T = _sizes(profile, replicates, 500)
-    plt = _plt()
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    R, T, plt, out_dir = _setup(profile, replicates, 500, out_dir)
     written: list[Path] = []
     records: list[tuple[object, ...]] = []
     curves: list[tuple[object, ...]] = []

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from moetheory._doccer import fill_doc
 from moetheory.engine._ledger_data import UNCHECKED
 from moetheory.engine.catalogue import SEED_FILES
 
@@ -159,6 +160,15 @@ class LedgerEntry:
     reasons: list[str] = field(default_factory=list)
 
 
+#: The Raises section of the functions that read ``UNCHECKED`` through :func:`unchecked_rows`
+#: (:func:`moetheory._doccer.fill_doc`).
+_ROWS_DOC = {
+    "raises": """Raises
+------
+ValueError
+    If an ``UNCHECKED`` row is malformed (see :func:`unchecked_rows`).""",
+}
+
 def unchecked_rows(rows: Iterable[tuple] = UNCHECKED) -> list[UncheckedRow]:  # type: ignore[type-arg]
     """The ``UNCHECKED`` rows, validated.
 
@@ -209,6 +219,7 @@ def unchecked_rows(rows: Iterable[tuple] = UNCHECKED) -> list[UncheckedRow]:  # 
     return out
 
 
+@fill_doc(_ROWS_DOC)
 def build_ledger(
     claims: Iterable | None = None,  # type: ignore[type-arg]
     unchecked: Iterable[tuple] | None = None,  # type: ignore[type-arg]
@@ -230,10 +241,7 @@ def build_ledger(
         ``{seed_file: [LedgerEntry, ...]}`` for every seed of :data:`SEED_FILES`, entries
         sorted by first line, then by the line tuple.
 
-    Raises
-    ------
-    ValueError
-        If an ``UNCHECKED`` row is malformed (see :func:`unchecked_rows`).
+    %(raises)s
 
     See Also
     --------
@@ -607,6 +615,7 @@ def seed_file_for_key(key: str) -> str:
     raise ValueError(f"audit key {key!r} names no known seed (prefixes: {sorted(SEED_FILES)})")
 
 
+@fill_doc(_ROWS_DOC)
 def uncovered_audit_rows(
     rows: Iterable[AuditRow],
     claims: Iterable | None = None,  # type: ignore[type-arg]
@@ -628,14 +637,11 @@ def uncovered_audit_rows(
     list of str
         The uncovered keys, in the order of ``rows``.
 
-    Raises
-    ------
-    ValueError
-        If an ``UNCHECKED`` row is malformed (see :func:`unchecked_rows`).
+    %(raises)s
 
     See Also
     --------
-    build_ledger : the ledger of what is covered.
+    build_ledger : the ledger of what is covered, seed line by seed line.
 
     Notes
     -----

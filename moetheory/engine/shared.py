@@ -124,7 +124,7 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     Raises
     ------
     ValueError
-        If ``maxsize < 1``.
+        If ``maxsize`` is not an integer ``>= 1`` (a bool is not one).
 
     See Also
     --------

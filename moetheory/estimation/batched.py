@@ -93,9 +93,9 @@ def model_batch(
     k : int
         Number of atoms.
     router : Router
-        The router.
+        The router of every measure.
     expert : str
-        Expert family.
+        Expert family of every measure, one of :data:`~moetheory.estimation.models.EXPERTS`.
 
     Returns
     -------

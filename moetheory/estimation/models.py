@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from moetheory._doccer import fill_doc
 from moetheory.estimation.detmath import det_exp, det_tanh
 
 __all__ = [
@@ -35,6 +36,14 @@ __all__ = [
     "regression_function",
     "router_scores",
 ]
+
+#: The Raises section of the expert families' functions (:func:`moetheory._doccer.fill_doc`).
+_FAMILY_DOC: dict[str, str] = {
+    "raises": """Raises
+------
+ValueError
+    On an unknown expert family.""",
+}
 
 ROUTERS: tuple[str, ...] = ("linear", "cosine", "perturbed")
 #: Expert families: the activation ``sigma`` of ``h(x, (a, b)) = sigma(a^T x + b)``
@@ -249,6 +258,7 @@ def router_scores(G: MixingMeasure, x: np.ndarray, router: Router) -> np.ndarray
     Returns
     -------
     ndarray of shape (n, k)
+        The score of atom ``i`` on input ``x_n`` in row ``n``, column ``i``.
 
     Raises
     ------
@@ -276,6 +286,7 @@ def router_scores(G: MixingMeasure, x: np.ndarray, router: Router) -> np.ndarray
     return np.einsum("nd,kd->nk", router.token_features(x), G.beta1) * c + G.beta0
 
 
+@fill_doc(_FAMILY_DOC)
 def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndarray]:
     """The activation ``sigma`` of the expert family and its derivative, at ``z``.
 
@@ -296,10 +307,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
     dh : ndarray
         ``sigma'(z)`` (for ``relu``, ``0`` at ``z = 0``).
 
-    Raises
-    ------
-    ValueError
-        On an unknown expert family.
+    %(raises)s
 
     Notes
     -----
@@ -368,6 +376,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
     return z, np.ones_like(z)
 
 
+@fill_doc(_FAMILY_DOC)
 def expert_output(eta: np.ndarray, x: np.ndarray, expert: str = "tanh") -> np.ndarray:
     """``h(x_n, eta_i)`` for every input and atom; shape (n, k).
 
@@ -383,11 +392,9 @@ def expert_output(eta: np.ndarray, x: np.ndarray, expert: str = "tanh") -> np.nd
     Returns
     -------
     ndarray of shape (n, k)
+        ``h(x_n, eta_i)`` in row ``n``, column ``i``.
 
-    Raises
-    ------
-    ValueError
-        On an unknown expert family.
+    %(raises)s
 
     Notes
     -----

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moetheory._doccer import fill_doc
 from moetheory.estimation.detmath import det_exp, det_log
 from moetheory.estimation.models import ROUTERS, MixingMeasure
 
@@ -34,6 +35,21 @@ __all__ = [
     "voronoi_loss_2",
     "voronoi_terms_2",
 ]
+
+#: Docstring parts the losses share (:func:`moetheory._doccer.fill_doc`): the two measures
+#: compared, as the only parameters or the first ones, and the error on unequal dimensions.
+_DOC_PARTS: dict[str, str] = {
+    "measures": """G, G_star : MixingMeasure
+    The estimated and the true mixing measure, as in :func:`voronoi_cells`.""",
+    "parameters": """Parameters
+----------
+%(measures)s""",
+    "raises": """Raises
+------
+ValueError
+    If the dimensions of ``G`` and ``G_star`` differ.""",
+}
+_fill_doc = fill_doc(_DOC_PARTS)
 
 
 def _atoms(G: MixingMeasure) -> np.ndarray:
@@ -123,6 +139,7 @@ def _sum_terms(terms) -> float:
     return float(total)
 
 
+@_fill_doc
 def cell_group_losses(
     G: MixingMeasure, G_star: MixingMeasure, h: np.ndarray, h_star: np.ndarray
 ) -> tuple[float, float, float, float]:
@@ -142,10 +159,7 @@ def cell_group_losses(
         \|\Delta\beta_{1ij}\|`, :math:`\sum_j\sum_{A_j} w_i\|\Delta\eta_{ij}\|` and
         :math:`\sum_j\sum_{A_j} w_i\max_x|h_i(x)-h^*_j(x)|`.
 
-    Raises
-    ------
-    ValueError
-        If the dimensions of ``G`` and ``G_star`` differ.
+    %(raises)s
 
     Notes
     -----
@@ -174,13 +188,13 @@ def cell_group_losses(
     return mass, beta1, expert, sup
 
 
+@_fill_doc
 def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> float:
     r"""The Voronoi loss :math:`\mathcal{L}_{1,r}(G, G_*)` of seed 002, Section 2.
 
     Parameters
     ----------
-    G, G_star : MixingMeasure
-        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
+    %(measures)s
     r : float, optional
         The exponent on the parameter distances, ``r >= 1`` (default 1).
 
@@ -225,23 +239,18 @@ def voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, r: float = 1.0) -> flo
     return _sum_terms(_cell_terms(G, G_star, r))
 
 
+@_fill_doc
 def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
     r"""The loss :math:`\mathcal{L}_2(G, G_*)` of seed 000 (Q1, dense case).
 
-    Parameters
-    ----------
-    G, G_star : MixingMeasure
-        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
+    %(parameters)s
 
     Returns
     -------
     float
         :math:`\sum_j T_j`, with the terms of :func:`voronoi_terms_2`.
 
-    Raises
-    ------
-    ValueError
-        If the dimensions of ``G`` and ``G_star`` differ.
+    %(raises)s
 
     See Also
     --------
@@ -271,13 +280,11 @@ def voronoi_loss_2(G: MixingMeasure, G_star: MixingMeasure) -> float:
     return _sum_terms(_cell_terms(G, G_star))
 
 
+@_fill_doc
 def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
     r"""The term :math:`T_j` of :math:`\mathcal{L}_2` for each true atom ``j``.
 
-    Parameters
-    ----------
-    G, G_star : MixingMeasure
-        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
+    %(parameters)s
 
     Returns
     -------
@@ -285,10 +292,7 @@ def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
         :math:`T_1, \dots, T_{k_*}`, each :math:`\ge 0`; they sum to
         :func:`voronoi_loss_2`.
 
-    Raises
-    ------
-    ValueError
-        If the dimensions of ``G`` and ``G_star`` differ.
+    %(raises)s
 
     See Also
     --------
@@ -317,13 +321,13 @@ def voronoi_terms_2(G: MixingMeasure, G_star: MixingMeasure) -> np.ndarray:
     return out
 
 
+@_fill_doc
 def sparse_voronoi_loss(G: MixingMeasure, G_star: MixingMeasure, top_k: int) -> float:
     r"""The Top-K sparse loss :math:`\mathcal{L}_2` of seed 000 (Q1, L75).
 
     Parameters
     ----------
-    G, G_star : MixingMeasure
-        The estimated and the true mixing measure, as in :func:`voronoi_cells`.
+    %(measures)s
     top_k : int
         The number K of experts the gate keeps, ``1 <= top_k <= k*``.
 

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from moetheory._doccer import fill_doc
 from moetheory.engine.verdicts import Verdict
 from moetheory.stats._intervals import MeanEstimate
 from moetheory.stats._rounding import stable
@@ -222,6 +223,41 @@ _TESTS: dict[str, Callable[[float, float, float, float], tuple[bool, bool]]] = {
 }
 
 
+#: The docstring parts the four rules share (:func:`moetheory._doccer.fill_doc`); the two
+#: bounds fill in their ``side`` and how the ``slack`` moves the bound.
+_DOC_PARTS = {
+    "label_estimate": (
+        "label : str\n"
+        "    What is compared, as printed in reports.\n"
+        "estimate : MeanEstimate\n"
+        "    The estimate and its confidence interval :math:`[\\ell, u]`."
+    ),
+    "returns": (
+        "Returns\n"
+        "-------\n"
+        "Comparison\n"
+        "    The verdict with everything it rests on."
+    ),
+    "returns_raises": (
+        "%(returns)s\n\n"
+        "Raises\n"
+        "------\n"
+        "ValueError\n"
+        "    If ``tolerance`` is negative or NaN."
+    ),
+    "bound_parameters": (
+        "Parameters\n"
+        "----------\n"
+        "%(label_estimate)s\n"
+        "bound : float\n"
+        "    The claimed %(side)s bound :math:`b`.\n"
+        "tolerance : float\n"
+        "    Slack :math:`t \\ge 0` %(slack)s the bound (default 0).\n\n"
+        "%(returns_raises)s"
+    ),
+}
+
+
 def _decide(rule: str, label: str, estimate: MeanEstimate, value: float, tolerance: float,
             name: str = "tolerance") -> Comparison:
     """The comparison of ``estimate`` with the claimed ``value`` by ``rule`` (:data:`RULES`).
@@ -243,29 +279,19 @@ def _decide(rule: str, label: str, estimate: MeanEstimate, value: float, toleran
     return _make(label, estimate, v, tolerance, verdict, rule)
 
 
+@fill_doc(_DOC_PARTS)
 def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: float) -> Comparison:
     """Equivalence: is the mean within ``tolerance`` of ``reference``?
 
     Parameters
     ----------
-    label : str
-        What is compared, as printed in reports.
-    estimate : MeanEstimate
-        The estimate and its confidence interval :math:`[\\ell, u]`.
+    %(label_estimate)s
     reference : float
         The claimed value :math:`r`.
     tolerance : float
         Half-width :math:`t \\ge 0` of the band, fixed before looking.
 
-    Returns
-    -------
-    Comparison
-        The verdict with everything it rests on.
-
-    Raises
-    ------
-    ValueError
-        If ``tolerance`` is negative or NaN.
+    %(returns_raises)s
 
     See Also
     --------
@@ -294,29 +320,11 @@ def compare(label: str, estimate: MeanEstimate, reference: float, tolerance: flo
     return _decide("equivalence", label, estimate, reference, tolerance)
 
 
+@fill_doc({**_DOC_PARTS, "side": "upper", "slack": "added to"})
 def at_most(label: str, estimate: MeanEstimate, bound: float, tolerance: float = 0.0) -> Comparison:
     """Upper bound: is the mean at most ``bound`` (up to ``tolerance``)?
 
-    Parameters
-    ----------
-    label : str
-        What is compared, as printed in reports.
-    estimate : MeanEstimate
-        The estimate and its confidence interval :math:`[\\ell, u]`.
-    bound : float
-        The claimed upper bound :math:`b`.
-    tolerance : float
-        Slack :math:`t \\ge 0` added to the bound (default 0).
-
-    Returns
-    -------
-    Comparison
-        The verdict with everything it rests on.
-
-    Raises
-    ------
-    ValueError
-        If ``tolerance`` is negative or NaN.
+    %(bound_parameters)s
 
     See Also
     --------
@@ -340,31 +348,13 @@ def at_most(label: str, estimate: MeanEstimate, bound: float, tolerance: float =
     return _decide("at-most", label, estimate, bound, tolerance)
 
 
+@fill_doc({**_DOC_PARTS, "side": "lower", "slack": "taken off"})
 def at_least(
     label: str, estimate: MeanEstimate, bound: float, tolerance: float = 0.0
 ) -> Comparison:
     """Lower bound: is the mean at least ``bound`` (up to ``tolerance``)?
 
-    Parameters
-    ----------
-    label : str
-        What is compared, as printed in reports.
-    estimate : MeanEstimate
-        The estimate and its confidence interval :math:`[\\ell, u]`.
-    bound : float
-        The claimed lower bound :math:`b`.
-    tolerance : float
-        Slack :math:`t \\ge 0` taken off the bound (default 0).
-
-    Returns
-    -------
-    Comparison
-        The verdict with everything it rests on.
-
-    Raises
-    ------
-    ValueError
-        If ``tolerance`` is negative or NaN.
+    %(bound_parameters)s
 
     See Also
     --------
@@ -384,6 +374,7 @@ def at_least(
     return _decide("at-least", label, estimate, bound, tolerance)
 
 
+@fill_doc(_DOC_PARTS)
 def greater(
     label: str, estimate: MeanEstimate, threshold: float, effect: float = 0.0
 ) -> Comparison:
@@ -391,19 +382,13 @@ def greater(
 
     Parameters
     ----------
-    label : str
-        What is compared, as printed in reports.
-    estimate : MeanEstimate
-        The estimate and its confidence interval :math:`[\\ell, u]`.
+    %(label_estimate)s
     threshold : float
         The threshold :math:`c` the mean must exceed.
     effect : float
         Smallest meaningful effect :math:`e \\ge 0` (default 0).
 
-    Returns
-    -------
-    Comparison
-        The verdict with everything it rests on.
+    %(returns)s
 
     Raises
     ------

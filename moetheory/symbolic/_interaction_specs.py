@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from moetheory._doccer import fill_doc
 from moetheory.symbolic.experts import gelu, relu, sigmoid
 from moetheory.symbolic.routers import COSINE, LINEAR, TAU1, TAU2, Router, perturbed_cosine_router
 
@@ -123,23 +124,30 @@ class _Spec:
     dims: tuple[int, ...] | None = None
 
 
+#: The fields of :class:`_Spec` as both kinds document them (filled in by ``fill_doc``), each
+#: kind giving its function ``f``, its ``owner`` and its ``note``.
+_FIELDS_DOC = r"""build : callable
+    ``build(x)`` with ``x`` a tuple of coordinate symbols returns ``(%(f)s, params)``.
+latex : str
+    :math:`%(f)s` in LaTeX (general :math:`d`).
+note : str
+    %(note)s
+invariant : bool
+    ``True`` when :math:`%(f)s` is invariant under simultaneous rotations of :math:`x` and the
+    %(owner)s's parameter vectors (needed by :func:`lift`).
+dims : tuple of int or None
+    The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`)."""
+
+
+@fill_doc({"fields": _FIELDS_DOC, "f": "G", "owner": "router",
+           "note": "Where the formula applies (e.g. the active set of Top-K)."})
 class RouterSpec(_Spec):
     r"""A gating: the factor :math:`G(x, \theta_{\mathrm{router}})` multiplying the expert.
 
     Attributes
     ----------
     name : str
-    build : callable
-        ``build(x)`` with ``x`` a tuple of coordinate symbols returns ``(G, params)``.
-    latex : str
-        :math:`G` in LaTeX (general :math:`d`).
-    note : str
-        Where the formula applies (e.g. the active set of Top-K).
-    invariant : bool
-        ``True`` when :math:`G` is invariant under simultaneous rotations of :math:`x` and the
-        router's parameter vectors (needed by :func:`lift`).
-    dims : tuple of int or None
-        The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`).
+    %(fields)s
 
     Notes
     -----
@@ -159,6 +167,8 @@ class RouterSpec(_Spec):
     """
 
 
+@fill_doc({"fields": _FIELDS_DOC, "f": "h", "owner": "expert",
+           "note": "A remark shown on the atlas."})
 class ExpertSpec(_Spec):
     r"""An expert :math:`h(x, \eta)` that can be built in any (or a fixed) dimension.
 
@@ -166,17 +176,7 @@ class ExpertSpec(_Spec):
     ----------
     name : str
         Short identifier.
-    build : callable
-        ``build(x)`` with ``x`` a tuple of coordinate symbols returns ``(h, params)``.
-    latex : str
-        :math:`h` in LaTeX (general :math:`d`).
-    note : str
-        A remark shown on the atlas.
-    invariant : bool
-        ``True`` when :math:`h` is invariant under simultaneous rotations of :math:`x` and the
-        expert's parameter vectors (needed by :func:`lift`).
-    dims : tuple of int or None
-        The dimensions for which ``build`` is defined (``None``: every :math:`d \ge 1`).
+    %(fields)s
 
     Notes
     -----

@@ -97,13 +97,26 @@ class Expert:
     description: str
 
 
+#: The docstring parts of the activations (:func:`moetheory._doccer.fill_doc`): their
+#: argument, the error of the smooth ones, then the References section.
+_ACTIVATION_DOC: dict[str, str] = {
+    **REFERENCES,
+    "parameters": """Parameters
+----------
+z : sympy.Expr
+    The pre-activation.""",
+    "raises": """Raises
+------
+TypeError
+    If ``z`` cannot be combined with SymPy expressions.""",
+}
+
+
+@fill_doc(_ACTIVATION_DOC)
 def relu(z: sp.Expr) -> sp.Expr:
     r"""ReLU, :math:`\max(z, 0)`, as a piecewise expression.
 
-    Parameters
-    ----------
-    z : sympy.Expr
-        The pre-activation.
+    %(parameters)s
 
     Returns
     -------
@@ -136,24 +149,18 @@ def relu(z: sp.Expr) -> sp.Expr:
     return sp.Piecewise((z, z > 0), (0, True))
 
 
-@fill_doc(REFERENCES)
+@fill_doc(_ACTIVATION_DOC)
 def sigmoid(z: sp.Expr) -> sp.Expr:
     r"""The logistic function :math:`1/(1 + e^{-z})`.
 
-    Parameters
-    ----------
-    z : sympy.Expr
-        The pre-activation.
+    %(parameters)s
 
     Returns
     -------
     sympy.Expr
         :math:`\sigma(z) = 1/(1 + e^{-z})`.
 
-    Raises
-    ------
-    TypeError
-        If ``z`` cannot be combined with SymPy expressions.
+    %(raises)s
 
     See Also
     --------
@@ -176,13 +183,11 @@ def sigmoid(z: sp.Expr) -> sp.Expr:
     return 1 / (1 + sp.exp(-z))
 
 
+@fill_doc(_ACTIVATION_DOC)
 def gelu(z: sp.Expr) -> sp.Expr:
     r"""GELU in its exact erf form, :math:`z\,\Phi(z)`.
 
-    Parameters
-    ----------
-    z : sympy.Expr
-        The pre-activation.
+    %(parameters)s
 
     Returns
     -------
@@ -190,10 +195,7 @@ def gelu(z: sp.Expr) -> sp.Expr:
         :math:`z\,\Phi(z) = \frac{z}{2}\big(1 + \operatorname{erf}(z/\sqrt2)\big)`,
         :math:`\Phi` the standard normal CDF.
 
-    Raises
-    ------
-    TypeError
-        If ``z`` cannot be combined with SymPy expressions.
+    %(raises)s
 
     See Also
     --------

@@ -279,7 +279,7 @@ def coordinates(d1: int) -> tuple[sp.Matrix, sp.Matrix]:
     Parameters
     ----------
     d1 : int
-        Dimension :math:`d_1 \ge 1`.
+        Dimension :math:`d_1 \ge 1` of the expert embedding and of the token.
 
     Returns
     -------
@@ -446,7 +446,7 @@ class Router:
         Returns
         -------
         sympy.Expr
-            The score.
+            :meth:`scalar_score` of :math:`\\beta_1^\\top x` and the two norms.
 
         Raises
         ------
@@ -699,16 +699,26 @@ IMPLEMENTATION_VARIANTS: tuple[Router, ...] = tuple(
 )
 
 
-@fill_doc(REFERENCES)
+#: The docstring parts of the four scores (:func:`moetheory._doccer.fill_doc`): their
+#: vectors (the whole Parameters section of the linear and cosine scores), then the References
+#: section.
+_SCORE_DOC: dict[str, str] = {
+    **REFERENCES,
+    "beta1_x": r"""beta1 : sequence of float
+    Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
+x : sequence of float
+    Token :math:`x`, same length, finite entries.""",
+    "parameters": """Parameters
+----------
+%(beta1_x)s""",
+}
+
+
+@fill_doc(_SCORE_DOC)
 def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     r"""The linear router score :math:`\beta_1^\top x`.
 
-    Parameters
-    ----------
-    beta1 : sequence of float
-        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
-    x : sequence of float
-        Token :math:`x`, same length, finite entries.
+    %(parameters)s
 
     Returns
     -------
@@ -738,16 +748,11 @@ def linear_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     return LINEAR.evaluate(beta1, x)
 
 
-@fill_doc(REFERENCES)
+@fill_doc(_SCORE_DOC)
 def cosine_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     r"""The cosine router score of eq. (2), :math:`\beta_1^\top x / (\|\beta_1\|\,\|x\|)`.
 
-    Parameters
-    ----------
-    beta1 : sequence of float
-        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
-    x : sequence of float
-        Token :math:`x`, same length, finite entries.
+    %(parameters)s
 
     Returns
     -------
@@ -783,7 +788,7 @@ def cosine_score(beta1: Sequence[float], x: Sequence[float]) -> float:
     return COSINE.evaluate(beta1, x)
 
 
-@fill_doc(REFERENCES)
+@fill_doc(_SCORE_DOC)
 def perturbed_cosine_score(
     beta1: Sequence[float], x: Sequence[float], tau1: float, tau2: float
 ) -> float:
@@ -791,10 +796,7 @@ def perturbed_cosine_score(
 
     Parameters
     ----------
-    beta1 : sequence of float
-        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
-    x : sequence of float
-        Token :math:`x`, same length, finite entries.
+    %(beta1_x)s
     tau1, tau2 : float
         The perturbations :math:`\tau_1, \tau_2 \ge 0`.
 
@@ -838,6 +840,7 @@ def perturbed_cosine_score(
     return perturbed_cosine_router(tau1, tau2).evaluate(beta1, x)
 
 
+@fill_doc(_SCORE_DOC)
 def normalised_score(
     beta1: Sequence[float], x: Sequence[float], kind: str, on: str, eps: float
 ) -> float:
@@ -845,10 +848,7 @@ def normalised_score(
 
     Parameters
     ----------
-    beta1 : sequence of float
-        Expert embedding :math:`\beta_1`, length :math:`d_1 \ge 1`, finite entries.
-    x : sequence of float
-        Token :math:`x`, same length, finite entries.
+    %(beta1_x)s
     kind : {"clamp", "additive"}
         The normalisation.
     on : {"expert", "token", "both"}

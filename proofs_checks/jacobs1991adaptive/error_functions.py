@@ -99,7 +99,7 @@ def _refuted_if_nonzero(value: sp.Expr) -> Verdict:
 # --------------------------------------------------------------------------- eq. 1.4
 
 
-@claim(
+@review_claim(
     "j91.grad.1.4",
     reading="E = Σ_i p_i ‖d − o_i‖² (the sum form of eq. 1.2) has ∂E/∂o_i = −2 p_i (d − o_i) "
     "for every k ≥ 1, q ≥ 1, p_i > 0; also checked: E = ‖d − o_i‖² alone (the first, "
@@ -111,9 +111,7 @@ def _refuted_if_nonzero(value: sp.Expr) -> Verdict:
         r"The derivative of $E = \sum_i p_i \lVert d - o_i\rVert^2$ (eq. 1.2) is $\partial "
         r"E/\partial o_i = -2 p_i (d - o_i)$."
     ),
-    sources={"001_4a7126a84a0d22c9.txt": [3]},
     covers=[],
-    origin="seed",
 )
 def check_grad_1_4(ctx: CheckContext) -> Outcome:
     """Eq. 1.4 against the derivative of eq. 1.2, generically and for k = 1..4, q = 1..3."""
@@ -166,7 +164,7 @@ def check_grad_1_4(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------- eq. 1.3
 
 
-@claim(
+@review_claim(
     "j91.loss.1.3",
     reading="literal: E = −log Σ_i p_i exp(+½‖d − o_i‖²) (sign as printed in seed 001) equals "
     "−log Σ_i p_i N(d; o_i, I_q) for all d, o_i and mixing proportions p; also checked: "
@@ -180,9 +178,7 @@ def check_grad_1_4(ctx: CheckContext) -> Outcome:
         "the seed, is the negative log probability of $d$ under a mixture of unit-variance "
         "Gaussians centred at the $o_i$."
     ),
-    sources={"001_4a7126a84a0d22c9.txt": [3]},
     covers=[],
-    origin="seed",
 )
 def check_loss_1_3(ctx: CheckContext) -> Outcome:
     """Eq. 1.3 as written against the mixture negative log-likelihood (k = 1 counterexample)."""
@@ -284,15 +280,13 @@ def _gap_to_written_1_5(
     return true, stated, sp.simplify(true - stated)
 
 
-@claim(
+@review_claim(
     "j91.grad.1.5",
     reading="literal: eq. 1.5 as printed, −[p_i e^{+½r_i²} / Σ_j p_j e^{+½r_j²}](d − o_i), equals "
     "∂/∂o_i of eq. 1.3 as printed, −log Σ_j p_j e^{+½r_j²} (r_j = ‖d − o_j‖); also checked: "
     "eq. 1.5 as printed against the sign-corrected eq. 1.3.",
     statement="Eq. 1.5, as written, is the derivative of eq. 1.3 as written.",
-    sources={"001_4a7126a84a0d22c9.txt": [3]},
     covers=[],
-    origin="seed",
 )
 def check_grad_1_5(ctx: CheckContext) -> Outcome:
     """Eq. 1.5 as written against the derivative of eq. 1.3 as written."""
@@ -378,7 +372,7 @@ def _wedge(g: sp.Matrix, v: sp.Matrix) -> sp.Matrix:
     )
 
 
-@claim(
+@review_claim(
     "j91.cooperation",
     reading="(a) under eq. 1.1, ∂E/∂o_i has a nonzero derivative in o_j (j ≠ i) and is not a "
     "scalar multiple of d − o_i; (b) under eq. 1.2, ∂E/∂o_i does not depend on o_j (j ≠ i); "
@@ -388,9 +382,7 @@ def _wedge(g: sp.Matrix, v: sp.Matrix) -> sp.Matrix:
         "Under eq. 1.1 the gradient for expert i depends on the other experts' outputs (they "
         "compensate each other); under 1.2 and 1.3 it does not, except through a scalar weight."
     ),
-    sources={"001_4a7126a84a0d22c9.txt": [3]},
     covers=[],
-    origin="seed",
 )
 def check_cooperation(ctx: CheckContext) -> Outcome:
     """Cross-derivatives between experts under losses 1.1, 1.2, 1.3."""
@@ -461,16 +453,14 @@ def check_cooperation(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------- adapt speed
 
 
-@claim(
+@review_claim(
     "j91.adapt-speed",
     reading="primary (most literal, the seed's 'derivative signal'): for any p and any d, o_i, "
     "the best-fitting expert (smallest ‖d − o_i‖) has the smallest ‖∂E/∂o_i‖ under eq. 1.4 "
     "and the largest under eq. 1.5 as written; further readings: equal p, sign-corrected "
     "eq. 1.5, the scalar weight, and the parameter step of a linear-sigmoid expert.",
     statement="Eq. 1.4 adapts the best-fitting expert the slowest and eq. 1.5 the fastest.",
-    sources={"001_4a7126a84a0d22c9.txt": [3]},
     covers=[],
-    origin="seed",
 )
 def check_adapt_speed(ctx: CheckContext) -> Outcome:
     """Decide every reading of 'eq. 1.4 adapts the best expert slowest, eq. 1.5 fastest'."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from moetheory import CheckContext, Outcome, Reading, Verdict, claim
+from moetheory import CheckContext, Outcome, Reading, Verdict
 from moetheory.jacobs.training import run_specialization_many
 from moetheory.stats import (
     Budget,
@@ -39,7 +39,7 @@ __all__ = [
 # --------------------------------------------------------------------------- specialization
 
 
-@claim(
+@review_claim(
     "j91.specialization",
     kind="statistical",
     reading="loss 1.3 (sign-corrected), vowel stand-in (moetheory.jacobs.training): an expert is "
@@ -51,9 +51,7 @@ __all__ = [
         "proportions near 0. The vowel data is not available: design a documented 2-D, "
         "multi-class stand-in and say so."
     ),
-    sources={"001_4a7126a84a0d22c9.txt": [3]},
     covers=[],
-    origin="seed",
 )
 def check_specialization(ctx: CheckContext) -> Outcome:
     """Train mixtures with 4 and 8 experts on losses 1.1 and 1.3 over several seeds."""

@@ -3,8 +3,11 @@
 A statistical check runs each reading (``paper``, ``paper, random β``, ``code``) and makes its
 comparisons; :func:`grid_outcome` and :func:`figure_outcome` run a check's ``one(reading)`` over
 the readings and pass the results to :func:`moetheory.stats.readings_outcome` (runs ->
-comparisons -> evidence -> outcome). :func:`_exponent_reading` is the reading of an order
-statement: a fitted σ0-exponent compared with the claimed one.
+comparisons -> evidence -> outcome). A check on the σ0 grid (or the M < N regime) is written
+once as :func:`grid_check` (the reading's runs, its seed and the level of each comparison
+handed to the check's reading) or, when it reads σ0 by σ0, :func:`sigma0_check`.
+:func:`_exponent_reading` is the reading of an order statement: a fitted σ0-exponent compared
+with the claimed one.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from moetheory import CheckContext, Outcome
+from moetheory.continual import CLResult
 from moetheory.continual.scaling import (
     exponent_at_least,
     exponent_at_most,
@@ -23,21 +27,32 @@ from moetheory.continual.scaling import (
     fit_exponent,
 )
 from moetheory.stats import Comparison, ReadingData, comparisons_markdown, readings_outcome, stable
-from proofs_checks.li2025continual._simulation import RANDOM_BETA, STREAM, _seed
+from proofs_checks.li2025continual._simulation import (
+    RANDOM_BETA,
+    STREAM,
+    _grid_runs,
+    _regime_free_runs,
+    _regime_runs,
+    _seed,
+)
 
 __all__ = [
     "EXP_TOL",
     "FIGURE_READINGS",
     "FIGURE_READING_TEXT",
     "GRID_READING_TEXT",
+    "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
+    "GridRuns",
     "Sigma0Data",
     "_exponent_reading",
     "_geometric_mean",
     "_profile_readings",
     "figure_outcome",
+    "grid_check",
     "grid_outcome",
+    "sigma0_check",
     "sigma0_reading",
 ]
 
@@ -58,6 +73,63 @@ def grid_outcome(
 
 #: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
 Sigma0Data = tuple[list[Comparison], dict[str, Any]]
+
+#: A reading's runs of a grid check: one simulator result per σ0 of the grid.
+GridRuns = dict[float, CLResult]
+
+#: The runs a grid check reads, by name: the σ0 grid with termination (``"term"``) or without
+#: (``"free"``), and the M < N regime with termination (``"regime"``) or without
+#: (``"regime-free"``).
+GRID_RUNS = ("term", "free", "regime", "regime-free")
+
+
+def _reading_runs(ctx: CheckContext, reading: str, runs: str) -> tuple[GridRuns, int]:
+    """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed."""
+    if runs == "regime":
+        return _regime_runs(ctx, reading)
+    if runs == "regime-free":
+        return _regime_free_runs(ctx, reading)
+    if runs not in GRID_RUNS:
+        raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
+    pairs, seed = _grid_runs(ctx, reading, runs)
+    return {sig0: pair[0] if runs == "term" else pair[1] for sig0, pair in pairs.items()}, seed
+
+
+def grid_check(
+    ctx: CheckContext,
+    comparisons: int,
+    runs: str,
+    one: Callable[[str, GridRuns, int, float], ReadingData],
+) -> Outcome:
+    """The outcome of a check on the σ0 grid (or the M < N regime) that makes ``comparisons``
+    comparisons: ``one(reading, grid, seed, alpha)`` for each reading (:func:`grid_outcome`),
+    with the reading's runs named ``runs`` (:data:`GRID_RUNS`) by σ0, their simulator seed
+    and the level ``alpha = ctx.alpha / comparisons`` of each comparison (Bonferroni)."""
+    alpha = ctx.alpha / comparisons
+
+    def reading_data(reading: str) -> ReadingData:
+        grid, seed = _reading_runs(ctx, reading, runs)
+        return one(reading, grid, seed, alpha)
+
+    return grid_outcome(ctx, alpha, reading_data)
+
+
+def sigma0_check(
+    ctx: CheckContext,
+    comparisons: int,
+    runs: str,
+    rule: str,
+    at: Callable[[float, CLResult, int, float], Sigma0Data],
+    derivation: str = "",
+) -> Outcome:
+    """A :func:`grid_check` whose readings are made σ0 by σ0 (:func:`sigma0_reading`):
+    ``at(sigma0, result, seed, alpha)`` gives the comparisons and evidence of each σ0."""
+
+    def one(reading: str, grid: GridRuns, seed: int, alpha: float) -> ReadingData:
+        per_sigma0 = (at(sig0, res, seed, alpha) for sig0, res in grid.items())
+        return sigma0_reading(reading, seed, rule, per_sigma0, derivation)
+
+    return grid_check(ctx, comparisons, runs, one)
 
 
 def sigma0_reading(

@@ -53,17 +53,18 @@ from proofs_checks.li2025continual._exact import _out, _r, r_
 from proofs_checks.li2025continual._montecarlo import D_DIM, S_SAMPLES, _verdicts, _worst
 from proofs_checks.li2025continual._readings import (
     FIGURE_READINGS,
+    GridRuns,
     Sigma0Data,
     figure_outcome,
+    grid_check,
     grid_outcome,
-    sigma0_reading,
+    sigma0_check,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
     LATE,
     MEANINGFUL,
     _curves,
-    _grid_runs,
     _profile_sizes,
     _regime_seed,
     reading_config,
@@ -745,11 +746,9 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
 )
 def check_thm1_repeats(ctx: CheckContext) -> Outcome:
     """Exploration: an update never hurts (and usually helps) the old tasks of its truth."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "term")
-        term = runs[GRID[-1]][0]
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
+        term = runs[GRID[-1]]
         assert term.models is not None
         T1, R = term.config.T1, term.replicates
         share, mean_change = np.zeros(R), np.zeros(R)
@@ -775,10 +774,10 @@ def check_thm1_repeats(ctx: CheckContext) -> Outcome:
                 "complement of X_t's columns, a non-expansive map, so the error on "
                 "w_{n_t} cannot grow.\n\n" + comparisons_markdown(comps))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "term", one)
 
 
-def _trained_gap_at(sig0: float, term: CLResult, alpha: float) -> Sigma0Data:
+def _trained_gap_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0Data:
     """Theorem 1's proof at one σ0: E‖w_τ(l) − w_n_i‖² over (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖²."""
     assert term.models is not None
     R, N, M = term.replicates, term.config.N, term.config.M
@@ -818,15 +817,7 @@ def _trained_gap_at(sig0: float, term: CLResult, alpha: float) -> Sigma0Data:
 )
 def check_thm1_gap(ctx: CheckContext) -> Outcome:
     """Appendix H: the trained models are closer to their tasks than a random pair of tasks."""
-    alpha = ctx.alpha / 9
-
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "term")
-        return sigma0_reading(reading, seed, "analysis.greater",
-                              (_trained_gap_at(sig0, term, alpha)
-                               for sig0, (term, _) in runs.items()))
-
-    return grid_outcome(ctx, alpha, one)
+    return sigma0_check(ctx, 9, "term", "analysis.greater", _trained_gap_at)
 
 
 MORE_MS_M_LT_N = (5, 10, 20)

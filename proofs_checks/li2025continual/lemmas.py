@@ -33,12 +33,14 @@ from proofs_checks.li2025continual._exact import (
     exponent,
     s0,
 )
-from proofs_checks.li2025continual._readings import _exponent_reading, grid_outcome
+from proofs_checks.li2025continual._readings import (
+    GridRuns,
+    _exponent_reading,
+    grid_check,
+)
 from proofs_checks.li2025continual._simulation import (
     _fresh_pairs,
     _gradients,
-    _grid_runs,
-    _regime_runs,
 )
 
 __all__ = [
@@ -484,12 +486,10 @@ def check_lemma4(ctx: CheckContext) -> Outcome:
 )
 def check_lemma5(ctx: CheckContext) -> Outcome:
     """Lemma 5: the gate gradient is Ω(σ0) in exploration and O(σ0) afterwards."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         early, late = {}, {}
-        for sig0, (_, free) in runs.items():
+        for sig0, free in runs.items():
             g = np.abs(_gradients(free)).max(axis=(2, 3))  # (R, T-1)
             T1 = free.config.T1
             early[sig0] = g[:, :T1].mean(axis=1)
@@ -502,7 +502,7 @@ def check_lemma5(ctx: CheckContext) -> Outcome:
                                    "simulator_seed": seed, "rule": e1["rule"]},
                 d1 + "\n\n" + d2)
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "free", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -523,16 +523,16 @@ def check_lemma5(ctx: CheckContext) -> Outcome:
 )
 def check_lemma6(ctx: CheckContext) -> Outcome:
     """Lemma 6: the gate parameters stay O(σ0^0.5)."""
-    alpha = ctx.alpha / 3
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
-        size = {sig0: np.abs(free.gate_params).max(axis=(1, 2, 3))
-                for sig0, (_, free) in runs.items()}
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
+        size = {}
+        for sig0, free in runs.items():
+            assert free.gate_params is not None
+            size[sig0] = np.abs(free.gate_params).max(axis=(1, 2, 3))
         return _exponent_reading(reading, ctx, "max_t ‖θ_t‖∞", size, [("O", 0.5)], alpha,
                                  evidence={"simulator_seed": seed})
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 3, "free", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -584,17 +584,15 @@ def _gate_gap_reading(
 )
 def check_lemma1(ctx: CheckContext) -> Outcome:
     """Lemma 1: matrices with the same signal get nearly the same gate outputs."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         diffs = {}
-        for sig0, (_, free) in runs.items():
+        for sig0, free in runs.items():
             xa, xb = _fresh_pairs(free, seed + 7)
             diffs[sig0] = (free, xa - xb)  # (R, N, d)
         return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X) − h_m(X̃)|", alpha)
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "free", one)
 
 
 @paper_claim(
@@ -617,10 +615,8 @@ def check_lemma1(ctx: CheckContext) -> Outcome:
 )
 def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: matrices of two tasks of one cluster get nearly the same gate outputs."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_runs(ctx, reading)
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         diffs = {}
         for sig0, res in runs.items():
             xa, xb = _fresh_pairs(res, seed + 13)
@@ -631,7 +627,7 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
             diffs[sig0] = (res, xa[:, ia] - xb[:, ib])  # (R, pairs, d)
         return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X_n) − h_m(X̃_n')|", alpha)
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "regime", one)
 
 
 # --------------------------------------------------------------------------------------

@@ -46,10 +46,12 @@ from proofs_checks.li2025continual._exact import (
 )
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
+    GridRuns,
     Sigma0Data,
     _exponent_reading,
+    grid_check,
     grid_outcome,
-    sigma0_reading,
+    sigma0_check,
 )
 from proofs_checks.li2025continual._simulation import (
     ETA_GRID,
@@ -59,10 +61,8 @@ from proofs_checks.li2025continual._simulation import (
     _exploration_runs,
     _fresh_pairs,
     _gradients,
-    _grid_runs,
     _grid_seed,
     _profile_sizes,
-    _regime_free_runs,
     _t1,
     _window_order,
 )
@@ -262,12 +262,10 @@ def check_lemma11_product_corrected(ctx: CheckContext) -> Outcome:
 )
 def check_lemma14(ctx: CheckContext) -> Outcome:
     """Lemma 14: gradients of different experts differ by O(σ0) after exploration."""
-    alpha = ctx.alpha / 3
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         gap = {}
-        for sig0, (_, free) in runs.items():
+        for sig0, free in runs.items():
             g = _gradients(free)  # (R, T-1, M, d)
             T1, t1 = free.config.T1, _t1(free.config)
             R = g.shape[0]
@@ -280,7 +278,7 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
         return _exponent_reading(reading, ctx, "mean max ‖∇_m − ∇_{m_t}‖∞, T1 < t ≤ t1",
                                  gap, [("O", 1.0)], alpha, evidence={"simulator_seed": seed})
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 3, "free", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -308,11 +306,9 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
 )
 def check_lemma7(ctx: CheckContext) -> Outcome:
     """Lemma 7: exploration lowers the chosen expert's gate output and raises the others'."""
-    alpha = ctx.alpha / 9
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
-        free = runs[GRID[-1]][1]
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
+        free = runs[GRID[-1]]
         assert free.gate_params is not None
         T1, R = free.config.T1, free.replicates
         step = free.gate_params[:, 1:T1 + 1] - free.gate_params[:, :T1]  # (R, T1, M, d)
@@ -345,7 +341,7 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
         )
         return (reading, comps, ev, deriv)
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 9, "free", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -419,17 +415,15 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
 )
 def check_lemma9(ctx: CheckContext) -> Outcome:
     """Lemma 9: the gate parameters are close to each other at the end of exploration."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
 
         def gap(res: CLResult) -> np.ndarray:
             assert res.gate_params is not None
             th = res.gate_params[:, res.config.T1 - 1]  # θ_{T1}
             return np.abs(th[:, :, None, :] - th[:, None, :, :]).max(axis=(1, 2, 3))
 
-        by_s = {sig0: gap(free) for sig0, (_, free) in runs.items()}
+        by_s = {sig0: gap(free) for sig0, free in runs.items()}
         name, comps, ev, deriv = _exponent_reading(
             reading, ctx, "max ‖θ_T1^m − θ_T1^m'‖∞", by_s, [("O", 0.75)], alpha)
         R = _profile_sizes(ctx) * 2
@@ -441,7 +435,7 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
                                                     for x in ETA_GRID])
         return (name, comps, ev, deriv + "\n\n" + comparisons_markdown(comps[-1:]))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "free", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -487,20 +481,12 @@ def _lemma13_at(sig0: float, free: CLResult, seed: int, alpha: float) -> Sigma0D
 )
 def check_lemma13(ctx: CheckContext) -> Outcome:
     """Lemma 13: an expert of M_n prefers data of task n to data of any other task."""
-    alpha = ctx.alpha / 9
-
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
-        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
-                              (_lemma13_at(sig0, free, seed, alpha)
-                               for sig0, (_, free) in runs.items()),
-                              "Softmax over experts of the clean gate outputs on fresh data of "
-                              "each task, with the gate of round T1 + 1.\n\n")
-
-    return grid_outcome(ctx, alpha, one)
+    return sigma0_check(ctx, 9, "free", "stats.compare, tolerance 0.05", _lemma13_at,
+                        "Softmax over experts of the clean gate outputs on fresh data of each "
+                        "task, with the gate of round T1 + 1.\n\n")
 
 
-def _coverage_at(sig0: float, term: CLResult, alpha: float) -> Sigma0Data:
+def _coverage_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0Data:
     """Lemma 11 at one σ0: P(every M_n non-empty) for the sets at T1 + 1 and at T."""
     assert term.gate_params is not None
     N, R = term.config.N, term.replicates
@@ -532,15 +518,7 @@ def _coverage_at(sig0: float, term: CLResult, alpha: float) -> Sigma0Data:
 )
 def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
     """Lemma 11 on the sets Algorithm 1 actually forms."""
-    alpha = ctx.alpha / 18
-
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "term")
-        return sigma0_reading(reading, seed, "Clopper–Pearson, threshold 1/2",
-                              (_coverage_at(sig0, term, alpha)
-                               for sig0, (term, _) in runs.items()))
-
-    return grid_outcome(ctx, alpha, one)
+    return sigma0_check(ctx, 18, "term", "Clopper–Pearson, threshold 1/2", _coverage_at)
 
 
 # --------------------------------------------------------------------------------------
@@ -548,9 +526,19 @@ def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-def _window_order_at(sig0: float, res: CLResult, alpha: float,
-                     clusters: np.ndarray | None = None) -> Sigma0Data:
+def _window_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
     """Lemma 15 at one σ0: the share of rounds with the ordering (:func:`_window_order`)."""
+    return _window_share_at(sig0, res, alpha, None)
+
+
+def _cluster_window_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Lemma 15 (M < N) at one σ0: as :func:`_window_order_at`, the sets by cluster."""
+    return _window_share_at(sig0, res, alpha, res.clusters)
+
+
+def _window_share_at(sig0: float, res: CLResult, alpha: float,
+                     clusters: np.ndarray | None) -> Sigma0Data:
+    """The share of rounds T1 < t <= t1 with the ordering of Lemma 15 at one σ0."""
     share = _window_order(res, clusters)
     ok = np.isfinite(share)
     return ([compare(f"σ0={sig0:g}: share of rounds T1 < t <= t1 with the ordering",
@@ -577,15 +565,7 @@ def _window_order_at(sig0: float, res: CLResult, alpha: float,
 )
 def check_lemma15(ctx: CheckContext) -> Outcome:
     """Lemma 15: during router learning the own set's experts have the largest softmax."""
-    alpha = ctx.alpha / 9
-
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
-        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
-                              (_window_order_at(sig0, free, alpha)
-                               for sig0, (_, free) in runs.items()))
-
-    return grid_outcome(ctx, alpha, one)
+    return sigma0_check(ctx, 9, "free", "stats.compare, tolerance 0.05", _window_order_at)
 
 
 def _cluster_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
@@ -628,15 +608,7 @@ def _cluster_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Si
 )
 def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: an expert of M_k prefers data of its cluster to data of any other cluster."""
-    alpha = ctx.alpha / 9
-
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_free_runs(ctx, reading)
-        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
-                              (_cluster_order_at(sig0, res, seed, alpha)
-                               for sig0, res in runs.items()))
-
-    return grid_outcome(ctx, alpha, one)
+    return sigma0_check(ctx, 9, "regime-free", "stats.compare, tolerance 0.05", _cluster_order_at)
 
 
 @paper_claim(
@@ -657,15 +629,8 @@ def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
 )
 def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: during router learning the own cluster set's experts have the largest softmax."""
-    alpha = ctx.alpha / 9
-
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_free_runs(ctx, reading)
-        return sigma0_reading(reading, seed, "stats.compare, tolerance 0.05",
-                              (_window_order_at(sig0, res, alpha, res.clusters)
-                               for sig0, res in runs.items()))
-
-    return grid_outcome(ctx, alpha, one)
+    return sigma0_check(ctx, 9, "regime-free", "stats.compare, tolerance 0.05",
+                        _cluster_window_order_at)
 
 
 # --------------------------------------------------------------------------------------

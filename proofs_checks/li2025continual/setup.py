@@ -42,13 +42,16 @@ from proofs_checks.li2025continual._montecarlo import (
     _verdicts,
     _worst,
 )
-from proofs_checks.li2025continual._readings import grid_outcome
+from proofs_checks.li2025continual._readings import (
+    GridRuns,
+    grid_check,
+    grid_outcome,
+)
 from proofs_checks.li2025continual._simulation import (
     GRID,
     _balance,
     _grid_seed,
     _profile_sizes,
-    _regime_runs,
 )
 
 __all__ = [
@@ -440,10 +443,8 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
 )
 def check_within_cluster(ctx: CheckContext) -> Outcome:
     """M < N: tasks of one cluster are routed alike, tasks of different clusters are not."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_runs(ctx, reading)
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         res = runs[GRID[-1]]
         T1, M, N, R = res.config.T1, res.config.M, res.config.N, res.replicates
         cl = res.clusters
@@ -466,7 +467,7 @@ def check_within_cluster(ctx: CheckContext) -> Outcome:
               "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}
         return (reading, comps, ev, comparisons_markdown(comps))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "regime", one)
 
 
 # --------------------------------------------------------------------------------------

@@ -49,18 +49,16 @@ from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     FIGURE_READING_TEXT,
     FIGURE_READINGS,
+    GridRuns,
     _exponent_reading,
     figure_outcome,
-    grid_outcome,
+    grid_check,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
     LATE,
     RANDOM_BETA,
     STREAM,
-    _grid_runs,
-    _regime_free_runs,
-    _regime_runs,
     _seed,
     _t1,
     reading_config,
@@ -496,12 +494,10 @@ def _gaps(h: np.ndarray, members: np.ndarray, n: int) -> tuple[float, float]:
 )
 def check_prop2_t1(ctx: CheckContext) -> Outcome:
     """Proposition 2 part 1: gate-output gaps at t1 (and the softmax gap at T1)."""
-    alpha = ctx.alpha / 9
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         within, across, soft = {}, {}, {}
-        for sig0, (_, free) in runs.items():
+        for sig0, free in runs.items():
             assert free.gate_outputs is not None and free.expert_sets is not None
             t1, T1, R = _t1(free.config), free.config.T1, free.replicates
             w, a, sp_ = [], [], []
@@ -534,7 +530,7 @@ def check_prop2_t1(ctx: CheckContext) -> Outcome:
                  "rule": e1["rule"], "simulator_seed": seed},
                 "\n\n".join((d1, d2, d3)))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 9, "free", one)
 
 
 def _nan_estimate(alpha: float) -> MeanEstimate:
@@ -564,13 +560,11 @@ def _nan_estimate(alpha: float) -> MeanEstimate:
 )
 def check_prop3_time(ctx: CheckContext) -> Outcome:
     """Proposition 3: Algorithm 1 terminates, by T2 = O(η⁻¹σ0^{−0.25}M)."""
-    alpha = ctx.alpha / 12
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "term")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         comps, rounds = [], {}
         ev: dict[str, Any] = {"simulator_seed": seed}
-        for sig0, (term, _) in runs.items():
+        for sig0, term in runs.items():
             done = term.termination_round >= 0
             comps.append(greater(f"σ0={sig0:g}: P(termination by T = {term.config.T}) > 1/2",
                                  proportion_ci(int(done.sum()), term.replicates, alpha),
@@ -590,7 +584,7 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
                                     Verdict.INCONCLUSIVE))
         return (reading, comps, ev, comparisons_markdown(comps))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 12, "term", one)
 
 
 @paper_claim(
@@ -611,12 +605,10 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
 )
 def check_prop3_gaps(ctx: CheckContext) -> Outcome:
     """After termination: O(Γ) gaps inside a set, Θ(σ0^0.75) across sets."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "term")
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         within, across = {}, {}
-        for sig0, (term, _) in runs.items():
+        for sig0, term in runs.items():
             assert term.gate_outputs is not None and term.expert_sets is not None
             w, a = [], []
             for r in np.flatnonzero(term.termination_round >= 0):
@@ -644,7 +636,7 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
         return (reading, c1 + c2, {"within": e1, "across": e2, "rule": e1["rule"],
                                    "simulator_seed": seed}, d1 + "\n\n" + d2)
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "term", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -698,11 +690,9 @@ def _top_and_gap(free: CLResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 )
 def check_prop2_router(ctx: CheckContext) -> Outcome:
     """Appendix F.3: the top expert takes the task; the gap to other sets grows."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _grid_runs(ctx, reading, "free")
-        top, slope, used = _top_and_gap(runs[GRID[-1]][1])
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
+        top, slope, used = _top_and_gap(runs[GRID[-1]])
         comps: list[Comparison] = []
         if used.sum() >= 2:
             comps.append(compare("share of rounds routed to the set's top expert, vs 1",
@@ -717,7 +707,7 @@ def check_prop2_router(ctx: CheckContext) -> Outcome:
         return (reading, comps, ev, "Routing noise λ = σ0^1.25 against within-set gaps "
                 "that Proposition 2 puts at O(σ0^1.75).\n\n" + comparisons_markdown(comps))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "free", one)
 
 
 def _within_cluster_gap(res: CLResult) -> np.ndarray:
@@ -748,10 +738,8 @@ def _within_cluster_gap(res: CLResult) -> np.ndarray:
 )
 def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: experts stay in one cluster set and drift only within the cluster."""
-    alpha = ctx.alpha / 15
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_runs(ctx, reading)
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         drift, extra = {}, []
         ev: dict[str, Any] = {"simulator_seed": seed}
         for sig0, res in runs.items():
@@ -778,7 +766,7 @@ def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
                                  [("O", 1.5)], alpha, extra=extra, evidence=ev)
         return item
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 15, "regime", one)
 
 
 @paper_claim(
@@ -799,10 +787,8 @@ def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
 )
 def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: after termination the load is balanced inside each cluster's set."""
-    alpha = ctx.alpha / 6
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_runs(ctx, reading)
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         res = runs[GRID[-1]]
         done = res.termination_round >= 0
         ev: dict[str, Any] = {"simulator_seed": seed, "terminated": int(done.sum()),
@@ -826,7 +812,7 @@ def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
         return (reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
                 "\n\n" + comparisons_markdown(comps))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 6, "regime", one)
 
 
 def _t2(cfg: CLConfig) -> int:
@@ -855,10 +841,8 @@ def _t2(cfg: CLConfig) -> int:
 )
 def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N without termination: cluster sets separate at t1, all gates merge by t2."""
-    alpha = ctx.alpha / 9
 
-    def one(reading: str) -> ReadingData:
-        runs, seed = _regime_free_runs(ctx, reading)
+    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
         within, across, merged = {}, {}, {}
         for sig0, res in runs.items():
             assert res.gate_outputs is not None and res.expert_sets is not None
@@ -891,7 +875,7 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
                  "usable_runs": {f"sigma0={s:g}": int(ok[s].sum()) for s in ok}},
                 "\n\n".join((d1, d2, d3)))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_check(ctx, 9, "regime-free", one)
 
 
 # --------------------------------------------------------------------------------------

@@ -26,123 +26,26 @@ Examples
 
 from __future__ import annotations
 
-from moetheory.continual.theory._bounds import (
-    _check_bound_inputs,  # noqa: F401  (kept: a name of the former module)
-    _own_counts,  # noqa: F401  (kept: a name of the former module)
-    _s_d,  # noqa: F401  (kept: a name of the former module)
-    expert_counts,
-    psi1,
-    psi2,
-    thm1_forgetting_bound,
-    thm1_generalization_bound,
-    thm2_forgetting_bound,
-    thm2_generalization_bound,
+from moetheory.continual.theory import (
+    _bounds,
+    _exact,
+    _lemmas,
+    _notation,
+    _prop4,
+    _statements,
 )
-from moetheory.continual.theory._exact import (
-    _error_function,  # noqa: F401  (kept: a name of the former module)
-    appendix_h_literal_summand,
-    exact_forgetting,
-    exact_forgetting_expr,
-    exact_generalization,
-    exact_generalization_expr,
-    expected_error_expr,
-    single_expert_exact_moments,
-)
-from moetheory.continual.theory._lemmas import (
-    _check_coverage_args,  # noqa: F401  (kept: a name of the former module)
-    coverage_probability_exact,
-    coverage_product_step,
-    coverage_union_bound,
-    projection_mean_definition1,
-    routing_probabilities_exact,
-)
-from moetheory.continual.theory._notation import (
-    FORGETTING_READINGS,
-    GENERALIZATION_READINGS,
-    PAIR_READINGS,
-    D,
-    N,
-    S,
-    T,
-    _check_t,  # noqa: F401  (kept: a name of the former module)
-    _ground_truths,  # noqa: F401  (kept: a name of the former module)
-    _i,  # noqa: F401  (kept: a name of the former module)
-    _l,  # noqa: F401  (kept: a name of the former module)
-    _moments,  # noqa: F401  (kept: a name of the former module)
-    _tau,  # noqa: F401  (kept: a name of the former module)
-    overparam_ratio,
-    pair_gap_sum,
-    r,
-    t,
-)
-from moetheory.continual.theory._prop4 import (
-    prop4_forgetting,
-    prop4_forgetting_expr,
-    prop4_forgetting_summand,
-    prop4_forgetting_value,
-    prop4_generalization,
-    prop4_generalization_expr,
-)
-from moetheory.continual.theory._statements import (
-    T1,
-    L,
-    Psi1,
-    Psi2,
-    thm1_forgetting_bound_expr,
-    thm1_generalization_bound_expr,
-    thm2_forgetting_bound_expr,
-    thm2_generalization_bound_expr,
-)
-from moetheory.continual.theory._sums import (
-    _collect_sd,  # noqa: F401  (kept: a name of the former module)
-    _geometric,  # noqa: F401  (kept: a name of the former module)
-    _ratio,  # noqa: F401  (kept: a name of the former module)
-)
+from moetheory.continual.theory._bounds import *  # noqa: F403
+from moetheory.continual.theory._exact import *  # noqa: F403
+from moetheory.continual.theory._lemmas import *  # noqa: F403
+from moetheory.continual.theory._notation import *  # noqa: F403
+from moetheory.continual.theory._notation import _l  # noqa: F401  (the summation index; tests use it)
+from moetheory.continual.theory._prop4 import *  # noqa: F403
+from moetheory.continual.theory._statements import *  # noqa: F403
+from moetheory.continual.theory._sums import _geometric  # noqa: F401  (tests use it)
 
-__all__ = [
-    "FORGETTING_READINGS",
-    "GENERALIZATION_READINGS",
-    "PAIR_READINGS",
-    "T1",
-    "D",
-    "L",
-    "N",
-    "Psi1",
-    "Psi2",
-    "S",
-    "T",
-    "appendix_h_literal_summand",
-    "coverage_probability_exact",
-    "coverage_product_step",
-    "coverage_union_bound",
-    "exact_forgetting",
-    "exact_forgetting_expr",
-    "exact_generalization",
-    "exact_generalization_expr",
-    "expected_error_expr",
-    "expert_counts",
-    "overparam_ratio",
-    "pair_gap_sum",
-    "projection_mean_definition1",
-    "prop4_forgetting",
-    "prop4_forgetting_expr",
-    "prop4_forgetting_summand",
-    "prop4_forgetting_value",
-    "prop4_generalization",
-    "prop4_generalization_expr",
-    "psi1",
-    "psi2",
-    "r",
-    "routing_probabilities_exact",
-    "single_expert_exact_moments",
-    "t",
-    "thm1_forgetting_bound",
-    "thm1_forgetting_bound_expr",
-    "thm1_generalization_bound",
-    "thm1_generalization_bound_expr",
-    "thm2_forgetting_bound",
-    "thm2_forgetting_bound_expr",
-    "thm2_generalization_bound",
-    "thm2_generalization_bound_expr",
-]
-
+#: The public names: each private module's, listed once, there.
+__all__ = sorted(
+    name
+    for module in (_bounds, _exact, _lemmas, _notation, _prop4, _statements)
+    for name in module.__all__
+)

@@ -19,7 +19,8 @@ _PAIRS = r"""pairs : {"ordered", "unordered", "diagonal"}, optional
     Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``."""
 
 #: The single-expert formulas evaluated for concrete ground truths: the parameters ``W``,
-#: ``s`` and ``d`` and the errors of their checks.
+#: ``s`` and ``d`` and the errors of their checks (with the section headings: ``parameters``,
+#: ``raises`` and, for the formulas under a reading, ``raises_reading``).
 SINGLE_EXPERT: dict[str, str] = {
     **REFERENCES,
     "w_s_d": r"""W : ndarray, shape (N, d)
@@ -30,6 +31,17 @@ s, d : int
         r"If ``W`` is not a finite array of shape (N, d), ``s`` is not in ``[1, d)``, ``d < 2``,"
         "\nor a round is not an integer of the allowed range."
     ),
+    "parameters": """Parameters
+----------
+%(w_s_d)s.""",
+    "raises": """Raises
+------
+ValueError
+    %(errors)s""",
+    "raises_reading": """Raises
+------
+ValueError
+    %(errors)s Also if ``reading`` is unknown.""",
 }
 
 #: The bounds of Theorems 1 and 2 on simulated runs: the parameters ``expert`` and
@@ -51,12 +63,19 @@ r_value : float
 entry of ``expert`` is outside ``[0, n_experts)``""",
 }
 
-#: The expressions of Theorems 1 and 2: the parameter ``pairs`` and its error.
+#: The expressions of Theorems 1 and 2: the parameter ``pairs`` and its error (the whole
+#: Parameters and Raises sections of those that take nothing else).
 STATEMENTS: dict[str, str] = {
     **REFERENCES,
     "pairs": _PAIRS,
     "raises": r"""KeyError
     If ``pairs`` is not a key of :data:`PAIR_READINGS`.""",
+    "parameters": """Parameters
+----------
+%(pairs)s""",
+    "raises_section": """Raises
+------
+%(raises)s""",
 }
 
 #: The cluster constants :math:`\Psi_1, \Psi_2`: their parameters and Raises section.
@@ -96,12 +115,16 @@ ValueError
     :math:`D` (an internal consistency check).""",
 }
 
-#: Eq. (17) in SymPy under a reading: the parameter ``reading`` and the Raises section.
+#: Eq. (17) in SymPy under a reading: the parameter ``reading`` (alone: ``parameters``, the
+#: whole section) and the Raises section.
 FORGETTING_EXPRESSIONS: dict[str, str] = {
     **REFERENCES,
     "reading": r"""reading : str, optional
     ``"<form>/<pairs>"`` from :data:`FORGETTING_READINGS`; default
     ``"main-as-printed/ordered"``.""",
+    "parameters": """Parameters
+----------
+%(reading)s""",
     "raises": r"""Raises
 ------
 ValueError

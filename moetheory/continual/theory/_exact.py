@@ -110,7 +110,7 @@ def exact_generalization_expr() -> sp.Expr:
 
     See Also
     --------
-    prop4_generalization_expr : eq. (18) as written, to compare with.
+    prop4_generalization_expr : eq. (18) as written, which lacks the factor :math:`(T - 1)/T`.
     exact_generalization : the same mean, evaluated numerically.
 
     Notes
@@ -239,9 +239,7 @@ def _error_function():  # type: ignore[no-untyped-def]
 def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[G_T]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
-    Parameters
-    ----------
-    %(w_s_d)s.
+    %(parameters)s
     T_values : sequence of int
         Rounds :math:`T \ge 1`.
 
@@ -250,10 +248,7 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
     ndarray, shape (len(T_values),)
         :math:`\frac1T\sum_{i=1}^{T}\mathbb{E}\|w_T - w_{n_i}\|^2` at each :math:`T`.
 
-    Raises
-    ------
-    ValueError
-        %(errors)s
+    %(raises)s
 
     See Also
     --------
@@ -287,11 +282,9 @@ def exact_generalization(W: np.ndarray, s: int, d: int, T_values: Sequence[int])
 def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> np.ndarray:
     r"""Exact :math:`\mathbb{E}[F_t]` of the single expert (Gaussian :math:`X_t`), evaluated.
 
-    Parameters
-    ----------
-    %(w_s_d)s.
+    %(parameters)s
     t_values : sequence of int
-        Rounds :math:`t \ge 2`.
+        Rounds :math:`t \ge 2` (forgetting needs a task before round :math:`t`).
 
     Returns
     -------
@@ -299,10 +292,7 @@ def exact_forgetting(W: np.ndarray, s: int, d: int, t_values: Sequence[int]) -> 
         :math:`\frac{1}{t-1}\sum_{i<t}\big(\mathbb{E}\|w_t - w_{n_i}\|^2 -
         \mathbb{E}\|w_i - w_{n_i}\|^2\big)` at each :math:`t`.
 
-    Raises
-    ------
-    ValueError
-        %(errors)s
+    %(raises)s
 
     See Also
     --------

@@ -88,9 +88,7 @@ def prop4_generalization_expr(reading: str = "ordered") -> sp.Expr:
 def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Summand over :math:`\tau` of eq. (17) (or of Appendix H's form) under a reading.
 
-    Parameters
-    ----------
-    %(reading)s
+    %(parameters)s
 
     Returns
     -------
@@ -144,9 +142,7 @@ def prop4_forgetting_summand(reading: str = "main-as-printed/ordered") -> sp.Exp
 def prop4_forgetting_expr(reading: str = "main-as-printed/ordered") -> sp.Expr:
     r"""Closed form of eq. (17) (or of Appendix H's form) under a reading.
 
-    Parameters
-    ----------
-    %(reading)s
+    %(parameters)s
 
     Returns
     -------
@@ -247,10 +243,7 @@ def prop4_generalization(
     ndarray, shape (len(T_values),)
         :math:`\frac{r^T}{N} S + \frac{1 - r^T}{N^2} c D` at each :math:`T`.
 
-    Raises
-    ------
-    ValueError
-        %(errors)s Also if ``reading`` is unknown.
+    %(raises_reading)s
 
     See Also
     --------
@@ -283,9 +276,7 @@ def prop4_forgetting(
 ) -> np.ndarray:
     r"""Eq. (17) (or Appendix H's form) as written, for concrete ground truths.
 
-    Parameters
-    ----------
-    %(w_s_d)s.
+    %(parameters)s
     t_values : sequence of int
         Rounds :math:`t \ge 2`.
     reading : str, optional
@@ -297,10 +288,7 @@ def prop4_forgetting(
     ndarray, shape (len(t_values),)
         The formula at each round.
 
-    Raises
-    ------
-    ValueError
-        %(errors)s Also if ``reading`` is unknown.
+    %(raises_reading)s
 
     See Also
     --------

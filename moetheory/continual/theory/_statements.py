@@ -34,18 +34,14 @@ Psi2 = sp.Symbol("Psi_2", nonnegative=True)
 def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (19) (Theorem 1) as a SymPy sum in :math:`L(a, b) = L_a^{(m_b)}`.
 
-    Parameters
-    ----------
-    %(pairs)s
+    %(parameters)s
 
     Returns
     -------
     sympy.Expr
         An unevaluated :class:`sympy.Sum` over :math:`\tau` divided by :math:`t - 1`.
 
-    Raises
-    ------
-    %(raises)s
+    %(raises_section)s
 
     See Also
     --------
@@ -79,18 +75,14 @@ def thm1_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
 def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (20) (Theorem 1) as a SymPy sum in :math:`L(T_1, \tau)`.
 
-    Parameters
-    ----------
-    %(pairs)s
+    %(parameters)s
 
     Returns
     -------
     sympy.Expr
         An unevaluated :class:`sympy.Sum` over :math:`\tau \le T` divided by :math:`T`.
 
-    Raises
-    ------
-    %(raises)s
+    %(raises_section)s
 
     See Also
     --------
@@ -119,9 +111,7 @@ def thm1_generalization_bound_expr(pairs: str = "ordered") -> sp.Expr:
 def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
     r"""Right-hand side of eq. (21) (Theorem 2, :math:`t > T_1`) as a SymPy expression.
 
-    Parameters
-    ----------
-    %(pairs)s
+    %(parameters)s
 
     Returns
     -------
@@ -129,9 +119,7 @@ def thm2_forgetting_bound_expr(pairs: str = "ordered") -> sp.Expr:
         Three unevaluated sums divided by :math:`t - 1`, in :math:`L`, :data:`Psi1`,
         :data:`T1` and the symbols of the module.
 
-    Raises
-    ------
-    %(raises)s
+    %(raises_section)s
 
     See Also
     --------
