@@ -17,6 +17,7 @@ from moetheory.engine.runner import (
     SignalGuard,
     run_claims,
 )
+from moetheory.engine.scheduler import check_scheduler
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -201,6 +202,8 @@ def verify(
             stacklevel=2,
         )
     writer = ReportWriter(json_path, markdown_path, labels=("json_path", "markdown_path"))
+    if scheduler is not None:  # reached and answering before any report is touched
+        check_scheduler(scheduler, "scheduler")
     load_checks()
     claims = select_claims(patterns)
     order = {c.id: i for i, c in enumerate(claims)}
