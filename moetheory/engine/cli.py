@@ -42,7 +42,7 @@ from moetheory.engine.runner import (
     Interrupted,
 )
 from moetheory.engine.scheduler import check_scheduler
-from moetheory.engine.terminal import FORMATS, printable, render_list, render_show
+from moetheory.engine.terminal import FORMATS, json_text, printable, render_list, render_show
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
 
@@ -113,7 +113,9 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (``prog: error: ...``), exit 2."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}; see --help\n")
+        # one line whatever the arguments hold (argparse echoes some of them as they are)
+        text = printable(f"{self.prog}: error: {message}; see --help").replace("\n", "\\n")
+        self.exit(2, text + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -258,7 +260,7 @@ def claim_record(c: Claim) -> dict[str, Any]:
 def _cmd_list(args: argparse.Namespace) -> int:
     claims = select_claims(args.patterns) if args.patterns else registered()
     if args.json:
-        print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
+        print(json_text([claim_record(c) for c in claims], indent=1))
         return 0
     verdicts = None
     if args.report is not None:
@@ -554,9 +556,9 @@ def _reports_on_stdout(args: argparse.Namespace) -> Iterator[dict[str, str]]:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    _check_out_dir(args.out)
     if args.scheduler is not None and args.target == "rates":  # the target that uses one
         check_scheduler(args.scheduler, "--scheduler")
+    _check_out_dir(args.out)
     extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
         args.target,
@@ -612,7 +614,7 @@ def _write_interrupted_reports(args: argparse.Namespace) -> bool:
 
 def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -> str:
     name = signal.Signals(signum).name
-    paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
+    paths = [_shown(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
     if args.command == "verify" and paths and not written:
         return f"moetheory: interrupted by {name} before any claim ran; no report was written"
@@ -714,7 +716,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (ValueError, KeyError, OSError) as exc:
             return print_error(exc)
         except ImportError as exc:
-            print(f"moetheory: error: {exc}", file=sys.stderr)
+            _error_line(f"moetheory: error: {exc}")
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)

@@ -250,7 +250,9 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     ------
     OutputPathError
         One line naming ``option``, the path and the problem: a directory, a missing
-        parent directory, a place that cannot be written, another kind of file.
+        parent directory, a place that cannot be written, another kind of file, a name
+        longer than the file system's ``NAME_MAX``, a path longer than ``PATH_MAX``, a
+        NUL in the path.
 
     See Also
     --------
@@ -261,7 +263,11 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     -----
     Allowed: a new file in an existing, writable directory; an existing writable regular
     file, FIFO or character device; a symbolic link to any of these (or a dangling link
-    whose target's directory exists).
+    whose target's directory exists). For a regular file, a temporary sibling is created
+    and removed as :func:`write_atomic` will, so that what the permission bits do not
+    tell (a read-only file system, a name it refuses) fails here, before any work. A path
+    that holds a newline or a control character is shown as a Python string literal, so
+    the message stays one line.
 
     Examples
     --------

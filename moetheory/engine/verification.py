@@ -160,7 +160,12 @@ def verify(
     Raises
     ------
     ValueError
-        For a bad argument or an output path that cannot be written.
+        For a bad argument, an output path that cannot be written, or a scheduler that is
+        not reached and answering within ``MOETHEORY_SCHEDULER_TIMEOUT`` (checked before
+        any report is touched).
+    moetheory.engine.report.ReportWriteError
+        An ``OSError``, after every claim ran, when a report could not be written at the
+        end (a full disk); its ``report`` is the run's report.
     moetheory.engine.runner.Interrupted
         On SIGINT, SIGTERM or SIGHUP, after the reports were written with
         ``complete: false``.
