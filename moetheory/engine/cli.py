@@ -487,6 +487,7 @@ def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = ())
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     failed: ReportWriteError | None = None
+    check_output_paths(args.json, args.markdown)  # named as given, before any redirection
     with _reports_on_stdout(args) as names:
         try:
             report = verify_from_args(args)

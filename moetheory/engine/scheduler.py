@@ -112,9 +112,10 @@ async def _identity(address: str, connection_args: dict[str, Any], timeout: floa
         comm.abort()
 
 
-def _ask(address: str, connection_args: dict[str, Any], timeout: float) -> Any:
-    """The scheduler's answer to ``identity``, asked in a thread of its own (a caller may be
-    running an event loop already) and abandoned after ``timeout`` seconds."""
+def _ask(address: str, connection_args: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """The scheduler's answer to ``identity`` (``{"answer": ...}``), or ``{"error": exc}``;
+    asked in a thread of its own (a caller may be running an event loop already) and
+    abandoned after ``timeout`` seconds (a ``TimeoutError``)."""
     box: dict[str, Any] = {}
 
     def run() -> None:
@@ -128,11 +129,9 @@ def _ask(address: str, connection_args: dict[str, Any], timeout: float) -> Any:
     thread = threading.Thread(target=run, name="moetheory-scheduler-check", daemon=True)
     thread.start()
     thread.join(timeout + 5)
-    if thread.is_alive() or isinstance(box.get("error"), TimeoutError):
-        raise TimeoutError(f"no answer within {timeout:g} s")
-    if "error" in box:
-        raise box["error"]
-    return box.get("answer")
+    if thread.is_alive():
+        return {"error": TimeoutError(f"no answer within {timeout:g} s")}
+    return box
 
 
 def check_scheduler(address: str, option: str = "--scheduler", timeout: float | None = None
@@ -204,16 +203,17 @@ def check_scheduler(address: str, option: str = "--scheduler", timeout: float | 
         reason = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
         raise ValueError(f"{where}: cannot connect ({reason})") from None
     full = address.strip() if "://" in address else f"tcp://{address.strip()}"
-    try:
-        answer = _ask(full, connection_args, seconds)
-    except TimeoutError:
+    reply = _ask(full, connection_args, seconds)
+    error = reply.get("error")
+    if isinstance(error, TimeoutError):
         raise ValueError(
             f"{where}: no answer from a Dask scheduler within {seconds:g} s (set "
             f"{TIMEOUT_VARIABLE} to wait longer)"
-        ) from None
-    except Exception as exc:
-        text = " ".join(str(exc).split()) or type(exc).__name__
-        raise ValueError(f"{where}: cannot connect ({text})") from None
+        )
+    if error is not None:
+        text = " ".join(str(error).split()) or type(error).__name__
+        raise ValueError(f"{where}: cannot connect ({text})")
+    answer = reply.get("answer")
     kind = answer.get("type") if isinstance(answer, dict) else None
     if kind != "Scheduler":
         raise ValueError(
