@@ -379,7 +379,7 @@ def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
     for entry in report_claims(path):
         if entry["id"] == claim_id:
             return entry
-    raise ValueError(f"--report {path}: holds no claim {claim_id!r}")
+    raise ValueError(f"--report {_shown(path)}: holds no claim {claim_id!r}")
 
 
 def report_claims(path: Path) -> list[Any]:

@@ -88,17 +88,13 @@ MAX_REPORT_BYTES = 256 * 2**20
 #: evidence nests a handful of levels).
 MAX_DEPTH = 64
 
+
 def _shown(path: object) -> str:
     """A path as a message shows it: as is when printable, else as a Python string literal
     (one line, every control character escaped)."""
     text = os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path)
-    if not text.isprintable() or text != text.strip():  # controls, bidi marks, separators
-        return repr(text)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # undecodable bytes of the file name (surrogate escapes)
-        return repr(text)
-    return text
+    # controls, bidirectional marks, separators, undecodable bytes (surrogate escapes)
+    return text if text.isprintable() and text == text.strip() else repr(text)
 
 
 _PACKAGES = ("moetheory", "numpy", "scipy", "sympy", "mpmath")
