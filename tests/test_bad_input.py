@@ -270,7 +270,7 @@ def test_show_unknown_claim_is_exit_2(capsys) -> None:
         ("DIR", "is a directory"),
         ("{not json", "not valid JSON"),
         ("[1, 2]", "not a moetheory report"),
-        ('{"claims": [{"id": "other"}, 3]}', "holds no claim"),
+        ('{"claims": [{"id": "other"}]}', "holds no claim"),
         (b"\xff\xfe\x00", "not UTF-8"),
     ],
     ids=["missing", "directory", "not-json", "not-a-report", "claim-missing", "binary"],

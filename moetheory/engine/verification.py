@@ -18,6 +18,7 @@ from moetheory.engine.runner import (
     SignalGuard,
     run_claims,
 )
+from moetheory.engine.scheduler import check_scheduler
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -166,7 +167,12 @@ def verify(
     Raises
     ------
     ValueError
-        For a bad argument or an output path that cannot be written.
+        For a bad argument, an output path that cannot be written, or a scheduler that is
+        not reached and answering within ``MOETHEORY_SCHEDULER_TIMEOUT`` (checked before
+        any report is touched).
+    moetheory.engine.report.ReportWriteError
+        An ``OSError``, after every claim ran, when a report could not be written at the
+        end (a full disk); its ``report`` is the run's report.
     moetheory.engine.runner.Interrupted
         On SIGINT, SIGTERM or SIGHUP, after the reports were written with
         ``complete: false``.
@@ -211,6 +217,8 @@ def verify(
             stacklevel=2,
         )
     writer = ReportWriter(json_path, markdown_path, labels=("json_path", "markdown_path"))
+    if scheduler is not None:  # reached and answering before any report is touched
+        check_scheduler(scheduler, "scheduler")
     load_checks()
     claims = select_claims(patterns)
     order = {c.id: i for i, c in enumerate(claims)}
