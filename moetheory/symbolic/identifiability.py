@@ -45,7 +45,10 @@ of R^d (a curve may satisfy relations such as ``x_2 = x_1^2`` that R^d does not)
 For other routers and experts (helper modules such as the interaction atlas), call
 :func:`decide` with an expression, its ``params``, a custom :class:`IdentifiabilityReading`
 and, for d ≥ 2, ``inputs``; the verdict's :meth:`IdentifiabilityDecision.scope` says what it
-covers.
+covers. The readings know three router multipliers by name (:data:`ROUTER_NAMES`); any other
+router is given by its score ``s(β1, x)`` as a :class:`ScoreRouter`, whose multipliers are
+``R_ν = e^{-s} ∂^ν_{β1} e^{s}`` at an expansion point. The public entry point for a user's
+expert is :func:`moetheory.symbolic.identifiable.identifiable`.
 
 Examples
 --------
@@ -80,13 +83,16 @@ from moetheory.symbolic.linear_independence import (
 _BRANCHING_EXPERT = (sp.Piecewise, sp.Abs, sp.Heaviside, sp.Max, sp.Min, sp.sign)
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "GENERIC_VALUES",
     "PRIMARY_READING",
     "READINGS",
+    "ROUTER_NAMES",
     "AllAtomsDecision",
     "FamilyTerm",
     "IdentifiabilityDecision",
     "IdentifiabilityReading",
+    "ScoreRouter",
     "decide",
     "decide_all_atoms",
     "default_atoms",

@@ -217,7 +217,7 @@ class IdentifiabilityResult:
             lines += ["", "Relation (exact, shown to vanish on every region):", "",
                       f"$${cert['relation_latex']} = 0$$"]
         elif cert.get("kind") == "independence":
-            pts = ", ".join(cert.get("points", []))
+            pts = ", ".join(cert.get("points_latex", []))
             det = (f"$\\det M = {cert['determinant_latex']}$" if "determinant_latex" in cert
                    else "$\\det M \\in [" + ", ".join(cert.get("determinant_interval", []))
                    + "]$")
@@ -630,6 +630,7 @@ class _Job:
                 "kind": "independence", "method": res.method,
                 "n_functions": len(dec.texts), "functions": dec.texts,
                 "points": [sp.sstr(p) for p in res.points],
+                "points_latex": [sp.latex(p) for p in res.points],
             }
             if res.determinant is not None:
                 cert["determinant"] = sp.sstr(res.determinant)

@@ -488,13 +488,15 @@ def _continuous_on(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
                 return ok(base)
             if ex.is_integer:
                 return ok(base) and _sign_on(base, x, region) is not None
+            if _sign_on(base, x, region) == 1:
+                return ok(base)
             if ex.is_positive and base.is_nonnegative:
                 try:  # continuous at the (finitely many) zeros of the base
                     _real_zeros(base, x)
                 except ValueError:
                     return False
                 return ok(base)
-            return ok(base) and _sign_on(base, x, region) == 1
+            return False
         if e.func in _ANALYTIC_ON_R:
             return ok(e.args[0])
         if e.func in _INVERSE_DOMAINS:
