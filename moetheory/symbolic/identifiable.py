@@ -649,7 +649,9 @@ class _Job:
                 "relation_latex": " + ".join(rf"\left({sp.latex(c)}\right) {lab}"
                                              for c, _, lab, _ in nz),
                 "coefficients": {t: sp.sstr(c) for c, t, _, _ in nz},
-                "functions": {t: sp.sstr(f) for _, t, _, f in nz},
+                # d >= 2: the functions on the screening curve; the relation holds on R^d
+                ("functions" if dec.dimension == 1 else "functions_on_curve"):
+                    {t: sp.sstr(f) for _, t, _, f in nz},
                 "regions": [[sp.sstr(r.lower), sp.sstr(r.upper)] for r in res.regions],
                 "null_space_dimension_at_least": res.nullity,
                 "null_space_complete": res.null_space_complete,
