@@ -17,6 +17,7 @@ from moetheory.engine.runner import (
     SignalGuard,
     run_claims,
 )
+from moetheory.engine.shared import STORE_ENV, check_store
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -159,7 +160,8 @@ def verify(
     Raises
     ------
     ValueError
-        For a bad argument or an output path that cannot be written.
+        For a bad argument, an output path that cannot be written, or a
+        ``MOETHEORY_RUN_STORE`` that names a store others could write.
     moetheory.engine.runner.Interrupted
         On SIGINT, SIGTERM or SIGHUP, after the reports were written with
         ``complete: false``.
@@ -192,6 +194,8 @@ def verify(
     )
     if progress is not None and not isinstance(progress, bool):
         raise ValueError(f"progress must be True, False or None, got {progress!r}")
+    if STORE_ENV in os.environ:  # refused before any report is touched
+        check_store(os.environ[STORE_ENV])
     show_progress = sys.stderr.isatty() if progress is None else progress
     if settings.jobs > cpu_count() and scheduler is None:
         warnings.warn(
