@@ -21,8 +21,9 @@ What cannot be contained: a process started by another service on the check's be
 (``systemd-run``, ``at``, a daemon reached over a socket) is not a descendant; a process in
 uninterruptible sleep dies only when its I/O ends; a process that changes its user (a
 set-user-ID program) cannot be killed by an ordinary user; and when the supervisor itself is
-killed (``kill -9`` of its process group, the out-of-memory killer), processes that left the
-group are no longer tracked. Without ``/proc`` and ``prctl`` (not Linux) only the check's
+killed (by the out-of-memory killer, or by a signal from the check or from outside), the
+engine kills the check's process group, but processes that left the group are no longer
+tracked. Without ``/proc`` and ``prctl`` (not Linux) only the check's
 process group is killed.
 """
 
@@ -461,6 +462,7 @@ def supervise(work: Callable[[], object], cpu_limit: float | None, out: int, wat
                     data = data[os.write(out, data):]
                 except InterruptedError:
                     continue
+            os.close(out)  # the reader sees the end now, not once this process is torn down
     except BaseException:
         code = 70
     finally:

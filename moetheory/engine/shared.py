@@ -45,6 +45,7 @@ import mmap
 import os
 import pickle
 import shutil
+import socket
 import stat
 import struct
 import tempfile
@@ -111,8 +112,8 @@ def run_store() -> Iterator[Path]:
     when it is interrupted. A run killed by ``kill -9`` cannot remove it: its checks'
     supervisors do, and each run also removes, at its start, every store in the temporary
     directory that belongs to the user and whose run has ended (its PID is gone, or is
-    another process's: the store records the run's PID, start time and boot). A store whose
-    run cannot be judged (no record, another PID namespace) is left alone.
+    another process's: the store records the run's PID, start time, boot and host). A store
+    whose run cannot be judged (no record, another PID namespace or host) is left alone.
 
     Examples
     --------
@@ -209,7 +210,8 @@ def _pid_namespace() -> str | None:
 
 
 def _owner_record(pid: int) -> dict[str, Any]:
-    return {"pid": pid, "start": start_time(pid), "boot": boot_id(), "pidns": _pid_namespace()}
+    return {"pid": pid, "start": start_time(pid), "boot": boot_id(), "pidns": _pid_namespace(),
+            "host": socket.gethostname()}
 
 
 def _read_owner(store: Path) -> dict[str, Any] | None:
@@ -232,6 +234,8 @@ def _read_owner(store: Path) -> dict[str, Any] | None:
 
 def _run_ended(record: dict[str, Any]) -> bool:
     """Whether the run a store's record names has certainly ended."""
+    if record.get("host") not in (None, socket.gethostname()):
+        return False  # a temporary directory shared between machines: cannot tell
     boot = boot_id()
     if record.get("boot") is not None and boot is not None and record["boot"] != boot:
         return True  # the machine has rebooted since
@@ -385,7 +389,11 @@ def _through(root: Path, name: str, compute: Callable[[], Any], key: tuple[Any, 
     path = root / f"{digest}.pickle"
     if path.exists():  # complete: stored files appear by an atomic rename
         return _load(path)
-    with open(root / f"{digest}.lock", "a+b") as lock:
+    try:
+        lock = open(root / f"{digest}.lock", "a+b")  # (closed by the with below)
+    except OSError:  # the store is gone (its run was killed) or full: compute here
+        return compute()
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes or the process dies
         if path.exists():
             return _load(path)
