@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _processes import children
 
 from moetheory import CheckContext, Outcome, Verdict, verify
 from moetheory.engine import report as report_module
@@ -71,27 +72,13 @@ def old_reports(tmp_path: Path) -> tuple[Path, Path]:
     return j, m
 
 
-def _children() -> list[int]:
-    me = os.getpid()
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == me and fields[0] != "Z":
-                out.append(int(entry.name))
-    return out
-
-
 @pytest.fixture(autouse=True)
 def _no_leftover_children():  # type: ignore[no-untyped-def]
     yield
     deadline = time.time() + 5
-    while _children() and time.time() < deadline:
+    while children() and time.time() < deadline:
         time.sleep(0.05)
-    assert _children() == [], "a process outlived the test"
+    assert children() == [], "a process outlived the test"
 
 
 # -------------------------------------------------------------- 5. --scheduler

@@ -30,7 +30,7 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,10 +41,18 @@ class TimeLimitExceeded(TimeoutError):
     """Raised when the time limit of an enclosing :func:`time_limit` block has passed."""
 
 
+#: Makes the exception a block raises from its limit in seconds.
+ErrorFactory = Callable[[float], BaseException]
+
+
+def _default_error(limit: float) -> BaseException:
+    return TimeLimitExceeded(f"time limit of {_fmt(limit)} s reached")
+
+
 class _Local(threading.local):
     def __init__(self) -> None:
-        #: Active deadlines of this thread (monotonic seconds, limit), innermost last.
-        self.deadlines: list[tuple[float, float]] = []
+        #: Active deadlines of this thread (monotonic seconds, limit, error), innermost last.
+        self.deadlines: list[tuple[float, float, ErrorFactory]] = []
 
 
 _LOCAL = _Local()
@@ -52,11 +60,11 @@ _LOCAL = _Local()
 _SIGNAL_OWNER: list[bool] = []
 
 
-def _expired() -> tuple[float, float] | None:
+def _expired() -> BaseException | None:
     now = time.monotonic()
-    for deadline, limit in _LOCAL.deadlines:
+    for deadline, limit, error in _LOCAL.deadlines:
         if now >= deadline:
-            return deadline, limit
+            return error(limit)
     return None
 
 
@@ -66,18 +74,19 @@ def check_time() -> None:
     Raises
     ------
     TimeLimitExceeded
-        Once the earliest active deadline is over.
+        Once the earliest active deadline is over (or the exception that block's ``error``
+        makes).
     """
     hit = _expired()
     if hit is not None:
-        raise TimeLimitExceeded(f"time limit of {_fmt(hit[1])} s reached")
+        raise hit
 
 
 def remaining() -> float:
     """Seconds left before the earliest active deadline (``inf`` without one)."""
     if not _LOCAL.deadlines:
         return math.inf
-    return max(0.0, min(d for d, _ in _LOCAL.deadlines) - time.monotonic())
+    return max(0.0, min(d for d, _, _ in _LOCAL.deadlines) - time.monotonic())
 
 
 def _fmt(limit: float) -> str:
@@ -87,7 +96,7 @@ def _fmt(limit: float) -> str:
 def _on_alarm(signum: int, frame: Any) -> None:
     hit = _expired()
     if hit is not None:
-        raise TimeLimitExceeded(f"time limit of {_fmt(hit[1])} s reached")
+        raise hit
     _arm()
 
 
@@ -109,13 +118,17 @@ def _can_signal() -> bool:
 
 
 @contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
+def time_limit(seconds: float | None, error: ErrorFactory = _default_error) -> Iterator[None]:
     """Run the block under a wall-clock limit of ``seconds`` (``None`` or ``inf``: no limit).
 
     Parameters
     ----------
     seconds : float or None
         The limit, positive.
+    error : callable, optional
+        Makes the exception raised once this limit has passed, from the limit in seconds
+        (default: a :class:`TimeLimitExceeded` naming it). A :class:`BaseException` that is
+        not an ``Exception`` passes through ``except Exception`` blocks.
 
     Yields
     ------
@@ -134,7 +147,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         return
     if not seconds > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {seconds!r}")
-    entry = (time.monotonic() + seconds, float(seconds))
+    entry = (time.monotonic() + seconds, float(seconds), error)
     use_signal = _can_signal()
     _LOCAL.deadlines.append(entry)
     owner = False

@@ -982,13 +982,13 @@ def _value_matrix(evaluators: list[Callable[[Any], Any]], points: list[tuple[sp.
     return out
 
 
-def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], list[list[float]]]:
-    """Gauss-Jordan elimination with row pivoting in plain Python floats.
+def _elimination(rows: list[list[Any]], tol: Any) -> tuple[list[int], list[int], list[list[Any]]]:
+    """Gauss-Jordan elimination with row pivoting, pivots above ``tol`` in absolute value.
 
     Returns the pivot columns (the lexicographically first numerically independent columns),
     the pivot rows chosen for them, and the reduced rows (row i belongs to pivot column i).
-    Plain IEEE double arithmetic in CPython (no BLAS, no SIMD, no fused multiply-add), so
-    the result is the same on every machine.
+    Pure Python arithmetic on the entries as given (floats or mpmath numbers), so the
+    result is the same on every machine.
     """
     a = [list(r) for r in rows]
     m = len(a)
@@ -1001,38 +1001,7 @@ def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], l
         if r == m:
             break
         best = max(range(r, m), key=lambda i: (abs(a[i][c]), -row_ids[i]))
-        if abs(a[best][c]) <= _PIVOT_TOL:
-            continue
-        a[r], a[best] = a[best], a[r]
-        row_ids[r], row_ids[best] = row_ids[best], row_ids[r]
-        piv = a[r][c]
-        a[r] = [v / piv for v in a[r]]
-        for i in range(m):
-            if i != r and a[i][c] != 0.0:
-                f = a[i][c]
-                ai, ar = a[i], a[r]
-                a[i] = [ai[j] - f * ar[j] for j in range(n)]
-        pivots.append(c)
-        pivot_rows.append(row_ids[r])
-        r += 1
-    return pivots, pivot_rows, a[:r]
-
-
-def _mp_elimination(rows: list[list[Any]]) -> tuple[list[int], list[int], list[list[Any]]]:
-    """:func:`_float_elimination` in mpmath at the working precision (pure Python, so the
-    same on every machine), pivot threshold :data:`_PRECISE_PIVOT_TOL`."""
-    a = [list(r) for r in rows]
-    m = len(a)
-    n = len(a[0]) if a else 0
-    row_ids = list(range(m))
-    pivots: list[int] = []
-    pivot_rows: list[int] = []
-    r = 0
-    for c in range(n):
-        if r == m:
-            break
-        best = max(range(r, m), key=lambda i: (abs(a[i][c]), -row_ids[i]))
-        if abs(a[best][c]) <= _PRECISE_PIVOT_TOL:
+        if abs(a[best][c]) <= tol:
             continue
         a[r], a[best] = a[best], a[r]
         row_ids[r], row_ids[best] = row_ids[best], row_ids[r]
@@ -1047,6 +1016,18 @@ def _mp_elimination(rows: list[list[Any]]) -> tuple[list[int], list[int], list[l
         pivot_rows.append(row_ids[r])
         r += 1
     return pivots, pivot_rows, a[:r]
+
+
+def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], list[list[float]]]:
+    """:func:`_elimination` in plain IEEE double arithmetic in CPython (no BLAS, no SIMD, no
+    fused multiply-add), pivot threshold :data:`_PIVOT_TOL`."""
+    return _elimination(rows, _PIVOT_TOL)
+
+
+def _mp_elimination(rows: list[list[Any]]) -> tuple[list[int], list[int], list[list[Any]]]:
+    """:func:`_elimination` in mpmath at the working precision, pivot threshold
+    :data:`_PRECISE_PIVOT_TOL`."""
+    return _elimination(rows, _PRECISE_PIVOT_TOL)
 
 
 def _rational_guess(v: float) -> sp.Rational | None:
