@@ -292,6 +292,13 @@ def _page_read(app: Any, doctree: nodes.document) -> None:
     shutil.rmtree(page.folder, ignore_errors=True)
 
 
+def _clean_up(app: Any, exception: BaseException | None) -> None:
+    """Remove the working folders of pages whose reading stopped (a snippet failed)."""
+    for page in _PAGES.values():
+        shutil.rmtree(page.folder, ignore_errors=True)
+    _PAGES.clear()
+
+
 def _always_outdated(app: Any, env: Any, added: set[str], changed: set[str],
                      removed: set[str]) -> list[str]:
     """Pages with snippets are read at every build: their output is this code's."""
@@ -315,5 +322,6 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("env-get-outdated", _always_outdated)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
+    app.connect("build-finished", _clean_up)
     app.add_css_file("snippets.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
