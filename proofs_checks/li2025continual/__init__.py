@@ -5,6 +5,7 @@ from proofs_checks.li2025continual import (  # noqa: F401  (each module register
     experiments,
     forgetting,
     lemmas,
+    proof_facts,
     proofs,
     setup,
     training,
