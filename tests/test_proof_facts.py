@@ -157,23 +157,6 @@ def test_step_audit_runs_the_new_steps_in_proof_order() -> None:
     assert audit["Lemma 11"].evidence["steps"]["cl.lemma11.bernoulli-step"] == "proved"
 
 
-def test_hoeffding_fails_for_algorithm1_routing() -> None:
-    load_checks()
-    c = get_claim("cl.lemma8.hoeffding-step")
-    assert c.kind == "statistical" and c.sources[0].lines == (466, 468)
-    out = c.check(CheckContext("cl.lemma8.hoeffding-step", seed=3, alpha=0.0005))
-    assert out.verdict is Verdict.UNSUPPORTED, out.summary
-    bound = 2 * math.exp(-2 * 0.35**2 * 40)
-    for r in out.readings:
-        ev = r.evidence
-        assert ev["T1"] == 40 and ev["counts_at_least"] == 17
-        assert ev["hoeffding_bound"] == pytest.approx(bound)
-        # independent uniform routing would obey the bound by orders of magnitude
-        tail = sum(math.comb(40, k) * 0.05**k * 0.95 ** (40 - k) for k in range(17, 41))
-        assert ev["iid_uniform_tail_P(Bin(T1,1/M) >= k)"] == pytest.approx(tail, rel=1e-9)
-        assert tail < bound / 1000 < ev["per_expert_tail_estimate"]
-
-
 def test_barron_bound_without_radius_fails_for_one_logistic_unit() -> None:
     q = lambda u: mpmath.exp(-u**2 / 2)  # noqa: E731
     m1 = mpmath.quad(q, [0, 1])

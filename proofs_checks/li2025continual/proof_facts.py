@@ -5,10 +5,9 @@ The step checks of :mod:`.lemmas`, :mod:`.proofs` and :mod:`.training` read each
 this module checks the tools those steps lean on: that an orthogonal projection does not
 expand distances (in which norm), that an update stays within the spread of its targets,
 that a union of events may be bounded by a product, Bernoulli's inequality, a symmetry that
-makes every expert set equally likely, Hoeffding's inequality for history-dependent routing,
-and the invertibility behind the update (5). Each claim records its seed lines; the exact
-ones decide the fact by a counterexample with numbers or by a certificate, the statistical one
-(:func:`check_hoeffding_dependence`) by Algorithm 1's own exploration phase.
+makes every expert set equally likely, and the invertibility behind the update (5). Each
+claim records its seed lines and decides the fact by a counterexample with numbers or by a
+certificate.
 """
 
 from __future__ import annotations
@@ -16,31 +15,18 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 import mpmath
 import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict
-from moetheory.continual import simulate_many
-from moetheory.stats import (
-    MeanEstimate,
-    ReadingData,
-    at_most,
-    comparisons_markdown,
-    proportion_ci,
-    readings_outcome,
-)
-from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
+from proofs_checks.li2025continual._common import exact_claim
 from proofs_checks.li2025continual._exact import _out, _r
-from proofs_checks.li2025continual._simulation import grid_config
 
 __all__ = [
-    "HOEFFDING_SETTING",
     "check_bernoulli_step",
     "check_gram_invertible",
-    "check_hoeffding_dependence",
     "check_nonexpansive",
     "check_product_step",
     "check_symmetry_step",
@@ -377,96 +363,6 @@ def check_symmetry_step(ctx: CheckContext) -> Outcome:
         "signals give $1/N$, and then the events of different experts are dependent through "
         "the shared signals.",
     )
-
-
-# --------------------------------------------------------------------------------------
-# Lemma 8's Hoeffding step under Algorithm 1's own routing (statistical)
-# --------------------------------------------------------------------------------------
-
-#: The exploration phase tested: σ0 = 0.4, η = 0.5 (Figure 2), M = 20 experts, so
-#: T1 = ⌈M/η⌉ = 40 rounds, and the deviation ε = 0.35 (a count of at least 17 of 40).
-HOEFFDING_SETTING: dict[str, Any] = {"sigma0": 0.4, "eta": 0.5, "M": 20, "eps": Fraction(7, 20)}
-
-
-def _binomial_tail(T: int, p: Fraction, k: int) -> float:
-    return float(sum(Fraction(math.comb(T, j)) * p**j * (1 - p) ** (T - j)
-                     for j in range(k, T + 1)))
-
-
-@paper_claim(
-    "cl.lemma8.hoeffding-step",
-    statement=(
-        "Hoeffding's inequality gives P(|f_{T1}^{(m)} − 1/M| ≤ ε) ≥ 1 − 2exp(−2ε²T1) for the "
-        "share f_{T1}^{(m)} of the T1 exploration rounds that Algorithm 1 routes to expert m "
-        "(L466–468)."
-    ),
-    sources=src(466, 468),
-    covers=[],
-    reading=(
-        "Algorithm 1's exploration phase (σ0 = 0.4, η = 0.5, λ = σ0^1.25, N = 7 tasks, "
-        "M = 20 experts, T1 = 40), readings 'paper' and 'code': the per-expert tail "
-        "p = P(|f_{T1}^{(m)} − 1/M| > ε) at ε = 7/20 (a count of at least 17 of 40) against "
-        "2exp(−2ε²T1); p is bracketed by q/M ≤ p ≤ 2q/M with q the share of runs in which some "
-        "expert exceeds ε (at most two experts can take 17 of 40 rounds), q by a "
-        "Clopper-Pearson interval"
-    ),
-)
-def check_hoeffding_dependence(ctx: CheckContext) -> Outcome:
-    """Hoeffding's inequality needs independent rounds; Algorithm 1's routing depends on
-    the history (experts specialise), which fattens the tails of the shares."""
-    st = HOEFFDING_SETTING
-    M, eps_q = int(st["M"]), Fraction(st["eps"])
-    eps = float(eps_q)
-    readings = ("paper", "code")
-    alpha = ctx.alpha / len(readings)
-    sizes = {"paper": 8000, "code": 4000} if ctx.full else {"paper": 2000, "code": 600}
-    data: list[ReadingData] = []
-    text = {}
-    for i, reading in enumerate(readings):
-        cfg = grid_config(reading, float(st["sigma0"]), M=M, eta=float(st["eta"]))
-        cfg = cfg.replace(T=cfg.T1 + 1, terminate=False)
-        T1 = cfg.T1
-        R = sizes[reading]
-        seed = int(ctx.rng(i).integers(2**31))
-        res = simulate_many([cfg], R, seed)[0]
-        routed = res.expert[:, :T1]
-        counts = np.stack([(routed == m).sum(axis=1) for m in range(M)], axis=1)
-        # |count/T1 − 1/M| > ε in exact arithmetic: count >= k_min or count <= k_low
-        k_min = math.floor((eps_q + Fraction(1, M)) * T1) + 1
-        k_low = math.ceil((Fraction(1, M) - eps_q) * T1) - 1
-        beyond = (counts >= k_min) | (counts <= k_low)  # (R, M)
-        per_run = beyond.sum(axis=1)
-        runs_any = int((per_run > 0).sum())
-        q = proportion_ci(runs_any, R, alpha)
-        p_hat = float(per_run.mean() / M)
-        most = T1 // k_min if k_low < 0 else M  # experts beyond ε in one run, at most
-        est = MeanEstimate(p_hat, q.low / M, min(1.0, most * q.high / M), R, q.level,
-                           method="given", bounds=(0.0, 1.0))
-        bound = 2.0 * math.exp(-2.0 * eps**2 * T1)
-        iid = _binomial_tail(T1, Fraction(1, M), k_min)
-        comps = [at_most(f"P(|f − 1/M| > {eps}) <= 2exp(−2ε²T1), T1 = {T1}", est, bound)]
-        ev = {"replicates": R, "simulator_seed": seed, "T1": T1, "M": M, "eps": eps,
-              "counts_at_least": k_min,
-              "runs_with_an_expert_beyond": runs_any, "hoeffding_bound": bound,
-              "per_expert_tail_estimate": p_hat,
-              "iid_uniform_tail_P(Bin(T1,1/M) >= k)": iid,
-              "most_rounds_taken_by_one_expert": int(counts.max()),
-              "experts_beyond_in_one_run_at_most": most,
-              "interval_rule": "q/M <= p <= (that many)·q/M, q Clopper-Pearson at the "
-                               "reading's level"}
-        deriv = (
-            f"{R} runs of the exploration phase ({reading} reading): in {runs_any} of them "
-            f"some expert took at least {k_min} of the T1 = {T1} rounds (|f − 1/M| > {eps}). "
-            f"Hoeffding's bound for one expert is 2e^(−2ε²T1) = {bound:.3g}; independent "
-            f"uniform routing would give {iid:.3g}. Routing in Algorithm 1 depends on the "
-            "history (an expert that specialises in a task takes its later arrivals), so the "
-            "indicators are not independent and Hoeffding's inequality does not apply.\n\n"
-            + comparisons_markdown(comps)
-        )
-        data.append((reading, comps, ev, deriv))
-        text[reading] = (f"{reading} reading: per-expert tail at ε = {eps} against "
-                         f"Hoeffding's 2exp(−2ε²T1)")
-    return readings_outcome(data, text, alpha, ctx)
 
 
 # --------------------------------------------------------------------------------------
