@@ -38,7 +38,21 @@ __all__ = ["TimeLimitExceeded", "check_time", "remaining", "time_limit"]
 
 
 class TimeLimitExceeded(TimeoutError):
-    """Raised when the time limit of an enclosing :func:`time_limit` block has passed."""
+    """Raised when the time limit of an enclosing :func:`time_limit` block has passed.
+
+    See Also
+    --------
+    time_limit : the block that raises it.
+
+    Notes
+    -----
+    A :class:`TimeoutError`, so callers that already handle time-outs handle it too.
+
+    Examples
+    --------
+    >>> isinstance(TimeLimitExceeded("late"), TimeoutError)
+    True
+    """
 
 
 #: Makes the exception a block raises from its limit in seconds.
@@ -71,11 +85,29 @@ def _expired() -> BaseException | None:
 def check_time() -> None:
     """Raise :class:`TimeLimitExceeded` if an enclosing time limit has passed.
 
+    Returns
+    -------
+    None
+        When no active deadline has passed.
+
     Raises
     ------
     TimeLimitExceeded
         Once the earliest active deadline is over (or the exception that block's ``error``
         makes).
+
+    See Also
+    --------
+    time_limit, remaining
+
+    Notes
+    -----
+    The cooperative half of the limit: the engines call it between steps, so a limit holds
+    in a thread where no ``SIGALRM`` can be used.
+
+    Examples
+    --------
+    >>> check_time()  # no active limit: nothing happens
     """
     hit = _expired()
     if hit is not None:
@@ -83,7 +115,29 @@ def check_time() -> None:
 
 
 def remaining() -> float:
-    """Seconds left before the earliest active deadline (``inf`` without one)."""
+    """Seconds left before the earliest active deadline (``inf`` without one).
+
+    Returns
+    -------
+    float
+        At least 0; ``inf`` outside every :func:`time_limit` block.
+
+    See Also
+    --------
+    time_limit, check_time
+
+    Notes
+    -----
+    Lets a step size its own budget (e.g. a nested search) from what is left.
+
+    Examples
+    --------
+    >>> remaining()
+    inf
+    >>> with time_limit(60):
+    ...     0 < remaining() <= 60
+    True
+    """
     if not _LOCAL.deadlines:
         return math.inf
     return max(0.0, min(d for d, _, _ in _LOCAL.deadlines) - time.monotonic())
@@ -141,6 +195,20 @@ def time_limit(seconds: float | None, error: ErrorFactory = _default_error) -> I
         where it can be raised).
     ValueError
         If ``seconds`` is not positive.
+
+    See Also
+    --------
+    check_time, remaining
+
+    Notes
+    -----
+    Nested blocks keep every deadline; the earliest one raises (its own ``error``).
+
+    Examples
+    --------
+    >>> with time_limit(10):
+    ...     remaining() <= 10
+    True
     """
     if seconds is None or math.isinf(seconds):
         yield
