@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _processes import children, wait_gone, wait_group_gone
+from _runs import OLD_REPORT
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim, verify
 from moetheory.engine import registry
@@ -38,7 +39,6 @@ from moetheory.engine.runner import (
 from moetheory.stats import FAMILY_ALPHA
 
 IS_ROOT = os.geteuid() == 0
-OLD_REPORT = '{"old": "report from an earlier run"}\n'
 
 
 # ------------------------------------------------------------------------ helpers
@@ -46,14 +46,6 @@ OLD_REPORT = '{"old": "report from an earlier run"}\n'
 
 def _proved(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.PROVED, "trivially", {"x": 1})
-
-
-def _marker_check(path: Path):  # type: ignore[no-untyped-def]
-    def check(ctx: CheckContext) -> Outcome:
-        path.write_text("ran")
-        return Outcome(Verdict.PROVED, "ran")
-
-    return check
 
 
 def _one_line(text: str) -> str:
@@ -67,23 +59,6 @@ def _one_line(text: str) -> str:
 def _no_leftover_children():  # type: ignore[no-untyped-def]
     yield
     assert wait_gone(children(), 5.0) == [], "a check process outlived the run"
-
-
-@pytest.fixture
-def marker(temp_claims, tmp_path: Path) -> Path:
-    """A claim ``test.marker`` whose check leaves a file behind when it runs."""
-    path = tmp_path / "ran"
-    temp_claims("test.marker", _marker_check(path))
-    return path
-
-
-@pytest.fixture
-def old_reports(tmp_path: Path) -> tuple[Path, Path]:
-    """A JSON and a Markdown report left by an earlier run."""
-    j, m = tmp_path / "old.json", tmp_path / "old.md"
-    j.write_text(OLD_REPORT)
-    m.write_text(OLD_REPORT)
-    return j, m
 
 
 # ----------------------------------------------------- command-line option parsing

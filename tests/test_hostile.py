@@ -23,12 +23,11 @@ from pathlib import Path
 
 import pytest
 from _processes import children
+from _runs import OLD_REPORT, marker_check
 
 from moetheory import CheckContext, Outcome, Verdict, verify
 from moetheory.engine import report as report_module
 from moetheory.engine.cli import main
-
-OLD = '{"old": "report from an earlier run"}\n'
 
 #: What must never reach a terminal from a report: C0 but newline and tab, DEL, C1,
 #: line/paragraph separators, bidirectional controls.
@@ -46,30 +45,6 @@ def _one_line(text: str) -> str:
 
 def _proved(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.PROVED, "trivially", {"x": 1})
-
-
-def _marker_check(path: Path):  # type: ignore[no-untyped-def]
-    def check(ctx: CheckContext) -> Outcome:
-        with open(path, "a") as fh:
-            fh.write(ctx.claim_id + "\n")
-        return Outcome(Verdict.PROVED, "ran")
-
-    return check
-
-
-@pytest.fixture
-def marker(temp_claims, tmp_path: Path) -> Path:
-    path = tmp_path / "ran"
-    temp_claims("test.marker", _marker_check(path))
-    return path
-
-
-@pytest.fixture
-def old_reports(tmp_path: Path) -> tuple[Path, Path]:
-    j, m = tmp_path / "old.json", tmp_path / "old.md"
-    j.write_text(OLD)
-    m.write_text(OLD)
-    return j, m
 
 
 @pytest.fixture(autouse=True)
@@ -122,7 +97,7 @@ def test_a_wrong_scheduler_is_one_line_exit_2_and_the_reports_are_untouched(
     assert "--scheduler" in line and problem in line
     assert took < 8, f"{took:.1f} s to refuse a wrong scheduler"
     assert not marker.exists()
-    assert j.read_text() == OLD and m.read_text() == OLD
+    assert j.read_text() == OLD_REPORT and m.read_text() == OLD_REPORT
 
 
 def test_verify_checks_the_scheduler_before_it_touches_a_report(
@@ -134,7 +109,7 @@ def test_verify_checks_the_scheduler_before_it_touches_a_report(
     with pytest.raises(ValueError, match=r"^scheduler .*no answer") as exc:
         verify(["test.marker"], json_path=j, markdown_path=m, scheduler=silent_scheduler)
     assert "\n" not in str(exc.value)
-    assert j.read_text() == OLD and m.read_text() == OLD
+    assert j.read_text() == OLD_REPORT and m.read_text() == OLD_REPORT
     assert not marker.exists()
 
 
@@ -364,9 +339,9 @@ def test_a_full_disk_does_not_stop_the_run(temp_claims, tmp_path, capsys,
                                            monkeypatch) -> None:
     ran = tmp_path / "ran"
     for i in range(6):
-        temp_claims(f"test.disk{i}", _marker_check(ran))
+        temp_claims(f"test.disk{i}", marker_check(ran))
     j, m = tmp_path / "r.json", tmp_path / "r.md"
-    j.write_text(OLD)
+    j.write_text(OLD_REPORT)
     failed = _failing_writes(monkeypatch, "r.json")
     rc = main(["verify", "--only", "test.disk*", "--no-progress", "--json", str(j),
                "--markdown", str(m)])
