@@ -112,14 +112,16 @@ Scope = Any  # "all" | {"min": m} | {"min": m, "and": [...]} | list[int]
 # --------------------------------------------------------------------------------------------
 # results
 # --------------------------------------------------------------------------------------------
-def _scope_text(scope: Scope) -> str:
-    """``"all"`` → "every d ≥ 1", ``{"min": 2}`` → "every d ≥ 2", ``[1, 2]`` → "d = 1, 2"."""
+def _scope_text(scope: Scope, latex: bool = False) -> str:
+    """``"all"`` → "every d ≥ 1", ``{"min": 2}`` → "every d ≥ 2", ``[1, 2]`` → "d = 1, 2"
+    (with ``latex``, each formula in ``$…$``; the atlas's cells use that form)."""
+    m, ge = ("$", "\\ge") if latex else ("", ">=")
     if scope == "all":
-        return "every d >= 1"
+        return f"every {m}d {ge} 1{m}"
     if isinstance(scope, dict):
-        extra = f" and d = {', '.join(map(str, scope['and']))}" if scope.get("and") else ""
-        return f"every d >= {scope['min']}{extra}"
-    return "d = " + ", ".join(map(str, scope)) if scope else "no dimension"
+        extra = f" and {m}d = {', '.join(map(str, scope['and']))}{m}" if scope.get("and") else ""
+        return f"every {m}d {ge} {scope['min']}{m}{extra}"
+    return f"{m}d = " + ", ".join(map(str, scope)) + m if scope else "no dimension"
 
 
 def _scope_latex(scope: Scope) -> str:
