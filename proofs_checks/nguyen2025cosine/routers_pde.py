@@ -465,13 +465,14 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
     statement=(
         "Router code in practice normalises with a clamp, v / max(‖v‖, ε) (PyTorch's "
         "`F.normalize`), or with an additive ε, v / (‖v‖ + ε), on the expert embedding only, the "
-        "token only, or both. For each of these six variants, does (4) hold, and where?"
+        "token only, or both: six variants of the router, each with its own (possibly empty) set "
+        "where (4) holds."
     ),
     statement_latex=(
         r"Router code in practice normalises with a clamp, $v / \max(\lVert v\rVert, "
         r"\varepsilon)$ (PyTorch's `F.normalize`), or with an additive $\varepsilon$, $v / "
         r"(\lVert v\rVert + \varepsilon)$, on the expert embedding only, the token only, or both. "
-        "For each of these six variants, does (4) hold, and where?"
+        "Six variants of the router, each with its own (possibly empty) set where (4) holds."
     ),
     sources={"002_ed39350ac6d6e1c0.txt": [96, 110]},
     covers=[],
