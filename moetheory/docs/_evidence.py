@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from moetheory.docs._equations import tex_ok
 from moetheory.docs._markup import (
+    _code,
     _download,
     _fence,
     _list_table,
@@ -38,7 +41,25 @@ def _scalar_cell(value: Any) -> str | None:
         return {"nan": "NaN", "inf": "$\\infty$", "-inf": "$-\\infty$"}[value]
     if "\n" in value or len(value) > 240:
         return None
+    if _is_latex(value):
+        return "$" + " ".join(value.split()).replace("|", "\\vert ") + "$"
     return _text(value, cell=True)
+
+
+def _is_latex(value: str) -> bool:
+    """A string that is a LaTeX formula (SymPy's printing of one), not prose."""
+    return "$" not in value and bool(re.search(r"\\[A-Za-z]{2,}|[_^]\{", value)) and tex_ok(
+        value) and not re.search(r"[A-Za-z]{4,}\s+[A-Za-z]{4,}", re.sub(
+            r"\\(?:text|mathrm|operatorname)\{[^{}]*\}|\\[A-Za-z]+", " ", value))
+
+
+def _key(key: str) -> str:
+    """An evidence key: an identifier as code, a description as text (formulas typeset)."""
+    parts = key.split(" › ")
+    return " › ".join(
+        _code(p) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) and "_" in p else _text(p, True)
+        for p in parts
+    )
 
 
 def _cell(value: Any) -> str | None:
@@ -141,7 +162,7 @@ def render_evidence(
     for key, value in _flatten(evidence):
         cell = _cell(value)
         if cell is not None:
-            rows.append((_text(key, cell=True), cell))
+            rows.append((_key(key), cell))
         elif _is_symbolic(value):
             long_formulas.append((key, value["latex"]))
         else:
@@ -151,7 +172,7 @@ def render_evidence(
         lines += _list_table(("evidence", "value"), rows, "30 70", "evidence")
         lines.append("")
     for key, latex in long_formulas:
-        lines += [f"{_text(key)}:", "", "$$", *latex.splitlines(), "$$", ""]
+        lines += [f"{_key(key)}:", "", "$$", *latex.splitlines(), "$$", ""]
     if json_link is not None:
         if folded:
             lines += [f"{folded} further item(s) are in the raw evidence.", ""]
