@@ -247,8 +247,8 @@ def _numbers(text: str) -> list[float]:
             out.append(float(mantissa) * 10 ** int(exp))
         else:
             out.append(float(token))
-    if "\\infty" in text:
-        out.append(-math.inf if "-\\infty" in text.replace(" ", "") else math.inf)
+    for m in re.finditer(r"([-−]?)\s*\\infty", text):
+        out.append(-math.inf if m.group(1) else math.inf)
     return out
 
 

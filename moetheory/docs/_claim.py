@@ -19,6 +19,7 @@ from moetheory.docs._markup import (
     _list_table,
     _nowrap,
     _number,
+    _summary,
     _text,
     _verdict,
 )
@@ -70,6 +71,7 @@ def _readings_block(
     shown: str = "",
     entry: Mapping[str, Any] | None = None,
     shown_comparisons: Sequence[Mapping[str, Any]] = (),
+    rules_shown: set[str] | None = None,
 ) -> list[str]:
     entry = entry or {}
     lines = ["```{rubric} Other readings", "```", ""]
@@ -112,7 +114,8 @@ def _readings_block(
             lines += ["Its comparisons are those in the table above.", ""]
         elif comparisons:
             lines += [*render_comparisons(comparisons, entry.get("claim_seed"), None,
-                                          f"Comparisons of reading {_code(r['name'])}"), ""]
+                                          f"Comparisons of reading {_code(r['name'])}",
+                                          rules_shown), ""]
         if json_link is None:
             lines += [
                 render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
@@ -305,20 +308,22 @@ def render_claim(
         "",
         "</details>",
         "",
-        f"**Verdict: {_text(entry['verdict'])}.** "
-        + _latex_text(entry.get("summary_latex") or "", entry["summary"]),
+        f"**Verdict: {_text(entry['verdict'])}.** " + _summary(entry),
         "",
         " · ".join(meta),
         "",
     ]
+    rules_shown: set[str] = set()  # each rule in words once per claim
     if claim_comparisons:
-        lines += [*render_comparisons(claim_comparisons, entry.get("claim_seed"), None, title),
-                  ""]
-    lines += [render_evidence(entry.get("evidence") or {}, json_link=link), ""]
+        lines += [*render_comparisons(claim_comparisons, entry.get("claim_seed"), None, title,
+                                      rules_shown), ""]
+    if entry.get("evidence") or not readings:  # else the readings hold the evidence
+        lines += [render_evidence(entry.get("evidence") or {}, json_link=link), ""]
     lines += _history(entry)
     lines += _relations(entry)
     if readings:
-        lines += _readings_block(readings, link, derivation, entry, claim_comparisons)
+        lines += _readings_block(readings, link, derivation, entry, claim_comparisons,
+                                 rules_shown)
     lines += _figures(entry, figures or {})
     return "\n".join(lines).rstrip() + "\n"
 

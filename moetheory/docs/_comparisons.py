@@ -117,6 +117,7 @@ def render_comparisons(
     claim_seed: int | None,
     master_seed: int | None = None,
     title: str = "Comparisons",
+    rules_shown: set[str] | None = None,
 ) -> list[str]:
     """A typeset table of statistical comparisons, one row each, and the rules it uses.
 
@@ -130,6 +131,9 @@ def render_comparisons(
         The run's master seed.
     title : str
         The table's caption (plain text), before the seeds.
+    rules_shown : set of str, optional
+        Rules already written under an earlier table of the same claim: not repeated
+        (updated in place).
 
     Returns
     -------
@@ -161,14 +165,15 @@ def render_comparisons(
     own: dict[str, str] = {}  # a check's own rule text -> its letter
     for c in comparisons:
         rule = str(c["rule"])
-        if rule not in RULES_LATEX and rule not in own:
+        if rule.strip() and rule not in RULES_LATEX and rule not in own:
             own[rule] = "abcdefghijklmnopqrstuvwxyz"[len(own) % 26]
         alpha = c.get("alpha")
         if alpha is None and isinstance(c.get("ci_level"), int | float):
             alpha = 1 - c["ci_level"]
         rows.append((
             _text(c.get("label") or "—", cell=True),
-            f"`{c['rule']}`" if str(c["rule"]) in RULES_LATEX else f"rule ({own[str(c['rule'])]})",
+            f"`{c['rule']}`" if str(c["rule"]) in RULES_LATEX
+            else f"rule ({own[str(c['rule'])]})" if str(c["rule"]).strip() else "—",
             _estimate(c),
             _interval(c),
             _number(c.get("n")),
@@ -187,9 +192,11 @@ def render_comparisons(
     # a tilde fence: its title may hold code spans (a backtick fence's may not)
     lines[0] = f"~~~{{list-table}} {caption}"
     lines[-1] = "~~~"
-    used = sorted({str(c["rule"]) for c in comparisons} & set(RULES_LATEX))
+    shown = rules_shown if rules_shown is not None else set()
+    used = sorted({str(c["rule"]) for c in comparisons} & set(RULES_LATEX) - shown)
     notes = [f"`{r}`: {RULES_LATEX[r]}" for r in used]
     notes += [f"({letter}) {_text(rule)}" for rule, letter in own.items()]
+    shown.update(used)
     if notes:
         lines += ["", "Rules: " + "; ".join(notes) + "."]
     return lines

@@ -57,7 +57,8 @@ def _key(key: str) -> str:
     """An evidence key: an identifier as code, a description as text (formulas typeset)."""
     parts = key.split(" › ")
     return " › ".join(
-        _code(p) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) and "_" in p else _text(p, True)
+        _code(p) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", p) and re.search(r"[_\-.]", p)
+        else _text(p, True)
         for p in parts
     )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,21 @@ def _latex_text(latex: str, plain: str, cell: bool = False) -> str:
     if latex and latex.count("$") % 2 == 0:
         return _inline(latex, markdown=True, cell=cell)
     return _text(plain, cell)
+
+
+def _summary(entry: Mapping[str, Any], cell: bool = False) -> str:
+    """A claim's (or a reading's) summary; a leading reading name (``literal: …``, as
+    :meth:`~moetheory.engine.verdicts.Outcome.from_readings` writes it) set as code."""
+    latex, plain = entry.get("summary_latex") or "", str(entry.get("summary", ""))
+    readings = entry.get("readings") or []
+    name = str(readings[0].get("name", "")) if readings else ""
+    if name:
+        for text, is_latex in ((latex, True), (plain, False)):
+            if text and text.startswith(f"{name}: "):
+                rest = text[len(name) + 2:]
+                return f"{_code(name)}: " + (_latex_text(rest, plain[len(name) + 2:], cell)
+                                              if is_latex else _text(rest, cell))
+    return _latex_text(latex, plain, cell)
 
 
 def _code(value: str) -> str:

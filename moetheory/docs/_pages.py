@@ -14,10 +14,10 @@ from moetheory.docs._claim import render_claim
 from moetheory.docs._markup import (
     _cite,
     _code,
-    _latex_text,
     _list_table,
     _nowrap,
     _number,
+    _summary,
     _text,
     _verdict,
 )
@@ -59,7 +59,7 @@ def _verdict_table(entries: Sequence[Mapping[str, Any]], other_pages: bool = Fal
                 f"[{_code(e['id'])}]({_page_of(e) if other_pages else ''}"
                 f"#{claim_anchor(e['id'])})",
                 _verdict(e["verdict"]),
-                _latex_text(e.get("summary_latex") or "", e["summary"], cell=True),
+                _summary(e, cell=True),
             )
             for e in entries
         ],

@@ -194,7 +194,9 @@ def _ident_role(name: str) -> str:
             return "strong"  # eta_i, W1_1, L_loc
         if letters in _FUNCTIONS and all(len(x) <= 2 or x.startswith("{") for x in subs):
             return "strong"  # max_m, sup_x, softmax_i
-        return "code"  # voronoi_l1, max_iter, at_most
+        if len(letters) <= 2 and not any(re.fullmatch(r"[A-Za-z]{3,}\d*", x) for x in subs):
+            return "strong"  # da_1 in dh/da_1
+        return "code"  # voronoi_l1, max_iter, at_most, lm_tol
     bare = "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c))
     if bare != name and len(bare) == 1:
         return "strong"  # x̂, H̃, ū
@@ -286,9 +288,10 @@ def _mark_word_atoms(elements: Sequence[_El]) -> None:
         if e.kind == "prime" and not (before is not None and before.kind in (
                 "ident", "greek", "sub", "subscript")):
             e.kind = "other"  # a quote, not a prime
-        if e.kind == "op" and e.text == "^" and before is not None and before.kind == "ident" \
-                and len(before.text) == 1 and (after is None or after.kind in ("ws", "other")):
-            e.kind = "hat"  # p^ : the estimate of p
+        if e.kind == "op" and e.text in ("^", "~") and before is not None and before.kind == \
+                "ident" and len(before.text) == 1 and (after is None or after.kind in ("ws",
+                                                                                    "other")):
+            e.kind = "hat" if e.text == "^" else "tilde"  # p^, H~: the estimate, the variant
         if e.kind != "ident" or _ident_role(e.text) != "word":
             continue
         if len(e.text) <= 3 and e.text.isascii() and e.text.isalpha() and any(
@@ -336,7 +339,7 @@ def _strong(e: _El) -> bool:
         return _role(e) == "strong"
     if e.kind == "group":
         return e.maths and (e.text in ("|", "‖", "||") or _signal(e.children))
-    return e.kind in ("greek", "sym", "sup", "sub", "subscript", "star", "hat")
+    return e.kind in ("greek", "sym", "sup", "sub", "subscript", "star", "hat", "tilde")
 
 
 def _signal(elements: Sequence[_El]) -> bool:
@@ -394,9 +397,9 @@ def _run_end(elements: Sequence[_El], start: int, inside: bool) -> int:
                         continue
                 break
             prev_ok = _operand(before) or before.kind in ("sup", "sub", "subscript", "prime",
-                                                          "star", "hat")
-            if before.kind == "num" and nxt.kind == "group":
-                break  # "= 1 (d = 2)": a remark in brackets, not a product
+                                                          "star", "hat", "tilde")
+            if before.kind == "num" and (nxt.kind == "group" or "." in before.text):
+                break  # "= 1 (d = 2)", "under 1.3 ∂E/∂z": a remark, a reference
             if prev_ok and _operand(nxt) and (nxt.kind != "num" or _role_is(before, "func")) and (
                 _strong(before) or _strong(nxt) or before.kind in ("sup", "sub", "subscript")
                 or _role_is(before, "func") or _role_is(nxt, "func")
@@ -421,7 +424,7 @@ def _run_end(elements: Sequence[_El], start: int, inside: bool) -> int:
                 k += 1
                 continue
             break
-        if e.kind in ("sup", "sub", "subscript", "prime", "star", "hat"):
+        if e.kind in ("sup", "sub", "subscript", "prime", "star", "hat", "tilde"):
             k += 1
             last = k
             continue
@@ -616,8 +619,8 @@ def _latex(elements: Sequence[_El], inside: bool = False) -> str:
                     out.append(" ")
                 continue
             latex = (" ".join(e.text) if e.product else _ident_latex(e.text, called=True))
-            if nxt is not None and nxt.kind == "hat":
-                latex = rf"\hat{{{latex}}}"
+            if nxt is not None and nxt.kind in ("hat", "tilde"):
+                latex = rf"\{nxt.kind}{{{latex}}}"
             if e.text == "sqrt" and nxt is not None and nxt.kind == "group":
                 out.append(r"\sqrt{" + _latex(nxt.children, True) + "}")
                 k += 2
@@ -648,7 +651,7 @@ def _latex(elements: Sequence[_El], inside: bool = False) -> str:
             out.append("'" * len(e.text))
         elif e.kind == "star":
             out.append("^{*}")
-        elif e.kind == "hat":
+        elif e.kind in ("hat", "tilde"):
             pass  # written with its symbol
         elif e.kind == "sym":
             latex = _SYMBOLS[e.text]
@@ -772,8 +775,12 @@ def _escape(text: str, markdown: bool) -> str:
 
 
 def _maths(latex: str, cell: bool) -> str:
+    r"""``$latex$``; in a table cell its pipes, which would end the cell, as ``\Vert`` and
+    ``\vert``."""
     latex = latex.strip()
-    return "$" + (latex.replace("|", r"\vert ") if cell else latex) + "$"
+    if cell:
+        latex = re.sub(r"(?<!\\)\|", r"\\vert ", latex.replace("\\|", "\\Vert ")).strip()
+    return "$" + latex + "$"
 
 
 _TAG = re.compile(r"(</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)")
