@@ -186,7 +186,7 @@ def render_comparisons(
         ("comparison", "rule", "estimate", "interval", "$n$", "claimed value", "tolerance",
          "$\\alpha$", "verdict"),
         rows,
-        "18 9 9 17 6 9 9 11 12",
+        "auto",
         "comparisons",
     )
     # a tilde fence: its title may hold code spans (a backtick fence's may not)

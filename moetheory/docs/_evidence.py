@@ -36,7 +36,12 @@ def _scalar_cell(value: Any) -> str | None:
     if value is None:
         return "—"
     if isinstance(value, bool | int | float):
-        return _nowrap(_number(value))
+        text = html.escape(_number(value))
+        if not isinstance(value, bool):  # a true minus; a power of ten as a superscript
+            text = re.sub(r"e([-+]?)0*(\d+)$", lambda m: " × 10<sup>" + (
+                "−" if m.group(1) == "-" else "") + m.group(2) + "</sup>", text)
+            text = text.replace("-", "−")
+        return f'<span class="nowrap">{text}</span>'
     if value in ("nan", "inf", "-inf"):
         return {"nan": "NaN", "inf": "$\\infty$", "-inf": "$-\\infty$"}[value]
     if "\n" in value or len(value) > 240:

@@ -206,6 +206,8 @@ def _ident_role(name: str) -> str:
     core = core[:-4] if core.endswith("star") else core
     if core in _GREEK_NAMES:  # etahat, etastar (not "what", "that")
         return "strong"
+    if letters == "L" and len(digits) >= 2:
+        return "word"  # a line of a seed: (L195), 002 L56
     if len(letters) == 1 and letters.isascii():
         return "strong" if 0 < len(digits) <= 2 else ("atom" if not digits else "word")
     if name in _FUNCTIONS:
