@@ -71,6 +71,39 @@ def test_formula_latex_is_well_formed() -> None:
         assert "$" not in latex
 
 
+def _double_scripts(tokens: list) -> bool:
+    last = ""
+    k = 0
+    while k < len(tokens):
+        t = tokens[k]
+        if isinstance(t, list):
+            if _double_scripts(t):
+                return True
+            last = ""
+        elif t in ("_", "^"):
+            if t == last:
+                return True
+            last = t
+            k += 2
+            continue
+        elif t == "'" and last == "^":
+            return True
+        elif t != " ":
+            last = ""
+        k += 1
+    return False
+
+
+@pytest.mark.parametrize("text", ["‖θ_T1^m − θ_T1^m'‖∞", "π_1π_2 ≈ 1/4", "Σ_iX_{t,i} = (1, -1)",
+                                  "∂²H/∂β1_i∂b = ∂H/∂a_i", "x_1_2 and x^2^3", "w_n'^2"])
+def test_no_formula_has_a_double_script(text: str) -> None:
+    """MathJax refuses ``x_{1}_{i}`` and ``θ^{m}'`` (found by the browser check)."""
+    from moetheory.docs._prose import _tex_tokens
+
+    for latex in re.findall(r"\$([^$]+)\$", prose_myst(text)):
+        assert not _double_scripts(_tex_tokens(latex)[0]), (text, latex)
+
+
 def test_two_formulas_never_touch() -> None:
     # "$a$$b$" would read as a display
     for text in ("x$y$", "$a$ eta1", "‖θ‖∞‖Δv‖∞", "k*=2,K=2"):

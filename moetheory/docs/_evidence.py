@@ -14,7 +14,6 @@ from moetheory.docs._markup import (
     _download,
     _fence,
     _list_table,
-    _nowrap,
     _number,
     _strip_paths,
     _text,

@@ -116,12 +116,12 @@ _TOKEN = re.compile(
    |(?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)
    |(?P<ident>[{_LETTER}][{_LETTER}0-9\u0300-\u036f]*
         (?:_(?:\{{(?:[^{{}}]|\{{[^{{}}]*\}})*\}}|\((?:[^()\s]|\([^()]*\))*\)
-              |[A-Za-z0-9α-ωΑ-Ω]+))*)
+              |[A-Za-z0-9]+|[α-ωΑ-Ω]))*)
    |(?P<greek>[α-ωΑ-Ωϵϑϕϱς][\u0300-\u036f]*)
    |(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ]+)
    |(?P<sub>[₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₘₙₒₚᵣₛₜᵤᵥₓ]+)
    |(?P<subscript>_(?:\{{(?:[^{{}}]|\{{[^{{}}]*\}})*\}}|\((?:[^()\s]|\([^()]*\))*\)
-                     |[A-Za-z0-9α-ωΑ-Ω]+))
+                     |[A-Za-z0-9]+|[α-ωΑ-Ω]))
    |(?P<bar>\|\||[|‖∣])
    |(?P<op>\*\*|!=|<=|>=|->|=>|\.\.\.|\.\.|[=<>+\-−*/^·×±∓≤≥≠≈→←⇒⇔∈∉⊂⊆∪∩∼~≡≪≫∝∘∖…↦⊗⊙∧∨])
    |(?P<open>[(\[{{⟨⌈⌊])
@@ -719,6 +719,82 @@ def _latex(elements: Sequence[_El], inside: bool = False) -> str:
     return re.sub(r" {2,}", " ", latex).strip() if not inside else re.sub(r" {2,}", " ", latex)
 
 
+def _tex_tokens(latex: str, i: int = 0) -> tuple[list[str | list], int]:
+    """LaTeX as tokens (commands, characters) and brace groups (nested lists)."""
+    out: list[str | list] = []
+    while i < len(latex):
+        c = latex[i]
+        if c == "{":
+            inner, i = _tex_tokens(latex, i + 1)
+            out.append(inner)
+            continue
+        if c == "}":
+            return out, i + 1
+        if c == "\\":
+            m = re.match(r"\\(?:[A-Za-z]+|.)", latex[i:])
+            token = m.group() if m else "\\"
+            out.append(token)
+            i += len(token)
+            continue
+        out.append(c)
+        i += 1
+    return out, i
+
+
+def _tex_text(tokens: Sequence[str | list]) -> str:
+    return "".join("{" + _tex_text(t) + "}" if isinstance(t, list) else t for t in tokens)
+
+
+def _fix_scripts(latex: str) -> str:
+    r"""LaTeX that MathJax can read whatever the text it came from: two subscripts in a row
+    merge (``x_{1}_{i}`` → ``x_{1,i}``), a prime after a superscript goes inside it
+    (``θ^{m}'`` → ``θ^{m'}``), a second superscript gets an empty base.
+
+    Examples
+    --------
+    >>> _fix_scripts(r"\beta_{1}_{i} + \theta^{m}' + x^{2}^{3}")
+    "\\beta_{1,i} + \\theta^{m'} + x^{2}{}^{3}"
+    """
+    tokens, _ = _tex_tokens(latex)
+    return _tex_text(_fix_tokens(tokens))
+
+
+def _fix_tokens(tokens: list[str | list]) -> list[str | list]:
+    out: list[str | list] = []
+    last = ""  # the script just closed: "_" or "^"
+    k = 0
+    while k < len(tokens):
+        t = tokens[k]
+        if isinstance(t, list):
+            out.append(_fix_tokens(t))
+            k += 1
+            last = ""
+            continue
+        if t in ("_", "^") and k + 1 < len(tokens):
+            arg = tokens[k + 1]
+            arg = _fix_tokens(arg) if isinstance(arg, list) else [arg]
+            if last == t == "_":
+                prev = out[-1]
+                out[-1] = [*(prev if isinstance(prev, list) else [prev]), ",", *arg]
+            elif last == t == "^":
+                out += [[], t, arg]
+            else:
+                out += [t, arg]
+            last = t
+            k += 2
+            continue
+        if t == "'" and last == "^":
+            prev = out[-1]
+            out[-1] = [*(prev if isinstance(prev, list) else [prev]), "'"]
+            k += 1
+            continue
+        if t != " ":
+            last = "" if t not in ("'",) else last
+        out.append(t)
+        k += 1
+    return out
+
+
 def _escape_tex(text: str) -> str:
     return "".join("\\" + c if c in "#$%&_{}" else r"\backslash " if c == "\\" else
                    r"\text{" + c + "}" if ord(c) > 127 else c for c in text)
@@ -779,7 +855,7 @@ def _escape(text: str, markdown: bool) -> str:
 def _maths(latex: str, cell: bool) -> str:
     r"""``$latex$``; in a table cell its pipes, which would end the cell, as ``\Vert`` and
     ``\vert``."""
-    latex = latex.strip()
+    latex = _fix_scripts(latex.strip())
     if cell:
         latex = re.sub(r"(?<!\\)\|", r"\\vert ", latex.replace("\\|", "\\Vert ")).strip()
     return "$" + latex + "$"
