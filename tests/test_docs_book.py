@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
          [r"\tau_{1}\cdot u/((n_{b} + \tau_{1})^{2}\cdot (n_{x} + \tau_{2})) \to \infty"]),
         ("at d = 1, k = 2: 20 functions", ["d = 1", "k = 2"]),
         ("x ≤ 1 and E[lhs]=1.322", [r"x \le 1", r"E[\mathrm{lhs}]=1.322"]),
+        ("sup ‖∇_β1 s̃‖ = 1/τ2", [r"\|\nabla _{\beta_{1}} \tilde{s}\| = 1/\tau_{2}"]),
     ],
 )
 def test_formulas_in_plain_text_are_typeset(text: str, formulas: list[str]) -> None:
