@@ -49,6 +49,17 @@ def comparisons_of(value: Any) -> Iterator[Mapping[str, Any]]:
         Each mapping holding a comparison's keys (rule, estimate, ci, reference,
         tolerance, verdict).
 
+    See Also
+    --------
+    moetheory.stats.Comparison.to_dict : what a check's evidence holds for each.
+    render_comparisons : their table.
+
+    Notes
+    -----
+    A comparison is recognised by its keys, wherever a check put it (a list under
+    ``comparisons``, a reading's ``monte_carlo`` rows, a nested ``comparison``); one
+    nested in another is not looked into.
+
     Examples
     --------
     >>> ev = {"a": [{"rule": "at-most", "estimate": 1.0, "ci": [0.5, 1.5], "n": 9,
@@ -143,6 +154,18 @@ def render_comparisons(
         :math:`\\alpha` (one minus the interval's level) and verdict, captioned with the
         seeds; then each rule used, in words (a check's own rule once, by its letter).
         Empty without comparisons.
+
+    See Also
+    --------
+    comparisons_of : the comparisons of a piece of evidence.
+    moetheory.stats.RULES : the rules, as the engine states them.
+
+    Notes
+    -----
+    Numbers are shown to four significant digits with a true minus sign and powers of ten
+    as superscripts: they are numbers, not formulas, so they carry no MathJax and the
+    tables stay light. A comparison left undecided shows "—" and its reason; a report's
+    non-finite numbers (``"nan"``, ``"inf"``) show as NaN and ∞.
 
     Examples
     --------

@@ -30,7 +30,35 @@ __all__ = ["Equation", "paper_equations", "tex_ok"]
 
 @dataclass(frozen=True)
 class Equation:
-    """One numbered display of a paper, as a seed prints it."""
+    """One numbered display of a paper, as a seed prints it.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key.
+    number : str
+        The paper's number for it (``"19"``, ``"1.3"``).
+    latex : str
+        Its LaTeX, as the seed prints it (without ``$``).
+    seed_file : str
+        The seed document printing it.
+    lines : tuple of int
+        Its lines in the seed (with the line of its number, for seed 002).
+
+    See Also
+    --------
+    paper_equations : the equations of a paper.
+
+    Notes
+    -----
+    The section pages display each equation their claims name, numbered with
+    ``\tag{number}`` and anchored at :attr:`anchor`.
+
+    Examples
+    --------
+    >>> Equation("li2025continual", "19", "x", "003_3078ccb5100b14b7.txt", (187,)).anchor
+    'eq-li2025continual-19'
+    """
 
     paper: str
     number: str
@@ -60,8 +88,27 @@ _PAPER_OF_SEED = {
 
 
 def tex_ok(latex: str) -> bool:
-    r"""Whether MathJax can typeset ``latex``: braces and ``\left``/``\right`` balanced, no
-    ``$``, no command it lacks.
+    r"""Whether MathJax can typeset ``latex``.
+
+    Parameters
+    ----------
+    latex : str
+        A formula without delimiters.
+
+    Returns
+    -------
+    bool
+        True when its braces and ``\left``/``\right`` balance, it holds no ``$`` and no
+        command MathJax lacks (``\+``).
+
+    See Also
+    --------
+    paper_equations : keeps only the equations that pass.
+
+    Notes
+    -----
+    A syntactic check, not a TeX engine: what it lets through, the browser test of the
+    built site typesets without error.
 
     Examples
     --------
@@ -143,6 +190,14 @@ def paper_equations(seeds_dir: Path | None, paper: str) -> dict[str, Equation]:
     -------
     dict of str to Equation
         In the paper's order.
+
+    See Also
+    --------
+    Equation : one of them.
+
+    Notes
+    -----
+    An equation whose LaTeX MathJax could not read (:func:`tex_ok`) is left out.
 
     Examples
     --------
