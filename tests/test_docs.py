@@ -22,7 +22,9 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import http.server
+import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
