@@ -839,17 +839,9 @@ _EM1, _EM2 = "\ue000", "\ue001"
 _EMPHASIS = re.compile(r"(?<![\w)\]}*\\])\*{1,2}(?=[^\s*])|(?<=[^\s*\\])\*{1,2}(?![\w({*])")
 
 
-def _escape(text: str, markdown: bool) -> str:
-    if not markdown:
-        return _MYST_SPECIALS.sub(r"\\\1", text)
-    out = []
-    last = 0
-    for m in _EMPHASIS.finditer(text):
-        out.append(_MYST_SPECIALS.sub(r"\\\1", text[last:m.start()]))
-        out.append(m.group())
-        last = m.end()
-    out.append(_MYST_SPECIALS.sub(r"\\\1", text[last:]))
-    return "".join(out)
+def _escape(text: str) -> str:
+    """Text that MyST shows as written: every special character backslash-escaped."""
+    return _MYST_SPECIALS.sub(r"\\\1", text)
 
 
 def _maths(latex: str, cell: bool) -> str:
@@ -869,7 +861,7 @@ def _segment(text: str, cell: bool) -> str:
     tag in a report is text, shown as written)."""
     if _TAG.search(text):
         parts = _TAG.split(text)
-        return "".join(_escape(p, False) if i % 2 else _segment(p, cell)
+        return "".join(_escape(p) if i % 2 else _segment(p, cell)
                        for i, p in enumerate(parts))
     elements, _, _ = _group(_tokens(text), 0, "")
     _mark_word_atoms(elements)
@@ -882,9 +874,9 @@ def _piece(formula: bool, elements: list[_El], cell: bool) -> str:
     out: list[str] = []
     for e in elements:
         if e.kind == "group" and not e.maths:
-            out.append(_escape(e.text, False))
+            out.append(_escape(e.text))
             out += [_piece(f, els, cell) for f, els in _runs(e.children, inside=False)]
-            out.append(_escape(e.close, False))
+            out.append(_escape(e.close))
         elif e.kind == "ident" and _role(e) == "code":
             out.append(f"`{e.text}`")  # a program's name: max_iter, voronoi_l1
         elif (e.kind == "op" and e.text in _LONE) or e.kind in ("sym", "sup", "sub") or (
@@ -893,7 +885,7 @@ def _piece(formula: bool, elements: list[_El], cell: bool) -> str:
             latex = _latex([e]) if e.kind != "other" else r"\|"
             out.append(_maths(latex if e.kind not in ("sup", "sub") else "{}" + latex, cell))
         else:
-            out.append(_escape(e.source, False))
+            out.append(_escape(e.source))
     joined = ""
     for piece in out:
         if joined.endswith("$") and piece.startswith("$"):
@@ -913,7 +905,7 @@ def _safe_maths(span: str, cell: bool) -> str:
     body = span[2:-2] if display else span[1:-1]
     body = " ".join(body.split())
     if not body or body.count("{") != body.count("}"):
-        return _escape(span, False)
+        return _escape(span)
     return _maths(body, cell)
 
 

@@ -289,10 +289,10 @@ def _raw_tex(text: str) -> str:
     out: list[str] = []
     last = 0
     for m in _RAW_TEX.finditer(text):
-        out.append(_escape(text[last:m.start()], False))
+        out.append(_escape(text[last:m.start()]))
         out.append(_maths_or_code(m.group().strip()))
         last = m.end()
-    out.append(_escape(text[last:], False))
+    out.append(_escape(text[last:]))
     return "".join(out)
 
 
