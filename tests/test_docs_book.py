@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ("at d = 1, k = 2: 20 functions", ["d = 1", "k = 2"]),
         ("x ≤ 1 and E[lhs]=1.322", [r"x \le 1", r"E[\mathrm{lhs}]=1.322"]),
         ("sup ‖∇_β1 s̃‖ = 1/τ2", [r"\|\nabla _{\beta_{1}} \tilde{s}\| = 1/\tau_{2}"]),
+        ("w_{T1+1} = ⋯ = w_T, then … more", [r"w_{T_{1}+1} = \cdots = w_{T}"]),
     ],
 )
 def test_formulas_in_plain_text_are_typeset(text: str, formulas: list[str]) -> None:

@@ -83,7 +83,8 @@ _BINARY = {
     "⇒": r"\Rightarrow", "⇔": r"\Leftrightarrow", "∈": r"\in", "∉": r"\notin",
     "⊂": r"\subset", "⊆": r"\subseteq", "∪": r"\cup", "∩": r"\cap", "∼": r"\sim",
     "~": r"\sim", "≡": r"\equiv", "≪": r"\ll", "≫": r"\gg", "∝": r"\propto", "∘": r"\circ",
-    "∖": r"\setminus", "..": r"\ldots", "...": r"\ldots", "…": r"\ldots", "↦": r"\mapsto",
+    "∖": r"\setminus", "..": r"\ldots", "...": r"\ldots", "…": r"\ldots", "⋯": r"\cdots",
+    "↦": r"\mapsto",
     "⊗": r"\otimes", "⊙": r"\odot", "∧": r"\wedge", "∨": r"\vee",
 }
 #: Operators that may open a formula after prose ("… > 1/2", "≤ 0.05").
@@ -95,7 +96,7 @@ _SYMBOLS = {
     "ℚ": r"\mathbb{Q}", "ℂ": r"\mathbb{C}", "𝔼": r"\mathbb{E}", "ℙ": r"\mathbb{P}",
     "ℓ": r"\ell", "½": r"\tfrac{1}{2}", "¼": r"\tfrac{1}{4}", "¾": r"\tfrac{3}{4}",
     "∑": r"\sum", "∏": r"\prod", "∫": r"\int", "√": r"\sqrt", "¬": r"\neg", "ℏ": r"\hbar",
-    "⋆": "^{*}", "†": r"^{\dagger}",
+    "⋆": "^{*}", "†": r"^{\dagger}", "…": r"\ldots", "⋯": r"\cdots",
 }
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()ni", strict=False))
 _SUPERSCRIPTS["ᵀ"] = r"\top"
@@ -123,11 +124,11 @@ _TOKEN = re.compile(
    |(?P<subscript>_(?:\{{(?:[^{{}}]|\{{[^{{}}]*\}})*\}}|\((?:[^()\s]|\([^()]*\))*\)
                      |[A-Za-z0-9]+|[α-ωΑ-Ω]\d{{0,2}}))
    |(?P<bar>\|\||[|‖∣])
-   |(?P<op>\*\*|!=|<=|>=|->|=>|\.\.\.|\.\.|[=<>+\-−*/^·×±∓≤≥≠≈→←⇒⇔∈∉⊂⊆∪∩∼~≡≪≫∝∘∖…↦⊗⊙∧∨])
+   |(?P<op>\*\*|!=|<=|>=|->|=>|\.\.\.|\.\.|[=<>+\-−*/^·×±∓≤≥≠≈→←⇒⇔∈∉⊂⊆∪∩∼~≡≪≫∝∘∖↦⊗⊙∧∨])
    |(?P<open>[(\[{{⟨⌈⌊])
    |(?P<close>[)\]}}⟩⌉⌋])
    |(?P<prime>['’′]+)
-   |(?P<sym>[∞∂∇∀∃∅ℝℕℤℚℂ𝔼ℙℓ½¼¾∑∏∫√¬ℏ⋆†])
+   |(?P<sym>[∞∂∇∀∃∅ℝℕℤℚℂ𝔼ℙℓ½¼¾∑∏∫√¬ℏ⋆†…⋯])
    |(?P<other>.)
     """,
     re.X | re.S,
@@ -341,7 +342,9 @@ def _strong(e: _El) -> bool:
         return _role(e) == "strong"
     if e.kind == "group":
         return e.maths and (e.text in ("|", "‖", "||") or _signal(e.children))
-    return e.kind in ("greek", "sym", "sup", "sub", "subscript", "star", "hat", "tilde")
+    if e.kind == "sym":
+        return e.text != "…"  # an ellipsis is prose unless among symbols
+    return e.kind in ("greek", "sup", "sub", "subscript", "star", "hat", "tilde")
 
 
 def _signal(elements: Sequence[_El]) -> bool:
@@ -349,7 +352,7 @@ def _signal(elements: Sequence[_El]) -> bool:
     for k, e in enumerate(elements):
         if _strong(e):
             return True
-        if e.kind == "op" and e.text not in ("..", "...", "…"):
+        if e.kind == "op" and e.text not in ("..", "...", "…", "⋯"):
             return True
         if e.kind == "group" and e.maths and k > 0 and _operand(elements[k - 1]) and \
                 elements[k - 1].kind != "num":
@@ -879,9 +882,9 @@ def _piece(formula: bool, elements: list[_El], cell: bool) -> str:
             out.append(_escape(e.close))
         elif e.kind == "ident" and _role(e) == "code":
             out.append(f"`{e.text}`")  # a program's name: max_iter, voronoi_l1
-        elif (e.kind == "op" and e.text in _LONE) or e.kind in ("sym", "sup", "sub") or (
-            e.kind == "other" and e.text == "‖"
-        ):
+        elif (e.kind == "op" and e.text in _LONE) or e.kind in ("sup", "sub") or (
+            e.kind == "sym" and e.text != "…"
+        ) or (e.kind == "other" and e.text == "‖"):
             latex = _latex([e]) if e.kind != "other" else r"\|"
             out.append(_maths(latex if e.kind not in ("sup", "sub") else "{}" + latex, cell))
         else:
