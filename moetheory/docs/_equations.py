@@ -30,7 +30,7 @@ __all__ = ["Equation", "paper_equations", "tex_ok"]
 
 @dataclass(frozen=True)
 class Equation:
-    """One numbered display of a paper, as a seed prints it.
+    r"""One numbered display of a paper, as a seed prints it.
 
     Parameters
     ----------

@@ -774,15 +774,15 @@ def _fix_tokens(tokens: list[str | list]) -> list[str | list]:
             last = ""
             continue
         if t in ("_", "^") and k + 1 < len(tokens):
-            arg = tokens[k + 1]
-            arg = _fix_tokens(arg) if isinstance(arg, list) else [arg]
+            raw = tokens[k + 1]
+            arg: list[str | list] = _fix_tokens(raw) if isinstance(raw, list) else [raw]
             if last == t == "_":
                 prev = out[-1]
                 out[-1] = [*(prev if isinstance(prev, list) else [prev]), ",", *arg]
             elif last == t == "^":
-                out += [[], t, arg]
+                out += [[], t, arg if isinstance(raw, list) else raw]
             else:
-                out += [t, arg]
+                out += [t, arg if isinstance(raw, list) else raw]  # x^2 stays x^2
             last = t
             k += 2
             continue
