@@ -209,6 +209,28 @@ def untypeset_formulas(html: str) -> list[str]:
     return found
 
 
+_TEXT_IN_MATHS = re.compile(
+    r"\\(?:text|mathrm|operatorname\*?|textrm|textit|textbf|mbox|mathit|label|tag)\s*\{[^{}]*\}"
+)
+
+
+def prose_in_maths(html: str) -> list[str]:
+    """Words set as a formula: a word and another side by side in a formula, outside
+    ``\\text`` (a seed quote's own formulas are the paper's and exempt)."""
+    found = []
+    for node in parse(html).walk():
+        if not _is_math(node) or node.tag == "mjx-container" or any(
+            "seed-quote" in a.classes for a in node.ancestors()
+        ):
+            continue
+        source = node.text()
+        bare = re.sub(r"\\[A-Za-z]+", " ", _TEXT_IN_MATHS.sub(" ", source))
+        for m in re.finditer(r"\b(?:[A-Za-z]{4,}\s+[A-Za-z]{2,}|[A-Za-z]{2,}\s+[A-Za-z]{4,})\b",
+                             bare):
+            found.append(f"prose in maths: {m.group()!r} in {source[:100]!r}")
+    return found
+
+
 # -- statistical comparisons ------------------------------------------------------------------
 
 
@@ -491,6 +513,7 @@ def scan_site(site: Path, report: Mapping[str, Any]) -> dict[str, list[str]]:
     for page, html in texts.items():
         name = page.relative_to(site).as_posix()
         problems["formulas"] += [f"{name}: {p}" for p in untypeset_formulas(html)]
+        problems["formulas"] += [f"{name}: {p}" for p in prose_in_maths(html)]
         problems["links"] += [f"{name}: {p}" for p in broken_links(site, page, html, ids_of)]
         problems["links"] += [f"{name}: {p}" for p in unlinked_claim_ids(html, claim_ids)]
         problems["html"] += [f"{name}: {p}" for p in foreign_html(html)]
@@ -561,6 +584,13 @@ def test_untypeset_formulas_are_found(prose: str) -> None:
     assert untypeset_formulas(_body(f"<p>{prose}</p>")), prose
     assert untypeset_formulas(_body(f"<details><summary>s</summary><table><tr><td>{prose}"
                                     "</td></tr></table></details>")), prose
+
+
+def test_prose_set_as_maths_is_found() -> None:
+    bad = _body('<span class="math notranslate">\\(D/N^2 (round l = i counted as D)\\)</span>')
+    assert prose_in_maths(bad)
+    good = _body('<span class="math">\\(x \\text{ for every } y + \\mathrm{lhs}\\)</span>')
+    assert prose_in_maths(good) == []
 
 
 def test_typeset_formulas_code_and_words_pass() -> None:

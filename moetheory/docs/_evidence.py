@@ -51,10 +51,18 @@ def _scalar_cell(value: Any) -> str | None:
 
 
 def _is_latex(value: str) -> bool:
-    """A string that is a LaTeX formula (SymPy's printing of one), not prose."""
-    return "$" not in value and bool(re.search(r"\\[A-Za-z]{2,}|[_^]\{", value)) and tex_ok(
-        value) and not re.search(r"[A-Za-z]{4,}\s+[A-Za-z]{4,}", re.sub(
-            r"\\(?:text|mathrm|operatorname)\{[^{}]*\}|\\[A-Za-z]+", " ", value))
+    """A string that is a LaTeX formula (SymPy's printing of one), not prose: it holds a
+    command, MathJax can read it, and no two words stand side by side outside ``\\text``.
+
+    Examples
+    --------
+    >>> _is_latex(r"n_{b} \\tau_{2} + \\tau_{1}"), _is_latex("sum_{i<t} x (round l counted as D)")
+    (True, False)
+    """
+    if "$" in value or not re.search(r"\\[A-Za-z]{2,}", value) or not tex_ok(value):
+        return False
+    bare = re.sub(r"\\(?:text|mathrm|operatorname)\{[^{}]*\}|\\[A-Za-z]+", " ", value)
+    return not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", bare)
 
 
 def _key(key: str) -> str:
