@@ -154,7 +154,8 @@ def check_prop4_generalization(ctx: CheckContext) -> Outcome:
         readings,
         summary=(
             f"eq. (18) overstates E[G_T] by {sp.sstr(excess)} (it counts the task's own round "
-            f"as D/N^2); {readings[0].summary}; Monte Carlo agrees with the corrected form"
+            f"as D/N^2); {readings[0].summary}; the corrected form and its Monte Carlo check "
+            "are cl.prop4.generalization.corrected"
         ),
         exact_expectation=exact_g,
         printed_minus_exact=excess,
@@ -250,7 +251,8 @@ def check_prop4_forgetting(ctx: CheckContext) -> Outcome:
         summary=(
             f"no reading of eq. (17) or of Appendix H's final form matches the exact E[F_t] "
             f"(Appendix H's expression before its last substitution does); "
-            f"{readings[0].summary}; Monte Carlo agrees with the corrected form"
+            f"{readings[0].summary}; the corrected form and its Monte Carlo check are "
+            "cl.prop4.forgetting.corrected"
         ),
         exact_expectation=th.exact_forgetting_expr(),
         missing_term="(1-r)/(t-1) sum_{i<t} (1 - r^(t-i)) D/N^2 (round l = i counted as D/N^2)",

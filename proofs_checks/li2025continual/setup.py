@@ -181,16 +181,15 @@ def _projection_counterexample() -> dict[str, Any]:
     reading=(
         "Primary: X_t of Definition 1 (one column beta_t v_n, s-1 columns N(0, sigma_t^2 I)); "
         "E||P_t u||^2 = (s/d)||u||^2 for every fixed u. Second reading: X_t with i.i.d. "
-        "Gaussian entries (the rotational symmetry the proof invokes)."
+        "Gaussian entries (the rotational symmetry the proof invokes). Both are checked."
     ),
     statement=(
         "[Lemma 16's key step] E‖P_t u‖² = (s/d)‖u‖² for the projection P_t onto the column space "
-        "of X_t. Check it both for Gaussian X_t and for X_t of Definition 1."
+        "of X_t."
     ),
     statement_latex=(
         r"[Lemma 16's key step] $\mathbb{E}\lVert P_t u\rVert^2 = (s/d)\lVert u\rVert^2$ for the "
-        "projection $P_t$ onto the column space of $X_t$. Check it both for Gaussian $X_t$ and "
-        "for $X_t$ of Definition 1."
+        "projection $P_t$ onto the column space of $X_t$."
     ),
     sources={"003_3078ccb5100b14b7.txt": [749, 751]},
 )

@@ -376,7 +376,7 @@ _SEED_STATEMENTS: tuple[tuple[str, str, bool], ...] = (
 @claim("pcr.ident.consistency", reading="Per reading of Definition 1: do all statements of "
        "seeds 002 and 000 about ReLU experts (one-layer ReLU SI; two-layer ReLU with last bias "
        "not SI; without last bias SI) agree with the exact verdicts? proved = all agree.",
-    statement="do the two seeds agree with each other about ReLU experts?",
+    statement="The two seeds agree with each other about ReLU experts.",
     sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [157, 165, 171, 211]},
     covers=[],
     origin="seed",
