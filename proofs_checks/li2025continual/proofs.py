@@ -518,7 +518,8 @@ def _coverage_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0
 )
 def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
     """Lemma 11 on the sets Algorithm 1 actually forms."""
-    return sigma0_check(ctx, 18, "term", "Clopper–Pearson, threshold 1/2", _coverage_at)
+    return sigma0_check(ctx, 18, "term", "Clopper–Pearson, threshold 1/2", _coverage_at,
+                        flags=True)
 
 
 # --------------------------------------------------------------------------------------
