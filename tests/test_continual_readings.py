@@ -57,6 +57,10 @@ def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
     out = check_more_experts(CheckContext("cl.more-experts", seed=0))
     assert [r.name for r in out.readings] == [RANDOM_BETA, "paper", "code"] + [
         f"{RANDOM_BETA}; flags: {name}" for name in ALTERNATIVE_FLAGS]
+    # each reading runs its own flags: the literal ones, the code's, then the others
+    assert [r.evidence["flags"] for r in out.readings] == [
+        "literal", "literal", "code", *ALTERNATIVE_FLAGS]
+    assert out.readings[2].evidence["config"]["flag_selected"] is False
     assert out.readings[0].evidence["config"]["beta"] == "uniform"
     for reading in out.readings:
         labels = [row["label"] for row in reading.evidence["comparisons"]]

@@ -23,6 +23,7 @@ __all__ = [
     "flag_configs",
     "flag_reading_name",
     "flag_reading_text",
+    "flags_of",
 ]
 
 #: The seed's own words on the flags (seed 003, L109 and L111), quoted in every flag reading.
@@ -92,3 +93,22 @@ def flag_reading_text(data_text: str, flags: str) -> str:
     return (f"{data_text}; termination flags read as: {FLAG_TEXT[flags]} (the primary "
             f"reading is '{PRIMARY_FLAGS}': {FLAG_TEXT[PRIMARY_FLAGS]}; {FLAG_SEED_TEXT}); "
             "paired with the primary reading: the same data, stacked in one simulator call")
+
+
+def flags_of(cfg: CLConfig) -> str:
+    """The flag reading a configuration runs (a key of :data:`FLAG_READINGS`); ``"code"``
+    under the code's schedule (flags from the code's round, updates kept to ``80 + 3M``).
+
+    Examples
+    --------
+    >>> flags_of(CLConfig()), flags_of(CLConfig(flag_selected=False)), flags_of(
+    ...     CLConfig(reading="code"))
+    ('literal', 'others only', 'code')
+    """
+    if cfg.code_schedule:
+        return "code"
+    for name, options in FLAG_READINGS.items():
+        if all(getattr(cfg, key) == value for key, value in options.items()):
+            return name
+    raise ValueError(f"no flag reading has flag_selected={cfg.flag_selected}, "
+                     f"flag_start={cfg.flag_start!r}")

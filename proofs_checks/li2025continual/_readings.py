@@ -37,9 +37,9 @@ from moetheory.stats import (
 )
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
-    PRIMARY_FLAGS,
     flag_reading_name,
     flag_reading_text,
+    flags_of,
 )
 from proofs_checks.li2025continual._power import pilot_size, plan_replicates, power_note
 from proofs_checks.li2025continual._simulation import (
@@ -163,7 +163,7 @@ def grid_check(
         verdict = combine([c.verdict for c in comps])
         ev = dict(ev, power=plan.evidence())
         if terminates:
-            ev["flags"] = PRIMARY_FLAGS
+            ev["flags"] = flags_of(next(iter(grid.values())).config)
         if flags and terminates and reading == "paper":
             for flag_name, alt in _flag_runs(ctx, reading, runs, plan.n).items():
                 f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,

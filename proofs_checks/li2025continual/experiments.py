@@ -43,6 +43,7 @@ from proofs_checks.li2025continual._flags import (
     PRIMARY_FLAGS,
     flag_reading_name,
     flag_reading_text,
+    flags_of,
 )
 from proofs_checks.li2025continual._readings import (
     FIGURE_READING_TEXT,
@@ -323,7 +324,7 @@ def check_fig2(ctx: CheckContext) -> Outcome:
             "metrics": "code's F_t, G_t (unsquared norms, |·| per task, its indices)"
             if reading == "code" else "paper's F_t, G_t (squared norms)",
             "config": runs[(5, True)].config.to_dict(), "curves": _curve_summary(runs),
-            "flags": PRIMARY_FLAGS,
+            "flags": flags_of(runs[(5, True)].config),
             "late_G_cap": _cap_evidence(runs),
         }
         curves = evidence["curves"]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from moetheory import CheckContext, Outcome, Verdict, claim
-from moetheory.continual import CLResult, ground_truth_unit
+from moetheory.continual import CLConfig, CLResult, ground_truth_unit
 from moetheory.continual.analysis import convergence_round, late_mean
 from moetheory.continual.simulator import simulate_many
 from moetheory.stats import (
@@ -28,9 +28,9 @@ from proofs_checks.li2025continual._common import paper_claim, src
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     FLAG_READINGS,
-    PRIMARY_FLAGS,
     flag_reading_name,
     flag_reading_text,
+    flags_of,
 )
 from proofs_checks.li2025continual._power import (
     Plan,
@@ -99,14 +99,10 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
     extra: list[tuple[ReadingData, str]] = []
 
     def runs_of(reading: str, R: int, seed: int, flags: bool) -> list[dict[int, CLResult]]:
-        """Per flag reading (primary first; the others only if ``flags``): runs by M."""
-        base = reading_config(reading, T=T)
-        names = (PRIMARY_FLAGS, *ALTERNATIVE_FLAGS) if flags else (PRIMARY_FLAGS,)
-        stack = [base.replace(M=M, **FLAG_READINGS[name]) for name in names for M in MORE_MS]
-        res = simulate_many(stack, R, seed)
-        k = len(MORE_MS)
-        return [dict(zip(MORE_MS, res[i * k:(i + 1) * k], strict=True))
-                for i in range(len(names))]
+        """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
+        each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
+        cfgs = [reading_config(reading, T=T).replace(M=M) for M in MORE_MS]
+        return _stacked(cfgs, MORE_MS, R, seed, flags)
 
     def specs(runs: dict[int, CLResult]) -> list[Spec | Comparison]:
         out: list[Spec | Comparison] = []
@@ -181,7 +177,7 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         name, comps, ev, deriv = judge(reading, runs[0], plan.n, seed)
         verdict = combine([c.verdict for c in comps])
         ev = dict(ev, power=dict(plan.evidence(), sized_by=FIGURE_READINGS[0]),
-                  flags=PRIMARY_FLAGS)
+                  flags=flags_of(runs[0][MORE_MS[0]].config))
         deriv = f"{power_note(plan, verdict)}\n\n{deriv}"
         if flags:
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
@@ -222,16 +218,11 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
     extra: list[tuple[ReadingData, str]] = []
 
     def runs_of(reading: str, R: int, run_seed: int, flags: bool) -> list[dict[int, CLResult]]:
-        """Per flag reading (primary first; the others only if ``flags``): runs by M."""
+        """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
+        each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
         cfgs = [regime_config(reading, GRID[-1], M) for M in MORE_MS_M_LT_N]
         T = max(c.T for c in cfgs)
-        cfgs = [c.replace(T=T) for c in cfgs]
-        names = (PRIMARY_FLAGS, *ALTERNATIVE_FLAGS) if flags else (PRIMARY_FLAGS,)
-        stack = [c.replace(**FLAG_READINGS[name]) for name in names for c in cfgs]
-        res = simulate_many(stack, R, run_seed)
-        k = len(MORE_MS_M_LT_N)
-        return [dict(zip(MORE_MS_M_LT_N, res[i * k:(i + 1) * k], strict=True))
-                for i in range(len(names))]
+        return _stacked([c.replace(T=T) for c in cfgs], MORE_MS_M_LT_N, R, run_seed, flags)
 
     def specs(runs: dict[int, CLResult]) -> list[Spec]:
         T = float(runs[MORE_MS_M_LT_N[0]].config.T)
@@ -275,7 +266,8 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
         runs = runs_of(reading, plan.n, seed, flags)
         name, comps, ev, deriv = judge(reading, runs[0], plan.n)
         verdict = combine([c.verdict for c in comps])
-        ev = dict(ev, power=dict(plan.evidence(), sized_by="paper"), flags=PRIMARY_FLAGS)
+        ev = dict(ev, power=dict(plan.evidence(), sized_by="paper"),
+                  flags=flags_of(runs[0][MORE_MS_M_LT_N[0]].config))
         deriv = f"{power_note(plan, verdict)}\n\n{deriv}"
         if flags:
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
@@ -285,6 +277,18 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
         return (name, comps, ev, deriv)
 
     return grid_outcome(ctx, alpha, one, lambda: extra)
+
+
+def _stacked(cfgs: list[CLConfig], Ms: tuple[int, ...], R: int, seed: int,
+             flags: bool) -> list[dict[int, CLResult]]:
+    """``cfgs`` (one per M of ``Ms``) as they are, then under each of the flags' other
+    readings if ``flags``, in one simulator call: a list of runs by M, the given ones first."""
+    stack = list(cfgs)
+    if flags:
+        stack += [c.replace(**FLAG_READINGS[name]) for name in ALTERNATIVE_FLAGS for c in cfgs]
+    res = simulate_many(stack, R, seed)
+    k = len(Ms)
+    return [dict(zip(Ms, res[i * k:(i + 1) * k], strict=True)) for i in range(len(res) // k)]
 
 
 def _median_round(res: CLResult) -> float | str:

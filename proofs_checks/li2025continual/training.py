@@ -51,6 +51,7 @@ from proofs_checks.li2025continual._flags import (
     flag_configs,
     flag_reading_name,
     flag_reading_text,
+    flags_of,
 )
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
@@ -477,12 +478,11 @@ def check_prop3(ctx: CheckContext) -> Outcome:
             ("paper, Γ <= λ (A.4)", "paper", True, 2)]
     others: list[tuple[str, CLResult, int]] = []
 
-    def item(name: str, res: CLResult, seed: int, flags: str | None) -> ReadingData:
+    def item(name: str, res: CLResult, seed: int, flags: str) -> ReadingData:
         comps, ev = _prop3_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
                   rule="stats.compare (tolerances 0.05 and 0.1)")
-        if flags is not None:
-            ev["flags"] = flags
+        ev["flags"] = flags
         deriv = (
             f"{ev['terminated_replicates']}/{R} replicates terminated. Share of routings "
             f"inside the task's own set and distance from uniform inside the set:\n\n"
@@ -499,7 +499,7 @@ def check_prop3(ctx: CheckContext) -> Outcome:
                 others.append((flag_name, by_flags[flag_name], seed))
         else:
             res, _ = prop_runs(reading, R, seed, T, a4=a4)
-        data.append(item(name, res, seed, PRIMARY_FLAGS if reading != "code" else None))
+        data.append(item(name, res, seed, flags_of(res.config)))
     for flag_name, res, seed in others:
         name = flag_reading_name(RANDOM_BETA, flag_name)
         data.append(item(name, res, seed, flag_name))
