@@ -70,6 +70,8 @@ BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
     "cl.more-experts": {"quick": (10, 10, 40, 1.0), "full": (50, 100, 400, 12.6)},
     "cl.more-experts.m-lt-n": {"quick": (16, 16, 128, 1.0), "full": (48, 48, 480, 3.6)},
     "cl.aux-loss.necessary": {"quick": (32, 32, 512, 0.1), "full": (96, 96, 2048, 0.5)},
+    "cl.lemma8.exploration-balance": {"quick": (16, 32, 256, 0.6),
+                                      "full": (48, 96, 1024, 2.4)},
     "grid": {"quick": (8, 16, 64, 0.9), "full": (24, 48, 240, 3.2)},
 }
 
@@ -395,8 +397,19 @@ class Plan:
             return self.needed
         return f"more than {self.searched}" if self.searched else "not sizable"
 
-    def evidence(self) -> dict[str, Any]:
-        """The plan as evidence (JSON-ready)."""
+    def evidence(self, verdict: Verdict | None = None,
+                 comps: Sequence[Comparison] = ()) -> dict[str, Any]:
+        """The plan as evidence (JSON-ready); for an ``inconclusive`` ``verdict``, also the
+        replicates the main run's own comparisons ``comps`` ask for (``this_run_asks_for``)."""
+        out = self._evidence()
+        if verdict is Verdict.INCONCLUSIVE:
+            factor = needed_factor(comps) if comps else None
+            out["this_run_asks_for"] = (
+                max(2, math.ceil(self.n * factor)) if factor is not None and math.isfinite(factor)
+                else "not sizable")
+        return out
+
+    def _evidence(self) -> dict[str, Any]:
         return {
             "pilot_replicates": self.pilot, "pilot_seed": self.pilot_seed,
             "needed_replicates": self._needed_text(),
@@ -455,8 +468,24 @@ def plan_replicates(
                 searched=searched)
 
 
-def power_note(plan: Plan, verdict: Verdict) -> str:
-    """One sentence for a reading's derivation: the plan, and what left an open verdict open.
+def power_note(plan: Plan, verdict: Verdict, comps: Sequence[Comparison] = ()) -> str:
+    """Sentences for a reading's derivation: the plan, and what would decide an open verdict.
+
+    Parameters
+    ----------
+    plan : Plan
+        The reading's plan.
+    verdict : Verdict
+        The reading's verdict.
+    comps : sequence of Comparison
+        The main run's comparisons: for an open verdict, sized again from them
+        (:func:`needed_factor`), a second opinion the pilot's cannot give.
+
+    Returns
+    -------
+    str
+        The plan in words; for an ``inconclusive`` verdict, whether the budget or the
+        pilot's sizing left it open and how many replicates would decide it.
 
     Examples
     --------
@@ -465,16 +494,31 @@ def power_note(plan: Plan, verdict: Verdict) -> str:
     'Inconclusive for want of replicates, not for the mathematics'
     """
     asked = plan._needed_text()
+    if isinstance(asked, int):
+        want = f"about {asked} replicates"
+    elif plan.searched:
+        want = f"{asked} replicates"
+    else:
+        want = None
     base = (f"Replicates: a pilot of {plan.pilot} asked for "
-            + (f"about {asked}" if isinstance(asked, int) else str(asked))
+            + (want if want else "a size it could not compute (an estimate on a decision "
+               "boundary, or too few usable runs)")
             + f" (power {POWER:g}); the {plan.profile} budget allows {plan.budget}; ran {plan.n}.")
-    if verdict is Verdict.INCONCLUSIVE and plan.budget_limited:
-        want = f"about {asked}" if isinstance(asked, int) else str(asked)
-        return ("Inconclusive for want of replicates, not for the mathematics: the pilot "
-                f"says {want} replicates would decide it, the {plan.profile} profile's CPU "
-                f"budget ({plan.budget} replicates, ~{plan.budget_seconds:g} s) allows "
-                f"{plan.n}. " + base)
-    return base
+    if verdict is not Verdict.INCONCLUSIVE:
+        return base
+    factor = needed_factor(comps) if comps else None
+    again = ""
+    if factor is not None and math.isfinite(factor):
+        again = (f" This run's own intervals ask for about {max(2, math.ceil(plan.n * factor))}"
+                 " replicates.")
+    if plan.budget_limited:
+        what = f"the pilot says {want} would decide it" if want else (
+            "the pilot could not size it")
+        return ("Inconclusive for want of replicates, not for the mathematics: "
+                f"{what}, the {plan.profile} profile's CPU budget ({plan.budget} replicates, "
+                f"~{plan.budget_seconds:g} s) allows {plan.n}." + again + " " + base)
+    return (f"Inconclusive with the replicates its pilot asked for (a sizing at power "
+            f"{POWER:g}, not a guarantee)." + again + " " + base)
 
 
 _RULES: dict[str, Callable[[str, MeanEstimate, float, float], Comparison]] = {

@@ -161,7 +161,7 @@ def grid_check(
         grid, seed = _reading_runs(ctx, reading, runs, R=plan.n)
         name, comps, ev, deriv = one(reading, grid, seed, alpha)
         verdict = combine([c.verdict for c in comps])
-        ev = dict(ev, power=plan.evidence())
+        ev = dict(ev, power=plan.evidence(verdict, comps))
         if terminates:
             ev["flags"] = flags_of(next(iter(grid.values())).config)
         if flags and terminates and reading == "paper":
@@ -171,7 +171,7 @@ def grid_check(
                 extra.append(((f_name, f_comps, dict(f_ev, flags=flag_name,
                                                      power=plan.evidence()), f_deriv),
                               flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
-        return (name, comps, ev, f"{power_note(plan, verdict)}\n\n{deriv}")
+        return (name, comps, ev, f"{power_note(plan, verdict, comps)}\n\n{deriv}")
 
     return grid_outcome(ctx, alpha, reading_data, lambda: extra)
 

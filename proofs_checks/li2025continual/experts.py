@@ -176,9 +176,9 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         runs = runs_of(reading, plan.n, seed, flags)
         name, comps, ev, deriv = judge(reading, runs[0], plan.n, seed)
         verdict = combine([c.verdict for c in comps])
-        ev = dict(ev, power=dict(plan.evidence(), sized_by=FIGURE_READINGS[0]),
+        ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by=FIGURE_READINGS[0]),
                   flags=flags_of(runs[0][MORE_MS[0]].config))
-        deriv = f"{power_note(plan, verdict)}\n\n{deriv}"
+        deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
         if flags:
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
                 item = judge(flag_reading_name(reading, flag_name), alt, plan.n, seed)
@@ -266,9 +266,9 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
         runs = runs_of(reading, plan.n, seed, flags)
         name, comps, ev, deriv = judge(reading, runs[0], plan.n)
         verdict = combine([c.verdict for c in comps])
-        ev = dict(ev, power=dict(plan.evidence(), sized_by="paper"),
+        ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by="paper"),
                   flags=flags_of(runs[0][MORE_MS_M_LT_N[0]].config))
-        deriv = f"{power_note(plan, verdict)}\n\n{deriv}"
+        deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
         if flags:
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
                 item = judge(flag_reading_name(reading, flag_name), alt, plan.n)

@@ -367,9 +367,9 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
               "mean_imbalance_alpha_0": float(b0.mean()),
               "experts_never_used_alpha_0": float(
                   np.mean([(np.bincount(e, minlength=20) == 0).sum() for e in without.expert])),
-              "rule": "analysis.greater", "power": plan.evidence()}
+              "rule": "analysis.greater", "power": plan.evidence(comps[0].verdict, comps)}
         deriv = (
-            f"{power_note(plan, comps[0].verdict)}\n\n"
+            f"{power_note(plan, comps[0].verdict, comps)}\n\n"
             f"Mean max_m |f − 1/M| at T1: α = 0.5: {ev['mean_imbalance_alpha_0.5']:.3g}; "
             f"α = 0: {ev['mean_imbalance_alpha_0']:.3g} (experts never used with α = 0: "
             f"{ev['experts_never_used_alpha_0']:.1f} of 20 on average).\n\n"
