@@ -142,15 +142,17 @@ def _forgetting_ts(cfg: CLConfig) -> list[int]:
 
 
 def _bound_reading(
-    name: str, text: str, rows: list[dict[str, Any]], common: dict[str, Any]
+    name: str, text: str, rows: list[dict[str, Any]], common: dict[str, Any],
+    sides: tuple[str, str] = ("E[lhs]", "bound"),
 ) -> Reading:
+    """A reading from :func:`_bound` rows; ``sides`` names the two sides in its summary."""
     w = max(rows, key=lambda row: row["difference"])  # closest to (or furthest past) the bound
     bad = sum(r["verdict"] == "unsupported" for r in rows)
     open_ = sum(r["verdict"] == "inconclusive" for r in rows)
     return Reading(
         name, text, _verdicts(rows),
         f"violated at {bad}, undecided at {open_} of {len(rows)} points; worst {w['label']}: "
-        f"E[lhs]={w['E_lhs']:.4g} vs bound {w['E_bound']:.4g}",
+        f"{sides[0]}={w['E_lhs']:.4g} vs {sides[1]} {w['E_bound']:.4g}",
         {"comparisons": rows, **common})
 
 

@@ -620,6 +620,11 @@ def check_thm2_bounds(ctx: CheckContext) -> Outcome:
     )
 
 
+#: How the summaries of cl.thm2.beats-single-expert name their two sides.
+BOUND_VS_SINGLE = ("E[(22)]", "single expert's E[G_T]")
+MOE_VS_SINGLE = ("MoE's G_T", "single expert's")
+
+
 @claim(
     "cl.thm2.beats-single-expert",
     kind="statistical",
@@ -688,18 +693,20 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
         _bound_reading("bound-(22)/same-data",
                        f"E[(22)] < the single expert's E[G_T] on the same Definition-1 data "
                        f"(exact), every T in {horizons}", rows(bound, same),
-                       {**common, "comparator": comparator}),
+                       {**common, "comparator": comparator}, BOUND_VS_SINGLE),
         _bound_reading("simulated-MoE/paired-single-expert",
                        f"simulated MoE G_T < the single expert's G_T simulated on the same "
                        f"pools, tasks and features (paired runs), every T in {horizons}",
-                       rows(moe, solo), common),
+                       rows(moe, solo), common, MOE_VS_SINGLE),
         _bound_reading("bound-(22)/gaussian-closed-form",
                        "E[(22)] < the single expert's closed form for Gaussian features "
                        "(Proposition 4's data model, not the MoE's Definition-1 data), every T "
-                       f"in {horizons}", rows(bound, gaussian), common),
+                       f"in {horizons}", rows(bound, gaussian), common,
+                       (BOUND_VS_SINGLE[0], "Gaussian closed form")),
         _bound_reading("simulated-MoE/gaussian-closed-form",
                        "simulated MoE G_T < the single expert's closed form for Gaussian "
-                       f"features, every T in {horizons}", rows(moe, gaussian), common),
+                       f"features, every T in {horizons}", rows(moe, gaussian), common,
+                       (MOE_VS_SINGLE[0], "Gaussian closed form")),
     ]
     for flag_name, alt in by_flags.items():
         readings.append(_bound_reading(
@@ -707,7 +714,7 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
             flag_reading_text("E[(22)] < the single expert's E[G_T] on the same Definition-1 "
                               f"data (exact), every T in {horizons}", flag_name),
             rows(bound_of(alt), same), {**common, "flags": flag_name,
-                                        "config": alt.config.to_dict()}))
+                                        "config": alt.config.to_dict()}, BOUND_VS_SINGLE))
     out = Outcome.from_readings(readings)
     out.derivation = (
         "Both sides on the same data model. Under Definition 1 the column space of $X_t$ "
