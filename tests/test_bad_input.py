@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _processes import children, wait_gone, wait_group_gone
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim, verify
 from moetheory.engine import registry
@@ -62,59 +63,10 @@ def _one_line(text: str) -> str:
     return lines[0]
 
 
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie counts as dead)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
-def _live_processes(field: int, value: int) -> list[int]:
-    """Live processes whose ``/proc/PID/stat`` field ``field`` (after the name) is ``value``:
-    field 1 is the parent's PID, field 2 the process group."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[field]) == value and fields[0] != "Z":
-            out.append(int(entry.name))
-    return out
-
-
-def _group_alive(pgid: int) -> list[int]:
-    """Live processes of the process group ``pgid``."""
-    return _live_processes(2, pgid)
-
-
-def _children() -> list[int]:
-    """Live child processes of this test process."""
-    return _live_processes(1, os.getpid())
-
-
-def _wait_group_gone(pgid: int, seconds: float = 10.0) -> list[int]:
-    deadline = time.time() + seconds
-    while time.time() < deadline and _group_alive(pgid):
-        time.sleep(0.05)
-    return _group_alive(pgid)
-
-
-def _wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
-    deadline = time.time() + seconds
-    while time.time() < deadline and any(_alive(p) for p in pids):
-        time.sleep(0.05)
-    return [p for p in pids if _alive(p)]
-
-
 @pytest.fixture(autouse=True)
 def _no_leftover_children():  # type: ignore[no-untyped-def]
     yield
-    assert _wait_gone(_children(), 5.0) == [], "a check process outlived the run"
+    assert wait_gone(children(), 5.0) == [], "a check process outlived the run"
 
 
 @pytest.fixture
@@ -680,8 +632,8 @@ def test_a_checks_subprocesses_never_outlive_it(how, temp_claims, tmp_path) -> N
     assert verdict == ("proved" if how == "returns" else "inconclusive")
     grandchild, pgid = json.loads(pids.read_text())
     assert pgid != os.getpgid(0), "the check did not run in its own process group"
-    assert _wait_gone([grandchild]) == []
-    assert _wait_group_gone(pgid) == []
+    assert wait_gone([grandchild]) == []
+    assert wait_group_gone(pgid) == []
 
 
 def _hog(ctx: CheckContext) -> Outcome:
@@ -816,9 +768,12 @@ def test_the_report_of_an_earlier_run_is_replaced_at_the_start(temp_claims, tmp_
 # ------------------------------------------------------------------------- signals
 
 
+_ENGINE = os.getpid()  # the engine of the runs here (a check's parent is its supervisor)
+
+
 def _signal_parent(signum: int):  # type: ignore[no-untyped-def]
     def check(ctx: CheckContext) -> Outcome:
-        os.kill(os.getppid(), signum)
+        os.kill(_ENGINE, signum)
         time.sleep(300)
         return Outcome(Verdict.PROVED, "never")
 
@@ -869,8 +824,8 @@ def test_a_stop_signal_kills_the_checks_and_writes_both_reports(
     assert [e["id"] for e in report["claims"]] == ["test.s1-fast"]
     assert "incomplete" in m.read_text()
     check_pid, grandchild, pgid = json.loads(pids.read_text())
-    assert _wait_gone([check_pid, grandchild]) == []
-    assert _wait_group_gone(pgid) == []
+    assert wait_gone([check_pid, grandchild]) == []
+    assert wait_group_gone(pgid) == []
 
 
 def test_an_early_interrupt_leaves_no_stale_complete_report(temp_claims, tmp_path,
@@ -941,8 +896,8 @@ def test_kill_9_of_the_parent_kills_every_check_group(tmp_path) -> None:
     proc.kill()
     proc.wait()
     check_pid, grandchild, pgid = json.loads(pids.read_text())
-    assert _wait_gone([check_pid, grandchild], 20) == []
-    assert _wait_group_gone(pgid) == []
+    assert wait_gone([check_pid, grandchild], 20) == []
+    assert wait_group_gone(pgid) == []
 
 
 # ------------------------------------------------------------------------- warnings

@@ -840,3 +840,80 @@ def test_no_latex_command_is_read_as_a_python_escape() -> None:
             if tok.type == tokenize.STRING and "r" not in prefix and escape.search(tok.string):
                 found.append(f"{path.relative_to(root)}:{tok.start[0]}: {tok.string[:60]}")
     assert not found, "\n".join(found)
+
+
+# -- snippets run at build time (docs/_ext/snippets.py, "Checking your own paper") ---------
+
+
+def _build_snippets(tmp_path: Path, page: str) -> subprocess.CompletedProcess[str]:
+    """Build a one-page site with the snippet extension (no ``-W``: a failure must stop it)."""
+    for module in ("sphinx", "myst_parser"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed: pip install -e '.[docs]'")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(DOCS / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'snippets']\n"
+        "myst_enable_extensions = ['dollarmath']\nroot_doc = 'page'\n",
+        encoding="utf-8",
+    )
+    (src / "page.md").write_text(page, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])},
+    )
+
+
+def test_snippets_run_share_names_and_show_their_results(tmp_path: Path) -> None:
+    page = (
+        "# Page\n\n```{snippet}\nimport sympy as sp\nfrom moetheory import Outcome, Verdict\n"
+        "x = sp.Symbol('x')\nprint('printed', 6 * 7)\nsp.sqrt(x) / 2\n```\n\n"
+        "```{snippet}\nOutcome(Verdict.PROVED, 'it holds', summary_latex='$x^2 \\\\ge 0$')\n```\n\n"
+        "```{snippet}\n:file: mine.py\nprint('from a file')\n```\n\n"
+        "```{snippet-command}\npython mine.py\n```\n\n"
+        "```{snippet}\n:requires: no_such_module_anywhere\nraise RuntimeError\n```\n"
+    )
+    proc = _build_snippets(tmp_path, page)
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "out" / "page.html").read_text(encoding="utf-8")
+    marks = re.findall(r'class="snippet snippet-(\w+)', html)
+    assert marks == ["ran", "ran", "file", "command", "skipped"]
+    assert "printed 42" in html
+    assert "\\[\\frac{\\sqrt{x}}{2}\\]" in html  # a SymPy value, typeset
+    assert "snippet-verdict-proved" in html and "\\(x^2 \\ge 0\\)" in html
+    assert "from a file" in html and "cannot be imported" in html
+
+
+@pytest.mark.parametrize(
+    ("page", "message"),
+    [
+        ("```{snippet}\nx = 1\n1 / 0\n```\n", "ZeroDivisionError"),
+        ("```{snippet}\n" + "x = 1\n" * 11 + "```\n", "11 lines of code, at most 10"),
+        ("```{snippet-command}\npython -c 'raise SystemExit(3)'\n```\n",
+         "exited with 3, expected 0"),
+        ("```{snippet-command}\nrm -rf /\n```\n", "a command starts with one of"),
+    ],
+    ids=["raises", "too-long", "exit-status", "other-program"],
+)
+def test_a_failing_snippet_stops_the_build(tmp_path: Path, page: str, message: str) -> None:
+    proc = _build_snippets(tmp_path, "# Page\n\n" + page)
+    assert proc.returncode != 0
+    assert "Snippet failed" in proc.stderr and message in proc.stderr, proc.stderr
+    assert "page.md:3" in proc.stderr  # where it is
+
+
+def test_the_own_paper_chapter_ran_its_snippets(built_html: Path) -> None:
+    """Every snippet of the chapter ran, and the page shows the verdicts the chapter's prose
+    states, in order."""
+    source = (DOCS / "own-paper.md").read_text(encoding="utf-8")
+    html = (built_html / "own-paper.html").read_text(encoding="utf-8")
+    marks = re.findall(r'class="snippet snippet-(\w+)', html)
+    assert len(marks) == len(re.findall(r"^```\{snippet(?:-command)?\}", source, flags=re.M))
+    assert "skipped" not in marks
+    verdicts = re.findall(r"snippet-verdict-(\w+)", html)
+    assert verdicts == ["refuted", "proved", "proved", "proved", "refuted",
+                        "supported", "unsupported", "inconclusive"]
+    assert "1 failed, 3 passed" in html  # pytest with the plugin: the slip fails
+    assert "3 claims checked: proved 1, supported 1, unsupported 1" in html

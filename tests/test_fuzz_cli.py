@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _processes import children
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -96,25 +97,11 @@ def _snapshot(root: Path) -> dict[str, bytes | None]:
     return out
 
 
-def _children() -> list[int]:
-    me = os.getpid()
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == me and fields[0] != "Z":
-                out.append(int(entry.name))
-    return out
-
-
 def _no_children_left() -> None:
     deadline = time.time() + 5
-    while _children() and time.time() < deadline:
+    while children() and time.time() < deadline:
         time.sleep(0.02)
-    assert _children() == [], "a process outlived the command"
+    assert children() == [], "a process outlived the command"
 
 
 @contextlib.contextmanager

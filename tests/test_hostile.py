@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _processes import children
 
 from moetheory import CheckContext, Outcome, Verdict, verify
 from moetheory.engine import report as report_module
@@ -71,27 +72,13 @@ def old_reports(tmp_path: Path) -> tuple[Path, Path]:
     return j, m
 
 
-def _children() -> list[int]:
-    me = os.getpid()
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == me and fields[0] != "Z":
-                out.append(int(entry.name))
-    return out
-
-
 @pytest.fixture(autouse=True)
 def _no_leftover_children():  # type: ignore[no-untyped-def]
     yield
     deadline = time.time() + 5
-    while _children() and time.time() < deadline:
+    while children() and time.time() < deadline:
         time.sleep(0.05)
-    assert _children() == [], "a process outlived the test"
+    assert children() == [], "a process outlived the test"
 
 
 # -------------------------------------------------------------- 5. --scheduler
@@ -450,9 +437,10 @@ def test_a_second_sigint_during_the_final_write_loses_no_claim(temp_claims, tmp_
                                                                capsys, monkeypatch) -> None:
     temp_claims("test.i1", _proved)
     temp_claims("test.i2", _proved)
+    engine = os.getpid()  # the check's parent is its supervisor, not the engine
 
     def interrupt(ctx: CheckContext) -> Outcome:  # the first SIGINT
-        os.kill(os.getppid(), signal.SIGINT)
+        os.kill(engine, signal.SIGINT)
         time.sleep(300)
         return Outcome(Verdict.PROVED, "never")
 

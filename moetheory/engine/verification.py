@@ -19,6 +19,7 @@ from moetheory.engine.runner import (
     run_claims,
 )
 from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.shared import STORE_ENV, check_store
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -167,7 +168,8 @@ def verify(
     Raises
     ------
     ValueError
-        For a bad argument, an output path that cannot be written, or a scheduler that is
+        For a bad argument, an output path that cannot be written, a
+        ``MOETHEORY_RUN_STORE`` that names a store others could write, or a scheduler that is
         not reached and answering within ``MOETHEORY_SCHEDULER_TIMEOUT`` (checked before
         any report is touched).
     moetheory.engine.report.ReportWriteError
@@ -208,6 +210,8 @@ def verify(
     if on_result is not None and not callable(on_result):
         raise ValueError(f"on_result must be a callable taking a report entry, got "
                          f"{on_result!r}")
+    if STORE_ENV in os.environ:  # refused before any report is touched
+        check_store(os.environ[STORE_ENV])
     show_progress = sys.stderr.isatty() if progress is None else progress
     if settings.jobs > cpu_count() and scheduler is None:
         warnings.warn(

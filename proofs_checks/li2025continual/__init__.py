@@ -6,6 +6,7 @@ from proofs_checks.li2025continual import (  # noqa: F401  (each module register
     experts,
     forgetting,
     lemmas,
+    proof_facts,
     proofs,
     setup,
     training,

@@ -1205,10 +1205,12 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
                 "cl.proofs.order-inference", "cl.lemma5.aux-dominance-step"),
     "Lemma 6": ("cl.lemma6.parameter-bound",),
     "Lemma 7": ("cl.lemma7.step-size", "cl.lemma7.softmax-product", "cl.lemma7.step-signs"),
-    "Lemma 8": ("cl.lemma8.symmetry", "cl.lemma8.epsilon-order", "cl.lemma8.delta-step"),
+    "Lemma 8": ("cl.lemma8.symmetry", "cl.lemma8.product-step", "cl.lemma8.epsilon-order",
+                "cl.lemma8.delta-step"),
     "Lemma 9": ("cl.lemma9.exponent-step",),
     "Lemma 10": ("cl.lemma10.softmax-gap", "cl.lemma10.lower-step"),
-    "Lemma 11": ("cl.lemma11.product-step", "cl.lemma11.constant-step"),
+    "Lemma 11": ("cl.lemma11.symmetry-step", "cl.lemma11.product-step",
+                 "cl.lemma11.bernoulli-step", "cl.lemma11.constant-step"),
     "Lemma 12": ("cl.lemma12.singleton-set", "cl.lemma12.projection-sup-norm",
                  "cl.lemma12.zero-local-gradient"),
     "Lemma 13": ("cl.proofs.order-inference", "cl.lemma13.step-order",
@@ -1216,6 +1218,7 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Proposition 1 (Appendix E.8)": (
         "cl.prop1.inner-product-step", "cl.prop1.gate-gap-step", "cl.proofs.order-inference",
         "cl.prop1.proof-contradiction", "cl.prop1.eta-step", "cl.prop1.m-lt-n-projection",
+        "cl.prop1.m-lt-n-nonexpansive", "cl.prop1.m-lt-n-update-spread",
     ),
     "Proposition 2 (Appendix F)": (
         "cl.lemma14.factorisation-step", "cl.lemma14.aux-coefficient",
