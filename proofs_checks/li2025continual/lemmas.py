@@ -626,7 +626,7 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
             diffs[sig0] = (res, xa[:, ia] - xb[:, ib])  # (R, pairs, d)
         return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X_n) − h_m(X̃_n')|", alpha)
 
-    return grid_check(ctx, 6, "regime", one)
+    return grid_check(ctx, 6, "regime", one, flags=True)
 
 
 # --------------------------------------------------------------------------------------
