@@ -19,7 +19,7 @@ import pytest
 from moetheory import docs as docs_gen
 from moetheory.docs._book import build_book, on_page
 from moetheory.docs._markup import _embed, _text
-from moetheory.docs._prose import formula_latex, prose_myst
+from moetheory.engine._prose import formula_latex, prose_myst
 from moetheory.engine.registry import load_checks, registered
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,7 +100,7 @@ def _double_scripts(tokens: list) -> bool:
                                   "∂²H/∂β1_i∂b = ∂H/∂a_i", "x_1_2 and x^2^3", "w_n'^2"])
 def test_no_formula_has_a_double_script(text: str) -> None:
     """MathJax refuses ``x_{1}_{i}`` and ``θ^{m}'`` (found by the browser check)."""
-    from moetheory.docs._prose import _tex_tokens
+    from moetheory.engine._prose import _tex_tokens
 
     for latex in re.findall(r"\$([^$]+)\$", prose_myst(text)):
         assert not _double_scripts(_tex_tokens(latex)[0]), (text, latex)

@@ -61,7 +61,9 @@ def test_show_from_a_report_does_not_rerun(
     assert lines[0] == "pcr.pde.perturbed — PROVED"
     assert max(len(line) for line in lines) <= 72
     assert not any(has_code_syntax(line) for line in lines)
-    assert "τ₁·u/((n_b + τ₁)²·(n_x + τ₂))" in out and "∞" in out and "e^(-x) · x²" in out
+    # the formulas of plain text typeset in Unicode (issue 31): subscripts, no ** or _{
+    assert "(τ₁ u/((n_b + τ₁)² (nₓ + τ₂))) H ≠ 0" in out and "e^(-x) · x²" in out
+    assert "n_b → ∞" in out and "x ≠ 0 and τ₁, τ₂ > 0" in out
     assert "seed 002 (002_ed39350ac6d6e1c0.txt), lines 56, 57" in " ".join(out.split())
     text = out.replace("\n", " ")
     order = [text.index(k) for k in ("Statement", "Reading", "Derivation", "Verdict", "Evidence")]
@@ -213,9 +215,9 @@ def test_escaped_pipes_stay_inside_their_table_cell() -> None:
                   "| plain | 2.5 | unsupported |\n")
     entry = {"id": "x", "verdict": "supported", "statement": "s", "derivation": derivation}
     lines = render_claim_text(entry, width=100).splitlines()
-    row = next(line for line in lines if "max_m" in line)
+    row = next(line for line in lines if "1.04" in line)
     other = next(line for line in lines if "plain" in line)
-    assert "|f − 1/M|: exponent" in row and "\\" not in row
+    assert "maxₘ |f - 1/M|: exponent" in row and "\\" not in row  # typeset in Unicode
     assert row.index("1.04") == other.index("2.5")  # the columns still line up
     assert row.index("supported") == other.index("unsupported")
 

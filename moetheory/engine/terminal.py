@@ -24,6 +24,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from moetheory.engine._prose import prose_unicode
 from moetheory.engine.mathtext import latex_to_unicode, prettify
 
 __all__ = [
@@ -189,14 +190,20 @@ _MATHS = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
 
 
 def _math_to_text(text: str) -> str:
-    """Inline ``$...$`` and ``$$...$$`` spans as Unicode; the prose outside prettified."""
+    """Inline ``$...$`` and ``$$...$$`` spans as Unicode; so are the formulas of the prose
+    outside them (:func:`~moetheory.engine._prose.prose_unicode`), and what remains of
+    SymPy's spelling is prettified (``E**x * y`` as ``e^x · y``)."""
     parts = re.split(f"({_MATHS.pattern})", text, flags=re.S)
     out = []
     for i, part in enumerate(parts):
         if i % 2:
             out.append(latex_to_unicode(part.strip("$")))
+        elif part.strip():
+            core = part.strip()
+            start = part.index(core)
+            out.append(part[:start] + prettify(prose_unicode(core)) + part[start + len(core):])
         else:
-            out.append(prettify(part))
+            out.append(part)
     return "".join(out)
 
 
@@ -340,7 +347,7 @@ def _value_text(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, str):
-        return {"inf": "∞", "-inf": "−∞"}.get(value, prettify(" ".join(value.split())))
+        return {"inf": "∞", "-inf": "−∞"}.get(value, _math_to_text(" ".join(value.split())))
     if isinstance(value, list) and all(
         not isinstance(v, Mapping | list) or (isinstance(v, Mapping) and set(v) ==
                                               {"sympy", "latex"})

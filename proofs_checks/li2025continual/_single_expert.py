@@ -268,7 +268,7 @@ def _corrected_outcome(ctx: CheckContext, kind: str) -> Outcome:
     def1 = Reading(
         "definition1-data",
         "Definition-1 features (v_n = w_n/sigma0): Monte Carlo against the same expectation "
-        "derived for that data model (theory.exact_*_definition1), like with like; the "
+        "derived for that data model (`theory.exact_*_definition1`), like with like; the "
         "Gaussian closed form differs from it by the evidence's gaussian_minus_definition1",
         _verdicts(mc1),
         f"worst at {_worst(mc1)['label']}: {_worst(mc1)['estimate']:.4g} vs "
