@@ -237,6 +237,12 @@ def _censoring(data: dict[str, np.ndarray]) -> dict[str, int]:
             if key.endswith("/censored")}
 
 
+def _epochs_plan(ctx: CheckContext) -> tuple[int, Budget]:
+    """The cap on epochs and the sequential budget of the epoch claims (j91.vowel.epochs and
+    j91.vowel.scaling run the same experiment)."""
+    return 3000 if ctx.full else 1500, Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
+
+
 def _epochs_design(max_epochs: int, data: dict[str, np.ndarray]) -> dict:
     """The design entries the epoch claims share: data, criterion, cap, censored runs."""
     return {"data": _STANDIN, "criterion": f"training accuracy >= {CRITERION}",
@@ -263,8 +269,7 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
     """Epochs to a 90% training-accuracy criterion: mixtures versus backpropagation networks."""
     from moetheory.jacobs.vowel import mixture_parameters, mlp_parameters
 
-    max_epochs = 3000 if ctx.full else 1500
-    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
+    max_epochs, budget = _epochs_plan(ctx)
     tol = float(np.log(1.5))
     effect = float(np.log(1.25))
     configs = [("mixture", 4), ("mixture", 8)] + [("backprop", h) for h, _ in BASELINES]
@@ -351,8 +356,7 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
 )
 def check_vowel_scaling(ctx: CheckContext) -> Outcome:
     """Epochs to the criterion for 8 versus 4 experts on the same data."""
-    max_epochs = 3000 if ctx.full else 1500
-    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
+    max_epochs, budget = _epochs_plan(ctx)
     configs = [("mixture", 4), ("mixture", 8)]
     bound, tol0 = float(np.log(1.5)), float(np.log(1.1))
 
