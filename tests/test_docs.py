@@ -73,10 +73,7 @@ def pages(fresh_report: dict) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def built_html() -> Path:
     """The site built with ``sphinx-build -W`` into a temporary folder, offline."""
-    missing = _docs_site.missing_docs_packages()
-    if missing:
-        pytest.skip(f"{missing} not installed: pip install -e '.[docs]'")
-    return _docs_site.built_site()
+    return _docs_site.built_site_or_skip()
 
 
 def _sections(page: str) -> dict[str, str]:

@@ -39,6 +39,8 @@ from urllib.parse import unquote, urlsplit
 import _docs_site
 import pytest
 
+from moetheory.docs._comparisons import comparisons_of
+
 # -- a small DOM --------------------------------------------------------------------------
 
 
@@ -232,19 +234,6 @@ def prose_in_maths(html: str) -> list[str]:
 
 
 # -- statistical comparisons ------------------------------------------------------------------
-
-
-def comparisons_of(value: Any) -> Iterator[Mapping[str, Any]]:
-    """Every comparison a check decided, anywhere in a piece of evidence."""
-    if isinstance(value, Mapping):
-        if {"rule", "estimate", "ci", "reference", "tolerance", "verdict"} <= set(value):
-            yield value
-            return
-        for item in value.values():
-            yield from comparisons_of(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from comparisons_of(item)
 
 
 def claim_comparisons(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -526,10 +515,8 @@ def scan_site(site: Path, report: Mapping[str, Any]) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def site() -> Path:
-    missing = _docs_site.missing_docs_packages()
-    if missing:
-        pytest.skip(f"{missing} not installed: pip install -e '.[docs]'")
-    return _docs_site.built_site()
+    """The site built with ``sphinx-build -W`` into a temporary folder, offline."""
+    return _docs_site.built_site_or_skip()
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from moetheory._doccer import fill_doc
 from moetheory.docs._book import Book, build_book, on_page, referenced_equations
 from moetheory.docs._claim import render_claim
 from moetheory.docs._markup import (
@@ -29,6 +30,7 @@ from moetheory.docs._names import (
     seed_page_name,
 )
 from moetheory.docs._notation import NOTATION
+from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine.papers import PAPERS, Paper, Section, paper_of, section_of
 from moetheory.engine.verdicts import Verdict
 
@@ -158,13 +160,13 @@ def _sections_of(
     ]
 
 
+@fill_doc(REPORT_PARTS)
 def render_paper_page(report: Mapping[str, Any], paper: Paper) -> str:
     """One paper's chapter index: citation, seed documents, its sections with verdict counts.
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     paper : Paper
         The paper.
 
@@ -252,6 +254,7 @@ def render_paper_page(report: Mapping[str, Any], paper: Paper) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+@fill_doc(REPORT_PARTS)
 def render_section_page(
     report: Mapping[str, Any],
     paper: Paper | None,
@@ -265,8 +268,7 @@ def render_section_page(
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     paper : Paper or None
         The paper; ``None`` collects claims whose seed belongs to no known paper (then
         ``section`` is ignored and the page is ``other.md``).
@@ -399,6 +401,7 @@ def _section_page(
     return "\n".join(lines).rstrip() + "\n"
 
 
+@fill_doc(REPORT_PARTS)
 def render_index(
     report: Mapping[str, Any],
     extra_pages: Sequence[str] = (),
@@ -409,8 +412,7 @@ def render_index(
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     extra_pages : sequence of str
         Documents joining the chapters' toctree (the seed documents).
     audit_pages : sequence of str

@@ -56,6 +56,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from moetheory._doccer import fill_doc
+from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine.mathtext import prettify
 from moetheory.engine.verdicts import Verdict
 
@@ -1088,13 +1090,13 @@ def _latex_or_text(latex: Any, plain: Any) -> str:
     return prettify(_text(plain))
 
 
+@fill_doc(REPORT_PARTS)
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The whole report as Markdown: a summary table, then a section per claim.
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
 
     Returns
     -------
