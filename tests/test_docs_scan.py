@@ -39,8 +39,6 @@ from urllib.parse import unquote, urlsplit
 import _docs_site
 import pytest
 
-from moetheory.docs._comparisons import comparisons_of
-
 # -- a small DOM --------------------------------------------------------------------------
 
 
@@ -234,6 +232,20 @@ def prose_in_maths(html: str) -> list[str]:
 
 
 # -- statistical comparisons ------------------------------------------------------------------
+
+
+def comparisons_of(value: Any) -> Iterator[Mapping[str, Any]]:
+    """Every comparison a check decided, anywhere in a piece of evidence (written here, not
+    imported from the generator, so that a comparison the generator misses is found)."""
+    if isinstance(value, Mapping):
+        if {"rule", "estimate", "ci", "reference", "tolerance", "verdict"} <= set(value):
+            yield value
+            return
+        for item in value.values():
+            yield from comparisons_of(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from comparisons_of(item)
 
 
 def claim_comparisons(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
