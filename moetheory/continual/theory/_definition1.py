@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 
+@fill_doc(_docs.OVERPARAM)
 def projection_moments_definition1(s: int, d: int) -> tuple[float, float, float]:
     r"""Moments of the residual projection :math:`A_t = I - P_t` under Definition 1.
 
@@ -41,10 +42,7 @@ def projection_moments_definition1(s: int, d: int) -> tuple[float, float, float]
         :math:`\mathbb{E}[A_t] = \rho\,\Pi` and, for symmetric :math:`X`,
         :math:`\mathbb{E}[A_t X A_t] = a\,\Pi X \Pi + b\,\mathrm{tr}(\Pi X)\,\Pi`.
 
-    Raises
-    ------
-    ValueError
-        If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.
+    %(raises)s
 
     See Also
     --------

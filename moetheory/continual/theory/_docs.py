@@ -18,6 +18,16 @@ __all__ = ["REFERENCES"]
 _PAIRS = r"""pairs : {"ordered", "unordered", "diagonal"}, optional
     Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``."""
 
+#: The functions of ``s`` and ``d`` alone, checked by :func:`overparam_ratio`: their Raises
+#: section.
+OVERPARAM: dict[str, str] = {
+    **REFERENCES,
+    "raises": r"""Raises
+------
+ValueError
+    If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.""",
+}
+
 #: The single-expert formulas evaluated for concrete ground truths: the parameters ``W``,
 #: ``s`` and ``d`` and the errors of their checks (with the section headings: ``parameters``,
 #: ``raises`` and, for the formulas under a reading, ``raises_reading``).
