@@ -54,6 +54,18 @@ ValueError
     %(errors)s Also if ``reading`` is unknown.""",
 }
 
+#: The exact single expert under Definition 1: the parameters ``W`` (pools) and ``s``, and the
+#: start of the error of their checks (the smallest allowed round completes it).
+DEFINITION1: dict[str, str] = {
+    **REFERENCES,
+    "pools": r"""W : ndarray, shape (N, d) or (R, N, d)
+    Ground truths (non-zero), or ``R`` pools of them.
+s : int
+    Samples per task, ``1 <= s < d``.""",
+    "pools_errors": r"""If ``W`` is not a finite array of non-zero vectors of shape (N, d) or (R, N, d),
+``s`` is not in ``[1, d)``, or a round is not an integer""",
+}
+
 #: The bounds of Theorems 1 and 2 on simulated runs: the parameters ``expert`` and
 #: ``ground_truths`` (``routing``), ``n_experts`` and ``r_value`` (``m_r``), ``pairs``, and
 #: the errors of their checks.
