@@ -62,8 +62,10 @@ DEFINITION1: dict[str, str] = {
     Ground truths (non-zero), or ``R`` pools of them.
 s : int
     Samples per task, ``1 <= s < d``.""",
-    "pools_errors": r"""If ``W`` is not a finite array of non-zero vectors of shape (N, d) or (R, N, d),
-``s`` is not in ``[1, d)``, or a round is not an integer""",
+    "pools_errors": (
+        "If ``W`` is not a finite array of non-zero vectors of shape (N, d) or (R, N, d),\n"
+        "``s`` is not in ``[1, d)``, or a round is not an integer"
+    ),
 }
 
 #: The bounds of Theorems 1 and 2 on simulated runs: the parameters ``expert`` and
