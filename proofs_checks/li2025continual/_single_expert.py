@@ -248,11 +248,8 @@ def _corrected_outcome(ctx: CheckContext, kind: str) -> Outcome:
     ok, rows = _enumeration_agreement(kind)
     ts = [2, 3, 5, 10, 20, 50] if ctx.full else [2, 3, 5, 10, 20]
     W = ctx.rng(0).normal(0.0, SIGMA0, size=(N_TASKS, D_DIM))
-    fn = th.exact_generalization if kind == "G" else th.exact_forgetting
-    fn1 = (th.exact_generalization_definition1 if kind == "G"
-           else th.exact_forgetting_definition1)
+    _, fn, fn1, label, _ = _PROP4[kind]
     ts_used = ts if kind == "G" else [t for t in ts if t >= 2]
-    label = "E[G_T]" if kind == "G" else "E[F_t]"
     refs = fn(W, S_SAMPLES, D_DIM, ts_used)
     refs1 = fn1(W, S_SAMPLES, ts_used)  # the same expectation for Definition-1 features
     budget, plan = _sized_budget(ctx, W, ts_used, refs, kind)
