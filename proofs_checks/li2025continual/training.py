@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -57,6 +58,7 @@ from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     FIGURE_READING_TEXT,
     FIGURE_READINGS,
+    ExponentPart,
     GridRuns,
     _exponent_parts,
     _exponent_reading,
@@ -571,16 +573,12 @@ def check_prop2_t1(ctx: CheckContext) -> Outcome:
                 ws, _ = _gaps(pis, free.expert_sets[r, T1 - 1], free.task[r, T1 - 1])
                 w.append(wi), a.append(ac), sp_.append(ws)
             within[sig0], across[sig0], soft[sig0] = (np.array(x) for x in (w, a, sp_))
-        ok, oka, oks = _usable(within), _usable(across), _usable(soft)
-        if min(int(v.sum()) for v in [*ok.values(), *oka.values(), *oks.values()]) < 2:
+        parts = [*_t1_gap_parts(within, across, "set"),
+                 ("within-set softmax gap at T1", _kept(soft), [("O", 0.75)])]
+        if _fewest(parts) < 2:
             return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
                                  {"simulator_seed": seed})
-        comps, (e1, e2, e3), deriv = _exponent_parts(reading, ctx, [
-            ("within-set gate gap at t1", {s: within[s][ok[s]] for s in within}, [("O", 1.75)]),
-            ("across-set gate gap at t1", {s: across[s][oka[s]] for s in across},
-             [("Theta", 0.75)]),
-            ("within-set softmax gap at T1", {s: soft[s][oks[s]] for s in soft}, [("O", 0.75)]),
-        ], alpha)
+        comps, (e1, e2, e3), deriv = _exponent_parts(reading, ctx, parts, alpha)
         return (reading, comps,
                 {"within_t1": e1, "across_t1": e2, "softmax_within_T1": e3,
                  "rule": e1["rule"], "simulator_seed": seed}, deriv)
@@ -592,9 +590,23 @@ def _nan_estimate(alpha: float) -> MeanEstimate:
     return MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha)
 
 
-def _usable(values: dict[float, np.ndarray]) -> dict[float, np.ndarray]:
-    """Per σ0, the mask of the runs whose value is finite and positive (a gap that exists)."""
-    return {s: np.isfinite(v) & (v > 0) for s, v in values.items()}
+def _kept(values: dict[float, np.ndarray]) -> dict[float, np.ndarray]:
+    """Per σ0, the values of the usable runs: finite and positive (a gap that exists)."""
+    return {s: v[np.isfinite(v) & (v > 0)] for s, v in values.items()}
+
+
+def _fewest(parts: Sequence[ExponentPart]) -> int:
+    """The fewest values any σ0 of any of ``parts`` has."""
+    return min(int(v.size) for _, values, _ in parts for v in values.values())
+
+
+def _t1_gap_parts(within: dict[float, np.ndarray], across: dict[float, np.ndarray],
+                  set_name: str) -> list[ExponentPart]:
+    """Proposition 2's order statements at t1 on the usable runs (:func:`_kept`): the largest
+    gate-output gap inside the expert set (``set_name``), O(σ0^1.75), and the smallest gap
+    across sets, Θ(σ0^0.75)."""
+    return [(f"within-{set_name} gate gap at t1", _kept(within), [("O", 1.75)]),
+            ("across-set gate gap at t1", _kept(across), [("Theta", 0.75)])]
 
 
 def _too_few_runs(reading: str, what: str, alpha: float,
@@ -918,20 +930,17 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
                 h2 = res.gate_outputs[r, t2 - 1]
                 w.append(wi), a.append(ac), g.append(float(h2.max() - h2.min()))
             within[sig0], across[sig0], merged[sig0] = (np.array(x) for x in (w, a, g))
-        ok, oka = _usable(within), _usable(across)
-        if min(int(v.sum()) for v in [*ok.values(), *oka.values()]) < 2:
+        parts = _t1_gap_parts(within, across, "M_k")
+        if _fewest(parts) < 2:
             return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
                                  {"simulator_seed": seed})
-        comps, (e1, e2, e3), deriv = _exponent_parts(reading, ctx, [
-            ("within-M_k gate gap at t1", {s: within[s][ok[s]] for s in within}, [("O", 1.75)]),
-            ("across-set gate gap at t1", {s: across[s][oka[s]] for s in across},
-             [("Theta", 0.75)]),
-            ("largest gate gap at t2", merged, [("O", 1.75)]),
-        ], alpha)
+        comps, (e1, e2, e3), deriv = _exponent_parts(
+            reading, ctx, [*parts, ("largest gate gap at t2", merged, [("O", 1.75)])], alpha)
         return (reading, comps,
                 {"within_t1": e1, "across_t1": e2, "all_t2": e3, "rule": e1["rule"],
                  "simulator_seed": seed,
-                 "usable_runs": {f"sigma0={s:g}": int(ok[s].sum()) for s in ok}}, deriv)
+                 "usable_runs": {f"sigma0={s:g}": int(v.size) for s, v in parts[0][1].items()}},
+                deriv)
 
     return grid_check(ctx, 9, "regime-free", one)
 
