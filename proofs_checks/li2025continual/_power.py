@@ -226,6 +226,22 @@ def _quantile_sample(mu: float, sd: float, n: int, bounds: tuple[float, float]) 
 BETTING_LIMIT = 64
 
 
+def _smallest_decided(sizes: Sequence[int], decided: Callable[[int], bool]) -> float:
+    """The smallest of the increasing ``sizes`` at which ``decided`` holds, by bisection
+    (``decided`` monotone in the size; the largest size is asked first); ``inf`` if even the
+    largest is not decided."""
+    lo, hi = 0, len(sizes) - 1
+    if not decided(sizes[hi]):
+        return math.inf
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if decided(sizes[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return sizes[lo]
+
+
 def _search(comp: Comparison, mu: float, n0: int, interval: Callable[[int, float], MeanEstimate],
             limit: float = BETTING_LIMIT) -> tuple[float, str] | None:
     """The smallest factor (grid of ratio 1.25, up to ``limit``) at which ``interval(n,
@@ -244,16 +260,7 @@ def _search(comp: Comparison, mu: float, n0: int, interval: Callable[[int, float
                                       comp.tolerance)
             return c.verdict.value == side
 
-        found = math.inf
-        lo, hi = 0, len(sizes) - 1
-        if decided(sizes[hi]):
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if decided(sizes[mid]):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            found = sizes[lo] / n0
+        found = _smallest_decided(sizes, decided) / n0
         if best is None or found < best[0]:
             best = (found, side)
     return best
@@ -644,8 +651,6 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
         toward = -1.0 if boundary < mu else 1.0
         sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(-8, 200)
                         if 1.25**k <= limit})
-        found = math.inf
-        lo, hi = 0, len(sizes) - 1
 
         def decided(n: int, toward: float = toward, side: str = side) -> bool:
             sample = np.resize(x, n) + toward * z * sd / math.sqrt(n)
@@ -656,14 +661,7 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
                                          spec.tolerance)
             return comp.verdict.value == side
 
-        if decided(sizes[hi]):  # bisection on the grid (decided is monotone in n here)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if decided(sizes[mid]):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            found = sizes[lo] / n0
+        found = _smallest_decided(sizes, decided) / n0  # decided is monotone in n here
         if best is None or found < best[0]:
             best = (found, side)
     return best

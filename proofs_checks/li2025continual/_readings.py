@@ -60,9 +60,11 @@ __all__ = [
     "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
+    "ExponentPart",
     "Extra",
     "GridRuns",
     "Sigma0Data",
+    "_exponent_parts",
     "_exponent_reading",
     "_geometric_mean",
     "_profile_readings",
@@ -346,3 +348,24 @@ def _exponent_reading(
         + comparisons_markdown(comps)
     )
     return (name, comps, ev, deriv)
+
+
+#: One order statement of a reading that makes several (:func:`_exponent_parts`): the
+#: quantity, its values by σ0 and the claimed orders, as :func:`_exponent_reading` takes them.
+ExponentPart = tuple[str, dict[float, np.ndarray], list[tuple[str, float]]]
+
+
+def _exponent_parts(
+    name: str, ctx: CheckContext, parts: Sequence[ExponentPart], alpha: float
+) -> tuple[list[Comparison], list[dict[str, Any]], str]:
+    """:func:`_exponent_reading` of each of ``parts`` in turn: their comparisons in one list,
+    their evidence in order, and their derivations joined by a blank line."""
+    comps: list[Comparison] = []
+    evidence, derivations = [], []
+    for quantity, values, rules in parts:
+        _, part_comps, part_ev, part_deriv = _exponent_reading(name, ctx, quantity, values,
+                                                               rules, alpha)
+        comps += part_comps
+        evidence.append(part_ev)
+        derivations.append(part_deriv)
+    return comps, evidence, "\n\n".join(derivations)
