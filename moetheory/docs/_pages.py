@@ -313,7 +313,8 @@ def render_section_page(
     ...      "statement": "1 + 1 = 2", "reading": "integers", "verdict": "proved",
     ...      "summary": "arithmetic", "evidence": {}}]}
     >>> paper = PAPERS[2]
-    >>> page = render_section_page(report, paper, paper.parts[-1])
+    >>> proofs = next(s for s in paper.parts if s.key == "proofs")
+    >>> page = render_section_page(report, paper, proofs)
     >>> page.splitlines()[0]
     '(page-li2025continual-proofs)='
     >>> "## Lemma 7" in page and "### `cl.lemma7.a`" in page
