@@ -77,7 +77,7 @@ BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
     "cl.lemma8.exploration-balance": {"quick": (16, 32, 256, 0.6),
                                       "full": (48, 96, 1024, 2.4)},
     "grid": {"quick": (8, 16, 64, 0.9), "full": (24, 48, 240, 3.2)},
-    "phase": {"quick": (8, 16, 512, 0.5), "full": (24, 48, 2048, 2.0)},
+    "phase": {"quick": (8, 16, 512, 0.8), "full": (24, 48, 1024, 1.6)},
 }
 
 
