@@ -240,7 +240,7 @@ def phase_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
     Rounds ``t <= T1 + 1`` follow the same law as :func:`grid_runs`' (a run's first rounds do
     not depend on its horizon, and termination cannot act before ``T1``: flags are evaluated
     from ``T1`` on), at a fraction of the cost: the checks that read only these rounds
-    (Lemmas 7, 9 and 13, Theorem 1's exploration phase) can afford the replicates their
+    (Lemmas 7 and 9, Theorem 1's exploration phase) can afford the replicates their
     comparisons against 1 need (:mod:`._power`, budget ``"phase"``)."""
     out = {}
     for i, sig0 in enumerate(GRID):
