@@ -263,7 +263,7 @@ def epochs_to_criterion(
             acc = net.step(x0, x1, T, "1.3", lr, labels=y)
         else:
             acc = net.step(x0, x1, T, lr, labels=y)
-        new = acc >= criterion  # type: ignore[operator]
+        new: np.ndarray = np.asarray(acc) >= criterion
         epochs[active[new]] = epoch
         reached[active[new]] = True
         if new.all():

@@ -47,9 +47,29 @@ POWER = 0.9
 
 
 def clip_replicates(needed: int | None, floor: int, budget: int) -> int:
-    """Replicates to run: ``needed`` within ``[floor, budget]``; the floor when the pilot asks
-    for more than four budgets or cannot size (the budget would most likely not decide it
-    either, and the CPU is better left to the claims it can decide).
+    """Replicates to run: ``needed`` clipped to ``[floor, budget]``.
+
+    Parameters
+    ----------
+    needed : int or None
+        Replicates the pilot asks for (``None``: it could not size).
+    floor, budget : int
+        Fewest and most replicates.
+
+    Returns
+    -------
+    int
+        ``needed`` within ``[floor, budget]``; the floor when the pilot asks for more than
+        four budgets or cannot size.
+
+    Notes
+    -----
+    Beyond four budgets the budget would most likely not decide either, and the CPU is
+    better left to the claims it can decide.
+
+    See Also
+    --------
+    plan_from_pilot : uses it.
 
     Examples
     --------
@@ -139,6 +159,10 @@ def comparison_factor(comp: Comparison, power: float = POWER) -> tuple[float, st
     :math:`1/\\sqrt n` at small :math:`n` (its range dominates), and a Clopper-Pearson
     interval's at a proportion of 0 or 1 shrinks like :math:`1/n`: their factors come from
     the intervals themselves (:func:`_betting_factor`, :func:`_proportion_factor`).
+
+    See Also
+    --------
+    needed_factor : the factor of a reading's comparisons together.
 
     Examples
     --------
@@ -316,6 +340,15 @@ def needed_factor(comps: Sequence[Comparison], power: float = POWER) -> float | 
         suffices) if any, else the largest of all (every one must be supported); ``None``
         if a comparison the verdict needs cannot be sized.
 
+    Notes
+    -----
+    As :func:`moetheory.stats.combine`: one ``unsupported`` comparison decides a reading,
+    ``supported`` needs them all.
+
+    See Also
+    --------
+    comparison_factor : one comparison's factor.
+
     Examples
     --------
     >>> from moetheory.stats import MeanEstimate, compare
@@ -358,7 +391,22 @@ class Plan:
     profile : str
         The profile.
     searched : int or None
-        The largest size the sizing tried, when it tried sizes (:func:`plan_from_specs`).
+        The largest size the sizing tried, when it tried sizes.
+
+    Notes
+    -----
+    ``pilot = 0`` records a run without a pilot (its budget is its floor: nothing to size).
+
+    See Also
+    --------
+    plan_from_pilot : builds it.
+    power_note : says it in words.
+
+    Examples
+    --------
+    >>> p = Plan(5, 1, 17, 5, 20, 20, 5.8, "quick")
+    >>> p.budget_limited, p.evidence()["replicates"]
+    (False, 20)
     """
 
     pilot: int
@@ -440,6 +488,17 @@ def plan_from_pilot(pilot_comps: Sequence[Comparison], *, pilot: int, floor: int
     ValueError
         If ``floor`` is not in ``[1, budget]``, ``pilot`` is negative or ``multiple < 1``.
 
+    Notes
+    -----
+    The pilot must run on streams of its own and be judged with the shipped claimed values
+    (:func:`moetheory.stats.claimed_values` ``(None, None)``): ``n`` then does not depend on
+    the main run's data, whose intervals keep their level.
+
+    See Also
+    --------
+    needed_factor : the sizing.
+    power_note : the plan in words.
+
     Examples
     --------
     >>> from moetheory.stats import MeanEstimate, compare
@@ -481,6 +540,15 @@ def power_note(plan: Plan, verdict: Verdict, comps: Sequence[Comparison] = ()) -
     str
         The plan in words; for an ``inconclusive`` verdict, whether the budget or the
         pilot's sizing left it open and how many replicates would decide it.
+
+    Notes
+    -----
+    The pilot's size is a sizing at power :data:`POWER`, not a guarantee: an open verdict
+    with the replicates the pilot asked for says so.
+
+    See Also
+    --------
+    Plan.evidence : the same in the evidence.
 
     Examples
     --------
@@ -545,6 +613,21 @@ class Spec:
     bounds : (float, float) or None
         The values' range, known in advance: the exact betting interval on it; ``None``
         for the Student-t interval.
+
+    Notes
+    -----
+    Unlike a :class:`moetheory.stats.Comparison`, a spec keeps its values, so the pilot can
+    be sized by the comparison's own interval (:func:`spec_factor`).
+
+    See Also
+    --------
+    spec_factor : sizes it.
+    decide_all : decides specs.
+
+    Examples
+    --------
+    >>> Spec("x", "at-most", np.zeros(4), 1.0).decide(0.05).verdict.value
+    'supported'
     """
 
     label: str
@@ -627,6 +710,10 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
     betting interval, whose width is not a multiple of :math:`1/\sqrt n` at small
     :math:`n`, it is the interval itself that is asked.
 
+    See Also
+    --------
+    specs_factor : a reading's specs together.
+
     Examples
     --------
     >>> x = np.array([0.2, -0.1, 0.4, 0.0, 0.3, 0.1, -0.2, 0.5])
@@ -665,14 +752,37 @@ def specs_factor(specs: Sequence[Spec | Comparison], alpha: float, power: float 
                  limit: float = 64.0) -> float | None:
     """:func:`needed_factor` for specs: one refuting comparison suffices, else all must hold.
 
-    A ready :class:`Comparison` among them (one the data could not build an interval for)
-    cannot be sized.
+    Parameters
+    ----------
+    specs : sequence of Spec or Comparison
+        The pilot's comparisons of one reading.
+    alpha : float
+        The level each will be decided at.
+    power : float
+        Probability of a decided verdict aimed for.
+    limit : float
+        Largest factor searched.
 
     Returns
     -------
     float or None
         The factor (``inf`` beyond ``limit``); ``None`` if a comparison the verdict needs
         cannot be sized.
+
+    Notes
+    -----
+    A ready :class:`Comparison` among them (one the data could not build an interval for)
+    cannot be sized.
+
+    See Also
+    --------
+    spec_factor : one spec's factor.
+
+    Examples
+    --------
+    >>> x = np.array([0.2, -0.1, 0.4, 0.0, 0.3, 0.1, -0.2, 0.5])
+    >>> specs_factor([Spec("d", "greater", x, 0.0)], 0.01) > 1
+    True
     """
     sized = [spec_factor(sp, alpha, power, limit) if isinstance(sp, Spec) else None
              for sp in specs]
@@ -685,6 +795,26 @@ def specs_factor(specs: Sequence[Spec | Comparison], alpha: float, power: float 
 
 def decide_all(specs: Sequence[Spec | Comparison], alpha: float) -> list[Comparison]:
     """Each spec decided at ``alpha`` (:meth:`Spec.decide`); ready comparisons kept as they are.
+
+    Parameters
+    ----------
+    specs : sequence of Spec or Comparison
+        The comparisons of a run.
+    alpha : float
+        The level of each interval.
+
+    Returns
+    -------
+    list of Comparison
+        One per spec, in order.
+
+    Notes
+    -----
+    Through the rules of :mod:`moetheory.stats`, so calibration sees every comparison.
+
+    See Also
+    --------
+    Spec.decide : one spec.
 
     Examples
     --------
