@@ -64,7 +64,11 @@ __all__ = [
 #: T = T1 + 1; the σ0 grid's runs with every record, per reading). The floor is the
 #: profile's former fixed size; the quick budgets keep the quick profile of the whole
 #: catalogue within its 90 s on 2 cores. ``"grid"``: the σ0 grid and the M < N regime that the
-#: grid checks share (their pilot runs are shared too).
+#: grid checks share (their pilot runs are shared too); ``"phase"``: the σ0 grid's exploration
+#: phase alone (rounds up to T1 + 1, a fraction of a grid run's cost), shared by the checks
+#: that read only those rounds, whose comparisons of a share against 1 at tolerance 0.05 need
+#: a few hundred replicates at the Bonferroni levels (an all-ones sample of n values in
+#: [0, 1] cannot exclude a mean of 0.95 at level α before 0.95^n < α).
 BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
     "cl.more-experts": {"quick": (10, 10, 40, 1.0), "full": (50, 100, 400, 12.6)},
     "cl.more-experts.m-lt-n": {"quick": (16, 16, 128, 1.0), "full": (48, 48, 480, 3.6)},
@@ -72,12 +76,13 @@ BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
     "cl.lemma8.exploration-balance": {"quick": (16, 32, 256, 0.6),
                                       "full": (48, 96, 1024, 2.4)},
     "grid": {"quick": (8, 16, 64, 0.9), "full": (24, 48, 240, 3.2)},
+    "phase": {"quick": (8, 16, 512, 0.8), "full": (24, 48, 1024, 1.6)},
 }
 
 
 #: Budgets of runs several checks share: their sizes are rounded up to the floor times a
 #: power of 2 (within the budget), so that checks asking for similar sizes share one run.
-SHARED = frozenset({"grid"})
+SHARED = frozenset({"grid", "phase"})
 
 
 def pilot_size(ctx: CheckContext, key: str) -> int:
