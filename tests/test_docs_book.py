@@ -209,3 +209,9 @@ def test_statements_carry_no_checker_instructions() -> None:
     found = [f"{c.id}: {c.statement}" for c in registered()
              if instruction.search(c.statement) or instruction.search(c.statement_latex or "")]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("text", ["seed L109/L111", "and/or", "lines L56-L57 and L60"])
+def test_words_joined_by_an_operator_stay_words(text: str) -> None:
+    # "seed L109/L111" was typeset as $L_{109}/L_{111}$ and "and/or" as $\mathrm{and}/...$
+    assert prose_myst(text) == text

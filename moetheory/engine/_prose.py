@@ -310,6 +310,10 @@ def _mark_word_atoms(elements: Sequence[_El]) -> None:
                 continue
             if nb.text == "/" and len(e.text) > 3 and not any(c.isdigit() for c in e.text):
                 continue
+            far = k - 2 if nb is before else k + 2  # across the slash
+            if nb.text == "/" and 0 <= far < len(elements) and elements[far].kind == "ident" \
+                    and _ident_role(elements[far].text) == "word":
+                continue  # word/word: and/or, the seed lines L109/L111
             e.atom = True
 
 
