@@ -231,3 +231,22 @@ def test_an_asterisk_in_maths_is_not_an_emphasis_mark() -> None:
     out = markdown_to_text(text)[0]
     assert out == ("the split target, with β₀₁*-log 2 each under Top-K and β₀₁* each under "
                    "top-1; truth β₀*=(0.1,0), regions X*ⱼ")
+
+
+def test_nested_formulas_and_matrices_in_evidence_are_typeset() -> None:
+    # `moetheory show cl.update.min-norm` printed the JSON of its certificates
+    # ('"latex": "\\left[\\begin{matrix}0\\end{matrix}\\right]"') and j91.whole-output a
+    # mapping of formulas as JSON with o_{1,1} keys
+    from moetheory.engine.terminal import evidence_rows
+
+    half = {"sympy": "1/10", "latex": "\\frac{1}{10}"}
+    column = {"sympy": "Matrix([[0], [0]])",
+              "latex": "\\left[\\begin{matrix}0\\\\0\\end{matrix}\\right]"}
+    rows = dict(evidence_rows({
+        "residuals": [[[0, 0], [half, 0]]],
+        "certificates": [{"d": 3, "residual": column, "ok": True}],
+        "points": [{"o_{1,1}": {"sympy": "d_1", "latex": "d_{1}"}}],
+    }))
+    assert rows == {"residuals": "[[[0, 0], [1/10, 0]]]",
+                    "certificates": "[{d: 3, residual: [0; 0], ok: yes}]",
+                    "points": "[{o_(1, 1): d₁}]"}

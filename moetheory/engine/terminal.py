@@ -348,13 +348,25 @@ def _value_text(value: Any) -> str:
         return "—"
     if isinstance(value, str):
         return {"inf": "∞", "-inf": "−∞"}.get(value, _math_to_text(" ".join(value.split())))
-    if isinstance(value, list) and all(
-        not isinstance(v, Mapping | list) or (isinstance(v, Mapping) and set(v) ==
-                                              {"sympy", "latex"})
-        for v in value
-    ):
-        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    if _formulas_within(value):  # lists and mappings of formulas and numbers, at any depth
+        if isinstance(value, list):
+            return "[" + ", ".join(_value_text(v) for v in value) + "]"
+        return "{" + ", ".join(f"{_math_to_text(str(k))}: {_value_text(v)}"
+                               for k, v in value.items()) + "}"
     return prettify(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def _formulas_within(value: Any) -> bool:
+    """A list or mapping whose leaves are formulas ``{"sympy", "latex"}``, numbers or text."""
+    if isinstance(value, Mapping):
+        return set(value) != {"sympy", "latex"} and all(
+            _formulas_within(v) or not isinstance(v, Mapping | list) or
+            (isinstance(v, Mapping) and set(v) == {"sympy", "latex"})
+            for v in value.values())
+    if isinstance(value, list):
+        return all(_formulas_within(v) or not isinstance(v, Mapping | list) or
+                   (isinstance(v, Mapping) and set(v) == {"sympy", "latex"}) for v in value)
+    return False
 
 
 def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
