@@ -449,7 +449,7 @@ class Plan:
             "budget_cpu_seconds": self.budget_seconds, "power": POWER,
             "budget_limited": self.budget_limited,
             "rule": "pilot (floor replicates, own seed, never in a verdict) -> "
-                    "n = clip(needed, floor, budget), the floor if needed > 4 budgets; "
+                    "n = `clip(needed, floor, budget)`, the floor if needed > 4 budgets; "
                     "needed from the pilot (_power.comparison_factor, _power.spec_factor)",
         }
 
