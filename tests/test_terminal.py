@@ -250,3 +250,12 @@ def test_nested_formulas_and_matrices_in_evidence_are_typeset() -> None:
     assert rows == {"residuals": "[[[0, 0], [1/10, 0]]]",
                     "certificates": "[{d: 3, residual: [0; 0], ok: yes}]",
                     "points": "[{o_(1, 1): d₁}]"}
+
+
+def test_the_markdown_report_names_seed_lines_in_words() -> None:
+    # every claim of the Markdown report printed its seed lines as an indented JSON array
+    # ("*Seed lines:* 002_….txt [\n  44,\n  46\n]")
+    from moetheory.engine.report import render_claim
+
+    text = render_claim(ENTRY)
+    assert "*Seed lines:* seed 002 (002_ed39350ac6d6e1c0.txt), lines 56, 57\n" in text

@@ -440,22 +440,6 @@ def _table(rows: Sequence[tuple[str, ...]], width: int, indent: int = _LABEL) ->
     return out
 
 
-def _sources_text(entry: Mapping[str, Any]) -> str:
-    parts = []
-    sources = entry.get("sources")
-    for src in sources if isinstance(sources, list) else []:
-        if not isinstance(src, Mapping) or not isinstance(src.get("seed_file"), str):
-            continue
-        lines = [n for n in (src.get("lines") or []) if isinstance(n, int)]
-        where = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
-        parts.append(f"seed {src['seed_file'][:3]} ({src['seed_file']}), {where}")
-    if not parts:
-        seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
-        seeds = seeds if isinstance(seeds, list) else [seeds]
-        parts = [f"seed {s}" for s in seeds if isinstance(s, str) and s]
-    return "; ".join(parts)
-
-
 def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str:
     """One report entry as terminal text, in the order of a worked proof.
 
@@ -491,6 +475,8 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     >>> "∞ > 1" in render_claim_text(entry, width=60)
     True
     """
+    from moetheory.engine.report import sources_text  # lazily, as render_show does
+
     if not isinstance(entry, Mapping):
         entry = {"id": "?", "summary": _str(entry)}
     w = max(_MIN_WIDTH, width or terminal_width())
@@ -499,7 +485,7 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     out = [title, "═" * min(w, len(title))]
     statement = _latex_or(get("statement_latex"), get("statement", ""))
     out += _wrap("Statement", _math_to_text(" ".join(statement.split())), w)
-    source = _sources_text(entry)
+    source = sources_text(entry)
     if source:
         out += _wrap("Source", source, w)
     out += _wrap("Reading", _math_to_text(" ".join(_str(get("reading", "")).split())), w)
