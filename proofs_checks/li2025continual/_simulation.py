@@ -218,17 +218,23 @@ def _joined(parts: list[dict[float, Any]]) -> dict[float, Any]:
     return out
 
 
+def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, pilot: bool
+             ) -> tuple[dict[float, Any], int]:
+    """``run(R, seed)`` (a shared simulation by σ0) of ``R`` replicates (the profile's floor by
+    default) in batches (:func:`chunks`), or the pilot's run on its own seed; with the run's
+    seed."""
+    floor = _profile_sizes(ctx)
+    if pilot:
+        return run(R or floor, seed + PILOT), seed + PILOT
+    return _joined([run(size, seed + off) for size, off in chunks(R or floor, floor)]), seed
+
+
 def _grid_runs(ctx: CheckContext, reading: str, which: str, R: int | None = None,
                pilot: bool = False) -> tuple[dict[float, Any], int]:
     """:func:`grid_runs` of ``R`` replicates (the profile's by default) in batches
     (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    seed = _grid_seed(ctx)
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return grid_runs(reading, R or floor, seed + PILOT, which), seed + PILOT
-    parts = [grid_runs(reading, size, seed + off, which) for size, off in chunks(R or floor,
-                                                                                 floor)]
-    return _joined(parts), seed
+    return _batched(ctx, lambda n, sd: grid_runs(reading, n, sd, which), _grid_seed(ctx), R,
+                    pilot)
 
 
 @shared(maxsize=8)
@@ -259,12 +265,7 @@ def _phase_runs(ctx: CheckContext, reading: str, R: int | None = None,
                 pilot: bool = False) -> tuple[dict[float, CLResult], int]:
     """:func:`phase_runs` of ``R`` replicates (the profile's floor by default) in batches
     (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    seed = _phase_seed(ctx)
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return phase_runs(reading, R or floor, seed + PILOT), seed + PILOT
-    return _joined([phase_runs(reading, size, seed + off)
-                    for size, off in chunks(R or floor, floor)]), seed
+    return _batched(ctx, lambda n, sd: phase_runs(reading, n, sd), _phase_seed(ctx), R, pilot)
 
 
 @shared(maxsize=8)
@@ -358,24 +359,15 @@ def _regime_runs(ctx: CheckContext, reading: str, R: int | None = None,
                  pilot: bool = False) -> tuple[dict[float, CLResult], int]:
     """:func:`regime_runs` of ``R`` replicates (the profile's by default) in batches
     (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    seed = _regime_seed(ctx)
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return regime_runs(reading, R or floor, seed + PILOT), seed + PILOT
-    return _joined([regime_runs(reading, size, seed + off)
-                    for size, off in chunks(R or floor, floor)]), seed
+    return _batched(ctx, lambda n, sd: regime_runs(reading, n, sd), _regime_seed(ctx), R, pilot)
 
 
 def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None,
                       pilot: bool = False) -> tuple[dict[float, CLResult], int]:
     """The run's :func:`regime_free_runs` of ``reading`` and their seed (``R`` replicates,
     the profile's by default, in batches; ``pilot``: the pilot's own seed)."""
-    seed = _regime_seed(ctx) + 40
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return regime_free_runs(reading, R or floor, seed + PILOT), seed + PILOT
-    return _joined([regime_free_runs(reading, size, seed + off)
-                    for size, off in chunks(R or floor, floor)]), seed
+    return _batched(ctx, lambda n, sd: regime_free_runs(reading, n, sd), _regime_seed(ctx) + 40,
+                    R, pilot)
 
 
 def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, dict[float,
