@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from moetheory._doccer import fill_doc
 from moetheory.docs._book import build_book
 from moetheory.docs._evidence import evidence_files
 from moetheory.docs._figures import _collect_figures
@@ -32,6 +33,17 @@ from moetheory.engine.catalogue import SEED_FILES
 from moetheory.engine.papers import PAPERS
 
 __all__ = ["build_pages", "generate_pages", "write_pages"]
+
+#: Docstring parts of the functions that read a report file (:func:`build_pages` and
+#: :func:`moetheory.docs._cli.main`): the opening lines of an example that writes an empty
+#: report into a temporary folder ``tmp`` as ``rep``.
+EXAMPLE_PARTS: dict[str, str] = {
+    "empty_report_file": """>>> import json, pathlib, tempfile
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     rep = pathlib.Path(tmp, "r.json")
+...     _ = rep.write_text(json.dumps({"seed": 0, "profile": "quick",
+...                                    "family_alpha": 0.05, "claims": []}))""",
+}
 
 #: Pages of the docs root, written by other tools, that the claims index links as audits.
 _AUDIT_PAGES = ("calibration.md", "seed-stability.md")
@@ -173,6 +185,7 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     return written
 
 
+@fill_doc(EXAMPLE_PARTS)
 def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> dict[str, Any]:
     """Generate ``<docs_dir>/claims`` for a documentation build; return the report used.
 
@@ -200,11 +213,7 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
 
     Examples
     --------
-    >>> import json, pathlib, tempfile
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     rep = pathlib.Path(tmp, "r.json")
-    ...     _ = rep.write_text(json.dumps({"seed": 0, "profile": "quick",
-    ...                                    "family_alpha": 0.05, "claims": []}))
+    %(empty_report_file)s
     ...     _ = build_pages(tmp, rep)
     ...     (pathlib.Path(tmp) / "claims" / "index.md").is_file()
     True

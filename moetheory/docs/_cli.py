@@ -8,12 +8,20 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from moetheory.docs._build import _stale, _verify_now, generate_pages, write_pages
+from moetheory._doccer import fill_doc
+from moetheory.docs._build import (
+    EXAMPLE_PARTS,
+    _stale,
+    _verify_now,
+    generate_pages,
+    write_pages,
+)
 from moetheory.docs._names import SEEDS_DIR
 
 __all__ = ["main"]
 
 
+@fill_doc(EXAMPLE_PARTS)
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m moetheory.docs [--report FILE] --out DIR [--check]``.
 
@@ -39,11 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> import json, tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     rep = pathlib.Path(tmp, "r.json")
-    ...     _ = rep.write_text(json.dumps({"seed": 0, "profile": "quick",
-    ...                                    "family_alpha": 0.05, "claims": []}))
+    %(empty_report_file)s
     ...     main(["--report", str(rep), "--out", tmp + "/claims", "--quiet"])
     0
     """
