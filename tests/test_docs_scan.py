@@ -234,17 +234,17 @@ def prose_in_maths(html: str) -> list[str]:
 # -- statistical comparisons ------------------------------------------------------------------
 
 
+#: The keys that make a mapping a statistical comparison.
+_COMPARISON_KEYS = {"rule", "estimate", "ci", "reference", "tolerance", "verdict"}
+
+
 def comparisons_of(value: Any) -> Iterator[Mapping[str, Any]]:
     """Every comparison a check decided, anywhere in a piece of evidence (written here, not
     imported from the generator, so that a comparison the generator misses is found)."""
-    if isinstance(value, Mapping):
-        if {"rule", "estimate", "ci", "reference", "tolerance", "verdict"} <= set(value):
-            yield value
-            return
-        for item in value.values():
-            yield from comparisons_of(item)
-    elif isinstance(value, list):
-        for item in value:
+    if isinstance(value, Mapping) and _COMPARISON_KEYS <= set(value):
+        yield value
+    elif isinstance(value, Mapping | list):
+        for item in value.values() if isinstance(value, Mapping) else value:
             yield from comparisons_of(item)
 
 
