@@ -123,7 +123,7 @@ def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_
         return [comp], len(recs["tanh"])
 
     ctx = _ctx("pcr.rates.regression")
-    design, seq, payload = dense._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge,
+    design, seq, payload, _ = dense._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge,
                                                  budgets={"quick": (12, 3), "full": (16, 3)})
     used = decide_at or 3
     assert [c[1:] for c in calls] == [(0, 13), (13, 12), (25, 12)][:used]

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.estimation._lm import lm_iterate
-from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram
+from moetheory.estimation._lm import lm_iterate, qn_iterate
+from moetheory.estimation.detmath import det_exp, exact_gram
 from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
+from moetheory.estimation.parameter_space import GROUPS, ParameterSpace
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
 
@@ -159,14 +160,13 @@ def _forward_blocks(theta, xT, xtT, k, router, expert):
     return f, blocks
 
 
-def _normal_equations(f, blocks, xT, xtT, k, dtheta, r):
-    """``A = J^T J / n`` (:func:`exact_gram`) and ``g = J^T r / n`` in the variables whose
-    derivative is ``dtheta`` (G, P), the Jacobian built block by block."""
+def _normal_equations(f, blocks, xT, xtT, k, r):
+    """``A = J^T J / n`` (:func:`exact_gram`) and ``g = J^T r / n``, the Jacobian built block
+    by block."""
     g, n = f.shape
-    Jt = np.empty((g, dtheta.shape[1], n))
+    Jt = np.empty((g, k * (2 * xT.shape[1] + 2), n))
     for sl, cache in blocks:
-        Jb = _jacobian(f[:, sl], cache, xT[:, :, sl], xtT[:, :, sl], k, out=Jt[:, :, sl])
-        Jb *= dtheta[:, :, None]
+        _jacobian(f[:, sl], cache, xT[:, :, sl], xtT[:, :, sl], k, out=Jt[:, :, sl])
     return exact_gram(Jt) / n, np.einsum("gpn,gn->gp", Jt, r) / n
 
 
@@ -314,6 +314,24 @@ class BatchFit:
     accepted: np.ndarray
     iterations: np.ndarray
     converged: np.ndarray
+    at_bound_beta0: np.ndarray | None = None
+    at_bound_router: np.ndarray | None = None
+    at_bound_eta: np.ndarray | None = None
+
+    def at_bound(self) -> np.ndarray:
+        """Whether each fit ended on a face of the parameter space (any group).
+
+        Returns
+        -------
+        ndarray of bool, shape (G,)
+            ``at_bound_beta0 | at_bound_router | at_bound_eta`` (all ``False`` where they
+            were not recorded).
+        """
+        out = np.zeros(self.objective.shape, bool)
+        for part in (self.at_bound_beta0, self.at_bound_router, self.at_bound_eta):
+            if part is not None:
+                out |= part
+        return out
 
     def measure(self, index: int, k: int, d: int) -> MixingMeasure:
         """The fitted mixing measure of fit ``index``.
@@ -349,6 +367,7 @@ def fit_batch(
     iterations: int = 60,
     tol: float = 0.0,
     max_chunk: int = 150_000,
+    qn_iterations: int = 0,
 ) -> BatchFit:
     """Levenberg–Marquardt least-squares fits (eq. (3) of seed 002) of many data sets at once.
 
@@ -440,59 +459,53 @@ def fit_batch(
         raise ValueError(f"bound must be > 0, got {bound!r}")
     if not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
+    if not isinstance(qn_iterations, int) or qn_iterations < 0:
+        raise ValueError(f"qn_iterations must be an integer >= 0, got {qn_iterations!r}")
     if not 0 <= tol < 1:
         raise ValueError(f"tol must lie in [0, 1), got {tol!r}")
     step = max(1, max_chunk // max(1, n * k))
     parts = [
         _fit_chunk(x[s : s + step], y[s : s + step], theta0[s : s + step], k, router, expert,
-                   bound, iterations, tol)
+                   bound, iterations, tol, qn_iterations)
         for s in range(0, g, step)
     ]
     return BatchFit(*(np.concatenate(arrs) for arrs in zip(*parts, strict=True)))
 
 
-def _det_arctanh(u: np.ndarray) -> np.ndarray:
-    """``arctanh(u)`` for ``|u| <= 0.99`` by Newton on :func:`det_tanh` (NumPy's ``arctanh`` and
-    ``tanh`` differ in the last bit between SIMD paths). From ``v = u`` the iterates increase
-    monotonically in ``|v|`` (``tanh`` is concave on ``v > 0``) and converge quadratically."""
-    v = u.copy()
-    for _ in range(40):
-        t = det_tanh(v)
-        v = v - (t - u) / (1.0 - t * t)
-    return v
-
-
-def _theta(phi, bound):
-    t = det_tanh(phi / bound)
-    return bound * t, 1.0 - t * t
-
-
-def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
-    # theta = bound * tanh(phi / bound): the open box of (A.1), unconstrained in phi
-    phi = bound * _det_arctanh(np.clip(theta0, -0.99 * bound, 0.99 * bound) / bound)
+def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol, qn_iterations):
+    # the compact parameter space of (A.1), in router coordinates on the gauge slice; the
+    # perturbed router runs in v = beta1 / (||beta1|| + tau1), a linear router on x~
+    space = ParameterSpace(k, x.shape[2], router, bound)
+    score = Router("linear") if space.in_v else router
+    phi = space.start(theta0)
     n = x.shape[1]
     xT, xtT = _inputs(x, router)
-    theta, dtheta = _theta(phi, bound)
-    f, blocks = _forward_blocks(theta, xT, xtT, k, router, expert)
+    f, blocks = _forward_blocks(phi, xT, xtT, k, score, expert)
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
-    A, grad = _normal_equations(f, blocks, xT, xtT, k, dtheta, r)  # J in phi
+    A, grad = _normal_equations(f, blocks, xT, xtT, k, r)
 
     def evaluate(trial, act):
         whole = act.size == phi.shape[0]
         xa, xta = (xT, xtT) if whole else (xT[act], xtT[act])
-        theta_t, dtheta_t = _theta(trial, bound)
-        f_t, blocks = _forward_blocks(theta_t, xa, xta, k, router, expert)
+        f_t, blocks = _forward_blocks(trial, xa, xta, k, score, expert)
         r_t = f_t - (y if whole else y[act])
-        return np.einsum("gn,gn->g", r_t, r_t) / n, (f_t, r_t, xa, xta, blocks, dtheta_t)
+        return np.einsum("gn,gn->g", r_t, r_t) / n, (f_t, r_t, xa, xta, blocks)
 
     def refresh(state, idx, act):  # the Jacobian only where the step is taken
-        f_t, r_t, xa, xta, blocks, dtheta_t = state
+        f_t, r_t, xa, xta, blocks = state
         if idx.size < act.size:
             f_t, r_t, xa, xta = f_t[idx], r_t[idx], xa[idx], xta[idx]
             blocks = [(sl, tuple(v[idx] for v in cache)) for sl, cache in blocks]
-        A[act[idx]], grad[act[idx]] = _normal_equations(f_t, blocks, xa, xta, k,
-                                                        dtheta_t[idx], r_t)
+        A[act[idx]], grad[act[idx]] = _normal_equations(f_t, blocks, xa, xta, k, r_t)
 
-    accepted, ran, stopped = lm_iterate(phi, obj, A, grad, iterations, tol, evaluate, refresh)
-    return _theta(phi, bound)[0], obj, accepted, ran, stopped
+    accepted, ran, stopped = lm_iterate(phi, obj, A, grad, iterations, tol, evaluate, refresh,
+                                        space=space)
+    if qn_iterations and tol > 0:  # the fits the LM cap left: BFGS on the same set and rule
+        more, late = qn_iterate(phi, obj, A, grad, np.flatnonzero(~stopped), qn_iterations, tol,
+                                evaluate, refresh, space)
+        ran += more
+        stopped |= late
+    bounded = space.at_bound(phi)
+    return (space.from_fit(phi), obj, accepted, ran, stopped,
+            *(bounded[group] for group in GROUPS))

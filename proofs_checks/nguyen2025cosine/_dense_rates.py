@@ -3,11 +3,13 @@ plan in group-sequential looks of replicates (:func:`_rates_sequential`, with th
 of the convergence rule), the slope fit of one loss, its one-sided and difference comparisons,
 and the derivation text.
 
-Convergence rule (fixed before any result): every fit runs batched LM to the design's
-stopping rule (Gauss–Newton decrement at most ``lm_tol`` times the objective) or to the
-cap ``lm_iterations``; a reading is decided only if in every (router, k, n) cell it rests
-on at least :data:`~._rates_plan.MIN_CONVERGED` of the replicates' winning fits stopped by the
-rule, else it is inconclusive with that reason (``converged_share`` per n in the evidence).
+Convergence rule (fixed before any result): every fit runs projected batched LM, then
+projected BFGS, on the design's compact parameter space to the stopping rule (Gauss–Newton
+decrement on the free coordinates at most ``lm_tol`` times the objective) or to the caps
+``lm_iterations`` and ``qn_iterations``; a reading is decided only if in every (router, k, n)
+cell it rests on at least :data:`~._rates_plan.MIN_CONVERGED` of the replicates' winning fits
+stopped by the rule, else it is inconclusive with that reason (``converged_share`` per n in
+the evidence, and per cell how the fits ended: ``convergence``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 
 from moetheory import CheckContext, Reading, Verdict
 from moetheory.estimation.experiment import loss_matrix, rates_design, run_rates, slope_bootstrap
+from moetheory.estimation.parameter_space import ParameterSpace
 from moetheory.stats import (
     Budget,
     Comparison,
@@ -34,6 +37,8 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     MARGIN,
     MIN_CONVERGED,
     _converged_share,
+    _convergence_cells,
+    _convergence_text,
     _fit_row,
     _public,
     _slope_cells,
@@ -66,7 +71,8 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
     convergence rule whatever they give (:func:`_slope`), and that stops the looks.
 
     ``judge(records_by_expert, alpha_look)`` returns ``(comparisons, payload)``; returns the
-    design with the replicates used, the sequential result and the last payload."""
+    design with the replicates used, the sequential result, the last payload and how every
+    cell's fits ended (:func:`~._rates_plan._convergence_cells`)."""
     budget = Budget.for_profile(ctx.profile, quick=budgets["quick"], full=budgets["full"])
     base = rates_design(ctx.profile)
     records: dict[str, list[dict[str, Any]]] = {e: [] for e in plan}
@@ -87,7 +93,7 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
         return comps
 
     seq = run_sequential(draw, judge_look, ctx.alpha, budget, decided=_stop(decided))
-    return replace(base, replicates=seq.n), seq, last["payload"]
+    return replace(base, replicates=seq.n), seq, last["payload"], _convergence_cells(records)
 
 
 def _at_the_cap(earlier: list[dict[str, Any]]):
@@ -214,28 +220,65 @@ def _sequential_text(seq: SequentialResult) -> str:
 
 
 def _rates_derivation(design, fits: dict[str, dict], rule: str,
-                      seq: SequentialResult | None = None, experts: str | None = None) -> str:
+                      seq: SequentialResult | None = None, experts: str | None = None,
+                      cells: list[dict[str, Any]] | None = None) -> str:
     """The derivation text of a rates claim; ``experts`` names the expert families when the
-    claim fits several (default: ``"<design.expert> experts"``)."""
+    claim fits several (default: ``"<design.expert> experts"``); ``cells`` the per-cell
+    convergence (:func:`~._rates_plan._convergence_cells`)."""
     rows = "\n".join(
         _fit_row(name, f) + " "
         + ("not estimated | — |" if f["slope"] is None else
            _slope_cells(f) + " |")
         for name, f in fits.items()
     )
+    space = ParameterSpace(3, 2, design.router("perturbed"), design.bound)
     return (
         f"Data $Y = f_{{G_*}}(X)+\\varepsilon$, $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
         f"{experts or design.expert + ' experts'}, $k_*=2$; "
         f"$n\\in{list(design.n_grid)}$, {design.replicates} "
-        f"replicates. Least squares (3) by batched Levenberg–Marquardt (bit-identical on every "
-        f"SIMD/BLAS path), each fit run until, after an accepted step, the Gauss–Newton "
-        f"decrement (the decrease a full undamped step predicts) is at most {design.lm_tol:g} "
-        f"times the objective, or no descent is left (*converged*), at most "
-        f"{design.lm_iterations} iterations (a fit at the cap is *not converged*), from one "
-        f"start near $G_*$ and {design.restarts} random start(s) in the box "
-        f"$|\\theta|<{design.bound}$; the lowest objective wins. "
+        "replicates. Least squares (3) over the compact parameter space $\\Theta$ below, by "
+        "batched Levenberg–Marquardt projected on $\\Theta$ (bit-identical on every SIMD/BLAS "
+        f"path) for at most {design.lm_iterations} iterations, continued for the fits it has "
+        f"not stopped by projected BFGS for at most {design.qn_iterations} (Gauss–Newton "
+        "drops the residual term of the Hessian, which the noise makes as large as the "
+        "curvature of a weakly identified atom: there the damped steps zigzag along curved "
+        "valleys for thousands of iterations, while BFGS learns the curvature). Each fit "
+        "stops when, after an accepted step, the Gauss–Newton decrement (the decrease a "
+        "full undamped step predicts) on the coordinates not held on a face of $\\Theta$ is "
+        f"at most {design.lm_tol:g} times the objective, or no descent is left "
+        "(*converged*: a Karush–Kuhn–Tucker point of $\\Theta$ at that precision); a fit at "
+        "both caps is *not converged*. Starts: one near $G_*$ ($G_*$ plus "
+        f"$N(0, {design.start_noise}^2)$ noise on every parameter; with $k=3$ its first atom "
+        "split in two of half the mass: a point of the neighbourhood of $G_*$ that the "
+        "local theory of the Voronoi loss is about) and "
+        f"{design.restarts} standard-normal start(s); the lowest objective wins.\n\n"
+        "Parameter space ((A.1) asks for a compact $\\Theta$; why this one): $f_G$ does not "
+        "change along a common shift of $\\beta_0$, nor (cosine) the scale of each "
+        "$\\beta_{1i}$, (linear) a common translation of the $\\beta_{1i}$, (perturbed) a "
+        "common translation of the $v_i=\\beta_{1i}/(\\|\\beta_{1i}\\|+\\tau_1)$, in which "
+        "the score $v_i^\\top x/(\\|x\\|+\\tau_2)$ is linear. So $\\Theta$ is stated on these "
+        "orbits: each fit is kept in the gauge where $\\beta_0$ and each coordinate of the "
+        "router parameters (linear $\\beta_1$, perturbed $v$) are centred on their midrange "
+        "over the atoms (cosine: $\\|\\beta_{1i}\\|=1$), which minimises the largest "
+        "coordinate over the orbit, and there $|\\beta_{0i}|\\le B$, router coordinates at "
+        f"most $R$, $|\\eta_{{ij}}|\\le B$, with $B={design.bound:g}$: the log-masses span at "
+        "most $2B$ (an atom at relative mass $e^{-2B}$ is the nearest $\\Theta$ comes to the "
+        "over-specified model's dropped atom); linear: $R=B$; perturbed: "
+        f"$R=B/((B+\\tau_1)\\sqrt2)={space.router_bound:.4f}$, the largest cube in the ball "
+        "$\\|v\\|\\le B/(B+\\tau_1)$ (the image of $\\|\\beta_1\\|\\le B$), itself inside the "
+        "open unit ball that is the perturbed router's own parameter space; $G_*$ lies inside "
+        "with a margin (its coordinates are at most 1 in absolute value; its $v$ spans 0.71 "
+        "and 0.24 against $2R$). Without the gauge a fit drifts along the flat directions "
+        "until a coordinate meets the box for no reason the data give (the capped fits of "
+        "earlier versions sat there). A converged fit on a face of $\\Theta$ is a "
+        "Karush–Kuhn–Tucker point of least squares over $\\Theta$, i.e. the estimator (3) "
+        "for this $\\Theta$: it is used, and counted per cell below (the faces reached are "
+        "those of atoms fitting the noise: an extra atom's expert parameters, the router's "
+        "span, a mass at $e^{-2B}$).\n\n"
         "Losses are taken on canonical forms (masses normalised; cosine: $\\beta_1/\\|\\beta_1\\|$;"
-        " linear: $\\beta_1$ centred; perturbed: $v=\\beta_1/(\\|\\beta_1\\|+\\tau_1)$ centred) "
+        " linear: $\\beta_1$ centred; perturbed: $v=\\beta_1/(\\|\\beta_1\\|+\\tau_1)$ centred; "
+        "$(a^\\top x+b)^2$ experts: each $\\eta_i$ with the sign nearer a true atom, since "
+        "$\\pm\\eta$ give the same expert) "
         "except the *raw* loss, which uses $\\beta_1$ as fitted and so is not a function of "
         "the regression function (it need not tend to 0). Groups: masses "
         "$\\sum_j|\\sum_{A_j}e^{\\beta_{0i}}-e^{\\beta^*_{0j}}|$, router "
@@ -252,16 +295,13 @@ def _rates_derivation(design, fits: dict[str, dict], rule: str,
         "the optimiser rather than the estimator), and its slope is not estimated. The cells "
         "of a (router, k) are fitted in increasing n; after the first cell that fails the "
         "rule, the larger sizes are not fitted, since no reading on that (router, k) can be "
-        "decided whatever they give. The share per n is in the table. Why fits "
-        "hit the cap (measured once, seed 0, quick design, n = 1600, cap 1000, perturbed and "
-        "linear routers, k = 3): each of the 5 capped fits had a parameter at the box bound "
-        "$|\\theta_j| = 5$ of (A.1) and others still moving toward it (e.g. both "
-        "coordinates of one $\\beta_1$): the least-squares estimate over the box lies on its "
-        "boundary, which the fit (in $\\theta = 5\\tanh(\\phi/5)$) approaches without "
-        "end.\n\n"
+        "decided whatever they give. The share per n is in the table; how every cell's "
+        "winning fits ended is in the second table (and the evidence, `convergence`).\n\n"
         + (_sequential_text(seq) if seq is not None else "")
         + "| statistic | n fitted | median loss per n | converged per n | slope | CI |\n"
         f"|---|---|---|---|---|---|\n{rows}"
+        + ("\n\nHow the winning fits ended, per cell:\n\n" + _convergence_text(cells)
+           if cells else "")
     )
 
 

@@ -106,6 +106,60 @@ def _converged_share(rows: list[dict[str, Any]]) -> float:
     return float(np.mean([bool(r.get("converged", False)) for r in rows]))
 
 
+def _convergence_cells(records: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """How every fitted ``(expert, router, k, n)`` cell's winning fits ended, in the order
+    fitted: ``fits``, ``converged`` (stopped by the rule), ``capped`` (at the iteration caps:
+    not converged), ``on_face`` (converged on a face of the parameter space, any group) and
+    ``faces`` (per group: ``beta0``, ``router``, ``eta``), ``iterations`` (median and
+    largest), ``converged_share``."""
+    out: list[dict[str, Any]] = []
+    for expert, recs in records.items():
+        cells: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+        for r in recs:
+            cells.setdefault((r["router"], r["k"], r["n"]), []).append(r)
+        for (router, k, n), rows in cells.items():
+            conv = [bool(r.get("converged", False)) for r in rows]
+            faces = [r.get("at_bound", "") for r in rows]
+            groups = {g: sum(g in f.split("+") for f in faces) for g in ("beta0", "router", "eta")}
+            its = sorted(int(r.get("lm_iterations", 0)) for r in rows)
+            out.append({
+                "expert": expert, "router": router, "k": int(k), "n": int(n), "fits": len(rows),
+                "converged": sum(conv), "capped": len(rows) - sum(conv),
+                "on_face": sum(bool(f) for f, c in zip(faces, conv, strict=True) if c),
+                "faces": groups,
+                "iterations": {"median": its[len(its) // 2], "max": its[-1]},
+                "converged_share": round(sum(conv) / len(rows), 4),
+            })
+    return out
+
+
+def _convergence_note(cells: list[dict[str, Any]]) -> str:
+    """A summary's account of the fits: how many converged (and the worst cell's share), and
+    how many converged on a face of the parameter space."""
+    fits = sum(c["fits"] for c in cells)
+    conv = sum(c["converged"] for c in cells)
+    face = sum(c["on_face"] for c in cells)
+    worst = min(cells, key=lambda c: c["converged_share"])
+    return (f"winning fits converged: {conv} of {fits} (worst cell {worst['router']} "
+            f"k={worst['k']} n={worst['n']}"
+            + (f", {worst['expert']} experts" if len({c['expert'] for c in cells}) > 1 else "")
+            + f": {worst['converged_share']:.0%}), {face} of them on a face of the parameter "
+            "space")
+
+
+def _convergence_text(cells: list[dict[str, Any]]) -> str:
+    """The per-cell convergence of :func:`_convergence_cells` as a Markdown table."""
+    rows = "\n".join(
+        f"| {c['expert']} | {c['router']} | {c['k']} | {c['n']} | {c['fits']} | "
+        f"{c['converged']} | {c['capped']} | {c['on_face']} | "
+        f"{c['faces']['beta0']}, {c['faces']['router']}, {c['faces']['eta']} | "
+        f"{c['iterations']['median']}, {c['iterations']['max']} |"
+        for c in cells)
+    return ("| experts | router | k | n | winning fits | converged | at the cap | converged "
+            "on a face | on a face of beta0, router, eta | iterations (median, max) |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n" + rows)
+
+
 def _slope_text(fit: dict) -> str:
     """An estimated slope and its interval, as the readings' summaries give them."""
     return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"

@@ -59,6 +59,7 @@ from proofs_checks.nguyen2025cosine._rates_plan import (
     SLOW_THRESHOLD,
     _all_of,
     _all_reading,
+    _convergence_note,
     _public,
     _rate_pair_reading,
     _readings_text,
@@ -616,7 +617,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
                                REGRESSION_THRESHOLD, True) for r, f in fits.items()}
         return list(comps.values()), (fits, comps, alpha)
 
-    design, seq, (fits, comps, alpha) = _rates_sequential(
+    design, seq, (fits, comps, alpha), cells = _rates_sequential(
         ctx, {"tanh": [(r, 3) for r in routers]}, judge)
     verdicts = {r: c.verdict for r, c in comps.items()}
     verdict = combine(list(verdicts.values()))
@@ -624,12 +625,13 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         verdict,
         "regression-function error slopes: "
         + ", ".join(f"{r} {_fmt(f)}" for r, f in fits.items())
-        + f" ({design.replicates} replicates)",
+        + f" ({design.replicates} replicates; {_convergence_note(cells)})",
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
+            "convergence": cells,
             "alpha_per_comparison": alpha,
             "threshold": REGRESSION_THRESHOLD,
             "fits": {r: _public(f) for r, f in fits.items()},
@@ -643,6 +645,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
             "unsupported when it lies above, inconclusive otherwise. The regression function "
             "is identifiable, so there is no raw/identifiable split for this loss.",
             seq,
+            cells=cells,
         ),
     )
 
@@ -702,7 +705,7 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
     def decided(comps):
         return _all_of([c.verdict for c in comps[:n_groups]]) is not Verdict.INCONCLUSIVE
 
-    design, seq, (fits, comps, alpha) = _rates_sequential(
+    design, seq, (fits, comps, alpha), cells = _rates_sequential(
         ctx, {"tanh": [("cosine", 3), ("cosine", 2)]}, judge, decided)
     readings = _fit_readings(
         fits, comps,
@@ -717,12 +720,14 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
         + _decided_first(readings[:-1])
-        + "; the raw L11 reading (not a function of f_G) is reported beside them",
+        + "; the raw L11 reading (not a function of f_G) is reported beside them; "
+        + _convergence_note(cells),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
+            "convergence": cells,
             "alpha_per_reading": alpha,
             "threshold": SLOW_THRESHOLD,
         },
@@ -736,6 +741,7 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
             "beta1's norm is not identifiable for the cosine router (f_G depends on beta1 "
             "only through beta1/||beta1||), so the raw loss need not tend to 0.",
             seq,
+            cells=cells,
         ),
     )
 
@@ -804,7 +810,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
         return _all_of([c.verdict for c in comps[: len(FAST_EXPERTS)]]) is not (
             Verdict.INCONCLUSIVE)
 
-    design, seq, (fits, comps, alpha) = _rates_sequential(
+    design, seq, (fits, comps, alpha), cells = _rates_sequential(
         ctx, {e: [("perturbed", 3)] for e in FAST_EXPERTS}, judge, decided)
     readings = _fit_readings(fits, comps, f"slope CI inside the band {BAND}")
     primary = _all_reading(
@@ -816,13 +822,15 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
         primary.verdict,
         f"{primary.verdict.value} ({design.replicates} replicates): "
         + _decided_first(readings[: len(FAST_EXPERTS)])
-        + "; the raw loss is not a function of g_G (v_i -> v_i + w is invisible)",
+        + "; the raw loss is not a function of g_G (v_i -> v_i + w is invisible); "
+        + _convergence_note(cells),
         {
             "design": design.to_dict(),
             "experts": list(FAST_EXPERTS),
             "seed": ctx.seed,
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
+            "convergence": cells,
             "alpha_per_reading": alpha,
             "band": BAND,
         },
@@ -840,6 +848,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             "v = beta1/(||beta1|| + tau1) up to a common shift of all v_i, so the raw loss "
             "need not tend to 0.",
             seq,
+            cells=cells,
             experts=", ".join(FAST_EXPERTS[:-1]) + f" and {FAST_EXPERTS[-1]} experts (one "
             "data set per family)",
         ),
@@ -890,7 +899,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         return [c for _, c in diffs.values()], (fits, {k: d for k, (d, _) in diffs.items()},
                                                 alpha, recs["tanh"])
 
-    design, seq, (fits, diffs, alpha, recs) = _rates_sequential(
+    design, seq, (fits, diffs, alpha, recs), cells = _rates_sequential(
         ctx, {"tanh": [(r, 3) for r in routers]}, judge, budgets=COMPARISON_BUDGET)
     readings = [
         Reading(
@@ -909,13 +918,14 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         combine([r.verdict for r in readings]),
         "slope differences (perturbed - other): "
         + ", ".join(f"{k} {_difference_text(d)}" for k, d in diffs.items())
-        + f" ({design.replicates} replicates)"
+        + f" ({design.replicates} replicates; {_convergence_note(cells)})"
         + _cap_note({r: fits[(r, par)] for r in routers}),
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
+            "convergence": cells,
             "alpha_per_comparison": alpha,
             "margin": MARGIN,
             "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()},
@@ -935,6 +945,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
             "beta1/(||beta1|| + tau1); linear: a common translation of beta1), so it need not "
             "tend to 0 and is not compared.",
             seq,
+            cells=cells,
         ),
     )
 
