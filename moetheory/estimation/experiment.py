@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from moetheory.engine.shared import shared
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.detmath import det_log
 from moetheory.estimation.fitting import fit_least_squares
@@ -108,9 +109,12 @@ LM_TOL = 1e-9
 #: gains little per step (:func:`~moetheory.estimation._lm.qn_iterate`).
 LM_ITERATIONS = 200
 
-#: Cap of the quasi-Newton phase of a rates fit (both profiles); a fit that reaches it is not
-#: converged.
-QN_ITERATIONS = 2000
+#: Cap of the quasi-Newton phase of a rates fit, per profile; a fit that reaches it is not
+#: converged. The quick profile's cap bounds its CPU time: the few fits of a cell that need
+#: more (most of them with ``(a^T x + b)^2`` experts, whose mixtures with the perturbed
+#: router's smooth gate are nearly unidentifiable: long, flat valleys) are then counted at the
+#: cap, and a cell with more than 10% of them leaves its readings undecided.
+QN_ITERATIONS: dict[str, int] = {"quick": 500, "full": 2000}
 
 #: Samples (``n`` times replicates) of one task when :func:`run_rates` runs on an executor or
 #: a cluster: a larger cell is split into tasks of its replicates, so that the workers share a
@@ -329,8 +333,8 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     profile : {"quick", "full"}
         ``quick``: ``n`` in 5 log-spaced sizes from 100 to 1600, 13 replicates; ``full``: 6
         sizes from 50 to 10^4, 17 replicates. Both: the stopping rule :data:`LM_TOL`, LM
-        capped at 200 iterations and then projected BFGS at 2000 (:data:`QN_ITERATIONS`),
-        one start near ``G*`` and one random start per replicate.
+        capped at 200 iterations and then projected BFGS at 500 (quick) or 2000 (full)
+        (:data:`QN_ITERATIONS`), one start near ``G*`` and one random start per replicate.
     replicates : int, optional
         Replicates per ``n`` instead of the profile's (the checks add replicates in looks,
         :data:`proofs_checks.nguyen2025cosine._dense_rates.RATES_BUDGET`; the defaults are their
@@ -367,11 +371,11 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     if profile == "quick":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(100), np.log10(1600), 5)))
         return RatesDesign(n_grid=grid, replicates=replicates or 13, restarts=1,
-                           lm_iterations=LM_ITERATIONS, qn_iterations=QN_ITERATIONS)
+                           lm_iterations=LM_ITERATIONS, qn_iterations=QN_ITERATIONS[profile])
     if profile == "full":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
         return RatesDesign(n_grid=grid, replicates=replicates or 17, restarts=1, max_iter=500,
-                           lm_iterations=LM_ITERATIONS, qn_iterations=QN_ITERATIONS)
+                           lm_iterations=LM_ITERATIONS, qn_iterations=QN_ITERATIONS[profile])
     raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
 
 
@@ -775,9 +779,7 @@ def run_rates(
     for router, k in todo:
         if router not in design.routers or k not in design.ks:
             raise ValueError(f"config ({router!r}, {k}) is not in the design")
-    x_eval = np.random.default_rng([seed, 999]).uniform(
-        -design.x_half_width, design.x_half_width, (design.n_eval, 2)
-    )
+    x_eval = _x_eval(design, seed)
     if design.method == "bfgs":
         jobs = [
             (r, k, n, rep)
@@ -848,15 +850,39 @@ _CELLS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
 _CELLS_KEPT = 512
 
 
+def _x_eval(design: RatesDesign, seed: int) -> np.ndarray:
+    """The evaluation inputs of the function losses under master seed ``seed``."""
+    return np.random.default_rng([seed, 999]).uniform(
+        -design.x_half_width, design.x_half_width, (design.n_eval, 2))
+
+
+#: The designs :func:`_run_cell` was asked about in this process, by ``repr`` (its key: a
+#: design holds a dict, so it is not hashable itself).
+_DESIGNS: dict[str, RatesDesign] = {}
+
+
+@shared(maxsize=1)
+def _run_cell(design: str, router: str, k: int, n: int, seed: int,
+              first_rep: int) -> list[dict[str, Any]]:
+    """:func:`fit_cell` of the design whose ``repr`` is ``design`` (in :data:`_DESIGNS`) with
+    the evaluation inputs of ``seed``, computed once per run: the checks of a run that fit
+    the same cell (each in its own process) share it."""
+    d = _DESIGNS[design]
+    return fit_cell(d, router, k, n, seed, _x_eval(d, seed), first_rep)
+
+
 def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
                  x_eval: np.ndarray, first_rep: int) -> list[dict[str, Any]]:
-    """:func:`fit_cell`, remembered per process: claims that share a cell (the same design,
-    router, k, n, seed and replicates) fit it once. The fit is deterministic, so a
-    remembered cell is the cell; callers get copies of its records."""
+    """:func:`fit_cell`, remembered per process and, during a run, across the run's check
+    processes (:func:`moetheory.engine.shared.shared`): claims that share a cell (the same
+    design, router, k, n, seed and replicates) fit it once. The fit is deterministic, so a
+    remembered cell is the cell; callers get copies of its records. ``x_eval`` must be
+    :func:`_x_eval` of ``seed`` (as :func:`run_rates` makes it)."""
     key = (repr(design), router, k, n, seed, first_rep)
     records = _CELLS.get(key)
     if records is None:
-        records = fit_cell(design, router, k, n, seed, x_eval, first_rep)
+        _DESIGNS[key[0]] = design
+        records = _run_cell(key[0], router, k, n, seed, first_rep)
         _CELLS[key] = records
         if len(_CELLS) > _CELLS_KEPT:
             _CELLS.popitem(last=False)

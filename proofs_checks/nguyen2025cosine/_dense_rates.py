@@ -83,7 +83,7 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
         count = size + 1 if look == 0 else size
         for expert, configs in plan.items():
             design = replace(base, expert=expert, replicates=count)
-            records[expert].extend(run_rates(design, ctx.seed, configs,
+            records[expert].extend(run_rates(design, data_seed(ctx), configs,
                                              scheduler=ctx.scheduler, first_rep=first,
                                              stop=_at_the_cap(records[expert])))
         return {"replicate": np.arange(first, first + count)}
@@ -94,6 +94,14 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
 
     seq = run_sequential(draw, judge_look, ctx.alpha, budget, decided=_stop(decided))
     return replace(base, replicates=seq.n), seq, last["payload"], _convergence_cells(records)
+
+
+def data_seed(ctx: CheckContext) -> int:
+    """The seed of the dense rates data: one per run (:meth:`CheckContext.shared_seed`), so
+    that the claims fitting the same cells (pcr.rates.regression's are among
+    pcr.rates.comparison's, pcr.rates.perturbed-fast's tanh cells too) fit them once per run;
+    the bootstrap streams stay each claim's own (``ctx.rng``)."""
+    return ctx.shared_seed("rates:dense")
 
 
 def _at_the_cap(earlier: list[dict[str, Any]]):

@@ -51,6 +51,7 @@ from proofs_checks.nguyen2025cosine._dense_rates import (
     _rates_derivation,
     _rates_sequential,
     _slope,
+    data_seed,
 )
 from proofs_checks.nguyen2025cosine._rates_plan import (
     GROUPS,
@@ -629,6 +630,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "data_seed": data_seed(ctx),
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "convergence": cells,
@@ -725,6 +727,7 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "data_seed": data_seed(ctx),
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "convergence": cells,
@@ -828,6 +831,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
             "design": design.to_dict(),
             "experts": list(FAST_EXPERTS),
             "seed": ctx.seed,
+            "data_seed": data_seed(ctx),
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "convergence": cells,
@@ -923,6 +927,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         {
             "design": design.to_dict(),
             "seed": ctx.seed,
+            "data_seed": data_seed(ctx),
             "min_converged_share": MIN_CONVERGED,
             "sequential": seq.evidence(),
             "convergence": cells,
