@@ -203,7 +203,7 @@ def test_convergence_is_recorded_per_cell(monkeypatch):
     assert "How the winning fits ended, per cell" in out.derivation
 
 
-def test_a_capped_fit_is_counted_where_it_blocks_the_reading(monkeypatch):
+def test_a_capped_fit_is_counted_in_its_cell(monkeypatch):
     ctx = CheckContext("pcr.rates.regression", seed=3, profile="quick", alpha=0.002)
     monkeypatch.setattr(dense, "run_rates", _fake_rates({200: 2}, {}))
     out = rates.check_rates_regression(ctx)

@@ -340,7 +340,9 @@ def qn_iterate(
     space: Constraints,
     *,
     halvings: int = 40,
-) -> tuple[np.ndarray, np.ndarray]:
+    hull: int = 5,
+    radius: float = 1e-3,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Projected BFGS iterations on the fits ``fits``, in place, to the rule of
     :func:`lm_iterate`.
 
@@ -359,14 +361,20 @@ def qn_iterate(
         The closed feasible set (projection and held faces).
     halvings : int
         Largest number of step halvings of a line search.
+    hull : int
+        Iterates of the nonsmooth form of the rule (below; ``0``: not used).
+    radius : float
+        The largest coordinate distance of those iterates from the current point.
 
     Returns
     -------
     ran : ndarray of int, shape (G,)
         Iterations of each fit.
     stopped : ndarray of bool, shape (G,)
-        Whether the rule stopped each fit: the decrement, or no descent left (a line
-        search that fails from a model just reset to the Gauss–Newton one).
+        Whether the rule stopped each fit: the decrement, its nonsmooth form, or no descent
+        left (a line search that fails from a model just reset to the Gauss–Newton one).
+    hull_stopped : ndarray of bool, shape (G,)
+        Whether the nonsmooth form stopped it.
 
     Notes
     -----
@@ -389,6 +397,27 @@ def qn_iterate(
     :func:`~moetheory.estimation.detmath.spd_solve`: the same bits on every SIMD/BLAS
     path, each fit's its own.
 
+    *Nonsmooth form of the rule.* Where the objective is not differentiable (ReLU experts:
+    its gradient jumps wherever a hinge :math:`a^\\top x + b = 0` crosses one of the
+    :math:`n` inputs, so near a minimiser the smooth pieces are :math:`O(1/n)` wide) the
+    decrement of the current piece need not become small: the steps zigzag across the kinks
+    and gain little. The rule then asks whether the decrement of some convex combination of
+    the gradients at the last ``hull`` iterates, all within ``radius`` (largest coordinate
+    distance) of the current point, is at most ``tol`` times the objective:
+    :math:`\\min_{\\lambda \\in \\Delta} (G\\lambda)^\\top M^{-1} (G\\lambda)`, :math:`M` the
+    decrement's matrix at the current point, on its free coordinates. That is approximate
+    Clarke stationarity, the termination test of gradient sampling and of BFGS on nonsmooth
+    functions (Burke, Lewis and Overton 2005; Lewis and Overton 2013); with ``hull = 1`` it is
+    the decrement itself. The minimum over the simplex is bounded above by 100 Frank–Wolfe
+    steps with exact line search, so the test only certifies (a larger bound answers "no").
+
+    References
+    ----------
+    .. [1] J. V. Burke, A. S. Lewis, M. L. Overton, "A robust gradient sampling algorithm
+       for nonsmooth, nonconvex optimization", SIAM J. Optim. 15 (2005) 751-779.
+    .. [2] A. S. Lewis, M. L. Overton, "Nonsmooth optimization via quasi-Newton methods",
+       Math. Program. 141 (2013) 135-163.
+
     See Also
     --------
     lm_iterate : the iteration this one continues.
@@ -406,17 +435,21 @@ def qn_iterate(
     ...     return np.einsum("gn,gn->g", r, r) / 2, r
     >>> def refresh(r, idx, act):
     ...     grad[act[idx]] = r[idx] / 2
-    >>> ran, stop = qn_iterate(phi, obj, A, grad, np.array([0]), 50, 1e-9, evaluate,
-    ...                        refresh, Box())
+    >>> ran, stop, _ = qn_iterate(phi, obj, A, grad, np.array([0]), 50, 1e-9, evaluate,
+    ...                           refresh, Box())
     >>> bool(np.allclose(phi, y)), bool(stop[0])
     (True, True)
     """
-    g_all = phi.shape[0]
+    g_all, p = phi.shape
     ran = np.zeros(g_all, dtype=np.int64)
     stopped = np.zeros(g_all, dtype=bool)
+    by_hull = np.zeros(g_all, dtype=bool)
     act = np.asarray(fits, dtype=np.int64)
     if act.size == 0:
-        return ran, stopped
+        return ran, stopped, by_hull
+    past_phi = np.zeros((g_all, max(hull, 1), p))  # the last iterates and their gradients,
+    past_grad = np.zeros_like(past_phi)  # newest first
+    seen = np.zeros(g_all, dtype=np.int64)
     B = np.zeros_like(A)
     B[act] = _qn_start(A[act])
     fresh = np.zeros(g_all, dtype=bool)  # B was just reset to the Gauss-Newton model
@@ -476,8 +509,47 @@ def qn_iterate(
             good &= np.all(np.isfinite(upd), axis=(1, 2))
             B[who] = np.where(good[:, None, None], upd, B[who])
             fresh[who] = False
-            A_new, g_new = free_system(A[who], grad[who], space.held(phi[who], grad[who]))
-            done[ok_idx] = stationary(A_new, g_new, tol * obj[who])
-            stopped[who] = done[ok_idx]
+            held = space.held(phi[who], grad[who])
+            A_new, g_new = free_system(A[who], grad[who], held)
+            smooth = stationary(A_new, g_new, tol * obj[who])
+            if hull > 1:
+                past_phi[who] = np.roll(past_phi[who], 1, axis=1)
+                past_grad[who] = np.roll(past_grad[who], 1, axis=1)
+                past_phi[who, 0], past_grad[who, 0] = phi[who], grad[who]
+                seen[who] += 1
+                near = np.max(np.abs(past_phi[who] - phi[who, None, :]), axis=(1, 2)) <= radius
+                ask = np.flatnonzero(~smooth & near & (seen[who] >= hull))
+                if ask.size:
+                    g_hull = np.where(held[ask, None, :], 0.0, past_grad[who[ask]])
+                    late = _hull_decrement(A_new[ask], g_hull) <= tol * obj[who[ask]]
+                    by_hull[who[ask[late]]] = True
+                    smooth[ask[late]] = True
+            done[ok_idx] = smooth
+            stopped[who] = smooth
         act = act[~done]
-    return ran, stopped
+    return ran, stopped, by_hull
+
+
+def _hull_decrement(A: np.ndarray, grads: np.ndarray, steps: int = 100) -> np.ndarray:
+    """An upper bound of ``min over the simplex of (G l)^T M^{-1} (G l)`` per fit, ``M`` the
+    decrement's matrix of ``A`` (G, P, P) and ``G`` the gradients ``grads`` (G, m, P): Frank–Wolfe
+    with exact line search from the newest gradient (elementwise operations only)."""
+    g, m, _ = grads.shape
+    M = _decrement_matrix(A)
+    W = np.stack([spd_solve(M, grads[:, j]) for j in range(m)], axis=1)  # M^{-1} g_j
+    Q = np.stack([np.stack([_dot(grads[:, i], W[:, j]) for j in range(m)], axis=-1)
+                  for i in range(m)], axis=1)  # (G, m, m)
+    lam = np.zeros((g, m))
+    lam[:, 0] = 1.0
+    for _ in range(steps):
+        Ql = _matvec(Q, lam)
+        j = np.argmin(Ql, axis=1)
+        e = np.zeros_like(lam)
+        e[np.arange(g), j] = 1.0
+        diff = e - lam
+        num = -_dot(diff, Ql)
+        den = _dot(diff, _matvec(Q, diff))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(den > 0, np.clip(num / den, 0.0, 1.0), 0.0)
+        lam = lam + t[:, None] * diff
+    return _dot(lam, _matvec(Q, lam))

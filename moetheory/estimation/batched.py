@@ -19,14 +19,18 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
 * the damped normal equations are solved by batched Gaussian elimination of elementwise
   operations (:func:`~moetheory.estimation.detmath.spd_solve`, no LAPACK).
 
-Algorithm (per fit): ``theta <- clip(theta + delta)`` with ``(A + lambda diag(A) + mu I) delta
-= -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 5``),
-rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after an accepted step, the
-Gauss–Newton decrement (the decrease a full undamped step predicts) is at most ``tol`` times
-its objective, or a step is rejected at ``lambda >= 1e8`` (``converged``), or at the iteration
-cap (not converged). The decrement, not the gain of the last step, decides: in the flat
-valleys of over-specified fits a damped step gains little long before the fit is stationary.
-Each fit's arithmetic is its own.
+Algorithm (per fit), on the compact parameter space of (A.1) in router coordinates on the
+gauge slice (:class:`~moetheory.estimation.parameter_space.ParameterSpace`): ``phi <-
+gauge(clip(phi + delta))`` with ``(A + lambda diag(A) + mu I) delta = -g`` solved on the
+coordinates not held on a face, accepted when the mean squared residual decreases (then
+``lambda <- lambda / 5``), rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after
+an accepted step, the Gauss–Newton decrement (the decrease a full undamped step predicts) of
+the free coordinates is at most ``tol`` times its objective, or a step is rejected at
+``lambda >= 1e8`` (``converged``), or at the iteration cap. The decrement, not the gain of the
+last step, decides: in the flat valleys of over-specified fits a damped step gains little long
+before the fit is stationary. With ``qn_iterations`` the fits the cap leaves continue by
+projected BFGS to the same rule (:func:`~moetheory.estimation._lm.qn_iterate`); a fit at both
+caps is not converged. Each fit's arithmetic is its own.
 """
 
 from __future__ import annotations
@@ -290,6 +294,12 @@ class BatchFit:
     converged : ndarray of bool, shape (G,)
         Whether each fit stopped by the rule of :func:`fit_batch` (``tol > 0``) rather than
         by reaching the iteration cap. Always ``False`` when ``tol = 0``.
+    at_bound_beta0, at_bound_router, at_bound_eta : ndarray of bool, shape (G,), optional
+        Whether each fit ended on a face of the parameter space of that group
+        (:meth:`~moetheory.estimation.parameter_space.ParameterSpace.at_bound`).
+    hull_stopped : ndarray of bool, shape (G,), optional
+        Whether the rule's nonsmooth form stopped each fit
+        (:func:`~moetheory.estimation._lm.qn_iterate`).
 
     Notes
     -----
@@ -317,6 +327,7 @@ class BatchFit:
     at_bound_beta0: np.ndarray | None = None
     at_bound_router: np.ndarray | None = None
     at_bound_eta: np.ndarray | None = None
+    hull_stopped: np.ndarray | None = None
 
     def at_bound(self) -> np.ndarray:
         """Whether each fit ended on a face of the parameter space (any group).
@@ -378,7 +389,7 @@ def fit_batch(
     y : ndarray of shape (G, n)
         Responses.
     theta0 : ndarray of shape (G, P)
-        Starting points (clipped into the box ``|theta_j| <= bound``).
+        Starting points (moved to the gauge slice and clipped into the parameter space).
     k : int
         Number of atoms fitted.
     router : Router
@@ -386,7 +397,8 @@ def fit_batch(
     expert : str
         Expert family.
     bound : float
-        The compact parameter box of (A.1).
+        The bound of the compact parameter space of (A.1)
+        (:class:`~moetheory.estimation.parameter_space.ParameterSpace`).
     iterations : int
         Largest number of LM iterations of a fit.
     tol : float
@@ -399,30 +411,37 @@ def fit_batch(
         Largest ``G_chunk * n * k`` processed at once (memory and cache: at ``n = 10^5``,
         ``k = 3`` the default advances one fit at a time, which measured about 15% faster
         than two). The bits do not depend on it.
+    qn_iterations : int
+        Largest number of projected BFGS iterations that continue a fit the LM cap left
+        (``tol > 0`` only; ``0``: LM alone).
 
     Returns
     -------
     BatchFit
-        Final parameters, objectives, accepted steps, iterations run and whether the fit
-        stopped by the rule (``converged``) or at the cap, per fit.
+        Final parameters (``theta``: ``beta1``, not ``v``), objectives, accepted LM steps,
+        iterations run (LM and BFGS), whether the fit stopped by the rule (``converged``) or
+        at the caps, and on which groups' faces of the parameter space it ended, per fit.
 
     Raises
     ------
     ValueError
-        On inconsistent shapes, an unknown expert, ``bound <= 0``, ``iterations < 1`` or
-        ``tol`` outside ``[0, 1)``.
+        On inconsistent shapes, an unknown expert, ``bound <= 0``, ``iterations < 1``,
+        ``qn_iterations < 0`` or ``tol`` outside ``[0, 1)``.
 
     Notes
     -----
-    In the unconstrained variables :math:`\\phi` with :math:`\\theta = b \\tanh(\\phi/b)`
-    (:math:`b` = ``bound``) each iteration solves
+    In the fit coordinates :math:`\\phi` of the parameter space (``theta`` with, for the
+    perturbed router, :math:`v_i = \\beta_{1i}/(\\|\\beta_{1i}\\|+\\tau_1)` in place of
+    :math:`\\beta_{1i}`), with the coordinates held on a face taken out
+    (:func:`~moetheory.estimation._lm.free_system`), each iteration solves
 
     .. math::
 
         (A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -g, \\qquad
         A = J^\\top J / n, \\quad g = J^\\top r / n,
 
-    and accepts :math:`\\phi + \\delta` when the mean squared residual decreases
+    and accepts the gauge-fixed projection of :math:`\\phi + \\delta` when the mean squared
+    residual decreases
     (:math:`\\lambda \\leftarrow \\lambda/5`), else rejects it
     (:math:`\\lambda \\leftarrow 3\\lambda`). Each fit's arithmetic is its own: a fit gives
     the same bits alone or in any batch, and stopped fits leave the batch, so the work
@@ -502,10 +521,12 @@ def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol, qn_itera
     accepted, ran, stopped = lm_iterate(phi, obj, A, grad, iterations, tol, evaluate, refresh,
                                         space=space)
     if qn_iterations and tol > 0:  # the fits the LM cap left: BFGS on the same set and rule
-        more, late = qn_iterate(phi, obj, A, grad, np.flatnonzero(~stopped), qn_iterations, tol,
-                                evaluate, refresh, space)
+        more, late, by_hull = qn_iterate(phi, obj, A, grad, np.flatnonzero(~stopped),
+                                         qn_iterations, tol, evaluate, refresh, space)
         ran += more
         stopped |= late
+    else:
+        by_hull = np.zeros(stopped.shape, bool)
     bounded = space.at_bound(phi)
     return (space.from_fit(phi), obj, accepted, ran, stopped,
-            *(bounded[group] for group in GROUPS))
+            *(bounded[group] for group in GROUPS), by_hull)

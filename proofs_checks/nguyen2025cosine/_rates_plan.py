@@ -94,7 +94,7 @@ def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
 def _public(fit: dict) -> dict:
     """A fit as evidence: slope and interval through :func:`stable` (the fits are
     bit-identical on every SIMD/BLAS path; the losses after them may differ in the last bit)."""
-    out = {k: v for k, v in fit.items() if k != "boot"}
+    out = {k: v for k, v in fit.items() if k not in ("boot", "boot_low", "boot_high")}
     if fit["slope"] is not None:  # else both are None: not estimated
         out["slope"] = stable(fit["slope"])
         out["ci"] = [stable(v) for v in fit["ci"]]
@@ -166,9 +166,14 @@ def _slope_text(fit: dict) -> str:
 
 
 def _slope_difference(fa: dict, fb: dict, alpha: float, replicates: int) -> MeanEstimate:
-    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences."""
-    boot = fb["boot"] - fa["boot"]
-    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
+    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences (a
+    fit with capped fits counted as unknown gives the resamples of both ends of its
+    interval, ``boot_low`` and ``boot_high``: the difference's lower end takes b's low and
+    a's high resamples, its upper end the other way round)."""
+    lo = float(np.quantile(fb.get("boot_low", fb["boot"]) - fa.get("boot_high", fa["boot"]),
+                           alpha / 2))
+    hi = float(np.quantile(fb.get("boot_high", fb["boot"]) - fa.get("boot_low", fa["boot"]),
+                           1 - alpha / 2))
     return MeanEstimate(fb["slope"] - fa["slope"], lo, hi, replicates, 1 - alpha,
                         "percentile-bootstrap")
 
