@@ -197,7 +197,7 @@ def test_convergence_is_recorded_per_cell(monkeypatch):
     row = next(c for c in cells if c["router"] == "cosine" and c["n"] == 800)
     assert row == {"expert": "tanh", "router": "cosine", "k": 3, "n": 800, "fits": 13,
                    "converged": 13, "capped": 0, "on_face": 2,
-                   "faces": {"beta0": 0, "router": 0, "eta": 2},
+                   "faces": {"beta0": 0, "router": 0, "eta": 2}, "nonsmooth_stops": 0,
                    "iterations": {"median": 13, "max": 19}, "converged_share": 1.0}
     assert "4 of them on a face of the parameter space" in out.summary
     assert "How the winning fits ended, per cell" in out.derivation
@@ -212,3 +212,27 @@ def test_a_capped_fit_is_counted_in_its_cell(monkeypatch):
                if c["router"] == "cosine" and c["n"] == 200)
     assert row["capped"] == 2 and row["converged_share"] == pytest.approx(11 / 13, abs=1e-4)
     assert "worst cell cosine k=3 n=200: 85%" in out.summary
+
+
+def test_the_nonsmooth_rule_certifies_a_kink_and_nothing_else():
+    """The rule's nonsmooth form: the smallest decrement over convex combinations of recent
+    gradients. Opposite gradients (the two sides of a kink) give 0; equal ones give the
+    decrement of either; the Frank-Wolfe bound is never below the true minimum."""
+    from moetheory.estimation._lm import _hull_decrement, gauss_newton_decrement
+
+    A = np.array([[[2.0, 0.3], [0.3, 1.0]]] * 3)
+    g = np.array([1.0, -0.5])
+    kink = np.stack([g, -g])[None].repeat(3, axis=0)
+    same = np.stack([g, g])[None].repeat(3, axis=0)
+    skew = np.stack([g, np.array([0.2, 0.9])])[None].repeat(3, axis=0)
+    assert _hull_decrement(A, kink)[0] < 1e-12
+    assert _hull_decrement(A, same)[0] == pytest.approx(gauss_newton_decrement(A, g[None].repeat(
+        3, axis=0))[0])
+    M = A[0] + 1e-8 * np.diag(np.diag(A[0])) + 1e-12 * np.eye(2)
+    W = np.linalg.inv(M)
+    a, b = skew[0]
+    u = a - b
+    t = np.clip(-(u @ W @ b) / (u @ W @ u), 0.0, 1.0)  # the exact minimum on the segment
+    exact = (b + t * u) @ W @ (b + t * u)
+    assert 0 < t < 1 and exact < min(a @ W @ a, b @ W @ b)
+    assert exact * (1 - 1e-9) <= _hull_decrement(A, skew)[0] <= exact * (1 + 1e-6)

@@ -639,8 +639,11 @@ def fit_cell(
     -------
     list of dict
         One record per replicate, as :func:`fit_record`, with ``converged`` (the winning
-        fit stopped by the rule ``design.lm_tol``, not at the cap ``design.lm_iterations``)
-        and ``lm_iterations`` (the iterations it ran).
+        fit stopped by the rule ``design.lm_tol``, not at the caps ``design.lm_iterations``
+        and ``design.qn_iterations``), ``lm_iterations`` (the LM and BFGS iterations it
+        ran), ``at_bound`` (the groups of the parameter space whose faces it ended on,
+        joined by ``+``: ``beta0``, ``router``, ``eta``; empty inside) and ``hull_stop``
+        (stopped by the rule's nonsmooth form).
 
     Raises
     ------
@@ -649,9 +652,11 @@ def fit_cell(
 
     Notes
     -----
-    The estimate is the least-squares estimate (3) of seed 002; the best of the starts
-    approximates the global minimiser. A replicate is *converged* when its winning fit
-    stopped by the rule; a winner at the cap describes the optimiser, not the estimator.
+    The estimate is the least-squares estimate (3) of seed 002 over the compact parameter
+    space of (A.1) (:class:`~moetheory.estimation.parameter_space.ParameterSpace`); the best
+    of the starts approximates the global minimiser. A replicate is *converged* when its
+    winning fit stopped by the rule (a Karush–Kuhn–Tucker point of the parameter space, on
+    a face or inside); a winner at the caps describes the optimiser, not the estimator.
 
     See Also
     --------

@@ -109,9 +109,11 @@ def _converged_share(rows: list[dict[str, Any]]) -> float:
 def _convergence_cells(records: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """How every fitted ``(expert, router, k, n)`` cell's winning fits ended, in the order
     fitted: ``fits``, ``converged`` (stopped by the rule), ``capped`` (at the iteration caps:
-    not converged), ``on_face`` (converged on a face of the parameter space, any group) and
-    ``faces`` (per group: ``beta0``, ``router``, ``eta``), ``iterations`` (median and
-    largest), ``converged_share``."""
+    not converged), ``on_face`` (converged on a face of the parameter space, any group),
+    ``faces`` (winning fits on a face, per group: ``beta0``, ``router``, ``eta``),
+    ``nonsmooth_stops`` (stopped by the rule's nonsmooth form,
+    :func:`moetheory.estimation._lm.qn_iterate`), ``iterations`` (median and largest),
+    ``converged_share``."""
     out: list[dict[str, Any]] = []
     for expert, recs in records.items():
         cells: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
@@ -127,6 +129,7 @@ def _convergence_cells(records: dict[str, list[dict[str, Any]]]) -> list[dict[st
                 "converged": sum(conv), "capped": len(rows) - sum(conv),
                 "on_face": sum(bool(f) for f, c in zip(faces, conv, strict=True) if c),
                 "faces": groups,
+                "nonsmooth_stops": sum(bool(r.get("hull_stop", False)) for r in rows),
                 "iterations": {"median": its[len(its) // 2], "max": its[-1]},
                 "converged_share": round(sum(conv) / len(rows), 4),
             })
@@ -153,11 +156,13 @@ def _convergence_text(cells: list[dict[str, Any]]) -> str:
         f"| {c['expert']} | {c['router']} | {c['k']} | {c['n']} | {c['fits']} | "
         f"{c['converged']} | {c['capped']} | {c['on_face']} | "
         f"{c['faces']['beta0']}, {c['faces']['router']}, {c['faces']['eta']} | "
+        f"{c.get('nonsmooth_stops', 0)} | "
         f"{c['iterations']['median']}, {c['iterations']['max']} |"
         for c in cells)
     return ("| experts | router | k | n | winning fits | converged | at the cap | converged "
-            "on a face | on a face of beta0, router, eta | iterations (median, max) |\n"
-            "|---|---|---|---|---|---|---|---|---|---|\n" + rows)
+            "on a face | on a face of beta0, router, eta | stopped by the nonsmooth form | "
+            "iterations (median, max) |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|\n" + rows)
 
 
 def _slope_text(fit: dict) -> str:
