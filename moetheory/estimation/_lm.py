@@ -34,8 +34,8 @@ import numpy as np
 
 from moetheory.estimation.detmath import spd_solve
 
-__all__ = ["LAMBDA_STOP", "Constraints", "free_system", "gauss_newton_decrement", "lm_iterate",
-           "qn_iterate", "stationary"]
+__all__ = ["LAMBDA_STOP", "free_system", "gauss_newton_decrement", "lm_iterate", "qn_iterate",
+           "stationary"]
 
 #: Damping at which a rejected step means no descent is left (a stopping rule when tol > 0).
 LAMBDA_STOP = 1e8
@@ -137,8 +137,8 @@ def stationary(A: np.ndarray, grad: np.ndarray, bar: np.ndarray) -> np.ndarray:
 
 
 class Constraints(Protocol):
-    """A closed box-like feasible set for :func:`lm_iterate` (e.g.
-    :class:`~moetheory.estimation.parameter_space.ParameterSpace`)."""
+    """A closed box-like feasible set for :func:`lm_iterate` and :func:`qn_iterate` (not
+    exported: :class:`~moetheory.estimation.parameter_space.ParameterSpace` is the one)."""
 
     def clip(self, phi: np.ndarray) -> np.ndarray:
         """``phi`` with the coordinates a step took out of the set cut back to it."""
@@ -178,6 +178,11 @@ def free_system(A: np.ndarray, grad: np.ndarray, held: np.ndarray
     A step solved on the result leaves the held coordinates where they are, and its
     Gauss–Newton decrement is the one of the problem restricted to the faces the fit lies
     on: zero exactly at a Karush–Kuhn–Tucker point of the box.
+
+    See Also
+    --------
+    lm_iterate, qn_iterate : the iterations that use it.
+    moetheory.estimation.parameter_space.ParameterSpace.held : the held coordinates.
 
     Examples
     --------
@@ -343,8 +348,7 @@ def qn_iterate(
     hull: int = 5,
     radius: float = 1e-3,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Projected BFGS iterations on the fits ``fits``, in place, to the rule of
-    :func:`lm_iterate`.
+    """Projected BFGS on the fits ``fits``, in place, to the stopping rule of :func:`lm_iterate`.
 
     Parameters
     ----------
