@@ -197,17 +197,19 @@ def test_a_config_is_not_fitted_past_its_first_cell_with_half_its_fits_capped(mo
     """Futility within a look: once half or more of a cell's fits are capped, its median is
     unbounded and no reading on the config can be decided whatever the other sizes give, so
     they are not fitted."""
-    fake = _fake_rates({200: 7})
+    fake = _fake_rates({200: 13})  # every fit of the cell capped: no median at all
     monkeypatch.setattr(dense, "run_rates", fake)
     out = rates.check_rates_regression(_ctx("pcr.rates.regression"))
     assert fake.cells == [(r, 3, n) for r in ("cosine", "perturbed") for n in (100, 200)]
     assert out.verdict is Verdict.INCONCLUSIVE
     fit = out.evidence["fits"]["cosine"]
     assert fit["n"] == [100, 200] and fit["open_cells"] == [200]
-    assert fit["slope"] is None and fit["ci"] is None
+    assert fit["slope"] is None and fit["ci"] is None and fit["medians"][1] is None
     assert "larger n not fitted" in out.summary
     json.dumps(out.evidence, allow_nan=False)
     assert "not estimated" in out.derivation
+    rows = [{"converged": i >= 7} for i in range(13)]
+    assert dense._unbounded(rows) and not dense._unbounded(rows[1:] + [{"converged": True}])
 
 
 def test_fits_at_the_cap_stop_the_looks(monkeypatch):

@@ -187,7 +187,7 @@ def _fit_row(name: str, fit: dict) -> str:
     """The first cells of a fit's row in a derivation's table: the statistic ``name``, the
     sizes fitted, the median loss and the share of converged fits per n."""
     return (f"| {name} | {', '.join(str(int(n)) for n in fit['n'])} | "
-            f"{', '.join(f'{m:.3g}' for m in fit['medians'])} | "
+            f"{', '.join('—' if m is None else f'{m:.3g}' for m in fit['medians'])} | "
             f"{', '.join(f'{v:.0%}' for v in fit['converged_share'])} |")
 
 
