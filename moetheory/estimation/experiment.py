@@ -110,11 +110,12 @@ LM_TOL = 1e-9
 LM_ITERATIONS = 200
 
 #: Cap of the quasi-Newton phase of a rates fit, per profile; a fit that reaches it is not
-#: converged. The quick profile's cap bounds its CPU time: the few fits of a cell that need
-#: more (most of them with ``(a^T x + b)^2`` experts, whose mixtures with the perturbed
-#: router's smooth gate are nearly unidentifiable: long, flat valleys) are then counted at the
-#: cap, and a cell with more than 10% of them leaves its readings undecided.
-QN_ITERATIONS: dict[str, int] = {"quick": 500, "full": 2000}
+#: converged. The quick profile's cap bounds its CPU time: the fits that need more (most of
+#: them with ``(a^T x + b)^2`` experts, whose mixtures with the perturbed router's smooth gate
+#: are nearly unidentifiable: long, flat valleys; and ReLU experts, whose objective has a kink
+#: wherever a hinge crosses an input) are counted at the cap: their losses are unknown to the
+#: readings (every interval covers them), and a cell with half of its fits there is undecided.
+QN_ITERATIONS: dict[str, int] = {"quick": 200, "full": 2000}
 
 #: Samples (``n`` times replicates) of one task when :func:`run_rates` runs on an executor or
 #: a cluster: a larger cell is split into tasks of its replicates, so that the workers share a
@@ -333,7 +334,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     profile : {"quick", "full"}
         ``quick``: ``n`` in 5 log-spaced sizes from 100 to 1600, 13 replicates; ``full``: 6
         sizes from 50 to 10^4, 17 replicates. Both: the stopping rule :data:`LM_TOL`, LM
-        capped at 200 iterations and then projected BFGS at 500 (quick) or 2000 (full)
+        capped at 200 iterations and then projected BFGS at 200 (quick) or 2000 (full)
         (:data:`QN_ITERATIONS`), one start near ``G*`` and one random start per replicate.
     replicates : int, optional
         Replicates per ``n`` instead of the profile's (the checks add replicates in looks,
