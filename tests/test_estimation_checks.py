@@ -209,7 +209,7 @@ def test_a_config_is_not_fitted_past_its_first_cell_with_half_its_fits_capped(mo
     json.dumps(out.evidence, allow_nan=False)
     assert "not estimated" in out.derivation
     rows = [{"converged": i >= 7} for i in range(13)]
-    assert dense._unbounded(rows) and not dense._unbounded(rows[1:] + [{"converged": True}])
+    assert dense._unbounded(rows) and not dense._unbounded([*rows[1:], {"converged": True}])
 
 
 def test_fits_at_the_cap_stop_the_looks(monkeypatch):

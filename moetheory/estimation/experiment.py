@@ -692,7 +692,7 @@ def fit_cell(
         record = _record(design, router, k, n, rep, fit.measure(best, k, G_star.d), x_eval,
                          float(fit.objective[best]), fit.converged[best], fit.iterations[best],
                          _faces(fit, best))
-        record["hull_stop"] = bool(fit.hull_stopped[best])
+        record["hull_stop"] = fit.hull_stopped is not None and bool(fit.hull_stopped[best])
         records.append(record)
     return records
 
