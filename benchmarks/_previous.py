@@ -10,11 +10,24 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+import tarfile
 import tempfile
+from io import BytesIO
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["previous_module"]
+__all__ = ["extract", "previous_module"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def extract(rev: str, into: Path) -> Path:
+    """The tree of git revision ``rev`` extracted into ``into``."""
+    data = subprocess.run(["git", "archive", rev], capture_output=True, check=True,
+                          cwd=ROOT).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
 
 
 def previous_module(path: str, rev: str) -> ModuleType | None:

@@ -20,24 +20,15 @@ import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
+
+from _previous import extract
 
 #: The quick profile's budget in wall-clock seconds on 2 cores (issue 10).
 TARGET_S = 90.0
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def extract(rev: str, into: Path) -> Path:
-    """The tree of git revision ``rev`` extracted into ``into``."""
-    data = subprocess.run(["git", "archive", rev], capture_output=True, check=True,
-                          cwd=ROOT).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def run_quick(tree: Path, report: Path, jobs: int) -> tuple[float, float]:

@@ -23,10 +23,10 @@ import os
 import resource
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
+
+from _previous import extract
 
 ROOT = Path(__file__).resolve().parents[1]
 #: ``moetheory list`` within this multiple of the CPU of ``import sympy`` (issue 32).
@@ -52,15 +52,6 @@ def cpu_seconds(args: list[str], tree: Path) -> float:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def extract(rev: str, into: Path) -> Path:
-    """The tree of git revision ``rev`` extracted into ``into``."""
-    data = subprocess.run(["git", "archive", rev], capture_output=True, check=True,
-                          cwd=ROOT).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def measure(trees: dict[str, Path], repeats: int) -> dict[str, dict[str, float]]:

@@ -9,6 +9,8 @@ Build, from the repository root, after ``pip install -e '.[docs]'``::
   (quick profile, seed 0, :mod:`moetheory.docs`), so they always match the code and no
   machine-dependent digit is committed. Set ``MOETHEORY_DOCS_REPORT=report.json`` to build
   them from a stored report instead of verifying anew.
+* The code blocks of ``{snippet}`` and ``{snippet-command}`` (``docs/own-paper.md``) run at
+  build time and show their output (``docs/_ext/snippets.py``); one that fails stops the build.
 * MathJax 3.2.2 comes from the pinned PyPI package ``sphinx-mathjax-offline`` (no network,
   no system package).
 * Intersphinx links to Python, NumPy, SciPy, SymPy and Hypothesis when their inventories can
@@ -28,6 +30,7 @@ import moetheory
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent))  # proofs_checks, examples
+sys.path.insert(0, str(DOCS / "_ext"))  # snippets: code run at build time (own-paper.md)
 
 project = "moetheory"
 author = "the moetheory developers"
@@ -43,6 +46,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx-mathjax-offline",
+    "snippets",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -38,6 +38,7 @@ _LAZY: dict[str, str] = {
     # your own mathematics: a router's PDE, relations, a closed form by Monte Carlo
     "router_pde": "moetheory.symbolic.router_pde",
     "find_relations": "moetheory.symbolic.relations",
+    "identifiable": "moetheory.symbolic.identifiable",
     "check_expectation": "moetheory.stats.expectation",
     "required_n": "moetheory.stats.expectation",
 }
@@ -57,6 +58,7 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs (``X as
     from moetheory.engine.verification import verify as verify
     from moetheory.stats.expectation import check_expectation as check_expectation
     from moetheory.stats.expectation import required_n as required_n
+    from moetheory.symbolic.identifiable import identifiable as identifiable
     from moetheory.symbolic.relations import find_relations as find_relations
     from moetheory.symbolic.router_pde import router_pde as router_pde
 

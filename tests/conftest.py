@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from _runs import OLD_REPORT, marker_check
 from hypothesis import settings
 
 from moetheory import CheckContext, Outcome
@@ -35,3 +36,20 @@ def temp_claims() -> Iterator[Callable[..., None]]:
             claims(claim_id, check, **kw)
 
         yield add
+
+
+@pytest.fixture
+def marker(temp_claims, tmp_path):  # type: ignore[no-untyped-def]
+    """A claim ``test.marker`` whose check leaves a file behind when it runs."""
+    path = tmp_path / "ran"
+    temp_claims("test.marker", marker_check(path))
+    return path
+
+
+@pytest.fixture
+def old_reports(tmp_path):  # type: ignore[no-untyped-def]
+    """A JSON and a Markdown report left by an earlier run."""
+    j, m = tmp_path / "old.json", tmp_path / "old.md"
+    j.write_text(OLD_REPORT)
+    m.write_text(OLD_REPORT)
+    return j, m

@@ -123,3 +123,22 @@ def test_no_control_character_in_a_source_file() -> None:
                 bad += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, i) + 1}"
                         for i, ch in enumerate(text) if ord(ch) < 32 and ch not in "\n\t"]
     assert bad == []
+
+
+def test_no_docstring_holds_a_control_character() -> None:
+    # an escape in a non-raw docstring ("\approx" is BEL + "pprox") reaches the API pages
+    import importlib
+    import pkgutil
+
+    import moetheory
+
+    bad = []
+    for info in pkgutil.walk_packages(moetheory.__path__, "moetheory."):
+        if info.name.startswith("moetheory.docs") or info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in [*vars(module).items(), ("<module>", module)]:
+            doc = getattr(obj, "__doc__", None)
+            if isinstance(doc, str) and any(ord(c) < 32 and c not in "\n\t" for c in doc):
+                bad.append(f"{info.name}.{name}")
+    assert not bad

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _processes import children, wait_gone, wait_group_gone
+from _runs import OLD_REPORT
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim, verify
 from moetheory.engine import registry
@@ -37,7 +39,6 @@ from moetheory.engine.runner import (
 from moetheory.stats import FAMILY_ALPHA
 
 IS_ROOT = os.geteuid() == 0
-OLD_REPORT = '{"old": "report from an earlier run"}\n'
 
 
 # ------------------------------------------------------------------------ helpers
@@ -47,14 +48,6 @@ def _proved(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.PROVED, "trivially", {"x": 1})
 
 
-def _marker_check(path: Path):  # type: ignore[no-untyped-def]
-    def check(ctx: CheckContext) -> Outcome:
-        path.write_text("ran")
-        return Outcome(Verdict.PROVED, "ran")
-
-    return check
-
-
 def _one_line(text: str) -> str:
     lines = text.strip().splitlines()
     assert len(lines) == 1, text
@@ -62,76 +55,10 @@ def _one_line(text: str) -> str:
     return lines[0]
 
 
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie counts as dead)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
-def _live_processes(field: int, value: int) -> list[int]:
-    """Live processes whose ``/proc/PID/stat`` field ``field`` (after the name) is ``value``:
-    field 1 is the parent's PID, field 2 the process group."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[field]) == value and fields[0] != "Z":
-            out.append(int(entry.name))
-    return out
-
-
-def _group_alive(pgid: int) -> list[int]:
-    """Live processes of the process group ``pgid``."""
-    return _live_processes(2, pgid)
-
-
-def _children() -> list[int]:
-    """Live child processes of this test process."""
-    return _live_processes(1, os.getpid())
-
-
-def _wait_group_gone(pgid: int, seconds: float = 10.0) -> list[int]:
-    deadline = time.time() + seconds
-    while time.time() < deadline and _group_alive(pgid):
-        time.sleep(0.05)
-    return _group_alive(pgid)
-
-
-def _wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
-    deadline = time.time() + seconds
-    while time.time() < deadline and any(_alive(p) for p in pids):
-        time.sleep(0.05)
-    return [p for p in pids if _alive(p)]
-
-
 @pytest.fixture(autouse=True)
 def _no_leftover_children():  # type: ignore[no-untyped-def]
     yield
-    assert _wait_gone(_children(), 5.0) == [], "a check process outlived the run"
-
-
-@pytest.fixture
-def marker(temp_claims, tmp_path: Path) -> Path:
-    """A claim ``test.marker`` whose check leaves a file behind when it runs."""
-    path = tmp_path / "ran"
-    temp_claims("test.marker", _marker_check(path))
-    return path
-
-
-@pytest.fixture
-def old_reports(tmp_path: Path) -> tuple[Path, Path]:
-    """A JSON and a Markdown report left by an earlier run."""
-    j, m = tmp_path / "old.json", tmp_path / "old.md"
-    j.write_text(OLD_REPORT)
-    m.write_text(OLD_REPORT)
-    return j, m
+    assert wait_gone(children(), 5.0) == [], "a check process outlived the run"
 
 
 # ----------------------------------------------------- command-line option parsing
@@ -270,7 +197,7 @@ def test_show_unknown_claim_is_exit_2(capsys) -> None:
         ("DIR", "is a directory"),
         ("{not json", "not valid JSON"),
         ("[1, 2]", "not a moetheory report"),
-        ('{"claims": [{"id": "other"}, 3]}', "holds no claim"),
+        ('{"claims": [{"id": "other"}]}', "holds no claim"),
         (b"\xff\xfe\x00", "not UTF-8"),
     ],
     ids=["missing", "directory", "not-json", "not-a-report", "claim-missing", "binary"],
@@ -680,8 +607,8 @@ def test_a_checks_subprocesses_never_outlive_it(how, temp_claims, tmp_path) -> N
     assert verdict == ("proved" if how == "returns" else "inconclusive")
     grandchild, pgid = json.loads(pids.read_text())
     assert pgid != os.getpgid(0), "the check did not run in its own process group"
-    assert _wait_gone([grandchild]) == []
-    assert _wait_group_gone(pgid) == []
+    assert wait_gone([grandchild]) == []
+    assert wait_group_gone(pgid) == []
 
 
 def _hog(ctx: CheckContext) -> Outcome:
@@ -816,9 +743,12 @@ def test_the_report_of_an_earlier_run_is_replaced_at_the_start(temp_claims, tmp_
 # ------------------------------------------------------------------------- signals
 
 
+_ENGINE = os.getpid()  # the engine of the runs here (a check's parent is its supervisor)
+
+
 def _signal_parent(signum: int):  # type: ignore[no-untyped-def]
     def check(ctx: CheckContext) -> Outcome:
-        os.kill(os.getppid(), signum)
+        os.kill(_ENGINE, signum)
         time.sleep(300)
         return Outcome(Verdict.PROVED, "never")
 
@@ -869,8 +799,8 @@ def test_a_stop_signal_kills_the_checks_and_writes_both_reports(
     assert [e["id"] for e in report["claims"]] == ["test.s1-fast"]
     assert "incomplete" in m.read_text()
     check_pid, grandchild, pgid = json.loads(pids.read_text())
-    assert _wait_gone([check_pid, grandchild]) == []
-    assert _wait_group_gone(pgid) == []
+    assert wait_gone([check_pid, grandchild]) == []
+    assert wait_group_gone(pgid) == []
 
 
 def test_an_early_interrupt_leaves_no_stale_complete_report(temp_claims, tmp_path,
@@ -941,8 +871,8 @@ def test_kill_9_of_the_parent_kills_every_check_group(tmp_path) -> None:
     proc.kill()
     proc.wait()
     check_pid, grandchild, pgid = json.loads(pids.read_text())
-    assert _wait_gone([check_pid, grandchild], 20) == []
-    assert _wait_group_gone(pgid) == []
+    assert wait_gone([check_pid, grandchild], 20) == []
+    assert wait_group_gone(pgid) == []
 
 
 # ------------------------------------------------------------------------- warnings

@@ -127,6 +127,19 @@ def _paper_reading(claim_id: str, seed: int = 0) -> Reading:
     return paper
 
 
+def _reading_runs(claim_id: str, paper: Reading, kind: str) -> dict:
+    """The runs behind the 'paper' reading of ``claim_id`` (:func:`_paper_reading`): as many
+    replicates as its pilot sized (issue 32), in the check's batches."""
+    from proofs_checks.li2025continual import _simulation as reg
+
+    ctx = CheckContext(claim_id, seed=0, profile="quick", alpha=0.01)
+    R = paper.evidence["power"]["replicates"]
+    runs = {"regime": reg._regime_runs, "regime-free": reg._regime_free_runs}[kind]
+    grid, seed = runs(ctx, "paper", R)
+    assert seed == paper.evidence["simulator_seed"]
+    return grid
+
+
 def test_lemma7_signs_follow_from_the_gate_gradient() -> None:
     # Lemma 7's signs are a consequence of eq. (9)'s gradient: a sign error in the
     # simulator's gate update would turn this claim unsupported.
@@ -148,7 +161,7 @@ def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
 
     paper = _paper_reading("cl.lemma1.m-lt-n")
     seed = paper.evidence["simulator_seed"]
-    res = reg.regime_runs("paper", 16, seed)[reg.GRID[0]]
+    res = _reading_runs("cl.lemma1.m-lt-n", paper, "regime")[reg.GRID[0]]
     xa, xb = _fresh_pairs(res, seed + 13)
     th = res.gate_params[:, res.config.T - 1]
     cl = res.clusters
@@ -173,7 +186,7 @@ def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
     from proofs_checks.li2025continual import _simulation as reg
 
     paper = _paper_reading("cl.prop2.m-lt-n")
-    res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[reg.GRID[-1]]
+    res = _reading_runs("cl.prop2.m-lt-n", paper, "regime-free")[reg.GRID[-1]]
     cfg = res.config
     assert not cfg.terminate
     t1 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
@@ -202,7 +215,7 @@ def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
 
     paper = _paper_reading("cl.lemma15.m-lt-n")
     s0 = reg.GRID[0]
-    res = reg.regime_free_runs("paper", 16, paper.evidence["simulator_seed"])[s0]
+    res = _reading_runs("cl.lemma15.m-lt-n", paper, "regime-free")[s0]
     cfg, cl = res.config, res.clusters
     t1 = math.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.25)
     shares = []

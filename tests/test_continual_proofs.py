@@ -102,6 +102,13 @@ EXPECTED = {
     "cl.lemma16.projection-recursion": R,
     "cl.thm1.proof-forgetting-expansion": P,
     "cl.thm2.proof-forgetting-split": R,
+    # the general facts the proofs invoke (proof_facts.py; their own tests: test_proof_facts)
+    "cl.prop1.m-lt-n-nonexpansive": R,
+    "cl.prop1.m-lt-n-update-spread": R,
+    "cl.lemma8.product-step": R,
+    "cl.lemma11.bernoulli-step": P,
+    "cl.lemma11.symmetry-step": R,
+    "cl.setup.gram-invertible": R,
 }
 
 #: Reading verdicts of the re-read claims: the corrected or weaker forms must hold.

@@ -9,8 +9,9 @@ import pytest
 
 from moetheory import CheckContext, Verdict
 from moetheory.continual import simulate
+from proofs_checks.li2025continual._flags import ALTERNATIVE_FLAGS
 from proofs_checks.li2025continual._simulation import RANDOM_BETA, reading_config
-from proofs_checks.li2025continual.forgetting import check_more_experts
+from proofs_checks.li2025continual.experts import check_more_experts
 from proofs_checks.li2025continual.training import (
     NEARLY_FROZEN,
     _prop1_comparisons,
@@ -54,7 +55,12 @@ def test_prop1_frozen_threshold_is_relative_to_each_readings_ground_truths(readi
 
 def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
     out = check_more_experts(CheckContext("cl.more-experts", seed=0))
-    assert [r.name for r in out.readings] == [RANDOM_BETA, "paper", "code"]
+    assert [r.name for r in out.readings] == [RANDOM_BETA, "paper", "code"] + [
+        f"{RANDOM_BETA}; flags: {name}" for name in ALTERNATIVE_FLAGS]
+    # each reading runs its own flags: the literal ones, the code's, then the others
+    assert [r.evidence["flags"] for r in out.readings] == [
+        "literal", "literal", "code", *ALTERNATIVE_FLAGS]
+    assert out.readings[2].evidence["config"]["flag_selected"] is False
     assert out.readings[0].evidence["config"]["beta"] == "uniform"
     for reading in out.readings:
         labels = [row["label"] for row in reading.evidence["comparisons"]]

@@ -92,8 +92,11 @@ def test_gate_gradient_matches_symbolic_derivative() -> None:
 @pytest.mark.parametrize("reading", ["paper", "code"])
 @pytest.mark.parametrize("M", [1, 3])
 @pytest.mark.parametrize("flag_selected", [True, False])
-def test_metrics_match_brute_force_reference(reading: str, M: int, flag_selected: bool) -> None:
-    cfg = CLConfig(reading=reading, M=M, T=60, flag_selected=flag_selected)
+@pytest.mark.parametrize("flag_start", ["after-T1", "at-T1"])
+def test_metrics_match_brute_force_reference(reading: str, M: int, flag_selected: bool,
+                                             flag_start: str) -> None:
+    cfg = CLConfig(reading=reading, M=M, T=60, flag_selected=flag_selected,
+                   flag_start=flag_start)
     fast = simulate(cfg, 1, seed=11)
     ref = reference_run(cfg, seed=11)
     assert (fast.expert[0] == ref["expert"]).all()
@@ -246,6 +249,8 @@ def test_prop1_keeps_the_literal_readings_first() -> None:
     assert names == [
         "paper, random β", "paper", "code", "paper, random β, approximately frozen",
         "paper, approximately frozen", "code, approximately frozen",
+        "paper, random β; flags: others only", "paper, random β; flags: from T1",
+        "paper, random β; flags: others only, from T1",
     ]
     configs = [r.evidence["config"] for r in out.readings[:3]]
     assert [c["beta"] for c in configs] == ["uniform", "fixed", "fixed"]

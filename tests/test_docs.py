@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
+import _docs_site
 import pytest
 
 from moetheory import docs as docs_gen
@@ -51,25 +52,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
-def report_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh verification run with the settings of the documentation build.
-
-    It runs ``moetheory.verify`` in a fresh interpreter, so claims that other tests
-    register in this process never leak into the pages.
-    """
-    path = tmp_path_factory.mktemp("report") / "report.json"
-    code = (
-        "import json, sys, moetheory\n"
-        "from moetheory import docs as g\n"
-        "r = moetheory.verify(profile=g.GENERATE_PROFILE, seed=g.GENERATE_SEED,"
-        " jobs=g.GENERATE_JOBS)\n"
-        "open(sys.argv[1], 'w', encoding='utf-8').write(json.dumps(r))\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=3000
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return path
+def report_path() -> Path:
+    """A fresh verification run with the settings of the documentation build (shared with
+    ``test_docs_scan.py`` through ``_docs_site``; made once per test process)."""
+    return _docs_site.report_path()
 
 
 @pytest.fixture(scope="session")
@@ -85,23 +71,12 @@ def pages(fresh_report: dict) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def built_html(tmp_path_factory: pytest.TempPathFactory, report_path: Path) -> Path:
+def built_html() -> Path:
     """The site built with ``sphinx-build -W`` into a temporary folder, offline."""
-    for module in ("sphinx", "myst_parser", "numpydoc", "sphinx-mathjax-offline"):
-        if importlib.util.find_spec(module) is None:
-            pytest.skip(f"{module} is not installed: pip install -e '.[docs]'")
-    out = tmp_path_factory.mktemp("html")
-    env = {**os.environ, "MOETHEORY_DOCS_REPORT": str(report_path), "MOETHEORY_DOCS_OFFLINE": "1"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-         str(DOCS), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        env=env,
-    )
-    assert proc.returncode == 0, f"sphinx-build -W failed:\n{proc.stdout}\n{proc.stderr}"
-    return out
+    missing = _docs_site.missing_docs_packages()
+    if missing:
+        pytest.skip(f"{missing} not installed: pip install -e '.[docs]'")
+    return _docs_site.built_site()
 
 
 def _sections(page: str) -> dict[str, str]:
@@ -288,38 +263,58 @@ def test_sections_reject_bad_keys_and_place_unknown_claims_last() -> None:
 
 def test_every_claim_reads_like_a_worked_proof(pages: dict) -> None:
     seen = 0
+    proof = '<details class="proof" open><summary>Derivation</summary>'
     for name in _section_pages(pages):
         for claim_id, text in _sections(pages[name]).items():
             seen += 1
             order = [
                 text.index("**Statement.**"),
-                text.index("**Reading checked.**"),
-                text.index("```{rubric} Derivation"),
+                text.index("**Reading checked"),
+                text.index(proof),
                 text.index("**Verdict: "),
-                text.index('<details class="raw-evidence">')
-                if "raw-evidence" in text else len(text),
             ]
+            if "{download}`Raw evidence" in text:  # the readings may hold all the evidence
+                order.append(text.index("{download}`Raw evidence"))
             assert order == sorted(order), f"{claim_id}: sections out of order {order}"
-            derivation = text.split("```{rubric} Derivation\n```", 1)[1].split("**Verdict: ")[0]
+            derivation = text.split(proof, 1)[1].split("</details>")[0]
             assert derivation.strip(), f"{claim_id} has no derivation"
     assert seen > 0
 
 
 def test_claims_link_to_their_seed_lines(fresh_report: dict, pages: dict) -> None:
+    """Each source links the sentence or display it quotes, among its cited lines."""
     for entry in fresh_report["claims"]:
         section = _claim_text(pages, entry)
         for src in entry.get("sources") or []:
             seed_page = docs_gen.seed_page_name(src["seed_file"])
-            href = f'{seed_page[:-3]}.html#L{src["lines"][0]}'
-            assert href in section, f"{entry['id']}: no link {href}"
-            assert f'<li id="L{src["lines"][0]}"' in pages[seed_page]
-            assert '<blockquote class="seed-quote' in section
+            found = re.search(rf'href="{seed_page[:-3]}\.html#L(\d+)(?:-s(\d+))?"', section)
+            assert found, f"{entry['id']}: no link to {seed_page}"
+            line = int(found.group(1))
+            assert min(src["lines"]) <= line <= max(src["lines"]) + 6, (entry["id"], line)
+            anchor = f'id="L{line}' + (f'-s{found.group(2)}"' if found.group(2) else '"')
+            assert anchor in pages[seed_page], (entry["id"], anchor)
+            assert "```{container} seed-quote" in section
         if not entry.get("sources") and entry.get("origin") != "package":
             assert "seed-0" in section, f"{entry['id']}: no link to its seed document"
     for seed_file in SEED_FILES:
         text = (docs_gen.SEEDS_DIR / seed_file).read_text(encoding="utf-8")
         page = pages[docs_gen.seed_page_name(seed_file)]
         assert page.count("<li id=") == len(text.splitlines())
+
+
+def test_jacobs_claims_quote_the_equation_they_check(fresh_report: dict, pages: dict) -> None:
+    """Issue 31: the quote is the sentence or display that makes the claim -- for seed 001,
+    one paragraph, a sentence of it -- not the paragraph's opening."""
+    expect = {"j91.loss.1.3": r"\tag{1.3}", "j91.grad.1.4": r"\tag{1.4}",
+              "j91.grad.1.5": r"\tag{1.5}", "j91.vowel.epochs": "half as many epochs"}
+    for entry in fresh_report["claims"]:
+        if entry["id"].startswith("j91."):
+            quote = _claim_text(pages, entry).split("```{container} seed-quote", 1)[1]
+            quote = quote.split("\n```", 1)[0]
+            assert "Geoffry Hinton" not in quote, entry["id"]
+            if entry["id"] in expect:
+                assert expect[entry["id"]] in quote, (entry["id"], quote[:300])
+            assert re.search(r'seed-001\.html#L3-s\d+"', _claim_text(pages, entry)), entry["id"]
 
 
 def test_papers_are_cited_with_a_bibliography(pages: dict) -> None:
@@ -360,7 +355,7 @@ def test_evidence_is_a_compact_table_with_raw_json_folded() -> None:
     assert "  - $x^{2} - 1$" in table and "x**2" not in table
     assert '<span class="nowrap">10000</span>' in table  # numbers never break
     assert "fit › slope" in table and '<span class="nowrap">0.123457</span>' in table
-    assert "τ₁²" in table and "\\$ 5" in table and "$d_1$" in table
+    assert "$\\tau_{1}^{2}$" in table and "\\$ 5" in table and "$d_1$" in table
     assert "1 further item(s)" in table  # the traceback is only in the raw JSON
     assert docs_gen._REPO_ROOT not in text and "<repo>/x.py" in raw
     assert json.loads(raw.split("```json\n", 1)[1].split("\n```", 1)[0])["n"] == 10000
@@ -840,3 +835,80 @@ def test_no_latex_command_is_read_as_a_python_escape() -> None:
             if tok.type == tokenize.STRING and "r" not in prefix and escape.search(tok.string):
                 found.append(f"{path.relative_to(root)}:{tok.start[0]}: {tok.string[:60]}")
     assert not found, "\n".join(found)
+
+
+# -- snippets run at build time (docs/_ext/snippets.py, "Checking your own paper") ---------
+
+
+def _build_snippets(tmp_path: Path, page: str) -> subprocess.CompletedProcess[str]:
+    """Build a one-page site with the snippet extension (no ``-W``: a failure must stop it)."""
+    for module in ("sphinx", "myst_parser"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed: pip install -e '.[docs]'")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(DOCS / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'snippets']\n"
+        "myst_enable_extensions = ['dollarmath']\nroot_doc = 'page'\n",
+        encoding="utf-8",
+    )
+    (src / "page.md").write_text(page, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])},
+    )
+
+
+def test_snippets_run_share_names_and_show_their_results(tmp_path: Path) -> None:
+    page = (
+        "# Page\n\n```{snippet}\nimport sympy as sp\nfrom moetheory import Outcome, Verdict\n"
+        "x = sp.Symbol('x')\nprint('printed', 6 * 7)\nsp.sqrt(x) / 2\n```\n\n"
+        "```{snippet}\nOutcome(Verdict.PROVED, 'it holds', summary_latex='$x^2 \\\\ge 0$')\n```\n\n"
+        "```{snippet}\n:file: mine.py\nprint('from a file')\n```\n\n"
+        "```{snippet-command}\npython mine.py\n```\n\n"
+        "```{snippet}\n:requires: no_such_module_anywhere\nraise RuntimeError\n```\n"
+    )
+    proc = _build_snippets(tmp_path, page)
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "out" / "page.html").read_text(encoding="utf-8")
+    marks = re.findall(r'class="snippet snippet-(\w+)', html)
+    assert marks == ["ran", "ran", "file", "command", "skipped"]
+    assert "printed 42" in html
+    assert "\\[\\frac{\\sqrt{x}}{2}\\]" in html  # a SymPy value, typeset
+    assert "snippet-verdict-proved" in html and "\\(x^2 \\ge 0\\)" in html
+    assert "from a file" in html and "cannot be imported" in html
+
+
+@pytest.mark.parametrize(
+    ("page", "message"),
+    [
+        ("```{snippet}\nx = 1\n1 / 0\n```\n", "ZeroDivisionError"),
+        ("```{snippet}\n" + "x = 1\n" * 11 + "```\n", "11 lines of code, at most 10"),
+        ("```{snippet-command}\npython -c 'raise SystemExit(3)'\n```\n",
+         "exited with 3, expected 0"),
+        ("```{snippet-command}\nrm -rf /\n```\n", "a command starts with one of"),
+    ],
+    ids=["raises", "too-long", "exit-status", "other-program"],
+)
+def test_a_failing_snippet_stops_the_build(tmp_path: Path, page: str, message: str) -> None:
+    proc = _build_snippets(tmp_path, "# Page\n\n" + page)
+    assert proc.returncode != 0
+    assert "Snippet failed" in proc.stderr and message in proc.stderr, proc.stderr
+    assert "page.md:3" in proc.stderr  # where it is
+
+
+def test_the_own_paper_chapter_ran_its_snippets(built_html: Path) -> None:
+    """Every snippet of the chapter ran, and the page shows the verdicts the chapter's prose
+    states, in order."""
+    source = (DOCS / "own-paper.md").read_text(encoding="utf-8")
+    html = (built_html / "own-paper.html").read_text(encoding="utf-8")
+    marks = re.findall(r'class="snippet snippet-(\w+)', html)
+    assert len(marks) == len(re.findall(r"^```\{snippet(?:-command)?\}", source, flags=re.M))
+    assert "skipped" not in marks
+    verdicts = re.findall(r"snippet-verdict-(\w+)", html)
+    assert verdicts == ["refuted", "proved", "proved", "proved", "refuted",
+                        "supported", "unsupported", "inconclusive"]
+    assert "1 failed, 3 passed" in html  # pytest with the plugin: the slip fails
+    assert "3 claims checked: proved 1, supported 1, unsupported 1" in html

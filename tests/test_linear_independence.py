@@ -263,3 +263,80 @@ def test_high_precision_null_vectors_share_one_factorisation(monkeypatch) -> Non
         comb = sum(c * f for c, f in zip(v, [sp.exp(x + 2), sp.exp(x), sp.exp(x + 3)],
                                          strict=True))
         assert sp.simplify(comb) == 0
+
+
+# ----------------------------------------------------------------------------- issue 29
+
+
+@pytest.mark.parametrize("scale", [4, 10])
+def test_inverse_branch_composition_is_not_certified_dependent(scale: int) -> None:
+    """Issue 29: atan(tan(x/10)) = x/10 on one branch only was certified dependent with x
+    (every sample point fell in the branch around 0)."""
+    saw = sp.atan(sp.tan(X / scale))
+    r = decide_linear_independence([saw, X], X)
+    assert r.status != "dependent"
+    assert r.status == "independent" and verify_certificate(r)  # the regions split at the poles
+    assert any(reg.upper == scale * sp.pi / 2 for reg in r.regions)
+
+
+def test_certificate_checker_rejects_the_old_false_dependence() -> None:
+    from moetheory.symbolic.linear_independence import LinearIndependenceResult
+
+    forged = LinearIndependenceResult("dependent", [sp.atan(sp.tan(X / 10)), X], X,
+                                      coefficients=[10, -1], nullity=1)
+    assert not verify_certificate(forged)
+
+
+def test_derivative_route_needs_the_branches_located() -> None:
+    from moetheory.symbolic.linear_independence import Region, vanishes_on_region
+
+    whole = Region(sp.S.NegativeInfinity, sp.S.Infinity, sp.Integer(0))
+    # g' = 0 but g jumps at the poles of tan: never shown to vanish on a region holding one
+    assert not vanishes_on_region(sp.atan(sp.tan(X / 10)) - X / 10, X, whole)
+    inner = Region(-5 * sp.pi, 5 * sp.pi, sp.Integer(0))
+    assert vanishes_on_region(sp.atan(sp.tan(X / 10)) - X / 10, X, inner)
+    # a quadratic argument: the poles are not located, so no dependence by continuity
+    r = decide_linear_independence([sp.atan(sp.tan(X**2 / 40)), X**2], X)
+    assert r.status != "dependent"
+
+
+def test_breakpoints_with_pi_in_their_coefficients_are_located_or_refused() -> None:
+    # was NotImplementedError "sorted roots not supported over ZZ[pi]"
+    regs = activation_regions([sp.Abs(2 * X + sp.pi)], X)
+    assert [r.upper for r in regs][:-1] == [-sp.pi / 2]
+    with pytest.raises(ValueError, match="cannot locate"):
+        activation_regions([sp.Abs(X**2 - sp.pi)], X)
+
+
+def test_saturated_functions_are_not_taken_for_zero() -> None:
+    """A combination that is tiny only because its functions are (tanh(100 x) saturated at
+    every sample point) is screened out before the exact tests, which took minutes."""
+    from moetheory.symbolic.linear_independence import Region, vanishes_on_region
+
+    t = sp.tanh(150 * X - sp.Rational(200, 3))
+    terms = [-sp.Rational(800, 3) * X * (1 - t**2), 100 * (1 - t**2)]
+    left = Region(sp.S.NegativeInfinity, sp.Integer(0), sp.Integer(-2))
+    assert not vanishes_on_region(sp.Add(*terms), X, left, terms=terms)
+
+
+def test_even_family_is_decided_off_the_symmetric_points() -> None:
+    # tanh(a x) tanh(c x) and its derivatives are even: the symmetric rule sees half the rank
+    a, c = sp.Rational(3, 2), sp.Rational(-2, 3)
+    h = sp.tanh(a * X) * sp.tanh(c * X)
+    fam = [h, X * (1 - sp.tanh(a * X) ** 2) * sp.tanh(c * X), X**2 * h, sp.cosh(X), X**4]
+    r = decide_linear_independence(fam, X)
+    assert r.status == "independent" and verify_certificate(r)
+
+
+def test_timeout_ends_in_inconclusive() -> None:
+    import time
+
+    fs = [sp.tanh(100 * X + k) for k in range(6)] + [X**k for k in range(6)]
+    start = time.monotonic()
+    r = decide_linear_independence(fs, X, timeout=0.2)
+    assert time.monotonic() - start < 5
+    assert r.status in ("independent", "inconclusive")
+    if r.status == "inconclusive":
+        assert "time limit" in r.reason
+    with pytest.raises(ValueError, match="timeout must be a positive"):
+        decide_linear_independence([X], X, timeout=0)

@@ -55,3 +55,24 @@ def test_the_project_files_a_user_expects() -> None:
     assert releases and releases[0].startswith(f"## [{moetheory.__version__}]")
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["authors"] and project["license"]
+
+
+def test_the_readmes_own_mathematics_lines_give_the_verdicts_they_state() -> None:
+    # each `... .verdict  # <verdict>...` line of the README's block is run and its verdict
+    # compared with the comment
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Your own mathematics", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    namespace: dict = {}
+    checked = 0
+    for line in code.splitlines():
+        statement, _, comment = line.partition("  #")
+        if statement.rstrip().endswith(".verdict"):
+            verdict = eval(statement, namespace)
+            assert verdict.value == comment.split()[0].rstrip(":,"), line
+            checked += 1
+        else:
+            exec(statement, namespace)
+    assert checked == 3

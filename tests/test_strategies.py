@@ -332,7 +332,9 @@ def run_failing_test(tmp_path: Path, **env: str) -> str:
     test.write_text(FAILING)
     repo = Path(__file__).resolve().parents[1]
     environ = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_PROFILE"}
-    environ["PYTHONPATH"] = os.pathsep.join([str(repo), environ.get("PYTHONPATH", "")])
+    environ["PYTHONPATH"] = os.pathsep.join(
+        [str(repo), str(repo / "tests"), environ.get("PYTHONPATH", "")]
+    )
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest",
          "--rootdir", str(tmp_path), str(test)],

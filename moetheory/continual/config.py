@@ -6,7 +6,8 @@ detail the paper leaves open. Two named readings fix those options:
 ``reading="paper"``
     Definition 1 and eqs. (5)-(9) as written: clean softmax ``π_m = softmax(h)`` in the losses,
     squared norm in the local loss (6), ``f_t^{(m_t)}`` kept in the auxiliary gradient, flags of
-    Algorithm 1 evaluated on the clean gate outputs for ``t > T1 = ⌈M/η⌉``.
+    Algorithm 1 evaluated on the clean gate outputs for ``t > T1 = ⌈M/η⌉`` for each expert
+    ``m``, the selected ``m_t`` included (the most literal reading of seed 003, L109-L111).
 ``reading="code"``
     The authors' released code: noisy softmax ``softmax(h + r)``, unsquared norm in (6), no
     ``f`` factor, flags on the noisy gate values from ``t ≥ M/η`` (0-based) and updates kept at
@@ -36,6 +37,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "flag_gate": ("clean", "noisy"),
     "data_model": ("definition1", "code"),
     "beta": ("fixed", "uniform"),
+    "flag_start": ("after-T1", "at-T1"),
 }
 
 _READING_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -45,6 +47,7 @@ _READING_DEFAULTS: dict[str, dict[str, Any]] = {
         "aux_f": True,
         "flag_gate": "clean",
         "flag_selected": True,
+        "flag_start": "after-T1",
         "code_schedule": False,
         "data_model": "definition1",
         "code_metrics": False,
@@ -55,6 +58,7 @@ _READING_DEFAULTS: dict[str, dict[str, Any]] = {
         "aux_f": False,
         "flag_gate": "noisy",
         "flag_selected": False,
+        "flag_start": "after-T1",
         "code_schedule": True,
         "data_model": "code",
         "code_metrics": True,
@@ -107,6 +111,10 @@ class CLConfig:
     flag_selected : bool or None
         Whether the selected expert ``m_t`` itself is flagged (its gap ``|h_{m_t} - h_{m_t}|``
         is 0 < Γ; Algorithm 1 "for each expert m"); the released code skips ``m_t``.
+    flag_start : {"after-T1", "at-T1"} or None
+        First round whose flags are evaluated: ``t > T1`` (the seed's "对于 t > T_1", L111;
+        both readings) or ``t >= T1``. Under ``code_schedule`` the round ``⌈M/η⌉`` takes
+        the place of ``T1`` (the code's 0-based ``t >= M/η`` is ``t > T1`` counted from 1).
     code_schedule : bool or None
         Code's schedule: flags from 0-based round ``M/η``, updates at least until ``80 + 3M``.
     data_model : {"definition1", "code"} or None
@@ -203,6 +211,7 @@ class CLConfig:
     aux_f: bool | None = None
     flag_gate: str | None = None
     flag_selected: bool | None = None
+    flag_start: str | None = None
     code_schedule: bool | None = None
     data_model: str | None = None
     beta: str = "fixed"

@@ -102,7 +102,8 @@ def reference_run(cfg: CLConfig, seed: int | None = None) -> dict[str, np.ndarra
     out["expert"] = np.zeros(T, dtype=np.int64)
     out["task"] = np.zeros(T, dtype=np.int64)
     gamma = cfg.resolved_gamma
-    flag_from = (math.ceil(M / cfg.eta - 1e-12) + 1) if cfg.code_schedule else cfg.T1 + 1
+    start = math.ceil(M / cfg.eta - 1e-12) if cfg.code_schedule else cfg.T1
+    flag_from = start + 1 if cfg.flag_start == "after-T1" else start
     min_rounds = 80 + 3 * M + 1 if cfg.code_schedule else 0
     for start in range(0, T, BLOCK):
         nb = min(BLOCK, T - start)

@@ -38,6 +38,7 @@ __all__ = [
     "SHARED_FIELDS",
     "CLResult",
     "Draws",
+    "concat_results",
     "gate_gradient",
     "orthonormal_basis",
     "replay",
@@ -139,6 +140,71 @@ class CLResult:
     def clusters(self) -> np.ndarray:
         """Cluster index of every ground truth."""
         return cluster_of(self.config)
+
+
+#: Fields of :class:`CLResult` that hold one entry per replicate (leading axis).
+_PER_REPLICATE = (
+    "forgetting", "generalization", "expert", "task", "model_error", "update_norm",
+    "ground_truths", "signals", "weights", "gate", "termination_round", "load",
+    "gate_outputs", "expert_sets", "forgetting_code", "generalization_code", "gate_params",
+    "models",
+)
+
+
+def concat_results(results: list[CLResult]) -> CLResult:
+    """Independent batches of one configuration joined into one, replicates in order.
+
+    Parameters
+    ----------
+    results : list of CLResult
+        Runs of the same configuration (on different seeds), with the same records.
+
+    Returns
+    -------
+    CLResult
+        Every per-replicate record concatenated; the configuration, choices and seed
+        (``None`` unless all agree) of the batches.
+
+    Raises
+    ------
+    ValueError
+        If ``results`` is empty, the configurations differ, or a record is kept by some
+        batches and not by others.
+
+    See Also
+    --------
+    simulate_many : runs one batch of several configurations.
+
+    Notes
+    -----
+    Replicates are independent across seeds (each seed's streams are spawned from its own
+    ``SeedSequence``), so batches of one configuration on different seeds join into one
+    sample: a larger run can reuse a smaller one and add only the replicates it lacks.
+
+    Examples
+    --------
+    >>> a = simulate(CLConfig(M=2, T=5), 2, seed=0)
+    >>> b = simulate(CLConfig(M=2, T=5), 3, seed=1)
+    >>> both = concat_results([a, b])
+    >>> both.replicates, bool((both.expert[2:] == b.expert).all())
+    (5, True)
+    """
+    if not results:
+        raise ValueError("results must hold at least one CLResult")
+    first = results[0]
+    if any(r.config != first.config for r in results[1:]):
+        raise ValueError("results must share one configuration")
+    if len(results) == 1:
+        return first
+    joined: dict[str, Any] = {}
+    for name in _PER_REPLICATE:
+        parts = [getattr(r, name) for r in results]
+        kept = [p is not None for p in parts]
+        if any(kept) and not all(kept):
+            raise ValueError(f"results must all keep the record {name!r} or none of them")
+        joined[name] = np.concatenate(parts) if all(kept) else None
+    seeds = {r.seed for r in results}
+    return dataclasses.replace(first, seed=first.seed if len(seeds) == 1 else None, **joined)
 
 
 @dataclass(frozen=True)
@@ -442,6 +508,12 @@ def simulate(
     )[0]
 
 
+def _flag_from(cfg: CLConfig) -> int:
+    """First round (1-based) whose termination flags are evaluated (``flag_start``)."""
+    start = math.ceil(cfg.M / cfg.eta - 1e-12) if cfg.code_schedule else cfg.T1
+    return start + 1 if cfg.flag_start == "after-T1" else start
+
+
 def simulate_many(
     configs: list[CLConfig],
     replicates: int = 1,
@@ -456,7 +528,8 @@ def simulate_many(
     r"""Simulate several configurations that share their data, in one vectorised loop.
 
     The configurations may differ in ``M``, ``terminate``, ``gamma``, ``eta``, ``alpha``,
-    ``lam`` and ``code_schedule`` but must agree on :data:`SHARED_FIELDS`. Each result equals
+    ``lam``, ``code_schedule`` and the termination flags' readings (``flag_selected``,
+    ``flag_start``) but must agree on :data:`SHARED_FIELDS`. Each result equals
     ``simulate(cfg, replicates, seed)`` bit for bit: every configuration sees the same ground
     truths and tasks, and configurations with the same ``M`` the same routing noise.
 
@@ -585,9 +658,7 @@ def _simulate_stacked(
     alpha_M = per_row([c.alpha * c.M for c in configs])
     gamma = per_row([c.resolved_gamma for c in configs])
     terminate = per_row([c.terminate and c.M > 1 for c in configs]) > 0
-    flag_from = per_row([
-        (math.ceil(c.M / c.eta - 1e-12) + 1) if c.code_schedule else c.T1 + 1 for c in configs
-    ])
+    flag_from = per_row([_flag_from(c) for c in configs])
     min_rounds = per_row([80 + 3 * c.M + 1 if c.code_schedule else 0 for c in configs])
     flag_selected = per_row([float(bool(c.flag_selected)) for c in configs]) > 0
     mask = np.where(np.arange(Mx)[None, :] < M_row[:, None], 0.0, -np.inf)  # padded experts

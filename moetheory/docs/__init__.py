@@ -3,18 +3,25 @@
 The pages are a book of worked derivations, one chapter per paper
 (:data:`moetheory.engine.papers.PAPERS`). A chapter is a short index -- the paper's citation
 and a table of its sections with their verdict counts -- and has one page per section of the
-paper (:func:`moetheory.engine.papers.section_of`): the section's verdict table, then each
-claim the section makes -- in the paper itself or in its authors' rebuttal -- in the order a
-reader checks a proof:
+paper (:func:`moetheory.engine.papers.section_of`): the section's setting and notation with
+the paper's equations its claims name (numbered as the paper numbers them), its verdict
+table, then each claim the section makes -- in the paper itself or in its authors' rebuttal
+-- in the order a reader checks a proof:
 
-1. the statement, typeset, with a link to its seed lines and a short quote of them;
-2. the reading checked;
-3. the derivation, step by step, ending in the certificate;
+1. the statement, typeset, with a link to its seed lines and a quote of the sentence or
+   displayed equation that makes it;
+2. the reading checked (the primary one when the check has several);
+3. the derivation, step by step, ending in the certificate, in a block that folds;
 4. the verdict and its one-line reason;
-5. a compact evidence table, with the raw evidence folded away as JSON.
+5. every statistical comparison as a table row (estimate, interval, n, claimed value,
+   tolerance, α, rule, seed), a compact evidence table with the raw evidence as JSON, the
+   verdict over the calibration seeds, and links to the claims it uses and that use it.
 
-Besides the paper pages it writes an index, a bibliography and one page per seed document
-with numbered, linkable lines (``seed-002.html#L56``).
+Every formula in the text of a report is typeset (``_prose``) and every text of a report is
+escaped, so nothing a check writes is read as markup; every claim ID and equation a text
+names is a link. Besides the paper pages it writes an index, a bibliography and one page per
+seed document with numbered, linkable lines and sentences (``seed-002.html#L56``,
+``seed-001.html#L3-s19``).
 
 The pages are generated when the documentation is built (``docs/conf.py`` calls
 :func:`build_pages`), from a verification run of the very code being documented, so they
@@ -22,11 +29,15 @@ cannot disagree with it and no machine-dependent digit is ever committed. They a
 function of the report (timings, environment and absolute paths excluded).
 
 The package's modules, one job each: ``_names`` (page names, anchors, the run's settings),
-``_markup`` (inline MyST, LaTeX, tables, embedded derivations), ``_evidence`` (evidence tables
-and files), ``_seeds`` (seed links, quotes and pages), ``_figures`` (figures and captions),
-``_claim`` (one claim), ``_pages`` (chapters, sections, index, bibliography), ``_build`` (the
-whole set, written), ``_examples`` (the example pages) and ``_cli`` (the command line); this
-module re-exports their public names.
+``_prose`` (the formulas of plain text, typeset), ``_markup`` (inline MyST, LaTeX, tables,
+embedded derivations), ``_book`` (where every claim is, uses / used by, verdict histories,
+the page being written), ``_equations`` (the papers' numbered equations, from the seeds),
+``_notation`` (each section's setting and notation), ``_comparisons`` (the tables of
+statistical comparisons), ``_evidence`` (evidence tables and files), ``_seeds`` (seed links,
+quotes and pages), ``_figures`` (figures and captions), ``_claim`` (one claim), ``_pages``
+(chapters, sections, index, bibliography), ``_build`` (the whole set, written),
+``_examples`` (the example pages) and ``_cli`` (the command line); this module re-exports
+their public names.
 
 Command line::
 

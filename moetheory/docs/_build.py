@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from moetheory.docs._book import build_book
 from moetheory.docs._evidence import evidence_files
 from moetheory.docs._figures import _collect_figures
 from moetheory.docs._names import (
@@ -96,15 +97,16 @@ def generate_pages(
     out = Path(out_dir)
     seeds = Path(seeds_dir) if seeds_dir is not None else None
     figures = _collect_figures(Path(figures_dir) if figures_dir else None, out)
+    book = build_book(report, seeds)
     pages: dict[str, str] = {}
     for paper in PAPERS:
         pages[paper_page_name(paper)] = render_paper_page(report, paper)
         for section in paper.parts:
             pages[section_page_name(paper, section)] = render_section_page(
-                report, paper, section, figures, seeds, True
+                report, paper, section, figures, seeds, True, book
             )
     if _entries_of(report, None):
-        pages["other.md"] = render_section_page(report, None, None, figures, seeds, True)
+        pages["other.md"] = render_section_page(report, None, None, figures, seeds, True, book)
     seed_pages = []
     for seed_file in sorted(SEED_FILES):
         text = _seed_lines(seed_file, seeds)
@@ -118,7 +120,7 @@ def generate_pages(
         for pattern in _AUDIT_PAGES
         for p in (docs_root.glob(pattern) if docs_root.is_dir() else [])
     )
-    pages["index.md"] = render_index(report, seed_pages, audits)
+    pages["index.md"] = render_index(report, seed_pages, audits, book)
     pages.update(evidence_files(report))
     return pages
 

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from moetheory.docs._book import claim_target, current_book
+from moetheory.docs._comparisons import comparisons_of, render_comparisons
 from moetheory.docs._evidence import render_evidence
 from moetheory.docs._figures import _figures
 from moetheory.docs._markup import (
@@ -17,6 +19,7 @@ from moetheory.docs._markup import (
     _list_table,
     _nowrap,
     _number,
+    _summary,
     _text,
     _verdict,
 )
@@ -58,15 +61,25 @@ def _statement(entry: Mapping[str, Any]) -> str:
     return _latex_text(entry.get("statement_latex") or "", entry["statement"])
 
 
+def _comparisons(evidence: Any) -> list[Mapping[str, Any]]:
+    return list(comparisons_of(evidence or {}))
+
+
 def _readings_block(
-    readings: Sequence[Mapping[str, Any]], json_link: str | None = None, shown: str = ""
+    readings: Sequence[Mapping[str, Any]],
+    json_link: str | None = None,
+    shown: str = "",
+    entry: Mapping[str, Any] | None = None,
+    shown_comparisons: Sequence[Mapping[str, Any]] = (),
+    rules_shown: set[str] | None = None,
 ) -> list[str]:
+    entry = entry or {}
     lines = ["```{rubric} Other readings", "```", ""]
     lines += _list_table(
         ("reading", "verdict", "summary"),
         [
             (
-                _nowrap(r["name"]),
+                _code(r["name"]),
                 _verdict(r["verdict"]),
                 _latex_text(r.get("summary_latex") or "", r["summary"], cell=True),
             )
@@ -82,7 +95,7 @@ def _readings_block(
     seen: dict[str, str] = {}
     for r in readings:
         lines += [
-            f'<details class="reading"><summary>Reading {html.escape(r["name"])}: '
+            f'<details class="reading"><summary>Reading <code>{html.escape(r["name"])}</code>: '
             f"{html.escape(str(r['verdict']))}</summary>",
             "",
             _latex_text(r.get("reading_latex") or "", r["reading"]),  # named in <summary>
@@ -96,6 +109,13 @@ def _readings_block(
         elif derivation:
             seen[derivation] = r["name"]
             lines += [_embed(derivation), ""]
+        comparisons = _comparisons(r.get("evidence"))
+        if comparisons and comparisons == list(shown_comparisons):
+            lines += ["Its comparisons are those in the table above.", ""]
+        elif comparisons:
+            lines += [*render_comparisons(comparisons, entry.get("claim_seed"), None,
+                                          f"Comparisons of reading {_code(r['name'])}",
+                                          rules_shown), ""]
         if json_link is None:
             lines += [
                 render_evidence(r.get("evidence") or {}, f"Raw evidence of {r['name']} (JSON)"),
@@ -104,6 +124,66 @@ def _readings_block(
         # otherwise the claim's evidence file, linked once after the table, holds it
         lines += ["</details>", ""]
     return lines
+
+
+_HISTORY_ORDER = ("supported", "unsupported", "inconclusive", "proved", "refuted", "error")
+
+
+def _history(entry: Mapping[str, Any]) -> list[str]:
+    """The claim's verdicts over the calibration seeds: counts and a strip, seed by seed."""
+    book = current_book()
+    if entry.get("kind") != "statistical":
+        if entry.get("kind") == "exact" and entry.get("implemented", True):
+            return ["**Verdict over seeds.** An exact check: the seed draws nothing, so the "
+                    "verdict is the same on every seed.", ""]
+        return []
+    row = book.history.get(entry["id"]) if book is not None else None
+    if not row or not row.get("shipped_verdicts"):
+        return ["**Verdict over seeds.** No calibration row is stored for this claim "
+                "(see the calibration page).", ""]
+    verdicts = [str(v) for v in row["shipped_verdicts"]]
+    counts: dict[str, int] = {}
+    for v in verdicts:
+        counts[v] = counts.get(v, 0) + 1
+    order = sorted(counts, key=lambda v: (_HISTORY_ORDER.index(v) if v in _HISTORY_ORDER
+                                          else len(_HISTORY_ORDER), v))
+    runs: list[tuple[int, int, str]] = []
+    for seed, v in enumerate(verdicts):
+        if runs and runs[-1][2] == v:
+            runs[-1] = (runs[-1][0], seed, v)
+        else:
+            runs.append((seed, seed, v))
+    strip = "".join(
+        f'<span class="vh vh-{html.escape(v)}" style="flex: {b - a + 1}" title="seed'
+        + (f"s {a}–{b}" if b > a else f" {a}") + f': {html.escape(v)}"></span>'
+        for a, b, v in runs
+    )
+    n = len(verdicts)
+    text = " · ".join(f"{_verdict(v)} {_nowrap(str(counts[v]))}" for v in order)
+    date = f", calibrated {html.escape(str(row['date']))}" if row.get("date") else ""
+    return [
+        f"**Verdict over seeds.** The check as shipped, on the master seeds "
+        f"$0, \\dots, {n - 1}$ ({html.escape(str(row.get('profile', 'quick')))} profile"
+        f"{date}): {text} of {n}. Seed by seed:",
+        "",
+        f'<div class="verdict-history" role="img" aria-label="verdicts over {n} seeds">'
+        f"{strip}</div>",
+        "",
+    ]
+
+
+def _relations(entry: Mapping[str, Any]) -> list[str]:
+    """Links to the claims this one uses and to those that use it."""
+    book = current_book()
+    if book is None:
+        return []
+    out = []
+    for label, ids in (("Uses", book.uses.get(entry["id"], [])),
+                       ("Used by", book.used_by.get(entry["id"], []))):
+        links = [f"[{_code(cid)}]({claim_target(cid)})" for cid in ids if claim_target(cid)]
+        if links:
+            out.append(f"**{label}.** " + ", ".join(links) + ".")
+    return [" ".join(out), ""] if out else []
 
 
 def render_claim(
@@ -129,9 +209,13 @@ def render_claim(
     Returns
     -------
     str
-        MyST: heading (level 3), statement with its seed lines and quote, reading checked,
-        derivation, verdict, compact evidence table with the raw JSON folded or linked,
-        other readings folded, figures with captions.
+        MyST: heading (level 3), statement with its seed lines and the quote of the sentence
+        or equation that makes it, the reading checked (the primary reading when the check
+        has several), the derivation in a foldable proof block, the verdict, the table of
+        statistical comparisons (estimate, interval, n, claimed value, tolerance, α, rule,
+        seed), the compact evidence table with the raw JSON folded or linked, the verdict
+        over the calibration seeds, "uses" / "used by" links, other readings folded, figures
+        with captions.
 
     Raises
     ------
@@ -146,9 +230,11 @@ def render_claim(
     Notes
     -----
     The ``*_latex`` fields of the entry, when given, replace the plain statement and summary;
-    otherwise the plain text is prettified and escaped, so no SymPy syntax reaches the page.
-    A derivation's headings become bold lines and inline ``$$...$$`` becomes ``$...$`` (MyST
-    would otherwise set the prose between two display fences as maths).
+    otherwise the formulas of the plain text are found and typeset (:mod:`._prose`) and the
+    rest is escaped, so neither SymPy syntax nor HTML of a report reaches the page. A
+    derivation's headings become bold lines and inline ``$$...$$`` becomes ``$...$`` (MyST
+    would otherwise set the prose between two display fences as maths). Claim IDs and the
+    paper's equations become links when the claim is written on a page of the book.
 
     Examples
     --------
@@ -160,6 +246,8 @@ def render_claim(
     '### `x.one`'
     >>> text.index("Derivation") < text.index("**Verdict") < text.index(":class: evidence")
     True
+    >>> '<details class="proof" open>' in text
+    True
     """
     for key in ("id", "statement", "reading", "verdict", "summary"):
         if key not in entry:
@@ -170,7 +258,7 @@ def render_claim(
     if "claim_seed" in entry:
         meta.append(f"claim seed {_nowrap(str(entry['claim_seed']))}")
     if entry.get("alpha"):
-        meta.append(f"α {_nowrap(_number(entry['alpha']))}")
+        meta.append(f"$\\alpha = {_number(entry['alpha'])}$")
     if entry.get("covers"):
         meta.append("audit rows " + ", ".join(_nowrap(c) for c in entry["covers"]))
     if entry.get("origin") == "package":
@@ -199,26 +287,44 @@ def render_claim(
         )
         if links:
             lines += [f"Stated in {links} (line numbers not recorded).", ""]
+    if readings:
+        primary = readings[0]
+        reading = (f"**Reading checked** (the primary reading, {_code(primary['name'])}). "
+                   + _latex_text(primary.get("reading_latex") or "", primary["reading"]))
+    else:
+        reading = "**Reading checked.** " + _latex_text(entry.get("reading_latex") or "",
+                                                        entry["reading"])
+    claim_comparisons = _comparisons(entry.get("evidence"))
+    title = "Comparisons"
+    if not claim_comparisons and readings:
+        claim_comparisons = _comparisons(readings[0].get("evidence"))
+        title = f"Comparisons of the primary reading {_code(readings[0]['name'])}"
     lines += [
-        f"**Reading checked.** {_text(entry['reading'])}",
+        reading,
         "",
-        "```{rubric} Derivation",
-        "```",
+        '<details class="proof" open><summary>Derivation</summary>',
         "",
         _embed(derivation) if derivation else _fallback_derivation(entry),
         "",
-        f"**Verdict: {_text(entry['verdict'])}.** "
-        + _latex_text(entry.get("summary_latex") or "", entry["summary"]),
+        "</details>",
+        "",
+        f"**Verdict: {_text(entry['verdict'])}.** " + _summary(entry),
         "",
         " · ".join(meta),
         "",
-        render_evidence(entry.get("evidence") or {}, json_link=link),
-        "",
     ]
+    rules_shown: set[str] = set()  # each rule in words once per claim
+    if claim_comparisons:
+        lines += [*render_comparisons(claim_comparisons, entry.get("claim_seed"), None, title,
+                                      rules_shown), ""]
+    if entry.get("evidence") or not readings:  # else the readings hold the evidence
+        lines += [render_evidence(entry.get("evidence") or {}, json_link=link), ""]
+    lines += _history(entry)
+    lines += _relations(entry)
     if readings:
-        lines += _readings_block(readings, link, derivation)
+        lines += _readings_block(readings, link, derivation, entry, claim_comparisons,
+                                 rules_shown)
     lines += _figures(entry, figures or {})
     return "\n".join(lines).rstrip() + "\n"
 
 
-# -- pages ----------------------------------------------------------------------------

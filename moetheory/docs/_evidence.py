@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from moetheory.docs._equations import tex_ok
 from moetheory.docs._markup import (
+    _code,
     _download,
     _fence,
     _list_table,
-    _nowrap,
     _number,
     _strip_paths,
     _text,
@@ -33,12 +35,44 @@ def _scalar_cell(value: Any) -> str | None:
     if value is None:
         return "—"
     if isinstance(value, bool | int | float):
-        return _nowrap(_number(value))
+        text = html.escape(_number(value))
+        if not isinstance(value, bool):  # a true minus; a power of ten as a superscript
+            text = re.sub(r"e([-+]?)0*(\d+)$", lambda m: " × 10<sup>" + (
+                "−" if m.group(1) == "-" else "") + m.group(2) + "</sup>", text)
+            text = text.replace("-", "−")
+        return f'<span class="nowrap">{text}</span>'
     if value in ("nan", "inf", "-inf"):
         return {"nan": "NaN", "inf": "$\\infty$", "-inf": "$-\\infty$"}[value]
     if "\n" in value or len(value) > 240:
         return None
+    if _is_latex(value):
+        return "$" + " ".join(value.split()).replace("|", "\\vert ") + "$"
     return _text(value, cell=True)
+
+
+def _is_latex(value: str) -> bool:
+    """A string that is a LaTeX formula (SymPy's printing of one), not prose: it holds a
+    command, MathJax can read it, and no two words stand side by side outside ``\\text``.
+
+    Examples
+    --------
+    >>> _is_latex(r"n_{b} \\tau_{2} + \\tau_{1}"), _is_latex("sum_{i<t} x (round l counted as D)")
+    (True, False)
+    """
+    if "$" in value or not re.search(r"\\[A-Za-z]{2,}", value) or not tex_ok(value):
+        return False
+    bare = re.sub(r"\\(?:text|mathrm|operatorname)\{[^{}]*\}|\\[A-Za-z]+", " ", value)
+    return not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", bare)
+
+
+def _key(key: str) -> str:
+    """An evidence key: an identifier as code, a description as text (formulas typeset)."""
+    parts = key.split(" › ")
+    return " › ".join(
+        _code(p) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", p) and re.search(r"[_\-.]", p)
+        else _text(p, True)
+        for p in parts
+    )
 
 
 def _cell(value: Any) -> str | None:
@@ -141,7 +175,7 @@ def render_evidence(
     for key, value in _flatten(evidence):
         cell = _cell(value)
         if cell is not None:
-            rows.append((_text(key, cell=True), cell))
+            rows.append((_key(key), cell))
         elif _is_symbolic(value):
             long_formulas.append((key, value["latex"]))
         else:
@@ -151,7 +185,7 @@ def render_evidence(
         lines += _list_table(("evidence", "value"), rows, "30 70", "evidence")
         lines.append("")
     for key, latex in long_formulas:
-        lines += [f"{_text(key)}:", "", "$$", *latex.splitlines(), "$$", ""]
+        lines += [f"{_key(key)}:", "", "$$", *latex.splitlines(), "$$", ""]
     if json_link is not None:
         if folded:
             lines += [f"{folded} further item(s) are in the raw evidence.", ""]

@@ -9,14 +9,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from moetheory.docs._book import Book, build_book, on_page, referenced_equations
 from moetheory.docs._claim import render_claim
 from moetheory.docs._markup import (
     _cite,
     _code,
-    _latex_text,
     _list_table,
     _nowrap,
     _number,
+    _summary,
     _text,
     _verdict,
 )
@@ -27,6 +28,7 @@ from moetheory.docs._names import (
     section_page_name,
     seed_page_name,
 )
+from moetheory.docs._notation import NOTATION
 from moetheory.engine.papers import PAPERS, Paper, Section, paper_of, section_of
 from moetheory.engine.verdicts import Verdict
 
@@ -43,8 +45,8 @@ def _run_line(report: Mapping[str, Any]) -> str:
     return (
         f"Generated when the documentation was built, by {_code('moetheory.docs')}, from "
         f"the verification run {_code(report.get('schema', 'moetheory-report/1'))} · profile "
-        f"{_code(str(report['profile']))} · master seed {report['seed']} · family-wise α "
-        f"{_number(report['family_alpha'])} · {status}."
+        f"{_code(str(report['profile']))} · master seed {report['seed']} · family-wise "
+        f"$\\alpha = {_number(report['family_alpha'])}$ · {status}."
     )
 
 
@@ -57,7 +59,7 @@ def _verdict_table(entries: Sequence[Mapping[str, Any]], other_pages: bool = Fal
                 f"[{_code(e['id'])}]({_page_of(e) if other_pages else ''}"
                 f"#{claim_anchor(e['id'])})",
                 _verdict(e["verdict"]),
-                _latex_text(e.get("summary_latex") or "", e["summary"], cell=True),
+                _summary(e, cell=True),
             )
             for e in entries
         ],
@@ -257,6 +259,7 @@ def render_section_page(
     figures: Mapping[str, Sequence[tuple[str, dict]]] | None = None,
     seeds_dir: Path | None = None,
     link_evidence: bool = False,
+    book: Book | None = None,
 ) -> str:
     """One section of a paper's chapter: its verdict table, then each of its claims.
 
@@ -271,13 +274,18 @@ def render_section_page(
         One of ``paper.parts``.
     figures, seeds_dir, link_evidence
         As in :func:`render_claim`.
+    book : Book, optional
+        The apparatus of the report's book (where each claim is, which claims use which,
+        the verdict histories, the papers' equations); made from ``report`` when not given.
 
     Returns
     -------
     str
-        The MyST page: title in the paper's words, the chapter it belongs to, verdict
-        table (in the order of the page), then the claims under a heading per numbered
-        statement of the paper (``Lemma 7``) or per catalogue section.
+        The MyST page: title in the paper's words, the chapter it belongs to, a preface
+        with the section's setting and notation and the paper's equations its claims name
+        (numbered as in the paper), the verdict table (in the order of the page), then the
+        claims under a heading per numbered statement of the paper (``Lemma 7``) or per
+        catalogue section; every claim ID and equation named in a text is a link.
 
     Raises
     ------
@@ -311,13 +319,64 @@ def render_section_page(
     """
     if "claims" not in report:
         raise ValueError("report must be a moetheory report with a 'claims' list")
+    if paper is not None and section is None:
+        section_page_name(paper, section)  # raises
+    book = book if book is not None else build_book(report, seeds_dir)
     if paper is None:
         entries = _entries_of(report, None)
+        name, equations = "other.md", []
+    else:
+        assert section is not None
+        name = section_page_name(paper, section)
+        entries = [e for e in _entries_of(report, paper) if section_of(e["id"], paper) == section]
+        equations = referenced_equations(entries, book, paper.key)
+    with on_page(book, name, paper.key if paper else None, equations):
+        return _section_page(report, paper, section, entries, equations, book, figures,
+                             seeds_dir, link_evidence)
+
+
+def _preface(paper: Paper, section: Section, equations: Sequence[str], book: Book) -> list[str]:
+    """The section's setting and notation, and the paper's equations its claims name."""
+    text = NOTATION.get((paper.key, section.key))
+    if not text and not equations:
+        return []
+    lines = ["```{rubric} Setting and notation", "```", ""]
+    if text:
+        lines += [text, ""]
+    for number in equations:
+        eq = book.equations[paper.key][number]
+        seed = eq.seed_file[:3]
+        lines += [
+            f'<span id="{eq.anchor}"></span>',
+            "",
+            f"Equation ({number}) of {_cite(paper)}, as "
+            f'<a class="seed-link" href="{seed_page_name(eq.seed_file)[:-3]}.html#L{eq.lines[0]}">'
+            f"seed {seed}, line {eq.lines[0]}</a> prints it:",
+            "",
+            "$$",
+            f"{eq.latex} \\tag{{{number}}}",
+            "$$",
+            "",
+        ]
+    return lines
+
+
+def _section_page(
+    report: Mapping[str, Any],
+    paper: Paper | None,
+    section: Section | None,
+    entries: list[Mapping[str, Any]],
+    equations: Sequence[str],
+    book: Book,
+    figures: Mapping[str, Sequence[tuple[str, dict]]] | None,
+    seeds_dir: Path | None,
+    link_evidence: bool,
+) -> str:
+    if paper is None:
         lines = ["(page-other)=", "# Other claims", "", _run_line(report), ""]
     else:
+        assert section is not None
         name = section_page_name(paper, section)[:-3]
-        assert section is not None  # section_page_name raised otherwise
-        entries = [e for e in _entries_of(report, paper) if section_of(e["id"], paper) == section]
         where = f": {_text(section.where)}" if section.where else ""
         lines = [
             f"(page-{name})=",
@@ -327,6 +386,7 @@ def render_section_page(
             f"{_cite(paper)}{where}.",
             "",
             *_chapter_head(report, paper)[2:],
+            *_preface(paper, section, equations, book),
         ]
     order = _grouped(entries)
     if entries:  # in the order of the page
@@ -343,6 +403,7 @@ def render_index(
     report: Mapping[str, Any],
     extra_pages: Sequence[str] = (),
     audit_pages: Sequence[str] = (),
+    book: Book | None = None,
 ) -> str:
     """The claims index: verdict counts, one verdict table per paper, and the toctrees.
 
@@ -354,6 +415,8 @@ def render_index(
         Documents joining the chapters' toctree (the seed documents).
     audit_pages : sequence of str
         Documents of the docs root (e.g. ``/calibration``) listed under *Audits*.
+    book : Book, optional
+        The report's book (links in the summaries); made from ``report`` when not given.
 
     Returns
     -------
@@ -377,6 +440,13 @@ def render_index(
     >>> render_index(report).splitlines()[0]
     '# Claims and verdicts'
     """
+    book = book if book is not None else build_book(report)
+    with on_page(book, "index.md", None):
+        return _index(report, extra_pages, audit_pages)
+
+
+def _index(report: Mapping[str, Any], extra_pages: Sequence[str],
+           audit_pages: Sequence[str]) -> str:
     counts = report.get("counts") or {}
     papers = [p for p in PAPERS] + ([None] if _entries_of(report, None) else [])
     lines = [

@@ -22,18 +22,11 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
      "Tables 3-5 with GELU experts (domain generalisation benchmarks): not runnable here"),
     ("000-39", "000_7b6465990ad3b04b.txt", (169,),
      "Switch Transformer language-modelling runs (Section 5.2, Appendix E.2): not runnable here"),
-    ("000-45", "000_7b6465990ad3b04b.txt", (181, 183, 185, 187, 189, 191),
-     "Barron-type bound, cited for sigmoidal functions ([3]); as transcribed it lacks the radius "
-     "of the input domain ((2 r C_q)^2 / k in Barron 1993), which a rescaling x -> s x shows is "
-     "needed; an approximation theorem for cosine routers is stated as open, nothing to check"),
     ("000-49", "000_7b6465990ad3b04b.txt", (211, 213),
      "Table 2 (top-1 language modelling, perturbed vs clean cosine): not runnable here"),
     ("000-own-1", "000_7b6465990ad3b04b.txt", (89,),
      "notation of Theorem 2 (an estimator written as an element of G_k(Theta)): nothing to "
      "check"),
-    ("000-own-2", "000_7b6465990ad3b04b.txt", (93,),
-     "why the limit in Lemma 2 must be 0: Lemma 2, eq. (20) and line 931 of the proof are not "
-     "in the seeds"),
     ("000-own-3", "000_7b6465990ad3b04b.txt", (155,),
      "practical advice (add noise to the L2 norms); its basis is checked by pcr.pde.perturbed "
      "and pcr.rates.perturbed-fast"),

@@ -25,7 +25,14 @@ from typing import Any
 from moetheory.engine.context import PROFILES
 from moetheory.engine.levels import FAMILY_ALPHA
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
-from moetheory.engine.report import ReportWriter, build_report, check_output_paths
+from moetheory.engine.report import (
+    ReportWriteError,
+    ReportWriter,
+    build_report,
+    check_output_paths,
+    read_report,
+)
+from moetheory.engine.report import _shown as _shown
 from moetheory.engine.reproduce import REPRODUCERS, reproduce
 from moetheory.engine.runner import (
     MAX_JOBS,
@@ -34,7 +41,8 @@ from moetheory.engine.runner import (
     MIN_MEMORY_LIMIT,
     Interrupted,
 )
-from moetheory.engine.terminal import FORMATS, render_list, render_show
+from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.terminal import FORMATS, json_text, printable, render_list, render_show
 from moetheory.engine.usercode import load_user_checks
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
@@ -106,7 +114,9 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (``prog: error: ...``), exit 2."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}; see --help\n")
+        # one line whatever the arguments hold (argparse echoes some of them as they are)
+        text = printable(f"{self.prog}: error: {message}; see --help").replace("\n", "\\n")
+        self.exit(2, text + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -267,14 +277,12 @@ def claim_record(c: Claim) -> dict[str, Any]:
 def _cmd_list(args: argparse.Namespace) -> int:
     claims = select_claims(args.patterns) if args.patterns else registered()
     if args.json:
-        print(json.dumps([claim_record(c) for c in claims], indent=1, ensure_ascii=False))
+        print(json_text([claim_record(c) for c in claims], indent=1))
         return 0
     verdicts = None
     if args.report is not None:
         verdicts = {
-            e["id"]: str(e.get("verdict", "?"))
-            for e in report_claims(args.report)
-            if isinstance(e, Mapping) and "id" in e
+            e["id"]: _as_text(e.get("verdict", "?")) for e in report_claims(args.report)
         }
     print(render_list(claims, verdicts))
     return 0
@@ -385,40 +393,23 @@ def report_entry(path: Path, claim_id: str) -> Mapping[str, Any]:
         One line naming the file: it is missing, unreadable, not JSON, not a moetheory
         report, or does not hold the claim.
     """
-    where = f"--report {path}"
     for entry in report_claims(path):
-        if isinstance(entry, Mapping) and entry.get("id") == claim_id:
+        if entry["id"] == claim_id:
             return entry
-    raise ValueError(f"{where}: holds no claim {claim_id!r}")
+    raise ValueError(f"--report {_shown(path)}: holds no claim {claim_id!r}")
 
 
 def report_claims(path: Path) -> list[Any]:
-    """The ``claims`` list of the JSON report at ``path``.
+    """The ``claims`` list of the JSON report at ``path`` (objects with a string ``id``).
 
     Raises
     ------
     ValueError
-        One line naming the file: it is missing, unreadable, not JSON or not a moetheory
-        report.
+        One line naming the file: it is missing, unreadable, not a regular file, too large,
+        not JSON, nested too deep or not a moetheory report
+        (:func:`~moetheory.engine.report.read_report`).
     """
-    where = f"--report {path}"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{where}: is a directory, not a JSON report") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{where}: is not UTF-8 text, not a JSON report") from None
-    except OSError as exc:
-        raise ValueError(f"{where}: cannot be read ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"{where}: is not valid JSON ({exc})") from None
-    claims = data.get("claims") if isinstance(data, dict) else None
-    if not isinstance(claims, list):
-        raise ValueError(f"{where}: is not a moetheory report (no list of claims)")
+    claims: list[Any] = read_report(path)["claims"]
     return claims
 
 
@@ -456,7 +447,8 @@ def print_error(exc: ValueError | KeyError | OSError) -> int:
     Notes
     -----
     A ``KeyError`` prints its key without quotes; an ``OSError`` its file name and the
-    system's message.
+    system's message. The message is always one line: a newline or a character that acts
+    on a terminal is printed as its escape.
 
     Examples
     --------
@@ -468,11 +460,16 @@ def print_error(exc: ValueError | KeyError | OSError) -> int:
     """
     if isinstance(exc, ValueError | KeyError):
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"moetheory: error: {message}", file=sys.stderr)
+        _error_line(f"moetheory: error: {message}")
         return 2
-    where = f"{exc.filename}: " if exc.filename else ""
-    print(f"moetheory: error: {where}{exc.strerror or exc}", file=sys.stderr)
+    where = f"{_shown(exc.filename)}: " if exc.filename else ""
+    _error_line(f"moetheory: error: {where}{exc.strerror or exc}")
     return 1
+
+
+def _error_line(text: str) -> None:
+    """Print one line on standard error: newlines and control characters as escapes."""
+    print(printable(text).replace("\n", "\\n"), file=sys.stderr)
 
 
 def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = (),
@@ -486,6 +483,8 @@ def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = (),
     select_claims(only)  # bad patterns fail before anything runs
     if on_result is not None and args.progress is None:
         args.progress = False  # -v: the lines take the bar's place
+    if args.scheduler is not None:  # reached and answering before any report is touched
+        check_scheduler(args.scheduler, "--scheduler")
     if args.jobs > cpu_count() and args.scheduler is None:
         print(f"moetheory: warning: --jobs {args.jobs} exceeds the {cpu_count()} CPUs of "
               "this machine; checks will compete for CPU time", file=sys.stderr)
@@ -521,12 +520,24 @@ def _verbose_line(args: argparse.Namespace) -> Callable[[dict[str, Any]], None] 
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    report = verify_from_args(args, args.user_claims, on_result=_verbose_line(args))
+    failed: ReportWriteError | None = None
+    check_output_paths(args.json, args.markdown)  # named as given, before any redirection
+    with _reports_on_stdout(args) as names:
+        try:
+            report = verify_from_args(args, args.user_claims, on_result=_verbose_line(args))
+        except ReportWriteError as exc:  # the run is complete; a report could not be written
+            report = dict(exc.report)
+            failed = ReportWriteError(report, {names.get(path, path): error
+                                               for path, error in exc.failures.items()})
+    # when a report went to standard output, the summary goes to standard error
+    out = sys.stderr if names else sys.stdout
     counts = ", ".join(f"{k} {v}" for k, v in report["counts"].items() if v)
-    print(f"{len(report['claims'])} claims checked: {counts}")
+    print(f"{len(report['claims'])} claims checked: {counts}", file=out)
     for path in (args.json, args.markdown):
-        if path is not None:
-            print(f"wrote {path}")
+        if path is not None and (failed is None or os.fspath(path) not in failed.failures):
+            print(f"wrote {_shown(path)}", file=out)
+    if failed is not None:
+        return print_error(failed)
     hits = [v.value for v in args.fail_on if report["counts"].get(v.value)]
     if hits:
         print(f"--fail-on matched: {', '.join(hits)}", file=sys.stderr)
@@ -534,7 +545,54 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 1 if report["counts"].get("error") else 0
 
 
+def _names_stdout(path: Path | None) -> bool:
+    """Whether ``path`` is this process's standard output (``/dev/stdout``, ``/dev/fd/1``,
+    or another name of the same pipe, terminal or file)."""
+    if path is None:
+        return False
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(1))
+    except (OSError, ValueError):
+        return False
+
+
+@contextmanager
+def _reports_on_stdout(args: argparse.Namespace) -> Iterator[dict[str, str]]:
+    """While a report goes to standard output, everything else goes to standard error.
+
+    When ``--json`` or ``--markdown`` names standard output, descriptor 1 is pointed at
+    standard error for the run (so nothing a check prints lands in the report) and the
+    report is written to a duplicate of the original descriptor; both are put back
+    afterwards. Yields the names used meanwhile, each mapped to the name given (empty
+    when no report goes to standard output).
+    """
+    names = [name for name in ("json", "markdown") if _names_stdout(getattr(args, name))]
+    if not names:
+        yield {}
+        return
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    saved = os.dup(1)
+    original = {name: getattr(args, name) for name in names}
+    try:
+        os.dup2(2, 1)
+        for name in names:
+            setattr(args, name, Path(f"/dev/fd/{saved}"))
+        yield {f"/dev/fd/{saved}": os.fspath(path) for path in original.values()}
+    finally:
+        for name, path in original.items():
+            setattr(args, name, path)
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
+    if args.scheduler is not None and args.target == "rates":  # the target that uses one
+        check_scheduler(args.scheduler, "--scheduler")
     _check_out_dir(args.out)
     extra = {"scheduler": args.scheduler} if args.scheduler else {}
     paths = reproduce(
@@ -586,12 +644,12 @@ def _write_interrupted_reports(args: argparse.Namespace) -> bool:
                                   complete=False))
     except (ValueError, OSError):
         return False
-    return True
+    return not writer.failures
 
 
 def _interrupted_message(args: argparse.Namespace, signum: int, written: bool) -> str:
     name = signal.Signals(signum).name
-    paths = [str(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
+    paths = [_shown(p) for p in (getattr(args, "json", None), getattr(args, "markdown", None))
              if isinstance(p, Path)]
     if args.command == "verify" and paths and not written:
         return f"moetheory: interrupted by {name} before any claim ran; no report was written"
@@ -612,6 +670,27 @@ def _detach_stdout() -> None:
         pass
     finally:
         os.close(devnull)
+
+
+def _open_standard_streams() -> None:
+    """Give a closed standard descriptor (``cron ... >&- 2>&-``) ``/dev/null``.
+
+    Otherwise Python has no ``sys.stdout`` or ``sys.stderr`` (an ``AttributeError`` at the
+    first message), and the next file the run opens would take descriptor 1 or 2, so what
+    a check prints would land in it: the run goes on, its messages are lost.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -653,6 +732,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> code, "pcr.experts.param-count" in out.getvalue()
     (0, True)
     """
+    _open_standard_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     with _stop_signals_interrupt():
@@ -673,7 +753,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (ValueError, KeyError, OSError) as exc:
             return print_error(exc)
         except ImportError as exc:
-            print(f"moetheory: error: {exc}", file=sys.stderr)
+            _error_line(f"moetheory: error: {exc}")
             return 1
         except KeyboardInterrupt as exc:
             signum: int = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)

@@ -29,6 +29,11 @@ __all__ = ["PROFILES", "CheckContext", "claim_seed"]
 
 PROFILES: tuple[str, ...] = ("quick", "full")
 
+#: How :meth:`CheckContext.map` runs batches on a cluster: set by the engine to
+#: :func:`moetheory.engine.runner.map_on_cluster` (supervised, under the check's limits) when
+#: it loads (``import moetheory`` loads it); until then the batches run in this process.
+cluster_map: Callable[[str, Callable[[Any], Any], list[Any]], list[Any]] | None = None
+
 
 def claim_seed(master_seed: int, claim_id: str) -> int:
     """Derive a check's seed from the master seed and the claim ID (SHA-256, 63 bits).
@@ -210,8 +215,11 @@ class CheckContext:
         Use it for independent replicate batches: each batch must derive its randomness
         from its item (e.g. a seed from :meth:`rng`), never from shared state, so the
         result is the same locally and on a cluster. The results keep the order of
-        ``items``. On a cluster the batches run as ordinary Dask tasks (the check's own
-        process waits for them, so the cluster needs more than one worker thread).
+        ``items``. On a cluster each batch runs on a worker in a supervised process under
+        the check's limits, and their CPU time counts against the check's time limit as it
+        does locally (:func:`moetheory.engine.runner.map_on_cluster`); they are killed when
+        the check ends. The check's own process waits for them, so the cluster needs more
+        than one worker thread.
 
         Examples
         --------
@@ -219,14 +227,9 @@ class CheckContext:
         [0, 1, 4, 9]
         """
         batch = list(items)
-        if self.scheduler is None or len(batch) <= 1:
+        if self.scheduler is None or len(batch) <= 1 or cluster_map is None:
             return [func(x) for x in batch]
-        from distributed import Client
-
-        with Client(self.scheduler, set_as_default=False) as client:
-            futures = client.map(func, batch, pure=False)
-            results: list[Any] = client.gather(futures)
-        return results
+        return cluster_map(self.scheduler, func, batch)
 
     @property
     def full(self) -> bool:

@@ -102,7 +102,7 @@ def literal(text: Any) -> str:
     Notes
     -----
     Every plain value a card shows (a string of evidence, a file name, a claim's reading)
-    goes through it: a price such as "$5 or $6" must not become the formula "5 or ".
+    goes through it: a price such as ``$5 or $6`` must not become the formula ``5 or``.
 
     Examples
     --------

@@ -21,22 +21,38 @@ primary reading and whose ``readings`` list holds one object per reading
 gives none) hold the same text with its formulas inside ``$...$`` for typesetting. Only the
 ``seconds`` fields vary between two runs with the same seed on the same installation.
 
+The file is standard JSON (RFC 8259): a non-finite number is written as the string ``"nan"``,
+``"inf"`` or ``"-inf"``, never as the literals ``NaN`` or ``Infinity``; a report read from
+disk that holds those literals is read with them as these strings, and ``moetheory show
+--format json`` writes them so. Text fields may hold any Unicode; what is printed for a
+person has its control characters shown as escapes (:func:`~moetheory.engine.terminal.printable`).
+
+A report is read (:func:`read_report`) from a regular file of at most
+:data:`MAX_REPORT_BYTES`, nested at most :data:`MAX_DEPTH` levels deep, whose ``claims`` are
+objects with a string ``id``; anything else is refused in one line.
+
 Writing never replaces the object at a report path by something else: a regular file is
 replaced atomically and keeps its permission bits (a new file gets the umask's), a
 symbolic link is written through to its target, and a FIFO or a character device (a pipe,
 ``/dev/stdout``) is written in place, once, with the final report. Every path is checked
-by :func:`check_output_paths` before any claim runs.
+by :func:`check_output_paths` before any claim runs (its name's length, its path's length,
+and a probe file created and removed beside it), and the final writes of regular files
+finish whatever signal arrives meanwhile (:func:`deferred_signals`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
+import signal
 import stat
 import tempfile
+import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,13 +60,18 @@ from moetheory.engine.mathtext import prettify
 from moetheory.engine.verdicts import Verdict
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_REPORT_BYTES",
     "SCHEMA",
     "OutputPathError",
+    "ReportWriteError",
     "ReportWriter",
     "build_report",
     "check_output_path",
     "check_output_paths",
+    "deferred_signals",
     "environment",
+    "read_report",
     "render_claim",
     "render_markdown",
     "write_atomic",
@@ -58,6 +79,22 @@ __all__ = [
 ]
 
 SCHEMA = "moetheory-report/1"
+
+#: The largest report file :func:`read_report` reads (a full run's report is a few MB).
+MAX_REPORT_BYTES = 256 * 2**20
+
+#: The deepest nesting of arrays and objects :func:`read_report` accepts (a report's
+#: evidence nests a handful of levels).
+MAX_DEPTH = 64
+
+
+def _shown(path: object) -> str:
+    """A path as a message shows it: as is when printable, else as a Python string literal
+    (one line, every control character escaped)."""
+    text = os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path)
+    # controls, bidirectional marks, separators, undecodable bytes (surrogate escapes)
+    return text if text.isprintable() and text == text.strip() else repr(text)
+
 
 _PACKAGES = ("moetheory", "numpy", "scipy", "sympy", "mpmath")
 
@@ -210,7 +247,9 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     ------
     OutputPathError
         One line naming ``option``, the path and the problem: a directory, a missing
-        parent directory, a place that cannot be written, another kind of file.
+        parent directory, a place that cannot be written, another kind of file, a name
+        longer than the file system's ``NAME_MAX``, a path longer than ``PATH_MAX``, a
+        NUL in the path.
 
     See Also
     --------
@@ -221,7 +260,11 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     -----
     Allowed: a new file in an existing, writable directory; an existing writable regular
     file, FIFO or character device; a symbolic link to any of these (or a dangling link
-    whose target's directory exists).
+    whose target's directory exists). For a regular file, a temporary sibling is created
+    and removed as :func:`write_atomic` will, so that what the permission bits do not
+    tell (a read-only file system, a name it refuses) fails here, before any work. A path
+    that holds a newline or a control character is shown as a Python string literal, so
+    the message stays one line.
 
     Examples
     --------
@@ -239,13 +282,16 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
     if not text:
         raise OutputPathError(f"{option}: the path is empty; give a file name")
     p = Path(text)
-    where = f"{option} {text}"
+    where = f"{option} {_shown(text)}"
+    if "\0" in text:
+        raise OutputPathError(f"{where}: a path cannot hold a NUL character")
+    _check_lengths(p, where)
     try:
         st = os.stat(p)  # follows symbolic links
     except FileNotFoundError:
         st = None
     except NotADirectoryError:
-        raise OutputPathError(f"{where}: {p.parent} is not a directory") from None
+        raise OutputPathError(f"{where}: {_shown(p.parent)} is not a directory") from None
     except OSError as exc:
         raise OutputPathError(f"{where}: cannot be used ({exc.strerror})") from None
     if st is not None:
@@ -262,20 +308,83 @@ def check_output_path(path: str | os.PathLike[str], option: str = "path") -> Pat
             parent = Path(os.path.realpath(p)).parent
             if not os.access(parent, os.W_OK | os.X_OK):
                 raise OutputPathError(
-                    f"{where}: cannot be replaced, its directory {parent} is not writable"
+                    f"{where}: cannot be replaced, its directory {_shown(parent)} is not "
+                    "writable"
                 )
+            _probe(Path(os.path.realpath(p)), where)
         return p
     target = Path(os.path.realpath(p))
     parent = target.parent
     if not parent.exists():
-        raise OutputPathError(f"{where}: the parent directory {parent} does not exist")
+        raise OutputPathError(
+            f"{where}: the parent directory {_shown(parent)} does not exist"
+        )
     if not parent.is_dir():
-        raise OutputPathError(f"{where}: {parent} is not a directory")
+        raise OutputPathError(f"{where}: {_shown(parent)} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputPathError(
-            f"{where}: cannot be written, the directory {parent} is not writable"
+            f"{where}: cannot be written, the directory {_shown(parent)} is not writable"
         )
+    if target.name != p.name:  # a dangling link: its target's name is the one written
+        _check_lengths(target, where)
+    _probe(target, where)
     return p
+
+
+def _pathconf(folder: Path, name: str, default: int) -> int:
+    try:
+        value = os.pathconf(folder, name)
+    except (OSError, ValueError):
+        return default
+    return value if value > 0 else default
+
+
+def _check_lengths(path: Path, where: str) -> None:
+    """The file name within ``NAME_MAX`` and the whole path within ``PATH_MAX`` of the file
+    system that holds the path's directory."""
+    folder = path.parent
+    while not os.path.isdir(folder) and folder != folder.parent:
+        folder = folder.parent
+    name_max = _pathconf(folder, "PC_NAME_MAX", 255)
+    path_max = _pathconf(folder, "PC_PATH_MAX", 4096)
+    name = len(os.fsencode(path.name))
+    if name > name_max:
+        raise OutputPathError(
+            f"{where}: the file name is {name} bytes long; the file system allows at most "
+            f"{name_max}"
+        )
+    full = len(os.fsencode(os.path.abspath(path)))
+    if full >= path_max:
+        raise OutputPathError(
+            f"{where}: the path is {full} bytes long; the system allows at most "
+            f"{path_max - 1}"
+        )
+
+
+def _temp_prefix(target: Path) -> str:
+    """The prefix of ``target``'s temporary sibling: ``.NAME.``, the name cut so that the
+    sibling's whole name (with eight random characters and ``.tmp``) fits in ``NAME_MAX``."""
+    room = _pathconf(target.parent, "PC_NAME_MAX", 255) - len(".." + "12345678" + ".tmp")
+    name = target.name
+    while name and len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return f".{name}."
+
+
+def _probe(target: Path, where: str) -> None:
+    """Create and remove a temporary sibling of ``target``, as :func:`write_atomic` will:
+    what the permission bits do not tell (a read-only or full file system, a name the file
+    system refuses, a path too long) fails here, before any claim runs."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target),
+                                   suffix=".tmp")
+    except OSError as exc:
+        raise OutputPathError(
+            f"{where}: cannot be written in {_shown(target.parent)} "
+            f"({exc.strerror or exc})"
+        ) from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def check_output_paths(
@@ -330,6 +439,173 @@ def check_output_paths(
             raise OutputPathError(
                 f"{labels[0]} and {labels[1]} name the same file {a}; give two paths"
             )
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string", int: "a number",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _non_finite(text: str) -> str:
+    """``NaN``, ``Infinity`` and ``-Infinity`` read as the strings the engine writes."""
+    return {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[text]
+
+
+def _number(text: str) -> float | str:
+    value = float(text)  # 1e999 is read as inf: written as the engine writes it
+    return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (item.values() if isinstance(item, dict)
+                    else item if isinstance(item, list) else None)
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _read_bounded(path: str | os.PathLike[str], where: str) -> bytes:
+    """The bytes of the regular file at ``path``, at most :data:`MAX_REPORT_BYTES`; opened
+    without blocking, so a FIFO nobody writes is refused at once rather than waited on."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise ValueError(f"{where}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{where}: cannot be read ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL in the path
+        raise ValueError(f"{where}: a path cannot hold a NUL character") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError(f"{where}: is a directory, not a JSON report")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(
+                f"{where}: is not a regular file (a FIFO, a device or a socket), not a JSON "
+                "report"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_REPORT_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_REPORT_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise ValueError(f"{where}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if size > MAX_REPORT_BYTES:
+        raise ValueError(
+            f"{where}: is larger than {MAX_REPORT_BYTES // 2**20} MiB, more than a report "
+            "holds"
+        )
+    return b"".join(chunks)
+
+
+def read_report(path: str | os.PathLike[str], option: str = "--report") -> dict[str, Any]:
+    """Read a JSON report from ``path``, bounded and checked against the schema's frame.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The report file.
+    option : str
+        How messages name the file (``--report``).
+
+    Returns
+    -------
+    dict
+        The report: an object whose ``claims`` is a list of objects, each with a string
+        ``id``. ``NaN``, ``Infinity`` and ``-Infinity`` (and numbers too large for a
+        float) are read as the strings ``"nan"``, ``"inf"``, ``"-inf"``.
+
+    Raises
+    ------
+    ValueError
+        One line naming ``option`` and the file: missing, a directory, not a regular file
+        (a FIFO, ``/dev/zero``), larger than :data:`MAX_REPORT_BYTES`, not UTF-8, not JSON,
+        nested deeper than :data:`MAX_DEPTH`, another schema, or a frame that is not a
+        report's (no list of claims, a claim that is not an object, an ``id`` that is not a
+        string).
+
+    See Also
+    --------
+    moetheory.engine.cli.main : ``show --report`` and ``list --report`` read through it.
+
+    Notes
+    -----
+    A report may come from anywhere (received by mail, edited by hand), so nothing in it
+    is trusted: the file is opened without blocking and must be a regular file, at most
+    :data:`MAX_REPORT_BYTES` are read, the parser's recursion is caught and the nesting
+    checked without recursion, so no file can hang the reader, exhaust its memory or
+    raise anything but this one-line error. The fields of a claim other than ``id`` may
+    hold any JSON: the renderers show what they find.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp, "r.json")
+    ...     _ = path.write_text('{"claims": [{"id": "x", "evidence": {"v": NaN}}]}')
+    ...     read_report(path)["claims"]
+    [{'id': 'x', 'evidence': {'v': 'nan'}}]
+    >>> read_report("/dev/zero")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --report /dev/zero: is not a regular file (a FIFO, a device or a socket), ...
+    """
+    where = f"{option} {_shown(path)}"
+    data = _read_bounded(path, where)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: is not UTF-8 text, not a JSON report") from None
+    try:
+        value = json.loads(text, parse_constant=_non_finite, parse_float=_number)
+    except RecursionError:
+        value = None
+        deep = True
+    except ValueError as exc:
+        raise ValueError(f"{where}: is not valid JSON ({exc})") from None
+    else:
+        deep = _deeper_than(value, MAX_DEPTH)
+    if deep:
+        raise ValueError(
+            f"{where}: nests deeper than {MAX_DEPTH} levels, more than a report does"
+        )
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: is not a moetheory report (not a JSON object)")
+    schema = value.get("schema", SCHEMA)
+    if schema != SCHEMA:
+        shown = repr(schema) if isinstance(schema, str) else _json_type(schema)
+        raise ValueError(
+            f"{where}: has schema {_shown(shown)}; this version reads {SCHEMA}"
+        )
+    claims = value.get("claims")
+    if not isinstance(claims, list):
+        raise ValueError(f"{where}: is not a moetheory report (no list of claims)")
+    for i, entry in enumerate(claims):
+        if not isinstance(entry, dict):
+            raise ValueError(
+                f"{where}: claims[{i}] is {_json_type(entry)}, not an object; not a "
+                "moetheory report"
+            )
+        if not isinstance(entry.get("id"), str):
+            got = _json_type(entry["id"]) if "id" in entry else "missing"
+            raise ValueError(
+                f"{where}: claims[{i}].id is {got}, not a string; not a moetheory report"
+            )
+    return value
 
 
 def _umask() -> int:
@@ -399,7 +675,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | Sequence[str]) -> Non
     except FileNotFoundError:
         old = None
     mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.writelines(parts)
@@ -448,6 +724,115 @@ def write_json(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
     write_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
+class ReportWriteError(OSError):
+    """The final write of a run could not write some of its reports.
+
+    Parameters
+    ----------
+    report : mapping
+        The report that was being written (the run's results, kept for the caller).
+    failures : mapping
+        Each path that could not be written, with its error.
+
+    Attributes
+    ----------
+    report : mapping
+        As given.
+    failures : dict
+        As given, by path.
+
+    See Also
+    --------
+    ReportWriter.write : raises it.
+
+    Notes
+    -----
+    An :class:`OSError` whose ``filename`` is the first path and whose message, one line,
+    names every path and its reason, so ``moetheory: error: FILE: cannot write the
+    report (No space left on device)`` says it all.
+
+    Examples
+    --------
+    >>> import errno
+    >>> exc = ReportWriteError({"claims": []}, {"r.json": OSError(errno.ENOSPC, "full")})
+    >>> exc.filename, exc.strerror
+    ('r.json', 'cannot write the report (full)')
+    """
+
+    def __init__(self, report: Mapping[str, Any], failures: Mapping[str, OSError]) -> None:
+        items = list(failures.items())
+        first_path, first = items[0]
+        reasons = [f"cannot write the report ({first.strerror or first})"] + [
+            f"{_shown(path)}: cannot write the report ({exc.strerror or exc})"
+            for path, exc in items[1:]
+        ]
+        super().__init__(first.errno, "; ".join(reasons), first_path)
+        self.report = report
+        self.failures = dict(failures)
+
+
+_STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def deferred_signals() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, then deliver them in order.
+
+    Yields
+    ------
+    None
+        Inside the block a stop signal is recorded, not handled.
+
+    See Also
+    --------
+    ReportWriter.write : writes the regular report files inside this block.
+
+    Notes
+    -----
+    A second Ctrl-C during the final write of a large report stopped the write half way:
+    the JSON report held one claim and the Markdown none. Inside the block the signals
+    are recorded; on exit the previous handlers are restored and each recorded signal is
+    raised again (:func:`signal.raise_signal`), so it acts as if it had arrived just then.
+    Outside the main thread the block changes nothing (only that thread handles signals).
+
+    Examples
+    --------
+    >>> import os, signal
+    >>> caught = []
+    >>> old = signal.signal(signal.SIGHUP, lambda n, f: caught.append(n))
+    >>> with deferred_signals():
+    ...     os.kill(os.getpid(), signal.SIGHUP)
+    ...     held = list(caught)
+    >>> held, caught == [signal.SIGHUP]
+    ([], True)
+    >>> _ = signal.signal(signal.SIGHUP, old)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        received.append(signum)
+
+    old: dict[int, Any] = {}
+    try:
+        for sig in _STOP_SIGNALS:
+            old[sig] = signal.signal(sig, hold)
+    except ValueError:  # not the main interpreter
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            if handler is not None:  # None: a handler set outside Python, left as it was
+                signal.signal(sig, handler)
+        for sig in received:
+            signal.raise_signal(sig)
+
+
 class ReportWriter:
     """Write a run's JSON and Markdown reports: at the start, as claims complete, at the end.
 
@@ -473,7 +858,10 @@ class ReportWriter:
     report of what it finished, marked incomplete; these progress writes are compact and
     encode each claim's entry once. The Markdown
     report, whose rendering is the costly part, is written at the start and at the end
-    (also the end of an interrupted run).
+    (also the end of an interrupted run). A write that fails (a full disk) is tried again
+    at the next one, so the run goes on and the other report is written; the regular
+    files of one write are all written even when a signal arrives meanwhile
+    (:func:`deferred_signals`).
 
     Examples
     --------
@@ -497,6 +885,8 @@ class ReportWriter:
         #: Compact encodings of the claim entries of progress writes, by identity (the entry
         #: is kept, so its id is not reused): each entry is encoded once per run.
         self._encoded: dict[int, tuple[Mapping[str, Any], str]] = {}
+        #: The paths whose last write failed, with the error.
+        self.failures: dict[str, OSError] = {}
 
     def _compact(self, report: Mapping[str, Any]) -> list[str]:
         """The parts of ``json.dumps(report, ensure_ascii=False) + "\\n"``, encoding each claim
@@ -526,28 +916,43 @@ class ReportWriter:
         """Write ``report`` to every path (special files only when ``final``).
 
         ``markdown=False`` skips the Markdown report (progress writes: rendering it after
-        every claim would cost the run time quadratic in the number of claims). Both are
-        attempted; the first failure is then raised as ``OSError`` naming its path.
+        every claim would cost the run time quadratic in the number of claims). Every path
+        is attempted. A failed write (a full disk) does not stop the run: it is kept in
+        :attr:`failures` and tried again at the next write; the final write raises
+        :class:`ReportWriteError` naming every file it could not write.
         """
-        failure: OSError | None = None
-        for path, render in (
-            # progress writes are compact, each claim encoded once (:meth:`_compact`)
-            (self.json_path, lambda: (json.dumps(report, indent=2, ensure_ascii=False) + "\n"
-                                      if markdown or final else self._compact(report))),
-            (self.markdown_path if markdown or final else None,
-             lambda: render_markdown(report)),
-        ):
-            if path is None or not (final or not _is_special(path)):
-                continue
-            try:
-                write_atomic(path, render())
-            except OSError as exc:
-                failure = failure or OSError(
-                    exc.errno, f"cannot write the report ({exc.strerror or exc})",
-                    os.fspath(path),
-                )
-        if failure is not None:
-            raise failure
+        jobs = [
+            (path, render) for path, render in (
+                # progress writes are compact, each claim encoded once (:meth:`_compact`)
+                (self.json_path, lambda: (json.dumps(report, indent=2, ensure_ascii=False)
+                                          + "\n" if markdown or final
+                                          else self._compact(report))),
+                (self.markdown_path if markdown or final else None,
+                 lambda: render_markdown(report)),
+            )
+            if path is not None and (final or not _is_special(path))
+        ]
+        # regular files are written whatever signal arrives meanwhile (each write is short
+        # and atomic); a FIFO or device, which may block, can still be interrupted
+        with deferred_signals():
+            for path, render in jobs:
+                if not _is_special(path):
+                    self._attempt(path, render)
+        for path, render in jobs:
+            if _is_special(path):
+                self._attempt(path, render)
+        if final and self.failures:
+            raise ReportWriteError(report, self.failures)
+
+    def _attempt(self, path: str | os.PathLike[str], render: Any) -> None:
+        """Write one report; remember a failure (forgotten when a later write succeeds)."""
+        key = os.fspath(path)
+        try:
+            write_atomic(path, render())
+        except OSError as exc:
+            self.failures[key] = exc
+        else:
+            self.failures.pop(key, None)
 
 
 def _is_symbolic(value: Any) -> bool:

@@ -1,16 +1,21 @@
 """Run checks in isolated child processes, with limits, in parallel or on a Dask cluster.
 
-Each check runs in its own forked process, in its own session and process group:
+Each check runs in its own forked process under a *supervisor* of its own
+(:mod:`moetheory.engine._supervise`), in a session and process group of its own:
 
-* its time limit counts the check's **CPU time** (``RLIMIT_CPU``), so two runs of the
-  same seed time out the same claims however loaded the machine is; a generous
-  wall-clock backstop (:data:`WALL_FACTOR` times the limit plus :data:`WALL_SLACK`
-  seconds) stops a check that sleeps or waits;
-* its address space can be capped (``RLIMIT_AS``, ``--memory-limit``);
-* when it ends, times out or the run is interrupted, its whole process group is killed,
-  so subprocesses it started never outlive it;
-* a watchdog process in its group reads a pipe that only the engine holds open: when the
-  engine dies, even by ``kill -9``, the pipe closes and the watchdog kills the group.
+* its time limit counts the **CPU time** of the check and of every process it starts
+  (the supervisor sums them from ``/proc`` and kills the tree past the limit; each process
+  also has ``RLIMIT_CPU``), so two runs of the same seed time out the same claims however
+  loaded the machine is; a generous wall-clock backstop (:data:`WALL_FACTOR` times the limit
+  plus :data:`WALL_SLACK` seconds) stops a check that sleeps or waits;
+* its address space can be capped (``RLIMIT_AS``, ``--memory-limit``, per process);
+* the supervisor is a child subreaper (Linux): a process the check starts stays its
+  descendant even if it leaves the group or the session (``start_new_session``, a daemon's
+  double fork), and every descendant is killed when the check ends, times out or the run is
+  interrupted;
+* the supervisor reads a pipe that only the engine holds open: when the engine dies, even
+  by ``kill -9``, the pipe closes and the supervisor kills every descendant of the check
+  (and removes the run's store).
 
 A check that raises, returns a malformed :class:`~moetheory.engine.verdicts.Outcome` or
 kills its interpreter gets the verdict ``error`` with the reason; the run goes on. Results
@@ -23,17 +28,21 @@ A time limit is part of the result: a check stopped by its CPU-time limit is
 ``inconclusive`` and its evidence records the limit, not the time used, so the report
 stays the same on every machine as long as the check's CPU time is not within a few
 percent of the limit. The CPU-time limit is whole seconds (the kernel's granularity,
-rounded up) and applies to each process of a check separately. A check stopped by the
-wall-clock backstop depends on the machine's load; its evidence says so.
+rounded up) and covers the check's whole process tree (and, on a Dask cluster, its
+``ctx.map`` tasks). A check stopped by the wall-clock backstop depends on the machine's
+load; its evidence says so. What cannot be contained is listed in
+:mod:`moetheory.engine._supervise`.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
 import json
 import math
 import os
+import pickle
 import resource
 import select
 import signal
@@ -47,12 +56,14 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
+from moetheory.engine import context
+from moetheory.engine._supervise import blocked_stop_signals, split_trailer, supervise
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
-from moetheory.engine.shared import run_store
+from moetheory.engine.shared import STORE_ENV, check_store, remove_store_of, run_store
 from moetheory.engine.verdicts import Outcome, Verdict, outcome_payload
 
 __all__ = [
@@ -67,6 +78,7 @@ __all__ = [
     "RunSettings",
     "SignalGuard",
     "claim_context",
+    "map_on_cluster",
     "prepare_worker",
     "run_claims",
     "run_isolated",
@@ -445,6 +457,16 @@ class SignalGuard:
 
 _WATCH: tuple[int, int, int] | None = None  # (pid that owns it, read end, write end)
 _WATCH_LOCK = threading.Lock()
+_FORK_LOCK = threading.Lock()  # held while a thread freezes the heap and forks
+#: How long the engine waits for a supervisor it asked to stop before killing its group.
+_STOP_PATIENCE = 5.0
+#: What a check's (or a ``ctx.map`` task's) process runs: given the reason its limits could
+#: not be set (or ``None``), the bytes it reports.
+_Run = Callable[[str | None], bytes]
+#: In a check's process: the limits it runs under (``None`` elsewhere).
+_LIMITS: Limits | None = None
+#: In a check's process: CPU seconds its ``ctx.map`` tasks used on a cluster so far.
+_MAP_CPU = 0.0
 
 
 #: Modules imported on first use inside library functions, imported by the engine once
@@ -460,7 +482,8 @@ def _preload() -> None:
 
 
 def _watch_pipe() -> tuple[int, int]:
-    """The engine's watchdog pipe; only this process keeps its write end open."""
+    """The engine's watch pipe; only this process keeps its write end open, so its read end
+    (held by every check's supervisor) closes when the engine is gone, even by ``kill -9``."""
     global _WATCH
     with _WATCH_LOCK:
         if _WATCH is None or _WATCH[0] != os.getpid():
@@ -493,19 +516,6 @@ def _set_limits(limits: Limits) -> None:
         _set_limit(resource.RLIMIT_CPU, seconds, seconds + 1)
     if limits.memory_bytes is not None:
         _set_limit(resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes)
-
-
-def _close_all_but(keep: int) -> None:
-    try:
-        fds = [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = list(range(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0]))
-    for fd in fds:
-        if fd > 2 and fd != keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 #: OpenBLAS's thread-count getters and setters, under the names NumPy's and SciPy's wheels
@@ -622,104 +632,60 @@ def prepare_worker() -> None:
     _set_blas_threads(1)
 
 
-#: The watchdog's program: read the engine's pipe until it closes (the engine is gone), then
-#: kill the process group (the check, its children and the watchdog itself).
-_WATCHDOG = "while read -r _; do :; done; kill -9 0"
-
-
-def _inheritable_fds() -> list[int]:
-    """The descriptors of this process that a program it starts would inherit."""
-    try:
-        fds = [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:  # no /proc: Python opens every other descriptor non-inheritable
-        return [0, 1, 2]
-    out = []
-    for fd in fds:
-        try:
-            if os.get_inheritable(fd):
-                out.append(fd)
-        except OSError:  # the listing's own descriptor, closed by now
-            continue
-    return out
-
-
-def _start_watchdog(watch_r: int) -> None:
-    """Start the check's watchdog in its process group: it kills the group once the engine
-    is gone, even by ``SIGKILL``.
-
-    A POSIX shell started with ``posix_spawn`` costs about 1 ms; a fork of the check process
-    cost 16 ms of its time (copying and then tearing down the engine's page tables). Only the
-    watch pipe's read end (as standard input) and ``/dev/null`` are open in it: no socket,
-    pipe or file of the engine, so it never holds a connection or a result open. Where the
-    shell cannot be started, a fork does the same in Python.
-    """
-    if watch_r > 2:  # (else standard input would be the pipe's own descriptor)
-        try:
-            os.posix_spawn("/bin/sh", ["sh", "-c", _WATCHDOG], {}, file_actions=[
-                (os.POSIX_SPAWN_DUP2, watch_r, 0),
-                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                *((os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds() if fd > 2),
-            ])
-            return
-        except OSError:
-            pass
-    if os.fork() == 0:
-        try:
-            _close_all_but(watch_r)
-            while True:
-                try:
-                    if not os.read(watch_r, 1):
-                        break
-                except InterruptedError:
-                    continue
-            os.killpg(0, signal.SIGKILL)
-        finally:
-            os._exit(0)
-
-
-def _child_main(check: CheckFunction, ctx: CheckContext, limits: Limits, out: int) -> None:
-    """The body of a check's process (never returns normally: the caller ``_exit``s)."""
-    os.setsid()
+def _child_main(run: _Run, limits: Limits, out: int) -> None:
+    """The body of a check's process, forked by its supervisor (the caller ``_exit``s)."""
+    global _LIMITS
     prepare_worker()
-    assert _WATCH is not None
-    _, watch_r, watch_w = _WATCH
-    _start_watchdog(watch_r)
-    os.close(watch_r)
-    os.close(watch_w)
-    for sig in _STOP_SIGNALS:
-        signal.signal(sig, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    refused = None
     try:
         _set_limits(limits)
-    except (ValueError, OverflowError, OSError) as exc:  # the check does not run unlimited
-        payload = _payload(Verdict.ERROR, f"the check's limits could not be set: {exc}",
-                           reason=f"setrlimit failed: {exc}", cpu_seconds=limits.cpu_seconds,
-                           memory_limit_bytes=limits.memory_bytes)
-        _write_all(out, json.dumps(payload).encode("utf-8"))
-        return
-    try:
-        payload = outcome_payload(check(ctx))
-    except MemoryError:
-        payload = _payload(
-            Verdict.ERROR,
-            "check ran out of memory"
-            + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes else ""),
-            reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
-            memory_limit_bytes=limits.memory_bytes,
-        )
-    except TypeError as exc:
-        if str(exc).startswith(("malformed Outcome", "check returned")):
-            payload = _payload(Verdict.ERROR, str(exc), reason=str(exc))
-        else:
+    except (ValueError, OverflowError, OSError) as exc:  # the work does not run unlimited
+        refused = str(exc)
+    _LIMITS = limits
+    _write_all(out, run(refused))
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _check_run(check: CheckFunction, ctx: CheckContext, limits: Limits) -> _Run:
+    """What a check's process runs: the check, its payload as JSON."""
+
+    def run(refused: str | None) -> bytes:
+        if refused is not None:
+            return json.dumps(_payload(
+                Verdict.ERROR, f"the check's limits could not be set: {refused}",
+                reason=f"setrlimit failed: {refused}", cpu_seconds=limits.cpu_seconds,
+                memory_limit_bytes=limits.memory_bytes)).encode("utf-8")
+        try:
+            payload = outcome_payload(check(ctx))
+        except MemoryError:
+            payload = _payload(
+                Verdict.ERROR,
+                "check ran out of memory"
+                + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes
+                   else ""),
+                reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
+                memory_limit_bytes=limits.memory_bytes,
+            )
+        except TypeError as exc:
+            if str(exc).startswith(("malformed Outcome", "check returned")):
+                payload = _payload(Verdict.ERROR, str(exc), reason=str(exc))
+            else:
+                payload = _raised(exc)
+        except BaseException as exc:
             payload = _raised(exc)
-    except BaseException as exc:
-        payload = _raised(exc)
-    try:
-        text = json.dumps(payload, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        text = json.dumps(_payload(Verdict.ERROR, f"malformed Outcome: {exc}", reason=str(exc)))
-    _write_all(out, text.encode("utf-8"))
+        try:
+            text = json.dumps(payload, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            text = json.dumps(_payload(Verdict.ERROR, f"malformed Outcome: {exc}",
+                                       reason=str(exc)))
+        return text.encode("utf-8")
+
+    return run
 
 
 def _raised(exc: BaseException) -> dict[str, Any]:
@@ -730,14 +696,17 @@ def _raised(exc: BaseException) -> dict[str, Any]:
     )
 
 
+def _renew_fork_lock() -> None:
+    """In a forked child: a fresh fork lock (the parent's copy is held by the forking
+    thread, which is this one)."""
+    global _FORK_LOCK
+    _FORK_LOCK = threading.Lock()
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
         pass
 
 
@@ -755,47 +724,67 @@ def _one_blas_thread() -> Iterator[None]:
             put(count)
 
 
-class _Child:
-    """One check's process: start it, collect its output, reap it, kill its group."""
+def _cpu_exceeded(limit: float) -> dict[str, Any]:
+    return _payload(
+        Verdict.INCONCLUSIVE,
+        f"time limit of {limit:g} s of CPU time exceeded",
+        reason="time limit exceeded",
+        timeout_seconds=limit,
+    )
 
-    def __init__(self, check: CheckFunction, ctx: CheckContext, limits: Limits) -> None:
+
+class _Child:
+    """One check's supervised process tree: start it, collect its output, stop it.
+
+    The engine forks a supervisor (:func:`moetheory.engine._supervise.supervise`), which
+    forks the check's process, counts the CPU time of every descendant and kills them all
+    when the check ends, exceeds its limit, is stopped or the engine goes.
+    """
+
+    def __init__(self, run: _Run, limits: Limits) -> None:
         self.limits = limits
         _preload()
-        _watch_pipe()
-        r, w = os.pipe()
+        watch_r, watch_w = _watch_pipe()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except (OSError, ValueError):
+            except (OSError, ValueError, AttributeError):
                 pass
+        engine, store = os.getpid(), os.environ.get(STORE_ENV)
         # Frozen objects are skipped by the collector: a full collection in the check's
         # process would otherwise write to every object of the engine's heap and so copy all
         # its pages from the engine (copy-on-write). The engine unfreezes right after (unless
-        # its host had frozen objects itself).
-        thawed = gc.get_freeze_count() == 0
-        gc.freeze()
-        pid = os.fork()  # run_isolated and run_claims fork under _one_blas_thread
-        if pid == 0:
-            code = 0
-            try:
-                os.close(r)
-                _child_main(check, ctx, limits, w)
-                for stream in (sys.stdout, sys.stderr):
-                    stream.flush()
-            except BaseException:
-                code = 70
-            finally:
-                os._exit(code)
-        if thawed:
-            gc.unfreeze()
-        os.close(w)
+        # its host had frozen objects itself). The lock: threads of one process (a Dask
+        # worker's) forking at once left the engine's objects frozen for good (one thread
+        # unfroze before the other froze), and each child held the others' output pipes.
+        with _FORK_LOCK, blocked_stop_signals():  # the supervisor acts on SIGTERM once it can
+            r, w = os.pipe()
+            thawed = gc.get_freeze_count() == 0
+            gc.freeze()
+            pid = os.fork()  # run_isolated and run_claims fork under _one_blas_thread
+            if pid == 0:
+                try:
+                    _renew_fork_lock()
+                    os.close(r)
+                    os.close(watch_w)
+                    supervise(functools.partial(_child_main, run, limits, w),
+                              limits.cpu_seconds, w, watch_r,
+                              engine_gone=functools.partial(remove_store_of, store, engine))
+                finally:
+                    os._exit(70)
+            if thawed:
+                gc.unfreeze()
+            os.close(w)
         os.set_blocking(r, False)
         self.pid = pid
         self.fd: int | None = r
         self.data = bytearray()
         self.eof = False
         self.started = time.monotonic()
-        self.result: dict[str, Any] | None = None
+        self.stopping: float | None = None  # when the supervisor was asked to stop
+        self.reaped = False
+        self.done = False
+        self.result: Any = None
 
     def _drain(self) -> None:
         while self.fd is not None:
@@ -813,51 +802,92 @@ class _Child:
             os.close(self.fd)
             self.fd = None
 
-    def poll(self) -> dict[str, Any] | None:
-        """The payload once the check has ended (or been stopped), else ``None``."""
-        if self.result is not None:
+    def poll(self) -> Any:
+        """The result once the work has ended (or been stopped), else ``None``."""
+        if self.done:
             return self.result
         self._drain()
         try:
-            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            pid, status, _ = os.wait4(self.pid, os.WNOHANG)
         except ChildProcessError:  # reaped by someone else (SIGCHLD ignored by the host)
             if not self.eof:
                 return None
-            pid, status, usage = self.pid, 0, None
+            pid, status = self.pid, 0
         if pid == 0:
             wall = self.limits.wall_seconds
             if wall is None or time.monotonic() - self.started < wall:
                 return None
             self.kill()
-            self.result = _payload(
-                Verdict.INCONCLUSIVE,
-                f"wall-clock backstop of {wall:g} s exceeded (the check was waiting or the "
-                "machine was overloaded; this verdict depends on the load)",
-                reason="wall-clock limit exceeded",
-                wall_timeout_seconds=wall,
-            )
-            return self.result
+            return self._finish(self._wall(wall))
+        self.reaped = True
         self._drain()
         self._close()
-        _kill_group(self.pid)
-        self.result = self._decode(status, usage)
-        return self.result
+        _kill_group(self.pid)  # had the supervisor been killed, its group may be left
+        return self._finish(self._decode(*split_trailer(bytes(self.data)), status))
 
-    def _decode(self, status: int, usage: Any) -> dict[str, Any]:
+    def handed_over(self) -> Any:
+        """The result as soon as the supervisor has reported (its trailer, then the end of
+        the output: every process of the work is dead), before the supervisor itself is torn
+        down (about 3 ms); the supervisor is then reaped by :meth:`reap`. ``None`` until
+        then."""
+        if self.done:
+            return self.result
+        self._drain()
+        if not self.eof:
+            return None
+        body, trailer = split_trailer(bytes(self.data))
+        if trailer is None:
+            return None
+        self._close()
+        return self._finish(self._decode(body, trailer, 0))
+
+    def reap(self, block: bool) -> bool:
+        """Reap the supervisor once it has exited; ``True`` once it is reaped."""
+        while not self.reaped:
+            try:
+                pid, _ = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                pid = self.pid
+            except InterruptedError:
+                continue
+            if not pid:
+                return False
+            self.reaped = True
+        return True
+
+    def _finish(self, result: Any) -> Any:
+        self.done, self.result = True, result
+        return result
+
+    def _wall(self, wall: float) -> Any:
+        return _payload(
+            Verdict.INCONCLUSIVE,
+            f"wall-clock backstop of {wall:g} s exceeded (the check was waiting or the "
+            "machine was overloaded; this verdict depends on the load)",
+            reason="wall-clock limit exceeded",
+            wall_timeout_seconds=wall,
+        )
+
+    def _decode(self, body: bytes, trailer: dict[str, Any] | None, status: int) -> Any:
+        """The payload from the check's output, its supervisor's trailer and the
+        supervisor's own wait status."""
         cpu_limit = self.limits.cpu_seconds
+        if trailer is None:  # the supervisor itself was killed or failed
+            used = 0.0
+        elif trailer.get("over") and cpu_limit is not None:
+            return _cpu_exceeded(cpu_limit)
+        elif not isinstance(trailer.get("status"), int):
+            return _payload(Verdict.ERROR, "check process did not end when stopped",
+                            reason="check process could not be killed")
+        else:
+            status, used = trailer["status"], float(trailer.get("cpu", 0.0))
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            used = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
             if cpu_limit is not None and (
                 sig == signal.SIGXCPU
                 or (sig == signal.SIGKILL and used >= math.ceil(cpu_limit) - 0.05)
             ):
-                return _payload(
-                    Verdict.INCONCLUSIVE,
-                    f"time limit of {cpu_limit:g} s of CPU time exceeded",
-                    reason="time limit exceeded",
-                    timeout_seconds=cpu_limit,
-                )
+                return _cpu_exceeded(cpu_limit)
             return _payload(
                 Verdict.ERROR,
                 f"check process was killed by {signal.Signals(sig).name}",
@@ -866,7 +896,7 @@ class _Child:
         code = os.WEXITSTATUS(status)
         if code == 0:
             try:
-                payload = json.loads(self.data.decode("utf-8"))
+                payload = json.loads(body.decode("utf-8"))
                 if isinstance(payload, dict) and "verdict" in payload:
                     return payload
             except (UnicodeDecodeError, ValueError):
@@ -879,20 +909,41 @@ class _Child:
             Verdict.ERROR, f"check process died (exit code {code})", exitcode=code
         )
 
+    def stop(self) -> None:
+        """Ask the supervisor to kill every process of the work and exit (no wait)."""
+        if not self.reaped and self.stopping is None:
+            self.stopping = time.monotonic()
+            try:
+                os.kill(self.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
     def kill(self) -> None:
-        """Kill the check's whole process group and reap its process."""
-        _kill_group(self.pid)
+        """Stop the work's whole process tree and reap its supervisor."""
+        self.stop()
+        while not self.reaped:
+            try:
+                pid, _ = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid = self.pid
+            if pid:
+                self.reaped = True
+            elif time.monotonic() - (self.stopping or 0.0) > _STOP_PATIENCE:
+                _kill_group(self.pid)  # the supervisor does not answer: its group at least
+                try:
+                    os.waitpid(self.pid, 0)
+                except ChildProcessError:
+                    pass
+                self.reaped = True
+            else:
+                time.sleep(_EXITING)
         self._close()
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
 
 
 def run_isolated(
     check: CheckFunction, ctx: CheckContext, limits: Limits, stop_event: str | None = None
 ) -> dict[str, Any]:
-    """Run one check in its own process group under ``limits``; return its payload.
+    """Run one check in its own supervised process tree under ``limits``; return its payload.
 
     Parameters
     ----------
@@ -917,9 +968,11 @@ def run_isolated(
 
     Notes
     -----
-    This is what a Dask worker runs for each claim, so the limits hold on the workers.
-    The check runs in a forked process in its own session; a watchdog kills its process
-    group if the engine dies.
+    This is what a Dask worker runs for each claim, so the limits hold on the workers; there
+    the check is also stopped when its task is cancelled, as happens when the client that
+    sent it goes (even by ``kill -9``). The check runs in a forked process under a
+    supervisor that counts the CPU time of all its descendants and kills them all when the
+    check ends, exceeds a limit, is stopped or the engine dies.
 
     Examples
     --------
@@ -931,33 +984,220 @@ def run_isolated(
     'proved'
     """
     with _one_blas_thread():
-        return _run_isolated(check, ctx, limits, stop_event)
+        child = _Child(_check_run(check, ctx, limits), limits)
+        payload = _await(child, stop_event)
+    if payload is None:
+        return _payload(Verdict.INCONCLUSIVE, "run interrupted", reason="interrupted")
+    return dict(payload)
 
 
-def _run_isolated(check: CheckFunction, ctx: CheckContext, limits: Limits,
-                  stop_event: str | None) -> dict[str, Any]:
-    child = _Child(check, ctx, limits)
+def _dask_task_wanted() -> Callable[[], bool] | None:
+    """In a Dask worker's task: a function telling whether the task is still wanted (its
+    client may have gone, or cancelled it); ``None`` elsewhere."""
+    if "distributed" not in sys.modules:
+        return None
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
+
+        worker = get_worker()
+        key = thread_state.key
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+    def wanted() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is not None and task.state not in ("cancelled", "released", "forgotten")
+
+    return wanted
+
+
+def _await(child: _Child, stop_event: str | None = None) -> Any:
+    """``child``'s result; ``None`` if it was stopped: its Dask task was cancelled or the
+    ``distributed.Event`` named ``stop_event`` was set."""
     event = None
     if stop_event is not None:
         from distributed import Event
 
         event = Event(stop_event)
+    wanted = _dask_task_wanted()
     last_check = time.monotonic()
     try:
-        while (payload := child.poll()) is None:
+        while (result := child.poll()) is None:
             if child.fd is not None and not child.eof:
                 select.select([child.fd], [], [], _POLL)
             else:
                 time.sleep(_POLL if child.fd is None else _EXITING)
+            stop = wanted is not None and not wanted()
             if event is not None and time.monotonic() - last_check > 0.5:
                 last_check = time.monotonic()
-                if event.is_set():
-                    child.kill()
-                    return _payload(Verdict.INCONCLUSIVE, "run interrupted", reason="interrupted")
-        return payload
+                stop = stop or event.is_set()
+            if stop:
+                child.kill()
+                return None
+        return result
     finally:
-        if child.result is None:
+        if not child.done:
             child.kill()
+
+
+# ------------------------------------------------------------- ctx.map on a Dask cluster
+
+
+class _MapChild(_Child):
+    """A ``ctx.map`` task's supervised process: its result is a dict (see
+    :func:`_map_task`)."""
+
+    def _wall(self, wall: float) -> Any:
+        return {"cpu": 0.0, "timeout": False,
+                "died": f"a ctx.map task exceeded the wall-clock backstop of {wall:g} s"}
+
+    def _decode(self, body: bytes, trailer: dict[str, Any] | None, status: int) -> Any:
+        cpu = float(trailer.get("tree", 0.0)) if trailer is not None else 0.0
+        if trailer is not None:
+            status = trailer["status"] if isinstance(trailer.get("status"), int) else -1
+        over = trailer is not None and bool(trailer.get("over"))
+        if over or (status >= 0 and os.WIFSIGNALED(status)
+                    and os.WTERMSIG(status) == signal.SIGXCPU):
+            return {"cpu": cpu, "timeout": True}
+        if status == 0:
+            try:
+                out = pickle.loads(body)
+                if isinstance(out, dict):
+                    return {"cpu": cpu, "timeout": False, **out}
+            except Exception:
+                pass
+        how = (f"was killed by {signal.Signals(os.WTERMSIG(status)).name}"
+               if status >= 0 and os.WIFSIGNALED(status)
+               else f"died (exit code {os.WEXITSTATUS(status) if status >= 0 else '?'})")
+        return {"cpu": cpu, "timeout": False, "died": f"a ctx.map task's process {how}"}
+
+
+def _map_run(func: Callable[[Any], Any], item: Any) -> _Run:
+    def run(refused: str | None) -> bytes:
+        if refused is not None:
+            return pickle.dumps({"raised": RuntimeError(
+                f"a ctx.map task's limits could not be set: {refused}")})
+        try:
+            out = {"value": func(item)}
+        except BaseException as exc:
+            out = {"raised": exc}
+        try:
+            return pickle.dumps(out)
+        except Exception as exc:
+            kind = "value" if "value" in out else "exception"
+            return pickle.dumps({"raised": TypeError(
+                f"ctx.map: the {kind} of a task could not be pickled ({exc})")})
+
+    return run
+
+
+def _map_task(func: Callable[[Any], Any], limits: Limits, item: Any) -> dict[str, Any]:
+    """Run ``func(item)`` on a Dask worker in a supervised process under ``limits``."""
+    with _one_blas_thread():
+        child = _MapChild(_map_run(func, item), limits)
+        out = _await(child)
+    if out is None:
+        return {"cpu": 0.0, "timeout": False, "died": "the ctx.map task was cancelled"}
+    return dict(out)
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process and of the children it has waited for."""
+    me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _over_cpu_limit() -> NoReturn:
+    """End this check's process as the kernel ends one over its CPU-time limit."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGXCPU})
+    os.kill(os.getpid(), signal.SIGXCPU)
+    os._exit(70)  # (not reached)
+
+
+def map_on_cluster(scheduler: str, func: Callable[[Any], Any], items: Sequence[Any]
+                   ) -> list[Any]:
+    """``[func(x) for x in items]`` on a Dask cluster, under the check's limits.
+
+    Parameters
+    ----------
+    scheduler : str
+        Address of the Dask scheduler.
+    func : callable
+        Picklable; applied to each item.
+    items : sequence
+        The work items.
+
+    Returns
+    -------
+    list
+        ``func(x)`` for each item, in order.
+
+    Raises
+    ------
+    Exception
+        The first item's exception, in the order of ``items``, if any raised.
+    RuntimeError
+        If an item's process died (e.g. killed by a signal) without a result.
+
+    See Also
+    --------
+    moetheory.engine.context.CheckContext.map : the check's way to call it.
+
+    Notes
+    -----
+    Each item runs on a worker in a supervised process, as a check does (:func:`run_isolated`):
+    under the check's memory limit, with a CPU-time limit of what is left of the check's
+    own, killed with all its descendants when its task is cancelled (the check's process, and
+    so its client, went). The CPU time the items used counts against the check's limit: once
+    the check's process and its items together exceed it, the check's process ends as one
+    over its limit does (the claim is ``inconclusive``, "time limit exceeded"), as a local run
+    that computes the items in the check's own process would. Outside a check's process no
+    CPU-time limit applies.
+
+    Examples
+    --------
+    >>> map_on_cluster("tcp://127.0.0.1:8786", abs, [-1, 2])  # doctest: +SKIP
+    [1, 2]
+    """
+    global _MAP_CPU
+    from distributed import Client, as_completed
+
+    limits = _LIMITS if _LIMITS is not None else Limits(None, None, None)
+    cap = None if limits.cpu_seconds is None else math.ceil(limits.cpu_seconds)
+    budget = None
+    if cap is not None:
+        budget = cap - _own_cpu() - _MAP_CPU
+        if budget <= 0:
+            _over_cpu_limit()
+    task = Limits(budget, None, limits.memory_bytes)
+    outcomes: dict[str, dict[str, Any]] = {}
+    with Client(scheduler, set_as_default=False) as client:
+        futures = client.map(functools.partial(_map_task, func, task), list(items), pure=False)
+        for future, out in as_completed(futures, loop=client.loop, with_results=True):
+            outcomes[future.key] = out
+            _MAP_CPU += out["cpu"]
+            if cap is not None and (out["timeout"] or _own_cpu() + _MAP_CPU > cap):
+                client.cancel(futures)
+                _over_cpu_limit()
+    results = []
+    for future in futures:
+        out = outcomes[future.key]
+        if "raised" in out:
+            raise out["raised"]
+        if "died" in out:
+            raise RuntimeError(out["died"])
+        results.append(out["value"])
+    return results
+
+
+context.cluster_map = map_on_cluster  # what ctx.map uses on a cluster
 
 
 # ------------------------------------------------------------------------ the runner
@@ -1025,7 +1265,9 @@ def run_claims(
     Interrupted
         On SIGINT, SIGTERM or SIGHUP, after killing every running check.
     ValueError
-        If a cluster scheduler cannot be reached or lacks the ``distributed`` package.
+        If a cluster scheduler cannot be reached or lacks the ``distributed`` package, or if
+        ``MOETHEORY_RUN_STORE`` names a store that is not safe
+        (:func:`~moetheory.engine.shared.check_store`).
 
     See Also
     --------
@@ -1052,6 +1294,8 @@ def run_claims(
     """
     from tqdm import tqdm
 
+    if STORE_ENV in os.environ:
+        check_store(os.environ[STORE_ENV])
     done: dict[str, dict[str, Any]] = {}
     bar = tqdm(total=len(claims), unit="claim", file=sys.stderr, disable=not progress,
                leave=True)
@@ -1087,12 +1331,13 @@ def _run_locally(
     # one long check while the other workers idle; entries are reported in catalogue order.
     pending = deque(sorted(claims, key=lambda c: c.kind != "statistical"))
     running: list[tuple[Claim, CheckContext, _Child]] = []
+    unreaped: list[_Child] = []  # reported; their supervisors not yet reaped
 
     def start() -> None:
         while pending and len(running) < settings.jobs:
             c = pending.popleft()
             ctx = claim_context(c.id, settings)
-            running.append((c, ctx, _Child(c.check, ctx, limits)))
+            running.append((c, ctx, _Child(_check_run(c.check, ctx, limits), limits)))
 
     with run_store():  # results the checks share (moetheory.engine.shared), once per run
         try:
@@ -1108,17 +1353,25 @@ def _run_locally(
                     pass
                 ended = []
                 for item in list(running):
-                    payload = item[2].poll()
+                    payload = item[2].handed_over()
+                    if payload is None:
+                        payload = item[2].poll()
                     if payload is not None:
                         running.remove(item)
+                        unreaped.append(item[2])
                         ended.append((item, payload, time.monotonic() - item[2].started))
+                unreaped[:] = [ch for ch in unreaped if not ch.reap(block=False)]
                 start()  # before the reports are written: the cores stay busy meanwhile
                 for (c, ctx, _), payload, seconds in ended:
                     finish(c, ctx, payload, seconds)
                     guard.check()
         finally:
             for _, _, child in running:
+                child.stop()  # all at once: each supervisor kills its tree meanwhile
+            for _, _, child in running:
                 child.kill()
+            for child in unreaped:
+                child.reap(block=True)
 
 
 def _probe(address: str) -> None:

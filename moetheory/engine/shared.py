@@ -40,10 +40,13 @@ from __future__ import annotations
 import fcntl
 import functools
 import hashlib
+import json
 import mmap
 import os
 import pickle
 import shutil
+import socket
+import stat
 import struct
 import tempfile
 from collections import OrderedDict
@@ -52,7 +55,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["MIN_FREE_BYTES", "STORE_ENV", "run_store", "shared"]
+from moetheory.engine._supervise import boot_id, start_time
+
+__all__ = [
+    "MIN_FREE_BYTES",
+    "STORE_ENV",
+    "STORE_PREFIX",
+    "check_store",
+    "remove_store_of",
+    "run_store",
+    "shared",
+]
 
 #: The environment variable naming the run's store (inherited by the forked check processes).
 STORE_ENV = "MOETHEORY_RUN_STORE"
@@ -60,6 +73,10 @@ STORE_ENV = "MOETHEORY_RUN_STORE"
 #: less is not stored (seed 003's lemma grids take 35-70 MB each in the quick profile), so the
 #: store never takes the space a report needs.
 MIN_FREE_BYTES = 2 * 2**30
+#: Name prefix of a run's store in the temporary directory.
+STORE_PREFIX = "moetheory-run-"
+#: The file in a store that names the run owning it (PID, start time, boot).
+_OWNER = "owner.json"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,24 +85,35 @@ F = TypeVar("F", bound=Callable[..., Any])
 def run_store() -> Iterator[Path]:
     """A store for the results of :func:`shared` functions during a run.
 
-    Creates a private temporary directory, names it in :data:`STORE_ENV` for the processes
-    forked meanwhile, and removes it (and restores the variable) on exit.
+    Removes the stores that dead runs left behind, creates a private temporary directory,
+    records this process in it, names it in :data:`STORE_ENV` for the processes forked
+    meanwhile, and removes it (and restores the variable) on exit.
 
     Yields
     ------
     pathlib.Path
         The directory.
 
+    Raises
+    ------
+    ValueError
+        If :data:`STORE_ENV` already names a store that is not safe (:func:`check_store`).
+
     See Also
     --------
     shared : the functions whose results it holds.
+    remove_store_of : what a check's supervisor does when the engine dies.
 
     Notes
     -----
     The engine opens one store per local run (:func:`moetheory.engine.runner.run_claims`);
     its check processes are forked inside it and inherit :data:`STORE_ENV`. The directory
     is private (mode 0700) and is removed with everything in it when the run ends, also
-    when it is interrupted.
+    when it is interrupted. A run killed by ``kill -9`` cannot remove it: its checks'
+    supervisors do, and each run also removes, at its start, every store in the temporary
+    directory that belongs to the user and whose run has ended (its PID is gone, or is
+    another process's: the store records the run's PID, start time, boot and host). A store
+    whose run cannot be judged (no record, another PID namespace or host) is left alone.
 
     Examples
     --------
@@ -96,7 +124,11 @@ def run_store() -> Iterator[Path]:
     False
     """
     before = os.environ.get(STORE_ENV)
-    with tempfile.TemporaryDirectory(prefix="moetheory-run-") as directory:
+    if before is not None:
+        check_store(before)
+    _sweep(Path(tempfile.gettempdir()))
+    with tempfile.TemporaryDirectory(prefix=STORE_PREFIX) as directory:
+        (Path(directory) / _OWNER).write_text(json.dumps(_owner_record(os.getpid())))
         os.environ[STORE_ENV] = directory
         try:
             yield Path(directory)
@@ -105,6 +137,175 @@ def run_store() -> Iterator[Path]:
                 os.environ.pop(STORE_ENV, None)
             else:
                 os.environ[STORE_ENV] = before
+
+
+def check_store(path: str | os.PathLike[str]) -> None:
+    """Refuse a store that someone else could have written: results are unpickled from it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A directory named by :data:`STORE_ENV`.
+
+    Returns
+    -------
+    None
+        When ``path`` does not exist (it is then not used) or is a directory of the user's
+        that nobody else may write.
+
+    Raises
+    ------
+    ValueError
+        One line naming :data:`STORE_ENV`, when ``path`` is a symbolic link, is not a
+        directory, belongs to another user or is writable by its group or by others.
+
+    See Also
+    --------
+    run_store : creates a private store for a run.
+
+    Notes
+    -----
+    Results are unpickled from the store, and unpickling runs code: a store another user
+    could write into could run that user's code in the checks' processes. A run refuses an
+    unsafe :data:`STORE_ENV` before any report is touched (``moetheory verify`` exits with
+    status 2), and a :func:`shared` function refuses to read through one.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     check_store(d)  # private: accepted
+    ...     os.chmod(d, 0o777)
+    ...     try:
+    ...         check_store(d)
+    ...     except ValueError as exc:
+    ...         print(str(exc).split(" is ")[1])
+    writable by others (mode 0777); refusing to read results from it
+    """
+    where = f"{STORE_ENV}: {os.fspath(path)!r}"
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{where} cannot be examined ({exc}); refusing to use it") from None
+    refuse = "; refusing to read results from it"
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError(f"{where} is a symbolic link, not a run's store{refuse}")
+    if not stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{where} is not a directory{refuse}")
+    if info.st_uid != os.geteuid():
+        raise ValueError(f"{where} belongs to user {info.st_uid}, not to you "
+                         f"({os.geteuid()}){refuse}")
+    if info.st_mode & 0o022:
+        raise ValueError(f"{where} is writable by others (mode "
+                         f"{stat.S_IMODE(info.st_mode):04o}){refuse}")
+
+
+def _pid_namespace() -> str | None:
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return None
+
+
+def _owner_record(pid: int) -> dict[str, Any]:
+    return {"pid": pid, "start": start_time(pid), "boot": boot_id(), "pidns": _pid_namespace(),
+            "host": socket.gethostname()}
+
+
+def _read_owner(store: Path) -> dict[str, Any] | None:
+    try:
+        fd = os.open(store / _OWNER, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        record = json.loads(os.read(fd, 4096).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(record, dict) or type(record.get("pid")) is not int:
+        return None
+    return record
+
+
+def _run_ended(record: dict[str, Any]) -> bool:
+    """Whether the run a store's record names has certainly ended."""
+    if record.get("host") not in (None, socket.gethostname()):
+        return False  # a temporary directory shared between machines: cannot tell
+    boot = boot_id()
+    if record.get("boot") is not None and boot is not None and record["boot"] != boot:
+        return True  # the machine has rebooted since
+    ns = record.get("pidns")
+    if ns is not None and ns != _pid_namespace():
+        return False  # the PID means another process here: cannot tell
+    pid = record["pid"]
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return True  # another user's process now: the store is ours, so was its run
+    started = record.get("start")
+    return started is not None and start_time(pid) not in (None, started)
+
+
+def _sweep(directory: Path) -> None:
+    """Remove the user's stores in ``directory`` whose runs have ended."""
+    try:
+        entries = list(directory.glob(STORE_PREFIX + "*"))
+    except OSError:
+        return
+    for store in entries:
+        try:
+            info = os.lstat(store)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+            continue
+        record = _read_owner(store)
+        if record is not None and _run_ended(record):
+            shutil.rmtree(store, ignore_errors=True)
+
+
+def remove_store_of(store: str | None, pid: int) -> None:
+    """Remove ``store`` if it is the store of the run in process ``pid`` (which has died).
+
+    Parameters
+    ----------
+    store : str or None
+        The store's directory (``None``: nothing to do).
+    pid : int
+        The engine's process.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    run_store : creates a store and records its run.
+
+    Notes
+    -----
+    Called by each check's supervisor once the engine is gone (even by ``kill -9``), after
+    it killed the check's processes; a store that records another process is left alone.
+
+    Examples
+    --------
+    >>> remove_store_of(None, 1)
+    """
+    if store is None:
+        return
+    path = Path(store)
+    record = _read_owner(path)
+    if record is not None and record["pid"] == pid:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def shared(maxsize: int = 16) -> Callable[[F], F]:
@@ -166,6 +367,7 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
             if root is None or not os.path.isdir(root):  # outside a run (or a stale variable)
                 value = func(*args, **kwargs)
             else:
+                check_store(root)  # (after isdir: a directory made meanwhile is judged too)
                 value = _through(Path(root), name, functools.partial(func, *args, **kwargs),
                                  key)
             memo[key] = value
@@ -186,7 +388,11 @@ def _through(root: Path, name: str, compute: Callable[[], Any], key: tuple[Any, 
     path = root / f"{digest}.pickle"
     if path.exists():  # complete: stored files appear by an atomic rename
         return _load(path)
-    with open(root / f"{digest}.lock", "a+b") as lock:
+    try:
+        lock = open(root / f"{digest}.lock", "a+b")  # (closed by the with below)
+    except OSError:  # the store is gone (its run was killed) or full: compute here
+        return compute()
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes or the process dies
         if path.exists():
             return _load(path)
@@ -232,6 +438,9 @@ def _load(path: Path) -> Any:
     mapping of the file (writable; a page is copied only when written): a check that reads a
     70 MB simulation grid page-faulted 35,000 times, 0.15 s of system time, to copy it."""
     with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_uid != os.geteuid():  # (the store itself is checked)
+            raise ValueError(f"{STORE_ENV}: {os.fspath(path)!r} was written by another user; "
+                             "refusing to read results from it")
         mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
     view = memoryview(mapped)
     n, k = struct.unpack_from("<QQ", mapped, len(_MAGIC))

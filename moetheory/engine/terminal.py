@@ -2,7 +2,9 @@
 
 ``moetheory show`` and ``moetheory list`` print through this module: text wrapped to the
 terminal's width, mathematics as readable Unicode (``β₁ᵀ ∂H/∂β₁ = 0``, never ``**`` or
-``oo``), evidence as an aligned two-column table.
+``oo``), evidence as an aligned two-column table. A report may come from anyone, so no
+character that acts on a terminal reaches it (:func:`printable`), and JSON is written as
+standard JSON (:func:`json_text`).
 
 Examples
 --------
@@ -15,6 +17,7 @@ x.one — PROVED
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import textwrap
@@ -26,7 +29,9 @@ from moetheory.engine.mathtext import latex_to_unicode, prettify
 __all__ = [
     "FORMATS",
     "evidence_rows",
+    "json_text",
     "markdown_to_text",
+    "printable",
     "render_claim_text",
     "render_list",
     "render_show",
@@ -38,6 +43,115 @@ FORMATS: tuple[str, ...] = ("text", "markdown", "json")
 
 _MIN_WIDTH = 40
 _LABEL = 12
+
+#: Characters that act on a terminal rather than print: the C0 controls but newline and
+#: tab (ESC starts the sequences that retitle or clear a terminal and plant OSC 8 links;
+#: a carriage return overwrites a line), DEL, the C1 controls (U+009B is a one-character
+#: CSI), the line and paragraph separators, and Unicode's bidirectional marks, embeddings,
+#: overrides and isolates (which reorder what a person reads).
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+    "\u2066-\u2069]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character that acts on a terminal shown as its escape.
+
+    Parameters
+    ----------
+    text : str
+        Text for a person to read (from a report, a check, a file name).
+
+    Returns
+    -------
+    str
+        The same text where each C0 control but newline and tab, DEL, C1 control, line or
+        paragraph separator and bidirectional control is written as ``\xNN`` or ``\uNNNN``.
+
+    See Also
+    --------
+    json_text : the same guarantee for JSON output.
+    render_show, render_list : print through it.
+
+    Notes
+    -----
+    A report received by mail could otherwise retitle or clear the terminal that shows it,
+    plant OSC 8 hyperlinks, overwrite lines or reverse the order in which a verdict reads.
+    The characters are shown rather than dropped, so the reader sees that the text held
+    them.
+
+    Examples
+    --------
+    >>> printable("proved\x1b]0;owned\x07 \u202edeifitrec")
+    'proved\\x1b]0;owned\\x07 \\u202edeifitrec'
+    >>> printable("line one\nline two\ttab")
+    'line one\nline two\ttab'
+    """
+    return _CONTROL.sub(_escape, text)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with non-finite floats as the strings the engine writes."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def json_text(value: Any, indent: int | None = 2) -> str:
+    r"""``value`` as standard JSON that is also safe to print on a terminal.
+
+    Parameters
+    ----------
+    value : object
+        JSON data (a report entry).
+    indent : int or None
+        Indentation, as for :func:`json.dumps`.
+
+    Returns
+    -------
+    str
+        JSON text (RFC 8259): non-finite numbers as the strings ``"nan"``, ``"inf"``,
+        ``"-inf"`` (never ``NaN`` or ``Infinity``), non-ASCII text as is, except the
+        characters :func:`printable` escapes, written as ``\uNNNN``.
+
+    See Also
+    --------
+    printable : the same for text.
+    moetheory.engine.report.read_report : reads non-finite numbers the same way.
+
+    Notes
+    -----
+    Parsing the text gives back ``value`` (non-finite floats read as their strings); the
+    escaped characters are the same characters once parsed.
+
+    Examples
+    --------
+    >>> print(json_text({"x": float("nan"), "s": "a\x1b[2Jb"}, indent=None))
+    {"x": "nan", "s": "a\u001b[2Jb"}
+    """
+    text = json.dumps(_finite(value), indent=indent, ensure_ascii=False, allow_nan=False)
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _printable_data(value: Any) -> Any:
+    """Every string (keys too) of JSON data passed through :func:`printable`."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, Mapping):
+        return {printable(str(k)): _printable_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable_data(v) for v in value]
+    return value
 
 
 def terminal_width(default: int = 100) -> int:
@@ -459,8 +573,10 @@ def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None =
 
     Notes
     -----
-    ``json`` prints the entry itself (in its own key order); ``markdown`` the entry's section of
-    the Markdown report; ``text`` the wrapped, Unicode rendering for a terminal.
+    ``json`` prints the entry itself (in its own key order) as standard JSON
+    (:func:`json_text`); ``markdown`` the entry's section of the Markdown report; ``text``
+    the wrapped, Unicode rendering for a terminal. Neither prints a character that acts on
+    a terminal (:func:`printable`).
 
     Examples
     --------
@@ -470,13 +586,13 @@ def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None =
     True
     """
     if fmt == "text":
-        return render_claim_text(entry, width)
+        return printable(render_claim_text(_printable_data(entry), width))
     if fmt == "markdown":
         from moetheory.engine.report import render_claim
 
-        return render_claim(entry, heading="#")
+        return printable(render_claim(_printable_data(entry), heading="#"))
     if fmt == "json":
-        return json.dumps(entry, indent=2, ensure_ascii=False) + "\n"
+        return json_text(entry) + "\n"
     raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
 
 
@@ -535,7 +651,8 @@ def render_list(
             return verdicts.get(c.id, "not in report")
         return "implemented" if c.implemented else "placeholder"
 
-    rows = [(c.id, c.seed_file[:3], c.kind, status(c), _title(c.statement)) for c in claims]
+    rows = [tuple(printable(str(cell)) for cell in (
+        c.id, c.seed_file[:3], c.kind, status(c), _title(c.statement))) for c in claims]
     head = ("ID", "SEED", "KIND", status_head, "TITLE")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
     lead = sum(widths) + 8
@@ -551,4 +668,4 @@ def render_list(
     lines.append(
         f"{len(rows)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
     )
-    return "\n".join(lines)
+    return printable("\n".join(lines))

@@ -18,6 +18,8 @@ from moetheory.engine.runner import (
     SignalGuard,
     run_claims,
 )
+from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.shared import STORE_ENV, check_store
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
 
@@ -166,7 +168,13 @@ def verify(
     Raises
     ------
     ValueError
-        For a bad argument or an output path that cannot be written.
+        For a bad argument, an output path that cannot be written, a
+        ``MOETHEORY_RUN_STORE`` that names a store others could write, or a scheduler that is
+        not reached and answering within ``MOETHEORY_SCHEDULER_TIMEOUT`` (checked before
+        any report is touched).
+    moetheory.engine.report.ReportWriteError
+        An ``OSError``, after every claim ran, when a report could not be written at the
+        end (a full disk); its ``report`` is the run's report.
     moetheory.engine.runner.Interrupted
         On SIGINT, SIGTERM or SIGHUP, after the reports were written with
         ``complete: false``.
@@ -202,6 +210,8 @@ def verify(
     if on_result is not None and not callable(on_result):
         raise ValueError(f"on_result must be a callable taking a report entry, got "
                          f"{on_result!r}")
+    if STORE_ENV in os.environ:  # refused before any report is touched
+        check_store(os.environ[STORE_ENV])
     show_progress = sys.stderr.isatty() if progress is None else progress
     if settings.jobs > cpu_count() and scheduler is None:
         warnings.warn(
@@ -211,6 +221,8 @@ def verify(
             stacklevel=2,
         )
     writer = ReportWriter(json_path, markdown_path, labels=("json_path", "markdown_path"))
+    if scheduler is not None:  # reached and answering before any report is touched
+        check_scheduler(scheduler, "scheduler")
     load_checks()
     claims = select_claims(patterns)
     order = {c.id: i for i, c in enumerate(claims)}

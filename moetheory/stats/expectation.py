@@ -401,7 +401,7 @@ def required_n(
     pilot_n: int = 1000,
     seed: int = 0,
 ) -> int:
-    """The ``max_n`` that lets :func:`check_expectation` decide, sized from a pilot.
+    r"""The ``max_n`` that lets :func:`check_expectation` decide, sized from a pilot.
 
     Parameters
     ----------

@@ -1,24 +1,23 @@
 r"""A time limit for the relation search (:func:`time_limit`, :func:`checkpoint`).
 
 The search is pure-Python SymPy: one differentiation, one exact check or one null space can
-take minutes in :math:`d = 3`. A limit is enforced two ways: the loops of the search call
+take minutes in :math:`d = 3`. The limit is the package's one mechanism,
+:func:`moetheory.symbolic._time_limit.time_limit`: the loops of the search call
 :func:`checkpoint`, which raises :class:`SearchTimeout` once the deadline has passed, and,
 in the main thread when no one else uses ``SIGALRM``, a wall-clock timer raises it inside
-any long SymPy operation (and again every half second until the limit is lifted, should
+any long SymPy operation (and again every 0.1 s until the limit is lifted, should
 some code swallow it). Public through :mod:`moetheory.symbolic.interactions`.
 """
 
 from __future__ import annotations
 
 import math
-import signal
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
-from types import FrameType
 from typing import Any
+
+from moetheory.symbolic import _time_limit
+from moetheory.symbolic._time_limit import TimeLimitExceeded
 
 __all__ = [
     "SearchTimeout",
@@ -30,16 +29,14 @@ __all__ = [
 #: Largest accepted time limit in seconds (about 11.6 days).
 MAX_TIMEOUT = 1e6
 
-_DEADLINE: ContextVar[float | None] = ContextVar("moetheory_relation_deadline", default=None)
-_ALARM_OWNED = False
 
-
-class SearchTimeout(TimeoutError):
+class SearchTimeout(TimeLimitExceeded):
     """The relation search ran past its time limit.
 
     Notes
     -----
-    A ``TimeoutError``; :func:`moetheory.symbolic.relations.find_relations` turns it into an
+    A ``TimeoutError`` (a :class:`~moetheory.symbolic._time_limit.TimeLimitExceeded`);
+    :func:`moetheory.symbolic.relations.find_relations` turns it into an
     ``inconclusive`` verdict with the reason.
 
     See Also
@@ -124,21 +121,11 @@ def checkpoint() -> None:
     --------
     >>> checkpoint()  # no limit set: nothing happens
     """
-    deadline = _DEADLINE.get()
-    if deadline is not None and time.monotonic() >= deadline:
-        raise SearchTimeout("the time limit of the relation search ran out")
+    _time_limit.check_time()
 
 
-def _on_alarm(signum: int, frame: FrameType | None) -> None:
-    checkpoint()
-
-
-def _alarm_free() -> bool:
-    if _ALARM_OWNED or threading.current_thread() is not threading.main_thread():
-        return False
-    if signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, signal.SIG_IGN, None):
-        return False
-    return signal.getitimer(signal.ITIMER_REAL)[0] == 0
+def _search_timeout(limit: float) -> SearchTimeout:
+    return SearchTimeout("the time limit of the relation search ran out")
 
 
 @contextmanager
@@ -164,7 +151,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     Notes
     -----
     In the main thread, when ``SIGALRM`` is unused, a real-time timer interrupts long SymPy
-    operations too (re-armed every half second after the deadline); elsewhere the limit is
+    operations too (re-armed every 0.1 s after the deadline); elsewhere the limit is
     cooperative (:func:`checkpoint`). The previous handler and timer state are restored.
 
     See Also
@@ -176,26 +163,6 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     >>> with time_limit(5.0):
     ...     checkpoint()
     """
-    global _ALARM_OWNED
     seconds = check_timeout(seconds)
-    if seconds is None:
+    with _time_limit.time_limit(seconds, _search_timeout):
         yield
-        return
-    now = time.monotonic()
-    outer = _DEADLINE.get()
-    deadline = now + seconds if outer is None else min(outer, now + seconds)
-    token = _DEADLINE.set(deadline)
-    armed = _alarm_free()
-    old: Any = None
-    if armed:
-        old = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-3), 0.5)
-        _ALARM_OWNED = True
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)  # first: a late alarm finds no passed deadline and returns
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
-            _ALARM_OWNED = False

@@ -1,20 +1,20 @@
 """A wall-clock time limit for pure-Python (SymPy) work, for :mod:`.router_pde`.
 
-In the main thread the limit is enforced with ``SIGALRM`` (an interval timer): SymPy is pure
+The limit is the package's one mechanism, :func:`moetheory.symbolic._time_limit.time_limit`:
+in the main thread it is enforced with ``SIGALRM`` (an interval timer): SymPy is pure
 Python, so the signal handler runs between bytecodes and stops a simplification that would
-otherwise run for minutes. Elsewhere (another thread, a platform without ``setitimer``) the
-limit is cooperative: :meth:`Deadline.check` is called between the steps of the computation.
-A timer the caller had armed is restored afterwards.
+otherwise run for minutes. Elsewhere (another thread, a platform without ``setitimer``, a
+timer the caller had armed, which is left alone) the limit is cooperative:
+:meth:`Deadline.check` is called between the steps of the computation.
 """
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+
+from moetheory.symbolic import _time_limit
 
 __all__: list[str] = []
 
@@ -33,7 +33,6 @@ class Deadline:
     def __init__(self, seconds: float) -> None:
         self.seconds = float(seconds)
         self.end = time.monotonic() + self.seconds
-        self.signal_armed = False
 
     def remaining(self) -> float:
         """Seconds left (negative once the budget is spent)."""
@@ -49,27 +48,9 @@ class Deadline:
 def time_limit(seconds: float) -> Iterator[Deadline]:
     """Run the block under a budget of ``seconds``; :class:`TimeUp` is raised when it ends."""
     deadline = Deadline(seconds)
-    usable = (threading.current_thread() is threading.main_thread()
-              and hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM"))
-    if not usable:
+    with _time_limit.time_limit(seconds, _time_up):
         yield deadline
-        return
-    active = [True]
 
-    def handler(signum: int, frame: Any) -> None:
-        if active[0]:
-            raise TimeUp
 
-    started = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, handler)
-    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
-    deadline.signal_armed = True
-    try:
-        yield deadline
-    finally:
-        active[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if old_delay > 0:  # the caller's own timer keeps running, less the time spent here
-            left = old_delay - (time.monotonic() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), old_interval)
+def _time_up(limit: float) -> TimeUp:
+    return TimeUp()

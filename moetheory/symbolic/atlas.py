@@ -55,6 +55,7 @@ from moetheory.symbolic.relations import (
     RelationsResult,
     _check_order,
     _run,
+    _scope_text,
     _union,
 )
 
@@ -224,16 +225,6 @@ def _ident_api(router: str, expert: str) -> dict[str, Any]:
         return {"reading": reading, "expert": name, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def _where(scope: Any) -> str:
-    """A scope in words and LaTeX: every $d \\ge m$ or $d = 1, 2$."""
-    if scope == "all":
-        return "every $d \\ge 1$"
-    if isinstance(scope, dict):
-        extra = f" and $d = {', '.join(map(str, scope['and']))}$" if scope.get("and") else ""
-        return f"every $d \\ge {scope['min']}${extra}"
-    return f"$d = {', '.join(map(str, scope))}$"
-
-
 def _reason(found: RelationsResult, d: int) -> dict[str, Any]:
     """The verdict's reason as data (see :class:`AtlasCell`)."""
     k = found.order
@@ -262,11 +253,14 @@ def _identifiability(reason: dict[str, Any], api: dict[str, Any]) -> tuple[str, 
     family = f"$\\{{\\partial^\\alpha H\\}}_{{|\\alpha| \\le {k}}}$"
     if reason["kind"] == "relation":
         ex = reason["example"]
+        scopes = {name: _scope_text(v, latex=True) for name, v in
+                  (("dependent", reason["dependent_in"]), ("table", reason["table_scope"]),
+                   ("example", ex["scope"]))}
         text = (f"the single-atom Taylor family {family} is linearly dependent in "
-                f"{_where(reason['dependent_in'])} (parameters outside a null set): in "
-                f"{_where(reason['table_scope'])} by the relations in the table, e.g. the "
+                f"{scopes['dependent']} (parameters outside a null set): in "
+                f"{scopes['table']} by the relations in the table, e.g. the "
                 f"order-{ex['order']} relation with {ex['terms']} terms (it holds in "
-                f"{_where(ex['scope'])})")
+                f"{scopes['example']})")
         d1 = reason.get("d1")
         if d1 and d1.get("relations"):
             text += (f"; in $d = 1$ by the {d1['relations']} relation(s) of order $\\le {k}$ "
@@ -277,7 +271,7 @@ def _identifiability(reason: dict[str, Any], api: dict[str, Any]) -> tuple[str, 
         elif d1:
             text += f"; $d = 1$ is not decided ({d1.get('status', 'search not exhaustive')})"
         return "refuted", text
-    where = _where(reason["d"]) if reason["d"] else "no dimension"
+    where = _scope_text(reason["d"], latex=True)
     if not reason["complete"]:
         return ("inconclusive", f"no relation up to order {k} found at one atom, but the search "
                 "is not exhaustive: " + "; ".join(reason["reasons"]))

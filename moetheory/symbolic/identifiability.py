@@ -45,7 +45,10 @@ of R^d (a curve may satisfy relations such as ``x_2 = x_1^2`` that R^d does not)
 For other routers and experts (helper modules such as the interaction atlas), call
 :func:`decide` with an expression, its ``params``, a custom :class:`IdentifiabilityReading`
 and, for d ≥ 2, ``inputs``; the verdict's :meth:`IdentifiabilityDecision.scope` says what it
-covers.
+covers. The readings know three router multipliers by name (:data:`ROUTER_NAMES`); any other
+router is given by its score ``s(β1, x)`` as a :class:`ScoreRouter`, whose multipliers are
+``R_ν = e^{-s} ∂^ν_{β1} e^{s}`` at an expansion point. The public entry point for a user's
+expert is :func:`moetheory.symbolic.identifiable.identifiable`.
 
 Examples
 --------
@@ -67,6 +70,7 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from moetheory.engine.verdicts import Verdict
+from moetheory.symbolic._time_limit import TimeLimitExceeded, time_limit
 from moetheory.symbolic.exact import to_exact
 from moetheory.symbolic.experts import Expert
 from moetheory.symbolic.linear_independence import (
@@ -79,13 +83,16 @@ from moetheory.symbolic.linear_independence import (
 _BRANCHING_EXPERT = (sp.Piecewise, sp.Abs, sp.Heaviside, sp.Max, sp.Min, sp.sign)
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "GENERIC_VALUES",
     "PRIMARY_READING",
     "READINGS",
+    "ROUTER_NAMES",
     "AllAtomsDecision",
     "FamilyTerm",
     "IdentifiabilityDecision",
     "IdentifiabilityReading",
+    "ScoreRouter",
     "decide",
     "decide_all_atoms",
     "default_atoms",
@@ -95,6 +102,126 @@ __all__ = [
 ]
 
 
+#: The router multipliers the readings know by name.
+ROUTER_NAMES: tuple[str, ...] = ("perturbed-cosine", "linear", "none")
+
+
+@dataclass(frozen=True)
+class ScoreRouter:
+    """Any router, given by its score ``s(β1, x)``: the multipliers of its Taylor terms.
+
+    The ``β1``-derivatives of the router factor are ``∂^ν e^{s} = e^{s} R_ν(x)`` with
+    ``R_0 = 1`` and ``R_{ν + e_i} = ∂_i R_ν + R_ν ∂_i s`` (derivatives in ``β1``), taken at the
+    expansion point ``β1 = beta1``. A reading with this router has the family
+    ``R_ν(x) ∂^γ h(x, η_j)``. For the perturbed cosine router ``R_ν = c_ν u^ν + lower powers
+    of u``, so its family spans what the named reading ``"perturbed-cosine"`` spans.
+
+    Parameters
+    ----------
+    score : callable
+        ``score(beta1, x)``: receives two SymPy column vectors (``sympy.Matrix`` of real
+        symbols, length d) and returns a scalar SymPy expression.
+    name : str
+        A short name for the statements.
+    beta1 : tuple of numbers, optional
+        The expansion point (default: generic rationals, one per coordinate).
+    values : tuple of (Symbol, number) pairs
+        Values of the score's other symbols (hyper-parameters such as ``tau``).
+
+    Raises
+    ------
+    ValueError
+        If ``score`` is not callable, or ``values`` is not a sequence of pairs.
+
+    Notes
+    -----
+    Every verdict with such a router is at the stated ``beta1`` and hyper-parameter values.
+
+    See Also
+    --------
+    IdentifiabilityReading : takes it as its ``router``.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x", real=True)
+    >>> r = ScoreRouter(lambda b, v: (b.T * v)[0] + 1, "linear-again")
+    >>> r.terms([x], 2)
+    [((0, 0), x**2)]
+    """
+
+    score: Any
+    name: str = "custom"
+    beta1: tuple[Any, ...] = ()
+    values: tuple[tuple[sp.Symbol, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not callable(self.score):
+            raise ValueError(f"score must be a callable score(beta1, x), got {self.score!r}")
+        try:
+            pairs = tuple((k, to_exact(v)) for k, v in dict(self.values).items())
+        except (TypeError, ValueError):
+            raise ValueError("values must be (symbol, number) pairs of the score's other "
+                             f"symbols, got {self.values!r}") from None
+        object.__setattr__(self, "values", pairs)
+        object.__setattr__(self, "beta1", tuple(to_exact(v) for v in self.beta1))
+
+    def log_derivative(self, coords: Sequence[sp.Expr]) -> tuple[sp.Matrix, sp.Expr]:
+        """The symbols ``β1`` and the score at ``x = coords`` (hyper-parameters substituted).
+
+        Raises
+        ------
+        ValueError
+            If the score is not a scalar expression or has symbols without a value.
+        """
+        d = len(coords)
+        beta = sp.Matrix([sp.Symbol(f"beta1_{i + 1}", real=True) for i in range(d)])
+        try:
+            s = self.score(beta, sp.Matrix(list(coords)))
+        except TimeLimitExceeded:
+            raise
+        except Exception as exc:  # the user's callable: any failure is a bad input
+            raise ValueError(f"score(beta1, x) failed on column vectors of length {d}: "
+                             f"{exc}") from exc
+        if isinstance(s, sp.MatrixBase) and s.shape == (1, 1):
+            s = s[0, 0]
+        s = sp.sympify(s)
+        if not isinstance(s, sp.Expr) or isinstance(s, sp.MatrixBase):
+            raise ValueError(f"score(beta1, x) must return a scalar SymPy expression, got {s!r}")
+        s = s.xreplace(dict(self.values))
+        space = {*beta, *set().union(*(sp.sympify(c).free_symbols for c in coords))}
+        extra = s.free_symbols - space
+        if extra:
+            raise ValueError(
+                f"score has symbols {sorted(map(str, extra))} without a value; give them in "
+                "ScoreRouter(values=...)"
+            )
+        return beta, s
+
+    def point(self, d: int) -> list[sp.Expr]:
+        """The expansion point ``β1`` (the given one, else generic rationals)."""
+        if self.beta1:
+            if len(self.beta1) != d:
+                raise ValueError(f"beta1 must have {d} entries (one per coordinate), "
+                                 f"got {len(self.beta1)}")
+            return list(self.beta1)
+        return [_generic_value(2 * i + 1) for i in range(d)]
+
+    def terms(self, coords: Sequence[sp.Expr], size: int) -> list[tuple[tuple[int, ...],
+                                                                          sp.Expr]]:
+        """The multipliers ``R_ν`` with ``|ν| = size`` (multi-indices as sorted tuples)."""
+        beta, s = self.log_derivative(coords)
+        at = dict(zip(beta, self.point(len(coords)), strict=True))
+        grads = [sp.diff(s, b) for b in beta]
+        table: dict[tuple[int, ...], sp.Expr] = {(): sp.Integer(1)}
+        for r in range(1, size + 1):
+            for nu in itertools.combinations_with_replacement(range(len(beta)), r):
+                prev, i = nu[:-1], nu[-1]
+                table[nu] = sp.diff(table[prev], beta[i]) + table[prev] * grads[i]
+        return [(nu, sp.together(table[nu].xreplace(at)))
+                for nu in itertools.combinations_with_replacement(range(len(beta)), size)]
+
+
+
 @dataclass(frozen=True)
 class IdentifiabilityReading:
     """One precise reading of Definition 1 (strong identifiability).
@@ -102,8 +229,9 @@ class IdentifiabilityReading:
     Attributes
     ----------
     name : str
-    router : {"perturbed-cosine", "linear", "none"}
-        Which multiplier the router derivatives produce: ``u = x/(|x|+τ2)``, ``x``, or none.
+    router : {"perturbed-cosine", "linear", "none"} or ScoreRouter
+        Which multiplier the router derivatives produce: ``u = x/(|x|+τ2)``, ``x``, none, or
+        for any other router (a :class:`ScoreRouter`) the multipliers ``R_ν`` of its score.
     min_order, max_order : int
         Range of the total order ``ν + |γ|`` (``min_order = 0`` includes ``h`` itself).
     atoms : int
@@ -143,7 +271,7 @@ class IdentifiabilityReading:
     """
 
     name: str
-    router: str
+    router: str | ScoreRouter
     min_order: int
     max_order: int
     atoms: int
@@ -153,9 +281,10 @@ class IdentifiabilityReading:
     def __post_init__(self) -> None:
         if self.semantics not in ("list", "set"):
             raise ValueError(f"semantics must be 'list' or 'set', got {self.semantics!r}")
-        if self.router not in ("perturbed-cosine", "linear", "none"):
+        if not isinstance(self.router, ScoreRouter) and self.router not in ROUTER_NAMES:
             raise ValueError(
-                f"router must be 'perturbed-cosine', 'linear' or 'none', got {self.router!r}"
+                "router must be 'perturbed-cosine', 'linear', 'none' or a ScoreRouter (any "
+                f"score(beta1, x)), got {self.router!r}"
             )
         if not isinstance(self.atoms, int) or self.atoms < 1:
             raise ValueError(f"atoms (k) must be a positive integer, got {self.atoms!r}")
@@ -171,6 +300,8 @@ class IdentifiabilityReading:
         >>> READINGS["pcos-2"].multipliers([x])
         [x/(Abs(x) + 1)]
         """
+        if isinstance(self.router, ScoreRouter):
+            return [m for _, m in self.router.terms(coords, 1)]
         if self.router == "perturbed-cosine":
             norm = sp.sqrt(sp.Add(*[c**2 for c in coords]))
             return [c / (norm + tau2) for c in coords]
@@ -178,13 +309,20 @@ class IdentifiabilityReading:
             return list(coords)
         return []
 
+    @property
+    def router_name(self) -> str:
+        """The router's name (a :class:`ScoreRouter` by its ``name``)."""
+        return self.router.name if isinstance(self.router, ScoreRouter) else self.router
+
     def statement(self) -> str:
         """The reading as a precise definition (plain text)."""
         mult = {
             "perturbed-cosine": "u(x)^nu with u(x) = x/(|x| + tau2), tau2 = 1,",
             "linear": "x^nu (linear router),",
             "none": "no router multiplier (nu = 0),",
-        }[self.router]
+        }.get(self.router_name if not isinstance(self.router, ScoreRouter) else "",
+              f"R_nu(x) = exp(-s) d^nu exp(s)/d beta1^nu at the expansion point, s the score "
+              f"of the router '{self.router_name}',")
         sem = ("as a list (a zero or repeated term is a dependence)" if self.semantics == "list"
                else "as a set (identically zero terms and exact repeats dropped)")
         return (
@@ -203,13 +341,16 @@ class IdentifiabilityReading:
         >>> "list semantics" in READINGS["pcos-2"].reading_latex()
         True
         """
-        mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}[self.router]
+        key = "" if isinstance(self.router, ScoreRouter) else self.router
+        mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}.get(
+            key, r"R_{\nu}(x)")
         nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
         router = {"perturbed-cosine": r"router factor $e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
                                       r"(\|x\|+\tau_2))}$, $u(x) = x/(\|x\|+\tau_2)$",
                   "linear": r"router factor $e^{\beta_1^\top x+\beta_0}$ (multiplier $x$)",
-                  "none": "no router factor (classical, derivatives in $\\eta$ only)"}[
-            self.router]
+                  "none": "no router factor (classical, derivatives in $\\eta$ only)"}.get(
+            key, rf"router factor $e^{{s(\beta_1, x)}}$ of the score `{self.router_name}`, "
+                 r"$R_{\nu} = e^{-s}\,\partial^{\nu}_{\beta_1} e^{s}$ at the expansion point")
         return (
             f"`{self.name}`: $h$ is strongly identifiable iff for pairwise distinct atoms "
             rf"$\eta_1,\dots,\eta_{{{self.atoms}}}$ the functions "
@@ -221,14 +362,16 @@ class IdentifiabilityReading:
 
     def latex(self) -> str:
         """The reading as a displayed formula (MyST)."""
+        key = "" if isinstance(self.router, ScoreRouter) else self.router
         mult = {"perturbed-cosine": r"u(x)^{\nu}",
-                "linear": r"x^{\nu}", "none": ""}[self.router]
+                "linear": r"x^{\nu}", "none": ""}.get(key, r"R_{\nu}(x)")
         nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
         kind = (r"\text{(list: zero or repeated terms count)}" if self.semantics == "list"
                 else r"\text{(set: zero terms and repeats dropped)}")
         factor = {"perturbed-cosine": r"e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
                                       r"(\|x\|+\tau_2))}",
-                  "linear": r"e^{\beta_1^\top x + \beta_0}", "none": "1"}[self.router]
+                  "linear": r"e^{\beta_1^\top x + \beta_0}", "none": "1"}.get(
+            key, r"e^{s(\beta_1, x)}")
         return (
             rf"$$\mathcal F = \Big\{{ {mult}\,\frac{{\partial^{{|\gamma|}} h}}"
             rf"{{\partial \eta^{{\gamma}}}}(x,\eta_j) : 1 \le j \le {self.atoms},\ "
@@ -282,6 +425,9 @@ READINGS: dict[str, IdentifiabilityReading] = {
 
 #: The reading closest to the seeds' text.
 PRIMARY_READING = "pcos-2"
+
+#: Default wall-clock limit of :func:`decide`, in seconds.
+DEFAULT_TIMEOUT = 120.0
 
 
 def _reading(reading: str | IdentifiabilityReading) -> IdentifiabilityReading:
@@ -529,6 +675,11 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
     coords = tuple(coords) if coords is not None else (x,)
     mults = reading.multipliers(coords)
     sym = "x" if reading.router == "linear" else "u"
+    custom: dict[tuple[int, ...], sp.Expr] = {}
+    if isinstance(reading.router, ScoreRouter):
+        sym = "R"
+        for size in range(reading.max_order + 1):
+            custom.update(reading.router.terms(coords, size))
     derivs = _derivatives(expr, tuple(params), reading.max_order)
     family: list[FamilyTerm] = []
     for j, atom in enumerate(atoms, start=1):
@@ -539,8 +690,11 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
                 if not reading.min_order <= size + len(gamma) <= reading.max_order:
                     continue
                 for nu in itertools.combinations_with_replacement(range(len(mults)), size):
-                    m = sp.Mul(*[mults[i] for i in nu])
-                    if len(coords) == 1:
+                    m = custom[nu] if custom else sp.Mul(*[mults[i] for i in nu])
+                    if custom:
+                        mname = rf"R_{{{''.join(str(i + 1) for i in nu)}}}" if size else ""
+                        mtext = f"R[{','.join(str(i + 1) for i in nu)}]" if size else ""
+                    elif len(coords) == 1:
                         mname = sym + (f"^{{{size}}}" if size > 1 else "") if size else ""
                         mtext = sym + (f"^{size}" if size > 1 else "") if size else ""
                     else:
@@ -779,7 +933,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
            *, x: sp.Symbol | None = None, params: Sequence[sp.Symbol] | None = None,
            atoms: Sequence[Mapping[sp.Symbol, Any]] | None = None,
            coords: Sequence[sp.Expr] | None = None,
-           inputs: Sequence[sp.Symbol] | None = None) -> IdentifiabilityDecision:
+           inputs: Sequence[sp.Symbol] | None = None,
+           timeout: float | None = DEFAULT_TIMEOUT) -> IdentifiabilityDecision:
     """Decide whether an expert is strongly identifiable under a reading of Definition 1.
 
     Parameters
@@ -803,8 +958,13 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     inputs : sequence of sympy.Symbol, optional
         Input dimension d ≥ 2: the expert is written in the coordinates ``inputs`` of R^d.
         The family is screened on the curve ``inputs = coords(x)`` (default
-        ``(x, x^3, x^5, ...)``): independence there proves independence on R^d; a dependence
-        found there is rebuilt on R^d and reported only if it is an identity on all of R^d.
+        ``(x, x^3, x^5, ...)``, then ``(x, x^(m+1), x^((m+1)^2), ...)`` with ``m`` the
+        reading's ``max_order``, on which no two products of at most ``m`` coordinates
+        coincide): independence there proves independence on R^d; a dependence found there
+        is rebuilt on R^d and reported only if it is an identity on all of R^d.
+    timeout : float or None
+        Wall-clock limit in seconds (default :data:`DEFAULT_TIMEOUT`; ``None``: none). When
+        it runs out the verdict is ``INCONCLUSIVE`` with the reason.
 
     Returns
     -------
@@ -816,7 +976,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     ValueError
         On an unknown reading, atoms that are not pairwise distinct or do not match
         ``params``, the wrong number of atoms, ``coords`` or ``inputs`` that are not
-        expressions in ``x`` / symbols, or an expression without ``x`` and ``params``.
+        expressions in ``x`` / symbols, an expression without ``x`` and ``params``, or a
+        ``timeout`` that is not positive.
 
     Notes
     -----
@@ -858,7 +1019,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         raise ValueError("atoms must be pairwise distinct")
     if coords is not None and any(sp.sympify(c).free_symbols - {x} for c in coords):
         raise ValueError("coords must be expressions in x only")
-    lifted: dict[str, Any] | None = None
+    _check_timeout(timeout)
+    curves: list[tuple[sp.Expr, ...]] = []
     if inputs is not None:
         inputs = tuple(inputs)
         if not inputs or not all(isinstance(v, sp.Symbol) for v in inputs):
@@ -867,8 +1029,51 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
             raise ValueError("x (the curve parameter) must not be one of inputs")
         default = tuple(x ** (2 * i + 1) for i in range(len(inputs)))
         curves = [tuple(coords), default] if coords is not None else [default]
+        if _monomials_collide([2 * i + 1 for i in range(len(inputs))], reading.max_order):
+            base = reading.max_order + 1  # base-(m+1) digits: no two products coincide
+            curves.append(tuple(x ** (base**i) for i in range(len(inputs))))
         if len(curves[0]) != len(inputs):
             raise ValueError(f"coords must give {len(inputs)} coordinates, one per input")
+    try:
+        with time_limit(timeout):
+            return _decide_checked(expr, x, params, reading, atom_list, coords,
+                                   inputs, curves)
+    except TimeLimitExceeded as exc:
+        dim = len(inputs) if inputs is not None else len(coords) if coords is not None else 1
+        return IdentifiabilityDecision(
+            Verdict.INCONCLUSIVE, reading, expr, tuple(params), atom_list, [], [],
+            LinearIndependenceResult("inconclusive", [], x, reason=f"{exc} (timeout)"),
+            dim, tuple(inputs or ()), tuple(coords or ()))
+
+
+def _monomials_collide(exponents: list[int], order: int) -> bool:
+    """Whether two products of at most ``order`` coordinates ``x^e_i`` of a curve coincide
+    (then the curve makes different family terms equal: ``t * t^5 = t^3 * t^3``)."""
+    seen: set[int] = set()
+    for size in range(order + 1):
+        for nu in itertools.combinations_with_replacement(exponents, size):
+            if sum(nu) in seen:
+                return True
+            seen.add(sum(nu))
+    return False
+
+
+
+def _check_timeout(timeout: Any) -> None:
+    if timeout is None:
+        return
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+        raise ValueError(
+            f"timeout must be a positive number of seconds or None, got {timeout!r}")
+
+
+def _decide_checked(expr: sp.Expr, x: sp.Symbol, params: tuple[sp.Symbol, ...],
+                    reading: IdentifiabilityReading, atom_list: list[dict[sp.Symbol, Any]],
+                    coords: Sequence[sp.Expr] | None, inputs: tuple[sp.Symbol, ...] | None,
+                    curves: list[tuple[sp.Expr, ...]]) -> IdentifiabilityDecision:
+    """:func:`decide` after its arguments were checked."""
+    lifted: dict[str, Any] | None = None
+    if inputs is not None:
         on_rd = expert_family(expr, inputs[0], params, reading, atom_list, coords=inputs)
         for curve in dict.fromkeys(curves):
             # Screen on the curve; a dependence counts only once lifted to R^d. If the

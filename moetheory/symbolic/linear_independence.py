@@ -64,6 +64,15 @@ from mpmath import iv
 from sympy.polys.domains import QQ
 from sympy.polys.matrices import DomainMatrix
 
+from moetheory.symbolic._interval_eval import (
+    _erf_plus_one,
+    _exact_det,
+    _interval_det,
+    _interval_text,
+    interval_value,
+)
+from moetheory.symbolic._time_limit import TimeLimitExceeded, check_time, time_limit
+
 __all__ = [
     "LinearIndependenceResult",
     "Region",
@@ -160,6 +169,9 @@ class LinearIndependenceResult:
         Its exact determinant or interval enclosure.
     reason : str
         Why the status was reached.
+    interval_dps : int
+        Digits of the interval arithmetic that separated a determinant from 0 (0 if none
+        was needed); :func:`verify_certificate` rechecks with at least as many.
 
     Notes
     -----
@@ -196,6 +208,7 @@ class LinearIndependenceResult:
     rank_columns: list[int] = field(default_factory=list)
     rank_determinant: str = ""
     reason: str = ""
+    interval_dps: int = 0
 
     @property
     def null_space(self) -> list[list[sp.Expr]]:
@@ -232,6 +245,8 @@ class LinearIndependenceResult:
                     "rigorous mpmath.iv enclosure computed at 60+ digits with outward rounding; "
                     "endpoints printed to 25 significant digits"
                 )
+                if self.interval_dps > 60:
+                    ev["interval_dps"] = self.interval_dps
         if self.status == "dependent":
             ev["coefficients"] = [sp.sstr(c) for c in self.coefficients]
             ev["residual_per_region"] = [sp.sstr(r) for r in self.residuals]
@@ -280,7 +295,29 @@ def _real_roots(p: sp.Expr, x: sp.Symbol, what: str, g: sp.Expr) -> list[sp.Expr
     poly = sp.Poly(p, x)
     if any(not c.is_number for c in poly.all_coeffs()):
         raise ValueError(f"functions: breakpoint {g} depends on symbols other than x")
-    return list(dict.fromkeys(sp.real_roots(poly)))
+    return _poly_real_roots(poly, what, g)
+
+
+def _poly_real_roots(poly: sp.Poly, what: str, g: sp.Expr) -> list[sp.Expr]:
+    """The distinct real roots of a polynomial with numeric coefficients, exactly.
+
+    Rational (or algebraic) coefficients: ``sympy.real_roots``. Other real constants (``pi``,
+    ``E``): only degree 1 is located (its root is ``-c0/c1``); higher degrees are refused.
+    """
+    coeffs = poly.all_coeffs()
+    if all(c.is_Rational or c.is_algebraic for c in coeffs):
+        try:
+            return list(dict.fromkeys(sp.real_roots(poly)))
+        except NotImplementedError:
+            pass
+    if poly.degree() <= 0:
+        return []
+    if poly.degree() == 1 and all(c.is_real for c in coeffs):
+        return [-coeffs[1] / coeffs[0]]
+    raise ValueError(
+        f"functions: cannot locate the {what} of {g} exactly (a polynomial of degree "
+        f"{poly.degree()} with coefficients that are not algebraic numbers)"
+    )
 
 
 def _real_zeros(g: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
@@ -303,8 +340,197 @@ def _poles(f: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
             if num.is_polynomial(x):
                 poly = sp.Poly(num, x)
                 if all(c.is_number for c in poly.all_coeffs()):
-                    out += sp.real_roots(poly)
+                    out += _poly_real_roots(poly, "poles", f)
     return out
+
+
+# ----------------------------------------------------------------------------- branches
+
+#: Functions analytic on the whole real line (applied to an argument analytic and finite there).
+_ANALYTIC_ON_R: tuple[Any, ...] = (sp.exp, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.tanh, sp.sech,
+                                   sp.erf, sp.erfc, sp.atan, sp.asinh)
+#: Periodic functions with real poles: the pole offset ``c`` (poles at ``c + k pi``).
+_PERIODIC_POLES: dict[Any, sp.Expr] = {sp.tan: sp.pi / 2, sp.sec: sp.pi / 2,
+                                       sp.cot: sp.S.Zero, sp.csc: sp.S.Zero}
+#: Inverse functions with real branch points: the ends of the open interval of arguments on
+#: which the real principal branch is analytic.
+_INVERSE_DOMAINS: dict[Any, tuple[sp.Expr, sp.Expr]] = {
+    sp.log: (sp.S.Zero, sp.oo), sp.asin: (sp.S.NegativeOne, sp.S.One),
+    sp.acos: (sp.S.NegativeOne, sp.S.One), sp.atanh: (sp.S.NegativeOne, sp.S.One),
+    sp.acosh: (sp.S.One, sp.oo),
+}
+#: Poles of a periodic function located on each side of 0 at most (closest first).
+_MAX_PERIODIC_CUTS = 8
+#: Poles of a periodic function are located within this distance of 0 (and always the
+#: closest one on each side).
+_PERIODIC_WINDOW = 16.0
+
+
+def _linear_coefficients(v: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
+    """``(c1, c0)`` with ``v = c1 x + c0``, both real constants, ``c1 != 0``; else ``None``."""
+    if not v.is_polynomial(x):
+        return None
+    poly = sp.Poly(v, x)
+    if poly.degree() != 1 or not all(c.is_number and c.is_real for c in poly.all_coeffs()):
+        return None
+    c1, c0 = poly.all_coeffs()
+    return c1, c0
+
+
+def _periodic_poles(node: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """The real poles of ``tan``/``cot``/``sec``/``csc`` of a linear argument nearest 0.
+
+    A linear argument ``c1 x + c0`` gives poles ``(c + k pi - c0)/c1`` for every integer k:
+    those within :data:`_PERIODIC_WINDOW` of 0 (at most :data:`_MAX_PERIODIC_CUTS` on each
+    side) and the closest one on each side. The regions beyond them still hold poles; they are
+    not shown analytic (:func:`_continuous_on`), so no dependence is certified there by
+    continuity.
+    """
+    coeffs = _linear_coefficients(node.args[0], x)
+    if coeffs is None:
+        return []
+    c1, c0 = coeffs
+    offset = _PERIODIC_POLES[node.func]
+    k0 = int(sp.floor((c0 - offset) / sp.pi))  # the pole of index k0 is nearest x = 0
+    span = _MAX_PERIODIC_CUTS + 2
+    poles = [(offset + k * sp.pi - c0) / c1 for k in range(k0 - span, k0 + span + 1)]
+    out: list[sp.Expr] = []
+    for side in (-1, 1):
+        mine = sorted((p for p in poles if side * float(p) > 0), key=lambda p: abs(float(p)))
+        out += [p for i, p in enumerate(mine[:_MAX_PERIODIC_CUTS])
+                if i == 0 or abs(float(p)) <= _PERIODIC_WINDOW]
+    return out
+
+
+def _branch_points(f: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """Where a composition with a multivalued or periodic function may jump or stop being
+    analytic: the real points where the argument of ``log``, ``asin``, ``acos``, ``atanh``,
+    ``acosh``, ``acot`` or of a non-integer power reaches an end of the function's domain
+    (when the argument is rational in ``x``; already positive arguments need none), and the
+    poles of ``tan``, ``cot``, ``sec``, ``csc`` of a linear argument nearest 0.
+
+    Points that cannot be located are not returned: such regions are then not shown
+    analytic, and :func:`vanishes_on_region` certifies no dependence there by continuity.
+    """
+    out: list[sp.Expr] = []
+
+    def at(w: sp.Expr, value: sp.Expr) -> None:
+        try:
+            out.extend(_real_zeros(w - value, x))
+        except ValueError:
+            pass  # not located: the regions around it are not shown analytic
+
+    for node in sp.preorder_traversal(f):
+        if not isinstance(node, sp.Expr) or x not in node.free_symbols:
+            continue
+        if node.func in _INVERSE_DOMAINS:
+            w = node.args[0]
+            lo, hi = _INVERSE_DOMAINS[node.func]
+            if lo == 0 and hi is sp.oo and w.is_positive:
+                continue
+            for end in (lo, hi):
+                if end.is_finite:
+                    at(w, end)
+        elif node.func is sp.acot:
+            at(node.args[0], sp.S.Zero)
+        elif node.func in _PERIODIC_POLES:
+            out.extend(_periodic_poles(node, x))
+        elif isinstance(node, sp.Pow) and not node.exp.is_integer:
+            base = node.base
+            if x in base.free_symbols and not base.is_positive and not (
+                    node.exp.is_positive and base.is_nonnegative):
+                at(base, sp.S.Zero)
+    return out
+
+
+def _sign_on(w: sp.Expr, x: sp.Symbol, region: Region) -> int | None:
+    """The sign of ``w`` on the whole region when it is provably constant and nonzero."""
+    if w.is_positive:
+        return 1
+    if w.is_negative:
+        return -1
+    try:
+        zeros = _real_zeros(w, x)
+    except ValueError:
+        return None
+    if any(region.contains(z) for z in zeros):
+        return None
+    value = sp.sympify(w).xreplace({x: region.sample})
+    if value.is_positive:
+        return 1
+    if value.is_negative:
+        return -1
+    return None
+
+
+def _continuous_on(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
+    """Whether ``g`` is provably finite and continuous on the open region, with the usual
+    derivative everywhere but at finitely many points.
+
+    Then ``g' = 0`` on the region makes ``g`` constant there. ``False`` means "not shown":
+    an unknown function, a periodic function with a pole inside (or an unbounded region), an
+    inverse function whose argument may leave its domain (``atan(tan(x))`` jumps where
+    ``tan`` has a pole), a denominator that may vanish.
+    """
+    memo: dict[sp.Expr, bool] = {}
+
+    def ok(e: sp.Expr) -> bool:
+        if e in memo:
+            return memo[e]
+        memo[e] = result = check(e)
+        return result
+
+    def check(e: sp.Expr) -> bool:
+        if x not in e.free_symbols:
+            return e.is_finite is not False
+        if e == x:
+            return True
+        if isinstance(e, sp.Add | sp.Mul):
+            return all(ok(a) for a in e.args)
+        if isinstance(e, sp.Pow):
+            base, ex = e.args
+            if x in ex.free_symbols:
+                return ok(base) and ok(ex) and _sign_on(base, x, region) == 1
+            if ex.is_integer and ex.is_nonnegative:
+                return ok(base)
+            if ex.is_integer:
+                return ok(base) and _sign_on(base, x, region) is not None
+            if _sign_on(base, x, region) == 1:
+                return ok(base)
+            if ex.is_positive and base.is_nonnegative:
+                try:  # continuous at the (finitely many) zeros of the base
+                    _real_zeros(base, x)
+                except ValueError:
+                    return False
+                return ok(base)
+            return False
+        if e.func in _ANALYTIC_ON_R:
+            return ok(e.args[0])
+        if e.func in _INVERSE_DOMAINS:
+            w = e.args[0]
+            lo, hi = _INVERSE_DOMAINS[e.func]
+            return ok(w) and all(_sign_on(w - end, x, region) == sign
+                                 for end, sign in ((lo, 1), (hi, -1)) if end.is_finite)
+        if e.func is sp.acot:
+            return ok(e.args[0]) and _sign_on(e.args[0], x, region) is not None
+        if e.func in _PERIODIC_POLES:
+            return ok(e.args[0]) and _periodic_pole_free(e, x, region)
+        return False
+
+    return ok(sp.sympify(g))
+
+
+def _periodic_pole_free(node: sp.Expr, x: sp.Symbol, region: Region) -> bool:
+    """Whether ``tan``/``cot``/``sec``/``csc`` of a linear argument has no pole in a bounded
+    region (exact comparison with the multiples of pi)."""
+    coeffs = _linear_coefficients(node.args[0], x)
+    if coeffs is None or not (region.lower.is_finite and region.upper.is_finite):
+        return False
+    ends = sorted((node.args[0].xreplace({x: region.lower}),
+                   node.args[0].xreplace({x: region.upper})), key=float)
+    offset = _PERIODIC_POLES[node.func]
+    k = sp.floor((ends[0] - offset) / sp.pi)
+    return bool(sp.Ge(offset + (k + 1) * sp.pi, ends[1]))
 
 
 def _rational_inside(lo: sp.Expr, hi: sp.Expr, frac: float, span: float = 4.0) -> sp.Rational:
@@ -377,6 +603,7 @@ def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Regio
         for g in _branch_args(f):
             zeros += _real_zeros(g, x)
         zeros += _poles(f, x)
+        zeros += _branch_points(f, x)
     cuts = sorted(dict.fromkeys(zeros), key=lambda z: (float(z), sp.sstr(z)))
     bounds = [sp.S.NegativeInfinity, *cuts, sp.S.Infinity]
     return [
@@ -439,243 +666,6 @@ def restrict_to_region(expr: sp.Expr, x: sp.Symbol, point: sp.Rational) -> sp.Ex
     while out.has(*_BRANCHING):
         out = out.replace(lambda e: isinstance(e, _BRANCHING), branch)
     return out
-
-
-# ----------------------------------------------------------------------------- intervals
-
-
-class _NotEvaluable(Exception):
-    pass
-
-
-#: Above this argument erf/erfc use the Laplace continued fraction, below the Taylor series.
-_ERF_SWITCH = 3
-
-
-def _iv_erfc_cf(t: Any) -> Any:
-    """Enclosure of erfc(t) for a point interval t ≥ 3 by the Laplace continued fraction.
-
-    ``√π e^{t²} erfc(t) = 1/(t + (1/2)/(t + 1/(t + (3/2)/(t + ...))))``; all partial
-    numerators are positive, so successive convergents lie on alternate sides of the value
-    and their hull encloses it. The relative width shrinks geometrically in the depth.
-    """
-    depth = 12 + int(4 * iv.dps / max(float(t.a), 1.0))
-    convergents = []
-    for d in (depth, depth + 1):
-        tail = t
-        for k in range(d, 0, -1):
-            tail = t + iv.mpf(k) / 2 / tail
-        convergents.append(1 / tail)
-    lo = min(convergents[0].a, convergents[1].a)
-    hi = max(convergents[0].b, convergents[1].b)
-    return iv.mpf([lo, hi]) * iv.exp(-t * t) / iv.sqrt(iv.pi)
-
-
-def _iv_erf_series(z: Any) -> Any:
-    """erf on an interval by its alternating Taylor series with an explicit tail bound.
-
-    erf(z) = 2/√π Σ (-1)^n z^(2n+1) / (n! (2n+1)); once n > z², the terms decrease in
-    absolute value and the tail is bounded by the first omitted term.
-    """
-    zmax = float(abs(z).b)
-    old = iv.dps
-    iv.dps = old + int(zmax**2 / 2.3) + 10
-    try:
-        total, term, n = iv.mpf(0), z, 0
-        z2 = z * z
-        eps = mpmath.mpf(10) ** (-(old + 10))
-        while True:
-            total += term / (2 * n + 1)
-            n += 1
-            term = -term * z2 / n
-            bound = mpmath.mpf(abs(term / (2 * n + 1)).b)
-            if n > zmax**2 + 1 and bound < eps:
-                break
-        total += iv.mpf([-bound, bound])
-        return 2 / iv.sqrt(iv.pi) * total
-    finally:
-        iv.dps = old
-
-
-def _erfc_point(t: Any) -> Any:
-    if float(t.a) >= _ERF_SWITCH:
-        return _iv_erfc_cf(t)
-    if float(t.b) <= -_ERF_SWITCH:
-        return 2 - _iv_erfc_cf(-t)
-    return 1 - _iv_erf_series(t)
-
-
-def _iv_erf(z: Any) -> Any:
-    """A rigorous enclosure of erf on an interval, tight over the whole real line.
-
-    Taylor series with a tail bound for ``|z| < 3``, the Laplace continued fraction of erfc
-    beyond (so the distance of erf to ±1 is enclosed with small *relative* error, however
-    large the argument). An interval straddling ±3 is split there.
-    """
-    if float(z.a) >= _ERF_SWITCH:
-        return 1 - _iv_erfc_cf(z)
-    if float(z.b) <= -_ERF_SWITCH:
-        return _iv_erfc_cf(-z) - 1
-    if float(abs(z).b) > _ERF_SWITCH + 1:
-        raise _NotEvaluable("erf argument interval straddles the series and fraction ranges")
-    return _iv_erf_series(z)
-
-
-def _iv_erfc(z: Any) -> Any:
-    """A rigorous enclosure of erfc with small relative error for large z."""
-    if float(abs(z).b) > _ERF_SWITCH + 1 and float(z.a) < _ERF_SWITCH < float(z.b):
-        raise _NotEvaluable("erfc argument interval straddles the series and fraction ranges")
-    return _erfc_point(z)
-
-
-def _erf_plus_one(e: sp.Expr) -> sp.Expr:
-    """Rewrite ``1 + erf(t)`` as ``erfc(-t)`` (and ``1 - erf(t)`` as ``erfc(t)``) so that the
-    interval enclosure keeps its relative precision where erf is close to ∓1."""
-    def fix(add: sp.Expr) -> sp.Expr:
-        if not isinstance(add, sp.Add):
-            return add
-        ones = [a for a in add.args if a == 1 or a == -1]
-        erfs = [a for a in add.args if isinstance(a, sp.erf) or
-                (isinstance(a, sp.Mul) and a.args[0] == -1 and len(a.args) == 2
-                 and isinstance(a.args[1], sp.erf))]
-        if len(ones) != 1 or len(erfs) != 1:
-            return add
-        one, er = ones[0], erfs[0]
-        rest = [a for a in add.args if a is not one and a is not er]
-        if one == 1 and isinstance(er, sp.erf):
-            new = sp.erfc(-er.args[0])
-        elif one == 1:
-            new = sp.erfc(er.args[1].args[0])
-        else:
-            return add
-        return sp.Add(new, *rest, evaluate=False)
-    return e.replace(lambda n: isinstance(n, sp.Add), fix)
-
-
-def interval_value(value: sp.Expr) -> Any:
-    """A rigorous ``mpmath.iv`` enclosure of a constant SymPy expression (current ``iv.dps``).
-
-    Parameters
-    ----------
-    value : sympy.Expr
-        A constant (no free symbols) built from rationals, ``pi``, ``E``, ``exp``, ``log``,
-        ``tanh``, ``erf``/``erfc``, powers and arithmetic.
-
-    Returns
-    -------
-    mpmath.iv.mpf
-        An interval that contains the exact value (outward rounding).
-
-    Notes
-    -----
-    ``erf`` and ``erfc`` are enclosed by their series for small arguments and by the
-    asymptotic tail bound for large ones, so the enclosure stays tight over the whole range
-    (``erfc(30)`` is separated from 0).
-
-    See Also
-    --------
-    decide_linear_independence : uses it for non-rational determinants.
-
-    Examples
-    --------
-    >>> 0 in interval_value(sp.tanh(sp.Rational(1, 2)) - sp.Rational(1, 2))
-    False
-    >>> interval_value(sp.erfc(sp.Integer(30))).a > 0  # erfc(30) ≈ 2.56e-393
-    True
-    """
-    return _interval_value(sp.sympify(value), {})
-
-
-def _interval_value(e: sp.Expr, cache: dict[sp.Expr, Any]) -> Any:
-    if e in cache:
-        return cache[e]
-    out = _interval_node(e, cache)
-    cache[e] = out
-    return out
-
-
-def _interval_node(e: sp.Expr, cache: dict[sp.Expr, Any]) -> Any:
-    def interval_value(a: sp.Expr) -> Any:
-        return _interval_value(a, cache)
-
-    if e.is_Rational:
-        return iv.mpf(int(e.p)) / int(e.q)
-    if e is sp.pi:
-        return iv.pi
-    if e is sp.E:
-        return iv.e
-    if isinstance(e, sp.Add):
-        total = iv.mpf(0)
-        for a in e.args:
-            total += interval_value(a)
-        return total
-    if isinstance(e, sp.Mul):
-        prod = iv.mpf(1)
-        for a in e.args:
-            prod *= interval_value(a)
-        return prod
-    if isinstance(e, sp.Pow):
-        base = interval_value(e.base)
-        if e.exp.is_Integer:
-            k = int(e.exp)
-            return base**k if k >= 0 else 1 / base ** (-k)
-        if e.exp == sp.Rational(1, 2):
-            return iv.sqrt(base)
-        return iv.exp(interval_value(e.exp) * iv.log(base))
-    unary = {
-        sp.exp: iv.exp,
-        sp.log: iv.log,
-        sp.erf: _iv_erf,
-        sp.erfc: _iv_erfc,
-        sp.sin: iv.sin,
-        sp.cos: iv.cos,
-    }
-    if e.func in unary:
-        return unary[e.func](interval_value(e.args[0]))
-    if e.func in (sp.tanh, sp.sinh, sp.cosh):
-        return interval_value(e.rewrite(sp.exp))
-    raise _NotEvaluable(f"no interval rule for {e.func}")
-
-
-def _interval_det(rows: list[list[Any]]) -> Any:
-    a = [list(r) for r in rows]
-    n = len(a)
-    det = iv.mpf(1)
-    for col in range(n):
-        piv = max(range(col, n), key=lambda r: (abs(a[r][col].mid), -r))
-        if 0 in a[piv][col]:
-            return iv.mpf([-mpmath.inf, mpmath.inf])
-        if piv != col:
-            a[col], a[piv] = a[piv], a[col]
-            det = -det
-        det *= a[col][col]
-        for r in range(col + 1, n):
-            factor = a[r][col] / a[col][col]
-            for c in range(col + 1, n):
-                a[r][c] -= factor * a[col][c]
-    return det
-
-
-def _exact_det(entries: list[list[sp.Expr]], dps: int) -> tuple[sp.Rational | None, Any]:
-    """Exact rational determinant, or else an interval enclosure (None if not evaluable)."""
-    if all(e.is_Rational for row in entries for e in row):
-        dm = DomainMatrix([[QQ(int(e.p), int(e.q)) for e in row] for row in entries],
-                          (len(entries), len(entries)), QQ)
-        return sp.Rational(dm.det()), None
-    old = iv.dps
-    try:
-        iv.dps = dps
-        cache: dict[sp.Expr, Any] = {}
-        rows = [[_interval_value(_erf_plus_one(e), cache) for e in row] for row in entries]
-        return None, _interval_det(rows)
-    except (_NotEvaluable, ZeroDivisionError, mpmath.libmp.NoConvergence):
-        return None, None
-    finally:
-        iv.dps = old
-
-
-def _interval_text(enclosure: Any) -> tuple[str, str]:
-    return (mpmath.nstr(mpmath.mpf(enclosure.a), 25), mpmath.nstr(mpmath.mpf(enclosure.b), 25))
 
 
 # ----------------------------------------------------------------------------- input
@@ -762,13 +752,13 @@ def _value_matrix(evaluators: list[Callable[[Any], Any]], points: list[tuple[sp.
     return out
 
 
-def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], list[list[float]]]:
-    """Gauss-Jordan elimination with row pivoting in plain Python floats.
+def _elimination(rows: list[list[Any]], tol: Any) -> tuple[list[int], list[int], list[list[Any]]]:
+    """Gauss-Jordan elimination with row pivoting, pivots above ``tol`` in absolute value.
 
     Returns the pivot columns (the lexicographically first numerically independent columns),
     the pivot rows chosen for them, and the reduced rows (row i belongs to pivot column i).
-    Plain IEEE double arithmetic in CPython (no BLAS, no SIMD, no fused multiply-add), so
-    the result is the same on every machine.
+    Pure Python arithmetic on the entries as given (floats or mpmath numbers), so the
+    result is the same on every machine.
     """
     a = [list(r) for r in rows]
     m = len(a)
@@ -781,14 +771,14 @@ def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], l
         if r == m:
             break
         best = max(range(r, m), key=lambda i: (abs(a[i][c]), -row_ids[i]))
-        if abs(a[best][c]) <= _PIVOT_TOL:
+        if abs(a[best][c]) <= tol:
             continue
         a[r], a[best] = a[best], a[r]
         row_ids[r], row_ids[best] = row_ids[best], row_ids[r]
         piv = a[r][c]
         a[r] = [v / piv for v in a[r]]
         for i in range(m):
-            if i != r and a[i][c] != 0.0:
+            if i != r and a[i][c] != 0:
                 f = a[i][c]
                 ai, ar = a[i], a[r]
                 a[i] = [ai[j] - f * ar[j] for j in range(n)]
@@ -796,6 +786,18 @@ def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], l
         pivot_rows.append(row_ids[r])
         r += 1
     return pivots, pivot_rows, a[:r]
+
+
+def _float_elimination(rows: list[list[float]]) -> tuple[list[int], list[int], list[list[float]]]:
+    """:func:`_elimination` in plain IEEE double arithmetic in CPython (no BLAS, no SIMD, no
+    fused multiply-add), pivot threshold :data:`_PIVOT_TOL`."""
+    return _elimination(rows, _PIVOT_TOL)
+
+
+def _mp_elimination(rows: list[list[Any]]) -> tuple[list[int], list[int], list[list[Any]]]:
+    """:func:`_elimination` in mpmath at the working precision, pivot threshold
+    :data:`_PRECISE_PIVOT_TOL`."""
+    return _elimination(rows, _PRECISE_PIVOT_TOL)
 
 
 def _rational_guess(v: float) -> sp.Rational | None:
@@ -879,13 +881,36 @@ def _canonical_rows(rows: tuple[tuple[sp.Expr, ...], ...]) -> tuple[tuple[sp.Exp
 # ----------------------------------------------------------------------------- zero tests
 
 
-def _screen(g: sp.Expr, x: sp.Symbol, point: sp.Rational) -> bool:
-    """Cheap numerical screen: is ``g(point)`` numerically 0 (30 digits)?"""
-    try:
-        val = complex(sp.N(g.subs(x, point), 30))
-    except (TypeError, ValueError):
-        return True  # cannot screen; let the exact tests decide
-    return abs(val) <= 1e-20
+def _screen(g: sp.Expr, x: sp.Symbol, region: Region,
+            terms: Sequence[sp.Expr] | None = None) -> bool:
+    """Cheap numerical screen: is ``g`` numerically 0 at points of the region?
+
+    The points: the region's sample, two more, and three on the slope of every steep ridge
+    function (:func:`_feature_points`), where saturated functions still differ.
+
+    At each point the terms of ``g`` are evaluated at 40 digits; ``g`` passes there when the
+    sum is below ``1e-25`` times the largest term (or everything is 0). A point where a term
+    cannot be evaluated tells nothing. Only a filter before the exact tests: a function that
+    is small everywhere (a saturated ``tanh(100 x)``) is not mistaken for 0, and a point where
+    every term vanishes (x = 0 for ``tanh(a x) tanh(c x)``) does not decide alone.
+    """
+    if terms is None:
+        terms = sp.Add.make_args(sp.sympify(g))
+    points = [region.sample, _rational_inside(region.lower, region.upper, 0.3),
+              _rational_inside(region.lower, region.upper, 0.8),
+              *(p for p, _ in _feature_points(terms, x, [region], (-0.3, 0.2, 0.9)))]
+    for point in points:
+        try:
+            with mpmath.workdps(40):
+                vals = [sp.N(t.xreplace({x: point}), 40)._to_mpmath(mpmath.mp.prec)
+                        for t in terms]
+                if not all(mpmath.isfinite(v) for v in vals):
+                    continue
+                if abs(mpmath.fsum(vals)) > mpmath.mpf(10) ** -25 * max(abs(v) for v in vals):
+                    return False
+        except (TypeError, ValueError, ZeroDivisionError, AttributeError):
+            continue  # cannot screen here; let the other points or the exact tests decide
+    return True
 
 
 def _simplifies_to_zero(g: sp.Expr) -> bool:
@@ -913,7 +938,8 @@ def _constant_is_zero(c: sp.Expr, x: sp.Symbol, region: Region, g: sp.Expr) -> b
     return False
 
 
-def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
+def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region, *,
+                       terms: Sequence[sp.Expr] | None = None) -> bool:
     """Decide soundly whether the analytic expression ``g`` is identically 0 on ``region``.
 
     ``False`` means "not shown", never "shown non-zero".
@@ -931,17 +957,33 @@ def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
         The variable.
     region : Region
         The open interval.
+    terms : sequence of sympy.Expr, optional
+        The summands of ``g`` as the caller formed them (the terms ``c_i f_i`` of a
+        combination); the numerical screen measures ``g`` against them, so a combination
+        that is small only because its functions are (saturated) is not taken for 0.
+        Default: the summands of ``g`` after SymPy's own flattening.
 
     Returns
     -------
     bool
         ``True`` only when one of the exact routes shows :math:`g \\equiv 0` on the region.
 
+    Raises
+    ------
+    ValueError
+        If a point where ``g`` may jump (a root of a denominator or of a branch argument)
+        cannot be located exactly.
+
     Notes
     -----
-    A 30-digit screen at the region's sample point rejects non-zero expressions cheaply.
-    The derivative route is sound: :math:`g' \\equiv 0` on an open interval makes :math:`g`
-    constant there, and the constant is shown to be 0 exactly.
+    A 40-digit screen at three points of the region (relative to the terms) rejects
+    non-zero expressions cheaply. The derivative route is sound: it is taken only when
+    :math:`g` is shown continuous on the region (:func:`_continuous_on`: every inverse
+    function's argument stays inside its domain, no periodic pole, no vanishing
+    denominator), so :math:`g' \\equiv 0` on the open interval makes :math:`g` constant
+    there, and the constant is shown to be 0 exactly. ``atan(tan(x/10)) - x/10`` has
+    :math:`g' = 0` but jumps at the poles of ``tan``: not shown to vanish on a region that
+    holds a pole.
 
     See Also
     --------
@@ -959,10 +1001,12 @@ def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
     True
     """
     g = sp.sympify(g)
-    if not _screen(g, x, region.sample):
+    if not _screen(g, x, region, terms):
         return False
     if _simplifies_to_zero(g):
         return True
+    if not _continuous_on(g, x, region):
+        return False  # g' = 0 would not make g constant on the region
     dg = sp.diff(g, x)
     if _simplifies_to_zero(dg):
         return _constant_is_zero(g.subs(x, region.sample), x, region, g)
@@ -973,7 +1017,8 @@ def vanishes_on_region(g: sp.Expr, x: sp.Symbol, region: Region) -> bool:
 
 
 def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: int = 60,
-                               max_certificates: int = 50) -> LinearIndependenceResult:
+                               max_certificates: int = 50,
+                               timeout: float | None = None) -> LinearIndependenceResult:
     """Decide whether ``functions`` are linearly independent for almost every real ``x``.
 
     Parameters
@@ -990,6 +1035,9 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
     max_certificates : int
         Verify at most this many null-space basis vectors (1 to 50); with fewer than the
         nullity the basis is reported as incomplete.
+    timeout : float, optional
+        Wall-clock limit in seconds (default none); when it runs out the result is
+        ``inconclusive`` with the reason.
 
     Returns
     -------
@@ -1029,12 +1077,39 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
         raise ValueError(
             f"max_certificates must be an integer in [1, 50], got {max_certificates!r}"
         )
+    if timeout is not None and not (isinstance(timeout, int | float)
+                                    and not isinstance(timeout, bool) and timeout > 0):
+        raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
     fs = _check_input(functions, x)
+    try:
+        with time_limit(timeout):
+            return _decide(fs, x, dps, max_certificates)
+    except TimeLimitExceeded as exc:
+        return LinearIndependenceResult("inconclusive", fs, x, reason=f"{exc} (timeout)")
+
+
+def _decide(fs: list[sp.Expr], x: sp.Symbol, dps: int,
+            max_certificates: int) -> LinearIndependenceResult:
     regions = activation_regions(fs, x)
     branches = [[restrict_to_region(f, x, r.sample) for f in fs] for r in regions]
     evaluators = _mp_evaluators(branches, x)
-    for span in _SPANS:
-        result = _decide_once(fs, x, regions, branches, evaluators, span, dps, max_certificates)
+    n = len(fs)
+    result = LinearIndependenceResult("inconclusive", fs, x, regions)
+    for attempt in range(len(_SPANS) + 2):
+        check_time()
+        if attempt < len(_SPANS):
+            points = _candidate_points(regions, n + 3, _SPANS[attempt])
+        elif attempt == len(_SPANS):
+            # the fixed symmetric rule found nothing: scattered points (an even family takes
+            # equal values at +p and -p) and points on the steep slopes of ridge functions
+            points = [*_scattered_points(regions, 2 * n + 3),
+                      *_scattered_points(regions, n + 3, span=1.0),
+                      *_feature_points(fs, x, regions)]
+            points = list(dict((p, (p, i)) for p, i in points).values())
+        again = _decide_once(fs, x, regions, branches, evaluators, points, dps,
+                             max_certificates, precise=attempt > len(_SPANS))
+        if attempt == 0 or again.status != "inconclusive":
+            result = again
         if result.status != "inconclusive":
             break
     return result
@@ -1042,7 +1117,64 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
 
 #: Half-widths of the sampling window on unbounded regions, tried in turn (a narrower window
 #: avoids entries that differ by hundreds of orders of magnitude, e.g. GELU far in its tails).
+#: Then, if neither decides, scattered and feature points in float arithmetic, and last the
+#: same points with the elimination at :data:`_PRECISE_DPS` digits (ill-conditioned families
+#: such as tanh with k = 4 atoms).
 _SPANS: tuple[float, ...] = (4.0, 1.0)
+#: Digits of the values and of the elimination in the precise attempt.
+_PRECISE_DPS = 120
+#: Relative pivot threshold of the precise elimination.
+_PRECISE_PIVOT_TOL = mpmath.mpf(10) ** -90
+#: The golden-ratio rule of the scattered points (fractions ``k * phi mod 1``).
+_GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def _scattered_points(regions: list[Region], per_region: int,
+                      span: float = 4.0) -> list[tuple[sp.Rational, int]]:
+    """``per_region`` points per region at the fractions ``(k + 1) phi mod 1`` of its window:
+    irregular and asymmetric (no point is the mirror image of another about 0)."""
+    pts: list[tuple[sp.Rational, int]] = []
+    for idx, reg in enumerate(regions):
+        lo, hi = reg.lower, reg.upper
+        a = float(lo) if lo.is_finite else (float(hi) - span if hi.is_finite else -span)
+        b = float(hi) if hi.is_finite else (float(lo) + span if lo.is_finite else span)
+        for k in range(per_region):
+            frac = 0.02 + 0.96 * (((k + 1) * _GOLDEN) % 1.0)
+            p = sp.Rational(round((a + frac * (b - a)) * 2**12), 2**12)
+            if not reg.contains(p):
+                p = _rational_inside(lo, hi, frac, span)
+            if all(p != q for q, _ in pts):
+                pts.append((p, idx))
+    return pts
+
+
+#: Offsets (in widths) of the points placed on the slope of a steep ridge function.
+_SLOPE_OFFSETS = (-2.6, -1.4, -0.7, -0.3, -0.1, 0.05, 0.2, 0.45, 0.9, 1.7, 3.1)
+
+
+def _feature_points(fs: Sequence[sp.Expr], x: sp.Symbol, regions: list[Region],
+                    offsets: Sequence[float] = _SLOPE_OFFSETS) -> list[tuple[sp.Rational, int]]:
+    """Points where steep ridge functions vary: around the zero ``-c0/c1`` of every linear
+    argument ``c1 x + c0`` with ``|c1| > 4`` of ``tanh``, ``erf``, ``exp``, ... (``tanh(100
+    x)`` is saturated, to many digits, at every point of the fixed rule)."""
+    centres: dict[tuple[float, float], None] = {}
+    for f in fs:
+        for node in sp.preorder_traversal(f):
+            if isinstance(node, sp.Function) and len(node.args) == 1 and (
+                    node.func in _ANALYTIC_ON_R or node.func in _PERIODIC_POLES):
+                coeffs = _linear_coefficients(node.args[0], x)
+                if coeffs is not None and abs(float(coeffs[0])) > 4:
+                    c1, c0 = (float(c) for c in coeffs)
+                    centres[(-c0 / c1, 1 / abs(c1))] = None
+    pts: list[tuple[sp.Rational, int]] = []
+    for centre, width in sorted(centres)[:16]:
+        for off in offsets:
+            target = centre + off * width
+            p = sp.Rational(round(target * 2**20), 2**20)
+            idx = next((i for i, r in enumerate(regions) if r.contains(p)), None)
+            if idx is not None and all(p != q for q, _ in pts):
+                pts.append((p, idx))
+    return pts
 
 
 def _is_rational_family(branches: list[list[sp.Expr]], x: sp.Symbol) -> bool:
@@ -1076,16 +1208,29 @@ def _identify(v: Any) -> sp.Expr | None:
 
 def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
                  branches: list[list[sp.Expr]], evaluators: list[Callable[[Any], Any]],
-                 span: float, dps: int, max_certificates: int) -> LinearIndependenceResult:
+                 points: list[tuple[sp.Rational, int]], dps: int, max_certificates: int,
+                 precise: bool = False) -> LinearIndependenceResult:
     n = len(fs)
-    points = _candidate_points(regions, n + 3, span)
-    mp_rows = _value_matrix(evaluators, points)
-    frows = [[float(v) for v in row] for row in mp_rows]
-    scale = [max(max(abs(row[i]) for row in frows), 1e-300) for i in range(n)]
-    scaled = [[row[i] / scale[i] for i in range(n)] for row in frows]
-    pivots, pivot_rows, reduced = _float_elimination(scaled)
+    if precise:
+        mp_rows = _value_matrix(evaluators, points, dps=_PRECISE_DPS)
+        with mpmath.workdps(_PRECISE_DPS):
+            mscale = [max(max(abs(row[i]) for row in mp_rows), mpmath.mpf(10) ** -300)
+                      for i in range(n)]
+            pivots, pivot_rows, mreduced = _mp_elimination(
+                [[row[i] / mscale[i] for i in range(n)] for row in mp_rows])
+            reduced = [[float(v) for v in row] for row in mreduced]
+            scale = [float(v) for v in mscale]
+    else:
+        mp_rows = _value_matrix(evaluators, points)
+        frows = [[float(v) for v in row] for row in mp_rows]
+        scale = [max(max(abs(row[i]) for row in frows), 1e-300) for i in range(n)]
+        scaled = [[row[i] / scale[i] for i in range(n)] for row in frows]
+        pivots, pivot_rows, reduced = _float_elimination(scaled)
+    check_time()
     rank = len(pivots)
     result = LinearIndependenceResult("inconclusive", fs, x, regions, numerical_rank=rank)
+    if precise:
+        dps = max(dps, 2 * _PRECISE_DPS)
 
     def exact_rows(idx: Sequence[int], cols: Sequence[int]) -> list[list[sp.Expr]]:
         return [[sp.sympify(branches[points[k][1]][i]).xreplace({x: points[k][0]})
@@ -1093,7 +1238,13 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
 
     def certify_minor() -> tuple[list[sp.Rational], str] | None:
         chosen = sorted(pivot_rows, key=lambda k: points[k][0])
-        det, enclosure = _exact_det(exact_rows(chosen, pivots), dps)
+        entries = exact_rows(chosen, pivots)
+        det, enclosure = _exact_det(entries, dps)
+        if precise and enclosure is not None and 0 in enclosure and 2 * dps <= 500:
+            det, enclosure = _exact_det(entries, 2 * dps)  # ill-conditioned: more digits
+            result.interval_dps = 2 * dps
+        elif enclosure is not None:
+            result.interval_dps = dps
         pts = [points[k][0] for k in chosen]
         if det is not None and det != 0:
             result.determinant = det if rank == n else None
@@ -1130,6 +1281,7 @@ def _decide_once(fs: list[sp.Expr], x: sp.Symbol, regions: list[Region],
         return span_rank["rank"] >= n - rank
 
     def attempt(v: list[sp.Expr] | None) -> bool:
+        check_time()
         if v is None or all(c == 0 for c in v) or not _verify_vector(v, branches, x, regions):
             return False
         verified.append(v)
@@ -1230,8 +1382,8 @@ def _high_precision_vector(f: int, n: int, pivots: list[int],
 def _verify_vector(v: Sequence[sp.Expr], branches: list[list[sp.Expr]], x: sp.Symbol,
                    regions: list[Region]) -> bool:
     for fs, reg in zip(branches, regions, strict=True):
-        comb = sp.Add(*[c * f for c, f in zip(v, fs, strict=True) if c != 0])
-        if not vanishes_on_region(comb, x, reg):
+        terms = [c * f for c, f in zip(v, fs, strict=True) if c != 0]
+        if not vanishes_on_region(sp.Add(*terms), x, reg, terms=terms):
             return False
     return True
 
@@ -1279,7 +1431,7 @@ def verify_certificate(result: LinearIndependenceResult, dps: int = 80) -> bool:
             return sp.Matrix(m).det(method="bareiss") == result.determinant != 0
         old = iv.dps
         try:
-            iv.dps = dps
+            iv.dps = max(dps, result.interval_dps + 20)
             return 0 not in _interval_det([[interval_value(_erf_plus_one(e)) for e in row]
                                            for row in m])
         finally:
@@ -1291,10 +1443,11 @@ def verify_certificate(result: LinearIndependenceResult, dps: int = 80) -> bool:
         for vec in result.null_space:
             if all(c == 0 for c in vec):
                 return False
-            comb = sp.Add(*[c * sp.sympify(f) for c, f in
-                            zip(vec, result.functions, strict=True)])
-            if not all(vanishes_on_region(restrict_to_region(comb, x, r.sample), x, r)
-                       for r in regions):
-                return False
+            terms = [c * sp.sympify(f) for c, f in zip(vec, result.functions, strict=True)]
+            for r in regions:
+                here = [restrict_to_region(t, x, r.sample) for t in terms]
+                if not vanishes_on_region(restrict_to_region(sp.Add(*terms), x, r.sample), x,
+                                          r, terms=here):
+                    return False
         return True
     return False

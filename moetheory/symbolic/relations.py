@@ -112,14 +112,16 @@ Scope = Any  # "all" | {"min": m} | {"min": m, "and": [...]} | list[int]
 # --------------------------------------------------------------------------------------------
 # results
 # --------------------------------------------------------------------------------------------
-def _scope_text(scope: Scope) -> str:
-    """``"all"`` → "every d ≥ 1", ``{"min": 2}`` → "every d ≥ 2", ``[1, 2]`` → "d = 1, 2"."""
+def _scope_text(scope: Scope, latex: bool = False) -> str:
+    """``"all"`` → "every d ≥ 1", ``{"min": 2}`` → "every d ≥ 2", ``[1, 2]`` → "d = 1, 2"
+    (with ``latex``, each formula in ``$…$``; the atlas's cells use that form)."""
+    m, ge = ("$", "\\ge") if latex else ("", ">=")
     if scope == "all":
-        return "every d >= 1"
+        return f"every {m}d {ge} 1{m}"
     if isinstance(scope, dict):
-        extra = f" and d = {', '.join(map(str, scope['and']))}" if scope.get("and") else ""
-        return f"every d >= {scope['min']}{extra}"
-    return "d = " + ", ".join(map(str, scope)) if scope else "no dimension"
+        extra = f" and {m}d = {', '.join(map(str, scope['and']))}{m}" if scope.get("and") else ""
+        return f"every {m}d {ge} {scope['min']}{m}{extra}"
+    return f"{m}d = " + ", ".join(map(str, scope)) + m if scope else "no dimension"
 
 
 def _scope_latex(scope: Scope) -> str:
@@ -418,15 +420,7 @@ class RelationsResult:
     @property
     def summary(self) -> str:
         """One line a reader can act on."""
-        k = self.order
-        where = _scope_text(self.scope["d"])
-        if self.statement["kind"] == "relations":
-            n = len(self.generators)
-            return (f"{n} generator{'s' if n != 1 else ''} of the linear relations of order "
-                    f"<= {k} among the derivatives of H (relations in {where})")
-        if self.verdict is Verdict.PROVED:
-            return f"no linear relation of order <= {k} among the derivatives of H ({where})"
-        return f"no relation of order <= {k} found, not proved: {self.reason}"
+        return _summary(self, latex=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form: verdict, statement, scope, relations, dimensions.
@@ -464,11 +458,11 @@ class RelationsResult:
         """
         return Outcome(self.verdict, self.summary, self.to_dict(),
                        derivation=self._repr_markdown_(),
-                       summary_latex=_latex_summary(self))
+                       summary_latex=_summary(self, latex=True))
 
     def _repr_markdown_(self) -> str:
         k = self.order
-        lines = [f"**{self.verdict.value}**: {_latex_summary(self)}", ""]
+        lines = [f"**{self.verdict.value}**: {_summary(self, latex=True)}", ""]
         if self.h_latex:
             lines += [f"${self.h_latex}$ (router {self.router}, expert {self.expert}).", ""]
         if self.relations:
@@ -489,16 +483,22 @@ class RelationsResult:
         return "\n".join(lines)
 
 
-def _latex_summary(res: RelationsResult) -> str:
+def _summary(res: RelationsResult, latex: bool) -> str:
+    """The one-line summary, in plain text or with LaTeX maths."""
     k = res.order
-    where = _scope_latex(res.scope["d"])
+    if latex:
+        where = _scope_latex(res.scope["d"])
+        order, derivatives = f"$\\le {k}$", "the $\\partial^\\alpha H$"
+    else:
+        where = _scope_text(res.scope["d"])
+        order, derivatives = f"<= {k}", "the derivatives of H"
     if res.statement["kind"] == "relations":
         n = len(res.generators)
         return (f"{n} generator{'s' if n != 1 else ''} of the linear relations of order "
-                f"$\\le {k}$ among the $\\partial^\\alpha H$ (relations in {where})")
+                f"{order} among {derivatives} (relations in {where})")
     if res.verdict is Verdict.PROVED:
-        return f"no linear relation of order $\\le {k}$ among the $\\partial^\\alpha H$ ({where})"
-    return f"no relation of order $\\le {k}$ found, not proved: {res.reason}"
+        return f"no linear relation of order {order} among {derivatives} ({where})"
+    return f"no relation of order {order} found, not proved: {res.reason}"
 
 
 # --------------------------------------------------------------------------------------------

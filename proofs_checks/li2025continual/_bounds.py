@@ -13,15 +13,19 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Reading
-from moetheory.continual import CLConfig, ground_truth_unit, simulate
+from moetheory.continual import CLConfig, CLResult, ground_truth_unit, simulate
 from moetheory.continual import theory as th
+from moetheory.continual.simulator import simulate_many
 from moetheory.stats import at_most, mean_ci, stable_tree
+from proofs_checks.li2025continual._flags import ALTERNATIVE_FLAGS, flag_configs
 from proofs_checks.li2025continual._montecarlo import _tol, _verdicts
 from proofs_checks.li2025continual._simulation import _seed
 
 __all__ = [
     "_DATA", "_DATA_TEXT", "_THM1_REGIMES", "_THM2", "_bound", "_bound_reading", "_forgetting_ts",
-    "_frozen_tol", "_horizons", "_r_value", "_run_text", "_runs", "_simulate", "_thm1_derivation",
+    "_frozen_tol", "_horizons", "_r_value", "_run_text", "_runs", "_simulate", "_simulate_flags",
+    "_simulate_paired",
+    "_thm1_derivation",
 ]
 
 
@@ -70,13 +74,49 @@ def _simulate(ctx: CheckContext, stream: int, T: int | None = None, **kw: Any): 
     return cfg, simulate(cfg, replicates=reps, seed=_seed(ctx, stream))
 
 
-def _runs(ctx: CheckContext, regimes: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """One simulation per (regime, data reading), plus the authors' code reading for M > N."""
+def _simulate_flags(
+    ctx: CheckContext, stream: int, T: int | None = None, **kw: Any
+) -> tuple[CLConfig, CLResult, dict[str, CLResult]]:
+    """:func:`_simulate`'s run (the same bits) and, stacked on the same data, the runs under
+    the other readings of Algorithm 1's flags (:mod:`._flags`), by flag reading."""
+    T = T or (1000 if ctx.full else 200)
+    reps = 500 if ctx.full else 200
+    cfg = CLConfig(T=T, **kw)
+    res = simulate_many([cfg, *flag_configs(cfg)], reps, _seed(ctx, stream))
+    return cfg, res[0], dict(zip(ALTERNATIVE_FLAGS, res[1:], strict=True))
+
+
+def _simulate_paired(
+    ctx: CheckContext, stream: int, T: int | None = None, **kw: Any
+) -> tuple[CLConfig, CLResult, CLResult, dict[str, CLResult]]:
+    """:func:`_simulate`'s run (the same bits), the single expert (``M = 1``) and the runs
+    under the other readings of Algorithm 1's flags, by flag reading: stacked in one
+    simulator call, so all see the same pools, tasks and features."""
+    T = T or (1000 if ctx.full else 200)
+    reps = 500 if ctx.full else 200
+    cfg = CLConfig(T=T, **kw)
+    res = simulate_many([cfg, cfg.replace(M=1), *flag_configs(cfg)], reps, _seed(ctx, stream))
+    return cfg, res[0], res[1], dict(zip(ALTERNATIVE_FLAGS, res[2:], strict=True))
+
+
+def _runs(
+    ctx: CheckContext, regimes: dict[str, dict[str, Any]], flags: dict[str, CLResult] | None = None
+) -> dict[str, Any]:
+    """One simulation per (regime, data reading), plus the authors' code reading for M > N.
+
+    With a dict ``flags``, the first run (the primary: first regime, Definition 1 data) is
+    stacked with its runs under the other readings of Algorithm 1's flags, which are put in
+    ``flags`` by flag reading (:func:`_simulate_flags`; the primary's bits are unchanged)."""
     runs: dict[str, Any] = {}
     stream = 0
     for regime, kw in regimes.items():
         for data, dkw in _DATA.items():
-            runs[f"{regime}/{data}"] = _simulate(ctx, stream, **kw, **dkw)
+            if stream == 0 and flags is not None:
+                cfg, res, alternatives = _simulate_flags(ctx, stream, **kw, **dkw)
+                runs[f"{regime}/{data}"] = (cfg, res)
+                flags.update(alternatives)
+            else:
+                runs[f"{regime}/{data}"] = _simulate(ctx, stream, **kw, **dkw)
             stream += 1
     runs["M>N/code"] = _simulate(ctx, stream, reading="code", **_THM1_REGIMES["M>N"])
     return runs
@@ -102,15 +142,17 @@ def _forgetting_ts(cfg: CLConfig) -> list[int]:
 
 
 def _bound_reading(
-    name: str, text: str, rows: list[dict[str, Any]], common: dict[str, Any]
+    name: str, text: str, rows: list[dict[str, Any]], common: dict[str, Any],
+    sides: tuple[str, str] = ("E[lhs]", "bound"),
 ) -> Reading:
+    """A reading from :func:`_bound` rows; ``sides`` names the two sides in its summary."""
     w = max(rows, key=lambda row: row["difference"])  # closest to (or furthest past) the bound
     bad = sum(r["verdict"] == "unsupported" for r in rows)
     open_ = sum(r["verdict"] == "inconclusive" for r in rows)
     return Reading(
         name, text, _verdicts(rows),
         f"violated at {bad}, undecided at {open_} of {len(rows)} points; worst {w['label']}: "
-        f"E[lhs]={w['E_lhs']:.4g} vs bound {w['E_bound']:.4g}",
+        f"{sides[0]}={w['E_lhs']:.4g} vs {sides[1]} {w['E_bound']:.4g}",
         {"comparisons": rows, **common})
 
 

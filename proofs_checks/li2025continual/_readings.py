@@ -13,7 +13,7 @@ with the claimed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,22 @@ from moetheory.continual.scaling import (
     exponent_equal,
     fit_exponent,
 )
-from moetheory.stats import Comparison, ReadingData, comparisons_markdown, readings_outcome, stable
+from moetheory.stats import (
+    Comparison,
+    ReadingData,
+    claimed_values,
+    combine,
+    comparisons_markdown,
+    readings_outcome,
+    stable,
+)
+from proofs_checks.li2025continual._flags import (
+    ALTERNATIVE_FLAGS,
+    flag_reading_name,
+    flag_reading_text,
+    flags_of,
+)
+from proofs_checks.li2025continual._power import pilot_size, plan_replicates, power_note
 from proofs_checks.li2025continual._simulation import (
     RANDOM_BETA,
     STREAM,
@@ -34,6 +49,7 @@ from proofs_checks.li2025continual._simulation import (
     _regime_free_runs,
     _regime_runs,
     _seed,
+    flag_grid,
 )
 
 __all__ = [
@@ -44,6 +60,7 @@ __all__ = [
     "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
+    "Extra",
     "GridRuns",
     "Sigma0Data",
     "_exponent_reading",
@@ -61,13 +78,22 @@ __all__ = [
 FIGURE_READINGS = (RANDOM_BETA, "paper", "code")
 
 
+#: Readings beside a check's own, computed after them: each reading's data and its text.
+Extra = Callable[[], Sequence[tuple[ReadingData, str]]]
+
+
 def grid_outcome(
-    ctx: CheckContext, alpha: float, one: Callable[[str], ReadingData]
+    ctx: CheckContext, alpha: float, one: Callable[[str], ReadingData],
+    extra: Extra | None = None,
 ) -> Outcome:
     """The outcome of a check on the σ0 grid (or the M < N regime): ``one(reading)`` for each
-    reading of the profile (:func:`_profile_readings`), texts from :data:`GRID_READING_TEXT`."""
+    reading of the profile (:func:`_profile_readings`), texts from :data:`GRID_READING_TEXT`;
+    then the readings ``extra()`` gives (e.g. the termination flags' other readings), last."""
     data = [one(reading) for reading in _profile_readings(ctx)]
     texts = {name: GRID_READING_TEXT.get(name.split(":")[0], name) for name, *_ in data}
+    for item, text in extra() if extra is not None else ():
+        data.append(item)
+        texts[item[0]] = text
     return readings_outcome(data, texts, alpha, ctx)
 
 
@@ -83,16 +109,24 @@ GridRuns = dict[float, CLResult]
 GRID_RUNS = ("term", "free", "regime", "regime-free")
 
 
-def _reading_runs(ctx: CheckContext, reading: str, runs: str) -> tuple[GridRuns, int]:
-    """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed."""
+def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
+                  pilot: bool = False) -> tuple[GridRuns, int]:
+    """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed:
+    ``R`` replicates (the profile's by default), on the pilot's seed if ``pilot``."""
     if runs == "regime":
-        return _regime_runs(ctx, reading)
+        return _regime_runs(ctx, reading, R, pilot)
     if runs == "regime-free":
-        return _regime_free_runs(ctx, reading)
+        return _regime_free_runs(ctx, reading, R, pilot)
     if runs not in GRID_RUNS:
         raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
-    pairs, seed = _grid_runs(ctx, reading, runs)
+    pairs, seed = _grid_runs(ctx, reading, runs, R, pilot)
     return {sig0: pair[0] if runs == "term" else pair[1] for sig0, pair in pairs.items()}, seed
+
+
+def _flag_runs(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, GridRuns]:
+    """The runs named ``runs`` under the other readings of Algorithm 1's flags (paired with
+    the primary reading's: same seeds); none for the runs without termination."""
+    return flag_grid(ctx, reading, runs, R) if runs in ("term", "regime") else {}
 
 
 def grid_check(
@@ -100,18 +134,46 @@ def grid_check(
     comparisons: int,
     runs: str,
     one: Callable[[str, GridRuns, int, float], ReadingData],
+    flags: bool = False,
 ) -> Outcome:
     """The outcome of a check on the σ0 grid (or the M < N regime) that makes ``comparisons``
     comparisons: ``one(reading, grid, seed, alpha)`` for each reading (:func:`grid_outcome`),
     with the reading's runs named ``runs`` (:data:`GRID_RUNS`) by σ0, their simulator seed
-    and the level ``alpha = ctx.alpha / comparisons`` of each comparison (Bonferroni)."""
-    alpha = ctx.alpha / comparisons
+    and the level ``alpha = ctx.alpha / comparisons`` of each comparison (Bonferroni).
+
+    Each reading's replicates are sized from a pilot (:mod:`._power`, budget ``"grid"``):
+    ``one`` on the pilot's runs (their own seed; recorded nowhere) gives the comparisons that
+    size the main runs; at the floor the main runs are the shared ones every grid check
+    reads. With ``flags`` (runs with termination), the 'paper' reading is also read under
+    the other readings of Algorithm 1's flags (:mod:`._flags`), on the same data, reported
+    after the others and counted in the Bonferroni level."""
+    per_reading = comparisons // len(READINGS)
+    alpha = ctx.alpha / (comparisons + (per_reading * len(ALTERNATIVE_FLAGS) if flags else 0))
+    extra: list[tuple[ReadingData, str]] = []
+    terminates = runs in ("term", "regime")
 
     def reading_data(reading: str) -> ReadingData:
-        grid, seed = _reading_runs(ctx, reading, runs)
-        return one(reading, grid, seed, alpha)
+        pilot_grid, pilot_seed = _reading_runs(ctx, reading, runs, pilot_size(ctx, "grid"),
+                                               pilot=True)
+        with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+            pilot_comps = one(reading, pilot_grid, pilot_seed, alpha)[1]
+        plan = plan_replicates(ctx, "grid", pilot_comps, pilot_seed)
+        grid, seed = _reading_runs(ctx, reading, runs, R=plan.n)
+        name, comps, ev, deriv = one(reading, grid, seed, alpha)
+        verdict = combine([c.verdict for c in comps])
+        ev = dict(ev, power=plan.evidence(verdict, comps))
+        if terminates:
+            ev["flags"] = flags_of(next(iter(grid.values())).config)
+        if flags and terminates and reading == "paper":
+            for flag_name, alt in _flag_runs(ctx, reading, runs, plan.n).items():
+                f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,
+                                                     seed, alpha)
+                extra.append(((f_name, f_comps, dict(f_ev, flags=flag_name,
+                                                     power=plan.evidence()), f_deriv),
+                              flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
+        return (name, comps, ev, f"{power_note(plan, verdict, comps)}\n\n{deriv}")
 
-    return grid_outcome(ctx, alpha, reading_data)
+    return grid_outcome(ctx, alpha, reading_data, lambda: extra)
 
 
 def sigma0_check(
@@ -121,6 +183,7 @@ def sigma0_check(
     rule: str,
     at: Callable[[float, CLResult, int, float], Sigma0Data],
     derivation: str = "",
+    flags: bool = False,
 ) -> Outcome:
     """A :func:`grid_check` whose readings are made σ0 by σ0 (:func:`sigma0_reading`):
     ``at(sigma0, result, seed, alpha)`` gives the comparisons and evidence of each σ0."""
@@ -129,7 +192,7 @@ def sigma0_check(
         per_sigma0 = (at(sig0, res, seed, alpha) for sig0, res in grid.items())
         return sigma0_reading(reading, seed, rule, per_sigma0, derivation)
 
-    return grid_check(ctx, comparisons, runs, one)
+    return grid_check(ctx, comparisons, runs, one, flags)
 
 
 def sigma0_reading(
@@ -151,13 +214,15 @@ def figure_outcome(
     alpha: float,
     one: Callable[[str, int], Any],
     second: tuple[str, str] | None = None,
+    extra: Extra | None = None,
 ) -> Outcome:
     """The outcome of a check of the figures' setting: ``one(reading, seed)`` for each of the
     readings 'paper, random β', 'paper' and 'code', each simulated from its own stream.
 
     With ``second = (suffix, template)``, ``one`` returns two readings' data: the reading's own
     and a second reading of it, named ``reading + suffix`` and described by
-    ``template.format(r=reading)``; the second readings come after all the first ones.
+    ``template.format(r=reading)``; the second readings come after all the first ones. The
+    readings ``extra()`` gives (data and text) come last.
     """
     first, other = [], []
     for reading in FIGURE_READINGS:
@@ -171,7 +236,11 @@ def figure_outcome(
     if second is not None:
         for reading in FIGURE_READINGS:
             texts[f"{reading}{second[0]}"] = second[1].format(r=reading)
-    return readings_outcome(first + other, texts, alpha, ctx)
+    more = []
+    for item, text in extra() if extra is not None else ():
+        more.append(item)
+        texts[item[0]] = text
+    return readings_outcome(first + other + more, texts, alpha, ctx)
 
 
 FIGURE_READING_TEXT = {

@@ -14,10 +14,12 @@ import numpy as np
 from moetheory import CheckContext
 from moetheory.continual import CLConfig, CLResult
 from moetheory.continual.data import task_batch
-from moetheory.continual.simulator import simulate_many
+from moetheory.continual.simulator import concat_results, simulate_many
 from moetheory.engine.shared import shared
+from proofs_checks.li2025continual._flags import ALTERNATIVE_FLAGS, flag_configs
 
 __all__ = [
+    "CHUNK",
     "ETA_GRID",
     "GRID",
     "HORIZON",
@@ -25,6 +27,7 @@ __all__ = [
     "MEANINGFUL",
     "M_GRID",
     "NEARLY_ZERO",
+    "PILOT",
     "RANDOM_BETA",
     "REGIME_K",
     "REGIME_M",
@@ -44,10 +47,14 @@ __all__ = [
     "_seed",
     "_t1",
     "_window_order",
+    "chunks",
+    "flag_grid",
     "grid_config",
+    "grid_flag_runs",
     "grid_runs",
     "reading_config",
     "regime_config",
+    "regime_flag_runs",
     "regime_free_runs",
     "regime_runs",
 ]
@@ -167,9 +174,86 @@ def grid_runs(
     return out
 
 
-def _grid_runs(ctx: CheckContext, reading: str, which: str) -> tuple[dict[float, Any], int]:
+#: Offset of the pilots' seeds from a run's own (:mod:`proofs_checks.li2025continual._power`).
+PILOT = 500
+#: Offset between the seeds of the batches a run larger than the floor is made of.
+CHUNK = 1000
+
+
+def chunks(R: int, floor: int) -> list[tuple[int, int]]:
+    """The batches of an ``R``-replicate run: (replicates, seed offset) of each.
+
+    The floor's run comes first (offset 0: the run every check shares), then batches that
+    double the total (offsets :data:`CHUNK`, 2 :data:`CHUNK`, ...; the last one cut to
+    ``R``), so a larger run reuses the smaller ones and checks asking for the same size
+    share every batch.
+
+    Examples
+    --------
+    >>> chunks(64, 16)
+    [(16, 0), (16, 1000), (32, 2000)]
+    >>> chunks(8, 16)
+    [(8, 0)]
+    """
+    out = [(min(R, floor), 0)]
+    total, k = out[0][0], 1
+    while total < R:
+        size = min(total, R - total)
+        out.append((size, k * CHUNK))
+        total, k = total + size, k + 1
+    return out
+
+
+def _joined(parts: list[dict[float, Any]]) -> dict[float, Any]:
+    """Per σ0, the batches' runs joined (tuples of runs joined entry by entry)."""
+    out: dict[float, Any] = {}
+    for sig0, first in parts[0].items():
+        if isinstance(first, tuple):
+            out[sig0] = tuple(None if x is None else concat_results([p[sig0][j] for p in parts])
+                              for j, x in enumerate(first))
+        else:
+            out[sig0] = concat_results([p[sig0] for p in parts])
+    return out
+
+
+def _grid_runs(ctx: CheckContext, reading: str, which: str, R: int | None = None,
+               pilot: bool = False) -> tuple[dict[float, Any], int]:
+    """:func:`grid_runs` of ``R`` replicates (the profile's by default) in batches
+    (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
     seed = _grid_seed(ctx)
-    return grid_runs(reading, _profile_sizes(ctx), seed, which), seed
+    floor = _profile_sizes(ctx)
+    if pilot:
+        return grid_runs(reading, R or floor, seed + PILOT, which), seed + PILOT
+    parts = [grid_runs(reading, size, seed + off, which) for size, off in chunks(R or floor,
+                                                                                 floor)]
+    return _joined(parts), seed
+
+
+@shared(maxsize=8)
+def grid_flag_runs(reading: str, R: int, seed: int) -> dict[str, dict[float, CLResult]]:
+    """:func:`grid_runs`' runs with termination under the other readings of Algorithm 1's
+    flags (:data:`~proofs_checks.li2025continual._flags.ALTERNATIVE_FLAGS`), by flag reading
+    and σ0: the same seeds, so each is paired with the primary reading's run."""
+    out: dict[str, dict[float, CLResult]] = {name: {} for name in ALTERNATIVE_FLAGS}
+    for i, sig0 in enumerate(GRID):
+        res = simulate_many(flag_configs(grid_config(reading, sig0)), R, seed + i,
+                            record_gates=True, record_sets=True, record_params=True)
+        for name, r in zip(ALTERNATIVE_FLAGS, res, strict=True):
+            out[name][sig0] = r
+    return out
+
+
+@shared(maxsize=8)
+def regime_flag_runs(reading: str, R: int, seed: int) -> dict[str, dict[float, CLResult]]:
+    """:func:`regime_runs` under the other readings of Algorithm 1's flags, by flag reading
+    and σ0 (the same seeds: paired with the primary reading's runs)."""
+    out: dict[str, dict[float, CLResult]] = {name: {} for name in ALTERNATIVE_FLAGS}
+    for i, sig0 in enumerate(GRID):
+        res = simulate_many(flag_configs(regime_config(reading, sig0)), R, seed + i,
+                            record_sets=True, record_params=True)
+        for name, r in zip(ALTERNATIVE_FLAGS, res, strict=True):
+            out[name][sig0] = r
+    return out
 
 
 def _t1(cfg: CLConfig) -> int:
@@ -232,15 +316,44 @@ def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
     }
 
 
-def _regime_runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
+def _regime_runs(ctx: CheckContext, reading: str, R: int | None = None,
+                 pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+    """:func:`regime_runs` of ``R`` replicates (the profile's by default) in batches
+    (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
     seed = _regime_seed(ctx)
-    return regime_runs(reading, _profile_sizes(ctx), seed), seed
+    floor = _profile_sizes(ctx)
+    if pilot:
+        return regime_runs(reading, R or floor, seed + PILOT), seed + PILOT
+    return _joined([regime_runs(reading, size, seed + off)
+                    for size, off in chunks(R or floor, floor)]), seed
 
 
-def _regime_free_runs(ctx: CheckContext, reading: str) -> tuple[dict[float, CLResult], int]:
-    """The run's :func:`regime_free_runs` of ``reading`` and their seed."""
+def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None,
+                      pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+    """The run's :func:`regime_free_runs` of ``reading`` and their seed (``R`` replicates,
+    the profile's by default, in batches; ``pilot``: the pilot's own seed)."""
     seed = _regime_seed(ctx) + 40
-    return regime_free_runs(reading, _profile_sizes(ctx), seed), seed
+    floor = _profile_sizes(ctx)
+    if pilot:
+        return regime_free_runs(reading, R or floor, seed + PILOT), seed + PILOT
+    return _joined([regime_free_runs(reading, size, seed + off)
+                    for size, off in chunks(R or floor, floor)]), seed
+
+
+def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, dict[float,
+                                                                                  CLResult]]:
+    """The runs ``runs`` ("term" or "regime") of ``R`` replicates under the other readings
+    of Algorithm 1's flags, by flag reading and σ0: the same batches and seeds as the
+    primary reading's (:func:`_grid_runs`, :func:`_regime_runs`), so paired with them."""
+    floor = _profile_sizes(ctx)
+    if runs == "term":
+        seed, fn = _grid_seed(ctx), grid_flag_runs
+    elif runs == "regime":
+        seed, fn = _regime_seed(ctx), regime_flag_runs
+    else:
+        raise ValueError(f"runs must be 'term' or 'regime', got {runs!r}")
+    parts = [fn(reading, size, seed + off) for size, off in chunks(R, floor)]
+    return {name: _joined([p[name] for p in parts]) for name in ALTERNATIVE_FLAGS}
 
 
 @shared(maxsize=8)

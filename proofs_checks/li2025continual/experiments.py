@@ -37,7 +37,16 @@ from moetheory.stats import (
 )
 from proofs_checks.li2025continual._common import exact_claim
 from proofs_checks.li2025continual._exact import _out, _r
+from proofs_checks.li2025continual._flags import (
+    ALTERNATIVE_FLAGS,
+    FLAG_READINGS,
+    PRIMARY_FLAGS,
+    flag_reading_name,
+    flag_reading_text,
+    flags_of,
+)
 from proofs_checks.li2025continual._readings import (
+    FIGURE_READING_TEXT,
     FIGURE_READINGS,
     figure_outcome,
 )
@@ -52,8 +61,8 @@ from proofs_checks.li2025continual._simulation import (
 __all__ = [
     "FIG2_MS", "FIG2_PER_RUN_TEXT", "FIG2_RULES", "FIG4_N", "FIG45_GAMMAS", "FIG45_SCRIPT_NOTE",
     "G_CAP", "TV_BALANCED", "TV_EFFECT", "TYPICAL", "check_fig2", "check_fig4_5",
-    "check_gamma_cases", "fig2_runs", "fig4_runs", "fig45_base", "fig45_runs", "load_cv",
-    "termination_ci", "within_set_tv",
+    "check_gamma_cases", "fig2_flag_runs", "fig2_runs", "fig4_runs", "fig45_base", "fig45_runs",
+    "load_cv", "termination_ci", "within_set_tv",
 ]
 
 
@@ -73,6 +82,27 @@ def fig2_runs(reading: str, R: int, seed: int, T: int = 2000) -> dict[tuple[int,
     runs = dict(zip(keys, results, strict=True))
     runs[(1, False)] = runs[(1, True)]  # no gate: termination is irrelevant
     return runs
+
+
+def fig2_flag_runs(
+    reading: str, R: int, seed: int, T: int = 2000
+) -> dict[str, dict[tuple[int, bool], CLResult]]:
+    """:func:`fig2_runs` under every reading of Algorithm 1's flags (:mod:`._flags`), by flag
+    reading: one stacked call, so the curves with termination under each reading share the
+    data of the others (the runs without termination and the single expert are shared).
+    The primary reading's runs are the bits of :func:`fig2_runs`."""
+    base = reading_config(reading, T=T)
+    keys = [(M, term) for M in FIG2_MS for term in (True, False) if M > 1 or term]
+    alternatives = [(name, M) for name in ALTERNATIVE_FLAGS for M in FIG2_MS[1:]]
+    results = simulate_many(
+        [base.replace(M=M, terminate=term) for M, term in keys]
+        + [base.replace(M=M, **FLAG_READINGS[name]) for name, M in alternatives], R, seed)
+    runs = dict(zip(keys, results[:len(keys)], strict=True))
+    runs[(1, False)] = runs[(1, True)]  # no gate: termination is irrelevant
+    out = {PRIMARY_FLAGS: runs}
+    for (name, M), res in zip(alternatives, results[len(keys):], strict=True):
+        out.setdefault(name, dict(runs))[(M, True)] = res
+    return out
 
 
 #: Cap of the late level of G, in units of ū, for the mean effect of termination (fixed before
@@ -201,7 +231,7 @@ def _fig2_comparisons(runs: dict[tuple[int, bool], CLResult], alpha: float) -> l
 
 
 def _curve_summary(runs: dict[tuple[int, bool], CLResult]) -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
     for (M, term), res in runs.items():
         if M == 1 and not term:
             continue
@@ -214,6 +244,8 @@ def _curve_summary(runs: dict[tuple[int, bool], CLResult]) -> dict[str, Any]:
             for metric in ("F", "G")
         }
         out[key]["terminated_fraction"] = float((res.termination_round >= 0).mean())
+        done = res.termination_round[res.termination_round >= 0]
+        out[key]["median_termination_round"] = float(np.median(done)) if done.size else "none"
     return out
 
 
@@ -266,17 +298,33 @@ def check_fig2(ctx: CheckContext) -> Outcome:
     """Figure 2: termination needed, MoE beats single expert, more experts converge later."""
     # Quick: 20 replicates, the fewest for which 20/20 runs can clear 1/2 at this alpha.
     R = 100 if ctx.full else 20
-    n_comp = 2 * len(FIGURE_READINGS) * 14
+    n_comp = (2 * len(FIGURE_READINGS) + len(ALTERNATIVE_FLAGS)) * 14
     alpha = ctx.alpha / n_comp
+    extra: list[tuple[ReadingData, str]] = []
 
     def one(reading: str, seed: int) -> tuple[ReadingData, ReadingData]:
-        runs = fig2_runs(reading, R, seed)
+        if reading == FIGURE_READINGS[0]:  # the primary reading: the flags' other readings too
+            by_flags = fig2_flag_runs(reading, R, seed)
+            runs = by_flags[PRIMARY_FLAGS]
+            for name in ALTERNATIVE_FLAGS:
+                alt = by_flags[name]
+                alt_comps = _fig2_comparisons(alt, alpha)
+                extra.append(((flag_reading_name(reading, name), alt_comps,
+                               {"replicates": R, "T": 2000, "simulator_seed": seed,
+                                "rule": FIG2_RULES, "flags": name,
+                                "config": alt[(5, True)].config.to_dict(),
+                                "curves": _curve_summary(alt)},
+                               comparisons_markdown(alt_comps)),
+                              flag_reading_text(FIGURE_READING_TEXT[reading], name)))
+        else:
+            runs = fig2_runs(reading, R, seed)
         comps = _fig2_comparisons(runs, alpha)
-        evidence = {
+        evidence: dict[str, Any] = {
             "replicates": R, "T": 2000, "simulator_seed": seed, "rule": FIG2_RULES,
             "metrics": "code's F_t, G_t (unsquared norms, |·| per task, its indices)"
             if reading == "code" else "paper's F_t, G_t (squared norms)",
             "config": runs[(5, True)].config.to_dict(), "curves": _curve_summary(runs),
+            "flags": flags_of(runs[(5, True)].config),
             "late_G_cap": _cap_evidence(runs),
         }
         curves = evidence["curves"]
@@ -302,7 +350,8 @@ def check_fig2(ctx: CheckContext) -> Outcome:
         return mean_item, (f"{reading}, per run", run_comps,
                            dict(evidence, per_run=run_ev | term_ev), run_deriv)
 
-    return figure_outcome(ctx, alpha, one, (", per run", FIG2_PER_RUN_TEXT))
+    return figure_outcome(ctx, alpha, one, (", per run", FIG2_PER_RUN_TEXT),
+                          extra=lambda: extra)
 
 
 #: Share of runs above which the single run of the figure counts as typical (fixed a priori).

@@ -104,13 +104,12 @@ def _lemma2_search(constant) -> dict[str, Any] | None:  # type: ignore[no-untype
         "the proof's variants lambda M^2 and M^2 as further readings."
     ),
     statement=(
-        "‖p − p̂‖∞ ≤ (λ/M²)‖h − ĥ‖∞ (Appendix B; note that the proof's last lines write λM² and "
-        "M² instead — check each reading)."
+        "‖p − p̂‖∞ ≤ (λ/M²)‖h − ĥ‖∞ (Appendix B; the proof's last lines write λM² and M² "
+        "instead)."
     ),
     statement_latex=(
         r"$\lVert p - \hat p\rVert_\infty \le (\lambda/M^2)\lVert h - \hat h\rVert_\infty$ "
-        r"(Appendix B; note that the proof's last lines write $\lambda M^2$ and $M^2$ instead — "
-        "check each reading)."
+        r"(Appendix B; the proof's last lines write $\lambda M^2$ and $M^2$ instead)."
     ),
     sources={"003_3078ccb5100b14b7.txt": [270, 280, 282, 286]},
 )
@@ -627,7 +626,7 @@ def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
             diffs[sig0] = (res, xa[:, ia] - xb[:, ib])  # (R, pairs, d)
         return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X_n) − h_m(X̃_n')|", alpha)
 
-    return grid_check(ctx, 6, "regime", one)
+    return grid_check(ctx, 6, "regime", one, flags=True)
 
 
 # --------------------------------------------------------------------------------------

@@ -22,8 +22,11 @@ from moetheory.continual import theory as th
 from moetheory.continual.analysis import expert_sets, greater
 from moetheory.continual.scaling import exponent_at_least, exponent_at_most, fit_exponent
 from moetheory.stats import (
+    Comparison,
     ReadingData,
     betting_ci,
+    claimed_values,
+    combine,
     compare,
     comparisons_markdown,
     mean_ci,
@@ -44,6 +47,7 @@ from proofs_checks.li2025continual._exact import (
     r_,
     s0,
 )
+from proofs_checks.li2025continual._power import pilot_size, plan_replicates, power_note
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     GridRuns,
@@ -57,6 +61,7 @@ from proofs_checks.li2025continual._simulation import (
     ETA_GRID,
     GRID,
     M_GRID,
+    PILOT,
     _balance,
     _exploration_runs,
     _fresh_pairs,
@@ -367,21 +372,32 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
 def check_lemma8(ctx: CheckContext) -> Outcome:
     """Lemma 8: exploration balances the experts' loads to O(η^0.5/M)."""
     alpha = ctx.alpha / 6
-    R = _profile_sizes(ctx) * 2
+    key = "cl.lemma8.exploration-balance"
     seed = _grid_seed(ctx)
 
-    def one(reading: str) -> ReadingData:
-        by_eta = {x: _balance(r) for x, r in _exploration_runs(reading, R, seed, "eta").items()}
-        by_m = {x: _balance(r) for x, r in _exploration_runs(reading, R, seed, "M").items()}
+    def comparisons(reading: str, R: int, run_seed: int
+                    ) -> tuple[list[Comparison], dict[float, np.ndarray], dict[float, np.ndarray]]:
+        by_eta = {x: _balance(r)
+                  for x, r in _exploration_runs(reading, R, run_seed, "eta").items()}
+        by_m = {x: _balance(r) for x, r in _exploration_runs(reading, R, run_seed, "M").items()}
         e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha)
         e_m = fit_exponent(M_GRID, [by_m[float(x)] for x in M_GRID], alpha)
-        comps = [
+        return [
             exponent_at_least("max_m |f − 1/M|: η-exponent vs O(η^0.5)", e_eta, 0.5, EXP_TOL),
             exponent_at_most("max_m |f − 1/M|: M-exponent vs O(M^-1) (must be <= −1)",
                              e_m, -1.0, EXP_TOL),
-        ]
+        ], by_eta, by_m
+
+    def one(reading: str) -> ReadingData:
+        pilot_seed = seed + PILOT
+        with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+            pilot = comparisons(reading, pilot_size(ctx, key), pilot_seed)[0]
+        plan = plan_replicates(ctx, key, pilot, pilot_seed)
+        R = plan.n
+        comps, by_eta, by_m = comparisons(reading, R, seed)
+        verdict = combine([c.verdict for c in comps])
         ev = {"eta_grid": list(ETA_GRID), "M_grid": list(M_GRID), "replicates": R,
-              "simulator_seed": seed,
+              "simulator_seed": seed, "power": plan.evidence(verdict, comps),
               "mean_by_eta": [float(by_eta[float(x)].mean()) for x in ETA_GRID],
               "mean_by_M": [float(by_m[float(x)].mean()) for x in M_GRID],
               "rule": "scaling.fit_exponent; O(x^a) as x → 0 is slope >= a − tol; O(M^-1) "
@@ -394,7 +410,7 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_eta"]) + "; per M: "
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_M"]) + ".\n\n" + comparisons_markdown(comps)
         )
-        return (reading, comps, ev, deriv)
+        return (reading, comps, ev, f"{power_note(plan, verdict, comps)}\n\n{deriv}")
 
     return grid_outcome(ctx, alpha, one)
 
@@ -518,7 +534,8 @@ def _coverage_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0
 )
 def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
     """Lemma 11 on the sets Algorithm 1 actually forms."""
-    return sigma0_check(ctx, 18, "term", "Clopper–Pearson, threshold 1/2", _coverage_at)
+    return sigma0_check(ctx, 18, "term", "Clopper–Pearson, threshold 1/2", _coverage_at,
+                        flags=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -1188,10 +1205,12 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
                 "cl.proofs.order-inference", "cl.lemma5.aux-dominance-step"),
     "Lemma 6": ("cl.lemma6.parameter-bound",),
     "Lemma 7": ("cl.lemma7.step-size", "cl.lemma7.softmax-product", "cl.lemma7.step-signs"),
-    "Lemma 8": ("cl.lemma8.symmetry", "cl.lemma8.epsilon-order", "cl.lemma8.delta-step"),
+    "Lemma 8": ("cl.lemma8.symmetry", "cl.lemma8.product-step", "cl.lemma8.epsilon-order",
+                "cl.lemma8.delta-step"),
     "Lemma 9": ("cl.lemma9.exponent-step",),
     "Lemma 10": ("cl.lemma10.softmax-gap", "cl.lemma10.lower-step"),
-    "Lemma 11": ("cl.lemma11.product-step", "cl.lemma11.constant-step"),
+    "Lemma 11": ("cl.lemma11.symmetry-step", "cl.lemma11.product-step",
+                 "cl.lemma11.bernoulli-step", "cl.lemma11.constant-step"),
     "Lemma 12": ("cl.lemma12.singleton-set", "cl.lemma12.projection-sup-norm",
                  "cl.lemma12.zero-local-gradient"),
     "Lemma 13": ("cl.proofs.order-inference", "cl.lemma13.step-order",
@@ -1199,6 +1218,7 @@ PROOF_STEPS: dict[str, tuple[str, ...]] = {
     "Proposition 1 (Appendix E.8)": (
         "cl.prop1.inner-product-step", "cl.prop1.gate-gap-step", "cl.proofs.order-inference",
         "cl.prop1.proof-contradiction", "cl.prop1.eta-step", "cl.prop1.m-lt-n-projection",
+        "cl.prop1.m-lt-n-nonexpansive", "cl.prop1.m-lt-n-update-spread",
     ),
     "Proposition 2 (Appendix F)": (
         "cl.lemma14.factorisation-step", "cl.lemma14.aux-coefficient",

@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
-from moetheory.continual import CLConfig
+from moetheory.continual import CLConfig, CLResult
 from moetheory.continual import theory as th
 from moetheory.continual.analysis import greater, late_mean, paired_ci
 from moetheory.continual.scaling import exponent_at_most, fit_exponent
@@ -42,6 +42,7 @@ from proofs_checks.li2025continual._montecarlo import (
     _verdicts,
     _worst,
 )
+from proofs_checks.li2025continual._power import Spec, pilot_size, plan_from_specs, power_note
 from proofs_checks.li2025continual._readings import (
     GridRuns,
     grid_check,
@@ -181,16 +182,15 @@ def _projection_counterexample() -> dict[str, Any]:
     reading=(
         "Primary: X_t of Definition 1 (one column beta_t v_n, s-1 columns N(0, sigma_t^2 I)); "
         "E||P_t u||^2 = (s/d)||u||^2 for every fixed u. Second reading: X_t with i.i.d. "
-        "Gaussian entries (the rotational symmetry the proof invokes)."
+        "Gaussian entries (the rotational symmetry the proof invokes). Both are checked."
     ),
     statement=(
         "[Lemma 16's key step] E‖P_t u‖² = (s/d)‖u‖² for the projection P_t onto the column space "
-        "of X_t. Check it both for Gaussian X_t and for X_t of Definition 1."
+        "of X_t."
     ),
     statement_latex=(
         r"[Lemma 16's key step] $\mathbb{E}\lVert P_t u\rVert^2 = (s/d)\lVert u\rVert^2$ for the "
-        "projection $P_t$ onto the column space of $X_t$. Check it both for Gaussian $X_t$ and "
-        "for $X_t$ of Definition 1."
+        "projection $P_t$ onto the column space of $X_t$."
     ),
     sources={"003_3078ccb5100b14b7.txt": [749, 751]},
 )
@@ -337,26 +337,38 @@ def aux_loss_effect(cfg: CLConfig) -> float:
 )
 def check_aux_loss(ctx: CheckContext) -> Outcome:
     """Ablation: without the auxiliary loss the exploration is unbalanced."""
+    key = "cl.aux-loss.necessary"
     alpha = ctx.alpha / 3
-    R = _profile_sizes(ctx) * 2
     seed = _grid_seed(ctx) + 50
+    pilot_seed = _grid_seed(ctx) + 51
 
-    def one(reading: str) -> ReadingData:
+    def runs_of(reading: str, R: int, run_seed: int) -> tuple[CLConfig, np.ndarray, np.ndarray,
+                                                              CLResult]:
         base = CLConfig(reading="code" if reading == "code" else "paper", M=20, N=7, K=7)
         if reading == "paper, random β":
             base = base.replace(beta="uniform")
         base = base.replace(T=base.T1 + 1, terminate=False)
-        with_aux, without = simulate_many([base, base.replace(alpha=0.0)], R, seed)
-        b1, b0 = _balance(with_aux), _balance(without)
-        comps = [greater("exploration imbalance, α = 0 − α = 0.5 > 0", paired_ci(b0, b1, alpha),
-                         0.0, aux_loss_effect(base))]
+        with_aux, without = simulate_many([base, base.replace(alpha=0.0)], R, run_seed)
+        return base, _balance(with_aux), _balance(without), without
+
+    def spec(base: CLConfig, b1: np.ndarray, b0: np.ndarray) -> Spec:
+        return Spec("exploration imbalance, α = 0 − α = 0.5 > 0", "greater", b0 - b1, 0.0,
+                    aux_loss_effect(base))
+
+    def one(reading: str) -> ReadingData:
+        pilot = runs_of(reading, pilot_size(ctx, key), pilot_seed)
+        plan = plan_from_specs(ctx, key, [spec(*pilot[:3])], alpha, pilot_seed)
+        R = plan.n
+        base, b1, b0, without = runs_of(reading, R, seed)
+        comps = [spec(base, b1, b0).decide(alpha)]
         ev = {"replicates": R, "simulator_seed": seed, "T1": base.T1,
               "mean_imbalance_alpha_0.5": float(b1.mean()),
               "mean_imbalance_alpha_0": float(b0.mean()),
               "experts_never_used_alpha_0": float(
                   np.mean([(np.bincount(e, minlength=20) == 0).sum() for e in without.expert])),
-              "rule": "analysis.greater"}
+              "rule": "analysis.greater", "power": plan.evidence(comps[0].verdict, comps)}
         deriv = (
+            f"{power_note(plan, comps[0].verdict, comps)}\n\n"
             f"Mean max_m |f − 1/M| at T1: α = 0.5: {ev['mean_imbalance_alpha_0.5']:.3g}; "
             f"α = 0: {ev['mean_imbalance_alpha_0']:.3g} (experts never used with α = 0: "
             f"{ev['experts_never_used_alpha_0']:.1f} of 20 on average).\n\n"
@@ -467,7 +479,7 @@ def check_within_cluster(ctx: CheckContext) -> Outcome:
               "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}
         return (reading, comps, ev, comparisons_markdown(comps))
 
-    return grid_check(ctx, 6, "regime", one)
+    return grid_check(ctx, 6, "regime", one, flags=True)
 
 
 # --------------------------------------------------------------------------------------

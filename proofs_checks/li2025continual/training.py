@@ -45,6 +45,14 @@ from proofs_checks.li2025continual._exact import (
     alpha,
     s0,
 )
+from proofs_checks.li2025continual._flags import (
+    ALTERNATIVE_FLAGS,
+    PRIMARY_FLAGS,
+    flag_configs,
+    flag_reading_name,
+    flag_reading_text,
+    flags_of,
+)
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     FIGURE_READING_TEXT,
@@ -73,7 +81,7 @@ __all__ = [
     "check_prop1_gate_gap", "check_prop1_m_lt_n", "check_prop2", "check_prop2_m_lt_n",
     "check_prop2_router", "check_prop2_t1", "check_prop3", "check_prop3_gaps",
     "check_prop3_m_lt_n", "check_prop3_time", "check_theta_gap_order", "check_uniform_choice",
-    "ground_truth_scale", "prop_runs",
+    "ground_truth_scale", "prop_flag_runs", "prop_runs",
 ]
 
 
@@ -122,6 +130,16 @@ def prop_runs(
         [base, base.replace(terminate=False)], R, seed, record_gates=True, record_sets=True
     )
     return with_t, without
+
+
+def prop_flag_runs(reading: str, R: int, seed: int, T: int) -> dict[str, CLResult]:
+    """:func:`prop_runs`' run with termination under every reading of Algorithm 1's flags
+    (:mod:`._flags`), by flag reading, stacked with the run without termination: the primary
+    reading's run is the bits of :func:`prop_runs`, and every reading sees the same data."""
+    base = reading_config(reading, N=7, K=7, M=20, T=T)
+    res = simulate_many([base, base.replace(terminate=False), *flag_configs(base)], R, seed,
+                        record_gates=True, record_sets=True)
+    return dict(zip((PRIMARY_FLAGS, *ALTERNATIVE_FLAGS), [res[0], *res[2:]], strict=True))
 
 
 def _prop_sizes(ctx: CheckContext) -> tuple[int, int]:
@@ -215,10 +233,22 @@ PROP1_APPROX_TEXT = (
 def check_prop1(ctx: CheckContext) -> Outcome:
     """Proposition 1: after T1 = ⌈M/η⌉ expert sets and expert models freeze."""
     R, T = _prop_sizes(ctx)
-    alpha = ctx.alpha / (2 * 2 * len(FIGURE_READINGS))
+    alpha = ctx.alpha / (2 * (2 * len(FIGURE_READINGS) + len(ALTERNATIVE_FLAGS)))
+    extra: list[tuple[ReadingData, str]] = []
 
     def one(reading: str, seed: int) -> tuple[ReadingData, ReadingData]:
-        res, _ = prop_runs(reading, R, seed, T)
+        if reading == FIGURE_READINGS[0]:  # the primary reading: the flags' other readings too
+            by_flags = prop_flag_runs(reading, R, seed, T)
+            res = by_flags[PRIMARY_FLAGS]
+            for name in ALTERNATIVE_FLAGS:
+                alt_literal, _, alt_ev = _prop1_comparisons(by_flags[name], alpha)
+                alt_ev.update(replicates=R, T=T, simulator_seed=seed, flags=name,
+                              config=by_flags[name].config.to_dict())
+                extra.append(((flag_reading_name(reading, name), alt_literal, alt_ev,
+                               comparisons_markdown(alt_literal)),
+                              flag_reading_text(FIGURE_READING_TEXT[reading], name)))
+        else:
+            res, _ = prop_runs(reading, R, seed, T)
         literal, approx, ev = _prop1_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
                   rule="analysis.greater on Clopper–Pearson intervals, threshold 1/2")
@@ -245,7 +275,8 @@ def check_prop1(ctx: CheckContext) -> Outcome:
         return ((reading, literal, ev, deriv),
                 (f"{reading}, approximately frozen", approx, ev, approx_deriv))
 
-    return figure_outcome(ctx, alpha, one, (", approximately frozen", PROP1_APPROX_TEXT))
+    return figure_outcome(ctx, alpha, one, (", approximately frozen", PROP1_APPROX_TEXT),
+                          extra=lambda: extra)
 
 
 @claim(
@@ -439,24 +470,41 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
 def check_prop3(ctx: CheckContext) -> Outcome:
     """Proposition 3: after termination the router balances the load inside each set."""
     R, T = _prop_sizes(ctx)
-    alpha = ctx.alpha / 8
+    alpha = ctx.alpha / (2 * (4 + len(ALTERNATIVE_FLAGS)))
     data = []
+    texts = dict(FIGURE_READING_TEXT)
     runs = [(RANDOM_BETA, RANDOM_BETA, False, STREAM[RANDOM_BETA]),
             ("paper", "paper", False, 0), ("code", "code", False, 1),
             ("paper, Γ <= λ (A.4)", "paper", True, 2)]
-    for name, reading, a4, stream in runs:
-        seed = _seed(ctx, stream)
-        res, _ = prop_runs(reading, R, seed, T, a4=a4)
+    others: list[tuple[str, CLResult, int]] = []
+
+    def item(name: str, res: CLResult, seed: int, flags: str) -> ReadingData:
         comps, ev = _prop3_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
                   rule="stats.compare (tolerances 0.05 and 0.1)")
+        ev["flags"] = flags
         deriv = (
             f"{ev['terminated_replicates']}/{R} replicates terminated. Share of routings "
             f"inside the task's own set and distance from uniform inside the set:\n\n"
             + comparisons_markdown(comps)
         )
-        data.append((name, comps, ev, deriv))
-    return readings_outcome(data, dict(FIGURE_READING_TEXT, **{runs[3][0]: A4_TEXT}), alpha, ctx)
+        return (name, comps, ev, deriv)
+
+    for name, reading, a4, stream in runs:
+        seed = _seed(ctx, stream)
+        if name == RANDOM_BETA:  # the primary reading: the flags' other readings too
+            by_flags = prop_flag_runs(reading, R, seed, T)
+            res = by_flags[PRIMARY_FLAGS]
+            for flag_name in ALTERNATIVE_FLAGS:
+                others.append((flag_name, by_flags[flag_name], seed))
+        else:
+            res, _ = prop_runs(reading, R, seed, T, a4=a4)
+        data.append(item(name, res, seed, flags_of(res.config)))
+    for flag_name, res, seed in others:
+        name = flag_reading_name(RANDOM_BETA, flag_name)
+        data.append(item(name, res, seed, flag_name))
+        texts[name] = flag_reading_text(FIGURE_READING_TEXT[RANDOM_BETA], flag_name)
+    return readings_outcome(data, dict(texts, **{runs[3][0]: A4_TEXT}), alpha, ctx)
 
 
 # --------------------------------------------------------------------------------------
@@ -471,6 +519,20 @@ def _gaps(h: np.ndarray, members: np.ndarray, n: int) -> tuple[float, float]:
         return float("nan"), float("nan")
     within = float(h[inside].max() - h[inside].min())
     across = float(np.abs(h[inside][:, None] - h[~inside][None, :]).min())
+    return within, across
+
+
+def _gaps_rounds(h: np.ndarray, members: np.ndarray, n: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_gaps` of several rounds at once (gate outputs and sets of shape (L, M), tasks
+    (L,)): the finite within-set and across-set gaps, in round order."""
+    inside = members == n[:, None]
+    ok = inside.any(axis=1) & ~inside.all(axis=1)
+    h, inside = h[ok], inside[ok]
+    within = (np.where(inside, h, -np.inf).max(axis=1)
+              - np.where(inside, h, np.inf).min(axis=1))
+    cross = inside[:, :, None] & ~inside[:, None, :]
+    across = np.where(cross, np.abs(h[:, :, None] - h[:, None, :]), np.inf).min(axis=(1, 2))
     return within, across
 
 
@@ -584,7 +646,7 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
                                     Verdict.INCONCLUSIVE))
         return (reading, comps, ev, comparisons_markdown(comps))
 
-    return grid_check(ctx, 12, "term", one)
+    return grid_check(ctx, 12, "term", one, flags=True)
 
 
 @paper_claim(
@@ -613,11 +675,9 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
             w, a = [], []
             for r in np.flatnonzero(term.termination_round >= 0):
                 start = int(term.termination_round[r])
-                pairs = [_gaps(term.gate_outputs[r, t], term.expert_sets[r, t], term.task[r, t])
-                         for t in range(start, term.config.T)]
-                wi = [x for x, _ in pairs if np.isfinite(x)]
-                ac = [y for _, y in pairs if np.isfinite(y)]
-                if wi and ac:
+                wi, ac = _gaps_rounds(term.gate_outputs[r, start:], term.expert_sets[r, start:],
+                                      term.task[r, start:])
+                if wi.size and ac.size:
                     w.append(np.mean(wi)), a.append(np.mean(ac))
             within[sig0], across[sig0] = np.array(w), np.array(a)
         usable = all(v.size >= 2 and (v > 0).all() for v in [*within.values(),
@@ -636,7 +696,7 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
         return (reading, c1 + c2, {"within": e1, "across": e2, "rule": e1["rule"],
                                    "simulator_seed": seed}, d1 + "\n\n" + d2)
 
-    return grid_check(ctx, 6, "term", one)
+    return grid_check(ctx, 6, "term", one, flags=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -766,7 +826,7 @@ def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
                                  [("O", 1.5)], alpha, extra=extra, evidence=ev)
         return item
 
-    return grid_check(ctx, 15, "regime", one)
+    return grid_check(ctx, 15, "regime", one, flags=True)
 
 
 @paper_claim(
@@ -812,7 +872,7 @@ def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
         return (reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
                 "\n\n" + comparisons_markdown(comps))
 
-    return grid_check(ctx, 6, "regime", one)
+    return grid_check(ctx, 6, "regime", one, flags=True)
 
 
 def _t2(cfg: CLConfig) -> int:

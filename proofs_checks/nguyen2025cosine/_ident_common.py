@@ -13,12 +13,13 @@ import sympy as sp
 from moetheory import Outcome, Reading, Verdict
 from moetheory.engine.shared import shared
 from moetheory.engine.verdicts import symbolic_evidence
+from moetheory.symbolic import identifiable as _public
 from moetheory.symbolic.experts import gelu, get_expert, relu
 from moetheory.symbolic.identifiability import (
     PRIMARY_READING,
     READINGS,
     IdentifiabilityDecision,
-    decide,
+    IdentifiabilityReading,
     router_multiplier_ratio,
 )
 
@@ -36,9 +37,18 @@ _SCOPE = (
 )
 
 
+def _identifiable(expert: Any, reading: str | IdentifiabilityReading, **kw: Any) -> Any:
+    """The catalogue's decisions go through the public :func:`moetheory.symbolic.identifiable.
+    identifiable` (one reading at a time, no time limit so that reports stay identical, the
+    certificate rechecked by the tests rather than at every run); the decision it made."""
+    res = _public.identifiable(expert, reading=reading, others=False, timeout=None,
+                               recheck=False, **kw)
+    return res.decision
+
+
 @shared(maxsize=256)
 def _decision(expert_name: str, reading_name: str) -> IdentifiabilityDecision:
-    return decide(get_expert(expert_name), reading_name)
+    return _identifiable(get_expert(expert_name), reading_name)
 
 
 def _identity(name: str, expr: sp.Expr) -> dict[str, Any]:
@@ -137,7 +147,6 @@ def _curve_expert(kind: str, c1: sp.Expr, c2: sp.Expr) -> tuple[sp.Expr, tuple[s
     return gelu(w11 * c1 + w12 * c2 + b1) * w2, (w11, w12, b1, w2)
 
 
-_T = sp.Symbol("t", real=True)
 
 
 @shared(maxsize=256)
@@ -145,7 +154,7 @@ def _rd_decision(kind: str, rname: str) -> IdentifiabilityDecision:
     """d = 2 on R^2: screened on the curve (t, t^3); a dependence is reported only once its
     combination is an identity on all of R^2."""
     expr, params = _curve_expert(kind, _X1, _X2)
-    return decide(expr, rname, x=_T, params=params, inputs=(_X1, _X2))
+    return _identifiable(expr, rname, x=(_X1, _X2), params=params)  # curve parameter t
 
 
 def _curve_readings(kind: str, names: tuple[str, ...], label: str = "") -> list[Reading]:

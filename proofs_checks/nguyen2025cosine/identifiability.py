@@ -30,11 +30,8 @@ from moetheory.symbolic.identifiability import (
     READINGS,
     IdentifiabilityDecision,
     IdentifiabilityReading,
-    decide,
-    decide_all_atoms,
     default_atoms,
 )
-from moetheory.symbolic.pole_route import decide_ridge_all_atoms
 from proofs_checks.nguyen2025cosine._ident_common import (
     _A,
     _B,
@@ -44,6 +41,7 @@ from proofs_checks.nguyen2025cosine._ident_common import (
     _curve_readings,
     _decision,
     _family_outcome,
+    _identifiable,
     _identity,
     _literal,
     _rd_decision,
@@ -67,7 +65,7 @@ def _all_atoms(expert_name: str, rname: str, says: bool,
                label: str = "") -> tuple[Reading, dict[str, Any] | None]:
     """The reading decided for ALL atoms by exact elimination, and (when dependent for every
     atom tuple) the general dependence it gives the literal reading."""
-    d = decide_all_atoms(get_expert(expert_name), rname)
+    d = _identifiable(get_expert(expert_name), rname, atoms="all", method="elimination")
     v = d.verdict
     if not says and v.is_exact:
         v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
@@ -92,7 +90,8 @@ def _all_atoms(expert_name: str, rname: str, says: bool,
 
 def _pole_reading(activation: str, rname: str, says: bool, label: str = "") -> Reading:
     """The reading decided for EVERY k and ALL atoms by the singularity route (d = 1)."""
-    d = decide_ridge_all_atoms(activation, rname)
+    d = _identifiable(get_expert(f"ffn-{activation}"), rname, atoms="all",
+                      method="singularity")
     v = d.verdict
     if not says and v.is_exact:
         v = Verdict.REFUTED if v is Verdict.PROVED else Verdict.PROVED
@@ -129,7 +128,7 @@ def _orbit(expert_name: str) -> IdentifiabilityDecision:
     even activations (and those with an odd or even derivative) have exceptions."""
     e = get_expert(expert_name)
     base = default_atoms(e.params, 1)[0]
-    return decide(e, PRIMARY_READING, atoms=[base, {p: -v for p, v in base.items()}])
+    return _identifiable(e, PRIMARY_READING, atoms=[base, {p: -v for p, v in base.items()}])
 
 
 def _orbit_reading(expert_name: str, says: bool, label: str = "") -> tuple[
@@ -232,7 +231,7 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
         "First-order terms, no order-0 term, k = 3 atoms: the 2k = 6 functions d_a h, d_b h "
         "lie in the 4-dimensional space of cubics, so they must be dependent.",
     )
-    d_k3 = decide(e3, k3)
+    d_k3 = _identifiable(e3, k3)
     readings.append(_reading(d_k3, True, "p=3"))
     readings += _curve_readings("ffn-poly3", ("pcos-1-no-order0",), "p=3")
     orbits = [_orbit_reading(f"ffn-poly{p}", True, f"p={p}") for p in (2, 3)]
@@ -377,7 +376,7 @@ _SEED_STATEMENTS: tuple[tuple[str, str, bool], ...] = (
 @claim("pcr.ident.consistency", reading="Per reading of Definition 1: do all statements of "
        "seeds 002 and 000 about ReLU experts (one-layer ReLU SI; two-layer ReLU with last bias "
        "not SI; without last bias SI) agree with the exact verdicts? proved = all agree.",
-    statement="do the two seeds agree with each other about ReLU experts?",
+    statement="The two seeds agree with each other about ReLU experts.",
     sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [157, 165, 171, 211]},
     covers=[],
     origin="seed",

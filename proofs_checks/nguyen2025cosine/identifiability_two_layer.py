@@ -15,7 +15,7 @@ import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, claim
 from moetheory.symbolic.experts import Expert, two_layer
-from moetheory.symbolic.identifiability import PRIMARY_READING, READINGS, decide
+from moetheory.symbolic.identifiability import PRIMARY_READING, READINGS
 from proofs_checks.nguyen2025cosine._ident_common import (
     _PHI,
     _X,
@@ -23,6 +23,7 @@ from proofs_checks.nguyen2025cosine._ident_common import (
     _curve_readings,
     _decision,
     _family_outcome,
+    _identifiable,
     _identity,
     _literal,
     _reading,
@@ -63,7 +64,8 @@ def _width2(ctx: CheckContext, act: str, last_bias: bool, says: bool) -> list[Re
     if not ctx.full:
         return []
     e: Expert = two_layer(act, width=2, last_bias=last_bias)
-    return [_reading(decide(e, r), says, "width 2") for r in (PRIMARY_READING, "pcos-1-no-order0")]
+    return [_reading(_identifiable(e, r), says, "width 2")
+            for r in (PRIMARY_READING, "pcos-1-no-order0")]
 
 
 def _two_layer_relu(ctx: CheckContext, last_bias: bool, says: bool) -> Outcome:

@@ -95,17 +95,16 @@ __all__ = [
     "pcr.pde.cosine",
     reading="For s = β1ᵀx/(‖β1‖‖x‖) and H = exp(s)·h(x, η) with h an arbitrary function not "
     "depending on β1: β1ᵀ∂H/∂β1 = 0 at every x ≠ 0, β1 ≠ 0, in every dimension d1 ≥ 1 "
-    "(d1 = 1 included, where s = sign(β1 x)).",
+    "(d1 = 1 included, where s = sign(β1 x)). Shown for general d1, not for a few fixed "
+    "dimensions.",
     statement=(
         "For the cosine router s = β1ᵀx / (‖β1‖·‖x‖), β1ᵀ ∂H/∂β1 = 0 (eq. 4) for every expert "
-        "function h, every d1 ≥ 1 and all x ≠ 0, β1 ≠ 0. Must be shown for general d1, not only "
-        "for a few fixed dimensions."
+        "function h, every d1 ≥ 1 and all x ≠ 0, β1 ≠ 0."
     ),
     statement_latex=(
         r"For the cosine router $s = \beta_1^\top x / (\lVert\beta_1\rVert\,\lVert x\rVert)$, "
         r"$\beta_1^\top \partial H/\partial\beta_1 = 0$ (eq. 4) for every expert function $h$, "
-        r"every $d_1 \ge 1$ and all $x \ne 0$, $\beta_1 \ne 0$. Must be shown for general $d_1$, "
-        "not only for a few fixed dimensions."
+        r"every $d_1 \ge 1$ and all $x \ne 0$, $\beta_1 \ne 0$."
     ),
     sources={
         "002_ed39350ac6d6e1c0.txt": [44, 46, 48, 50, 52],
@@ -160,17 +159,16 @@ def check_cosine(ctx: CheckContext) -> Outcome:
     "pcr.pde.perturbed",
     reading="Primary: for τ1, τ2 > 0 and every expert h that is not identically 0, the function "
     "β1ᵀ∂H̃/∂β1 is not identically 0 (the PDE (4) does not hold as an identity). Also checked: "
-    "the pointwise reading, β1ᵀ∂H̃/∂β1 ≠ 0 at every point.",
+    "the pointwise reading, β1ᵀ∂H̃/∂β1 ≠ 0 at every point. The residual is given in closed "
+    "form, with the set where it vanishes.",
     statement=(
         "For the perturbed cosine router s = β1ᵀx / ((‖β1‖+τ1)(‖x‖+τ2)) with τ1, τ2 > 0, β1ᵀ "
-        "∂H̃/∂β1 ≠ 0, i.e. the interaction (4) does not occur. Give the residual in closed form "
-        "and the set where it vanishes."
+        "∂H̃/∂β1 ≠ 0, i.e. the interaction (4) does not occur."
     ),
     statement_latex=(
         r"For the perturbed cosine router $s = \beta_1^\top x / ((\lVert\beta_1\rVert + "
         r"\tau_1)(\lVert x\rVert + \tau_2))$ with $\tau_1, \tau_2 > 0$, $\beta_1^\top \partial "
-        r"\tilde H/\partial\beta_1 \ne 0$, i.e. the interaction (4) does not occur. Give the "
-        "residual in closed form and the set where it vanishes."
+        r"\tilde H/\partial\beta_1 \ne 0$, i.e. the interaction (4) does not occur."
     ),
     sources={"002_ed39350ac6d6e1c0.txt": [58, 110], "000_7b6465990ad3b04b.txt": [173, 175]},
     covers=[],
@@ -467,13 +465,14 @@ def check_linear_second_order(ctx: CheckContext) -> Outcome:
     statement=(
         "Router code in practice normalises with a clamp, v / max(‖v‖, ε) (PyTorch's "
         "`F.normalize`), or with an additive ε, v / (‖v‖ + ε), on the expert embedding only, the "
-        "token only, or both. For each of these six variants, does (4) hold, and where?"
+        "token only, or both: six variants of the router, each with its own (possibly empty) set "
+        "where (4) holds."
     ),
     statement_latex=(
         r"Router code in practice normalises with a clamp, $v / \max(\lVert v\rVert, "
         r"\varepsilon)$ (PyTorch's `F.normalize`), or with an additive $\varepsilon$, $v / "
         r"(\lVert v\rVert + \varepsilon)$, on the expert embedding only, the token only, or both. "
-        "For each of these six variants, does (4) hold, and where?"
+        "Six variants of the router, each with its own (possibly empty) set where (4) holds."
     ),
     sources={"002_ed39350ac6d6e1c0.txt": [96, 110]},
     covers=[],
@@ -576,16 +575,15 @@ def check_implementations(ctx: CheckContext) -> Outcome:
     "pcr.stability.near-zero",
     reading="Gradients of the score: cosine router, sup of ‖∇ₓs‖ over ‖x‖ < r (and of ‖∇_β1 s‖ "
     "over ‖β1‖ < r) is infinite for every r > 0 when d1 ≥ 2; perturbed router (τ1, τ2 > 0): "
-    "‖∇ₓs̃‖ and ‖∇_β1 s̃‖ are bounded on the whole space, with explicit, tight bounds.",
+    "‖∇ₓs̃‖ and ‖∇_β1 s̃‖ are bounded on the whole space, with explicit, tight bounds (the "
+    "claim quantified: gradients in x and β1 near 0, unbounded or bounded, with the bound).",
     statement=(
         "The cosine router's training can suffer when ‖β1‖ or ‖x‖ approaches 0; the perturbed "
-        "router does not. Quantify: gradients of s with respect to x and β1 near 0, unbounded or "
-        "bounded, with the bound."
+        "router does not."
     ),
     statement_latex=(
         r"The cosine router's training can suffer when $\lVert\beta_1\rVert$ or $\lVert x\rVert$ "
-        "approaches $0$; the perturbed router does not. Quantify: gradients of $s$ with respect "
-        r"to $x$ and $\beta_1$ near $0$, unbounded or bounded, with the bound."
+        "approaches $0$; the perturbed router does not."
     ),
     sources={"000_7b6465990ad3b04b.txt": [215, 217, 219, 221], "002_ed39350ac6d6e1c0.txt": [58]},
     covers=[],

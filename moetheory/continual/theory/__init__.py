@@ -12,7 +12,8 @@ The seed writes the pair sum as "sum_{n=n'}"; :data:`PAIR_READINGS` lists its re
 
 The names are defined in private modules, one job each, and re-exported here:
 ``_notation`` (symbols, readings, the moments of ground truths), ``_sums`` (geometric sums in
-closed form), ``_exact`` (the exact single-expert expectations), ``_prop4`` (Proposition 4
+closed form), ``_exact`` (the exact single-expert expectations), ``_definition1`` (the
+same under Definition 1's features), ``_prop4`` (Proposition 4
 as written), ``_lemmas`` (Lemmas 2, 11 and 16), ``_statements`` (Theorems 1-2 in SymPy) and
 ``_bounds`` (Theorems 1-2 evaluated on simulated routing); ``_docs`` holds the docstring
 sections several of them share.
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from moetheory.continual.theory import (
     _bounds,
+    _definition1,
     _exact,
     _lemmas,
     _notation,
@@ -35,6 +37,7 @@ from moetheory.continual.theory import (
     _statements,
 )
 from moetheory.continual.theory._bounds import *  # noqa: F403
+from moetheory.continual.theory._definition1 import *  # noqa: F403
 from moetheory.continual.theory._exact import *  # noqa: F403
 from moetheory.continual.theory._lemmas import *  # noqa: F403
 from moetheory.continual.theory._notation import *  # noqa: F403
@@ -46,6 +49,6 @@ from moetheory.continual.theory._sums import _geometric  # noqa: F401  (tests us
 #: The public names: each private module's, listed once, there.
 __all__ = sorted(
     name
-    for module in (_bounds, _exact, _lemmas, _notation, _prop4, _statements)
+    for module in (_bounds, _definition1, _exact, _lemmas, _notation, _prop4, _statements)
     for name in module.__all__
 )

@@ -1,0 +1,114 @@
+"""Algorithm 1's termination flags, read four ways (issue 32): explicit readings of the seed.
+
+Seed 003 describes the flags in two sentences (L109, L111). Two details are open: whether the
+selected expert ``m_t`` is flagged too (its own gap ``|h_{m_t} - h_{m_t}|`` is ``0 < Γ``), and
+whether flags are evaluated from ``t > T1`` or ``t >= T1``; in paired runs they move the median
+termination round 2-5 times and ``G_T`` by up to 0.28. The most literal reading is primary:
+"each expert m" includes ``m_t``, and the seed says "for t > T1". The others are reported
+beside it, on the same data (stacked runs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moetheory.continual import CLConfig
+
+__all__ = [
+    "ALTERNATIVE_FLAGS",
+    "FLAG_READINGS",
+    "FLAG_SEED_TEXT",
+    "FLAG_TEXT",
+    "PRIMARY_FLAGS",
+    "flag_configs",
+    "flag_reading_name",
+    "flag_reading_text",
+    "flags_of",
+]
+
+#: The seed's own words on the flags (seed 003, L109 and L111), quoted in every flag reading.
+FLAG_SEED_TEXT = (
+    "seed 003 L109: '在足够的（即，T_1）轮次专家探索后，我们在算法 1 中引入了提前终止策略，"
+    "通过评估每个专家 m 的收敛标志 I(m)' (after sufficient, i.e. T1, rounds of expert "
+    "exploration, Algorithm 1 terminates early by evaluating the convergence flag I(m) of "
+    "each expert m); L111: '这个标志评估输出间隙，定义为 |h_m(X_t, θ_t) − h_{m_t}(X_t, θ_t)|，"
+    "专家本身和任何选定专家 m_t 之间的差距，对于 t > T_1' (the flag evaluates the output gap "
+    "|h_m − h_{m_t}| between the expert itself and the selected expert m_t, for t > T1)"
+)
+
+#: Primary reading of the flags: the most literal one.
+PRIMARY_FLAGS = "literal"
+
+#: The four readings of the flags: :class:`~moetheory.continual.CLConfig` options, primary first.
+FLAG_READINGS: dict[str, dict[str, Any]] = {
+    PRIMARY_FLAGS: {"flag_selected": True, "flag_start": "after-T1"},
+    "others only": {"flag_selected": False, "flag_start": "after-T1"},
+    "from T1": {"flag_selected": True, "flag_start": "at-T1"},
+    "others only, from T1": {"flag_selected": False, "flag_start": "at-T1"},
+}
+
+#: The readings reported beside the primary one.
+ALTERNATIVE_FLAGS: tuple[str, ...] = tuple(k for k in FLAG_READINGS if k != PRIMARY_FLAGS)
+
+#: Each flag reading in words.
+FLAG_TEXT: dict[str, str] = {
+    PRIMARY_FLAGS: (
+        "flags for each expert m, the selected m_t included (its gap 0 < Γ flags it), "
+        "evaluated for t > T1 (the seed's words read literally)"
+    ),
+    "others only": (
+        "flags for every expert except the selected m_t (as the released code), for t > T1"
+    ),
+    "from T1": "flags for each expert m, the selected m_t included, evaluated for t >= T1",
+    "others only, from T1": (
+        "flags for every expert except the selected m_t, evaluated for t >= T1"
+    ),
+}
+
+
+def flag_configs(cfg: CLConfig, names: tuple[str, ...] = ALTERNATIVE_FLAGS) -> list[CLConfig]:
+    """``cfg`` under each flag reading of ``names`` (default: the alternatives), in order.
+
+    Examples
+    --------
+    >>> [c.flag_selected for c in flag_configs(CLConfig(M=3))]
+    [False, True, False]
+    """
+    return [cfg.replace(**FLAG_READINGS[name]) for name in names]
+
+
+def flag_reading_name(data_reading: str, flags: str) -> str:
+    """The name of a data reading under another flag reading.
+
+    Examples
+    --------
+    >>> flag_reading_name("paper", "others only")
+    'paper; flags: others only'
+    """
+    return f"{data_reading}; flags: {flags}"
+
+
+def flag_reading_text(data_text: str, flags: str) -> str:
+    """The text of a data reading under the flag reading ``flags``, with the seed's words."""
+    return (f"{data_text}; termination flags read as: {FLAG_TEXT[flags]} (the primary "
+            f"reading is '{PRIMARY_FLAGS}': {FLAG_TEXT[PRIMARY_FLAGS]}; {FLAG_SEED_TEXT}); "
+            "paired with the primary reading: the same data, stacked in one simulator call")
+
+
+def flags_of(cfg: CLConfig) -> str:
+    """The flag reading a configuration runs (a key of :data:`FLAG_READINGS`); ``"code"``
+    under the code's schedule (flags from the code's round, updates kept to ``80 + 3M``).
+
+    Examples
+    --------
+    >>> flags_of(CLConfig()), flags_of(CLConfig(flag_selected=False)), flags_of(
+    ...     CLConfig(reading="code"))
+    ('literal', 'others only', 'code')
+    """
+    if cfg.code_schedule:
+        return "code"
+    for name, options in FLAG_READINGS.items():
+        if all(getattr(cfg, key) == value for key, value in options.items()):
+            return name
+    raise ValueError(f"no flag reading has flag_selected={cfg.flag_selected}, "
+                     f"flag_start={cfg.flag_start!r}")

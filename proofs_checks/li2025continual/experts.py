@@ -1,0 +1,297 @@
+"""Checks of "more experts" in Li et al. (2025): Theorems 1-2's discussion and Section 6.
+
+Claims ``cl.more-experts`` (M > N: more experts than tasks delay convergence and end no better)
+and ``cl.more-experts.m-lt-n`` (the same with fewer experts than tasks, M = Ω(K ln K)), on the
+simulator, with Algorithm 1's flags read every way (:mod:`._flags`) and replicates sized from
+a pilot (:mod:`._power`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from moetheory import CheckContext, Outcome, Verdict, claim
+from moetheory.continual import CLConfig, CLResult, ground_truth_unit
+from moetheory.continual.analysis import convergence_round, late_mean
+from moetheory.continual.simulator import simulate_many
+from moetheory.stats import (
+    Comparison,
+    MeanEstimate,
+    ReadingData,
+    combine,
+    comparisons_markdown,
+)
+from proofs_checks.li2025continual._common import paper_claim, src
+from proofs_checks.li2025continual._flags import (
+    ALTERNATIVE_FLAGS,
+    FLAG_READINGS,
+    flag_reading_name,
+    flag_reading_text,
+    flags_of,
+)
+from proofs_checks.li2025continual._power import (
+    Plan,
+    Spec,
+    decide_all,
+    pilot_size,
+    plan_from_specs,
+    power_note,
+)
+from proofs_checks.li2025continual._readings import (
+    FIGURE_READING_TEXT,
+    FIGURE_READINGS,
+    GRID_READING_TEXT,
+    figure_outcome,
+    grid_outcome,
+)
+from proofs_checks.li2025continual._simulation import (
+    GRID,
+    LATE,
+    MEANINGFUL,
+    _curves,
+    _regime_seed,
+    reading_config,
+    regime_config,
+)
+
+__all__ = [
+    "MORE_MS", "MORE_MS_M_LT_N", "TERMINATION_SHARE_TOL", "check_more_experts",
+    "check_more_experts_m_lt_n",
+]
+
+
+MORE_MS = (10, 20, 40)
+#: Smallest meaningful difference of termination probabilities (fixed before looking).
+TERMINATION_SHARE_TOL = 0.1
+
+
+@claim(
+    "cl.more-experts",
+    kind="statistical",
+    reading=(
+        "Figure 2 settings with termination, M ∈ {10, 20, 40} (all > N = 7), paired replicates; "
+        "for consecutive pairs, two separate statistics of termination: P(termination by T) is "
+        "not larger for more experts (paired difference <= 0, tolerance 0.1) and the "
+        "termination round given that both runs terminate is later for more experts; the "
+        "convergence round of G is later for more experts, and the late G of more experts is "
+        "not smaller by more than 0.1·ū (ū = mean E‖w_n‖², fixed by the configuration). "
+        "Readings 'paper, random β' (primary: Definition 1's β_t ~ Unif(0, 1]), "
+        "'paper' (β = 1) and 'code'"
+    ),
+    statement=(
+        "Adding experts beyond what the tasks need delays convergence (T1 grows with M) and does "
+        "not improve the final error."
+    ),
+    statement_latex=(
+        "Adding experts beyond what the tasks need delays convergence ($T_1$ grows with $M$) and "
+        "does not improve the final error."
+    ),
+    sources={"003_3078ccb5100b14b7.txt": [19, 197, 221, 229]},
+)
+def check_more_experts(ctx: CheckContext) -> Outcome:
+    """More experts than tasks: later convergence, no better final error."""
+    key = "cl.more-experts"
+    T = 2000
+    alpha = ctx.alpha / (8 * (len(FIGURE_READINGS) + len(ALTERNATIVE_FLAGS)))
+    extra: list[tuple[ReadingData, str]] = []
+
+    def runs_of(reading: str, R: int, seed: int, flags: bool) -> list[dict[int, CLResult]]:
+        """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
+        each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
+        cfgs = [reading_config(reading, T=T).replace(M=M) for M in MORE_MS]
+        return _stacked(cfgs, MORE_MS, R, seed, flags)
+
+    def specs(runs: dict[int, CLResult]) -> list[Spec | Comparison]:
+        out: list[Spec | Comparison] = []
+        unit = ground_truth_unit(runs[MORE_MS[0]].config)
+        for a, b in itertools.pairwise(MORE_MS):
+            ta, tb = runs[a].termination_round, runs[b].termination_round
+            # whether a run terminates, and when given that it does: two statistics. The
+            # paired difference of two indicators lies in [-1, 1]: an exact betting interval
+            # (a t interval of ten such differences has width 0 when they agree)
+            out.append(Spec(
+                f"P(termination by T), M={b} − M={a} <= 0 (more experts stop no more often)",
+                "at-most", (tb >= 0).astype(float) - (ta >= 0).astype(float), 0.0,
+                TERMINATION_SHARE_TOL, (-1.0, 1.0)))
+            both = (ta >= 0) & (tb >= 0)
+            if both.sum() >= 2:
+                # rounds lie in [0, T]: the exact betting interval of the differences in
+                # [-T, T] (a t interval of a few skewed differences under-covers)
+                out.append(Spec(
+                    f"termination round given termination (both runs), M={b} − M={a} > 0",
+                    "greater", (tb[both] - ta[both]).astype(float), 0.0, 0.0,
+                    (-float(T), float(T))))
+            else:
+                out.append(Comparison(
+                    f"termination round given termination, M={b} vs M={a}: fewer than 2 pairs "
+                    "of terminated runs", MeanEstimate(float("nan"), -np.inf, np.inf,
+                                                       int(both.sum()), 1 - alpha),
+                    0.0, 0.0, Verdict.INCONCLUSIVE))
+            # convergence rounds lie in [1, T]: the exact betting interval of the differences
+            out.append(Spec(
+                f"G convergence round, M={b} − M={a} > 0",
+                "greater", (convergence_round(_curves(runs[b], "G"))
+                            - convergence_round(_curves(runs[a], "G"))).astype(float), 0.0,
+                0.0, (-float(T), float(T))))
+            la, lb = late_mean(_curves(runs[a], "G"), LATE), late_mean(_curves(runs[b], "G"), LATE)
+            out.append(Spec(f"late G, M={a} − M={b} <= 0 (no improvement)", "at-most",
+                            la - lb, 0.0, MEANINGFUL * unit))
+        return out
+
+    def judge(name: str, runs: dict[int, CLResult], R: int, seed: int) -> ReadingData:
+        comps = decide_all(specs(runs), alpha)
+        base = runs[MORE_MS[0]].config
+        ev: dict[str, Any] = {
+            "replicates": R, "T": T, "simulator_seed": seed, "config": base.to_dict(),
+            "T1": {M: runs[M].config.T1 for M in MORE_MS},
+            "terminated_fraction": {M: float((runs[M].termination_round >= 0).mean())
+                                    for M in MORE_MS},
+            "median_termination_round": {M: _median_round(runs[M]) for M in MORE_MS},
+            "mean_late_G": {M: float(late_mean(_curves(runs[M], "G"), LATE).mean())
+                            for M in MORE_MS},
+            "rule": "stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
+                    "inconclusive if the interval straddles the margin); P(termination) "
+                    "and round differences (termination, convergence): betting intervals on "
+                    "[-1, 1] and [-T, T], late-G differences: paired t",
+        }
+        deriv = (
+            "$T_1 = \\lceil M/\\eta\\rceil$ = "
+            + ", ".join(f"{ev['T1'][M]} (M={M})" for M in MORE_MS)
+            + " grows with $M$ by definition; measured:\n\n" + comparisons_markdown(comps)
+        )
+        return (name, comps, ev, deriv)
+
+    plans: list[Plan] = []  # the primary reading's pilot sizes every reading
+
+    def one(reading: str, seed: int) -> ReadingData:
+        if not plans:
+            pilot_seed = seed + 1  # a stream of its own: SeedSequence(seed + 1)
+            pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])
+            plans.append(plan_from_specs(ctx, key, pilot, alpha, pilot_seed))
+        plan = plans[0]
+        flags = reading == FIGURE_READINGS[0]
+        runs = runs_of(reading, plan.n, seed, flags)
+        name, comps, ev, deriv = judge(reading, runs[0], plan.n, seed)
+        verdict = combine([c.verdict for c in comps])
+        ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by=FIGURE_READINGS[0]),
+                  flags=flags_of(runs[0][MORE_MS[0]].config))
+        deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
+        if flags:
+            for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
+                item = judge(flag_reading_name(reading, flag_name), alt, plan.n, seed)
+                extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
+                              flag_reading_text(FIGURE_READING_TEXT[reading], flag_name)))
+        return (name, comps, ev, deriv)
+
+    return figure_outcome(ctx, alpha, one, extra=lambda: extra)
+
+
+MORE_MS_M_LT_N = (5, 10, 20)
+
+
+@paper_claim(
+    "cl.more-experts.m-lt-n",
+    statement=(
+        "M < N with M = Ω(K ln K): adding more experts does not improve learning "
+        "performance but delays convergence."
+    ),
+    sources=src(221),
+    covers=["003-05"],
+    reading=(
+        "N = 30, K = 3, M ∈ {5, 10, 20} (all < N, >= K ln K), σ0 = 0.2 with the paper's "
+        "coupling, runs with termination, paired data: for consecutive M, P(termination) "
+        "(reported), the termination round given termination in both runs later for more "
+        "experts (paired difference > 0), and the late G of more experts not smaller by more "
+        "than 0.1·ū, ū = mean E‖w_n‖² fixed by the configuration (at_most); readings 'paper', "
+        "'code' (+ 'paper, random β' in the full profile)"
+    ),
+)
+def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
+    """M < N: more experts delay convergence and do not help."""
+    n_flags = len(ALTERNATIVE_FLAGS)
+    alpha = ctx.alpha / (12 + 4 * n_flags)
+    seed = _regime_seed(ctx) + 20
+    pilot_seed = _regime_seed(ctx) + 60
+    extra: list[tuple[ReadingData, str]] = []
+
+    def runs_of(reading: str, R: int, run_seed: int, flags: bool) -> list[dict[int, CLResult]]:
+        """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
+        each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
+        cfgs = [regime_config(reading, GRID[-1], M) for M in MORE_MS_M_LT_N]
+        T = max(c.T for c in cfgs)
+        return _stacked([c.replace(T=T) for c in cfgs], MORE_MS_M_LT_N, R, run_seed, flags)
+
+    def specs(runs: dict[int, CLResult]) -> list[Spec]:
+        T = float(runs[MORE_MS_M_LT_N[0]].config.T)
+        out = []
+        for a, b in itertools.pairwise(MORE_MS_M_LT_N):
+            ta, tb = runs[a].termination_round, runs[b].termination_round
+            both = (ta >= 0) & (tb >= 0)
+            if both.sum() >= 2:
+                # rounds lie in [0, T]: the exact betting interval of the differences in
+                # [-T, T] (a t interval of a few skewed differences under-covered)
+                out.append(Spec(f"termination round given termination, M={b} − M={a} > 0",
+                                "greater", (tb[both] - ta[both]).astype(float), 0.0, 0.0,
+                                (-T, T)))
+            la, lb = (late_mean(_curves(runs[m], "G"), 0.1) for m in (a, b))
+            tol = 0.1 * ground_truth_unit(runs[a].config)  # fixed before looking
+            out.append(Spec(f"late G, M={a} − M={b} <= 0 (no improvement)", "at-most",
+                            la - lb, 0.0, tol))
+        return out
+
+    def judge(name: str, runs: dict[int, CLResult], R: int) -> ReadingData:
+        comps = [sp_.decide(alpha) for sp_ in specs(runs)]
+        ev: dict[str, Any] = {"simulator_seed": seed, "T": runs[MORE_MS_M_LT_N[0]].config.T,
+                              "replicates": R,
+                              "terminated": {M: int((runs[M].termination_round >= 0).sum())
+                                             for M in MORE_MS_M_LT_N},
+                              "median_termination_round": {
+                                  M: _median_round(runs[M]) for M in MORE_MS_M_LT_N}}
+        return (name, comps, ev, "Terminated runs per M: "
+                + ", ".join(f"M={M}: {v}/{R}" for M, v in ev["terminated"].items())
+                + ".\n\n" + comparisons_markdown(comps))
+
+    plans: list[Plan] = []  # the primary reading's pilot sizes every reading
+
+    def one(reading: str) -> ReadingData:
+        key = "cl.more-experts.m-lt-n"
+        if not plans:
+            pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])
+            plans.append(plan_from_specs(ctx, key, pilot, alpha, pilot_seed))
+        plan = plans[0]
+        flags = reading == "paper"
+        runs = runs_of(reading, plan.n, seed, flags)
+        name, comps, ev, deriv = judge(reading, runs[0], plan.n)
+        verdict = combine([c.verdict for c in comps])
+        ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by="paper"),
+                  flags=flags_of(runs[0][MORE_MS_M_LT_N[0]].config))
+        deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
+        if flags:
+            for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
+                item = judge(flag_reading_name(reading, flag_name), alt, plan.n)
+                extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
+                              flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
+        return (name, comps, ev, deriv)
+
+    return grid_outcome(ctx, alpha, one, lambda: extra)
+
+
+def _stacked(cfgs: list[CLConfig], Ms: tuple[int, ...], R: int, seed: int,
+             flags: bool) -> list[dict[int, CLResult]]:
+    """``cfgs`` (one per M of ``Ms``) as they are, then under each of the flags' other
+    readings if ``flags``, in one simulator call: a list of runs by M, the given ones first."""
+    stack = list(cfgs)
+    if flags:
+        stack += [c.replace(**FLAG_READINGS[name]) for name in ALTERNATIVE_FLAGS for c in cfgs]
+    res = simulate_many(stack, R, seed)
+    k = len(Ms)
+    return [dict(zip(Ms, res[i * k:(i + 1) * k], strict=True)) for i in range(len(res) // k)]
+
+
+def _median_round(res: CLResult) -> float | str:
+    """Median termination round of the runs that terminated (``"none"`` if none did)."""
+    done = res.termination_round[res.termination_round >= 0]
+    return float(np.median(done)) if done.size else "none"
