@@ -53,7 +53,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from moetheory._doccer import fill_doc
 from moetheory.estimation.models import MixingMeasure
+from moetheory.symbolic._docs import REFERENCES
 
 __all__ = [
     "TYPE_STRATEGIES",
@@ -77,8 +79,30 @@ _SLACK = 1e-9
 #: Relative margin kept inside a norm range: scaling a direction rounds by a few ulps only.
 _MARGIN = 1e-12
 
+#: The docstring parts the strategies and their value types share
+#: (:func:`moetheory._doccer.fill_doc`): the References section citing [1], the Raises
+#: sections of the value types and of the strategies (each docstring ends the sentence), the
+#: optional ``d1`` parameter and the start of the examples that record a few draws.
+_DOC: dict[str, str] = {
+    **REFERENCES,
+    "raises_type": """Raises
+------
+TypeError
+    If a field is missing (the dataclass constructor); values are not validated here,""",
+    "raises_invalid": """Raises
+------
+hypothesis.errors.InvalidArgument
+    When drawn from, if an argument is out of range""",
+    "d1_optional": """d1 : int or SearchStrategy[int], optional
+    Input dimension; drawn from :func:`dimensions` when omitted.""",
+    "record_draws": """>>> from hypothesis import given, settings
+>>> seen = []
+>>> @settings(max_examples=3, derandomize=True, database=None)""",
+}
+
 
 @dataclass(frozen=True)
+@fill_doc(_DOC)
 class RouterParams:
     r"""Router parameters of the perturbed cosine router (eq. (8) of [1]_).
 
@@ -92,10 +116,7 @@ class RouterParams:
     tau1, tau2 : float
         The perturbations :math:`\tau_1, \tau_2 \ge 0` of the two norms.
 
-    Raises
-    ------
-    TypeError
-        If a field is missing (the dataclass constructor); values are not validated here,
+    %(raises_type)s
         :func:`router_params` draws valid ones.
 
     See Also
@@ -127,6 +148,7 @@ class RouterParams:
 
 
 @dataclass(frozen=True)
+@fill_doc(_DOC)
 class ExpertParams:
     r"""Expert parameters :math:`\eta = (a, b)` of :math:`h(x, \eta) = \varphi(a^\top x + b)`.
 
@@ -137,10 +159,7 @@ class ExpertParams:
     b : float
         Bias.
 
-    Raises
-    ------
-    TypeError
-        If a field is missing (the dataclass constructor); values are not validated here,
+    %(raises_type)s
         :func:`expert_params` draws valid ones.
 
     See Also
@@ -153,11 +172,7 @@ class ExpertParams:
     The FFN experts of the Example after Definition 1 of [1]_. :attr:`eta` gives the row
     :math:`(a, b)` of the ``eta`` array of :class:`MixingMeasure`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -186,6 +201,7 @@ class ExpertParams:
 
 
 @dataclass(frozen=True)
+@fill_doc(_DOC)
 class CLSettings:
     r"""A setting of Algorithm 1 (continual learning with M experts, Section 3 of [2]_).
 
@@ -211,10 +227,7 @@ class CLSettings:
     gamma : float
         Termination threshold :math:`\Gamma > 0` of Algorithm 1.
 
-    Raises
-    ------
-    TypeError
-        If a field is missing (the dataclass constructor); values are not validated here,
+    %(raises_type)s
         ``CLConfig`` validates them.
 
     See Also
@@ -355,6 +368,7 @@ def _direction_vector(draw: st.DrawFn, d: int, min_norm: float, max_norm: float)
 
 
 @st.composite
+@fill_doc(_DOC)
 def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
     r"""Input dimensions :math:`d_1` in ``[min_dim, max_dim]``.
 
@@ -385,9 +399,7 @@ def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
 
     Examples
     --------
-    >>> from hypothesis import given, settings
-    >>> seen = []
-    >>> @settings(max_examples=3, derandomize=True, database=None)
+    %(record_draws)s
     ... @given(dimensions(2, 5))
     ... def record(d):
     ...     seen.append(2 <= d <= 5)
@@ -404,6 +416,7 @@ def dimensions(draw: st.DrawFn, min_dim: int = 1, max_dim: int = 6) -> int:
 
 
 @st.composite
+@fill_doc(_DOC)
 def vectors(
     draw: st.DrawFn,
     d: int | st.SearchStrategy[int],
@@ -426,10 +439,7 @@ def vectors(
     SearchStrategy[ndarray]
         Arrays of shape ``(d,)``: a uniform-ish direction scaled to a drawn radius.
 
-    Raises
-    ------
-    hypothesis.errors.InvalidArgument
-        When drawn from, if an argument is out of range.
+    %(raises_invalid)s.
 
     See Also
     --------
@@ -450,9 +460,7 @@ def vectors(
     Examples
     --------
     >>> import numpy as np
-    >>> from hypothesis import given, settings
-    >>> seen = []
-    >>> @settings(max_examples=3, derandomize=True, database=None)
+    %(record_draws)s
     ... @given(vectors(4, min_norm=1.0, max_norm=2.0))
     ... def record(v):
     ...     seen.append((v.shape, bool(1.0 <= np.linalg.norm(v) <= 2.0)))
@@ -470,6 +478,7 @@ def vectors(
 
 
 @st.composite
+@fill_doc(_DOC)
 def inputs(
     draw: st.DrawFn,
     d1: int | st.SearchStrategy[int],
@@ -498,10 +507,7 @@ def inputs(
     SearchStrategy[ndarray]
         Arrays of shape ``(d1,)`` with the norm in the stated range.
 
-    Raises
-    ------
-    hypothesis.errors.InvalidArgument
-        When drawn from, if an argument is out of range.
+    %(raises_invalid)s.
 
     See Also
     --------
@@ -515,11 +521,7 @@ def inputs(
     of eq. (8) of [1]_ is smooth there. ``near_zero=True`` probes that region without ever
     drawing :math:`x = 0`.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
@@ -542,6 +544,7 @@ def inputs(
 
 
 @st.composite
+@fill_doc(_DOC)
 def router_params(
     draw: st.DrawFn,
     d1: int | st.SearchStrategy[int] | None = None,
@@ -556,8 +559,7 @@ def router_params(
 
     Parameters
     ----------
-    d1 : int or SearchStrategy[int], optional
-        Input dimension; drawn from :func:`dimensions` when omitted.
+    %(d1_optional)s
     min_tau, max_tau : float
         Range of the perturbations, ``0 < min_tau <= max_tau <= 100``.
     cosine : bool
@@ -571,10 +573,7 @@ def router_params(
     SearchStrategy[RouterParams]
         ``RouterParams(beta1, tau1, tau2)`` with ``beta1.shape == (d1,)``.
 
-    Raises
-    ------
-    hypothesis.errors.InvalidArgument
-        When drawn from, if an argument is out of range.
+    %(raises_invalid)s.
 
     Notes
     -----
@@ -588,17 +587,11 @@ def router_params(
     inputs : token inputs for the score.
     mixing_measures : all atoms of a mixture at once.
 
-    References
-    ----------
-    .. [1] H. Nguyen, P. Akbarian, T. Pham, T. Nguyen, S. Zhang and N. Ho,
-       "Statistical Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR, 2025,
-       arXiv:2405.14131.
+    %(references)s
 
     Examples
     --------
-    >>> from hypothesis import given, settings
-    >>> seen = []
-    >>> @settings(max_examples=3, derandomize=True, database=None)
+    %(record_draws)s
     ... @given(router_params(d1=2, cosine=True))
     ... def record(p):
     ...     seen.append((p.beta1.shape, p.tau1, p.tau2))
@@ -628,6 +621,7 @@ def router_params(
 
 
 @st.composite
+@fill_doc(_DOC)
 def expert_params(
     draw: st.DrawFn, d1: int | st.SearchStrategy[int] | None = None, *, max_abs: float = 5.0
 ) -> ExpertParams:
@@ -635,8 +629,7 @@ def expert_params(
 
     Parameters
     ----------
-    d1 : int or SearchStrategy[int], optional
-        Input dimension; drawn from :func:`dimensions` when omitted.
+    %(d1_optional)s
     max_abs : float
         Bound of the entries, ``0 < max_abs <= 1e3``.
 
@@ -645,10 +638,7 @@ def expert_params(
     SearchStrategy[ExpertParams]
         ``ExpertParams(a, b)`` with ``a.shape == (d1,)``.
 
-    Raises
-    ------
-    hypothesis.errors.InvalidArgument
-        When drawn from, if an argument is out of range.
+    %(raises_invalid)s.
 
     See Also
     --------
@@ -663,9 +653,7 @@ def expert_params(
 
     Examples
     --------
-    >>> from hypothesis import given, settings
-    >>> seen = []
-    >>> @settings(max_examples=3, derandomize=True, database=None)
+    %(record_draws)s
     ... @given(expert_params(d1=3))
     ... def record(e):
     ...     seen.append((e.a.shape, bool(-5.0 <= e.b <= 5.0)))
@@ -696,6 +684,7 @@ def _free_value(candidate: float, taken: list[float], sep: float, bound: float) 
 
 
 @st.composite
+@fill_doc(_DOC)
 def mixing_measures(
     draw: st.DrawFn,
     k: int | st.SearchStrategy[int],
@@ -735,10 +724,7 @@ def mixing_measures(
         :class:`moetheory.estimation.models.MixingMeasure` with ``k`` atoms, pairwise at
         least ``min_separation`` apart, every parameter in ``[-max_abs, max_abs]``.
 
-    Raises
-    ------
-    hypothesis.errors.InvalidArgument
-        When drawn from, if an argument is out of range or the separation is infeasible.
+    %(raises_invalid)s or the separation is infeasible.
 
     See Also
     --------
@@ -760,9 +746,7 @@ def mixing_measures(
 
     Examples
     --------
-    >>> from hypothesis import given, settings
-    >>> seen = []
-    >>> @settings(max_examples=3, derandomize=True, database=None)
+    %(record_draws)s
     ... @given(mixing_measures(3, d1=2))
     ... def record(G):
     ...     seen.append((G.k, G.d, G.eta.shape, float(G.beta0[-1])))
@@ -811,6 +795,7 @@ def mixing_measures(
 
 
 @st.composite
+@fill_doc(_DOC)
 def cl_settings(
     draw: st.DrawFn,
     *,
@@ -842,10 +827,7 @@ def cl_settings(
         Settings with ``1 <= K <= N``, ``1 <= s < d``, ``T >= 2``, positive rates and
         :math:`0 < \Gamma \le 2\lambda`.
 
-    Raises
-    ------
-    hypothesis.errors.InvalidArgument
-        When drawn from, if an argument is out of range or the regime is impossible.
+    %(raises_invalid)s or the regime is impossible.
 
     See Also
     --------

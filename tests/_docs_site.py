@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
@@ -85,3 +87,11 @@ def built_site() -> Path:
     )
     assert proc.returncode == 0, f"sphinx-build -W failed:\n{proc.stdout}\n{proc.stderr}"
     return out
+
+
+def built_site_or_skip() -> Path:
+    """:func:`built_site`, or skip the calling test when a docs package is missing."""
+    missing = missing_docs_packages()
+    if missing:
+        pytest.skip(f"{missing} not installed: pip install -e '.[docs]'")
+    return built_site()

@@ -246,3 +246,31 @@ def test_comparison_factor_reads_each_rule() -> None:
     normal = _power.comparison_factor(greater("y", MeanEstimate(
         t_est.mean, t_est.low, t_est.high, t_est.n, t_est.level, "given"), 0.0))[0]
     assert 0 < f < normal
+
+
+def test_exploration_phase_runs_are_the_grid_runs_first_rounds() -> None:
+    from proofs_checks.li2025continual._simulation import GRID, grid_config, phase_runs
+
+    runs = phase_runs("paper", 2, 3)
+    for sig0 in GRID:
+        cfg = runs[sig0].config
+        assert cfg == grid_config("paper", sig0).replace(terminate=False, T=cfg.T1 + 2)
+        assert runs[sig0].gate_params is not None and runs[sig0].models is not None
+
+
+@pytest.mark.parametrize("claim_id, check", [
+    ("cl.lemma7.directions", "proofs:check_lemma7"),
+    ("cl.thm1.exploration-repeats", "forgetting:check_thm1_repeats"),
+])
+def test_a_share_against_one_gets_the_replicates_it_needs(claim_id: str, check: str) -> None:
+    """An all-ones share in [0, 1] cannot exclude 0.95 at level α before 0.95^n < α: the
+    exploration-phase checks run the few hundred replicates this takes (budget 'phase')."""
+    import importlib
+
+    module, name = check.split(":")
+    fn = getattr(importlib.import_module(f"proofs_checks.li2025continual.{module}"), name)
+    out = fn(CheckContext(claim_id, seed=0))
+    plan = out.readings[0].evidence["power"]
+    assert plan["budget"] == _power.BUDGETS["phase"]["quick"][2]
+    assert plan["replicates"] >= plan["needed_replicates"] > _power.BUDGETS["grid"]["quick"][2]
+    assert out.readings[0].verdict is not Verdict.INCONCLUSIVE

@@ -19,7 +19,7 @@ import pytest
 from moetheory import docs as docs_gen
 from moetheory.docs._book import build_book, on_page
 from moetheory.docs._markup import _embed, _text
-from moetheory.docs._prose import formula_latex, prose_myst
+from moetheory.engine._prose import formula_latex, prose_myst
 from moetheory.engine.registry import load_checks, registered
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,7 +100,7 @@ def _double_scripts(tokens: list) -> bool:
                                   "∂²H/∂β1_i∂b = ∂H/∂a_i", "x_1_2 and x^2^3", "w_n'^2"])
 def test_no_formula_has_a_double_script(text: str) -> None:
     """MathJax refuses ``x_{1}_{i}`` and ``θ^{m}'`` (found by the browser check)."""
-    from moetheory.docs._prose import _tex_tokens
+    from moetheory.engine._prose import _tex_tokens
 
     for latex in re.findall(r"\$([^$]+)\$", prose_myst(text)):
         assert not _double_scripts(_tex_tokens(latex)[0]), (text, latex)
@@ -209,3 +209,9 @@ def test_statements_carry_no_checker_instructions() -> None:
     found = [f"{c.id}: {c.statement}" for c in registered()
              if instruction.search(c.statement) or instruction.search(c.statement_latex or "")]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("text", ["seed L109/L111", "and/or", "lines L56-L57 and L60"])
+def test_words_joined_by_an_operator_stay_words(text: str) -> None:
+    # "seed L109/L111" was typeset as $L_{109}/L_{111}$ and "and/or" as $\mathrm{and}/...$
+    assert prose_myst(text) == text

@@ -313,6 +313,36 @@ def test_pending_names_real_modules() -> None:
     assert not unknown, f"PENDING names modules that do not exist or lack __all__: {unknown}"
 
 
+def _doubling_documented_but_raises(func: Callable[..., int]) -> Callable[..., int]:
+    """Give ``func``, which doubles a count ``x``, a docstring complete in all but Raises."""
+    func.__doc__ = """Double ``x``.
+
+    Parameters
+    ----------
+    x : int
+        A count.
+
+    Returns
+    -------
+    int
+        Twice ``x``.
+
+    Notes
+    -----
+    :math:`2x`.
+
+    See Also
+    --------
+    bare
+
+    Examples
+    --------
+    >>> 1
+    1
+    """
+    return func
+
+
 def test_checker_rejects_incomplete_and_accepts_complete() -> None:
     """The checker itself can fail: an incomplete docstring is caught, a complete one passes."""
 
@@ -322,32 +352,8 @@ def test_checker_rejects_incomplete_and_accepts_complete() -> None:
             raise ValueError("x must be >= 0")
         return 2 * x
 
+    @_doubling_documented_but_raises
     def helper_raises(x: int) -> int:
-        """Double ``x``.
-
-        Parameters
-        ----------
-        x : int
-            A count.
-
-        Returns
-        -------
-        int
-            Twice ``x``.
-
-        Notes
-        -----
-        :math:`2x`.
-
-        See Also
-        --------
-        bare
-
-        Examples
-        --------
-        >>> 1
-        1
-        """
         if x < 0:
             raise TypeError("x")
         return 2 * x
@@ -418,32 +424,10 @@ def _private_check(x: int) -> None:
 def test_checker_follows_private_helpers() -> None:
     """An exception raised in a private argument check the function calls must be documented."""
 
-    def uses_helper(x: int) -> None:
-        """Check ``x``.
-
-        Parameters
-        ----------
-        x : int
-            A count.
-
-        Returns
-        -------
-        None
-
-        Notes
-        -----
-        Nothing.
-
-        See Also
-        --------
-        bare
-
-        Examples
-        --------
-        >>> 1
-        1
-        """
+    @_doubling_documented_but_raises
+    def uses_helper(x: int) -> int:
         _private_check(x)
+        return 2 * x
 
     node = _function_node(uses_helper)
     assert node is not None

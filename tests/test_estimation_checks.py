@@ -105,7 +105,7 @@ def test_voronoi_cells_are_not_a_partition_at_ties():
 def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_at):
     calls = []
 
-    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0, stop=None):
+    def fake_run_rates(design, seed, configs, map_tasks=None, first_rep=0, stop=None):
         calls.append((design.expert, first_rep, design.replicates))
         return [{"router": r, "k": k, "n": n, "rep": first_rep + i, "l": 1.0}
                 for r, k in configs for n in design.n_grid for i in range(design.replicates)]
@@ -132,11 +132,39 @@ def test_rates_looks_add_odd_replicate_counts_until_decided(monkeypatch, decide_
     assert all(a == pytest.approx(ctx.alpha / 3) for _, a in looks)
 
 
+def test_on_a_cluster_the_rates_fits_run_through_ctx_map(monkeypatch):
+    """The dense rates checks sent their cells to the cluster through a Dask client of their
+    own: tasks outside the check's supervision, with no limits, running on after the check
+    ended. On a cluster they go through ``ctx.map`` (supervised, under the check's limits)."""
+    from dataclasses import replace
+
+    seen = []
+
+    def fake_run_rates(design, seed, configs, *, first_rep=0, stop=None, **where):
+        seen.append(where)
+        return [{"router": r, "k": k, "n": n, "rep": first_rep + i, "l": 1.0}
+                for r, k in configs for n in design.n_grid for i in range(design.replicates)]
+
+    def judge(recs, alpha_look):
+        open_ci = {"slope": -0.5, "ci": [-1.0, 0.0], "level": 0.99}
+        return [dense._one_sided("s", open_ci, 3, rates.REGRESSION_THRESHOLD, True)], None
+
+    monkeypatch.setattr(dense, "run_rates", fake_run_rates)
+    one_look = {"quick": (12, 1), "full": (16, 1)}
+    ctx = replace(_ctx("pcr.rates.regression"), scheduler="tcp://127.0.0.1:1")
+    dense._rates_sequential(ctx, {"tanh": [("cosine", 3)]}, judge, budgets=one_look)
+    assert seen == [{"map_tasks": ctx.map}]
+    seen.clear()
+    dense._rates_sequential(_ctx("pcr.rates.regression"), {"tanh": [("cosine", 3)]}, judge,
+                            budgets=one_look)
+    assert seen == [{"map_tasks": None}]  # locally: this process, cells shared across checks
+
+
 def _fake_rates(unconverged: dict[int, int]):
     """A stand-in for run_rates: losses exactly ~ n^-1/2 (every slope CI tight at -1/2), and
     ``unconverged[n]`` fits of each cell at size n marked as having hit the iteration cap."""
 
-    def fake_run_rates(design, seed, configs, scheduler=None, first_rep=0, stop=None):
+    def fake_run_rates(design, seed, configs, map_tasks=None, first_rep=0, stop=None):
         out = []
         for r, k in configs:
             for n in design.n_grid:

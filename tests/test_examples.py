@@ -12,14 +12,15 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def run(script: str, *args: str, cwd: Path) -> str:
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=cwd,
+def python(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run this interpreter with ``args`` in ``cwd``, capturing its output as text."""
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
     )
+
+
+def run(script: str, *args: str, cwd: Path) -> str:
+    proc = python(str(EXAMPLES / script), *args, cwd=cwd)
     assert proc.returncode == 0, f"{script} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
 
@@ -55,33 +56,28 @@ def test_verify_one_claim(tmp_path: Path) -> None:
     assert "evidence:" in out
 
 
-def test_register_claim_proves_and_refutes(tmp_path: Path) -> None:
-    out = run("register_claim.py", cwd=tmp_path)
-    assert "mine.amgm-identity: proved" in out
-    assert "mine.square-exceeds: refuted" in out
-
-
-def test_property_test_script(tmp_path: Path) -> None:
-    out = run("property_test.py", cwd=tmp_path)
-    assert "scale invariance holds" in out and "counterexample:" in out
+@pytest.mark.parametrize(
+    ("script", "says"),
+    [
+        pytest.param("register_claim.py",
+                     ("mine.amgm-identity: proved", "mine.square-exceeds: refuted"),
+                     id="register-claim-proves-and-refutes"),
+        pytest.param("property_test.py", ("scale invariance holds", "counterexample:"),
+                     id="property-test-script"),
+        pytest.param("own_claim.py",
+                     ("mine.top-score: supported", "mine.top-score-slip: unsupported"),
+                     id="own-claim-supports-the-closed-form-and-not-the-slip"),
+    ],
+)
+def test_example_says(script: str, says: tuple[str, ...], tmp_path: Path) -> None:
+    out = run(script, cwd=tmp_path)
+    for text in says:
+        assert text in out, (script, text)
 
 
 def test_property_test_under_pytest(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            str(EXAMPLES / "property_test.py"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
+    proc = python("-m", "pytest", "-q", "-p", "no:cacheprovider",
+                  str(EXAMPLES / "property_test.py"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
     assert "2 passed" in proc.stdout
 
@@ -101,18 +97,9 @@ def test_simulate_forgetting_writes_plot(tmp_path: Path) -> None:
     assert "single expert (M = 1)" in out
 
 
-def test_own_claim_supports_the_closed_form_and_not_the_slip(tmp_path: Path) -> None:
-    out = run("own_claim.py", cwd=tmp_path)
-    assert "mine.top-score: supported" in out
-    assert "mine.top-score-slip: unsupported" in out
-
-
 def test_own_claim_with_verify_checks(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "moetheory", "verify", "--checks",
-         str(EXAMPLES / "own_claim.py"), "-v"],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
-    )
+    proc = python("-m", "moetheory", "verify", "--checks", str(EXAMPLES / "own_claim.py"), "-v",
+                  cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     rows = [line.split() for line in proc.stdout.splitlines()]
     assert sorted(r[:2] for r in rows[:2]) == [["mine.top-score", "supported"],
@@ -121,12 +108,9 @@ def test_own_claim_with_verify_checks(tmp_path: Path) -> None:
 
 
 def test_own_claims_under_pytest(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "-p", "moetheory.testing._plugin",
-         str(EXAMPLES / "own_claims_test.py"), str(EXAMPLES / "own_claim.py")],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
-    )
+    proc = python("-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "moetheory.testing._plugin",
+                  str(EXAMPLES / "own_claims_test.py"), str(EXAMPLES / "own_claim.py"),
+                  cwd=tmp_path, timeout=120)
     assert proc.returncode == 1, proc.stdout  # the slip fails, as it should
     assert "1 failed, 5 passed" in proc.stdout
     assert "claim mine.top-score-slip: expected proved or supported, got unsupported" in (

@@ -464,8 +464,19 @@ def _fake_epochs(ratio: float):
     return fake
 
 
+@pytest.fixture
+def fresh_epoch_runs():
+    """The epoch runs the two epoch claims share, forgotten before and after (a faked
+    simulator must not be remembered)."""
+    from proofs_checks.jacobs1991adaptive import _power
+
+    _power._epochs_chunk.cache_clear()  # type: ignore[attr-defined]
+    yield
+    _power._epochs_chunk.cache_clear()  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("ratio", "expected"), [(0.5, "supported"), (2.0, "unsupported")])
-def test_vowel_epochs_decides_both_ways(monkeypatch, ratio, expected):
+def test_vowel_epochs_decides_both_ways(monkeypatch, fresh_epoch_runs, ratio, expected):
     import moetheory.jacobs.vowel as jv
 
     monkeypatch.setattr(jv, "epochs_to_criterion", _fake_epochs(ratio))
@@ -475,7 +486,7 @@ def test_vowel_epochs_decides_both_ways(monkeypatch, ratio, expected):
 
 
 @pytest.mark.parametrize(("ratio", "expected"), [(1.0, "supported"), (2.0, "unsupported")])
-def test_vowel_scaling_decides_both_ways(monkeypatch, ratio, expected):
+def test_vowel_scaling_decides_both_ways(monkeypatch, fresh_epoch_runs, ratio, expected):
     import moetheory.jacobs.vowel as jv
     from moetheory.jacobs.vowel import EpochsResult
 

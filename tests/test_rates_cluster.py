@@ -22,6 +22,18 @@ def test_executor_gives_the_local_records():
         assert run_rates(DESIGN, 11, CONFIGS, executor=pool) == _local()
 
 
+def test_a_map_of_tasks_gives_the_local_records():
+    # the checks pass ``ctx.map``: on a cluster, supervised tasks under the check's limits
+    order = []
+
+    def map_tasks(func, items):
+        order.extend(item[3] for item in items)  # n of each task, largest first
+        return [func(item) for item in items]
+
+    assert run_rates(DESIGN, 11, CONFIGS, map_tasks=map_tasks) == _local()
+    assert order == sorted(order, reverse=True) and len(order) == 4
+
+
 def test_local_cluster_gives_the_local_records():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
@@ -64,7 +76,7 @@ class _Recording(ThreadPoolExecutor):
         self.tasks: list[tuple[int, int, int]] = []
 
     def submit(self, fn, /, *args, **kwargs):
-        design, _router, _k, n, _seed, _x_eval, first = args
+        ((design, _router, _k, n, _seed, _x_eval, first),) = args
         self.tasks.append((n, design.replicates, first))
         return super().submit(fn, *args, **kwargs)
 

@@ -169,7 +169,7 @@ def _fake_rates(capped: dict[int, int], faces: dict[int, int]):
     """run_rates with losses ~ n^-1/2, ``capped[n]`` fits at the cap and ``faces[n]``
     converged fits on a face of the parameter space at size n."""
 
-    def fake(design, seed, configs, scheduler=None, first_rep=0, stop=None):
+    def fake(design, seed, configs, map_tasks=None, first_rep=0, stop=None):
         out = []
         for r, k in configs:
             for n in design.n_grid:

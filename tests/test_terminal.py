@@ -61,7 +61,9 @@ def test_show_from_a_report_does_not_rerun(
     assert lines[0] == "pcr.pde.perturbed — PROVED"
     assert max(len(line) for line in lines) <= 72
     assert not any(has_code_syntax(line) for line in lines)
-    assert "τ₁·u/((n_b + τ₁)²·(n_x + τ₂))" in out and "∞" in out and "e^(-x) · x²" in out
+    # the formulas of plain text typeset in Unicode (issue 31): subscripts, no ** or _{
+    assert "(τ₁ u/((n_b + τ₁)² (nₓ + τ₂))) H ≠ 0" in out and "e^(-x) · x²" in out
+    assert "n_b → ∞" in out and "x ≠ 0 and τ₁, τ₂ > 0" in out
     assert "seed 002 (002_ed39350ac6d6e1c0.txt), lines 56, 57" in " ".join(out.split())
     text = out.replace("\n", " ")
     order = [text.index(k) for k in ("Statement", "Reading", "Derivation", "Verdict", "Evidence")]
@@ -213,9 +215,9 @@ def test_escaped_pipes_stay_inside_their_table_cell() -> None:
                   "| plain | 2.5 | unsupported |\n")
     entry = {"id": "x", "verdict": "supported", "statement": "s", "derivation": derivation}
     lines = render_claim_text(entry, width=100).splitlines()
-    row = next(line for line in lines if "max_m" in line)
+    row = next(line for line in lines if "1.04" in line)
     other = next(line for line in lines if "plain" in line)
-    assert "|f − 1/M|: exponent" in row and "\\" not in row
+    assert "maxₘ |f - 1/M|: exponent" in row and "\\" not in row  # typeset in Unicode
     assert row.index("1.04") == other.index("2.5")  # the columns still line up
     assert row.index("supported") == other.index("unsupported")
 
@@ -229,3 +231,31 @@ def test_an_asterisk_in_maths_is_not_an_emphasis_mark() -> None:
     out = markdown_to_text(text)[0]
     assert out == ("the split target, with β₀₁*-log 2 each under Top-K and β₀₁* each under "
                    "top-1; truth β₀*=(0.1,0), regions X*ⱼ")
+
+
+def test_nested_formulas_and_matrices_in_evidence_are_typeset() -> None:
+    # `moetheory show cl.update.min-norm` printed the JSON of its certificates
+    # ('"latex": "\\left[\\begin{matrix}0\\end{matrix}\\right]"') and j91.whole-output a
+    # mapping of formulas as JSON with o_{1,1} keys
+    from moetheory.engine.terminal import evidence_rows
+
+    half = {"sympy": "1/10", "latex": "\\frac{1}{10}"}
+    column = {"sympy": "Matrix([[0], [0]])",
+              "latex": "\\left[\\begin{matrix}0\\\\0\\end{matrix}\\right]"}
+    rows = dict(evidence_rows({
+        "residuals": [[[0, 0], [half, 0]]],
+        "certificates": [{"d": 3, "residual": column, "ok": True}],
+        "points": [{"o_{1,1}": {"sympy": "d_1", "latex": "d_{1}"}}],
+    }))
+    assert rows == {"residuals": "[[[0, 0], [1/10, 0]]]",
+                    "certificates": "[{d: 3, residual: [0; 0], ok: yes}]",
+                    "points": "[{o_(1, 1): d₁}]"}
+
+
+def test_the_markdown_report_names_seed_lines_in_words() -> None:
+    # every claim of the Markdown report printed its seed lines as an indented JSON array
+    # ("*Seed lines:* 002_….txt [\n  44,\n  46\n]")
+    from moetheory.engine.report import render_claim
+
+    text = render_claim(ENTRY)
+    assert "*Seed lines:* seed 002 (002_ed39350ac6d6e1c0.txt), lines 56, 57\n" in text

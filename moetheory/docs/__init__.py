@@ -17,7 +17,8 @@ table, then each claim the section makes -- in the paper itself or in its author
    tolerance, α, rule, seed), a compact evidence table with the raw evidence as JSON, the
    verdict over the calibration seeds, and links to the claims it uses and that use it.
 
-Every formula in the text of a report is typeset (``_prose``) and every text of a report is
+Every formula in the text of a report is typeset (:mod:`moetheory.engine._prose`, which
+also gives the terminal its Unicode) and every text of a report is
 escaped, so nothing a check writes is read as markup; every claim ID and equation a text
 names is a link. Besides the paper pages it writes an index, a bibliography and one page per
 seed document with numbered, linkable lines and sentences (``seed-002.html#L56``,
@@ -29,7 +30,7 @@ cannot disagree with it and no machine-dependent digit is ever committed. They a
 function of the report (timings, environment and absolute paths excluded).
 
 The package's modules, one job each: ``_names`` (page names, anchors, the run's settings),
-``_prose`` (the formulas of plain text, typeset), ``_markup`` (inline MyST, LaTeX, tables,
+``_markup`` (inline MyST, LaTeX, tables,
 embedded derivations), ``_book`` (where every claim is, uses / used by, verdict histories,
 the page being written), ``_equations`` (the papers' numbered equations, from the seeds),
 ``_notation`` (each section's setting and notation), ``_comparisons`` (the tables of

@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from moetheory._doccer import fill_doc
 from moetheory.docs._equations import Equation, paper_equations
 from moetheory.docs._names import _page_of, claim_anchor
+from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine.papers import PAPERS, paper_of
 
 __all__: list[str] = []
@@ -62,6 +64,7 @@ def _texts(entry: Mapping[str, Any]) -> Iterator[str]:
                 yield str(r[key])
 
 
+@fill_doc(REPORT_PARTS)
 def build_book(
     report: Mapping[str, Any],
     seeds_dir: Path | None = None,
@@ -71,8 +74,7 @@ def build_book(
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     seeds_dir : Path, optional
         The seed documents (for the papers' numbered equations).
     calibration_dir : Path, optional

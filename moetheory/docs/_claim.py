@@ -230,11 +230,12 @@ def render_claim(
     Notes
     -----
     The ``*_latex`` fields of the entry, when given, replace the plain statement and summary;
-    otherwise the formulas of the plain text are found and typeset (:mod:`._prose`) and the
-    rest is escaped, so neither SymPy syntax nor HTML of a report reaches the page. A
-    derivation's headings become bold lines and inline ``$$...$$`` becomes ``$...$`` (MyST
-    would otherwise set the prose between two display fences as maths). Claim IDs and the
-    paper's equations become links when the claim is written on a page of the book.
+    otherwise the formulas of the plain text are found and typeset
+    (:mod:`moetheory.engine._prose`) and the rest is escaped, so neither SymPy syntax nor
+    HTML of a report reaches the page. A derivation's headings become bold lines and inline
+    ``$$...$$`` becomes ``$...$`` (MyST would otherwise set the prose between two display
+    fences as maths). Claim IDs and the paper's equations become links when the claim is
+    written on a page of the book.
 
     Examples
     --------

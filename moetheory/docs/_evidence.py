@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from moetheory._doccer import fill_doc
 from moetheory.docs._equations import tex_ok
 from moetheory.docs._markup import (
     _code,
@@ -19,6 +20,7 @@ from moetheory.docs._markup import (
     _text,
 )
 from moetheory.docs._names import evidence_path
+from moetheory.engine._docparts import REPORT_PARTS
 
 __all__ = ["evidence_files", "render_evidence"]
 
@@ -197,13 +199,13 @@ def render_evidence(
     return "\n".join(lines)
 
 
+@fill_doc(REPORT_PARTS)
 def evidence_files(report: Mapping[str, Any]) -> dict[str, str]:
     """The raw evidence of every claim of ``report``, one JSON file per claim.
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
 
     Returns
     -------

@@ -1,10 +1,10 @@
 """Inline MyST of the pages: safe text, LaTeX, code spans, tables and embedded derivations.
 
 The helpers turn the plain text, ``*_latex`` text and MyST derivations of a report into
-Markdown that MyST reads as intended: every formula typeset (:mod:`._prose`), specials and
-HTML escaped so that no text of a report is read as markup, ``$...$`` kept as maths,
-absolute paths of this checkout replaced by ``<repo>``, numbers and verdicts never broken
-inside.
+Markdown that MyST reads as intended: every formula typeset
+(:mod:`moetheory.engine._prose`), specials and HTML escaped so that no text of a report is
+read as markup, ``$...$`` kept as maths, absolute paths of this checkout replaced by
+``<repo>``, numbers and verdicts never broken inside.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from moetheory.docs._book import references
-from moetheory.docs._prose import mark_emphasis, prose_myst
+from moetheory.engine._prose import mark_emphasis, prose_myst
 from moetheory.engine.papers import Paper
 
 __all__: list[str] = []

@@ -37,6 +37,33 @@ _CL = (
     r"\theta_t^{(m)})$, and the chosen expert takes the minimum-norm update (5). "
 )
 
+_CL_TRAINING = (
+    _CL
+    + r"$f_t^{(m)}$ is the fraction of the first $t$ tasks routed to expert $m$, "
+    r"$\mathcal{M}_n$ the set of experts that task $n$ is routed to, "
+    r"$T_1 = \lceil \eta^{-1} M \rceil$ the exploration rounds, $\sigma_0$ the initial "
+    r"noise scale and $\Gamma$ the termination threshold of Algorithm 1."
+)
+
+_CL_FORGETTING = (
+    _CL
+    + r"With $E_\tau(w) = \lVert w - w_{n_\tau}\rVert^2$, the forgetting is "
+    r"$F_t = \frac{1}{t-1} \sum_{\tau=1}^{t-1} \bigl(E_\tau(w_t^{(m_\tau)}) - "
+    r"E_\tau(w_\tau^{(m_\tau)})\bigr)$ and the generalization error "
+    r"$G_T = \frac{1}{T} \sum_{\tau=1}^{T} E_\tau(w_T^{(m_\tau)})$. Throughout, "
+    r"$r = 1 - s/d$, $S = \sum_n \lVert w_n\rVert^2$, "
+    r"$D = \sum_{n \ne n'} \lVert w_{n'} - w_n\rVert^2$ (over ordered pairs unless a reading "
+    r"says otherwise) and $L_t^{(m)} = t f_t^{(m)}$, the number of tasks routed to expert "
+    r"$m$ up to round $t$."
+)
+
+_CL_PROOFS = (
+    _CL
+    + r"The proofs follow the exploration ($t \le T_1$) and the frozen gate ($t > T_1$), "
+    r"with $f_t^{(m)}$ the routing fractions, $\mathcal{M}_n$ the expert sets and "
+    r"$P_t$ the projection onto the column space of $X_t$."
+)
+
 #: ``(paper key, section key)`` -> the page's preface (MyST).
 NOTATION: dict[tuple[str, str], str] = {
     ("jacobs1991adaptive", "error-functions"): _J91
@@ -83,20 +110,10 @@ NOTATION: dict[tuple[str, str], str] = {
     ("li2025continual", "setup"): _CL
     + r"The gate is trained on the losses (3), (6), (7) by gradient steps (9) with learning "
     r"rate $\eta$, and its updates stop after the exploration rounds $T_1$.",
-    ("li2025continual", "training"): _CL
-    + r"$f_t^{(m)}$ is the fraction of the first $t$ tasks routed to expert $m$, "
-    r"$\mathcal{M}_n$ the set of experts that task $n$ is routed to, "
-    r"$T_1 = \lceil \eta^{-1} M \rceil$ the exploration rounds, $\sigma_0$ the initial "
-    r"noise scale and $\Gamma$ the termination threshold of Algorithm 1.",
-    ("li2025continual", "forgetting"): _CL
-    + r"With $E_\tau(w) = \lVert w - w_{n_\tau}\rVert^2$, the forgetting is "
-    r"$F_t = \frac{1}{t-1} \sum_{\tau=1}^{t-1} \bigl(E_\tau(w_t^{(m_\tau)}) - "
-    r"E_\tau(w_\tau^{(m_\tau)})\bigr)$ and the generalization error "
-    r"$G_T = \frac{1}{T} \sum_{\tau=1}^{T} E_\tau(w_T^{(m_\tau)})$. Throughout, "
-    r"$r = 1 - s/d$, $S = \sum_n \lVert w_n\rVert^2$, "
-    r"$D = \sum_{n \ne n'} \lVert w_{n'} - w_n\rVert^2$ (over ordered pairs unless a reading "
-    r"says otherwise) and $L_t^{(m)} = t f_t^{(m)}$, the number of tasks routed to expert "
-    r"$m$ up to round $t$.",
+    ("li2025continual", "training"): _CL_TRAINING,
+    ("li2025continual", "termination"): _CL_TRAINING,
+    ("li2025continual", "forgetting"): _CL_FORGETTING,
+    ("li2025continual", "fewer-experts"): _CL_FORGETTING,
     ("li2025continual", "experiments"): _CL
     + r"The figures plot the forgetting $F_t$ and the generalization error $G_t$ against the "
     r"round $t$ for several numbers of experts $M$, with and without terminating the gate's "
@@ -105,8 +122,6 @@ NOTATION: dict[tuple[str, str], str] = {
     + r"The lemmas bound the gate outputs $h_m$, the softmax $\pi_m$ and the gradients of the "
     r"local loss $L^{\mathrm{loc}}$ and the auxiliary loss $L^{\mathrm{aux}}$ (weight "
     r"$\alpha$) in the orders of $\sigma_0$, $\eta$ and $M$.",
-    ("li2025continual", "proofs"): _CL
-    + r"The proofs follow the exploration ($t \le T_1$) and the frozen gate ($t > T_1$), "
-    r"with $f_t^{(m)}$ the routing fractions, $\mathcal{M}_n$ the expert sets and "
-    r"$P_t$ the projection onto the column space of $X_t$.",
+    ("li2025continual", "proofs"): _CL_PROOFS,
+    ("li2025continual", "proofs-late"): _CL_PROOFS,
 }

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from moetheory._doccer import fill_doc
 from moetheory.docs._book import Book, build_book, on_page, referenced_equations
 from moetheory.docs._claim import render_claim
 from moetheory.docs._markup import (
@@ -29,6 +30,7 @@ from moetheory.docs._names import (
     seed_page_name,
 )
 from moetheory.docs._notation import NOTATION
+from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine.papers import PAPERS, Paper, Section, paper_of, section_of
 from moetheory.engine.verdicts import Verdict
 
@@ -158,13 +160,13 @@ def _sections_of(
     ]
 
 
+@fill_doc(REPORT_PARTS)
 def render_paper_page(report: Mapping[str, Any], paper: Paper) -> str:
     """One paper's chapter index: citation, seed documents, its sections with verdict counts.
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     paper : Paper
         The paper.
 
@@ -252,6 +254,7 @@ def render_paper_page(report: Mapping[str, Any], paper: Paper) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+@fill_doc(REPORT_PARTS)
 def render_section_page(
     report: Mapping[str, Any],
     paper: Paper | None,
@@ -265,8 +268,7 @@ def render_section_page(
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     paper : Paper or None
         The paper; ``None`` collects claims whose seed belongs to no known paper (then
         ``section`` is ignored and the page is ``other.md``).
@@ -311,7 +313,8 @@ def render_section_page(
     ...      "statement": "1 + 1 = 2", "reading": "integers", "verdict": "proved",
     ...      "summary": "arithmetic", "evidence": {}}]}
     >>> paper = PAPERS[2]
-    >>> page = render_section_page(report, paper, paper.parts[-1])
+    >>> proofs = next(s for s in paper.parts if s.key == "proofs")
+    >>> page = render_section_page(report, paper, proofs)
     >>> page.splitlines()[0]
     '(page-li2025continual-proofs)='
     >>> "## Lemma 7" in page and "### `cl.lemma7.a`" in page
@@ -399,6 +402,7 @@ def _section_page(
     return "\n".join(lines).rstrip() + "\n"
 
 
+@fill_doc(REPORT_PARTS)
 def render_index(
     report: Mapping[str, Any],
     extra_pages: Sequence[str] = (),
@@ -409,8 +413,7 @@ def render_index(
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
     extra_pages : sequence of str
         Documents joining the chapters' toctree (the seed documents).
     audit_pages : sequence of str

@@ -28,7 +28,7 @@ from typing import Any
 from moetheory.docs._equations import Equation, paper_equations, tex_ok
 from moetheory.docs._markup import _cite, _code, _text
 from moetheory.docs._names import seed_page_name
-from moetheory.docs._prose import _escape
+from moetheory.engine._prose import _escape
 from moetheory.engine.catalogue import SEED_FILES
 from moetheory.engine.papers import paper_of
 

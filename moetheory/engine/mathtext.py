@@ -228,8 +228,19 @@ def latex_to_unicode(latex: str) -> str:
     '‖ x ‖² = Σ_(i=1)^d xᵢ²'
     >>> latex_to_unicode(r"\mathbb{E}[F_t] \in \mathbb{R}")
     '𝔼[Fₜ] ∈ ℝ'
+    >>> latex_to_unicode(r"\left[\begin{matrix}1 & 0\\0 & \frac{1}{2}\end{matrix}\right]")
+    '[1, 0; 0, 1/2]'
     """
-    return " ".join(_convert(latex).split())
+    return " ".join(_convert(_MATRIX.sub(_matrix_rows, latex)).split())
+
+
+#: A matrix environment: its rows are written ``a, b; c, d`` (the brackets are its delimiters').
+_MATRIX = re.compile(r"\\begin\{[pbv]?matrix\}(.*?)\\end\{[pbv]?matrix\}", re.S)
+
+
+def _matrix_rows(m: re.Match[str]) -> str:
+    rows = [r for r in re.split(r"\\\\", m.group(1)) if r.strip()]
+    return "; ".join(", ".join(c.strip() for c in row.split("&")) for row in rows)
 
 
 _SUB_LETTERS = str.maketrans("aeijkmnoprstuvx", "ₐₑᵢⱼₖₘₙₒₚᵣₛₜᵤᵥₓ")

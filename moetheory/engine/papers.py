@@ -292,15 +292,28 @@ PAPERS: tuple[Paper, ...] = (
             ),
             Section(
                 "training",
-                "Theoretical results on MoE training",
-                "§4, Propositions 1–3",
-                (r"cl\.prop[123]\.",),
+                "Theoretical results on MoE training: the experts converge and specialise",
+                "§4, Propositions 1–2",
+                (r"cl\.prop[12]\.",),
+            ),
+            Section(
+                "termination",
+                "Theoretical results on MoE training: terminating the gate's updates",
+                "§4, Proposition 3",
+                (r"cl\.prop3\.",),
             ),
             Section(
                 "forgetting",
-                "Theoretical results on forgetting and generalization",
-                "§5, Proposition 4, Theorems 1–2",
-                (r"cl\.(prop4|thm\d+|more-experts)\b",),
+                "Theoretical results on forgetting and generalization: M > N",
+                "§5, Proposition 4, Theorem 1",
+                (r"cl\.(prop4|thm1)\b",),
+            ),
+            Section(
+                "fewer-experts",
+                "Theoretical results on forgetting and generalization: M < N and the number of "
+                "experts",
+                "§5, Theorem 2",
+                (r"cl\.(thm\d+|more-experts)\b",),
             ),
             Section(
                 "experiments",
@@ -316,9 +329,15 @@ PAPERS: tuple[Paper, ...] = (
             ),
             Section(
                 "proofs",
-                "The proofs of Propositions 1–4: Lemmas 7–16",
+                "The proofs of Propositions 1–4: Lemmas 7–12",
                 "Appendices E–H",
-                (r"cl\.(lemma([7-9]|\d\d+)|proofs)\b",),
+                (r"cl\.lemma([7-9]|1[0-2])\b",),
+            ),
+            Section(
+                "proofs-late",
+                "The proofs of Propositions 1–4: Lemmas 13–16 and the proofs' own steps",
+                "Appendices E–H",
+                (r"cl\.(lemma\d\d+|proofs)\b",),
             ),
         ),
     ),

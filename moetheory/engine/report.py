@@ -56,6 +56,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from moetheory._doccer import fill_doc
+from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine.mathtext import prettify
 from moetheory.engine.verdicts import Verdict
 
@@ -74,6 +76,7 @@ __all__ = [
     "read_report",
     "render_claim",
     "render_markdown",
+    "sources_text",
     "write_atomic",
     "write_json",
 ]
@@ -973,6 +976,49 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
 
 
+def sources_text(entry: Mapping[str, Any]) -> str:
+    """The seed lines of a report entry in words: ``seed 002 (002_….txt), lines 56, 57``.
+
+    Parameters
+    ----------
+    entry : mapping
+        One element of ``report["claims"]``.
+
+    Returns
+    -------
+    str
+        Its sources, ``; ``-separated; its seed files when it names no lines; ``""`` when it
+        names neither.
+
+    See Also
+    --------
+    render_claim : the Markdown section that names them.
+
+    Notes
+    -----
+    Lines that are not integers and sources without a seed file are left out, so an entry
+    read from any report file gives text.
+
+    Examples
+    --------
+    >>> sources_text({"sources": [{"seed_file": "002_x.txt", "lines": [56, 57]}]})
+    'seed 002 (002_x.txt), lines 56, 57'
+    """
+    parts = []
+    sources = entry.get("sources")
+    for src in sources if isinstance(sources, list) else []:
+        if not isinstance(src, Mapping) or not isinstance(src.get("seed_file"), str):
+            continue
+        lines = [n for n in (src.get("lines") or []) if isinstance(n, int)]
+        where = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
+        parts.append(f"seed {src['seed_file'][:3]} ({src['seed_file']}), {where}")
+    if not parts:
+        seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
+        seeds = seeds if isinstance(seeds, list) else [seeds]
+        parts = [f"seed {s}" for s in seeds if isinstance(s, str) and s]
+    return "; ".join(parts)
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else _dump(value)
 
@@ -1043,12 +1089,9 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
         f"*claim seed:* {_text(get('claim_seed', '?'))}" + alpha_text + "\n",
         f"**Statement.** {_latex_or_text(get('statement_latex'), get('statement', ''))}\n",
     ]
-    sources = get("sources")
-    if isinstance(sources, list) and sources:
-        out.append("*Seed lines:* " + "; ".join(
-            f"{_text(src.get('seed_file', '?'))} {_text(src.get('lines', ''))}"
-            for src in sources if isinstance(src, Mapping)
-        ) + "\n")
+    where = sources_text(entry) if isinstance(get("sources"), list) else ""
+    if where:
+        out.append(f"*Seed lines:* {where}\n")
     readings = get("readings") or []
     if not isinstance(readings, list):
         readings = [readings]
@@ -1088,13 +1131,13 @@ def _latex_or_text(latex: Any, plain: Any) -> str:
     return prettify(_text(plain))
 
 
+@fill_doc(REPORT_PARTS)
 def render_markdown(report: Mapping[str, Any]) -> str:
     """The whole report as Markdown: a summary table, then a section per claim.
 
     Parameters
     ----------
-    report : mapping
-        A ``moetheory-report/1`` report.
+    %(report)s
 
     Returns
     -------

@@ -24,6 +24,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from moetheory.engine._prose import prose_unicode
 from moetheory.engine.mathtext import latex_to_unicode, prettify
 
 __all__ = [
@@ -189,14 +190,20 @@ _MATHS = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
 
 
 def _math_to_text(text: str) -> str:
-    """Inline ``$...$`` and ``$$...$$`` spans as Unicode; the prose outside prettified."""
+    """Inline ``$...$`` and ``$$...$$`` spans as Unicode; so are the formulas of the prose
+    outside them (:func:`~moetheory.engine._prose.prose_unicode`), and what remains of
+    SymPy's spelling is prettified (``E**x * y`` as ``e^x · y``)."""
     parts = re.split(f"({_MATHS.pattern})", text, flags=re.S)
     out = []
     for i, part in enumerate(parts):
         if i % 2:
             out.append(latex_to_unicode(part.strip("$")))
+        elif part.strip():
+            core = part.strip()
+            start = part.index(core)
+            out.append(part[:start] + prettify(prose_unicode(core)) + part[start + len(core):])
         else:
-            out.append(prettify(part))
+            out.append(part)
     return "".join(out)
 
 
@@ -340,14 +347,26 @@ def _value_text(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, str):
-        return {"inf": "∞", "-inf": "−∞"}.get(value, prettify(" ".join(value.split())))
-    if isinstance(value, list) and all(
-        not isinstance(v, Mapping | list) or (isinstance(v, Mapping) and set(v) ==
-                                              {"sympy", "latex"})
-        for v in value
-    ):
-        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+        return {"inf": "∞", "-inf": "−∞"}.get(value, _math_to_text(" ".join(value.split())))
+    if _formulas_within(value):  # lists and mappings of formulas and numbers, at any depth
+        if isinstance(value, list):
+            return "[" + ", ".join(_value_text(v) for v in value) + "]"
+        return "{" + ", ".join(f"{_math_to_text(str(k))}: {_value_text(v)}"
+                               for k, v in value.items()) + "}"
     return prettify(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def _formulas_within(value: Any) -> bool:
+    """A list or mapping whose leaves are formulas ``{"sympy", "latex"}``, numbers or text."""
+    if isinstance(value, Mapping):
+        return set(value) != {"sympy", "latex"} and all(
+            _formulas_within(v) or not isinstance(v, Mapping | list) or
+            (isinstance(v, Mapping) and set(v) == {"sympy", "latex"})
+            for v in value.values())
+    if isinstance(value, list):
+        return all(_formulas_within(v) or not isinstance(v, Mapping | list) or
+                   (isinstance(v, Mapping) and set(v) == {"sympy", "latex"}) for v in value)
+    return False
 
 
 def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
@@ -421,22 +440,6 @@ def _table(rows: Sequence[tuple[str, ...]], width: int, indent: int = _LABEL) ->
     return out
 
 
-def _sources_text(entry: Mapping[str, Any]) -> str:
-    parts = []
-    sources = entry.get("sources")
-    for src in sources if isinstance(sources, list) else []:
-        if not isinstance(src, Mapping) or not isinstance(src.get("seed_file"), str):
-            continue
-        lines = [n for n in (src.get("lines") or []) if isinstance(n, int)]
-        where = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
-        parts.append(f"seed {src['seed_file'][:3]} ({src['seed_file']}), {where}")
-    if not parts:
-        seeds = entry.get("seed_files") or [entry.get("seed_file", "")]
-        seeds = seeds if isinstance(seeds, list) else [seeds]
-        parts = [f"seed {s}" for s in seeds if isinstance(s, str) and s]
-    return "; ".join(parts)
-
-
 def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str:
     """One report entry as terminal text, in the order of a worked proof.
 
@@ -472,6 +475,8 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     >>> "∞ > 1" in render_claim_text(entry, width=60)
     True
     """
+    from moetheory.engine.report import sources_text  # lazily, as render_show does
+
     if not isinstance(entry, Mapping):
         entry = {"id": "?", "summary": _str(entry)}
     w = max(_MIN_WIDTH, width or terminal_width())
@@ -480,7 +485,7 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     out = [title, "═" * min(w, len(title))]
     statement = _latex_or(get("statement_latex"), get("statement", ""))
     out += _wrap("Statement", _math_to_text(" ".join(statement.split())), w)
-    source = _sources_text(entry)
+    source = sources_text(entry)
     if source:
         out += _wrap("Source", source, w)
     out += _wrap("Reading", _math_to_text(" ".join(_str(get("reading", "")).split())), w)

@@ -33,7 +33,7 @@ import itertools
 import math
 import textwrap
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
@@ -711,6 +711,7 @@ def run_rates(
     *,
     executor: Executor | None = None,
     scheduler: str | None = None,
+    map_tasks: Callable[[Callable[[Any], Any], list[Any]], list[Any]] | None = None,
     first_rep: int = 0,
     stop: Callable[[str, int, int, list[dict[str, Any]]], bool] | None = None,
 ) -> list[dict[str, Any]]:
@@ -739,6 +740,11 @@ def run_rates(
         Where to run the cells.
     scheduler : str, optional
         Address of a ``dask.distributed`` scheduler to run the cells on.
+    map_tasks : callable, optional
+        ``map_tasks(func, items)``: the list of ``func(item)``, in order, wherever it runs;
+        takes precedence over ``executor`` and ``scheduler``. A check passes
+        :meth:`~moetheory.engine.CheckContext.map`, so that on a cluster every task runs
+        supervised, under the check's limits, and ends with the check.
     first_rep : int
         Index of the first replicate (see :func:`fit_cell`).
     stop : callable, optional
@@ -801,6 +807,9 @@ def run_rates(
 
     bar = tqdm(total=len(cells), disable=not progress, desc="rates cells")
     try:
+        if map_tasks is not None:
+            return _kept(cells, _by_cell(_mapped_cells(map_tasks, design, cells, seed, x_eval,
+                                                       bar, first_rep)), stop)
         if executor is None and scheduler is None:
 
             def fitted(r: str, k: int, n: int) -> list[dict[str, Any]]:
@@ -810,8 +819,8 @@ def run_rates(
 
             return _kept(cells, fitted, stop)
         if executor is not None:
-            return _kept(cells, _by_cell(_submit_cells(executor, design, cells, seed, x_eval,
-                                                       bar, first_rep)), stop)
+            return _kept(cells, _by_cell(_mapped_cells(_on(executor), design, cells, seed,
+                                                       x_eval, bar, first_rep)), stop)
         try:
             from distributed import Client
         except ImportError as exc:  # pragma: no cover - dask is an optional extra
@@ -819,8 +828,8 @@ def run_rates(
                 "scheduler needs dask.distributed: pip install 'moetheory[dask]'"
             ) from exc
         with Client(scheduler) as client:
-            records = _submit_cells(client.get_executor(), design, cells, seed, x_eval, bar,
-                                    first_rep)
+            records = _mapped_cells(_on(client.get_executor()), design, cells, seed, x_eval,
+                                    bar, first_rep)
         return _kept(cells, _by_cell(records), stop)
     finally:
         bar.close()
@@ -912,19 +921,30 @@ def _tasks(design: RatesDesign, cells: list[tuple[str, int, int]], first_rep: in
     return out
 
 
-def _submit_cells(executor, design, cells, seed, x_eval, bar, first_rep) -> list[dict[str, Any]]:
+def _fit_task(task: tuple) -> list[dict[str, Any]]:
+    """One task of :func:`_mapped_cells`: the fits of some replicates of one cell."""
+    return fit_cell(*task)
+
+
+def _on(executor: Executor) -> Callable[[Callable[[Any], Any], list[Any]], Iterator[Any]]:
+    """``map_tasks`` on an executor: every task submitted at once, results in order."""
+    return lambda func, items: (f.result() for f in [executor.submit(func, x) for x in items])
+
+
+def _mapped_cells(map_tasks, design, cells, seed, x_eval, bar, first_rep
+                  ) -> list[dict[str, Any]]:
+    """The records of ``cells`` from tasks of :func:`_tasks`, handed to ``map_tasks`` largest
+    first, in the order of ``cells``."""
     tasks = _tasks(design, cells, first_rep)
     bar.reset(total=len(tasks))
-    futures = {}
-    for i in sorted(range(len(tasks)), key=lambda i: -tasks[i][2] * tasks[i][4]):
-        r, k, n, first, count = tasks[i]
-        futures[i] = executor.submit(fit_cell, replace(design, replicates=count), r, k, n, seed,
-                                     x_eval, first)
-    out: list[dict[str, Any]] = []
-    for i in range(len(tasks)):
-        out.extend(futures[i].result())
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][2] * tasks[i][4])
+    args = [(replace(design, replicates=count), r, k, n, seed, x_eval, first)
+            for r, k, n, first, count in (tasks[i] for i in order)]
+    done: dict[int, list[dict[str, Any]]] = {}
+    for i, records in zip(order, map_tasks(_fit_task, args), strict=True):
+        done[i] = records
         bar.update(1)
-    return out
+    return [record for i in range(len(tasks)) for record in done[i]]
 
 
 def median_table(records: list[dict[str, Any]], loss: str) -> dict[tuple[str, int], np.ndarray]:

@@ -113,6 +113,24 @@ Raises
 ------
 ValueError
     If ``i`` is not in ``[0, k - 1]``.""",
+    "index_column": """\
+%(index)s
+
+%(column)s
+
+%(index_raises)s""",
+    "per_expert": """\
+Returns
+-------
+ndarray, shape (..., k)
+
+%(raises)s""",
+    "per_output": """\
+Returns
+-------
+ndarray, shape (..., k, q)
+
+%(raises)s""",
     "raises": """\
 Raises
 ------
@@ -359,11 +377,7 @@ def gradient_sym(expr: sp.Expr, s: MixtureSymbols, i: int) -> sp.Matrix:
     expr : sympy.Expr
         A loss in the symbols ``s``.
     %(s)s
-    %(index)s
-
-    %(column)s
-
-    %(index_raises)s
+    %(index_column)s
 
     Notes
     -----
@@ -391,11 +405,7 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
     Parameters
     ----------
     %(s)s
-    %(index)s
-
-    %(column)s
-
-    %(index_raises)s
+    %(index_column)s
 
     Notes
     -----
@@ -543,11 +553,7 @@ def responsibilities(
 
     %(mixture_params)s
 
-    Returns
-    -------
-    ndarray, shape (..., k)
-
-    %(raises)s
+    %(per_expert)s
 
     Notes
     -----
@@ -674,11 +680,7 @@ def eq_1_4(d: np.ndarray, o: np.ndarray, p: np.ndarray) -> np.ndarray:
 
     %(array_params)s
 
-    Returns
-    -------
-    ndarray, shape (..., k, q)
-
-    %(raises)s
+    %(per_output)s
 
     Notes
     -----
@@ -708,11 +710,7 @@ def eq_1_5(
 
     %(mixture_params)s
 
-    Returns
-    -------
-    ndarray, shape (..., k, q)
-
-    %(raises)s
+    %(per_output)s
 
     Notes
     -----
@@ -746,11 +744,7 @@ def grad_outputs(
 
     %(loss_params)s
 
-    Returns
-    -------
-    ndarray, shape (..., k, q)
-
-    %(raises)s
+    %(per_output)s
 
     Notes
     -----
@@ -777,11 +771,7 @@ def grad_gate_logits(
 
     %(loss_params)s
 
-    Returns
-    -------
-    ndarray, shape (..., k)
-
-    %(raises)s
+    %(per_expert)s
 
     Notes
     -----

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.jacobs.batched import BatchedMLP
+from moetheory.jacobs.batched import BatchedMixture, BatchedMLP
 from moetheory.jacobs.training import (
     N_TRAIN,
     VOWEL_FORMANTS,
@@ -228,7 +228,8 @@ def epochs_to_criterion(
     -----
     Accuracy is the share of the 400 training cases whose largest output is their class.
     It is measured before every step, so a replicate that starts at the criterion has 0
-    epochs; training stops when every replicate has reached it.
+    epochs; a replicate that has reached it leaves the batch (the others' bits do not
+    depend on it), and training stops when every replicate has reached it.
 
     See Also
     --------
@@ -252,28 +253,38 @@ def epochs_to_criterion(
     x0, x1, y = standin_batch(rngs)
     x0, x1, y = x0[:, :N_TRAIN].copy(), x1[:, :N_TRAIN].copy(), y[:, :N_TRAIN].copy()
     T = one_hot(y)
-    if model == "mixture":
-        mix = init_batched_mixture(size, rngs)
-
-        def step() -> np.ndarray:
-            return mix.step(x0, x1, T, "1.3", lr, labels=y)  # type: ignore[return-value]
-
-    else:
-        mlp = init_batched_mlp(size, rngs)
-
-        def step() -> np.ndarray:
-            return mlp.step(x0, x1, T, lr, labels=y)  # type: ignore[return-value]
-
+    net: BatchedMixture | BatchedMLP = (
+        init_batched_mixture(size, rngs) if model == "mixture" else init_batched_mlp(size, rngs))
     epochs = np.full(len(rngs), max_epochs)
     reached = np.zeros(len(rngs), dtype=bool)
+    active = np.arange(len(rngs))  # the replicates still training, in order
     for epoch in range(max_epochs + 1):
-        acc = step()
-        new = (acc >= criterion) & ~reached
-        epochs[new] = epoch
-        reached |= new
-        if reached.all():
+        if isinstance(net, BatchedMixture):
+            acc = net.step(x0, x1, T, "1.3", lr, labels=y)
+        else:
+            acc = net.step(x0, x1, T, lr, labels=y)
+        new: np.ndarray = np.asarray(acc) >= criterion
+        epochs[active[new]] = epoch
+        reached[active[new]] = True
+        if new.all():
             break
+        if new.any():  # drop the replicates that reached it (each trains on its own)
+            keep = ~new
+            active, x0, x1, T, y = active[keep], x0[keep], x1[keep], T[keep], y[keep]
+            net = _subset(net, keep)
     return EpochsResult(epochs, reached)
+
+
+def _subset(net: BatchedMixture | BatchedMLP, keep: np.ndarray) -> BatchedMixture | BatchedMLP:
+    """The replicates ``keep`` of a batch of networks (copies of their weights).
+
+    Every operation of :mod:`moetheory.jacobs.batched` is elementwise across replicates (or
+    a sum along the case axis), so a replicate's training does not depend on the others in
+    its batch: dropping the finished ones changes no bit of the rest.
+    """
+    if isinstance(net, BatchedMixture):
+        return BatchedMixture(net.gate[keep], net.experts[keep])
+    return BatchedMLP(net.hidden[keep], net.out[keep])
 
 
 @dataclass(frozen=True)

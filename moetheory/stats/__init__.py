@@ -37,7 +37,11 @@ How a check uses it (the whole API):
    comparisons go into the evidence as rows (:func:`comparison_rows`) and as a Markdown table
    (:func:`comparisons_markdown`).
 
-7. **Check a closed form** for an expectation in one call: :func:`check_expectation`
+7. **Size replicates from a pilot** (issue 32): :func:`plan_from_pilot` sizes a main run
+   from a pilot's comparisons within a budget of replicates (:func:`needed_factor`), and
+   :func:`power_note` says what would decide an ``inconclusive`` verdict.
+
+8. **Check a closed form** for an expectation in one call: :func:`check_expectation`
    (sequential, equivalence rule, the draws that would decide an inconclusive result) and
    :func:`required_n` (the budget, from a pilot).
 
@@ -55,6 +59,18 @@ from moetheory.stats._intervals import (
     bootstrap_ci,
     mean_ci,
     proportion_ci,
+)
+from moetheory.stats._power import (
+    Plan,
+    Spec,
+    clip_replicates,
+    comparison_factor,
+    decide_all,
+    needed_factor,
+    plan_from_pilot,
+    power_note,
+    spec_factor,
+    specs_factor,
 )
 from moetheory.stats._readings import (
     ReadingData,
@@ -85,8 +101,10 @@ __all__ = [
     "Comparison",
     "ExpectationResult",
     "MeanEstimate",
+    "Plan",
     "ReadingData",
     "SequentialResult",
+    "Spec",
     "at_least",
     "at_most",
     "betting_ci",
@@ -94,17 +112,25 @@ __all__ = [
     "check_expectation",
     "claim_alpha",
     "claimed_values",
+    "clip_replicates",
     "combine",
     "compare",
+    "comparison_factor",
     "comparison_rows",
     "comparisons_markdown",
     "comparisons_summary",
+    "decide_all",
     "greater",
     "mean_ci",
+    "needed_factor",
+    "plan_from_pilot",
+    "power_note",
     "proportion_ci",
     "readings_outcome",
     "required_n",
     "run_sequential",
+    "spec_factor",
+    "specs_factor",
     "stable",
     "stable_tree",
 ]

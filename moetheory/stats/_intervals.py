@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from moetheory._doccer import fill_doc
 from moetheory.stats._rounding import stable
 
 __all__ = [
@@ -141,6 +142,17 @@ class MeanEstimate:
         return out
 
 
+#: The docstring parts of the intervals (:func:`moetheory._doccer.fill_doc`): the error level,
+#: and the samples with it (``minimum`` is the fewest samples the interval takes).
+_DOC: dict[str, str] = {
+    "alpha": """alpha : float in (0, 1)
+    Two-sided error level.""",
+    "samples_alpha": """samples : array_like, 1-D, at least %(minimum)s values
+    Independent replicates.
+%(alpha)s""",
+}
+
+
 def _check_alpha(alpha: float) -> None:
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
@@ -177,6 +189,7 @@ def _clip(mean: float, low: float, high: float, n: int, level: float, method: st
     return MeanEstimate(mean, c_low, c_high, n, level, method, clipped, (lo_b, hi_b))
 
 
+@fill_doc({**_DOC, "minimum": "2"})
 def mean_ci(
     samples: Sequence[float] | np.ndarray,
     alpha: float,
@@ -186,10 +199,7 @@ def mean_ci(
 
     Parameters
     ----------
-    samples : array_like, 1-D, at least 2 values
-        Independent replicates.
-    alpha : float in (0, 1)
-        Two-sided error level.
+    %(samples_alpha)s
     bounds : (float, float)
         The quantity's range; the interval is clipped to it (and says so).
 
@@ -234,6 +244,7 @@ def mean_ci(
     return _clip(m, m - q * se, m + q * se, n, 1 - alpha, "t", bounds)
 
 
+@fill_doc(_DOC)
 def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
     """Clopper-Pearson interval of level ``1 - alpha`` for a binomial proportion.
 
@@ -243,8 +254,7 @@ def proportion_ci(successes: int, n: int, alpha: float) -> MeanEstimate:
         Number of successes :math:`k`, ``0 <= k <= n``.
     n : int
         Number of independent trials, at least 1.
-    alpha : float in (0, 1)
-        Two-sided error level.
+    %(alpha)s
 
     Returns
     -------
@@ -399,6 +409,7 @@ def betting_ci(
     )
 
 
+@fill_doc({**_DOC, "minimum": "3"})
 def bootstrap_ci(
     samples: Sequence[float] | np.ndarray,
     alpha: float,
@@ -410,10 +421,7 @@ def bootstrap_ci(
 
     Parameters
     ----------
-    samples : array_like, 1-D, at least 3 values
-        Independent replicates.
-    alpha : float in (0, 1)
-        Two-sided error level.
+    %(samples_alpha)s
     rng : numpy.random.Generator
         Source of the resamples (pass one of the check's streams).
     bounds : (float, float)

@@ -382,14 +382,17 @@ class IdentifiabilityReading:
         )
 
 
-#: The readings, primary (closest to the seeds' text) first.
+#: The finite readings, the one closest to the seeds' text first (the claims' primary
+#: reading, 'literal', is Definition 1 itself: every d, every k).
 READINGS: dict[str, IdentifiabilityReading] = {
     r.name: r
     for r in [
         IdentifiabilityReading(
             "pcos-2", "perturbed-cosine", 0, 2, 2,
-            "Primary: second-order Taylor expansion of H~ in (beta1, eta) as for the "
-            "over-specified Theorem 4, order-0 term (from beta0) included, two atoms.",
+            "The finite family closest to Definition 1 (the claims' primary reading is "
+            "'literal', every d and k): second-order Taylor expansion of H~ in (beta1, eta) "
+            "as for the over-specified Theorem 4, order-0 term (from beta0) included, two "
+            "atoms.",
         ),
         IdentifiabilityReading(
             "pcos-2-set", "perturbed-cosine", 0, 2, 2,

@@ -61,9 +61,9 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import sympy as sp
 
@@ -536,29 +536,52 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], what: str, d: int) -> s
     return _scalar(out, what)
 
 
+_Spec = TypeVar("_Spec", RouterSpec, ExpertSpec)
+
+
+def _ready_made(value: Any, kind: type[_Spec], table: Mapping[str, _Spec], role: str,
+                wanted: str) -> _Spec | None:
+    """``value`` when it is a spec, the spec ``table`` names by it, None for a callable;
+    otherwise a one-line error (``role`` names the argument, ``wanted`` what it may be)."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        if value not in table:
+            raise ValueError(f"{role} must be one of {sorted(table)}, got {value!r}")
+        return table[value]
+    if not callable(value):
+        raise TypeError(f"{wanted}, got {type(value).__name__}")
+    return None
+
+
+def _callable_name(fn: Callable[..., Any], default: str) -> str:
+    """The name of the user's function, ``default`` for a lambda or a nameless callable."""
+    name = getattr(fn, "__name__", default)
+    return default if name == "<lambda>" else name
+
+
+def _used(expr: sp.Expr, params: Sequence[sp.Symbol], rule: str) -> tuple[sp.Symbol, ...]:
+    """The parameters ``expr`` depends on; none breaks ``rule`` (a one-line error)."""
+    used = tuple(c for c in params if c in expr.free_symbols)
+    if not used:
+        raise ValueError(_one_line(f"{rule}, got {sp.sstr(expr)}"))
+    return used
+
+
 def _as_router(score: Any, gate: str) -> RouterSpec:
-    if isinstance(score, RouterSpec):
-        return score
-    if isinstance(score, str):
-        if score not in ROUTERS:
-            raise ValueError(f"router must be one of {sorted(ROUTERS)}, got {score!r}")
-        return ROUTERS[score]
-    if not callable(score):
-        raise TypeError("score must be a callable score(beta1, x) of two SymPy column "
-                        f"vectors, a RouterSpec or a name of ROUTERS, got {type(score).__name__}")
-    name = getattr(score, "__name__", "score")
-    name = "score" if name == "<lambda>" else name
+    spec = _ready_made(score, RouterSpec, ROUTERS, "router",
+                       "score must be a callable score(beta1, x) of two SymPy column "
+                       "vectors, a RouterSpec or a name of ROUTERS")
+    if spec is not None:
+        return spec
 
     def build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         beta = coordinates(len(xs), "beta1")
         s = _call(score, (sp.Matrix(beta), sp.Matrix(xs)), "score(beta1, x)", len(xs))
-        used = tuple(b for b in beta if b in s.free_symbols)
-        if not used:
-            raise ValueError(_one_line(f"score(beta1, x) must depend on beta1 (the router's "
-                                       f"parameters), got {sp.sstr(s)}"))
+        used = _used(s, beta, "score(beta1, x) must depend on beta1 (the router's parameters)")
         return (sp.exp(s) if gate == "softmax" else sigmoid(s)), used
 
-    return RouterSpec(name, build, "", invariant=False)
+    return RouterSpec(_callable_name(score, "score"), build, "", invariant=False)
 
 
 def _eta_count(eta_size: Any, d: int) -> int:
@@ -589,29 +612,18 @@ def _as_expert(expert: Any, x: Sequence[sp.Symbol] | None, params: Sequence[sp.S
             raise ValueError(_one_line(str(exc))) from exc
     if x is not None or params is not None:
         raise ValueError("x= and params= are for an expert given as a SymPy expression")
-    if isinstance(expert, ExpertSpec):
-        return expert
-    if isinstance(expert, str):
-        if expert not in EXPERTS:
-            raise ValueError(f"expert must be one of {sorted(EXPERTS)}, got {expert!r}")
-        return EXPERTS[expert]
-    if not callable(expert):
-        raise TypeError("expert must be a callable expert(x, eta), a SymPy expression with "
-                        "x= and params=, an ExpertSpec or a name of EXPERTS, got "
-                        f"{type(expert).__name__}")
-    name = getattr(expert, "__name__", "expert")
-    name = "expert" if name == "<lambda>" else name
+    spec = _ready_made(expert, ExpertSpec, EXPERTS, "expert",
+                       "expert must be a callable expert(x, eta), a SymPy expression with "
+                       "x= and params=, an ExpertSpec or a name of EXPERTS")
+    if spec is not None:
+        return spec
 
     def build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         eta = coordinates(_eta_count(eta_size, len(xs)), "eta")
         h = _call(expert, (sp.Matrix(xs), sp.Matrix(eta)), "expert(x, eta)", len(xs))
-        used = tuple(e for e in eta if e in h.free_symbols)
-        if not used:
-            raise ValueError(_one_line(f"expert(x, eta) must depend on eta (the expert's "
-                                       f"parameters), got {sp.sstr(h)}"))
-        return h, used
+        return h, _used(h, eta, "expert(x, eta) must depend on eta (the expert's parameters)")
 
-    return ExpertSpec(name, build, "", invariant=False)
+    return ExpertSpec(_callable_name(expert, "expert"), build, "", invariant=False)
 
 
 def _check_order(order: Any) -> None:

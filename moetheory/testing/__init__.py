@@ -18,22 +18,7 @@ Examples
 >>> _ = assert_verdict(Outcome(Verdict.SUPPORTED, "within tolerance"))
 """
 
-from moetheory.testing._assert import (
-    PASSING,
-    TemporaryClaims,
-    VerdictError,
-    assert_verdict,
-    check_context,
-    failure_message,
-    run_claim,
-)
+from moetheory.testing import _assert
+from moetheory.testing._assert import *  # noqa: F403  (the public face is the whole module)
 
-__all__ = [
-    "PASSING",
-    "TemporaryClaims",
-    "VerdictError",
-    "assert_verdict",
-    "check_context",
-    "failure_message",
-    "run_claim",
-]
+__all__ = _assert.__all__

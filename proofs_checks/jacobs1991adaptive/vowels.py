@@ -4,10 +4,13 @@ experiment, as the review of seed 001 reports it.
 The paper's vowel data are not available here: the statistical claims run on the stand-in of
 :mod:`moetheory.jacobs.training` (formants around the Peterson & Barney means), with
 mixtures and backpropagation networks trained by :mod:`moetheory.jacobs.vowel`, and are
-decided by the sequential tests of :mod:`moetheory.stats`.
+decided by the rules of :mod:`moetheory.stats` with replicates sized from a pilot
+(:mod:`._power`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
@@ -15,17 +18,19 @@ import sympy as sp
 from moetheory import CheckContext, Outcome, Reading, Verdict
 from moetheory.jacobs.training import run_specialization_many
 from moetheory.stats import (
-    Budget,
     Comparison,
     MeanEstimate,
+    Plan,
     at_least,
     at_most,
+    claimed_values,
     compare,
     greater,
     mean_ci,
+    power_note,
     proportion_ci,
-    run_sequential,
 )
+from proofs_checks.jacobs1991adaptive import _power
 from proofs_checks.jacobs1991adaptive._common import review_claim
 
 __all__ = [
@@ -35,6 +40,9 @@ __all__ = [
     "check_vowel_locality",
     "check_vowel_scaling",
 ]
+
+#: Offset of the pilots' random streams (``ctx.rng``): the main runs use streams below it.
+PILOT_STREAM = 10**6
 
 # --------------------------------------------------------------------------- specialization
 
@@ -56,20 +64,20 @@ __all__ = [
 def check_specialization(ctx: CheckContext) -> Outcome:
     """Train mixtures with 4 and 8 experts on losses 1.1 and 1.3 over several seeds."""
     epochs, lr, threshold = (3000, 1.0, 0.05) if ctx.full else (500, 1.0, 0.05)
-    # full: one look of 50 can decide (all 50 runs agreeing give a Clopper-Pearson lower
-    # bound of about 0.82 at this claim's level); 30 could not, which cost a second look
-    budget = Budget.for_profile(ctx.profile, quick=(6, 1), full=(50, 2))
     tol = 0.2
     configs = [(k, name) for name in ("1.3", "1.1") for k in (4, 8)]
     n_comparisons = 3 * 2  # (primary, loss-1.1, peak) readings x (k = 4, 8)
     fields = {"loss-1.3/mean-gate": ("1.3", "in_use"), "loss-1.1/mean-gate": ("1.1", "in_use"),
               "loss-1.3/peak-gate": ("1.3", "in_use_peak")}
+    primary = "loss-1.3/mean-gate"
 
-    def draw(look: int, size: int) -> dict[str, np.ndarray]:
+    def draw(size: int, offset: int, which: list[tuple[int, str]]) -> dict[str, np.ndarray]:
         out = {}
         for c, (k, name) in enumerate(configs):
+            if (k, name) not in which:
+                continue
             res = run_specialization_many(
-                k, name, [ctx.rng(100 * c + s) for s in range(look * size, (look + 1) * size)],
+                k, name, [ctx.rng(offset + 100 * c + s) for s in range(size)],
                 epochs, lr, threshold,
             )
             arr = np.empty(len(res), dtype=object)
@@ -81,17 +89,27 @@ def check_specialization(ctx: CheckContext) -> Outcome:
         counts = np.array([getattr(res, field) for res in data[f"{k}/{name}"]])
         return int(np.sum((counts >= 2) & (counts <= 3))), counts.size
 
-    def judge(data: dict[str, np.ndarray], a: float) -> list[Comparison]:
-        a /= n_comparisons
-        return [compare(f"{label}: k={k}", proportion_ci(*hits(data, k, name, field), a), 1.0,
-                        tol)
-                for label, (name, field) in fields.items() for k in (4, 8)]
+    alpha = ctx.alpha / n_comparisons
 
-    seq = run_sequential(draw, judge, ctx.alpha, budget)
-    runs = {(k, name): list(seq.data[f"{k}/{name}"]) for k, name in configs}
-    n_seeds = seq.n
-    alpha = seq.alpha_look / n_comparisons
-    by_label = {c.label: c for c in seq.comparisons}
+    def judge(data: dict[str, np.ndarray], labels: dict[str, tuple[str, str]]
+              ) -> list[Comparison]:
+        return [compare(f"{label}: k={k}", proportion_ci(*hits(data, k, name, field), alpha),
+                        1.0, tol)
+                for label, (name, field) in labels.items() for k in (4, 8)]
+
+    # the pilot (its own streams, the primary reading's runs only) sizes the main run
+    n_pilot = _power.BUDGETS["j91.specialization"][ctx.profile][0]
+    pilot_comps: list[Comparison] = []
+    if n_pilot:
+        with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+            pilot_comps = judge(draw(n_pilot, PILOT_STREAM, [(4, "1.3"), (8, "1.3")]),
+                                {primary: fields[primary]})
+    plan = _power.plan(ctx, "j91.specialization", pilot_comps, PILOT_STREAM)
+    data = draw(plan.n, 0, configs)
+    comparisons = judge(data, fields)
+    runs = {(k, name): list(data[f"{k}/{name}"]) for k, name in configs}
+    n_seeds = plan.n
+    by_label = {c.label: c for c in comparisons}
 
     def reading(label: str, name: str, field: str, text: str) -> Reading:
         comps, ev = [], {}
@@ -128,7 +146,9 @@ def check_specialization(ctx: CheckContext) -> Outcome:
     design = {"data": "vowel stand-in (see moetheory.jacobs.training): 4 classes, 50 train / 25 "
                       "test speakers, 2 tokens each", "epochs": epochs, "lr": lr,
               "optimiser": "full-batch gradient descent", "seeds": n_seeds,
-              "threshold": threshold, "tolerance": tol, "sequential": seq.evidence(),
+              "threshold": threshold, "tolerance": tol,
+              "plan": plan.evidence(readings[0].verdict,
+                                    [by_label[f"{primary}: k={k}"] for k in (4, 8)]),
               "rule": "stats.compare (equivalence): the Clopper-Pearson interval of the "
                       "proportion lies inside [0.8, 1]",
               "ci_level_each": 1 - alpha, "n_comparisons": n_comparisons, "seed": ctx.seed,
@@ -136,10 +156,13 @@ def check_specialization(ctx: CheckContext) -> Outcome:
     caveat = ("stand-in data, not the vowel data: its four classes form two clusters (front "
               "vowels [i], [ɪ] vs back vowels [a], [ʌ]), so the count of experts in use may "
               "reflect this geometry as much as the loss")
-    return Outcome.from_readings(
+    out = Outcome.from_readings(
         readings, summary=f"{readings[0].name}: {readings[0].summary} ({caveat})",
         design=design, caveat=caveat,
     )
+    out.derivation = power_note(plan, readings[0].verdict,
+                                [by_label[f"{primary}: k={k}"] for k in (4, 8)])
+    return out
 
 
 # --------------------------------------------------------------------------- linear experts
@@ -215,26 +238,39 @@ def _ratio_text(comp: Comparison, what: str = "geometric-mean ratio") -> str:
             f"{np.exp(est.high):.3g}], n = {est.n}) → {comp.verdict.value}")
 
 
-def _epochs_draw(ctx: CheckContext, configs: list[tuple[str, int]], max_epochs: int):
-    """Sequential draw: epochs to the criterion for every (model, size), paired by replicate."""
-    from moetheory.jacobs.vowel import epochs_to_criterion
-
-    def draw(look: int, size: int) -> dict[str, np.ndarray]:
-        idx = range(look * size, (look + 1) * size)
-        out = {}
-        for model, width in configs:
-            res = epochs_to_criterion(model, width, [ctx.rng(i) for i in idx], CRITERION,
-                                      max_epochs)
-            out[f"{model}/{width}"] = res.epochs
-            out[f"{model}/{width}/censored"] = ~res.reached
-        return out
-
-    return draw
-
-
 def _censoring(data: dict[str, np.ndarray]) -> dict[str, int]:
     return {key.rsplit("/", 1)[0]: int(v.sum()) for key, v in data.items()
             if key.endswith("/censored")}
+
+
+def _max_epochs(ctx: CheckContext) -> int:
+    """The cap on epochs of the epoch claims (j91.vowel.epochs and j91.vowel.scaling run the
+    same experiment)."""
+    return 3000 if ctx.full else 1500
+
+
+def _epochs_sized(
+    ctx: CheckContext, key: str, configs: list[tuple[str, int]],
+    judge: Callable[[dict[str, np.ndarray], bool], list[Comparison]],
+    pilot_configs: list[tuple[str, int]],
+) -> tuple[dict[str, np.ndarray], list[Comparison], Plan]:
+    """Pilot, plan and main run of an epoch claim (:mod:`._power`).
+
+    ``judge(data, primary_only)`` gives the claim's comparisons at their level (the primary
+    reading's alone if ``primary_only``). The pilot trains ``pilot_configs`` on its own seed,
+    judged with the shipped claimed values and recorded nowhere; the main run, sized from
+    it in whole shared chunks, trains ``configs``.
+    """
+    max_epochs = _max_epochs(ctx)
+    pilot_seed = _power.epochs_seed(ctx, pilot=True)
+    n_pilot = _power.BUDGETS[key][ctx.profile][0]
+    with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+        pilot_comps = judge(_power.epochs_runs(pilot_seed, pilot_configs, n_pilot, CRITERION,
+                                               max_epochs), True)
+    plan = _power.plan(ctx, key, pilot_comps, pilot_seed, multiple=_power.CHUNK)
+    data = _power.epochs_runs(_power.epochs_seed(ctx, pilot=False), configs, plan.n,
+                              CRITERION, max_epochs)
+    return data, judge(data, False), plan
 
 
 def _epochs_design(max_epochs: int, data: dict[str, np.ndarray]) -> dict:
@@ -263,35 +299,34 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
     """Epochs to a 90% training-accuracy criterion: mixtures versus backpropagation networks."""
     from moetheory.jacobs.vowel import mixture_parameters, mlp_parameters
 
-    max_epochs = 3000 if ctx.full else 1500
-    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
+    max_epochs = _max_epochs(ctx)
     tol = float(np.log(1.5))
     effect = float(np.log(1.25))
     configs = [("mixture", 4), ("mixture", 8)] + [("backprop", h) for h, _ in BASELINES]
     n_comparisons = 2 * len(BASELINES)
+    a = ctx.alpha / n_comparisons
 
-    def pairs(data: dict[str, np.ndarray]):
-        for h, k in BASELINES:
-            yield h, k, _log_ratio(data[f"mixture/{k}"], data[f"backprop/{h}"])
-
-    def judge(data: dict[str, np.ndarray], a: float) -> list[Comparison]:
-        a /= n_comparisons
+    def judge(data: dict[str, np.ndarray], primary_only: bool) -> list[Comparison]:
         comps = []
-        for h, k, lr_ in pairs(data):
-            est = mean_ci(lr_, a)
-            comps.append(compare(f"half: k={k} vs H={h}", est, float(np.log(0.5)), tol))
-            comps.append(greater(f"faster: k={k} vs H={h}", mean_ci(-lr_, a), 0.0, effect))
+        for h, k in BASELINES[:1] if primary_only else BASELINES:
+            lr_ = _log_ratio(data[f"mixture/{k}"], data[f"backprop/{h}"])
+            comps.append(compare(f"half: k={k} vs H={h}", mean_ci(lr_, a), float(np.log(0.5)),
+                                 tol))
+            if not primary_only:
+                comps.append(greater(f"faster: k={k} vs H={h}", mean_ci(-lr_, a), 0.0, effect))
         return comps
 
-    seq = run_sequential(_epochs_draw(ctx, configs, max_epochs), judge, ctx.alpha, budget)
-    by_label = {c.label: c for c in seq.comparisons}
+    h0, k0 = BASELINES[0]
+    data, comparisons, plan = _epochs_sized(ctx, "j91.vowel.epochs", configs, judge,
+                                            [("mixture", k0), ("backprop", h0)])
+    by_label = {c.label: c for c in comparisons}
     readings = []
     for h, k in BASELINES:
         half, fast = by_label[f"half: k={k} vs H={h}"], by_label[f"faster: k={k} vs H={h}"]
         sizes = f"{mixture_parameters(k)} vs {mlp_parameters(h)} weights"
         ev = {"half": half.to_dict(), "faster": fast.to_dict(),
-              "epochs_mixture": seq.data[f"mixture/{k}"],
-              "epochs_backprop": seq.data[f"backprop/{h}"], "parameters": sizes}
+              "epochs_mixture": data[f"mixture/{k}"],
+              "epochs_backprop": data[f"backprop/{h}"], "parameters": sizes}
         name = f"k={k}-vs-H={h}"
         readings.append(Reading(
             f"half/{name}", f"mixture of {k} experts needs half the epochs of a network with "
@@ -303,7 +338,7 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
             f"[{np.exp(fast.estimate.low):.3g}, {np.exp(fast.estimate.high):.3g}]) → "
             f"{fast.verdict.value}", {"faster": fast.to_dict()}))
     design = {
-        **_epochs_design(max_epochs, seq.data),
+        **_epochs_design(max_epochs, data),
         "mixture": "softmax gate linear in (F1, F2, 1), k experts of 4 sigmoid units, gate "
                    "at 0 and experts N(0, 0.5²) at the start, loss 1.3 sign-corrected",
         "backprop": "2 → H sigmoid → 4 sigmoid, weights N(0, 0.5²), mean squared error",
@@ -314,8 +349,9 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
         "rules": {"half": "equivalence, reference log(1/2), tolerance log 1.5",
                   "faster": "greater: supported iff the interval of log(network/mixture) lies "
                             "above 0; unsupported iff it lies below log 1.25"},
-        "n_comparisons": n_comparisons, "sequential": seq.evidence(), "seed": ctx.seed,
-        "profile": ctx.profile,
+        "n_comparisons": n_comparisons,
+        "plan": plan.evidence(readings[0].verdict, [by_label[f"half: k={k0} vs H={h0}"]]),
+        "seed": ctx.seed, "profile": ctx.profile,
     }
     out = Outcome.from_readings(
         readings,
@@ -333,7 +369,8 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
         "give the baseline's architecture nor the criterion: the primary baseline has the "
         "mixture's number of weights ($3k + 3kq = 60$ for $k = 4$, $3H + 4(H+1) = 60$ for "
         "$H = 8$); $H = 6, 12$ and the pair $k = 8$ / $H = 16$ are the other readings, none "
-        "tuned. Intervals: Student-$t$ at level $1 - \\alpha/(8 \\cdot$ looks$)$."
+        "tuned. Intervals: Student-$t$ at level $1 - \\alpha/8$. "
+        + power_note(plan, readings[0].verdict, [by_label[f"half: k={k0} vs H={h0}"]])
     )
     return out
 
@@ -351,36 +388,33 @@ def check_vowel_epochs(ctx: CheckContext) -> Outcome:
 )
 def check_vowel_scaling(ctx: CheckContext) -> Outcome:
     """Epochs to the criterion for 8 versus 4 experts on the same data."""
-    max_epochs = 3000 if ctx.full else 1500
-    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(20, 3))
+    max_epochs = _max_epochs(ctx)
     configs = [("mixture", 4), ("mixture", 8)]
     bound, tol0 = float(np.log(1.5)), float(np.log(1.1))
 
-    def judge(data: dict[str, np.ndarray], a: float) -> list[Comparison]:
-        est = mean_ci(_log_ratio(data["mixture/8"], data["mixture/4"]), a / 2)
-        return [at_most("epochs(8)/epochs(4) <= 1.5", est, bound),
-                at_most("epochs(8)/epochs(4) <= 1", est, 0.0, tol0)]
+    def judge(data: dict[str, np.ndarray], primary_only: bool) -> list[Comparison]:
+        est = mean_ci(_log_ratio(data["mixture/8"], data["mixture/4"]), ctx.alpha / 2)
+        well = at_most("epochs(8)/epochs(4) <= 1.5", est, bound)
+        return [well] if primary_only else [well, at_most("epochs(8)/epochs(4) <= 1", est, 0.0,
+                                                           tol0)]
 
-    # stop as soon as the primary reading is decided (any stopping rule keeps the level:
-    # every look spends alpha / max_looks)
-    seq = run_sequential(_epochs_draw(ctx, configs, max_epochs), judge, ctx.alpha, budget,
-                         decided=lambda comps: comps[0].verdict is not Verdict.INCONCLUSIVE)
-    well, flat = seq.comparisons
+    data, (well, flat), plan = _epochs_sized(ctx, "j91.vowel.scaling", configs, judge, configs)
 
     def text(comp: Comparison) -> str:
         return _ratio_text(comp, "epochs(8)/epochs(4): geometric mean")
 
-    ev = {"epochs_k4": seq.data["mixture/4"], "epochs_k8": seq.data["mixture/8"]}
+    ev = {"epochs_k4": data["mixture/4"], "epochs_k8": data["mixture/8"]}
     readings = [
         Reading("at-most-1.5x", "8 experts need at most 1.5× the epochs of 4", well.verdict,
                 text(well), {"comparison": well.to_dict(), **ev}),
         Reading("no-more-epochs", "8 experts need no more epochs than 4 (tolerance 1.1×)",
                 flat.verdict, text(flat), {"comparison": flat.to_dict()}),
     ]
-    design = {**_epochs_design(max_epochs, seq.data),
+    design = {**_epochs_design(max_epochs, data),
               "training": "as j91.vowel.epochs (loss 1.3 sign-corrected, lr 1, full batch)",
               "cost_per_epoch": "proportional to the weights: 120 for k = 8 vs 60 for k = 4",
-              "sequential": seq.evidence(), "seed": ctx.seed, "profile": ctx.profile}
+              "plan": plan.evidence(readings[0].verdict, [well]), "seed": ctx.seed,
+              "profile": ctx.profile}
     out = Outcome.from_readings(readings, summary=f"{readings[0].name}: {readings[0].summary} "
                                 f"({_CAVEAT})", design=design, caveat=_CAVEAT)
     out.derivation = (
@@ -389,7 +423,8 @@ def check_vowel_scaling(ctx: CheckContext) -> Outcome:
         "the experts costs at most half as many epochs again), rule at-most with bound "
         "$\\log 1.5$, fixed before the runs; the stronger reading bounds it by 1 with "
         "tolerance $\\log 1.1$. The compute per epoch doubles with $k$ (120 vs 60 weights, "
-        "every expert evaluated on every case), which the epoch count does not show."
+        "every expert evaluated on every case), which the epoch count does not show. "
+        + power_note(plan, readings[0].verdict, [well])
     )
     return out
 
@@ -412,40 +447,48 @@ def check_vowel_locality(ctx: CheckContext) -> Outcome:
     from moetheory.jacobs.vowel import region_accuracy
 
     epochs = 3000 if ctx.full else 500
-    budget = Budget.for_profile(ctx.profile, quick=(5, 1), full=(12, 3))
     ks = (4, 8)
     n_comparisons = 2 * len(ks)
 
-    def draw(look: int, size: int) -> dict[str, np.ndarray]:
+    def draw(size: int, offset: int, which: tuple[int, ...]) -> dict[str, np.ndarray]:
         out = {}
-        for k in ks:
-            r = region_accuracy(k, [ctx.rng(1000 * k + i) for i in
-                                    range(look * size, (look + 1) * size)], epochs)
+        for k in which:
+            r = region_accuracy(k, [ctx.rng(offset + 1000 * k + i) for i in range(size)],
+                                epochs)
             out |= {f"{k}/inside": r.inside, f"{k}/outside": r.outside,
                     f"{k}/mixture": r.mixture, f"{k}/in_use": r.in_use}
         return out
 
-    def judge(data: dict[str, np.ndarray], a: float) -> list[Comparison]:
-        a /= n_comparisons
+    a = ctx.alpha / n_comparisons
+
+    def judge(data: dict[str, np.ndarray], which: tuple[int, ...], primary_only: bool
+              ) -> list[Comparison]:
         comps = []
-        for k in ks:
+        for k in which:
             gap = data[f"{k}/inside"] - data[f"{k}/outside"]
             gap = gap[np.isfinite(gap)]
             est = mean_ci(gap, a, bounds=(-1.0, 1.0)) if gap.size >= 2 else None
             comps.append(greater(f"local: k={k}", est, 0.0, 0.1) if est is not None else
                          greater(f"local: k={k}", MeanEstimate(0.0, -1.0, 1.0, gap.size,
                                                                1 - a), 0.0, 0.1))
+            if primary_only:
+                continue
             well = data[f"{k}/inside"] - data[f"{k}/mixture"]
             comps.append(at_least(f"well: k={k}", mean_ci(well, a, bounds=(-1.0, 1.0)), 0.0,
                                   0.05))
         return comps
 
-    seq = run_sequential(draw, judge, ctx.alpha, budget)
-    by_label = {c.label: c for c in seq.comparisons}
+    # the pilot (its own streams; the primary reading, 4 experts) sizes the main run
+    n_pilot = _power.BUDGETS["j91.vowel.locality"][ctx.profile][0]
+    with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+        pilot_comps = judge(draw(n_pilot, PILOT_STREAM, ks[:1]), ks[:1], True)
+    plan = _power.plan(ctx, "j91.vowel.locality", pilot_comps, PILOT_STREAM)
+    d = draw(plan.n, 0, ks)
+    comparisons = judge(d, ks, False)
+    by_label = {c.label: c for c in comparisons}
     readings = []
     for k in ks:
         local, well = by_label[f"local: k={k}"], by_label[f"well: k={k}"]
-        d = seq.data
         ev = {"inside": d[f"{k}/inside"], "outside": d[f"{k}/outside"],
               "mixture": d[f"{k}/mixture"], "experts_in_use": d[f"{k}/in_use"],
               "replicates_with_one_expert_in_use":
@@ -468,8 +511,9 @@ def check_vowel_locality(ctx: CheckContext) -> Outcome:
               "in_use": "an expert owning at least 5% of the test cases",
               "rules": {"local": "greater, threshold 0, smallest meaningful difference 0.1",
                         "well": "at-least, bound 0, tolerance 0.05"},
-              "n_comparisons": n_comparisons, "sequential": seq.evidence(), "seed": ctx.seed,
-              "profile": ctx.profile}
+              "n_comparisons": n_comparisons,
+              "plan": plan.evidence(readings[0].verdict, [by_label["local: k=4"]]),
+              "seed": ctx.seed, "profile": ctx.profile}
     out = Outcome.from_readings(
         readings,
         summary=f"{readings[0].name}: {readings[0].summary}; {readings[1].name}: "
@@ -484,7 +528,8 @@ def check_vowel_locality(ctx: CheckContext) -> Outcome:
         "greater, smallest meaningful difference 0.1), and (b) inside $\\ge$ the mixture's "
         "accuracy $- 0.05$; tolerances fixed before the runs. Each expert is a linear "
         "classifier (j91.linear-boundary), so (a) says the gate hands each region to the "
-        "linear classifier that fits it."
+        "linear classifier that fits it. "
+        + power_note(plan, readings[0].verdict, [by_label["local: k=4"]])
     )
     return out
 

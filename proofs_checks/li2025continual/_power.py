@@ -1,5 +1,8 @@
 """Replicates sized from a pilot (issue 32): the n a claim's tolerance needs at its α.
 
+The rule and the sizing are generic (:mod:`moetheory.stats._power`, re-exported here); this
+module keeps the continual-learning checks' budgets (:data:`BUDGETS`).
+
 A statistical check of the simulator used to run a fixed number of replicates per profile, and
 a claim could stay ``inconclusive`` for want of replicates its CPU budget could have paid for.
 Here a check first runs a *pilot* (its floor of replicates, on a stream of its own, judged with
@@ -17,28 +20,26 @@ for more than the budget, that the budget and not the mathematics left it open.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from statistics import NormalDist
-from typing import Any
+from collections.abc import Sequence
 
-import numpy as np
-
-from moetheory import CheckContext, Verdict
-from moetheory.stats import (
-    Comparison,
-    MeanEstimate,
-    at_least,
-    at_most,
-    betting_ci,
-    claimed_values,
-    compare,
-    greater,
-    mean_ci,
-    proportion_ci,
+from moetheory import CheckContext
+from moetheory.stats import Comparison
+from moetheory.stats._power import (
+    BETTING_LIMIT,
+    POWER,
+    Plan,
+    Spec,
+    comparison_factor,
+    decide_all,
+    needed_factor,
+    power_note,
+    spec_factor,
+    specs_factor,
 )
+from moetheory.stats._power import clip_replicates as _replicates
 
 __all__ = [
+    "BETTING_LIMIT",
     "BUDGETS",
     "POWER",
     "SHARED",
@@ -55,8 +56,6 @@ __all__ = [
     "specs_factor",
 ]
 
-#: Probability of a decided verdict the main run is sized for.
-POWER = 0.9
 
 #: Per claim and profile: (pilot, floor, budget) replicates and the CPU seconds the budget's
 #: simulations took on the reference machine (2-core x86-64, one BLAS thread, measured for
@@ -65,7 +64,11 @@ POWER = 0.9
 #: T = T1 + 1; the σ0 grid's runs with every record, per reading). The floor is the
 #: profile's former fixed size; the quick budgets keep the quick profile of the whole
 #: catalogue within its 90 s on 2 cores. ``"grid"``: the σ0 grid and the M < N regime that the
-#: grid checks share (their pilot runs are shared too).
+#: grid checks share (their pilot runs are shared too); ``"phase"``: the σ0 grid's exploration
+#: phase alone (rounds up to T1 + 1, a fraction of a grid run's cost), shared by the checks
+#: that read only those rounds, whose comparisons of a share against 1 at tolerance 0.05 need
+#: a few hundred replicates at the Bonferroni levels (an all-ones sample of n values in
+#: [0, 1] cannot exclude a mean of 0.95 at level α before 0.95^n < α).
 BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
     "cl.more-experts": {"quick": (10, 10, 40, 1.0), "full": (50, 100, 400, 12.6)},
     "cl.more-experts.m-lt-n": {"quick": (16, 16, 128, 1.0), "full": (48, 48, 480, 3.6)},
@@ -73,12 +76,13 @@ BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
     "cl.lemma8.exploration-balance": {"quick": (16, 32, 256, 0.6),
                                       "full": (48, 96, 1024, 2.4)},
     "grid": {"quick": (8, 16, 64, 0.9), "full": (24, 48, 240, 3.2)},
+    "phase": {"quick": (8, 16, 512, 0.8), "full": (24, 48, 1024, 1.6)},
 }
 
 
 #: Budgets of runs several checks share: their sizes are rounded up to the floor times a
 #: power of 2 (within the budget), so that checks asking for similar sizes share one run.
-SHARED = frozenset({"grid"})
+SHARED = frozenset({"grid", "phase"})
 
 
 def pilot_size(ctx: CheckContext, key: str) -> int:
@@ -90,336 +94,6 @@ def pilot_size(ctx: CheckContext, key: str) -> int:
     8
     """
     return BUDGETS[key][ctx.profile][0]
-
-
-def _replicates(needed: int | None, floor: int, budget: int) -> int:
-    """Replicates to run: ``needed`` within ``[floor, budget]``; the floor when the pilot asks
-    for more than four budgets or cannot size (the budget would most likely not decide it
-    either, and the CPU is better left to the claims it can decide)."""
-    if needed is None or needed > 4 * budget:
-        return floor
-    return min(max(needed, floor), budget)
-
-
-def _degrees_of_freedom(est: MeanEstimate) -> float | None:
-    """Degrees of freedom behind a Student-t interval (``None`` for other methods): n - 1,
-    and for the Welch fit over a grid of 3 points about n/3 - 1 (its smallest group's)."""
-    if est.method == "t":
-        return max(est.n - 1.0, 1.0)
-    if est.method.startswith("welch"):
-        return max(est.n / 3 - 1.0, 1.0)
-    return None
-
-
-def _t_quantile(tail: float, df: float | None) -> float:
-    """Upper ``tail`` quantile of Student's t with ``df`` degrees (normal if ``None``)."""
-    if df is None:
-        return NormalDist().inv_cdf(1 - tail)
-    from scipy import stats as sps  # SciPy only where a size is computed
-
-    return float(sps.t.ppf(1 - tail, df))
-
-
-def _side_factor(n_factor_scale: float, half: float, margin: float) -> float:
-    return (n_factor_scale * half / margin) ** 2
-
-
-def comparison_factor(comp: Comparison, power: float = POWER) -> tuple[float, str] | None:
-    """How many times its replicates a comparison needs to be decided with probability ``power``.
-
-    Parameters
-    ----------
-    comp : Comparison
-        A pilot comparison (its interval at the check's level).
-    power : float
-        Probability of a decided verdict aimed for, in (0, 1).
-
-    Returns
-    -------
-    (factor, side) or None
-        ``factor`` times the pilot's replicates, and the verdict it is sized for
-        (``"supported"`` or ``"unsupported"``); ``None`` when the pilot cannot size it (no
-        finite interval, or an estimate on every decision boundary).
-
-    Notes
-    -----
-    With the pilot's estimate :math:`\\hat\\mu`, the interval's half-width :math:`h_0` on the
-    side facing a decision boundary at distance :math:`m` (for the rule of
-    :mod:`moetheory.stats`: the band's edges, the bound plus its slack, the threshold and
-    threshold plus effect), and :math:`q_n` the quantile of the interval's level at
-    :math:`n` replicates (Student's with the interval's degrees of freedom, which grow with
-    :math:`n`; normal otherwise), the standard error is :math:`s_0 = h_0/q_{n_0}` and
-    shrinks as :math:`s_0\\sqrt{n_0/n}`; the verdict is decided with probability about
-    :math:`\\pi` = ``power`` once :math:`(q_n + z_\\pi) s_0 \\sqrt{n_0/n} \\le m`:
-
-    .. math:: n/n_0 = \\left(\\frac{(q_n + z_\\pi)\\, s_0}{m}\\right)^2
-              \\quad \\text{(solved by iteration)}.
-
-    The smaller factor of the two verdicts the pilot's estimate points to is returned. The
-    scaling is exact in the limit for the t interval: a sizing, not a guarantee. A betting
-    interval's width is far from a multiple of
-    :math:`1/\\sqrt n` at small :math:`n` (its range dominates), and a Clopper-Pearson
-    interval's at a proportion of 0 or 1 shrinks like :math:`1/n`: their factors come from
-    the intervals themselves (:func:`_betting_factor`, :func:`_proportion_factor`).
-
-    Examples
-    --------
-    >>> from moetheory.stats import MeanEstimate, compare
-    >>> c = compare("x", MeanEstimate(0.0, -0.2, 0.2, 10, 0.95), 0.0, 0.1)
-    >>> f, side = comparison_factor(c)
-    >>> side, round(f, 1)
-    ('supported', 10.9)
-    """
-    est = comp.estimate
-    mu, low, high = est.mean, est.low, est.high
-    if not all(math.isfinite(x) for x in (mu, low, high)) or not 0 < est.level < 1:
-        return None
-    if est.method == "betting":
-        return _betting_factor(comp, power)
-    if est.method == "clopper-pearson":
-        return _proportion_factor(comp, power)
-    a2 = (1 - est.level) / 2
-    df0 = _degrees_of_freedom(est)
-    q = _t_quantile(a2, df0)
-    z = NormalDist().inv_cdf(power)
-    lo_half, hi_half = mu - low, high - mu
-    v, t = comp.reference, comp.tolerance
-    options: list[tuple[float, str]] = []
-
-    def add(half: float, margin: float, side: str) -> None:
-        if margin <= 0:
-            return
-        se = max(half, 0.0) / q  # the standard error behind the pilot's half-width
-        factor = _side_factor(1 + z / q, max(half, 0.0), margin)
-        if df0 is not None:  # the Student quantile shrinks as the replicates grow
-            for _ in range(20):
-                factor = max(((_t_quantile(a2, df0 * factor) + z) * se / margin) ** 2, 1e-9)
-        options.append((factor, side))
-
-    if comp.rule == "equivalence":
-        inside = min(mu - (v - t), (v + t) - mu)  # support: both ends inside the band
-        if inside > 0:
-            add(max(lo_half, hi_half), inside, "supported")
-        add(lo_half, mu - (v + t), "unsupported")  # entirely above the band
-        add(hi_half, (v - t) - mu, "unsupported")  # entirely below
-    elif comp.rule == "at-most":
-        add(hi_half, (v + t) - mu, "supported")
-        add(lo_half, mu - (v + t), "unsupported")
-    elif comp.rule == "at-least":
-        add(lo_half, mu - (v - t), "supported")
-        add(hi_half, (v - t) - mu, "unsupported")
-    elif comp.rule == "greater":
-        add(lo_half, mu - v, "supported")
-        add(hi_half, (v + t) - mu, "unsupported")
-    if not options:
-        return None
-    return min(options)
-
-
-def _quantile_sample(mu: float, sd: float, n: int, bounds: tuple[float, float]) -> np.ndarray:
-    """``n`` evenly spread normal quantiles of mean ``mu`` and deviation ``sd``, clipped."""
-    q = np.array([NormalDist().inv_cdf((i + 0.5) / n) for i in range(n)])
-    return np.clip(mu + sd * q, *bounds)
-
-
-#: Largest factor of the pilot's size the sizing by intervals searches.
-BETTING_LIMIT = 64
-
-
-def _search(comp: Comparison, mu: float, n0: int, interval: Callable[[int, float], MeanEstimate],
-            limit: float = BETTING_LIMIT) -> tuple[float, str] | None:
-    """The smallest factor (grid of ratio 1.25, up to ``limit``) at which ``interval(n,
-    toward)``, the interval of a size-``n`` sample whose mean errs towards the boundary
-    (``toward`` = -1 or +1), decides ``comp`` the way the pilot's mean ``mu`` points
-    (bisection: decided is monotone in ``n``); ``inf`` beyond the limit."""
-    spec = Spec(comp.label, comp.rule, np.array([mu]), comp.reference, comp.tolerance)
-    sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(0, 200) if 1.25**k <= limit})
-    best: tuple[float, str] | None = None
-    for side, boundary in _targets(spec, mu):
-        toward = -1.0 if boundary < mu else 1.0
-
-        def decided(n: int, toward: float = toward, side: str = side) -> bool:
-            with claimed_values(None, None):
-                c = _RULES[comp.rule](comp.label, interval(n, toward), comp.reference,
-                                      comp.tolerance)
-            return c.verdict.value == side
-
-        found = math.inf
-        lo, hi = 0, len(sizes) - 1
-        if decided(sizes[hi]):
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if decided(sizes[mid]):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            found = sizes[lo] / n0
-        if best is None or found < best[0]:
-            best = (found, side)
-    return best
-
-
-def _betting_factor(comp: Comparison, power: float) -> tuple[float, str] | None:
-    """:func:`comparison_factor` of a betting interval, by the interval itself.
-
-    The spread of the pilot's values is not kept with its interval, so it is inferred: the
-    deviation :math:`s` whose evenly spread normal sample (mean :math:`\\hat\\mu`, clipped
-    to the range) gives the pilot's width at the pilot's size (bisection; 0 if even a
-    constant sample is as wide). Then, as :func:`spec_factor` does with real values, the
-    smallest size whose sample, moved towards the boundary by :math:`z_\\pi s/\\sqrt n`,
-    is decided the way the pilot points (:func:`_search`).
-    """
-    est = comp.estimate
-    a, b = est.bounds
-    n0, alpha = est.n, 1 - est.level
-    if n0 < 2 or not (math.isfinite(a) and math.isfinite(b)):
-        return None
-    mu = est.mean
-
-    def width(sd: float) -> float:
-        e = betting_ci(_quantile_sample(mu, sd, n0, (a, b)), alpha, (a, b), grid=500)
-        return e.high - e.low
-
-    target = est.high - est.low
-    lo_sd, hi_sd = 0.0, (b - a) / 2
-    if width(lo_sd) < target:
-        for _ in range(12):
-            mid = (lo_sd + hi_sd) / 2
-            lo_sd, hi_sd = (mid, hi_sd) if width(mid) < target else (lo_sd, mid)
-    sd = lo_sd
-    z = NormalDist().inv_cdf(power)
-
-    def interval(n: int, toward: float) -> MeanEstimate:
-        sample = np.clip(_quantile_sample(mu, sd, n, (a, b)) + toward * z * sd / math.sqrt(n),
-                         a, b)
-        return betting_ci(sample, alpha, (a, b), grid=500)
-
-    return _search(comp, mu, n0, interval)
-
-
-def _proportion_factor(comp: Comparison, power: float) -> tuple[float, str] | None:
-    """:func:`comparison_factor` of a Clopper-Pearson interval, by the interval itself: at
-    size :math:`n`, :math:`k = n\\hat p` successes moved towards the boundary by
-    :math:`z_\\pi\\sqrt{n \\hat p(1-\\hat p)}` (:func:`_search`). Its width shrinks like
-    :math:`1/n`, not :math:`1/\\sqrt n`, when :math:`\\hat p` is 0 or 1."""
-    est = comp.estimate
-    n0, alpha, p = est.n, 1 - est.level, est.mean
-    if n0 < 1 or not 0 <= p <= 1:
-        return None
-    z = NormalDist().inv_cdf(power)
-
-    def interval(n: int, toward: float) -> MeanEstimate:
-        k = round(n * p + toward * z * math.sqrt(n * p * (1 - p)))
-        return proportion_ci(min(max(k, 0), n), n, alpha)
-
-    return _search(comp, p, n0, interval)
-
-
-def needed_factor(comps: Sequence[Comparison], power: float = POWER) -> float | None:
-    """How many times its replicates a reading needs for a decided verdict (:func:`combine`).
-
-    Parameters
-    ----------
-    comps : sequence of Comparison
-        The pilot's comparisons of one reading.
-    power : float
-        Probability of a decided verdict aimed for, per comparison.
-
-    Returns
-    -------
-    float or None
-        The factor: the smallest one of the comparisons sized for ``unsupported`` (one
-        suffices) if any, else the largest of all (every one must be supported); ``None``
-        if a comparison the verdict needs cannot be sized.
-
-    Examples
-    --------
-    >>> from moetheory.stats import MeanEstimate, compare
-    >>> a = compare("a", MeanEstimate(0.0, -0.2, 0.2, 10, 0.95), 0.0, 0.1)
-    >>> b = compare("b", MeanEstimate(0.0, -0.05, 0.05, 10, 0.95), 0.0, 0.1)
-    >>> round(needed_factor([a, b]), 1)
-    10.9
-    """
-    sized = [comparison_factor(c, power) for c in comps]
-    against = [f for f, side in (s for s in sized if s is not None) if side == "unsupported"]
-    every = [s[0] if s is not None else None for s in sized]
-    if None in every:
-        return min(against) if against else None
-    most = max(f for f in every if f is not None) if every else None
-    if against and most is not None:
-        return min(min(against), most)
-    return most
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The replicates of one reading: pilot, what it asks for, the budget, what was run.
-
-    Attributes
-    ----------
-    pilot : int
-        Replicates of the pilot, on its own seed ``pilot_seed``.
-    pilot_seed : int
-        Simulator seed of the pilot.
-    needed : int or None
-        Replicates the pilot asks for (power :data:`POWER`); ``None`` if it cannot size,
-        or if no size up to ``searched`` decides.
-    floor, budget : int
-        Fewest and most replicates of the profile.
-    n : int
-        Replicates run: ``needed`` clipped to ``[floor, budget]``; the floor when the pilot
-        asks for more than four budgets or cannot size.
-    budget_seconds : float
-        The CPU seconds the budget stands for on the reference machine.
-    profile : str
-        The profile.
-    searched : int or None
-        The largest size the sizing tried, when it tried sizes (:func:`plan_from_specs`).
-    """
-
-    pilot: int
-    pilot_seed: int
-    needed: int | None
-    floor: int
-    budget: int
-    n: int
-    budget_seconds: float
-    profile: str
-    searched: int | None = None
-
-    @property
-    def budget_limited(self) -> bool:
-        """Whether the pilot asked for more than the budget (or could not size)."""
-        return self.needed is None or self.needed > self.budget
-
-    def _needed_text(self) -> int | str:
-        if self.needed is not None:
-            return self.needed
-        return f"more than {self.searched}" if self.searched else "not sizable"
-
-    def evidence(self, verdict: Verdict | None = None,
-                 comps: Sequence[Comparison] = ()) -> dict[str, Any]:
-        """The plan as evidence (JSON-ready); for an ``inconclusive`` ``verdict``, also the
-        replicates the main run's own comparisons ``comps`` ask for (``this_run_asks_for``)."""
-        out = self._evidence()
-        if verdict is Verdict.INCONCLUSIVE:
-            factor = needed_factor(comps) if comps else None
-            out["this_run_asks_for"] = (
-                max(2, math.ceil(self.n * factor)) if factor is not None and math.isfinite(factor)
-                else "not sizable")
-        return out
-
-    def _evidence(self) -> dict[str, Any]:
-        return {
-            "pilot_replicates": self.pilot, "pilot_seed": self.pilot_seed,
-            "needed_replicates": self._needed_text(),
-            "floor": self.floor, "budget": self.budget, "replicates": self.n,
-            "budget_cpu_seconds": self.budget_seconds, "power": POWER,
-            "budget_limited": self.budget_limited,
-            "rule": "pilot (floor replicates, own seed, never in a verdict) -> "
-                    "n = clip(needed, floor, budget), the floor if needed > 4 budgets; "
-                    "needed from the pilot (_power.comparison_factor, _power.spec_factor)",
-        }
 
 
 def plan_replicates(
@@ -468,229 +142,6 @@ def plan_replicates(
                 searched=searched)
 
 
-def power_note(plan: Plan, verdict: Verdict, comps: Sequence[Comparison] = ()) -> str:
-    """Sentences for a reading's derivation: the plan, and what would decide an open verdict.
-
-    Parameters
-    ----------
-    plan : Plan
-        The reading's plan.
-    verdict : Verdict
-        The reading's verdict.
-    comps : sequence of Comparison
-        The main run's comparisons: for an open verdict, sized again from them
-        (:func:`needed_factor`), a second opinion the pilot's cannot give.
-
-    Returns
-    -------
-    str
-        The plan in words; for an ``inconclusive`` verdict, whether the budget or the
-        pilot's sizing left it open and how many replicates would decide it.
-
-    Examples
-    --------
-    >>> p = Plan(16, 1, 400, 16, 64, 64, 2.0, "quick")
-    >>> power_note(p, Verdict.INCONCLUSIVE).split(":")[0]
-    'Inconclusive for want of replicates, not for the mathematics'
-    """
-    asked = plan._needed_text()
-    if isinstance(asked, int):
-        want = f"about {asked} replicates"
-    elif plan.searched:
-        want = f"{asked} replicates"
-    else:
-        want = None
-    base = (f"Replicates: a pilot of {plan.pilot} asked for "
-            + (want if want else "a size it could not compute (an estimate on a decision "
-               "boundary, or too few usable runs)")
-            + f" (power {POWER:g}); the {plan.profile} budget allows {plan.budget}; ran {plan.n}.")
-    if verdict is not Verdict.INCONCLUSIVE:
-        return base
-    factor = needed_factor(comps) if comps else None
-    again = ""
-    if factor is not None and math.isfinite(factor):
-        again = (f" This run's own intervals ask for about {max(2, math.ceil(plan.n * factor))}"
-                 " replicates.")
-    if plan.budget_limited:
-        what = f"the pilot says {want} would decide it" if want else (
-            "the pilot could not size it")
-        return ("Inconclusive for want of replicates, not for the mathematics: "
-                f"{what}, the {plan.profile} profile's CPU budget ({plan.budget} replicates, "
-                f"~{plan.budget_seconds:g} s) allows {plan.n}." + again + " " + base)
-    return (f"Inconclusive with the replicates its pilot asked for (a sizing at power "
-            f"{POWER:g}, not a guarantee)." + again + " " + base)
-
-
-_RULES: dict[str, Callable[[str, MeanEstimate, float, float], Comparison]] = {
-    "equivalence": compare, "at-most": at_most, "at-least": at_least, "greater": greater}
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One comparison before its interval: what a pilot can size (:func:`spec_factor`).
-
-    Attributes
-    ----------
-    label : str
-        As printed.
-    rule : {"equivalence", "at-most", "at-least", "greater"}
-        The decision rule of :mod:`moetheory.stats`.
-    values : ndarray
-        One value per replicate (paired differences where the comparison is paired).
-    value : float
-        The claimed value, bound or threshold.
-    tolerance : float
-        Its tolerance, slack or smallest meaningful effect.
-    bounds : (float, float) or None
-        The values' range, known in advance: the exact betting interval on it; ``None``
-        for the Student-t interval.
-    """
-
-    label: str
-    rule: str
-    values: np.ndarray
-    value: float
-    tolerance: float = 0.0
-    bounds: tuple[float, float] | None = None
-
-    def interval(self, alpha: float, values: np.ndarray | None = None) -> MeanEstimate:
-        """The interval of the mean of ``values`` (default: the spec's own) at level 1 - alpha."""
-        x = self.values if values is None else values
-        if self.bounds is None:
-            return mean_ci(x, alpha)
-        return betting_ci(x, alpha, self.bounds)
-
-    def decide(self, alpha: float) -> Comparison:
-        """The comparison (through the rules of :mod:`moetheory.stats`, so calibration sees it).
-
-        Examples
-        --------
-        >>> Spec("x", "greater", np.array([1.0, 1.2, 0.9, 1.1]), 0.0).decide(0.05).verdict.value
-        'supported'
-        """
-        return _RULES[self.rule](self.label, self.interval(alpha), self.value, self.tolerance)
-
-
-def _targets(spec: Spec, mu: float) -> list[tuple[str, float]]:
-    """The verdicts the pilot's mean points to, each with the boundary the mean must clear
-    (the decision is reached when the interval lies on ``mu``'s side of it)."""
-    v, t = spec.value, spec.tolerance
-    out: list[tuple[str, float]] = []
-    if spec.rule == "equivalence":
-        if v - t < mu < v + t:
-            out.append(("supported", v - t if mu - (v - t) < (v + t) - mu else v + t))
-        elif mu != v - t and mu != v + t:
-            out.append(("unsupported", v + t if mu > v else v - t))
-    elif spec.rule == "at-most":
-        out.append(("supported" if mu < v + t else "unsupported", v + t))
-    elif spec.rule == "at-least":
-        out.append(("supported" if mu > v - t else "unsupported", v - t))
-    else:  # greater
-        if mu > v:
-            out.append(("supported", v))
-        if mu < v + t:
-            out.append(("unsupported", v + t))
-    return [(side, b) for side, b in out if mu != b]
-
-
-def spec_factor(spec: Spec, alpha: float, power: float = POWER,
-                limit: float = 64.0) -> tuple[float, str] | None:
-    r"""How many times the pilot's replicates the comparison needs, by its own interval.
-
-    Parameters
-    ----------
-    spec : Spec
-        The pilot's comparison before its interval.
-    alpha : float
-        The level the check will use for it.
-    power : float
-        Probability of a decided verdict aimed for.
-    limit : float
-        Largest factor searched; beyond it the result is ``(inf, side)``.
-
-    Returns
-    -------
-    (factor, side) or None
-        The factor of the pilot's size and the verdict it is sized for; ``None`` if the
-        pilot's mean sits on every decision boundary.
-
-    Notes
-    -----
-    For a size :math:`n` the pilot's values are repeated to :math:`n` (``np.resize``) and
-    moved towards the boundary the verdict must clear by :math:`z_\pi s/\sqrt n`
-    (:math:`s` the pilot's standard deviation; clipped to the range for a betting
-    interval): a sample whose mean errs towards the boundary as a :math:`1 - \pi` quantile
-    does. The size is the smallest on a grid of ratio 1.25 whose interval, built by the
-    comparison's own method at its level, is then decided the way the pilot points. For
-    the Student-t interval this is the usual :math:`n \ge ((t + z_\pi) s / m)^2`; for the
-    betting interval, whose width is not a multiple of :math:`1/\sqrt n` at small
-    :math:`n`, it is the interval itself that is asked.
-
-    Examples
-    --------
-    >>> x = np.array([0.2, -0.1, 0.4, 0.0, 0.3, 0.1, -0.2, 0.5])
-    >>> f, side = spec_factor(Spec("d", "greater", x, 0.0), 0.01)
-    >>> side, f > 1
-    ('supported', True)
-    """
-    x = np.asarray(spec.values, dtype=float)
-    n0 = x.size
-    if n0 < 2:
-        return None
-    mu, sd = float(x.mean()), float(x.std(ddof=1))
-    z = NormalDist().inv_cdf(power)
-    best: tuple[float, str] | None = None
-    for side, boundary in _targets(spec, mu):
-        toward = -1.0 if boundary < mu else 1.0
-        sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(-8, 200)
-                        if 1.25**k <= limit})
-        found = math.inf
-        lo, hi = 0, len(sizes) - 1
-
-        def decided(n: int, toward: float = toward, side: str = side) -> bool:
-            sample = np.resize(x, n) + toward * z * sd / math.sqrt(n)
-            if spec.bounds is not None:
-                sample = np.clip(sample, *spec.bounds)
-            with claimed_values(None, None):
-                comp = _RULES[spec.rule](spec.label, spec.interval(alpha, sample), spec.value,
-                                         spec.tolerance)
-            return comp.verdict.value == side
-
-        if decided(sizes[hi]):  # bisection on the grid (decided is monotone in n here)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if decided(sizes[mid]):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            found = sizes[lo] / n0
-        if best is None or found < best[0]:
-            best = (found, side)
-    return best
-
-
-def specs_factor(specs: Sequence[Spec | Comparison], alpha: float, power: float = POWER,
-                 limit: float = 64.0) -> float | None:
-    """:func:`needed_factor` for specs: one refuting comparison suffices, else all must hold.
-
-    A ready :class:`Comparison` among them (one the data could not build an interval for)
-    cannot be sized.
-
-    Returns
-    -------
-    float or None
-        The factor (``inf`` beyond ``limit``); ``None`` if a comparison the verdict needs
-        cannot be sized.
-    """
-    sized = [spec_factor(sp, alpha, power, limit) if isinstance(sp, Spec) else None
-             for sp in specs]
-    against = [f for f, side in (x for x in sized if x is not None) if side == "unsupported"]
-    if any(x is None for x in sized):
-        return min(against) if against else None
-    most = max(x[0] for x in sized if x is not None) if sized else None
-    return min([*against, most]) if most is not None else None
-
-
 def plan_from_specs(ctx: CheckContext, key: str, specs: Sequence[Spec | Comparison],
                     alpha: float,
                     pilot_seed: int) -> Plan:
@@ -707,14 +158,3 @@ def plan_from_specs(ctx: CheckContext, key: str, specs: Sequence[Spec | Comparis
     n = _replicates(needed, floor, budget)
     return Plan(pilot, pilot_seed, needed, floor, budget, n, seconds, ctx.profile,
                 searched=math.floor(4 * budget))
-
-
-def decide_all(specs: Sequence[Spec | Comparison], alpha: float) -> list[Comparison]:
-    """Each spec decided at ``alpha`` (:meth:`Spec.decide`); ready comparisons kept as they are.
-
-    Examples
-    --------
-    >>> [c.verdict.value for c in decide_all([Spec("x", "at-most", np.zeros(5), 1.0)], 0.05)]
-    ['supported']
-    """
-    return [sp.decide(alpha) if isinstance(sp, Spec) else sp for sp in specs]

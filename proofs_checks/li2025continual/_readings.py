@@ -46,6 +46,7 @@ from proofs_checks.li2025continual._simulation import (
     RANDOM_BETA,
     STREAM,
     _grid_runs,
+    _phase_runs,
     _regime_free_runs,
     _regime_runs,
     _seed,
@@ -60,9 +61,11 @@ __all__ = [
     "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
+    "ExponentPart",
     "Extra",
     "GridRuns",
     "Sigma0Data",
+    "_exponent_parts",
     "_exponent_reading",
     "_geometric_mean",
     "_profile_readings",
@@ -104,9 +107,10 @@ Sigma0Data = tuple[list[Comparison], dict[str, Any]]
 GridRuns = dict[float, CLResult]
 
 #: The runs a grid check reads, by name: the σ0 grid with termination (``"term"``) or without
-#: (``"free"``), and the M < N regime with termination (``"regime"``) or without
-#: (``"regime-free"``).
-GRID_RUNS = ("term", "free", "regime", "regime-free")
+#: (``"free"``), the M < N regime with termination (``"regime"``) or without
+#: (``"regime-free"``), and the σ0 grid's exploration phase alone (``"phase"``: rounds up to
+#: T1 + 1, :func:`~._simulation.phase_runs`, with a budget of its own).
+GRID_RUNS = ("term", "free", "regime", "regime-free", "phase")
 
 
 def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
@@ -117,6 +121,8 @@ def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = No
         return _regime_runs(ctx, reading, R, pilot)
     if runs == "regime-free":
         return _regime_free_runs(ctx, reading, R, pilot)
+    if runs == "phase":
+        return _phase_runs(ctx, reading, R, pilot)
     if runs not in GRID_RUNS:
         raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
     pairs, seed = _grid_runs(ctx, reading, runs, R, pilot)
@@ -141,7 +147,8 @@ def grid_check(
     with the reading's runs named ``runs`` (:data:`GRID_RUNS`) by σ0, their simulator seed
     and the level ``alpha = ctx.alpha / comparisons`` of each comparison (Bonferroni).
 
-    Each reading's replicates are sized from a pilot (:mod:`._power`, budget ``"grid"``):
+    Each reading's replicates are sized from a pilot (:mod:`._power`, budget ``"grid"``;
+    ``"phase"`` for the exploration phase's runs):
     ``one`` on the pilot's runs (their own seed; recorded nowhere) gives the comparisons that
     size the main runs; at the floor the main runs are the shared ones every grid check
     reads. With ``flags`` (runs with termination), the 'paper' reading is also read under
@@ -151,13 +158,14 @@ def grid_check(
     alpha = ctx.alpha / (comparisons + (per_reading * len(ALTERNATIVE_FLAGS) if flags else 0))
     extra: list[tuple[ReadingData, str]] = []
     terminates = runs in ("term", "regime")
+    key = "phase" if runs == "phase" else "grid"
 
     def reading_data(reading: str) -> ReadingData:
-        pilot_grid, pilot_seed = _reading_runs(ctx, reading, runs, pilot_size(ctx, "grid"),
+        pilot_grid, pilot_seed = _reading_runs(ctx, reading, runs, pilot_size(ctx, key),
                                                pilot=True)
         with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
             pilot_comps = one(reading, pilot_grid, pilot_seed, alpha)[1]
-        plan = plan_replicates(ctx, "grid", pilot_comps, pilot_seed)
+        plan = plan_replicates(ctx, key, pilot_comps, pilot_seed)
         grid, seed = _reading_runs(ctx, reading, runs, R=plan.n)
         name, comps, ev, deriv = one(reading, grid, seed, alpha)
         verdict = combine([c.verdict for c in comps])
@@ -346,3 +354,24 @@ def _exponent_reading(
         + comparisons_markdown(comps)
     )
     return (name, comps, ev, deriv)
+
+
+#: One order statement of a reading that makes several (:func:`_exponent_parts`): the
+#: quantity, its values by σ0 and the claimed orders, as :func:`_exponent_reading` takes them.
+ExponentPart = tuple[str, dict[float, np.ndarray], list[tuple[str, float]]]
+
+
+def _exponent_parts(
+    name: str, ctx: CheckContext, parts: Sequence[ExponentPart], alpha: float
+) -> tuple[list[Comparison], list[dict[str, Any]], str]:
+    """:func:`_exponent_reading` of each of ``parts`` in turn: their comparisons in one list,
+    their evidence in order, and their derivations joined by a blank line."""
+    comps: list[Comparison] = []
+    evidence, derivations = [], []
+    for quantity, values, rules in parts:
+        _, part_comps, part_ev, part_deriv = _exponent_reading(name, ctx, quantity, values,
+                                                               rules, alpha)
+        comps += part_comps
+        evidence.append(part_ev)
+        derivations.append(part_deriv)
+    return comps, evidence, "\n\n".join(derivations)

@@ -40,6 +40,7 @@ __all__ = [
     "_gradients",
     "_grid_runs",
     "_grid_seed",
+    "_phase_runs",
     "_profile_sizes",
     "_regime_free_runs",
     "_regime_runs",
@@ -52,6 +53,7 @@ __all__ = [
     "grid_config",
     "grid_flag_runs",
     "grid_runs",
+    "phase_runs",
     "reading_config",
     "regime_config",
     "regime_flag_runs",
@@ -216,17 +218,54 @@ def _joined(parts: list[dict[float, Any]]) -> dict[float, Any]:
     return out
 
 
+def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, pilot: bool
+             ) -> tuple[dict[float, Any], int]:
+    """``run(R, seed)`` (a shared simulation by σ0) of ``R`` replicates (the profile's floor by
+    default) in batches (:func:`chunks`), or the pilot's run on its own seed; with the run's
+    seed."""
+    floor = _profile_sizes(ctx)
+    if pilot:
+        return run(R or floor, seed + PILOT), seed + PILOT
+    return _joined([run(size, seed + off) for size, off in chunks(R or floor, floor)]), seed
+
+
 def _grid_runs(ctx: CheckContext, reading: str, which: str, R: int | None = None,
                pilot: bool = False) -> tuple[dict[float, Any], int]:
     """:func:`grid_runs` of ``R`` replicates (the profile's by default) in batches
     (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    seed = _grid_seed(ctx)
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return grid_runs(reading, R or floor, seed + PILOT, which), seed + PILOT
-    parts = [grid_runs(reading, size, seed + off, which) for size, off in chunks(R or floor,
-                                                                                 floor)]
-    return _joined(parts), seed
+    return _batched(ctx, lambda n, sd: grid_runs(reading, n, sd, which), _grid_seed(ctx), R,
+                    pilot)
+
+
+@shared(maxsize=8)
+def phase_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
+    """For each σ0 of :data:`GRID`: the grid's configuration without termination, run only
+    through the exploration phase and one round past it (``T = T1 + 2``), gate parameters
+    and expert models recorded.
+
+    Rounds ``t <= T1 + 1`` follow the same law as :func:`grid_runs`' (a run's first rounds do
+    not depend on its horizon, and termination cannot act before ``T1``: flags are evaluated
+    from ``T1`` on), at a fraction of the cost: the checks that read only these rounds
+    (Lemmas 7 and 9, Theorem 1's exploration phase) can afford the replicates their
+    comparisons against 1 need (:mod:`._power`, budget ``"phase"``)."""
+    out = {}
+    for i, sig0 in enumerate(GRID):
+        cfg = grid_config(reading, sig0)
+        cfg = cfg.replace(terminate=False, T=cfg.T1 + 2)
+        out[sig0] = simulate_many([cfg], R, seed + i, record_params=True)[0]
+    return out
+
+
+def _phase_seed(ctx: CheckContext) -> int:
+    """The seed of the exploration-phase runs (:func:`phase_runs`): master seed and profile."""
+    return ctx.shared_seed(f"continual_phase:{ctx.profile}")
+
+
+def _phase_runs(ctx: CheckContext, reading: str, R: int | None = None,
+                pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+    """:func:`phase_runs` of ``R`` replicates (the profile's floor by default) in batches
+    (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
+    return _batched(ctx, lambda n, sd: phase_runs(reading, n, sd), _phase_seed(ctx), R, pilot)
 
 
 @shared(maxsize=8)
@@ -320,24 +359,15 @@ def _regime_runs(ctx: CheckContext, reading: str, R: int | None = None,
                  pilot: bool = False) -> tuple[dict[float, CLResult], int]:
     """:func:`regime_runs` of ``R`` replicates (the profile's by default) in batches
     (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    seed = _regime_seed(ctx)
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return regime_runs(reading, R or floor, seed + PILOT), seed + PILOT
-    return _joined([regime_runs(reading, size, seed + off)
-                    for size, off in chunks(R or floor, floor)]), seed
+    return _batched(ctx, lambda n, sd: regime_runs(reading, n, sd), _regime_seed(ctx), R, pilot)
 
 
 def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None,
                       pilot: bool = False) -> tuple[dict[float, CLResult], int]:
     """The run's :func:`regime_free_runs` of ``reading`` and their seed (``R`` replicates,
     the profile's by default, in batches; ``pilot``: the pilot's own seed)."""
-    seed = _regime_seed(ctx) + 40
-    floor = _profile_sizes(ctx)
-    if pilot:
-        return regime_free_runs(reading, R or floor, seed + PILOT), seed + PILOT
-    return _joined([regime_free_runs(reading, size, seed + off)
-                    for size, off in chunks(R or floor, floor)]), seed
+    return _batched(ctx, lambda n, sd: regime_free_runs(reading, n, sd), _regime_seed(ctx) + 40,
+                    R, pilot)
 
 
 def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, dict[float,

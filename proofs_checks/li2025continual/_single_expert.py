@@ -45,6 +45,8 @@ __all__ = [
     "_formula_value",
     "_instance_subs",
     "_mc_rows",
+    "_printed_definition1_reading",
+    "_printed_mc_evidence",
     "_prop4_budget",
     "_prop4_mc",
     "_sized_budget",
@@ -145,6 +147,49 @@ def _mc_rows(label: str, samples: np.ndarray, refs: np.ndarray, ts: list, alpha:
             for t, ref in zip(ts, refs, strict=True)]
 
 
+#: Proposition 4's quantities by kind: the printed formula (eq. (18) or (17)), the exact
+#: expectation for Gaussian and for Definition-1 features, the quantity's name, the equation.
+_PROP4: dict[str, tuple[Any, Any, Any, str, str]] = {
+    "G": (th.prop4_generalization, th.exact_generalization,
+          th.exact_generalization_definition1, "E[G_T]", "18"),
+    "F": (th.prop4_forgetting, th.exact_forgetting, th.exact_forgetting_definition1,
+          "E[F_t]", "17"),
+}
+
+
+def _printed_mc_evidence(kind: str, reading: str, W: np.ndarray, samples: np.ndarray,
+                         ts: list, alpha: float, seed: int) -> dict[str, Any]:
+    """The evidence of the printed formula of ``kind`` ("G" or "F") under ``reading``: the
+    Gaussian Monte Carlo ``samples`` against it and against the exact expectation."""
+    printed, exact, _, label, _ = _PROP4[kind]
+    return {
+        "monte_carlo": _mc_rows(label, samples, printed(W, S_SAMPLES, D_DIM, ts, reading), ts,
+                                alpha),
+        "monte_carlo_exact_formula": _mc_rows(f"exact {label}", samples,
+                                              exact(W, S_SAMPLES, D_DIM, ts), ts, alpha),
+        "replicates": samples.shape[0], "seed": seed,
+    }
+
+
+def _printed_definition1_reading(kind: str, reading: str, text: str, W1: np.ndarray,
+                                 samples1: np.ndarray, ts: list, alpha: float,
+                                 seed: int) -> Reading:
+    """The reading ``definition1-data`` of the printed formula of ``kind`` under ``reading``:
+    the Monte Carlo ``samples1`` of Definition-1 features against it (``text`` describes the
+    reading); the exact expectation for that data model goes to the evidence."""
+    printed, _, exact1, label, eq = _PROP4[kind]
+    rows1 = _mc_rows(f"{label} (Definition 1)", samples1,
+                     printed(W1, S_SAMPLES, D_DIM, ts, reading), ts, alpha)
+    worst = _worst(rows1)
+    return Reading(
+        "definition1-data", text, _verdicts(rows1),
+        f"Monte Carlo vs eq. ({eq}): worst at {worst['label']} "
+        f"({worst['estimate']:.4g} vs {worst['reference']:.4g})",
+        {"monte_carlo": rows1, "seed": seed,
+         "exact_definition1": [stable(float(x)) for x in exact1(W1, S_SAMPLES, ts)]},
+    )
+
+
 def _enumeration_agreement(kind: str) -> tuple[bool, list[dict[str, Any]]]:
     expr = th.exact_generalization_expr() if kind == "G" else th.exact_forgetting_expr()
     var = th.T if kind == "G" else th.t
@@ -203,11 +248,8 @@ def _corrected_outcome(ctx: CheckContext, kind: str) -> Outcome:
     ok, rows = _enumeration_agreement(kind)
     ts = [2, 3, 5, 10, 20, 50] if ctx.full else [2, 3, 5, 10, 20]
     W = ctx.rng(0).normal(0.0, SIGMA0, size=(N_TASKS, D_DIM))
-    fn = th.exact_generalization if kind == "G" else th.exact_forgetting
-    fn1 = (th.exact_generalization_definition1 if kind == "G"
-           else th.exact_forgetting_definition1)
+    _, fn, fn1, label, _ = _PROP4[kind]
     ts_used = ts if kind == "G" else [t for t in ts if t >= 2]
-    label = "E[G_T]" if kind == "G" else "E[F_t]"
     refs = fn(W, S_SAMPLES, D_DIM, ts_used)
     refs1 = fn1(W, S_SAMPLES, ts_used)  # the same expectation for Definition-1 features
     budget, plan = _sized_budget(ctx, W, ts_used, refs, kind)
@@ -268,7 +310,7 @@ def _corrected_outcome(ctx: CheckContext, kind: str) -> Outcome:
     def1 = Reading(
         "definition1-data",
         "Definition-1 features (v_n = w_n/sigma0): Monte Carlo against the same expectation "
-        "derived for that data model (theory.exact_*_definition1), like with like; the "
+        "derived for that data model (`theory.exact_*_definition1`), like with like; the "
         "Gaussian closed form differs from it by the evidence's gaussian_minus_definition1",
         _verdicts(mc1),
         f"worst at {_worst(mc1)['label']}: {_worst(mc1)['estimate']:.4g} vs "

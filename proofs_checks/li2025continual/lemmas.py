@@ -35,6 +35,7 @@ from proofs_checks.li2025continual._exact import (
 )
 from proofs_checks.li2025continual._readings import (
     GridRuns,
+    _exponent_parts,
     _exponent_reading,
     grid_check,
 )
@@ -493,13 +494,11 @@ def check_lemma5(ctx: CheckContext) -> Outcome:
             T1 = free.config.T1
             early[sig0] = g[:, :T1].mean(axis=1)
             late[sig0] = g[:, T1:].mean(axis=1)
-        _, c1, e1, d1 = _exponent_reading(reading, ctx, "mean max ‖∇‖∞, t ≤ T1", early,
-                                          [("Omega", 1.0)], alpha)
-        _, c2, e2, d2 = _exponent_reading(reading, ctx, "mean max ‖∇‖∞, t > T1", late,
-                                          [("O", 1.0)], alpha)
-        return (reading, c1 + c2, {"exploration": e1, "router_learning": e2,
-                                   "simulator_seed": seed, "rule": e1["rule"]},
-                d1 + "\n\n" + d2)
+        comps, (e1, e2), deriv = _exponent_parts(
+            reading, ctx, [("mean max ‖∇‖∞, t ≤ T1", early, [("Omega", 1.0)]),
+                           ("mean max ‖∇‖∞, t > T1", late, [("O", 1.0)])], alpha)
+        return (reading, comps, {"exploration": e1, "router_learning": e2,
+                                 "simulator_seed": seed, "rule": e1["rule"]}, deriv)
 
     return grid_check(ctx, 6, "free", one)
 
@@ -557,12 +556,11 @@ def _gate_gap_reading(
             th = res.gate_params[:, t]  # (R, M, d)
             store[sig0] = np.abs((th[:, :, None, :] * diff[:, None, :, :]).sum(-1)).max(
                 axis=(1, 2))
-    _, c1, e1, d1 = _exponent_reading(reading, ctx, f"{label} at T1+1", at_t1, [("O", 1.5)],
-                                      alpha)
-    _, c2, e2, d2 = _exponent_reading(reading, ctx, f"{label} at T", at_end, [("O", 1.5)],
-                                      alpha)
-    return (reading, c1 + c2, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
-                               "simulator_seed": seed}, d1 + "\n\n" + d2)
+    comps, (e1, e2), deriv = _exponent_parts(
+        reading, ctx, [(f"{label} at T1+1", at_t1, [("O", 1.5)]),
+                       (f"{label} at T", at_end, [("O", 1.5)])], alpha)
+    return (reading, comps, {"at_T1_plus_1": e1, "at_T": e2, "rule": e1["rule"],
+                             "simulator_seed": seed}, deriv)
 
 
 @paper_claim(

@@ -302,7 +302,8 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
     sources=src(415, 417, 419),
     covers=["003-39"],
     reading=(
-        "rounds t ≤ T1 without termination, v_n = v_{n_t}: share of rounds with "
+        "rounds t ≤ T1 without termination (runs through T1 + 1 only, replicates sized "
+        "from a pilot, budget 'phase'), v_n = v_{n_t}: share of rounds with "
         "⟨Δθ^(m_t), v_n⟩ < 0 and share with ⟨Δθ^(m), v_n⟩ > 0 for every m ≠ m_t (each vs 1, "
         "tolerance 0.05, mean over replicates), and the spread of the unselected experts' "
         "steps (coefficient of variation) vs 0 with tolerance 0.25; at σ0 = 0.2; readings "
@@ -346,7 +347,7 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
         )
         return (reading, comps, ev, deriv)
 
-    return grid_check(ctx, 9, "free", one)
+    return grid_check(ctx, 9, "phase", one)
 
 
 # --------------------------------------------------------------------------------------
@@ -423,7 +424,8 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
     sources=src(427, 429, 431, 480, 482),
     covers=["003-43"],
     reading=(
-        "max over pairs of ‖θ_{T1}^(m) − θ_{T1}^(m')‖∞: on the σ0 grid with η = σ0^0.5 the "
+        "max over pairs of ‖θ_{T1}^(m) − θ_{T1}^(m')‖∞ (runs through T1 + 1 only, "
+        "replicates sized from a pilot, budget 'phase'): on the σ0 grid with η = σ0^0.5 the "
         "bound is O(σ0^0.75) (σ0-exponent >= 0.75 − 0.25); on the η grid at σ0 = 0.4, "
         "O(η^-0.5) (η-exponent >= −0.5 − 0.25); "
         "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
@@ -451,7 +453,7 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
                                                     for x in ETA_GRID])
         return (name, comps, ev, deriv + "\n\n" + comparisons_markdown(comps[-1:]))
 
-    return grid_check(ctx, 6, "free", one)
+    return grid_check(ctx, 6, "phase", one)
 
 
 # --------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -57,7 +58,9 @@ from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     FIGURE_READING_TEXT,
     FIGURE_READINGS,
+    ExponentPart,
     GridRuns,
+    _exponent_parts,
     _exponent_reading,
     figure_outcome,
     grid_check,
@@ -570,33 +573,48 @@ def check_prop2_t1(ctx: CheckContext) -> Outcome:
                 ws, _ = _gaps(pis, free.expert_sets[r, T1 - 1], free.task[r, T1 - 1])
                 w.append(wi), a.append(ac), sp_.append(ws)
             within[sig0], across[sig0], soft[sig0] = (np.array(x) for x in (w, a, sp_))
-        ok = {s: np.isfinite(within[s]) & (within[s] > 0) for s in within}
-        oka = {s: np.isfinite(across[s]) & (across[s] > 0) for s in across}
-        oks = {s: np.isfinite(soft[s]) & (soft[s] > 0) for s in soft}
-        if min(int(v.sum()) for v in [*ok.values(), *oka.values(), *oks.values()]) < 2:
-            est = _nan_estimate(alpha)
-            comps = [Comparison("fewer than 2 usable runs at some σ0", est, 0.0, 0.0,
-                                Verdict.INCONCLUSIVE)]
-            return (reading, comps, {"simulator_seed": seed}, comparisons_markdown(comps))
-        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-set gate gap at t1",
-                                          {s: within[s][ok[s]] for s in within},
-                                          [("O", 1.75)], alpha)
-        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gate gap at t1",
-                                          {s: across[s][oka[s]] for s in across},
-                                          [("Theta", 0.75)], alpha)
-        _, c3, e3, d3 = _exponent_reading(reading, ctx, "within-set softmax gap at T1",
-                                          {s: soft[s][oks[s]] for s in soft},
-                                          [("O", 0.75)], alpha)
-        return (reading, c1 + c2 + c3,
+        parts = [*_t1_gap_parts(within, across, "set"),
+                 ("within-set softmax gap at T1", _kept(soft), [("O", 0.75)])]
+        if _fewest(parts) < 2:
+            return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
+                                 {"simulator_seed": seed})
+        comps, (e1, e2, e3), deriv = _exponent_parts(reading, ctx, parts, alpha)
+        return (reading, comps,
                 {"within_t1": e1, "across_t1": e2, "softmax_within_T1": e3,
-                 "rule": e1["rule"], "simulator_seed": seed},
-                "\n\n".join((d1, d2, d3)))
+                 "rule": e1["rule"], "simulator_seed": seed}, deriv)
 
     return grid_check(ctx, 9, "free", one)
 
 
 def _nan_estimate(alpha: float) -> MeanEstimate:
     return MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha)
+
+
+def _kept(values: dict[float, np.ndarray]) -> dict[float, np.ndarray]:
+    """Per σ0, the values of the usable runs: finite and positive (a gap that exists)."""
+    return {s: v[np.isfinite(v) & (v > 0)] for s, v in values.items()}
+
+
+def _fewest(parts: Sequence[ExponentPart]) -> int:
+    """The fewest values any σ0 of any of ``parts`` has."""
+    return min(int(v.size) for _, values, _ in parts for v in values.values())
+
+
+def _t1_gap_parts(within: dict[float, np.ndarray], across: dict[float, np.ndarray],
+                  set_name: str) -> list[ExponentPart]:
+    """Proposition 2's order statements at t1 on the usable runs (:func:`_kept`): the largest
+    gate-output gap inside the expert set (``set_name``), O(σ0^1.75), and the smallest gap
+    across sets, Θ(σ0^0.75)."""
+    return [(f"within-{set_name} gate gap at t1", _kept(within), [("O", 1.75)]),
+            ("across-set gate gap at t1", _kept(across), [("Theta", 0.75)])]
+
+
+def _too_few_runs(reading: str, what: str, alpha: float,
+                  evidence: dict[str, Any]) -> ReadingData:
+    """The reading when too few runs are usable to fit an exponent: one inconclusive
+    comparison named ``what``, with ``evidence``."""
+    comps = [Comparison(what, _nan_estimate(alpha), 0.0, 0.0, Verdict.INCONCLUSIVE)]
+    return (reading, comps, evidence, comparisons_markdown(comps))
 
 
 # --------------------------------------------------------------------------------------
@@ -683,18 +701,15 @@ def check_prop3_gaps(ctx: CheckContext) -> Outcome:
         usable = all(v.size >= 2 and (v > 0).all() for v in [*within.values(),
                                                               *across.values()])
         if not usable:
-            comps = [Comparison("fewer than 2 usable terminated runs at some σ0",
-                                _nan_estimate(alpha), 0.0, 0.0, Verdict.INCONCLUSIVE)]
-            return (reading, comps, {"simulator_seed": seed,
-                                     "usable_runs": {str(s): int(v.size)
-                                                     for s, v in within.items()}},
-                    comparisons_markdown(comps))
-        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-set gap after termination",
-                                          within, [("O", 1.25)], alpha)
-        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gap after termination",
-                                          across, [("Theta", 0.75)], alpha)
-        return (reading, c1 + c2, {"within": e1, "across": e2, "rule": e1["rule"],
-                                   "simulator_seed": seed}, d1 + "\n\n" + d2)
+            return _too_few_runs(reading, "fewer than 2 usable terminated runs at some σ0", alpha,
+                                 {"simulator_seed": seed,
+                                  "usable_runs": {str(s): int(v.size) for s, v in within.items()}})
+        comps, (e1, e2), deriv = _exponent_parts(
+            reading, ctx, [("within-set gap after termination", within, [("O", 1.25)]),
+                           ("across-set gap after termination", across, [("Theta", 0.75)])],
+            alpha)
+        return (reading, comps, {"within": e1, "across": e2, "rule": e1["rule"],
+                                 "simulator_seed": seed}, deriv)
 
     return grid_check(ctx, 6, "term", one, flags=True)
 
@@ -915,25 +930,17 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
                 h2 = res.gate_outputs[r, t2 - 1]
                 w.append(wi), a.append(ac), g.append(float(h2.max() - h2.min()))
             within[sig0], across[sig0], merged[sig0] = (np.array(x) for x in (w, a, g))
-        ok = {s: np.isfinite(v) & (v > 0) for s, v in within.items()}
-        oka = {s: np.isfinite(v) & (v > 0) for s, v in across.items()}
-        if min(int(v.sum()) for v in [*ok.values(), *oka.values()]) < 2:
-            comps = [Comparison("fewer than 2 usable runs at some σ0", _nan_estimate(alpha),
-                                0.0, 0.0, Verdict.INCONCLUSIVE)]
-            return (reading, comps, {"simulator_seed": seed}, comparisons_markdown(comps))
-        _, c1, e1, d1 = _exponent_reading(reading, ctx, "within-M_k gate gap at t1",
-                                          {s: within[s][ok[s]] for s in within},
-                                          [("O", 1.75)], alpha)
-        _, c2, e2, d2 = _exponent_reading(reading, ctx, "across-set gate gap at t1",
-                                          {s: across[s][oka[s]] for s in across},
-                                          [("Theta", 0.75)], alpha)
-        _, c3, e3, d3 = _exponent_reading(reading, ctx, "largest gate gap at t2", merged,
-                                          [("O", 1.75)], alpha)
-        return (reading, c1 + c2 + c3,
+        parts = _t1_gap_parts(within, across, "M_k")
+        if _fewest(parts) < 2:
+            return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
+                                 {"simulator_seed": seed})
+        comps, (e1, e2, e3), deriv = _exponent_parts(
+            reading, ctx, [*parts, ("largest gate gap at t2", merged, [("O", 1.75)])], alpha)
+        return (reading, comps,
                 {"within_t1": e1, "across_t1": e2, "all_t2": e3, "rule": e1["rule"],
                  "simulator_seed": seed,
-                 "usable_runs": {f"sigma0={s:g}": int(ok[s].sum()) for s in ok}},
-                "\n\n".join((d1, d2, d3)))
+                 "usable_runs": {f"sigma0={s:g}": int(v.size) for s, v in parts[0][1].items()}},
+                deriv)
 
     return grid_check(ctx, 9, "regime-free", one)
 

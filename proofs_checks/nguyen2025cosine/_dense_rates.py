@@ -95,9 +95,11 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
         count = size + 1 if look == 0 else size
         for expert, configs in plan.items():
             design = replace(base, expert=expert, replicates=count)
-            records[expert].extend(run_rates(design, data_seed(ctx), configs,
-                                             scheduler=ctx.scheduler, first_rep=first,
-                                             stop=_at_the_cap(records[expert])))
+            # on a cluster, through ctx.map: supervised tasks under the check's limits
+            records[expert].extend(run_rates(
+                design, data_seed(ctx), configs, first_rep=first,
+                stop=_at_the_cap(records[expert]),
+                map_tasks=ctx.map if ctx.scheduler is not None else None))
         return {"replicate": np.arange(first, first + count)}
 
     def judge_look(data: dict[str, np.ndarray], alpha_look: float) -> list[Comparison]:

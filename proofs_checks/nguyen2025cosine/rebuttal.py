@@ -225,13 +225,7 @@ def check_eq6(ctx: CheckContext) -> Outcome:
     # z^2: z^2 - w^2 = (z - w)(z + w)
     poly_identity = sp.expand(z**2 - w**2 - (z - w) * (z + w))
     # Cauchy-Schwarz for |(a - a')^T x + (b - b')| <= sqrt(||x||^2 + 1) ||eta - eta'|| (d = 2)
-    u = sp.symbols("u1:4", real=True)
-    v = sp.symbols("v1:4", real=True)
-    lagrange = sp.expand(
-        sum(ui**2 for ui in u) * sum(vi**2 for vi in v)
-        - sum(ui * vi for ui, vi in zip(u, v, strict=True)) ** 2
-        - sum((u[i] * v[j] - u[j] * v[i]) ** 2 for i in range(3) for j in range(i + 1, 3))
-    )
+    lagrange = _lagrange_residual("u", "v")
     ok = dtanh == 0 and relu_ok and gelu_ok and poly_identity == 0 and lagrange == 0
     return Outcome(
         Verdict.PROVED if ok else Verdict.REFUTED,
@@ -493,13 +487,7 @@ def check_top1_interaction(ctx: CheckContext) -> Outcome:
     "linear scores are unbounded",
 )
 def check_score_range(ctx: CheckContext) -> Outcome:
-    a = sp.symbols("a1:4", real=True)
-    b = sp.symbols("b1:4", real=True)
-    lagrange = sp.expand(
-        sum(v**2 for v in a) * sum(v**2 for v in b)
-        - sum(x * y for x, y in zip(a, b, strict=True)) ** 2
-        - sum((a[i] * b[j] - a[j] * b[i]) ** 2 for i in range(3) for j in range(i + 1, 3))
-    )
+    lagrange = _lagrange_residual("a", "b")
     nb, nx, t1, t2 = sp.symbols("B X tau1 tau2", positive=True)
     perturbed_factor = sp.simplify(nb * nx / ((nb + t1) * (nx + t2)))
     gap = sp.factor(1 - perturbed_factor)
@@ -526,6 +514,19 @@ def check_score_range(ctx: CheckContext) -> Outcome:
 
 def _limit_t(expr: sp.Expr, t: sp.Symbol) -> sp.Expr:
     return sp.limit(expr, t, sp.oo)
+
+
+def _lagrange_residual(a_name: str, b_name: str) -> sp.Expr:
+    """Lagrange's identity in d = 3, expanded: ``||a||^2 ||b||^2 - (a^T b)^2 - sum_{i<j}
+    (a_i b_j - a_j b_i)^2`` for real vectors named ``a_name1..3`` and ``b_name1..3`` (0 when
+    it holds, the step behind Cauchy-Schwarz)."""
+    a = sp.symbols(f"{a_name}1:4", real=True)
+    b = sp.symbols(f"{b_name}1:4", real=True)
+    return sp.expand(
+        sum(v**2 for v in a) * sum(v**2 for v in b)
+        - sum(x * y for x, y in zip(a, b, strict=True)) ** 2
+        - sum((a[i] * b[j] - a[j] * b[i]) ** 2 for i in range(3) for j in range(i + 1, 3))
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -360,21 +360,27 @@ def check_identifiable_cosine(ctx: CheckContext) -> Outcome:
     "theta -> (f_theta(x_m)) in the parameters (beta0_1, phi_1, phi_2, eta) has full column rank",
 )
 def check_identifiable_cosine_corrected(ctx: CheckContext) -> Outcome:
-    jac = _jacobian_certificate(ctx, "cosine", "A3+sphere")
     return _local_identifiability_outcome(
-        jac,
-        f"Jacobian on the sphere has rank {jac['rank']} of {len(jac['parameters'])}; smallest "
-        f"singular value {jac['smallest_nonzero']} at {DPS} digits",
+        _jacobian_certificate(ctx, "cosine", "A3+sphere"),
+        "Jacobian on the sphere",
         "Writing $\\beta_{1i} = (\\cos\\varphi_i, \\sin\\varphi_i)$ removes the scaling "
         "invariance. A map with Jacobian of full column rank at $\\theta_*$ is injective "
         "near $\\theta_*$, so full rank certifies local identifiability.",
+        precision=f" at {DPS} digits",
     )
 
 
-def _local_identifiability_outcome(jac: dict[str, Any], summary: str, why: str) -> Outcome:
+def _local_identifiability_outcome(jac: dict[str, Any], jacobian: str, why: str,
+                                   precision: str = "") -> Outcome:
     """Full column rank proves local injectivity; a rank deficit at one point decides nothing
-    (the map may still be injective), so it is ``inconclusive``, never ``refuted``."""
+    (the map may still be injective), so it is ``inconclusive``, never ``refuted``.
+
+    The summary reads ``"<jacobian> has rank r of n; smallest singular value s<precision>"``
+    (``jacobian`` names the Jacobian, e.g. its gauge); ``why`` opens the derivation.
+    """
     full = jac["null_dimension"] == 0
+    summary = (f"{jacobian} has rank {jac['rank']} of {len(jac['parameters'])}; smallest "
+               f"singular value {jac['smallest_nonzero']}{precision}")
     return Outcome(
         Verdict.PROVED if full else Verdict.INCONCLUSIVE,
         summary if full else summary + " (rank deficit: local injectivity not decided)",
@@ -467,11 +473,9 @@ def check_identifiable_perturbed(ctx: CheckContext) -> Outcome:
     "beta0_2 = 0, beta1_2 = 0 has full column rank (tau1 = tau2 = 1, d1 = 2, k* = 2)",
 )
 def check_identifiable_perturbed_corrected(ctx: CheckContext) -> Outcome:
-    jac = _jacobian_certificate(ctx, "perturbed", "A3+v2=0")
     return _local_identifiability_outcome(
-        jac,
-        f"in the gauge beta0_2 = 0, beta1_2 = 0 the Jacobian has rank {jac['rank']} of "
-        f"{len(jac['parameters'])}; smallest singular value {jac['smallest_nonzero']}",
+        _jacobian_certificate(ctx, "perturbed", "A3+v2=0"),
+        "in the gauge beta0_2 = 0, beta1_2 = 0 the Jacobian",
         "Shifting all $v_i$ by $-v_k$ puts $G_*$ in the gauge $v_k=0$ (needs "
         "$\\|v_i-v_k\\|<1$, true here). Full column rank of the Jacobian certifies local "
         "injectivity.",

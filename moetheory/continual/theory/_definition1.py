@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 
+@fill_doc(_docs.OVERPARAM)
 def projection_moments_definition1(s: int, d: int) -> tuple[float, float, float]:
     r"""Moments of the residual projection :math:`A_t = I - P_t` under Definition 1.
 
@@ -41,10 +42,7 @@ def projection_moments_definition1(s: int, d: int) -> tuple[float, float, float]
         :math:`\mathbb{E}[A_t] = \rho\,\Pi` and, for symmetric :math:`X`,
         :math:`\mathbb{E}[A_t X A_t] = a\,\Pi X \Pi + b\,\mathrm{tr}(\Pi X)\,\Pi`.
 
-    Raises
-    ------
-    ValueError
-        If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.
+    %(raises)s
 
     See Also
     --------
@@ -172,7 +170,18 @@ def _moments_definition1(
     return G, F, own
 
 
-@fill_doc(_docs.SINGLE_EXPERT)
+def _moment_at(
+    W: np.ndarray, s: int, rounds: Sequence[int], name: str, low: int, which: int
+) -> np.ndarray:
+    """Moment ``which`` of :func:`_moments_definition1` (0: E[G_t], 1: E[F_t]) at ``rounds``
+    (the parameter ``name``, integers >= ``low``), per pool; one row if ``W`` is one pool."""
+    Wb = _pools(W)
+    ts = _check_t(rounds, name, low)
+    out = _moments_definition1(Wb, s, int(ts.max()))[which][:, ts - 1]
+    return out[0] if np.asarray(W).ndim == 2 else out
+
+
+@fill_doc(_docs.DEFINITION1)
 def exact_generalization_definition1(
     W: np.ndarray, s: int, T_values: Sequence[int]
 ) -> np.ndarray:
@@ -180,10 +189,7 @@ def exact_generalization_definition1(
 
     Parameters
     ----------
-    W : ndarray, shape (N, d) or (R, N, d)
-        Ground truths (non-zero), or ``R`` pools of them.
-    s : int
-        Samples per task, ``1 <= s < d``.
+    %(pools)s
     T_values : sequence of int
         Rounds :math:`T \ge 1`.
 
@@ -196,8 +202,7 @@ def exact_generalization_definition1(
     Raises
     ------
     ValueError
-        If ``W`` is not a finite array of non-zero vectors of shape (N, d) or (R, N, d),
-        ``s`` is not in ``[1, d)``, or a round is not an integer >= 1.
+        %(pools_errors)s >= 1.
 
     See Also
     --------
@@ -242,14 +247,10 @@ def exact_generalization_definition1(
     >>> exact_generalization_definition1(np.array([[1.0, 2.0, 0.0]]), 1, [1, 5]).tolist()
     [0.0, 0.0]
     """
-    Wb = _pools(W)
-    Ts = _check_t(T_values, "T_values", 1)
-    G, _, _ = _moments_definition1(Wb, s, int(Ts.max()))
-    out = G[:, Ts - 1]
-    return out[0] if np.asarray(W).ndim == 2 else out
+    return _moment_at(W, s, T_values, "T_values", 1, 0)
 
 
-@fill_doc(_docs.SINGLE_EXPERT)
+@fill_doc(_docs.DEFINITION1)
 def exact_forgetting_definition1(
     W: np.ndarray, s: int, t_values: Sequence[int]
 ) -> np.ndarray:
@@ -257,10 +258,7 @@ def exact_forgetting_definition1(
 
     Parameters
     ----------
-    W : ndarray, shape (N, d) or (R, N, d)
-        Ground truths (non-zero), or ``R`` pools of them.
-    s : int
-        Samples per task, ``1 <= s < d``.
+    %(pools)s
     t_values : sequence of int
         Rounds :math:`t \ge 2`.
 
@@ -273,8 +271,7 @@ def exact_forgetting_definition1(
     Raises
     ------
     ValueError
-        If ``W`` is not a finite array of non-zero vectors of shape (N, d) or (R, N, d),
-        ``s`` is not in ``[1, d)``, or a round is not an integer >= 2.
+        %(pools_errors)s >= 2.
 
     See Also
     --------
@@ -297,8 +294,4 @@ def exact_forgetting_definition1(
     >>> float(exact_forgetting_definition1(W, 1, [2])[0])  # 1/2 · E||w_2 - w_{n_1}||²
     0.5
     """
-    Wb = _pools(W)
-    ts = _check_t(t_values, "t_values", 2)
-    _, F, _ = _moments_definition1(Wb, s, int(ts.max()))
-    out = F[:, ts - 1]
-    return out[0] if np.asarray(W).ndim == 2 else out
+    return _moment_at(W, s, t_values, "t_values", 2, 1)

@@ -18,6 +18,16 @@ __all__ = ["REFERENCES"]
 _PAIRS = r"""pairs : {"ordered", "unordered", "diagonal"}, optional
     Reading of the pair sum (:data:`PAIR_READINGS`); default ``"ordered"``."""
 
+#: The functions of ``s`` and ``d`` alone, checked by :func:`overparam_ratio`: their Raises
+#: section.
+OVERPARAM: dict[str, str] = {
+    **REFERENCES,
+    "raises": r"""Raises
+------
+ValueError
+    If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.""",
+}
+
 #: The single-expert formulas evaluated for concrete ground truths: the parameters ``W``,
 #: ``s`` and ``d`` and the errors of their checks (with the section headings: ``parameters``,
 #: ``raises`` and, for the formulas under a reading, ``raises_reading``).
@@ -42,6 +52,20 @@ ValueError
 ------
 ValueError
     %(errors)s Also if ``reading`` is unknown.""",
+}
+
+#: The exact single expert under Definition 1: the parameters ``W`` (pools) and ``s``, and the
+#: start of the error of their checks (the smallest allowed round completes it).
+DEFINITION1: dict[str, str] = {
+    **REFERENCES,
+    "pools": r"""W : ndarray, shape (N, d) or (R, N, d)
+    Ground truths (non-zero), or ``R`` pools of them.
+s : int
+    Samples per task, ``1 <= s < d``.""",
+    "pools_errors": (
+        "If ``W`` is not a finite array of non-zero vectors of shape (N, d) or (R, N, d),\n"
+        "``s`` is not in ``[1, d)``, or a round is not an integer"
+    ),
 }
 
 #: The bounds of Theorems 1 and 2 on simulated runs: the parameters ``expert`` and

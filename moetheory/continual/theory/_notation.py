@@ -69,7 +69,7 @@ FORGETTING_READINGS: tuple[str, ...] = tuple(
 
 
 
-@fill_doc(_docs.REFERENCES)
+@fill_doc(_docs.OVERPARAM)
 def overparam_ratio(s: int, d: int) -> float:
     r"""Over-parameterisation ratio :math:`r = 1 - s/d` of Section 5.
 
@@ -85,10 +85,7 @@ def overparam_ratio(s: int, d: int) -> float:
     float
         :math:`r \in (0, 1)`.
 
-    Raises
-    ------
-    ValueError
-        If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.
+    %(raises)s
 
     See Also
     --------

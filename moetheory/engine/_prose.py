@@ -1,10 +1,11 @@
-r"""Mathematics in a check's plain text, found and typeset for the pages.
+r"""Mathematics in a check's plain text, found and typeset for the pages and the terminal.
 
 The checks write their summaries, readings, evidence and derivation tables as plain text
 with the mathematics spelled in ASCII or Unicode (``eta_i = -eta_j for some i != j``,
 ``(72)*h(x,eta1) + (-81)*D[a,a]h(x,eta2)``, ``‖θ^{(m)}_{T1}‖∞ ≤ λ``). A reader of the book
 should see every such formula typeset. :func:`prose_myst` finds the formulas in running text
-and writes each as ``$…$`` LaTeX, leaving the words as words:
+and writes each as ``$…$`` LaTeX, leaving the words as words (:func:`prose_unicode` writes
+each in Unicode, for ``moetheory show``):
 
 * a formula is a run of mathematical atoms -- identifiers that read as symbols (``x``,
   ``eta_i``, ``tau2``, ``σ0``, ``L_loc``), numbers, Greek letters, calls ``h(x, eta1)`` --
@@ -309,6 +310,10 @@ def _mark_word_atoms(elements: Sequence[_El]) -> None:
                 continue
             if nb.text == "/" and len(e.text) > 3 and not any(c.isdigit() for c in e.text):
                 continue
+            far = k - 2 if nb is before else k + 2  # across the slash
+            if nb.text == "/" and 0 <= far < len(elements) and elements[far].kind == "ident" \
+                    and _ident_role(elements[far].text) == "word":
+                continue  # word/word: and/or, the seed lines L109/L111
             e.atom = True
 
 
@@ -973,3 +978,38 @@ def prose_myst(text: str, markdown: bool = False, cell: bool = False,
             joined += " "  # "$a$$b$" would read as a display
         joined += piece
     return joined.replace(_EM2, "**").replace(_EM1, "*")
+
+
+#: In the MyST of :func:`prose_myst`: a formula, a code span, or an escaped character.
+_MYST_PIECE = re.compile(r"(?<!\\)\$((?:[^$\\]|\\.)+)\$|`([^`]+)`|\\(.)")
+
+
+def prose_unicode(text: str) -> str:
+    r"""Plain text with every formula in it written in Unicode, for a terminal.
+
+    Parameters
+    ----------
+    text : str
+        A text of a report, as for :func:`prose_myst`.
+
+    Returns
+    -------
+    str
+        The text with each formula :func:`prose_myst` finds (and each ``$…$`` span it
+        holds) in Unicode (:func:`~moetheory.engine.mathtext.latex_to_unicode`), code
+        spans without their backticks, and the words as written.
+
+    Examples
+    --------
+    >>> prose_unicode("eta_i = -eta_j for some i != j, r^(t-i) and ||w_n||^2")
+    'ηᵢ = -ηⱼ for some i ≠ j, r^(t-i) and ‖wₙ‖²'
+    """
+    from moetheory.engine.mathtext import latex_to_unicode
+
+    def piece(m: re.Match[str]) -> str:
+        formula, code, escaped = m.groups()
+        if formula is not None:
+            return latex_to_unicode(formula)
+        return code if code is not None else escaped
+
+    return _MYST_PIECE.sub(piece, prose_myst(text))

@@ -1,0 +1,100 @@
+"""Replicates of the vowel checks sized from a pilot (issue 32), and the epoch runs they share.
+
+Each statistical check of :mod:`.vowels` runs a *pilot* on streams of its own (judged with the
+shipped claimed values, recorded nowhere, never in a verdict), sizes its main run from the
+pilot's comparisons of the primary reading (the claim's verdict) with
+:func:`moetheory.stats.plan_from_pilot`, and runs ``n = clip(needed, floor, budget)``
+replicates at the claim's full level (one look). The budgets (:data:`BUDGETS`) are
+replicates per claim and profile, fixed from the CPU seconds a replicate costs on the
+reference machine; the evidence records the plan and, for an open verdict, what would
+decide it.
+
+``j91.vowel.epochs`` and ``j91.vowel.scaling`` run the same experiment (epochs to the
+criterion): their runs are simulated in chunks of :data:`CHUNK` replicates shared through
+:func:`moetheory.engine.shared.shared` (:func:`epochs_runs`), so the mixtures both need are
+trained once per run, and their sizes are rounded up to whole chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from moetheory import CheckContext
+from moetheory.engine.shared import shared
+from moetheory.stats import Comparison, Plan, plan_from_pilot
+
+__all__ = ["BUDGETS", "CHUNK", "epochs_runs", "epochs_seed", "plan"]
+
+#: Per claim and profile: (pilot, floor, budget) replicates and the CPU seconds the budget's
+#: simulations take on the reference machine (2-core x86-64, measured in the quick profile:
+#: per replicate 0.29 s for the six epoch runs, 0.19 s for the two mixtures alone, 0.14 s
+#: for the locality runs and 0.27 s for the four specialization runs; the full profile's
+#: 3000 epochs, about 6 times that, are estimates). The floor is the profile's former first
+#: look. The quick budgets keep the four claims within about 8 CPU seconds more than their
+#: former fixed sizes. ``j91.specialization`` has no pilot in the quick profile: its
+#: budget is its floor (about 45 replicates would decide it, 12 s), nothing to size.
+BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
+    "j91.specialization": {"quick": (0, 6, 6, 1.6), "full": (10, 50, 100, 160.0)},
+    "j91.vowel.epochs": {"quick": (5, 5, 20, 5.8), "full": (10, 20, 60, 100.0)},
+    "j91.vowel.scaling": {"quick": (5, 5, 30, 5.7), "full": (10, 20, 60, 70.0)},
+    "j91.vowel.locality": {"quick": (5, 5, 15, 2.1), "full": (6, 12, 36, 30.0)},
+}
+
+#: Replicates per shared chunk of the epoch runs.
+CHUNK = 5
+
+
+def plan(ctx: CheckContext, key: str, pilot_comps: Sequence[Comparison], pilot_seed: int,
+         multiple: int = 1) -> Plan:
+    """The main run's plan for claim ``key`` from its pilot's comparisons (:data:`BUDGETS`).
+
+    Examples
+    --------
+    >>> plan(CheckContext("j91.specialization", seed=0), "j91.specialization", [], 0).n
+    6
+    """
+    pilot, floor, budget, seconds = BUDGETS[key][ctx.profile]
+    return plan_from_pilot(pilot_comps, pilot=pilot, floor=floor, budget=budget,
+                           budget_seconds=seconds, profile=ctx.profile, pilot_seed=pilot_seed,
+                           multiple=multiple)
+
+
+def epochs_seed(ctx: CheckContext, pilot: bool) -> int:
+    """The seed of the epoch runs (the pilot's or the main run's), shared by the two claims."""
+    return ctx.shared_seed(f"j91.vowel.epochs:{'pilot:' if pilot else ''}{ctx.profile}")
+
+
+@shared(maxsize=64)
+def _epochs_chunk(seed: int, model: str, width: int, chunk: int, criterion: float,
+                  max_epochs: int) -> tuple[np.ndarray, np.ndarray]:
+    """Epochs to ``criterion`` and whether reached, replicates ``chunk·CHUNK`` onwards."""
+    from moetheory.jacobs.vowel import epochs_to_criterion
+
+    idx = range(chunk * CHUNK, (chunk + 1) * CHUNK)
+    res = epochs_to_criterion(model, width, [np.random.default_rng([seed, i]) for i in idx],
+                              criterion, max_epochs)
+    return res.epochs, res.reached
+
+
+def epochs_runs(seed: int, configs: Sequence[tuple[str, int]], n: int, criterion: float,
+                max_epochs: int) -> dict[str, np.ndarray]:
+    """Epochs to the criterion of replicates ``0..n-1`` for every (model, size), paired by
+    replicate (replicate ``i`` draws its data from ``default_rng([seed, i])``), with the
+    censored runs under ``"<model>/<size>/censored"``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive multiple of :data:`CHUNK`.
+    """
+    if n < CHUNK or n % CHUNK:
+        raise ValueError(f"n must be a positive multiple of CHUNK = {CHUNK}, got {n}")
+    out: dict[str, np.ndarray] = {}
+    for model, width in configs:
+        parts = [_epochs_chunk(seed, model, width, c, criterion, max_epochs)
+                 for c in range(n // CHUNK)]
+        out[f"{model}/{width}"] = np.concatenate([p[0] for p in parts])
+        out[f"{model}/{width}/censored"] = ~np.concatenate([p[1] for p in parts])
+    return out
