@@ -275,3 +275,76 @@ def test_the_derivation_states_the_stopping_rule_the_fits_apply(monkeypatch):
     monkeypatch.setattr(dense, "run_rates", _fake_rates({}))
     text = rates.check_rates_regression(_ctx("pcr.rates.regression")).derivation
     assert "Gauss–Newton decrement" in text and "lowers its objective" not in text
+
+
+def _fake_slopes(slope: float, calls: list):
+    """run_rates with every loss exactly ~ n^slope (times 1 + 0.01 (rep mod 5)), recording the
+    expert family of each call in ``calls``."""
+    losses = ("voronoi_l1", "voronoi_l1_raw", "regression_l2", *plan.GROUPS.values())
+
+    def fake_run_rates(design, seed, configs, map_tasks=None, first_rep=0, stop=None):
+        calls.append(design.expert)
+        return [{"router": r, "k": k, "n": n, "rep": first_rep + i, "converged": True,
+                 "lm_iterations": 7, "at_bound": "",
+                 **{loss: n ** slope * (1 + 0.01 * ((first_rep + i) % 5)) for loss in losses}}
+                for r, k in configs for n in design.n_grid for i in range(design.replicates)]
+
+    return fake_run_rates
+
+
+def test_quick_perturbed_fast_fits_the_tanh_family_only(monkeypatch):
+    """Issue 32 (quick CPU): three more expert families cost about 26 s of quick CPU, for a
+    claim the quick profile could not decide; by a rule fixed on cost, the quick profile fits
+    the tanh family (whose cells the other dense claims fit) and says the full profile fits
+    the others. On main every family was fitted in every profile."""
+    calls: list = []
+    monkeypatch.setattr(dense, "run_rates", _fake_slopes(-0.35, calls))
+    out = rates.check_rates_perturbed_fast(_ctx("pcr.rates.perturbed-fast"))
+    assert calls == ["tanh"]
+    assert out.evidence["experts_fitted"] == ["tanh"]
+    assert out.evidence["fitted_per_profile"]["full"] == list(rates.FAST_EXPERTS)
+    by_name = {r.name: r for r in out.readings}
+    assert by_name["tanh experts: L11 on identifiable coordinates"].verdict is Verdict.SUPPORTED
+    for e in ("relu", "gelu", "poly2"):
+        r = by_name[f"{e} experts: L11 on identifiable coordinates"]
+        assert r.verdict is Verdict.INCONCLUSIVE and r.evidence["fitted_in"] == ["full"]
+    # tanh inside the band does not support a claim about four families
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "full profile" in out.evidence["to_decide"]
+    assert "relu, gelu, poly2" in out.evidence["to_decide"]
+    assert "129 replicates" in out.evidence["to_decide"]
+
+
+def test_quick_perturbed_fast_is_unsupported_by_a_fitted_family_outside_the_band(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(dense, "run_rates", _fake_slopes(-1.0, calls))
+    out = rates.check_rates_perturbed_fast(_ctx("pcr.rates.perturbed-fast"))
+    assert calls == ["tanh"] and out.verdict is Verdict.UNSUPPORTED
+    assert out.evidence["to_decide"] is None
+
+
+def test_full_perturbed_fast_fits_every_family(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(dense, "run_rates", _fake_slopes(-0.35, calls))
+    ctx = CheckContext("pcr.rates.perturbed-fast", seed=3, profile="full", alpha=0.002)
+    out = rates.check_rates_perturbed_fast(ctx)
+    assert calls == list(rates.FAST_EXPERTS) and out.verdict is Verdict.SUPPORTED
+    assert out.evidence["experts_fitted"] == list(rates.FAST_EXPERTS)
+    assert out.evidence["alpha_per_reading"] == pytest.approx(ctx.alpha / 4 / 9)
+
+
+def test_an_open_dense_rates_verdict_says_what_would_decide_it(monkeypatch):
+    # half of the largest cell's fits at the cap: pcr.rates.regression is left open
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({1600: 7}))
+    out = rates.check_rates_regression(_ctx("pcr.rates.regression"))
+    assert out.verdict is Verdict.INCONCLUSIVE
+    want = out.evidence["to_decide"]
+    assert want.startswith("the full profile") and "n = 50, " in want and "10000" in want
+    assert "to decide it: the full profile" in out.summary
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({10000: 9}))
+    ctx = CheckContext("pcr.rates.regression", seed=3, profile="full", alpha=0.002)
+    out = rates.check_rates_regression(ctx)
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "a higher BFGS cap" in out.evidence["to_decide"]
+    monkeypatch.setattr(dense, "run_rates", _fake_rates({}))
+    assert rates.check_rates_regression(_ctx("pcr.rates.regression")).evidence["to_decide"] is None

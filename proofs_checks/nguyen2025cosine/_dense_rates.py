@@ -110,6 +110,29 @@ def _rates_sequential(ctx: CheckContext, plan: dict[str, list[tuple[str, int]]],
     return replace(base, replicates=seq.n), seq, last["payload"], _convergence_cells(records)
 
 
+def _to_decide(profile: str, budgets: dict[str, tuple[int, int]], seq: SequentialResult,
+               not_fitted: list[str] | None = None, capped: bool = False) -> str:
+    """What would decide a dense rates claim its ``profile`` left inconclusive, in words.
+
+    Quick: the full profile (its sizes, its replicate budget from ``budgets``, its BFGS cap),
+    and which expert families only it fits (``not_fitted``). Full: a budget of replicates
+    beyond the ``seq.n`` spent (an interval's half-width shrinks about as the inverse
+    square root of the replicates; a slope on a threshold itself is decided by none), or,
+    where the convergence rule left a reading open (``capped``), a higher iteration cap."""
+    if profile == "quick":
+        full = rates_design("full")
+        batch, looks = budgets["full"]
+        return ("the full profile"
+                + (f", which also fits the {', '.join(not_fitted)} experts" if not_fitted else "")
+                + f" (n = {', '.join(map(str, full.n_grid))}; up to {1 + batch * looks} "
+                f"replicates, in looks of {batch}; BFGS cap {full.qn_iterations})")
+    return ((f"a higher BFGS cap than {rates_design('full').qn_iterations} for the cells "
+             "with half or more of their fits at it, and " if capped else "")
+            + f"more replicates than the {seq.n} the full profile's budget allowed (interval "
+            "half-widths shrink about as 1/sqrt(replicates)), unless a slope lies on its "
+            "threshold")
+
+
 def data_seed(ctx: CheckContext) -> int:
     """The seed of the dense rates data: one per run (:meth:`CheckContext.shared_seed`), so
     that the claims fitting the same cells (pcr.rates.regression's are among
