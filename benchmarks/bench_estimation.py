@@ -16,11 +16,12 @@
    task per cell, one process fits the cell at n = 10^5 while the other idles).
 4. The slope interval: the exact bootstrap law against Monte Carlo with the resamples a claim
    at its Bonferroni share needs (``50 / alpha``).
-5. Convergence of the fits (issue 10, session 4): in the over-specified cells whose medians
-   moved most under a fixed iteration count, the median losses and CPU seconds of the former
-   fixed 40 iterations, of the profiles' stopping rule (``lm_tol``, cap ``lm_iterations``)
-   and of a raised setting (tolerance 10^4 times smaller, cap 10 times larger), with the share
-   of fits that stopped by the rule.
+5. Convergence of the fits (issues 10 and 32): in the over-specified cells, the median
+   losses and CPU seconds of the former fixed 40 iterations, of LM alone to the stopping rule
+   with the profile's whole cap (``lm_iterations + qn_iterations``), of the profile's fits
+   (LM to ``lm_iterations``, then projected BFGS to ``qn_iterations``) and of a raised
+   setting (tolerance 10^4 times smaller, caps 10 times larger), with the share of winning
+   fits that stopped by the rule and the share of them on a face of the parameter space.
 
 Run: ``python benchmarks/bench_estimation.py [--quick] [--only target ...]``. CPU times are
 ``time.process_time`` so that other load on a shared machine does not count; wall times do
@@ -187,25 +188,29 @@ def _convergence_table(quick: bool) -> None:
     d = rates_design(profile)
     n = max(d.n_grid)
     x_eval = np.random.default_rng([0, 999]).uniform(-2, 2, (d.n_eval, 2))
+    lm, qn = d.lm_iterations, d.qn_iterations
     settings = {
-        "fixed 40 (before)": (40, 0.0),
-        f"rule (tol {d.lm_tol:g}, cap {d.lm_iterations})": (d.lm_iterations, d.lm_tol),
-        f"raised (tol {d.lm_tol * 1e-4:g}, cap {10 * d.lm_iterations})":
-            (10 * d.lm_iterations, d.lm_tol * 1e-4),
+        "fixed 40 (before)": (40, 0, 0.0),
+        f"LM alone (tol {d.lm_tol:g}, cap {lm + qn})": (lm + qn, 0, d.lm_tol),
+        f"profile (LM {lm}, then BFGS {qn})": (lm, qn, d.lm_tol),
+        f"raised (tol {d.lm_tol * 1e-4:g}, caps x10)": (10 * lm, 10 * qn, d.lm_tol * 1e-4),
     }
     print(f"\nconvergence, {profile} design, k = 3, n = {n}, {d.replicates} replicates x 2 "
-          "starts: median losses (CPU s, share of winning fits stopped by the rule)")
-    print(f"{'cell':>16} {'setting':>30} {'CPU':>6} {'conv':>5} {'med L11':>9} "
+          "starts: median losses (CPU s, share of winning fits stopped by the rule, share on "
+          "a face)")
+    print(f"{'cell':>16} {'setting':>34} {'CPU':>6} {'conv':>5} {'face':>5} {'med L11':>9} "
           f"{'med expert_sup':>15}")
     for expert, router in (("tanh", "linear"), ("tanh", "cosine"), ("tanh", "perturbed"),
                            ("gelu", "perturbed"), ("poly2", "perturbed")):
-        for name, (cap, tol) in settings.items():
-            design = replace(d, expert=expert, lm_iterations=cap, lm_tol=tol)
+        for name, (cap, qn_cap, tol) in settings.items():
+            design = replace(d, expert=expert, lm_iterations=cap, qn_iterations=qn_cap,
+                             lm_tol=tol)
             t = time.process_time()
             recs = fit_cell(design, router, 3, n, 0, x_eval)
             el = time.process_time() - t
             conv = np.mean([r["converged"] for r in recs])
-            print(f"{expert + ' ' + router:>16} {name:>30} {el:>6.1f} {conv:>5.2f} "
+            face = np.mean([bool(r["at_bound"]) for r in recs])
+            print(f"{expert + ' ' + router:>16} {name:>34} {el:>6.1f} {conv:>5.2f} {face:>5.2f} "
                   f"{np.median([r['voronoi_l1'] for r in recs]):>9.4f} "
                   f"{np.median([r['expert_sup'] for r in recs]):>15.4f}")
 

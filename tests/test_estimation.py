@@ -347,7 +347,7 @@ def test_fit_cell_records_convergence_per_fit():
 
     from moetheory.estimation.experiment import fit_cell
 
-    d = replace(rates_design("quick", replicates=3), lm_iterations=3)
+    d = replace(rates_design("quick", replicates=3), lm_iterations=3, qn_iterations=0)
     xe = np.random.default_rng(0).uniform(-2, 2, (50, 2))
     recs = fit_cell(d, "cosine", 3, 200, 0, xe)
     assert all(r["converged"] is False and r["lm_iterations"] == 3 for r in recs)

@@ -19,14 +19,18 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
 * the damped normal equations are solved by batched Gaussian elimination of elementwise
   operations (:func:`~moetheory.estimation.detmath.spd_solve`, no LAPACK).
 
-Algorithm (per fit): ``theta <- clip(theta + delta)`` with ``(A + lambda diag(A) + mu I) delta
-= -g``, accepted when the mean squared residual decreases (then ``lambda <- lambda / 5``),
-rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after an accepted step, the
-Gauss–Newton decrement (the decrease a full undamped step predicts) is at most ``tol`` times
-its objective, or a step is rejected at ``lambda >= 1e8`` (``converged``), or at the iteration
-cap (not converged). The decrement, not the gain of the last step, decides: in the flat
-valleys of over-specified fits a damped step gains little long before the fit is stationary.
-Each fit's arithmetic is its own.
+Algorithm (per fit), on the compact parameter space of (A.1) in router coordinates on the
+gauge slice (:class:`~moetheory.estimation.parameter_space.ParameterSpace`): ``phi <-
+gauge(clip(phi + delta))`` with ``(A + lambda diag(A) + mu I) delta = -g`` solved on the
+coordinates not held on a face, accepted when the mean squared residual decreases (then
+``lambda <- lambda / 5``), rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after
+an accepted step, the Gauss–Newton decrement (the decrease a full undamped step predicts) of
+the free coordinates is at most ``tol`` times its objective, or a step is rejected at
+``lambda >= 1e8`` (``converged``), or at the iteration cap. The decrement, not the gain of the
+last step, decides: in the flat valleys of over-specified fits a damped step gains little long
+before the fit is stationary. With ``qn_iterations`` the fits the cap leaves continue by
+projected BFGS to the same rule (:func:`~moetheory.estimation._lm.qn_iterate`); a fit at both
+caps is not converged. Each fit's arithmetic is its own.
 """
 
 from __future__ import annotations
@@ -35,9 +39,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from moetheory.estimation._lm import lm_iterate
-from moetheory.estimation.detmath import det_exp, det_tanh, exact_gram
+from moetheory.estimation._lm import lm_iterate, qn_iterate
+from moetheory.estimation.detmath import det_exp, exact_gram
 from moetheory.estimation.models import EXPERTS, MixingMeasure, Router, activation
+from moetheory.estimation.parameter_space import GROUPS, ParameterSpace
 
 __all__ = ["BatchFit", "det_exp", "fit_batch", "jacobian_batch", "model_batch"]
 
@@ -159,14 +164,13 @@ def _forward_blocks(theta, xT, xtT, k, router, expert):
     return f, blocks
 
 
-def _normal_equations(f, blocks, xT, xtT, k, dtheta, r):
-    """``A = J^T J / n`` (:func:`exact_gram`) and ``g = J^T r / n`` in the variables whose
-    derivative is ``dtheta`` (G, P), the Jacobian built block by block."""
+def _normal_equations(f, blocks, xT, xtT, k, r):
+    """``A = J^T J / n`` (:func:`exact_gram`) and ``g = J^T r / n``, the Jacobian built block
+    by block."""
     g, n = f.shape
-    Jt = np.empty((g, dtheta.shape[1], n))
+    Jt = np.empty((g, k * (2 * xT.shape[1] + 2), n))
     for sl, cache in blocks:
-        Jb = _jacobian(f[:, sl], cache, xT[:, :, sl], xtT[:, :, sl], k, out=Jt[:, :, sl])
-        Jb *= dtheta[:, :, None]
+        _jacobian(f[:, sl], cache, xT[:, :, sl], xtT[:, :, sl], k, out=Jt[:, :, sl])
     return exact_gram(Jt) / n, np.einsum("gpn,gn->gp", Jt, r) / n
 
 
@@ -290,6 +294,12 @@ class BatchFit:
     converged : ndarray of bool, shape (G,)
         Whether each fit stopped by the rule of :func:`fit_batch` (``tol > 0``) rather than
         by reaching the iteration cap. Always ``False`` when ``tol = 0``.
+    at_bound_beta0, at_bound_router, at_bound_eta : ndarray of bool, shape (G,), optional
+        Whether each fit ended on a face of the parameter space of that group
+        (:meth:`~moetheory.estimation.parameter_space.ParameterSpace.at_bound`).
+    hull_stopped : ndarray of bool, shape (G,), optional
+        Whether the rule's nonsmooth form stopped each fit
+        (:func:`~moetheory.estimation._lm.qn_iterate`).
 
     Notes
     -----
@@ -314,6 +324,25 @@ class BatchFit:
     accepted: np.ndarray
     iterations: np.ndarray
     converged: np.ndarray
+    at_bound_beta0: np.ndarray | None = None
+    at_bound_router: np.ndarray | None = None
+    at_bound_eta: np.ndarray | None = None
+    hull_stopped: np.ndarray | None = None
+
+    def at_bound(self) -> np.ndarray:
+        """Whether each fit ended on a face of the parameter space (any group).
+
+        Returns
+        -------
+        ndarray of bool, shape (G,)
+            ``at_bound_beta0 | at_bound_router | at_bound_eta`` (all ``False`` where they
+            were not recorded).
+        """
+        out = np.zeros(self.objective.shape, bool)
+        for part in (self.at_bound_beta0, self.at_bound_router, self.at_bound_eta):
+            if part is not None:
+                out |= part
+        return out
 
     def measure(self, index: int, k: int, d: int) -> MixingMeasure:
         """The fitted mixing measure of fit ``index``.
@@ -349,6 +378,7 @@ def fit_batch(
     iterations: int = 60,
     tol: float = 0.0,
     max_chunk: int = 150_000,
+    qn_iterations: int = 0,
 ) -> BatchFit:
     """Levenberg–Marquardt least-squares fits (eq. (3) of seed 002) of many data sets at once.
 
@@ -359,7 +389,7 @@ def fit_batch(
     y : ndarray of shape (G, n)
         Responses.
     theta0 : ndarray of shape (G, P)
-        Starting points (clipped into the box ``|theta_j| <= bound``).
+        Starting points (moved to the gauge slice and clipped into the parameter space).
     k : int
         Number of atoms fitted.
     router : Router
@@ -367,7 +397,8 @@ def fit_batch(
     expert : str
         Expert family.
     bound : float
-        The compact parameter box of (A.1).
+        The bound of the compact parameter space of (A.1)
+        (:class:`~moetheory.estimation.parameter_space.ParameterSpace`).
     iterations : int
         Largest number of LM iterations of a fit.
     tol : float
@@ -380,30 +411,37 @@ def fit_batch(
         Largest ``G_chunk * n * k`` processed at once (memory and cache: at ``n = 10^5``,
         ``k = 3`` the default advances one fit at a time, which measured about 15% faster
         than two). The bits do not depend on it.
+    qn_iterations : int
+        Largest number of projected BFGS iterations that continue a fit the LM cap left
+        (``tol > 0`` only; ``0``: LM alone).
 
     Returns
     -------
     BatchFit
-        Final parameters, objectives, accepted steps, iterations run and whether the fit
-        stopped by the rule (``converged``) or at the cap, per fit.
+        Final parameters (``theta``: ``beta1``, not ``v``), objectives, accepted LM steps,
+        iterations run (LM and BFGS), whether the fit stopped by the rule (``converged``) or
+        at the caps, and on which groups' faces of the parameter space it ended, per fit.
 
     Raises
     ------
     ValueError
-        On inconsistent shapes, an unknown expert, ``bound <= 0``, ``iterations < 1`` or
-        ``tol`` outside ``[0, 1)``.
+        On inconsistent shapes, an unknown expert, ``bound <= 0``, ``iterations < 1``,
+        ``qn_iterations < 0`` or ``tol`` outside ``[0, 1)``.
 
     Notes
     -----
-    In the unconstrained variables :math:`\\phi` with :math:`\\theta = b \\tanh(\\phi/b)`
-    (:math:`b` = ``bound``) each iteration solves
+    In the fit coordinates :math:`\\phi` of the parameter space (``theta`` with, for the
+    perturbed router, :math:`v_i = \\beta_{1i}/(\\|\\beta_{1i}\\|+\\tau_1)` in place of
+    :math:`\\beta_{1i}`), with the coordinates held on a face taken out
+    (:func:`~moetheory.estimation._lm.free_system`), each iteration solves
 
     .. math::
 
         (A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -g, \\qquad
         A = J^\\top J / n, \\quad g = J^\\top r / n,
 
-    and accepts :math:`\\phi + \\delta` when the mean squared residual decreases
+    and accepts the gauge-fixed projection of :math:`\\phi + \\delta` when the mean squared
+    residual decreases
     (:math:`\\lambda \\leftarrow \\lambda/5`), else rejects it
     (:math:`\\lambda \\leftarrow 3\\lambda`). Each fit's arithmetic is its own: a fit gives
     the same bits alone or in any batch, and stopped fits leave the batch, so the work
@@ -440,59 +478,55 @@ def fit_batch(
         raise ValueError(f"bound must be > 0, got {bound!r}")
     if not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
+    if not isinstance(qn_iterations, int) or qn_iterations < 0:
+        raise ValueError(f"qn_iterations must be an integer >= 0, got {qn_iterations!r}")
     if not 0 <= tol < 1:
         raise ValueError(f"tol must lie in [0, 1), got {tol!r}")
     step = max(1, max_chunk // max(1, n * k))
     parts = [
         _fit_chunk(x[s : s + step], y[s : s + step], theta0[s : s + step], k, router, expert,
-                   bound, iterations, tol)
+                   bound, iterations, tol, qn_iterations)
         for s in range(0, g, step)
     ]
     return BatchFit(*(np.concatenate(arrs) for arrs in zip(*parts, strict=True)))
 
 
-def _det_arctanh(u: np.ndarray) -> np.ndarray:
-    """``arctanh(u)`` for ``|u| <= 0.99`` by Newton on :func:`det_tanh` (NumPy's ``arctanh`` and
-    ``tanh`` differ in the last bit between SIMD paths). From ``v = u`` the iterates increase
-    monotonically in ``|v|`` (``tanh`` is concave on ``v > 0``) and converge quadratically."""
-    v = u.copy()
-    for _ in range(40):
-        t = det_tanh(v)
-        v = v - (t - u) / (1.0 - t * t)
-    return v
-
-
-def _theta(phi, bound):
-    t = det_tanh(phi / bound)
-    return bound * t, 1.0 - t * t
-
-
-def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol):
-    # theta = bound * tanh(phi / bound): the open box of (A.1), unconstrained in phi
-    phi = bound * _det_arctanh(np.clip(theta0, -0.99 * bound, 0.99 * bound) / bound)
+def _fit_chunk(x, y, theta0, k, router, expert, bound, iterations, tol, qn_iterations):
+    # the compact parameter space of (A.1), in router coordinates on the gauge slice; the
+    # perturbed router runs in v = beta1 / (||beta1|| + tau1), a linear router on x~
+    space = ParameterSpace(k, x.shape[2], router, bound)
+    score = Router("linear") if space.in_v else router
+    phi = space.start(theta0)
     n = x.shape[1]
     xT, xtT = _inputs(x, router)
-    theta, dtheta = _theta(phi, bound)
-    f, blocks = _forward_blocks(theta, xT, xtT, k, router, expert)
+    f, blocks = _forward_blocks(phi, xT, xtT, k, score, expert)
     r = f - y
     obj = np.einsum("gn,gn->g", r, r) / n
-    A, grad = _normal_equations(f, blocks, xT, xtT, k, dtheta, r)  # J in phi
+    A, grad = _normal_equations(f, blocks, xT, xtT, k, r)
 
     def evaluate(trial, act):
         whole = act.size == phi.shape[0]
         xa, xta = (xT, xtT) if whole else (xT[act], xtT[act])
-        theta_t, dtheta_t = _theta(trial, bound)
-        f_t, blocks = _forward_blocks(theta_t, xa, xta, k, router, expert)
+        f_t, blocks = _forward_blocks(trial, xa, xta, k, score, expert)
         r_t = f_t - (y if whole else y[act])
-        return np.einsum("gn,gn->g", r_t, r_t) / n, (f_t, r_t, xa, xta, blocks, dtheta_t)
+        return np.einsum("gn,gn->g", r_t, r_t) / n, (f_t, r_t, xa, xta, blocks)
 
     def refresh(state, idx, act):  # the Jacobian only where the step is taken
-        f_t, r_t, xa, xta, blocks, dtheta_t = state
+        f_t, r_t, xa, xta, blocks = state
         if idx.size < act.size:
             f_t, r_t, xa, xta = f_t[idx], r_t[idx], xa[idx], xta[idx]
             blocks = [(sl, tuple(v[idx] for v in cache)) for sl, cache in blocks]
-        A[act[idx]], grad[act[idx]] = _normal_equations(f_t, blocks, xa, xta, k,
-                                                        dtheta_t[idx], r_t)
+        A[act[idx]], grad[act[idx]] = _normal_equations(f_t, blocks, xa, xta, k, r_t)
 
-    accepted, ran, stopped = lm_iterate(phi, obj, A, grad, iterations, tol, evaluate, refresh)
-    return _theta(phi, bound)[0], obj, accepted, ran, stopped
+    accepted, ran, stopped = lm_iterate(phi, obj, A, grad, iterations, tol, evaluate, refresh,
+                                        space=space)
+    if qn_iterations and tol > 0:  # the fits the LM cap left: BFGS on the same set and rule
+        more, late, by_hull = qn_iterate(phi, obj, A, grad, np.flatnonzero(~stopped),
+                                         qn_iterations, tol, evaluate, refresh, space)
+        ran += more
+        stopped |= late
+    else:
+        by_hull = np.zeros(stopped.shape, bool)
+    bounded = space.at_bound(phi)
+    return (space.from_fit(phi), obj, accepted, ran, stopped,
+            *(bounded[group] for group in GROUPS), by_hull)

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from moetheory.engine.shared import shared
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.detmath import det_log
 from moetheory.estimation.fitting import fit_least_squares
@@ -51,6 +52,7 @@ from moetheory.estimation.models import (
     expert_output,
     regression_function,
 )
+from moetheory.estimation.parameter_space import GROUPS, ParameterSpace
 from moetheory.estimation.voronoi import (
     canonical_form,
     cell_group_losses,
@@ -60,8 +62,11 @@ from moetheory.estimation.voronoi import (
 )
 
 __all__ = [
+    "EVEN_EXPERTS",
+    "LM_ITERATIONS",
     "LM_TOL",
     "LOSSES",
+    "QN_ITERATIONS",
     "TASK_SAMPLES",
     "RatesDesign",
     "fit_cell",
@@ -97,6 +102,20 @@ LOSSES: tuple[str, ...] = (
 #: agree to about 0.1% with fits run at a 10^4 times smaller tolerance and a 10 times larger
 #: cap; 1e-8 was not enough (a cosine cell's median L11 moved 11%).
 LM_TOL = 1e-9
+
+#: LM iterations of a rates fit (both profiles) before the quasi-Newton phase takes the fits
+#: the rule has not stopped: most fits stop within it; the rest are in the curved valleys of
+#: weakly identified atoms, where the Gauss–Newton model misses the residual curvature and LM
+#: gains little per step (:func:`~moetheory.estimation._lm.qn_iterate`).
+LM_ITERATIONS = 200
+
+#: Cap of the quasi-Newton phase of a rates fit, per profile; a fit that reaches it is not
+#: converged. The quick profile's cap bounds its CPU time: the fits that need more (most of
+#: them with ``(a^T x + b)^2`` experts, whose mixtures with the perturbed router's smooth gate
+#: are nearly unidentifiable: long, flat valleys; and ReLU experts, whose objective has a kink
+#: wherever a hinge crosses an input) are counted at the cap: their losses are unknown to the
+#: readings (every interval covers them), and a cell with half of its fits there is undecided.
+QN_ITERATIONS: dict[str, int] = {"quick": 200, "full": 2000}
 
 #: Samples (``n`` times replicates) of one task when :func:`run_rates` runs on an executor or
 #: a cluster: a larger cell is split into tasks of its replicates, so that the workers share a
@@ -162,21 +181,29 @@ class RatesDesign:
     start_noise : float
         Standard deviation of the perturbation of the start near ``G*``.
     bound : float
-        The parameter box ``|theta_j| < bound`` of (A.1).
+        The bound :math:`B` of the compact parameter space of (A.1) the LM fits minimise over
+        (:class:`~moetheory.estimation.parameter_space.ParameterSpace`: on the gauge slice,
+        :math:`|\\beta_{0i}| \\le B`, router coordinates within :math:`B` (perturbed:
+        :math:`B/((B+\\tau_1)\\sqrt 2)` for :math:`v`), :math:`|\\eta_{ij}| \\le B`); the BFGS
+        path's open box ``|theta_j| < bound``.
     gtol, max_iter : float, int
-        Stopping rule of the BFGS path.
+        Stopping rule of the BFGS path (``method="bfgs"`` only).
     n_eval : int
         Evaluation inputs of the ``L^2(mu)`` and sup losses.
     method : {"lm", "bfgs"}
         Batched Levenberg–Marquardt (default) or the per-fit SciPy BFGS path.
     lm_iterations : int
         Cap on the LM iterations of a fit (>= 1).
+    qn_iterations : int
+        Cap on the quasi-Newton (projected BFGS) iterations that continue a fit the LM cap
+        left (>= 0; :func:`~moetheory.estimation._lm.qn_iterate`): the same parameter space
+        and stopping rule. ``0``: LM only.
     lm_tol : float
         Stopping rule of the LM fits (:func:`~moetheory.estimation.batched.fit_batch`): a fit
         stops when the Gauss–Newton decrement (the decrease a full step predicts) is at most
         ``lm_tol`` times the objective, or when no descent is left; one that reaches
-        ``lm_iterations`` first is
-        recorded as not converged. ``0`` runs every fit for exactly ``lm_iterations``
+        both caps (``lm_iterations``, then ``qn_iterations``) first is recorded as not
+        converged. ``0`` runs every fit for exactly ``lm_iterations``
         (the fixed-iteration estimator of earlier versions).
     true : dict
         The true measure, for the record.
@@ -185,8 +212,8 @@ class RatesDesign:
     ------
     ValueError
         On a grid of fewer than 2 sizes, ``replicates < 2``, ``restarts < 0``, a ``k < 2``,
-        an unknown ``method``, a negative ``tau``, ``lm_iterations < 1`` or ``lm_tol``
-        outside ``[0, 1)``.
+        an unknown ``method``, a negative ``tau``, ``lm_iterations < 1``,
+        ``qn_iterations < 0`` or ``lm_tol`` outside ``[0, 1)``.
 
     Notes
     -----
@@ -226,6 +253,7 @@ class RatesDesign:
     method: str = "lm"
     lm_iterations: int = 2000
     lm_tol: float = LM_TOL
+    qn_iterations: int = 0
     true: dict[str, Any] = field(
         default_factory=lambda: {
             "beta0": true_measure().beta0.tolist(),
@@ -251,14 +279,51 @@ class RatesDesign:
             raise ValueError(f"lm_iterations must be an integer >= 1, got {self.lm_iterations!r}")
         if not 0 <= self.lm_tol < 1:
             raise ValueError(f"lm_tol must lie in [0, 1), got {self.lm_tol!r}")
+        if not isinstance(self.qn_iterations, int) or self.qn_iterations < 0:
+            raise ValueError(f"qn_iterations must be an integer >= 0, got {self.qn_iterations!r}")
 
     def router(self, kind: str) -> Router:
         """The :class:`Router` of this design of the given kind."""
         return Router(kind, self.tau1, self.tau2)
 
     def to_dict(self) -> dict[str, Any]:
-        """The design as JSON-able evidence."""
-        return asdict(self)
+        """The design as JSON-able evidence: the settings the fits use.
+
+        Returns
+        -------
+        dict
+            Every field except those of the other method: without ``gtol`` and ``max_iter``
+            (the BFGS path's) when ``method == "lm"``, without ``lm_iterations``,
+            ``qn_iterations`` and ``lm_tol`` when ``method == "bfgs"``; with
+            ``parameter_space`` (the bounds of the LM fits, per router) for ``"lm"``.
+
+        Examples
+        --------
+        >>> d = RatesDesign(n_grid=(100, 1000), replicates=5, restarts=1).to_dict()
+        >>> space = d["parameter_space"]["perturbed"]
+        >>> "max_iter" in d, d["lm_tol"], round(space["router_bound"], 4)
+        (False, 1e-09, 0.5893)
+        """
+        out = asdict(self)
+        unused = ("gtol", "max_iter") if self.method == "lm" else (
+            "lm_iterations", "qn_iterations", "lm_tol")
+        for name in unused:
+            del out[name]
+        if self.method == "lm":
+            out["parameter_space"] = {
+                r: _space_text(ParameterSpace(3, 2, self.router(r), self.bound))
+                for r in self.routers}
+        return out
+
+
+def _space_text(space: ParameterSpace) -> dict[str, Any]:
+    """The bounds of a parameter space as evidence."""
+    coords = ("beta1 / ||beta1||" if space.normalised else
+              "v = beta1 / (||beta1|| + tau1), centred on its midrange" if space.in_v else
+              "beta1, centred on its midrange")
+    return {"beta0_bound": space.bound, "router_coordinates": coords,
+            "router_bound": None if space.normalised else space.router_bound,
+            "eta_bound": space.bound}
 
 
 def rates_design(profile: str = "quick", replicates: int | None = None) -> RatesDesign:
@@ -267,10 +332,10 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     Parameters
     ----------
     profile : {"quick", "full"}
-        ``quick``: ``n`` in 5 log-spaced sizes from 100 to 1600, 13 replicates, LM capped
-        at 200 iterations; ``full``: 6 sizes from 50 to 10^4, 17 replicates, LM capped at
-        1000 iterations. Both: the stopping rule :data:`LM_TOL`, one start near ``G*`` and
-        one random start per replicate.
+        ``quick``: ``n`` in 5 log-spaced sizes from 100 to 1600, 13 replicates; ``full``: 6
+        sizes from 50 to 10^4, 17 replicates. Both: the stopping rule :data:`LM_TOL`, LM
+        capped at 200 iterations and then projected BFGS at 200 (quick) or 2000 (full)
+        (:data:`QN_ITERATIONS`), one start near ``G*`` and one random start per replicate.
     replicates : int, optional
         Replicates per ``n`` instead of the profile's (the checks add replicates in looks,
         :data:`proofs_checks.nguyen2025cosine._dense_rates.RATES_BUDGET`; the defaults are their
@@ -307,11 +372,11 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     if profile == "quick":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(100), np.log10(1600), 5)))
         return RatesDesign(n_grid=grid, replicates=replicates or 13, restarts=1,
-                           lm_iterations=200)
+                           lm_iterations=LM_ITERATIONS, qn_iterations=QN_ITERATIONS[profile])
     if profile == "full":
         grid = tuple(int(v) for v in np.rint(np.logspace(np.log10(50), np.log10(10000), 6)))
         return RatesDesign(n_grid=grid, replicates=replicates or 17, restarts=1, max_iter=500,
-                           lm_iterations=1000)
+                           lm_iterations=LM_ITERATIONS, qn_iterations=QN_ITERATIONS[profile])
     raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
 
 
@@ -369,10 +434,12 @@ def loss_record(
         - e^{\\beta^*_{0j}}\\Bigr| + \\sum_j \\sum_{i \\in A_j} e^{\\beta_{0i}}
         \\bigl(\\|\\Delta\\beta_{1ij}\\| + \\|\\Delta\\eta_{ij}\\|\\bigr).
 
-    ``voronoi_l1`` takes it on identifiable coordinates; ``voronoi_l1_raw`` on ``beta1`` as
-    fitted, which is not a function of :math:`f_G` (cosine: the norm of :math:`\\beta_1`;
-    perturbed: a common shift of :math:`\\beta_1/(\\|\\beta_1\\|+\\tau_1)`) and need not
-    tend to 0.
+    ``voronoi_l1`` takes it on identifiable coordinates; for an expert family even in its
+    parameters (:data:`EVEN_EXPERTS`: ``(a^T x + b)^2``, where ``eta`` and ``-eta`` give the
+    same expert) each fitted ``eta_i`` is taken with the sign that puts its atom nearer to a
+    true atom. ``voronoi_l1_raw`` uses ``beta1`` as fitted, which is not a function of
+    :math:`f_G` (cosine: the norm of :math:`\\beta_1`; perturbed: a common shift of
+    :math:`\\beta_1/(\\|\\beta_1\\|+\\tau_1)`) and need not tend to 0.
 
     See Also
     --------
@@ -386,10 +453,10 @@ def loss_record(
     >>> rec["voronoi_l1"], rec["regression_l2"]
     (0.0, 0.0)
     """
-    canon = canonical_form(estimate, router, design.tau1)
     canon_star = canonical_form(G_star, router, design.tau1)
-    raw = normalise_masses(estimate)
+    canon = _even_sign(canonical_form(estimate, router, design.tau1), canon_star, design.expert)
     raw_star = normalise_masses(G_star)
+    raw = _even_sign(normalise_masses(estimate), raw_star, design.expert)
     rt = design.router(router)
     h_est = expert_output(estimate.eta, x_eval, design.expert)  # (n_eval, k)
     h_star = expert_output(G_star.eta, x_eval, design.expert)
@@ -407,6 +474,27 @@ def loss_record(
         "beta1_l1": beta1,
         "expert_sup": sup,
     }
+
+
+#: Expert families even in their parameters, ``h(x, -eta) = h(x, eta)``: ``(a^T x + b)^2``.
+EVEN_EXPERTS: tuple[str, ...] = ("poly2",)
+
+
+def _even_sign(G: MixingMeasure, G_star: MixingMeasure, expert: str) -> MixingMeasure:
+    """``G`` with each ``eta_i`` of an even expert family (:data:`EVEN_EXPERTS`) replaced by
+    whichever of ``eta_i``, ``-eta_i`` puts its atom ``(beta1_i, eta_i)`` nearer to an atom of
+    ``G_star``: the sign is not identified, so the losses are taken on the quotient by it
+    (any other family: ``G`` unchanged)."""
+    if expert not in EVEN_EXPERTS:
+        return G
+    star = np.concatenate([G_star.beta1, G_star.eta], axis=1)
+
+    def nearest(eta: np.ndarray) -> np.ndarray:
+        atoms = np.concatenate([G.beta1, eta], axis=1)
+        return np.linalg.norm(atoms[:, None, :] - star[None, :, :], axis=2).min(axis=1)
+
+    flip = nearest(-G.eta) < nearest(G.eta)
+    return MixingMeasure(G.beta0, G.beta1, np.where(flip[:, None], -G.eta, G.eta))
 
 
 def fit_record(
@@ -478,18 +566,19 @@ def fit_record(
         max_iter=design.max_iter,
     )
     return _record(design, router, k, n, rep, fit.estimate, x_eval, fit.objective,
-                   fit.converged, fit.iterations)
+                   fit.converged, fit.iterations, "")
 
 
 def _record(design: RatesDesign, router: str, k: int, n: int, rep: int,
             estimate: MixingMeasure, x_eval: np.ndarray, objective: Any, converged: Any,
-            iterations: Any) -> dict[str, Any]:
+            iterations: Any, at_bound: str) -> dict[str, Any]:
     """The record of one replicate's winning fit: its cell, its losses and how it ended."""
     record: dict[str, Any] = {"router": router, "k": k, "n": n, "rep": rep}
     record.update(loss_record(estimate, true_measure(), router, x_eval, design))
     record["objective"] = objective
     record["converged"] = bool(converged)
     record["lm_iterations"] = int(iterations)
+    record["at_bound"] = at_bound
     return record
 
 
@@ -551,8 +640,11 @@ def fit_cell(
     -------
     list of dict
         One record per replicate, as :func:`fit_record`, with ``converged`` (the winning
-        fit stopped by the rule ``design.lm_tol``, not at the cap ``design.lm_iterations``)
-        and ``lm_iterations`` (the iterations it ran).
+        fit stopped by the rule ``design.lm_tol``, not at the caps ``design.lm_iterations``
+        and ``design.qn_iterations``), ``lm_iterations`` (the LM and BFGS iterations it
+        ran), ``at_bound`` (the groups of the parameter space whose faces it ended on,
+        joined by ``+``: ``beta0``, ``router``, ``eta``; empty inside) and ``hull_stop``
+        (stopped by the rule's nonsmooth form).
 
     Raises
     ------
@@ -561,9 +653,11 @@ def fit_cell(
 
     Notes
     -----
-    The estimate is the least-squares estimate (3) of seed 002; the best of the starts
-    approximates the global minimiser. A replicate is *converged* when its winning fit
-    stopped by the rule; a winner at the cap describes the optimiser, not the estimator.
+    The estimate is the least-squares estimate (3) of seed 002 over the compact parameter
+    space of (A.1) (:class:`~moetheory.estimation.parameter_space.ParameterSpace`); the best
+    of the starts approximates the global minimiser. A replicate is *converged* when its
+    winning fit stopped by the rule (a Karush–Kuhn–Tucker point of the parameter space, on
+    a face or inside); a winner at the caps describes the optimiser, not the estimator.
 
     See Also
     --------
@@ -589,16 +683,24 @@ def fit_cell(
     t0 = np.stack([s for c in cells for s in c[2]])
     fit = fit_batch(
         xs, ys, t0, k, design.router(router), expert=design.expert, bound=design.bound,
-        iterations=design.lm_iterations, tol=design.lm_tol,
+        iterations=design.lm_iterations, tol=design.lm_tol, qn_iterations=design.qn_iterations,
     )
     records = []
     for i, rep in enumerate(reps):
         objs = fit.objective[i * n_starts : (i + 1) * n_starts]
         best = i * n_starts + int(np.argmin(objs))
-        records.append(_record(design, router, k, n, rep, fit.measure(best, k, G_star.d),
-                               x_eval, float(fit.objective[best]), fit.converged[best],
-                               fit.iterations[best]))
+        record = _record(design, router, k, n, rep, fit.measure(best, k, G_star.d), x_eval,
+                         float(fit.objective[best]), fit.converged[best], fit.iterations[best],
+                         _faces(fit, best))
+        record["hull_stop"] = fit.hull_stopped is not None and bool(fit.hull_stopped[best])
+        records.append(record)
     return records
+
+
+def _faces(fit: Any, index: int) -> str:
+    """The parameter groups whose faces fit ``index`` of a :class:`~moetheory.estimation.
+    batched.BatchFit` ended on, joined by ``+`` (empty inside the parameter space)."""
+    return "+".join(g for g in GROUPS if bool(getattr(fit, f"at_bound_{g}")[index]))
 
 
 def run_rates(
@@ -691,9 +793,7 @@ def run_rates(
     for router, k in todo:
         if router not in design.routers or k not in design.ks:
             raise ValueError(f"config ({router!r}, {k}) is not in the design")
-    x_eval = np.random.default_rng([seed, 999]).uniform(
-        -design.x_half_width, design.x_half_width, (design.n_eval, 2)
-    )
+    x_eval = _x_eval(design, seed)
     if design.method == "bfgs":
         jobs = [
             (r, k, n, rep)
@@ -767,15 +867,39 @@ _CELLS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
 _CELLS_KEPT = 512
 
 
+def _x_eval(design: RatesDesign, seed: int) -> np.ndarray:
+    """The evaluation inputs of the function losses under master seed ``seed``."""
+    return np.random.default_rng([seed, 999]).uniform(
+        -design.x_half_width, design.x_half_width, (design.n_eval, 2))
+
+
+#: The designs :func:`_run_cell` was asked about in this process, by ``repr`` (its key: a
+#: design holds a dict, so it is not hashable itself).
+_DESIGNS: dict[str, RatesDesign] = {}
+
+
+@shared(maxsize=1)
+def _run_cell(design: str, router: str, k: int, n: int, seed: int,
+              first_rep: int) -> list[dict[str, Any]]:
+    """:func:`fit_cell` of the design whose ``repr`` is ``design`` (in :data:`_DESIGNS`) with
+    the evaluation inputs of ``seed``, computed once per run: the checks of a run that fit
+    the same cell (each in its own process) share it."""
+    d = _DESIGNS[design]
+    return fit_cell(d, router, k, n, seed, _x_eval(d, seed), first_rep)
+
+
 def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
                  x_eval: np.ndarray, first_rep: int) -> list[dict[str, Any]]:
-    """:func:`fit_cell`, remembered per process: claims that share a cell (the same design,
-    router, k, n, seed and replicates) fit it once. The fit is deterministic, so a
-    remembered cell is the cell; callers get copies of its records."""
+    """:func:`fit_cell`, remembered per process and, during a run, across the run's check
+    processes (:func:`moetheory.engine.shared.shared`): claims that share a cell (the same
+    design, router, k, n, seed and replicates) fit it once. The fit is deterministic, so a
+    remembered cell is the cell; callers get copies of its records. ``x_eval`` must be
+    :func:`_x_eval` of ``seed`` (as :func:`run_rates` makes it)."""
     key = (repr(design), router, k, n, seed, first_rep)
     records = _CELLS.get(key)
     if records is None:
-        records = fit_cell(design, router, k, n, seed, x_eval, first_rep)
+        _DESIGNS[key[0]] = design
+        records = _run_cell(key[0], router, k, n, seed, first_rep)
         _CELLS[key] = records
         if len(_CELLS) > _CELLS_KEPT:
             _CELLS.popitem(last=False)
@@ -1253,7 +1377,7 @@ def reproduce_rates(
     with csv_path.open("w", newline="") as fh:
         writer = csv.DictWriter(
             fh, fieldnames=["expert", "router", "k", "n", "rep", *LOSSES, "objective",
-                            "converged", "lm_iterations"]
+                            "converged", "lm_iterations", "at_bound", "hull_stop"]
         )
         writer.writeheader()
         writer.writerows(records)
@@ -1302,9 +1426,10 @@ def reproduce_rates(
         "median with its 95% exact-bootstrap interval. Top row: Voronoi loss L11 on "
         "identifiable coordinates; bottom row: L2(mu) regression error. Expert families "
         "sigma(a^T x + b): " + ", ".join(FIGURE_EXPERTS) + " (gelu: z Phi(z), Phi the standard "
-        "normal distribution function; poly2: z^2). Fits run Levenberg-Marquardt to the "
-        f"stopping rule (Gauss-Newton decrement <= {base.lm_tol:g} x objective) or the cap "
-        f"{base.lm_iterations}; winning fits that stopped by the rule: "
+        "normal distribution function; poly2: z^2). Fits run projected Levenberg-Marquardt "
+        "(then projected BFGS) on the compact parameter space of (A.1) to the stopping rule "
+        f"(Gauss-Newton decrement <= {base.lm_tol:g} x objective) or the caps "
+        f"{base.lm_iterations} and {base.qn_iterations}; winning fits that stopped by the rule: "
         + ", ".join(
             f"{e} {np.mean([bool(r['converged']) for r in records if r['expert'] == e]):.0%}"
             for e in FIGURE_EXPERTS)

@@ -94,7 +94,7 @@ def _slope_estimate(fit: dict, n: int) -> MeanEstimate:
 def _public(fit: dict) -> dict:
     """A fit as evidence: slope and interval through :func:`stable` (the fits are
     bit-identical on every SIMD/BLAS path; the losses after them may differ in the last bit)."""
-    out = {k: v for k, v in fit.items() if k != "boot"}
+    out = {k: v for k, v in fit.items() if k not in ("boot", "boot_low", "boot_high")}
     if fit["slope"] is not None:  # else both are None: not estimated
         out["slope"] = stable(fit["slope"])
         out["ci"] = [stable(v) for v in fit["ci"]]
@@ -106,15 +106,79 @@ def _converged_share(rows: list[dict[str, Any]]) -> float:
     return float(np.mean([bool(r.get("converged", False)) for r in rows]))
 
 
+def _convergence_cells(records: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """How every fitted ``(expert, router, k, n)`` cell's winning fits ended, in the order
+    fitted: ``fits``, ``converged`` (stopped by the rule), ``capped`` (at the iteration caps:
+    not converged), ``on_face`` (converged on a face of the parameter space, any group),
+    ``faces`` (winning fits on a face, per group: ``beta0``, ``router``, ``eta``),
+    ``nonsmooth_stops`` (stopped by the rule's nonsmooth form,
+    :func:`moetheory.estimation._lm.qn_iterate`), ``iterations`` (median and largest),
+    ``converged_share``."""
+    out: list[dict[str, Any]] = []
+    for expert, recs in records.items():
+        cells: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+        for r in recs:
+            cells.setdefault((r["router"], r["k"], r["n"]), []).append(r)
+        for (router, k, n), rows in cells.items():
+            conv = [bool(r.get("converged", False)) for r in rows]
+            faces = [r.get("at_bound", "") for r in rows]
+            groups = {g: sum(g in f.split("+") for f in faces) for g in ("beta0", "router", "eta")}
+            its = sorted(int(r.get("lm_iterations", 0)) for r in rows)
+            out.append({
+                "expert": expert, "router": router, "k": int(k), "n": int(n), "fits": len(rows),
+                "converged": sum(conv), "capped": len(rows) - sum(conv),
+                "on_face": sum(bool(f) for f, c in zip(faces, conv, strict=True) if c),
+                "faces": groups,
+                "nonsmooth_stops": sum(bool(r.get("hull_stop", False)) for r in rows),
+                "iterations": {"median": its[len(its) // 2], "max": its[-1]},
+                "converged_share": round(sum(conv) / len(rows), 4),
+            })
+    return out
+
+
+def _convergence_note(cells: list[dict[str, Any]]) -> str:
+    """A summary's account of the fits: how many converged (and the worst cell's share), and
+    how many converged on a face of the parameter space."""
+    fits = sum(c["fits"] for c in cells)
+    conv = sum(c["converged"] for c in cells)
+    face = sum(c["on_face"] for c in cells)
+    worst = min(cells, key=lambda c: c["converged_share"])
+    return (f"winning fits converged: {conv} of {fits} (worst cell {worst['router']} "
+            f"k={worst['k']} n={worst['n']}"
+            + (f", {worst['expert']} experts" if len({c['expert'] for c in cells}) > 1 else "")
+            + f": {worst['converged_share']:.0%}), {face} of them on a face of the parameter "
+            "space")
+
+
+def _convergence_text(cells: list[dict[str, Any]]) -> str:
+    """The per-cell convergence of :func:`_convergence_cells` as a Markdown table."""
+    rows = "\n".join(
+        f"| {c['expert']} | {c['router']} | {c['k']} | {c['n']} | {c['fits']} | "
+        f"{c['converged']} | {c['capped']} | {c['on_face']} | "
+        f"{c['faces']['beta0']}, {c['faces']['router']}, {c['faces']['eta']} | "
+        f"{c.get('nonsmooth_stops', 0)} | "
+        f"{c['iterations']['median']}, {c['iterations']['max']} |"
+        for c in cells)
+    return ("| experts | router | k | n | winning fits | converged | at the cap | converged "
+            "on a face | on a face of beta0, router, eta | stopped by the nonsmooth form | "
+            "iterations (median, max) |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|\n" + rows)
+
+
 def _slope_text(fit: dict) -> str:
     """An estimated slope and its interval, as the readings' summaries give them."""
     return f"slope {stable(fit['slope'])}, CI [{stable(fit['ci'][0])}, {stable(fit['ci'][1])}]"
 
 
 def _slope_difference(fa: dict, fb: dict, alpha: float, replicates: int) -> MeanEstimate:
-    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences."""
-    boot = fb["boot"] - fa["boot"]
-    lo, hi = (float(v) for v in np.quantile(boot, [alpha / 2, 1 - alpha / 2]))
+    """``slope(b) - slope(a)`` with the percentile interval of the bootstrap differences (a
+    fit with capped fits counted as unknown gives the resamples of both ends of its
+    interval, ``boot_low`` and ``boot_high``: the difference's lower end takes b's low and
+    a's high resamples, its upper end the other way round)."""
+    lo = float(np.quantile(fb.get("boot_low", fb["boot"]) - fa.get("boot_high", fa["boot"]),
+                           alpha / 2))
+    hi = float(np.quantile(fb.get("boot_high", fb["boot"]) - fa.get("boot_low", fa["boot"]),
+                           1 - alpha / 2))
     return MeanEstimate(fb["slope"] - fa["slope"], lo, hi, replicates, 1 - alpha,
                         "percentile-bootstrap")
 
@@ -123,7 +187,7 @@ def _fit_row(name: str, fit: dict) -> str:
     """The first cells of a fit's row in a derivation's table: the statistic ``name``, the
     sizes fitted, the median loss and the share of converged fits per n."""
     return (f"| {name} | {', '.join(str(int(n)) for n in fit['n'])} | "
-            f"{', '.join(f'{m:.3g}' for m in fit['medians'])} | "
+            f"{', '.join('—' if m is None else f'{m:.3g}' for m in fit['medians'])} | "
             f"{', '.join(f'{v:.0%}' for v in fit['converged_share'])} |")
 
 
