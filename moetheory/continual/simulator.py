@@ -861,24 +861,23 @@ def _simulate_stacked(
             shifted = z_all - z_all.max(axis=1, keepdims=True)
             e_all = portable_exp(shifted.reshape(-1).take(active_entries))
             for i, (sl, M, local) in enumerate(gate_blocks):
-                some = block_rows[i]
-                if not (active[sl].any() if some is None else some.size):
+                gathered = block_rows[i]
+                if not (active[sl].any() if gathered is None else gathered[0].size):
                     continue
                 e = e_all[active_offsets[i]:active_offsets[i + 1]].reshape(-1, M)
                 pi = e / e.sum(axis=-1, keepdims=True)
-                if some is None:  # every row of the block: slices
+                if gathered is None:  # every row of the block: slices
                     chosen = m_t[sl]
                     top = coef[sl] * pi[local, chosen]
                     weight = -top[:, None] * pi
                     weight[local, chosen] += top
                     theta[sl, :M] -= weight[:, :, None] * xbar[sl, None, :]
                     continue
-                at = np.arange(some.size)
+                some, at, entries = gathered
                 chosen = m_t.take(some)
                 top = coef.take(some) * pi[at, chosen]
                 weight = -top[:, None] * pi
                 weight[at, chosen] += top
-                entries = ((some * Mx)[:, None] + np.arange(M)).reshape(-1)
                 theta_a = theta2.take(entries, axis=0).reshape(some.size, M, d)
                 theta_a -= weight[:, :, None] * xbar.take(some, axis=0)[:, None, :]
                 theta_rows[entries] = _row_items(theta_a.reshape(-1, d))
@@ -924,25 +923,27 @@ GATHER_FROM = 256
 
 def _active_gate(
     blocks: list[tuple[slice, int, np.ndarray]], active: np.ndarray, Mx: int
-) -> tuple[list[np.ndarray | None], np.ndarray, np.ndarray]:
+) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray] | None], np.ndarray, np.ndarray]:
     """The rows of each gate block whose gradient is computed, and their softmax entries.
 
     Returns, per block ``(rows, M, local)``, ``None`` (all rows, by slices) while its
     stopped rows hold fewer than :data:`GATHER_FROM` entries, else the active rows'
-    indices; the flat indices ``row·Mx + m``, ``m < M``, of those rows' entries, block
-    after block; and the offset of each block in them.
+    indices, their positions ``0, 1, ...`` and their flat ``(row, expert)`` indices
+    ``row·Mx + m``, ``m < M``; the flat indices of the softmax entries of the rows
+    computed, block after block; and the offset of each block in them.
     """
-    rows: list[np.ndarray | None] = []
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = []
     entries = [np.zeros(0, dtype=np.int64)]
     sizes = [0]
     for sl, M, _ in blocks:
         live = np.flatnonzero(active[sl]) + sl.start
         if (sl.stop - sl.start - live.size) * M < GATHER_FROM:
-            live, some = np.arange(sl.start, sl.stop), None
-        else:
-            some = live
-        rows.append(some)
-        entries.append((live[:, None] * Mx + np.arange(M)).reshape(-1))
+            live = np.arange(sl.start, sl.stop)
+            rows.append(None)
+        flat = (live[:, None] * Mx + np.arange(M)).reshape(-1)
+        if live.size < sl.stop - sl.start:
+            rows.append((live, np.arange(live.size), flat))
+        entries.append(flat)
         sizes.append(live.size * M)
     return rows, np.concatenate(entries), np.cumsum(sizes)
 
