@@ -567,10 +567,12 @@ def simulate_many(
     Notes
     -----
     The rows of all configurations are one batch; per round the cost is :math:`O(N d)` per
-    row plus, for the code's forgetting metric, the terms of the groups whose distance moved.
-    Identical runs are simulated once: equal configurations, and every ``M = 1``
-    configuration (no gate, so termination, :math:`\Gamma`, :math:`\eta`, :math:`\alpha` and
-    :math:`\lambda` do not matter); each gets its own copy of the arrays.
+    row plus, for the code's forgetting metric, the terms of the groups whose distance moved;
+    the gate's gradient is skipped on the rows whose gate has stopped (from
+    :data:`GATHER_FROM` stopped entries of a block on). Identical runs are simulated once:
+    equal configurations, and every ``M = 1`` configuration (no gate, so termination,
+    :math:`\Gamma`, :math:`\eta`, :math:`\alpha` and :math:`\lambda` do not matter); each
+    gets its own copy of the arrays.
 
     Examples
     --------
