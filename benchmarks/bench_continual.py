@@ -73,13 +73,13 @@ def useful_flops(results: list[CLResult]) -> float:
 
     Notes
     -----
-    Counted once per replicate and round, for all curves together (they share the data,
-    seed 003's Algorithm 1 and :mod:`moetheory.continual.simulator`):
+    From seed 003's Algorithm 1 as :mod:`moetheory.continual.simulator` runs it. Counted once
+    per replicate and round for all curves together (they share the data):
 
     * an orthonormal basis of the columns of :math:`X_t \in \mathbb{R}^{d \times s}` for
       eq. (5), one modified Gram-Schmidt pass: column :math:`j` (0-based) loses its
-      projections on the :math:`j` earlier ones (a dot product and an update,
-      :math:`4d` each) and is normalised (:math:`2d + 1 + d`):
+      projections on the :math:`j` earlier ones (a dot product and an update, :math:`2d`
+      each) and is normalised (:math:`2d + 1 + d`):
       :math:`2ds(s-1) + 3ds + s`. The simulator's second, re-orthogonalising pass is its
       choice for accuracy, not the algorithm's;
     * :math:`\bar x = \sum_i X_{t,i}`, :math:`(s-1)d`, when some curve has a gate.
