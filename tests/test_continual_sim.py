@@ -312,3 +312,22 @@ def test_stacked_code_forgetting_equals_separate_runs() -> None:
         alone = simulate(cfg, 3, seed=8)
         assert np.array_equal(res.forgetting_code, alone.forgetting_code)
         assert np.array_equal(res.generalization_code, alone.generalization_code)
+
+
+@pytest.mark.parametrize("reading", ["paper", "code"])
+def test_gradient_of_the_active_rows_alone_gives_the_same_bits(
+    reading: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gathering the active rows (stopped gates skip the gradient) = a zero step on all rows."""
+    import moetheory.continual.simulator as simulator
+
+    base = CLConfig(reading=reading, T=300)
+    cfgs = [base.replace(M=M, terminate=term) for M in (5, 20) for term in (True, False)]
+    runs = {}
+    for gather_from in (1, 10**9):  # gather from the first stopped row / always by slices
+        monkeypatch.setattr(simulator, "GATHER_FROM", gather_from)
+        runs[gather_from] = simulate_many(cfgs, 12, seed=2, record_gates=True)
+    assert all(int((r.termination_round > 0).sum()) >= 2 for r in runs[1][::2])
+    for x, y in zip(runs[1], runs[10**9], strict=True):
+        for name in ("expert", "generalization", "gate", "gate_outputs", "termination_round"):
+            assert getattr(x, name).tobytes() == getattr(y, name).tobytes(), name

@@ -567,10 +567,12 @@ def simulate_many(
     Notes
     -----
     The rows of all configurations are one batch; per round the cost is :math:`O(N d)` per
-    row plus, for the code's forgetting metric, the terms of the groups whose distance moved.
-    Identical runs are simulated once: equal configurations, and every ``M = 1``
-    configuration (no gate, so termination, :math:`\Gamma`, :math:`\eta`, :math:`\alpha` and
-    :math:`\lambda` do not matter); each gets its own copy of the arrays.
+    row plus, for the code's forgetting metric, the terms of the groups whose distance moved;
+    the gate's gradient is skipped on the rows whose gate has stopped (from
+    :data:`GATHER_FROM` stopped entries of a block on). Identical runs are simulated once:
+    equal configurations, and every ``M = 1`` configuration (no gate, so termination,
+    :math:`\Gamma`, :math:`\eta`, :math:`\alpha` and :math:`\lambda` do not matter); each
+    gets its own copy of the arrays.
 
     Examples
     --------
@@ -699,6 +701,15 @@ def _simulate_stacked(
             else:
                 segments.append((c * R, (c + 1) * R, int(Ms[c])))
         code_F = _CodeForgetting(segments, N, T, Mx)
+    # The per-round records go to block buffers, one contiguous row per round, copied into
+    # the (rows, T) records once per block: a column written every round touches one cache
+    # line per row, evicted by the round's other arrays before the next column is written.
+    records = [(out, np.zeros((BLOCK, B_), dtype=out.dtype))
+               for out in (out_F, out_G, out_m, out_n, out_e, out_u)]
+    (_, rec_F), (_, rec_G), (_, rec_m), (_, rec_n), (_, rec_e), (_, rec_u) = records
+    if code:
+        records += [(out, np.zeros((BLOCK, B_))) for out in (F_code, G_code, root_then)]
+        rec_Fc, rec_Gc, rec_root = (rec for _, rec in records[6:])
 
     noisy_pi = cfg.softmax == "noisy"
     noisy_flag = cfg.flag_gate == "noisy"
@@ -717,14 +728,23 @@ def _simulate_stacked(
                                np.arange((c + 1) * R - start_row))
         else:
             gate_blocks.append((slice(c * R, (c + 1) * R), int(Ms[c]), np.arange(R)))
-    # Flat indices of the real (row, expert) entries of the gated rows, block after block:
-    # the softmax's exponentials of all blocks are taken in one call.
-    gate_entries = np.concatenate(
-        [(np.arange(sl.start, sl.stop)[:, None] * Mx + np.arange(M)).ravel()
-         for sl, M, _ in gate_blocks] or [np.zeros(0, dtype=np.int64)]
-    )
-    gate_offsets = np.cumsum([0] + [(sl.stop - sl.start) * M for sl, M, _ in gate_blocks])
+    # The gate's gradient, block by block, skips the rows whose gate has stopped once they
+    # are many (a terminated gate is frozen): per block, None while it is computed on all
+    # rows by slices (a stopped row's step is then a product by 0), else the active rows,
+    # gathered; and the flat indices of those rows' real (row, expert) softmax entries,
+    # block after block, with each block's offset in them (one call takes all exponentials).
+    block_rows, active_entries, active_offsets = _active_gate(gate_blocks, active, Mx)
+    # Flat views: row ``r``'s expert ``m`` is row ``r·Mx + m`` of w2, theta2, C2 and D2, its
+    # ground truth ``n`` row ``r·N + n`` of W2; gathers by ``take`` and scatters by whole rows
+    # are several times faster than indexing with (rows, m_t) (data movement: the same bits).
+    w2, theta2 = w.reshape(B_ * Mx, d), theta.reshape(B_ * Mx, d)
+    C2, D2, W2 = C.reshape(B_ * Mx, N), D.reshape(B_ * Mx, N), W.reshape(B_ * N, d)
+    w_rows, D_rows, theta_rows = _row_items(w2), _row_items(D2), _row_items(theta2)
+    C_flat, counts_flat = C.reshape(-1), counts.reshape(-1)
+    rows_Mx, rows_N = rows * Mx, rows * N
 
+    # Routing noise of a block of rounds plus the mask: padded experts stay at -inf.
+    noise_buffer = np.broadcast_to(mask, (min(BLOCK, T), B_, Mx)).copy()
     bar = tqdm(total=T, disable=not progress, unit="round", leave=False)
     for start in range(0, T, BLOCK):
         nb = min(BLOCK, T - start)
@@ -740,14 +760,14 @@ def _simulate_stacked(
         Q = np.swapaxes(Qt, 2, 3)
         xbars = np.swapaxes(batch.X.sum(axis=-1), 0, 1)[:, rep]  # (nb, rows, d)
         tasks = batch.task.T[:, rep]  # (nb, rows)
-        noise = np.zeros((nb, B_, Mx))
+        noise = noise_buffer[:nb]
         for c, (gen, cf) in enumerate(zip(route_rngs, configs, strict=True)):
             if draws is None:
                 block = cf.lam * gen.random((R, nb, cf.M))
             else:
                 block = draws.noise[None, start:start + nb, : cf.M].astype(float)
-            noise[:, c * R:(c + 1) * R, : cf.M] = np.swapaxes(block, 0, 1)
-        noise += mask
+            # + 0.0: the mask of a real expert, added as before (a -0.0 becomes 0.0)
+            np.add(np.swapaxes(block, 0, 1), 0.0, out=noise[:, c * R:(c + 1) * R, : cf.M])
         for b in range(nb):
             t = start + b + 1
             n_t = tasks[b]
@@ -764,78 +784,107 @@ def _simulate_stacked(
                 params[:, t - 1] = theta
 
             # Expert update, eq. (5): w + Qᵀ Q (w_n - w).
-            w_old = w[rows, m_t]
-            coeff = dot_last(Qt[b], (W[rows, n_t] - w_old).reshape(nC, R, 1, d))
+            idx = rows_Mx + m_t  # flat (row, routed expert)
+            rn = rows_N + n_t  # flat (row, ground truth)
+            w_old = w2.take(idx, axis=0)
+            coeff = dot_last(Qt[b], (W2.take(rn, axis=0) - w_old).reshape(nC, R, 1, d))
             delta = dot_last(Q[b], coeff[:, :, None, :]).reshape(B_, d)
             w_new = w_old + delta
-            w[rows, m_t] = w_new
+            w_rows[idx] = _row_items(w_new)
             if models is not None:
                 models[:, t - 1] = w
 
             # Metrics, eqs. (14)-(16), from running sums.
             diff = W - w_new[:, None, :]
             D_new = dot_last(diff, diff)
-            C_row = C[rows, m_t]
-            D_old = D[rows, m_t]
+            C_row = C2.take(idx, axis=0)
+            D_old = D2.take(idx, axis=0)
             if code:
                 root_new = np.sqrt(D_new)
                 S_root += dot_last(C_row, root_new - np.sqrt(D_old))
             S += dot_last(C_row, D_new - D_old)
-            D[rows, m_t] = D_new
-            e = D_new[rows, n_t]
-            C[rows, m_t, n_t] += 1.0
+            D_rows[idx] = _row_items(D_new)
+            e = D_new.reshape(-1).take(rn)
+            C_flat[idx * N + n_t] += 1.0
             S += e
-            out_F[:, t - 1] = (S - e - E_past) / (t - 1) if t > 1 else 0.0
-            out_G[:, t - 1] = S / t
+            rec_F[b] = (S - e - E_past) / (t - 1) if t > 1 else 0.0
+            rec_G[b] = S / t
             E_past += e
-            counts[rows, m_t] += 1.0
-            out_m[:, t - 1] = m_t
-            out_n[:, t - 1] = n_t
-            out_e[:, t - 1] = e
+            counts_flat[idx] += 1.0
+            rec_m[b] = m_t
+            rec_n[b] = n_t
+            rec_e[b] = e
             dnorm = np.sqrt(dot_last(delta, delta))
-            out_u[:, t - 1] = dnorm
+            rec_u[b] = dnorm
             if code:
                 root_e = np.sqrt(e)
-                code_F.step(t, m_t, root_new, out_m, out_n, root_then, D_flat)
-                G_code[:, t - 1] = S_root / t
+                j = t - 3  # round t - 2 (0-based) joins its group: from the buffer or records
+                joining = None if j < 0 else (
+                    (rec_m[j - start], rec_n[j - start], rec_root[j - start]) if j >= start
+                    else (out_m[:, j], out_n[:, j], root_then[:, j]))
+                code_F.step(t, m_t, root_new, joining, D_flat)
+                rec_Gc[b] = S_root / t
                 S_root += root_e
                 if t > 1:
                     for sl, total in code_F.totals():
-                        F_code[sl, t - 1] = total / (t - 1)
-                root_then[:, t - 1] = root_e
+                        rec_Fc[b, sl] = total / (t - 1)
+                else:
+                    rec_Fc[b] = 0.0
+                rec_root[b] = root_e
 
             if not any_gate:
                 continue
             # Algorithm 1: convergence flags and early termination.
             check = active & terminate & (t >= flag_from)
             if check.any():
-                g = hn if noisy_flag else h
-                close = np.abs(g - g[rows, m_t][:, None]) < gamma[:, None]
-                close[rows, m_t] = flag_selected  # gap 0 < Γ: flagged iff read literally
-                flags |= close & check[:, None]
-                stop = check & flags.all(axis=1) & (t >= min_rounds)
-                term_round[stop] = t
-                active &= ~stop
+                # the checked rows only (once most gates have stopped, a few of them)
+                ck = np.flatnonzero(check)
+                g = (hn if noisy_flag else h).take(ck, axis=0)
+                m_ck, at = m_t.take(ck), np.arange(ck.size)
+                close = np.abs(g - g[at, m_ck][:, None]) < gamma.take(ck)[:, None]
+                close[at, m_ck] = flag_selected.take(ck)  # gap 0 < Γ: flagged iff literal
+                flags_ck = flags.take(ck, axis=0) | close
+                flags[ck] = flags_ck
+                stop = ck[flags_ck.all(axis=1) & (t >= min_rounds.take(ck))]
+                if stop.size:
+                    term_round[stop] = t
+                    active[stop] = False
+                    block_rows, active_entries, active_offsets = _active_gate(
+                        gate_blocks, active, Mx)
             if not active.any():
                 continue
-            # Gate update, eq. (9), on each configuration's own experts (no padding).
+            # Gate update, eq. (9), on each configuration's own experts (no padding), for
+            # the rows whose gate is still active.
             loc = dnorm**2 if squared else dnorm
-            f = counts[rows, m_t] / t if cfg.aux_f else 1.0
+            f = counts_flat.take(idx) / t if cfg.aux_f else 1.0
             coef = (loc + alpha_M / t * f) * active * eta
             z_all = hn if noisy_pi else h + mask
             # softmax (eq. (2)) of every block: shift by the row maximum, one exponential
             shifted = z_all - z_all.max(axis=1, keepdims=True)
-            e_all = portable_exp(shifted.reshape(-1)[gate_entries])
+            e_all = portable_exp(shifted.reshape(-1).take(active_entries))
             for i, (sl, M, local) in enumerate(gate_blocks):
-                if not active[sl].any():
+                gathered = block_rows[i]
+                if not (active[sl].any() if gathered is None else gathered[0].size):
                     continue
-                e = e_all[gate_offsets[i]:gate_offsets[i + 1]].reshape(-1, M)
+                e = e_all[active_offsets[i]:active_offsets[i + 1]].reshape(-1, M)
                 pi = e / e.sum(axis=-1, keepdims=True)
-                chosen = m_t[sl]
-                top = coef[sl] * pi[local, chosen]
+                if gathered is None:  # every row of the block: slices
+                    chosen = m_t[sl]
+                    top = coef[sl] * pi[local, chosen]
+                    weight = -top[:, None] * pi
+                    weight[local, chosen] += top
+                    theta[sl, :M] -= weight[:, :, None] * xbar[sl, None, :]
+                    continue
+                some, at, entries = gathered
+                chosen = m_t.take(some)
+                top = coef.take(some) * pi[at, chosen]
                 weight = -top[:, None] * pi
-                weight[local, chosen] += top
-                theta[sl, :M] -= weight[:, :, None] * xbar[sl, None, :]
+                weight[at, chosen] += top
+                theta_a = theta2.take(entries, axis=0).reshape(some.size, M, d)
+                theta_a -= weight[:, :, None] * xbar.take(some, axis=0)[:, None, :]
+                theta_rows[entries] = _row_items(theta_a.reshape(-1, d))
+        for out, rec in records:
+            out[:, start:start + nb] = rec[:nb].T
         bar.update(nb)
     bar.close()
 
@@ -867,6 +916,47 @@ def _simulate_stacked(
             models=models[sl, :, :M] if models is not None else None,
         ))
     return results
+
+
+#: Stopped (row, expert) entries of a gate block from which the gradient gathers the
+#: active rows instead of computing a zero step on every row by slices.
+GATHER_FROM = 256
+
+
+def _active_gate(
+    blocks: list[tuple[slice, int, np.ndarray]], active: np.ndarray, Mx: int
+) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray] | None], np.ndarray, np.ndarray]:
+    """The rows of each gate block whose gradient is computed, and their softmax entries.
+
+    Returns, per block ``(rows, M, local)``, ``None`` (all rows, by slices) while its
+    stopped rows hold fewer than :data:`GATHER_FROM` entries, else the active rows'
+    indices, their positions ``0, 1, ...`` and their flat ``(row, expert)`` indices
+    ``row·Mx + m``, ``m < M``; the flat indices of the softmax entries of the rows
+    computed, block after block; and the offset of each block in them.
+    """
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = []
+    entries = [np.zeros(0, dtype=np.int64)]
+    sizes = [0]
+    for sl, M, _ in blocks:
+        live = np.flatnonzero(active[sl]) + sl.start
+        if (sl.stop - sl.start - live.size) * M < GATHER_FROM:
+            live = np.arange(sl.start, sl.stop)
+            rows.append(None)
+        flat = (live[:, None] * Mx + np.arange(M)).reshape(-1)
+        if live.size < sl.stop - sl.start:
+            rows.append((live, np.arange(live.size), flat))
+        entries.append(flat)
+        sizes.append(live.size * M)
+    return rows, np.concatenate(entries), np.cumsum(sizes)
+
+
+def _row_items(a: np.ndarray) -> np.ndarray:
+    """The rows of a C-contiguous 2-D float array as single items (a 1-D view).
+
+    Scattering whole rows by one index per row (``_row_items(a)[idx] = _row_items(b)``)
+    copies the same bytes as ``a[idx] = b`` a few times faster.
+    """
+    return a.view(np.dtype((np.void, a.itemsize * a.shape[1]))).reshape(-1)
 
 
 def _term_capacity(T: int, N: int) -> int:
@@ -922,14 +1012,17 @@ class _CodeForgetting:
         self.part = np.zeros(offset)  # Σ_{j ∈ g} |r_g - b_j|
 
     def step(
-        self, t: int, m_t: np.ndarray, root_new: np.ndarray, hist_m: np.ndarray,
-        hist_n: np.ndarray, root_then: np.ndarray, D_flat: np.ndarray,
+        self, t: int, m_t: np.ndarray, root_new: np.ndarray,
+        joining: tuple[np.ndarray, np.ndarray, np.ndarray] | None, D_flat: np.ndarray,
     ) -> None:
-        """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated."""
+        """Round ``t`` (1-based), after the routed expert's model and ``D`` are updated.
+
+        ``joining`` is the expert, task and ``b_j`` of every row in round ``j = t - 2``,
+        which joins its group now (``None`` for ``t < 3``).
+        """
         N = self.N
-        if t >= 3:  # round j = t - 2 joins its group
-            j = t - 3  # 0-based index of round t - 2
-            m_j, n_j, b_j = hist_m[:, j], hist_n[:, j], root_then[:, j]
+        if joining is not None:  # round j = t - 2 joins its group
+            m_j, n_j, b_j = joining
             g = self.base + m_j * N + n_j
             k = self.count[g]
             for i, (sl, _, offset, G) in enumerate(self.segments):
