@@ -768,10 +768,10 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
     the betting interval, whose width is not a multiple of :math:`1/\sqrt n` at small
     :math:`n`, it is the interval itself that is asked. The Student-t interval
     (``bounds=None``) is sized by its own power instead, as :func:`comparison_factor` does:
-    the fewest :math:`n` (not on the grid) at which the noncentral t with :math:`n - 1`
-    degrees of freedom and noncentrality :math:`m\sqrt n/s` clears the Student quantile
-    with probability :math:`\pi` (the sample deviation is random too; for large
-    :math:`n` this is the usual :math:`n \ge ((t + z_\pi) s / m)^2`).
+    the first size of the grid from which the noncentral t with :math:`n - 1` degrees of
+    freedom and noncentrality :math:`m\sqrt n/s` clears the Student quantile with
+    probability :math:`\pi` (the sample deviation is random too; for large :math:`n` this
+    is the usual :math:`n \ge ((t + z_\pi) s / m)^2`).
 
     See Also
     --------
@@ -791,16 +791,16 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
     mu, sd = float(x.mean()), float(x.std(ddof=1))
     z = NormalDist().inv_cdf(power)
     best: tuple[float, str] | None = None
+    sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(-8, 200)
+                    if 1.25**k <= limit})
     for side, boundary in _targets(spec, mu):
         if spec.bounds is None:  # the Student interval: its own power (noncentral t)
-            found = _student_size("t", alpha / 2, abs(mu - boundary), sd, power,
-                                  limit * n0) / n0
+            least = _student_size("t", alpha / 2, abs(mu - boundary), sd, power, limit * n0)
+            found = min((n for n in sizes if n >= least), default=math.inf) / n0
             if best is None or found < best[0]:
                 best = (found, side)
             continue
         toward = -1.0 if boundary < mu else 1.0
-        sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(-8, 200)
-                        if 1.25**k <= limit})
 
         def decided(n: int, toward: float = toward, side: str = side) -> bool:
             sample = np.resize(x, n) + toward * z * sd / math.sqrt(n)
