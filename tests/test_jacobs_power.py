@@ -28,7 +28,7 @@ def test_t_factor_below_the_pilot_size_is_the_fixed_point_not_an_oscillation() -
     assert 0.5 < f < 3.0
 
 
-def test_factor_is_consistent_with_a_direct_search() -> None:
+def test_factor_is_consistent_with_the_noncentral_t_power() -> None:
     from scipy import stats as sps
     rng = np.random.default_rng(3)
     for _ in range(20):
@@ -36,10 +36,12 @@ def test_factor_is_consistent_with_a_direct_search() -> None:
         est = mean_ci(x, 1e-3)
         f, side = comparison_factor(greater("x", est, 0.0, 0.05))
         assert side == "supported"
-        n0, a2, z = x.size, 5e-4, sps.norm.ppf(0.9)
-        se = (est.mean - est.low) / sps.t.ppf(1 - a2, n0 - 1)
-        lhs = ((sps.t.ppf(1 - a2, (n0 - 1) * f) + z) * se / est.mean) ** 2
-        assert lhs == pytest.approx(f, rel=1e-3)
+        n, a2 = f * x.size, 5e-4
+        if n <= 2:
+            continue
+        sd = x.std(ddof=1)
+        power = sps.nct.sf(sps.t.ppf(1 - a2, n - 1), n - 1, est.mean * np.sqrt(n) / sd)
+        assert power == pytest.approx(0.9, abs=1e-6)
 
 
 def test_plan_from_pilot_rounds_to_whole_chunks_within_the_budget() -> None:
@@ -99,3 +101,82 @@ def test_check_records_its_plan(claim_id: str) -> None:
 
 def test_plan_type() -> None:
     assert isinstance(_power.plan(CheckContext("x", seed=0), "j91.specialization", [], 0), Plan)
+
+
+@pytest.mark.parametrize(("n0", "ratio"), [(10, 20.0), (20, 8.0), (8, 12.0), (5, 8.0)])
+def test_a_t_sized_run_is_decided_with_the_power_it_was_sized_for(n0: int, ratio: float) -> None:
+    # a pilot of n0 normal values (mean `ratio` standard deviations above 0) against
+    # `greater 0` at a Bonferroni-small level; run at the planned n on the same
+    # distribution, the interval must clear 0 with about the power aimed for (0.9). The
+    # normal-quantile sizing ignored the randomness of the sample deviation, which at
+    # 3-5 replicates and a Student quantile above 10 decides most of the power: it planned
+    # n = 3, 4, 4, 5 replicates, decided in 21%, 33%, 68%, 88% of runs.
+    from scipy import stats as sps
+
+    from moetheory.stats._power import POWER
+    alpha = 2e-4
+    pilot = sps.norm.ppf((np.arange(n0) + 0.5) / n0)
+    pilot = ratio + pilot / pilot.std(ddof=1)
+    plan = plan_from_pilot([greater("x", mean_ci(pilot, alpha), 0.0)], pilot=n0, floor=2,
+                           budget=1000, budget_seconds=1.0, profile="quick", pilot_seed=0)
+    rng = np.random.default_rng(0)
+    runs = rng.normal(ratio, 1.0, size=(4000, plan.n))
+    decided = [greater("x", mean_ci(x, alpha), 0.0).verdict is Verdict.SUPPORTED for x in runs]
+    assert np.mean(decided) >= POWER - 0.03
+    # and not far beyond it: one replicate fewer is decided less often than aimed for
+    fewer = rng.normal(ratio, 1.0, size=(4000, plan.n - 1))
+    assert np.mean([greater("x", mean_ci(x, alpha), 0.0).verdict is Verdict.SUPPORTED
+                    for x in fewer]) < POWER + 0.03
+
+
+def test_a_clipped_t_interval_is_sized_by_its_unclipped_side() -> None:
+    # clipping to the range shortens one side of a Student interval: the spread is the other
+    # side's. A bound inside the range, faced by the clipped side, was sized by the clipped
+    # half (0.2 here instead of about 0.5), which under-sized it
+    from moetheory.stats import at_most
+    x = np.array([0.9, 0.6, 0.95, 0.7, 0.85])
+    clipped = mean_ci(x, 1e-3, bounds=(-1.0, 1.0))
+    free = mean_ci(x, 1e-3)
+    assert clipped.clipped and clipped.high == 1.0 < free.high
+    a = comparison_factor(at_most("x", clipped, 0.97))
+    b = comparison_factor(at_most("x", free, 0.97))
+    assert a is not None and b is not None and a[1] == b[1] == "supported"
+    assert a[0] == pytest.approx(b[0])
+    # a bound at the range's end: the clipped interval always meets it
+    assert comparison_factor(at_most("x", clipped, 1.0))[0] <= 2 / x.size
+
+
+def test_an_all_successes_pilot_asks_for_the_exact_clopper_pearson_size() -> None:
+    # k = n successes: the Clopper-Pearson lower end is (α/2)^(1/n), inside [0.8, 1] from
+    # the smallest n with (α/2)^(1/n) >= 0.8 on; the sizing asks for exactly that n, not
+    # the next size of its 1.25-ratio grid (45 from a pilot of 6, 47 from 5, 48 from 10)
+    from moetheory.stats import compare, proportion_ci
+    alpha = 8.62e-4 / 6
+    exact = next(n for n in range(2, 200)
+                 if compare("p", proportion_ci(n, n, alpha), 1.0, 0.2).verdict.value
+                 == "supported")
+    assert exact == 43
+    for n0 in (3, 5, 6, 10):
+        comps = [compare(f"k={k}", proportion_ci(n0, n0, alpha), 1.0, 0.2) for k in (4, 8)]
+        plan = plan_from_pilot(comps, pilot=n0, floor=n0, budget=45, budget_seconds=12.0,
+                               profile="quick", pilot_seed=0)
+        assert (plan.needed, plan.n) == (exact, exact)
+
+
+def test_specialization_quick_plan_affords_the_clopper_pearson_requirement() -> None:
+    # a quick pilot of all successes asks for the 43 replicates the claim's proportions need
+    # at its level (formerly no pilot and a budget of 6: never decidable in quick)
+    from moetheory.engine.registry import get_claim, load_checks
+    from moetheory.engine.runner import RunSettings, claim_context
+    from moetheory.stats import compare, proportion_ci
+    load_checks()
+    assert get_claim("j91.specialization").kind == "statistical"
+    ctx = claim_context("j91.specialization", RunSettings(seed=0))
+    pilot, floor, budget, _ = _power.BUDGETS["j91.specialization"]["quick"]
+    a = ctx.alpha / 6
+    comps = [compare(f"k={k}", proportion_ci(pilot, pilot, a), 1.0, 0.2) for k in (4, 8)]
+    plan = _power.plan(ctx, "j91.specialization", comps, 0)
+    assert pilot > 0 and plan.n == plan.needed == 43 <= budget
+    # a pilot with a failure cannot be decided within four budgets: the floor
+    comps[0] = compare("k=4", proportion_ci(pilot - 1, pilot, a), 1.0, 0.2)
+    assert _power.plan(ctx, "j91.specialization", comps, 0).n == floor

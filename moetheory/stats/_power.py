@@ -81,14 +81,61 @@ def clip_replicates(needed: int | None, floor: int, budget: int) -> int:
     return min(max(needed, floor), budget)
 
 
-def _degrees_of_freedom(est: MeanEstimate) -> float | None:
-    """Degrees of freedom behind a Student-t interval (``None`` for other methods): n - 1,
-    and for the Welch fit over a grid of 3 points about n/3 - 1 (its smallest group's)."""
-    if est.method == "t":
-        return max(est.n - 1.0, 1.0)
-    if est.method.startswith("welch"):
-        return max(est.n / 3 - 1.0, 1.0)
+def _degrees_of_freedom(est: MeanEstimate, n: float | None = None) -> float | None:
+    """Degrees of freedom behind a Student-t interval of ``n`` replicates (default: the
+    estimate's own; ``None`` for other methods): n - 1, and for the Welch fit over a grid
+    of 3 points about n/3 - 1 (its smallest group's)."""
+    return _dof(est.method, est.n if n is None else n)
+
+
+def _dof(method: str, n: float) -> float | None:
+    if method == "t":
+        return max(n - 1.0, 1.0)
+    if method.startswith("welch"):
+        return max(n / 3 - 1.0, 1.0)
     return None
+
+
+def _fewest(method: str) -> float:
+    """The fewest replicates with one degree of freedom (2 for the t interval, 6 for Welch)."""
+    return 6.0 if method.startswith("welch") else 2.0
+
+
+def _student_power(n: float, df: float, tail: float, margin: float, sd: float) -> float:
+    """Probability that a Student interval of ``n`` normal values (deviation ``sd``, ``df``
+    degrees of freedom, one-sided ``tail``) clears a boundary ``margin`` from their mean: the
+    noncentral t's :math:`P(T_{df}(\\delta) > t_{df, 1 - tail})`, :math:`\\delta = m
+    \\sqrt n / s`. The sample deviation is random too, which at a few replicates and a
+    Student quantile above 10 decides most of the power."""
+    from scipy import stats as sps  # SciPy only where a size is computed
+
+    q = float(sps.t.ppf(1 - tail, df))
+    return float(sps.nct.sf(q, df, margin * math.sqrt(n) / sd))
+
+
+def _student_size(method: str, tail: float, margin: float, sd: float, power: float,
+                  most: float = 1e9) -> float:
+    """The fewest replicates (real; continuous in ``n``) at which :func:`_student_power`
+    of the interval ``method`` reaches ``power``: bisection, the power increasing with
+    ``n``; ``inf`` beyond ``most``."""
+    lo = _fewest(method)
+
+    def ok(n: float) -> bool:
+        df = _dof(method, n)
+        assert df is not None
+        return _student_power(n, df, tail, margin, sd) >= power
+
+    if sd <= 0 or ok(lo):
+        return lo
+    hi = 2 * lo
+    while not ok(hi):
+        lo, hi = hi, 2 * hi
+        if lo > most:
+            return math.inf
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi if hi <= most else math.inf
 
 
 def _t_quantile(tail: float, df: float | None) -> float:
@@ -102,24 +149,6 @@ def _t_quantile(tail: float, df: float | None) -> float:
 
 def _side_factor(n_factor_scale: float, half: float, margin: float) -> float:
     return (n_factor_scale * half / margin) ** 2
-
-
-def _fixed_point(needs: Callable[[float], float]) -> float:
-    """The factor ``f`` with ``f = needs(f)``, ``needs`` decreasing (a Student quantile at
-    ``f`` times the pilot's degrees of freedom): ``needs(f) - f`` decreases, so bisection
-    finds the one root (iterating ``f = needs(f)`` can oscillate when ``f < 1``); ``inf``
-    beyond ``1e9``."""
-    lo, hi = 1e-9, 1.0
-    if needs(lo) <= lo:
-        return lo
-    while needs(hi) > hi:
-        lo, hi = hi, hi * 2
-        if hi > 1e9:
-            return math.inf
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if needs(mid) > mid else (lo, mid)
-    return hi
 
 
 def comparison_factor(comp: Comparison, power: float = POWER) -> tuple[float, str] | None:
@@ -144,17 +173,25 @@ def comparison_factor(comp: Comparison, power: float = POWER) -> tuple[float, st
     With the pilot's estimate :math:`\\hat\\mu`, the interval's half-width :math:`h_0` on the
     side facing a decision boundary at distance :math:`m` (for the rule of
     :mod:`moetheory.stats`: the band's edges, the bound plus its slack, the threshold and
-    threshold plus effect), and :math:`q_n` the quantile of the interval's level at
-    :math:`n` replicates (Student's with the interval's degrees of freedom, which grow with
-    :math:`n`; normal otherwise), the standard error is :math:`s_0 = h_0/q_{n_0}` and
-    shrinks as :math:`s_0\\sqrt{n_0/n}`; the verdict is decided with probability about
-    :math:`\\pi` = ``power`` once :math:`(q_n + z_\\pi) s_0 \\sqrt{n_0/n} \\le m`:
+    threshold plus effect) and :math:`z` the normal quantile of the interval's level, the
+    standard error :math:`s_0 = h_0/z` shrinks as :math:`s_0\\sqrt{n_0/n}` and the verdict
+    is decided with probability about :math:`\\pi` = ``power`` once
+    :math:`(z + z_\\pi) s_0 \\sqrt{n_0/n} \\le m`:
 
-    .. math:: n/n_0 = \\left(\\frac{(q_n + z_\\pi)\\, s_0}{m}\\right)^2
-              \\quad \\text{(solved by iteration)}.
+    .. math:: n/n_0 = \\left(\\frac{(z + z_\\pi)\\, s_0}{m}\\right)^2.
 
-    The smaller factor of the two verdicts the pilot's estimate points to is returned. The
-    scaling is exact in the limit for the t interval: a sizing, not a guarantee. A betting
+    A Student interval (``"t"``, Welch's) is sized by its own power: its deviation
+    :math:`s = h_0\\sqrt{n_0}/t_{n_0}` (the longer side's half-width: clipping to the range
+    only shortens a side), and :math:`n` the fewest replicates at which the noncentral t
+    gives :math:`P(T_{\\nu(n)}(m\\sqrt n/s) > t_{\\nu(n)}) \\ge \\pi` (:math:`\\nu(n)` the
+    degrees of freedom at :math:`n`). The sample deviation is random too: at a few
+    replicates and a Bonferroni level, where :math:`t` exceeds 10, that decides most of the
+    power, and :math:`(t_n + z_\\pi)` treated it as known (a run sized at power 0.9 was
+    decided in a fifth of the runs). A boundary past the end a clipped interval was
+    clipped to is always cleared. For a band, the nearer edge sizes support.
+
+    The smaller factor of the two verdicts the pilot's estimate points to is returned: a
+    sizing at the pilot's estimate, not a guarantee. A betting
     interval's width is far from a multiple of
     :math:`1/\\sqrt n` at small :math:`n` (its range dominates), and a Clopper-Pearson
     interval's at a proportion of 0 or 1 shrinks like :math:`1/n`: their factors come from
@@ -186,32 +223,46 @@ def comparison_factor(comp: Comparison, power: float = POWER) -> tuple[float, st
     z = NormalDist().inv_cdf(power)
     lo_half, hi_half = mu - low, high - mu
     v, t = comp.reference, comp.tolerance
+    # a Student interval is symmetric: clipping to the range only shortens a side, so the
+    # longer side gives the deviation behind it
+    sd = max(lo_half, hi_half, 0.0) / q * math.sqrt(est.n) if df0 is not None else 0.0
     options: list[tuple[float, str]] = []
 
-    def add(half: float, margin: float, side: str) -> None:
+    def add(half: float, margin: float, side: str, toward: float) -> None:
+        """``toward`` -1: the low end must clear ``mu - margin``; +1: the high end
+        ``mu + margin``."""
         if margin <= 0:
             return
-        se = max(half, 0.0) / q  # the standard error behind the pilot's half-width
-        factor = _side_factor(1 + z / q, max(half, 0.0), margin)
-        if df0 is not None:  # the Student quantile shrinks as the replicates grow
-            factor = _fixed_point(lambda f: ((_t_quantile(a2, df0 * f) + z) * se / margin) ** 2)
-        options.append((factor, side))
+        if df0 is None:
+            options.append((_side_factor(1 + z / q, max(half, 0.0), margin), side))
+            return
+        a, b = est.bounds
+        boundary = mu + toward * margin
+        # the rules' supported tests of a bound or band are non-strict, the others strict
+        strict = side == "unsupported" or comp.rule == "greater"
+        beyond = a - boundary if toward < 0 else boundary - b  # past the clipped end
+        if est.clipped and (beyond > 0 or (beyond == 0 and not strict)):
+            options.append((_fewest(est.method) / est.n, side))  # always cleared
+            return
+        options.append((_student_size(est.method, a2, margin, sd, power, 1e9 * est.n)
+                        / est.n, side))
 
     if comp.rule == "equivalence":
         inside = min(mu - (v - t), (v + t) - mu)  # support: both ends inside the band
         if inside > 0:
-            add(max(lo_half, hi_half), inside, "supported")
-        add(lo_half, mu - (v + t), "unsupported")  # entirely above the band
-        add(hi_half, (v - t) - mu, "unsupported")  # entirely below
+            add(max(lo_half, hi_half), inside, "supported",
+                -1.0 if mu - (v - t) <= (v + t) - mu else 1.0)
+        add(lo_half, mu - (v + t), "unsupported", -1.0)  # entirely above the band
+        add(hi_half, (v - t) - mu, "unsupported", 1.0)  # entirely below
     elif comp.rule == "at-most":
-        add(hi_half, (v + t) - mu, "supported")
-        add(lo_half, mu - (v + t), "unsupported")
+        add(hi_half, (v + t) - mu, "supported", 1.0)
+        add(lo_half, mu - (v + t), "unsupported", -1.0)
     elif comp.rule == "at-least":
-        add(lo_half, mu - (v - t), "supported")
-        add(hi_half, (v - t) - mu, "unsupported")
+        add(lo_half, mu - (v - t), "supported", -1.0)
+        add(hi_half, (v - t) - mu, "unsupported", 1.0)
     elif comp.rule == "greater":
-        add(lo_half, mu - v, "supported")
-        add(hi_half, (v + t) - mu, "unsupported")
+        add(lo_half, mu - v, "supported", -1.0)
+        add(hi_half, (v + t) - mu, "unsupported", 1.0)
     if not options:
         return None
     return min(options)
@@ -244,13 +295,18 @@ def _smallest_decided(sizes: Sequence[int], decided: Callable[[int], bool]) -> f
 
 
 def _search(comp: Comparison, mu: float, n0: int, interval: Callable[[int, float], MeanEstimate],
-            limit: float = BETTING_LIMIT) -> tuple[float, str] | None:
-    """The smallest factor (grid of ratio 1.25, up to ``limit``) at which ``interval(n,
-    toward)``, the interval of a size-``n`` sample whose mean errs towards the boundary
-    (``toward`` = -1 or +1), decides ``comp`` the way the pilot's mean ``mu`` points
-    (bisection: decided is monotone in ``n``); ``inf`` beyond the limit."""
+            limit: float = BETTING_LIMIT, exact: bool = False) -> tuple[float, str] | None:
+    """The smallest factor (grid of ratio 1.25, up to ``limit``; every size from 2 if
+    ``exact``) at which ``interval(n, toward)``, the interval of a size-``n`` sample whose
+    mean errs towards the boundary (``toward`` = -1 or +1), decides ``comp`` the way the
+    pilot's mean ``mu`` points (bisection: decided is monotone in ``n``); ``inf`` beyond
+    the limit."""
     spec = Spec(comp.label, comp.rule, np.array([mu]), comp.reference, comp.tolerance)
-    sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(0, 200) if 1.25**k <= limit})
+    if exact:
+        sizes = list(range(2, math.floor(n0 * limit) + 1))
+    else:
+        sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(0, 200)
+                        if 1.25**k <= limit})
     best: tuple[float, str] | None = None
     for side, boundary in _targets(spec, mu):
         toward = -1.0 if boundary < mu else 1.0
@@ -308,8 +364,11 @@ def _betting_factor(comp: Comparison, power: float) -> tuple[float, str] | None:
 def _proportion_factor(comp: Comparison, power: float) -> tuple[float, str] | None:
     """:func:`comparison_factor` of a Clopper-Pearson interval, by the interval itself: at
     size :math:`n`, :math:`k = n\\hat p` successes moved towards the boundary by
-    :math:`z_\\pi\\sqrt{n \\hat p(1-\\hat p)}` (:func:`_search`). Its width shrinks like
-    :math:`1/n`, not :math:`1/\\sqrt n`, when :math:`\\hat p` is 0 or 1."""
+    :math:`z_\\pi\\sqrt{n \\hat p(1-\\hat p)}` (:func:`_search`, every size: the interval
+    is a closed form). Its width shrinks like :math:`1/n`, not :math:`1/\\sqrt n`, when
+    :math:`\\hat p` is 0 or 1: a pilot of all successes asks for the exact requirement, the
+    fewest :math:`n` whose all-successes interval is decided (for a band :math:`[1 - t, 1]`:
+    :math:`(\\alpha/2)^{1/n} \\ge 1 - t`), not the next size of a grid."""
     est = comp.estimate
     n0, alpha, p = est.n, 1 - est.level, est.mean
     if n0 < 1 or not 0 <= p <= 1:
@@ -320,7 +379,7 @@ def _proportion_factor(comp: Comparison, power: float) -> tuple[float, str] | No
         k = round(n * p + toward * z * math.sqrt(n * p * (1 - p)))
         return proportion_ci(min(max(k, 0), n), n, alpha)
 
-    return _search(comp, p, n0, interval)
+    return _search(comp, p, n0, interval, exact=True)
 
 
 def needed_factor(comps: Sequence[Comparison], power: float = POWER) -> float | None:
@@ -705,10 +764,14 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
     (:math:`s` the pilot's standard deviation; clipped to the range for a betting
     interval): a sample whose mean errs towards the boundary as a :math:`1 - \pi` quantile
     does. The size is the smallest on a grid of ratio 1.25 whose interval, built by the
-    comparison's own method at its level, is then decided the way the pilot points. For
-    the Student-t interval this is the usual :math:`n \ge ((t + z_\pi) s / m)^2`; for the
-    betting interval, whose width is not a multiple of :math:`1/\sqrt n` at small
-    :math:`n`, it is the interval itself that is asked.
+    comparison's own method at its level, is then decided the way the pilot points: for
+    the betting interval, whose width is not a multiple of :math:`1/\sqrt n` at small
+    :math:`n`, it is the interval itself that is asked. The Student-t interval
+    (``bounds=None``) is sized by its own power instead, as :func:`comparison_factor` does:
+    the first size of the grid from which the noncentral t with :math:`n - 1` degrees of
+    freedom and noncentrality :math:`m\sqrt n/s` clears the Student quantile with
+    probability :math:`\pi` (the sample deviation is random too; for large :math:`n` this
+    is the usual :math:`n \ge ((t + z_\pi) s / m)^2`).
 
     See Also
     --------
@@ -728,10 +791,16 @@ def spec_factor(spec: Spec, alpha: float, power: float = POWER,
     mu, sd = float(x.mean()), float(x.std(ddof=1))
     z = NormalDist().inv_cdf(power)
     best: tuple[float, str] | None = None
+    sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(-8, 200)
+                    if 1.25**k <= limit})
     for side, boundary in _targets(spec, mu):
+        if spec.bounds is None:  # the Student interval: its own power (noncentral t)
+            least = _student_size("t", alpha / 2, abs(mu - boundary), sd, power, limit * n0)
+            found = min((n for n in sizes if n >= least), default=math.inf) / n0
+            if best is None or found < best[0]:
+                best = (found, side)
+            continue
         toward = -1.0 if boundary < mu else 1.0
-        sizes = sorted({max(2, math.ceil(n0 * 1.25**k)) for k in range(-8, 200)
-                        if 1.25**k <= limit})
 
         def decided(n: int, toward: float = toward, side: str = side) -> bool:
             sample = np.resize(x, n) + toward * z * sd / math.sqrt(n)
