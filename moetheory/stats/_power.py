@@ -840,7 +840,9 @@ def specs_factor(specs: Sequence[Spec | Comparison], alpha: float, power: float 
 
     Notes
     -----
-    A ready :class:`Comparison` among them (one the data could not build an interval for)
+    A ready :class:`Comparison` among them (one whose interval the check built itself, e.g.
+    a Clopper-Pearson interval of a share of pairs) is sized by its interval
+    (:func:`comparison_factor`; beyond ``limit``, ``inf``); one without a finite interval
     cannot be sized.
 
     See Also
@@ -853,13 +855,20 @@ def specs_factor(specs: Sequence[Spec | Comparison], alpha: float, power: float 
     >>> specs_factor([Spec("d", "greater", x, 0.0)], 0.01) > 1
     True
     """
-    sized = [spec_factor(sp, alpha, power, limit) if isinstance(sp, Spec) else None
-             for sp in specs]
+    sized = [spec_factor(sp, alpha, power, limit) if isinstance(sp, Spec)
+             else _capped(comparison_factor(sp, power), limit) for sp in specs]
     against = [f for f, side in (x for x in sized if x is not None) if side == "unsupported"]
     if any(x is None for x in sized):
         return min(against) if against else None
     most = max(x[0] for x in sized if x is not None) if sized else None
     return min([*against, most]) if most is not None else None
+
+
+def _capped(sized: tuple[float, str] | None, limit: float) -> tuple[float, str] | None:
+    """A comparison's factor, ``inf`` beyond ``limit`` (as :func:`spec_factor` searches)."""
+    if sized is None or sized[0] <= limit:
+        return sized
+    return (math.inf, sized[1])
 
 
 def decide_all(specs: Sequence[Spec | Comparison], alpha: float) -> list[Comparison]:

@@ -3,7 +3,10 @@
 Claims ``cl.more-experts`` (M > N: more experts than tasks delay convergence and end no better)
 and ``cl.more-experts.m-lt-n`` (the same with fewer experts than tasks, M = Ω(K ln K)), on the
 simulator, with Algorithm 1's flags read every way (:mod:`._flags`) and replicates sized from
-a pilot (:mod:`._power`).
+a pilot (:mod:`._power`). "Delays convergence" is read of paired runs (:mod:`._paired`): the
+run with more experts terminates later in most pairs (a sign test, Clopper-Pearson); the
+mean of the paired differences of rounds, the checks' reading before issue 32, is kept as a
+second reading of the primary reading's runs (:data:`MEAN_ROUNDS`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from moetheory.stats import (
     Comparison,
     MeanEstimate,
     ReadingData,
+    claimed_values,
     combine,
     comparisons_markdown,
 )
@@ -32,6 +36,7 @@ from proofs_checks.li2025continual._flags import (
     flag_reading_text,
     flags_of,
 )
+from proofs_checks.li2025continual._paired import LATER_RULE, PAIRING, terminates_later
 from proofs_checks.li2025continual._power import (
     Plan,
     Spec,
@@ -58,8 +63,8 @@ from proofs_checks.li2025continual._simulation import (
 )
 
 __all__ = [
-    "MORE_MS", "MORE_MS_M_LT_N", "TERMINATION_SHARE_TOL", "check_more_experts",
-    "check_more_experts_m_lt_n",
+    "MEAN_ROUNDS", "MEAN_ROUNDS_TEXT", "MORE_MS", "MORE_MS_M_LT_N", "TERMINATION_SHARE_TOL",
+    "check_more_experts", "check_more_experts_m_lt_n",
 ]
 
 
@@ -67,19 +72,36 @@ MORE_MS = (10, 20, 40)
 #: Smallest meaningful difference of termination probabilities (fixed before looking).
 TERMINATION_SHARE_TOL = 0.1
 
+#: Suffix of the second reading: the primary reading's runs judged by the mean of the paired
+#: differences of rounds (the checks' reading before issue 32).
+MEAN_ROUNDS = "; mean of rounds"
+
+#: The second reading in words (``{r}``: the primary reading's name; ``{what}``: its
+#: comparisons).
+MEAN_ROUNDS_TEXT = (
+    "the runs of '{r}' judged as before issue 32, by the mean of the paired differences "
+    "instead of the share of later pairs: {what}. A few late terminations dominate such a "
+    "mean, and its exact betting interval on [-T, T] is as wide as the range until thousands "
+    "of replicates"
+)
+
+
+def _later_label(a: int, b: int) -> str:
+    return f"P(M={b} terminates later than M={a}) > 1/2 (paired runs)"
+
 
 @claim(
     "cl.more-experts",
     kind="statistical",
     reading=(
-        "Figure 2 settings with termination, M ∈ {10, 20, 40} (all > N = 7), paired replicates; "
-        "for consecutive pairs, two separate statistics of termination: P(termination by T) is "
-        "not larger for more experts (paired difference <= 0, tolerance 0.1) and the "
-        "termination round given that both runs terminate is later for more experts; the "
-        "convergence round of G is later for more experts, and the late G of more experts is "
-        "not smaller by more than 0.1·ū (ū = mean E‖w_n‖², fixed by the configuration). "
+        "Figure 2 settings with termination, M ∈ {10, 20, 40} (all > N = 7), paired runs (the "
+        "same data for every M); for consecutive M: the run with more experts terminates later "
+        "(Algorithm 1's convergence) in most pairs (share of later pairs > 1/2, a run not "
+        "terminated by T terminating after T; Clopper-Pearson), and the late G of more experts "
+        "is not smaller by more than 0.1·ū (ū = mean E‖w_n‖², fixed by the configuration). "
         "Readings 'paper, random β' (primary: Definition 1's β_t ~ Unif(0, 1]), "
-        "'paper' (β = 1) and 'code'"
+        "'paper' (β = 1) and 'code'; second reading of the primary's runs: the mean of the "
+        "paired differences of termination and G-convergence rounds (before issue 32)"
     ),
     statement=(
         "Adding experts beyond what the tasks need delays convergence (T1 grows with M) and does "
@@ -95,7 +117,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
     """More experts than tasks: later convergence, no better final error."""
     key = "cl.more-experts"
     T = 2000
-    alpha = ctx.alpha / (8 * (len(FIGURE_READINGS) + len(ALTERNATIVE_FLAGS)))
+    # 4 comparisons in each reading (data and flags), 8 in the mean-of-rounds reading
+    alpha = ctx.alpha / (4 * (len(FIGURE_READINGS) + len(ALTERNATIVE_FLAGS)) + 8)
     extra: list[tuple[ReadingData, str]] = []
 
     def runs_of(reading: str, R: int, seed: int, flags: bool) -> list[dict[int, CLResult]]:
@@ -104,7 +127,23 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         cfgs = [reading_config(reading, T=T).replace(M=M) for M in MORE_MS]
         return _stacked(cfgs, MORE_MS, R, seed, flags)
 
-    def specs(runs: dict[int, CLResult]) -> list[Spec | Comparison]:
+    def specs(runs: dict[int, CLResult]) -> tuple[list[Spec | Comparison], dict[str, Any]]:
+        """The paired reading: the share of pairs whose run with more experts terminates
+        later, and the late G; with the pairs' counts."""
+        out: list[Spec | Comparison] = []
+        counts: dict[str, Any] = {}
+        unit = ground_truth_unit(runs[MORE_MS[0]].config)
+        for a, b in itertools.pairwise(MORE_MS):
+            comp, counts[f"M={b} vs M={a}"] = terminates_later(
+                _later_label(a, b), runs[a].termination_round, runs[b].termination_round, alpha)
+            out.append(comp)
+            la, lb = late_mean(_curves(runs[a], "G"), LATE), late_mean(_curves(runs[b], "G"), LATE)
+            out.append(Spec(f"late G, M={a} − M={b} <= 0 (no improvement)", "at-most",
+                            la - lb, 0.0, MEANINGFUL * unit))
+        return out, counts
+
+    def mean_specs(runs: dict[int, CLResult]) -> list[Spec | Comparison]:
+        """The reading before issue 32: means of the paired differences of rounds."""
         out: list[Spec | Comparison] = []
         unit = ground_truth_unit(runs[MORE_MS[0]].config)
         for a, b in itertools.pairwise(MORE_MS):
@@ -141,8 +180,13 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                             la - lb, 0.0, MEANINGFUL * unit))
         return out
 
-    def judge(name: str, runs: dict[int, CLResult], R: int, seed: int) -> ReadingData:
-        comps = decide_all(specs(runs), alpha)
+    def judge(name: str, runs: dict[int, CLResult], R: int, seed: int,
+              mean: bool = False) -> ReadingData:
+        if mean:
+            comps, pairing = decide_all(mean_specs(runs), alpha), None
+        else:
+            paired, counts = specs(runs)
+            comps, pairing = decide_all(paired, alpha), counts
         base = runs[MORE_MS[0]].config
         ev: dict[str, Any] = {
             "replicates": R, "T": T, "simulator_seed": seed, "config": base.to_dict(),
@@ -152,11 +196,15 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
             "median_termination_round": {M: _median_round(runs[M]) for M in MORE_MS},
             "mean_late_G": {M: float(late_mean(_curves(runs[M], "G"), LATE).mean())
                             for M in MORE_MS},
-            "rule": "stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
-                    "inconclusive if the interval straddles the margin); P(termination) "
-                    "and round differences (termination, convergence): betting intervals on "
-                    "[-1, 1] and [-T, T], late-G differences: paired t",
+            "rule": ("stats.greater (effect 0) and stats.at_most (tolerance 0.1·ū; "
+                     "inconclusive if the interval straddles the margin); P(termination) "
+                     "and round differences (termination, convergence): betting intervals on "
+                     "[-1, 1] and [-T, T], late-G differences: paired t") if mean else (
+                     f"{LATER_RULE}; late-G differences: stats.at_most (tolerance 0.1·ū), "
+                     "paired t"),
         }
+        if pairing is not None:
+            ev["pairing"] = {"design": PAIRING, "counts": pairing}
         deriv = (
             "$T_1 = \\lceil M/\\eta\\rceil$ = "
             + ", ".join(f"{ev['T1'][M]} (M={M})" for M in MORE_MS)
@@ -169,7 +217,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
     def one(reading: str, seed: int) -> ReadingData:
         if not plans:
             pilot_seed = seed + 1  # a stream of its own: SeedSequence(seed + 1)
-            pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])
+            with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+                pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])[0]
             plans.append(plan_from_specs(ctx, key, pilot, alpha, pilot_seed))
         plan = plans[0]
         flags = reading == FIGURE_READINGS[0]
@@ -180,6 +229,10 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                   flags=flags_of(runs[0][MORE_MS[0]].config))
         deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
         if flags:
+            m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs[0], plan.n, seed,
+                                                   mean=True)
+            extra.append(((m_name, m_comps, dict(m_ev, flags=ev["flags"]), m_deriv),
+                          MEAN_ROUNDS_TEXT.format(r=reading, what=_MEAN_WHAT)))
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
                 item = judge(flag_reading_name(reading, flag_name), alt, plan.n, seed)
                 extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
@@ -187,6 +240,13 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         return (name, comps, ev, deriv)
 
     return figure_outcome(ctx, alpha, one, extra=lambda: extra)
+
+
+_MEAN_WHAT = (
+    "P(termination by T) not larger for more experts (tolerance 0.1), the termination round "
+    "given that both runs terminate and the convergence round of G later (means of the paired "
+    "differences > 0), the late G as in the primary reading"
+)
 
 
 MORE_MS_M_LT_N = (5, 10, 20)
@@ -202,17 +262,20 @@ MORE_MS_M_LT_N = (5, 10, 20)
     covers=["003-05"],
     reading=(
         "N = 30, K = 3, M ∈ {5, 10, 20} (all < N, >= K ln K), σ0 = 0.2 with the paper's "
-        "coupling, runs with termination, paired data: for consecutive M, P(termination) "
-        "(reported), the termination round given termination in both runs later for more "
-        "experts (paired difference > 0), and the late G of more experts not smaller by more "
-        "than 0.1·ū, ū = mean E‖w_n‖² fixed by the configuration (at_most); readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "coupling, runs with termination, paired runs (the same data for every M): for "
+        "consecutive M, the run with more experts terminates later in most pairs (share of "
+        "later pairs > 1/2, a run not terminated by T terminating after T; Clopper-Pearson), "
+        "and the late G of more experts not smaller by more than 0.1·ū, ū = mean E‖w_n‖² fixed "
+        "by the configuration (at_most); readings 'paper', 'code' (+ 'paper, random β' in the "
+        "full profile); second reading of the 'paper' runs: the mean of the paired differences "
+        "of termination rounds given termination in both runs (before issue 32)"
     ),
 )
 def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
     """M < N: more experts delay convergence and do not help."""
     n_flags = len(ALTERNATIVE_FLAGS)
-    alpha = ctx.alpha / (12 + 4 * n_flags)
+    # 4 comparisons in each reading (3 data readings, the flags'), 4 in the mean-of-rounds one
+    alpha = ctx.alpha / (12 + 4 * n_flags + 4)
     seed = _regime_seed(ctx) + 20
     pilot_seed = _regime_seed(ctx) + 60
     extra: list[tuple[ReadingData, str]] = []
@@ -224,7 +287,23 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
         T = max(c.T for c in cfgs)
         return _stacked([c.replace(T=T) for c in cfgs], MORE_MS_M_LT_N, R, run_seed, flags)
 
-    def specs(runs: dict[int, CLResult]) -> list[Spec]:
+    def specs(runs: dict[int, CLResult]) -> tuple[list[Spec | Comparison], dict[str, Any]]:
+        """The paired reading: the share of pairs whose run with more experts terminates
+        later, and the late G; with the pairs' counts."""
+        out: list[Spec | Comparison] = []
+        counts: dict[str, Any] = {}
+        for a, b in itertools.pairwise(MORE_MS_M_LT_N):
+            comp, counts[f"M={b} vs M={a}"] = terminates_later(
+                _later_label(a, b), runs[a].termination_round, runs[b].termination_round, alpha)
+            out.append(comp)
+            la, lb = (late_mean(_curves(runs[m], "G"), 0.1) for m in (a, b))
+            tol = 0.1 * ground_truth_unit(runs[a].config)  # fixed before looking
+            out.append(Spec(f"late G, M={a} − M={b} <= 0 (no improvement)", "at-most",
+                            la - lb, 0.0, tol))
+        return out, counts
+
+    def mean_specs(runs: dict[int, CLResult]) -> list[Spec]:
+        """The reading before issue 32: the mean of the paired differences of rounds."""
         T = float(runs[MORE_MS_M_LT_N[0]].config.T)
         out = []
         for a, b in itertools.pairwise(MORE_MS_M_LT_N):
@@ -242,14 +321,25 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
                             la - lb, 0.0, tol))
         return out
 
-    def judge(name: str, runs: dict[int, CLResult], R: int) -> ReadingData:
-        comps = [sp_.decide(alpha) for sp_ in specs(runs)]
+    def judge(name: str, runs: dict[int, CLResult], R: int, mean: bool = False) -> ReadingData:
+        if mean:
+            comps, pairing = decide_all(mean_specs(runs), alpha), None
+        else:
+            paired, counts = specs(runs)
+            comps, pairing = decide_all(paired, alpha), counts
         ev: dict[str, Any] = {"simulator_seed": seed, "T": runs[MORE_MS_M_LT_N[0]].config.T,
                               "replicates": R,
                               "terminated": {M: int((runs[M].termination_round >= 0).sum())
                                              for M in MORE_MS_M_LT_N},
                               "median_termination_round": {
-                                  M: _median_round(runs[M]) for M in MORE_MS_M_LT_N}}
+                                  M: _median_round(runs[M]) for M in MORE_MS_M_LT_N},
+                              "rule": ("termination rounds given termination in both runs: "
+                                       "betting interval of the paired differences on [-T, T]; "
+                                       "late G: stats.at_most (tolerance 0.1·ū), paired t")
+                              if mean else f"{LATER_RULE}; late G: stats.at_most (tolerance "
+                                           "0.1·ū), paired t"}
+        if pairing is not None:
+            ev["pairing"] = {"design": PAIRING, "counts": pairing}
         return (name, comps, ev, "Terminated runs per M: "
                 + ", ".join(f"M={M}: {v}/{R}" for M, v in ev["terminated"].items())
                 + ".\n\n" + comparisons_markdown(comps))
@@ -259,7 +349,8 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
     def one(reading: str) -> ReadingData:
         key = "cl.more-experts.m-lt-n"
         if not plans:
-            pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])
+            with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
+                pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])[0]
             plans.append(plan_from_specs(ctx, key, pilot, alpha, pilot_seed))
         plan = plans[0]
         flags = reading == "paper"
@@ -270,6 +361,10 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
                   flags=flags_of(runs[0][MORE_MS_M_LT_N[0]].config))
         deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
         if flags:
+            m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs[0], plan.n,
+                                                   mean=True)
+            extra.append(((m_name, m_comps, dict(m_ev, flags=ev["flags"]), m_deriv),
+                          MEAN_ROUNDS_TEXT.format(r=reading, what=_MEAN_WHAT_M_LT_N)))
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
                 item = judge(flag_reading_name(reading, flag_name), alt, plan.n)
                 extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
@@ -277,6 +372,12 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
         return (name, comps, ev, deriv)
 
     return grid_outcome(ctx, alpha, one, lambda: extra)
+
+
+_MEAN_WHAT_M_LT_N = (
+    "the termination round given termination in both runs later for more experts (mean of "
+    "the paired differences > 0), the late G as in the primary reading"
+)
 
 
 def _stacked(cfgs: list[CLConfig], Ms: tuple[int, ...], R: int, seed: int,
