@@ -423,6 +423,22 @@ def low_config(reading: str, sigma0: float, regime: bool) -> CLConfig:
     the last round Proposition 2 reads, ``t1 + 1`` (M > N) or ``t2 + 1`` with
     ``t2 = ⌈η⁻¹σ0^{−0.75}M⌉`` (M < N; past :data:`HORIZON` at σ0 = 0.0125).
 
+    Parameters
+    ----------
+    reading : str
+        ``"paper"``, ``"code"`` or ``"paper, random β"`` (:func:`reading_config`).
+    sigma0 : float
+        The grid point, ``σ0 > 0``.
+    regime : bool
+        The M < N regime (:data:`REGIME_N`, :data:`REGIME_K`, :data:`REGIME_M`).
+
+    Returns
+    -------
+    CLConfig
+        Without termination, ``T = t1 + 1`` or ``t2 + 1``.
+
+    Notes
+    -----
     A run's first rounds follow the same law whatever its horizon (the tasks, data and
     noise of each round are drawn afresh and nothing in Algorithm 1 reads ``T``), so these
     runs read what the grid's longer runs would.
@@ -443,7 +459,22 @@ def low_config(reading: str, sigma0: float, regime: bool) -> CLConfig:
 @shared(maxsize=8)
 def low_runs(reading: str, R: int, seed: int, regime: bool) -> dict[float, CLResult]:
     """For each σ0 of :data:`LOW_GRID`: :func:`low_config`'s run on seed ``seed + i``, gate
-    outputs and expert sets recorded (what Proposition 2's checks read)."""
+    outputs and expert sets recorded (what Proposition 2's checks read).
+
+    Parameters
+    ----------
+    reading : str
+        The reading (:func:`reading_config`).
+    R, seed : int
+        Replicates and the seed of the first point.
+    regime : bool
+        The M < N regime's configuration instead of the σ0 grid's.
+
+    Returns
+    -------
+    dict of float to CLResult
+        By σ0.
+    """
     return {sig0: simulate_many([low_config(reading, sig0, regime)], R, seed + i,
                                 record_gates=True, record_sets=True)[0]
             for i, sig0 in enumerate(LOW_GRID)}
