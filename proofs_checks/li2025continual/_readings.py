@@ -43,9 +43,13 @@ from proofs_checks.li2025continual._flags import (
 )
 from proofs_checks.li2025continual._power import pilot_size, plan_replicates, power_note
 from proofs_checks.li2025continual._simulation import (
+    GRID,
+    LOW_GRID,
+    LOW_SEED,
     RANDOM_BETA,
     STREAM,
     _grid_runs,
+    _low_runs,
     _phase_runs,
     _regime_free_runs,
     _regime_runs,
@@ -61,6 +65,7 @@ __all__ = [
     "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
+    "WIDE_READING_TEXT",
     "ExponentPart",
     "Extra",
     "GridRuns",
@@ -87,13 +92,15 @@ Extra = Callable[[], Sequence[tuple[ReadingData, str]]]
 
 def grid_outcome(
     ctx: CheckContext, alpha: float, one: Callable[[str], ReadingData],
-    extra: Extra | None = None,
+    extra: Extra | None = None, reading_text: dict[str, str] | None = None,
 ) -> Outcome:
     """The outcome of a check on the σ0 grid (or the M < N regime): ``one(reading)`` for each
-    reading of the profile (:func:`_profile_readings`), texts from :data:`GRID_READING_TEXT`;
-    then the readings ``extra()`` gives (e.g. the termination flags' other readings), last."""
+    reading of the profile (:func:`_profile_readings`), texts from ``reading_text``
+    (:data:`GRID_READING_TEXT` by default); then the readings ``extra()`` gives (e.g. the
+    termination flags' other readings), last."""
     data = [one(reading) for reading in _profile_readings(ctx)]
-    texts = {name: GRID_READING_TEXT.get(name.split(":")[0], name) for name, *_ in data}
+    known = GRID_READING_TEXT if reading_text is None else reading_text
+    texts = {name: known.get(name.split(":")[0], name) for name, *_ in data}
     for item, text in extra() if extra is not None else ():
         data.append(item)
         texts[item[0]] = text
@@ -109,8 +116,10 @@ GridRuns = dict[float, CLResult]
 #: The runs a grid check reads, by name: the σ0 grid with termination (``"term"``) or without
 #: (``"free"``), the M < N regime with termination (``"regime"``) or without
 #: (``"regime-free"``), and the σ0 grid's exploration phase alone (``"phase"``: rounds up to
-#: T1 + 1, :func:`~._simulation.phase_runs`, with a budget of its own).
-GRID_RUNS = ("term", "free", "regime", "regime-free", "phase")
+#: T1 + 1, :func:`~._simulation.phase_runs`, with a budget of its own); ``"free-wide"`` and
+#: ``"regime-free-wide"``: the runs without termination extended down to σ0 = 0.0125
+#: (:data:`~._simulation.LOW_GRID`, :func:`~._simulation.low_runs`; budget ``"wide"``).
+GRID_RUNS = ("term", "free", "regime", "regime-free", "phase", "free-wide", "regime-free-wide")
 
 
 def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
@@ -123,6 +132,10 @@ def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = No
         return _regime_free_runs(ctx, reading, R, pilot)
     if runs == "phase":
         return _phase_runs(ctx, reading, R, pilot)
+    if runs in ("free-wide", "regime-free-wide"):
+        base, seed = _reading_runs(ctx, reading, runs.removesuffix("-wide"), R, pilot)
+        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, pilot)
+        return {**low, **base}, seed
     if runs not in GRID_RUNS:
         raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
     pairs, seed = _grid_runs(ctx, reading, runs, R, pilot)
@@ -158,7 +171,7 @@ def grid_check(
     alpha = ctx.alpha / (comparisons + (per_reading * len(ALTERNATIVE_FLAGS) if flags else 0))
     extra: list[tuple[ReadingData, str]] = []
     terminates = runs in ("term", "regime")
-    key = "phase" if runs == "phase" else "grid"
+    key = {"phase": "phase", "free-wide": "wide", "regime-free-wide": "wide"}.get(runs, "grid")
 
     def reading_data(reading: str) -> ReadingData:
         pilot_grid, pilot_seed = _reading_runs(ctx, reading, runs, pilot_size(ctx, key),
@@ -172,6 +185,8 @@ def grid_check(
         ev = dict(ev, power=plan.evidence(verdict, comps))
         if terminates:
             ev["flags"] = flags_of(next(iter(grid.values())).config)
+        if runs.endswith("-wide"):
+            ev["low_sigma0"] = _low_grid_evidence(grid)
         if flags and terminates and reading == "paper":
             for flag_name, alt in _flag_runs(ctx, reading, runs, plan.n).items():
                 f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,
@@ -181,7 +196,21 @@ def grid_check(
                               flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
         return (name, comps, ev, f"{power_note(plan, verdict, comps)}\n\n{deriv}")
 
-    return grid_outcome(ctx, alpha, reading_data, lambda: extra)
+    texts = WIDE_READING_TEXT if runs.endswith("-wide") else None
+    return grid_outcome(ctx, alpha, reading_data, lambda: extra, texts)
+
+
+def _low_grid_evidence(grid: GridRuns) -> dict[str, Any]:
+    """What a check on the runs extended downward (``"*-wide"``) records of the new points."""
+    return {
+        "sigma0": list(LOW_GRID), "rounds": [grid[s].config.T for s in LOW_GRID],
+        "seeds": f"simulator_seed + {LOW_SEED} + i at the i-th point, in the shared runs' "
+                 "batches",
+        "why": "the orders are statements about small σ0: the shared grid extended downward "
+               "by two halvings, fixed from cost and validity before any verdict (the slope's "
+               "variance is 1/5 of the shared grid's at the same replicates); each new point "
+               "runs only through the last round the check reads",
+    }
 
 
 def sigma0_check(
@@ -293,6 +322,16 @@ GRID_READING_TEXT = {
         "coupling"
     ),
 }
+
+
+def _grid_text(grid: Sequence[float]) -> str:
+    return "σ0 ∈ {" + ", ".join(f"{x:g}" for x in grid) + "}"
+
+
+#: :data:`GRID_READING_TEXT` for the runs extended down to σ0 = 0.0125 (``"*-wide"``).
+WIDE_READING_TEXT = {
+    name: text.replace(f"grid {_grid_text(GRID)}", f"grid {_grid_text(LOW_GRID + GRID)}")
+    for name, text in GRID_READING_TEXT.items()}
 
 
 #: Readings of the quick profile (its CPU budget); the full profile adds Definition 1's β.

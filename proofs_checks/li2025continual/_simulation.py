@@ -24,6 +24,8 @@ __all__ = [
     "GRID",
     "HORIZON",
     "LATE",
+    "LOW_GRID",
+    "LOW_SEED",
     "MEANINGFUL",
     "M_GRID",
     "NEARLY_ZERO",
@@ -40,6 +42,7 @@ __all__ = [
     "_gradients",
     "_grid_runs",
     "_grid_seed",
+    "_low_runs",
     "_phase_runs",
     "_profile_sizes",
     "_regime_free_runs",
@@ -53,6 +56,8 @@ __all__ = [
     "grid_config",
     "grid_flag_runs",
     "grid_runs",
+    "low_config",
+    "low_runs",
     "phase_runs",
     "reading_config",
     "regime_config",
@@ -395,6 +400,94 @@ def regime_free_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
                           record_gates=True, record_sets=True, record_params=True)[0]
         for i, sig0 in enumerate(GRID)
     }
+
+
+#: σ0 below :data:`GRID` that the checks of Proposition 2's orders add (``cl.prop2.t1-gaps``,
+#: ``cl.prop2.m-lt-n``): the grid extended downward by two halvings, to 0.0125–0.2 (1.2
+#: decades instead of 0.6). Fixed from the statement and the cost before any verdict was
+#: read: O(σ0^a) and Θ(σ0^a) are statements about small σ0, and a fitted slope's interval
+#: shrinks with the spread of log σ0 far faster than with replicates (the slope's variance
+#: over the five points is 1/5 of that over GRID's three at the same replicates per point).
+#: The rounds stay affordable (t1 = ⌈η⁻¹σ0^{−0.25}M⌉ = 535 and t2 = 1197 at σ0 = 0.0125;
+#: :func:`low_config`), and the quantities exist (a non-trivial expert set at t1) in about
+#: the same share of runs as on GRID.
+LOW_GRID = (0.0125, 0.025)
+#: Offset of the seeds of the :data:`LOW_GRID` runs from the seed of the runs they extend
+#: (``+ i`` at the i-th σ0, as :func:`grid_runs`).
+LOW_SEED = 100
+
+
+def low_config(reading: str, sigma0: float, regime: bool) -> CLConfig:
+    """A :data:`LOW_GRID` point without termination: the σ0 grid's configuration
+    (:func:`grid_config`; ``regime``: the M < N one, :func:`regime_config`) run only through
+    the last round Proposition 2 reads, ``t1 + 1`` (M > N) or ``t2 + 1`` with
+    ``t2 = ⌈η⁻¹σ0^{−0.75}M⌉`` (M < N; past :data:`HORIZON` at σ0 = 0.0125).
+
+    Parameters
+    ----------
+    reading : str
+        ``"paper"``, ``"code"`` or ``"paper, random β"`` (:func:`reading_config`).
+    sigma0 : float
+        The grid point, ``σ0 > 0``.
+    regime : bool
+        The M < N regime (:data:`REGIME_N`, :data:`REGIME_K`, :data:`REGIME_M`).
+
+    Returns
+    -------
+    CLConfig
+        Without termination, ``T = t1 + 1`` or ``t2 + 1``.
+
+    Notes
+    -----
+    A run's first rounds follow the same law whatever its horizon (the tasks, data and
+    noise of each round are drawn afresh and nothing in Algorithm 1 reads ``T``), so these
+    runs read what the grid's longer runs would.
+
+    Examples
+    --------
+    >>> low_config("paper", 0.0125, regime=False).T, low_config("paper", 0.0125, regime=True).T
+    (536, 1198)
+    """
+    if regime:
+        cfg = regime_config(reading, sigma0)
+        t2 = math.ceil(cfg.M / cfg.eta * sigma0**-0.75)
+        return cfg.replace(terminate=False, T=t2 + 1)
+    cfg = grid_config(reading, sigma0)
+    return cfg.replace(terminate=False, T=_t1(cfg) + 1)
+
+
+@shared(maxsize=8)
+def low_runs(reading: str, R: int, seed: int, regime: bool) -> dict[float, CLResult]:
+    """For each σ0 of :data:`LOW_GRID`: :func:`low_config`'s run on seed ``seed + i``, gate
+    outputs and expert sets recorded (what Proposition 2's checks read).
+
+    Parameters
+    ----------
+    reading : str
+        The reading (:func:`reading_config`).
+    R, seed : int
+        Replicates and the seed of the first point.
+    regime : bool
+        The M < N regime's configuration instead of the σ0 grid's.
+
+    Returns
+    -------
+    dict of float to CLResult
+        By σ0.
+    """
+    return {sig0: simulate_many([low_config(reading, sig0, regime)], R, seed + i,
+                                record_gates=True, record_sets=True)[0]
+            for i, sig0 in enumerate(LOW_GRID)}
+
+
+def _low_runs(ctx: CheckContext, reading: str, regime: bool, R: int | None = None,
+              pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+    """:func:`low_runs` of ``R`` replicates in batches (:func:`chunks`), or the pilot's, on
+    the seeds of the runs they extend (:func:`_grid_runs` without termination, or
+    :func:`_regime_free_runs`) plus :data:`LOW_SEED`; with the seed of the runs extended."""
+    seed = _regime_seed(ctx) + 40 if regime else _grid_seed(ctx)
+    return _batched(ctx, lambda n, sd: low_runs(reading, n, sd + LOW_SEED, regime), seed, R,
+                    pilot)
 
 
 #: η and M grids of Lemmas 8-9 (the end of exploration), at σ0 = 0.4.

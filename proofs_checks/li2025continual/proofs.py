@@ -47,7 +47,13 @@ from proofs_checks.li2025continual._exact import (
     r_,
     s0,
 )
-from proofs_checks.li2025continual._power import pilot_size, plan_replicates, power_note
+from proofs_checks.li2025continual._power import (
+    LOOKS,
+    pilot_size,
+    plan_replicates,
+    power_note,
+    second_look,
+)
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
     GridRuns,
@@ -367,12 +373,15 @@ def check_lemma7(ctx: CheckContext) -> Outcome:
         "max_m |f_{T1}^(m) − 1/M| (simulation part; Hoeffding's step is checked exactly "
         "elsewhere) on an η grid {0.125, 0.25, 0.5} at M = 20 (O(η^0.5): η-exponent >= "
         "0.5 − 0.25) and on an M grid {10, 20, 40} at η = 0.5 (O(M⁻¹): M-exponent <= "
-        "−1 + 0.25), σ0 = 0.4; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "−1 + 0.25), σ0 = 0.4; two looks fixed in advance, each at half the level "
+        "(Bonferroni): the pilot-sized run, then, if it is inconclusive and its own intervals "
+        "ask for at most the budget, a fresh run of that size; "
+        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_lemma8(ctx: CheckContext) -> Outcome:
     """Lemma 8: exploration balances the experts' loads to O(η^0.5/M)."""
-    alpha = ctx.alpha / 6
+    alpha = ctx.alpha / 6 / LOOKS  # Bonferroni over the comparisons and the two looks
     key = "cl.lemma8.exploration-balance"
     seed = _grid_seed(ctx)
 
@@ -394,11 +403,15 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
         with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
             pilot = comparisons(reading, pilot_size(ctx, key), pilot_seed)[0]
         plan = plan_replicates(ctx, key, pilot, pilot_seed)
-        R = plan.n
-        comps, by_eta, by_m = comparisons(reading, R, seed)
+        with claimed_values(None, None):  # the looks' design, like the pilot's: shipped values
+            first = comparisons(reading, plan.n, seed)[0]
+        looks = second_look(ctx, key, first, plan.n, seed)
+        R, run_seed = looks.final
+        comps, by_eta, by_m = comparisons(reading, R, run_seed)  # the final look decides
         verdict = combine([c.verdict for c in comps])
         ev = {"eta_grid": list(ETA_GRID), "M_grid": list(M_GRID), "replicates": R,
-              "simulator_seed": seed, "power": plan.evidence(verdict, comps),
+              "simulator_seed": run_seed, "power": plan.evidence(looks.first_verdict, first),
+              "looks": looks.evidence(verdict, comps),
               "mean_by_eta": [float(by_eta[float(x)].mean()) for x in ETA_GRID],
               "mean_by_M": [float(by_m[float(x)].mean()) for x in M_GRID],
               "rule": "scaling.fit_exponent; O(x^a) as x → 0 is slope >= a − tol; O(M^-1) "
@@ -411,7 +424,9 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_eta"]) + "; per M: "
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_M"]) + ".\n\n" + comparisons_markdown(comps)
         )
-        return (reading, comps, ev, f"{power_note(plan, verdict, comps)}\n\n{deriv}")
+        first_note = power_note(plan, looks.first_verdict, first)
+        return (reading, comps, ev,
+                f"First look: {first_note} {looks.note(verdict, comps)}\n\n{deriv}")
 
     return grid_outcome(ctx, alpha, one)
 

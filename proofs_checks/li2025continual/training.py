@@ -553,8 +553,9 @@ def _gaps_rounds(h: np.ndarray, members: np.ndarray, n: np.ndarray
         "gate-output gap inside M_n (O(σ0^1.75): exponent >= 1.5) and the smallest gap "
         "between M_n and the other experts (Θ(σ0^0.75): exponent in [0.5, 1.0]) at round t1, "
         "and the largest softmax gap inside M_n at round T1 (O(σ0^0.75)); runs where M_n is "
-        "empty or everything are left out; "
-        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "empty or everything are left out; σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2} (the shared "
+        "grid extended downward: the orders are about small σ0; the two new points run "
+        "through t1 + 1); readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
     ),
 )
 def check_prop2_t1(ctx: CheckContext) -> Outcome:
@@ -583,7 +584,7 @@ def check_prop2_t1(ctx: CheckContext) -> Outcome:
                 {"within_t1": e1, "across_t1": e2, "softmax_within_T1": e3,
                  "rule": e1["rule"], "simulator_seed": seed}, deriv)
 
-    return grid_check(ctx, 9, "free", one)
+    return grid_check(ctx, 9, "free-wide", one)
 
 
 def _nan_estimate(alpha: float) -> MeanEstimate:
@@ -910,8 +911,10 @@ def _t2(cfg: CLConfig) -> int:
         "whose eq. (11) argmax task lies in W_k; O(σ0^1.75): fitted σ0-exponent >= 1.5) and "
         "the smallest gap between M_k and the other experts (Θ(σ0^0.75): exponent in "
         "[0.5, 1.0]); at round t2 the largest gap over all experts (O(σ0^1.75)); runs where "
-        "M_k is empty or everything are left out; readings 'paper', 'code' (+ 'paper, "
-        "random β' in the full profile)"
+        "M_k is empty or everything are left out; σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2} (the "
+        "shared grid extended downward: the orders are about small σ0; the two new points "
+        "run through t2 + 1); readings 'paper', 'code' (+ 'paper, random β' in the full "
+        "profile)"
     ),
 )
 def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
@@ -942,7 +945,7 @@ def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
                  "usable_runs": {f"sigma0={s:g}": int(v.size) for s, v in parts[0][1].items()}},
                 deriv)
 
-    return grid_check(ctx, 9, "regime-free", one)
+    return grid_check(ctx, 9, "regime-free-wide", one)
 
 
 # --------------------------------------------------------------------------------------
