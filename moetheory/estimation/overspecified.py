@@ -17,7 +17,11 @@ with more than one fitted atom):
 Every fit starts from two targets (:func:`split_start`), each plus ``N(0, start_noise^2)``
 noise drawn from the seed (so that copies are not tied): the *split* target (atom 1 over
 two copies) and the *dead* target (an extra copy of atom 1 whose score lies below every true
-score); the lower objective wins. The annealed stages of
+score); the dead start, the truth's function up to the noise, also runs the *local path*
+(:meth:`~moetheory.estimation.variant_rates.VariantDesign.local_stages`: the annealed stages
+at relative temperature or softness at most
+:data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`, then the last stage); the lowest
+objective of the three fits wins. The annealed stages of
 :meth:`~moetheory.estimation.variant_rates.VariantDesign.stages` run for a fixed number of
 iterations each (a homotopy, not the estimator); the last stage, the hard Top-K / top-1
 objective, runs to the stopping rule of the dense rates fits
@@ -39,6 +43,7 @@ import numpy as np
 from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import MixingMeasure, Router
 from moetheory.estimation.variant_rates import (
+    LOCAL_ENTRY,
     _check_sizes,
     _check_stages,
     _fill_design,
@@ -113,6 +118,11 @@ class OverDesign(_RatesDesign):
         Relative temperatures (top1) or softnesses (topk) of the annealed stages.
     true : dict
         The true parameters (filled in).
+    local_entry : float
+        The dead start is also fitted along the *local path*, the annealed stages at
+        relative temperature or softness at most ``local_entry``
+        (:data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`), then the last stage;
+        ``0``: no local path.
 
     Raises
     ------
@@ -155,6 +165,7 @@ class OverDesign(_RatesDesign):
     n_eval: int = 2000
     anneal: tuple[float, ...] = ()
     true: dict[str, Any] = field(default_factory=dict)
+    local_entry: float = LOCAL_ENTRY
 
     def __post_init__(self) -> None:
         if self.setting not in OVER_SETTINGS:
@@ -480,7 +491,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     -----
     Data :math:`Y=f_{G_*}(X)+\\varepsilon` with the truth's gate (``K*``); the fit has
     ``k`` atoms and the design's gate ``K``, started at both :func:`split_start` kinds plus
-    noise; the start with the lower objective wins (``start`` in the record) and its
+    noise, the dead one also along the local path; the fit with the lowest objective wins
+    (``start`` in the record: ``"split"``, ``"dead"`` or ``"dead, local path"``) and its
     convergence is the record's.
     ``shortfall``: the fit's objective exceeds the truth's on the same data by more than
     :math:`\\sigma^2/n` (meaningful when the fitted class contains :math:`f_{G_*}`).
@@ -504,8 +516,9 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     t_star = true_variant(design.setting)
     starts0 = [split_start(design.setting, design.k, kind) for kind in ("split", "dead")]
     x_eval = np.random.default_rng([seed, 7, sid, 999]).uniform(-w, w, (design.n_eval, 2))
-    stages = design.stages(score_spread(design.setting, rt, x_eval))
-    names = ("split", "dead")
+    spread = score_spread(design.setting, rt, x_eval)
+    stages = design.stages(spread)
+    names = ("split", "dead", "dead, local path")
 
     def draw(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         xs, ys, starts = [], [], []
@@ -529,6 +542,9 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
             rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
         return rec
 
-    records = rates_records(design, rt, stages, draw, scored, stop)
+    # the dead target (index 1, the truth's function up to the start noise) also runs the
+    # local path
+    records = rates_records(design, rt, stages, draw, scored, stop,
+                            design.local_stages(spread), (1,))
     return {"records": records,
-            "starts": {k: s0.tolist() for k, s0 in zip(names, starts0, strict=True)}}
+            "starts": {k: s0.tolist() for k, s0 in zip(names[:2], starts0, strict=True)}}
