@@ -74,3 +74,4 @@ def test_the_winner_is_the_lowest_objective_over_both_paths():
         assert b["objective"] <= p["objective"]
         assert b["local"] == (b["start"] == 2)
         assert not p["local"]
+        assert b["retried"] == p["shortfall"] and not p["retried"]

@@ -17,11 +17,12 @@ with more than one fitted atom):
 Every fit starts from two targets (:func:`split_start`), each plus ``N(0, start_noise^2)``
 noise drawn from the seed (so that copies are not tied): the *split* target (atom 1 over
 two copies) and the *dead* target (an extra copy of atom 1 whose score lies below every true
-score); the dead start, the truth's function up to the noise, also runs the *local path*
+score); where the winner falls short of the truth's objective, the dead start (the truth's
+function up to the noise) is fitted again along the *local path*
 (:meth:`~moetheory.estimation.variant_rates.VariantDesign.local_stages`: the annealed stages
 at relative temperature or softness at most
 :data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`, then the last stage); the lowest
-objective of the three fits wins. The annealed stages of
+objective wins. The annealed stages of
 :meth:`~moetheory.estimation.variant_rates.VariantDesign.stages` run for a fixed number of
 iterations each (a homotopy, not the estimator); the last stage, the hard Top-K / top-1
 objective, runs to the stopping rule of the dense rates fits
@@ -119,7 +120,8 @@ class OverDesign(_RatesDesign):
     true : dict
         The true parameters (filled in).
     local_entry : float
-        The dead start is also fitted along the *local path*, the annealed stages at
+        Where the winner falls short, the dead start is fitted again along the *local
+        path*, the annealed stages at
         relative temperature or softness at most ``local_entry``
         (:data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`), then the last stage;
         ``0``: no local path.
@@ -491,7 +493,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     -----
     Data :math:`Y=f_{G_*}(X)+\\varepsilon` with the truth's gate (``K*``); the fit has
     ``k`` atoms and the design's gate ``K``, started at both :func:`split_start` kinds plus
-    noise, the dead one also along the local path; the fit with the lowest objective wins
+    noise (where the winner falls short, the dead one again along the local path); the fit
+    with the lowest objective wins
     (``start`` in the record: ``"split"``, ``"dead"`` or ``"dead, local path"``) and its
     convergence is the record's.
     ``shortfall``: the fit's objective exceeds the truth's on the same data by more than
@@ -542,8 +545,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
             rec.update(top1_many_to_one(theta, t_star, design.k, design.k_star, rt, x_eval))
         return rec
 
-    # the dead target (index 1, the truth's function up to the start noise) also runs the
-    # local path
+    # where the winner falls short, the dead target (index 1, the truth's function up to the
+    # start noise) runs the local path
     records = rates_records(design, rt, stages, draw, scored, stop,
                             design.local_stages(spread), (1,))
     return {"records": records,

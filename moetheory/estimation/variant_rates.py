@@ -33,12 +33,13 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
     parameter groups, the experts as functions and ``||f_{G_n} - f_{G-bar}||_{L2(mu)}``.
 
 Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise and at
-``restarts`` standard-normal points; the start at the target also runs the *local path*
-(:meth:`VariantDesign.local_stages`: the annealed stages at relative temperature or softness
-at most :data:`LOCAL_ENTRY`, then the last stage), and the lowest objective wins. The annealed stages run a
-fixed number of iterations; the last stage runs to the stopping rule of
-:func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and each record
-says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
+``restarts`` standard-normal points, and the lowest objective wins; where that winner falls
+short of the target's objective, the start at the target is fitted again along the *local
+path* (:meth:`VariantDesign.local_stages`: the annealed stages at relative temperature or
+softness at most :data:`LOCAL_ENTRY`, then the last stage) and the lower objective wins.
+The annealed stages run a fixed number of iterations; the last stage runs to the stopping
+rule of :func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and
+each record says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
 objective is at most the target's (below it by about ``sigma^2 P / n``), so a winner above the
 target's objective by more than ``sigma^2 / n`` is recorded as an optimiser *shortfall*
 (``shortfall`` in the records); the claims decide a reading only where shortfalls are rare.
@@ -301,9 +302,10 @@ class VariantDesign(_RatesDesign):
         Stopping rule of the last stage
         (:func:`~moetheory.estimation.variants.fit_to_rule`), ``> 0``.
     local_entry : float
-        The target start is fitted twice: along the whole schedule and along the *local
-        path*, the annealed stages at relative temperature or softness at most
-        ``local_entry`` (:data:`LOCAL_ENTRY`), then the last stage; ``0``: no local path.
+        Where the winner falls short of the target's objective, the target start is fitted
+        again along the *local path*, the annealed stages at relative temperature or
+        softness at most ``local_entry`` (:data:`LOCAL_ENTRY`), then the last stage; ``0``:
+        no local path.
 
     Raises
     ------
@@ -391,7 +393,9 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
         last stage capped at 150, reference grid 48 x 48, only the start at the target; full:
         n = 100..3200 (6 sizes), 10 replicates, 12 iterations per annealed stage, cap 300,
         reference grid 160 x 160, starts at the target and near it. Neither uses a random
-        restart; in both the target start also runs the local path (top1, topk). The last stage runs to :data:`~moetheory.estimation.experiment.LM_TOL`.
+        restart; in both, a replicate whose winner falls short of the target's objective
+        is refitted from the target along the local path (top1, topk). The last stage
+        runs to :data:`~moetheory.estimation.experiment.LM_TOL`.
 
     Returns
     -------
@@ -694,7 +698,8 @@ def best_fits(
     local_stages : tuple of Stage
         The local path (:meth:`VariantDesign.local_stages`; empty: none).
     local_from : tuple of int
-        Which of each replicate's ``S`` starts are also fitted along ``local_stages``.
+        Which of each replicate's ``S`` starts are also fitted along ``local_stages``, in
+        the replicates whose winner along ``stages`` falls short of the target's objective.
 
     Returns
     -------
@@ -702,14 +707,17 @@ def best_fits(
         Per replicate the winning parameters and its record: ``n``, ``rep``, ``objective``,
         ``objective_at_target``, ``shortfall``, ``converged``, ``iterations`` (last stage),
         ``start`` (index of the winning start: ``S + j`` for the local path from
-        ``local_from[j]``) and ``local`` (whether the local path won).
+        ``local_from[j]``), ``retried`` (whether the local path ran: the schedule's winner
+        fell short) and ``local`` (whether the local path won).
 
     Notes
     -----
     The least squares estimate's objective is at most the target's (below it by about
     :math:`\\sigma^2 P/n`): a winner above it by more than one noise degree of freedom,
-    :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start. Both
-    paths end with the same last stage, so their objectives are those of one estimator.
+    :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start. A
+    shortfall is certified by the objectives alone, so it triggers a restart: the local
+    path from ``local_from`` (both paths end with the same last stage, so their
+    objectives are those of one estimator).
 
     See Also
     --------
@@ -733,15 +741,28 @@ def best_fits(
                                  k, router, family, stages, tol)
     theta, obj_all = fit.theta.reshape(reps, per, -1), fit.objective.reshape(reps, per)
     conv, ran = conv.reshape(reps, per), ran.reshape(reps, per)
+    slack = at_target + sigma**2 / n
+    retried = np.zeros(reps, dtype=bool)
     if local_stages and local_from:
-        m = len(local_from)
-        loc_starts = starts.reshape(reps, per, -1)[:, list(local_from)].reshape(reps * m, -1)
-        lf, lc, lr = fit_to_rule(np.repeat(x, m, axis=0), np.repeat(y, m, axis=0), loc_starts,
-                                 k, router, family, local_stages, tol)
-        theta = np.concatenate([theta, lf.theta.reshape(reps, m, -1)], axis=1)
-        obj_all = np.concatenate([obj_all, lf.objective.reshape(reps, m)], axis=1)
-        conv = np.concatenate([conv, lc.reshape(reps, m)], axis=1)
-        ran = np.concatenate([ran, lr.reshape(reps, m)], axis=1)
+        # the local path runs only where the schedule's winner falls short of the target's
+        # objective: a failure of the optimiser that the objective itself certifies
+        retried = obj_all.min(axis=1) > slack
+        idx, m = np.flatnonzero(retried), len(local_from)
+        loc = np.full((reps, m), np.inf)
+        loc_theta = np.zeros((reps, m, theta.shape[2]))
+        loc_conv, loc_ran = np.zeros((reps, m), dtype=bool), np.zeros((reps, m), dtype=int)
+        if idx.size:
+            loc_starts = starts.reshape(reps, per, -1)[idx][:, list(local_from)]
+            lf, lc, lr = fit_to_rule(np.repeat(x[idx], m, axis=0), np.repeat(y[idx], m, axis=0),
+                                     loc_starts.reshape(idx.size * m, -1), k, router, family,
+                                     local_stages, tol)
+            loc[idx] = lf.objective.reshape(idx.size, m)
+            loc_theta[idx] = lf.theta.reshape(idx.size, m, -1)
+            loc_conv[idx], loc_ran[idx] = lc.reshape(idx.size, m), lr.reshape(idx.size, m)
+        theta = np.concatenate([theta, loc_theta], axis=1)
+        obj_all = np.concatenate([obj_all, loc], axis=1)
+        conv = np.concatenate([conv, loc_conv], axis=1)
+        ran = np.concatenate([ran, loc_ran], axis=1)
     out = []
     for rep in range(reps):
         best = int(np.argmin(obj_all[rep]))
@@ -749,9 +770,9 @@ def best_fits(
         out.append((theta[rep, best], {
             "n": n, "rep": rep, "objective": obj,
             "objective_at_target": float(at_target[rep]),
-            "shortfall": bool(obj > at_target[rep] + sigma**2 / n),
+            "shortfall": bool(obj > slack[rep]),
             "converged": bool(conv[rep, best]), "iterations": int(ran[rep, best]),
-            "start": best, "local": best >= per,
+            "start": best, "local": best >= per, "retried": bool(retried[rep]),
         }))
     return out
 
@@ -849,7 +870,7 @@ def run_variant(design: VariantDesign, seed: int, router: str,
     def scored(theta: np.ndarray, rec: dict[str, Any]) -> dict[str, Any]:
         return {**rec, **_losses(theta, t_star, x_eval, design, router)}
 
-    # the target start (index 0) also runs the local path
+    # where the winner falls short, the target start (index 0) runs the local path
     out["records"] = rates_records(design, rt, stages, draw, scored, stop,
                                    design.local_stages(spread), (0,))
     return out

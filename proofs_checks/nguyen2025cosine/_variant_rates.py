@@ -149,7 +149,8 @@ def _sparse_convergence(design: VariantDesign | OverDesign,
     than :math:`\\sigma^2/n`), ``worst_excess`` (the largest objective minus the target's, in
     units of :math:`\\sigma^2/n`; negative: every winner is below the target's objective;
     ``None`` where the records carry no objectives),
-    ``local_wins`` (winners from the local path) and ``iterations`` (last stage: median,
+    ``retried`` (short winners refitted along the local path), ``local_wins`` (winners
+    from the local path) and ``iterations`` (last stage: median,
     largest). Objectives only, no loss."""
     out: list[dict[str, Any]] = []
     for name, run in runs.items():
@@ -166,6 +167,7 @@ def _sparse_convergence(design: VariantDesign | OverDesign,
                 "capped": len(rows) - conv,
                 "shortfalls": sum(bool(r.get("shortfall", False)) for r in rows),
                 "worst_excess": stable(float(max(excess))) if excess else None,
+                "retried": sum(bool(r.get("retried", False)) for r in rows),
                 "local_wins": sum(bool(r.get("local", False)) for r in rows),
                 "iterations": {"median": its[len(its) // 2], "max": its[-1]},
             })
@@ -218,7 +220,8 @@ SHORTFALL_CAUSE = (
     "schedule's first stages move even the start at the target out of its neighbourhood "
     "(issue 32, measured on objectives alone: pcr.rates.topk's full design at $n=3200$ had "
     "7 of 10 winners above the target's objective, by up to 18 $\\sigma^2/n$). So the start "
-    "nearest the target also runs the *local path*: it enters the schedule at the stages "
+    "nearest the target is refitted where the winner falls short (a failure the objectives "
+    "certify) along the *local path*: it enters the schedule at the stages "
     "whose relative temperature or softness is at most "
     f"{LOCAL_ENTRY:g} (relaxations that differ from the hard gate only within that share of "
     "the score spread of a boundary, and move the boundary by the data near it), then the "
@@ -250,9 +253,10 @@ def _design_text(design: VariantDesign) -> str:
         "Least squares by staged batched Levenberg–Marquardt (bit-identical on every "
         "SIMD/BLAS path) from the target"
         + (f", the target plus $N(0,{design.start_noise}^2)$ noise" if design.start_noise else "")
-        + f" and {design.restarts} random start(s); the target start also runs the local "
-        f"path (the annealed stages at relative temperature or softness at most "
-        f"{design.local_entry:g}, then the last stage); the lowest objective wins. "
+        + f" and {design.restarts} random start(s); the lowest objective wins, and where "
+        "it falls short of the target's objective the target start is refitted along the "
+        "local path (the annealed stages at relative temperature or softness at most "
+        f"{design.local_entry:g}, then the last stage), the lower objective winning. "
         + _stopping_text(design)
         + " Slope of $\\log$(median loss) on $\\log n$ with a percentile bootstrap over "
         "replicates (its exact law; Monte Carlo for slope differences; Bonferroni over the "
@@ -361,10 +365,10 @@ def _over_design_text(design: OverDesign) -> str:
         "Top-K, $\\beta_{01}^*$ each under top-1) and the "
         f"*dead* target (the true atoms plus a copy of atom 1 with $\\beta_0$ lowered by "
         f"{DEAD_SHIFT:g}, never selected with the truth's K), each plus "
-        f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed; the dead start "
-        "also runs the local path (the annealed stages at relative temperature or softness "
-        f"at most {design.local_entry:g}, then the last stage), the lowest objective of the "
-        "three fits wins. "
+        f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed; where the winner "
+        "falls short of the truth's objective, the dead start is refitted along the local "
+        "path (the annealed stages at relative temperature or softness at most "
+        f"{design.local_entry:g}, then the last stage), the lower objective winning. "
         + _stopping_text(design) + " Where the fitted class contains $f_{G_*}$ (the dead target "
         "represents it), a fit whose objective exceeds the truth's by more than "
         f"$\\sigma^2/n$ is an optimiser shortfall and a reading is decided only if at every "
