@@ -125,6 +125,10 @@ class OverDesign(_RatesDesign):
         relative temperature or softness at most ``local_entry``
         (:data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`), then the last stage;
         ``0``: no local path.
+    polish : bool
+        Whether a winner still short of the target's objective goes through gating steps
+        on the hard objective itself
+        (:func:`~moetheory.estimation.variants.polish_gate`; top1 and topk).
 
     Raises
     ------
@@ -168,6 +172,7 @@ class OverDesign(_RatesDesign):
     anneal: tuple[float, ...] = ()
     true: dict[str, Any] = field(default_factory=dict)
     local_entry: float = LOCAL_ENTRY
+    polish: bool = True
 
     def __post_init__(self) -> None:
         if self.setting not in OVER_SETTINGS:
@@ -548,6 +553,6 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     # where the winner falls short, the dead target (index 1, the truth's function up to the
     # start noise) runs the local path
     records = rates_records(design, rt, stages, draw, scored, stop,
-                            design.local_stages(spread), (1,))
+                            design.local_stages(spread), (1,), design.polish)
     return {"records": records,
             "starts": {k: s0.tolist() for k, s0 in zip(names[:2], starts0, strict=True)}}

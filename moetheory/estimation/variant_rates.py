@@ -36,7 +36,10 @@ Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise 
 ``restarts`` standard-normal points, and the lowest objective wins; where that winner falls
 short of the target's objective, the start at the target is fitted again along the *local
 path* (:meth:`VariantDesign.local_stages`: the annealed stages at relative temperature or
-softness at most :data:`LOCAL_ENTRY`, then the last stage) and the lower objective wins.
+softness at most :data:`LOCAL_ENTRY`, then the last stage) and the lower objective wins;
+a winner still short goes through gating steps on the hard objective itself
+(:func:`~moetheory.estimation.variants.polish_gate`: a search of the router parameters with
+the experts held, alternated with the last stage), kept where its objective is lower.
 The annealed stages run a fixed number of iterations; the last stage runs to the stopping
 rule of :func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and
 each record says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
@@ -71,6 +74,7 @@ from moetheory.estimation.variants import (
     expert_outputs,
     fit_to_rule,
     fit_variant,
+    polish_gate,
     variant_jacobian,
     variant_model,
 )
@@ -306,6 +310,10 @@ class VariantDesign(_RatesDesign):
         again along the *local path*, the annealed stages at relative temperature or
         softness at most ``local_entry`` (:data:`LOCAL_ENTRY`), then the last stage; ``0``:
         no local path.
+    polish : bool
+        Whether a winner still short of the target's objective goes through gating steps
+        on the hard objective itself
+        (:func:`~moetheory.estimation.variants.polish_gate`; top1 and topk).
 
     Raises
     ------
@@ -350,6 +358,7 @@ class VariantDesign(_RatesDesign):
     cap: int = 150
     lm_tol: float = LM_TOL
     local_entry: float = LOCAL_ENTRY
+    polish: bool = True
 
     def __post_init__(self) -> None:
         if self.setting not in SETTINGS:
@@ -669,6 +678,7 @@ def best_fits(
     sigma: float,
     local_stages: tuple[Stage, ...] = (),
     local_from: tuple[int, ...] = (),
+    polish: bool = False,
 ) -> list[tuple[np.ndarray, dict[str, Any]]]:
     """Fit every replicate from each of its starts and keep the lowest objective.
 
@@ -700,6 +710,9 @@ def best_fits(
     local_from : tuple of int
         Which of each replicate's ``S`` starts are also fitted along ``local_stages``, in
         the replicates whose winner along ``stages`` falls short of the target's objective.
+    polish : bool
+        Whether a winner still short is polished by gating steps on the last stage's own
+        objective (:func:`~moetheory.estimation.variants.polish_gate`).
 
     Returns
     -------
@@ -708,7 +721,9 @@ def best_fits(
         ``objective_at_target``, ``shortfall``, ``converged``, ``iterations`` (last stage),
         ``start`` (index of the winning start: ``S + j`` for the local path from
         ``local_from[j]``), ``retried`` (whether the local path ran: the schedule's winner
-        fell short) and ``local`` (whether the local path won).
+        fell short), ``local`` (whether the local path won) and ``polished`` (whether the
+        winner, still short, went through :func:`~moetheory.estimation.variants.polish_gate`;
+        its result is kept where its objective is lower).
 
     Notes
     -----
@@ -717,7 +732,8 @@ def best_fits(
     :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start. A
     shortfall is certified by the objectives alone, so it triggers a restart: the local
     path from ``local_from`` (both paths end with the same last stage, so their
-    objectives are those of one estimator).
+    objectives are those of one estimator), then, for a winner still short, gating steps
+    on that objective (``polish``).
 
     See Also
     --------
@@ -763,16 +779,32 @@ def best_fits(
         obj_all = np.concatenate([obj_all, loc], axis=1)
         conv = np.concatenate([conv, loc_conv], axis=1)
         ran = np.concatenate([ran, loc_ran], axis=1)
+    pick = np.argmin(obj_all, axis=1)
+    win = np.arange(reps)
+    w_theta, w_obj = theta[win, pick], obj_all[win, pick]
+    w_conv, w_ran = conv[win, pick], ran[win, pick]
+    polished = np.zeros(reps, dtype=bool)
+    if polish:
+        # winners still short: gating steps on the hard objective itself (polish_gate)
+        idx = np.flatnonzero(w_obj > slack)
+        if idx.size:
+            pf, pc, pr = polish_gate(x[idx], y[idx], w_theta[idx], k, router, family,
+                                     stages[-1], tol)
+            better = pf.objective < w_obj[idx]
+            j = idx[better]
+            w_theta[j], w_obj[j] = pf.theta[better], pf.objective[better]
+            w_conv[j], w_ran[j] = pc[better], pr[better]
+            polished[idx] = True
     out = []
     for rep in range(reps):
-        best = int(np.argmin(obj_all[rep]))
-        obj = float(obj_all[rep, best])
-        out.append((theta[rep, best], {
+        obj = float(w_obj[rep])
+        out.append((w_theta[rep], {
             "n": n, "rep": rep, "objective": obj,
             "objective_at_target": float(at_target[rep]),
             "shortfall": bool(obj > slack[rep]),
-            "converged": bool(conv[rep, best]), "iterations": int(ran[rep, best]),
-            "start": best, "local": best >= per, "retried": bool(retried[rep]),
+            "converged": bool(w_conv[rep]), "iterations": int(w_ran[rep]),
+            "start": int(pick[rep]), "local": bool(pick[rep] >= per),
+            "retried": bool(retried[rep]), "polished": bool(polished[rep]),
         }))
     return out
 
@@ -872,7 +904,8 @@ def run_variant(design: VariantDesign, seed: int, router: str,
 
     # where the winner falls short, the target start (index 0) runs the local path
     out["records"] = rates_records(design, rt, stages, draw, scored, stop,
-                                   design.local_stages(spread), (0,))
+                                   design.local_stages(spread), (0,),
+                                   design.polish and design.top_k is not None)
     return out
 
 
@@ -885,6 +918,7 @@ def rates_records(
     stop: Callable[[list[dict[str, Any]]], bool] | None = None,
     local_stages: tuple[Stage, ...] = (),
     local_from: tuple[int, ...] = (),
+    polish: bool = False,
 ) -> list[dict[str, Any]]:
     """The records of a rates design, size by size: draw, fit (:func:`best_fits`), score.
 
@@ -904,8 +938,9 @@ def rates_records(
     stop : callable, optional
         Futility: ``stop(cell)`` is asked after each size with that size's records;
         ``True`` leaves the larger sizes unfitted.
-    local_stages, local_from : tuple
-        The local path and the starts it is run from (:func:`best_fits`).
+    local_stages, local_from, polish
+        The local path, the starts it is run from and the gating polish
+        (:func:`best_fits`).
 
     Returns
     -------
@@ -940,7 +975,7 @@ def rates_records(
         cell = [scored(theta, rec)
                 for theta, rec in best_fits(x_all, y, starts, design.k, router, design.family,
                                             stages, design.lm_tol, at_target, design.sigma,
-                                            local_stages, local_from)]
+                                            local_stages, local_from, polish)]
         records += cell
         if stop is not None and stop(cell):
             break

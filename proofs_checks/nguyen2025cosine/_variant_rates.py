@@ -150,7 +150,8 @@ def _sparse_convergence(design: VariantDesign | OverDesign,
     units of :math:`\\sigma^2/n`; negative: every winner is below the target's objective;
     ``None`` where the records carry no objectives),
     ``retried`` (short winners refitted along the local path), ``local_wins`` (winners
-    from the local path) and ``iterations`` (last stage: median,
+    from the local path), ``polished`` (winners still short that went through the gating
+    steps on the hard objective) and ``iterations`` (last stage: median,
     largest). Objectives only, no loss."""
     out: list[dict[str, Any]] = []
     for name, run in runs.items():
@@ -169,6 +170,7 @@ def _sparse_convergence(design: VariantDesign | OverDesign,
                 "worst_excess": stable(float(max(excess))) if excess else None,
                 "retried": sum(bool(r.get("retried", False)) for r in rows),
                 "local_wins": sum(bool(r.get("local", False)) for r in rows),
+                "polished": sum(bool(r.get("polished", False)) for r in rows),
                 "iterations": {"median": its[len(its) // 2], "max": its[-1]},
             })
     return out
@@ -225,9 +227,13 @@ SHORTFALL_CAUSE = (
     "whose relative temperature or softness is at most "
     f"{LOCAL_ENTRY:g} (relaxations that differ from the hard gate only within that share of "
     "the score spread of a boundary, and move the boundary by the data near it), then the "
-    "last stage; the lowest objective over both paths wins. Each cell's account "
+    "last stage; the lowest objective over both paths wins. A winner still short goes "
+    "through gating steps on the hard objective itself (three rounds of a Nelder–Mead "
+    "search of the router parameters with the experts held, each followed by the last "
+    "stage; kept where the objective is lower). Each cell's account "
     "(`convergence` in the evidence: converged, shortfalls, the worst excess over the "
-    "target's objective in units of $\\sigma^2/n$, local-path winners) depends on the "
+    "target's objective in units of $\\sigma^2/n$, local-path winners, polished winners) "
+    "depends on the "
     "objectives alone."
 )
 
@@ -256,7 +262,8 @@ def _design_text(design: VariantDesign) -> str:
         + f" and {design.restarts} random start(s); the lowest objective wins, and where "
         "it falls short of the target's objective the target start is refitted along the "
         "local path (the annealed stages at relative temperature or softness at most "
-        f"{design.local_entry:g}, then the last stage), the lower objective winning. "
+        f"{design.local_entry:g}, then the last stage), the lower objective winning; a "
+        "winner still short goes through gating steps on the hard objective itself. "
         + _stopping_text(design)
         + " Slope of $\\log$(median loss) on $\\log n$ with a percentile bootstrap over "
         "replicates (its exact law; Monte Carlo for slope differences; Bonferroni over the "
@@ -368,7 +375,8 @@ def _over_design_text(design: OverDesign) -> str:
         f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed; where the winner "
         "falls short of the truth's objective, the dead start is refitted along the local "
         "path (the annealed stages at relative temperature or softness at most "
-        f"{design.local_entry:g}, then the last stage), the lower objective winning. "
+        f"{design.local_entry:g}, then the last stage), the lower objective winning; a "
+        "winner still short goes through gating steps on the hard objective itself. "
         + _stopping_text(design) + " Where the fitted class contains $f_{G_*}$ (the dead target "
         "represents it), a fit whose objective exceeds the truth's by more than "
         f"$\\sigma^2/n$ is an optimiser shortfall and a reading is decided only if at every "
