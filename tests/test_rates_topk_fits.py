@@ -85,6 +85,10 @@ def test_the_local_path_is_the_tail_of_the_schedule(setting):
     assert replace(design, local_entry=0.0).local_stages(0.5) == ()
     assert variant_design("misspecified").local_stages() == ()
     assert overspecified_design("topk").local_stages(0.5)[-1].top_k == 2
+    # the gating polish runs in the full designs only (CPU of the quick profile)
+    assert not design.polish and variant_design(setting, "full").polish
+    assert not overspecified_design(setting).polish
+    assert overspecified_design(setting, "full").polish
 
 
 def test_local_entry_outside_its_range_is_refused():

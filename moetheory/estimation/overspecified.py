@@ -21,8 +21,12 @@ score); where the winner falls short of the truth's objective, the dead start (t
 function up to the noise) is fitted again along the *local path*
 (:meth:`~moetheory.estimation.variant_rates.VariantDesign.local_stages`: the annealed stages
 at relative temperature or softness at most
-:data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`, then the last stage); the lowest
-objective wins. The annealed stages of
+:data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`, then the last stage) and, in the
+full design, a winner still short goes through the gating polish
+(:func:`~moetheory.estimation.variants.polish_gate`); the lowest objective wins. Both
+restarts run only where the fitted gate's K is the truth's (the fitted class then contains
+the truth's function; with ``K = K* + 1`` it does not, and a fit above the truth's
+objective is no optimiser failure). The annealed stages of
 :meth:`~moetheory.estimation.variant_rates.VariantDesign.stages` run for a fixed number of
 iterations each (a homotopy, not the estimator); the last stage, the hard Top-K / top-1
 objective, runs to the stopping rule of the dense rates fits
@@ -500,8 +504,9 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     -----
     Data :math:`Y=f_{G_*}(X)+\\varepsilon` with the truth's gate (``K*``); the fit has
     ``k`` atoms and the design's gate ``K``, started at both :func:`split_start` kinds plus
-    noise (where the winner falls short, the dead one again along the local path); the fit
-    with the lowest objective wins
+    noise (where the winner falls short and the fitted gate's K is the truth's, the dead one
+    again along the local path, then the gating polish); the fit with the lowest objective
+    wins
     (``start`` in the record: ``"split"``, ``"dead"`` or ``"dead, local path"``) and its
     convergence is the record's.
     ``shortfall``: the fit's objective exceeds the truth's on the same data by more than
@@ -553,8 +558,11 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
         return rec
 
     # where the winner falls short, the dead target (index 1, the truth's function up to the
-    # start noise) runs the local path
+    # start noise) runs the local path; only where the fitted class contains the truth's
+    # function (K = K*): elsewhere a fit above the truth's objective is no optimiser failure
+    contains = design.top_k == design.true_top_k
     records = rates_records(design, rt, stages, draw, scored, stop,
-                            design.local_stages(spread), (1,), design.polish)
+                            design.local_stages(spread) if contains else (), (1,),
+                            design.polish and contains)
     return {"records": records,
             "starts": {k: s0.tolist() for k, s0 in zip(names[:2], starts0, strict=True)}}
