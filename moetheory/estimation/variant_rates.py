@@ -759,12 +759,12 @@ def best_fits(
                                  k, router, family, stages, tol)
     theta, obj_all = fit.theta.reshape(reps, per, -1), fit.objective.reshape(reps, per)
     conv, ran = conv.reshape(reps, per), ran.reshape(reps, per)
-    slack = at_target + sigma**2 / n
+    bar = at_target + sigma**2 / n  # above it: a shortfall
     retried = np.zeros(reps, dtype=bool)
     if local_stages and local_from:
         # the local path runs only where the schedule's winner falls short of the target's
         # objective: a failure of the optimiser that the objective itself certifies
-        retried = obj_all.min(axis=1) > slack
+        retried = obj_all.min(axis=1) > bar
         idx, m = np.flatnonzero(retried), len(local_from)
         loc = np.full((reps, m), np.inf)
         loc_theta = np.zeros((reps, m, theta.shape[2]))
@@ -788,7 +788,7 @@ def best_fits(
     polished = np.zeros(reps, dtype=bool)
     if polish:
         # winners still short: gating steps on the hard objective itself (polish_gate)
-        idx = np.flatnonzero(w_obj > slack)
+        idx = np.flatnonzero(w_obj > bar)
         if idx.size:
             pf, pc, pr = polish_gate(x[idx], y[idx], w_theta[idx], k, router, family,
                                      stages[-1], tol)
@@ -803,7 +803,7 @@ def best_fits(
         out.append((w_theta[rep], {
             "n": n, "rep": rep, "objective": obj,
             "objective_at_target": float(at_target[rep]),
-            "shortfall": bool(obj > slack[rep]),
+            "shortfall": bool(obj > bar[rep]),
             "converged": bool(w_conv[rep]), "iterations": int(w_ran[rep]),
             "start": int(pick[rep]), "local": bool(pick[rep] >= per),
             "retried": bool(retried[rep]), "polished": bool(polished[rep]),

@@ -227,7 +227,8 @@ SHORTFALL_CAUSE = (
     "whose relative temperature or softness is at most "
     f"{LOCAL_ENTRY:g} (relaxations that differ from the hard gate only within that share of "
     "the score spread of a boundary, and move the boundary by the data near it), then the "
-    "last stage; the lowest objective over both paths wins. A winner still short goes "
+    "last stage; the lowest objective over both paths wins. In the full designs a winner "
+    "still short goes "
     "through gating steps on the hard objective itself (three rounds of a Nelder–Mead "
     "search of the router parameters with the experts held, each followed by the last "
     "stage; kept where the objective is lower). Each cell's account "
@@ -262,8 +263,9 @@ def _design_text(design: VariantDesign) -> str:
         + f" and {design.restarts} random start(s); the lowest objective wins, and where "
         "it falls short of the target's objective the target start is refitted along the "
         "local path (the annealed stages at relative temperature or softness at most "
-        f"{design.local_entry:g}, then the last stage), the lower objective winning; a "
-        "winner still short goes through gating steps on the hard objective itself. "
+        f"{design.local_entry:g}, then the last stage), the lower objective winning"
+        + ("; a winner still short goes through gating steps on the hard objective itself. "
+           if design.polish else ". ")
         + _stopping_text(design)
         + " Slope of $\\log$(median loss) on $\\log n$ with a percentile bootstrap over "
         "replicates (its exact law; Monte Carlo for slope differences; Bonferroni over the "
@@ -376,8 +378,9 @@ def _over_design_text(design: OverDesign) -> str:
         "falls short of the truth's objective (fitted gate with the truth's K only: the class "
         "then contains $f_{G_*}$), the dead start is refitted along the local "
         "path (the annealed stages at relative temperature or softness at most "
-        f"{design.local_entry:g}, then the last stage), the lower objective winning; a "
-        "winner still short goes through gating steps on the hard objective itself. "
+        f"{design.local_entry:g}, then the last stage), the lower objective winning"
+        + ("; a winner still short goes through gating steps on the hard objective itself. "
+           if design.polish else ". ")
         + _stopping_text(design) + " Where the fitted class contains $f_{G_*}$ (the dead target "
         "represents it), a fit whose objective exceeds the truth's by more than "
         f"$\\sigma^2/n$ is an optimiser shortfall and a reading is decided only if at every "
