@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _bench import ROOT, load_benchmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.stats import MeanEstimate, at_least, at_most, claimed_values, compare, greater
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-calibrate = _load("calibrate")
-seed_stability = _load("seed_stability")
+calibrate = load_benchmark("calibrate")
+seed_stability = load_benchmark("seed_stability")
 
 RULES = {"equivalence": compare, "at-most": at_most, "at-least": at_least, "greater": greater}
 

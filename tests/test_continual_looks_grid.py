@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from _bench import load_benchmark
 
 from moetheory import CheckContext, Verdict
 from moetheory.stats import MeanEstimate, compare
@@ -153,17 +154,7 @@ def test_lemma8_variant_passes_rejudged_equal_running_it_again() -> None:
     # calibration's true and false variants judge the same final look: judging the shipped
     # comparisons again (calibrate.rejudge) equals running the check again. A design whose
     # second look followed the variant's verdicts would not be calibrated by the rejudging.
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate.py"
-    spec = importlib.util.spec_from_file_location("calibrate", path)
-    assert spec is not None and spec.loader is not None
-    calibrate = sys.modules.get("calibrate") or importlib.util.module_from_spec(spec)
-    if "calibrate" not in sys.modules:
-        sys.modules["calibrate"] = calibrate
-        spec.loader.exec_module(calibrate)
+    calibrate = load_benchmark("calibrate")
     assert not calibrate.is_sequential(LEMMA8)
     fast = calibrate.calibrate_claims([LEMMA8], seeds=1)
     slow = calibrate.calibrate_claims([LEMMA8], seeds=1, rerun=True)

@@ -620,6 +620,24 @@ def fit_variant(
     return VariantFit(theta, obj)
 
 
+
+def _fit_inputs(x: np.ndarray, y: np.ndarray, theta0: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``x``, ``y`` and a copy of ``theta0`` as float arrays, their shapes checked."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    theta = np.asarray(theta0, float).copy()
+    if x.ndim != 3 or y.shape != x.shape[:2] or theta.shape[0] != x.shape[0]:
+        raise ValueError(f"x must have shape (G, n, d), y (G, n), theta0 (G, P); got "
+                         f"{x.shape}, {y.shape}, {theta.shape}")
+    return x, y, theta
+
+
+def _stage_keywords(stage: Stage) -> dict[str, Any]:
+    """The model's keyword arguments at ``stage`` (temperature, Top-K, softness)."""
+    return {"temperature": stage.temperature, "top_k": stage.top_k, "softness": stage.softness}
+
+
 def fit_to_rule(
     x: np.ndarray,
     y: np.ndarray,
@@ -684,17 +702,11 @@ def fit_to_rule(
         raise ValueError("stages must hold at least one Stage")
     if not tol > 0:
         raise ValueError(f"tol must be > 0, got {tol!r}")
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    theta = np.asarray(theta0, float).copy()
-    if x.ndim != 3 or y.shape != x.shape[:2] or theta.shape[0] != x.shape[0]:
-        raise ValueError(f"x must have shape (G, n, d), y (G, n), theta0 (G, P); got "
-                         f"{x.shape}, {y.shape}, {theta.shape}")
+    x, y, theta = _fit_inputs(x, y, theta0)
     if len(stages) > 1:
         theta = fit_variant(x, y, theta, k, router, family, stages[:-1]).theta
     last = stages[-1]
-    kw: dict[str, Any] = {"temperature": last.temperature, "top_k": last.top_k,
-                          "softness": last.softness}
+    kw = _stage_keywords(last)
     n = x.shape[1]
     f, J = variant_jacobian(theta, x, k, router, family, **kw)
     r = f - y
@@ -794,15 +806,9 @@ def polish_gate(
 
     if not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds must be an integer >= 1, got {rounds!r}")
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    theta = np.asarray(theta0, float).copy()
-    if x.ndim != 3 or y.shape != x.shape[:2] or theta.shape[0] != x.shape[0]:
-        raise ValueError(f"x must have shape (G, n, d), y (G, n), theta0 (G, P); got "
-                         f"{x.shape}, {y.shape}, {theta.shape}")
+    x, y, theta = _fit_inputs(x, y, theta0)
     nr = k * (1 + x.shape[2])
-    kw: dict[str, Any] = {"temperature": last.temperature, "top_k": last.top_k,
-                          "softness": last.softness}
+    kw = _stage_keywords(last)
     n = x.shape[1]
     conv = np.zeros(x.shape[0], dtype=bool)
     ran = np.zeros(x.shape[0], dtype=int)
