@@ -400,13 +400,21 @@ def test_every_stored_row_is_current() -> None:
     # behaviour is unchanged (`python benchmarks/calibrate.py --restamp --jobs 2` keeps the
     # row, in minutes) or the row is re-run; a row without recorded behaviour can be kept
     # across no refactor, so every row records it
-    from moetheory.engine.registry import load_checks, registered
+    # (the fingerprints are computed in a fresh interpreter: a fingerprint reads the module
+    # constants a check uses, and checks run in this process by earlier tests fill caches)
+    import json
+    import subprocess
 
-    load_checks()
-    known = {c.id for c in registered()}
+    code = ("import json, sys; sys.path.insert(0, 'benchmarks'); import calibrate; "
+            "from moetheory.engine.registry import load_checks, registered; load_checks(); "
+            "print(json.dumps({c.id: calibrate.fingerprint(c.id) for c in registered() "
+            "if c.id in calibrate.load_rows()}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True, timeout=600)
+    prints = json.loads(out.stdout.strip().splitlines()[-1])
     rows = calibrate.load_rows()
     stale = sorted(cid for cid, row in rows.items()
-                   if cid not in known or row.fingerprint != calibrate.fingerprint(cid))
+                   if cid not in prints or row.fingerprint != prints[cid])
     assert stale == [], f"stale rows (run calibrate.py --restamp, then --render): {stale}"
     unrecorded = sorted(cid for cid, row in rows.items()
                         if sorted(row.behaviour) != [str(s) for s in calibrate.BEHAVIOUR_SEEDS])

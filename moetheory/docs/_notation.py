@@ -104,6 +104,11 @@ NOTATION: dict[tuple[str, str], str] = {
     r"($k = k_*$) or over-specified ($k > k_*$). A rate is read off the slope of a Voronoi "
     r"loss against $n$ on log-log axes, with a bootstrap interval; a polynomial rate "
     r"$n^{-1/2}$ has slope $-1/2$.",
+    ("nguyen2025cosine", "rates-sparse"): _PCR
+    + r"$\widehat G_n$ is the least-squares estimator (3) from $n$ samples under the Top-K "
+    r"sparse softmax gate (only the $K$ largest scores are kept). A rate is read off the "
+    r"slope of a loss against $n$ on log-log axes; $\sqrt{\log n / n}$ has local slope "
+    r"below $-0.39$ for $n \ge 100$.",
     ("nguyen2025cosine", "rebuttal"): _PCR
     + r"The rebuttal's experts are two linear layers of shapes $d \times h$ and $h \times d$ "
     r"(input dimension $d$, hidden width $h$).",

@@ -265,7 +265,13 @@ PAPERS: tuple[Paper, ...] = (
                 "rates",
                 "Convergence rates of parameter and expert estimation",
                 "Theorems 1–4 and their implications; the rebuttal",
-                (r"pcr\.(rates|poly-expert|inference|sample-size)\b",),
+                (r"pcr\.rates\.(?!top)", r"pcr\.(poly-expert|inference|sample-size)\b"),
+            ),
+            Section(
+                "rates-sparse",
+                "Convergence rates under the Top-K sparse gate",
+                "the rebuttal's Top-K setting",
+                (r"pcr\.rates\.top",),
             ),
             Section(
                 "rebuttal",

@@ -40,7 +40,8 @@ PAIRING = (
 #: The rule of the paired comparison, as the evidence records it.
 LATER_RULE = (
     "stats.greater, threshold 1/2, effect 0, on the share of pairs in which the run with more "
-    "experts terminates later (not terminated by T = after T; equal rounds = not later); "
+    "experts terminates later (a run not terminated by the horizon T counts as after it; "
+    "equal rounds count as not later); "
     "Clopper-Pearson at the check's level, pairs in which neither run terminated counted "
     "against the claim for the lower end and for it for the upper end"
 )
