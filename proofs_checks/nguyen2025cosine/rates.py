@@ -86,6 +86,7 @@ from proofs_checks.nguyen2025cosine._variant_rates import (
     _reading,
     _reference,
     _runs,
+    _sparse_convergence,
     _table,
     _top1_outcome,
 )
@@ -1150,7 +1151,8 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
         primary.verdict,
         f"{primary.verdict.value}: " + _readings_text(readings[:2]),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
-         "group_medians": {g: _medians(design, run, loss) for g, loss in GROUPS.items()}},
+         "group_medians": {g: _medians(design, run, loss) for g, loss in GROUPS.items()},
+         "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
     )
@@ -1201,7 +1203,8 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
         f"{primary.verdict.value}: " + _readings_text(groups),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
          "threshold": SLOW_THRESHOLD,
-         "sparse_l2_medians": _medians(design, runs["cosine"], "sparse_l2")},
+         "sparse_l2_medians": _medians(design, runs["cosine"], "sparse_l2"),
+         "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
     )
@@ -1382,7 +1385,8 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
         + f"\n\nstats.at_most: supported when the whole CI is at or below "
         f"{ROOT_LOG_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
     )
-    starts = {K: {s: sum(r["start"] == s for r in runs[K]["records"]) for s in ("split", "dead")}
+    starts = {K: {s: sum(r["start"] == s for r in runs[K]["records"])
+                  for s in ("split", "dead", "dead, local path")}
               for K in runs}
     return Outcome(
         primary.verdict,
@@ -1391,7 +1395,8 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
          "alpha_per_reading": alpha, "threshold": ROOT_LOG_THRESHOLD,
          "min_converged_share": MIN_CONVERGED, "winning_starts": starts,
          "selected_atoms_medians": {str(K): _medians(designs[K], runs[K], "active")
-                                    for K in runs}},
+                                    for K in runs},
+         "convergence": _sparse_convergence(d2, {f"K={K}": runs[K] for K in runs})},
         [primary, *readings],
         derivation,
     )
