@@ -33,16 +33,27 @@ Three settings (:data:`SETTINGS`), each run for several routers on the data desi
     parameter groups, the experts as functions and ``||f_{G_n} - f_{G-bar}||_{L2(mu)}``.
 
 Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise and at
-``restarts`` standard-normal points; the lowest objective wins. The annealed stages run a
-fixed number of iterations; the last stage runs to the stopping rule of
-:func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and each record
-says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
+``restarts`` standard-normal points, and the lowest objective wins; where that winner falls
+short of the target's objective, the start at the target is fitted again along the *local
+path* (:meth:`VariantDesign.local_stages`: the annealed stages at relative temperature or
+softness at most :data:`LOCAL_ENTRY`, then the last stage) and the lower objective wins;
+a winner still short goes through gating steps on the hard objective itself
+(:func:`~moetheory.estimation.variants.polish_gate`: a search of the router parameters with
+the experts held, alternated with the last stage), kept where its objective is lower.
+The annealed stages run a fixed number of iterations; the last stage runs to the stopping
+rule of :func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and
+each record says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
 objective is at most the target's (below it by about ``sigma^2 P / n``), so a winner above the
 target's objective by more than ``sigma^2 / n`` is recorded as an optimiser *shortfall*
 (``shortfall`` in the records); the claims decide a reading only where shortfalls are rare.
 A fit started at the target and run on the piecewise-constant top-1 or Top-K objective alone
-could keep the true partition; every start goes through the annealed relaxation first, which
-moves it off the target, so the partition is estimated.
+could keep the true partition; every start goes through an annealed relaxation first, which
+moves the boundary by the data near it, so the partition is estimated. The wide relaxations
+of the schedule's first stages move even the start at the target out of its neighbourhood,
+to a boundary the last stage cannot move back (issue 32: at ``n = 3200`` 7 of 10 Top-K
+winners of the full design were above the target's objective); the local path stays in the
+neighbourhood the local-rate theory is about, and which path wins is decided by the
+objective alone.
 The rate is the log-log slope of the median loss
 (:func:`~moetheory.estimation.experiment.slope_bootstrap`).
 """
@@ -63,6 +74,7 @@ from moetheory.estimation.variants import (
     expert_outputs,
     fit_to_rule,
     fit_variant,
+    polish_gate,
     variant_jacobian,
     variant_model,
 )
@@ -74,6 +86,7 @@ from moetheory.estimation.voronoi import (
 )
 
 __all__ = [
+    "LOCAL_ENTRY",
     "SETTINGS",
     "VariantDesign",
     "best_fits",
@@ -90,6 +103,11 @@ __all__ = [
 SETTINGS: tuple[str, ...] = ("top1", "topk", "misspecified")
 #: Size of the non-MoE perturbation ``psi`` in the misspecified setting.
 EPS_Q = 0.1
+#: The local start enters the annealing schedule at the stages whose relative temperature
+#: (top1) or softness (topk) is at most this: a relaxation that differs from the hard gate
+#: only on inputs within 1% of the score spread of a selection boundary, so that it moves
+#: the boundary by the data near it without first leaving the target's neighbourhood.
+LOCAL_ENTRY = 0.01
 
 
 def true_variant(setting: str) -> np.ndarray:
@@ -164,7 +182,9 @@ def _check_sizes(design: Any) -> None:
 
 
 def _check_stages(design: Any) -> None:
-    """The checks of a rates design's iterations, cap and stopping rule."""
+    """The checks of a rates design's iterations, cap, stopping rule and local entry."""
+    if not 0 <= design.local_entry <= 1:
+        raise ValueError(f"local_entry must be in [0, 1], got {design.local_entry!r}")
     if design.iterations < 1 or design.cap < 1:
         raise ValueError(f"iterations and cap must be >= 1, got {design.iterations}, "
                          f"{design.cap}")
@@ -180,6 +200,17 @@ def _fill_design(design: Any) -> None:
         object.__setattr__(design, "true", {"theta": true_variant(design.setting).tolist()})
     if not design.anneal:
         object.__setattr__(design, "anneal", _ANNEAL.get(design.setting, ()))
+
+
+def _local_stages(design: Any, spread: float) -> tuple[Stage, ...]:
+    """The local path: the annealed stages at relative temperature or softness at most
+    ``design.local_entry``, then the last stage (empty: no local path)."""
+    if design.setting not in ("top1", "topk") or not design.local_entry > 0:
+        return ()
+    full = _stages(design, spread)
+    keep = [st for a, st in zip(design.anneal, full[:-1], strict=True)
+            if a <= design.local_entry]
+    return (*keep, full[-1])
 
 
 def _stages(design: Any, spread: float) -> tuple[Stage, ...]:
@@ -221,6 +252,12 @@ class _RatesDesign:
         objective) has ``cap`` iterations and runs to the stopping rule.
         """
         return _stages(self, spread)
+
+    def local_stages(self, spread: float = 1.0) -> tuple[Stage, ...]:
+        """The local path's stages: those of :meth:`stages` whose relative temperature (top1)
+        or softness (topk) is at most ``local_entry``, then the last stage; empty for the
+        misspecified setting (one dense stage) or ``local_entry = 0``."""
+        return _local_stages(self, spread)
 
     def router(self, kind: str) -> Router:
         """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
@@ -268,6 +305,15 @@ class VariantDesign(_RatesDesign):
     lm_tol : float
         Stopping rule of the last stage
         (:func:`~moetheory.estimation.variants.fit_to_rule`), ``> 0``.
+    local_entry : float
+        Where the winner falls short of the target's objective, the target start is fitted
+        again along the *local path*, the annealed stages at relative temperature or
+        softness at most ``local_entry`` (:data:`LOCAL_ENTRY`), then the last stage; ``0``:
+        no local path.
+    polish : bool
+        Whether a winner still short of the target's objective goes through gating steps
+        on the hard objective itself
+        (:func:`~moetheory.estimation.variants.polish_gate`; top1 and topk).
 
     Raises
     ------
@@ -311,6 +357,8 @@ class VariantDesign(_RatesDesign):
     anneal: tuple[float, ...] = ()
     cap: int = 150
     lm_tol: float = LM_TOL
+    local_entry: float = LOCAL_ENTRY
+    polish: bool = True
 
     def __post_init__(self) -> None:
         if self.setting not in SETTINGS:
@@ -354,7 +402,11 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
         last stage capped at 150, reference grid 48 x 48, only the start at the target; full:
         n = 100..3200 (6 sizes), 10 replicates, 12 iterations per annealed stage, cap 300,
         reference grid 160 x 160, starts at the target and near it. Neither uses a random
-        restart. The last stage runs to :data:`~moetheory.estimation.experiment.LM_TOL`.
+        restart; in both, a replicate whose winner falls short of the target's objective
+        is refitted from the target along the local path (top1, topk); only the full
+        design polishes a winner still short by gating steps (a rule fixed on CPU cost: the
+        polish took 13 s of the quick profile's CPU). The last stage runs to
+        :data:`~moetheory.estimation.experiment.LM_TOL`.
 
     Returns
     -------
@@ -386,7 +438,7 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
     """
     if profile == "quick":
         return VariantDesign(setting, (100, 200, 400, 800), 4, 0, 10, grid=48, start_noise=0.0,
-                             cap=150)
+                             cap=150, polish=False)
     if profile == "full":
         return VariantDesign(setting, (100, 200, 400, 800, 1600, 3200), 10, 0, 12, grid=160,
                              cap=300)
@@ -626,6 +678,9 @@ def best_fits(
     tol: float,
     at_target: np.ndarray,
     sigma: float,
+    local_stages: tuple[Stage, ...] = (),
+    local_from: tuple[int, ...] = (),
+    polish: bool = False,
 ) -> list[tuple[np.ndarray, dict[str, Any]]]:
     """Fit every replicate from each of its starts and keep the lowest objective.
 
@@ -652,19 +707,35 @@ def best_fits(
         The target's objective on each replicate's data.
     sigma : float
         Noise standard deviation (the shortfall slack is :math:`\\sigma^2/n`).
+    local_stages : tuple of Stage
+        The local path (:meth:`VariantDesign.local_stages`; empty: none).
+    local_from : tuple of int
+        Which of each replicate's ``S`` starts are also fitted along ``local_stages``, in
+        the replicates whose winner along ``stages`` falls short of the target's objective.
+    polish : bool
+        Whether a winner still short is polished by gating steps on the last stage's own
+        objective (:func:`~moetheory.estimation.variants.polish_gate`).
 
     Returns
     -------
     list of (ndarray, dict)
         Per replicate the winning parameters and its record: ``n``, ``rep``, ``objective``,
-        ``objective_at_target``, ``shortfall``, ``converged``, ``iterations`` (last stage)
-        and ``start`` (index of the winning start).
+        ``objective_at_target``, ``shortfall``, ``converged``, ``iterations`` (last stage),
+        ``start`` (index of the winning start: ``S + j`` for the local path from
+        ``local_from[j]``), ``retried`` (whether the local path ran: the schedule's winner
+        fell short), ``local`` (whether the local path won) and ``polished`` (whether the
+        winner, still short, went through :func:`~moetheory.estimation.variants.polish_gate`;
+        its result is kept where its objective is lower).
 
     Notes
     -----
     The least squares estimate's objective is at most the target's (below it by about
     :math:`\\sigma^2 P/n`): a winner above it by more than one noise degree of freedom,
-    :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start.
+    :math:`\\sigma^2/n`, is an optimiser *shortfall*. Ties go to the first start. A
+    shortfall is certified by the objectives alone, so it triggers a restart: the local
+    path from ``local_from`` (both paths end with the same last stage, so their
+    objectives are those of one estimator), then, for a winner still short, gating steps
+    on that objective (``polish``).
 
     See Also
     --------
@@ -681,20 +752,61 @@ def best_fits(
     >>> [(rec["rep"], rec["shortfall"]) for _, rec in out]
     [(0, False), (1, False)]
     """
-    per = starts.shape[0] // x.shape[0]
+    reps = x.shape[0]
+    per = starts.shape[0] // reps
     n = x.shape[1]
     fit, conv, ran = fit_to_rule(np.repeat(x, per, axis=0), np.repeat(y, per, axis=0), starts,
                                  k, router, family, stages, tol)
+    theta, obj_all = fit.theta.reshape(reps, per, -1), fit.objective.reshape(reps, per)
+    conv, ran = conv.reshape(reps, per), ran.reshape(reps, per)
+    bar = at_target + sigma**2 / n  # above it: a shortfall
+    retried = np.zeros(reps, dtype=bool)
+    if local_stages and local_from:
+        # the local path runs only where the schedule's winner falls short of the target's
+        # objective: a failure of the optimiser that the objective itself certifies
+        retried = obj_all.min(axis=1) > bar
+        idx, m = np.flatnonzero(retried), len(local_from)
+        loc = np.full((reps, m), np.inf)
+        loc_theta = np.zeros((reps, m, theta.shape[2]))
+        loc_conv, loc_ran = np.zeros((reps, m), dtype=bool), np.zeros((reps, m), dtype=int)
+        if idx.size:
+            loc_starts = starts.reshape(reps, per, -1)[idx][:, list(local_from)]
+            lf, lc, lr = fit_to_rule(np.repeat(x[idx], m, axis=0), np.repeat(y[idx], m, axis=0),
+                                     loc_starts.reshape(idx.size * m, -1), k, router, family,
+                                     local_stages, tol)
+            loc[idx] = lf.objective.reshape(idx.size, m)
+            loc_theta[idx] = lf.theta.reshape(idx.size, m, -1)
+            loc_conv[idx], loc_ran[idx] = lc.reshape(idx.size, m), lr.reshape(idx.size, m)
+        theta = np.concatenate([theta, loc_theta], axis=1)
+        obj_all = np.concatenate([obj_all, loc], axis=1)
+        conv = np.concatenate([conv, loc_conv], axis=1)
+        ran = np.concatenate([ran, loc_ran], axis=1)
+    pick = np.argmin(obj_all, axis=1)
+    win = np.arange(reps)
+    w_theta, w_obj = theta[win, pick], obj_all[win, pick]
+    w_conv, w_ran = conv[win, pick], ran[win, pick]
+    polished = np.zeros(reps, dtype=bool)
+    if polish:
+        # winners still short: gating steps on the hard objective itself (polish_gate)
+        idx = np.flatnonzero(w_obj > bar)
+        if idx.size:
+            pf, pc, pr = polish_gate(x[idx], y[idx], w_theta[idx], k, router, family,
+                                     stages[-1], tol)
+            better = pf.objective < w_obj[idx]
+            j = idx[better]
+            w_theta[j], w_obj[j] = pf.theta[better], pf.objective[better]
+            w_conv[j], w_ran[j] = pc[better], pr[better]
+            polished[idx] = True
     out = []
-    for rep in range(x.shape[0]):
-        best = rep * per + int(np.argmin(fit.objective[rep * per : (rep + 1) * per]))
-        obj = float(fit.objective[best])
-        out.append((fit.theta[best], {
+    for rep in range(reps):
+        obj = float(w_obj[rep])
+        out.append((w_theta[rep], {
             "n": n, "rep": rep, "objective": obj,
             "objective_at_target": float(at_target[rep]),
-            "shortfall": bool(obj > at_target[rep] + sigma**2 / n),
-            "converged": bool(conv[best]), "iterations": int(ran[best]),
-            "start": best - rep * per,
+            "shortfall": bool(obj > bar[rep]),
+            "converged": bool(w_conv[rep]), "iterations": int(w_ran[rep]),
+            "start": int(pick[rep]), "local": bool(pick[rep] >= per),
+            "retried": bool(retried[rep]), "polished": bool(polished[rep]),
         }))
     return out
 
@@ -792,7 +904,10 @@ def run_variant(design: VariantDesign, seed: int, router: str,
     def scored(theta: np.ndarray, rec: dict[str, Any]) -> dict[str, Any]:
         return {**rec, **_losses(theta, t_star, x_eval, design, router)}
 
-    out["records"] = rates_records(design, rt, stages, draw, scored, stop)
+    # where the winner falls short, the target start (index 0) runs the local path
+    out["records"] = rates_records(design, rt, stages, draw, scored, stop,
+                                   design.local_stages(spread), (0,),
+                                   design.polish and design.top_k is not None)
     return out
 
 
@@ -803,6 +918,9 @@ def rates_records(
     draw: Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     scored: Callable[[np.ndarray, dict[str, Any]], dict[str, Any]],
     stop: Callable[[list[dict[str, Any]]], bool] | None = None,
+    local_stages: tuple[Stage, ...] = (),
+    local_from: tuple[int, ...] = (),
+    polish: bool = False,
 ) -> list[dict[str, Any]]:
     """The records of a rates design, size by size: draw, fit (:func:`best_fits`), score.
 
@@ -822,6 +940,9 @@ def rates_records(
     stop : callable, optional
         Futility: ``stop(cell)`` is asked after each size with that size's records;
         ``True`` leaves the larger sizes unfitted.
+    local_stages, local_from, polish
+        The local path, the starts it is run from and the gating polish
+        (:func:`best_fits`).
 
     Returns
     -------
@@ -855,7 +976,8 @@ def rates_records(
         x_all, y, starts, at_target = draw(n)
         cell = [scored(theta, rec)
                 for theta, rec in best_fits(x_all, y, starts, design.k, router, design.family,
-                                            stages, design.lm_tol, at_target, design.sigma)]
+                                            stages, design.lm_tol, at_target, design.sigma,
+                                            local_stages, local_from, polish)]
         records += cell
         if stop is not None and stop(cell):
             break
