@@ -84,3 +84,15 @@ def test_more_experts_compares_paired_termination_rounds(claim_id: str) -> None:
     if out.verdict is Verdict.INCONCLUSIVE:  # says what would decide it
         assert "replicates" in primary.derivation.split("\n\n")[0]
 
+
+
+def test_quick_budget_of_more_experts_covers_its_pilot() -> None:
+    # main: the quick budget (40 replicates, ~1 CPU s) was below the ~75 the seed-0 pilot asks
+    # for, so the claim was open on budget in the quick profile; 80 cost ~2 CPU s
+    load_checks()
+    ctx = claim_context("cl.more-experts", RunSettings(seed=0, profile="quick"))
+    out = get_claim("cl.more-experts").check(ctx)
+    plan = out.readings[0].evidence["power"]
+    assert not plan["budget_limited"]
+    assert plan["replicates"] >= plan["needed_replicates"]
+    assert plan["budget"] == _power.BUDGETS["cl.more-experts"]["quick"][2]

@@ -80,7 +80,7 @@ __all__ = [
 #: grid checks'), its seconds plus the low points' (at most 0.7 s in the quick profile, the
 #: M < N runs through t2 = 1197 rounds; 2.3 s in the full one).
 BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
-    "cl.more-experts": {"quick": (10, 10, 40, 1.0), "full": (50, 100, 400, 12.6)},
+    "cl.more-experts": {"quick": (10, 10, 80, 2.0), "full": (50, 100, 400, 12.6)},
     "cl.more-experts.m-lt-n": {"quick": (16, 16, 128, 1.0), "full": (48, 48, 480, 3.6)},
     "cl.aux-loss.necessary": {"quick": (32, 32, 512, 0.1), "full": (96, 96, 2048, 0.5)},
     "cl.lemma8.exploration-balance": {"quick": (16, 32, 256, 0.6),
