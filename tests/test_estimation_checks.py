@@ -295,24 +295,25 @@ def _fake_slopes(slope: float, calls: list):
 def test_quick_perturbed_fast_fits_the_tanh_family_only(monkeypatch):
     """Issue 32 (quick CPU): three more expert families cost about 26 s of quick CPU, for a
     claim the quick profile could not decide; by a rule fixed on cost, the quick profile fits
-    the tanh family (whose cells the other dense claims fit) and says the full profile fits
-    the others. On main every family was fitted in every profile."""
+    the tanh family (whose cells the other dense claims fit) and says which profile fits
+    the others, if any. On main every family was fitted in every profile."""
     calls: list = []
     monkeypatch.setattr(dense, "run_rates", _fake_slopes(-0.35, calls))
     out = rates.check_rates_perturbed_fast(_ctx("pcr.rates.perturbed-fast"))
     assert calls == ["tanh"]
     assert out.evidence["experts_fitted"] == ["tanh"]
-    assert out.evidence["fitted_per_profile"]["full"] == list(rates.FAST_EXPERTS)
+    assert out.evidence["fitted_per_profile"]["full"] == ["tanh", "gelu"]
     by_name = {r.name: r for r in out.readings}
     assert by_name["tanh experts: L11 on identifiable coordinates"].verdict is Verdict.SUPPORTED
-    for e in ("relu", "gelu", "poly2"):
+    for e, where in (("relu", []), ("gelu", ["full"]), ("poly2", [])):
         r = by_name[f"{e} experts: L11 on identifiable coordinates"]
-        assert r.verdict is Verdict.INCONCLUSIVE and r.evidence["fitted_in"] == ["full"]
+        assert r.verdict is Verdict.INCONCLUSIVE and r.evidence["fitted_in"] == where
+        assert r.evidence["cpu_seconds_per_replicate"] == rates.FAST_EXPERT_SECONDS[e]
     # tanh inside the band does not support a claim about four families
     assert out.verdict is Verdict.INCONCLUSIVE
-    assert "full profile" in out.evidence["to_decide"]
-    assert "relu, gelu, poly2" in out.evidence["to_decide"]
-    assert "129 replicates" in out.evidence["to_decide"]
+    want = out.evidence["to_decide"]
+    assert want.startswith("the full profile, which also fits the gelu experts")
+    assert "17 replicates" in want and "relu, poly2 experts, which no profile runs" in want
 
 
 def test_quick_perturbed_fast_is_unsupported_by_a_fitted_family_outside_the_band(monkeypatch):
@@ -323,14 +324,28 @@ def test_quick_perturbed_fast_is_unsupported_by_a_fitted_family_outside_the_band
     assert out.evidence["to_decide"] is None
 
 
-def test_full_perturbed_fast_fits_every_family(monkeypatch):
+def test_full_perturbed_fast_fits_the_families_its_cpu_limit_affords(monkeypatch):
+    """Issue 32: on main the full profile fitted all four families in looks of 33 replicates
+    (about 210 CPU s each) and exceeded a check's 900-s limit in its first look, leaving a
+    timeout and no evidence; it now fits what the limit affords, fixed in advance."""
+    from moetheory.engine.runner import DEFAULT_TIMEOUT
+
+    batch, looks = dense.PERTURBED_FAST_BUDGET["full"]
+    fitted = rates.FITTED_FAST_EXPERTS["full"]
+    cost = sum(rates.FAST_EXPERT_SECONDS[e] for e in fitted) * (1 + batch * looks)
+    assert cost <= 0.6 * DEFAULT_TIMEOUT  # margin for a loaded or slower machine
     calls: list = []
     monkeypatch.setattr(dense, "run_rates", _fake_slopes(-0.35, calls))
     ctx = CheckContext("pcr.rates.perturbed-fast", seed=3, profile="full", alpha=0.002)
     out = rates.check_rates_perturbed_fast(ctx)
-    assert calls == list(rates.FAST_EXPERTS) and out.verdict is Verdict.SUPPORTED
-    assert out.evidence["experts_fitted"] == list(rates.FAST_EXPERTS)
-    assert out.evidence["alpha_per_reading"] == pytest.approx(ctx.alpha / 4 / 9)
+    assert calls == list(fitted) == ["tanh", "gelu"]
+    assert out.evidence["experts_fitted"] == ["tanh", "gelu"]
+    assert out.evidence["alpha_per_reading"] == pytest.approx(ctx.alpha / 1 / 7)
+    # every fitted family in the band, but ReLU and z^2 unfitted: open, and it says why
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "relu, poly2 experts, which no profile runs" in out.evidence["to_decide"]
+    monkeypatch.setattr(dense, "run_rates", _fake_slopes(-1.0, []))
+    assert rates.check_rates_perturbed_fast(ctx).verdict is Verdict.UNSUPPORTED
 
 
 def test_an_open_dense_rates_verdict_says_what_would_decide_it(monkeypatch):
