@@ -106,7 +106,9 @@ def test_full_profile_flag_readings_read_the_final_look(monkeypatch: pytest.Monk
     assert paper["simulator_seed"] == BASE + _power.SECOND_LOOK
     assert [c for c in calls if c["reading"] == "flags"] == [
         {"reading": "flags", "R": paper["replicates"], "seed": BASE + _power.SECOND_LOOK}]
-    assert flag[0].evidence["looks"] == paper["looks"]
+    looks = flag[0].evidence["looks"]  # the looks are the primary reading's, on paired runs
+    assert looks["looks_of"] == "paper" and looks["first"] == paper["looks"]["first"]
+    assert flag[0].evidence["replicates"] == paper["replicates"]
 
 
 def test_full_profile_decided_first_look_is_final(monkeypatch: pytest.MonkeyPatch) -> None:
