@@ -41,7 +41,14 @@ from proofs_checks.li2025continual._flags import (
     flag_reading_text,
     flags_of,
 )
-from proofs_checks.li2025continual._power import pilot_size, plan_replicates, power_note
+from proofs_checks.li2025continual._power import (
+    LOOKS,
+    Looks,
+    pilot_size,
+    plan_replicates,
+    power_note,
+    second_look,
+)
 from proofs_checks.li2025continual._simulation import (
     GRID,
     LOW_GRID,
@@ -123,29 +130,32 @@ GRID_RUNS = ("term", "free", "regime", "regime-free", "phase", "free-wide", "reg
 
 
 def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
-                  pilot: bool = False) -> tuple[GridRuns, int]:
+                  pilot: bool = False, second: bool = False) -> tuple[GridRuns, int]:
     """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed:
-    ``R`` replicates (the profile's by default), on the pilot's seed if ``pilot``."""
+    ``R`` replicates (the profile's by default), on the pilot's seed if ``pilot``, on the
+    second look's (:data:`~._power.SECOND_LOOK` further) if ``second``."""
     if runs == "regime":
-        return _regime_runs(ctx, reading, R, pilot)
+        return _regime_runs(ctx, reading, R, pilot, second)
     if runs == "regime-free":
-        return _regime_free_runs(ctx, reading, R, pilot)
+        return _regime_free_runs(ctx, reading, R, pilot, second)
     if runs == "phase":
-        return _phase_runs(ctx, reading, R, pilot)
+        return _phase_runs(ctx, reading, R, pilot, second)
     if runs in ("free-wide", "regime-free-wide"):
-        base, seed = _reading_runs(ctx, reading, runs.removesuffix("-wide"), R, pilot)
-        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, pilot)
+        base, seed = _reading_runs(ctx, reading, runs.removesuffix("-wide"), R, pilot, second)
+        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, pilot, second)
         return {**low, **base}, seed
     if runs not in GRID_RUNS:
         raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
-    pairs, seed = _grid_runs(ctx, reading, runs, R, pilot)
+    pairs, seed = _grid_runs(ctx, reading, runs, R, pilot, second)
     return {sig0: pair[0] if runs == "term" else pair[1] for sig0, pair in pairs.items()}, seed
 
 
-def _flag_runs(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, GridRuns]:
+def _flag_runs(ctx: CheckContext, reading: str, runs: str, R: int,
+               second: bool = False) -> dict[str, GridRuns]:
     """The runs named ``runs`` under the other readings of Algorithm 1's flags (paired with
-    the primary reading's: same seeds); none for the runs without termination."""
-    return flag_grid(ctx, reading, runs, R) if runs in ("term", "regime") else {}
+    the primary reading's: same seeds; ``second``: its second look's); none for the runs
+    without termination."""
+    return flag_grid(ctx, reading, runs, R, second) if runs in ("term", "regime") else {}
 
 
 def grid_check(
@@ -158,17 +168,27 @@ def grid_check(
     """The outcome of a check on the σ0 grid (or the M < N regime) that makes ``comparisons``
     comparisons: ``one(reading, grid, seed, alpha)`` for each reading (:func:`grid_outcome`),
     with the reading's runs named ``runs`` (:data:`GRID_RUNS`) by σ0, their simulator seed
-    and the level ``alpha = ctx.alpha / comparisons`` of each comparison (Bonferroni).
+    and the level ``alpha`` of each comparison: ``ctx.alpha / comparisons`` (Bonferroni),
+    over :data:`~._power.LOOKS` more in the full profile.
 
     Each reading's replicates are sized from a pilot (:mod:`._power`, budget ``"grid"``;
-    ``"phase"`` for the exploration phase's runs):
-    ``one`` on the pilot's runs (their own seed; recorded nowhere) gives the comparisons that
-    size the main runs; at the floor the main runs are the shared ones every grid check
-    reads. With ``flags`` (runs with termination), the 'paper' reading is also read under
-    the other readings of Algorithm 1's flags (:mod:`._flags`), on the same data, reported
-    after the others and counted in the Bonferroni level."""
+    ``"phase"`` for the exploration phase's runs, ``"wide"`` for the runs extended down to
+    σ0 = 0.0125): ``one`` on the pilot's runs (their own seed; recorded nowhere) gives the
+    comparisons that size the main runs; at the floor the main runs are the shared ones
+    every grid check reads. In the full profile the pilot-sized run is a first look and a
+    second one is planned in advance (:func:`~._power.second_look`, as Lemma 8's): if the
+    first look, judged with the shipped claimed values, is ``inconclusive`` and its own
+    intervals ask for at most the budget, a fresh run of that size (seeds
+    :data:`~._power.SECOND_LOOK` further, batched like the first) gives the verdict; the
+    evidence records both looks (``looks``) and the derivation what the first gave. The
+    quick profile keeps its single look. With ``flags`` (runs with termination), the 'paper'
+    reading is also read under the other readings of Algorithm 1's flags (:mod:`._flags`),
+    on the same data as its final look, reported after the others and counted in the
+    Bonferroni level."""
     per_reading = comparisons // len(READINGS)
+    looks = LOOKS if ctx.full else 1  # the second look: fixed per profile in advance
     alpha = ctx.alpha / (comparisons + (per_reading * len(ALTERNATIVE_FLAGS) if flags else 0))
+    alpha /= looks
     extra: list[tuple[ReadingData, str]] = []
     terminates = runs in ("term", "regime")
     key = {"phase": "phase", "free-wide": "wide", "regime-free-wide": "wide"}.get(runs, "grid")
@@ -180,21 +200,41 @@ def grid_check(
             pilot_comps = one(reading, pilot_grid, pilot_seed, alpha)[1]
         plan = plan_replicates(ctx, key, pilot_comps, pilot_seed)
         grid, seed = _reading_runs(ctx, reading, runs, R=plan.n)
-        name, comps, ev, deriv = one(reading, grid, seed, alpha)
+        look: Looks | None = None
+        first: list[Comparison] = []
+        if looks > 1:
+            with claimed_values(None, None):  # the looks' design, like the pilot's
+                first = list(one(reading, grid, seed, alpha)[1])
+            look = second_look(ctx, key, first, plan.n, seed)
+            if look.ran:
+                grid, seed = _reading_runs(ctx, reading, runs, R=look.final[0], second=True)
+        name, comps, ev, deriv = one(reading, grid, seed, alpha)  # the final look decides
         verdict = combine([c.verdict for c in comps])
-        ev = dict(ev, power=plan.evidence(verdict, comps))
+        if look is None:
+            ev = dict(ev, power=plan.evidence(verdict, comps))
+            note = power_note(plan, verdict, comps)
+        else:
+            ev = dict(ev, power=plan.evidence(look.first_verdict, first),
+                      replicates=look.final[0], looks=look.evidence(verdict, comps))
+            note = (f"First look: {power_note(plan, look.first_verdict, first)} "
+                    f"{look.note(verdict, comps)}")
         if terminates:
             ev["flags"] = flags_of(next(iter(grid.values())).config)
         if runs.endswith("-wide"):
             ev["low_sigma0"] = _low_grid_evidence(grid)
         if flags and terminates and reading == "paper":
-            for flag_name, alt in _flag_runs(ctx, reading, runs, plan.n).items():
+            R, second = (plan.n, False) if look is None else (look.final[0], look.ran)
+            for flag_name, alt in _flag_runs(ctx, reading, runs, R, second=second).items():
                 f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,
                                                      seed, alpha)
-                extra.append(((f_name, f_comps, dict(f_ev, flags=flag_name,
-                                                     power=plan.evidence()), f_deriv),
+                f_ev = dict(f_ev, flags=flag_name, power=plan.evidence())
+                if look is not None:
+                    f_verdict = combine([c.verdict for c in f_comps])
+                    f_ev.update(replicates=R, looks=dict(
+                        look.evidence(f_verdict, f_comps), looks_of=reading))
+                extra.append(((f_name, f_comps, f_ev, f_deriv),
                               flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
-        return (name, comps, ev, f"{power_note(plan, verdict, comps)}\n\n{deriv}")
+        return (name, comps, ev, f"{note}\n\n{deriv}")
 
     texts = WIDE_READING_TEXT if runs.endswith("-wide") else None
     return grid_outcome(ctx, alpha, reading_data, lambda: extra, texts)

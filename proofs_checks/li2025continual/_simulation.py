@@ -17,6 +17,7 @@ from moetheory.continual.data import task_batch
 from moetheory.continual.simulator import concat_results, simulate_many
 from moetheory.engine.shared import shared
 from proofs_checks.li2025continual._flags import ALTERNATIVE_FLAGS, flag_configs
+from proofs_checks.li2025continual._power import SECOND_LOOK
 
 __all__ = [
     "CHUNK",
@@ -223,23 +224,27 @@ def _joined(parts: list[dict[float, Any]]) -> dict[float, Any]:
     return out
 
 
-def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, pilot: bool
-             ) -> tuple[dict[float, Any], int]:
+def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, pilot: bool,
+             second: bool = False) -> tuple[dict[float, Any], int]:
     """``run(R, seed)`` (a shared simulation by σ0) of ``R`` replicates (the profile's floor by
     default) in batches (:func:`chunks`), or the pilot's run on its own seed; with the run's
-    seed."""
+    seed. ``second``: a second look's run (:func:`~._power.second_look`), batched the same
+    way from the seed ``seed +`` :data:`~._power.SECOND_LOOK` (fresh data)."""
     floor = _profile_sizes(ctx)
     if pilot:
         return run(R or floor, seed + PILOT), seed + PILOT
+    if second:
+        seed += SECOND_LOOK
     return _joined([run(size, seed + off) for size, off in chunks(R or floor, floor)]), seed
 
 
 def _grid_runs(ctx: CheckContext, reading: str, which: str, R: int | None = None,
-               pilot: bool = False) -> tuple[dict[float, Any], int]:
+               pilot: bool = False, second: bool = False) -> tuple[dict[float, Any], int]:
     """:func:`grid_runs` of ``R`` replicates (the profile's by default) in batches
-    (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
+    (:func:`chunks`), or the pilot's run on its own seed (``second``: a second look's,
+    :func:`_batched`); with the run's seed."""
     return _batched(ctx, lambda n, sd: grid_runs(reading, n, sd, which), _grid_seed(ctx), R,
-                    pilot)
+                    pilot, second)
 
 
 @shared(maxsize=8)
@@ -267,10 +272,13 @@ def _phase_seed(ctx: CheckContext) -> int:
 
 
 def _phase_runs(ctx: CheckContext, reading: str, R: int | None = None,
-                pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+                pilot: bool = False, second: bool = False
+                ) -> tuple[dict[float, CLResult], int]:
     """:func:`phase_runs` of ``R`` replicates (the profile's floor by default) in batches
-    (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    return _batched(ctx, lambda n, sd: phase_runs(reading, n, sd), _phase_seed(ctx), R, pilot)
+    (:func:`chunks`), or the pilot's run on its own seed (``second``: a second look's,
+    :func:`_batched`); with the run's seed."""
+    return _batched(ctx, lambda n, sd: phase_runs(reading, n, sd), _phase_seed(ctx), R, pilot,
+                    second)
 
 
 @shared(maxsize=8)
@@ -361,25 +369,31 @@ def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
 
 
 def _regime_runs(ctx: CheckContext, reading: str, R: int | None = None,
-                 pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+                 pilot: bool = False, second: bool = False
+                 ) -> tuple[dict[float, CLResult], int]:
     """:func:`regime_runs` of ``R`` replicates (the profile's by default) in batches
-    (:func:`chunks`), or the pilot's run on its own seed; with the run's seed."""
-    return _batched(ctx, lambda n, sd: regime_runs(reading, n, sd), _regime_seed(ctx), R, pilot)
+    (:func:`chunks`), or the pilot's run on its own seed (``second``: a second look's,
+    :func:`_batched`); with the run's seed."""
+    return _batched(ctx, lambda n, sd: regime_runs(reading, n, sd), _regime_seed(ctx), R, pilot,
+                    second)
 
 
 def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None,
-                      pilot: bool = False) -> tuple[dict[float, CLResult], int]:
+                      pilot: bool = False, second: bool = False
+                      ) -> tuple[dict[float, CLResult], int]:
     """The run's :func:`regime_free_runs` of ``reading`` and their seed (``R`` replicates,
-    the profile's by default, in batches; ``pilot``: the pilot's own seed)."""
+    the profile's by default, in batches; ``pilot``: the pilot's own seed; ``second``: a
+    second look's, :func:`_batched`)."""
     return _batched(ctx, lambda n, sd: regime_free_runs(reading, n, sd), _regime_seed(ctx) + 40,
-                    R, pilot)
+                    R, pilot, second)
 
 
-def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, dict[float,
-                                                                                  CLResult]]:
+def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int, second: bool = False
+              ) -> dict[str, dict[float, CLResult]]:
     """The runs ``runs`` ("term" or "regime") of ``R`` replicates under the other readings
     of Algorithm 1's flags, by flag reading and σ0: the same batches and seeds as the
-    primary reading's (:func:`_grid_runs`, :func:`_regime_runs`), so paired with them."""
+    primary reading's (:func:`_grid_runs`, :func:`_regime_runs`; ``second``: its second
+    look's), so paired with them."""
     floor = _profile_sizes(ctx)
     if runs == "term":
         seed, fn = _grid_seed(ctx), grid_flag_runs
@@ -387,6 +401,8 @@ def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int) -> dict[str, d
         seed, fn = _regime_seed(ctx), regime_flag_runs
     else:
         raise ValueError(f"runs must be 'term' or 'regime', got {runs!r}")
+    if second:
+        seed += SECOND_LOOK
     parts = [fn(reading, size, seed + off) for size, off in chunks(R, floor)]
     return {name: _joined([p[name] for p in parts]) for name in ALTERNATIVE_FLAGS}
 
@@ -481,13 +497,15 @@ def low_runs(reading: str, R: int, seed: int, regime: bool) -> dict[float, CLRes
 
 
 def _low_runs(ctx: CheckContext, reading: str, regime: bool, R: int | None = None,
-              pilot: bool = False) -> tuple[dict[float, CLResult], int]:
-    """:func:`low_runs` of ``R`` replicates in batches (:func:`chunks`), or the pilot's, on
-    the seeds of the runs they extend (:func:`_grid_runs` without termination, or
-    :func:`_regime_free_runs`) plus :data:`LOW_SEED`; with the seed of the runs extended."""
+              pilot: bool = False, second: bool = False
+              ) -> tuple[dict[float, CLResult], int]:
+    """:func:`low_runs` of ``R`` replicates in batches (:func:`chunks`), or the pilot's (or a
+    second look's, :func:`_batched`), on the seeds of the runs they extend
+    (:func:`_grid_runs` without termination, or :func:`_regime_free_runs`) plus
+    :data:`LOW_SEED`; with the seed of the runs extended."""
     seed = _regime_seed(ctx) + 40 if regime else _grid_seed(ctx)
     return _batched(ctx, lambda n, sd: low_runs(reading, n, sd + LOW_SEED, regime), seed, R,
-                    pilot)
+                    pilot, second)
 
 
 #: η and M grids of Lemmas 8-9 (the end of exploration), at σ0 = 0.4.
