@@ -355,3 +355,33 @@ def test_slope_only_claims_fit_at_least_13_replicates(monkeypatch, check):
         assert set(seen) == {used}
         assert out.evidence["design"]["replicates"] == used
         assert out.verdict is not Verdict.ERROR
+
+
+@pytest.mark.parametrize("profile", ["quick", "full"])
+def test_an_open_sparse_gate_verdict_says_what_would_decide_it(monkeypatch, profile):
+    """Issue 32: every inconclusive verdict says what would decide it. On main the sparse-gate
+    and misspecified rates claims gave none (``to_decide`` absent)."""
+    ctx = CheckContext("pcr.rates.x", seed=0, profile=profile, alpha=0.01)
+    design, run = _fake_runs(-0.5, "top1")
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "run_variant", _honouring_stop(run, _short))
+    out = rates.check_rates_top1(ctx)  # short fits at n = 100: open before any estimate
+    assert out.verdict is Verdict.INCONCLUSIVE
+    want = out.evidence["to_decide"]
+    assert "fits that reach the target's objective" in want
+    assert "4 of 13 fits fall short of the target's objective at n = 100" in want
+    assert want.startswith("the full profile") is (profile == "quick")
+    assert out.summary.endswith(f"; to decide it: {want}")
+    # open on its interval alone (a slope on its threshold): more replicates
+    design, run = _fake_runs(rates.SLOW_THRESHOLD, "top1", spread=1.5)
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "run_variant", run)
+    out = rates.check_rates_top1(ctx)
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "more replicates than the 13 per n" in out.evidence["to_decide"]
+    # decided: nothing to add
+    design, run = _fake_runs(-0.5, "top1")
+    monkeypatch.setattr(vr, "run_variant", run)
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    out = rates.check_rates_top1(ctx)
+    assert out.verdict is Verdict.SUPPORTED and "to_decide" not in out.evidence

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from moetheory import CheckContext, Outcome, Reading
+from moetheory import CheckContext, Outcome, Reading, Verdict
 from moetheory.estimation.experiment import slope_bootstrap
 from moetheory.estimation.overspecified import DEAD_SHIFT, OverDesign
 from moetheory.estimation.variant_rates import (
@@ -139,6 +139,38 @@ def _judged_fits(name: str, rule: str, reference: float, tolerance: float, fits:
     if blocked:
         return _NotEstimated(name, rule, reference, tolerance, reason=blocked[0])
     return _RULES[rule](name, estimate(), reference, tolerance)
+
+
+def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: Outcome
+                    ) -> Outcome:
+    """``out`` with what would decide it, when it is ``inconclusive``: ``evidence["to_decide"]``
+    and the summary's last clause (issue 32: every open verdict says what would decide it).
+
+    Read off the readings' comparisons: a reading left open before any estimate (a cell whose
+    fits fall short of the target's objective or stop at the cap, :func:`_blocking`) needs fits
+    that reach it there; a reading open on its interval alone needs a narrower interval (more
+    replicates per n), unless its slope lies on its threshold. The quick profile names the
+    full profile's larger design, which runs the local path from the target and the gating
+    polish on such cells."""
+    if out.verdict is not Verdict.INCONCLUSIVE:
+        return out
+    open_ = [r for r in out.readings if r.verdict is Verdict.INCONCLUSIVE]
+    reasons = sorted({str(r.evidence.get("comparison", {}).get("reason", ""))
+                      .removeprefix("not estimated: ") for r in open_} - {""})
+    if reasons:
+        what = ("fits that reach the target's objective and stop by the LM rule in every n "
+                f"cell (open here: {reasons[0]}"
+                + (f"; and {len(reasons) - 1} more" if len(reasons) > 1 else "") + ")")
+    else:
+        what = (f"narrower slope intervals: more replicates than the {design.replicates} per n "
+                "(half-widths shrink about as 1/sqrt(replicates)), unless a slope lies on its "
+                "threshold")
+    if ctx.profile == "quick":
+        what = ("the full profile (larger n, more replicates per n, the local path from the "
+                "target and the gating polish on short cells), for " + what)
+    out.evidence["to_decide"] = what
+    out.summary = f"{out.summary}; to decide it: {what}"
+    return out
 
 
 def _sparse_convergence(design: VariantDesign | OverDesign,
@@ -301,7 +333,7 @@ def _top1_outcome(ctx: CheckContext, design: VariantDesign | OverDesign, runs: d
         f"linear (L207) routers{fitted}",
         experts,
     )
-    return Outcome(
+    return _open_to_decide(ctx, design, Outcome(
         primary.verdict,
         f"{primary.verdict.value}: " + _readings_text(experts),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
@@ -313,7 +345,7 @@ def _top1_outcome(ctx: CheckContext, design: VariantDesign | OverDesign, runs: d
         derivation + "\n\n" + _table(fits)
         + f"\n\nstats.at_most per reading: supported when the whole CI is at or below "
         f"{SLOW_THRESHOLD}, unsupported when it lies above, inconclusive otherwise.",
-    )
+    ))
 
 
 _MIS_DESIGN = (

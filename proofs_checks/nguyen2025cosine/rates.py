@@ -82,6 +82,7 @@ from proofs_checks.nguyen2025cosine._variant_rates import (
     _medians,
     _mis_design_text,
     _NotEstimated,
+    _open_to_decide,
     _over_design_text,
     _reading,
     _reference,
@@ -1185,7 +1186,7 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
         + f"\n\nstats.at_most: supported when the whole CI is at or below "
         f"{ROOT_LOG_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
     )
-    return Outcome(
+    return _open_to_decide(ctx, design, Outcome(
         primary.verdict,
         f"{primary.verdict.value}: " + _readings_text(readings[:2]),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
@@ -1193,7 +1194,7 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
-    )
+    ))
 
 
 @_experiment_claim(
@@ -1236,7 +1237,7 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
         f"{SLOW_THRESHOLD}, unsupported when it lies below, inconclusive otherwise; the "
         "claim needs every group."
     )
-    return Outcome(
+    return _open_to_decide(ctx, design, Outcome(
         primary.verdict,
         f"{primary.verdict.value}: " + _readings_text(groups),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
@@ -1245,7 +1246,7 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
-    )
+    ))
 
 
 @_experiment_claim(
@@ -1297,14 +1298,14 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
         f"{QUARTER} (000 L151 states $n^{{-1/4}}$ without a log factor); the claim combines "
         "(1.1) with both parts of (1.2)."
     )
-    return Outcome(
+    return _open_to_decide(ctx, design, Outcome(
         verdict,
         f"{verdict.value}: " + _readings_text(readings),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_reading": alpha,
          "reference": ref},
         [primary, *readings, k_atoms],
         derivation,
-    )
+    ))
 
 
 @_experiment_claim(
@@ -1352,7 +1353,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
         f"effect {MARGIN}: supported when the CI lies above 0, unsupported when it lies "
         f"below {MARGIN}, inconclusive otherwise; the claim combines the four."
     )
-    return Outcome(
+    return _open_to_decide(ctx, design, Outcome(
         verdict,
         "slope differences (other - perturbed): " + _readings_text(readings),
         {"design": design.to_dict(), "seed": ctx.seed, "alpha_per_comparison": alpha,
@@ -1360,7 +1361,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
          "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()}},
         readings,
         derivation,
-    )
+    ))
 
 
 @_experiment_claim(
@@ -1426,7 +1427,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
     starts = {K: {s: sum(r["start"] == s for r in runs[K]["records"])
                   for s in ("split", "dead", "dead, local path")}
               for K in runs}
-    return Outcome(
+    return _open_to_decide(ctx, d2, Outcome(
         primary.verdict,
         f"{primary.verdict.value}: " + _readings_text(readings[:2]),
         {"design": {str(K): d.to_dict() for K, d in designs.items()}, "seed": ctx.seed,
@@ -1437,7 +1438,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(d2, {f"K={K}": runs[K] for K in runs})},
         [primary, *readings],
         derivation,
-    )
+    ))
 
 
 @_experiment_claim(
