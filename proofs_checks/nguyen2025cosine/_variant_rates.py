@@ -166,8 +166,10 @@ def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: 
                 "(half-widths shrink about as 1/sqrt(replicates)), unless a slope lies on its "
                 "threshold")
     if ctx.profile == "quick":
-        what = ("the full profile (larger n, more replicates per n, the local path from the "
-                "target and the gating polish on short cells), for " + what)
+        sparse = design.setting in ("top1", "topk")
+        what = ("the full profile (larger n, more replicates per n"
+                + (", the local path from the target and the gating polish on short cells"
+                   if sparse else "") + "), for " + what)
     out.evidence["to_decide"] = what
     out.summary = f"{out.summary}; to decide it: {what}"
     return out
