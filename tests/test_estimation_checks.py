@@ -313,7 +313,8 @@ def test_quick_perturbed_fast_fits_the_tanh_family_only(monkeypatch):
     assert out.verdict is Verdict.INCONCLUSIVE
     want = out.evidence["to_decide"]
     assert want.startswith("the full profile, which also fits the gelu experts")
-    assert "17 replicates" in want and "relu, poly2 experts, which no profile runs" in want
+    assert "10000; 17 replicates; BFGS" in want and "in looks of" not in want
+    assert "relu, poly2 experts, which no profile runs" in want
 
 
 def test_quick_perturbed_fast_is_unsupported_by_a_fitted_family_outside_the_band(monkeypatch):

@@ -385,3 +385,18 @@ def test_an_open_sparse_gate_verdict_says_what_would_decide_it(monkeypatch, prof
     monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
     out = rates.check_rates_top1(ctx)
     assert out.verdict is Verdict.SUPPORTED and "to_decide" not in out.evidence
+
+
+def test_full_misspecified_comparison_fits_128_replicates(monkeypatch):
+    """Issue 32: at the full design's 10 replicates per n the slope differences' intervals
+    were about +-0.4 wide and every reading was open; the full profile fits 128 (cheap fits),
+    the quick profile keeps its design. On main both fitted the design's own count."""
+    for profile, given, used in (("full", 10, 128), ("quick", 4, 4), ("full", 200, 200)):
+        design, run = _fake_runs(-0.5, "misspecified", replicates=given)
+        seen: list[int] = []
+        monkeypatch.setattr(vr, "variant_design", lambda *_a, design=design: design)
+        monkeypatch.setattr(vr, "run_variant", lambda d, *a, run=run, seen=seen, **k:
+                            seen.append(d.replicates) or run(d, *a, **k))
+        out = rates.check_rates_comparison_misspecified(
+            CheckContext("pcr.rates.x", seed=0, profile=profile, alpha=0.01))
+        assert set(seen) == {used} and out.evidence["design"]["replicates"] == used

@@ -125,8 +125,10 @@ def _to_decide(profile: str, budgets: dict[str, tuple[int, int]], seq: Sequentia
         batch, looks = budgets["full"]
         return ("the full profile"
                 + (f", which also fits the {', '.join(not_fitted)} experts" if not_fitted else "")
-                + f" (n = {', '.join(map(str, full.n_grid))}; up to {1 + batch * looks} "
-                f"replicates, in looks of {batch}; BFGS cap {full.qn_iterations})")
+                + f" (n = {', '.join(map(str, full.n_grid))}; "
+                + (f"up to {1 + batch * looks} replicates, in looks of {batch}" if looks > 1
+                   else f"{1 + batch} replicates")
+                + f"; BFGS cap {full.qn_iterations})")
     return ((f"a higher BFGS cap than {rates_design('full').qn_iterations} for the cells "
              "with half or more of their fits at it, and " if capped else "")
             + f"more replicates than the {seq.n} the full profile's budget allowed (interval "
