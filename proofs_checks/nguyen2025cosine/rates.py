@@ -1194,7 +1194,7 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
-    ))
+    ), readings[:2])
 
 
 @_experiment_claim(
@@ -1246,7 +1246,7 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
-    ))
+    ), groups)
 
 
 @_experiment_claim(
@@ -1305,7 +1305,7 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
          "reference": ref},
         [primary, *readings, k_atoms],
         derivation,
-    ))
+    ), readings)
 
 
 #: Replicates per n (at least) of pcr.rates.comparison.misspecified, per profile. Its readings
@@ -1371,7 +1371,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
          "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()}},
         readings,
         derivation,
-    ))
+    ), readings)
 
 
 @_experiment_claim(
@@ -1448,7 +1448,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(d2, {f"K={K}": runs[K] for K in runs})},
         [primary, *readings],
         derivation,
-    ))
+    ), readings[:2])
 
 
 @_experiment_claim(
