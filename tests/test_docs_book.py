@@ -215,3 +215,12 @@ def test_statements_carry_no_checker_instructions() -> None:
 def test_words_joined_by_an_operator_stay_words(text: str) -> None:
     # "seed L109/L111" was typeset as $L_{109}/L_{111}$ and "and/or" as $\mathrm{and}/...$
     assert prose_myst(text) == text
+
+
+@pytest.mark.parametrize("text", ["beyond a check's 900-s limit", "a documented 2-D stand-in"])
+def test_a_number_and_a_one_letter_unit_before_a_word_stay_words(text: str) -> None:
+    # "a check's 900-s limit" (pcr.rates.perturbed-fast's summary) was typeset as $900-s$, read
+    # "900 − s"; a difference keeps its maths
+    assert prose_myst(text) == text
+    assert prose_myst("where 2-x = 0") == "where $2-x = 0$"
+    assert "$" in prose_myst("x-y") and "$" in prose_myst("n-1 samples")

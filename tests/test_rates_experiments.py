@@ -400,3 +400,25 @@ def test_full_misspecified_comparison_fits_128_replicates(monkeypatch):
         out = rates.check_rates_comparison_misspecified(
             CheckContext("pcr.rates.x", seed=0, profile=profile, alpha=0.01))
         assert set(seen) == {used} and out.evidence["design"]["replicates"] == used
+
+
+def test_to_decide_reads_only_the_readings_the_verdict_rests_on():
+    # pcr.rates.topk.over-specified, full, seed 0: its primary rests on the K = 2 readings
+    # (open on their intervals), but what would decide it named a K + 1 = 3 reading's capped
+    # fits, which no verdict depends on
+    from moetheory import Outcome, Reading
+
+    wide = Reading("(2.1) K=2", "t", Verdict.INCONCLUSIVE, "slope -0.6, CI [-0.8, -0.2]",
+                   {"comparison": {"verdict": "inconclusive"}})
+    capped = Reading("K+1=3", "t", Verdict.INCONCLUSIVE, "not estimated",
+                     {"comparison": {"reason": "not estimated: 3 of 10 fits stopped at the "
+                                               "iteration cap at n = 100"}})
+    design = vr.variant_design("topk", "full")
+    ctx = CheckContext("pcr.rates.x", seed=0, profile="full", alpha=0.01)
+
+    def outcome():
+        return Outcome(Verdict.INCONCLUSIVE, "open", {}, [wide, wide, capped], "")
+
+    assert "fits that reach" in vr._open_to_decide(ctx, design, outcome()).evidence["to_decide"]
+    want = vr._open_to_decide(ctx, design, outcome(), [wide]).evidence["to_decide"]
+    assert want.startswith("narrower slope intervals") and "iteration cap" not in want

@@ -379,6 +379,17 @@ def _minus(e: _El | None) -> bool:
     return e is not None and e.kind == "op" and e.text in ("-", "−")
 
 
+def _unit(elements: Sequence[_El], k: int) -> bool:
+    """Whether the minus ``elements[k]`` joins a number and a one-letter unit before a word,
+    a compound adjective (``a 900-s limit``, ``a 2-D input``), not a difference."""
+    if k == 0 or k + 2 >= len(elements):
+        return False
+    before, unit = elements[k - 1], elements[k + 1]
+    _j, then = _next_solid(elements, k + 2)
+    return (before.kind == "num" and unit.kind == "ident" and len(unit.text) == 1
+            and elements[k + 2].kind == "ws" and _is_word(then))
+
+
 def _run_end(elements: Sequence[_El], start: int, inside: bool) -> int:
     """The end (exclusive) of the formula starting at ``elements[start]``."""
     n = len(elements)
@@ -422,8 +433,8 @@ def _run_end(elements: Sequence[_El], start: int, inside: bool) -> int:
             if _minus(e) and k > start:
                 before = elements[k - 1]
                 tight = before.kind != "ws" and after is not None and after.kind != "ws"
-                if tight and (_is_word(before) or _is_word(after)):
-                    break  # a hyphen: pcos-2, sign-flipped
+                if tight and (_is_word(before) or _is_word(after) or _unit(elements, k)):
+                    break  # a hyphen: pcos-2, sign-flipped, a 900-s limit, a 2-D input
             j, nxt = _next_solid(elements, k + 1)
             if not (_operand(nxt) or _minus(nxt) or (nxt is not None and nxt.kind == "sym")):
                 break

@@ -141,12 +141,13 @@ def _judged_fits(name: str, rule: str, reference: float, tolerance: float, fits:
     return _RULES[rule](name, estimate(), reference, tolerance)
 
 
-def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: Outcome
-                    ) -> Outcome:
+def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: Outcome,
+                    deciding: list[Reading] | None = None) -> Outcome:
     """``out`` with what would decide it, when it is ``inconclusive``: ``evidence["to_decide"]``
     and the summary's last clause (issue 32: every open verdict says what would decide it).
 
-    Read off the readings' comparisons: a reading left open before any estimate (a cell whose
+    Read off the comparisons of the readings the verdict rests on (``deciding``, default
+    every reading): a reading left open before any estimate (a cell whose
     fits fall short of the target's objective or stop at the cap, :func:`_blocking`) needs fits
     that reach it there; a reading open on its interval alone needs a narrower interval (more
     replicates per n), unless its slope lies on its threshold. The quick profile names the
@@ -154,7 +155,8 @@ def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: 
     polish on such cells."""
     if out.verdict is not Verdict.INCONCLUSIVE:
         return out
-    open_ = [r for r in out.readings if r.verdict is Verdict.INCONCLUSIVE]
+    open_ = [r for r in (out.readings if deciding is None else deciding)
+             if r.verdict is Verdict.INCONCLUSIVE]
     reasons = sorted({str(r.evidence.get("comparison", {}).get("reason", ""))
                       .removeprefix("not estimated: ") for r in open_} - {""})
     if reasons:
@@ -347,7 +349,7 @@ def _top1_outcome(ctx: CheckContext, design: VariantDesign | OverDesign, runs: d
         derivation + "\n\n" + _table(fits)
         + f"\n\nstats.at_most per reading: supported when the whole CI is at or below "
         f"{SLOW_THRESHOLD}, unsupported when it lies above, inconclusive otherwise.",
-    ))
+    ), experts)
 
 
 _MIS_DESIGN = (

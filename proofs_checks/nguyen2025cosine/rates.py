@@ -910,7 +910,7 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
                "fixed by CPU cost before any verdict: "
                + ("their cells are the ones the other dense rates claims fit; each further "
                   "family costs about 9 s of quick CPU" if ctx.profile == "quick" else
-                  "the families whose replicates fit in a check's 900-s CPU limit; per "
+                  "the families whose replicates fit in a check's CPU limit (900 s); per "
                   "replicate " + ", ".join(f"{e} {FAST_EXPERT_SECONDS[e]:.0f} s"
                                            for e in FAST_EXPERTS))
                + f"): the readings on {', '.join(not_fitted)} are inconclusive, not fitted, "
@@ -935,7 +935,7 @@ def _not_fitted_reading(name: str, expert: str, profile: str) -> Reading:
     fits_it = [p for p, fam in FITTED_FAST_EXPERTS.items() if expert in fam]
     where = (f"the {' and '.join(fits_it)} profile fits it" if fits_it else
              f"no profile fits it: about {FAST_EXPERT_SECONDS[expert]:.0f} CPU s per replicate "
-             "at the full design, beyond a check's 900-s limit at the replicates a slope "
+             "at the full design, beyond a check's CPU limit (900 s) at the replicates a slope "
              "interval needs")
     return Reading(
         name, f"slope CI inside the band {BAND}", Verdict.INCONCLUSIVE,
@@ -958,7 +958,7 @@ def _fast_to_decide(profile: str, seq, not_fitted: list[str], capped: bool) -> s
         text += (f"; and fits of the {', '.join(nowhere)} experts, which no profile runs: "
                  + ", ".join(f"{e} about {FAST_EXPERT_SECONDS[e]:.0f}" for e in nowhere)
                  + f" CPU s per replicate at the full design ({cost:,.0f} s for the full "
-                 f"profile's {1 + batch * looks} replicates, beyond a check's 900-s limit)")
+                 f"profile's {1 + batch * looks} replicates, beyond a check's CPU limit of 900 s)")
     return text
 
 
@@ -1194,7 +1194,7 @@ def check_rates_topk(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
-    ))
+    ), readings[:2])
 
 
 @_experiment_claim(
@@ -1246,7 +1246,7 @@ def check_rates_topk_cosine(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(design, runs)},
         [primary, *readings],
         derivation,
-    ))
+    ), groups)
 
 
 @_experiment_claim(
@@ -1305,7 +1305,7 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
          "reference": ref},
         [primary, *readings, k_atoms],
         derivation,
-    ))
+    ), readings)
 
 
 #: Replicates per n (at least) of pcr.rates.comparison.misspecified, per profile. Its readings
@@ -1371,7 +1371,7 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
          "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()}},
         readings,
         derivation,
-    ))
+    ), readings)
 
 
 @_experiment_claim(
@@ -1448,7 +1448,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
          "convergence": _sparse_convergence(d2, {f"K={K}": runs[K] for K in runs})},
         [primary, *readings],
         derivation,
-    ))
+    ), readings[:2])
 
 
 @_experiment_claim(
