@@ -1311,10 +1311,9 @@ def check_rates_misspecified(ctx: CheckContext) -> Outcome:
 #: Replicates per n (at least) of pcr.rates.comparison.misspecified, per profile. Its readings
 #: are differences of two slopes against the margin MARGIN, whose intervals at the full
 #: design's 10 replicates were about +-0.4 wide at the claim's level (issue 32: every
-#: reading open); the misspecified fits are cheap (about 0.5 CPU s per replicate for the
-#: three routers at six sizes), so the full profile fits 128 (half-widths about +-0.12, about
-#: 65 CPU s). Fixed by cost and width, before any verdict at this size; the quick profile
-#: keeps its design.
+#: reading open); the misspecified fits are cheap (the whole check took about 20 CPU s at
+#: 128, measured), so the full profile fits 128 (half-widths about +-0.12). Fixed by cost
+#: and width, before any verdict at this size; the quick profile keeps its design.
 MIS_COMPARISON_REPLICATES: dict[str, int] = {"quick": 0, "full": 128}
 
 
