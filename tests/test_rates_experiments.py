@@ -422,3 +422,11 @@ def test_to_decide_reads_only_the_readings_the_verdict_rests_on():
     assert "fits that reach" in vr._open_to_decide(ctx, design, outcome()).evidence["to_decide"]
     want = vr._open_to_decide(ctx, design, outcome(), [wide]).evidence["to_decide"]
     assert want.startswith("narrower slope intervals") and "iteration cap" not in want
+
+
+def test_fit_variant_names_a_theta0_of_another_batch():
+    # main: a theta0 with another number of fits than x failed inside the model with a
+    # broadcasting traceback; the fitters share one input check
+    x, y = np.zeros((2, 5, 2)), np.zeros((2, 5))
+    with pytest.raises(ValueError, match=r"theta0 \(G, P\)"):
+        fit_variant(x, y, np.zeros((3, 12)), 2, Router("linear"), "tanh", (Stage(1.0, None, 2),))

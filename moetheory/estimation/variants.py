@@ -580,11 +580,7 @@ def fit_variant(
     >>> bool(np.all(fit.objective < 1e-3))
     True
     """
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    theta = np.asarray(theta0, float).copy()
-    if x.ndim != 3 or y.shape != x.shape[:2]:
-        raise ValueError(f"x must have shape (G, n, d) and y (G, n); got {x.shape}, {y.shape}")
+    x, y, theta = _fit_inputs(x, y, theta0)
     if not stages:
         raise ValueError("stages must hold at least one Stage")
     g, n, _ = x.shape
@@ -594,8 +590,7 @@ def fit_variant(
     sw = np.sqrt(w)
     obj = np.zeros(g)
     for stage in stages:
-        kw: dict[str, Any] = {"temperature": stage.temperature, "top_k": stage.top_k,
-                              "softness": stage.softness}
+        kw = _stage_keywords(stage)
         f, J = variant_jacobian(theta, x, k, router, family, **kw)
         r = sw * (f - y)
         J = J * sw[:, :, None]
