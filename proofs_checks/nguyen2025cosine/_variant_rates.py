@@ -151,8 +151,8 @@ def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: 
     fits fall short of the target's objective or stop at the cap, :func:`_blocking`) needs fits
     that reach it there; a reading open on its interval alone needs a narrower interval (more
     replicates per n), unless its slope lies on its threshold. The quick profile names the
-    full profile's larger design, which runs the local path from the target and the gating
-    polish on such cells."""
+    full profile's larger design (for the sparse gates, with the local path from the target
+    and the gating polish on short cells)."""
     if out.verdict is not Verdict.INCONCLUSIVE:
         return out
     open_ = [r for r in (out.readings if deciding is None else deciding)
