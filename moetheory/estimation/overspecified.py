@@ -17,8 +17,10 @@ with more than one fitted atom):
 Every fit starts from two targets (:func:`split_start`), each plus ``N(0, start_noise^2)``
 noise drawn from the seed (so that copies are not tied): the *split* target (atom 1 over
 two copies) and the *dead* target (an extra copy of atom 1 whose score lies below every true
-score); where the winner falls short of the truth's objective, the dead start (the truth's
-function up to the noise) is fitted again along the *local path*
+score); the full design, with the truth's K, also starts at the dead target itself, without
+noise (it represents the truth's function exactly: the exact-specified designs' *target*
+start); where the winner falls short of the truth's objective, the dead start (the truth's
+function up to the noise) and the target start are fitted again along the *local path*
 (:meth:`~moetheory.estimation.variant_rates.VariantDesign.local_stages`: the annealed stages
 at relative temperature or softness at most
 :data:`~moetheory.estimation.variant_rates.LOCAL_ENTRY`, then the last stage) and, in the
@@ -73,6 +75,7 @@ __all__ = [
     "overspecified_design",
     "run_overspecified",
     "split_start",
+    "start_names",
     "top1_many_to_one",
 ]
 
@@ -133,6 +136,10 @@ class OverDesign(_RatesDesign):
         Whether a winner still short of the target's objective goes through gating steps
         on the hard objective itself
         (:func:`~moetheory.estimation.variants.polish_gate`; top1 and topk).
+    target_start : bool
+        Whether each replicate also starts at the dead target itself, without noise (the
+        truth's function; the exact-specified designs' target start), and runs the local
+        path from it too where the winner falls short.
 
     Raises
     ------
@@ -177,6 +184,7 @@ class OverDesign(_RatesDesign):
     true: dict[str, Any] = field(default_factory=dict)
     local_entry: float = LOCAL_ENTRY
     polish: bool = True
+    target_start: bool = False
 
     def __post_init__(self) -> None:
         if self.setting not in OVER_SETTINGS:
@@ -223,7 +231,8 @@ def overspecified_design(setting: str, profile: str = "quick", top_k: int | None
         quick: n = 100..800 (4 sizes), 5 replicates, 8 iterations per annealed stage, cap
         150, no gating polish (a rule fixed on CPU cost: it took 13 s of the quick
         profile's CPU); full: n = 100..3200 (6 sizes), 10 replicates, 12 iterations, cap
-        300, the gating polish of short winners.
+        300, the gating polish of short winners and the target start (rules fixed on CPU
+        cost: a third start costs about half again the fits' CPU).
     top_k : int, optional
         The fitted gate's K (default: the truth's, 1 for top1 and 2 for topk).
     routers : tuple of str
@@ -265,7 +274,7 @@ def overspecified_design(setting: str, profile: str = "quick", top_k: int | None
                           routers=routers, polish=False)
     if profile == "full":
         return OverDesign(setting, k_star + 1, kk, (100, 200, 400, 800, 1600, 3200), 10, 12,
-                          300, routers=routers)
+                          300, routers=routers, target_start=True)
     raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
 
 
@@ -472,6 +481,30 @@ def _topk_losses(theta, t_star, x_eval, design: OverDesign, router: str) -> dict
     }
 
 
+def _target_started(design: OverDesign) -> bool:
+    """Whether the replicates of ``design`` also start at the dead target itself: asked for,
+    and the fitted class contains the truth's function (the fitted gate's K is the truth's)."""
+    return design.target_start and design.top_k == design.true_top_k
+
+
+def start_names(design: OverDesign) -> tuple[str, ...]:
+    """The names of a replicate's starts, as the records of :func:`run_overspecified` give
+    them (``start``): the noisy split and dead targets, the noise-free dead target where
+    :attr:`OverDesign.target_start` asks for it, then the local paths from the dead (and
+    target) starts.
+
+    Examples
+    --------
+    >>> start_names(overspecified_design("top1", "quick"))
+    ('split', 'dead', 'dead, local path')
+    >>> start_names(overspecified_design("top1", "full"))
+    ('split', 'dead', 'target', 'dead, local path', 'target, local path')
+    """
+    if _target_started(design):
+        return ("split", "dead", "target", "dead, local path", "target, local path")
+    return ("split", "dead", "dead, local path")
+
+
 def run_overspecified(design: OverDesign, seed: int, router: str,
                       stop: Callable[[list[dict[str, Any]]], bool] | None = None
                       ) -> dict[str, Any]:
@@ -504,10 +537,11 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     -----
     Data :math:`Y=f_{G_*}(X)+\\varepsilon` with the truth's gate (``K*``); the fit has
     ``k`` atoms and the design's gate ``K``, started at both :func:`split_start` kinds plus
-    noise (where the winner falls short and the fitted gate's K is the truth's, the dead one
-    again along the local path, then the gating polish); the fit with the lowest objective
-    wins
-    (``start`` in the record: ``"split"``, ``"dead"`` or ``"dead, local path"``) and its
+    noise, and at the noise-free dead target where :attr:`OverDesign.target_start` asks for
+    it (where the winner falls short and the fitted gate's K is the truth's, the dead and
+    target starts again along the local path, then the gating polish); the fit with the
+    lowest objective wins
+    (``start`` in the record: one of :func:`start_names`) and its
     convergence is the record's.
     ``shortfall``: the fit's objective exceeds the truth's on the same data by more than
     :math:`\\sigma^2/n` (meaningful when the fitted class contains :math:`f_{G_*}`).
@@ -533,7 +567,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
     x_eval = np.random.default_rng([seed, 7, sid, 999]).uniform(-w, w, (design.n_eval, 2))
     spread = score_spread(design.setting, rt, x_eval)
     stages = design.stages(spread)
-    names = ("split", "dead", "dead, local path")
+    exact = _target_started(design)
+    names = start_names(design)
 
     def draw(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         xs, ys, starts = [], [], []
@@ -542,6 +577,8 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
             xs.append(rng.uniform(-w, w, (n, 2)))
             ys.append(design.sigma * rng.standard_normal(n))
             starts += [s0 + design.start_noise * rng.standard_normal(s0.size) for s0 in starts0]
+            if exact:
+                starts.append(starts0[1])
         x_all = np.stack(xs)
         f_star = variant_model(np.tile(t_star, (design.replicates, 1)), x_all, design.k_star,
                                rt, design.family, top_k=design.true_top_k)
@@ -558,11 +595,12 @@ def run_overspecified(design: OverDesign, seed: int, router: str,
         return rec
 
     # where the winner falls short, the dead target (index 1, the truth's function up to the
-    # start noise) runs the local path; only where the fitted class contains the truth's
+    # start noise) and the target start (index 2) run the local path; only where the
+    # fitted class contains the truth's
     # function (K = K*): elsewhere a fit above the truth's objective is no optimiser failure
     contains = design.top_k == design.true_top_k
     records = rates_records(design, rt, stages, draw, scored, stop,
-                            design.local_stages(spread) if contains else (), (1,),
-                            design.polish and contains)
+                            design.local_stages(spread) if contains else (),
+                            (1, 2) if exact else (1,), design.polish and contains)
     return {"records": records,
             "starts": {k: s0.tolist() for k, s0 in zip(names[:2], starts0, strict=True)}}

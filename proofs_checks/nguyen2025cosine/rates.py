@@ -25,7 +25,11 @@ import sympy as sp
 
 from moetheory import CheckContext, Outcome, Reading, Verdict, claim
 from moetheory.engine.verdicts import symbolic_evidence
-from moetheory.estimation.overspecified import overspecified_design, run_overspecified
+from moetheory.estimation.overspecified import (
+    overspecified_design,
+    run_overspecified,
+    start_names,
+)
 from moetheory.estimation.symbolic import score_expr
 from moetheory.stats import combine, compare, stable
 from proofs_checks.nguyen2025cosine._common import (
@@ -1434,7 +1438,7 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
         f"{ROOT_LOG_THRESHOLD}, unsupported when it lies above, inconclusive otherwise."
     )
     starts = {K: {s: sum(r["start"] == s for r in runs[K]["records"])
-                  for s in ("split", "dead", "dead, local path")}
+                  for s in start_names(designs[K])}
               for K in runs}
     return _open_to_decide(ctx, d2, Outcome(
         primary.verdict,
