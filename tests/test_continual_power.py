@@ -271,11 +271,11 @@ def test_an_open_full_look_near_an_end_gets_a_larger_second_look() -> None:
     intervals ask for about 600, which the full profile's budget for the σ0 grid (1536 per
     look; 240 on main) runs."""
     level = 0.9999521072796935
+    looks_at = {0.05: (0.9717, 0.8719, 0.9905), 0.1: (0.9355, 0.8389, 0.9585),
+                0.2: (0.9377, 0.8409, 0.959)}
     comps = [compare(f"σ0={s}", MeanEstimate(mu, low, high, 192, level, "betting", False,
                                              (0.0, 1.0)), 1.0, 0.05)
-             for s, (mu, low, high) in zip((0.05, 0.1, 0.2), ((0.9717, 0.8719, 0.9905),
-                                                               (0.9355, 0.8389, 0.9585),
-                                                               (0.9377, 0.8409, 0.959)))]
+             for s, (mu, low, high) in looks_at.items()]
     ctx = CheckContext("cl.lemma13.softmax-order", seed=0, profile="full")
     looks = _power.second_look(ctx, "grid", comps, 192, 5)
     assert looks.first_verdict is Verdict.INCONCLUSIVE
