@@ -248,6 +248,54 @@ def test_comparison_factor_reads_each_rule() -> None:
     assert 0 < f < normal
 
 
+def test_a_betting_interval_near_an_end_is_sized_beyond_its_own_size() -> None:
+    """Issue 32: cl.lemma13.softmax-order's full-profile look (mean share 0.9355 on [0, 1],
+    betting CI [0.8389, 0.9585] at n = 192, band [0.95, 1.05]) was undecided, yet on main
+    its sizing asked for factor 1.0 (192 replicates again): the synthetic sample, a normal
+    clipped to [0, 1], had lost the pilot's mean, and the bisection on its width (which
+    shrank as the deviation grew) ended on a degenerate sample. An undecided comparison
+    cannot be decided at its own size by a sample of its own mean moved towards the
+    boundary."""
+    level = 0.9999521072796935
+    for mu, low, high in ((0.9355, 0.8389, 0.9585), (0.9377, 0.8409, 0.959)):
+        comp = compare("x", MeanEstimate(mu, low, high, 192, level, "betting", False,
+                                         (0.0, 1.0)), 1.0, 0.05)
+        assert comp.verdict is Verdict.INCONCLUSIVE
+        factor, side = _power.comparison_factor(comp)
+        assert side == "unsupported" and factor > 1.5
+
+
+def test_an_open_full_look_near_an_end_gets_a_larger_second_look() -> None:
+    """Issue 32: cl.lemma13.softmax-order's full first look (192 replicates) was open and,
+    sized at factor 1, its second look ran 192 replicates again and was open too; its
+    intervals ask for about 600, which the full profile's budget for the σ0 grid (1536 per
+    look; 240 on main) runs."""
+    level = 0.9999521072796935
+    looks_at = {0.05: (0.9717, 0.8719, 0.9905), 0.1: (0.9355, 0.8389, 0.9585),
+                0.2: (0.9377, 0.8409, 0.959)}
+    comps = [compare(f"σ0={s}", MeanEstimate(mu, low, high, 192, level, "betting", False,
+                                             (0.0, 1.0)), 1.0, 0.05)
+             for s, (mu, low, high) in looks_at.items()]
+    ctx = CheckContext("cl.lemma13.softmax-order", seed=0, profile="full")
+    looks = _power.second_look(ctx, "grid", comps, 192, 5)
+    assert looks.first_verdict is Verdict.INCONCLUSIVE
+    assert looks.asked is not None and 2 * 192 < looks.asked <= looks.budget
+    assert looks.ran and looks.final == (looks.asked, 5 + _power.SECOND_LOOK)
+
+
+@pytest.mark.parametrize("mu, sd", [(0.94, 0.1), (0.5, 0.3), (0.03, 0.05), (0.9355, 0.2)])
+def test_the_synthetic_sample_keeps_the_pilots_mean(mu: float, sd: float) -> None:
+    """The sample a betting interval is sized from has the pilot's mean and stays in the
+    range (on main a normal clipped to [0, 1] drifted: 0.94 with deviation 0.1 became about
+    0.90)."""
+    from moetheory.stats._power import _quantile_sample
+
+    sample = _quantile_sample(mu, sd, 200, (0.0, 1.0))
+    assert sample.min() >= 0.0 and sample.max() <= 1.0
+    assert abs(sample.mean() - mu) < 2e-3
+    assert sample.std() > 0
+
+
 def test_exploration_phase_runs_are_the_grid_runs_first_rounds() -> None:
     from proofs_checks.li2025continual._simulation import GRID, grid_config, phase_runs
 

@@ -269,9 +269,24 @@ def comparison_factor(comp: Comparison, power: float = POWER) -> tuple[float, st
 
 
 def _quantile_sample(mu: float, sd: float, n: int, bounds: tuple[float, float]) -> np.ndarray:
-    """``n`` evenly spread normal quantiles of mean ``mu`` and deviation ``sd``, clipped."""
-    q = np.array([NormalDist().inv_cdf((i + 0.5) / n) for i in range(n)])
-    return np.clip(mu + sd * q, *bounds)
+    """``n`` evenly spread quantiles of the beta law on ``bounds`` with mean ``mu`` and
+    deviation ``sd`` (capped below the largest deviation a law of that mean on the range
+    has; ``sd = 0`` or ``mu`` on an end: ``n`` copies of ``mu``).
+
+    A normal sample clipped to the range would lose its mean near an end (a deviation of 0.1
+    about 0.94 on [0, 1] moves it to about 0.90), and its interval would then size the
+    distance to a boundary from a mean the pilot did not have."""
+    a, b = bounds
+    m = (mu - a) / (b - a)
+    v = (sd / (b - a)) ** 2
+    if not 0 < m < 1 or v <= 0:
+        return np.full(n, float(mu))
+    v = min(v, 0.999 * m * (1 - m))
+    k = m * (1 - m) / v - 1  # alpha + beta of the law
+    from scipy import stats as sps  # SciPy only where a size is computed
+
+    q = sps.beta.ppf((np.arange(n) + 0.5) / n, m * k, (1 - m) * k)
+    return a + (b - a) * np.asarray(q, dtype=float)
 
 
 #: Largest factor of the pilot's size the sizing by intervals searches.
@@ -327,11 +342,13 @@ def _betting_factor(comp: Comparison, power: float) -> tuple[float, str] | None:
     """:func:`comparison_factor` of a betting interval, by the interval itself.
 
     The spread of the pilot's values is not kept with its interval, so it is inferred: the
-    deviation :math:`s` whose evenly spread normal sample (mean :math:`\\hat\\mu`, clipped
-    to the range) gives the pilot's width at the pilot's size (bisection; 0 if even a
-    constant sample is as wide). Then, as :func:`spec_factor` does with real values, the
-    smallest size whose sample, moved towards the boundary by :math:`z_\\pi s/\\sqrt n`,
-    is decided the way the pilot points (:func:`_search`).
+    deviation :math:`s` whose evenly spread sample (:func:`_quantile_sample`: a beta law on
+    the range with mean :math:`\\hat\\mu`) gives the pilot's half-width on the side facing
+    the boundary at the pilot's size (bisection; 0 if even a constant sample is as wide).
+    Near an end of the range a betting interval is far from symmetric, so each side is
+    fitted on its own. Then, as :func:`spec_factor` does with real values, the smallest size
+    whose sample, its mean moved towards the boundary by :math:`z_\\pi s/\\sqrt n`, is
+    decided the way the pilot points (:func:`_search`).
     """
     est = comp.estimate
     a, b = est.bounds
@@ -340,23 +357,27 @@ def _betting_factor(comp: Comparison, power: float) -> tuple[float, str] | None:
         return None
     mu = est.mean
 
-    def width(sd: float) -> float:
+    def half(sd: float, toward: float) -> float:
         e = betting_ci(_quantile_sample(mu, sd, n0, (a, b)), alpha, (a, b), grid=500)
-        return e.high - e.low
+        return e.high - mu if toward > 0 else mu - e.low
 
-    target = est.high - est.low
-    lo_sd, hi_sd = 0.0, (b - a) / 2
-    if width(lo_sd) < target:
-        for _ in range(12):
-            mid = (lo_sd + hi_sd) / 2
-            lo_sd, hi_sd = (mid, hi_sd) if width(mid) < target else (lo_sd, mid)
-    sd = lo_sd
+    def fitted(toward: float) -> float:
+        """The deviation whose sample gives the pilot's half-width on the ``toward`` side."""
+        target = est.high - mu if toward > 0 else mu - est.low
+        lo_sd, hi_sd = 0.0, math.sqrt(max((mu - a) * (b - mu), 0.0))
+        if half(lo_sd, toward) < target:
+            for _ in range(12):
+                mid = (lo_sd + hi_sd) / 2
+                lo_sd, hi_sd = (mid, hi_sd) if half(mid, toward) < target else (lo_sd, mid)
+        return lo_sd
+
+    sds = {toward: fitted(toward) for toward in (-1.0, 1.0)}
     z = NormalDist().inv_cdf(power)
 
     def interval(n: int, toward: float) -> MeanEstimate:
-        sample = np.clip(_quantile_sample(mu, sd, n, (a, b)) + toward * z * sd / math.sqrt(n),
-                         a, b)
-        return betting_ci(sample, alpha, (a, b), grid=500)
+        sd = sds[toward]
+        moved = min(max(mu + toward * z * sd / math.sqrt(n), a), b)
+        return betting_ci(_quantile_sample(moved, sd, n, (a, b)), alpha, (a, b), grid=500)
 
     return _search(comp, mu, n0, interval)
 
