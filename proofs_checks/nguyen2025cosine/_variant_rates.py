@@ -21,7 +21,7 @@ import numpy as np
 
 from moetheory import CheckContext, Outcome, Reading, Verdict
 from moetheory.estimation.experiment import slope_bootstrap
-from moetheory.estimation.overspecified import DEAD_SHIFT, OverDesign
+from moetheory.estimation.overspecified import DEAD_SHIFT, OverDesign, start_names
 from moetheory.estimation.variant_rates import (
     LOCAL_ENTRY,
     VariantDesign,
@@ -400,6 +400,7 @@ def _reference(runs: dict) -> dict[str, Any]:
 
 
 def _over_design_text(design: OverDesign) -> str:
+    target = "target" in start_names(design)
     return (
         f"Data $Y = f_{{G_*}}(X)+\\varepsilon$ with the truth's gate ($k_*={design.k_star}$ "
         f"atoms, $K_*={design.true_top_k}$), $X\\sim U([-2,2]^2)$, $\\sigma={design.sigma}$, "
@@ -413,11 +414,11 @@ def _over_design_text(design: OverDesign) -> str:
         f"$N(0,{design.start_noise}^2)$ noise drawn from the master seed"
         + ("; with the truth's K, also the dead target itself, without noise (it represents "
            "$f_{G_*}$ exactly: the exact-specified designs' target start)"
-           if design.target_start else "")
+           if target else "")
         + "; where the winner "
         "falls short of the truth's objective (fitted gate with the truth's K only: the class "
         "then contains $f_{G_*}$), the dead start"
-        + (" and the target start are" if design.target_start else " is")
+        + (" and the target start are" if target else " is")
         + " refitted along the local "
         "path (the annealed stages at relative temperature or softness at most "
         f"{design.local_entry:g}, then the last stage), the lower objective winning"
