@@ -489,10 +489,30 @@ def _target_started(design: OverDesign) -> bool:
 
 
 def start_names(design: OverDesign) -> tuple[str, ...]:
-    """The names of a replicate's starts, as the records of :func:`run_overspecified` give
-    them (``start``): the noisy split and dead targets, the noise-free dead target where
-    :attr:`OverDesign.target_start` asks for it, then the local paths from the dead (and
-    target) starts.
+    """The names of a replicate's starts in the records of :func:`run_overspecified`.
+
+    Parameters
+    ----------
+    design : OverDesign
+        The experiment.
+
+    Returns
+    -------
+    tuple of str
+        The values ``start`` takes in the records, in the order of the starts: the noisy
+        split and dead targets, the noise-free dead target where
+        :attr:`OverDesign.target_start` asks for it (and the fitted gate's K is the
+        truth's), then the local paths from the dead (and target) starts.
+
+    Notes
+    -----
+    The target start is the dead target :func:`split_start` without noise: it represents
+    :math:`f_{G_*}` exactly, as the exact-specified designs' start at their target does, so
+    a fit from it reaches the truth's objective unless its annealed stages lead it away.
+
+    See Also
+    --------
+    run_overspecified : the fits whose records name their starts.
 
     Examples
     --------
