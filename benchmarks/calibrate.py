@@ -66,6 +66,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import fnmatch
+import functools
 import hashlib
 import json
 import math
@@ -584,6 +585,45 @@ def _code_only(source: str) -> str:
     return ast.dump(tree)
 
 
+def _assignment(obj: object, module: str, name: str) -> str | None:
+    """The syntax tree of the module-level assignment that binds ``name`` to ``obj``, in
+    ``module`` or, for a name ``module`` imported, in the followed module that defines it;
+    ``None`` if there is none.
+
+    A list or dict constant is fingerprinted by how it is written, not by what it holds: a
+    run-time cache (the rates cells of :mod:`moetheory.estimation.experiment`) holds what
+    the process ran before, and a fingerprint must not depend on that."""
+    modules = [sys.modules.get(module)] + [m for n, m in sorted(sys.modules.items())
+                                           if n.startswith(FOLLOWED) and n != module]
+    for mod in modules:
+        if mod is not None and vars(mod).get(name) is obj:
+            found = _assignments(mod.__name__).get(name)
+            if found is not None:
+                return found
+    return None
+
+
+@functools.cache
+def _assignments(module: str) -> dict[str, str]:
+    """The module-level assignments of ``module`` by name: the syntax tree of each value
+    (:func:`ast.dump`), the last one where a name is bound twice."""
+    import ast
+    import inspect
+
+    try:
+        tree = ast.parse(inspect.getsource(sys.modules[module]))
+    except (OSError, TypeError, KeyError):
+        return {}
+    out: dict[str, str] = {}
+    for node in tree.body:
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, ast.AnnAssign) and node.value else [])
+        for target in targets:
+            if isinstance(target, ast.Name):
+                out[target.id] = ast.dump(node.value)  # type: ignore[union-attr, arg-type]
+    return out
+
+
 def _closure_sources(func: Callable[..., object]) -> list[str]:
     """The source of ``func`` and of every function, class or constant of the check modules
     (``proofs_checks``) and the library (``moetheory``, without its reporting engine) that it
@@ -634,6 +674,12 @@ def _closure_sources(func: Callable[..., object]) -> list[str]:
                     if name in f.__globals__:
                         visit(f.__globals__[name], f"{f.__module__}.{name}", used)
             return
+        if isinstance(obj, list | dict):  # mutable: its assignment, not its contents
+            module, _, name = label.rpartition(".")
+            assigned = _assignment(obj, module, name)
+            if assigned is not None:
+                seen[label] = assigned
+                return
         if isinstance(obj, int | float | str | tuple | list | dict | bool):  # not sets: hash order
             text = repr(obj)
             if " at 0x" not in text:

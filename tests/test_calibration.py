@@ -395,24 +395,32 @@ def test_behaviour_hash_sees_every_number_of_the_entry_and_comparisons() -> None
     assert calibrate.entry_hash(prose) != calibrate.entry_hash(payload)
 
 
+def test_a_fingerprint_does_not_read_a_cache() -> None:
+    """A fingerprint reads the module constants a check uses; a run-time cache among them
+    (the rates cells of :mod:`moetheory.estimation.experiment`) made it depend on what the
+    process had run before, so the stored-rows test had to compute fingerprints in a fresh
+    interpreter. A mutable container is fingerprinted by the source of its assignment."""
+    from moetheory.estimation import experiment
+
+    before = calibrate.fingerprint("pcr.rates.regression")
+    key = ("not", "a", "cell")
+    experiment._CELLS[key] = [{"n": 1}]
+    try:
+        assert calibrate.fingerprint("pcr.rates.regression") == before
+    finally:
+        experiment._CELLS.pop(key, None)
+
+
 def test_every_stored_row_is_current() -> None:
     # a stored row describes the shipped check: after a change of a check's code, either the
     # behaviour is unchanged (`python benchmarks/calibrate.py --restamp --jobs 2` keeps the
     # row, in minutes) or the row is re-run; a row without recorded behaviour can be kept
     # across no refactor, so every row records it
-    # (the fingerprints are computed in a fresh interpreter: a fingerprint reads the module
-    # constants a check uses, and checks run in this process by earlier tests fill caches)
-    import json
-    import subprocess
+    from moetheory.engine.registry import load_checks, registered
 
-    code = ("import json, sys; sys.path.insert(0, 'benchmarks'); import calibrate; "
-            "from moetheory.engine.registry import load_checks, registered; load_checks(); "
-            "print(json.dumps({c.id: calibrate.fingerprint(c.id) for c in registered() "
-            "if c.id in calibrate.load_rows()}))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True, timeout=600)
-    prints = json.loads(out.stdout.strip().splitlines()[-1])
+    load_checks()
     rows = calibrate.load_rows()
+    prints = {c.id: calibrate.fingerprint(c.id) for c in registered() if c.id in rows}
     stale = sorted(cid for cid, row in rows.items()
                    if cid not in prints or row.fingerprint != prints[cid])
     assert stale == [], f"stale rows (run calibrate.py --restamp, then --render): {stale}"
