@@ -16,11 +16,11 @@ import pytest
 
 from moetheory import CheckContext, Verdict
 from moetheory.stats import MeanEstimate, compare
-from proofs_checks.li2025continual import _power, _readings
+from proofs_checks.li2025continual import _power, _readings, _simulation
 
 CLAIM = "cl.x.grid"
 BASE = 100  # the fake first look's simulator seed
-PILOT = BASE + 500
+PILOT = BASE + _simulation.PILOT
 
 
 def _stand_in(R: int | None, seed: int) -> SimpleNamespace:
@@ -35,14 +35,14 @@ def _fake(monkeypatch: pytest.MonkeyPatch, first_half: float) -> list[dict[str, 
     calls: list[dict[str, Any]] = []
 
     def runs(ctx: CheckContext, reading: str, name: str, R: int | None = None,
-             pilot: bool = False, **kw: Any) -> tuple[dict[float, Any], int]:
-        seed = PILOT if pilot else BASE + (_power.SECOND_LOOK if kw.get("second") else 0)
+             offset: int = 0) -> tuple[dict[float, Any], int]:
+        seed = BASE + offset
         calls.append({"reading": reading, "R": R, "seed": seed})
         return {0.05: _stand_in(R, seed)}, seed
 
     def flag_runs(ctx: CheckContext, reading: str, name: str, R: int,
-                  **kw: Any) -> dict[str, Any]:
-        seed = BASE + (_power.SECOND_LOOK if kw.get("second") else 0)
+                  offset: int = 0) -> dict[str, Any]:
+        seed = BASE + offset
         calls.append({"reading": "flags", "R": R, "seed": seed})
         return {"others only": {0.05: _stand_in(R, seed)}}
 

@@ -43,6 +43,7 @@ from proofs_checks.li2025continual._flags import (
 )
 from proofs_checks.li2025continual._power import (
     LOOKS,
+    SECOND_LOOK,
     Looks,
     pilot_size,
     plan_replicates,
@@ -53,6 +54,7 @@ from proofs_checks.li2025continual._simulation import (
     GRID,
     LOW_GRID,
     LOW_SEED,
+    PILOT,
     RANDOM_BETA,
     STREAM,
     _grid_runs,
@@ -130,32 +132,33 @@ GRID_RUNS = ("term", "free", "regime", "regime-free", "phase", "free-wide", "reg
 
 
 def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
-                  pilot: bool = False, second: bool = False) -> tuple[GridRuns, int]:
+                  offset: int = 0) -> tuple[GridRuns, int]:
     """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed:
-    ``R`` replicates (the profile's by default), on the pilot's seed if ``pilot``, on the
-    second look's (:data:`~._power.SECOND_LOOK` further) if ``second``."""
+    ``R`` replicates (the profile's by default), the seeds moved by ``offset``
+    (:data:`~._simulation.PILOT` for the pilot's, :data:`~._power.SECOND_LOOK` for a second
+    look's)."""
     if runs == "regime":
-        return _regime_runs(ctx, reading, R, pilot, second)
+        return _regime_runs(ctx, reading, R, offset)
     if runs == "regime-free":
-        return _regime_free_runs(ctx, reading, R, pilot, second)
+        return _regime_free_runs(ctx, reading, R, offset)
     if runs == "phase":
-        return _phase_runs(ctx, reading, R, pilot, second)
+        return _phase_runs(ctx, reading, R, offset)
     if runs in ("free-wide", "regime-free-wide"):
-        base, seed = _reading_runs(ctx, reading, runs.removesuffix("-wide"), R, pilot, second)
-        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, pilot, second)
+        base, seed = _reading_runs(ctx, reading, runs.removesuffix("-wide"), R, offset)
+        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, offset)
         return {**low, **base}, seed
     if runs not in GRID_RUNS:
         raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
-    pairs, seed = _grid_runs(ctx, reading, runs, R, pilot, second)
+    pairs, seed = _grid_runs(ctx, reading, runs, R, offset)
     return {sig0: pair[0] if runs == "term" else pair[1] for sig0, pair in pairs.items()}, seed
 
 
 def _flag_runs(ctx: CheckContext, reading: str, runs: str, R: int,
-               second: bool = False) -> dict[str, GridRuns]:
+               offset: int = 0) -> dict[str, GridRuns]:
     """The runs named ``runs`` under the other readings of Algorithm 1's flags (paired with
-    the primary reading's: same seeds; ``second``: its second look's); none for the runs
+    the primary reading's: same seeds, moved by the same ``offset``); none for the runs
     without termination."""
-    return flag_grid(ctx, reading, runs, R, second) if runs in ("term", "regime") else {}
+    return flag_grid(ctx, reading, runs, R, offset) if runs in ("term", "regime") else {}
 
 
 def grid_check(
@@ -195,7 +198,7 @@ def grid_check(
 
     def reading_data(reading: str) -> ReadingData:
         pilot_grid, pilot_seed = _reading_runs(ctx, reading, runs, pilot_size(ctx, key),
-                                               pilot=True)
+                                               offset=PILOT)
         with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
             pilot_comps = one(reading, pilot_grid, pilot_seed, alpha)[1]
         plan = plan_replicates(ctx, key, pilot_comps, pilot_seed)
@@ -207,7 +210,8 @@ def grid_check(
                 first = list(one(reading, grid, seed, alpha)[1])
             look = second_look(ctx, key, first, plan.n, seed)
             if look.ran:
-                grid, seed = _reading_runs(ctx, reading, runs, R=look.final[0], second=True)
+                grid, seed = _reading_runs(ctx, reading, runs, R=look.final[0],
+                                           offset=SECOND_LOOK)
         name, comps, ev, deriv = one(reading, grid, seed, alpha)  # the final look decides
         verdict = combine([c.verdict for c in comps])
         if look is None:
@@ -223,8 +227,9 @@ def grid_check(
         if runs.endswith("-wide"):
             ev["low_sigma0"] = _low_grid_evidence(grid)
         if flags and terminates and reading == "paper":
-            R, second = (plan.n, False) if look is None else (look.final[0], look.ran)
-            for flag_name, alt in _flag_runs(ctx, reading, runs, R, second=second).items():
+            R, offset = ((plan.n, 0) if look is None else
+                         (look.final[0], SECOND_LOOK if look.ran else 0))
+            for flag_name, alt in _flag_runs(ctx, reading, runs, R, offset).items():
                 f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,
                                                      seed, alpha)
                 f_ev = dict(f_ev, flags=flag_name, power=plan.evidence())

@@ -17,7 +17,6 @@ from moetheory.continual.data import task_batch
 from moetheory.continual.simulator import concat_results, simulate_many
 from moetheory.engine.shared import shared
 from proofs_checks.li2025continual._flags import ALTERNATIVE_FLAGS, flag_configs
-from proofs_checks.li2025continual._power import SECOND_LOOK
 
 __all__ = [
     "CHUNK",
@@ -224,27 +223,24 @@ def _joined(parts: list[dict[float, Any]]) -> dict[float, Any]:
     return out
 
 
-def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, pilot: bool,
-             second: bool = False) -> tuple[dict[float, Any], int]:
+def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, offset: int = 0
+             ) -> tuple[dict[float, Any], int]:
     """``run(R, seed)`` (a shared simulation by σ0) of ``R`` replicates (the profile's floor by
-    default) in batches (:func:`chunks`), or the pilot's run on its own seed; with the run's
-    seed. ``second``: a second look's run (:func:`~._power.second_look`), batched the same
-    way from the seed ``seed +`` :data:`~._power.SECOND_LOOK` (fresh data)."""
+    default) in batches (:func:`chunks`) from the seed ``seed + offset``; with that seed.
+    ``offset``: 0 for the main run, :data:`PILOT` for the pilot's own run (at most the floor:
+    one batch), :data:`~._power.SECOND_LOOK` for a second look's
+    (:func:`~._power.second_look`, fresh data)."""
     floor = _profile_sizes(ctx)
-    if pilot:
-        return run(R or floor, seed + PILOT), seed + PILOT
-    if second:
-        seed += SECOND_LOOK
+    seed += offset
     return _joined([run(size, seed + off) for size, off in chunks(R or floor, floor)]), seed
 
 
 def _grid_runs(ctx: CheckContext, reading: str, which: str, R: int | None = None,
-               pilot: bool = False, second: bool = False) -> tuple[dict[float, Any], int]:
-    """:func:`grid_runs` of ``R`` replicates (the profile's by default) in batches
-    (:func:`chunks`), or the pilot's run on its own seed (``second``: a second look's,
-    :func:`_batched`); with the run's seed."""
+               offset: int = 0) -> tuple[dict[float, Any], int]:
+    """:func:`grid_runs` of ``R`` replicates (the profile's by default) in batches, the
+    seed moved by ``offset`` (:func:`_batched`); with the run's seed."""
     return _batched(ctx, lambda n, sd: grid_runs(reading, n, sd, which), _grid_seed(ctx), R,
-                    pilot, second)
+                    offset)
 
 
 @shared(maxsize=8)
@@ -271,14 +267,11 @@ def _phase_seed(ctx: CheckContext) -> int:
     return ctx.shared_seed(f"continual_phase:{ctx.profile}")
 
 
-def _phase_runs(ctx: CheckContext, reading: str, R: int | None = None,
-                pilot: bool = False, second: bool = False
+def _phase_runs(ctx: CheckContext, reading: str, R: int | None = None, offset: int = 0
                 ) -> tuple[dict[float, CLResult], int]:
-    """:func:`phase_runs` of ``R`` replicates (the profile's floor by default) in batches
-    (:func:`chunks`), or the pilot's run on its own seed (``second``: a second look's,
-    :func:`_batched`); with the run's seed."""
-    return _batched(ctx, lambda n, sd: phase_runs(reading, n, sd), _phase_seed(ctx), R, pilot,
-                    second)
+    """:func:`phase_runs` of ``R`` replicates (the profile's floor by default) in batches,
+    the seed moved by ``offset`` (:func:`_batched`); with the run's seed."""
+    return _batched(ctx, lambda n, sd: phase_runs(reading, n, sd), _phase_seed(ctx), R, offset)
 
 
 @shared(maxsize=8)
@@ -368,32 +361,28 @@ def regime_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
     }
 
 
-def _regime_runs(ctx: CheckContext, reading: str, R: int | None = None,
-                 pilot: bool = False, second: bool = False
+def _regime_runs(ctx: CheckContext, reading: str, R: int | None = None, offset: int = 0
                  ) -> tuple[dict[float, CLResult], int]:
-    """:func:`regime_runs` of ``R`` replicates (the profile's by default) in batches
-    (:func:`chunks`), or the pilot's run on its own seed (``second``: a second look's,
-    :func:`_batched`); with the run's seed."""
-    return _batched(ctx, lambda n, sd: regime_runs(reading, n, sd), _regime_seed(ctx), R, pilot,
-                    second)
+    """:func:`regime_runs` of ``R`` replicates (the profile's by default) in batches, the
+    seed moved by ``offset`` (:func:`_batched`); with the run's seed."""
+    return _batched(ctx, lambda n, sd: regime_runs(reading, n, sd), _regime_seed(ctx), R,
+                    offset)
 
 
-def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None,
-                      pilot: bool = False, second: bool = False
+def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None, offset: int = 0
                       ) -> tuple[dict[float, CLResult], int]:
     """The run's :func:`regime_free_runs` of ``reading`` and their seed (``R`` replicates,
-    the profile's by default, in batches; ``pilot``: the pilot's own seed; ``second``: a
-    second look's, :func:`_batched`)."""
+    the profile's by default, in batches, the seed moved by ``offset``: :func:`_batched`)."""
     return _batched(ctx, lambda n, sd: regime_free_runs(reading, n, sd), _regime_seed(ctx) + 40,
-                    R, pilot, second)
+                    R, offset)
 
 
-def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int, second: bool = False
+def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int, offset: int = 0
               ) -> dict[str, dict[float, CLResult]]:
     """The runs ``runs`` ("term" or "regime") of ``R`` replicates under the other readings
     of Algorithm 1's flags, by flag reading and σ0: the same batches and seeds as the
-    primary reading's (:func:`_grid_runs`, :func:`_regime_runs`; ``second``: its second
-    look's), so paired with them."""
+    primary reading's (:func:`_grid_runs`, :func:`_regime_runs`, with the same ``offset``),
+    so paired with them."""
     floor = _profile_sizes(ctx)
     if runs == "term":
         seed, fn = _grid_seed(ctx), grid_flag_runs
@@ -401,8 +390,7 @@ def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int, second: bool =
         seed, fn = _regime_seed(ctx), regime_flag_runs
     else:
         raise ValueError(f"runs must be 'term' or 'regime', got {runs!r}")
-    if second:
-        seed += SECOND_LOOK
+    seed += offset
     parts = [fn(reading, size, seed + off) for size, off in chunks(R, floor)]
     return {name: _joined([p[name] for p in parts]) for name in ALTERNATIVE_FLAGS}
 
@@ -497,15 +485,14 @@ def low_runs(reading: str, R: int, seed: int, regime: bool) -> dict[float, CLRes
 
 
 def _low_runs(ctx: CheckContext, reading: str, regime: bool, R: int | None = None,
-              pilot: bool = False, second: bool = False
-              ) -> tuple[dict[float, CLResult], int]:
-    """:func:`low_runs` of ``R`` replicates in batches (:func:`chunks`), or the pilot's (or a
-    second look's, :func:`_batched`), on the seeds of the runs they extend
-    (:func:`_grid_runs` without termination, or :func:`_regime_free_runs`) plus
-    :data:`LOW_SEED`; with the seed of the runs extended."""
+              offset: int = 0) -> tuple[dict[float, CLResult], int]:
+    """:func:`low_runs` of ``R`` replicates in batches, on the seeds of the runs they extend
+    (:func:`_grid_runs` without termination, or :func:`_regime_free_runs`, moved by
+    ``offset``: :func:`_batched`) plus :data:`LOW_SEED`; with the seed of the runs
+    extended."""
     seed = _regime_seed(ctx) + 40 if regime else _grid_seed(ctx)
     return _batched(ctx, lambda n, sd: low_runs(reading, n, sd + LOW_SEED, regime), seed, R,
-                    pilot, second)
+                    offset)
 
 
 #: η and M grids of Lemmas 8-9 (the end of exploration), at σ0 = 0.4.
