@@ -309,8 +309,9 @@ def test_quick_perturbed_fast_fits_the_tanh_family_only(monkeypatch):
         r = by_name[f"{e} experts: L11 on identifiable coordinates"]
         assert r.verdict is Verdict.INCONCLUSIVE and r.evidence["fitted_in"] == where
         assert r.evidence["cpu_seconds_per_replicate"] == rates.FAST_EXPERT_SECONDS[e]
-    # tanh inside the band does not support a claim about four families
-    assert out.verdict is Verdict.INCONCLUSIVE
+    # tanh inside the band does not support a claim about four families at G*
+    assert by_name["every named expert family at the simulated G*"].verdict is (
+        Verdict.INCONCLUSIVE)
     want = out.evidence["to_decide"]
     assert want.startswith("the full profile, which also fits the gelu experts")
     assert "10000; 17 replicates; BFGS" in want and "in looks of" not in want
@@ -321,7 +322,8 @@ def test_quick_perturbed_fast_is_unsupported_by_a_fitted_family_outside_the_band
     calls: list = []
     monkeypatch.setattr(dense, "run_rates", _fake_slopes(-1.0, calls))
     out = rates.check_rates_perturbed_fast(_ctx("pcr.rates.perturbed-fast"))
-    assert calls == ["tanh"] and out.verdict is Verdict.UNSUPPORTED
+    at_g = {r.name: r for r in out.readings}["every named expert family at the simulated G*"]
+    assert calls == ["tanh"] and at_g.verdict is Verdict.UNSUPPORTED
     assert out.evidence["to_decide"] is None
 
 
@@ -342,11 +344,13 @@ def test_full_perturbed_fast_fits_the_families_its_cpu_limit_affords(monkeypatch
     assert calls == list(fitted) == ["tanh", "gelu"]
     assert out.evidence["experts_fitted"] == ["tanh", "gelu"]
     assert out.evidence["alpha_per_reading"] == pytest.approx(ctx.alpha / 1 / 7)
-    # every fitted family in the band, but ReLU and z^2 unfitted: open, and it says why
-    assert out.verdict is Verdict.INCONCLUSIVE
+    # every fitted family in the band, but ReLU and z^2 unfitted: open at G*, and it says why
+    at_g = "every named expert family at the simulated G*"
+    assert {r.name: r for r in out.readings}[at_g].verdict is Verdict.INCONCLUSIVE
     assert "relu, poly2 experts, which no profile runs" in out.evidence["to_decide"]
     monkeypatch.setattr(dense, "run_rates", _fake_slopes(-1.0, []))
-    assert rates.check_rates_perturbed_fast(ctx).verdict is Verdict.UNSUPPORTED
+    out = rates.check_rates_perturbed_fast(ctx)
+    assert {r.name: r for r in out.readings}[at_g].verdict is Verdict.UNSUPPORTED
 
 
 def test_an_open_dense_rates_verdict_says_what_would_decide_it(monkeypatch):
