@@ -424,6 +424,24 @@ def _prop2_scaling(
     return ("scaling", comps, ev, deriv)
 
 
+def _share_inside(inside: np.ndarray, alpha: float,
+                  label: str) -> tuple[Comparison | None, np.ndarray]:
+    """Proposition 3's share of post-termination routings inside the task's set, vs 1
+    (tolerance 0.05), over the runs with at least one round after termination: a run that
+    terminated in its last round has none (its share is nan, :func:`routing_tv`). ``None``
+    when fewer than 2 runs count; the mask of the runs that count."""
+    counted = np.isfinite(inside)
+    if counted.sum() < 2:
+        return None, counted
+    return compare(label, betting_ci(inside[counted], alpha, (0.0, 1.0)), 1.0, 0.05), counted
+
+
+def _dropped(counted: np.ndarray) -> dict[str, int]:
+    """The evidence of the runs without a round after termination, when there are any."""
+    n = int((~counted).sum())
+    return {"runs_without_rounds_after_termination": n} if n else {}
+
+
 def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], dict[str, Any]]:
     done = res.termination_round >= 0
     ev: dict[str, Any] = {"terminated_replicates": int(done.sum())}
@@ -435,14 +453,17 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
     inside, tv, used = routing_tv(res.expert[done], res.task[done], members,
                                   res.termination_round[done])
     ok = np.isfinite(tv)
-    comps = [
-        compare("share of post-termination routings inside M_{n_t} vs 1",
-                betting_ci(inside, alpha, (0.0, 1.0)), 1.0, 0.05),
-    ]
+    share, counted = _share_inside(inside, alpha,
+                                   "share of post-termination routings inside M_{n_t} vs 1")
+    comps = [Comparison("fewer than 2 replicates with rounds after termination",
+                        MeanEstimate(float("nan"), -np.inf, np.inf, int(counted.sum()),
+                                     1 - alpha), 1.0, 0.0, Verdict.INCONCLUSIVE)
+             if share is None else share]
     if ok.sum() >= 2:
         comps.append(compare("TV distance of routing inside M_n from uniform vs 0",
                              betting_ci(tv[ok], alpha, (0.0, 1.0)), 0.0, 0.1))
-    ev.update(mean_inside=float(np.mean(inside)),
+    ev.update(mean_inside=float(np.mean(inside[counted])) if counted.any() else "nan",
+              **_dropped(counted),
               mean_tv=float(np.mean(tv[ok])) if ok.any() else "nan",
               sets_tested=int(used.sum()),
               mean_termination_round=float(res.termination_round[done].mean()))
@@ -874,13 +895,15 @@ def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
             members = res.clusters[expert_sets(res.gate, res.signals)][done]
             inside, tv, _ = routing_tv(res.expert[done], res.clusters[res.task[done]], members,
                                        res.termination_round[done])
-            comps.append(compare("share of routings inside the task's cluster set, vs 1",
-                                 betting_ci(inside, alpha, (0.0, 1.0)), 1.0, 0.05))
+            share, counted = _share_inside(
+                inside, alpha, "share of routings inside the task's cluster set, vs 1")
+            comps += [] if share is None else [share]
             ok = np.isfinite(tv)
             if ok.sum() >= 2:
                 comps.append(compare("TV from uniform inside M_k, vs 0",
                                      betting_ci(tv[ok], alpha, (0.0, 1.0)), 0.0, 0.1))
-            ev.update(mean_inside=float(np.mean(inside)), usable_tv=int(ok.sum()))
+            ev.update(mean_inside=float(np.mean(inside[counted])) if counted.any() else "nan",
+                      **_dropped(counted), usable_tv=int(ok.sum()))
         if len(comps) < 2:
             comps.append(Comparison("fewer than 2 usable terminated runs",
                                     MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha),
