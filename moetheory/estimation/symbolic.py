@@ -13,7 +13,7 @@ Advantages of Perturbing Cosine Router in Mixture of Experts", ICLR 2025, arXiv:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import mpmath
 import sympy as sp
@@ -97,8 +97,9 @@ def regression_expr(
     router: str,
     tau1: sp.Expr = 1,
     tau2: sp.Expr = 1,
+    activation: Callable[[sp.Expr], sp.Expr] = sp.tanh,
 ) -> sp.Expr:
-    r"""The regression function of a mixing measure with tanh experts, as a SymPy expression.
+    r"""The regression function of a mixing measure with experts ``sigma(a^T x + b)`` (SymPy).
 
     Parameters
     ----------
@@ -114,6 +115,9 @@ def regression_expr(
         The router score (see :func:`score_expr`).
     tau1, tau2 : sympy.Expr, optional
         The perturbations of the perturbed router (default 1).
+    activation : callable, optional
+        The experts' activation :math:`\sigma` (default ``sympy.tanh``; e.g.
+        :func:`moetheory.symbolic.experts.relu`).
 
     Returns
     -------
@@ -137,7 +141,7 @@ def regression_expr(
 
         f_G(x) = \sum_{i=1}^{k} \frac{\exp(s(x, \beta_{1i}) + \beta_{0i})}
                  {\sum_{j=1}^{k} \exp(s(x, \beta_{1j}) + \beta_{0j})}
-                 \tanh(a_i^\top x + b_i).
+                 \sigma(a_i^\top x + b_i), \qquad \sigma = \tanh \text{ by default}.
 
     The softmax runs over the k atoms of the measure given (the seed writes k*; see the
     ledger row 002-own-2).
@@ -148,12 +152,15 @@ def regression_expr(
     >>> f = regression_expr([0, 0], [[1, 0], [0, 1]], [[0, 0, 1], [0, 0, 1]], x, "linear")
     >>> sp.simplify(f - sp.tanh(1)) == 0
     True
+    >>> regression_expr([0], [[1, 0]], [[0, 0, -2]], x, "linear", activation=lambda z: z**2)
+    4
     """
     nums = [
         sp.exp(score_expr(router, b1, x, tau1, tau2) + b0)
         for b0, b1 in zip(beta0, beta1, strict=True)
     ]
-    experts = [sp.tanh(sum(a * xi for a, xi in zip(e[:-1], x, strict=True)) + e[-1]) for e in eta]
+    experts = [activation(sum(a * xi for a, xi in zip(e[:-1], x, strict=True)) + e[-1])
+               for e in eta]
     return sum(n * h for n, h in zip(nums, experts, strict=True)) / sum(nums)
 
 

@@ -68,8 +68,9 @@ COMPARISON_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (48, 
 #: at a Bonferroni share of 9 readings; at 17 replicates half-widths were about 0.1-0.18, and
 #: a slope near an end of the band needs about 3 to 4 times the replicates. The full
 #: profile's one look of 17 is what fits in a check's 900-s CPU limit with its families
-#: (tanh and GELU, about 27 s a replicate: ``_fast_families.FAST_EXPERT_SECONDS``); the former looks
-#: of 32, up to 129, with every family (about 210 s a replicate) exceeded it in the first.
+#: (tanh and GELU, about 27 s a replicate: ``_fast_families.FAST_EXPERT_SECONDS``); the
+#: former looks of 32, up to 129, with every family (about 210 s a replicate) exceeded it in
+#: the first.
 PERTURBED_FAST_BUDGET: dict[str, tuple[int, int]] = {"quick": (12, 1), "full": (16, 1)}
 
 

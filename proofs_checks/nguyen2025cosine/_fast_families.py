@@ -34,10 +34,11 @@ FAST_EXPERT_SECONDS: dict[str, float] = {"tanh": 5.7, "relu": 48.8, "gelu": 21.6
 #: (:data:`moetheory.engine.runner.DEFAULT_TIMEOUT`, 900 s) at its budget
 #: (:data:`._dense_rates.PERTURBED_FAST_BUDGET`, 17 replicates): tanh and GELU, about 27 s a
 #: replicate (:data:`FAST_EXPERT_SECONDS`). ReLU and z^2 cost about 49 and 135 s a replicate:
-#: 17 of them alone take 3,100 s, so no profile fits them and the claim, which needs every
-#: family, cannot be supported here (it can be unsupported by a fitted family); the
-#: evidence says so (``to_decide``). Before this rule the full profile fitted all four in
-#: looks of 33 and exceeded the limit in its first look, leaving no evidence at all.
+#: 17 of them alone take 3,100 s, so no profile fits them and the claim's reading at the
+#: experiment's G*, which needs every family, cannot be supported here (it can be unsupported
+#: by a fitted family); the evidence says so (``to_decide``). Before this rule the full
+#: profile fitted all four in looks of 33 and exceeded the limit in its first look, leaving
+#: no evidence at all.
 FITTED_FAST_EXPERTS: dict[str, tuple[str, ...]] = {"quick": ("tanh",), "full": ("tanh", "gelu")}
 
 #: The expert families of :data:`FAST_EXPERTS` as the summary names them.
@@ -60,9 +61,9 @@ def _not_fitted_reading(name: str, expert: str, profile: str) -> Reading:
 
 
 def _fast_to_decide(profile: str, seq, not_fitted: list[str], capped: bool) -> str:
-    """What would decide pcr.rates.perturbed-fast's open verdict: the full profile for the
-    families it fits (:func:`._dense_rates._to_decide`), and fits of the families no profile
-    fits, with their CPU cost (:data:`FAST_EXPERT_SECONDS`)."""
+    """What would decide pcr.rates.perturbed-fast's open reading at the experiment's G*: the
+    full profile for the families it fits (:func:`._dense_rates._to_decide`), and fits of the
+    families no profile fits, with their CPU cost (:data:`FAST_EXPERT_SECONDS`)."""
     full = FITTED_FAST_EXPERTS["full"]
     in_full = [e for e in not_fitted if e in full]
     nowhere = [e for e in not_fitted if e not in full]

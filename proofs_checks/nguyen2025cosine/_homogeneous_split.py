@@ -50,6 +50,7 @@ import sympy as sp
 
 from moetheory import Reading, Verdict
 from moetheory.engine.verdicts import symbolic_evidence
+from moetheory.estimation.symbolic import regression_expr
 from moetheory.symbolic.experts import relu
 
 __all__: list[str] = []
@@ -129,41 +130,35 @@ def split_atoms(atoms: list[dict[str, Any]], index: int, p: int,
     return [*atoms[:index], *pair, *atoms[index + 1:]]
 
 
-def _f_mp(atoms: list[dict[str, Any]], x: tuple[Fraction, ...], family: str, tau1: int,
-          tau2: int) -> mpmath.mpf:
-    """``f_G(x)`` under the perturbed cosine router (002 eq. (8)) in mpmath."""
-    xs = [mpmath.mpf(v.numerator) / v.denominator for v in x]
-    xnorm = mpmath.sqrt(sum(v * v for v in xs))
-    num = den = mpmath.mpf(0)
-    for a in atoms:
-        b1 = [mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in a["beta1"]]
-        score = mpmath.fsum(u * v for u, v in zip(b1, xs, strict=True)) / (
-            (mpmath.sqrt(mpmath.fsum(u * u for u in b1)) + tau1) * (xnorm + tau2))
-        eta = [mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in a["eta"]]
-        z = mpmath.fsum(u * v for u, v in zip(eta[:-1], xs, strict=True)) + eta[-1]
-        h = max(z, 0) if family == "relu" else z**2
-        gate = mpmath.mpf(sp.N(a["mass"], DPS + 10)) * mpmath.exp(score)
-        num += gate * h
-        den += gate
-    return num / den
+def _f_values(atoms: list[dict[str, Any]], xs: list[tuple[sp.Rational, ...]], family: str,
+              tau1: sp.Expr, tau2: sp.Expr) -> list[mpmath.mpf]:
+    """``f_G`` under the perturbed cosine router (002 eq. (8),
+    :func:`moetheory.estimation.symbolic.regression_expr`) at the inputs ``xs``, evaluated at
+    :data:`DPS` digits."""
+    x = sp.symbols(f"x1:{len(xs[0]) + 1}", real=True)
+    f = regression_expr([sp.log(a["mass"]) for a in atoms], [a["beta1"] for a in atoms],
+                        [a["eta"] for a in atoms], x, "perturbed", tau1, tau2,
+                        activation=lambda z: _sigma(family, z))
+    return [mpmath.mpf(sp.N(f.subs(dict(zip(x, point, strict=True))), DPS + 10))
+            for point in xs]
 
 
-def curve_evidence(family: str, atoms: list[dict[str, Any]], tau1: int = 1,
-                   tau2: int = 1) -> dict[str, Any]:
+def curve_evidence(family: str, atoms: list[dict[str, Any]], tau1: sp.Expr = 1,
+                   tau2: sp.Expr = 1) -> dict[str, Any]:
     """The exact evidence of the split curve through the truth ``atoms`` (first atom split):
     the homogeneity identity, the rational-function identity, the two named truths of the
     curve with the gap of their experts, and the largest ``|f_{G_t} - f_{G_*}|`` over a grid
     of inputs at :data:`DPS` digits (a cross-check: the identity is the certificate)."""
     p = HOMOGENEOUS_DEGREE[family]
-    grid = [(Fraction(i, 2), Fraction(j, 2)) for i in (-3, -1, 0, 2) for j in (-2, 1, 3)]
+    grid = [(sp.Rational(i, 2), sp.Rational(j, 2)) for i in (-3, -1, 0, 2) for j in (-2, 1, 3)]
     truths = {}
     with mpmath.workdps(DPS):
         gap = mpmath.mpf(0)
+        f_star = _f_values(atoms, grid, family, tau1, tau2)
         for t in CURVE_POINTS:
             split = split_atoms(atoms, 0, p, t)
-            for x in grid:
-                gap = max(gap, abs(_f_mp(split, x, family, tau1, tau2)
-                                   - _f_mp(atoms, x, family, tau1, tau2)))
+            f_split = _f_values(split, grid, family, tau1, tau2)
+            gap = max([gap, *(abs(u - v) for u, v in zip(f_split, f_star, strict=True))])
             truths[f"t = {t}"] = [{"mass": symbolic_evidence(a["mass"]),
                                    "beta1": [str(v) for v in a["beta1"]],
                                    "eta": [str(v) for v in a["eta"]]} for a in split]
@@ -195,8 +190,8 @@ def design_atoms(beta0: list[float], beta1: list[list[float]],
              "eta": [exact(v) for v in e]} for b0, b1, e in zip(beta0, beta1, eta, strict=True)]
 
 
-def every_truth_reading(family: str, atoms: list[dict[str, Any]], tau1: int = 1,
-                        tau2: int = 1) -> Reading:
+def every_truth_reading(family: str, atoms: list[dict[str, Any]], tau1: sp.Expr = 1,
+                        tau2: sp.Expr = 1) -> Reading:
     """The reading "the rates hold at every truth G*" of one expert family: refuted by the
     split curve (:func:`curve_evidence`) for a positively homogeneous family, open otherwise
     (the fitted slope at the simulated G* covers that G* only)."""

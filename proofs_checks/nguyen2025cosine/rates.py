@@ -865,7 +865,8 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
     )
     truths = design.true
     atoms = split.design_atoms(truths["beta0"], truths["beta1"], truths["eta"])
-    every = [split.every_truth_reading(e, atoms) for e in FAST_EXPERTS]
+    taus = (sp.Rational(design.tau1), sp.Rational(design.tau2))
+    every = [split.every_truth_reading(e, atoms, *taus) for e in FAST_EXPERTS]
     refuted = [_FAMILY_TEXT[e] for e, r in zip(FAST_EXPERTS, every, strict=True)
                if r.verdict is Verdict.REFUTED]
     primary = Reading(
