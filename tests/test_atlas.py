@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from moetheory.symbolic import atlas
 from moetheory.symbolic.atlas import ATLAS_EXPERTS, ATLAS_ROUTERS, atlas_cell, render_cell
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "atlas.md"
@@ -115,3 +116,30 @@ def test_generators_and_derivatives_are_counted_independent() -> None:
     cell = atlas_cell("cosine", "ffn2-relu-bias")
     res = cell.result
     assert (len(res.relations), len(res.implied), res.relation_space_dim) == (9, 18, 27)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--help"], None),
+    ([], "the following arguments are required: PATH"),
+    (["page.md", "--processes"], "argument --processes: expected one argument"),
+    (["page.md", "--processes", "two"], "argument --processes: expected an integer >= 1"),
+    (["page.md", "--processes", "0"], "argument --processes: must be an integer >= 1, got 0"),
+    (["no/such/dir/page.md"], "PATH no/such/dir/page.md: the parent directory"),
+])
+def test_the_page_command_checks_its_arguments_before_any_work(
+    argv: list[str], message: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `python -m moetheory.symbolic.atlas --help` once wrote the page to a file named --help
+    monkeypatch.chdir(tmp_path)
+    built = []
+    monkeypatch.setattr(atlas, "build_atlas", lambda **kw: built.append(kw) or [])
+    with pytest.raises(SystemExit) as info:
+        atlas.main(argv)
+    err = capsys.readouterr().err
+    assert built == [] and list(tmp_path.iterdir()) == []
+    if message is None:
+        assert info.value.code == 0
+    else:
+        assert info.value.code == 2
+        assert message in err and len(err.strip().splitlines()) == 1

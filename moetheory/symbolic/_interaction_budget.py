@@ -12,8 +12,6 @@ some code swallow it). Public through :mod:`moetheory.symbolic.interactions`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from moetheory.symbolic import _time_limit
@@ -128,8 +126,7 @@ def _search_timeout(limit: float) -> SearchTimeout:
     return SearchTimeout("the time limit of the relation search ran out")
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
+def time_limit(seconds: float | None) -> _time_limit.time_limit:
     """Run the body with a wall-clock limit (nested limits keep the earliest deadline).
 
     Parameters
@@ -137,9 +134,10 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     seconds : float or None
         The limit (validated by :func:`check_timeout`); None: no new limit.
 
-    Yields
-    ------
-    None
+    Returns
+    -------
+    moetheory.symbolic._time_limit.time_limit
+        The context manager (``with`` binds ``None``).
 
     Raises
     ------
@@ -163,6 +161,4 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     >>> with time_limit(5.0):
     ...     checkpoint()
     """
-    seconds = check_timeout(seconds)
-    with _time_limit.time_limit(seconds, _search_timeout):
-        yield
+    return _time_limit.time_limit(check_timeout(seconds), _search_timeout)

@@ -11,8 +11,6 @@ timer the caller had armed, which is left alone) the limit is cooperative:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from moetheory.symbolic import _time_limit
 
@@ -44,12 +42,9 @@ class Deadline:
             raise TimeUp
 
 
-@contextmanager
-def time_limit(seconds: float) -> Iterator[Deadline]:
+def time_limit(seconds: float) -> _time_limit.time_limit:
     """Run the block under a budget of ``seconds``; :class:`TimeUp` is raised when it ends."""
-    deadline = Deadline(seconds)
-    with _time_limit.time_limit(seconds, _time_up):
-        yield deadline
+    return _time_limit.time_limit(seconds, _time_up)
 
 
 def _time_up(limit: float) -> TimeUp:

@@ -30,8 +30,7 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["TimeLimitExceeded", "check_time", "remaining", "time_limit"]
@@ -148,10 +147,25 @@ def _fmt(limit: float) -> str:
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
+    if _in_bookkeeping(frame):
+        return  # a block is entering or leaving: the 0.1 s repeat raises in the body instead
     hit = _expired()
     if hit is not None:
         raise hit
     _arm()
+
+
+def _in_bookkeeping(frame: Any) -> bool:
+    """Whether ``frame`` or a caller is :class:`time_limit`'s ``__enter__`` or ``__exit__``.
+
+    An exception raised there would skip the removal of the block's deadline, which would
+    then raise in every later check.
+    """
+    while frame is not None:
+        if frame.f_code in _BOOKKEEPING:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _arm() -> None:
@@ -171,8 +185,7 @@ def _can_signal() -> bool:
     return armed == 0.0  # a foreign alarm is running: never clobber it
 
 
-@contextmanager
-def time_limit(seconds: float | None, error: ErrorFactory = _default_error) -> Iterator[None]:
+class time_limit:
     """Run the block under a wall-clock limit of ``seconds`` (``None`` or ``inf``: no limit).
 
     Parameters
@@ -183,10 +196,6 @@ def time_limit(seconds: float | None, error: ErrorFactory = _default_error) -> I
         Makes the exception raised once this limit has passed, from the limit in seconds
         (default: a :class:`TimeLimitExceeded` naming it). A :class:`BaseException` that is
         not an ``Exception`` passes through ``except Exception`` blocks.
-
-    Yields
-    ------
-    None
 
     Raises
     ------
@@ -202,7 +211,9 @@ def time_limit(seconds: float | None, error: ErrorFactory = _default_error) -> I
 
     Notes
     -----
-    Nested blocks keep every deadline; the earliest one raises (its own ``error``).
+    Nested blocks keep every deadline; the earliest one raises (its own ``error``). The
+    alarm never raises while a block is entered or left (it would skip the bookkeeping);
+    it raises in the body at its next repeat, 0.1 s later.
 
     Examples
     --------
@@ -210,38 +221,53 @@ def time_limit(seconds: float | None, error: ErrorFactory = _default_error) -> I
     ...     remaining() <= 10
     True
     """
-    if seconds is None or math.isinf(seconds):
-        yield
-        return
-    if not seconds > 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {seconds!r}")
-    entry = (time.monotonic() + seconds, float(seconds), error)
-    use_signal = _can_signal()
-    _LOCAL.deadlines.append(entry)
-    owner = False
-    old_handler: Any = None
-    if use_signal:
-        if not _SIGNAL_OWNER:
-            old_handler = signal.signal(signal.SIGALRM, _on_alarm)
-            _SIGNAL_OWNER.append(True)
-            owner = True
-        _arm()
-    try:
-        yield
-    finally:
-        if use_signal:  # no alarm may interrupt the clean-up
+
+    def __init__(self, seconds: float | None, error: ErrorFactory = _default_error) -> None:
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {seconds!r}")
+        self._seconds = None if seconds is None or math.isinf(seconds) else float(seconds)
+        self._error = error
+        self._entry: tuple[float, float, ErrorFactory] | None = None
+        self._signal = self._owner = False
+        self._old_handler: Any = None
+
+    # No alarm raises while these two run (_in_bookkeeping): keep them free of calls that
+    # could take long.
+    def __enter__(self) -> None:
+        if self._seconds is None:
+            return
+        if self._entry is not None:
+            raise RuntimeError("a time_limit block cannot be entered while it is active")
+        self._entry = (time.monotonic() + self._seconds, self._seconds, self._error)
+        self._signal, self._owner = _can_signal(), False
+        _LOCAL.deadlines.append(self._entry)
+        if self._signal:
+            if not _SIGNAL_OWNER:
+                self._old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+                _SIGNAL_OWNER.append(True)
+                self._owner = True
+            _arm()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._entry is None:
+            return
+        if self._signal:  # no alarm may interrupt the clean-up
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         try:
-            _LOCAL.deadlines.remove(entry)
-            if use_signal and owner:
+            _LOCAL.deadlines.remove(self._entry)
+            if self._owner:
                 signal.setitimer(signal.ITIMER_REAL, 0.0, 0.0)
                 if signal.SIGALRM in signal.sigpending():  # consume an alarm already due
                     signal.sigwait({signal.SIGALRM})
-                signal.signal(signal.SIGALRM, old_handler if old_handler is not None
-                              else signal.SIG_DFL)
+                signal.signal(signal.SIGALRM, self._old_handler
+                              if self._old_handler is not None else signal.SIG_DFL)
                 _SIGNAL_OWNER.clear()
-            elif use_signal:
+            elif self._signal:
                 _arm()  # back to the enclosing block's deadline
         finally:
-            if use_signal:
+            self._entry = None
+            if self._signal:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+
+
+_BOOKKEEPING = frozenset({time_limit.__enter__.__code__, time_limit.__exit__.__code__})

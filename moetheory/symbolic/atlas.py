@@ -734,19 +734,25 @@ def _rediscoveries(by: dict[tuple[str, str], AtlasCell]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m moetheory.symbolic.atlas PATH [--processes N]``: write the page."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args:
-        print("usage: python -m moetheory.symbolic.atlas PATH [--processes N]", file=sys.stderr)
-        return 2
-    processes = 1
-    if "--processes" in args:
-        i = args.index("--processes")
-        processes = int(args[i + 1])
-        del args[i: i + 2]
-    cells = build_atlas(processes=processes)
-    with open(args[0], "w", encoding="utf-8") as fh:
-        fh.write(render_atlas(cells))
+    """``python -m moetheory.symbolic.atlas PATH [--processes N]``: write the page.
+
+    The arguments and the path are checked before the cells are built (minutes); a bad one
+    exits with code 2 and a one-line message naming it.
+    """
+    from moetheory.engine.cli import _int_at_least, _Parser
+    from moetheory.engine.report import OutputPathError, check_output_path, write_atomic
+
+    parser = _Parser(prog="python -m moetheory.symbolic.atlas",
+                     description="Write the interaction atlas page (Markdown) to PATH.")
+    parser.add_argument("path", metavar="PATH", help="the page to write (docs/atlas.md)")
+    parser.add_argument("--processes", type=_int_at_least(1), default=1, metavar="N",
+                        help="worker processes building the cells (default 1)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        path = check_output_path(args.path, "PATH")
+    except OutputPathError as exc:
+        parser.error(str(exc))
+    write_atomic(path, render_atlas(build_atlas(processes=args.processes)))
     return 0
 
 

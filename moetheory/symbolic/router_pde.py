@@ -41,7 +41,7 @@ import sympy as sp
 from moetheory._doccer import fill_doc
 from moetheory.engine.verdicts import Outcome, Verdict, jsonable
 from moetheory.symbolic._docs import REFERENCES
-from moetheory.symbolic._router_pde_deadline import TimeUp, time_limit
+from moetheory.symbolic._router_pde_deadline import Deadline, TimeUp, time_limit
 from moetheory.symbolic._router_pde_decide import (
     Decision,
     Progress,
@@ -505,7 +505,8 @@ def router_pde(
     progress = Progress()
     result: RouterPDEResult | None = None
     try:
-        with time_limit(seconds) as deadline:
+        deadline = Deadline(seconds)
+        with time_limit(seconds):
             _validate(calls, dims_)
             try:
                 progress.stage = "writing the score through beta1^T x, ||beta1||, ||x||"
