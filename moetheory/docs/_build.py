@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,6 @@ from moetheory.docs._book import build_book
 from moetheory.docs._evidence import evidence_files
 from moetheory.docs._figures import _collect_figures
 from moetheory.docs._names import (
-    EVIDENCE_DIR,
     GENERATE_JOBS,
     GENERATE_PROFILE,
     GENERATE_SEED,
@@ -29,8 +27,10 @@ from moetheory.docs._pages import (
     render_section_page,
 )
 from moetheory.docs._seeds import _seed_lines, render_seed_text
+from moetheory.engine._page_folder import sync_pages
 from moetheory.engine.catalogue import SEED_FILES
 from moetheory.engine.papers import PAPERS
+from moetheory.engine.report import read_report
 
 __all__ = ["build_pages", "generate_pages", "write_pages"]
 
@@ -146,8 +146,9 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     pages : mapping of str to str
         File name (relative to ``out_dir``) -> text, as :func:`generate_pages` returns.
     out_dir : path
-        The folder (created if missing); other ``*.md`` files in it and other
-        ``evidence/*.json`` files are removed.
+        The folder (created if missing). The pages an earlier call wrote there and that
+        ``pages`` no longer holds are removed; no other file is touched (the folder lists
+        what it wrote in ``.moetheory-pages``).
 
     Returns
     -------
@@ -170,19 +171,7 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     ...     [p.name for p in write_pages({"index.md": "# Claims\\n"}, tmp)]
     ['index.md']
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in _generated(out):
-        if old.relative_to(out).as_posix() not in pages:
-            old.unlink()
-    written = []
-    for name, text in sorted(pages.items()):
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+    return sync_pages(pages, out_dir)
 
 
 @fill_doc(EXAMPLE_PARTS)
@@ -220,7 +209,7 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
     """
     docs = Path(docs_dir)
     if report_path:
-        report = json.loads(Path(report_path).read_text(encoding="utf-8"))
+        report = read_report(report_path, "MOETHEORY_DOCS_REPORT")
     else:
         report = _verify_now(progress=False)
     pages = generate_pages(report, docs / "claims", docs / "_static" / "figures")
@@ -236,20 +225,3 @@ def _verify_now(progress: bool) -> dict[str, Any]:
     return verify(
         profile=GENERATE_PROFILE, seed=GENERATE_SEED, jobs=GENERATE_JOBS, progress=progress
     )
-
-
-def _generated(out_dir: Path) -> list[Path]:
-    """The files a previous :func:`write_pages` may have written into ``out_dir``."""
-    if not out_dir.is_dir():
-        return []
-    return sorted([*out_dir.glob("*.md"), *(out_dir / EVIDENCE_DIR).glob("*.json")])
-
-
-def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
-    on_disk = {p.relative_to(out_dir).as_posix() for p in _generated(out_dir)}
-    stale = sorted(on_disk - set(pages))
-    for name, text in pages.items():
-        path = out_dir / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            stale.append(name)
-    return sorted(stale)

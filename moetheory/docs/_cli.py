@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from moetheory._doccer import fill_doc
-from moetheory.docs._build import (
-    EXAMPLE_PARTS,
-    _stale,
-    _verify_now,
-    generate_pages,
-    write_pages,
-)
+from moetheory.docs._build import EXAMPLE_PARTS, _verify_now, generate_pages, write_pages
 from moetheory.docs._names import SEEDS_DIR
+from moetheory.engine._page_folder import check_page_folder, stale_pages
+from moetheory.engine.report import (
+    OutputPathError,
+    _shown,
+    check_output_path,
+    read_report,
+    write_atomic,
+)
+from moetheory.engine.runner import Interrupted
 
 __all__ = ["main"]
 
@@ -33,8 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success; 1 with ``--check`` when a page is stale; 2 when the report cannot be
-        read.
+        0 on success; 1 with ``--check`` when a page is stale; 2 on a bad argument (one
+        line naming it, before any work); ``128 + signum`` when a signal stops the
+        verification.
 
     See Also
     --------
@@ -51,7 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...     main(["--report", str(rep), "--out", tmp + "/claims", "--quiet"])
     0
     """
-    parser = argparse.ArgumentParser(
+    from moetheory.engine.cli import _Parser
+
+    parser = _Parser(
         prog="python -m moetheory.docs", description="Generate the docs' claim pages."
     )
     parser.add_argument("--report", type=Path, help="JSON report to use (default: verify now)")
@@ -67,25 +74,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report stale pages; exit 1")
     parser.add_argument("--quiet", action="store_true", help="print nothing on success")
     args = parser.parse_args(argv)
-    if args.report is not None:
-        try:
-            report = json.loads(args.report.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            print(f"moetheory.docs: error: cannot read --report {args.report}: {exc}",
-                  file=sys.stderr)
-            return 2
-    else:
-        report = _verify_now(progress=True)
-    if args.save_report is not None:
-        args.save_report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     figures = args.figures or args.out.parent / "_static" / "figures"
+    problem = _path_problem(args)  # all checked before the verification (minutes)
+    if problem is not None:
+        parser.error(problem)
+    try:
+        report = (read_report(args.report) if args.report is not None
+                  else _verify_now(progress=True))
+    except ValueError as exc:
+        parser.error(str(exc))
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
+        print(f"python -m moetheory.docs: interrupted by {signal.Signals(signum).name} while "
+              f"verifying; no page written", file=sys.stderr)
+        return 128 + signum
+    if args.save_report is not None:
+        write_atomic(args.save_report,
+                     json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     pages = generate_pages(report, args.out, figures, args.seeds)
     if args.check:
-        stale = _stale(pages, args.out)
+        stale = stale_pages(pages, args.out)
         for name in stale:
             print(f"stale: {args.out / name}")
         return 1 if stale else 0
-    paths = write_pages(pages, args.out)
+    try:
+        paths = write_pages(pages, args.out)
+    except OSError as exc:
+        print(f"python -m moetheory.docs: error: --out {_shown(args.out)}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     if not args.quiet:
         print(f"wrote {len(paths)} pages to {args.out}")
     return 0
+
+
+def _path_problem(args: argparse.Namespace) -> str | None:
+    """One line naming the first path option that cannot be used, or None."""
+    for option, folder in (("--figures", args.figures), ("--seeds", args.seeds)):
+        if folder is not None and not folder.is_dir():
+            return f"{option} {_shown(folder)}: is not a directory"
+    try:
+        check_page_folder(args.out, "--out")
+        if args.save_report is not None:
+            check_output_path(args.save_report, "--save-report")
+    except OutputPathError as exc:
+        return str(exc)
+    return None

@@ -18,7 +18,6 @@ Command line::
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from moetheory._doccer import fill_doc
 from moetheory.engine._ledger_data import UNCHECKED
+from moetheory.engine._page_folder import check_page_folder, stale_pages, sync_pages
 from moetheory.engine.catalogue import SEED_FILES
 
 __all__ = [
@@ -662,17 +662,6 @@ def uncovered_audit_rows(
     return [r.key for r in rows if r.key not in covered]
 
 
-def _stale(pages: Mapping[str, str], out_dir: Path) -> list[str]:
-    stale = [
-        name for name, text in pages.items()
-        if not (out_dir / name).is_file() or (out_dir / name).read_text(encoding="utf-8") != text
-    ]
-    extra = sorted(
-        p.name for p in out_dir.glob("*.md") if p.name not in pages
-    ) if out_dir.is_dir() else []
-    return stale + extra
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write (or with ``--check`` compare) the ledger pages.
 
@@ -692,8 +681,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Notes
     -----
-    Writing removes ``*.md`` files in the folder that are no longer generated, so a removed
-    seed never leaves a stale page behind.
+    Writing removes the pages an earlier run wrote that are no longer generated, so a
+    removed seed never leaves a stale page behind; no other file in the folder is touched.
 
     Examples
     --------
@@ -705,22 +694,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...     print(exc.code)
     2
     """
-    parser = argparse.ArgumentParser(prog="python -m moetheory.engine.ledger")
+    from moetheory.engine.cli import _Parser
+    from moetheory.engine.report import OutputPathError
+
+    parser = _Parser(prog="python -m moetheory.engine.ledger")
     parser.add_argument("--out", type=Path, required=True, help="directory of the pages")
     parser.add_argument("--check", action="store_true", help="only report stale pages")
     args = parser.parse_args(argv)
+    try:
+        out = check_page_folder(args.out, "--out")
+    except OutputPathError as exc:
+        parser.error(str(exc))
     pages = generate_ledger_pages()
-    out: Path = args.out
     if args.check:
-        stale = _stale(pages, out)
+        stale = stale_pages(pages, out)
         for name in stale:
             print(f"stale: {out / name}")
         return 1 if stale else 0
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in pages.items():
-        (out / name).write_text(text, encoding="utf-8")
-    for name in _stale(pages, out):
-        (out / name).unlink()
+    try:
+        sync_pages(pages, out)
+    except OSError as exc:
+        print(f"python -m moetheory.engine.ledger: error: --out {out}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     print(f"wrote {len(pages)} ledger pages to {out}")
     return 0
 
