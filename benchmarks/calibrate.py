@@ -80,6 +80,7 @@ from pathlib import Path
 import numpy as np
 
 from moetheory.engine.registry import get_claim, load_checks, registered
+from moetheory.engine.report import OutputPathError, check_output_path, write_atomic
 from moetheory.engine.runner import RunSettings, claim_context, prepare_worker
 from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.estimation import experiment as rates_experiment
@@ -1053,6 +1054,11 @@ def main(argv: list[str] | None = None) -> int:
     for option in ("seeds", "jobs"):
         if getattr(args, option) < 1:
             parser.error(f"--{option} must be >= 1, got {getattr(args, option)}")
+    if args.render:
+        try:
+            check_output_path(args.render, "--render")
+        except OutputPathError as exc:
+            parser.error(str(exc))
     if args.restamp:
         ids = _statistical_ids(args.only) if args.only else None
         status = restamp(ids, args.store, args.jobs)
@@ -1064,7 +1070,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if stale else 0
     if args.render:
         text = render(args.store)
-        Path(args.render).write_text(text, encoding="utf-8")
+        write_atomic(args.render, text)
         print(f"wrote {args.render}")
         return 0
     ids = list(BUDGET_CLAIMS) if args.budget else _statistical_ids(args.only)

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from moetheory import verify
+from moetheory.engine._page_folder import check_page_folder
+from moetheory.engine.report import OutputPathError, check_output_path, write_atomic
 
 __all__ = ["calibration_rows", "load_reports", "main", "merge_reports", "stability_rows"]
 
@@ -279,6 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--seeds must be >= 1, got {args.seeds}")
     if args.jobs < 1:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
+    try:  # before the runs (minutes each)
+        if args.markdown:
+            check_output_path(args.markdown, "--markdown")
+        if args.save_dir:
+            check_page_folder(args.save_dir, "--save-dir")
+    except OutputPathError as exc:
+        parser.error(str(exc))
     start = time.perf_counter()
     if args.from_dir:
         saved = merge_reports([load_reports(d) for d in args.from_dir])
@@ -320,8 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         text += _calibration_markdown(cal_rows)
     print(text)
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_atomic(args.markdown, text)
     return 1 if any(r["contradiction"] or r["exact_change"] for r in rows + cal_rows) else 0
 
 

@@ -427,3 +427,33 @@ def test_every_stored_row_is_current() -> None:
     unrecorded = sorted(cid for cid, row in rows.items()
                         if sorted(row.behaviour) != [str(s) for s in calibrate.BEHAVIOUR_SEEDS])
     assert unrecorded == []
+
+
+def test_render_checks_its_path_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a missing folder was a FileNotFoundError traceback
+    target = tmp_path / "no" / "page.md"
+    with pytest.raises(SystemExit) as info:
+        calibrate.main(["--render", str(target)])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert f"error: --render {target}: the parent directory" in err.strip().splitlines()[-1]
+    assert not target.parent.exists()
+
+
+@pytest.mark.parametrize("option, path, problem", [
+    ("--markdown", "no/page.md", "the parent directory"),
+    ("--save-dir", "page.md", "is not a directory"),
+])
+def test_seed_stability_checks_its_paths_before_the_runs(
+    option: str, path: str, problem: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a bad --markdown failed after every seed had run (about 23 minutes)
+    (tmp_path / "page.md").write_text("x\n")
+    runs: list[object] = []
+    monkeypatch.setattr(seed_stability, "verify", lambda **kw: runs.append(kw))
+    with pytest.raises(SystemExit) as info:
+        seed_stability.main(["--seeds", "1", option, str(tmp_path / path)])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert info.value.code == 2 and runs == []
+    assert f"error: {option} {tmp_path / path}: {problem}" in err
