@@ -78,16 +78,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = _path_problem(args)  # all checked before the verification (minutes)
     if problem is not None:
         parser.error(problem)
-    try:
-        report = (read_report(args.report) if args.report is not None
-                  else _verify_now(progress=True))
-    except ValueError as exc:
-        parser.error(str(exc))
-    except KeyboardInterrupt as exc:
-        signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
-        print(f"python -m moetheory.docs: interrupted by {signal.Signals(signum).name} while "
-              f"verifying; no page written", file=sys.stderr)
-        return 128 + signum
+    if args.report is not None:
+        try:
+            report = read_report(args.report)
+        except ValueError as exc:
+            parser.error(str(exc))
+    else:
+        try:
+            report = _verify_now(progress=True)
+        except KeyboardInterrupt as exc:
+            signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
+            print(f"python -m moetheory.docs: interrupted by {signal.Signals(signum).name} "
+                  f"while verifying; no page written", file=sys.stderr)
+            return 128 + signum
     if args.save_report is not None:
         write_atomic(args.save_report,
                      json.dumps(report, indent=2, ensure_ascii=False) + "\n")
