@@ -236,3 +236,40 @@ def test_the_nonsmooth_rule_certifies_a_kink_and_nothing_else():
     exact = (b + t * u) @ W @ (b + t * u)
     assert 0 < t < 1 and exact < min(a @ W @ a, b @ W @ b)
     assert exact * (1 - 1e-9) <= _hull_decrement(A, skew)[0] <= exact * (1 + 1e-6)
+
+
+def test_the_hull_bound_stops_where_no_fit_moves_with_the_same_bits():
+    """Frank-Wolfe stops once no fit's step moves (most fits: after one or two steps of 100);
+    the bound is bit for bit the one of all 100 steps, for batches mixing fits at a fixed
+    point with fits still moving."""
+    from moetheory.estimation._lm import _decrement_matrix, _dot, _hull_decrement, _matvec
+    from moetheory.estimation.detmath import spd_solve
+
+    def all_steps(A: np.ndarray, grads: np.ndarray) -> np.ndarray:
+        g, m, _ = grads.shape
+        M = _decrement_matrix(A)
+        W = np.stack([spd_solve(M, grads[:, j]) for j in range(m)], axis=1)
+        Q = np.stack([np.stack([_dot(grads[:, i], W[:, j]) for j in range(m)], axis=-1)
+                      for i in range(m)], axis=1)
+        lam = np.zeros((g, m))
+        lam[:, 0] = 1.0
+        for _ in range(100):
+            Ql = _matvec(Q, lam)
+            e = np.zeros_like(lam)
+            e[np.arange(g), np.argmin(Ql, axis=1)] = 1.0
+            diff = e - lam
+            num, den = -_dot(diff, Ql), _dot(diff, _matvec(Q, diff))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.where(den > 0, np.clip(num / den, 0.0, 1.0), 0.0)
+            lam = lam + t[:, None] * diff
+        return _dot(lam, _matvec(Q, lam))
+
+    rng = np.random.default_rng(5)
+    for m in (2, 3, 5):
+        B = rng.normal(size=(40, 4, 4))
+        A = B @ np.swapaxes(B, 1, 2) + 0.1 * np.eye(4)
+        grads = rng.normal(size=(40, m, 4))
+        grads[::3, 1:] = grads[::3, :1]  # equal gradients: a fixed point at once
+        grads[1::3, 1] = -grads[1::3, 0]  # a kink
+        assert np.array_equal(_hull_decrement(A, grads).view(np.int64),
+                              all_steps(A, grads).view(np.int64))

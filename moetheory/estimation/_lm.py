@@ -537,7 +537,8 @@ def qn_iterate(
 def _hull_decrement(A: np.ndarray, grads: np.ndarray, steps: int = 100) -> np.ndarray:
     """An upper bound of ``min over the simplex of (G l)^T M^{-1} (G l)`` per fit, ``M`` the
     decrement's matrix of ``A`` (G, P, P) and ``G`` the gradients ``grads`` (G, m, P): Frank–Wolfe
-    with exact line search from the newest gradient (elementwise operations only)."""
+    with exact line search from the newest gradient (elementwise operations only), stopped
+    after ``steps`` steps or once no fit moves (most fits stop at the first or second)."""
     g, m, _ = grads.shape
     M = _decrement_matrix(A)
     W = np.stack([spd_solve(M, grads[:, j]) for j in range(m)], axis=1)  # M^{-1} g_j
@@ -555,5 +556,7 @@ def _hull_decrement(A: np.ndarray, grads: np.ndarray, steps: int = 100) -> np.nd
         den = _dot(diff, _matvec(Q, diff))
         with np.errstate(divide="ignore", invalid="ignore"):
             t = np.where(den > 0, np.clip(num / den, 0.0, 1.0), 0.0)
+        if not t.any():  # every fit at a fixed point: the remaining steps change no bit
+            break
         lam = lam + t[:, None] * diff
     return _dot(lam, _matvec(Q, lam))
