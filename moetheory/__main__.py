@@ -2,6 +2,6 @@
 
 import sys
 
-from moetheory.engine.cli import main
+from moetheory.engine.cli import console_main
 
-sys.exit(main())
+sys.exit(console_main())

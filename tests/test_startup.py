@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,32 @@ def test_type_checkers_see_every_lazy_name() -> None:
         for alias in node.names
     }
     assert seen == moetheory._LAZY
+
+
+def test_the_command_gives_blas_one_thread(tmp_path: Path) -> None:
+    """The command's own process does no linear algebra worth a thread pool (each check runs
+    in a process of its own with one BLAS thread): an OpenBLAS that started with a thread per
+    core spent ~0.07 s of CPU starting them, a tenth of ``moetheory list``. A user's own
+    setting is kept."""
+    probe = tmp_path / "probe_checks.py"
+    report = tmp_path / "threads.json"
+    probe.write_text(
+        "import json, os\n"
+        "from moetheory.engine.runner import _blas_controls\n"
+        f"open({str(report)!r}, 'w').write(json.dumps(\n"
+        "    [os.environ.get('OPENBLAS_NUM_THREADS'), [int(g()) for g, _ in _blas_controls()]]))\n"
+        "from moetheory import Outcome, Verdict, claim\n"
+        "@claim('probe.threads', reading='r', statement='s', seed_files=['t'], section='T')\n"
+        "def check(ctx):\n"
+        "    return Outcome(Verdict.PROVED, 'ok', {})\n",
+        encoding="utf-8")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    for setting, expected in ((None, "1"), ("2", "2")):
+        if setting is not None:
+            env["OPENBLAS_NUM_THREADS"] = setting
+        subprocess.run([sys.executable, "-m", "moetheory", "list", "--checks", str(probe)],
+                       cwd=ROOT, env=env, capture_output=True, check=True, timeout=120)
+        variable, threads = json.loads(report.read_text(encoding="utf-8"))
+        assert variable == expected
+        assert threads and set(threads) == {int(expected)}

@@ -9,7 +9,6 @@ who it is, all within a time limit, and says what is wrong in one line.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import os
 import re
@@ -119,6 +118,8 @@ def _ask(address: str, connection_args: dict[str, Any], timeout: float) -> dict[
     box: dict[str, Any] = {}
 
     def run() -> None:
+        import asyncio  # here: the command line imports this module for every command
+
         try:
             box["answer"] = asyncio.run(
                 asyncio.wait_for(_identity(address, connection_args, timeout), timeout)
