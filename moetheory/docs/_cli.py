@@ -56,9 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...     main(["--report", str(rep), "--out", tmp + "/claims", "--quiet"])
     0
     """
-    from moetheory.engine.cli import _Parser
+    from moetheory.engine._arguments import OneLineParser
 
-    parser = _Parser(
+    parser = OneLineParser(
         prog="python -m moetheory.docs", description="Generate the docs' claim pages."
     )
     parser.add_argument("--report", type=Path, help="JSON report to use (default: verify now)")

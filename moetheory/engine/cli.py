@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from moetheory.engine._arguments import OneLineParser, int_at_least
 from moetheory.engine.context import PROFILES
 from moetheory.engine.levels import FAMILY_ALPHA
 from moetheory.engine.registry import Claim, get_claim, load_checks, registered, select_claims
@@ -66,21 +67,6 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _int_at_least(low: int, high: int | None = None) -> type:
-    allowed = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {allowed}, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
-        return value
-
-    return parse  # type: ignore[return-value]
-
-
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
 
 
@@ -110,15 +96,6 @@ def _verdicts(text: str) -> list[Verdict]:
     return [Verdict(n) for n in names]
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line (``prog: error: ...``), exit 2."""
-
-    def error(self, message: str) -> Any:  # type: ignore[override]
-        # one line whatever the arguments hold (argparse echoes some of them as they are)
-        text = printable(f"{self.prog}: error: {message}; see --help").replace("\n", "\\n")
-        self.exit(2, text + "\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``moetheory`` command.
 
@@ -145,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     """
     from moetheory import __version__
 
-    parser = _Parser(
+    parser = OneLineParser(
         prog="moetheory",
         description="Check the mathematics of Mixture-of-Experts papers by machine.",
     )
@@ -194,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print one line per claim as it completes: ID, verdict, seconds (hides the bar)",
     )
     ver.add_argument(
-        "--jobs", type=_int_at_least(1, MAX_JOBS), default=1,
+        "--jobs", type=int_at_least(1, MAX_JOBS), default=1,
         help=f"checks run at once (1 to {MAX_JOBS}; more than the CPUs warns)",
     )
     ver.add_argument("--json", type=Path, default=None, help="write the JSON report here")
@@ -216,12 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("reproduce", help="reproduce a paper figure: " + ", ".join(REPRODUCERS))
     rep.add_argument("target", choices=sorted(REPRODUCERS))
     rep.add_argument("--out", type=Path, default=Path("figures"), help="output folder")
-    rep.add_argument("--seed", type=_int_at_least(0), default=0,
+    rep.add_argument("--seed", type=int_at_least(0), default=0,
                      help="master seed (default 0)")
     rep.add_argument("--profile", choices=PROFILES, default="quick",
                      help="design: sizes, replicates, iterations (default quick; full: the "
                      "paper's scale)")
-    rep.add_argument("--replicates", type=_int_at_least(1), default=None,
+    rep.add_argument("--replicates", type=int_at_least(1), default=None,
                      help="replicates instead of the profile's")
     rep.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     rep.add_argument(
@@ -244,7 +221,7 @@ def _checks_option(p: argparse.ArgumentParser) -> None:
 
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", choices=PROFILES, default="quick", help="budget (default quick)")
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="master seed (default 0)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="master seed (default 0)")
     p.add_argument(
         "--timeout", type=_positive_float, default=None,
         help="CPU-time limit per check in seconds (default 900; inf for none)",

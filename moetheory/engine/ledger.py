@@ -694,10 +694,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...     print(exc.code)
     2
     """
-    from moetheory.engine.cli import _Parser
+    from moetheory.engine._arguments import OneLineParser
     from moetheory.engine.report import OutputPathError
 
-    parser = _Parser(prog="python -m moetheory.engine.ledger")
+    parser = OneLineParser(prog="python -m moetheory.engine.ledger")
     parser.add_argument("--out", type=Path, required=True, help="directory of the pages")
     parser.add_argument("--check", action="store_true", help="only report stale pages")
     args = parser.parse_args(argv)

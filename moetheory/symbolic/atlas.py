@@ -739,13 +739,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     The arguments and the path are checked before the cells are built (minutes); a bad one
     exits with code 2 and a one-line message naming it.
     """
-    from moetheory.engine.cli import _int_at_least, _Parser
+    from moetheory.engine._arguments import OneLineParser, int_at_least
     from moetheory.engine.report import OutputPathError, check_output_path, write_atomic
 
-    parser = _Parser(prog="python -m moetheory.symbolic.atlas",
+    parser = OneLineParser(prog="python -m moetheory.symbolic.atlas",
                      description="Write the interaction atlas page (Markdown) to PATH.")
     parser.add_argument("path", metavar="PATH", help="the page to write (docs/atlas.md)")
-    parser.add_argument("--processes", type=_int_at_least(1), default=1, metavar="N",
+    parser.add_argument("--processes", type=int_at_least(1), default=1, metavar="N",
                         help="worker processes building the cells (default 1)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
