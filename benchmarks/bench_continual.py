@@ -222,9 +222,6 @@ def main(argv: list[str] | None = None) -> int:
         gap = max(float(np.max(np.abs(x.forgetting_code - y.forgetting_code)))
                   for x, y in zip(split, now, strict=True) if x.forgetting_code is not None) \
             if reading == "code" else 0.0
-        # The code's forgetting sum pads rows across the curves simulated together, so a
-        # curve's last bits of forgetting_code depend on its batch companions (already so at
-        # d7290e9); every other field is bit-identical.
         print(f"    on 2 processes (4 curves each): {s_wall:7.2f} s wall (target <= 5 s); "
               f"same bits as one process: {same_bits(split, now)}"
               + (f" (forgetting_code max |diff| {gap:.1e})" if gap else ""))

@@ -109,3 +109,23 @@ def test_dot_last_matches_a_wrong_axis_would_not() -> None:
     b = np.array([1.0, 0.0, -1.0])
     assert dot_last(a, b).tolist() == [-2.0, -2.0]
     assert dot_last(a, b).tolist() != (a.T[:2] * b[:2]).sum(axis=0).tolist()
+
+
+def test_a_curve_has_the_same_bits_whatever_curves_are_simulated_with_it() -> None:
+    """Curves simulated together share their data and are padded to the largest ``M``; each
+    curve's every field, the released code's forgetting sum included, has the bits it has
+    alone. The code's sum over a group's terms was padded to the longest group of the rows
+    of its segment and round, so its last bits followed the curve's companions."""
+    from moetheory.continual import CLConfig
+    from moetheory.continual.simulator import simulate_many
+
+    base = CLConfig(reading="code", T=2000)
+    cfgs = [base.replace(M=M, terminate=term) for M in (1, 5, 10, 20) for term in (True, False)]
+    together = simulate_many(cfgs, 20, seed=0)
+    for i in range(2):
+        for cfg, res in zip(cfgs[i::2], simulate_many(cfgs[i::2], 20, seed=0), strict=True):
+            other = together[cfgs.index(cfg)]
+            for name in ("expert", "forgetting", "generalization", "forgetting_code",
+                         "generalization_code", "termination_round"):
+                a, b = getattr(res, name), getattr(other, name)
+                assert np.array_equal(a, b), (cfg.M, cfg.terminate, name)

@@ -979,9 +979,9 @@ class _CodeForgetting:
     is updated. Per group we keep the count ``c``, ``Σ b``, ``min b`` and ``max b``; when
     ``r_g`` changes, its part ``Σ_{j ∈ g} |r_g - b_j|`` is ``c r_g - Σ b`` if
     ``r_g >= max b``, ``Σ b - c r_g`` if ``r_g <= min b``, and only otherwise summed term by
-    term (the terms in the order they joined, padded with zeros to the longest group summed
-    in the same segment and round). Round ``j`` joins its group at round ``j + 2`` (the code's
-    window).
+    term (the terms in the order they joined, summed left to right: padded with zeros to the
+    longest group summed in the same segment and round, which changes no bit). Round ``j``
+    joins its group at round ``j + 2`` (the code's window).
 
     Rows come in segments (adjacent configurations with the same ``M``); the per-group state
     of all rows is stored flat, group ``(row, m, n)`` of a segment starting at row ``s`` and
@@ -1059,7 +1059,10 @@ class _CodeForgetting:
             # |r - b_j| on the listed terms; the others stay 0
             np.subtract(r[sl][mixed_s][:, None], terms, out=terms, where=listed)
             np.abs(terms, out=terms)
-            part[sl][mixed_s] = terms.sum(axis=1)
+            # summed left to right: the padding's zeros then change no bit, so a row's sum
+            # does not depend on the longest group of the rows simulated with it (a pairwise
+            # sum's blocking follows the padded length)
+            part[sl][mixed_s] = np.cumsum(terms, axis=1, out=terms)[:, -1]
         self.part[groups] = part
 
     def totals(self) -> list[tuple[slice, np.ndarray]]:
