@@ -104,6 +104,61 @@ def test_lemma2_constants() -> None:
     assert lemmas._lemma2_search(lambda lam, m: sp.Integer(m * (m - 1)) / lam) is None
 
 
+def _binary_power(base: float, k: int) -> float:
+    """``base ** k`` by binary powering in Python floats (IEEE products, lowest bit first)."""
+    result, square, n = 1.0, float(base), abs(int(k))
+    while n:
+        if n & 1:
+            result *= square
+        n >>= 1
+        square *= square
+    return 1.0 / result if k < 0 else result
+
+
+def test_portable_power_is_binary_powering_bit_for_bit() -> None:
+    """NumPy's ``power`` has an AVX-512 kernel with other last bits than its other paths;
+    ``portable_power`` uses IEEE products only, so its bits are those of the same products
+    in Python floats, and it stays within its stated error of the true power (first order,
+    (|k| + 2 log2(|k| + 1)) 2^-53 relative)."""
+    from moetheory.continual.portable import portable_power
+
+    rng = np.random.default_rng(7)
+    for base, low, high in ((0.4, -300, 3000), (1 - 6 / 10, -300, 3000), (0.9999, -3000, 3000),
+                            (1.7, -1000, 1000)):
+        k = rng.integers(low, high, size=500)
+        got = portable_power(base, k)
+        assert got.tolist() == [_binary_power(base, int(v)) for v in k]
+        assert np.array_equal(portable_power(base, k.astype(float)), got)
+        exact = np.array([float(Fraction(base) ** int(v)) for v in k])
+        bound = (np.abs(k) + 2 * np.log2(np.abs(k) + 1) + 1) * 2.0**-53
+        normal = exact > 1e-290  # the error bound is relative: not for subnormal results
+        assert (np.abs(got - exact) <= bound * exact)[normal].all()
+    with pytest.raises(ValueError, match="exponent"):
+        portable_power(0.5, np.array([1.5]))
+
+
+def test_theorem_bounds_have_the_bits_of_ieee_products() -> None:
+    """The bounds of Theorems 1 and 2 raise r to routing counts; with NumPy's ``power`` their
+    last bits depended on the CPU's SIMD (three calibration rows recorded on another machine
+    could not be reproduced here). Each ``r ** L`` is now binary powering."""
+    rng = np.random.default_rng(3)
+    R, T_len, M = 4, 300, 3
+    expert = rng.integers(M, size=(R, T_len))
+    W = rng.normal(size=(R, 6, 3))
+    rv, tv = 1 - 1 / 100, 250  # r near 1: every power matters in the sum
+    b = th.thm1_forgetting_bound(expert, W, M, rv, tv)
+    for k in range(R):
+
+        def L(tt: int, m: int, k: int = k) -> int:
+            return int(np.sum(expert[k, :tt] == m))
+
+        s_term = np.sum(W[k] ** 2) / 6
+        d_term = th.pair_gap_sum(W[k], "ordered") / 36
+        a = np.array([_binary_power(rv, L(tv, expert[k, tau]))
+                      - _binary_power(rv, L(tau + 1, expert[k, tau])) for tau in range(tv - 1)])
+        assert b[k] == (a.sum() * s_term - a.sum() * d_term) / (tv - 1)
+
+
 def test_coverage_probability_against_brute_force() -> None:
     for n, m in [(2, 3), (3, 3), (3, 5)]:
         hits = sum(len(set(a)) == n for a in itertools.product(range(n), repeat=m))

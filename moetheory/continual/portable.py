@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["dot_last", "portable_exp"]
+__all__ = ["dot_last", "portable_exp", "portable_power"]
 
 _LOG2E = 1.4426950408889634
 # ln 2 split so that k * _LN2_HI is exact for |k| < 2**11 (Cody and Waite).
@@ -112,3 +112,70 @@ def dot_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     [3.0, 7.0]
     """
     return np.einsum("...i,...i->...", a, b)
+
+
+def portable_power(base: float, exponent: np.ndarray) -> np.ndarray:
+    """``base ** exponent`` for integer exponents, from IEEE products only.
+
+    Parameters
+    ----------
+    base : float
+        The base (a Python or NumPy real number).
+    exponent : array_like
+        Integer-valued exponents (integers, or floats holding integers), of any shape.
+
+    Returns
+    -------
+    ndarray
+        ``base ** exponent`` as float64, of ``exponent``'s shape: the same bits on every
+        CPU path.
+
+    Raises
+    ------
+    ValueError
+        If an exponent is not a finite integer value below ``2**62`` in magnitude.
+
+    See Also
+    --------
+    portable_exp : the exponential, the same way.
+
+    Notes
+    -----
+    NumPy's ``power`` (and ``float ** ndarray``) has an AVX-512 kernel whose results differ in
+    the last bits from the other paths, so bounds such as eq. (19) of [1]_, built from
+    :math:`r^{L}` with counts :math:`L`, had machine-dependent last bits. Here
+    :math:`b^{k} = \\prod_{i:\\,k_i = 1} b^{2^i}` (binary powering from the lowest bit, the
+    squares :math:`b^{2^i}` computed once as Python floats) and :math:`b^{-k} = 1/b^{k}`:
+    every step is one correctly rounded product or quotient, so the bits are the same on every
+    path. The square :math:`b^{2^i}` carries the rounding of its :math:`i` squarings, a
+    relative error up to about :math:`(2^i - 1)\\,2^{-53}`, so the result is within about
+    :math:`(|k| + 2\\log_2(|k| + 1))\\,2^{-53}` of :math:`b^k` relative (first order, for a
+    normal result): :math:`3\\cdot 10^{-13}` at :math:`|k| = 3000`, against about a unit in the
+    last place for ``power``; far below the digits a report prints.
+
+    References
+    ----------
+    .. [1] H. Li, S. Lin, L. Duan, Y. Liang and N. B. Shroff, "Theory on
+       Mixture-of-Experts in Continual Learning", ICLR, 2025, arXiv:2406.16437.
+
+    Examples
+    --------
+    >>> portable_power(0.5, np.array([0, 1, 3, -2])).tolist()
+    [1.0, 0.5, 0.125, 4.0]
+    """
+    k = np.asarray(exponent)
+    if k.dtype.kind not in "iu":
+        k = np.asarray(k, dtype=float)
+        if not (np.isfinite(k).all() and (k == np.rint(k)).all() and (np.abs(k) < 2.0**62).all()):
+            raise ValueError("exponent must hold finite integer values below 2**62 in magnitude")
+    n = np.abs(k.astype(np.int64))
+    result = np.ones(n.shape)
+    square = float(base)
+    while n.any():
+        odd = (n & 1).astype(bool)
+        np.multiply(result, square, out=result, where=odd)
+        n = n >> 1
+        square *= square
+    with np.errstate(divide="ignore"):  # 1/0 only where the exponent is not negative
+        return np.where(k < 0, 1.0 / result, result)
+

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from moetheory._doccer import fill_doc
+from moetheory.continual.portable import portable_power
 from moetheory.continual.theory import _docs
 from moetheory.continual.theory._notation import PAIR_READINGS, _check_reading, _ground_truths
 
@@ -173,7 +174,7 @@ def thm1_forgetting_bound(
     counts, s_term, d_term = _counts_and_terms(expert, W, n_experts, pairs)
     l_tau = _own_counts(expert, counts, None)[:, : t_value - 1]
     l_t = _counts_at(expert, counts, t_value)[:, : t_value - 1]
-    a = r_value**l_t - r_value**l_tau
+    a = portable_power(r_value, l_t) - portable_power(r_value, l_tau)
     return (a.sum(axis=1) * s_term - a.sum(axis=1) * d_term) / (t_value - 1)
 
 
@@ -230,7 +231,7 @@ def thm1_generalization_bound(
     if not 1 <= t1 <= expert.shape[1]:
         raise ValueError(f"t1 must lie in [1, {expert.shape[1]}], got {t1}")
     counts, s_term, d_term = _counts_and_terms(expert, W, n_experts, pairs)
-    p = r_value ** _counts_at(expert, counts, t1)
+    p = portable_power(r_value, _counts_at(expert, counts, t1))
     return (p * s_term[:, None] + (1 - p) * d_term[:, None]).mean(axis=1)
 
 
@@ -396,13 +397,16 @@ def thm2_forgetting_bound(
     own = _own_counts(expert, counts, None)
     at_t = _counts_at(expert, counts, t_value)
     at_t1 = _counts_at(expert, counts, t1)
-    first = (r_value ** at_t[:, : t_value - 1] - r_value ** own[:, : t_value - 1]).sum(axis=1)
+    first = (portable_power(r_value, at_t[:, : t_value - 1])
+             - portable_power(r_value, own[:, : t_value - 1])).sum(axis=1)
     if gap_until not in ("T1", "t"):
         raise ValueError(f"gap_until must be 'T1' or 't', got {gap_until!r}")
     until = at_t1 if gap_until == "T1" else at_t
-    second = (r_value ** own[:, :t1] - r_value ** until[:, :t1]).sum(axis=1)
+    second = (portable_power(r_value, own[:, :t1])
+              - portable_power(r_value, until[:, :t1])).sum(axis=1)
     lt, ltau, lt1 = at_t[:, t1:t_value], own[:, t1:t_value], at_t1[:, t1:t_value]
-    third = ((1 - r_value ** (lt - ltau)) * r_value ** (lt - lt1 - 1.0)).sum(axis=1)
+    third = ((1 - portable_power(r_value, lt - ltau))
+             * portable_power(r_value, lt - lt1 - 1.0)).sum(axis=1)
     psi = np.array([psi1(W[k], clusters) for k in range(R)])
     return (first * s_term + second * d_term + psi * third) / (t_value - 1)
 
@@ -478,13 +482,14 @@ def thm2_generalization_bound(
     at_T = _counts_at(expert, counts, T_len)
     at_t1 = _counts_at(expert, counts, t1)
     explore = (
-        r_value ** (at_T[:, :t1] - at_t1[:, :t1]) * (1 - r_value ** at_t1[:, :t1])
+        portable_power(r_value, at_T[:, :t1] - at_t1[:, :t1])
+        * (1 - portable_power(r_value, at_t1[:, :t1]))
     ).mean(axis=1) * d_term
-    decay = (r_value**at_T).mean(axis=1)
+    decay = portable_power(r_value, at_T).mean(axis=1)
     if grouping == "as-printed":
         first = decay * (s_term + explore)
     else:
         first = decay * s_term + explore
-    late = (1 - r_value ** (at_T[:, t1:] - at_t1[:, t1:])).sum(axis=1) / T_len
+    late = (1 - portable_power(r_value, at_T[:, t1:] - at_t1[:, t1:])).sum(axis=1) / T_len
     psis = np.array([psi1(W[k], clusters) + psi2(W[k], clusters) for k in range(R)])
     return first + psis * late
