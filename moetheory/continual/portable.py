@@ -176,6 +176,5 @@ def portable_power(base: float, exponent: np.ndarray) -> np.ndarray:
         np.multiply(result, square, out=result, where=odd)
         n = n >> 1
         square *= square
-    with np.errstate(divide="ignore"):  # 1/0 only where the exponent is not negative
-        return np.where(k < 0, 1.0 / result, result)
+    return np.divide(1.0, result, out=result, where=k < 0)
 
