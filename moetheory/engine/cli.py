@@ -708,7 +708,7 @@ def console_main() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``moetheory`` console script.
+    """The ``moetheory`` command line: parse ``argv`` and run the subcommand.
 
     Parameters
     ----------
@@ -732,6 +732,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     See Also
     --------
     build_parser : the options.
+    console_main : the console script's entry point, which calls this.
     moetheory.engine.verification.verify : the ``verify`` subcommand's work.
 
     Notes
