@@ -126,3 +126,87 @@ def test_stop_leaves_a_configs_later_sizes_unfitted_wherever_the_cells_run(monke
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert run_rates(d, seed=5, configs=configs, stop=stop, executor=pool) == local
     ex._CELLS.clear()
+
+
+def test_checks_sharing_a_runs_cells_fit_different_ones_side_by_side(tmp_path, monkeypatch):
+    """In a run, checks that fit the same cells went in lockstep: while one fitted a cell the
+    others waited for it (a quick run's first 10 s left a core idle). A cell another check
+    is fitting is now left for later while a cell certainly needed is fitted meanwhile: the
+    next config's first size, never a size after a cell ``stop`` may end its config on."""
+    import os
+    import time
+
+    import moetheory.estimation.experiment as ex
+    from moetheory.engine.shared import run_store
+
+    d = RatesDesign(n_grid=(30, 40), replicates=2, restarts=0, lm_iterations=8)
+    configs = [("perturbed", 2), ("cosine", 2)]
+    log = tmp_path / "fitted"
+    log.touch()
+    fit = ex.fit_cell
+
+    def logged(*a):
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()} {a[1]} {a[3]}\n")
+        if a[1:4] == ("perturbed", 2, 30):  # held until the other process fitted cosine 30
+            deadline = time.monotonic() + 60
+            while "cosine 30" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return fit(*a)
+
+    def stop(router, k, n, cell):
+        return False
+
+    ex._CELLS.clear()
+    local = run_rates(d, seed=5, configs=configs, stop=stop)
+    monkeypatch.setattr(ex, "fit_cell", logged)
+    with run_store():
+        ex._CELLS.clear()
+        ex._run_cell.cache_clear()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                run_rates(d, seed=5, configs=[("perturbed", 2)], stop=stop)
+            finally:
+                os._exit(0)
+        deadline = time.monotonic() + 60
+        while f"{pid} perturbed 30" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        shared_run = run_rates(d, seed=5, configs=configs, stop=stop)
+        os.waitpid(pid, 0)
+    ex._CELLS.clear()
+    ex._run_cell.cache_clear()
+    mine = [line.split()[1:] for line in log.read_text().splitlines()
+            if line.startswith(f"{os.getpid()} ")]
+    assert mine[0] == ["cosine", "30"]  # not waiting for perturbed 30
+    assert ["perturbed", "30"] not in mine  # read from the run's store
+    everyone = sorted(line.split()[1:] for line in log.read_text().splitlines())
+    assert everyone == sorted([r, str(n)] for r, _ in configs for n in d.n_grid)  # once each
+    assert shared_run == local
+
+
+def test_a_cell_fitted_ahead_of_stop_is_dropped_when_stop_ends_its_config():
+    """While the needed cells are being fitted elsewhere, later cells are fitted ahead (the
+    core would wait otherwise); ``stop`` is still asked in each config's order, and what it
+    leaves out is not reported."""
+    from moetheory.estimation.experiment import _kept
+
+    cells = [("a", 1, 10), ("a", 1, 20), ("b", 1, 10)]
+    tries = {cell: 0 for cell in cells}
+    fitted = []
+
+    def attempt(*cell):
+        tries[cell] += 1
+        if cell == ("a", 1, 10) and tries[cell] <= 2:
+            return None  # another check is fitting it
+        fitted.append(cell)
+        return [{"cell": cell}]
+
+    def records_of(*cell):
+        raise AssertionError("nothing needed waiting")
+
+    out = _kept(cells, records_of, lambda r, k, n, recs: (r, n) == ("a", 10), attempt)
+    assert fitted == [("b", 1, 10), ("a", 1, 20), ("a", 1, 10)]
+    assert out == [{"cell": ("a", 1, 10)}, {"cell": ("b", 1, 10)}]
+    plain = _kept(cells, lambda *c: [{"cell": c}], lambda r, k, n, recs: (r, n) == ("a", 10))
+    assert plain == out

@@ -206,3 +206,55 @@ def test_a_stored_array_is_mapped_not_copied_and_stays_private(tmp_path: Path) -
         grid.cache_clear()
         assert grid(n)["a"][:3].tolist() == [0.0, 1.0, 2.0]
         assert len(list(store.glob("*.pickle"))) == 1
+
+
+def test_checks_needing_the_same_results_split_them_instead_of_waiting(tmp_path: Path) -> None:
+    """Checks that need the same shared results in the same order went in lockstep: one
+    computed while the others waited for its lock (a quick run's rates checks left a core
+    idle for 10 s). ``each_shared`` computes meanwhile what nobody else is computing."""
+    import time
+
+    from moetheory.engine.shared import BUSY, each_shared
+
+    log = tmp_path / "computed"
+    log.touch()
+
+    @shared()
+    def fit(x: int) -> int:
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()} {x}\n")
+        if x == 1:  # the other process holds 1 until this one has computed 3
+            deadline = time.monotonic() + 30
+            while " 3\n" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return 10 * x
+
+    with run_store():
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                os.write(w, b"go")  # (before it takes 1's lock: the parent polls below)
+                fit(1)
+            finally:
+                os._exit(0)
+        os.close(w)
+        os.read(r, 2)
+        os.close(r)
+        deadline = time.monotonic() + 30
+        while f"{pid} 1" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert fit.attempt(1) is BUSY  # at once, without waiting for the lock
+        assert each_shared(fit, [(1,), (2,), (3,)]) == [10, 20, 30]
+        os.waitpid(pid, 0)
+    rows = [line.split() for line in log.read_text().splitlines()]
+    assert rows == [[str(pid), "1"], [str(os.getpid()), "2"], [str(os.getpid()), "3"]]
+
+
+def test_each_shared_wants_a_shared_function() -> None:
+    from moetheory.engine.shared import each_shared
+
+    with pytest.raises(TypeError, match="decorated with shared"):
+        each_shared(abs, [(1,)])
+    assert each_shared(shared()(abs), [(-1,), (2,)]) == [1, 2]  # outside a run too

@@ -50,7 +50,7 @@ import stat
 import struct
 import tempfile
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -58,10 +58,12 @@ from typing import Any, TypeVar
 from moetheory.engine._supervise import boot_id, start_time
 
 __all__ = [
+    "BUSY",
     "MIN_FREE_BYTES",
     "STORE_ENV",
     "STORE_PREFIX",
     "check_store",
+    "each_shared",
     "remove_store_of",
     "run_store",
     "shared",
@@ -77,6 +79,18 @@ MIN_FREE_BYTES = 2 * 2**30
 STORE_PREFIX = "moetheory-run-"
 #: The file in a store that names the run owning it (PID, start time, boot).
 _OWNER = "owner.json"
+
+
+class _Busy:
+    """The type of :data:`BUSY`."""
+
+    def __repr__(self) -> str:
+        return "BUSY"
+
+
+#: What ``func.attempt(...)`` of a :func:`shared` function returns while another process of
+#: the run is computing that result.
+BUSY: Any = _Busy()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -320,7 +334,9 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     Returns
     -------
     callable
-        The decorator; the decorated function has ``cache_clear()``.
+        The decorator. The decorated function has ``cache_clear()`` and ``attempt(*args,
+        **kwargs)``, which returns the result as a call does, or :data:`BUSY` at once if
+        another process of the run is computing it at that moment.
 
     Raises
     ------
@@ -330,6 +346,7 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     See Also
     --------
     run_store : the store of a run.
+    each_shared : several results, those nobody is computing first.
 
     Notes
     -----
@@ -337,6 +354,8 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     Within a run, the first process to need a result computes it while holding an exclusive
     :func:`fcntl.flock` on the key's lock file; the kernel releases the lock when the
     process ends, so a check killed mid-computation leaves the result to the next one.
+    A call waits for that lock; ``attempt`` does not (``LOCK_NB``), so that a process which
+    needs several results can compute another meanwhile.
 
     Examples
     --------
@@ -357,8 +376,7 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
         memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         name = f"{func.__module__}.{func.__qualname__}"
 
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        def call(args: tuple[Any, ...], kwargs: dict[str, Any], wait: bool) -> Any:
             key = (*args, *sorted(kwargs.items())) if kwargs else args
             if key in memo:
                 memo.move_to_end(key)
@@ -369,21 +387,94 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
             else:
                 check_store(root)  # (after isdir: a directory made meanwhile is judged too)
                 value = _through(Path(root), name, functools.partial(func, *args, **kwargs),
-                                 key)
+                                 key, wait)
+                if value is BUSY:
+                    return value
             memo[key] = value
             if len(memo) > maxsize:
                 memo.popitem(last=False)
             return value
 
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return call(args, kwargs, True)
+
         wrapper.cache_clear = memo.clear  # type: ignore[attr-defined]
+        wrapper.attempt = lambda *args, **kwargs: call(args, kwargs, False)  # type: ignore
         return wrapper  # type: ignore[return-value]
 
     return decorate
 
 
-def _through(root: Path, name: str, compute: Callable[[], Any], key: tuple[Any, ...]) -> Any:
+def each_shared(func: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """Call a :func:`shared` function on several arguments, nobody's work awaited first.
+
+    ``[func(*args) for args in calls]``, computing first the results that no other process
+    of the run is computing at that moment.
+
+    Parameters
+    ----------
+    func : callable
+        A function decorated with :func:`shared`.
+    calls : sequence of tuple
+        The positional arguments of each call.
+
+    Returns
+    -------
+    list
+        The results, in the order of ``calls``: the same values as the plain calls give.
+
+    Raises
+    ------
+    TypeError
+        If ``func`` is not a :func:`shared` function.
+
+    See Also
+    --------
+    shared : the decorator.
+
+    Notes
+    -----
+    Checks of a run that need the same results in the same order used to go in lockstep:
+    the first computed a result while the others waited for its lock, then all moved to the
+    next, and the others' cores idled. Here a result whose lock another process holds is
+    left for later, and the first of the remaining ones that nobody is computing is
+    computed (or read from the store) meanwhile; once every remaining result is being
+    computed elsewhere, the first of them is awaited. Between two results the calls are
+    tried in their order again, so a result that became available is read at once.
+
+    Examples
+    --------
+    >>> @shared()
+    ... def cube(x: int) -> int:
+    ...     return x ** 3
+    >>> with run_store():
+    ...     each_shared(cube, [(1,), (2,), (3,)])
+    [1, 8, 27]
+    """
+    attempt = getattr(func, "attempt", None)
+    if attempt is None:
+        raise TypeError(f"func must be a function decorated with shared(), got {func!r}")
+    done: dict[int, Any] = {}
+    pending = list(range(len(calls)))
+    while pending:
+        for i in pending:
+            value = attempt(*calls[i])
+            if value is not BUSY:
+                break
+        else:
+            i = pending[0]
+            value = func(*calls[i])
+        done[i] = value
+        pending.remove(i)
+    return [done[i] for i in range(len(calls))]
+
+
+def _through(root: Path, name: str, compute: Callable[[], Any], key: tuple[Any, ...],
+             wait: bool = True) -> Any:
     """``compute()`` from the run's store under ``key``, computed and stored by the first
-    process that needs it."""
+    process that needs it; :data:`BUSY` without ``wait`` while another process holds the
+    key's lock."""
     digest = hashlib.sha256(f"{name}{key!r}".encode()).hexdigest()[:32]
     path = root / f"{digest}.pickle"
     if path.exists():  # complete: stored files appear by an atomic rename
@@ -393,7 +484,10 @@ def _through(root: Path, name: str, compute: Callable[[], Any], key: tuple[Any, 
     except OSError:  # the store is gone (its run was killed) or full: compute here
         return compute()
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes or the process dies
+        try:  # released when the file closes or the process dies
+            fcntl.flock(lock, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return BUSY
         if path.exists():
             return _load(path)
         value = compute()

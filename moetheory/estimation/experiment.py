@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from moetheory.engine.shared import shared
+from moetheory.engine.shared import BUSY, shared
 from moetheory.estimation.batched import fit_batch
 from moetheory.estimation.detmath import det_log
 from moetheory.estimation.fitting import fit_least_squares
@@ -812,12 +812,19 @@ def run_rates(
                                                        bar, first_rep)), stop)
         if executor is None and scheduler is None:
 
-            def fitted(r: str, k: int, n: int) -> list[dict[str, Any]]:
-                records = _cached_cell(design, r, k, n, seed, x_eval, first_rep)
-                bar.update(1)
+            def tried(r: str, k: int, n: int, wait: bool = False
+                      ) -> list[dict[str, Any]] | None:
+                records = _cached_cell(design, r, k, n, seed, x_eval, first_rep, wait)
+                if records is not None:
+                    bar.update(1)
                 return records
 
-            return _kept(cells, fitted, stop)
+            def fitted(r: str, k: int, n: int) -> list[dict[str, Any]]:
+                records = tried(r, k, n, wait=True)
+                assert records is not None  # (a waiting call returns the records)
+                return records
+
+            return _kept(cells, fitted, stop, attempt=tried)
         if executor is not None:
             return _kept(cells, _by_cell(_mapped_cells(_on(executor), design, cells, seed,
                                                        x_eval, bar, first_rep)), stop)
@@ -837,20 +844,50 @@ def run_rates(
 
 def _kept(cells: list[tuple[str, int, int]],
           records_of: Callable[[str, int, int], list[dict[str, Any]]],
-          stop: Callable[[str, int, int, list[dict[str, Any]]], bool] | None
+          stop: Callable[[str, int, int, list[dict[str, Any]]], bool] | None,
+          attempt: Callable[[str, int, int], list[dict[str, Any]] | None] | None = None,
           ) -> list[dict[str, Any]]:
     """The records of ``cells`` in order, without a config's cells after the first one
-    ``stop`` answers ``True`` for (``records_of`` is not asked for them)."""
-    out: list[dict[str, Any]] = []
-    stopped: set[tuple[str, int]] = set()
-    for r, k, n in cells:
-        if (r, k) in stopped:
-            continue
-        records = records_of(r, k, n)
-        out.extend(records)
-        if stop is not None and stop(r, k, n, records):
-            stopped.add((r, k))
-    return out
+    ``stop`` answers ``True`` for (``stop`` is asked in the order of a config's sizes).
+
+    Without ``attempt``, ``records_of`` is asked for the cells in order and not for those
+    ``stop`` leaves out. ``attempt(r, k, n)`` is ``records_of`` that returns ``None`` at
+    once while another check of the run is fitting that cell: then a cell being fitted
+    elsewhere is left for later, and the first cell that nobody else is fitting is fitted
+    meanwhile: each config's next needed cell first, then the later ones (fitted ahead of
+    ``stop``, as a core would otherwise wait: a cell ``stop`` leaves out is dropped). Only
+    when every cell still open is being fitted elsewhere is the next needed one awaited.
+    Checks that share a run's cells so fit different ones side by side instead of waiting
+    for each other in lockstep; the records are the same."""
+    configs = list(dict.fromkeys((r, k) for r, k, _ in cells))
+    sizes = {c: [(*c, n) for r, k, n in cells if (r, k) == c] for c in configs}
+    got: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    kept: set[tuple[str, int, int]] = set()
+    ended: set[tuple[str, int]] = set()  # configs stopped or complete
+    while True:
+        for c in configs:  # ask stop about the known cells, in each config's order
+            while c not in ended and (rest := [x for x in sizes[c] if x not in kept]):
+                if rest[0] not in got:
+                    break
+                kept.add(rest[0])
+                if stop is not None and stop(*rest[0], got[rest[0]]):
+                    ended.add(c)
+            else:
+                ended.add(c)
+        needed = [next(x for x in sizes[c] if x not in kept) for c in configs if c not in ended]
+        if not needed:
+            return [rec for cell in cells if cell in kept for rec in got[cell]]
+        later = [x for c in configs if c not in ended for x in sizes[c]
+                 if x not in got and x not in needed]
+        records = None
+        if attempt is not None:
+            for cell in needed + later:
+                if (records := attempt(*cell)) is not None:
+                    break
+        if records is None:
+            cell = needed[0]
+            records = records_of(*cell)
+        got[cell] = records
 
 
 def _by_cell(records: list[dict[str, Any]]) -> Callable[[str, int, int], list[dict[str, Any]]]:
@@ -889,17 +926,22 @@ def _run_cell(design: str, router: str, k: int, n: int, seed: int,
 
 
 def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
-                 x_eval: np.ndarray, first_rep: int) -> list[dict[str, Any]]:
+                 x_eval: np.ndarray, first_rep: int, wait: bool = True
+                 ) -> list[dict[str, Any]] | None:
     """:func:`fit_cell`, remembered per process and, during a run, across the run's check
     processes (:func:`moetheory.engine.shared.shared`): claims that share a cell (the same
     design, router, k, n, seed and replicates) fit it once. The fit is deterministic, so a
     remembered cell is the cell; callers get copies of its records. ``x_eval`` must be
-    :func:`_x_eval` of ``seed`` (as :func:`run_rates` makes it)."""
+    :func:`_x_eval` of ``seed`` (as :func:`run_rates` makes it). Without ``wait``, ``None``
+    while another check of the run is fitting the cell."""
     key = (repr(design), router, k, n, seed, first_rep)
     records = _CELLS.get(key)
     if records is None:
         _DESIGNS[key[0]] = design
-        records = _run_cell(key[0], router, k, n, seed, first_rep)
+        args = (key[0], router, k, n, seed, first_rep)
+        records = _run_cell(*args) if wait else _run_cell.attempt(*args)  # type: ignore
+        if records is BUSY:
+            return None
         _CELLS[key] = records
         if len(_CELLS) > _CELLS_KEPT:
             _CELLS.popitem(last=False)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from moetheory import CheckContext
-from moetheory.engine.shared import shared
+from moetheory.engine.shared import each_shared, shared
 from moetheory.stats import Comparison, Plan, plan_from_pilot
 
 __all__ = ["BUDGETS", "CHUNK", "epochs_runs", "epochs_seed", "plan"]
@@ -95,10 +95,14 @@ def epochs_runs(seed: int, configs: Sequence[tuple[str, int]], n: int, criterion
     """
     if n < CHUNK or n % CHUNK:
         raise ValueError(f"n must be a positive multiple of CHUNK = {CHUNK}, got {n}")
+    chunks = range(n // CHUNK)
+    # the other epoch claim needs some of the same chunks: each process trains those the
+    # other is not training at that moment (each_shared), instead of waiting for them
+    done = iter(each_shared(_epochs_chunk, [(seed, model, width, c, criterion, max_epochs)
+                                            for model, width in configs for c in chunks]))
     out: dict[str, np.ndarray] = {}
     for model, width in configs:
-        parts = [_epochs_chunk(seed, model, width, c, criterion, max_epochs)
-                 for c in range(n // CHUNK)]
+        parts = [next(done) for _ in chunks]
         out[f"{model}/{width}"] = np.concatenate([p[0] for p in parts])
         out[f"{model}/{width}/censored"] = ~np.concatenate([p[1] for p in parts])
     return out
