@@ -6,9 +6,11 @@ module whose checks share a simulation simulated it again. A function decorated 
 :func:`shared` is remembered per process as before and, while a run is going on
 (:func:`run_store`), also in a directory of that run: the first check process that needs a
 result computes it under a file lock and stores it; a check process that needs it meanwhile
-waits for the lock (without using CPU time) and reads it. Arrays are stored out of band
-(pickle protocol 5) and read as views of a private copy-on-write mapping of the file: reading
-a large result neither copies it nor page-faults on each of its pages.
+waits for the lock (without using CPU time) and reads it, unless it needs several results
+(:func:`each_shared`): then it computes meanwhile those that nobody else is computing. Arrays
+are stored out of band (pickle protocol 5) and read as views of a private copy-on-write
+mapping of the file: reading a large result neither copies it nor page-faults on each of its
+pages.
 
 Notes
 -----
@@ -346,7 +348,7 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
     See Also
     --------
     run_store : the store of a run.
-    each_shared : several results, those nobody is computing first.
+    each_shared : several results, those nobody else is computing first.
 
     Notes
     -----
@@ -407,7 +409,7 @@ def shared(maxsize: int = 16) -> Callable[[F], F]:
 
 
 def each_shared(func: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> list[Any]:
-    """Call a :func:`shared` function on several arguments, nobody's work awaited first.
+    """Call a :func:`shared` function on several arguments, splitting the work with others.
 
     ``[func(*args) for args in calls]``, computing first the results that no other process
     of the run is computing at that moment.
