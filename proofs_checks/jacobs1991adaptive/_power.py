@@ -28,22 +28,23 @@ from moetheory.stats import Comparison, Plan, plan_from_pilot
 __all__ = ["BUDGETS", "CHUNK", "epochs_runs", "epochs_seed", "plan"]
 
 #: Per claim and profile: (pilot, floor, budget) replicates and the CPU seconds the budget's
-#: simulations take on the reference machine (2-core x86-64, measured in the quick profile:
-#: per replicate 0.29 s for the six epoch runs, 0.19 s for the two mixtures alone, 0.14 s
-#: for the locality runs and 0.27 s for the four specialization runs; the full profile's
-#: 3000 epochs, about 6 times that, are estimates). The floor is the profile's former first
-#: look. The quick budgets keep the four claims within about 8 CPU seconds more than their
-#: former fixed sizes. ``j91.specialization``'s proportions against 1 at tolerance 0.2
+#: simulations take, measured per replicate on a 2-core x86-64 machine (2026-12-04, master
+#: seed 0, the claims' own runs): quick 0.59 s for the six epoch runs (four of its mixtures
+#: of 4 experts never reached the criterion and ran the 1500 epochs), 0.35 s for the two
+#: mixtures alone, 0.17 s for the locality runs, 0.31 s for the four specialization runs;
+#: full 0.44 s, 0.27 s (no run censored: runs stop at the criterion, so the 3000-epoch cap
+#: costs little), 1.6 s and 3.2 s. The floor is the profile's former first look.
+#: ``j91.specialization``'s proportions against 1 at tolerance 0.2
 #: can be supported only from the exact Clopper-Pearson requirement on,
 #: :math:`(\alpha/2)^{1/n} \ge 0.8`: 43 replicates at its level, about 13 CPU seconds, which
 #: the quick profile cannot afford (the whole quick catalogue must stay under 90 s on 2
 #: cores; with them it took 88-100 s): its quick pilot of 6 says how many would decide it
 #: and the floor is run; the full profile's budget of 100 affords them.
 BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
-    "j91.specialization": {"quick": (6, 6, 6, 1.6), "full": (10, 50, 100, 160.0)},
-    "j91.vowel.epochs": {"quick": (5, 5, 20, 5.8), "full": (10, 20, 60, 100.0)},
-    "j91.vowel.scaling": {"quick": (5, 5, 30, 5.7), "full": (10, 20, 60, 70.0)},
-    "j91.vowel.locality": {"quick": (5, 5, 15, 2.1), "full": (6, 12, 36, 30.0)},
+    "j91.specialization": {"quick": (6, 6, 6, 1.9), "full": (10, 50, 100, 320.0)},
+    "j91.vowel.epochs": {"quick": (5, 5, 20, 11.8), "full": (10, 20, 60, 26.5)},
+    "j91.vowel.scaling": {"quick": (5, 5, 30, 10.6), "full": (10, 20, 60, 16.2)},
+    "j91.vowel.locality": {"quick": (5, 5, 15, 2.5), "full": (6, 12, 36, 57.0)},
 }
 
 #: Replicates per shared chunk of the epoch runs.
