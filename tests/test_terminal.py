@@ -259,3 +259,19 @@ def test_the_markdown_report_names_seed_lines_in_words() -> None:
 
     text = render_claim(ENTRY)
     assert "*Seed lines:* seed 002 (002_ed39350ac6d6e1c0.txt), lines 56, 57\n" in text
+
+
+@pytest.mark.parametrize("text", [
+    "as j91.vowel.epochs (loss 1.3 sign-corrected, lr 1, full batch)",
+    "j91.grad.1.5 is refuted; see j91.grad.1.5.corrected",
+    "see cl.thm1.forgetting-bound and moetheory.engine.shared",
+])
+def test_a_dotted_name_is_printed_as_written(text: str) -> None:
+    """A claim ID is a name, not mathematics: `moetheory show j91.vowel.scaling` printed its
+    reading 'as j₉₁.vowel.epochs' (the prose reader took the letter and digits before the
+    first dot for a subscripted symbol)."""
+    from moetheory.engine._prose import prose_myst, prose_unicode
+
+    assert prose_unicode(text) == text
+    assert prose_myst(text) == text
+    assert prose_unicode("with x1 and tau1, e.g. 1.5") == "with x₁ and τ₁, e.g. 1.5"

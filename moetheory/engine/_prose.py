@@ -182,7 +182,28 @@ def _tokens(text: str) -> list[_El]:
             continue
         merged.append(out[k])
         k += 1
-    return merged
+    return _dotted_names(merged)
+
+
+def _dotted_names(tokens: list[_El]) -> list[_El]:
+    """Names joined by dots without spaces, two or more of them words, are one name (a claim
+    ID ``j91.vowel.epochs``, a module ``moetheory.engine``), not a symbol and some words."""
+    out: list[_El] = []
+    k = 0
+    while k < len(tokens):
+        j = k
+        while tokens[k].kind == "ident" and j + 2 < len(tokens) and tokens[j + 1].text == "." \
+                and tokens[j + 2].kind in ("ident", "num"):
+            j += 2
+        parts = [t.text for t in tokens[k:j + 1:2]]
+        if j > k and sum(t.kind == "ident" for t in tokens[k:j + 1:2]) >= 2 \
+                and not any("_" in x for x in parts):
+            out.append(_El("ident", ".".join(parts)))
+            k = j + 1
+            continue
+        out.append(tokens[k])
+        k += 1
+    return out
 
 
 def _ident_role(name: str) -> str:
