@@ -848,17 +848,16 @@ def _kept(cells: list[tuple[str, int, int]],
           attempt: Callable[[str, int, int], list[dict[str, Any]] | None] | None = None,
           ) -> list[dict[str, Any]]:
     """The records of ``cells`` in order, without a config's cells after the first one
-    ``stop`` answers ``True`` for (``stop`` is asked in the order of a config's sizes).
+    ``stop`` answers ``True`` for (``stop`` is asked in the order of a config's sizes;
+    ``records_of`` is not asked for the cells it leaves out).
 
-    Without ``attempt``, ``records_of`` is asked for the cells in order and not for those
-    ``stop`` leaves out. ``attempt(r, k, n)`` is ``records_of`` that returns ``None`` at
-    once while another check of the run is fitting that cell: then a cell being fitted
-    elsewhere is left for later, and the first cell that nobody else is fitting is fitted
-    meanwhile: each config's next needed cell first, then the later ones (fitted ahead of
-    ``stop``, as a core would otherwise wait: a cell ``stop`` leaves out is dropped). Only
-    when every cell still open is being fitted elsewhere is the next needed one awaited.
-    Checks that share a run's cells so fit different ones side by side instead of waiting
-    for each other in lockstep; the records are the same."""
+    ``attempt(r, k, n)``, if given, is ``records_of`` that returns ``None`` at once while
+    another check of the run is fitting that cell. Of the cells certainly needed (each
+    config's next one, or every cell without ``stop``), the first that nobody else is
+    fitting is then fitted meanwhile, and only when all of them are being fitted elsewhere
+    is the first awaited: checks that share a run's cells fit different ones side by side
+    instead of waiting for each other. A cell that may not be needed is never fitted ahead,
+    so a check's CPU time stays at most what it is without the run's store."""
     configs = list(dict.fromkeys((r, k) for r, k, _ in cells))
     sizes = {c: [(*c, n) for r, k, n in cells if (r, k) == c] for c in configs}
     got: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
@@ -874,14 +873,13 @@ def _kept(cells: list[tuple[str, int, int]],
                     ended.add(c)
             else:
                 ended.add(c)
-        needed = [next(x for x in sizes[c] if x not in kept) for c in configs if c not in ended]
+        open_ = [[x for x in sizes[c] if x not in kept] for c in configs if c not in ended]
+        needed = [x for rest in open_ for x in (rest if stop is None else rest[:1])]
         if not needed:
             return [rec for cell in cells if cell in kept for rec in got[cell]]
-        later = [x for c in configs if c not in ended for x in sizes[c]
-                 if x not in got and x not in needed]
         records = None
         if attempt is not None:
-            for cell in needed + later:
+            for cell in needed:
                 if (records := attempt(*cell)) is not None:
                     break
         if records is None:
