@@ -195,10 +195,9 @@ def _dotted_names(tokens: list[_El]) -> list[_El]:
         while tokens[k].kind == "ident" and j + 2 < len(tokens) and tokens[j + 1].text == "." \
                 and tokens[j + 2].kind in ("ident", "num"):
             j += 2
-        parts = [t.text for t in tokens[k:j + 1:2]]
-        if j > k and sum(t.kind == "ident" for t in tokens[k:j + 1:2]) >= 2 \
-                and not any("_" in x for x in parts):
-            out.append(_El("ident", ".".join(parts)))
+        names = tokens[k:j + 1:2]
+        if sum(t.kind == "ident" for t in names) >= 2 and not any("_" in t.text for t in names):
+            out.append(_El("ident", ".".join(t.text for t in names)))
             k = j + 1
             continue
         out.append(tokens[k])

@@ -859,24 +859,9 @@ def _kept(cells: list[tuple[str, int, int]],
     instead of waiting for each other. A cell that may not be needed is never fitted ahead,
     so a check's CPU time stays at most what it is without the run's store."""
     configs = list(dict.fromkeys((r, k) for r, k, _ in cells))
-    sizes = {c: [(*c, n) for r, k, n in cells if (r, k) == c] for c in configs}
+    open_ = {c: [x for x in cells if x[:2] == c] for c in configs}  # in size order
     got: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
-    kept: set[tuple[str, int, int]] = set()
-    ended: set[tuple[str, int]] = set()  # configs stopped or complete
-    while True:
-        for c in configs:  # ask stop about the known cells, in each config's order
-            while c not in ended and (rest := [x for x in sizes[c] if x not in kept]):
-                if rest[0] not in got:
-                    break
-                kept.add(rest[0])
-                if stop is not None and stop(*rest[0], got[rest[0]]):
-                    ended.add(c)
-            else:
-                ended.add(c)
-        open_ = [[x for x in sizes[c] if x not in kept] for c in configs if c not in ended]
-        needed = [x for rest in open_ for x in (rest if stop is None else rest[:1])]
-        if not needed:
-            return [rec for cell in cells if cell in kept for rec in got[cell]]
+    while needed := [x for c in configs for x in (open_[c] if stop is None else open_[c][:1])]:
         records = None
         if attempt is not None:
             for cell in needed:
@@ -886,6 +871,10 @@ def _kept(cells: list[tuple[str, int, int]],
             cell = needed[0]
             records = records_of(*cell)
         got[cell] = records
+        open_[cell[:2]].remove(cell)
+        if stop is not None and stop(*cell, records):
+            open_[cell[:2]] = []
+    return [rec for cell in cells if cell in got for rec in got[cell]]
 
 
 def _by_cell(records: list[dict[str, Any]]) -> Callable[[str, int, int], list[dict[str, Any]]]:
