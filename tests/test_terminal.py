@@ -117,7 +117,7 @@ def test_list_has_a_header_titles_and_a_filter(
     monkeypatch.setenv("COLUMNS", "120")
     assert cli.main(["list", "pcr.pde.*"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["ID", "SEED", "KIND", "STATUS", "TITLE"]
+    assert lines[0].split() == ["ID", "SEED", "CHECK", "TITLE"]
     assert all(line.startswith("pcr.pde.") for line in lines[1:-1])
     assert "For the cosine router" in lines[1]
     assert max(len(line) for line in lines) <= 120
@@ -126,14 +126,39 @@ def test_list_has_a_header_titles_and_a_filter(
     assert "match no claim" in capsys.readouterr().err
 
 
+def test_list_fits_80_columns_with_whole_words_and_a_telling_column(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 45: at 80 columns titles were cut to a few characters mid-word and the status
+    # column said `implemented` on every row
+    from moetheory.engine.registry import registered
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli.main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    claims = {c.id: c for c in registered()}
+    rows = [line.split() for line in lines if line.split() and line.split()[0] in claims]
+    assert len(rows) == len(claims)
+    assert {row[2] for row in rows} == {"exact", "statistical"}
+    assert all(row[2] == claims[row[0]].kind for row in rows)
+    titles = [line.strip() for line in lines[2:-1] if line.startswith("    ")]
+    assert len(titles) == len(claims)
+    assert all(len(t) >= 60 for t in titles if t.endswith("…"))  # cut only when long
+    cosine = titles[[row[0] for row in rows].index("pcr.pde.cosine")]
+    assert cosine.startswith("For the cosine router") and "(eq. 4)" in cosine
+    words = " ".join(claims["pcr.pde.cosine"].statement.split())
+    assert cosine.endswith("…") and cosine[:-1].split()[-1] in words.split()
+
+
 def test_list_shows_the_verdicts_of_a_report(
     report_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["list", "pcr.pde.*", "--report", str(report_file)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[3] == "VERDICT"
+    assert lines[0].split()[2] == "VERDICT"
     row = next(line for line in lines if line.startswith("pcr.pde.perturbed "))
-    assert row.split()[3] == "proved"
+    assert row.split()[2] == "proved"
     other = next(line for line in lines if line.startswith("pcr.pde.cosine "))
     assert "not in report" in other
 

@@ -36,6 +36,7 @@ __all__ = [
     "render_claim_text",
     "render_list",
     "render_show",
+    "shorten",
     "terminal_width",
 ]
 
@@ -602,9 +603,47 @@ def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None =
 
 
 def _title(statement: str) -> str:
+    """The statement's first sentence (a full stop before a digit or a small letter, as in
+    ``(eq. 4)`` or ``e.g. x``, ends none)."""
     text = prettify(" ".join(statement.split()))
-    m = re.match(r"(.+?[.!?])(\s|$)", text)
+    m = re.match(r"(.+?[.!?])(\s+(?![\da-z])|$)", text)
     return m.group(1) if m and len(m.group(1)) >= 12 else text
+
+
+def shorten(text: str, room: int) -> str:
+    """``text`` cut at a word boundary to at most ``room`` characters, ending in ``…``.
+
+    Parameters
+    ----------
+    text : str
+        One line of text.
+    room : int
+        The most characters the result may have (at least 2).
+
+    Returns
+    -------
+    str
+        ``text`` itself when it fits; else its longest run of whole words that fits with
+        ``…`` after it (cut inside a word only when its first word alone does not fit).
+
+    Examples
+    --------
+    >>> shorten("For the cosine router the residual vanishes", 24)
+    'For the cosine router…'
+    >>> shorten("Supercalifragilistic", 8)
+    'Superca…'
+    """
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    if text[room - 1] != " " and " " in cut.strip():
+        cut = cut.rstrip().rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
+#: ``moetheory list`` puts each title on a line of its own below its row when fewer
+#: columns than this are left for it beside the row.
+_TITLE_ROOM = 30
 
 
 def render_list(
@@ -620,9 +659,9 @@ def render_list(
         Registered claims (with ``id``, ``seed_file``, ``kind``, ``implemented``,
         ``statement``).
     verdicts : mapping, optional
-        Claim ID -> verdict from a stored report; the status column then shows it.
+        Claim ID -> verdict from a stored report; the third column then shows it.
     width : int, optional
-        Columns (default: the terminal's width); titles are cut to fit with ``…``.
+        Columns (default: the terminal's width). No line is longer.
 
     Returns
     -------
@@ -635,8 +674,12 @@ def render_list(
 
     Notes
     -----
-    Without a report the status column says whether a check implements the claim; with one
-    it shows the verdict of the report's run, so the list doubles as a table of results.
+    Without a report the third column, ``CHECK``, says how the claim is checked: ``exact``
+    (a certificate or a counterexample), ``statistical`` (calibrated Monte Carlo) or ``not
+    implemented``; with one it is ``VERDICT``, the verdict of the report's run, so the list
+    doubles as a table of results. The title is the statement's first sentence, cut at a
+    word with ``…`` to fit; when fewer than 30 columns are left beside the row (the long
+    claim IDs on an 80-column terminal), it goes on an indented line of its own below.
 
     Examples
     --------
@@ -644,32 +687,39 @@ def render_list(
     >>> rows = [C(id="a.b", seed_file="002_x.txt", kind="exact", implemented=True,
     ...           statement="x**2 >= 0 for real x. More.")]
     >>> print(render_list(rows, {"a.b": "proved"}, width=60))
-    ID   SEED  KIND   VERDICT  TITLE
-    a.b  002   exact  proved   x² ≥ 0 for real x.
+    ID   SEED  VERDICT  TITLE
+    a.b  002   proved   x² ≥ 0 for real x.
     1 claims: proved 1
+    >>> print(render_list(rows, width=40))
+    ID   SEED  CHECK
+        TITLE
+    a.b  002   exact
+        x² ≥ 0 for real x.
+    1 claims: exact 1
     """
     w = max(_MIN_WIDTH, width or terminal_width())
-    status_head = "VERDICT" if verdicts is not None else "STATUS"
 
     def status(c: Any) -> str:
         if verdicts is not None:
             return verdicts.get(c.id, "not in report")
-        return "implemented" if c.implemented else "placeholder"
+        return str(c.kind) if c.implemented else "not implemented"
 
     rows = [tuple(printable(str(cell)) for cell in (
-        c.id, c.seed_file[:3], c.kind, status(c), _title(c.statement))) for c in claims]
-    head = ("ID", "SEED", "KIND", status_head, "TITLE")
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
-    lead = sum(widths) + 8
-    room = max(10, w - lead)
+        c.id, c.seed_file[:3], status(c), _title(c.statement))) for c in claims]
+    head = ("ID", "SEED", "VERDICT" if verdicts is not None else "CHECK", "TITLE")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
+    lead = sum(widths) + 6
+    beside = w - lead >= _TITLE_ROOM
     lines = []
     for r in [head, *rows]:
-        title = r[4] if len(r[4]) <= room else r[4][: room - 1].rstrip() + "…"
-        cells = "  ".join(f"{r[i]:<{widths[i]}}" for i in range(4))
-        lines.append(f"{cells}  {title}".rstrip())
+        cells = "  ".join(f"{r[i]:<{widths[i]}}" for i in range(3))
+        if beside:
+            lines.append(f"{cells}  {shorten(r[3], w - lead)}".rstrip())
+        else:
+            lines += [cells.rstrip(), "    " + shorten(r[3], w - 4)]
     counts: dict[str, int] = {}
     for r in rows:
-        counts[r[3]] = counts.get(r[3], 0) + 1
+        counts[r[2]] = counts.get(r[2], 0) + 1
     lines.append(
         f"{len(rows)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
     )
