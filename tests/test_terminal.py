@@ -75,13 +75,44 @@ def test_show_evidence_is_an_aligned_table(
     report_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("COLUMNS", "100")
-    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file)])
+    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file), "--evidence"])
     out = capsys.readouterr().out
     table = out.split("Evidence\n", 1)[1].split("Readings\n", 1)[0].splitlines()
     starts = {line.index(value) for line, value in zip(
         table, ("(τ₁", "10000", "[0.25, 0.75]", "1.23457"), strict=True)}
     assert len(starts) == 1  # the values form one column
     assert "nested › deep › value" in out
+
+
+def test_show_prints_an_evidence_digest_unless_asked_for_all(
+    report_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 45: the evidence was dumped whole by default
+    monkeypatch.setenv("COLUMNS", "80")
+    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file)])
+    short = capsys.readouterr().out
+    cli.main(["show", "pcr.pde.perturbed", "--report", str(report_file), "-v"])
+    full = capsys.readouterr().out
+    assert "nested › deep › value" in full and "nested" not in short
+    assert "1 more row with --evidence" in " ".join(short.split())
+    assert "10000" in short and "[0.25, 0.75]" in short  # the top-level facts
+    assert len(short.splitlines()) < len(full.splitlines())
+
+
+def test_show_of_a_one_line_identity_fits_a_screen(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 45: `show pcr.pde.cosine` printed 89 lines (about 50 of them evidence); the
+    # check itself is exact and cheap
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli.main(["show", "pcr.pde.cosine"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) <= 40 and max(len(line) for line in lines) <= 80
+    starts = [next(i for i, line in enumerate(lines) if line.startswith(label))
+              for label in ("Statement", "Reading", "Derivation", "Verdict", "Evidence")]
+    assert starts == sorted(starts)
+    assert lines[starts[3]].startswith("Verdict     proved")
+    assert "residual_closed_form" in "\n".join(lines[starts[4]:])
 
 
 def test_show_formats(

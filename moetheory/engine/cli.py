@@ -156,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=FORMATS, default="text",
         help="text (wrapped to the terminal, maths as Unicode; default), markdown or json",
     )
+    show.add_argument(
+        "--evidence", "-v", action="store_true",
+        help="text: print all of the evidence (default: a digest of its first facts)",
+    )
     _run_options(show)
     _checks_option(show)
 
@@ -275,7 +279,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
             memory_limit=args.memory_limit, wall_timeout=args.wall_timeout,
         )
         entry = report["claims"][0]
-    sys.stdout.write(render_show(displayable_entry(entry), args.format))
+    sys.stdout.write(render_show(displayable_entry(entry), args.format,
+                                 evidence=args.evidence))
     return 0
 
 

@@ -441,7 +441,9 @@ def _table(rows: Sequence[tuple[str, ...]], width: int, indent: int = _LABEL) ->
     return out
 
 
-def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str:
+def render_claim_text(
+    entry: Mapping[str, Any], width: int | None = None, evidence: bool = True
+) -> str:
     """One report entry as terminal text, in the order of a worked proof.
 
     Parameters
@@ -450,13 +452,16 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
         One element of ``report["claims"]``.
     width : int, optional
         Columns to wrap to (default: the terminal's width).
+    evidence : bool
+        All of the evidence (the default), or a digest: its first few top-level facts that
+        fit on a line, with the number of rows left out.
 
     Returns
     -------
     str
         Heading with the verdict, statement, source lines, reading, derivation, verdict
-        line, evidence table and readings table; no line longer than ``width`` except
-        verbatim code and unbreakable words.
+        line, evidence table (or digest) and readings table; no line longer than ``width``
+        except verbatim code and unbreakable words.
 
     See Also
     --------
@@ -512,6 +517,9 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
             else:
                 out += _wrap("", para, w)
     summary = _latex_or(get("summary_latex"), get("summary", ""))
+    parts = summary.split(" | ")
+    if not evidence and len(parts) == len(readings) > 1:  # one summary per reading, joined
+        summary = f"{parts[0]} (first reading; all {len(readings)} below)"
     out += _wrap("Verdict", f"{_str(get('verdict', '?'))} — {_math_to_text(summary)}", w)
     meta = [f"kind {_str(get('kind', 'exact'))}"]
     if "claim_seed" in entry:
@@ -519,23 +527,47 @@ def render_claim_text(entry: Mapping[str, Any], width: int | None = None) -> str
     alpha = get("alpha")
     if isinstance(alpha, int | float) and not isinstance(alpha, bool) and alpha:
         meta.append(f"α {alpha:.3g}")
-    out += _wrap("", " · ".join(meta), w)
-    evidence = get("evidence") or {}
-    rows = evidence_rows(evidence if isinstance(evidence, Mapping) else {"value": evidence})
-    if rows:
-        out.append("Evidence")
-        out += _table(rows, w)
-    if readings:
+    found = get("evidence") or {}
+    rows = evidence_rows(found if isinstance(found, Mapping) else {"value": found})
+    if evidence:
+        out += _wrap("", " · ".join(meta), w)
+        if rows:
+            out.append("Evidence")
+            out += _table(rows, w)
+    else:
+        digest = _digest(rows, w)
+        more = len(rows) - len(digest)
+        if more:
+            meta.append(f"{more} more {'row' if more == 1 else 'rows'} with --evidence")
+        out += _wrap("Evidence", " · ".join(meta), w)
+        out += _table(digest, w)
+    table = [
+        (_str(r.get("name", "?")), _str(r.get("verdict", "?")),
+         _math_to_text(_latex_or(r.get("summary_latex"), r.get("summary", ""))))
+        for r in readings
+    ]
+    if table and evidence:
         out.append("Readings")
-        out += _table(
-            [
-                (_str(r.get("name", "?")), _str(r.get("verdict", "?")),
-                 _math_to_text(_latex_or(r.get("summary_latex"), r.get("summary", ""))))
-                for r in readings
-            ],
-            w,
-        )
+        out += _table(table, w)
+    elif table:  # one line per reading: its verdict, its name, the start of its summary
+        out.append("Readings")
+        verdicts = max(len(v) for _, v, _ in table)
+        out += [shorten(f"  {v:<{verdicts}}  {n} — {' '.join(t.split())}", w)
+                for n, v, t in table]
     return "\n".join(out) + "\n"
+
+
+#: Rows of evidence ``moetheory show`` prints without ``--evidence``.
+_DIGEST_ROWS = 4
+
+
+def _digest(rows: Sequence[tuple[str, str]], width: int) -> list[tuple[str, str]]:
+    """The first :data:`_DIGEST_ROWS` top-level evidence rows whose key and value fit on
+    one line of ``width`` columns beside the label's indent (nested rows are details)."""
+    room = width - _LABEL - 2
+    short = [(k, v) for k, v in rows if "›" not in k and len(k) <= 40 and v not in ("", "—")
+             and len(k) + len(v) <= room]
+    return short[:_DIGEST_ROWS]
 
 
 def _str(value: Any) -> str:
@@ -551,7 +583,10 @@ def _latex_or(latex: Any, plain: Any) -> str:
     return _str(plain)
 
 
-def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None = None) -> str:
+def render_show(
+    entry: Mapping[str, Any], fmt: str = "text", width: int | None = None,
+    evidence: bool = True,
+) -> str:
     """What ``moetheory show`` prints for one entry in format ``fmt``.
 
     Parameters
@@ -562,6 +597,8 @@ def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None =
         Output format.
     width : int, optional
         Columns for ``text`` (default: the terminal's width).
+    evidence : bool
+        For ``text``: all of the evidence, or a digest of it (:func:`render_claim_text`).
 
     Returns
     -------
@@ -592,7 +629,7 @@ def render_show(entry: Mapping[str, Any], fmt: str = "text", width: int | None =
     True
     """
     if fmt == "text":
-        return printable(render_claim_text(_printable_data(entry), width))
+        return printable(render_claim_text(_printable_data(entry), width, evidence))
     if fmt == "markdown":
         from moetheory.engine.report import render_claim
 
