@@ -194,6 +194,60 @@ def test_report_schema_and_markdown(temp_claims, tmp_path: Path) -> None:
     assert md == render_markdown(report)
 
 
+def _long_entry(i: int) -> dict:
+    """A report entry as large as the biggest checks make them: long ID and statement, many
+    readings, a derivation of many paragraphs and evidence with long tables."""
+    paragraph = "Step: $x^{2} \\ge 0$ because squares are non-negative. " * 8
+    reading = {"name": "literal", "reading": "as written", "verdict": "refuted",
+               "summary": "counterexample x = 2 | with a bar " * 12,
+               "evidence": {"table": list(range(2000))}, "derivation": paragraph * 6}
+    return {
+        "id": f"test.a-rather-long.claim-identifier.number-{i}", "seed_file": "002_x.txt",
+        "statement": "The *linear* expert h(x,(a,b)) = a*x + b is not strongly identifiable "
+                     "| for every input dimension, " * 10 + ". Then more.",
+        "reading": "r", "kind": "exact", "verdict": "proved",
+        "summary": " | ".join(f"reading {k}: dependent" for k in range(20)),
+        "evidence": {"n": 3, "residual": {"sympy": "0", "latex": "0"},
+                     "trace": [[k, k * 0.5] for k in range(3000)]},
+        "derivation": "\n\n".join([paragraph] * 40),
+        "readings": [dict(reading, name=f"reading {k}") for k in range(20)],
+    }
+
+
+def test_the_markdown_report_is_a_scannable_table_then_details() -> None:
+    # issue 45: the summary table's rows reached 3,714 characters (every reading's
+    # comparisons inline) and the quick report was 2.8 MB
+    from moetheory.engine.report import SUMMARY_ROW_CHARS, build_report, claim_title
+
+    entries = [_long_entry(i) for i in range(5)]
+    md = render_markdown(build_report(entries, seed=0, profile="quick", family_alpha=0.05))
+    table = md.split("## Claims")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| [")]
+    assert len(rows) == 5 and max(len(row) for row in rows) <= SUMMARY_ROW_CHARS
+    # the row says what the verdict is about: the statement, from the claim itself
+    assert "| **proved** | The \\*linear\\* expert h(x,(a,b)) = a·x + b is not strongly" in rows[0]
+    assert rows[0].count(" | ") == 3 + 0  # the statement's bars are escaped, not columns
+    assert claim_title("The claim holds. More.") == "The claim holds."
+    # details in proportion: not every reading's evidence and derivation
+    assert len(md.encode()) < 60_000
+    assert "_In the JSON report: " in md and "the derivations of" not in md.split("_In")[0]
+
+
+def test_the_markdown_reports_claim_names_its_primary_reading_and_counts_what_it_leaves(
+) -> None:
+    from moetheory.engine.report import render_claim
+
+    entry = _long_entry(0)
+    text = render_claim(entry, full=False)
+    assert "**Verdict.** proved (primary reading `reading 0`) — reading 0: dependent *(all 20" \
+        in text
+    assert "- **n**: `3`" in text and "- **residual**: $0$" in text
+    assert "_1 more fact in the JSON report: trace._" in text
+    assert len([ln for ln in text.splitlines() if ln.startswith("| reading ")]) == 21
+    full = render_claim(entry)
+    assert full.count("#### Reading `") == 20 and "1999" in full and len(full) > 10 * len(text)
+
+
 def _started(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.PROVED, "records when it started", {"started": time.time()})
 
@@ -286,7 +340,10 @@ def test_cli_list_and_show(temp_claims, capsys) -> None:
     assert "literal" in out and "REFUTED" in out
     assert main(["show", "test.readings", "--format", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert "Reading `literal`" in out and "refuted" in out
+    assert "| literal | refuted | counterexample |" in out
+    assert main(["show", "test.readings", "--format", "markdown", "--evidence"]) == 0
+    out = capsys.readouterr().out
+    assert "Reading `literal`" in out and "refuted" in out and "- **x**: `2`" in out
 
 
 def test_jsonable_rejects_unknown_objects_and_maps_non_finite() -> None:

@@ -46,6 +46,7 @@ import json
 import math
 import os
 import platform
+import re
 import signal
 import stat
 import tempfile
@@ -62,20 +63,24 @@ from moetheory.engine.mathtext import prettify
 from moetheory.engine.verdicts import Verdict
 
 __all__ = [
+    "DIGEST_FACTS",
     "MAX_DEPTH",
     "MAX_REPORT_BYTES",
     "SCHEMA",
+    "SUMMARY_ROW_CHARS",
     "OutputPathError",
     "ReportWriteError",
     "ReportWriter",
     "build_report",
     "check_output_path",
     "check_output_paths",
+    "claim_title",
     "deferred_signals",
     "environment",
     "read_report",
     "render_claim",
     "render_markdown",
+    "shorten",
     "sources_text",
     "write_atomic",
     "write_json",
@@ -1019,24 +1024,126 @@ def sources_text(entry: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def claim_title(statement: str) -> str:
+    """A claim's title: its statement's first sentence, prettified.
+
+    Parameters
+    ----------
+    statement : str
+        The claim's statement.
+
+    Returns
+    -------
+    str
+        Its first sentence when that has at least 12 characters, else the whole statement
+        on one line; a full stop before a digit or a small letter (``(eq. 4)``, ``e.g. x``)
+        ends no sentence.
+
+    Examples
+    --------
+    >>> claim_title("For the cosine router (eq. 4) holds. Proof below.")
+    'For the cosine router (eq. 4) holds.'
+    """
+    text = prettify(" ".join(statement.split()))
+    m = re.match(r"(.+?[.!?])(\s+(?![\da-z])|$)", text)
+    return m.group(1) if m and len(m.group(1)) >= 12 else text
+
+
+def shorten(text: str, room: int) -> str:
+    """``text`` cut at a word boundary to at most ``room`` characters, ending in ``…``.
+
+    Parameters
+    ----------
+    text : str
+        One line of text.
+    room : int
+        The most characters the result may have (at least 2).
+
+    Returns
+    -------
+    str
+        ``text`` itself when it fits; else its longest run of whole words that fits with
+        ``…`` after it (cut inside a word only when its first word alone does not fit).
+
+    Examples
+    --------
+    >>> shorten("For the cosine router the residual vanishes", 24)
+    'For the cosine router…'
+    >>> shorten("Supercalifragilistic", 8)
+    'Superca…'
+    """
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    if text[room - 1] != " " and " " in cut.strip():
+        cut = cut.rstrip().rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else _dump(value)
 
 
-def render_evidence(evidence: Any) -> str:
-    """Evidence as a Markdown list: scalars inline, formulas in LaTeX, the rest as JSON.
+#: Facts of the evidence the Markdown report shows of a claim (all of them with ``full``).
+DIGEST_FACTS = 6
 
+#: The longest rendering of one fact of an evidence digest.
+_FACT_CHARS = 160
+
+
+def render_evidence(evidence: Any, full: bool = True) -> str:
+    """Evidence as a Markdown list: formulas in LaTeX, scalars inline, the rest as JSON.
+
+    Parameters
+    ----------
+    evidence : any
+        The ``evidence`` of a report entry or reading (a mapping; anything else renders).
+    full : bool
+        Every fact (the default), or a digest: the first :data:`DIGEST_FACTS` top-level
+        facts that are a formula, a number or a short text, and how many were left out.
+
+    Returns
+    -------
+    str
+        One item per fact; in a digest, a last line counting the facts left to the JSON
+        report, which holds every one.
+
+    Notes
+    -----
     Anything that is not a mapping is shown as one JSON block, so no entry read from a
     report file can make the renderer fail.
+
+    Examples
+    --------
+    >>> print(render_evidence({"n": 3, "fit": {"slope": 0.5}, "trace": [1, 2]}, full=False))
+    - **n**: `3`
+    - _2 more facts in the JSON report: fit, trace._
+    <BLANKLINE>
     """
     if evidence is None or evidence == {}:
         return "_no evidence_\n"
     if not isinstance(evidence, Mapping):
         return "```json\n" + _dump(evidence) + "\n```\n"
-    return "".join(f"- **{key}**: {_render_value(value)}\n" for key, value in evidence.items())
+    if full:
+        return "".join(f"- **{key}**: {_render_value(value)}\n"
+                       for key, value in evidence.items())
+    shown, left = [], []
+    for key, value in evidence.items():
+        text = _render_value(value)
+        if (len(shown) < DIGEST_FACTS and (_is_symbolic(value) or not isinstance(
+                value, Mapping | list))
+                and len(text) <= _FACT_CHARS and "\n" not in text.strip()):
+            shown.append(f"- **{_one_line(key)}**: {text}\n")
+        else:
+            left.append(key)
+    if left:
+        names = ", ".join(left[:4]) + (", …" if len(left) > 4 else "")
+        more = f"{len(left)} more {'fact' if len(left) == 1 else 'facts'}"
+        shown.append(f"- _{more} in the JSON report: {_one_line(names)}._\n")
+    return "".join(shown)
 
 
-def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
+def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = True) -> str:
     """One claim's section of the Markdown report (any mapping renders, however malformed).
 
     Parameters
@@ -1045,13 +1152,17 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
         One element of ``report["claims"]``.
     heading : str
         The Markdown heading marks of the section title.
+    full : bool
+        All of the evidence, with a section per reading (the default), or what the
+        Markdown report shows: a digest of the evidence (:func:`render_evidence`) and the
+        readings as a table, each reading's derivation once.
 
     Returns
     -------
     str
         Markdown: title with the verdict, statement (typeset when the entry has
-        ``statement_latex``), seed lines, reading, verdict with its summary, evidence,
-        derivation and the other readings.
+        ``statement_latex``), seed lines, reading, derivation, verdict with its summary,
+        evidence and the readings.
 
     See Also
     --------
@@ -1061,7 +1172,9 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
     Notes
     -----
     A report read from disk may hold anything, so missing keys render as ``?`` and values of
-    the wrong type as JSON: ``moetheory show --report`` never fails on a damaged file.
+    the wrong type as JSON: ``moetheory show --report`` never fails on a damaged file. A
+    claim with several readings whose summary joins theirs (`` | ``) gives its primary
+    reading's summary after the verdict; the others are in the readings table.
 
     Examples
     --------
@@ -1082,46 +1195,109 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###") -> str:
         f" · *α:* {alpha:.3g}" if isinstance(alpha, int | float) and not isinstance(alpha, bool)
         and alpha else ""
     )
+    where = sources_text(entry) if isinstance(get("sources"), list) else ""
+    if not full:  # "seed 002, lines 56, 57": the file names are in the JSON report
+        where = re.sub(r" \([^()]*\.txt\)", "", where)
+    meta = f"*kind:* {_text(get('kind', '?'))}" + (  # the claim's seed is in the JSON report
+        f" · *claim seed:* {_text(get('claim_seed', '?'))}" if full else "") + alpha_text
     out = [
         f'<a id="{_anchor(cid)}"></a>\n',
         f"{heading} `{cid}` — **{_text(get('verdict', '?'))}**\n",
-        f"*Seed:* {seed_text} · *kind:* {_text(get('kind', '?'))} · "
-        f"*claim seed:* {_text(get('claim_seed', '?'))}" + alpha_text + "\n",
+        f"*Seed:* {seed_text} · {meta}\n" if full or not where else
+        f"*Seed lines:* {where} · {meta}\n",
         f"**Statement.** {_latex_or_text(get('statement_latex'), get('statement', ''))}\n",
     ]
-    where = sources_text(entry) if isinstance(get("sources"), list) else ""
-    if where:
+    if where and full:
         out.append(f"*Seed lines:* {where}\n")
     readings = get("readings") or []
     if not isinstance(readings, list):
         readings = [readings]
     readings = [r if isinstance(r, Mapping) else {"summary": _dump(r)} for r in readings]
-    derivation = get("derivation") or (readings[0].get("derivation") if readings else "")
+    derivation = _text(get("derivation") or (readings[0].get("derivation") if readings else "")
+                       or "").rstrip()
+    summary = _latex_or_text(get("summary_latex"), get("summary", ""))
+    left = 0  # readings whose derivation the report leaves to the JSON report
+    if not full and readings:
+        first = summary.split(" | ")[0]
+        if len(readings) > 1 and first != summary and first.count("$") % 2 == 0:
+            # the primary reading's summary, then the others': those are in the table
+            summary = first + f" *(all {len(readings)} readings below)*"
+        marks = [m.start() for m in re.finditer(r"\*\*Reading `", derivation)]
+        if len(marks) > 1:  # the readings' derivations one after another: the first one
+            left = len(marks) - 1
+            derivation = derivation[: marks[1]].rstrip()
+        else:
+            left = sum(1 for r in readings if _text(r.get("derivation") or "").strip()
+                       and _text(r.get("derivation")).strip() not in derivation)
+    paragraphs = 0  # of the derivation, left to the JSON report
+    if not full:
+        derivation, paragraphs = _first_paragraphs(derivation, _DERIVATION_CHARS)
+    rest = [f"{paragraphs} more {'paragraph' if paragraphs == 1 else 'paragraphs'} of it"
+            ] if paragraphs else []
+    rest += [f"the derivations of {left} more {'reading' if left == 1 else 'readings'}"
+             ] if left else []
     out += [
         f"**Reading checked.** {prettify(_text(get('reading', '')))}\n",
         "**Derivation.**\n\n"
-        + (_text(derivation).rstrip() if derivation else "_The check gives no derivation._")
+        + (derivation if derivation else "_The check gives no derivation._")
+        + (f"\n\n_In the JSON report: {' and '.join(rest)} (`moetheory show {cid} --report "
+           "FILE`)._" if rest else "")
         + "\n",
-        f"**Verdict.** {_text(get('verdict', '?'))} — "
-        f"{_latex_or_text(get('summary_latex'), get('summary', ''))}\n",
-        "**Evidence.**\n\n" + render_evidence(get("evidence", {})),
+        f"**Verdict.** {_text(get('verdict', '?'))}"
+        + (f" (primary reading `{_text(readings[0].get('name', '?'))}`)"
+           if len(readings) > 1 else "") + f" — {summary}\n",
+        "**Evidence.**\n\n" + render_evidence(get("evidence", {}), full),
     ]
-    if readings:
+    if len(readings) > 1 or (readings and full):  # one reading: the verdict line says it
         rows = "".join(
             f"| {_one_line(_text(r.get('name', '?')))} | {_one_line(_text(r.get('verdict', '?')))} "
-            f"| {_one_line(_latex_or_text(r.get('summary_latex'), r.get('summary', '')))} |\n"
+            f"| {_reading_summary(r, full)} |\n"
             for r in readings
         )
         out.append("**Readings.**\n\n| reading | verdict | summary |\n|---|---|---|\n" + rows)
-        for r in readings:
-            derivation = r.get("derivation")
-            out.append(
-                f"{heading}# Reading `{_text(r.get('name', '?'))}` — "
-                f"{_text(r.get('verdict', '?'))}\n\n{_text(r.get('reading', ''))}\n\n"
-                + render_evidence(r.get("evidence", {}))
-                + (f"\n{_text(derivation)}\n" if derivation else "")
-            )
+    for r in readings if full else ():
+        own = r.get("derivation")
+        out.append(
+            f"{heading}# Reading `{_text(r.get('name', '?'))}` — "
+            f"{_text(r.get('verdict', '?'))}\n\n{_text(r.get('reading', ''))}\n\n"
+            + render_evidence(r.get("evidence", {}))
+            + (f"\n{_text(own)}\n" if own else "")
+        )
     return "\n".join(out) + "\n"
+
+
+#: The longest summary of a reading in the Markdown report's readings tables.
+_READING_SUMMARY_CHARS = 120
+
+#: The Markdown report gives a derivation's first paragraphs up to about this many
+#: characters (at least one paragraph); the JSON report holds all of it.
+_DERIVATION_CHARS = 1800
+
+
+def _first_paragraphs(text: str, limit: int) -> tuple[str, int]:
+    """The first paragraphs of ``text`` within ``limit`` characters (at least one, and a
+    fenced block is never split), and how many paragraphs are left out."""
+    blocks: list[str] = []
+    for part in text.split("\n\n"):
+        if blocks and blocks[-1].count("```") % 2:  # inside a fenced block: keep together
+            blocks[-1] += "\n\n" + part
+        else:
+            blocks.append(part)
+    kept, size = 0, 0
+    for block in blocks:
+        if kept and size + len(block) > limit:
+            break
+        kept, size = kept + 1, size + len(block) + 2
+    return "\n\n".join(blocks[:kept]), len(blocks) - kept
+
+
+def _reading_summary(reading: Mapping[str, Any], full: bool) -> str:
+    """A reading's summary for its table row: typeset when it fits, else cut at a word."""
+    text = _one_line(_latex_or_text(reading.get("summary_latex"), reading.get("summary", "")))
+    if full or len(text) <= _READING_SUMMARY_CHARS:
+        return text
+    return _table_cell(shorten(prettify(_text(reading.get("summary", ""))),
+                               _READING_SUMMARY_CHARS))
 
 
 def _latex_or_text(latex: Any, plain: Any) -> str:
@@ -1177,16 +1353,44 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         f"profile `{report.get('profile')}` · "
         f"family-wise α {report.get('family_alpha')} · {status}\n",
         f"Verdicts — {counts}\n",
-        "| claim | seed | verdict | summary |\n|---|---|---|---|\n"
-        + "".join(
-            f"| [`{_text(e.get('id', '?'))}`](#{_anchor(_text(e.get('id', '?')))}) "
-            f"| {_text(e.get('seed_file', '?'))[:3]} | {_text(e.get('verdict', '?'))} "
-            f"| {_one_line(_latex_or_text(e.get('summary_latex'), e.get('summary', '')))} |\n"
-            for e in entries
-        ),
+        f"{_VERDICTS_IN_A_LINE}\n",
+        "| claim | seed | verdict | the statement decided |\n|---|---|---|---|\n"
+        + "".join(_summary_row(e) + "\n" for e in entries),
     ]
-    body = [render_claim(e) for e in entries]
+    body = [render_claim(e, full=False) for e in entries]
     return "\n".join(head) + "\n## Claims\n\n" + "\n".join(body)
+
+
+#: What a verdict is about, in one line: of a paper's statement, not of the tool.
+_VERDICTS_IN_A_LINE = (
+    "Each verdict is about the paper's statement: `proved` / `refuted` by an exact "
+    "certificate or counterexample, `supported` / `unsupported` by calibrated Monte Carlo "
+    "evidence, `inconclusive` undecided within the budget; only `error` is a failure of "
+    "the check. Details of each claim follow the table."
+)
+
+#: The longest row of the Markdown report's summary table.
+SUMMARY_ROW_CHARS = 200
+
+
+def _summary_row(entry: Mapping[str, Any]) -> str:
+    """One line of the summary table: the claim (linked), seed, verdict and the statement
+    it is about (its first sentence, cut at a word to keep the row within
+    :data:`SUMMARY_ROW_CHARS`)."""
+    cid = _one_line(_text(entry.get("id", "?")))
+    start = (f"| [`{cid}`](#{_anchor(cid)}) | {_text(entry.get('seed_file', '?'))[:3]} "
+             f"| **{_one_line(_text(entry.get('verdict', '?')))}** | ")
+    title = claim_title(_text(entry.get("statement", "")))
+    room = SUMMARY_ROW_CHARS - len(start) - 2
+    cut = room
+    while cut > 1 and len(_table_cell(shorten(title, cut))) > room:
+        cut -= 1
+    return start + _table_cell(shorten(title, max(cut, 2))) + " |"
+
+
+def _table_cell(text: str) -> str:
+    """Text for a cell of a Markdown table: one line, ``|`` and emphasis marks escaped."""
+    return re.sub(r"([*_`])", r"\\\1", _one_line(text))
 
 
 def _one_line(text: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from moetheory.engine._prose import prose_unicode
 from moetheory.engine.mathtext import latex_to_unicode, prettify
+from moetheory.engine.report import claim_title, shorten
 
 __all__ = [
     "FORMATS",
@@ -36,7 +37,6 @@ __all__ = [
     "render_claim_text",
     "render_list",
     "render_show",
-    "shorten",
     "terminal_width",
 ]
 
@@ -598,7 +598,8 @@ def render_show(
     width : int, optional
         Columns for ``text`` (default: the terminal's width).
     evidence : bool
-        For ``text``: all of the evidence, or a digest of it (:func:`render_claim_text`).
+        All of the evidence, or a digest of it (:func:`render_claim_text`,
+        :func:`~moetheory.engine.report.render_claim`).
 
     Returns
     -------
@@ -633,49 +634,10 @@ def render_show(
     if fmt == "markdown":
         from moetheory.engine.report import render_claim
 
-        return printable(render_claim(_printable_data(entry), heading="#"))
+        return printable(render_claim(_printable_data(entry), heading="#", full=evidence))
     if fmt == "json":
         return json_text(entry) + "\n"
     raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
-
-
-def _title(statement: str) -> str:
-    """The statement's first sentence (a full stop before a digit or a small letter, as in
-    ``(eq. 4)`` or ``e.g. x``, ends none)."""
-    text = prettify(" ".join(statement.split()))
-    m = re.match(r"(.+?[.!?])(\s+(?![\da-z])|$)", text)
-    return m.group(1) if m and len(m.group(1)) >= 12 else text
-
-
-def shorten(text: str, room: int) -> str:
-    """``text`` cut at a word boundary to at most ``room`` characters, ending in ``…``.
-
-    Parameters
-    ----------
-    text : str
-        One line of text.
-    room : int
-        The most characters the result may have (at least 2).
-
-    Returns
-    -------
-    str
-        ``text`` itself when it fits; else its longest run of whole words that fits with
-        ``…`` after it (cut inside a word only when its first word alone does not fit).
-
-    Examples
-    --------
-    >>> shorten("For the cosine router the residual vanishes", 24)
-    'For the cosine router…'
-    >>> shorten("Supercalifragilistic", 8)
-    'Superca…'
-    """
-    if len(text) <= room:
-        return text
-    cut = text[: room - 1]
-    if text[room - 1] != " " and " " in cut.strip():
-        cut = cut.rstrip().rsplit(" ", 1)[0]
-    return cut.rstrip(" ,;:—-") + "…"
 
 
 #: ``moetheory list`` puts each title on a line of its own below its row when fewer
@@ -742,7 +704,7 @@ def render_list(
         return str(c.kind) if c.implemented else "not implemented"
 
     rows = [tuple(printable(str(cell)) for cell in (
-        c.id, c.seed_file[:3], status(c), _title(c.statement))) for c in claims]
+        c.id, c.seed_file[:3], status(c), claim_title(c.statement))) for c in claims]
     head = ("ID", "SEED", "VERDICT" if verdicts is not None else "CHECK", "TITLE")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
     lead = sum(widths) + 6
