@@ -1127,7 +1127,8 @@ def render_evidence(evidence: Any, full: bool = True) -> str:
     if full:
         return "".join(f"- **{key}**: {_render_value(value)}\n"
                        for key, value in evidence.items())
-    shown, left = [], []
+    shown: list[str] = []
+    left: list[str] = []
     for key, value in evidence.items():
         text = _render_value(value)
         if (len(shown) < DIGEST_FACTS and (_is_symbolic(value) or not isinstance(
