@@ -182,6 +182,60 @@ def test_list_fits_80_columns_with_whole_words_and_a_telling_column(
     assert cosine.endswith("…") and cosine[:-1].split()[-1] in words.split()
 
 
+def test_verify_ends_with_a_digest_of_what_was_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 45: verify printed counts only ("refuted 93" did not say that 93 statements of
+    # the papers were found false, nor which)
+    from moetheory.engine.registry import get_claim
+
+    monkeypatch.setenv("COLUMNS", "80")
+    report = tmp_path / "r.json"
+    claims = ["pcr.pde.each-noise", "pcr.pde.cosine"]
+    assert cli.main(["verify", *(a for c in claims for a in ("--only", c)), "--no-progress",
+                     "--json", str(report)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "2 claims checked: proved 1, refuted 1"
+    assert max(len(line) for line in lines if str(report) not in line) <= 80
+    assert "found false" in out and "only error is a check that failed" in " ".join(lines)
+    at = lines.index("Refuted in Nguyen et al. (2025): 1")
+    row = lines[at + 1].split()
+    assert row[0] == "pcr.pde.each-noise"
+    assert " ".join(get_claim("pcr.pde.each-noise").statement.split()).startswith(
+        " ".join(row[1:]).rstrip("…"))
+    assert "pcr.pde.cosine" not in out.split("claims checked")[1]  # proved: not listed
+    assert "Inconclusive" not in out
+    assert f"One claim in full: moetheory show ID --report {report}" in lines
+    assert lines[-1] == f"wrote {report}"
+
+
+def test_the_digest_says_what_would_decide_each_inconclusive_claim() -> None:
+    from moetheory.engine.terminal import render_digest
+
+    sized = ("**Reading `paper`.** Inconclusive for want of replicates, not for the "
+             "mathematics: the pilot says about 43 replicates would decide it. Replicates: 6.")
+    report = {"claims": [
+        {"id": "a.sized", "verdict": "inconclusive", "statement": "s", "derivation": sized},
+        {"id": "a.named", "verdict": "inconclusive", "statement": "s",
+         "evidence": {"to_decide": "the full profile"}},
+        {"id": "a.timed", "verdict": "inconclusive", "statement": "s",
+         "summary": "time limit exceeded"},
+        {"id": "a.crash", "verdict": "error", "statement": "s", "summary": "ZeroDivisionError"},
+        {"id": "a.mine", "verdict": "unsupported", "statement": "My own claim holds. Also."},
+    ]}
+    lines = render_digest(report, width=80).splitlines()
+    after = {lines[i - 1].strip(): lines[i].strip() for i in range(1, len(lines))}
+    assert after["a.sized"] == "the pilot says about 43 replicates would decide it."
+    assert after["a.named"] == "to decide it: the full profile"
+    assert after["a.timed"] == "time limit exceeded"
+    assert after["a.crash"] == "ZeroDivisionError"
+    assert "Unsupported in your claims: 1" in lines
+    assert lines[lines.index("Unsupported in your claims: 1") + 1].split() == [
+        "a.mine", "My", "own", "claim", "holds."]
+    assert "Errors (the check failed, not the claim): 1" in lines
+
+
 def test_list_shows_the_verdicts_of_a_report(
     report_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

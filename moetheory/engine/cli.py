@@ -43,7 +43,14 @@ from moetheory.engine.runner import (
     Interrupted,
 )
 from moetheory.engine.scheduler import check_scheduler
-from moetheory.engine.terminal import FORMATS, json_text, printable, render_list, render_show
+from moetheory.engine.terminal import (
+    FORMATS,
+    json_text,
+    printable,
+    render_digest,
+    render_list,
+    render_show,
+)
 from moetheory.engine.usercode import load_user_checks
 from moetheory.engine.verdicts import Verdict
 from moetheory.engine.verification import cpu_count, verify
@@ -515,6 +522,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     out = sys.stderr if names else sys.stdout
     counts = ", ".join(f"{k} {v}" for k, v in report["counts"].items() if v)
     print(f"{len(report['claims'])} claims checked: {counts}", file=out)
+    written = args.json is not None and (failed is None or os.fspath(args.json)
+                                         not in failed.failures)
+    shown = _shown(args.json) if written and not _names_stdout(args.json) else None
+    print(render_digest(report, shown), file=out)
     for path in (args.json, args.markdown):
         if path is not None and (failed is None or os.fspath(path) not in failed.failures):
             print(f"wrote {_shown(path)}", file=out)

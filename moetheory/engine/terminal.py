@@ -26,6 +26,7 @@ from typing import Any
 
 from moetheory.engine._prose import prose_unicode
 from moetheory.engine.mathtext import latex_to_unicode, prettify
+from moetheory.engine.papers import paper_of
 from moetheory.engine.report import claim_title, shorten
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "markdown_to_text",
     "printable",
     "render_claim_text",
+    "render_digest",
     "render_list",
     "render_show",
     "terminal_width",
@@ -723,3 +725,121 @@ def render_list(
         f"{len(rows)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
     )
     return printable("\n".join(lines))
+
+
+#: What the verdicts mean, in the words of :func:`render_digest`.
+VERDICTS_LINE = (
+    "Verdicts judge the papers' statements, not the tool: refuted / unsupported = found "
+    "false (exactly / statistically), inconclusive = not decided within the budget; only "
+    "error is a check that failed."
+)
+
+
+def _to_decide(entry: Mapping[str, Any]) -> str:
+    """What would decide an inconclusive entry: its evidence's ``to_decide``, else the
+    sentence of a derivation that sizes it, else its summary."""
+    evidence = entry.get("evidence")
+    if isinstance(evidence, Mapping) and isinstance(evidence.get("to_decide"), str):
+        return "to decide it: " + evidence["to_decide"]
+    readings = entry.get("readings")
+    texts = [entry.get("derivation")] + [
+        r.get("derivation") for r in (readings if isinstance(readings, list) else [])
+        if isinstance(r, Mapping)]
+    for text in texts:
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z*])", text if isinstance(text, str)
+                                 else ""):
+            if re.search(r"would decide|ask for about|to decide it", sentence):
+                sentence = re.sub(r"^\*\*Reading `[^`]*`\.\*\*\s*", "", sentence)
+                sentence = re.sub(r"^Inconclusive for want of replicates, not for the "
+                                  r"mathematics: ", "", sentence)
+                return _inline(" ".join(sentence.split()))
+    return _math_to_text(" ".join(_latex_or(entry.get("summary_latex"),
+                                            entry.get("summary", "")).split()))
+
+
+def render_digest(report: Mapping[str, Any], json_path: str | None = None,
+                  width: int | None = None) -> str:
+    """What ``moetheory verify`` prints after its counts: the run's findings, by paper.
+
+    Parameters
+    ----------
+    report : mapping
+        The report of the run (``claims`` with ``id``, ``verdict``, ``statement``,
+        ``seed_file``, ``summary``, ``evidence``, ``readings``, ``derivation``).
+    json_path : str, optional
+        The JSON report written, named in the line on how to see one claim in full.
+    width : int, optional
+        Columns (default: the terminal's width). No line is longer, but an unbreakable
+        word.
+
+    Returns
+    -------
+    str
+        What the verdicts mean (one line); the refuted, then the unsupported claims of each
+        paper with their titles; the inconclusive ones with what would decide each; the errors
+        with their summaries; how to see one claim in full. Empty lists are left out.
+
+    See Also
+    --------
+    render_list : the same rows for every claim.
+
+    Notes
+    -----
+    A claim is placed under the paper of its seed document
+    (:func:`~moetheory.engine.papers.paper_of`); a claim of your own under "Your claims".
+    What would decide an inconclusive claim is its evidence's ``to_decide`` when the check
+    gives one, else the sentence of its derivation that sizes the replicates needed, else
+    its summary (the reason, e.g. a time limit).
+
+    Examples
+    --------
+    >>> r = {"claims": [{"id": "j91.x", "verdict": "refuted", "statement": "The loss is convex.",
+    ...                  "seed_file": "001_4a7126a84a0d22c9.txt"},
+    ...                 {"id": "mine.y", "verdict": "inconclusive", "statement": "s",
+    ...                  "evidence": {"to_decide": "400 replicates"}}]}
+    >>> print(render_digest(r, width=60))  # doctest: +NORMALIZE_WHITESPACE
+    Verdicts judge the papers' statements, not the tool: refuted
+    / unsupported = found false (exactly / statistically),
+    inconclusive = not decided within the budget; only error is
+    a check that failed.
+    Refuted in Jacobs et al. (1991): 1
+      j91.x  The loss is convex.
+    Inconclusive, with what would decide each: 1
+      mine.y
+          to decide it: 400 replicates
+    One claim in full: moetheory show ID
+    """
+    w = max(_MIN_WIDTH, width or terminal_width())
+    claims = report.get("claims")
+    entries = [e for e in (claims if isinstance(claims, list) else []) if isinstance(e, Mapping)]
+    out = textwrap.wrap(VERDICTS_LINE, w)
+    false: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for e in entries:
+        if e.get("verdict") in ("refuted", "unsupported"):
+            source = paper_of(_str(e.get("seed_file", "")))
+            key = (_str(e["verdict"]).capitalize(), source.short if source else "your claims")
+            false.setdefault(key, []).append(e)
+    for (verdict, paper), found in sorted(false.items(), key=lambda kv: kv[0][0]):
+        out.append(f"{verdict} in {paper}: {len(found)}")
+        rows = [(_str(e.get("id", "?")), claim_title(_str(e.get("statement", ""))))
+                for e in found]
+        ids = max(len(cid) for cid, _ in rows)
+        for cid, title in rows:
+            if w - ids - 4 >= _TITLE_ROOM:
+                out.append(f"  {cid:<{ids}}  {shorten(title, w - ids - 4)}")
+            else:
+                out += [f"  {cid}", "      " + shorten(title, w - 6)]
+    for verdict, head in (("inconclusive", "Inconclusive, with what would decide each"),
+                          ("error", "Errors (the check failed, not the claim)")):
+        open_ = [e for e in entries if e.get("verdict") == verdict]
+        if open_:
+            out.append(f"{head}: {len(open_)}")
+        for e in open_:
+            why = (_to_decide(e) if verdict == "inconclusive" else
+                   _math_to_text(" ".join(_str(e.get("summary", "")).split())))
+            out.append(f"  {_str(e.get('id', '?'))}")
+            out += textwrap.wrap(shorten(why, 3 * (w - 8)), w, initial_indent=" " * 6,
+                                 subsequent_indent=" " * 6, break_long_words=False)
+    out.append("One claim in full: moetheory show ID"
+               + (f" --report {json_path}" if json_path else ""))
+    return printable("\n".join(line.rstrip() for line in out))
