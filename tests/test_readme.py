@@ -19,13 +19,75 @@ def _commands() -> list[str]:
 
 def test_readme_starts_with_a_verify_and_a_test_command() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    before_usage = text.split("## Usage")[0]
-    blocks = re.findall(r"```bash\n(.*?)\n```", before_usage, re.S)
-    assert len(blocks) == 2
+    before_sections = text.split("\n## ")[0]
+    blocks = re.findall(r"```bash\n(.*?)\n```", before_sections, re.S)
+    assert len(blocks) == 2 and _commands()[:2] == [b.strip() for b in blocks]
     verify, test = (b.strip() for b in blocks)
     assert "pip install" in verify and "moetheory verify" in verify
     assert "report.json" in verify and "report.md" in verify
     assert "pip install" in test and "pytest" in test
+    # issue 45: the main command names its profile and how long it takes
+    profile = re.search(r"--profile (\w+)", verify)
+    intro = before_sections.split("```bash")[0]
+    assert profile and f"profile `{profile.group(1)}`" in intro
+    assert re.search(r"about \d+ minutes on \d+ cores", intro)
+
+
+def _section(text: str, start: str) -> str:
+    return text.split(start, 1)[1]
+
+
+def test_readme_gives_a_researchers_path_first_and_is_short() -> None:
+    # issue 45: 199 lines, with about 60 lines of operator guarantees before the first
+    # mathematics of one's own
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 120
+    text = "\n".join(lines)
+    steps = ["**Install**", "**A ten-second taste**", "moetheory show pcr.pde.cosine",
+             "**The quick run**", "**Your router**"]
+    at = [next(i for i, line in enumerate(lines) if step in line) for step in steps]
+    assert at == sorted(at)
+    router_output = next(i for i in range(at[-1], len(lines)) if lines[i] == "```text")
+    assert lines.index("```", router_output + 1) < 60  # the router's answer, too
+    assert "minutes on 2 cores" in lines[at[3]]
+    # the operator's matters live in the docs, linked
+    for word in ("NAME_MAX", "subreaper", "FIFO", "256 MiB", "Exit codes", "--scheduler",
+                 "SIGTERM", "tls://"):
+        assert word not in text
+        assert word in (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((docs/[^)#]+)", text)
+    assert "docs/operations.md" in links
+    assert all((ROOT / link).is_file() for link in links)
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "\noperations\n" in index.split("```{toctree}", 1)[1]
+
+
+def test_the_readmes_router_snippet_prints_what_it_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = _section((ROOT / "README.md").read_text(encoding="utf-8"), "**Your router**")
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    printed = re.search(r"```text\n(.*?)```", text, re.S).group(1)
+    assert len(code.strip().splitlines()) == 4
+    exec(code, {})
+    assert capsys.readouterr().out == printed
+
+
+def test_the_readmes_numbers_agree_with_the_catalogue() -> None:
+    from moetheory.engine.registry import load_checks, registered
+
+    load_checks()
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    total = len(registered())
+    assert f"each of the {total} claims" in " ".join(text.split())
+    counts = re.search(r"^(\d+) claims checked: (.*)$", text, re.M)
+    assert counts and int(counts.group(1)) == total
+    numbers = dict((v, int(n)) for v, n in re.findall(r"(\w+) (\d+)", counts.group(2)))
+    assert sum(numbers.values()) == total
+    after = " ".join(_section(text, counts.group(0)).split())
+    assert f"{numbers['refuted']} were found false by an exact" in after
+    assert f"{numbers['unsupported']} by calibrated Monte Carlo" in after
+    assert f"{numbers['inconclusive']} are open" in after
 
 
 def test_ci_runs_the_readme_test_command() -> None:
