@@ -315,6 +315,17 @@ def test_markdown_tables_in_a_derivation_print_as_aligned_rows() -> None:
     assert any(line.strip() == "Done." for line in lines)
 
 
+def test_a_table_that_starts_on_a_line_of_text_is_still_a_table() -> None:
+    # `show cl.prop1.convergence` printed "Reading paper. | comparison | estimate | CI |" as
+    # prose: a reading's derivation that starts with its table, after the reading's name
+    text = ("**Reading `paper`.** | comparison | estimate |\n|---|---|\n| P(x) > 1/2 | 0 |\n\n"
+            "After.")
+    paragraphs = markdown_to_text(text)
+    assert paragraphs[0] == "Reading paper."
+    assert paragraphs[1].split("\n")[1:] == ["comparison\x1festimate", "P(x) > 1/2\x1f0"]
+    assert paragraphs[2] == "After."
+
+
 def test_escaped_pipes_stay_inside_their_table_cell() -> None:
     # a label such as "max_m |f − 1/M|" is written "max_m \|f − 1/M\|" in a Markdown table;
     # the terminal must not split the cell there (found in `moetheory show cl.lemma8.*`)

@@ -296,6 +296,14 @@ def markdown_to_text(markdown: str) -> list[str]:
             paragraphs.append("    " + latex_to_unicode(math))
             i += 1
             continue
+        following = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if (not stripped.startswith("|") and stripped.endswith("|") and " | " in stripped
+                and re.fullmatch(r"\|(\s*:?-{3,}:?\s*\|)+", following)):
+            # a table whose header row follows text on its line ("**Reading `a`.** | x |")
+            head, _, table = stripped.partition(" |")
+            current.append(head)
+            flush()
+            lines[i] = stripped = "|" + table
         if stripped.startswith("|") and stripped.endswith("|"):
             flush()
             rows = []
