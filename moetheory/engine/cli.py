@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"moetheory {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    lst = sub.add_parser("list", help="list claims: ID, seed, kind, status or verdict, title")
+    lst = sub.add_parser("list", help="list claims: ID, seed, check (or verdict), title")
     lst.add_argument(
         "patterns", nargs="*", metavar="GLOB",
         help="only claims whose ID matches one of these shell patterns (e.g. 'pcr.pde.*')",
