@@ -1039,6 +1039,15 @@ def claim_title(statement: str) -> str:
         on one line; a full stop before a digit or a small letter (``(eq. 4)``, ``e.g. x``)
         ends no sentence.
 
+    See Also
+    --------
+    shorten : cuts a title to the room it has.
+
+    Notes
+    -----
+    ``moetheory list``, the digest of ``moetheory verify`` and the Markdown report's
+    summary table name each claim by it.
+
     Examples
     --------
     >>> claim_title("For the cosine router (eq. 4) holds. Proof below.")
@@ -1064,6 +1073,15 @@ def shorten(text: str, room: int) -> str:
     str
         ``text`` itself when it fits; else its longest run of whole words that fits with
         ``…`` after it (cut inside a word only when its first word alone does not fit).
+
+    See Also
+    --------
+    claim_title : the titles it cuts.
+
+    Notes
+    -----
+    Commas, colons, semicolons and dashes before the cut are dropped, so the text never
+    ends in ``,…``.
 
     Examples
     --------
@@ -1174,7 +1192,7 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
     -----
     A report read from disk may hold anything, so missing keys render as ``?`` and values of
     the wrong type as JSON: ``moetheory show --report`` never fails on a damaged file. A
-    claim with several readings whose summary joins theirs (`` | ``) gives its primary
+    claim with several readings whose summary joins theirs with bars gives its primary
     reading's summary after the verdict; the others are in the readings table.
 
     Examples

@@ -794,7 +794,7 @@ def render_digest(report: Mapping[str, Any], json_path: str | None = None,
     Notes
     -----
     A claim is placed under the paper of its seed document
-    (:func:`~moetheory.engine.papers.paper_of`); a claim of your own under "Your claims".
+    (:func:`~moetheory.engine.papers.paper_of`); a claim of your own under "your claims".
     What would decide an inconclusive claim is its evidence's ``to_decide`` when the check
     gives one, else the sentence of its derivation that sizes the replicates needed, else
     its summary (the reason, e.g. a time limit).
