@@ -214,3 +214,46 @@ def test_required_n_bad_input(kwargs, match) -> None:
     args = {"pilot": _ones, "tol": 0.1, **kwargs}
     with pytest.raises((ValueError, TypeError), match=match):
         required_n(args.pop("pilot"), **args)
+
+
+# ------------------------------------------------------------------ issue 44 item 9: bad input
+
+
+@pytest.mark.parametrize("draws", [
+    lambda rng, n: 5j * np.ones(n),  # mean 5i: was cast to 0 and supported against 0
+    lambda rng, n: rng.standard_normal(n) + 0j,  # complex dtype, zero imaginary part
+])
+def test_complex_draws_are_refused_before_a_verdict(draws) -> None:
+    with pytest.raises(ValueError, match=r"sampler\(rng, n\) must return n real numbers, "
+                                         r"got complex") as info:
+        check_expectation(draws, 0.0, tol=0.1, max_n=100)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="must return n real numbers, got complex"):
+        required_n(draws, tol=0.1)
+    with pytest.raises(ValueError, match="pilot draws must be real, got complex"):
+        required_n(5j * np.ones(10), tol=0.1)
+
+
+def test_a_complex_claimed_value_is_refused() -> None:
+    with pytest.raises(ValueError, match="value must be a finite real number"):
+        check_expectation(_ones, np.complex128(1 + 2j), tol=0.1, max_n=10)
+
+
+@pytest.mark.parametrize("tol", [1e-300, 1e-100, 1e-12])
+def test_required_n_a_band_too_thin_for_any_budget_is_a_one_line_error(tol) -> None:
+    # sd 1: a margin below about 4.5e-9 needs more than 10^18 draws (was OverflowError)
+    pilot = np.random.default_rng(0).standard_normal(1000)
+    with pytest.raises(ValueError, match=r"tol must be at least [0-9.e-]+ for these pilot "
+                                         r"draws") as info:
+        required_n(pilot, tol=tol)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="tol must be at least"):
+        required_n(lambda rng, n: rng.standard_normal(n), tol=tol)
+    with pytest.raises(ValueError, match="offset"):  # the margin |tol - |offset|| is thin
+        required_n(pilot, tol=0.1, offset=0.1 + tol)
+
+
+def test_a_band_too_thin_for_any_budget_is_inconclusive_not_an_overflow() -> None:
+    r = check_expectation(lambda rng, n: rng.standard_normal(n), 0.0, tol=1e-300, max_n=200)
+    assert r.verdict is Verdict.INCONCLUSIVE
+    assert r.needed_n is None and "no feasible budget" in r.reason

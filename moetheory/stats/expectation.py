@@ -100,8 +100,8 @@ class ExpectationResult:
     needed_n : int or None
         When inconclusive: the budget that would decide it with probability about 0.9
         both if the claim is exact and if the mean is the estimate (:func:`required_n`),
-        at least twice :attr:`max_n`; ``None`` when decided or when the draws do not
-        vary.
+        at least twice :attr:`max_n`; ``None`` when decided, when the draws do not
+        vary, or when no budget of at most :math:`10^{18}` draws would decide.
     sd : float
         The draws' standard deviation.
     scope : dict
@@ -272,7 +272,7 @@ def _label_latex(label: str) -> str:
 
 
 def _real(name: str, value: Any) -> float:
-    if isinstance(value, bool | str | bytes):
+    if isinstance(value, bool | str | bytes | complex | np.complexfloating):
         raise ValueError(f"{name} must be a finite real number, got {value!r}")
     try:
         x = float(value)
@@ -326,6 +326,8 @@ def _count(name: str, n: Any, low: int = 2) -> int:
 
 
 def _draws(x: Any, size: int) -> np.ndarray:
+    if np.iscomplexobj(x):  # a cast to float would drop the imaginary parts silently
+        raise ValueError("sampler(rng, n) must return n real numbers, got complex draws")
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -367,20 +369,28 @@ def _enough(n: int, sd: float, margin: float, alpha: float, power: float) -> boo
     return (q + float(sps.norm.ppf((1 + power) / 2))) * sd / math.sqrt(n) <= margin
 
 
+def _thinnest(sd: float, alpha: float, power: float) -> float:
+    """The thinnest margin some budget of at most ``_HUGE`` draws decides (see required_n)."""
+    from scipy import stats as sps
+
+    z = float(sps.norm.ppf(1 - alpha / (2 * MAX_LOOKS))) + float(sps.norm.ppf((1 + power) / 2))
+    return z * sd / math.sqrt(_HUGE)
+
+
 def _n_for(sd: float, margin: float, alpha: float, power: float) -> int:
     """The smallest budget (a multiple of its looks) with ``_enough``, see required_n."""
     from scipy import stats as sps
 
     if sd == 0:
         return 2
+    if margin < _thinnest(sd, alpha, power):  # a margin too thin for any budget
+        return _HUGE
     z_power = float(sps.norm.ppf((1 + power) / 2))
     n = 2
     for _ in range(MAX_LOOKS + 2):  # the looks only grow with n: a fixed point is reached
         looks = _design(n).max_looks
         z = float(sps.norm.ppf(1 - alpha / (2 * looks)))
         raw = ((z + z_power) * sd / margin) ** 2
-        if not raw < _HUGE:  # a margin too thin for any budget
-            return _HUGE
         new = max(n, math.ceil(raw))
         if new == n:
             break
@@ -432,8 +442,11 @@ def required_n(
     TypeError
         If ``pilot_or_sampler`` is neither draws nor callable.
     ValueError
-        For a bad ``tol``, ``alpha``, ``power``, ``pilot_n``, ``seed`` or pilot, or an
-        ``offset`` equal to ``tol`` (a mean on the band's edge is never decided).
+        For a bad ``tol``, ``alpha``, ``power``, ``pilot_n``, ``seed`` or pilot (complex
+        draws included), an ``offset`` equal to ``tol`` (a mean on the band's edge is never
+        decided), or a margin :math:`|\\text{tol} - |\\delta||` so thin for the pilot's
+        spread that more than :math:`10^{18}` draws would be needed (the message gives the
+        smallest ``tol`` allowed).
 
     See Also
     --------
@@ -475,6 +488,8 @@ def required_n(
         x = _draws(pilot_or_sampler(rng, size), size)
     else:
         _seed(seed)
+        if np.iscomplexobj(pilot_or_sampler):
+            raise ValueError("pilot_or_sampler: pilot draws must be real, got complex values")
         try:
             x = np.asarray(pilot_or_sampler, dtype=float)
         except (TypeError, ValueError):
@@ -492,7 +507,14 @@ def required_n(
         raise ValueError(
             f"offset must differ from tol ({tol_}): a mean on the band's edge is never decided"
         )
-    return _n_for(float(x.std(ddof=1)), margin, alpha_, power_)
+    sd = float(x.std(ddof=1))
+    thinnest = _thinnest(sd, alpha_, power_)
+    if margin < thinnest:
+        what = (f"tol must be at least {thinnest:.3g}" if delta == 0 else
+                f"offset must differ from tol ({tol_}) by at least {thinnest:.3g}")
+        raise ValueError(f"{what} for these pilot draws (sd = {stable(sd)}): a margin "
+                         f"|tol - |offset|| of {margin:.3g} needs more than 10^18 draws")
+    return _n_for(sd, margin, alpha_, power_)
 
 
 # ------------------------------------------------------------------------------ the check
@@ -648,6 +670,10 @@ def _reason(comp: Comparison, sd: float, alpha: float, max_n: int) -> tuple[int 
         return None, (f"{interval} overlaps an edge of the band {band} and the draws do not "
                       "vary: more draws would not decide it; only another tol would.")
     exact = _n_for(sd, t, alpha, _POWER)  # the budget that supports an exact claim
+    if exact >= _HUGE:
+        return None, (f"{interval} overlaps an edge of the band {band}: no feasible budget "
+                      "(10^18 draws) decides a band this thin for draws this spread; only "
+                      "another tol would.")
     margin = abs(t - abs(est.mean - v))
     near = _n_for(sd, margin, alpha, _POWER) if margin > 0 else math.inf
     if near > 100 * exact:
