@@ -325,8 +325,9 @@ def _false_verdicts(name: str, seeds: int, max_n: int) -> dict[str, int]:
               "true, below": (mu - thin, thin, Verdict.UNSUPPORTED),
               "false, above": (mu + 2.000001 * wide, wide, Verdict.SUPPORTED),
               "false, below": (mu - 2.000001 * wide, wide, Verdict.SUPPORTED)}
+    declared = {} if bounds is None else {"bounds": bounds}
     return {kind: sum(check_expectation(sampler, v, tol=t, seed=s, max_n=max_n,
-                                        bounds=bounds).verdict is wrong for s in range(seeds))
+                                        **declared).verdict is wrong for s in range(seeds))
             for kind, (v, t, wrong) in claims.items()}
 
 
