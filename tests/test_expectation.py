@@ -391,3 +391,22 @@ def test_a_clearly_wrong_closed_form_on_a_skewed_light_tail_is_unsupported() -> 
 def test_the_tail_evidence_is_strict_json() -> None:
     r = check_expectation(BANK["rare event"][0], 1e-3, tol=1e-4, seed=0, max_n=20_000)
     json.dumps(r.to_dict(), allow_nan=False)
+
+
+def test_too_few_draws_to_judge_the_tails_are_inconclusive_and_say_how_many() -> None:
+    r = check_expectation(lambda rng, n: rng.standard_normal(n), 0.0, tol=10.0, max_n=50)
+    assert r.verdict is Verdict.INCONCLUSIVE and "too few to judge the tails" in r.reason
+    assert r.needed_n is not None and r.needed_n >= 100
+    assert check_expectation(lambda rng, n: rng.standard_normal(n), 0.0, tol=10.0,
+                             max_n=r.needed_n).verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(("sampler", "mean"), [
+    (lambda rng, n: rng.binomial(10, 0.5, n), 5.0),  # ties at every tail threshold
+    (lambda rng, n: rng.poisson(3.0, n), 3.0),
+    (lambda rng, n: 1.0 * (rng.random(n) < 0.3), 0.3),  # two values: both tails point masses
+])
+def test_discrete_light_tails_are_trusted_and_decided(sampler, mean) -> None:
+    assert check_expectation(sampler, mean, tol=0.05, seed=0).verdict is Verdict.SUPPORTED
+    assert check_expectation(sampler, mean + 0.2, tol=0.05, seed=0).verdict is (
+        Verdict.UNSUPPORTED)

@@ -402,6 +402,9 @@ SHAPE_MAX = 1 / 3
 #: Fewest distinct draws above a tail's threshold for its shape to be estimated.
 _TAIL_MIN = 10
 
+#: Fewest draws whose tails are judged: :math:`n/5 > ` :data:`_TAIL_MIN`.
+_MIN_DRAWS = 5 * (_TAIL_MIN + 1)
+
 
 def _gpd_shape(excess: np.ndarray) -> float:
     """Shape of a generalized Pareto fit to positive ``excess`` (sorted ascending), by the
@@ -410,8 +413,13 @@ def _gpd_shape(excess: np.ndarray) -> float:
     m = 30 + int(math.sqrt(k))
     b = (1 - np.sqrt(m / (np.arange(1, m + 1) - 0.5))) / (3 * excess[int(k / 4 + 0.5) - 1])
     b += 1 / excess[-1]
-    xi = np.log1p(-b[:, None] * excess).mean(axis=1)  # the shape given each b
-    loglik = k * (np.log(-b / xi) - xi - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xi = np.log1p(-b[:, None] * excess).mean(axis=1)  # the shape given each b
+        loglik = k * (np.log(-b / xi) - xi - 1)
+    finite = np.isfinite(loglik)  # b = 0 exactly (ties can hit it) is a 0/0: left out
+    b, loglik = b[finite], loglik[finite]
+    if b.size == 0:
+        return math.nan
     with np.errstate(over="ignore"):
         weights = 1 / np.exp(loglik - loglik[:, None]).sum(axis=1)
     b_post = float(np.sum(b * weights) / weights.sum())
@@ -423,7 +431,7 @@ def _tail_shape(x: np.ndarray) -> tuple[float, int]:
 
     The largest :math:`M = \\min(n/5, 3\\sqrt n)` draws (Vehtari et al. 2024) less the
     smallest of them; ``-inf`` when they are all equal (the tail is a point mass), ``nan``
-    when fewer than :data:`_TAIL_MIN` of them exceed it (too few to estimate a shape)."""
+    when fewer than :data:`_TAIL_MIN` of them exceed it or no fit exists (a shape unknown)."""
     n = x.size
     size = int(min(0.2 * n, 3 * math.sqrt(n)))
     if size < _TAIL_MIN + 1:
@@ -454,6 +462,9 @@ def _trust(x: np.ndarray, alpha: float) -> _Trust:
     from scipy import stats as sps
 
     n = x.size
+    if n < _MIN_DRAWS:
+        return _Trust(f"{n} draws are too few to judge the tails (at least {_MIN_DRAWS})",
+                      _MIN_DRAWS, {"n": n})
     if float(np.ptp(x)) == 0:
         return _Trust("the draws do not vary, so nothing bounds a rare value they have not "
                       "shown (declare bounds for an interval valid at any n)", None,
@@ -464,9 +475,12 @@ def _trust(x: np.ndarray, alpha: float) -> _Trust:
         "shape_right": stable(right) if math.isfinite(right) else None,
         "tail_draws": [k_left, k_right], "shape_max": stable(SHAPE_MAX)}
     for side, shape, k in (("right", right, k_right), ("left", left, k_left)):
-        if math.isnan(shape):
-            return _Trust(f"only {k} distinct draws lie in the {side} tail (at least "
+        if math.isnan(shape) and k < _TAIL_MIN:
+            return _Trust(f"only {k} draws exceed the {side} tail's threshold (at least "
                           f"{_TAIL_MIN} needed to judge whether it is heavy)", None, evidence)
+        if math.isnan(shape):
+            return _Trust(f"no Pareto shape fits the {k} draws above the {side} tail's "
+                          "threshold", None, evidence)
         if shape >= SHAPE_MAX:
             return _Trust(f"the {side} tail looks heavy: Pareto shape {stable(shape)} (from "
                           f"the {k} draws above its threshold) is at least 1/3, where the "
