@@ -105,8 +105,10 @@ class ExpectationResult:
     needed_n : int or None
         When inconclusive: the budget that would decide it with probability about 0.9
         both if the claim is exact and if the mean is the estimate (:func:`required_n`),
-        at least twice :attr:`max_n`; ``None`` when decided, when the draws do not
-        vary, or when no budget of at most :math:`10^{18}` draws would decide.
+        at least twice :attr:`max_n` (and enough to bring a skewness the tail
+        diagnostics flagged within the level); ``None`` when decided, when the draws do
+        not vary, when a tail diagnostic flags what more draws are not known to fix (a
+        heavy tail), or when no budget of at most :math:`10^{18}` draws would decide.
     sd : float
         The draws' standard deviation.
     scope : dict
@@ -797,8 +799,9 @@ def check_expectation(
     2. each tail's Pareto shape :math:`\\hat\\xi` -- a generalized Pareto fit (Zhang and
        Stephens [3]_) to the excesses of the largest :math:`M = \\min(n/5, 3\\sqrt n)`
        draws over the smallest of them, as in the :math:`\\hat k` diagnostic of Vehtari et
-       al. [4]_ -- is below 1/3 (:data:`SHAPE_MAX`), with at least 10 distinct draws
-       above the threshold (all equal: a point mass, no tail). A Pareto tail of shape
+       al. [4]_ -- is below 1/3 (:data:`SHAPE_MAX`), with at least 10 draws above the
+       threshold, so at least 55 draws in all (all equal: a point mass, no tail; a fit
+       that fails withholds the verdict too). A Pareto tail of shape
        :math:`\\xi` has moments of order below :math:`1/\\xi` only; below 1/3 the third
        moment is finite, the Berry-Esseen rate :math:`n^{-1/2}` holds and the skewness
        below is a consistent estimate of the error. The diagnostic reads the tail's shape,
@@ -921,7 +924,8 @@ def check_expectation(
         needed_n=needed,
         sd=sd,
         scope={"quantity": label, "band": [stable(reference - tol_), stable(reference + tol_)],
-               "level": est.level, "n": seq.n},
+               "level": est.level, "n": seq.n,
+               "interval": "t" if range_ is None else f"empirical-bernstein on {list(range_)}"},
         comparison=comp,
         sequential=seq.evidence(),
         interval_method="t" if range_ is None else "empirical-bernstein",
