@@ -410,3 +410,13 @@ def test_discrete_light_tails_are_trusted_and_decided(sampler, mean) -> None:
     assert check_expectation(sampler, mean, tol=0.05, seed=0).verdict is Verdict.SUPPORTED
     assert check_expectation(sampler, mean + 0.2, tol=0.05, seed=0).verdict is (
         Verdict.UNSUPPORTED)
+
+
+def test_the_pytest_helper_shows_why_a_heavy_tail_is_inconclusive() -> None:
+    from moetheory.testing import assert_verdict
+
+    r = check_expectation(_lognormal(3), sp.exp(sp.Rational(9, 2)), tol=5.0, max_n=20_000)
+    with pytest.raises(AssertionError, match="right tail looks heavy") as info:
+        assert_verdict(r)
+    assert "shape_right" in str(info.value)  # the tail diagnostics are in the evidence
+    assert_verdict(r, "inconclusive")
