@@ -42,8 +42,9 @@ How a check uses it (the whole API):
    :func:`power_note` says what would decide an ``inconclusive`` verdict.
 
 8. **Check a closed form** for an expectation in one call: :func:`check_expectation`
-   (sequential, equivalence rule, the draws that would decide an inconclusive result) and
-   :func:`required_n` (the budget, from a pilot).
+   (sequential, equivalence rule, the draws that would decide an inconclusive result;
+   Student-t decisions only where tail diagnostics trust them, empirical Bernstein with
+   declared ``bounds``) and :func:`required_n` (the budget, from a pilot).
 
 The run's family level :data:`FAMILY_ALPHA` is shared among statistical claims by the
 engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
