@@ -25,16 +25,25 @@ def tex(expr: Any) -> str:
     return sp.latex(sp.sympify(expr), symbol_names=SYMBOL_LATEX)
 
 
-def scope_text(scope: Mapping[str, Any]) -> str:
+def dims_text(d: Any) -> str:
     """``every d ≥ 1``, ``every d ≥ 2`` or ``d = 1, 2, 3``."""
-    d = scope.get("d")
     if d == "all":
         return "every d ≥ 1"
     if d == ">= 2":
-        return "every d ≥ 2; d = 1 not decided"
+        return "every d ≥ 2"
     if isinstance(d, Sequence) and not isinstance(d, str) and d:
-        return "d = " + ", ".join(map(str, d)) + " only"
-    return "no dimension decided"
+        return "d = " + ", ".join(map(str, d))
+    return "no dimension"
+
+
+def scope_text(scope: Mapping[str, Any]) -> str:
+    """The dimensions of the verdict, then those proved beside a refutation."""
+    if not scope.get("d"):
+        return "no dimension decided"
+    text = dims_text(scope["d"])
+    if scope.get("proved"):
+        text += f"; = 0 identically in {dims_text(scope['proved'])}"
+    return text
 
 
 def _short(expr: Any, limit: int = 60) -> str:
@@ -60,36 +69,56 @@ def _point_tex(cex: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _undecided(res: Any) -> str:
+    undecided = res.certificate.get("undecided") or {}
+    if not undecided:
+        return ""
+    return "; not decided in " + "; ".join(f"{d} ({why})" for d, why in undecided.items())
+
+
+def _general(value: Any) -> bool:
+    return isinstance(value, str) and value in ("all", ">= 2")
+
+
+def _premise(res: Any) -> str:
+    """The premise of an every-d statement: where the formula was certified the same."""
+    reduction = res.certificate.get("reduction")
+    if not reduction or not any(_general(res.scope.get(k)) for k in ("d", "proved")):
+        return ""
+    dims = ", ".join(map(str, reduction["dimensions_certified"]))
+    return f" [d ≥ 2: the score's formula certified the same in d = {dims}]"
+
+
 def summary(res: Any) -> str:
-    """One line: the finding with its scope, or why it is inconclusive."""
-    scope = scope_text(res.scope)
+    """One line: the finding with its dimensions, or why it is inconclusive."""
+    d = res.scope.get("d")
     if res.verdict == Verdict.PROVED:
-        how = ("the score is scale invariant in β1" if res.scope.get("d") in ("all", ">= 2")
-               else "explicit coordinates")
-        text = f"{_LHS_TEXT} = 0 identically ({scope}): {how}"
-        undecided = res.certificate.get("undecided") or {}
-        if undecided:
-            text += "; not decided in " + "; ".join(f"d = {d} ({why})"
-                                                    for d, why in undecided.items())
-        return text
+        how = "the score is scale invariant in β1" if _general(d) else "explicit coordinates"
+        only = "" if _general(d) else " only"
+        return (f"{_LHS_TEXT} = 0 identically ({dims_text(d)}{only}): {how}{_premise(res)}"
+                f"{_undecided(res)}")
     if res.verdict == Verdict.REFUTED:
         cex = res.counterexample or {}
-        lead = f"{_LHS_TEXT} is not identically 0 ({scope})"
-        general = res.scope.get("d") in ("all", ">= 2")
-        if general and res.residual_over_H == 0:  # the counterexample is in d = 1
+        proved = res.scope.get("proved")
+        lead = f"{_LHS_TEXT} is not identically 0 ({dims_text(d)})"
+        general = _general(d)
+        only_one = d == [1] and _general(proved)
+        if only_one:
             lead = f"{_LHS_TEXT} = 0 for every d ≥ 2 but is not identically 0 in d = 1"
         elif general and res.residual_over_H is not None:
             ratio = sp.sstr(res.residual_over_H)
             if len(ratio) > 160:
                 lead = (f"{_LHS_TEXT} = R·H, R = residual_over_H (too long to print here), is "
-                        f"not identically 0 ({scope})")
+                        f"not identically 0 ({dims_text(d)})")
             else:
                 ratio = ratio if res.residual_over_H.is_Atom else f"({ratio})"
-                lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({scope})"
+                lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({dims_text(d)})"
+        if proved and not only_one:
+            lead += f"; = 0 identically in {dims_text(proved)}"
         if cex:
             lead += (f"; at {_point(cex)}: residual/H = {_short(cex['residual_over_H'])} "
                      "(exact)")
-        return lead
+        return lead + _premise(res) + _undecided(res)
     return f"inconclusive: {res.reason}"
 
 

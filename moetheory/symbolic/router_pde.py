@@ -30,7 +30,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,14 +45,12 @@ from moetheory.symbolic._router_pde_decide import (
     Decision,
     Progress,
     ScoreCalls,
-    every_dimension,
-    fixed_dimensions,
-    invariant_form,
+    decide,
 )
 from moetheory.symbolic._router_pde_pieces import Piece, Refusal
 from moetheory.symbolic._router_pde_render import derivation, latex_residual, markdown, summary
 from moetheory.symbolic.pde import expert
-from moetheory.symbolic.routers import NB, NX, U
+from moetheory.symbolic.routers import NB, NX, U  # noqa: F401 (the doctests' names)
 
 __all__ = ["MAX_DIM", "MAX_TIMEOUT", "RouterPDEPiece", "RouterPDEResult", "router_pde"]
 
@@ -61,8 +58,6 @@ __all__ = ["MAX_DIM", "MAX_TIMEOUT", "RouterPDEPiece", "RouterPDEResult", "route
 MAX_DIM = 6
 #: Largest time limit, in seconds.
 MAX_TIMEOUT = 3600.0
-_RESERVED = {U.name, NB.name, NX.name, "c"}
-_COORDINATE_NAME = re.compile(r"[bx]\d+")
 
 
 @dataclass(frozen=True)
@@ -317,8 +312,9 @@ def _check_dps(dps: Any) -> int:
     return int(dps)
 
 
-def _as_score(raw: Any, d: int) -> sp.Expr:
-    """The callable's return value as a real scalar SymPy expression (or a one-line error)."""
+def _as_score(raw: Any, d: int, coords: frozenset[sp.Symbol] = frozenset()) -> sp.Expr:
+    """The callable's return value as a real scalar SymPy expression (or a one-line error);
+    ``coords`` are the coordinate symbols the callable was given."""
     if isinstance(raw, sp.MatrixBase):
         if raw.shape != (1, 1):
             raise TypeError(f"score must return a scalar SymPy expression, got a "
@@ -334,22 +330,11 @@ def _as_score(raw: Any, d: int) -> sp.Expr:
         raise ValueError(f"score must be finite; it contains nan or an infinity in d = {d}")
     if expr.has(sp.I) or any(n.is_extended_real is False for n in expr.atoms(sp.Number)):
         raise ValueError(f"score must be real-valued; it contains the imaginary unit in d = {d}")
-    coords = {s.name for s in expr.free_symbols if _COORDINATE_NAME.fullmatch(s.name)}
-    for s in sorted(expr.free_symbols - _coordinate_symbols(d), key=lambda t: t.name):
-        if s.name in _RESERVED or s.name in coords:
-            raise ValueError(f"score uses a hyper-parameter named {s.name!r}, a name router_pde "
-                             f"reserves for u = beta1^T x, n_b, n_x, c or a coordinate; rename it")
+    for s in sorted(expr.free_symbols - coords, key=sp.default_sort_key):
         if s.is_real is not True:
             raise ValueError(f"score's hyper-parameter {s.name} must be declared real, e.g. "
                              f"Symbol({s.name!r}, real=True) or positive=True")
     return expr
-
-
-def _coordinate_symbols(d: int) -> set[sp.Symbol]:
-    from moetheory.symbolic.routers import coordinates
-
-    beta1, x = coordinates(d)
-    return set(beta1) | set(x)
 
 
 def _validate(calls: ScoreCalls, dims: Sequence[int]) -> None:
@@ -371,30 +356,34 @@ def _validate(calls: ScoreCalls, dims: Sequence[int]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _result(decision: Decision, h: sp.Expr) -> RouterPDEResult:
+def _result(decision: Decision, h: sp.Expr, calls: ScoreCalls) -> RouterPDEResult:
     residual = None
     if decision.ratio is not None and decision.score is not None:
         residual = decision.ratio * sp.exp(decision.score) * h
-    score = decision.score
-    pieces = tuple(RouterPDEPiece(p.region, p.score, p.ratio, p.zero) for p in decision.pieces)
-    partial = RouterPDEResult(decision.verdict, decision.reason, dict(decision.scope), score,
-                              residual, decision.ratio, decision.vanishing, pieces,
-                              decision.counterexample,
-                              {d: {k: v for k, v in row.items() if k != "pieces"}
+    shown = calls.present
+    pieces = tuple(RouterPDEPiece(shown(p.region), shown(p.score), shown(p.ratio), p.zero)
+                   for p in decision.pieces)
+    partial = RouterPDEResult(decision.verdict, decision.reason, dict(decision.scope),
+                              shown(decision.score), shown(residual), shown(decision.ratio),
+                              shown(decision.vanishing), pieces,
+                              shown(decision.counterexample),
+                              {d: shown({k: v for k, v in row.items() if k != "pieces"})
                                for d, row in decision.per_dimension.items()},
-                              decision.certificate)
+                              shown(decision.certificate))
     if decision.verdict == Verdict.INCONCLUSIVE:  # nothing decided: no scope claimed
-        certificate = {**decision.certificate, "residual_valid_for": dict(decision.scope)}
+        certificate = {**partial.certificate, "residual_valid_for": dict(decision.scope)}
         return dataclasses.replace(partial, scope={"d": []}, certificate=certificate)
     return dataclasses.replace(partial, reason=summary(partial))  # the finding, one sentence
 
 
-def _inconclusive(reason: str, progress: Progress, h: sp.Expr) -> RouterPDEResult:
+def _inconclusive(reason: str, progress: Progress, h: sp.Expr,
+                  calls: ScoreCalls) -> RouterPDEResult:
     residual = None
     if progress.ratio is not None and progress.score is not None:
         residual = progress.ratio * sp.exp(progress.score) * h
-    return RouterPDEResult(Verdict.INCONCLUSIVE, reason, {"d": []}, progress.score, residual,
-                           progress.ratio, None, (), None, {},
+    shown = calls.present
+    return RouterPDEResult(Verdict.INCONCLUSIVE, reason, {"d": []}, shown(progress.score),
+                           shown(residual), shown(progress.ratio), None, (), None, {},
                            {"stage": progress.stage, "notes": list(progress.notes)})
 
 
@@ -509,24 +498,17 @@ def router_pde(
         with time_limit(seconds):
             _validate(calls, dims_)
             try:
-                progress.stage = "writing the score through beta1^T x, ||beta1||, ||x||"
-                form, why_not = invariant_form(calls, deadline)
-                if form is not None:
-                    decision = every_dimension(form, calls, dims_, digits, deadline, progress, h)
-                else:
-                    progress.notes.append(why_not)
-                    decision = fixed_dimensions(calls, dims_, digits, deadline, progress, h)
-                    decision.certificate["not_invariant"] = why_not
-                result = _result(decision, h)
+                decision = decide(calls, dims_, digits, deadline, progress, h)
+                result = _result(decision, h, calls)
             except Refusal as exc:
-                result = _inconclusive(str(exc), progress, h)
+                result = _inconclusive(str(exc), progress, h, calls)
             except Exception as exc:  # SymPy or mpmath failing on an unusual score
                 text = str(exc).splitlines()[0][:200] if str(exc) else ""
                 result = _inconclusive(f"router_pde stopped while {progress.stage}: "
-                                       f"{type(exc).__name__}: {text}", progress, h)
+                                       f"{type(exc).__name__}: {text}", progress, h, calls)
     except TimeUp:
         if result is None:
             result = _inconclusive(f"the time limit of {seconds:g} s was reached while "
-                                   f"{progress.stage}", progress, h)
+                                   f"{progress.stage}", progress, h, calls)
     assert result is not None
     return result
