@@ -110,3 +110,22 @@ def test_user_symbols_named_like_internal_ones_are_hyper_parameters():
     res = router_pde(lambda b, x: b.dot(x) / (b.norm() + n_b))
     assert res.verdict == Verdict.REFUTED and n_b in res.residual_over_H.free_symbols
     assert NB not in res.residual_over_H.free_symbols - {n_b} and NX not in res.score.free_symbols
+
+
+def test_every_display_lists_the_parameters_the_reading_and_the_dimensions():
+    res = router_pde(lambda b, x: b.dot(x) / sp.Mul(*b), dims=(1, 2))
+    assert res.differentiated == ("beta1",) and "identically" in res.reading
+    assert res.dimensions == {"asked": [1, 2], "coordinates": [1, 2], "mpmath": [1, 2]}
+    data = res.to_dict()
+    assert data["differentiated"] == ["beta1"] and data["reading"] == res.reading
+    assert data["dimensions"] == res.dimensions
+    assert "differentiated in β1; certificate in d = 1, 2" in res.summary()
+    md = res._repr_markdown_()
+    assert "**Differentiated:** $\\beta_1$" in md and "**Dimensions:** asked: d = 1, 2" in md
+    assert res.reading in md
+    latex = res._repr_latex_()
+    assert "\\text{in } \\beta_1" in latex and "certificate in d = 1, 2" in latex
+    general = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm()))
+    assert general.dimensions["invariant_form"] == [2, 3, 4]
+    assert general.dimensions["coordinates"] == [1]
+    assert "premise" in general.summary()

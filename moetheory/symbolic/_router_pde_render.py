@@ -17,6 +17,8 @@ from moetheory.symbolic.routers import SYMBOL_LATEX
 __all__: list[str] = []
 
 _LHS_TEXT = "β1ᵀ∂H/∂β1"
+_PARAMETER_TEXT = {"beta1": "β1"}
+_PARAMETER_TEX = {"beta1": r"\beta_1"}
 _LHS_TEX = r"\beta_1^\top \frac{\partial H}{\partial \beta_1}"
 
 
@@ -86,16 +88,34 @@ def _premise(res: Any) -> str:
     if not reduction or not any(_general(res.scope.get(k)) for k in ("d", "proved")):
         return ""
     dims = ", ".join(map(str, reduction["dimensions_certified"]))
-    return f" [d ≥ 2: the score's formula certified the same in d = {dims}]"
+    return f"; every d ≥ 2 on the premise that the score's formula is the same in every d " \
+        f"(certified in d = {dims})"
+
+
+def certificate_dims(res: Any) -> str:
+    """``differentiated in β1; certificate in d = 1, 2, 3, 4`` (what the certificate uses)."""
+    dims = res.dimensions
+    used = sorted({d for key in ("invariant_form", "coordinates", "mpmath")
+                   for d in dims.get(key, [])})
+    text = "differentiated in " + ", ".join(_PARAMETER_TEXT.get(p, p)
+                                             for p in res.differentiated)
+    if used:
+        text += "; certificate in d = " + ", ".join(map(str, used))
+    return f" [{text}{_premise(res)}]"
 
 
 def summary(res: Any) -> str:
     """One line: the finding with its dimensions, or why it is inconclusive."""
+    return _finding(res) + (certificate_dims(res) if res.verdict != Verdict.INCONCLUSIVE
+                            else "")
+
+
+def _finding(res: Any) -> str:
     d = res.scope.get("d")
     if res.verdict == Verdict.PROVED:
         how = "the score is scale invariant in β1" if _general(d) else "explicit coordinates"
         only = "" if _general(d) else " only"
-        return (f"{_LHS_TEXT} = 0 identically ({dims_text(d)}{only}): {how}{_premise(res)}"
+        return (f"{_LHS_TEXT} = 0 identically ({dims_text(d)}{only}): {how}"
                 f"{_undecided(res)}")
     if res.verdict == Verdict.REFUTED:
         cex = res.counterexample or {}
@@ -118,7 +138,7 @@ def summary(res: Any) -> str:
         if cex:
             lead += (f"; at {_point(cex)}: residual/H = {_short(cex['residual_over_H'])} "
                      "(exact)")
-        return lead + _premise(res) + _undecided(res)
+        return lead + _undecided(res)
     return f"inconclusive: {res.reason}"
 
 
@@ -129,6 +149,19 @@ def latex_residual(res: Any) -> str:
     if res.residual_over_H == 0:
         return f"$${_LHS_TEX} = 0$$"
     return f"$${_LHS_TEX} = \\left({tex(res.residual_over_H)}\\right) H$$"
+
+
+def latex_display(res: Any) -> str:
+    """The residual with what was differentiated and the dimensions of the verdict."""
+    body = latex_residual(res)
+    if not body.startswith("$$"):
+        return body
+    params = ", ".join(_PARAMETER_TEX.get(p, p) for p in res.differentiated)
+    note = rf"\text{{{res.verdict.value}; {scope_text(res.scope)}}}"
+    used = [t for t in certificate_dims(res).strip(" []").split("; ") if "certificate" in t]
+    if used:
+        note += rf"\text{{; {used[0]}}}"
+    return f"{body[:-2]} \\qquad \\left(\\text{{in }} {params};\\ {note}\\right)$$"
 
 
 def _mp_text(check: Mapping[str, Any]) -> str:
@@ -159,6 +192,13 @@ def markdown(res: Any) -> str:
                      f"{tex(sp.N(cex['residual_over_H'], 12))}$")
     if res.verdict == Verdict.INCONCLUSIVE:
         lines.append(f"- **Why inconclusive:** {res.reason}")
+    params = ", ".join(_PARAMETER_TEX.get(p, p) for p in res.differentiated)
+    lines.append(f"- **Differentiated:** ${params}$ (every coordinate; the Euler operator "
+                 r"$\beta_1^\top\partial/\partial\beta_1$)")
+    lines.append(f"- **Reading:** {res.reading}")
+    lines.append("- **Dimensions:** " + "; ".join(
+        f"{key.replace('_', ' ')}: d = {', '.join(map(str, dims))}"
+        for key, dims in res.dimensions.items() if dims))
     cert = res.certificate
     if cert.get("method"):
         lines.append(f"- **Method:** {cert['method']}")

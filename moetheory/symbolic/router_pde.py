@@ -48,16 +48,20 @@ from moetheory.symbolic._router_pde_decide import (
     decide,
 )
 from moetheory.symbolic._router_pde_pieces import Piece, Refusal
-from moetheory.symbolic._router_pde_render import derivation, latex_residual, markdown, summary
+from moetheory.symbolic._router_pde_render import derivation, latex_display, markdown, summary
 from moetheory.symbolic.pde import expert
 from moetheory.symbolic.routers import NB, NX, U  # noqa: F401 (the doctests' names)
 
-__all__ = ["MAX_DIM", "MAX_TIMEOUT", "RouterPDEPiece", "RouterPDEResult", "router_pde"]
+__all__ = ["MAX_DIM", "MAX_TIMEOUT", "READING", "RouterPDEPiece", "RouterPDEResult", "router_pde"]
 
 #: Largest dimension of the fixed-dimension route (explicit coordinates).
 MAX_DIM = 6
 #: Largest time limit, in seconds.
 MAX_TIMEOUT = 3600.0
+#: The statement :func:`router_pde` decides, in words.
+READING = ("beta1^T dH/dbeta1 = 0 identically, for every expert h(x, eta), on beta1 != 0, "
+           "x != 0 and the interior of each smooth piece of the score, hyper-parameters as "
+           "declared (the derivative taken in every coordinate of beta1)")
 
 
 @dataclass(frozen=True)
@@ -129,8 +133,12 @@ class RouterPDEResult:
     reason : str
         One sentence: the finding, or why it is inconclusive.
     scope : dict
-        ``{"d": "all"}`` (every :math:`d \ge 1`), ``{"d": ">= 2"}`` or ``{"d": [1, 2, 3]}``
-        (the dimensions decided one by one); ``{"d": []}`` when inconclusive.
+        The dimensions the verdict covers, exactly: under ``"d"``, ``"all"`` (every
+        :math:`d \ge 1`), ``">= 2"`` (every :math:`d \ge 2`, through the invariant form) or a
+        list such as ``[1, 2, 3]`` (dimensions decided one by one). For ``refuted`` these are
+        the refuted dimensions, and the dimensions where the residual was *proved* to vanish
+        identically are beside them under ``"proved"`` (e.g.
+        ``{"d": ">= 2", "proved": [1]}``); ``{"d": []}`` when inconclusive.
     score : sympy.Expr or None
         The score as a function :math:`F(u, n_b, n_x)` of :math:`u = \beta_1^\top x`,
         :math:`n_b = \|\beta_1\|`, :math:`n_x = \|x\|` (symbols
@@ -141,7 +149,7 @@ class RouterPDEResult:
         ``residual_over_H * exp(score) * h(x, eta)``.
     residual_over_H : sympy.Expr or None
         :math:`\frac{d}{dc} s(x, c\beta_1)|_{c=1}`, a ``Piecewise`` for a piecewise score;
-        when :math:`d = 1` had to be decided on its own, its residual is in
+        :math:`d = 1` is always decided on its own, its residual is in
         :attr:`per_dimension`.
     vanishing : sympy.Basic or None
         The condition under which the residual is 0 (``True`` when proved), e.g.
@@ -155,7 +163,17 @@ class RouterPDEResult:
         Per dimension decided in coordinates: verdict, reason, residual over :math:`H`.
     certificate : dict
         What was proved and how: the reduction to invariants (or the coordinates), the
-        derivative and how it cancels, the mpmath cross-check (points, dps, errors).
+        derivative and how it cancels, the mpmath cross-check (points, dps, errors), the
+        verdict of each part (``"verdicts"``) and the parts left undecided.
+    differentiated : tuple of str
+        The parameters differentiated: ``("beta1",)`` (all coordinates of :math:`\beta_1`,
+        through the Euler operator :math:`\beta_1^\top\partial/\partial\beta_1`).
+    reading : str
+        The statement decided, in words (:data:`READING`).
+    dimensions : dict
+        The dimensions the certificate uses: ``"asked"``, ``"invariant_form"`` (where the
+        score was certified to be the same :math:`F(u, n_b, n_x)`), ``"coordinates"``
+        (decided in explicit coordinates) and ``"mpmath"`` (the cross-check's points).
 
     See Also
     --------
@@ -187,6 +205,9 @@ class RouterPDEResult:
     counterexample: Mapping[str, Any] | None = None
     per_dimension: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     certificate: Mapping[str, Any] = field(default_factory=dict)
+    differentiated: tuple[str, ...] = ("beta1",)
+    reading: str = READING
+    dimensions: Mapping[str, list[int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON data (formulas as SymPy text and LaTeX).
@@ -219,6 +240,9 @@ class RouterPDEResult:
             "counterexample": self.counterexample,
             "per_dimension": {d: _plain(v) for d, v in self.per_dimension.items()},
             "certificate": _plain(self.certificate),
+            "differentiated": list(self.differentiated),
+            "reading": self.reading,
+            "dimensions": {k: list(v) for k, v in self.dimensions.items()},
         })
 
     def summary(self) -> str:
@@ -262,7 +286,7 @@ class RouterPDEResult:
         return markdown(self)
 
     def _repr_latex_(self) -> str:
-        return latex_residual(self)
+        return latex_display(self)
 
 
 def _plain(value: Any) -> Any:
@@ -356,7 +380,23 @@ def _validate(calls: ScoreCalls, dims: Sequence[int]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _result(decision: Decision, h: sp.Expr, calls: ScoreCalls) -> RouterPDEResult:
+def _dimensions(asked: Sequence[int], decision: Decision | None) -> dict[str, list[int]]:
+    """The dimensions the certificate uses (see :attr:`RouterPDEResult.dimensions`)."""
+    out: dict[str, list[int]] = {"asked": list(asked)}
+    if decision is None:
+        return out
+    reduction = decision.certificate.get("reduction")
+    if reduction:
+        out["invariant_form"] = list(reduction["dimensions_certified"])
+    if decision.per_dimension:
+        out["coordinates"] = sorted(decision.per_dimension)
+    rows = decision.certificate.get("mpmath", {}).get("points", [])
+    out["mpmath"] = sorted({row["d"] for row in rows})
+    return out
+
+
+def _result(decision: Decision, h: sp.Expr, calls: ScoreCalls,
+            asked: Sequence[int]) -> RouterPDEResult:
     residual = None
     if decision.ratio is not None and decision.score is not None:
         residual = decision.ratio * sp.exp(decision.score) * h
@@ -369,7 +409,8 @@ def _result(decision: Decision, h: sp.Expr, calls: ScoreCalls) -> RouterPDEResul
                               shown(decision.counterexample),
                               {d: shown({k: v for k, v in row.items() if k != "pieces"})
                                for d, row in decision.per_dimension.items()},
-                              shown(decision.certificate))
+                              shown(decision.certificate),
+                              dimensions=_dimensions(asked, decision))
     if decision.verdict == Verdict.INCONCLUSIVE:  # nothing decided: no scope claimed
         certificate = {**partial.certificate, "residual_valid_for": dict(decision.scope)}
         return dataclasses.replace(partial, scope={"d": []}, certificate=certificate)
@@ -377,14 +418,15 @@ def _result(decision: Decision, h: sp.Expr, calls: ScoreCalls) -> RouterPDEResul
 
 
 def _inconclusive(reason: str, progress: Progress, h: sp.Expr,
-                  calls: ScoreCalls) -> RouterPDEResult:
+                  calls: ScoreCalls, asked: Sequence[int]) -> RouterPDEResult:
     residual = None
     if progress.ratio is not None and progress.score is not None:
         residual = progress.ratio * sp.exp(progress.score) * h
     shown = calls.present
     return RouterPDEResult(Verdict.INCONCLUSIVE, reason, {"d": []}, shown(progress.score),
                            shown(residual), shown(progress.ratio), None, (), None, {},
-                           {"stage": progress.stage, "notes": list(progress.notes)})
+                           {"stage": progress.stage, "notes": list(progress.notes)},
+                           dimensions=_dimensions(asked, None))
 
 
 @fill_doc(REFERENCES)
@@ -407,9 +449,13 @@ def router_pde(
         ``Piecewise`` are split into smooth pieces. Any other free symbol is a
         hyper-parameter and must be declared real (e.g. ``Symbol("tau", positive=True)``).
     dims : sequence of int, optional
-        Dimensions decided one by one, in explicit coordinates, when the score is not a
-        function of :math:`\beta_1^\top x, \|\beta_1\|, \|x\|`; distinct integers in
-        ``1..6``; default ``(1, 2, 3)``.
+        The dimensions asked about: distinct integers in ``1..6``; default ``(1, 2, 3)``.
+        Each is decided: ``d = 1`` always on its own, in coordinates; the asked
+        :math:`d \ge 2` through the invariant form when the score is certified to be the same
+        function of :math:`\beta_1^\top x, \|\beta_1\|, \|x\|` in each of them (and in
+        :math:`d = 2, 3, 4`), which then covers every :math:`d \ge 2`; otherwise each one in
+        coordinates. The user's symbols are never confused with the engine's (any name
+        may be used, ``u``, ``n_b`` and ``b1`` included).
     timeout : float, optional
         Time limit in seconds, in ``(0, 3600]``; default 60. When it is reached the result is
         ``inconclusive`` with what was computed so far.
@@ -429,8 +475,8 @@ def router_pde(
         return a scalar SymPy expression (a ``1 x 1`` Matrix is accepted).
     ValueError
         If ``dims``, ``timeout`` or ``dps`` is out of range, or the score is complex, not
-        finite, or has a hyper-parameter not declared real (or named like ``u``, ``n_b``,
-        ``n_x``, ``c`` or a coordinate ``b1``, ``x1``, ...).
+        finite, or has a hyper-parameter not declared real, or two different symbols of the
+        same name.
 
     See Also
     --------
@@ -443,26 +489,34 @@ def router_pde(
     :math:`\beta_1^\top\partial H/\partial\beta_1 = H\,\frac{d}{dc}s(x, c\beta_1)|_{c=1}`
     (chain rule). Two routes:
 
-    1. *Every dimension.* The score, as the callable builds it in :math:`d = 2, 3, 4`, is
-       rewritten as one expression :math:`F(u, n_b, n_x)`: each sub-expression polynomial
-       in the coordinates becomes a polynomial in :math:`u, n_b^2, n_x^2`, certified by
-       expanding the difference to 0. Since :math:`(c\beta_1)^\top x = cu` and
-       :math:`\|c\beta_1\| = c\,n_b`, the residual over :math:`H` is
-       :math:`u F_u + n_b F_{n_b}`, in every dimension at once; :math:`d = 1` (where
-       :math:`\|\beta_1\| = |b_1|`) is shown to give the same :math:`F`, or decided in
-       coordinates. The premise, stated in the certificate: the callable builds the same
-       formula in every dimension.
-    2. *Fixed dimensions.* Otherwise (``x[0]`` alone, a dimension-dependent factor) each
-       :math:`d` of ``dims`` is decided by
-       :math:`\sum_i \beta_{1,i}\,\partial s/\partial\beta_{1,i}` in coordinates, and the
-       scope is those dimensions.
+    1. *Every dimension d >= 2.* The score, as the callable builds it in :math:`d = 2, 3, 4`
+       and in every asked :math:`d \ge 2`, is rewritten as one expression
+       :math:`F(u, n_b, n_x)`: each sub-expression polynomial in the coordinates becomes a
+       polynomial in :math:`u, n_b^2, n_x^2`, certified by expanding the difference to 0.
+       Since :math:`(c\beta_1)^\top x = cu` and :math:`\|c\beta_1\| = c\,n_b`, the residual
+       over :math:`H` is :math:`u F_u + n_b F_{n_b}`, in every :math:`d \ge 2` at once (there
+       :math:`u, n_b, n_x` fill :math:`|u| \le n_b n_x`, a set with interior). The premise,
+       stated in the certificate and the summary: the callable builds the same formula in
+       every dimension.
+    2. *d = 1* is always decided on its own in coordinates (:math:`|u| = n_b n_x` there, so a
+       residual of :math:`d \ge 2` may vanish in :math:`d = 1`, and a piece empty in
+       :math:`d \ge 2` may be all of :math:`d = 1`).
+    3. *Fixed dimensions.* When the score is not such a function (``x[0]`` alone, a
+       dimension-dependent factor, a formula that changes with :math:`d`) each :math:`d` of
+       ``dims`` is decided by :math:`\sum_i \beta_{1,i}\,\partial s/\partial\beta_{1,i}` in
+       coordinates.
 
+    The scope says exactly which dimensions the verdict covers: for ``refuted`` the refuted
+    ones, with those proved beside them (``scope["proved"]``); never a dimension that was not
+    decided. Where a piece's region is made of sign conditions on monomials of the
+    coordinates, it is shown empty exactly (orthant by orthant) before it is left out.
     ``proved`` needs the derivative to cancel to exactly 0 on every piece with an interior;
     ``refuted`` needs a rational point (and rational hyper-parameters satisfying their
     assumptions) where its value is certified non-zero (30 digits, ``evalf`` with
     ``strict=True``). Each verdict is cross-checked against mpmath differentiation of the
-    score itself, :math:`\frac{d}{dc}s(c\beta_1, x)`, at rational points in
-    :math:`d = 1, 2, 3`; a disagreement or a time-out gives ``inconclusive``. The domain is
+    score itself, :math:`\frac{d}{dc}s(c\beta_1, x)`, at rational points in every
+    dimension the certificate uses (every asked one, :math:`d = 1` on its own); a
+    disagreement or a time-out gives ``inconclusive``. The domain is
     :math:`\beta_1 \ne 0`, :math:`x \ne 0`, the interiors of the smooth pieces. For the
     cosine router this is eq. (4) of [1]_.
 
@@ -481,6 +535,9 @@ def router_pde(
     >>> res = router_pde(lambda b, x: b.dot(x) / b.norm() + x[0])
     >>> res.verdict.value, res.scope
     ('proved', {'d': [1, 2, 3]})
+    >>> res = router_pde(lambda b, x: b.dot(x) / sp.Mul(*b))  # b1 x1 / b1 in d = 1
+    >>> res.verdict.value, res.scope
+    ('refuted', {'d': [2, 3], 'proved': [1]})
     >>> router_pde(lambda b, x: sp.sign(b.dot(x)) * b.dot(x) ** 2).verdict.value
     'refuted'
     """
@@ -499,16 +556,16 @@ def router_pde(
             _validate(calls, dims_)
             try:
                 decision = decide(calls, dims_, digits, deadline, progress, h)
-                result = _result(decision, h, calls)
+                result = _result(decision, h, calls, dims_)
             except Refusal as exc:
-                result = _inconclusive(str(exc), progress, h, calls)
+                result = _inconclusive(str(exc), progress, h, calls, dims_)
             except Exception as exc:  # SymPy or mpmath failing on an unusual score
                 text = str(exc).splitlines()[0][:200] if str(exc) else ""
                 result = _inconclusive(f"router_pde stopped while {progress.stage}: "
-                                       f"{type(exc).__name__}: {text}", progress, h, calls)
+                                       f"{type(exc).__name__}: {text}", progress, h, calls, dims_)
     except TimeUp:
         if result is None:
             result = _inconclusive(f"the time limit of {seconds:g} s was reached while "
-                                   f"{progress.stage}", progress, h, calls)
+                                   f"{progress.stage}", progress, h, calls, dims_)
     assert result is not None
     return result
