@@ -129,3 +129,28 @@ def test_every_display_lists_the_parameters_the_reading_and_the_dimensions():
     assert general.dimensions["invariant_form"] == [2, 3, 4]
     assert general.dimensions["coordinates"] == [1]
     assert "premise" in general.summary()
+
+
+def test_a_piece_with_a_negative_first_coordinate_gets_a_witness_in_d2():
+    def score(b, x):  # 1/||x|| where b1 > 0, b1 elsewhere: not scale invariant where b1 < 0
+        return sp.Piecewise((1 / x.norm(), b[0] / b.norm() > 0), (b[0], True))
+
+    res = router_pde(score, dims=(1, 2))
+    assert res.verdict == Verdict.REFUTED and dict(res.scope) == {"d": [1, 2]}
+    row = res.per_dimension[2]["counterexample"]
+    assert _euler_in_coordinates(score, 2, row["beta1"], row["x"]) != 0
+
+
+def test_an_exact_residual_below_1e_60_is_refuted_exactly():
+    tiny = sp.Rational(1, 10**70)
+    res = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm()) + tiny * b.dot(x))
+    assert res.verdict == Verdict.REFUTED and dict(res.scope) == {"d": "all"}
+    assert res.counterexample["residual_over_H"] == tiny
+
+
+def test_softplus_identity_is_proved():
+    def softplus(t):
+        return sp.log(1 + sp.exp(t))
+
+    res = router_pde(lambda b, x: softplus(b.dot(x)) - softplus(-b.dot(x)) - b.dot(x))
+    assert (res.verdict, dict(res.scope)) == (Verdict.PROVED, {"d": "all"})

@@ -23,6 +23,7 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from sympy.core.relational import Relational
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.symbolic._router_pde_deadline import Deadline
@@ -213,7 +214,20 @@ def _ratio(pieces: Sequence[Piece]) -> sp.Expr:
     merged = sp.Piecewise(*[(p.ratio, p.region) for p in pieces])  # equal pieces joined
     if not isinstance(merged, sp.Piecewise):
         return merged
-    return sp.Piecewise(*[(e, simplify_region(c)) for e, c in merged.args])
+    return sp.Piecewise(*[(e, _tidy(c)) for e, c in merged.args])
+
+
+#: Conditions with more (in)equalities than this are displayed as built: simplifying them as
+#: propositional formulas costs exponential time, and the display is all they are for.
+_TIDY_ATOMS = 8
+
+
+def _tidy(condition: Any) -> Any:
+    """A condition shown to a reader: simplified when it is small (display only)."""
+    if isinstance(condition, sp.logic.boolalg.Boolean) and \
+            len(condition.atoms(Relational)) > _TIDY_ATOMS:
+        return condition
+    return simplify_region(condition)
 
 
 def _vanishing(pieces: Sequence[Piece], h: sp.Expr) -> Any:
@@ -225,10 +239,10 @@ def _vanishing(pieces: Sequence[Piece], h: sp.Expr) -> Any:
             continue
         factors = _factors(p.ratio)
         zero = sp.Or(*[sp.Eq(f, 0) for f in factors]) if factors else sp.false
-        parts.append(simplify_region(sp.And(p.region, zero)))
+        parts.append(_tidy(sp.And(p.region, zero)))
     if all(p.zero for p in pieces):
         return sp.true
-    return simplify_region(sp.Or(*parts, sp.Eq(h, 0)))
+    return _tidy(sp.Or(*parts, sp.Eq(h, 0)))
 
 
 def _factors(expr: sp.Expr) -> list[sp.Expr]:
@@ -281,7 +295,9 @@ def _witness(
                         quick = real_number(f(*args))
                     except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                         continue
-                    if quick is None or abs(quick) < mpmath.mpf(10) ** -45:
+                    if quick is None:
+                        continue
+                    if abs(quick) < mpmath.mpf(10) ** -45 and not _tiny_rational(ratio, values):
                         continue
                 s_val = sp.N(_concrete(score.subs(assignment)).subs(values), 20)
                 if not (s_val.is_real and s_val.is_finite):
@@ -301,6 +317,15 @@ def _witness(
                 }, []
         lacking.append(piece)
     return None, lacking
+
+
+def _tiny_rational(ratio: sp.Expr, values: Mapping[sp.Symbol, Any]) -> bool:
+    """Whether a value too small for the quick mpmath test is an exact non-zero rational
+    (then it is certified exactly, however small)."""
+    if sp.count_ops(ratio) > 200:
+        return False
+    exact = ratio.xreplace(dict(values))
+    return bool(exact.is_Rational and exact != 0)
 
 
 def _free(expr: sp.Expr) -> list[sp.Symbol]:

@@ -285,8 +285,9 @@ def _points(d: int) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
     order = sorted(grid, key=lambda t: t[0] + t[1] + 2 * t[2] + t[3])[:400]
     out = [(tuple(_NORMS[i] * t for t in units[k]), tuple(_NORMS[j] * t for t in units[m]))
            for i, j, k, m in order]
-    if d >= 2:  # off-axis points too, for scores that single out coordinates
-        out[12:12] = [(_generic(d, k), _generic(d, k + 1)) for k in range(0, 12, 2)]
+    if d >= 2:  # off-axis points too, for scores that single out coordinates (either sign)
+        generic = [(_generic(d, k), _generic(d, k + 1)) for k in range(0, 12, 2)]
+        out[12:12] = generic + [(tuple(-t for t in b), x) for b, x in generic[:3]]
     return tuple(out[:400])
 
 
@@ -377,8 +378,11 @@ def call_numeric(f: Callable[..., Any], args: Sequence[Any]) -> Any | None:
 
 
 def certify_nonzero(expr: sp.Expr, values: Mapping[sp.Symbol, Any]) -> sp.Expr | None:
-    """The exact value at the point, if it is certified real and non-zero (30 digits)."""
+    """The exact value at the point, if it is certified real and non-zero: an exact non-zero
+    rational, or 30 digits certified by ``evalf(strict=True)`` (above 1e-60)."""
     exact = sp.sympify(expr).subs(values)
+    if exact.is_Rational:  # an exact rational is its own certificate, however small
+        return exact if exact != 0 else None
     try:
         approx = sp.N(exact, 30, strict=True)
     except Exception:  # PrecisionExhausted and SymPy's evaluation limits: not certified
