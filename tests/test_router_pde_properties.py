@@ -2,10 +2,11 @@
 
 Routers are built from a grammar: the inner product ``u = β1ᵀx``, the norms, single
 coordinates ``b[0]``, ``x[0]``, the cosine and ``b[0]/‖β1‖`` (so that scale-invariant scores
-occur), ``1/‖x‖``, hyper-parameters with and without sign assumptions (``tau > 0``, ``a`` real), the
-dimension ``d`` itself (dimension-dependent terms), ``exp``, ``atan``, ``tanh``, ``sin``,
-softplus, ``Abs``, squares, ``sqrt(1 + t**2)``, sums, products, quotients, ``Max``, ``Min``
-and ``Piecewise``.
+occur), ``1/‖x‖``, hyper-parameters with sign assumptions (``tau > 0``), only real (``a``)
+and without any (``t``: the engine must refuse it with a one-line error), the dimension
+``d`` itself (dimension-dependent terms), ``exp``, ``atan``, ``tanh``, ``sin``, softplus,
+``Abs``, squares, cubes, ``sqrt(1 + t**2)``, ``sqrt(|t|)``, sums, products, quotients,
+``Max``, ``Min`` and ``Piecewise``.
 
 The oracle shares no code with the engine: it calls the router on plain SymPy symbols of a
 concrete dimension, differentiates with :func:`sympy.diff` (``Σ b_i ∂s/∂b_i``), substitutes
@@ -38,10 +39,11 @@ from moetheory.symbolic.router_pde import router_pde
 
 TAU = sp.Symbol("tau", positive=True)
 A = sp.Symbol("a", real=True)
+FREE = sp.Symbol("t")  # no assumptions: router_pde must refuse it (not known to be real)
 
 _LEAVES = ["u", "nb", "nx", "inx", "b0", "x0", "cos", "bhat", "tau", "a", "dim", "one", "two",
-           "minus"]
-_UNARY = ["exp", "atan", "tanh", "sin", "softplus", "abs", "sq", "hyp"]
+           "minus", "free"]
+_UNARY = ["exp", "atan", "tanh", "sin", "softplus", "abs", "sq", "cube", "hyp", "root"]
 _BINARY = ["add", "mul", "div", "max", "min"]
 
 
@@ -67,6 +69,7 @@ def _build(tree: Any, b: sp.Matrix, x: sp.Matrix) -> sp.Expr:
         "tau": lambda: TAU, "a": lambda: A, "dim": lambda: sp.Integer(len(b)),
         "one": lambda: sp.Integer(1), "two": lambda: sp.Integer(2),
         "minus": lambda: sp.Integer(-1), "inx": lambda: 1 / x.norm(),
+        "free": lambda: FREE,
     }
     if op in leaf:
         return leaf[op]()
@@ -74,7 +77,8 @@ def _build(tree: Any, b: sp.Matrix, x: sp.Matrix) -> sp.Expr:
     unary = {
         "exp": lambda t: sp.exp(t), "atan": sp.atan, "tanh": sp.tanh, "sin": sp.sin,
         "softplus": lambda t: sp.log(1 + sp.exp(t)), "abs": sp.Abs, "sq": lambda t: t**2,
-        "hyp": lambda t: sp.sqrt(1 + t**2),
+        "hyp": lambda t: sp.sqrt(1 + t**2), "cube": lambda t: t**3,
+        "root": lambda t: sp.sqrt(sp.Abs(t)),
     }
     if op in unary:
         return unary[op](e[0])
@@ -158,7 +162,15 @@ def _expand(scope_dims: Any, asked: tuple[int, ...]) -> list[int]:
     return list(scope_dims or [])
 
 
+def _has_leaf(tree: Any, name: str) -> bool:
+    return tree == (name,) or any(isinstance(k, tuple) and _has_leaf(k, name) for k in tree[1:])
+
+
 def _assert_agrees_with_oracle(tree: Any, dims: tuple[int, ...], seed: int) -> None:
+    if _has_leaf(tree, "free") and FREE in _build(tree, *_oracle_symbols(2)).free_symbols:
+        with pytest.raises(ValueError, match="must be declared real"):
+            router_pde(lambda b, x: _build(tree, b, x), dims=dims, timeout=60)
+        return
     res = router_pde(lambda b, x: _build(tree, b, x), dims=dims, timeout=60)
     if res.verdict == Verdict.INCONCLUSIVE:
         assert res.scope == {"d": []}
