@@ -115,7 +115,7 @@ def test_score_not_in_invariants_gets_fixed_dimension_scope():
 def test_a_dimension_where_the_score_is_undefined_is_left_out_of_the_scope():
     res = router_pde(lambda b, x: b.dot(x) / b.norm() + x[1])  # x[1] needs d >= 2
     assert res.verdict == Verdict.PROVED and res.scope == {"d": [2, 3]}
-    assert "IndexError" in res.certificate["undecided"][1]
+    assert "IndexError" in res.certificate["undecided"]["d = 1"]
     assert "not decided in d = 1" in res.reason
 
 
@@ -182,8 +182,8 @@ def test_undefined_function_of_the_cosine_is_proved_and_of_u_is_inconclusive():
     (lambda: router_pde(lambda b, x: sp.I * b.dot(x)), ValueError, "real"),
     (lambda: router_pde(lambda b, x: sp.oo * b.dot(x)), ValueError, "finite"),
     (lambda: router_pde(lambda b, x: sp.Symbol("t") * b.dot(x)), ValueError, "t must be"),
-    (lambda: router_pde(lambda b, x: sp.Symbol("u", positive=True) * b.dot(x)), ValueError,
-     "'u'"),
+    (lambda: router_pde(lambda b, x: sp.Symbol("t", positive=True) * b.dot(x)
+                        + sp.Symbol("t", real=True)), ValueError, "'t'"),
     (lambda: router_pde(lambda b, x: b.dot(x), timeout=0), ValueError, "timeout"),
     (lambda: router_pde(lambda b, x: b.dot(x), timeout=-1), ValueError, "timeout"),
     (lambda: router_pde(lambda b, x: b.dot(x), timeout=float("inf")), ValueError, "timeout"),
@@ -214,11 +214,13 @@ def test_mpmath_crosscheck_agrees_and_can_fail():
     res = router_pde(_issue_router)
     check = res.certificate["mpmath"]
     assert check["agrees"] and check["dps"] == 40
-    assert {row["d"] for row in check["points"]} == {1, 2, 3}
+    assert {row["d"] for row in check["points"]} == {1, 2, 3, 4}
     assert max(row["abs_error"] for row in check["points"]) <= 1e-25
     calls = _router_pde_decide.ScoreCalls(_issue_router, _as_score)
-    wrong = Piece(sp.true, U, 2 * res.residual_over_H, False)
-    bad = _router_pde_decide._crosscheck(calls, (1, 2, 3), [wrong], [TAU], True, 40,
+    calls.get(2)
+    tau = calls.user_symbols[TAU]  # the engine's stand-in for the user's tau
+    wrong = Piece(sp.true, U, 2 * res.residual_over_H.subs(TAU, tau), False)
+    bad = _router_pde_decide._crosscheck(calls, (1, 2, 3), [wrong], [tau], True, 40,
                                          Deadline(60))
     assert bad["points"] and not bad["agrees"]
 
@@ -305,7 +307,7 @@ def test_bad_return_value_in_a_later_dimension_is_refused_before_any_work():
 def test_inconclusive_claims_no_scope():
     res = router_pde(lambda b, x: sp.Function("phi")(b.dot(x)))
     assert res.verdict == Verdict.INCONCLUSIVE and res.scope == {"d": []}
-    assert res.certificate["residual_valid_for"] == {"d": "all"}
+    assert res.certificate["residual_valid_for"] == {"d": ">= 2"}
 
 
 def test_counterexample_only_in_dimension_one_is_reported_as_such():
@@ -313,7 +315,7 @@ def test_counterexample_only_in_dimension_one_is_reported_as_such():
         return b.dot(x) / (b.norm() * x.norm()) if len(b) > 1 else b[0] * x[0]
 
     res = router_pde(score)
-    assert res.verdict == Verdict.REFUTED and res.scope == {"d": "all"}
+    assert res.verdict == Verdict.REFUTED and res.scope == {"d": [1], "proved": ">= 2"}
     assert res.counterexample["d"] == 1 and res.residual_over_H == 0
     assert "every d ≥ 2 but is not identically 0 in d = 1" in res.reason
     assert res.per_dimension[1]["verdict"] == Verdict.REFUTED

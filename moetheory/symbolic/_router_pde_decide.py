@@ -1,9 +1,11 @@
 r"""The two routes of :func:`~moetheory.symbolic.router_pde.router_pde`.
 
-*Every dimension*: the score, as the callable builds it in :math:`d = 2, 3, 4`, is rewritten
-as one expression :math:`F(u, n_b, n_x)` (certified in each :math:`d`; checked against
-:math:`d = 1` too); then :math:`\beta_1^\top\nabla_{\beta_1} s = \frac{d}{dc}F(cu, cn_b,
-n_x)|_{c=1} = u F_u + n_b F_{n_b}` in every dimension at once.
+*Every dimension d >= 2*: the score, as the callable builds it in :math:`d = 2, 3, 4` and in
+every asked :math:`d \ge 2`, is rewritten as one expression :math:`F(u, n_b, n_x)` (certified
+in each of those :math:`d`); then :math:`\beta_1^\top\nabla_{\beta_1} s = \frac{d}{dc}F(cu,
+cn_b, n_x)|_{c=1} = u F_u + n_b F_{n_b}` in every :math:`d \ge 2` at once (where
+:math:`u, n_b, n_x` fill a set with interior). :math:`d = 1`, where :math:`|u| = n_b n_x`, is
+always decided on its own, in coordinates.
 
 *Fixed dimensions*: otherwise, in each requested :math:`d` the score is differentiated in
 coordinates, :math:`\sum_i \beta_{1,i}\,\partial s/\partial\beta_{1,i}`.
@@ -21,18 +23,19 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from sympy.core.relational import Relational
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.symbolic._router_pde_deadline import Deadline
 from moetheory.symbolic._router_pde_invariants import (
     NotInvariant,
-    substitute_coordinates,
     to_invariants,
 )
 from moetheory.symbolic._router_pde_pieces import (
     Piece,
     Refusal,
     certify_nonzero,
+    empty_in_coordinates,
     euler,
     has_undefined_function,
     interior,
@@ -48,14 +51,13 @@ from moetheory.symbolic._router_pde_pieces import (
     split_pieces,
     undecidable_part,
 )
+from moetheory.symbolic.pde import ETA, XVEC
 from moetheory.symbolic.routers import NB, NX, U, coordinates
 
 __all__: list[str] = []
 
 #: Dimensions in which the invariant form is built and compared.
 REDUCTION_DIMS = (2, 3, 4)
-#: Dimensions of the mpmath cross-check of the every-dimension route.
-CROSSCHECK_DIMS = (1, 2, 3)
 _INVARIANTS = (U, NB, NX)
 
 
@@ -86,24 +88,77 @@ class Decision:
 
 
 class ScoreCalls:
-    """The user's score called once per dimension (results and exceptions cached)."""
+    """The user's score called once per dimension (results and exceptions cached).
 
-    def __init__(self, score: Callable[..., Any], convert: Callable[[Any, int], sp.Expr]):
+    The callable receives column vectors of fresh :class:`~sympy.Dummy` coordinates, so no
+    symbol of the user's (a hyper-parameter named ``b1``, ``u`` or ``n_b``, say) can be taken
+    for a coordinate or an invariant; in the expression returned, the coordinates become the
+    package's (:func:`~moetheory.symbolic.routers.coordinates`) and each hyper-parameter a
+    Dummy with its assumptions (:attr:`user_symbols`, mapped back by :meth:`present`).
+    """
+
+    def __init__(self, score: Callable[..., Any],
+                 convert: Callable[[Any, int, frozenset[sp.Symbol]], sp.Expr]):
         self._score = score
         self._convert = convert
         self._cache: dict[int, sp.Expr | Exception] = {}
+        #: The user's hyper-parameters and the Dummy standing for each inside the engine.
+        self.user_symbols: dict[sp.Symbol, sp.Dummy] = {}
 
     def get(self, d: int) -> sp.Expr | Exception:
         """``score(beta1, x)`` in coordinates of dimension ``d``, or the exception it raised."""
         if d not in self._cache:
             beta1, x = coordinates(d)
+            given = [sp.Dummy(s.name, real=True) for s in (*beta1, *x)]
             try:
-                raw = self._score(beta1, x)
+                raw = self._score(sp.Matrix(given[:d]), sp.Matrix(given[d:]))
             except Exception as exc:  # the user's code: recorded, reported per dimension
                 self._cache[d] = exc
             else:
-                self._cache[d] = self._convert(raw, d)
+                expr = self._convert(raw, d, frozenset(given))
+                rename: dict[sp.Basic, sp.Basic] = dict(zip(given, [*beta1, *x], strict=True))
+                for s in sorted(expr.free_symbols - set(given), key=sp.default_sort_key):
+                    rename[s] = self._internal(s)
+                self._cache[d] = expr.xreplace(rename)
         return self._cache[d]
+
+    def _internal(self, symbol: sp.Symbol) -> sp.Dummy:
+        if symbol not in self.user_symbols:
+            if any(t.name == symbol.name for t in self.user_symbols):
+                raise ValueError(f"score uses two different symbols named {symbol.name!r} "
+                                 "(different assumptions); give them different names")
+            facts = {k: v for k, v in symbol.assumptions0.items() if v is not None}
+            self.user_symbols[symbol] = sp.Dummy(symbol.name, **facts)
+        return self.user_symbols[symbol]
+
+    def present(self, value: Any) -> Any:
+        """``value`` (an expression, or containers of them) in the user's symbols: each Dummy
+        back to the user's hyper-parameter; an internal symbol whose name a user's symbol
+        also has (``u``, ``n_b``, ``b1``, ...) becomes a Dummy of that name."""
+        names = {s.name for s in self.user_symbols}
+        mapping: dict[sp.Basic, sp.Basic] = {v: k for k, v in self.user_symbols.items()}
+        if names:
+            internal = [U, NB, NX, XVEC, ETA]
+            for d in range(1, 7):
+                internal += [*coordinates(d)[0], *coordinates(d)[1]]
+            for s in internal:
+                if s.name in names and s not in mapping:
+                    facts = {k: v for k, v in s.assumptions0.items() if v is not None}
+                    mapping[s] = sp.Dummy(s.name, **facts)
+        return _map(value, mapping) if mapping else value
+
+
+def _map(value: Any, mapping: Mapping[sp.Basic, sp.Basic]) -> Any:
+    if isinstance(value, sp.Basic):
+        return value.xreplace(mapping)
+    if isinstance(value, Piece):
+        return Piece(_map(value.region, mapping), _map(value.score, mapping),
+                     _map(value.ratio, mapping), value.zero, value.zero_by)
+    if isinstance(value, Mapping):
+        return {k: _map(v, mapping) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_map(v, mapping) for v in value)
+    return value
 
 
 def _text(exc: Exception) -> str:
@@ -159,7 +214,20 @@ def _ratio(pieces: Sequence[Piece]) -> sp.Expr:
     merged = sp.Piecewise(*[(p.ratio, p.region) for p in pieces])  # equal pieces joined
     if not isinstance(merged, sp.Piecewise):
         return merged
-    return sp.Piecewise(*[(e, simplify_region(c)) for e, c in merged.args])
+    return sp.Piecewise(*[(e, _tidy(c)) for e, c in merged.args])
+
+
+#: Conditions with more (in)equalities than this are displayed as built: simplifying them as
+#: propositional formulas costs exponential time, and the display is all they are for.
+_TIDY_ATOMS = 8
+
+
+def _tidy(condition: Any) -> Any:
+    """A condition shown to a reader: simplified when it is small (display only)."""
+    if isinstance(condition, sp.logic.boolalg.Boolean) and \
+            len(condition.atoms(Relational)) > _TIDY_ATOMS:
+        return condition
+    return simplify_region(condition)
 
 
 def _vanishing(pieces: Sequence[Piece], h: sp.Expr) -> Any:
@@ -171,10 +239,10 @@ def _vanishing(pieces: Sequence[Piece], h: sp.Expr) -> Any:
             continue
         factors = _factors(p.ratio)
         zero = sp.Or(*[sp.Eq(f, 0) for f in factors]) if factors else sp.false
-        parts.append(simplify_region(sp.And(p.region, zero)))
+        parts.append(_tidy(sp.And(p.region, zero)))
     if all(p.zero for p in pieces):
         return sp.true
-    return simplify_region(sp.Or(*parts, sp.Eq(h, 0)))
+    return _tidy(sp.Or(*parts, sp.Eq(h, 0)))
 
 
 def _factors(expr: sp.Expr) -> list[sp.Expr]:
@@ -227,7 +295,9 @@ def _witness(
                         quick = real_number(f(*args))
                     except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                         continue
-                    if quick is None or abs(quick) < mpmath.mpf(10) ** -45:
+                    if quick is None:
+                        continue
+                    if abs(quick) < mpmath.mpf(10) ** -45 and not _tiny_rational(ratio, values):
                         continue
                 s_val = sp.N(_concrete(score.subs(assignment)).subs(values), 20)
                 if not (s_val.is_real and s_val.is_finite):
@@ -247,6 +317,15 @@ def _witness(
                 }, []
         lacking.append(piece)
     return None, lacking
+
+
+def _tiny_rational(ratio: sp.Expr, values: Mapping[sp.Symbol, Any]) -> bool:
+    """Whether a value too small for the quick mpmath test is an exact non-zero rational
+    (then it is certified exactly, however small)."""
+    if sp.count_ops(ratio) > 200:
+        return False
+    exact = ratio.xreplace(dict(values))
+    return bool(exact.is_Rational and exact != 0)
 
 
 def _free(expr: sp.Expr) -> list[sp.Symbol]:
@@ -322,12 +401,14 @@ def _crosscheck(
 
 def _settle(
     pieces: list[Piece], witness: dict[str, Any] | None, lacking: list[Piece],
-    undefined: bool,
+    undefined: bool, coords: Sequence[sp.Symbol] = (),
 ) -> tuple[Verdict, str]:
-    """Verdict of one route from its pieces (before the cross-check)."""
+    """Verdict of one route from its pieces (before the cross-check); ``coords`` are the
+    coordinates of the fixed-dimension route (pieces shown empty there are dropped)."""
     if witness is not None:
         return Verdict.REFUTED, "refuted"
-    open_lacking = [p for p in lacking if not lower_dimensional(p.region)]
+    open_lacking = [p for p in lacking if not lower_dimensional(p.region)
+                    and not empty_in_coordinates(p.region, coords)]
     if not open_lacking:
         return Verdict.PROVED, "proved"
     if undefined:
@@ -339,14 +420,60 @@ def _settle(
 
 
 # ---------------------------------------------------------------------------------------------
-# the route for every dimension
+# scopes: which dimensions a verdict covers
+# ---------------------------------------------------------------------------------------------
+
+#: The label of "every dimension d >= 2" (the invariant route) in a scope.
+GE2 = ">= 2"
+
+
+def dims_value(parts: Sequence[int | str]) -> Any:
+    """``"all"`` (every d >= 1), ``">= 2"`` or the sorted list of dimensions in ``parts``."""
+    ints = sorted({p for p in parts if isinstance(p, int)})
+    if GE2 in parts:
+        return "all" if 1 in ints else GE2
+    return ints
+
+
+def scope_of(verdicts: Mapping[int | str, Verdict]) -> dict[str, Any]:
+    """The scope of the overall verdict: the refuted dimensions (the proved ones beside them,
+    under ``"proved"``) or, with nothing refuted, the proved ones."""
+    refuted = [k for k, v in verdicts.items() if v == Verdict.REFUTED]
+    proved = [k for k, v in verdicts.items() if v == Verdict.PROVED]
+    if refuted:
+        scope = {"d": dims_value(refuted)}
+        if proved:
+            scope["proved"] = dims_value(proved)
+        return scope
+    return {"d": dims_value(proved)}
+
+
+def _overall(verdicts: Mapping[int | str, Verdict]) -> Verdict:
+    values = set(verdicts.values())
+    if Verdict.REFUTED in values:
+        return Verdict.REFUTED
+    if Verdict.PROVED in values:
+        return Verdict.PROVED
+    return Verdict.INCONCLUSIVE
+
+
+def label(part: int | str) -> str:
+    """``d ≥ 2`` or ``d = 3``."""
+    return "d ≥ 2" if part == GE2 else f"d = {part}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the route for every dimension d >= 2
 # ---------------------------------------------------------------------------------------------
 
 
-def invariant_form(calls: ScoreCalls, deadline: Deadline) -> tuple[sp.Expr | None, str]:
-    """``F(u, n_b, n_x)``, the same in d = 2, 3, 4, or None with the reason."""
+def invariant_form(
+    calls: ScoreCalls, dims: Sequence[int], deadline: Deadline,
+) -> tuple[sp.Expr | None, str]:
+    """``F(u, n_b, n_x)``, certified the same in each of ``dims`` (all >= 2), or None with the
+    reason."""
     forms = []
-    for d in REDUCTION_DIMS:
+    for d in dims:
         deadline.check()
         s_d = calls.get(d)
         if isinstance(s_d, Exception):
@@ -357,45 +484,25 @@ def invariant_form(calls: ScoreCalls, deadline: Deadline) -> tuple[sp.Expr | Non
         except NotInvariant as exc:
             return None, f"in d = {d}, {exc}"
     first = forms[0]
-    for d, other in zip(REDUCTION_DIMS[1:], forms[1:], strict=True):
+    for d, other in zip(dims[1:], forms[1:], strict=True):
         if other != first and sp.simplify(other - first) != 0:
             return None, (f"the score is a different function of (u, n_b, n_x) in d = "
-                          f"{REDUCTION_DIMS[0]} and d = {d} (it depends on the dimension)")
+                          f"{dims[0]} and d = {d} (it depends on the dimension)")
     return first, ""
-
-
-def agrees_in_dimension_one(form: sp.Expr, calls: ScoreCalls, deadline: Deadline) -> str | None:
-    """How the d = 1 score was shown equal to ``F(b1 x1, |b1|, |x1|)``, or None."""
-    s_1 = calls.get(1)
-    if isinstance(s_1, Exception):
-        return None
-    beta1, x = coordinates(1)
-    candidate = substitute_coordinates(form, beta1, x)
-    if candidate == s_1:
-        return "identical expressions"
-    deadline.check()
-    diff = sp.sympify(s_1 - candidate)
-    try:
-        if sp.cancel(sp.together(diff)) == 0:
-            return "difference cancels to 0"
-    except (sp.PolynomialError, TypeError, ValueError):
-        pass
-    try:
-        if sp.simplify(diff) == 0:
-            return "difference simplifies to 0"
-    except (TypeError, ValueError):
-        pass
-    return None
 
 
 def every_dimension(
     form: sp.Expr, calls: ScoreCalls, dims: Sequence[int], dps: int, deadline: Deadline,
     progress: Progress, h: sp.Expr,
 ) -> Decision:
-    """Decide through the invariant form, for every d (d = 1 explicitly if it must be)."""
+    """Decide every d >= 2 through the invariant form, certified in each of ``dims``.
+
+    In d >= 2 the invariants :math:`u, n_b, n_x` range over a set with interior
+    (:math:`|u| < n_b n_x`), so a piece without interior in them has none in coordinates and
+    the residual :math:`u F_u + n_b F_{n_b}` is 0 on an open piece only if it is identically 0
+    there. d = 1 (where :math:`|u| = n_b n_x`) is never covered here.
+    """
     progress.score = form
-    progress.stage = "checking the invariant form in d = 1"
-    d1 = agrees_in_dimension_one(form, calls, deadline)
     params = _params(form, set(_INVARIANTS))
     progress.stage = "differentiating the invariant form"
     pieces = _pieces(form, None, None, deadline, progress)
@@ -406,30 +513,33 @@ def every_dimension(
         pieces, params, 2, lambda p: invariant_values(*p), form, deadline)
     verdict, why = _settle(pieces, witness, lacking, has_undefined_function(form))
     progress.stage = "mpmath cross-check"
-    checked_dims = CROSSCHECK_DIMS if d1 else tuple(d for d in CROSSCHECK_DIMS if d > 1)
+    checked = sorted({2, 3, *dims})
     extra = [(2, (tuple(sp.Rational(t) for t in witness["beta1"]),
                   tuple(sp.Rational(t) for t in witness["x"])))] if witness else []
-    check = _crosscheck(calls, checked_dims, pieces, params, True, dps, deadline, extra)
+    check = _crosscheck(calls, checked, pieces, params, True, dps, deadline, extra)
     certificate: dict[str, Any] = {
         "method": "Euler operator on the invariant form: beta1^T grad_beta1 s = "
-        "d/dc s(c beta1, x) at c = 1 = u dF/du + n_b dF/dn_b",
+        "d/dc s(c beta1, x) at c = 1 = u dF/du + n_b dF/dn_b (every d >= 2); d = 1 in "
+        "coordinates",
         "domain": "beta1 != 0, x != 0 (n_b, n_x > 0), hyper-parameters as declared; on the "
         "interior of each smooth piece",
         "reduction": {
             "invariant_form": form,
-            "dimensions_certified": list(REDUCTION_DIMS),
+            "dimensions_certified": list(dims),
             "how": "each sub-expression polynomial in the coordinates rewritten in "
             "u = beta1^T x, n_b^2, n_x^2 and checked by expanding the difference to 0; the "
-            "same F in every dimension certified",
-            "d1": d1 or "not shown equal; decided separately in coordinates",
-            "premise": "score(beta1, x) builds the same formula in every dimension (it does "
-            f"in d = {', '.join(map(str, REDUCTION_DIMS))}{' and 1' if d1 else ''})",
+            "same F in each dimension certified",
+            "d1": "not covered by the invariant form (in d = 1, |u| = n_b n_x); decided on its "
+            "own in coordinates when asked",
+            "premise": "for every d >= 2: score(beta1, x) builds the same formula in every "
+            f"dimension (certified in d = {', '.join(map(str, dims))})",
         },
         "facts": [
             "beta1^T grad_beta1 f(beta1) = d/dc f(c beta1) at c = 1 (chain rule)",
             "(c beta1)^T x = c beta1^T x; ||c beta1|| = c ||beta1|| for c > 0",
             "h(x, eta) does not depend on beta1, so beta1^T dH/dbeta1 = "
             "H * d/dc s(c beta1, x) at c = 1",
+            "in d >= 2, (u, n_b, n_x) fill the set |u| <= n_b n_x, which has interior",
         ],
         "pieces": [{"region": p.region, "score": p.score, "residual_over_H": p.ratio,
                     "zero": p.zero} for p in pieces],
@@ -437,33 +547,58 @@ def every_dimension(
         else "",
         "mpmath": check,
     }
-    decision = Decision(verdict, why, {"d": "all" if d1 else ">= 2"}, form, ratio, pieces,
+    decision = Decision(verdict, why, {"d": GE2}, form, ratio, pieces,
                         _vanishing(pieces, h), witness, {}, certificate)
-    if not d1:
-        _merge_dimension_one(decision, calls, dps, deadline, progress, h)
     _apply_crosscheck(decision)
     return decision
 
 
-def _merge_dimension_one(
-    decision: Decision, calls: ScoreCalls, dps: int, deadline: Deadline, progress: Progress,
+def decide(
+    calls: ScoreCalls, dims: Sequence[int], dps: int, deadline: Deadline, progress: Progress,
     h: sp.Expr,
-) -> None:
-    """d = 1 decided in coordinates when the invariant form was not shown to hold there."""
-    if isinstance(calls.get(1), Exception):
-        decision.certificate["reduction"]["d1"] = (
-            f"score(beta1, x) raised {_text(calls.get(1))} in d = 1: not decided")
-        return
-    one = fixed_dimensions(calls, (1,), dps, deadline, progress, h)
-    decision.per_dimension[1] = one.per_dimension[1]
-    v1 = one.verdict
-    if v1 == Verdict.INCONCLUSIVE:
-        decision.certificate["reduction"]["d1"] += f" (d = 1: inconclusive, {one.reason})"
-        return
-    decision.scope = {"d": "all"}
-    if decision.verdict == Verdict.PROVED and v1 == Verdict.REFUTED:
-        decision.verdict, decision.reason = Verdict.REFUTED, "refuted"
-        decision.counterexample = one.counterexample
+) -> Decision:
+    """The verdict on the dimensions asked: every d >= 2 through the invariant form when it is
+    certified in every asked d >= 2 (and 2, 3, 4), else each asked d in coordinates; d = 1
+    always in coordinates, on its own."""
+    general = [d for d in dims if d >= 2]
+    if not general:
+        return fixed_dimensions(calls, dims, dps, deadline, progress, h)
+    progress.stage = "writing the score through beta1^T x, ||beta1||, ||x||"
+    certify = sorted({*REDUCTION_DIMS, *general})
+    form, why_not = invariant_form(calls, certify, deadline)
+    if form is None:
+        progress.notes.append(why_not)
+        decision = fixed_dimensions(calls, dims, dps, deadline, progress, h)
+        decision.certificate["not_invariant"] = why_not
+        return decision
+    high = every_dimension(form, calls, certify, dps, deadline, progress, h)
+    verdicts: dict[int | str, Verdict] = {GE2: high.verdict}
+    undecided: dict[str, str] = {}
+    if high.verdict == Verdict.INCONCLUSIVE:
+        undecided[label(GE2)] = high.reason
+    if 1 in dims:
+        one = fixed_dimensions(calls, (1,), dps, deadline, progress, h)
+        row = one.per_dimension[1]
+        high.per_dimension[1] = row
+        verdicts[1] = row["verdict"]
+        high.certificate["mpmath"] = _merge_checks([high.certificate["mpmath"],
+                                                    row.get("mpmath")])
+        high.certificate["reduction"]["d1"] = f"decided in coordinates: {row['verdict'].value}"
+        if row["verdict"] == Verdict.INCONCLUSIVE:
+            undecided[label(1)] = row["reason"]
+        elif row.get("zero_by") and row["verdict"] == Verdict.PROVED:
+            high.certificate["zero_by"] = "; ".join(
+                t for t in (high.certificate["zero_by"], f"d = 1: {row['zero_by']}") if t)
+        if high.verdict != Verdict.REFUTED and row["verdict"] == Verdict.REFUTED:
+            high.counterexample = row["counterexample"]
+    verdict = _overall(verdicts)
+    high.certificate["undecided"] = undecided
+    high.certificate["verdicts"] = {label(k): v for k, v in verdicts.items()}
+    if verdict == Verdict.INCONCLUSIVE:
+        high.reason = "; ".join(f"{k}: {why}" for k, why in undecided.items())
+        return high
+    high.verdict, high.reason, high.scope = verdict, verdict.value, scope_of(verdicts)
+    return high
 
 
 def _apply_crosscheck(decision: Decision) -> None:
@@ -505,7 +640,8 @@ def _one_dimension(
         return dict(zip([*beta1, *x], [*point[0], *point[1]], strict=True))
 
     witness, lacking = _witness(pieces, params, d, values_of, s_d, deadline)
-    verdict, why = _settle(pieces, witness, lacking, has_undefined_function(s_d))
+    verdict, why = _settle(pieces, witness, lacking, has_undefined_function(s_d),
+                           [*beta1, *x])
     extra = [(d, (tuple(sp.Rational(t) for t in witness["beta1"]),
                   tuple(sp.Rational(t) for t in witness["x"])))] if witness else []
     progress.stage = f"mpmath cross-check in d = {d}"
@@ -529,16 +665,13 @@ def fixed_dimensions(
     for d in dims:
         deadline.check()
         per[d] = _one_dimension(calls, d, dps, deadline, progress, h)
+    verdicts: dict[int | str, Verdict] = {d: per[d]["verdict"] for d in dims}
     refuted = [d for d in dims if per[d]["verdict"] == Verdict.REFUTED]
     proved = [d for d in dims if per[d]["verdict"] == Verdict.PROVED]
-    if refuted:
-        first = per[refuted[0]]
-        verdict, why, cex = Verdict.REFUTED, "refuted", first["counterexample"]
-    elif proved:  # the scope says which dimensions: those proved
-        verdict, why, cex = Verdict.PROVED, "proved", None
-    else:
-        verdict, cex = Verdict.INCONCLUSIVE, None
-        why = "; ".join(f"d = {d}: {per[d]['reason']}" for d in dims)
+    verdict = _overall(verdicts)
+    cex = per[refuted[0]]["counterexample"] if refuted else None
+    why = verdict.value if verdict != Verdict.INCONCLUSIVE else "; ".join(
+        f"d = {d}: {per[d]['reason']}" for d in dims)
     open_ = [d for d in dims if per[d]["verdict"] == Verdict.INCONCLUSIVE]
     decided = [d for d in dims if per[d]["verdict"] != Verdict.INCONCLUSIVE]
     shown = refuted[0] if refuted else (decided[-1] if decided else dims[-1])
@@ -549,10 +682,12 @@ def fixed_dimensions(
         "mpmath": _merge_checks([per[d].get("mpmath") for d in dims]),
         "zero_by": "; ".join(f"d = {d}: {per[d]['zero_by']}" for d in proved
                              if per[d].get("zero_by")),
-        "undecided": {d: per[d]["reason"] for d in open_},
+        "undecided": {label(d): per[d]["reason"] for d in open_},
+        "verdicts": {label(d): per[d]["verdict"] for d in dims},
     }
+    scope = scope_of(verdicts) if verdict != Verdict.INCONCLUSIVE else {"d": []}
     return Decision(
-        verdict, why, {"d": decided},
+        verdict, why, scope,
         per[shown].get("score"), per[shown].get("residual_over_H"),
         list(per[shown].get("pieces", [])),
         per[shown].get("vanishing"), cex, per, certificate,

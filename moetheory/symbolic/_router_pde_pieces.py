@@ -150,6 +150,42 @@ def lower_dimensional(region: Any) -> bool:
     return True
 
 
+def empty_in_coordinates(region: Any, coords: Sequence[sp.Symbol]) -> bool:
+    """Whether ``region`` is shown, exactly, to have no interior point in the coordinates.
+
+    Decided when every inequality compares a monomial in the coordinates (times a number) with
+    0: off the coordinate hyperplanes (a null set) such a sign condition is constant on each
+    orthant, so the region has interior exactly when some orthant satisfies it; each orthant
+    is tried at its point with coordinates ±1. False (not shown) otherwise.
+    """
+    if region is sp.false:
+        return True
+    if region is sp.true or not coords or len(coords) > 12:
+        return False
+    rels = region.atoms(Relational)
+    for rel in rels:
+        gap = sp.factor_terms(rel.lhs - rel.rhs)
+        if isinstance(rel, sp.Eq | sp.Ne) or not _is_monomial(gap, coords):
+            return False
+    for signs in itertools.product((1, -1), repeat=len(coords)):
+        if region.subs(dict(zip(coords, signs, strict=True))) is sp.true:
+            return False
+    return True
+
+
+def _is_monomial(expr: sp.Expr, coords: Sequence[sp.Symbol]) -> bool:
+    """``expr`` is a non-zero number times a product of powers of the coordinates."""
+    coeff, rest = expr.as_coeff_Mul()
+    if not coeff.is_number or coeff.is_zero is not False:
+        return False
+    for factor in sp.Mul.make_args(rest):
+        base, exp = factor.as_base_exp()
+        if base not in coords or not (exp.is_Integer and exp > 0):
+            if factor.free_symbols or not factor.is_nonzero:
+                return False
+    return True
+
+
 def euler(expr: sp.Expr, beta1: Sequence[sp.Symbol] | None) -> sp.Expr:
     r""":math:`\frac{d}{dc} s(c\beta_1, x)|_{c=1}`, in invariants (``beta1=None``) or in
     coordinates."""
@@ -249,8 +285,9 @@ def _points(d: int) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
     order = sorted(grid, key=lambda t: t[0] + t[1] + 2 * t[2] + t[3])[:400]
     out = [(tuple(_NORMS[i] * t for t in units[k]), tuple(_NORMS[j] * t for t in units[m]))
            for i, j, k, m in order]
-    if d >= 2:  # off-axis points too, for scores that single out coordinates
-        out[12:12] = [(_generic(d, k), _generic(d, k + 1)) for k in range(0, 12, 2)]
+    if d >= 2:  # off-axis points too, for scores that single out coordinates (either sign)
+        generic = [(_generic(d, k), _generic(d, k + 1)) for k in range(0, 12, 2)]
+        out[12:12] = generic + [(tuple(-t for t in b), x) for b, x in generic[:3]]
     return tuple(out[:400])
 
 
@@ -341,8 +378,11 @@ def call_numeric(f: Callable[..., Any], args: Sequence[Any]) -> Any | None:
 
 
 def certify_nonzero(expr: sp.Expr, values: Mapping[sp.Symbol, Any]) -> sp.Expr | None:
-    """The exact value at the point, if it is certified real and non-zero (30 digits)."""
+    """The exact value at the point, if it is certified real and non-zero: an exact non-zero
+    rational, or 30 digits certified by ``evalf(strict=True)`` (above 1e-60)."""
     exact = sp.sympify(expr).subs(values)
+    if exact.is_Rational:  # an exact rational is its own certificate, however small
+        return exact if exact != 0 else None
     try:
         approx = sp.N(exact, 30, strict=True)
     except Exception:  # PrecisionExhausted and SymPy's evaluation limits: not certified

@@ -17,6 +17,8 @@ from moetheory.symbolic.routers import SYMBOL_LATEX
 __all__: list[str] = []
 
 _LHS_TEXT = "β1ᵀ∂H/∂β1"
+_PARAMETER_TEXT = {"beta1": "β1"}
+_PARAMETER_TEX = {"beta1": r"\beta_1"}
 _LHS_TEX = r"\beta_1^\top \frac{\partial H}{\partial \beta_1}"
 
 
@@ -25,16 +27,25 @@ def tex(expr: Any) -> str:
     return sp.latex(sp.sympify(expr), symbol_names=SYMBOL_LATEX)
 
 
-def scope_text(scope: Mapping[str, Any]) -> str:
+def dims_text(d: Any) -> str:
     """``every d ≥ 1``, ``every d ≥ 2`` or ``d = 1, 2, 3``."""
-    d = scope.get("d")
     if d == "all":
         return "every d ≥ 1"
     if d == ">= 2":
-        return "every d ≥ 2; d = 1 not decided"
+        return "every d ≥ 2"
     if isinstance(d, Sequence) and not isinstance(d, str) and d:
-        return "d = " + ", ".join(map(str, d)) + " only"
-    return "no dimension decided"
+        return "d = " + ", ".join(map(str, d))
+    return "no dimension"
+
+
+def scope_text(scope: Mapping[str, Any]) -> str:
+    """The dimensions of the verdict, then those proved beside a refutation."""
+    if not scope.get("d"):
+        return "no dimension decided"
+    text = dims_text(scope["d"])
+    if scope.get("proved"):
+        text += f"; = 0 identically in {dims_text(scope['proved'])}"
+    return text
 
 
 def _short(expr: Any, limit: int = 60) -> str:
@@ -60,36 +71,74 @@ def _point_tex(cex: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _undecided(res: Any) -> str:
+    undecided = res.certificate.get("undecided") or {}
+    if not undecided:
+        return ""
+    return "; not decided in " + "; ".join(f"{d} ({why})" for d, why in undecided.items())
+
+
+def _general(value: Any) -> bool:
+    return isinstance(value, str) and value in ("all", ">= 2")
+
+
+def _premise(res: Any) -> str:
+    """The premise of an every-d statement: where the formula was certified the same."""
+    reduction = res.certificate.get("reduction")
+    if not reduction or not any(_general(res.scope.get(k)) for k in ("d", "proved")):
+        return ""
+    dims = ", ".join(map(str, reduction["dimensions_certified"]))
+    return f"; every d ≥ 2 on the premise that the score's formula is the same in every d " \
+        f"(certified in d = {dims})"
+
+
+def certificate_dims(res: Any) -> str:
+    """``differentiated in β1; certificate in d = 1, 2, 3, 4`` (what the certificate uses)."""
+    dims = res.dimensions
+    used = sorted({d for key in ("invariant_form", "coordinates", "mpmath")
+                   for d in dims.get(key, [])})
+    text = "differentiated in " + ", ".join(_PARAMETER_TEXT.get(p, p)
+                                             for p in res.differentiated)
+    if used:
+        text += "; certificate in d = " + ", ".join(map(str, used))
+    return f" [{text}{_premise(res)}]"
+
+
 def summary(res: Any) -> str:
-    """One line: the finding with its scope, or why it is inconclusive."""
-    scope = scope_text(res.scope)
+    """One line: the finding with its dimensions, or why it is inconclusive."""
+    return _finding(res) + (certificate_dims(res) if res.verdict != Verdict.INCONCLUSIVE
+                            else "")
+
+
+def _finding(res: Any) -> str:
+    d = res.scope.get("d")
     if res.verdict == Verdict.PROVED:
-        how = ("the score is scale invariant in β1" if res.scope.get("d") in ("all", ">= 2")
-               else "explicit coordinates")
-        text = f"{_LHS_TEXT} = 0 identically ({scope}): {how}"
-        undecided = res.certificate.get("undecided") or {}
-        if undecided:
-            text += "; not decided in " + "; ".join(f"d = {d} ({why})"
-                                                    for d, why in undecided.items())
-        return text
+        how = "the score is scale invariant in β1" if _general(d) else "explicit coordinates"
+        only = "" if _general(d) else " only"
+        return (f"{_LHS_TEXT} = 0 identically ({dims_text(d)}{only}): {how}"
+                f"{_undecided(res)}")
     if res.verdict == Verdict.REFUTED:
         cex = res.counterexample or {}
-        lead = f"{_LHS_TEXT} is not identically 0 ({scope})"
-        general = res.scope.get("d") in ("all", ">= 2")
-        if general and res.residual_over_H == 0:  # the counterexample is in d = 1
+        proved = res.scope.get("proved")
+        lead = f"{_LHS_TEXT} is not identically 0 ({dims_text(d)})"
+        general = _general(d)
+        only_one = d == [1] and _general(proved)
+        if only_one:
             lead = f"{_LHS_TEXT} = 0 for every d ≥ 2 but is not identically 0 in d = 1"
         elif general and res.residual_over_H is not None:
             ratio = sp.sstr(res.residual_over_H)
             if len(ratio) > 160:
                 lead = (f"{_LHS_TEXT} = R·H, R = residual_over_H (too long to print here), is "
-                        f"not identically 0 ({scope})")
+                        f"not identically 0 ({dims_text(d)})")
             else:
                 ratio = ratio if res.residual_over_H.is_Atom else f"({ratio})"
-                lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({scope})"
+                lead = f"{_LHS_TEXT} = {ratio}·H is not identically 0 ({dims_text(d)})"
+        if proved and not only_one:
+            lead += f"; = 0 identically in {dims_text(proved)}"
         if cex:
             lead += (f"; at {_point(cex)}: residual/H = {_short(cex['residual_over_H'])} "
                      "(exact)")
-        return lead
+        return lead + _undecided(res)
     return f"inconclusive: {res.reason}"
 
 
@@ -100,6 +149,19 @@ def latex_residual(res: Any) -> str:
     if res.residual_over_H == 0:
         return f"$${_LHS_TEX} = 0$$"
     return f"$${_LHS_TEX} = \\left({tex(res.residual_over_H)}\\right) H$$"
+
+
+def latex_display(res: Any) -> str:
+    """The residual with what was differentiated and the dimensions of the verdict."""
+    body = latex_residual(res)
+    if not body.startswith("$$"):
+        return body
+    params = ", ".join(_PARAMETER_TEX.get(p, p) for p in res.differentiated)
+    note = rf"\text{{{res.verdict.value}; {scope_text(res.scope)}}}"
+    used = [t for t in certificate_dims(res).strip(" []").split("; ") if "certificate" in t]
+    if used:
+        note += rf"\text{{; {used[0]}}}"
+    return f"{body[:-2]} \\qquad \\left(\\text{{in }} {params};\\ {note}\\right)$$"
 
 
 def _mp_text(check: Mapping[str, Any]) -> str:
@@ -130,6 +192,13 @@ def markdown(res: Any) -> str:
                      f"{tex(sp.N(cex['residual_over_H'], 12))}$")
     if res.verdict == Verdict.INCONCLUSIVE:
         lines.append(f"- **Why inconclusive:** {res.reason}")
+    params = ", ".join(_PARAMETER_TEX.get(p, p) for p in res.differentiated)
+    lines.append(f"- **Differentiated:** ${params}$ (every coordinate; the Euler operator "
+                 r"$\beta_1^\top\partial/\partial\beta_1$)")
+    lines.append(f"- **Reading:** {res.reading}")
+    lines.append("- **Dimensions:** " + "; ".join(
+        f"{key.replace('_', ' ')}: d = {', '.join(map(str, dims))}"
+        for key, dims in res.dimensions.items() if dims))
     cert = res.certificate
     if cert.get("method"):
         lines.append(f"- **Method:** {cert['method']}")

@@ -277,10 +277,13 @@ def check_each_noise(ctx: CheckContext) -> Outcome:
             verdict = Verdict.REFUTED
             why = (f"(4) still holds identically: s = {sp.sstr(res.score)} is homogeneous of "
                    "degree 0 in β1, so β1ᵀ∂H/∂β1 ≡ 0 (all d1)")
-        elif res.verdict == Verdict.REFUTED:
+        elif res.verdict == Verdict.REFUTED and res.scope == {"d": "all"}:
             ev["witness"] = _witness(res)
             verdict = Verdict.PROVED
             why = f"β1ᵀ∂H/∂β1 = ({sp.sstr(res.residual_over_H)})·H ≢ 0"
+        elif res.verdict == Verdict.REFUTED and res.scope.get("proved"):
+            verdict = Verdict.REFUTED
+            why = f"(4) still holds identically where router_pde proved it: {res.reason}"
         else:
             verdict, why = Verdict.INCONCLUSIVE, f"router_pde: {res.reason}"
         readings.append(Reading(name, f"{router.name}: β1ᵀ∂H/∂β1 ≢ 0", verdict, why, ev))
