@@ -36,6 +36,7 @@ load; its evidence says so. What cannot be contained is listed in
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import importlib
@@ -64,7 +65,7 @@ from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
 from moetheory.engine.shared import STORE_ENV, check_store, remove_store_of, run_store
-from moetheory.engine.verdicts import Outcome, Verdict, outcome_payload
+from moetheory.engine.verdicts import Outcome, Verdict, checked_payload, outcome_payload
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -77,6 +78,7 @@ __all__ = [
     "Limits",
     "RunSettings",
     "SignalGuard",
+    "check_shippable",
     "claim_context",
     "map_on_cluster",
     "prepare_worker",
@@ -328,6 +330,51 @@ def claim_context(claim_id: str, settings: RunSettings) -> CheckContext:
         scheduler=settings.scheduler,
         master_seed=settings.seed,
     )
+
+
+def check_shippable(claims: Sequence[Claim], option: str = "scheduler") -> None:
+    """Refuse to send a cluster's workers a claim whose check they cannot import.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims a run would send.
+    option : str
+        How the message names the scheduler option (``--scheduler``, ``scheduler``).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        One line naming the first claim that comes from a user's ``--checks`` file (its
+        :attr:`~moetheory.engine.registry.Claim.provenance` is ``"file PATH"``).
+
+    See Also
+    --------
+    moetheory.engine.usercode.load_user_checks : loads such a file.
+
+    Notes
+    -----
+    A worker unpickles a check by its module's name, and a ``--checks`` file is a module
+    only in the process that loaded it: every such claim would end ``error`` on the
+    cluster, though it runs locally. The run is refused before it starts; the catalogue,
+    the installed plugins and a ``--checks`` module that the workers can import are sent.
+
+    Examples
+    --------
+    >>> from moetheory.engine.registry import load_checks, select_claims
+    >>> load_checks()
+    >>> check_shippable(select_claims(["cl.fig2"]))
+    """
+    for c in claims:
+        if c.provenance.startswith("file "):
+            raise ValueError(
+                f"{option}: claim {c.id!r} comes from the --checks {c.provenance}, which the "
+                f"cluster's workers cannot import; run it without {option}"
+            )
 
 
 # --------------------------------------------------------------------------- signals
@@ -663,17 +710,21 @@ def _check_run(check: CheckFunction, ctx: CheckContext, limits: Limits) -> _Run:
                 memory_limit_bytes=limits.memory_bytes)).encode("utf-8")
         try:
             payload = outcome_payload(check(ctx))
-        except MemoryError:
-            payload = _payload(
-                Verdict.ERROR,
-                "check ran out of memory"
-                + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes
-                   else ""),
-                reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
-                memory_limit_bytes=limits.memory_bytes,
-            )
+        except (MemoryError, OSError) as exc:
+            # an address space too small shows as MemoryError, or as ENOMEM from mmap & co.
+            if isinstance(exc, MemoryError) or exc.errno == errno.ENOMEM:
+                payload = _payload(
+                    Verdict.ERROR,
+                    "check ran out of memory"
+                    + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes
+                       else ""),
+                    reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
+                    memory_limit_bytes=limits.memory_bytes,
+                )
+            else:
+                payload = _raised(exc)
         except TypeError as exc:
-            if str(exc).startswith(("malformed Outcome", "check returned")):
+            if str(exc).startswith(("malformed Outcome", "malformed result", "check returned")):
                 payload = _payload(Verdict.ERROR, str(exc), reason=str(exc))
             else:
                 payload = _raised(exc)
@@ -1204,8 +1255,15 @@ context.cluster_map = map_on_cluster  # what ctx.map uses on a cluster
 # ------------------------------------------------------------------------ the runner
 
 
-def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: float) -> dict:
-    return {
+def _entry(claim: Claim, ctx: CheckContext, payload: Any, seconds: float) -> dict:
+    """The report entry of ``claim``, built here from the claim the engine asked for and
+    the payload its check's process reported, validated (a malformed one is ``error``)."""
+    try:
+        payload = checked_payload(payload)
+    except TypeError as exc:
+        payload = _payload(Verdict.ERROR, f"the check's process reported a {exc}",
+                           reason=str(exc))
+    return _valid_unicode({
         "id": claim.id,
         "seed_file": claim.seed_file,
         "seed_files": list(claim.seed_files),
@@ -1215,14 +1273,38 @@ def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: fl
         "kind": claim.kind,
         "implemented": claim.implemented,
         "origin": claim.origin,
+        "provenance": claim.provenance,
         "sources": [src.as_json() for src in claim.sources],
         "covers": list(claim.covers),
         "claim_seed": ctx.seed,
         "alpha": ctx.alpha if claim.kind == "statistical" else None,
-        **payload,
-        "statement_latex": payload.get("statement_latex") or claim.statement_latex,
+        "verdict": payload["verdict"],
+        "summary": payload["summary"],
+        "evidence": payload["evidence"],
+        "readings": payload["readings"],
+        "derivation": payload["derivation"],
+        "statement_latex": payload["statement_latex"] or claim.statement_latex,
+        "summary_latex": payload["summary_latex"],
         "seconds": round(seconds, 3),
-    }
+    })
+
+
+def _valid_unicode(value: Any) -> Any:
+    """``value`` with each lone surrogate of its texts as a ``\\udcNN`` escape (a file name
+    that is not UTF-8 comes as such), so the report can be written as UTF-8."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {_valid_unicode(k): _valid_unicode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_unicode(v) for v in value]
+    return value
 
 
 @contextmanager

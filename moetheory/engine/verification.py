@@ -16,6 +16,7 @@ from moetheory.engine.runner import (
     Interrupted,
     RunSettings,
     SignalGuard,
+    check_shippable,
     run_claims,
 )
 from moetheory.engine.scheduler import check_scheduler
@@ -221,10 +222,11 @@ def verify(
             stacklevel=2,
         )
     writer = ReportWriter(json_path, markdown_path, labels=("json_path", "markdown_path"))
-    if scheduler is not None:  # reached and answering before any report is touched
-        check_scheduler(scheduler, "scheduler")
     load_checks()
     claims = select_claims(patterns)
+    if scheduler is not None:  # reached and answering before any report is touched
+        check_shippable(claims, "scheduler")
+        check_scheduler(scheduler, "scheduler")
     order = {c.id: i for i, c in enumerate(claims)}
     finished: list[dict[str, Any]] = []
     env = environment()  # read once: the installed versions do not change during a run

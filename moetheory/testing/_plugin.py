@@ -31,6 +31,7 @@ import _pytest
 import pluggy
 import pytest
 
+from moetheory.engine.catalogue import catalogue_spec
 from moetheory.engine.context import PROFILES, CheckContext
 from moetheory.engine.registry import BUILTIN_FAMILY, Claim, get_claim, registered, unregister
 from moetheory.engine.verdicts import Verdict, outcome_payload
@@ -80,7 +81,7 @@ def _settings(config: pytest.Config) -> tuple[str, int, str]:
     if profile not in PROFILES:
         raise pytest.UsageError(f"moetheory_profile must be one of {PROFILES}, got {profile!r}")
     text = _setting(config, "seed")
-    if not text.strip().isdigit():
+    if not (text.strip().isascii() and text.strip().isdigit()):  # not "²": int() refuses it
         raise pytest.UsageError(f"--moetheory-seed must be an integer >= 0, got {text!r}")
     mode = _setting(config, "inconclusive")
     if mode not in INCONCLUSIVE_MODES:
@@ -105,10 +106,49 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     registry stays as it was)."""
     before = config.stash.get(_BEFORE, set())
     modules = config.stash.get(_MODULES, set())
+    items = config.stash.get(_SEEN, set())
     for c in registered():
-        if (c.family != BUILTIN_FAMILY and c.id not in before
-                and getattr(c.check, "__module__", None) in modules):
+        if c.id in before or catalogue_spec(c.id) is not None:
+            continue
+        if ((c.family != BUILTIN_FAMILY and getattr(c.check, "__module__", None) in modules)
+                or any(key.endswith("::" + c.id) for key in items)):
             unregister(c.id)
+
+
+def _defined_in(check: object, module: Any) -> bool | None:
+    """Whether ``check`` is defined in ``module`` (``None`` when it cannot be told: no code
+    object and no module of its own)."""
+    code = getattr(check, "__code__", None)
+    file = getattr(module, "__file__", None)
+    if code is not None and file is not None:
+        return Path(code.co_filename).resolve() == Path(file).resolve()
+    name = getattr(check, "__module__", None)
+    if isinstance(name, str) and name != "functools":
+        return name == module.__name__
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """Every claim a collected test file registers is an item, also one registered in a
+    loop (no module attribute names its check) or whose check claims another module."""
+    if not isinstance(collector, pytest.Module):
+        yield
+        return
+    before = {c.id for c in registered()}
+    outcome: Any = yield
+    report: pytest.CollectReport = outcome.get_result()
+    if report.outcome != "passed":
+        return
+    module = collector.obj
+    seen = collector.config.stash[_SEEN]
+    for c in registered():
+        if catalogue_spec(c.id) is not None or f"{collector.nodeid}::{c.id}" in seen:
+            continue
+        here = _defined_in(c.check, module)
+        if here or (here is None and c.id not in before):
+            seen.add(f"{collector.nodeid}::{c.id}")
+            report.result.append(ClaimItem.from_parent(collector, name=c.id, claim_id=c.id))
 
 
 def _claims_of(obj: Any, module_name: str) -> list[Claim]:
@@ -161,18 +201,19 @@ class ClaimItem(pytest.Item):
         profile, seed, mode = _settings(self.config)
         outcome = run_claim(get_claim(self.claim_id), profile=profile, seed=seed)
         self.outcome = outcome
-        entry = outcome_payload(outcome)
+        entry = outcome_payload(outcome)  # the verdict verify would report, as data
+        verdict = Verdict(entry["verdict"])
         self.user_properties.append(("verdict", entry["verdict"]))
-        if outcome.verdict in PASSING or (outcome.verdict is Verdict.INCONCLUSIVE
-                                          and mode == "pass"):
+        if verdict in PASSING or (verdict is Verdict.INCONCLUSIVE and mode == "pass"):
             return
         message = failure_message(entry, name=f"claim {self.claim_id}")
         reason = entry["evidence"].get("reason")
-        why = f"claim {self.claim_id} inconclusive: {outcome.summary}" + (
-            f" ({reason})" if isinstance(reason, str) and reason != outcome.summary else "")
-        if outcome.verdict is Verdict.INCONCLUSIVE and mode == "skip":
+        summary = entry["summary"]
+        why = f"claim {self.claim_id} inconclusive: {summary}" + (
+            f" ({reason})" if isinstance(reason, str) and reason != summary else "")
+        if verdict is Verdict.INCONCLUSIVE and mode == "skip":
             _skip_here(why)
-        if outcome.verdict is Verdict.INCONCLUSIVE and mode == "xfail":
+        if verdict is Verdict.INCONCLUSIVE and mode == "xfail":
             pytest.xfail(why)
         raise ClaimFailed(message, entry)
 
