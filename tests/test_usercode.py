@@ -414,3 +414,25 @@ def test_a_seed_that_is_not_an_ascii_integer_is_a_usage_error(pytester, seed) ->
     result = pytester.runpytest(*PLUGIN, "--moetheory-seed", seed)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+# ----------------------------------------------- item 9: the docs generator and report IDs
+
+
+def test_the_docs_generator_looks_up_no_path_a_report_id_makes(tmp_path) -> None:
+    from moetheory.docs._book import build_book
+    from moetheory.docs._names import evidence_path
+    from moetheory.docs._seeds import _seed_lines
+
+    calibration = tmp_path / "calibration"
+    calibration.mkdir()
+    (tmp_path / "secret.json").write_text(json.dumps({"shipped_verdicts": ["proved"]}))
+    (tmp_path / "secret.txt").write_text("not a seed\n")
+    claims = [{"id": "../secret", "seed_file": "s"}, {"id": "a" * 300, "seed_file": "s"}]
+    book = build_book({"claims": claims}, calibration_dir=calibration)  # no OSError
+    assert book.history == {}
+    assert _seed_lines("../secret.txt", calibration) is None
+    assert _seed_lines("b" * 300, calibration) is None
+    long = evidence_path("a" * 300)
+    assert len(long.rsplit("/", 1)[1].encode()) <= 255
+    assert long != evidence_path("a" * 299)
