@@ -187,7 +187,7 @@ def evidence_path(claim_id: str) -> str:
     >>> evidence_path("pcr.pde.cosine")
     'evidence/pcr-pde-cosine.json'
     >>> len(evidence_path("a" * 300))
-    215
+    214
     """
     stem = claim_anchor(claim_id)
     if len(stem) > _LONGEST_STEM:
