@@ -54,15 +54,13 @@ def subclass(ctx):
 def banana(ctx):
     return Banana(Verdict.REFUTED, "honest")
 
-def _pipes():
-    def link(fd):
-        try:
-            return os.readlink(f"/proc/self/fd/{{fd}}")
-        except OSError:
-            return ""
-    standard = {{link(fd) for fd in (0, 1, 2)}}
+def _pipes():  # the pipes the test process did not hold: the engine's result pipe
     for fd in map(int, os.listdir("/proc/self/fd")):
-        if fd > 2 and link(fd).startswith("pipe:") and link(fd) not in standard:
+        try:
+            link = os.readlink(f"/proc/self/fd/{{fd}}")
+        except OSError:
+            continue
+        if link.startswith("pipe:") and link not in THEIRS:
             yield fd
 
 def _write_and_exit(payload):
@@ -81,6 +79,12 @@ def pipe(ctx):
 def pipe_banana(ctx):
     _write_and_exit({{"verdict": "banana", "summary": "forged"}})
 
+@claim("mine.pipe-deep", statement="a check writes JSON nested past any parser")
+def pipe_deep(ctx):
+    for fd in _pipes():
+        os.write(fd, b"[" * 200_000 + b"]" * 200_000)
+    os._exit(0)
+
 @claim("mine.pipe-nan", statement="a check writes NaN evidence to the pipe")
 def pipe_nan(ctx):
     for fd in _pipes():
@@ -90,6 +94,17 @@ def pipe_nan(ctx):
             pass
     os._exit(0)
 '''
+
+
+def _held() -> set[str]:
+    """What this process's descriptors name."""
+    held = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            held.add(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+    return held
 
 
 @pytest.fixture
@@ -122,7 +137,7 @@ def _report(path: Path) -> dict:
 
 def test_a_check_cannot_write_another_entry_or_a_verdict_outside_the_six(user_file, tmp_path,
                                                                          capsys) -> None:
-    path = user_file(FORGERS)
+    path = user_file(f"THEIRS = {_held()!r}\n" + FORGERS)
     out = tmp_path / "r.json"
     code = main(["verify", "--checks", str(path), "--only", "mine.*", "--only", CATALOGUED,
                  "--no-progress", "--json", str(out)])
@@ -130,7 +145,8 @@ def test_a_check_cannot_write_another_entry_or_a_verdict_outside_the_six(user_fi
     report = _report(out)
     ids = [e["id"] for e in report["claims"]]
     assert sorted(ids) == sorted([CATALOGUED, "mine.subclass", "mine.banana", "mine.pipe",
-                                  "mine.pipe-banana", "mine.pipe-nan"])  # each once
+                                  "mine.pipe-banana", "mine.pipe-nan",
+                                  "mine.pipe-deep"])  # each once
     by_id = {e["id"]: e for e in report["claims"]}
     catalogued = by_id[CATALOGUED]
     assert catalogued["verdict"] == "refuted" and catalogued["provenance"] == "catalogue"
@@ -142,6 +158,7 @@ def test_a_check_cannot_write_another_entry_or_a_verdict_outside_the_six(user_fi
     for cid in ("mine.pipe", "mine.pipe-banana", "mine.pipe-nan"):
         assert by_id[cid]["verdict"] == "error", cid
         assert by_id[cid]["summary"].startswith("the check's process reported a malformed")
+    assert by_id["mine.pipe-deep"]["verdict"] == "error"
     assert {e["verdict"] for e in report["claims"]} <= {v.value for v in Verdict}
     assert {e["provenance"] for e in report["claims"] if e["id"] != CATALOGUED} == {
         f"file {path}"}
@@ -150,7 +167,7 @@ def test_a_check_cannot_write_another_entry_or_a_verdict_outside_the_six(user_fi
 
 def test_a_forged_id_outside_the_selection_loses_no_result(user_file, tmp_path,
                                                             capsys) -> None:
-    path = user_file(FORGERS)
+    path = user_file(f"THEIRS = {_held()!r}\n" + FORGERS)
     out = tmp_path / "r.json"
     assert main(["verify", "--checks", str(path), "--only", "mine.subclass", "--only",
                  "mine.pipe", "--no-progress", "--json", str(out)]) == 1
@@ -251,7 +268,7 @@ def test_a_check_claiming_a_catalogue_module_stays_the_users(user_file, capsys) 
 
 def test_checks_with_a_scheduler_is_one_line_before_anything_runs(user_file, tmp_path,
                                                                   capsys) -> None:
-    path = user_file(FORGERS)
+    path = user_file(f"THEIRS = {_held()!r}\n" + FORGERS)
     out = tmp_path / "r.json"
     assert main(["verify", "--checks", str(path), "--scheduler", "tcp://127.0.0.1:1",
                  "--json", str(out)]) == 2

@@ -951,7 +951,7 @@ class _Child:
                 payload = json.loads(body.decode("utf-8"))
                 if isinstance(payload, dict) and "verdict" in payload:
                     return payload
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 pass
         if code == 0:
             return _payload(

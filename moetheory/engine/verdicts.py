@@ -528,10 +528,15 @@ _READING_FIELDS: dict[str, type] = {
 _VERDICTS = frozenset(v.value for v in Verdict)
 
 
+#: Deepest evidence accepted: its report entry stays within the depth a report may have
+#: to be read back (``moetheory.engine.report.MAX_DEPTH``, 64).
+_EVIDENCE_DEPTH = 48
+
+
 def _json_shaped(value: Any, where: str, depth: int = 0) -> None:
     """Raise ``TypeError`` unless ``value`` is plain JSON data (finite numbers)."""
-    if depth > 200:
-        raise TypeError(f"{where} is nested too deeply")
+    if depth > _EVIDENCE_DEPTH:
+        raise TypeError(f"{where} is nested more than {_EVIDENCE_DEPTH} levels deep")
     if value is None or type(value) in (bool, int, str):
         return
     if type(value) is float:
