@@ -41,9 +41,8 @@ from moetheory.engine.runner import (
     MAX_SECONDS,
     MIN_MEMORY_LIMIT,
     Interrupted,
-    check_shippable,
 )
-from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.scheduler import check_scheduler, check_shippable
 from moetheory.engine.terminal import FORMATS, json_text, printable, render_list, render_show
 from moetheory.engine.usercode import load_user_checks
 from moetheory.engine.verdicts import Verdict

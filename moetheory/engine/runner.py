@@ -78,7 +78,6 @@ __all__ = [
     "Limits",
     "RunSettings",
     "SignalGuard",
-    "check_shippable",
     "claim_context",
     "map_on_cluster",
     "prepare_worker",
@@ -330,51 +329,6 @@ def claim_context(claim_id: str, settings: RunSettings) -> CheckContext:
         scheduler=settings.scheduler,
         master_seed=settings.seed,
     )
-
-
-def check_shippable(claims: Sequence[Claim], option: str = "scheduler") -> None:
-    """Refuse to send a cluster's workers a claim whose check they cannot import.
-
-    Parameters
-    ----------
-    claims : sequence of Claim
-        The claims a run would send.
-    option : str
-        How the message names the scheduler option (``--scheduler``, ``scheduler``).
-
-    Returns
-    -------
-    None
-
-    Raises
-    ------
-    ValueError
-        One line naming the first claim that comes from a user's ``--checks`` file (its
-        :attr:`~moetheory.engine.registry.Claim.provenance` is ``"file PATH"``).
-
-    See Also
-    --------
-    moetheory.engine.usercode.load_user_checks : loads such a file.
-
-    Notes
-    -----
-    A worker unpickles a check by its module's name, and a ``--checks`` file is a module
-    only in the process that loaded it: every such claim would end ``error`` on the
-    cluster, though it runs locally. The run is refused before it starts; the catalogue,
-    the installed plugins and a ``--checks`` module that the workers can import are sent.
-
-    Examples
-    --------
-    >>> from moetheory.engine.registry import load_checks, select_claims
-    >>> load_checks()
-    >>> check_shippable(select_claims(["cl.fig2"]))
-    """
-    for c in claims:
-        if c.provenance.startswith("file "):
-            raise ValueError(
-                f"{option}: claim {c.id!r} comes from the --checks {c.provenance}, which the "
-                f"cluster's workers cannot import; run it without {option}"
-            )
 
 
 # --------------------------------------------------------------------------- signals

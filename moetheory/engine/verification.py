@@ -16,10 +16,9 @@ from moetheory.engine.runner import (
     Interrupted,
     RunSettings,
     SignalGuard,
-    check_shippable,
     run_claims,
 )
-from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.scheduler import check_scheduler, check_shippable
 from moetheory.engine.shared import STORE_ENV, check_store
 
 __all__ = ["cpu_count", "patterns_of", "verify"]

@@ -6,7 +6,10 @@ so ``pytest`` loads it by itself; without the installed entry point, load it wit
 in a ``conftest.py``; ``-p no:moetheory.testing._plugin`` turns it off.
 
 - A check registered with ``@claim`` in a file pytest collects (``test_*.py``,
-  ``*_test.py`` or a file named on the command line) is an item named by its claim ID. It
+  ``*_test.py`` or a file named on the command line) is an item named by its claim ID, also
+  one registered in a loop (``for k in ...: claim(f"mine.{k}", ...)(make(k))``) or whose
+  check names another module; the verdict is the one ``verify`` would report (the check's
+  outcome through the same validation). It
   passes on ``proved`` / ``supported`` and fails on ``refuted`` / ``unsupported`` with the
   summary, counterexample and evidence in the message; a check that raises fails with its
   traceback. ``inconclusive`` is skipped by default (``--moetheory-inconclusive=fail``,
