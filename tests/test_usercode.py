@@ -453,3 +453,60 @@ def test_the_docs_generator_looks_up_no_path_a_report_id_makes(tmp_path) -> None
     long = evidence_path("a" * 300)
     assert len(long.rsplit("/", 1)[1].encode()) <= 255
     assert long != evidence_path("a" * 299)
+
+
+# ------------------------------------- a user's file runs apart from the engine and catalogue
+
+
+def test_a_file_patching_moetheory_at_import_changes_no_catalogue_entry(user_file, tmp_path,
+                                                                        capsys) -> None:
+    path = user_file(f'''
+        from moetheory import Outcome, Verdict, claim, get_claim
+        from moetheory.engine import runner, verdicts
+
+        def forged(ctx):
+            return Outcome(Verdict.PROVED, "forged")
+
+        get_claim({CATALOGUED!r}).check.__code__ = forged.__code__
+        verdicts.checked_payload = lambda data: dict(data, verdict="proved")
+        runner._valid_unicode = lambda entry: dict(entry, verdict="proved")
+
+        @claim("mine.patcher", statement="1 = 1")
+        def own(ctx):
+            return Outcome(Verdict.REFUTED, "its own verdict")
+    ''')
+    out = tmp_path / "r.json"
+    assert main(["verify", "--checks", str(path), "--only", CATALOGUED, "--only",
+                 "mine.patcher", "--no-progress", "--json", str(out)]) == 0
+    capsys.readouterr()
+    by_id = {e["id"]: e for e in _report(out)["claims"]}
+    assert by_id[CATALOGUED]["verdict"] == "refuted"
+    assert by_id[CATALOGUED]["summary"] != "forged"
+    assert "mine.patcher" in by_id  # its own verdict is the file's to decide
+
+
+def test_a_files_checks_share_no_store_with_the_others(user_file, temp_claims, tmp_path,
+                                                       capsys) -> None:
+    seen = tmp_path / "stores"
+
+    def trusted(ctx: CheckContext) -> Outcome:
+        with open(seen, "a") as fh:
+            fh.write(os.environ["MOETHEORY_RUN_STORE"] + "\n")
+        return Outcome(Verdict.PROVED, "ok")
+
+    temp_claims("test.store", trusted)
+    path = user_file(f'''
+        import os
+        from moetheory import Outcome, Verdict, claim
+
+        @claim("mine.store", statement="1 = 1")
+        def own(ctx):
+            with open({str(seen)!r}, "a") as fh:
+                fh.write(os.environ["MOETHEORY_RUN_STORE"] + "\\n")
+            return Outcome(Verdict.PROVED, "ok")
+    ''')
+    assert main(["verify", "--checks", str(path), "--only", "test.store", "--only",
+                 "mine.store", "--jobs", "2", "--no-progress"]) == 0
+    capsys.readouterr()
+    stores = seen.read_text().split()
+    assert len(stores) == 2 and stores[0] != stores[1]

@@ -36,6 +36,7 @@ __all__ = [
     "KINDS",
     "CheckFunction",
     "Claim",
+    "add_user_claims",
     "claim",
     "family_size",
     "get_claim",
@@ -371,6 +372,52 @@ def _refuse_user_id(claim_id: str, catalogued: bool) -> None:
     old = _REGISTRY.get(claim_id)
     if old is not None:
         raise ValueError(f"claim {claim_id!r} is already registered ({old.provenance})")
+
+
+def add_user_claims(claims: Iterable[Claim]) -> None:
+    """Register the claims of a user's code, described by a process that imported it.
+
+    Parameters
+    ----------
+    claims : iterable of Claim
+        The claims, each with its ``provenance`` and ``family`` (the user's code's).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        For an ID that is, or extends, a catalogued claim, or is registered already (or
+        twice among ``claims``); nothing is registered then.
+
+    See Also
+    --------
+    user_code : the registration inside the importing process.
+    moetheory.engine.usercode.load_user_checks : the caller.
+
+    Examples
+    --------
+    >>> c = Claim("example.added", "s", ("f",), "S", "s", "exact",
+    ...           lambda ctx: Outcome(Verdict.PROVED, "ok"), family="example",
+    ...           provenance="module example")
+    >>> add_user_claims([c])
+    >>> get_claim("example.added").provenance
+    'module example'
+    >>> unregister("example.added")
+    """
+    claims = list(claims)
+    seen: set[str] = set()
+    for c in claims:
+        _check_id(c.id)
+        _refuse_user_id(c.id, catalogue_spec(c.id) is not None
+                        or _parent_claim(c.id) is not None)
+        if c.id in seen:
+            raise ValueError(f"claim {c.id!r} is registered twice ({c.provenance})")
+        seen.add(c.id)
+    for c in claims:
+        _REGISTRY[c.id] = c
 
 
 @contextmanager

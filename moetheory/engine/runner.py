@@ -65,6 +65,7 @@ from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
 from moetheory.engine.shared import STORE_ENV, check_store, remove_store_of, run_store
+from moetheory.engine.usercode import is_user_claim
 from moetheory.engine.verdicts import Outcome, Verdict, checked_payload, outcome_payload
 
 __all__ = [
@@ -1350,8 +1351,13 @@ def run_claims(
             if settings.scheduler is not None:
                 _run_on_cluster(claims, settings, finish, g)
             else:
+                # a user's --checks claims run after the others, with a store of their own:
+                # they never share results (moetheory.engine.shared) with the catalogue's
+                users = [c for c in claims if is_user_claim(c)]
                 with _one_blas_thread():
-                    _run_locally(claims, settings, finish, g)
+                    for group in ([c for c in claims if c not in users], users):
+                        if group:
+                            _run_locally(group, settings, finish, g)
     finally:
         bar.close()
     return [done[c.id] for c in claims if c.id in done]
