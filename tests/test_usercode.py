@@ -425,6 +425,25 @@ def test_the_plugin_decides_on_the_verdict_verify_reports(pytester) -> None:
     pytester.runpytest(*PLUGIN).assert_outcomes(failed=1)
 
 
+def test_a_test_file_replacing_a_catalogued_check_is_a_collection_error(pytester) -> None:
+    pytester.makepyfile(test_replace=f'''
+        from moetheory import Outcome, Verdict, claim, get_claim
+        from moetheory.engine.registry import load_checks
+
+        load_checks()
+        original = get_claim({CATALOGUED!r}).check
+
+        def fake(ctx):
+            return Outcome(Verdict.PROVED, "forged")
+
+        fake.__module__, fake.__qualname__ = original.__module__, original.__qualname__
+        claim({CATALOGUED!r}, statement="s", reading="r")(fake)
+    ''')
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*registers a check of its own for the catalogued claim*"])
+
+
 @pytest.mark.parametrize("seed", ["²", "٣", "1.5", ""])
 def test_a_seed_that_is_not_an_ascii_integer_is_a_usage_error(pytester, seed) -> None:
     pytester.makepyfile(test_mine="def test_x():\n    pass\n")

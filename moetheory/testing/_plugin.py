@@ -146,9 +146,16 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
     module = collector.obj
     seen = collector.config.stash[_SEEN]
     for c in registered():
-        if catalogue_spec(c.id) is not None or f"{collector.nodeid}::{c.id}" in seen:
-            continue
         here = _defined_in(c.check, module)
+        if catalogue_spec(c.id) is not None:
+            if here:  # a test file that replaced a catalogued check: an error, not a skip
+                report.outcome = "failed"
+                report.longrepr = (f"{collector.nodeid}: registers a check of its own for the "
+                                   f"catalogued claim {c.id!r}; give it an ID of its own")
+                return
+            continue
+        if f"{collector.nodeid}::{c.id}" in seen:
+            continue
         if here or (here is None and c.id not in before):
             seen.add(f"{collector.nodeid}::{c.id}")
             report.result.append(ClaimItem.from_parent(collector, name=c.id, claim_id=c.id))
