@@ -529,3 +529,25 @@ def test_a_files_checks_share_no_store_with_the_others(user_file, temp_claims, t
     capsys.readouterr()
     stores = seen.read_text().split()
     assert len(stores) == 2 and stores[0] != stores[1]
+
+
+def test_a_file_that_forks_a_sleeper_at_import_does_not_hold_the_run(user_file,
+                                                                     capsys) -> None:
+    path = user_file('''
+        import os, time
+        from moetheory import Outcome, Verdict, claim
+
+        if os.fork() == 0:  # a process of its own, holding every inherited descriptor
+            time.sleep(60)
+            os._exit(0)
+
+        @claim("mine.after-fork", statement="1 = 1")
+        def ok(ctx):
+            return Outcome(Verdict.PROVED, "ok")
+    ''')
+    import time
+
+    started = time.monotonic()
+    assert main(["list", "--checks", str(path), "mine.after-fork"]) == 0
+    assert time.monotonic() - started < 30
+    assert "mine.after-fork" in capsys.readouterr().out

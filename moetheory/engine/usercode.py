@@ -11,6 +11,8 @@ import importlib.util
 import json
 import os
 import re
+import select
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,6 +219,7 @@ def _import_apart(code: _Code, where: str) -> list[Any]:
     pid = os.fork()
     if pid == 0:  # the child: import, report, and go, whatever happens
         try:
+            os.setpgid(0, 0)  # a group of its own: what it starts goes with it
             os.close(r)
             try:
                 os.dup2(2, 1)
@@ -237,24 +240,39 @@ def _import_apart(code: _Code, where: str) -> list[Any]:
         finally:
             os._exit(0)
     os.close(w)
-    chunks = []
-    try:
-        while chunk := os.read(r, 1 << 16):
-            chunks.append(chunk)
-        _, status = os.waitpid(pid, 0)
+    chunks: list[bytes] = []
+    status = None
+    try:  # until the importing process has ended (a process it forked may hold the pipe)
+        os.set_blocking(r, False)
+        while True:
+            select.select([r], [], [], 0.05)
+            done, ended = os.waitpid(pid, os.WNOHANG)
+            try:
+                while chunk := os.read(r, 1 << 16):
+                    chunks.append(chunk)
+            except BlockingIOError:
+                pass
+            if done:
+                status = ended
+                break
     finally:
         os.close(r)
-        try:  # an interrupted import: its process goes too
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
+        try:  # what the import started goes, and the importing process if interrupted
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
             pass
+        if status is None:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
     try:
         out: Any = json.loads(b"".join(chunks).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         out = None
     if not isinstance(out, dict) or not isinstance(out.get("claims", []), list):
-        how = (f"was killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
+        how = ("was stopped" if status is None
+               else f"was killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
                else f"ended (exit code {os.WEXITSTATUS(status)})")
         raise ValueError(f"{where}: the process importing it {how} without reporting")
     if "error" in out:
