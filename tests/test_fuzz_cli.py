@@ -451,7 +451,7 @@ def _pipes_here() -> set[str]:
     return held
 
 
-@FUZZ
+@settings(FUZZ, max_examples=25)  # each example is a run: a fork per claim
 @given(at_import=st.sampled_from(sorted(IMPORT_BODIES)),
        behaviours=st.lists(st.sampled_from(sorted(CHECK_BODIES)), min_size=1, max_size=2),
        verdict=st.sampled_from([v.value for v in Verdict]), text=_junk(16),

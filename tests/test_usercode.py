@@ -425,7 +425,12 @@ def test_the_plugin_decides_on_the_verdict_verify_reports(pytester) -> None:
     pytester.runpytest(*PLUGIN).assert_outcomes(failed=1)
 
 
-def test_a_test_file_replacing_a_catalogued_check_is_a_collection_error(pytester) -> None:
+def test_a_test_file_replacing_a_catalogued_check_is_a_collection_error(pytester,
+                                                                         monkeypatch) -> None:
+    from moetheory.engine import registry
+
+    load_checks()  # the in-process run replaces the entry in this process: put back after
+    monkeypatch.setitem(registry._REGISTRY, CATALOGUED, get_claim(CATALOGUED))
     pytester.makepyfile(test_replace=f'''
         from moetheory import Outcome, Verdict, claim, get_claim
         from moetheory.engine.registry import load_checks
