@@ -394,3 +394,140 @@ def test_hostile_command_lines_in_a_real_process(argv, tmp_path) -> None:
     _check_streams(proc.returncode, proc.stdout, proc.stderr, progress=False)
     assert proc.stdout == ""
     assert _snapshot(tmp_path) == before
+
+
+# ------------------------------------------------ users' claim files (issue 44): --checks
+
+#: What a user's check does, as the body of ``def check(ctx):`` (``V`` a verdict's value,
+#: ``TEXT`` junk text, ``DATA`` any JSON value).
+CHECK_BODIES = {
+    "returns": "return Outcome(Verdict(V), TEXT, DATA if isinstance(DATA, dict) else {})",
+    "forges": "return Forged(Verdict(V), TEXT)",
+    "not an Outcome": "return DATA",
+    "raises": "raise RuntimeError(TEXT)",
+    "prints": "print(TEXT); sys.stderr.write(TEXT); return Outcome(Verdict(V), 'ok')",
+    "writes the pipe": "_to_pipes(json.dumps(DATA).encode()); os._exit(0)",
+    "exits": "os._exit(3)",
+}
+#: What the file does at import, before it registers its claims.
+IMPORT_BODIES = {
+    "nothing": "",
+    "prints": "print(TEXT); sys.stdout.write(TEXT)",
+    "moves": "os.chdir(tempfile.mkdtemp())",
+    "raises": "raise ValueError(TEXT)",
+    "takes a catalogued ID": "claim('pcr.experts.param-count', statement='s')(lambda c: 0)",
+}
+USER_FILE = '''
+import json, os, sys, tempfile
+from moetheory import Outcome, Verdict, claim
+
+V, TEXT, DATA = json.loads({values!r})
+
+class Forged(Outcome):
+    def to_dict(self):
+        return DATA if not isinstance(DATA, dict) else dict(DATA, id="pcr.experts.param-count")
+
+def _to_pipes(data):  # every pipe but the test process's own: the engine's result pipe
+    for fd in range(3, 256):
+        try:
+            if os.readlink(f"/proc/self/fd/{{fd}}") not in {theirs!r}:
+                os.write(fd, data)
+        except OSError:
+            pass
+
+{at_import}
+'''
+_USER_FILES = iter(range(10**9))
+
+
+def _pipes_here() -> set[str]:
+    """What this process's descriptors name (a forged result goes to the others only)."""
+    held = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            held.add(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+    return held
+
+
+@settings(FUZZ, max_examples=25)  # each example is a run: a fork per claim
+@given(at_import=st.sampled_from(sorted(IMPORT_BODIES)),
+       behaviours=st.lists(st.sampled_from(sorted(CHECK_BODIES)), min_size=1, max_size=2),
+       verdict=st.sampled_from([v.value for v in Verdict]), text=_junk(16),
+       data=JSON_VALUES)
+def test_any_users_claim_file_decides_only_its_own_claims(at_import, behaviours, verdict,
+                                                          text, data, tmp_path) -> None:
+    from moetheory.engine.registry import load_checks, registered
+    from moetheory.testing import TemporaryClaims
+
+    load_checks()
+    catalogue = {c.id: c for c in registered() if c.provenance == "catalogue"}
+    name = f"h_fuzz_user_{next(_USER_FILES)}"
+    path = tmp_path / f"{name}.py"
+    claims = "\n".join(f"@claim('mine.c{i}', statement='s')\ndef c{i}(ctx):\n    {body}\n"
+                       for i, body in enumerate(CHECK_BODIES[b] for b in behaviours))
+    values = json.dumps([verdict, text, data])
+    path.write_text(USER_FILE.format(values=values, at_import=IMPORT_BODIES[at_import],
+                                     theirs=_pipes_here()) + claims, encoding="utf-8")
+    out = tmp_path / f"{name}.json"
+    here, saved = os.getcwd(), list(sys.path)
+    try:
+        with TemporaryClaims():
+            code, stdout, err = _run(["verify", "--checks", str(path), "--json", str(out),
+                                      "--no-progress"])
+    finally:
+        sys.modules.pop(name, None)
+        sys.path[:] = saved
+    event(f"{at_import}: exit {code}")
+    _check_streams(code, stdout, err, progress=True)  # what the file prints is its own
+    assert os.getcwd() == here
+    assert {c.id: c for c in registered() if c.provenance == "catalogue"} == catalogue
+    assert all(registered_c is catalogue[i] for i, registered_c in
+               ((c.id, c) for c in registered() if c.id in catalogue))
+    if at_import in ("raises", "takes a catalogued ID"):
+        assert code == 2 and not out.exists()
+        return
+    assert code in (0, 1)
+    report = json.loads(out.read_text(encoding="utf-8"), parse_constant=_refuse)
+    assert [e["id"] for e in report["claims"]] == [f"mine.c{i}" for i in range(len(behaviours))]
+    for behaviour, entry in zip(behaviours, report["claims"], strict=True):
+        assert entry["verdict"] in {v.value for v in Verdict}
+        assert entry["provenance"] == f"file {path}"
+        if behaviour in ("returns", "forges", "prints"):
+            assert entry["verdict"] == verdict, (behaviour, entry["summary"])
+        elif behaviour != "writes the pipe":
+            assert entry["verdict"] == "error", (behaviour, entry["summary"])
+    _no_children_left()
+
+
+PAYLOAD_KEYS = ("verdict", "summary", "evidence", "readings", "derivation", "statement_latex",
+                "summary_latex", "id", "seconds")
+
+
+@st.composite
+def payloads(draw: st.DrawFn) -> Any:
+    """What a check's process may report: mostly result-shaped, with junk anywhere."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(JSON_VALUES)
+    out = {k: draw(st.one_of(st.sampled_from([v.value for v in Verdict]), JSON_VALUES))
+           for k in draw(st.lists(st.sampled_from(PAYLOAD_KEYS), max_size=7, unique=True))}
+    if draw(st.booleans()):
+        out["readings"] = [draw(payloads()) for _ in range(draw(st.integers(0, 2)))]
+    return out
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=payloads())
+def test_any_reported_payload_is_a_result_or_refused(data) -> None:
+    from moetheory.engine.verdicts import checked_payload
+
+    try:
+        out = checked_payload(data)
+    except TypeError as exc:
+        assert str(exc).startswith("malformed result: ")
+        return
+    assert out["verdict"] in {v.value for v in Verdict}
+    assert set(out) == {"verdict", "summary", "evidence", "readings", "derivation",
+                        "statement_latex", "summary_latex"}
+    json.dumps(out, allow_nan=False)  # standard JSON: finite numbers only

@@ -21,7 +21,7 @@ from typing import Any
 
 from moetheory._doccer import fill_doc
 from moetheory.docs._equations import Equation, paper_equations
-from moetheory.docs._names import _page_of, claim_anchor
+from moetheory.docs._names import _page_of, _plain_file_name, claim_anchor
 from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine.papers import PAPERS, paper_of
 
@@ -114,6 +114,8 @@ def build_book(
             book.used_by.setdefault(cid, []).append(e["id"])
     if calibration_dir is not None and Path(calibration_dir).is_dir():
         for e in claims:
+            if not _plain_file_name(f"{e['id']}.json"):  # "../x", 300 characters: no row
+                continue
             path = Path(calibration_dir) / f"{e['id']}.json"
             if path.is_file():
                 try:

@@ -6,6 +6,7 @@ file is built from these names, so a link cannot disagree with where its target 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -177,12 +178,26 @@ def evidence_path(claim_id: str) -> str:
     pages, it leaves every page small enough to load quickly, while the file a page links
     holds every number.
 
+    An anchor longer than :data:`_LONGEST_STEM` characters (a claim ID of hundreds of
+    characters) is cut and ends with a hash of the whole ID instead, so its file name stays
+    within the 255 bytes a file system allows and two IDs never share a file.
+
     Examples
     --------
     >>> evidence_path("pcr.pde.cosine")
     'evidence/pcr-pde-cosine.json'
+    >>> len(evidence_path("a" * 300))
+    214
     """
-    return f"{EVIDENCE_DIR}/{claim_anchor(claim_id)}.json"
+    stem = claim_anchor(claim_id)
+    if len(stem) > _LONGEST_STEM:
+        digest = hashlib.sha256(claim_id.encode("utf-8", "backslashreplace")).hexdigest()
+        stem = f"{stem[:_LONGEST_STEM - 17]}-{digest[:16]}"
+    return f"{EVIDENCE_DIR}/{stem}.json"
+
+
+#: The longest evidence file name's stem (an anchor is ASCII: one byte a character).
+_LONGEST_STEM = 200
 
 
 def section_page_name(paper: Paper | None, section: Section | None) -> str:
@@ -269,3 +284,15 @@ def claim_page_name(claim_id: str, seed_file: str) -> str:
 
 def _page_of(entry: Mapping[str, Any]) -> str:
     return claim_page_name(entry["id"], entry.get("seed_file", ""))
+
+
+def _plain_file_name(name: object) -> bool:
+    """Whether a name read from a report can be looked up as a file of one folder: a
+    string with no folder part (no ``/``, ``\\``, NUL), not ``.`` or ``..``, at most 255
+    bytes in UTF-8 (longer, the system refuses it with an error)."""
+    if not isinstance(name, str) or name in ("", ".", "..") or any(c in name for c in "/\\\0"):
+        return False
+    try:
+        return len(name.encode("utf-8")) <= 255
+    except UnicodeEncodeError:
+        return False

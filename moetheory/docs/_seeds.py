@@ -27,7 +27,7 @@ from typing import Any
 
 from moetheory.docs._equations import Equation, paper_equations, tex_ok
 from moetheory.docs._markup import _cite, _code, _text
-from moetheory.docs._names import seed_page_name
+from moetheory.docs._names import _plain_file_name, seed_page_name
 from moetheory.engine._prose import _escape
 from moetheory.engine.catalogue import SEED_FILES
 from moetheory.engine.papers import paper_of
@@ -41,7 +41,7 @@ _LONG_LINE = 400
 
 
 def _seed_lines(seed_file: str, seeds_dir: Path | None) -> list[str] | None:
-    if seeds_dir is None:
+    if seeds_dir is None or not _plain_file_name(seed_file):  # a report's name, not a path
         return None
     path = seeds_dir / seed_file
     if not path.is_file():

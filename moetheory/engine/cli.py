@@ -42,7 +42,7 @@ from moetheory.engine.runner import (
     MIN_MEMORY_LIMIT,
     Interrupted,
 )
-from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.scheduler import check_scheduler, check_shippable
 from moetheory.engine.terminal import (
     FORMATS,
     json_text,
@@ -469,10 +469,11 @@ def verify_from_args(args: argparse.Namespace, default_only: Sequence[str] = (),
     """
     only = args.only or list(default_only)
     check_output_paths(args.json, args.markdown)
-    select_claims(only)  # bad patterns fail before anything runs
+    claims = select_claims(only)  # bad patterns fail before anything runs
     if on_result is not None and args.progress is None:
         args.progress = False  # -v: the lines take the bar's place
     if args.scheduler is not None:  # reached and answering before any report is touched
+        check_shippable(claims, "--scheduler")
         check_scheduler(args.scheduler, "--scheduler")
     if args.jobs > cpu_count() and args.scheduler is None:
         print(f"moetheory: warning: --jobs {args.jobs} exceeds the {cpu_count()} CPUs of "
@@ -769,6 +770,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _stop_signals_interrupt():
         try:
             load_checks()
+            if args.command == "verify":  # before any user code runs
+                check_output_paths(args.json, args.markdown)
             args.user_claims = [i for spec in getattr(args, "checks", [])
                                 for i in load_user_checks(spec)]
             if args.command == "list":

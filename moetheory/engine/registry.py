@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
+import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +36,7 @@ __all__ = [
     "KINDS",
     "CheckFunction",
     "Claim",
+    "add_user_claims",
     "claim",
     "family_size",
     "get_claim",
@@ -41,6 +44,7 @@ __all__ = [
     "registered",
     "select_claims",
     "unregister",
+    "user_code",
 ]
 
 CheckFunction = Callable[[CheckContext], Outcome]
@@ -96,6 +100,10 @@ class Claim:
         ``package`` for a statement the package adds (never reported as a seed's error).
     statement_latex : str
         The typeset statement (prose with ``$...$`` maths); empty when none is given.
+    provenance : str
+        Where the claim comes from: ``"catalogue"`` (the package's own claims), ``"file
+        PATH"`` or ``"module NAME"`` (a user's ``--checks`` file or module, see
+        :func:`user_code`), else ``"module NAME"`` of its check. Reports record it.
     family : str
         :data:`BUILTIN_FAMILY` for the package's own claims, else the top-level package of
         the plugin that registered the claim. Statistical claims share the family-wise
@@ -132,6 +140,7 @@ class Claim:
     origin: str = "seed"
     family: str = BUILTIN_FAMILY
     statement_latex: str = ""
+    provenance: str = "catalogue"
 
     @property
     def seed_file(self) -> str:
@@ -291,7 +300,14 @@ def claim(
     def decorator(func: CheckFunction) -> CheckFunction:
         if not callable(func):
             raise TypeError(f"claim {claim_id!r}: @claim decorates a function check(ctx)")
-        fam = _family_of(func)
+        loading = _LOADING[-1] if _LOADING else None
+        if loading is not None:
+            _refuse_user_id(claim_id, spec is not None or parent is not None)
+            fam, provenance = loading.family, loading.provenance
+        else:
+            fam = _family_of(func)
+            provenance = ("catalogue" if fam == BUILTIN_FAMILY
+                          else f"module {getattr(func, '__module__', None) or '__main__'}")
         own = _user_defaults(claim_id, func, fam, reading, files, sect, statement)
         if spec is not None and fam != BUILTIN_FAMILY:
             raise ValueError(
@@ -323,10 +339,149 @@ def claim(
             origin=orig,
             family=fam,
             statement_latex=latex,
+            provenance=provenance,
         )
+        if loading is not None:
+            loading.ids.append(claim_id)
         return func
 
     return decorator
+
+
+@dataclass
+class _UserCode:
+    """A user's file or module being imported: what its claims are told and what it
+    registered."""
+
+    provenance: str
+    family: str
+    ids: list[str]
+
+
+#: The user's files or modules being imported, innermost last (see :func:`user_code`).
+_LOADING: list[_UserCode] = []
+
+
+def _refuse_user_id(claim_id: str, catalogued: bool) -> None:
+    """A user's file takes no catalogued ID, extends none, and replaces no claim."""
+    if catalogued:
+        raise ValueError(
+            f"claim {claim_id!r} is or extends a catalogued claim of moetheory; a user's "
+            f"claim takes an ID of its own, e.g. 'mine.{claim_id}'"
+        )
+    old = _REGISTRY.get(claim_id)
+    if old is not None:
+        raise ValueError(f"claim {claim_id!r} is already registered ({old.provenance})")
+
+
+def add_user_claims(claims: Iterable[Claim]) -> None:
+    """Register the claims of a user's code, described by a process that imported it.
+
+    Parameters
+    ----------
+    claims : iterable of Claim
+        The claims, each with its ``provenance`` and ``family`` (the user's code's).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        For an ID that is, or extends, a catalogued claim, or is registered already (or
+        twice among ``claims``); nothing is registered then.
+
+    See Also
+    --------
+    user_code : the registration inside the importing process.
+    moetheory.engine.usercode.load_user_checks : the caller.
+
+    Examples
+    --------
+    >>> c = Claim("example.added", "s", ("f",), "S", "s", "exact",
+    ...           lambda ctx: Outcome(Verdict.PROVED, "ok"), family="example",
+    ...           provenance="module example")
+    >>> add_user_claims([c])
+    >>> get_claim("example.added").provenance
+    'module example'
+    >>> unregister("example.added")
+    """
+    claims = list(claims)
+    seen: set[str] = set()
+    for c in claims:
+        _check_id(c.id)
+        _refuse_user_id(c.id, catalogue_spec(c.id) is not None
+                        or _parent_claim(c.id) is not None)
+        if c.id in seen:
+            raise ValueError(f"claim {c.id!r} is registered twice ({c.provenance})")
+        seen.add(c.id)
+    for c in claims:
+        _REGISTRY[c.id] = c
+
+
+@contextmanager
+def user_code(provenance: str, family: str) -> Iterator[list[str]]:
+    """Register the claims of a user's file or module imported meanwhile, as its own.
+
+    Parameters
+    ----------
+    provenance : str
+        What the claims' reports record as their origin: ``"file PATH"`` or
+        ``"module NAME"``.
+    family : str
+        The family the claims share the family-wise error level in.
+
+    Yields
+    ------
+    list of str
+        The IDs the code registers, filled in as it registers them.
+
+    Raises
+    ------
+    ValueError
+        On leaving, if the code changed or removed a claim registered before (the registry
+        is then put back as it was); at registration, for an ID that is, or extends, a
+        catalogued claim or is registered already.
+
+    See Also
+    --------
+    moetheory.engine.usercode.load_user_checks : imports a ``--checks`` file under it.
+
+    Notes
+    -----
+    Whatever a claim's check says of itself (its ``__module__``, its ``__qualname__``),
+    a claim registered meanwhile is the user's: its family and provenance are the ones
+    given here, never the catalogue's. If the import raises, every claim it registered is
+    removed.
+
+    Examples
+    --------
+    >>> with user_code("module example", "example") as ids:
+    ...     _ = claim("example.user", statement="1 = 1")(
+    ...         lambda ctx: Outcome(Verdict.PROVED, "ok"))
+    >>> ids, get_claim("example.user").provenance
+    (['example.user'], 'module example')
+    >>> unregister("example.user")
+    """
+    before = dict(_REGISTRY)
+    loading = _UserCode(provenance, family, [])
+    _LOADING.append(loading)
+    try:
+        yield loading.ids
+        changed = [i for i, c in before.items() if _REGISTRY.get(i) is not c]
+        foreign = sorted(set(_REGISTRY) - set(before) - set(loading.ids))
+        if changed or foreign:
+            raise ValueError(
+                f"changes the registered claim {(changed or foreign)[0]!r} (a user's code "
+                "may only register claims of its own with @claim)"
+            )
+    except BaseException:
+        _REGISTRY.clear()
+        _REGISTRY.update(before)
+        raise
+    finally:
+        _LOADING.remove(loading)
 
 
 def _user_defaults(
@@ -344,7 +499,8 @@ def _user_defaults(
         return reading, files, section
     module = getattr(func, "__module__", None) or "__main__"
     code = getattr(func, "__code__", None)
-    where = Path(code.co_filename).name if code is not None else module
+    where = (os.fsencode(Path(code.co_filename).name).decode("utf-8", "backslashreplace")
+             if code is not None else module)
     return (reading or statement or claim_id, files or (where,), section or module)
 
 

@@ -6,13 +6,17 @@ JSON schema ``moetheory-report/1``::
      "family_alpha": float, "environment": {...}, "complete": bool,
      "selection": [patterns], "counts": {verdict: n},
      "claims": [ {"id", "seed_file", "seed_files", "section", "statement", "reading",
-                  "kind", "implemented", "origin", "sources", "covers", "claim_seed",
-                  "alpha", "verdict", "summary", "evidence", "readings", "derivation",
-                  "statement_latex", "summary_latex", "seconds"} ]}
+                  "kind", "implemented", "origin", "provenance", "sources", "covers",
+                  "claim_seed", "alpha", "verdict", "summary", "evidence", "readings",
+                  "derivation", "statement_latex", "summary_latex", "seconds"} ]}
 
-``origin`` is ``"seed"`` or ``"package"`` (a statement the package adds); ``sources`` is
-``[{"seed_file", "lines": [1-based]}]``; ``covers`` lists the audit-row keys checked. These
-three fields were added within schema 1 (readers that ignore unknown keys are unaffected).
+``origin`` is ``"seed"`` or ``"package"`` (a statement the package adds); ``provenance`` is
+where the claim and its check come from: ``"catalogue"``, ``"file PATH"`` (a ``--checks``
+file) or ``"module NAME"``; ``sources`` is ``[{"seed_file", "lines": [1-based]}]``;
+``covers`` lists the audit-row keys checked. These four fields were added within schema 1
+(readers that ignore unknown keys are unaffected). Each entry is built by the engine from
+the claim it ran and the validated result of its check
+(:func:`~moetheory.engine.verdicts.checked_payload`), never by the check.
 
 A claim checked under several readings is one entry whose ``verdict`` is that of its
 primary reading and whose ``readings`` list holds one object per reading

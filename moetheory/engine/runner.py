@@ -36,6 +36,7 @@ load; its evidence says so. What cannot be contained is listed in
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import importlib
@@ -64,7 +65,8 @@ from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
 from moetheory.engine.registry import CheckFunction, Claim, family_size, get_claim
 from moetheory.engine.shared import STORE_ENV, check_store, remove_store_of, run_store
-from moetheory.engine.verdicts import Outcome, Verdict, outcome_payload
+from moetheory.engine.usercode import is_user_claim
+from moetheory.engine.verdicts import Outcome, Verdict, checked_payload, outcome_payload
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -663,17 +665,21 @@ def _check_run(check: CheckFunction, ctx: CheckContext, limits: Limits) -> _Run:
                 memory_limit_bytes=limits.memory_bytes)).encode("utf-8")
         try:
             payload = outcome_payload(check(ctx))
-        except MemoryError:
-            payload = _payload(
-                Verdict.ERROR,
-                "check ran out of memory"
-                + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes
-                   else ""),
-                reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
-                memory_limit_bytes=limits.memory_bytes,
-            )
+        except (MemoryError, OSError) as exc:
+            # an address space too small shows as MemoryError, or as ENOMEM from mmap & co.
+            if isinstance(exc, MemoryError) or exc.errno == errno.ENOMEM:
+                payload = _payload(
+                    Verdict.ERROR,
+                    "check ran out of memory"
+                    + (f" (memory limit {limits.memory_bytes} bytes)" if limits.memory_bytes
+                       else ""),
+                    reason="memory limit exceeded" if limits.memory_bytes else "out of memory",
+                    memory_limit_bytes=limits.memory_bytes,
+                )
+            else:
+                payload = _raised(exc)
         except TypeError as exc:
-            if str(exc).startswith(("malformed Outcome", "check returned")):
+            if str(exc).startswith(("malformed Outcome", "malformed result", "check returned")):
                 payload = _payload(Verdict.ERROR, str(exc), reason=str(exc))
             else:
                 payload = _raised(exc)
@@ -900,7 +906,7 @@ class _Child:
                 payload = json.loads(body.decode("utf-8"))
                 if isinstance(payload, dict) and "verdict" in payload:
                     return payload
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 pass
         if code == 0:
             return _payload(
@@ -1204,8 +1210,15 @@ context.cluster_map = map_on_cluster  # what ctx.map uses on a cluster
 # ------------------------------------------------------------------------ the runner
 
 
-def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: float) -> dict:
-    return {
+def _entry(claim: Claim, ctx: CheckContext, payload: Any, seconds: float) -> dict:
+    """The report entry of ``claim``, built here from the claim the engine asked for and
+    the payload its check's process reported, validated (a malformed one is ``error``)."""
+    try:
+        payload = checked_payload(payload)
+    except TypeError as exc:
+        payload = _payload(Verdict.ERROR, f"the check's process reported a {exc}",
+                           reason=str(exc))
+    return _valid_unicode({
         "id": claim.id,
         "seed_file": claim.seed_file,
         "seed_files": list(claim.seed_files),
@@ -1215,14 +1228,38 @@ def _entry(claim: Claim, ctx: CheckContext, payload: dict[str, Any], seconds: fl
         "kind": claim.kind,
         "implemented": claim.implemented,
         "origin": claim.origin,
+        "provenance": claim.provenance,
         "sources": [src.as_json() for src in claim.sources],
         "covers": list(claim.covers),
         "claim_seed": ctx.seed,
         "alpha": ctx.alpha if claim.kind == "statistical" else None,
-        **payload,
-        "statement_latex": payload.get("statement_latex") or claim.statement_latex,
+        "verdict": payload["verdict"],
+        "summary": payload["summary"],
+        "evidence": payload["evidence"],
+        "readings": payload["readings"],
+        "derivation": payload["derivation"],
+        "statement_latex": payload["statement_latex"] or claim.statement_latex,
+        "summary_latex": payload["summary_latex"],
         "seconds": round(seconds, 3),
-    }
+    })
+
+
+def _valid_unicode(value: Any) -> Any:
+    """``value`` with each lone surrogate of its texts as a ``\\udcNN`` escape (a file name
+    that is not UTF-8 comes as such), so the report can be written as UTF-8."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {_valid_unicode(k): _valid_unicode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_unicode(v) for v in value]
+    return value
 
 
 @contextmanager
@@ -1314,8 +1351,13 @@ def run_claims(
             if settings.scheduler is not None:
                 _run_on_cluster(claims, settings, finish, g)
             else:
+                # a user's --checks claims run after the others, with a store of their own:
+                # they never share results (moetheory.engine.shared) with the catalogue's
+                users = [c for c in claims if is_user_claim(c)]
                 with _one_blas_thread():
-                    _run_locally(claims, settings, finish, g)
+                    for group in ([c for c in claims if c not in users], users):
+                        if group:
+                            _run_locally(group, settings, finish, g)
     finally:
         bar.close()
     return [done[c.id] for c in claims if c.id in done]

@@ -14,9 +14,19 @@ import os
 import re
 import socket
 import threading
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["DEFAULT_CONNECT_TIMEOUT", "TIMEOUT_VARIABLE", "check_scheduler", "connect_timeout"]
+if TYPE_CHECKING:
+    from moetheory.engine.registry import Claim
+
+__all__ = [
+    "DEFAULT_CONNECT_TIMEOUT",
+    "TIMEOUT_VARIABLE",
+    "check_scheduler",
+    "check_shippable",
+    "connect_timeout",
+]
 
 #: Seconds allowed to reach the scheduler and hear its answer, unless the environment
 #: variable :data:`TIMEOUT_VARIABLE` says otherwise.
@@ -221,3 +231,48 @@ def check_scheduler(address: str, option: str = "--scheduler", timeout: float | 
             f"{where}: answered, but is not a Dask scheduler "
             f"({'a ' + kind if isinstance(kind, str) else 'unknown answer'})"
         )
+
+
+def check_shippable(claims: Sequence[Claim], option: str = "scheduler") -> None:
+    """Refuse to send a cluster's workers a claim whose check they cannot import.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The claims a run would send.
+    option : str
+        How the message names the scheduler option (``--scheduler``, ``scheduler``).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        One line naming the first claim that comes from a user's ``--checks`` file (its
+        :attr:`~moetheory.engine.registry.Claim.provenance` is ``"file PATH"``).
+
+    See Also
+    --------
+    moetheory.engine.usercode.load_user_checks : loads such a file.
+
+    Notes
+    -----
+    A worker unpickles a check by its module's name, and a ``--checks`` file is a module
+    only in the process that loaded it: every such claim would end ``error`` on the
+    cluster, though it runs locally. The run is refused before it starts; the catalogue,
+    the installed plugins and a ``--checks`` module that the workers can import are sent.
+
+    Examples
+    --------
+    >>> from moetheory.engine.registry import load_checks, select_claims
+    >>> load_checks()
+    >>> check_shippable(select_claims(["cl.fig2"]))
+    """
+    for c in claims:
+        if c.provenance.startswith("file "):
+            raise ValueError(
+                f"{option}: claim {c.id!r} comes from the --checks {c.provenance}, which the "
+                f"cluster's workers cannot import; run it without {option}"
+            )

@@ -18,7 +18,15 @@ from typing import Any
 from moetheory.engine.display import Card, entry_card
 from moetheory.engine.mathtext import sympy_text_to_latex
 
-__all__ = ["Outcome", "Reading", "Verdict", "jsonable", "outcome_payload", "symbolic_evidence"]
+__all__ = [
+    "Outcome",
+    "Reading",
+    "Verdict",
+    "checked_payload",
+    "jsonable",
+    "outcome_payload",
+    "symbolic_evidence",
+]
 
 
 class Verdict(str, enum.Enum):
@@ -396,7 +404,7 @@ class Outcome:
             "verdict": Verdict(self.verdict).value,
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
-            "readings": [r.to_dict() for r in self.readings],
+            "readings": [Reading.to_dict(r) for r in self.readings],
             "derivation": self.derivation,
             "statement_latex": self.statement_latex,
             "summary_latex": self.summary_latex or sympy_text_to_latex(self.summary),
@@ -502,6 +510,123 @@ def outcome_payload(outcome: Any) -> dict[str, Any]:
             [("name", str), ("reading", str), ("summary", str), ("evidence", Mapping),
              ("derivation", str), ("reading_latex", str), ("summary_latex", str)],
         )
-    payload = outcome.to_dict()
-    json.dumps(payload, allow_nan=False)
-    return payload
+    # Outcome's own conversion, not an override: what a check returns is data, never code
+    # that writes its own report entry.
+    return checked_payload(json.loads(json.dumps(Outcome.to_dict(outcome), allow_nan=False)))
+
+
+#: The fields of a payload (:meth:`Outcome.to_dict`) and of each of its readings
+#: (:meth:`Reading.to_dict`), each with the type of its value.
+_PAYLOAD_FIELDS: dict[str, type] = {
+    "verdict": str, "summary": str, "evidence": dict, "readings": list, "derivation": str,
+    "statement_latex": str, "summary_latex": str,
+}
+_READING_FIELDS: dict[str, type] = {
+    "name": str, "reading": str, "verdict": str, "summary": str, "evidence": dict,
+    "derivation": str, "reading_latex": str, "summary_latex": str,
+}
+_VERDICTS = frozenset(v.value for v in Verdict)
+
+
+#: Deepest evidence accepted: its report entry stays within the depth a report may have
+#: to be read back (``moetheory.engine.report.MAX_DEPTH``, 64).
+_EVIDENCE_DEPTH = 48
+
+
+def _json_shaped(value: Any, where: str, depth: int = 0) -> None:
+    """Raise ``TypeError`` unless ``value`` is plain JSON data (finite numbers)."""
+    if depth > _EVIDENCE_DEPTH:
+        raise TypeError(f"{where} is nested more than {_EVIDENCE_DEPTH} levels deep")
+    if value is None or type(value) in (bool, int, str):
+        return
+    if type(value) is float:
+        if not math.isfinite(value):
+            raise TypeError(f"{where} holds the non-finite number {value!r}")
+        return
+    if type(value) is list:
+        for i, item in enumerate(value):
+            _json_shaped(item, f"{where}[{i}]", depth + 1)
+        return
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"{where} has the key {key!r}, not a string")
+            _json_shaped(item, f"{where}[{key!r}]", depth + 1)
+        return
+    raise TypeError(f"{where} holds a {type(value).__name__}, not JSON data")
+
+
+def _checked_fields(data: Any, fields: Mapping[str, type], where: str) -> dict[str, Any]:
+    if type(data) is not dict:
+        raise TypeError(f"{where or 'the result'} is a {type(data).__name__}, not an object")
+    unknown = sorted(set(data) - set(fields), key=str)
+    if unknown:
+        raise TypeError(f"{where}{unknown[0]!r} is not a field of a result")
+    for name in ("verdict", "summary"):
+        if name not in data:
+            raise TypeError(f"{where}{name} is missing")
+    out: dict[str, Any] = {}
+    for name, kind in fields.items():
+        value = data.get(name, kind())
+        if type(value) is not kind:
+            raise TypeError(f"{where}{name} must be {kind.__name__}, got {type(value).__name__}")
+        out[name] = value
+    if out["verdict"] not in _VERDICTS:
+        raise TypeError(f"{where}verdict {out['verdict']!r} is not one of {sorted(_VERDICTS)}")
+    _json_shaped(out["evidence"], f"{where}evidence")
+    return out
+
+
+def checked_payload(data: Any) -> dict[str, Any]:
+    """Validate a check's result as it reaches the engine (JSON data) and copy it.
+
+    Parameters
+    ----------
+    data : object
+        What a check's process reported: the form of :meth:`Outcome.to_dict`.
+
+    Returns
+    -------
+    dict
+        A new dict with exactly the fields of :meth:`Outcome.to_dict` (a missing optional
+        field is empty), each reading with exactly those of :meth:`Reading.to_dict`.
+
+    Raises
+    ------
+    TypeError
+        ``malformed result: ...`` naming the first problem: not an object, a field that
+        is not a result's (such as ``id``), a missing ``verdict`` or ``summary``, a value of
+        the wrong type, a verdict outside :class:`Verdict`, evidence that is not plain JSON
+        data with finite numbers.
+
+    See Also
+    --------
+    outcome_payload : the conversion of an :class:`Outcome`, which ends with this check.
+
+    Notes
+    -----
+    A check runs in a process of its own and reports through a pipe; whatever arrives is
+    untrusted data. The engine builds each report entry itself from the claim it asked
+    for and this validated payload, so a check can decide its own claim's verdict, never
+    another entry, field or verdict of the report.
+
+    Examples
+    --------
+    >>> checked_payload({"verdict": "proved", "summary": "ok"})["readings"]
+    []
+    >>> checked_payload({"verdict": "banana", "summary": "ok"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: malformed result: verdict 'banana' is not one of ['error', ...]
+    >>> checked_payload({"id": "cl.fig2", "verdict": "proved", "summary": "ok"})
+    Traceback (most recent call last):
+    ...
+    TypeError: malformed result: 'id' is not a field of a result
+    """
+    try:
+        out = _checked_fields(data, _PAYLOAD_FIELDS, "")
+        out["readings"] = [_checked_fields(r, _READING_FIELDS, f"readings[{i}].")
+                           for i, r in enumerate(out["readings"])]
+    except TypeError as exc:
+        raise TypeError(f"malformed result: {exc}") from None
+    return out

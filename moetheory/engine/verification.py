@@ -18,7 +18,7 @@ from moetheory.engine.runner import (
     SignalGuard,
     run_claims,
 )
-from moetheory.engine.scheduler import check_scheduler
+from moetheory.engine.scheduler import check_scheduler, check_shippable
 from moetheory.engine.shared import STORE_ENV, check_store
 
 __all__ = ["cpu_count", "patterns_of", "verify"]
@@ -221,10 +221,11 @@ def verify(
             stacklevel=2,
         )
     writer = ReportWriter(json_path, markdown_path, labels=("json_path", "markdown_path"))
-    if scheduler is not None:  # reached and answering before any report is touched
-        check_scheduler(scheduler, "scheduler")
     load_checks()
     claims = select_claims(patterns)
+    if scheduler is not None:  # reached and answering before any report is touched
+        check_shippable(claims, "scheduler")
+        check_scheduler(scheduler, "scheduler")
     order = {c.id: i for i, c in enumerate(claims)}
     finished: list[dict[str, Any]] = []
     env = environment()  # read once: the installed versions do not change during a run

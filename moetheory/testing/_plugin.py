@@ -6,7 +6,10 @@ so ``pytest`` loads it by itself; without the installed entry point, load it wit
 in a ``conftest.py``; ``-p no:moetheory.testing._plugin`` turns it off.
 
 - A check registered with ``@claim`` in a file pytest collects (``test_*.py``,
-  ``*_test.py`` or a file named on the command line) is an item named by its claim ID. It
+  ``*_test.py`` or a file named on the command line) is an item named by its claim ID, also
+  one registered in a loop (``for k in ...: claim(f"mine.{k}", ...)(make(k))``) or whose
+  check names another module; the verdict is the one ``verify`` would report (the check's
+  outcome through the same validation). It
   passes on ``proved`` / ``supported`` and fails on ``refuted`` / ``unsupported`` with the
   summary, counterexample and evidence in the message; a check that raises fails with its
   traceback. ``inconclusive`` is skipped by default (``--moetheory-inconclusive=fail``,
@@ -31,6 +34,7 @@ import _pytest
 import pluggy
 import pytest
 
+from moetheory.engine.catalogue import catalogue_spec
 from moetheory.engine.context import PROFILES, CheckContext
 from moetheory.engine.registry import BUILTIN_FAMILY, Claim, get_claim, registered, unregister
 from moetheory.engine.verdicts import Verdict, outcome_payload
@@ -80,7 +84,7 @@ def _settings(config: pytest.Config) -> tuple[str, int, str]:
     if profile not in PROFILES:
         raise pytest.UsageError(f"moetheory_profile must be one of {PROFILES}, got {profile!r}")
     text = _setting(config, "seed")
-    if not text.strip().isdigit():
+    if not (text.strip().isascii() and text.strip().isdigit()):  # not "²": int() refuses it
         raise pytest.UsageError(f"--moetheory-seed must be an integer >= 0, got {text!r}")
     mode = _setting(config, "inconclusive")
     if mode not in INCONCLUSIVE_MODES:
@@ -105,10 +109,56 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     registry stays as it was)."""
     before = config.stash.get(_BEFORE, set())
     modules = config.stash.get(_MODULES, set())
+    items = config.stash.get(_SEEN, set())
     for c in registered():
-        if (c.family != BUILTIN_FAMILY and c.id not in before
-                and getattr(c.check, "__module__", None) in modules):
+        if c.id in before or catalogue_spec(c.id) is not None:
+            continue
+        if ((c.family != BUILTIN_FAMILY and getattr(c.check, "__module__", None) in modules)
+                or any(key.endswith("::" + c.id) for key in items)):
             unregister(c.id)
+
+
+def _defined_in(check: object, module: Any) -> bool | None:
+    """Whether ``check`` is defined in ``module`` (``None`` when it cannot be told: no code
+    object and no module of its own)."""
+    code = getattr(check, "__code__", None)
+    file = getattr(module, "__file__", None)
+    if code is not None and file is not None:
+        return Path(code.co_filename).resolve() == Path(file).resolve()
+    name = getattr(check, "__module__", None)
+    if isinstance(name, str) and name != "functools":
+        return name == module.__name__
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """Every claim a collected test file registers is an item, also one registered in a
+    loop (no module attribute names its check) or whose check claims another module."""
+    if not isinstance(collector, pytest.Module):
+        yield
+        return
+    before = {c.id for c in registered()}
+    outcome: Any = yield
+    report: pytest.CollectReport = outcome.get_result()
+    if report.outcome != "passed":
+        return
+    module = collector.obj
+    seen = collector.config.stash[_SEEN]
+    for c in registered():
+        here = _defined_in(c.check, module)
+        if catalogue_spec(c.id) is not None:
+            if here:  # a test file that replaced a catalogued check: an error, not a skip
+                report.outcome = "failed"
+                report.longrepr = (f"{collector.nodeid}: registers a check of its own for the "
+                                   f"catalogued claim {c.id!r}; give it an ID of its own")
+                return
+            continue
+        if f"{collector.nodeid}::{c.id}" in seen:
+            continue
+        if here or (here is None and c.id not in before):
+            seen.add(f"{collector.nodeid}::{c.id}")
+            report.result.append(ClaimItem.from_parent(collector, name=c.id, claim_id=c.id))
 
 
 def _claims_of(obj: Any, module_name: str) -> list[Claim]:
@@ -161,18 +211,19 @@ class ClaimItem(pytest.Item):
         profile, seed, mode = _settings(self.config)
         outcome = run_claim(get_claim(self.claim_id), profile=profile, seed=seed)
         self.outcome = outcome
-        entry = outcome_payload(outcome)
+        entry = outcome_payload(outcome)  # the verdict verify would report, as data
+        verdict = Verdict(entry["verdict"])
         self.user_properties.append(("verdict", entry["verdict"]))
-        if outcome.verdict in PASSING or (outcome.verdict is Verdict.INCONCLUSIVE
-                                          and mode == "pass"):
+        if verdict in PASSING or (verdict is Verdict.INCONCLUSIVE and mode == "pass"):
             return
         message = failure_message(entry, name=f"claim {self.claim_id}")
         reason = entry["evidence"].get("reason")
-        why = f"claim {self.claim_id} inconclusive: {outcome.summary}" + (
-            f" ({reason})" if isinstance(reason, str) and reason != outcome.summary else "")
-        if outcome.verdict is Verdict.INCONCLUSIVE and mode == "skip":
+        summary = entry["summary"]
+        why = f"claim {self.claim_id} inconclusive: {summary}" + (
+            f" ({reason})" if isinstance(reason, str) and reason != summary else "")
+        if verdict is Verdict.INCONCLUSIVE and mode == "skip":
             _skip_here(why)
-        if outcome.verdict is Verdict.INCONCLUSIVE and mode == "xfail":
+        if verdict is Verdict.INCONCLUSIVE and mode == "xfail":
             pytest.xfail(why)
         raise ClaimFailed(message, entry)
 
