@@ -457,6 +457,27 @@ def test_a_signal_held_during_a_write_is_delivered_after_it(tmp_path) -> None:
         signal.signal(signal.SIGTERM, old)
 
 
+def _wait_until_blocked_opening_a_fifo(pid: int, limit: float = 120.0) -> None:
+    """Wait until a thread of ``pid`` waits in ``open`` for a FIFO's reader (Linux's wchan
+    ``wait_for_partner``), so that a signal sent next finds the run there however slowly it
+    started on a loaded machine; where wchan cannot be read, wait 4 s as before."""
+    tasks = Path(f"/proc/{pid}/task")
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if not tasks.exists():
+            pytest.fail("the run ended before it opened the FIFO")
+        try:
+            if any((t / "wchan").read_text() == "wait_for_partner" for t in tasks.iterdir()):
+                return
+        except FileNotFoundError:
+            pass  # a thread ended between the listing and the read
+        except OSError:
+            time.sleep(4)
+            return
+        time.sleep(0.05)
+    pytest.fail("the run never blocked opening the FIFO")
+
+
 def test_a_report_into_a_fifo_nobody_reads_can_still_be_stopped(tmp_path) -> None:
     """Deferring signals covers regular files only: a write that blocks stays interruptible."""
     fifo = tmp_path / "r.fifo"
@@ -470,7 +491,7 @@ def test_a_report_into_a_fifo_nobody_reads_can_still_be_stopped(tmp_path) -> Non
         sys.exit(main(["verify", "--only", "test.f", "--no-progress", "--json", {str(fifo)!r}]))
     """)
     proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # the run is blocked opening the FIFO
+    _wait_until_blocked_opening_a_fifo(proc.pid)
     for _ in range(2):
         proc.send_signal(signal.SIGINT)
         time.sleep(0.5)
