@@ -47,10 +47,14 @@ def test_a_scope_wider_than_the_certificate_covers_fails_its_check(
     h = sp.tanh((A + sp.Abs(A)) * X + B)
     res = identifiable(h, x=X, params=[A, B], reading="pcos-1", others=False)
     assert res.verdict is Verdict.INCONCLUSIVE and res.rechecked is False
-    assert "almost every atom tuple" in res.reason and "numerically dependent" in res.reason
-    unchecked = identifiable(h, x=X, params=[A, B], reading="pcos-1", others=False,
-                             recheck=False)
-    assert unchecked.verdict is Verdict.PROVED  # what the check prevents
+    assert "almost every atom tuple" in res.reason and "is dependent at atoms drawn" in res.reason
+    # the catalogue's path (no recheck, the decision handed on) is checked alike
+    quick = identifiable(h, x=X, params=[A, B], reading="pcos-1", others=False, recheck=False)
+    assert quick.verdict is quick.decision.verdict is Verdict.INCONCLUSIVE
+    # what the check prevents: the decision alone states "almost every atom tuple"
+    alone = identifiability.decide(h, "pcos-1", x=X, params=[A, B])
+    assert alone.verdict is Verdict.PROVED
+    assert alone.scope()["atoms"] == "almost every atom tuple"
 
 
 @pytest.mark.parametrize("h", [
@@ -174,3 +178,10 @@ def test_time_limit_covers_the_router_score() -> None:
                        timeout=1, others=True)
     assert time.monotonic() - start < 3
     assert res.verdict is Verdict.INCONCLUSIVE
+
+
+def test_inputs_declared_positive_in_two_dimensions_are_not_decided_on_a_wrong_curve() -> None:
+    x1, x2 = sp.symbols("x1 x2", positive=True)
+    res = identifiable(sp.tanh(A * sp.log(x1) + B * x2), x=(x1, x2), params=[A, B],
+                       reading="eta-only-2", others=False)
+    assert res.verdict is Verdict.INCONCLUSIVE and "d = 1 only" in res.reason

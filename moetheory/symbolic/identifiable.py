@@ -87,9 +87,9 @@ from moetheory.symbolic.identifiability import (
     expert_family,
 )
 from moetheory.symbolic.linear_independence import (
-    activation_regions,
+    decide_linear_independence,
     declared_interval,
-    restrict_to_region,
+    numeric_rank_deficiency,
     verify_certificate,
 )
 
@@ -854,11 +854,16 @@ class _Job:
             if not rechecked:
                 verdict = Verdict.INCONCLUSIVE
                 reason = "the certificate did not pass its independent recheck: " + reason
-            elif verdict is Verdict.PROVED:
-                disagree = _scope_disagrees(dec, reading)
-                if disagree:
-                    rechecked, verdict = False, Verdict.INCONCLUSIVE
-                    reason = f"the stated scope ({scope['atoms']}) failed its check: {disagree}"
+        if verdict is Verdict.PROVED:  # always: the scope is part of what is stated
+            disagree = _scope_disagrees(dec, reading)
+            if disagree:
+                verdict = Verdict.INCONCLUSIVE
+                rechecked = False if recheck else None
+                reason = f"the stated scope ({scope['atoms']}) failed its check: {disagree}"
+        if verdict is not dec.verdict:  # the decision handed on says what the result says
+            dec = dataclasses.replace(dec, verdict=verdict, result=dataclasses.replace(
+                res, status="inconclusive", reason=reason))
+            scope = {**dec.scope(), "route": scope["route"]}
         return self._result(reading, verdict, scope, reason, jsonable(cert), dec, rechecked)
 
     def _from_all_atoms(self, dec: AllAtomsDecision,
@@ -888,8 +893,9 @@ def _scope_disagrees(dec: IdentifiabilityDecision, reading: IdentifiabilityReadi
     The certificate covers its own atoms exactly; the scope ("almost every atom tuple" or "an
     open set around these") is checked at atoms drawn from it (deterministic draws: anywhere
     in the parameters' declared domain, or within 1e-3 of the certificate's atoms): the family
-    there, at points in every region, must have full numeric rank at 50 digits (smallest
-    singular value above 1e-30 of the largest, columns scaled).
+    there must have full numeric rank at 50 digits
+    (:func:`~moetheory.symbolic.linear_independence.numeric_rank_deficiency` above 1e-30),
+    or else be proved independent there by the exact engine.
     """
     rng = random.Random(43)
     if dec.scope()["atoms"].startswith("almost every"):
@@ -901,15 +907,16 @@ def _scope_disagrees(dec: IdentifiabilityDecision, reading: IdentifiabilityReadi
         draws = [[{p: v + sp.Rational(rng.choice((-1, 1)) * rng.randint(1, 9), 10**4)
                    for p, v in a.items()} for a in dec.atoms]]
     for fresh in draws:
-        why = _rank_deficient(dec, reading, fresh, rng)
+        why = _rank_deficient(dec, reading, fresh)
         if why:
             return why
     return ""
 
 
 def _rank_deficient(dec: IdentifiabilityDecision, reading: IdentifiabilityReading,
-                    fresh: list[dict[sp.Symbol, sp.Rational]], rng: random.Random) -> str:
-    """Why the family at ``fresh`` atoms is not of full numeric rank ("": it is)."""
+                    fresh: list[dict[sp.Symbol, sp.Rational]]) -> str:
+    """Why the family at ``fresh`` atoms is not shown of full rank ("": it is): a numeric
+    screen at 50 digits, and when it finds the family (nearly) dependent, the exact engine."""
     t = dec.result.x
     if dec.dimension == 1:
         fs = [f.function for f in expert_family(dec.expr, t, dec.params, reading, fresh)]
@@ -917,34 +924,18 @@ def _rank_deficient(dec: IdentifiabilityDecision, reading: IdentifiabilityReadin
         sub = dict(zip(dec.inputs, dec.curve, strict=True))
         fs = [f.function.xreplace(sub) for f in expert_family(
             dec.expr, dec.inputs[0], dec.params, reading, fresh, coords=dec.inputs)]
+    atoms = _atoms_text([{sp.sstr(p): sp.sstr(v) for p, v in a.items()} for a in fresh])
     try:
-        regions = activation_regions(fs, t)
+        small = numeric_rank_deficiency(fs, t, dps=_SCOPE_DPS)
     except ValueError as exc:
-        return f"the family at atoms drawn from it could not be split into regions ({exc})"
-    rows = []
-    with mpmath.workdps(_SCOPE_DPS):
-        for reg in regions:
-            branch = sp.lambdify(t, [restrict_to_region(f, t, reg.sample) for f in fs],
-                                 modules="mpmath")
-            lo = reg.lower if reg.lower.is_finite else (
-                reg.upper - 4 if reg.upper.is_finite else sp.Integer(-4))
-            hi = reg.upper if reg.upper.is_finite else lo + 4 + (0 if reg.lower.is_finite
-                                                                 else 4)
-            for _ in range(len(fs) + 2):
-                point = lo + (hi - lo) * sp.Rational(rng.randint(50, 950), 1000)
-                values = [mpmath.mpmathify(v) for v in branch(mpmath.mpf(sp.N(point, 60)))]
-                if any(isinstance(v, mpmath.mpc) and v.imag != 0 for v in values):
-                    return f"the family is not real at the atoms {fresh} drawn from it"
-                rows.append([mpmath.re(v) for v in values])
-        scale = [max(abs(r[i]) for r in rows) or 1 for i in range(len(fs))]
-        sv = mpmath.svd_r(mpmath.matrix([[r[i] / scale[i] for i in range(len(fs))]
-                                         for r in rows]), compute_uv=False)
-        small = min(abs(v) for v in sv)
-        if small <= _SCOPE_RANK_TOL * max(abs(v) for v in sv):
-            atoms = _atoms_text([{sp.sstr(p): sp.sstr(v) for p, v in a.items()} for a in fresh])
-            return (f"numerically dependent at atoms drawn from it ({atoms}): smallest "
-                    f"singular value {mpmath.nstr(small, 3)} at {_SCOPE_DPS} digits")
-    return ""
+        return f"the family at atoms drawn from it ({atoms}) could not be evaluated: {exc}"
+    if small > _SCOPE_RANK_TOL:
+        return ""
+    exact = decide_linear_independence(fs, t)
+    if exact.status == "independent":
+        return ""
+    return (f"the family is {exact.status} at atoms drawn from it ({atoms}): smallest relative "
+            f"singular value {mpmath.nstr(small, 3)} at {_SCOPE_DPS} digits")
 
 
 def _draw(p: sp.Symbol, rng: random.Random, sign: int = 0) -> sp.Rational:

@@ -81,6 +81,7 @@ __all__ = [
     "decide_linear_independence",
     "declared_interval",
     "interval_value",
+    "numeric_rank_deficiency",
     "restrict_to_region",
     "vanishes_on_region",
     "verify_certificate",
@@ -1126,6 +1127,56 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
             return _decide(fs, x, dps, max_certificates)
     except TimeLimitExceeded as exc:
         return LinearIndependenceResult("inconclusive", fs, x, reason=f"{exc} (timeout)")
+
+
+def numeric_rank_deficiency(functions: Sequence[Any], x: sp.Symbol, *, dps: int = 50) -> Any:
+    """The smallest singular value, relative to the largest, of the family's value matrix.
+
+    A screen, not a certificate: the functions are evaluated in mpmath at ``dps`` digits at
+    scattered points of every region (windows of half-width 1 and 4 on unbounded ones) and on
+    the slopes of steep ridge functions, columns scaled to a maximum of 1.
+
+    Parameters
+    ----------
+    functions : sequence of sympy.Expr
+        The family, in ``x`` only.
+    x : sympy.Symbol
+        The variable.
+    dps : int
+        Digits of the evaluation and of the singular values.
+
+    Returns
+    -------
+    mpmath.mpf
+        ``min sv / max sv``: about ``10**-dps`` or below for a dependent family.
+
+    Raises
+    ------
+    ValueError
+        As :func:`decide_linear_independence` for inputs it cannot handle, or when a function
+        is not real and finite at a point.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x", real=True)
+    >>> numeric_rank_deficiency([sp.sin(x)**2, sp.cos(x)**2, 1], x) < 1e-40
+    True
+    >>> numeric_rank_deficiency([1, x, sp.tanh(x)], x) > 1e-10
+    True
+    """
+    fs = _check_input(functions, x)
+    regions = activation_regions(fs, x)
+    branches = [[restrict_to_region(f, x, r.sample) for f in fs] for r in regions]
+    n = len(fs)
+    points = [*_scattered_points(regions, n + 2, span=1.0), *_scattered_points(regions, n + 2),
+              *_feature_points(fs, x, regions)]
+    points = list(dict((p, (p, i)) for p, i in points).values())
+    rows = _value_matrix(_mp_evaluators(branches, x), points, dps=dps)
+    with mpmath.workdps(dps):
+        scale = [max(max(abs(r[i]) for r in rows), mpmath.mpf(10) ** -300) for i in range(n)]
+        sv = mpmath.svd_r(mpmath.matrix([[r[i] / scale[i] for i in range(n)] for r in rows]),
+                          compute_uv=False)
+        return min(abs(v) for v in sv) / max(abs(v) for v in sv)
 
 
 def _decide(fs: list[sp.Expr], x: sp.Symbol, dps: int,
