@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 import sympy as sp
@@ -92,10 +93,16 @@ def _gaussian_variance() -> tuple[sp.Expr, sp.Symbol, list[sp.Symbol]]:
     return sp.exp(-(X - m) ** 2 / (2 * s)) / sp.sqrt(2 * sp.pi * s), X, [m, s]
 
 
-def test_generic_atoms_satisfy_declared_assumptions() -> None:
+def _gaussian_std() -> tuple[sp.Expr, sp.Symbol, list[sp.Symbol]]:
+    m, s = sp.Symbol("m", real=True), sp.Symbol("s", positive=True)
+    return sp.exp(-(X - m) ** 2 / (2 * s**2)) / (s * sp.sqrt(2 * sp.pi)), X, [m, s]
+
+
+@pytest.mark.parametrize("form", [_gaussian_variance, _gaussian_std])
+def test_generic_atoms_satisfy_declared_assumptions(form: Any) -> None:
     """The variance s > 0 was put at s = -2/3: 'functions must be real-valued' ten frames
-    deep."""
-    h, x, params = _gaussian_variance()
+    deep; the std form was refuted at s = -2/3, outside the declared domain."""
+    h, x, params = form()
     res = identifiable(h, x=x, params=params, reading="eta-only-2", others=False)
     assert res.verdict is not Verdict.INCONCLUSIVE
     for atom in res.certificate["atoms"]:
