@@ -191,8 +191,8 @@ class IdentifiabilityResult:
     @property
     def summary(self) -> str:
         """One line: verdict, exactly what it states, the reading, and why."""
-        return (f"{self.verdict.value}: {self.statement} [{_scope_text(self.scope)}]: "
-                f"{self.reason}")
+        why = "" if self.reason == self.statement else f": {self.reason}"
+        return f"{self.verdict.value}: {self.statement} [{_scope_text(self.scope)}]{why}"
 
     @property
     def atoms(self) -> list[dict[str, str]]:
