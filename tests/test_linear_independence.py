@@ -340,3 +340,22 @@ def test_timeout_ends_in_inconclusive() -> None:
         assert "time limit" in r.reason
     with pytest.raises(ValueError, match="timeout must be a positive"):
         decide_linear_independence([X], X, timeout=0)
+
+
+def test_constant_transcendental_functions_are_not_taken_for_rationals() -> None:
+    """tanh(1/3) and sqrt(2) are constants in x but not rational numbers: the exact rational
+    route crashed on them ('tanh' object has no attribute 'p')."""
+    x = sp.Symbol("x", real=True)
+    res = decide_linear_independence([1, sp.tanh(sp.Rational(1, 3)), x], x)
+    assert res.status != "independent"
+    assert res.status == "inconclusive" or verify_certificate(res)
+    assert decide_linear_independence([sp.sqrt(2), x], x).status == "independent"
+
+
+def test_a_variable_declared_positive_is_sampled_on_its_half_line() -> None:
+    """log(x) for x > 0: points x < 0 made it complex ('functions must be real-valued')."""
+    xp = sp.Symbol("x", positive=True)
+    res = decide_linear_independence([sp.log(xp), 1, xp], xp)
+    assert res.status == "independent" and verify_certificate(res)
+    assert all(p > 0 for p in res.points)
+    assert [(r.lower, r.upper) for r in res.regions] == [(0, sp.oo)]

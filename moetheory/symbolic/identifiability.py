@@ -74,7 +74,9 @@ from moetheory.symbolic._time_limit import TimeLimitExceeded, time_limit
 from moetheory.symbolic.exact import to_exact
 from moetheory.symbolic.experts import Expert
 from moetheory.symbolic.linear_independence import (
+    _ANALYTIC_ON_R,
     LinearIndependenceResult,
+    NotRealValued,
     _simplifies_to_zero,
     decide_linear_independence,
 )
@@ -93,6 +95,8 @@ __all__ = [
     "IdentifiabilityDecision",
     "IdentifiabilityReading",
     "ScoreRouter",
+    "analytic_in",
+    "atom_violation",
     "decide",
     "decide_all_atoms",
     "default_atoms",
@@ -489,7 +493,120 @@ def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, s
         raise ValueError(f"the number of atoms k must be a positive integer, got {k!r}")
     if q < 1:
         raise ValueError("params must name at least one parameter")
-    return [{p: _generic_value(j * q + i) for i, p in enumerate(params)} for j in range(k)]
+    atoms = [{p: _signed(p, _generic_value(j * q + i)) for i, p in enumerate(params)}
+             for j in range(k)]
+    for atom in atoms:
+        for p, v in atom.items():
+            bad = atom_violation(p, v)
+            if bad:
+                raise ValueError(f"params: no generic atom satisfies {bad}; give the atoms "
+                                 "explicitly (atoms=...)")
+    return atoms
+
+
+#: The declared facts of a symbol that an atom's value must satisfy.
+_CHECKED_FACTS: tuple[str, ...] = ("positive", "negative", "nonnegative", "nonpositive",
+                                   "nonzero", "integer")
+
+
+def _signed(p: sp.Symbol, v: sp.Rational) -> sp.Rational:
+    """``v`` moved to the sign ``p`` is declared to have (``|v|`` or ``-|v|``)."""
+    if p.is_nonnegative:
+        return abs(v)
+    if p.is_nonpositive:
+        return -abs(v)
+    return v
+
+
+def atom_violation(p: sp.Symbol, value: Any) -> str:
+    """The declared assumption of ``p`` that ``value`` violates, in words (``""``: none).
+
+    Parameters
+    ----------
+    p : sympy.Symbol
+        A parameter, with its SymPy assumptions (``positive=True``, ...).
+    value : number or sympy.Expr
+        The value an atom gives it.
+
+    Returns
+    -------
+    str
+        ``""`` when ``value`` satisfies every declared sign and integrality fact of ``p``,
+        else e.g. ``"s positive (s = -2/3)"``.
+
+    Examples
+    --------
+    >>> s = sp.Symbol("s", positive=True)
+    >>> atom_violation(s, sp.Rational(-2, 3)), atom_violation(s, 2)
+    ('s positive (s = -2/3)', '')
+    """
+    v = sp.sympify(value)
+    if p.is_real and v.is_real is False:
+        return f"{p} real ({p} = {sp.sstr(v)})"
+    for fact in _CHECKED_FACTS:
+        if getattr(p, f"is_{fact}") and getattr(v, f"is_{fact}") is not True:
+            return f"{p} {fact} ({p} = {sp.sstr(v)})"
+    return ""
+
+
+def analytic_in(expr: sp.Expr, params: Sequence[sp.Symbol]) -> bool:
+    """Whether ``expr`` is real-analytic in ``params`` on their whole declared domain.
+
+    Decided by meaning, not by the absence of ``Abs``/``Max``/``Piecewise``: every node that
+    depends on a parameter must be a sum, product, non-negative integer power, or a function
+    analytic on all of R (``exp``, ``tanh``, ``sin``, ``atan``, ``erf``, ...) of such nodes;
+    a negative integer power needs a base of one sign, a fractional or symbolic power and
+    ``log`` need a positive base, each shown by SymPy from the declared assumptions (every
+    symbol real). Anything else (``sqrt(a**2)`` = ``|a|``, ``acos(cos(a))``, ``1/a`` for a
+    real ``a``) is not shown analytic. The declared domain of the parameters is a product of
+    intervals, hence connected, which is what "almost every atom tuple" needs.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The expert.
+    params : sequence of sympy.Symbol
+        Its parameters.
+
+    Returns
+    -------
+    bool
+        ``True`` only when shown analytic (``False`` means: not shown).
+
+    Examples
+    --------
+    >>> a = sp.Symbol("a", real=True)
+    >>> s = sp.Symbol("s", positive=True)
+    >>> analytic_in(sp.log(1 + sp.exp(a)), [a]), analytic_in(sp.sqrt(a**2), [a])
+    (True, False)
+    >>> analytic_in(sp.log(s) / s, [s]), analytic_in(1 / a, [a])
+    (True, False)
+    """
+    pset = set(params)
+
+    def ok(node: sp.Expr) -> bool:
+        if not (node.free_symbols & pset):
+            return True
+        if node.is_Symbol:
+            return bool(node.is_real)
+        if isinstance(node, sp.Add | sp.Mul):
+            return all(ok(a) for a in node.args)
+        if isinstance(node, sp.Pow):
+            base, e = node.args
+            if not (ok(base) and ok(e)):
+                return False
+            if e.is_Integer and e.is_nonnegative:
+                return True
+            if e.is_Integer:
+                return bool(base.is_positive or base.is_negative)
+            return bool(base.is_positive)
+        if isinstance(node, sp.log):
+            return ok(node.args[0]) and bool(node.args[0].is_positive)
+        if isinstance(node, _ANALYTIC_ON_R):
+            return all(ok(a) for a in node.args)
+        return False
+
+    return ok(sp.sympify(expr))
 
 
 def _generic_value(i: int) -> sp.Rational:
@@ -819,8 +936,9 @@ class IdentifiabilityDecision:
 
     @property
     def analytic(self) -> bool:
-        """Whether h is real-analytic in its parameters (no branching functions)."""
-        return not self.expr.has(*_BRANCHING_EXPERT)
+        """Whether h is shown real-analytic in its parameters on their declared domain
+        (:func:`analytic_in`: decided by meaning, not by syntax)."""
+        return analytic_in(self.expr, self.params)
 
     def scope(self) -> dict[str, Any]:
         """What the verdict covers, as structured data: ``d``, ``k``, ``atoms``.
@@ -1020,6 +1138,9 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     keys = [tuple(sp.sympify(a[p]) for p in params) for a in atom_list]
     if len(set(keys)) != len(keys):
         raise ValueError("atoms must be pairwise distinct")
+    bad = next((m for a in atom_list for p, v in a.items() if (m := atom_violation(p, v))), "")
+    if bad:
+        raise ValueError(f"atoms must satisfy the declared assumptions of the params: {bad}")
     if coords is not None and any(sp.sympify(c).free_symbols - {x} for c in coords):
         raise ValueError("coords must be expressions in x only")
     _check_timeout(timeout)
@@ -1041,11 +1162,14 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
         with time_limit(timeout):
             return _decide_checked(expr, x, params, reading, atom_list, coords,
                                    inputs, curves)
-    except TimeLimitExceeded as exc:
+    except (TimeLimitExceeded, NotRealValued) as exc:
         dim = len(inputs) if inputs is not None else len(coords) if coords is not None else 1
+        why = (f"{exc} (timeout)" if isinstance(exc, TimeLimitExceeded) else
+               f"the family is not real-valued at these atoms ({exc}): declare where the "
+               "parameters and inputs live (positive=True, ...) or give atoms")
         return IdentifiabilityDecision(
             Verdict.INCONCLUSIVE, reading, expr, tuple(params), atom_list, [], [],
-            LinearIndependenceResult("inconclusive", [], x, reason=f"{exc} (timeout)"),
+            LinearIndependenceResult("inconclusive", [], x, reason=why),
             dim, tuple(inputs or ()), tuple(coords or ()))
 
 

@@ -6,16 +6,38 @@ and parameter symbols, an :class:`~moetheory.symbolic.experts.Expert`, or a Pyth
 (Definition 1, under a reading of :data:`~moetheory.symbolic.identifiability.READINGS`) at the
 scope asked:
 
-* ``atoms="generic"`` (default): at generic rational atoms. A proof (an exact nonzero
-  determinant of the evaluation matrix at rational points, or an interval enclosure of it
-  that excludes 0) covers almost every atom tuple for experts analytic in their parameters;
-  a refutation is an exact linear relation among the family's functions, verified region by
+* ``atoms="generic"`` (default): at generic rational atoms (inside the parameters' declared
+  domain: a parameter declared ``positive=True`` gets positive atoms). A proof (an exact
+  nonzero determinant of the evaluation matrix at rational points, or an interval enclosure
+  of it that excludes 0) covers almost every atom tuple when the expert is *shown* analytic
+  in its parameters on their declared domain
+  (:func:`~moetheory.symbolic.identifiability.analytic_in`, decided by meaning: ``sqrt(a**2)``
+  or ``acos(cos(a))`` is not), else an open set of atom tuples around the certificate's; a
+  refutation is an exact linear relation among the family's functions, verified region by
   region, at the stated atoms.
 * explicit atoms: at those atoms.
 * ``atoms="all"``: every atom tuple at once (input dimension 1), by exact elimination over
   :math:`\mathbb Q(\text{atoms})` for polynomial families and by the singularity route for
   ``tanh``/``sigmoid`` ridge experts (every k); otherwise a dependence at generic atoms still
   refutes "every atom tuple", and anything else is ``inconclusive``.
+
+Inputs and parameters are real variables: a symbol declared without ``real=True`` (SymPy's
+default, a complex symbol) is taken as the real variable of the same name, keeping its declared
+sign. An input declared positive (or negative) is decided on its half-line: "almost every x"
+means almost every x > 0, and every sample point lies there.
+
+Which definition: the reading (``reading=``, a name of
+:data:`~moetheory.symbolic.identifiability.READINGS` or an
+:class:`~moetheory.symbolic.identifiability.IdentifiabilityReading`) and the router whose
+Taylor terms multiply the family (``router=``: a name or the score function of your paper's
+router). The default, ``pcos-2``, is the perturbed cosine router of the nguyen2025cosine
+paper; every result names its reading, the router, the parameters differentiated and the atoms
+of its certificate (attributes, text, Markdown and LaTeX displays, ``to_dict``), and its
+verdict line (:attr:`IdentifiabilityResult.statement`) says exactly what was decided.
+
+Before a verdict at generic atoms is stated its certificate is rechecked by a separate exact
+computation, and a proof's scope is checked at atoms drawn from it (high-precision numeric
+rank); if either disagrees the verdict is ``inconclusive`` with the reason.
 
 Input dimension ``d >= 2`` (give ``x`` as ``d`` symbols, or ``d=`` with a callable): the
 family is screened on a polynomial curve and a dependence counts only as an identity on all
@@ -38,11 +60,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import mpmath
 import sympy as sp
 
 from moetheory.engine.verdicts import Outcome, Reading, Verdict, jsonable
@@ -57,12 +81,19 @@ from moetheory.symbolic.identifiability import (
     IdentifiabilityReading,
     ScoreRouter,
     _reading,
+    atom_violation,
     decide,
     decide_all_atoms,
+    expert_family,
 )
-from moetheory.symbolic.linear_independence import verify_certificate
+from moetheory.symbolic.linear_independence import (
+    decide_linear_independence,
+    declared_interval,
+    numeric_rank_deficiency,
+    verify_certificate,
+)
 
-__all__ = ["ATOM_SCOPES", "METHODS", "IdentifiabilityResult", "identifiable"]
+__all__ = ["ATOM_SCOPES", "METHODS", "PICK_READING", "IdentifiabilityResult", "identifiable"]
 
 #: The named atom scopes (explicit atoms are the third kind).
 ATOM_SCOPES: tuple[str, ...] = ("generic", "all")
@@ -112,12 +143,17 @@ class IdentifiabilityResult:
         The other readings decided beside this one (empty unless asked).
     rechecked : bool or None
         Whether the certificate passed an independent recheck
-        (:func:`~moetheory.symbolic.linear_independence.verify_certificate`); ``None`` when
-        not rechecked.
+        (:func:`~moetheory.symbolic.linear_independence.verify_certificate`) and, for a
+        proof, the check of its scope at atoms drawn from it; ``None`` when not rechecked.
     decision : object
         The underlying decision (:class:`~moetheory.symbolic.identifiability.
         IdentifiabilityDecision`, :class:`~moetheory.symbolic.identifiability.AllAtomsDecision`
         or :class:`~moetheory.symbolic.pole_route.RidgeAllAtomsDecision`), or ``None``.
+    statement : str
+        Exactly what the verdict states (the verdict line): e.g. "independent ... for almost
+        every atom tuple: certificate at ...", "... for every atom tuple in an open set
+        around ...", "dependent at ...", or for every atom tuple "... outside the exceptional
+        set (...)".
 
     Notes
     -----
@@ -133,7 +169,10 @@ class IdentifiabilityResult:
     >>> a, b, x = sp.symbols("a b x", real=True)
     >>> r = identifiable(sp.tanh(a * x + b), x=x, params=[a, b], reading="pcos-1", others=False)
     >>> r.to_outcome().verdict.value, sorted(r.to_dict())[:3]
-    ('proved', ['certificate', 'expert', 'inputs'])
+    ('proved', ['atoms', 'certificate', 'expert'])
+    >>> print(r.statement)  # doctest: +NORMALIZE_WHITESPACE
+    the pcos-1 family is linearly independent (a.e. x) for almost every atom tuple:
+    certificate at eta_1 = (a = 3/2, b = -2/3); eta_2 = (a = 5/4, b = 4/7)
     """
 
     verdict: Verdict
@@ -147,11 +186,60 @@ class IdentifiabilityResult:
     readings: tuple[IdentifiabilityResult, ...] = ()
     rechecked: bool | None = None
     decision: Any = field(default=None, compare=False, repr=False)
+    statement: str = ""
 
     @property
     def summary(self) -> str:
-        """One line: verdict, scope and why."""
-        return f"{self.verdict.value} ({_scope_text(self.scope)}): {self.reason}"
+        """One line: verdict, exactly what it states, the reading, and why."""
+        why = "" if self.reason == self.statement else f": {self.reason}"
+        return f"{self.verdict.value}: {self.statement} [{_scope_text(self.scope)}]{why}"
+
+    @property
+    def atoms(self) -> list[dict[str, str]]:
+        """The atoms the certificate uses (parameter name -> value; empty when none or when
+        every atom tuple was decided symbolically)."""
+        return list(self.certificate.get("atoms", []))
+
+    def _reading_line(self) -> str:
+        router = self.reading.router_name
+        return (f"reading {self.reading.name} (router factor: {router}; orders "
+                f"{self.reading.min_order}..{self.reading.max_order}, k = {self.reading.atoms}, "
+                f"{self.reading.semantics} semantics). {PICK_READING}")
+
+    def __str__(self) -> str:
+        """Plain-text display: the verdict line, reading, parameters, atoms, why."""
+        lines = [f"{self.verdict.value}: {self.statement}",
+                 f"expert: h({', '.join(map(str, self.inputs))}; "
+                 f"{', '.join(map(str, self.params))}) = {sp.sstr(self.expert)}",
+                 f"parameters differentiated: {', '.join(map(str, self.params))}",
+                 self._reading_line(),
+                 f"atoms of the certificate: {_atoms_text(self.atoms)}",
+                 f"scope: {_scope_text(self.scope)}",
+                 f"why: {self.reason}"]
+        if self.rechecked is not None:
+            lines.append(f"independent recheck: {'passed' if self.rechecked else 'FAILED'}")
+        return "\n".join(lines)
+
+    def _repr_latex_(self) -> str:
+        """LaTeX display (a ``$$`` block: text in ``\\text``, formulas typeset)."""
+        def text(t: str) -> str:
+            return r"\text{" + _latex_text(t) + "}"
+
+        eta = ", ".join(sp.latex(p) for p in self.params)
+        xs = ", ".join(sp.latex(v) for v in self.inputs)
+        atoms = r",\ ".join(
+            rf"\eta_{{{j}}} = (" + ", ".join(
+                rf"{sp.latex(sp.Symbol(n))} = {sp.latex(sp.sympify(v))}" for n, v in a.items())
+            + ")" for j, a in enumerate(self.atoms, start=1)) or text("none")
+        rows = [
+            r"\textbf{" + self.verdict.value + "}: " + text(self.statement),
+            rf"h({xs}; {eta}) = {sp.latex(self.expert)}",
+            text("parameters differentiated: ") + eta,
+            text(self._reading_line()),
+            text("atoms of the certificate: ") + atoms,
+            text("why: " + self.reason),
+        ]
+        return "$$\\begin{array}{l}" + r" \\ ".join(rows) + r"\end{array}$$"
 
     def to_reading(self) -> Reading:
         """This result as one :class:`~moetheory.engine.verdicts.Reading` of a claim."""
@@ -187,10 +275,14 @@ class IdentifiabilityResult:
             "scope": self.scope,
             "reason": self.reason,
             "summary": self.summary,
-            "reading": {"name": self.reading.name, "statement": self.reading.statement()},
+            "statement": self.statement,
+            "reading": {"name": self.reading.name, "statement": self.reading.statement(),
+                        "router": self.reading.router_name, "how_to_choose": PICK_READING},
             "expert": _formula(self.expert),
             "inputs": [sp.sstr(v) for v in self.inputs],
             "params": [sp.sstr(p) for p in self.params],
+            "params_differentiated": [sp.sstr(p) for p in self.params],
+            "atoms": self.atoms,
             "certificate": self.certificate,
             "rechecked": self.rechecked,
             "readings": [r.to_dict() for r in self.readings],
@@ -199,16 +291,19 @@ class IdentifiabilityResult:
     def _repr_markdown_(self) -> str:
         eta = ", ".join(sp.latex(p) for p in self.params)
         xs = ", ".join(sp.latex(v) for v in self.inputs)
-        verdict = {Verdict.PROVED: "strongly identifiable",
-                   Verdict.REFUTED: "not strongly identifiable"}.get(self.verdict,
-                                                                      "undecided")
+        atoms = "; ".join(
+            rf"$\eta_{{{j}}} = (" + ", ".join(
+                rf"{sp.latex(sp.Symbol(n))} = {sp.latex(sp.sympify(v))}" for n, v in a.items())
+            + ")$" for j, a in enumerate(self.atoms, start=1)) or "none (decided symbolically)"
         lines = [
-            f"**{self.verdict.value}** — {verdict} at the stated scope "
-            f"({_scope_text(self.scope)}).",
+            f"**{self.verdict.value}**: {self.statement} ({_scope_text(self.scope)}).",
             "",
-            rf"Expert $h({xs}; {eta}) = {sp.latex(self.expert)}$.",
+            rf"Expert $h({xs}; {eta}) = {sp.latex(self.expert)}$; parameters "
+            rf"differentiated: ${eta}$.",
             "",
-            f"Reading: {self.reading.reading_latex()}",
+            f"Reading: {self.reading.reading_latex()} {PICK_READING}",
+            "",
+            f"Atoms of the certificate: {atoms}.",
             "",
             f"Why: {self.reason}",
         ]
@@ -242,6 +337,26 @@ def _short(value: Any) -> str:
 
 def _formula(e: sp.Expr) -> dict[str, str]:
     return {"text": sp.sstr(e), "latex": sp.latex(e)}
+
+
+#: How a reader picks the definition of their own paper (shown with every verdict).
+PICK_READING = ("Pick the definition of your paper with reading= (a name of READINGS or your "
+                "own IdentifiabilityReading) and router= (a router name or your router's score "
+                "function); the default is pcos-2, the perturbed cosine router of the "
+                "nguyen2025cosine paper.")
+
+
+def _atoms_text(atoms: Sequence[Mapping[str, str]]) -> str:
+    return "; ".join(f"eta_{j} = (" + ", ".join(f"{n} = {v}" for n, v in a.items()) + ")"
+                     for j, a in enumerate(atoms, start=1)) or "none (decided symbolically)"
+
+
+def _latex_text(t: str) -> str:
+    """``t`` safe inside ``\\text{...}``."""
+    for c, r in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("#", r"\#"), ("%", r"\%"),
+                 ("&", r"\&"), ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
+        t = t.replace(c, r)
+    return t
 
 
 def _scope_text(scope: Mapping[str, Any]) -> str:
@@ -291,8 +406,9 @@ def _as_expression(expert: Any, x: Any, params: Any,
                      f"expert(x, eta), got {type(expert).__name__}")
 
 
-def _call_expert(expert: Callable[..., Any], x: Any, params: Any,
-                 d: int | None) -> tuple[sp.Expr, tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
+def _callable_symbols(x: Any, params: Any,
+                      d: int | None) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
+    """The input and parameter symbols a callable expert receives (no user code runs)."""
     if x is not None:
         inputs = _symbols(x, "x")
         if d is not None and d != len(inputs):
@@ -312,6 +428,12 @@ def _call_expert(expert: Callable[..., Any], x: Any, params: Any,
         eta = tuple(sp.Symbol(p, real=True) for p in params)
     else:
         eta = _symbols(params, "params")
+    return inputs, eta
+
+
+def _call_expert(expert: Callable[..., Any], x: Any, params: Any,
+                 d: int | None) -> tuple[sp.Expr, tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
+    inputs, eta = _callable_symbols(x, params, d)
     try:
         value = expert(sp.Matrix(inputs), sp.Matrix(eta))
     except TimeLimitExceeded:
@@ -425,11 +547,13 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
         :data:`~moetheory.symbolic.identifiability.READINGS` (``True``), none (``False``) or
         those named; they share the time budget and are reported in ``.readings``.
     timeout : float or None
-        Wall-clock budget in seconds for everything (default :data:`DEFAULT_TIMEOUT`;
-        ``None``: no limit). What is not decided in time is ``inconclusive``.
+        Wall-clock budget in seconds for everything, every call of user code included (the
+        callable expert, a router score) (default :data:`DEFAULT_TIMEOUT`; ``None``: no
+        limit). What is not decided in time is ``inconclusive``.
     recheck : bool
-        Recheck the primary certificate by a separate computation (default ``True``); a
-        certificate that fails it is never reported.
+        Recheck the primary certificate by a separate computation and a proof's scope at
+        atoms drawn from it (default ``True``); a certificate or scope that fails it is
+        never reported. The time limit covers the recheck.
 
     Returns
     -------
@@ -441,7 +565,8 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
     ValueError
         One line, before any work, naming the parameter: an expert that is not an expression,
         Expert or callable (or fails, or returns no scalar), missing or foreign symbols,
-        functions with infinitely many jumps, ``d``, ``k``, ``atoms``, ``method``,
+        functions with infinitely many jumps, ``d``, ``k``, ``atoms`` (also: outside the
+        parameters' declared assumptions), ``method``,
         ``router``, ``others``, ``reading`` or ``timeout`` out of range.
 
     Notes
@@ -475,8 +600,6 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
         raise ValueError(f"atoms must be one of {list(ATOM_SCOPES)} or a sequence of atoms "
                          f"(parameter -> value), got {atoms!r}")
     base = _with_router(_reading(reading), router)
-    expr, inputs, eta = _as_expression(expert, x, params, d)
-    _check_expert(expr, inputs, eta)
     if not isinstance(atoms, str):
         atoms = [dict(a) for a in atoms]
         if k is not None and k != len(atoms):
@@ -497,14 +620,49 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
         if k is not None and k != other.atoms:
             other = dataclasses.replace(other, atoms=k, name=f"{other.name}-k{k}")
         extra.append(other)
-    job = _Job(expr, inputs, eta, atoms, method)
     start = time.monotonic()
-    primary = job.run(base, recheck, timeout)
-    results = []
-    for other in extra:
-        left = None if timeout is None else timeout - (time.monotonic() - start)
-        results.append(job.run(other, False, left))
+    try:  # the time limit covers every call of user code, the expert's first
+        with time_limit(timeout):
+            expr, inputs, eta = _as_expression(expert, x, params, d)
+    except TimeLimitExceeded as exc:
+        return _Job.unbuilt(expert, x, params, d, atoms, method).run(
+            base, recheck, 0.0, f"{exc} while the expert was built")
+    _check_expert(expr, inputs, eta)
+    expr, inputs, eta, atoms = _as_real(expr, inputs, eta, atoms)
+    job = _Job(expr, inputs, eta, atoms, method)
+
+    def left() -> float | None:
+        return None if timeout is None else timeout - (time.monotonic() - start)
+
+    primary = job.run(base, recheck, left())
+    results = [job.run(other, False, left()) for other in extra]
     return dataclasses.replace(primary, readings=tuple(results))
+
+
+#: The declared facts of a symbol kept when it is made real (:func:`_as_real`).
+_SIGN_FACTS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "integer")
+
+
+def _as_real(expr: sp.Expr, inputs: tuple[sp.Symbol, ...], params: tuple[sp.Symbol, ...],
+             atoms: Any) -> tuple[sp.Expr, tuple[sp.Symbol, ...], tuple[sp.Symbol, ...], Any]:
+    """Every input and parameter as the real variable it is: a symbol declared without
+    ``real=True`` (SymPy: complex) becomes a real symbol of the same name keeping its sign
+    facts, so ``sqrt(a**2)`` is ``|a|``; explicit atoms are checked against the declared
+    assumptions (one-line ``ValueError`` naming ``atoms``)."""
+    swap = {v: sp.Symbol(v.name, real=True,
+                         **{f: True for f in _SIGN_FACTS if getattr(v, f"is_{f}")})
+            for v in (*inputs, *params) if v.is_real is not True}
+    if swap:
+        expr = expr.xreplace(swap)
+        inputs = tuple(swap.get(v, v) for v in inputs)
+        params = tuple(swap.get(p, p) for p in params)
+    if not isinstance(atoms, str):
+        atoms = [{swap.get(p, p): v for p, v in a.items()} for a in atoms]
+        bad = next((m for a in atoms for p, v in a.items()
+                    if isinstance(p, sp.Symbol) and (m := atom_violation(p, v))), "")
+        if bad:
+            raise ValueError(f"atoms must satisfy the declared assumptions of the params: {bad}")
+    return expr, inputs, params, atoms
 
 
 def _check_args(d: Any, k: Any, method: Any, others: Any, timeout: Any, recheck: Any) -> None:
@@ -529,6 +687,10 @@ def _check_args(d: Any, k: Any, method: Any, others: Any, timeout: Any, recheck:
         raise ValueError(f"recheck must be True or False, got {_short(recheck)}")
 
 
+class _Unsupported(Exception):
+    """A case the engine does not decide (the reason is the message): ``inconclusive``."""
+
+
 @dataclass
 class _Job:
     """One expert at one atom scope; :meth:`run` decides a reading."""
@@ -539,16 +701,25 @@ class _Job:
     atoms: Any
     method: str
 
+    @classmethod
+    def unbuilt(cls, expert: Any, x: Any, params: Any, d: int | None, atoms: Any,
+                method: str) -> _Job:
+        """A job for an expert whose callable did not return in time: ``h`` stands for it."""
+        inputs, eta = _callable_symbols(x, params, d)
+        return cls(sp.Function("h")(*inputs, *eta), inputs, eta, atoms, method)
+
     def run(self, reading: IdentifiabilityReading, recheck: bool,
-            timeout: float | None) -> IdentifiabilityResult:
+            timeout: float | None, why: str = "") -> IdentifiabilityResult:
         if timeout is not None and timeout <= 0:
-            return self._undecided(reading, "the time budget ran out before this reading "
-                                            "was decided")
+            return self._undecided(reading, why or "the time budget ran out before this "
+                                                   "reading was decided")
         try:
             with time_limit(timeout):
                 return self._decide(reading, recheck)
         except TimeLimitExceeded as exc:
             return self._undecided(reading, f"{exc} before a certificate was found")
+        except _Unsupported as exc:
+            return self._undecided(reading, str(exc))
 
     # ------------------------------------------------------------------ routes
 
@@ -564,6 +735,9 @@ class _Job:
         if len(self.inputs) == 1:
             return decide(self.expr, reading, x=self.inputs[0], params=self.params,
                           atoms=atoms, timeout=None)
+        if any(v.is_nonnegative or v.is_nonpositive for v in self.inputs):
+            raise _Unsupported("inputs declared positive or negative are decided in input "
+                               "dimension d = 1 only")
         t = sp.Symbol("t", real=True)
         if t in self.expr.free_symbols:
             t = sp.Dummy("t", real=True)
@@ -607,10 +781,19 @@ class _Job:
 
     def _result(self, reading: IdentifiabilityReading, verdict: Verdict, scope: dict[str, Any],
                 reason: str, certificate: dict[str, Any], decision: Any,
-                rechecked: bool | None = None) -> IdentifiabilityResult:
-        return IdentifiabilityResult(verdict, {"reading": reading.name, **scope}, reason,
-                                     certificate, reading, self.expr, self.inputs,
-                                     self.params, (), rechecked, decision)
+                rechecked: bool | None = None,
+                statement: str | None = None) -> IdentifiabilityResult:
+        scope = {"reading": reading.name, "router": reading.router_name, **scope,
+                 "params_differentiated": [sp.sstr(p) for p in self.params]}
+        domain = {sp.sstr(v): _interval_text(declared_interval(v))
+                  for v in (*self.inputs, *self.params) if v.is_nonnegative or v.is_nonpositive}
+        if domain:
+            scope["domain"] = domain
+        if statement is None:
+            statement = _statement(verdict, scope, certificate, reading)
+        return IdentifiabilityResult(verdict, scope, reason, certificate, reading, self.expr,
+                                     self.inputs, self.params, (), rechecked, decision,
+                                     statement)
 
     def _undecided(self, reading: IdentifiabilityReading, reason: str,
                    decision: Any = None) -> IdentifiabilityResult:
@@ -671,18 +854,131 @@ class _Job:
             if not rechecked:
                 verdict = Verdict.INCONCLUSIVE
                 reason = "the certificate did not pass its independent recheck: " + reason
+        if verdict is Verdict.PROVED:  # always: the scope is part of what is stated
+            disagree = _scope_disagrees(dec, reading)
+            if disagree:
+                verdict = Verdict.INCONCLUSIVE
+                rechecked = False if recheck else None
+                reason = f"the stated scope ({scope['atoms']}) failed its check: {disagree}"
+        if verdict is not dec.verdict:  # the decision handed on says what the result says
+            dec = dataclasses.replace(dec, verdict=verdict, result=dataclasses.replace(
+                res, status="inconclusive", reason=reason))
+            scope = {**dec.scope(), "route": scope["route"]}
         return self._result(reading, verdict, scope, reason, jsonable(cert), dec, rechecked)
 
     def _from_all_atoms(self, dec: AllAtomsDecision,
                         reading: IdentifiabilityReading) -> IdentifiabilityResult:
         scope = {**dec.scope(), "route": "exact elimination over Q(atoms)"}
         cert = {"kind": "all-atoms elimination", **dec.evidence()}
-        return self._result(reading, dec.verdict, scope, dec.summary, jsonable(cert), dec)
+        cert.pop("atoms", None)  # symbols, not the values of a certificate
+        return self._result(reading, dec.verdict, scope, dec.summary, jsonable(cert), dec,
+                            statement=_all_atoms_statement(dec))
 
     def _from_ridge(self, dec: Any, reading: IdentifiabilityReading) -> IdentifiabilityResult:
         scope = {**dec.scope()}
         cert = {"kind": "singularity route", **dec.evidence()}
-        return self._result(reading, dec.verdict, scope, dec.summary, jsonable(cert), dec)
+        cert.pop("atoms", None)
+        return self._result(reading, dec.verdict, scope, dec.summary, jsonable(cert), dec,
+                            statement=_all_atoms_statement(dec))
+
+
+#: Digits and relative singular-value threshold of the scope check.
+_SCOPE_DPS = 50
+_SCOPE_RANK_TOL = mpmath.mpf(10) ** -30
+
+
+def _scope_disagrees(dec: IdentifiabilityDecision, reading: IdentifiabilityReading) -> str:
+    """Why an independence proof's stated scope fails its check ("": it agrees).
+
+    The certificate covers its own atoms exactly; the scope ("almost every atom tuple" or "an
+    open set around these") is checked at atoms drawn from it (deterministic draws: anywhere
+    in the parameters' declared domain, or within 1e-3 of the certificate's atoms): the family
+    there must have full numeric rank at 50 digits
+    (:func:`~moetheory.symbolic.linear_independence.numeric_rank_deficiency` above 1e-30),
+    or else be proved independent there by the exact engine.
+    """
+    rng = random.Random(43)
+    if dec.scope()["atoms"].startswith("almost every"):
+        # two tuples: every sign-free parameter negative (the certificate's generic atoms
+        # start positive), then random signs
+        draws = [[{p: _draw(p, rng, sign) for p in dec.params} for _ in dec.atoms]
+                 for sign in (-1, 0)]
+    else:
+        draws = [[{p: v + sp.Rational(rng.choice((-1, 1)) * rng.randint(1, 9), 10**4)
+                   for p, v in a.items()} for a in dec.atoms]]
+    for fresh in draws:
+        why = _rank_deficient(dec, reading, fresh)
+        if why:
+            return why
+    return ""
+
+
+def _rank_deficient(dec: IdentifiabilityDecision, reading: IdentifiabilityReading,
+                    fresh: list[dict[sp.Symbol, sp.Rational]]) -> str:
+    """Why the family at ``fresh`` atoms is not shown of full rank ("": it is): a numeric
+    screen at 50 digits, and when it finds the family (nearly) dependent, the exact engine."""
+    t = dec.result.x
+    if dec.dimension == 1:
+        fs = [f.function for f in expert_family(dec.expr, t, dec.params, reading, fresh)]
+    else:
+        sub = dict(zip(dec.inputs, dec.curve, strict=True))
+        fs = [f.function.xreplace(sub) for f in expert_family(
+            dec.expr, dec.inputs[0], dec.params, reading, fresh, coords=dec.inputs)]
+    atoms = _atoms_text([{sp.sstr(p): sp.sstr(v) for p, v in a.items()} for a in fresh])
+    try:
+        small = numeric_rank_deficiency(fs, t, dps=_SCOPE_DPS)
+    except ValueError as exc:
+        return f"the family at atoms drawn from it ({atoms}) could not be evaluated: {exc}"
+    if small > _SCOPE_RANK_TOL:
+        return ""
+    exact = decide_linear_independence(fs, t)
+    if exact.status == "independent":
+        return ""
+    return (f"the family is {exact.status} at atoms drawn from it ({atoms}): smallest relative "
+            f"singular value {mpmath.nstr(small, 3)} at {_SCOPE_DPS} digits")
+
+
+def _draw(p: sp.Symbol, rng: random.Random, sign: int = 0) -> sp.Rational:
+    """A random rational of magnitude 0.3 to 2 in the declared domain of ``p``, of the given
+    ``sign`` when ``p`` has none declared (``0``: a random sign)."""
+    v = sp.Rational(rng.randint(300, 2000), 1000)
+    if p.is_nonnegative:
+        return v
+    if p.is_nonpositive:
+        return -v
+    return (sign or rng.choice((-1, 1))) * v
+
+
+def _interval_text(bounds: tuple[sp.Expr, sp.Expr]) -> str:
+    return f"({sp.sstr(bounds[0])}, {sp.sstr(bounds[1])})"
+
+
+def _statement(verdict: Verdict, scope: Mapping[str, Any], certificate: Mapping[str, Any],
+               reading: IdentifiabilityReading) -> str:
+    """Exactly what a verdict at explicit (generic) atoms states, in words."""
+    family = f"the {reading.name} family"
+    at = _atoms_text(certificate.get("atoms", []))
+    where = (" (" + "; ".join(f"{k} in {v}" for k, v in scope["domain"].items()) + ")"
+             if scope.get("domain") else "")
+    if verdict is Verdict.PROVED:
+        atoms = scope.get("atoms", "")
+        if atoms.startswith("almost every"):
+            return (f"{family} is linearly independent (a.e. x) for {atoms}{where}: "
+                    f"certificate at {at}")
+        return (f"{family} is linearly independent (a.e. x) for every atom tuple in an open "
+                f"set around {at}{where}, not shown for almost every atom tuple")
+    if verdict is Verdict.REFUTED:
+        return (f"{family} is linearly dependent at {at}{where}, a counterexample to "
+                f"'independent for all pairwise distinct atoms'")
+    return "nothing decided"
+
+
+def _all_atoms_statement(dec: Any) -> str:
+    """What an every-atom-tuple decision states: its own verdict line (it names the
+    exceptional set outside which independence holds)."""
+    if dec.verdict is Verdict.INCONCLUSIVE:
+        return "nothing decided"
+    return str(dec.summary)
 
 
 def _ridge_activation(expr: sp.Expr, x: sp.Symbol, params: tuple[sp.Symbol, ...]) -> str | None:

@@ -79,7 +79,9 @@ __all__ = [
     "activation_regions",
     "canonical_null_basis",
     "decide_linear_independence",
+    "declared_interval",
     "interval_value",
+    "numeric_rank_deficiency",
     "restrict_to_region",
     "vanishes_on_region",
     "verify_certificate",
@@ -555,11 +557,48 @@ def _rational_inside(lo: sp.Expr, hi: sp.Expr, frac: float, span: float = 4.0) -
     raise ValueError("functions: a region is too narrow to place a rational point in it")
 
 
+def declared_interval(x: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
+    """The open interval a real variable lives on by its declared sign.
+
+    ``(0, oo)`` for a symbol declared ``positive`` or ``nonnegative`` (0 is a null set),
+    ``(-oo, 0)`` for ``negative`` or ``nonpositive``, else the real line. "Almost every x"
+    then means almost every x of that interval, and points are drawn only from it.
+
+    Parameters
+    ----------
+    x : sympy.Symbol
+        The variable.
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        ``(lower, upper)``.
+
+    Examples
+    --------
+    >>> declared_interval(sp.Symbol("x", positive=True))
+    (0, oo)
+    >>> declared_interval(sp.Symbol("x", real=True))
+    (-oo, oo)
+    """
+    if x.is_nonnegative:
+        return sp.S.Zero, sp.S.Infinity
+    if x.is_nonpositive:
+        return sp.S.NegativeInfinity, sp.S.Zero
+    return sp.S.NegativeInfinity, sp.S.Infinity
+
+
+class NotRealValued(ValueError):
+    """A function of the family takes a non-real value at a sample point (the expert is not
+    real there: a parameter or input outside where it is defined)."""
+
+
 def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Region]:
     """The open intervals on which every function is one analytic branch.
 
     Boundaries are the real zeros and poles of every branch argument and the real poles of
-    the functions themselves.
+    the functions themselves; only the interval ``x`` is declared to live on
+    (:func:`declared_interval`: ``x > 0`` for a positive symbol) is covered.
 
     Parameters
     ----------
@@ -604,8 +643,10 @@ def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Regio
             zeros += _real_zeros(g, x)
         zeros += _poles(f, x)
         zeros += _branch_points(f, x)
-    cuts = sorted(dict.fromkeys(zeros), key=lambda z: (float(z), sp.sstr(z)))
-    bounds = [sp.S.NegativeInfinity, *cuts, sp.S.Infinity]
+    lo, hi = declared_interval(x)
+    cuts = sorted(dict.fromkeys(z for z in zeros if bool(sp.Gt(z, lo)) and bool(sp.Lt(z, hi))),
+                  key=lambda z: (float(z), sp.sstr(z)))
+    bounds = [lo, *cuts, hi]
     return [
         Region(lo, hi, _rational_inside(lo, hi, 0.5)) for lo, hi in itertools.pairwise(bounds)
     ]
@@ -729,7 +770,7 @@ def _mp_evaluators(branches: list[list[sp.Expr]], x: sp.Symbol) -> list[Callable
 def _mp_value(v: Any) -> Any:
     if isinstance(v, mpmath.mpc):
         if abs(v.imag) > abs(v.real) * mpmath.mpf(10) ** (-mpmath.mp.dps + 5) and v.imag != 0:
-            raise ValueError("functions must be real-valued at the sample points")
+            raise NotRealValued("functions must be real-valued at the sample points")
         return v.real
     return mpmath.mpf(v)
 
@@ -1088,6 +1129,56 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
         return LinearIndependenceResult("inconclusive", fs, x, reason=f"{exc} (timeout)")
 
 
+def numeric_rank_deficiency(functions: Sequence[Any], x: sp.Symbol, *, dps: int = 50) -> Any:
+    """The smallest singular value, relative to the largest, of the family's value matrix.
+
+    A screen, not a certificate: the functions are evaluated in mpmath at ``dps`` digits at
+    scattered points of every region (windows of half-width 1 and 4 on unbounded ones) and on
+    the slopes of steep ridge functions, columns scaled to a maximum of 1.
+
+    Parameters
+    ----------
+    functions : sequence of sympy.Expr
+        The family, in ``x`` only.
+    x : sympy.Symbol
+        The variable.
+    dps : int
+        Digits of the evaluation and of the singular values.
+
+    Returns
+    -------
+    mpmath.mpf
+        ``min sv / max sv``: about ``10**-dps`` or below for a dependent family.
+
+    Raises
+    ------
+    ValueError
+        As :func:`decide_linear_independence` for inputs it cannot handle, or when a function
+        is not real and finite at a point.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x", real=True)
+    >>> numeric_rank_deficiency([sp.sin(x)**2, sp.cos(x)**2, 1], x) < 1e-40
+    True
+    >>> numeric_rank_deficiency([1, x, sp.tanh(x)], x) > 1e-10
+    True
+    """
+    fs = _check_input(functions, x)
+    regions = activation_regions(fs, x)
+    branches = [[restrict_to_region(f, x, r.sample) for f in fs] for r in regions]
+    n = len(fs)
+    points = [*_scattered_points(regions, n + 2, span=1.0), *_scattered_points(regions, n + 2),
+              *_feature_points(fs, x, regions)]
+    points = list(dict((p, (p, i)) for p, i in points).values())
+    rows = _value_matrix(_mp_evaluators(branches, x), points, dps=dps)
+    with mpmath.workdps(dps):
+        scale = [max(max(abs(r[i]) for r in rows), mpmath.mpf(10) ** -300) for i in range(n)]
+        sv = mpmath.svd_r(mpmath.matrix([[r[i] / scale[i] for i in range(n)] for r in rows]),
+                          compute_uv=False)
+        return min(abs(v) for v in sv) / max(abs(v) for v in sv)
+
+
 def _decide(fs: list[sp.Expr], x: sp.Symbol, dps: int,
             max_certificates: int) -> LinearIndependenceResult:
     regions = activation_regions(fs, x)
@@ -1178,10 +1269,14 @@ def _feature_points(fs: Sequence[sp.Expr], x: sp.Symbol, regions: list[Region],
 
 
 def _is_rational_family(branches: list[list[sp.Expr]], x: sp.Symbol) -> bool:
+    """Whether every function is a rational function of ``x`` with rational coefficients:
+    no function applications and only integer powers anywhere (a constant such as
+    ``tanh(1/3)`` or ``sqrt(2)`` is not rational)."""
     return all(
         f.is_rational_function(x)
         and all(a.is_Rational for a in f.atoms(sp.Number))
-        and not f.atoms(sp.NumberSymbol)
+        and not f.atoms(sp.NumberSymbol, sp.Function)
+        and all(p.exp.is_Integer for p in f.atoms(sp.Pow))
         for fs_r in branches for f in fs_r
     )
 
