@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import sympy as sp
@@ -362,6 +362,11 @@ class RelationsResult:
         :math:`H = G\,h` in LaTeX.
     seconds : float
         Wall-clock seconds.
+    parameters : tuple of sympy.Symbol
+        The parameters differentiated (in the discovery dimension).
+    fixed : tuple of sympy.Symbol
+        The other symbols of :math:`H` (besides :math:`x`): held fixed, never differentiated
+        (``params=`` of :func:`find_relations` differentiates them).
 
     Attributes
     ----------
@@ -400,6 +405,8 @@ class RelationsResult:
     expert: str
     h_latex: str = ""
     seconds: float = 0.0
+    parameters: tuple[sp.Symbol, ...] = ()
+    fixed: tuple[sp.Symbol, ...] = ()
 
     @property
     def generators(self) -> tuple[FoundRelation, ...]:
@@ -440,6 +447,8 @@ class RelationsResult:
             "complete": self.complete,
             "router": self.router,
             "expert": self.expert,
+            "parameters": [str(p) for p in self.parameters],
+            "fixed": [str(p) for p in self.fixed],
             "h_latex": self.h_latex,
             "relations": [r.to_dict() for r in self.relations],
             "generators": len(self.generators),
@@ -465,6 +474,7 @@ class RelationsResult:
         lines = [f"**{self.verdict.value}**: {_summary(self, latex=True)}", ""]
         if self.h_latex:
             lines += [f"${self.h_latex}$ (router {self.router}, expert {self.expert}).", ""]
+        lines += [_parameters_text(self, latex=True), ""]
         if self.relations:
             lines += ["| relation | order | generator | holds in |", "|---|---|---|---|"]
             lines += [f"| ${r.latex}$ | {r.order} | {'yes' if r.generator else 'no'} | "
@@ -483,8 +493,20 @@ class RelationsResult:
         return "\n".join(lines)
 
 
+def _parameters_text(res: RelationsResult, latex: bool) -> str:
+    """"differentiated: ...; held fixed: ..." (the symbols of H besides x)."""
+    def names(symbols: Sequence[sp.Symbol]) -> str:
+        if not symbols:
+            return "none"
+        if latex:
+            return ", ".join(f"${symbol_latex(p)}$" for p in symbols)
+        return ", ".join(map(str, symbols))
+
+    return f"differentiated: {names(res.parameters)}; held fixed: {names(res.fixed)}"
+
+
 def _summary(res: RelationsResult, latex: bool) -> str:
-    """The one-line summary, in plain text or with LaTeX maths."""
+    """The one-line summary, in plain text or with LaTeX maths: exactly what was proved."""
     k = res.order
     if latex:
         where = _scope_latex(res.scope["d"])
@@ -492,13 +514,23 @@ def _summary(res: RelationsResult, latex: bool) -> str:
     else:
         where = _scope_text(res.scope["d"])
         order, derivatives = f"<= {k}", "the derivatives of H"
+    params = f" ({_parameters_text(res, latex)})"
+    searched = sorted(d for d, s in res.dimensions.items() if s.complete)
+    searched_text = (_scope_latex(searched) if latex else _scope_text(searched))
     if res.statement["kind"] == "relations":
-        n = len(res.generators)
-        return (f"{n} generator{'s' if n != 1 else ''} of the linear relations of order "
-                f"{order} among {derivatives} (relations in {where})")
+        n = len(res.relations)
+        these = f"{'these' if n != 1 else 'this'} {n} linear relation{'s' if n != 1 else ''}"
+        if res.verdict is not Verdict.PROVED:
+            return f"{these} of order {order} found, not proved: {res.reason}{params}"
+        hold, span = ("hold", "span") if n != 1 else ("holds", "spans")
+        if res.statement.get("complete"):
+            return (f"{these} of order {order} among {derivatives} {hold} in {where} and "
+                    f"{span} every linear relation of order {order} in {searched_text}{params}")
+        return (f"{these} of order {order} among {derivatives} {hold} in {where}; "
+                f"completeness not decided (other relations may exist){params}")
     if res.verdict is Verdict.PROVED:
-        return f"no linear relation of order {order} among {derivatives} ({where})"
-    return f"no relation of order {order} found, not proved: {res.reason}"
+        return f"no linear relation of order {order} among {derivatives} ({where}){params}"
+    return f"no relation of order {order} found, not proved: {res.reason}{params}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -600,30 +632,33 @@ def _check_eta_size(eta_size: Any) -> None:
                          f"{eta_size!r}")
 
 
-def _as_expert(expert: Any, x: Sequence[sp.Symbol] | None, params: Sequence[sp.Symbol] | None,
-               eta_size: Any) -> ExpertSpec:
+def _as_expert(expert: Any, x: Sequence[sp.Symbol] | None, params: tuple[sp.Symbol, ...],
+               eta_size: Any) -> tuple[ExpertSpec, tuple[sp.Symbol, ...]]:
+    """The expert's spec and the symbols of ``params`` left to add (not the expert's own
+    parameters of an expression)."""
     if isinstance(expert, sp.Basic):
-        if x is None or params is None:
+        if x is None or not params:
             raise ValueError("an expert given as a SymPy expression needs x= (its input "
                              "symbols, which fix d) and params= (its parameters)")
+        own = [p for p in params if p in expert.free_symbols]
         try:
-            return custom_expert(expert, x, params)
+            return custom_expert(expert, x, own), tuple(p for p in params if p not in own)
         except ValueError as exc:
             raise ValueError(_one_line(str(exc))) from exc
-    if x is not None or params is not None:
-        raise ValueError("x= and params= are for an expert given as a SymPy expression")
+    if x is not None:
+        raise ValueError("x= is for an expert given as a SymPy expression")
     spec = _ready_made(expert, ExpertSpec, EXPERTS, "expert",
                        "expert must be a callable expert(x, eta), a SymPy expression with "
                        "x= and params=, an ExpertSpec or a name of EXPERTS")
     if spec is not None:
-        return spec
+        return spec, params
 
     def build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         eta = coordinates(_eta_count(eta_size, len(xs)), "eta")
         h = _call(expert, (sp.Matrix(xs), sp.Matrix(eta)), "expert(x, eta)", len(xs))
         return h, _used(h, eta, "expert(x, eta) must depend on eta (the expert's parameters)")
 
-    return ExpertSpec(_callable_name(expert, "expert"), build, "", invariant=False)
+    return ExpertSpec(_callable_name(expert, "expert"), build, "", invariant=False), params
 
 
 def _check_order(order: Any) -> None:
@@ -778,12 +813,19 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
         indices show) and :math:`d = 1` unless the relations found already cover it; the
         dimension of an expert given as an expression.
     timeout : float or None
-        Wall-clock limit in seconds for the whole search (``None``: none). When it runs
-        out the verdict is ``inconclusive`` with the reason.
+        Wall-clock limit in seconds for the whole call, every call of ``score`` and
+        ``expert`` included (``None``: none). When it runs out the verdict is
+        ``inconclusive`` with the reason.
     gate : {"softmax", "sigmoid"}
         :math:`G = e^{s}` or :math:`\sigma(s)` for a callable ``score``.
-    x, params : sequence of sympy.Symbol, optional
-        For an expert given as a SymPy expression: its input symbols and parameters.
+    x : sequence of sympy.Symbol, optional
+        For an expert given as a SymPy expression: its input symbols.
+    params : sequence of sympy.Symbol, optional
+        Symbols to differentiate besides :math:`\beta_1` and ``eta``: a learnable bias or
+        temperature of the score (``lambda b, x: b.dot(x) + b0`` with ``params=[b0]``), a
+        variance of the expert; for an expert given as a SymPy expression, its parameters
+        (and any of the score's). Every other symbol of :math:`H` is held fixed (a
+        hyper-parameter); the result lists both (``.parameters``, ``.fixed``).
     eta_size : int, "d" or "d+1"
         Length of the ``eta`` vector given to a callable expert (unused entries are not
         parameters).
@@ -828,6 +870,12 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
     ...                      eta_size=1)
     >>> res.verdict.value, res.statement["kind"], res.scope
     ('proved', 'no-relation', {'d': [1]})
+    >>> res.fixed
+    (tau,)
+    >>> b0 = sp.Symbol("b0", real=True)
+    >>> res = find_relations(lambda b, x: b.dot(x) + b0, "tanh", order=1, d=1, params=[b0])
+    >>> [r.text for r in res.generators], res.parameters
+    (['H - H_{b0} = 0'], (beta1_1, b0, a_1, b))
     >>> find_relations("linear", "tanh", order=4)
     Traceback (most recent call last):
     ...
@@ -838,36 +886,87 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
     if gate not in ("softmax", "sigmoid"):
         raise ValueError(f"gate must be 'softmax' or 'sigmoid', got {gate!r}")
     _check_eta_size(eta_size)
+    extra = _check_params(params)
     router = _as_router(score, gate)
-    espec = _as_expert(expert, x, params, eta_size)
+    espec, extra = _as_expert(expert, x, extra, eta_size)
+    if extra:
+        router, espec = _with_params(router, espec, extra)
     dims, skip = _dims(d, router, espec)
-    _precheck(router, espec, max(dims))
-    return _run(router, espec, order, dims, skip, timeout)
+    return _run(router, espec, order, dims, skip, timeout, extra)
 
 
-def _precheck(router: RouterSpec, expert: ExpertSpec, d: int) -> None:
-    """Build G and h once and refuse what the search cannot handle, before any search."""
+def _check_params(params: Any) -> tuple[sp.Symbol, ...]:
+    """``params`` as a tuple of distinct SymPy symbols (a one-line error otherwise)."""
+    if params is None:
+        return ()
+    msg = "params must be a sequence of distinct SymPy symbols (the parameters to differentiate)"
+    if isinstance(params, (str, sp.Basic)) or not isinstance(params, Sequence):
+        raise ValueError(f"{msg}, got {type(params).__name__}")
+    out = tuple(params)
+    if not all(isinstance(p, sp.Symbol) for p in out) or len(set(out)) != len(out):
+        raise ValueError(f"{msg}, got {[str(p) for p in out]}")
+    return out
+
+
+def _with_params(router: RouterSpec, expert: ExpertSpec, extra: tuple[sp.Symbol, ...]
+                 ) -> tuple[RouterSpec, ExpertSpec]:
+    """The specs with the symbols ``extra`` differentiated too: each is a parameter of the
+    router where the gate uses it, of the expert otherwise. A relation among them is stated
+    for the dimension searched (no lift)."""
+    def router_build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        g, own = router.build(xs)
+        free = sp.sympify(g).free_symbols
+        return g, (*own, *(p for p in extra if p in free and p not in own))
+
+    def expert_build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        _, gown = router_build(xs)
+        h, own = expert.build(xs)
+        free = sp.sympify(h).free_symbols
+        taken = set(gown) | set(own)
+        return h, (*own, *(p for p in extra if p in free and p not in taken))
+
+    return (replace(router, build=router_build, invariant=False),
+            replace(expert, build=expert_build, invariant=False))
+
+
+def _precheck(router: RouterSpec, expert: ExpertSpec, d: int, extra: tuple[sp.Symbol, ...]
+              ) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
+    """Build G and h once and refuse what the search cannot handle, before any search;
+    returns the parameters differentiated and the symbols held fixed."""
     xs = coordinates(d)
-    g, _ = router.build(xs)
-    h, _ = expert.build(xs)
+    g, rparams = router.build(xs)
+    h, eparams = expert.build(xs)
     _kernelise(sp.sympify(g))
     for piece, _cond in _pieces(sp.sympify(h)):
         _kernelise(piece)
+    params = (*rparams, *eparams)
+    missing = [str(p) for p in extra if p not in params]
+    if missing:
+        raise ValueError(f"params {missing} occur neither in the score nor in the expert")
+    free = (sp.sympify(g) * sp.sympify(h)).free_symbols
+    fixed = sorted((s for s in free - set(xs) - set(params) if isinstance(s, sp.Symbol)),
+                   key=str)
+    return params, tuple(fixed)
 
 
 def _run(router: RouterSpec, espec: ExpertSpec, order: int, dims: list[int], skip: bool,
-         timeout: float | None) -> RelationsResult:
+         timeout: float | None, extra: tuple[sp.Symbol, ...] = ()) -> RelationsResult:
     """The search in ``dims`` (validated), the largest first; with ``skip`` a dimension
-    covered by the scope of a generator found there is not searched again."""
+    covered by the scope of a generator found there is not searched again. The time limit
+    covers every call of the user's score and expert, the first checks included."""
     discovery = max(dims)
-    h_latex = _h_latex(router, espec, discovery)
     lift_ok = router.invariant and espec.invariant
     start = time.monotonic()
     searches: dict[int, DimensionSearch] = {}
     skipped: list[int] = []
     plan = [discovery] + [k for k in reversed(dims) if k != discovery]
+    h_latex = ""
+    params: tuple[sp.Symbol, ...] = ()
+    fixed: tuple[sp.Symbol, ...] = ()
     try:
         with time_limit(timeout):
+            params, fixed = _precheck(router, espec, discovery, extra)
+            h_latex = _h_latex(router, espec, discovery)
             for k in plan:
                 first = searches.get(discovery)
                 if skip and k != discovery and first is not None and any(
@@ -882,10 +981,12 @@ def _run(router: RouterSpec, espec: ExpertSpec, order: int, dims: list[int], ski
         pass
     for k in plan:
         if k not in searches and k not in skipped:
+            when = f"before the search in d = {k} ended" if params else \
+                f"while calling the score and the expert (before the search in d = {k})"
             searches[k] = DimensionSearch(k, "timeout", reasons=(
-                f"the time limit of {timeout or 0:g} s ran out before the search in d = {k} "
-                "ended",))
-    return _result(router, espec, order, searches, h_latex, time.monotonic() - start)
+                f"the time limit of {timeout or 0:g} s ran out {when}",))
+    res = _result(router, espec, order, searches, h_latex, time.monotonic() - start)
+    return replace(res, parameters=params, fixed=fixed)
 
 
 def _result(router: RouterSpec, expert: ExpertSpec, order: int,
@@ -904,17 +1005,22 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
     if relations:
         scope = _union(scopes)
         verdict = Verdict.PROVED
-        statement = {"kind": "relations", "order": order}
+        statement: dict[str, Any] = {"kind": "relations", "order": order}
         reason = ("each relation is verified exactly (the combination, a rational function of "
                   "x, the kernels and the radicals, reduces to zero)")
         clash = [k for k, s in dims.items() if s.complete and not s.relations
                  and _in_scope(scope, k)]
+        statement["complete"] = not why and not clash
         if clash:
             verdict = Verdict.INCONCLUSIVE
             reason = (f"inconsistent: a relation lifted to d = {clash[0]} where the search "
                       "found none")
         elif why:
-            reason += f"; other relations may exist ({why})"
+            reason += f"; completeness not decided, other relations may exist ({why})"
+        else:
+            searched = ", ".join(map(str, dims))
+            reason += (f"; every other relation is a combination of them in d = {searched} "
+                       "(exhaustive exact search)")
     else:
         statement = {"kind": "no-relation", "order": order}
         if not undecided:
