@@ -145,3 +145,16 @@ def test_laplace_relu_regime_is_stated() -> None:
         # completeness stated only where every piece is non-empty, the rest not decided
         assert res.statement["complete"] is False or res.scope.get("regimes_not_decided")
         assert "regime" in res.summary
+
+
+# ---- item 6: an atlas cell's statement agrees with its relations -----------------------------
+def test_the_laplace_generic_cell_states_its_d_1_relation() -> None:
+    from moetheory.symbolic.atlas import _summary_cell, atlas_cell, render_cell
+
+    cell = atlas_cell("laplace", "generic", order=2)
+    assert cell.d1_relations  # H - d^2H/dbeta^2 = 0 in d = 1
+    assert cell.verdict == "refuted"
+    assert cell.reason["kind"] == "relation" and cell.reason["dependent_in"] == [1]
+    text = render_cell(cell)
+    assert "no relation up to order 2 at one atom in $d = 1, 2$" not in text
+    assert "none ·" not in _summary_cell(cell)

@@ -235,6 +235,13 @@ def _reason(found: RelationsResult, d: int) -> dict[str, Any]:
     if one is not None:
         d1 = {"relations": one.n_relations, "complete": one.complete, "order": k} \
             if one.decided else {"status": one.status, "order": k}
+    if not gens and found.relations:  # none in d, some in d = 1 (searched on its own)
+        gens = [r for r in found.relations if r.generator]
+        first = min(gens, key=lambda r: (r.order, len(r.relation.terms)))
+        return {"kind": "relation", "order": k, "d": d, "table_scope": [],
+                "d1": d1, "dependent_in": found.scope["d"],
+                "example": {"order": first.order, "terms": len(first.relation.terms),
+                            "scope": first.scope["d"]}}
     if gens:
         first = min(gens, key=lambda r: (r.order, len(r.relation.terms)))
         return {"kind": "relation", "order": k, "d": d,
@@ -256,12 +263,19 @@ def _identifiability(reason: dict[str, Any], api: dict[str, Any]) -> tuple[str, 
         scopes = {name: _scope_text(v, latex=True) for name, v in
                   (("dependent", reason["dependent_in"]), ("table", reason["table_scope"]),
                    ("example", ex["scope"]))}
+        d1 = reason.get("d1")
+        if not reason["table_scope"]:
+            return "refuted", (
+                f"the single-atom Taylor family {family} is linearly dependent in "
+                f"{scopes['dependent']} (parameters outside a null set) by the "
+                f"{d1['relations']} relation(s) of order $\\le {k}$ found there, e.g. the "
+                f"order-{ex['order']} relation with {ex['terms']} terms; in "
+                f"$d = {reason['d']}$ there is no relation up to order {k}")
         text = (f"the single-atom Taylor family {family} is linearly dependent in "
                 f"{scopes['dependent']} (parameters outside a null set): in "
                 f"{scopes['table']} by the relations in the table, e.g. the "
                 f"order-{ex['order']} relation with {ex['terms']} terms (it holds in "
                 f"{scopes['example']})")
-        d1 = reason.get("d1")
         if d1 and d1.get("relations"):
             text += (f"; in $d = 1$ by the {d1['relations']} relation(s) of order $\\le {k}$ "
                      "found there")
@@ -609,6 +623,8 @@ def _summary_cell(cell: AtlasCell) -> str:
     n = len(cell.families)
     orders = sorted({rel.order for rel, _ in cell.families})
     rel = "none" if not n else f"{n} ({'/'.join(map(str, orders))})"
+    if not n and cell.d1_relations:
+        rel = f"none; $d = 1$: {len(cell.d1_relations)}"
     mark = {"refuted": "✗", "proved": "✓", "inconclusive": "?"}.get(cell.verdict, "?")
     return f"[{rel} · {mark}](#{cell_anchor(cell.router, cell.expert)})"
 
