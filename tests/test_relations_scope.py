@@ -116,10 +116,22 @@ def test_the_gaussian_expert_in_variance_form_is_accepted() -> None:
         return sp.exp(-(y - eta[0] * x[0] - eta[1]) ** 2 / (2 * v)) / sp.sqrt(2 * sp.pi * v)
 
     res = find_relations(linear, density, order=2, d=1, params=[v])
-    # the heat equation 2 dH/dv = d^2H/db^2
-    assert {(v,): 2, (ETA2, ETA2): -1} in [r.coefficients for r in res.relations] or \
-        {(v,): -2, (ETA2, ETA2): 1} in [r.coefficients for r in res.relations]
-    assert res.fixed == (y,)
+    assert res.verdict is Verdict.PROVED and v in res.parameters and res.fixed == (y,)
+    # the heat equation 2 dH/dv = d^2H/db^2 is in the span of the relations found (rank at a
+    # random rational point of the parameters)
+    heat, false = {(v,): 2, (ETA2, ETA2): -1}, {(v,): 2, (ETA1, ETA1): -1}
+    cols = sorted({a for r in res.relations for a in r.coefficients} | set(heat) | set(false),
+                  key=str)
+    point = {s: sp.Rational(k + 2, 7) for k, s in enumerate(sorted(
+        {s for r in res.relations for c in r.coefficients.values() for s in
+         sp.sympify(c).free_symbols}, key=str))}
+    rows = [[sp.sympify(r.coefficients.get(a, 0)).xreplace(point) for a in cols]
+            for r in res.relations]
+    heat_row = [sp.Integer(heat.get(a, 0)) for a in cols]
+    assert sp.Matrix(rows).rank() == sp.Matrix([*rows, heat_row]).rank()
+    # and a false relation is not: 2 dH/dv = d^2H/da^2
+    false_row = [sp.Integer(false.get(a, 0)) for a in cols]
+    assert sp.Matrix(rows).rank() < sp.Matrix([*rows, false_row]).rank()
 
 
 # ---- item 5: parameter regimes -----------------------------------------------------------------
@@ -158,3 +170,14 @@ def test_the_laplace_generic_cell_states_its_d_1_relation() -> None:
     text = render_cell(cell)
     assert "no relation up to order 2 at one atom in $d = 1, 2$" not in text
     assert "none ·" not in _summary_cell(cell)
+
+
+def test_a_square_root_of_a_positive_parameter_is_in_the_class() -> None:
+    v = sp.Symbol("v", positive=True)
+    res = find_relations(linear, lambda x, eta: sp.exp(sp.sqrt(v) * x[0]) * eta[0], order=1,
+                         d=1, eta_size=1, params=[v])
+    found = [r.coefficients for r in res.relations]
+    # H_beta = x H and H_v = x H / (2 sqrt(v)): H_beta - 2 sqrt(v) H_v = 0, not sqrt(v) H_v
+    assert {(B1,): 1, (v,): -2 * sp.sqrt(v)} in found
+    assert {(B1,): 1, (v,): -sp.sqrt(v)} not in found
+    assert res.statement["complete"] is True

@@ -277,6 +277,43 @@ class _Setup:
     atoms: _Atoms
     x_radical: tuple[sp.Symbol, list[sp.Expr]] | None
     p_radical: tuple[sp.Symbol, sp.Expr, list[sp.Symbol]] | None
+    #: positive symbols ``v`` under a square root → the symbol ``s`` standing for
+    #: :math:`\sqrt v` (the derivatives are written with ``v = s**2``; relations in ``v``)
+    squares: dict[sp.Symbol, sp.Symbol] = field(default_factory=dict)
+
+    def internal(self, expr: Any) -> Any:
+        """A coefficient in the parameters (``sqrt(v)`` allowed) in the search's symbols."""
+        if not self.squares:
+            return expr
+        return sp.sympify(expr).xreplace({v: s**2 for v, s in self.squares.items()})
+
+    def external(self, expr: Any) -> Any:
+        """A coefficient in the search's symbols back in the parameters."""
+        if not self.squares:
+            return expr
+        return sp.sympify(expr).xreplace({s: sp.sqrt(v) for v, s in self.squares.items()})
+
+
+def _without_constant_factor(expr: sp.Expr) -> sp.Expr:
+    """``expr`` without a constant factor (``1/sqrt(2 pi)`` of a density): the relations of
+    ``c H`` are those of ``H``."""
+    free = expr.free_symbols
+    if not free or not isinstance(expr, sp.Mul):
+        return expr
+    const, rest = expr.as_independent(*free, as_Add=False)
+    return rest if const.is_number and const != 0 and rest != 1 else expr
+
+
+def _positive_roots(exprs: Sequence[sp.Expr]) -> dict[sp.Symbol, sp.Symbol]:
+    """Positive symbols ``v`` under a square root (``sqrt(v)``, ``v**(3/2)``), each with a
+    new positive symbol standing for ``sqrt(v)``."""
+    found: set[sp.Symbol] = set()
+    for e in exprs:
+        for p in e.atoms(sp.Pow):
+            if (p.exp.is_Rational and p.exp.q == 2 and isinstance(p.base, sp.Symbol)
+                    and p.base.is_positive):
+                found.add(p.base)
+    return {v: sp.Symbol(f"sqrt_{v}", positive=True) for v in sorted(found, key=str)}
 
 
 def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
@@ -296,14 +333,19 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
         closure = {a[:i] for a in alphas for i in range(len(a) + 1)}
         alphas = sorted(closure, key=lambda a: (len(a), [params.index(q) for q in a]))
     atoms = _Atoms()
-    g, h = sp.sympify(g), sp.sympify(h)
+    g, h = _without_constant_factor(sp.sympify(g)), _without_constant_factor(sp.sympify(h))
     if g.has(*_PIECEWISE):  # a piecewise gate: the pieces of H = G h together
         g, h = sp.Integer(1), g * h
     gk = _kernelise(g)
+    squares = _positive_roots([g, h])
+    to_s = {v: s**2 for v, s in squares.items()}
     pieces = []
     for hp, cond in _pieces(h):
         big_h = gk * _kernelise(hp)
         ders = _derivatives(big_h, alphas)
+        if to_s:  # differentiated in v, then written with v = s**2 (sqrt(s**2) = s)
+            ders = {a: e.xreplace(to_s) for a, e in ders.items()}
+            cond = cond.xreplace(to_s) if isinstance(cond, sp.Basic) else cond
         atomised = {a: atoms.atomise(e, set(xs)) for a, e in ders.items()}
         for e in atomised.values():
             _check_rational(e)
@@ -327,7 +369,7 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
                                             "most one parameter radical, the norm of a "
                                             "parameter vector")
             p_rad = (r, base, [v for v in params if v in vec])
-    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad)
+    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad, squares)
 
 
 def _param_substitution(setup: _Setup, sign: int) -> tuple[dict[sp.Symbol, Any],
@@ -377,6 +419,7 @@ def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
         rels.append((r, base))
     if setup.p_radical is not None:
         coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    coeffs = {a: setup.internal(c) for a, c in coeffs.items()}
     try:
         return _verify_ring(setup, coeffs, rels)
     except (ValueError, sp.PolynomialError):
