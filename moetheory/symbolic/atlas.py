@@ -264,7 +264,7 @@ def _identifiability(reason: dict[str, Any], api: dict[str, Any]) -> tuple[str, 
                   (("dependent", reason["dependent_in"]), ("table", reason["table_scope"]),
                    ("example", ex["scope"]))}
         d1 = reason.get("d1")
-        if not reason["table_scope"]:
+        if not reason["table_scope"] and d1:
             return "refuted", (
                 f"the single-atom Taylor family {family} is linearly dependent in "
                 f"{scopes['dependent']} (parameters outside a null set) by the "
