@@ -150,13 +150,15 @@ def test_laplace_relu_regime_is_stated() -> None:
             / (2 * eps)
         assert abs(dh - _laplace_relu_h(beta, a, b, x)) < mpmath.mpf(10) ** -15
     res = find_relations("laplace", "relu", order=1, d=1)
-    found = [r.coefficients for r in res.relations]
     beta_s = sp.Symbol("beta_1", real=True)
-    has_regime_relation = {(): 1, (beta_s,): -1} in found or {(): -1, (beta_s,): 1} in found
-    if not has_regime_relation:
-        # completeness stated only where every piece is non-empty, the rest not decided
-        assert res.statement["complete"] is False or res.scope.get("regimes_not_decided")
-        assert "regime" in res.summary
+    (regime,) = [r for r in res.relations
+                 if r.coefficients in ({(): 1, (beta_s,): -1}, {(): -1, (beta_s,): 1})]
+    # stated for its regime only (the active half-line on one side of beta), not everywhere
+    assert "is empty" in regime.scope["parameters"]
+    everywhere = [r for r in res.relations if "parameters" not in r.scope]
+    assert len(everywhere) == 1  # the homogeneity in (a, b), in every regime
+    assert res.scope["regimes"] and "regime" in res.summary
+    assert "regimes" in json.dumps(res.to_dict())
 
 
 # ---- item 6: an atlas cell's statement agrees with its relations -----------------------------

@@ -49,7 +49,8 @@ __all__: list[str] = []
 _TRIES = 60
 
 
-def completeness(setup: _Setup, seed: int = 2024) -> tuple[bool, list[str]]:
+def completeness(setup: _Setup, seed: int = 2024
+                 ) -> tuple[bool, list[str], list[tuple[frozenset[tuple[int, int]], str]]]:
     """Whether the search of ``setup`` was exhaustive, with the reasons when not.
 
     Parameters
@@ -62,11 +63,18 @@ def completeness(setup: _Setup, seed: int = 2024) -> tuple[bool, list[str]]:
     Returns
     -------
     tuple
-        ``(complete, reasons)``; ``reasons`` are one sentence each, empty when complete.
+        ``(complete, reasons, regimes)``; ``reasons`` are one sentence each, empty when
+        complete. ``regimes`` is empty when every cell of :math:`x`-space the search imposes
+        (a smooth piece of the expert; in :math:`d = 1` a side of the kink of
+        :math:`|x - c|`) was non-empty at every parameter point sampled; otherwise the
+        regimes seen, each as the set of non-empty cells and a description: the search
+        imposes every cell, so it is exhaustive in a regime only when repeated with that
+        regime's cells.
     """
     rng = random.Random(seed)
-    reasons = _kernel_reasons(setup, rng) + _piece_reasons(setup, rng)
-    return not reasons, reasons
+    piece_reasons, regimes = _regimes(setup, rng)
+    reasons = _kernel_reasons(setup, rng) + piece_reasons
+    return not reasons, reasons, regimes
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,28 +232,105 @@ def _full_rank(setup: _Setup, funcs: Sequence[sp.Expr], rng: random.Random,
 
 
 # --------------------------------------------------------------------------------------------
-def _piece_reasons(setup: _Setup, rng: random.Random) -> list[str]:
-    reasons = []
-    for n, (_, cond) in enumerate(setup.pieces, start=1):
-        if cond is sp.true or cond is True:
-            continue
-        if not _witness(setup, cond, rng):
-            reasons.append(f"piece {n} of the expert (where {sp.sstr(cond)}) was not shown to "
-                           "be a non-empty open set, and a relation that fails only there "
-                           "would be missed")
-    return reasons
+#: Parameter points at which the cells of x-space are surveyed.
+_THETAS = 8
 
 
-def _witness(setup: _Setup, cond: Any, rng: random.Random) -> bool:
-    """A point where ``cond`` holds with every inequality strict (an interior point)."""
-    relationals = list(cond.atoms(sp.core.relational.Relational))
+def _cells(setup: _Setup) -> list[tuple[int, Any, int]]:
+    """The cells the search imposes: (piece number, condition, side), side ±1 of the kink
+    of ``||x - c||`` in d = 1 (0: no side)."""
+    sides = [1, -1] if (len(setup.xs) == 1 and setup.x_radical is not None) else [0]
+    return [(n, cond, side) for n, (_, cond) in enumerate(setup.pieces, start=1)
+            for side in sides]
+
+
+def _cell_text(setup: _Setup, n: int, cond: Any, side: int) -> str:
+    parts = [] if cond is sp.true or cond is True else [
+        f"piece {n} of the expert ({sp.sstr(cond)})"]
+    if side:
+        assert setup.x_radical is not None
+        c = setup.x_radical[1][0]
+        parts.append(f"the side {sp.sstr(setup.xs[0])} {'>' if side > 0 else '<'} "
+                     f"{sp.sstr(c)}")
+    return " on ".join(parts)
+
+
+def _regimes(setup: _Setup, rng: random.Random
+             ) -> tuple[list[str], list[tuple[frozenset[tuple[int, int]], str]]]:
+    """The cells of x-space at :data:`_THETAS` random parameter points: reasons (a cell never
+    shown non-empty) and, when some point has an empty cell, every regime seen (the set of
+    non-empty cells, described by the empty ones, with a parameter point of it)."""
+    cells = _cells(setup)
+    if len(cells) == 1 and (cells[0][1] is sp.true or cells[0][1] is True):
+        return [], []
+    seen: dict[tuple[int, ...], dict[sp.Symbol, Any]] = {}
+    for _ in range(_THETAS):
+        theta = {s: v for s, v in _point(setup, rng).items() if s not in setup.xs}
+        empty = tuple(i for i, (_, cond, side) in enumerate(cells)
+                      if not _nonempty(setup, cond, side, theta, rng))
+        seen.setdefault(empty, theta)
+    never = set(range(len(cells))).intersection(*map(set, seen))
+    reasons = [f"{_cell_text(setup, *cells[i])} was not shown to be a non-empty open set "
+               "at any parameter point sampled, and a relation that fails only there would "
+               "be missed" for i in sorted(never)]
+    if reasons or list(seen) == [()]:
+        return reasons, []
+    regimes = []
+    for empty, theta in sorted(seen.items()):
+        at = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in sorted(
+            theta.items(), key=lambda kv: str(kv[0])))
+        where = "where every cell of x-space is non-empty" if not empty else \
+            "where " + "; ".join(_cell_text(setup, *cells[i]) for i in empty) + " is empty"
+        keep = frozenset((cells[i][0] - 1, cells[i][2]) for i in range(len(cells))
+                         if i not in empty)
+        regimes.append((keep, f"{where} (e.g. at {at})"))
+    return [], regimes
+
+
+def _nonempty(setup: _Setup, cond: Any, side: int, theta: dict[sp.Symbol, Any],
+              rng: random.Random) -> bool:
+    """Whether the cell has an interior point at the parameters ``theta``: exactly in d = 1
+    (the set of the condition in x_1), otherwise a witness point."""
+    checkpoint()
+    if len(setup.xs) == 1:
+        region: Any = sp.Reals
+        if side:
+            assert setup.x_radical is not None
+            c = sp.sympify(setup.x_radical[1][0]).xreplace(theta)
+            region = sp.Interval.open(c, sp.oo) if side > 0 else sp.Interval.open(-sp.oo, c)
+        try:
+            c_theta = cond.xreplace(theta) if isinstance(cond, sp.Basic) else cond
+            if c_theta is sp.false:
+                return False
+            if c_theta is not sp.true and c_theta is not True:
+                region = sp.Intersection(region, c_theta.as_set())
+            measure = region.measure
+            if measure.is_extended_positive:
+                return True
+            if measure.is_zero:
+                return False
+        except (NotImplementedError, TypeError, ValueError, AttributeError):
+            pass
+    return _witness(setup, cond, rng, theta, side)
+
+
+def _witness(setup: _Setup, cond: Any, rng: random.Random,
+             theta: dict[sp.Symbol, Any] | None = None, side: int = 0) -> bool:
+    """A point where ``cond`` holds with every inequality strict (an interior point), at
+    the parameters ``theta`` (random ones when None), on ``side`` of the kink."""
+    relationals = list(cond.atoms(sp.core.relational.Relational)) \
+        if isinstance(cond, sp.Basic) else []
     for _ in range(_TRIES):
         checkpoint()
-        vals = _point(setup, rng)
+        vals = _point(setup, rng, theta)
         try:
+            if side and setup.x_radical is not None:
+                gap = (setup.xs[0] - sp.sympify(setup.x_radical[1][0])).xreplace(vals)
+                if not (side * gap).is_positive:
+                    continue
             if any((r.lhs - r.rhs).xreplace(vals).is_zero is not False for r in relationals):
                 continue
-            if bool(cond.xreplace(vals).simplify()) is True:
+            if cond is sp.true or cond is True or bool(cond.xreplace(vals).simplify()) is True:
                 return True
         except (TypeError, ZeroDivisionError):
             continue

@@ -248,10 +248,12 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
         return _search(router, expert, order, d, max_rounds)[0]
 
 
-def _search(router: RouterSpec, expert: ExpertSpec, order: int, d: int, max_rounds: int = 4
+def _search(router: RouterSpec, expert: ExpertSpec, order: int, d: int, max_rounds: int = 4,
+            cells: frozenset[tuple[int, int]] | None = None
             ) -> tuple[InteractionResult, _Setup]:
-    """:func:`interactions` without validation, with its setup (kernels, pieces)."""
-    setup = _setup(router, expert, d, order)
+    """:func:`interactions` without validation, with its setup (kernels, pieces); with
+    ``cells``, only those cells of x-space are imposed (a parameter regime)."""
+    setup = _setup(router, expert, d, order, cells=cells)
     cols = setup.alphas
     rng = _Rng()
     n = len(cols)

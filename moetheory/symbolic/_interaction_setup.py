@@ -10,6 +10,7 @@ Transcendental pieces become *kernels* with closed derivative rules, radicals be
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -280,6 +281,35 @@ class _Setup:
     #: positive symbols ``v`` under a square root → the symbol ``s`` standing for
     #: :math:`\sqrt v` (the derivatives are written with ``v = s**2``; relations in ``v``)
     squares: dict[sp.Symbol, sp.Symbol] = field(default_factory=dict)
+    #: the cells of x-space imposed, (piece index, side ±1 of the kink of |x - c| in d = 1,
+    #: 0 for no side); None: every cell (a parameter regime where some are empty: fewer)
+    cells: frozenset[tuple[int, int]] | None = None
+
+    def imposed(self, piece: int, side: int) -> bool:
+        """Whether the search imposes the cell (``side`` 0: the whole piece)."""
+        if self.cells is None:
+            return True
+        return any(i == piece and (side == 0 or s in (0, side)) for i, s in self.cells)
+
+    @functools.cached_property
+    def checks(self) -> list[tuple[dict[tuple, sp.Expr], bool]]:
+        """What :func:`_verify` checks: per imposed cell the derivatives, and whether the
+        radical in x stays a symbol (``False``: one side of the kink, x = c ± rho)."""
+        out: list[tuple[dict[tuple, sp.Expr], bool]] = []
+        for i, (ders, _) in enumerate(self.pieces):
+            sides = sorted({s for j, s in self.cells if j == i}) if self.cells is not None \
+                else [0]
+            if not sides:
+                continue
+            if sides == [0] or self.x_radical is None or len(self.xs) != 1 or \
+                    set(sides) == {1, -1}:
+                out.append((ders, True))
+                continue
+            r, centre = self.x_radical
+            rho = sp.Symbol("rho_", positive=True)
+            sub = {self.xs[0]: centre[0] + sides[0] * rho, r: rho}
+            out.append(({a: e.xreplace(sub) for a, e in ders.items()}, False))
+        return out
 
     def internal(self, expr: Any) -> Any:
         """A coefficient in the parameters (``sqrt(v)`` allowed) in the search's symbols."""
@@ -317,7 +347,8 @@ def _positive_roots(exprs: Sequence[sp.Expr]) -> dict[sp.Symbol, sp.Symbol]:
 
 
 def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
-           alphas: list[tuple] | None = None) -> _Setup:
+           alphas: list[tuple] | None = None,
+           cells: frozenset[tuple[int, int]] | None = None) -> _Setup:
     for spec in (router, expert):
         if spec.dims is not None and d not in spec.dims:
             raise ValueError(f"d must be one of {spec.dims} for {spec.name!r}, got {d}")
@@ -369,7 +400,7 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
                                             "most one parameter radical, the norm of a "
                                             "parameter vector")
             p_rad = (r, base, [v for v in params if v in vec])
-    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad, squares)
+    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad, squares, cells)
 
 
 def _param_substitution(setup: _Setup, sign: int) -> tuple[dict[sp.Symbol, Any],
@@ -409,68 +440,74 @@ def _field_symbols(setup: _Setup, extra: list[sp.Symbol]) -> list[sp.Symbol]:
 
 def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
     """Exact: Σ c_α ∂^α H reduces to 0 on every piece (polynomial remainder)."""
+    if setup.p_radical is not None:
+        coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    coeffs = {a: setup.internal(c) for a, c in coeffs.items()}
+    return all(_verify_cell(setup, ders, coeffs, _relations(setup, x_rad))
+               for ders, x_rad in setup.checks)
+
+
+def _relations(setup: _Setup, x_radical: bool) -> list[tuple[sp.Symbol, sp.Expr]]:
+    """The radicals with their radicands (the one in x only when it stays a symbol)."""
     rels = []
-    if setup.x_radical is not None:
+    if setup.x_radical is not None and x_radical:
         r, centre = setup.x_radical
         rels.append((r, sp.Add(*[(xi - c) ** 2 for xi, c in
                                  zip(setup.xs, centre, strict=True)])))
     if setup.p_radical is not None:
         r, base, _ = setup.p_radical
         rels.append((r, base))
-    if setup.p_radical is not None:
-        coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
-    coeffs = {a: setup.internal(c) for a, c in coeffs.items()}
+    return rels
+
+
+def _verify_cell(setup: _Setup, ders: dict[tuple, sp.Expr], coeffs: dict[tuple, sp.Expr],
+                 rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
+    """:func:`_verify` on one cell."""
     try:
-        return _verify_ring(setup, coeffs, rels)
+        return _verify_ring(ders, coeffs, rels)
     except (ValueError, sp.PolynomialError):
         pass  # pieces that are not polynomial in the symbols (e.g. Subs): symbolic route
-    for ders, _ in setup.pieces:
-        checkpoint()
-        total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
-        num, _den = sp.fraction(sp.together(total))
-        num = sp.expand(num)
-        for r, base in rels:
-            if num.has(r):
-                num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
-                num = sp.expand(num)
-        if num != 0:
-            return False
-    return True
+    checkpoint()
+    total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
+    num, _den = sp.fraction(sp.together(total))
+    num = sp.expand(num)
+    for r, base in rels:
+        if num.has(r):
+            num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
+            num = sp.expand(num)
+    return bool(num == 0)
 
 
-def _verify_ring(setup: _Setup, coeffs: dict[tuple, sp.Expr],
+def _verify_ring(ders: dict[tuple, sp.Expr], coeffs: dict[tuple, sp.Expr],
                  rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
     """:func:`_verify` in a sparse polynomial ring (raises ``ValueError`` when a piece is not
     polynomial in its symbols after clearing denominators)."""
     radicals = [r for r, _ in rels]
-    for ders, _ in setup.pieces:
-        syms: set[sp.Symbol] = set()
-        for a, c in coeffs.items():
-            syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
-        for _, base in rels:
-            syms |= base.free_symbols
-        # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
-        # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
-        # ideal, i.e. 0 once each r_i is the square root of its radicand
-        gens = [*radicals, *sorted(syms - set(radicals), key=str)]
-        ring = sp.ring(gens, sp.QQ, sp.lex)[0]
-        groups: dict[Any, Any] = {}
-        for a, c in coeffs.items():
-            checkpoint()
-            num, den = sp.fraction(sp.together(ders[a]))
-            dpoly = ring.from_expr(den)
-            term = ring.from_expr(num) * ring.from_expr(c)
-            groups[dpoly] = groups.get(dpoly, ring.zero) + term
-        dens = list(groups)
-        total = ring.zero
-        for i, d in enumerate(dens):
-            other = ring.one
-            for j, e in enumerate(dens):
-                if j != i:
-                    other *= e
-            total += groups[d] * other
-        if rels:
-            total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
-        if total != 0:
-            return False
-    return True
+    syms: set[sp.Symbol] = set()
+    for a, c in coeffs.items():
+        syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
+    for _, base in rels:
+        syms |= base.free_symbols
+    # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
+    # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
+    # ideal, i.e. 0 once each r_i is the square root of its radicand
+    gens = [*radicals, *sorted(syms - set(radicals), key=str)]
+    ring = sp.ring(gens, sp.QQ, sp.lex)[0]
+    groups: dict[Any, Any] = {}
+    for a, c in coeffs.items():
+        checkpoint()
+        num, den = sp.fraction(sp.together(ders[a]))
+        dpoly = ring.from_expr(den)
+        term = ring.from_expr(num) * ring.from_expr(c)
+        groups[dpoly] = groups.get(dpoly, ring.zero) + term
+    dens = list(groups)
+    total = ring.zero
+    for i, d in enumerate(dens):
+        other = ring.one
+        for j, e in enumerate(dens):
+            if j != i:
+                other *= e
+        total += groups[d] * other
+    if rels:
+        total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
+    return bool(total == 0)

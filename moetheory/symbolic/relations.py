@@ -95,6 +95,7 @@ __all__ = [
     "MAX_ORDER",
     "DimensionSearch",
     "FoundRelation",
+    "RegimeSearch",
     "RelationsResult",
     "find_relations",
 ]
@@ -250,6 +251,36 @@ class FoundRelation:
 
 
 @dataclass(frozen=True)
+class RegimeSearch:
+    """The search in one parameter regime: only the cells of :math:`x`-space non-empty there.
+
+    Parameters
+    ----------
+    where : str
+        The regime (the cells empty there) and a parameter point of it.
+    n_relations : int
+        Dimension of the space of relations in that regime.
+    relations : tuple of FoundRelation
+        Its generators, verified exactly on the regime's cells, when the regime has more
+        relations than every cell together (empty otherwise).
+
+    Examples
+    --------
+    >>> RegimeSearch("where piece 2 is empty", 1).to_dict()["n_relations"]
+    1
+    """
+
+    where: str
+    n_relations: int
+    relations: tuple[FoundRelation, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"where": self.where, "n_relations": self.n_relations,
+                "relations": [r.to_dict() for r in self.relations]}
+
+
+@dataclass(frozen=True)
 class DimensionSearch:
     """The search in one input dimension.
 
@@ -278,6 +309,12 @@ class DimensionSearch:
         Wall-clock seconds spent.
     interaction : InteractionResult or None
         The raw search result.
+    regimes : tuple of RegimeSearch
+        Empty when every cell of :math:`x`-space the search imposes (a smooth piece of the
+        expert; in :math:`d = 1` a side of the kink of :math:`|x - c|`) was non-empty at
+        every parameter point sampled. Otherwise the search repeated in each parameter
+        regime seen (only that regime's cells imposed): ``relations`` then hold for every
+        parameter, and each regime may have more.
 
     Notes
     -----
@@ -304,10 +341,12 @@ class DimensionSearch:
     assumptions: tuple[str, ...] = ()
     seconds: float = 0.0
     interaction: InteractionResult | None = field(default=None, repr=False, compare=False)
+    regimes: tuple[RegimeSearch, ...] = ()
 
     @property
     def complete(self) -> bool:
-        """Whether the search was exhaustive and exact in this dimension."""
+        """Whether the search was exhaustive and exact in this dimension (in each parameter
+        regime sampled when there are ``regimes``)."""
         return self.status == "complete"
 
     @property
@@ -328,6 +367,7 @@ class DimensionSearch:
                 "n_generators": self.n_generators, "n_derivatives": self.n_derivatives,
                 "reasons": list(self.reasons), "notes": list(self.notes),
                 "assumptions": list(self.assumptions), "seconds": round(self.seconds, 3),
+                "regimes": [r.to_dict() for r in self.regimes],
                 "relations": [r.to_dict() for r in self.relations]}
 
 
@@ -515,6 +555,11 @@ def _summary(res: RelationsResult, latex: bool) -> str:
         where = _scope_text(res.scope["d"])
         order, derivatives = f"<= {k}", "the derivatives of H"
     params = f" ({_parameters_text(res, latex)})"
+    if res.scope.get("regimes"):
+        n = len(res.scope["regimes"])
+        params = (f"; decided per parameter regime (a relation found in one regime holds "
+                  f"there), in the {n} regime(s) seen at the parameter points sampled, others "
+                  f"not decided{params}")
     searched = sorted(d for d, s in res.dimensions.items() if s.complete)
     searched_text = (_scope_latex(searched) if latex else _scope_text(searched))
     if res.statement["kind"] == "relations":
@@ -740,7 +785,9 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
     start = time.monotonic()
     try:
         res, setup = _search(router, expert, order, d)
-        _, reasons = completeness(setup)
+        _, reasons, regimes = completeness(setup)
+        per_regime = [(where, _search(router, expert, order, d, cells=cells)[0])
+                      for cells, where in regimes]
     except (UnsupportedExpression, SearchTimeout):
         raise
     except Exception as exc:  # an internal failure: no verdict, never a wrong one
@@ -773,10 +820,15 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
                                        f"{exc}); it is stated for d = {d} only"))
         found.append(FoundRelation(rel, d, {"d": _lift_scope(lf, d)}, lf))
     found += [FoundRelation(rel, d, {"d": [d]}) for rel in res.implied]
+    regime_searches = tuple(
+        RegimeSearch(where, r.relation_space_dim, tuple(
+            FoundRelation(rel, d, {"d": [d], "parameters": where}) for rel in r.relations
+        ) if r.relation_space_dim != res.relation_space_dim else ())
+        for where, r in per_regime)
     return DimensionSearch(d, "complete" if not reasons else "incomplete",
                            res.relation_space_dim, len(res.relations), tuple(found),
                            tuple(reasons), tuple(notes), tuple(res.assumptions),
-                           time.monotonic() - start, res)
+                           time.monotonic() - start, res, regime_searches)
 
 
 def _h_latex(router: RouterSpec, expert: ExpertSpec, d: int) -> str:
@@ -999,6 +1051,8 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
     for k, s in dims.items():
         if k != discovery and s.relations and not _in_scope(covered, k):
             relations += s.relations
+    everywhere = _union([r.scope["d"] for r in relations]) if relations else []
+    relations += [r for s in dims.values() for reg in s.regimes for r in reg.relations]
     scopes = [r.scope["d"] for r in relations]
     undecided = {k: s for k, s in dims.items() if not s.complete}
     why = "; ".join(f"d = {k}: {r}" for k, s in undecided.items() for r in s.reasons)
@@ -1009,7 +1063,7 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
         reason = ("each relation is verified exactly (the combination, a rational function of "
                   "x, the kernels and the radicals, reduces to zero)")
         clash = [k for k, s in dims.items() if s.complete and not s.relations
-                 and _in_scope(scope, k)]
+                 and _in_scope(everywhere, k)]
         statement["complete"] = not why and not clash
         if clash:
             verdict = Verdict.INCONCLUSIVE
@@ -1033,6 +1087,15 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
             verdict = Verdict.INCONCLUSIVE
             scope = sorted(k for k, s in dims.items() if s.complete)
             reason = f"no relation found, but the search is not exhaustive ({why})"
-    return RelationsResult(verdict, statement, _one_line(reason), {"d": scope}, order,
+    scope_out: dict[str, Any] = {"d": scope}
+    regimes = [f"d = {k}: {r.where}" for k, s in dims.items() for r in s.regimes]
+    if regimes:
+        scope_out["regimes"] = regimes
+        reason += ("; the cells of x-space the search imposes depend on the parameters: it "
+                   f"was repeated in each of the {len(regimes)} regime(s) seen at the "
+                   "parameter points sampled (" + "; ".join(regimes) + "), other regimes "
+                   "are not decided")
+    return RelationsResult(verdict, statement, _one_line(reason), scope_out, order,
                            tuple(relations), dims, router.name, expert.name, h_latex, seconds)
+
 
