@@ -183,3 +183,24 @@ def test_a_square_root_of_a_positive_parameter_is_in_the_class() -> None:
     assert {(B1,): 1, (v,): -2 * sp.sqrt(v)} in found
     assert {(B1,): 1, (v,): -sp.sqrt(v)} not in found
     assert res.statement["complete"] is True
+
+
+# ---- the independent check before a verdict ----------------------------------------------------
+def test_the_independent_numerical_check_refutes_false_relations_in_their_regime() -> None:
+    from moetheory.symbolic._interaction_relations import Relation
+    from moetheory.symbolic._relation_check import failures
+    from moetheory.symbolic.interactions import EXPERTS, ROUTERS
+
+    a, b, beta = (sp.Symbol(n, real=True) for n in ("a_1", "b", "beta_1"))
+    ridge = Relation((((a,), sp.Integer(1)), ((B1, b), sp.Integer(-1))), 2)
+    wrong = Relation((((a,), sp.Integer(1)), ((B1, b), sp.Integer(-2))), 2)
+    assert failures(ROUTERS["linear"], EXPERTS["tanh"], 1, [(ridge, None)]) == []
+    assert len(failures(ROUTERS["linear"], EXPERTS["tanh"], 1, [(wrong, None)])) == 1
+    # H - H_beta = 0 for Laplace x ReLU holds where the active half-line lies right of beta
+    rel = Relation((((), sp.Integer(1)), ((beta,), sp.Integer(-1))), 1)
+    right = {beta: sp.Integer(0), a: sp.Integer(1), b: sp.Integer(-2)}
+    assert failures(ROUTERS["laplace"], EXPERTS["relu"], 1, [(rel, right)]) == []
+    assert len(failures(ROUTERS["laplace"], EXPERTS["relu"], 1, [(rel, None)])) == 1
+    # an arbitrary expert function: a relation must hold for a fixed instance too
+    generic_rel = Relation((((B1,), sp.Integer(1)),), 1)
+    assert len(failures(ROUTERS["linear"], EXPERTS["generic"], 1, [(generic_rel, None)])) == 1

@@ -49,8 +49,11 @@ __all__: list[str] = []
 _TRIES = 60
 
 
-def completeness(setup: _Setup, seed: int = 2024
-                 ) -> tuple[bool, list[str], list[tuple[frozenset[tuple[int, int]], str]]]:
+#: A parameter regime: the cells of x-space non-empty there, a description, a point of it.
+_Regime = tuple[frozenset[tuple[int, int]], str, dict[sp.Symbol, Any]]
+
+
+def completeness(setup: _Setup, seed: int = 2024) -> tuple[bool, list[str], list[_Regime]]:
     """Whether the search of ``setup`` was exhaustive, with the reasons when not.
 
     Parameters
@@ -69,7 +72,7 @@ def completeness(setup: _Setup, seed: int = 2024
         :math:`|x - c|`) was non-empty at every parameter point sampled; otherwise the
         regimes seen, each as the set of non-empty cells and a description: the search
         imposes every cell, so it is exhaustive in a regime only when repeated with that
-        regime's cells.
+        regime's cells; with a parameter point of the regime.
     """
     rng = random.Random(seed)
     piece_reasons, regimes = _regimes(setup, rng)
@@ -255,8 +258,7 @@ def _cell_text(setup: _Setup, n: int, cond: Any, side: int) -> str:
     return " on ".join(parts)
 
 
-def _regimes(setup: _Setup, rng: random.Random
-             ) -> tuple[list[str], list[tuple[frozenset[tuple[int, int]], str]]]:
+def _regimes(setup: _Setup, rng: random.Random) -> tuple[list[str], list[_Regime]]:
     """The cells of x-space at :data:`_THETAS` random parameter points: reasons (a cell never
     shown non-empty) and, when some point has an empty cell, every regime seen (the set of
     non-empty cells, described by the empty ones, with a parameter point of it)."""
@@ -283,7 +285,7 @@ def _regimes(setup: _Setup, rng: random.Random
             "where " + "; ".join(_cell_text(setup, *cells[i]) for i in empty) + " is empty"
         keep = frozenset((cells[i][0] - 1, cells[i][2]) for i in range(len(cells))
                          if i not in empty)
-        regimes.append((keep, f"{where} (e.g. at {at})"))
+        regimes.append((keep, f"{where} (e.g. at {at})", theta))
     return [], regimes
 
 

@@ -87,6 +87,7 @@ from moetheory.symbolic._interaction_specs import (
     custom_expert,
     symbol_latex,
 )
+from moetheory.symbolic._relation_check import failures
 from moetheory.symbolic.experts import sigmoid
 
 __all__ = [
@@ -263,6 +264,8 @@ class RegimeSearch:
     relations : tuple of FoundRelation
         Its generators, verified exactly on the regime's cells, when the regime has more
         relations than every cell together (empty otherwise).
+    point : dict
+        A parameter point of the regime (where it was seen).
 
     Examples
     --------
@@ -273,10 +276,12 @@ class RegimeSearch:
     where: str
     n_relations: int
     relations: tuple[FoundRelation, ...] = ()
+    point: dict[sp.Symbol, Any] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
         return {"where": self.where, "n_relations": self.n_relations,
+                "point": {str(k): sp.sstr(v) for k, v in self.point.items()},
                 "relations": [r.to_dict() for r in self.relations]}
 
 
@@ -786,8 +791,8 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
     try:
         res, setup = _search(router, expert, order, d)
         _, reasons, regimes = completeness(setup)
-        per_regime = [(where, _search(router, expert, order, d, cells=cells)[0])
-                      for cells, where in regimes]
+        per_regime = [(where, theta, _search(router, expert, order, d, cells=cells)[0])
+                      for cells, where, theta in regimes]
     except (UnsupportedExpression, SearchTimeout):
         raise
     except Exception as exc:  # an internal failure: no verdict, never a wrong one
@@ -823,8 +828,20 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
     regime_searches = tuple(
         RegimeSearch(where, r.relation_space_dim, tuple(
             FoundRelation(rel, d, {"d": [d], "parameters": where}) for rel in r.relations
-        ) if r.relation_space_dim != res.relation_space_dim else ())
-        for where, r in per_regime)
+        ) if r.relation_space_dim != res.relation_space_dim else (), theta)
+        for where, theta, r in per_regime)
+    try:  # the independent check of every relation stated, in its own parameter regime
+        bad = failures(router, expert, d, [(f.relation, None) for f in found if f.generator]
+                       + [(f.relation, reg.point) for reg in regime_searches
+                          for f in reg.relations])
+    except (UnsupportedExpression, SearchTimeout):
+        raise
+    except Exception as exc:
+        bad = [_one_line(f"the independent numerical check failed to run "
+                         f"({type(exc).__name__}: {exc})")]
+    if bad:
+        return DimensionSearch(d, "failed", reasons=tuple(bad),
+                               seconds=time.monotonic() - start)
     return DimensionSearch(d, "complete" if not reasons else "incomplete",
                            res.relation_space_dim, len(res.relations), tuple(found),
                            tuple(reasons), tuple(notes), tuple(res.assumptions),
