@@ -573,6 +573,7 @@ def _summary(res: RelationsResult, latex: bool) -> str:
         if res.verdict is not Verdict.PROVED:
             return f"{these} of order {order} found, not proved: {res.reason}{params}"
         hold, span = ("hold", "span") if n != 1 else ("holds", "spans")
+        where = where if n == 1 else f"{where} (each where stated)"
         if res.statement.get("complete"):
             return (f"{these} of order {order} among {derivatives} {hold} in {where} and "
                     f"{span} every linear relation of order {order} in {searched_text}{params}")
