@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import sympy as sp
+from sympy.core.evalf import PrecisionExhausted
 
 from moetheory.symbolic._interaction_budget import checkpoint
 from moetheory.symbolic._interaction_relations import _R_BETA, Relation
@@ -110,13 +111,13 @@ def failures(router: RouterSpec, expert: ExpertSpec, d: int,
             norm = sp.sqrt(sp.Add(*[theta[b] ** 2 for b in betas if b in theta]))
             terms = []
             try:
-                h_val = sp.N(ders(()).xreplace(vals), _DIGITS)
+                h_val = sp.N(ders(()).xreplace(vals), _DIGITS, strict=True)
                 for alpha, c in rel.terms:
                     c_val = sp.sympify(c).xreplace({_R_BETA: norm}).xreplace(vals)
                     d_val = ders(alpha).xreplace(vals)
-                    terms.append(sp.N(c_val * d_val, _DIGITS))
-            except (ZeroDivisionError, TypeError, ValueError):
-                continue
+                    terms.append(sp.N(c_val * d_val, _DIGITS, strict=True))
+            except (ZeroDivisionError, TypeError, ValueError, PrecisionExhausted):
+                continue  # a pole, or a value too small for 40 correct digits
             if not all(t.is_number and t.is_finite and t.is_real for t in (*terms, h_val)):
                 continue
             scale = sp.Add(*[abs(t) for t in terms])
