@@ -267,6 +267,17 @@ class RegimeSearch:
     point : dict
         A parameter point of the regime (where it was seen).
 
+    Notes
+    -----
+    A regime is the set of cells of :math:`x`-space that are non-empty at a parameter point
+    (Laplace gating with a ReLU expert in :math:`d = 1`: whether the active half-line lies
+    on one side of :math:`\beta_1`). The relations of every cell together hold in every
+    regime; a regime with fewer cells may have more.
+
+    See Also
+    --------
+    DimensionSearch : holds the regimes of one dimension.
+
     Examples
     --------
     >>> RegimeSearch("where piece 2 is empty", 1).to_dict()["n_relations"]
