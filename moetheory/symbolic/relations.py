@@ -271,7 +271,7 @@ class RegimeSearch:
     -----
     A regime is the set of cells of :math:`x`-space that are non-empty at a parameter point
     (Laplace gating with a ReLU expert in :math:`d = 1`: whether the active half-line lies
-    on one side of :math:`\beta_1`). The relations of every cell together hold in every
+    on one side of :math:`\\beta_1`). The relations of every cell together hold in every
     regime; a regime with fewer cells may have more.
 
     See Also
