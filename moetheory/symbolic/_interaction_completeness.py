@@ -100,9 +100,10 @@ def _rational(rng: random.Random, positive: bool) -> sp.Rational:
     return sp.Rational(num, rng.randint(2, 9))
 
 
-def _point(setup: _Setup, rng: random.Random, theta: dict[sp.Symbol, Any] | None = None
-           ) -> dict[sp.Symbol, Any]:
-    """A random rational point of (theta, x) at which the radicals are rational."""
+def _point(setup: _Setup, rng: random.Random, theta: dict[sp.Symbol, Any] | None = None,
+           scale: int = 1) -> dict[sp.Symbol, Any]:
+    """A random rational point of (theta, x) at which the radicals are rational (``x``, or
+    its distance to the centre of the radical, times ``scale``)."""
     vals: dict[sp.Symbol, Any] = dict(theta) if theta else {}
     if theta is None:
         for s in _symbols(setup):
@@ -115,14 +116,14 @@ def _point(setup: _Setup, rng: random.Random, theta: dict[sp.Symbol, Any] | None
             vals.update({v: nu * w for v, w in zip(vec, omega, strict=True)})
     if setup.x_radical is not None:
         _, centre = setup.x_radical
-        rho = abs(_rational(rng, True))
+        rho = abs(_rational(rng, True)) * scale
         d = len(setup.xs)
         omega = _stereo([_rational(rng, False) for _ in range(d - 1)]) if d > 1 \
             else [rng.choice([-1, 1])]
         for xi, c, w in zip(setup.xs, centre, omega, strict=True):
             vals[xi] = sp.sympify(c).xreplace(vals) + rho * w
     else:
-        vals.update({xi: _rational(rng, False) for xi in setup.xs})
+        vals.update({xi: _rational(rng, False) * scale for xi in setup.xs})
     return vals
 
 
@@ -266,17 +267,26 @@ def _regimes(setup: _Setup, rng: random.Random) -> tuple[list[str], list[_Regime
     if len(cells) == 1 and (cells[0][1] is sp.true or cells[0][1] is True):
         return [], []
     seen: dict[tuple[int, ...], dict[sp.Symbol, Any]] = {}
+    undecided: list[str] = []
     for _ in range(_THETAS):
         theta = {s: v for s, v in _point(setup, rng).items() if s not in setup.xs}
-        empty = tuple(i for i, (_, cond, side) in enumerate(cells)
-                      if not _nonempty(setup, cond, side, theta, rng))
-        seen.setdefault(empty, theta)
-    never = set(range(len(cells))).intersection(*map(set, seen))
-    reasons = [f"{_cell_text(setup, *cells[i])} was not shown to be a non-empty open set "
-               "at any parameter point sampled, and a relation that fails only there would "
-               "be missed" for i in sorted(never)]
-    if reasons or list(seen) == [()]:
-        return reasons, []
+        state = [_nonempty(setup, cond, side, theta, rng) for _, cond, side in cells]
+        unknown = [i for i, ok in enumerate(state) if ok is None]
+        if unknown:  # neither a witness nor a proof of emptiness: that regime is open
+            at = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in sorted(
+                theta.items(), key=lambda kv: str(kv[0])))
+            text = (f"{_cell_text(setup, *cells[unknown[0]])} was neither shown non-empty "
+                    f"nor empty at the parameter point {at}, so the relations of the "
+                    "parameter regime there are not decided")
+            if not undecided:
+                undecided.append(text)
+            continue
+        seen.setdefault(tuple(i for i, ok in enumerate(state) if ok is False), theta)
+    never = set(range(len(cells))).intersection(*map(set, seen)) if seen else set()
+    reasons = [f"{_cell_text(setup, *cells[i])} is empty at every parameter point sampled, "
+               "and a relation that fails only there would be missed" for i in sorted(never)]
+    if reasons or undecided or list(seen) == [()]:
+        return reasons + undecided, []
     regimes = []
     for empty, theta in sorted(seen.items()):
         at = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in sorted(
@@ -290,9 +300,10 @@ def _regimes(setup: _Setup, rng: random.Random) -> tuple[list[str], list[_Regime
 
 
 def _nonempty(setup: _Setup, cond: Any, side: int, theta: dict[sp.Symbol, Any],
-              rng: random.Random) -> bool:
-    """Whether the cell has an interior point at the parameters ``theta``: exactly in d = 1
-    (the set of the condition in x_1), otherwise a witness point."""
+              rng: random.Random) -> bool | None:
+    """Whether the cell has an interior point at the parameters ``theta``: decided exactly in
+    d = 1 (the set of the condition in x_1); otherwise True when a witness point is found,
+    None (not decided) when not."""
     checkpoint()
     if len(setup.xs) == 1:
         region: Any = sp.Reals
@@ -306,14 +317,14 @@ def _nonempty(setup: _Setup, cond: Any, side: int, theta: dict[sp.Symbol, Any],
                 return False
             if c_theta is not sp.true and c_theta is not True:
                 region = sp.Intersection(region, c_theta.as_set())
-            measure = region.measure
+            measure = sp.sympify(region.measure)
             if measure.is_extended_positive:
                 return True
             if measure.is_zero:
                 return False
         except (NotImplementedError, TypeError, ValueError, AttributeError):
             pass
-    return _witness(setup, cond, rng, theta, side)
+    return True if _witness(setup, cond, rng, theta, side) else None
 
 
 def _witness(setup: _Setup, cond: Any, rng: random.Random,
@@ -322,9 +333,9 @@ def _witness(setup: _Setup, cond: Any, rng: random.Random,
     the parameters ``theta`` (random ones when None), on ``side`` of the kink."""
     relationals = list(cond.atoms(sp.core.relational.Relational)) \
         if isinstance(cond, sp.Basic) else []
-    for _ in range(_TRIES):
+    for k in range(_TRIES):
         checkpoint()
-        vals = _point(setup, rng, theta)
+        vals = _point(setup, rng, theta, scale=10 ** (k % 4))
         try:
             if side and setup.x_radical is not None:
                 gap = (setup.xs[0] - sp.sympify(setup.x_radical[1][0])).xreplace(vals)
