@@ -40,6 +40,29 @@ callable can do anything with the dimension, so its relations hold in the dimens
 only. "No relation" is stated for the dimensions searched only (a relation may appear first
 in a higher dimension).
 
+Parameters differentiated
+-------------------------
+:math:`\beta_1`, ``eta`` and the symbols of ``params=`` (a learnable bias ``b0``, a
+temperature ``tau``, a variance ``v``); every other symbol of :math:`H` is held fixed. Every
+answer (the verdict line, the Markdown, the JSON) lists both.
+
+Parameter regimes
+-----------------
+The search imposes every cell of :math:`x`-space (each smooth piece of the expert; in
+:math:`d = 1` each side of a kink :math:`|x - c|`), but which cells are non-empty can depend
+on the parameters (Laplace gating with a ReLU expert: whether the active half-line lies on
+one side of :math:`\beta_1`). The cells are surveyed at 8 random parameter points (exactly
+in :math:`d = 1`); when some are empty at a point, the search is repeated in each regime seen
+with only its cells, and the answer is stated for the regimes sampled
+(:class:`RegimeSearch`); a regime not decided makes the search incomplete.
+
+Independent check
+-----------------
+Before a verdict is stated, every relation stated is evaluated by
+``moetheory.symbolic._relation_check`` (SymPy's ``diff`` of :math:`H` as built, ``evalf``
+at 40 digits, at random points of its scope: each dimension, each regime); a failure makes
+the verdict ``inconclusive`` with the reason.
+
 Limits
 ------
 :math:`d \le 4` and order :math:`\le 3` (the exact linear algebra grows fast: :math:`d = 3`,
@@ -816,11 +839,13 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
                        "so the first point may not be generic")
     found: list[FoundRelation] = []
     notes: list[str] = []
+    if not regimes and (len(setup.pieces) > 1 or (d == 1 and setup.x_radical is not None)):
+        notes.append(_ONE_REGIME)
     cache: dict[str, dict[str, Any]] = {}
     others = tuple(k for k in range(1, MAX_D + 1) if k != d)
     for rel in res.relations:
         lf: dict[str, Any] = {} if lift_ok else dict(_NO_LIFT)
-        if lift_ok and not notes:
+        if lift_ok and not [n for n in notes if n != _ONE_REGIME]:
             key = _family_key(rel)
             try:
                 if key not in cache:
@@ -858,6 +883,13 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
                            res.relation_space_dim, len(res.relations), tuple(found),
                            tuple(reasons), tuple(notes), tuple(res.assumptions),
                            time.monotonic() - start, res, regime_searches)
+
+
+#: Said when the cells of x-space the search imposes were all non-empty at every parameter
+#: point sampled (a regime where one is empty may still exist elsewhere).
+_ONE_REGIME = ("every cell of x-space the search imposes (pieces of the expert, sides of a "
+               "kink in d = 1) was non-empty at each parameter point sampled: the statement "
+               "is for that parameter regime, the only one seen")
 
 
 def _h_latex(router: RouterSpec, expert: ExpertSpec, d: int) -> str:
@@ -932,9 +964,11 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
     from exact null spaces at rational points and verifies each one exactly; it is
     exhaustive when the transcendental kernels are algebraically independent and every
     smooth piece of the expert is a non-empty open set. Both are checked here (Ax's theorem
-    on the kernels' exponents; a witness point per piece); when a check fails, relations
-    found still hold, but "no relation" is ``inconclusive``. The statement is for parameters
-    outside a null set (where the coefficients' denominators do not vanish).
+    on the kernels' exponents; the cells of :math:`x`-space at 8 parameter points, the
+    search repeated per parameter regime seen); when a check fails, relations found still
+    hold, but "no relation" is ``inconclusive``. The statement is for parameters outside a
+    null set (where the coefficients' denominators do not vanish) in the regimes sampled.
+    Every relation stated passes an independent numerical check first.
 
     See Also
     --------
@@ -1116,6 +1150,8 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
             verdict = Verdict.INCONCLUSIVE
             scope = sorted(k for k, s in dims.items() if s.complete)
             reason = f"no relation found, but the search is not exhaustive ({why})"
+    if any(_ONE_REGIME in s.notes for s in dims.values() if s.complete):
+        reason += f"; {_ONE_REGIME}"
     scope_out: dict[str, Any] = {"d": scope}
     regimes = [f"d = {k}: {r.where}" for k, s in dims.items() for r in s.regimes]
     if regimes:
