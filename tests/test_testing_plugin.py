@@ -463,3 +463,18 @@ def test_the_entry_point_bears_the_plugins_module_name() -> None:
     entry = meta["project"]["entry-points"]["pytest11"]
     assert entry == {"moetheory.testing._plugin": "moetheory.testing._plugin"}
 
+
+
+def test_the_catalogues_own_modules_are_collected_for_their_doctests_without_error() -> None:
+    """``pytest``'s configuration collects ``proofs_checks`` and ``moetheory`` for their
+    doctests; the checks those modules register are the catalogue's own, never a test file
+    replacing a catalogued check (the whole suite once stopped at collection on that)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "proofs_checks/jacobs1991adaptive/error_functions.py",
+         "proofs_checks/nguyen2025cosine/routers_pde.py"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert "registers a check of its own" not in proc.stdout, proc.stdout[-2000:]
+    assert proc.returncode in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED), (
+        proc.stdout[-2000:])

@@ -131,6 +131,21 @@ def _defined_in(check: object, module: Any) -> bool | None:
     return None
 
 
+def _is_package_module(module: Any) -> bool:
+    """Whether ``module`` is a file of moetheory or of its catalogue (``proofs_checks``): pytest
+    collects them for their doctests, and the checks they register are the catalogue's own,
+    never a test file's claims."""
+    import moetheory
+    import proofs_checks
+
+    file = getattr(module, "__file__", None)
+    if not file:
+        return False
+    path = Path(file).resolve()
+    return any(path.is_relative_to(Path(str(pkg.__file__)).resolve().parent)
+               for pkg in (moetheory, proofs_checks))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
     """Every claim a collected test file registers is an item, also one registered in a
@@ -144,6 +159,8 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
     if report.outcome != "passed":
         return
     module = collector.obj
+    if _is_package_module(module):  # the catalogue's own modules (their doctests)
+        return
     seen = collector.config.stash[_SEEN]
     for c in registered():
         here = _defined_in(c.check, module)
