@@ -49,6 +49,7 @@ def _fake(monkeypatch: pytest.MonkeyPatch, first_half: float) -> list[dict[str, 
     monkeypatch.setattr(_readings, "_reading_runs", runs)
     monkeypatch.setattr(_readings, "_flag_runs", flag_runs)
     monkeypatch.setattr(_readings, "flags_of", lambda cfg: "paper flags")
+    monkeypatch.setattr(_readings, "reading_text", lambda reading, configs: reading)
     return calls
 
 

@@ -121,6 +121,32 @@ def test_flagging_the_selected_expert_terminates_no_later() -> None:
     assert (t_lit < t_code).any()  # the option has an effect on these runs
 
 
+@pytest.mark.parametrize("reading", ["paper", "code"])
+def test_round_by_round_flags_match_the_reference(reading: str) -> None:
+    # issue 46: the stopping rule read round by round (every gap <= Γ in the same round)
+    cfg = CLConfig(reading=reading, M=3, T=120, flag_selected=True, flag_memory="round")
+    fast = simulate(cfg, 1, seed=11)
+    ref = reference_run(cfg, seed=11)
+    assert (fast.expert[0] == ref["expert"]).all()
+    assert fast.termination_round[0] == ref["termination_round"]
+    assert np.allclose(fast.generalization[0], ref["generalization"], rtol=1e-9, atol=1e-12)
+
+
+def test_round_by_round_flags_terminate_no_earlier_than_sticky_ones() -> None:
+    # a round in which every gap is below Γ sets every sticky flag too: on the same
+    # trajectory the sticky reading stops no later, and on these runs strictly earlier once
+    assert CLConfig().flag_memory == "sticky"
+    cfgs = [CLConfig(M=5, T=300, flag_memory=m) for m in ("sticky", "round")]
+    sticky, fresh = simulate_many(cfgs, 6, seed=2)
+    never = cfgs[0].T + 1
+    t_s = np.where(sticky.termination_round >= 0, sticky.termination_round, never)
+    t_r = np.where(fresh.termination_round >= 0, fresh.termination_round, never)
+    assert (t_s <= t_r).all()
+    assert (t_s < t_r).any()  # the option has an effect on these runs
+    with pytest.raises(ValueError, match="flag_memory must be one of"):
+        CLConfig(flag_memory="forever")
+
+
 def test_metric_definitions_by_hand() -> None:
     res = simulate(CLConfig(M=2, T=30), 2, seed=3)
     assert np.all(res.forgetting[:, 0] == 0.0)
@@ -250,7 +276,7 @@ def test_prop1_keeps_the_literal_readings_first() -> None:
         "paper, random β", "paper", "code", "paper, random β, approximately frozen",
         "paper, approximately frozen", "code, approximately frozen",
         "paper, random β; flags: others only", "paper, random β; flags: from T1",
-        "paper, random β; flags: others only, from T1",
+        "paper, random β; flags: others only, from T1", "paper, random β; flags: round by round",
     ]
     configs = [r.evidence["config"] for r in out.readings[:3]]
     assert [c["beta"] for c in configs] == ["uniform", "fixed", "fixed"]

@@ -76,6 +76,7 @@ from proofs_checks.li2025continual._simulation import (
     _profile_sizes,
     _t1,
     _window_order,
+    exploration_configs,
 )
 
 __all__ = [
@@ -428,7 +429,8 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
         return (reading, comps, ev,
                 f"First look: {first_note} {looks.note(verdict, comps)}\n\n{deriv}")
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_outcome(ctx, alpha, one, lambda reading: [
+        cfg for vary in ("eta", "M") for cfg in exploration_configs(reading, vary).values()])
 
 
 @paper_claim(
