@@ -333,6 +333,9 @@ def test_theorem2_bound_beats_the_single_expert_on_the_same_data() -> None:
     gauss = readings["bound-(22)/gaussian-closed-form"]
     rows = {c["label"]: c["verdict"] for c in gauss.evidence["comparisons"]}
     assert rows["T=20"] == "supported" and rows["T=1000"] == "unsupported"
+    # issue 46: the summary reports it beside the verdict, and (22) as a bound of the MoE
+    assert "closed form (18)" in out.summary and "at T=1000 (unsupported)" in out.summary
+    assert "simulated-MoE" in out.summary.split("beside the verdict")[1]
 
 
 @pytest.mark.parametrize("summand", [
