@@ -256,6 +256,27 @@ def test_exact_checks_verdicts() -> None:
     assert proofs.check_lemma11_product(_ctx("cl.lemma11.product-step")).verdict is Verdict.REFUTED
     corrected = proofs.check_lemma11_product_corrected(_ctx("cl.lemma11.product-step.corrected"))
     assert corrected.verdict is Verdict.SUPPORTED
+    # issue 46: a supported exact verdict says what it rests on (a fixed grid; a random sample)
+    assert corrected.summary.startswith("supported on a finite grid, not proved")
+    assert "nothing drawn from the seed" in corrected.summary and "draws" not in \
+        corrected.evidence
+    from proofs_checks.li2025continual import lemmas
+
+    sample = lemmas.check_lemma2_corrected(_ctx("cl.lemma2.smooth-router.corrected"))
+    assert sample.verdict is Verdict.SUPPORTED
+    assert sample.summary.startswith("supported on a sample, not proved")
+    assert "drawn at random from the seed" in sample.summary
+    assert "from the seed's generator" in sample.evidence["draws"]
+
+
+def test_claim_page_says_whether_an_exact_check_draws_from_the_seed() -> None:
+    # issue 46: the page said "the seed draws nothing" of a check that draws at random
+    from moetheory.docs._claim import _history
+
+    fixed = _history({"kind": "exact", "evidence": {}})
+    drawn = _history({"kind": "exact", "evidence": {"draws": "12 random gate vectors"}})
+    assert "the seed draws nothing" in fixed[0]
+    assert "the seed draws nothing" not in drawn[0] and "12 random gate vectors" in drawn[0]
 
 
 def test_statistical_check_is_deterministic_and_refutes_definition1() -> None:

@@ -237,10 +237,13 @@ def check_lemma11_product_corrected(ctx: CheckContext) -> Outcome:
     scan = _product_scan(ctx.full)
     above = scan["exact_above_product"]
     verdict = Verdict.REFUTED if above else Verdict.SUPPORTED
+    grid = _coverage_grid(ctx.full)
     return Outcome(
         verdict,
-        f"exact P <= product at all {len(scan['exact_below_product']) + len(scan['equal'])} grid "
-        "points (negative association)"
+        "supported on a finite grid, not proved for every (N, M): exact P <= product at all "
+        f"{len(scan['exact_below_product']) + len(scan['equal'])} points of a fixed grid "
+        f"(N <= {max(n for n, _ in grid)}, M <= {max(m for _, m in grid)}; exact rationals, "
+        "no interval, nothing drawn from the seed)"
         if not above
         else f"exact P > product at {above[:3]}",
         evidence={
