@@ -377,3 +377,19 @@ def test_geometric_sums_equal_sympys_generic_branch(summand) -> None:
         explicit = sum(summand.subs({th._l: j, th.t: t_value}) for j in range(1, t_value))
         point = {th.t: t_value, th.r: sp.Rational(2, 7), th.S: 3, th.D: 5, th.N: 2}
         assert sp.simplify(ours.subs(point) - explicit.subs(point)) == 0
+
+
+def test_a_bound_supported_only_within_its_tolerance_says_so() -> None:
+    # issue 46: cl.thm1.generalization-bound's margin shrinks with T; a verdict that rests on
+    # the tolerance says so in its summary
+    from proofs_checks.li2025continual._bounds import _bound, _bound_reading
+
+    rng = np.random.default_rng(0)
+    rhs = rng.normal(1.0, 0.1, 400)
+    near = _bound("T=1000", rhs + 0.005 + rng.normal(0, 0.001, 400), rhs, 0.01, 1.0)
+    clear = _bound("T=200", rhs - 0.1 + rng.normal(0, 0.001, 400), rhs, 0.01, 1.0)
+    assert near["verdict"] == clear["verdict"] == "supported"
+    on_edge = _bound_reading("r", "t", [clear, near], {})
+    assert on_edge.verdict is Verdict.SUPPORTED
+    assert "supported within the tolerance only at T=1000" in on_edge.summary
+    assert "within the tolerance" not in _bound_reading("r", "t", [clear], {}).summary

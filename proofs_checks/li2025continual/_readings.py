@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from moetheory import CheckContext, Outcome
+from moetheory import CheckContext, Outcome, Verdict
 from moetheory.continual import CLConfig, CLResult
 from moetheory.continual.scaling import (
     exponent_at_least,
@@ -32,6 +32,7 @@ from moetheory.stats import (
     claimed_values,
     combine,
     comparisons_markdown,
+    edge_note,
     readings_outcome,
     stable,
 )
@@ -109,13 +110,18 @@ def grid_outcome(
     ``one(reading)`` for each reading of the profile (:func:`_profile_readings`), each
     described by :func:`reading_text` of ``configs(reading)``, the configurations of the runs
     it read (asked after ``one(reading)``); then the readings ``extra()`` gives (e.g. the
-    termination flags' other readings), last."""
+    termination flags' other readings), last. An open verdict's summary says where the
+    primary reading's open comparisons stand (:func:`~moetheory.stats.edge_note`)."""
     data = [one(reading) for reading in _profile_readings(ctx)]
     texts = {name: reading_text(name, configs(name)) for name, *_ in data}
     for item, text in extra() if extra is not None else ():
         data.append(item)
         texts[item[0]] = text
-    return readings_outcome(data, texts, alpha, ctx)
+    out = readings_outcome(data, texts, alpha, ctx)
+    primary, comps = data[0][0], data[0][1]
+    if out.verdict is Verdict.INCONCLUSIVE and (edges := edge_note(comps)):
+        out.summary += f" — open on the band's edge in '{primary}': {edges}"
+    return out
 
 
 #: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
