@@ -49,6 +49,7 @@ def _fake(monkeypatch: pytest.MonkeyPatch, first_half: float) -> list[dict[str, 
     monkeypatch.setattr(_readings, "_reading_runs", runs)
     monkeypatch.setattr(_readings, "_flag_runs", flag_runs)
     monkeypatch.setattr(_readings, "flags_of", lambda cfg: "paper flags")
+    monkeypatch.setattr(_readings, "reading_text", lambda reading, configs: reading)
     return calls
 
 
@@ -132,6 +133,22 @@ def test_full_profile_first_look_asking_beyond_the_budget_is_final(
         assert ev["simulator_seed"] == BASE and "not run" in ev["looks"]["second"]
         assert ev["looks"]["final_look_asks_for"] == ev["looks"]["first"]["asks_for"]
     assert all(c["seed"] != BASE + _power.SECOND_LOOK for c in calls)
+    # issue 46: the open verdict says where the truth sits (not "unchecked")
+    assert out.verdict is Verdict.INCONCLUSIVE
+    edge = out.summary.split(" — open on the band's edge in 'paper': ")[1]
+    assert edge.startswith("share vs 1: estimate 0, interval [-2, 2] straddles the edge -0.1")
+
+
+def test_edge_note_names_only_open_comparisons() -> None:
+    from moetheory.stats import edge_note
+
+    open_ = compare("a", MeanEstimate(0.19, 0.15, 0.23, 100, 0.99), 0.0, 0.2)
+    decided = compare("b", MeanEstimate(0.0, -0.05, 0.05, 100, 0.99), 0.0, 0.2)
+    assert open_.verdict is Verdict.INCONCLUSIVE and decided.verdict is Verdict.SUPPORTED
+    assert edge_note([decided]) == ""
+    note = edge_note([open_, decided])
+    assert note.startswith("a: estimate 0.19, interval [0.15, 0.23] straddles the edge 0.2")
+    assert "replicates would decide it" in note and "b:" not in note
 
 
 def test_quick_profile_keeps_one_look_at_the_full_level(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -116,11 +116,22 @@ def test_low_grid_points_run_through_the_rounds_proposition2_reads() -> None:
 
 
 def test_wide_reading_text_names_the_wide_grid() -> None:
-    from proofs_checks.li2025continual._readings import GRID_READING_TEXT, WIDE_READING_TEXT
+    # issue 46: a reading's text is generated from the configurations of its runs
+    from proofs_checks.li2025continual._readings import reading_text
+    from proofs_checks.li2025continual._simulation import (
+        GRID,
+        LOW_GRID,
+        grid_config,
+        low_config,
+        regime_config,
+    )
 
-    assert "σ0 ∈ {0.05, 0.1, 0.2}" in GRID_READING_TEXT["paper"]
-    assert "σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2}" in WIDE_READING_TEXT["paper"]
-    assert WIDE_READING_TEXT["code"] == GRID_READING_TEXT["code"]
+    grid = [grid_config("paper", s) for s in GRID]
+    wide = [low_config("paper", s, regime=False) for s in LOW_GRID] + grid
+    assert "σ0 ∈ {0.05, 0.1, 0.2}" in reading_text("paper", grid)
+    assert "σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2}" in reading_text("paper", wide)
+    regime = reading_text("code", [regime_config("code", s) for s in GRID])
+    assert "N = 30, K = 3, M = 5" in regime and "N = 7" not in regime
 
 
 @pytest.mark.parametrize("claim_id, check, parts", [

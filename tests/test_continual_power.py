@@ -124,9 +124,16 @@ def test_beats_single_expert_compares_on_the_same_data_model() -> None:
 def test_flag_readings_exist_and_the_literal_one_is_primary() -> None:
     assert _flags.PRIMARY_FLAGS == "literal"
     assert next(iter(_flags.FLAG_READINGS)) == "literal"
-    assert _flags.FLAG_READINGS["literal"] == {"flag_selected": True, "flag_start": "after-T1"}
+    assert _flags.FLAG_READINGS["literal"] == {"flag_selected": True, "flag_start": "after-T1",
+                                               "flag_memory": "sticky"}
     assert {tuple(v.values()) for v in _flags.FLAG_READINGS.values()} == {
-        (sel, start) for sel in (True, False) for start in ("after-T1", "at-T1")}
+        (sel, start, "sticky") for sel in (True, False) for start in ("after-T1", "at-T1")} | {
+        (True, "after-T1", "round")}
+    # issue 46: the sticky flags are an assumption each reading states; the round-by-round
+    # reading of the stopping rule is one of the readings
+    assert all("sticky flags (assumed" in t for n, t in _flags.FLAG_TEXT.items()
+               if n != _flags.ROUND_FLAGS)
+    assert "same round" in _flags.FLAG_TEXT[_flags.ROUND_FLAGS]
     cfg = CLConfig()
     assert (cfg.flag_selected, cfg.flag_start) == (True, "after-T1")  # the paper reading
     assert "each expert m" in _flags.FLAG_SEED_TEXT and "t > T_1" in _flags.FLAG_SEED_TEXT

@@ -93,10 +93,12 @@ def test_gate_gradient_matches_symbolic_derivative() -> None:
 @pytest.mark.parametrize("M", [1, 3])
 @pytest.mark.parametrize("flag_selected", [True, False])
 @pytest.mark.parametrize("flag_start", ["after-T1", "at-T1"])
+@pytest.mark.parametrize("flag_memory", ["sticky", "round"])
 def test_metrics_match_brute_force_reference(reading: str, M: int, flag_selected: bool,
-                                             flag_start: str) -> None:
-    cfg = CLConfig(reading=reading, M=M, T=60, flag_selected=flag_selected,
-                   flag_start=flag_start)
+                                             flag_start: str, flag_memory: str) -> None:
+    # flag_memory="round" (issue 46): every gap below Γ in the same round
+    cfg = CLConfig(reading=reading, M=M, T=120 if flag_memory == "round" else 60,
+                   flag_selected=flag_selected, flag_start=flag_start, flag_memory=flag_memory)
     fast = simulate(cfg, 1, seed=11)
     ref = reference_run(cfg, seed=11)
     assert (fast.expert[0] == ref["expert"]).all()
@@ -108,17 +110,31 @@ def test_metrics_match_brute_force_reference(reading: str, M: int, flag_selected
         assert np.allclose(fast.generalization_code[0], ref["generalization_code"], atol=1e-12)
 
 
-def test_flagging_the_selected_expert_terminates_no_later() -> None:
-    # Algorithm 1 read literally flags m_t too (gap 0 < Γ): a superset of the code's flags on
-    # the same trajectory, so termination comes no later; the readings' defaults differ.
-    assert CLConfig().flag_selected and not CLConfig(reading="code").flag_selected
-    cfgs = [CLConfig(M=5, T=300, flag_selected=f) for f in (True, False)]
-    lit, code = simulate_many(cfgs, 6, seed=2)
+@pytest.mark.parametrize("option, earlier, later", [
+    # Algorithm 1 read literally flags m_t too (gap 0 < Γ): a superset of the code's flags
+    # on the same trajectory, so termination comes no later
+    ("flag_selected", True, False),
+    # issue 46: a round in which every gap is below Γ sets every sticky flag too, so the
+    # sticky reading stops no later than the round-by-round one
+    ("flag_memory", "sticky", "round"),
+])
+def test_a_wider_flag_reading_terminates_no_later(option: str, earlier: object,
+                                                  later: object) -> None:
+    assert getattr(CLConfig(), option) == earlier  # the paper reading's default
+    cfgs = [CLConfig(M=5, T=300, **{option: v}) for v in (earlier, later)]
+    first, second = simulate_many(cfgs, 6, seed=2)
     never = cfgs[0].T + 1
-    t_lit = np.where(lit.termination_round >= 0, lit.termination_round, never)
-    t_code = np.where(code.termination_round >= 0, code.termination_round, never)
-    assert (t_lit <= t_code).all()
-    assert (t_lit < t_code).any()  # the option has an effect on these runs
+    t_1 = np.where(first.termination_round >= 0, first.termination_round, never)
+    t_2 = np.where(second.termination_round >= 0, second.termination_round, never)
+    assert (t_1 <= t_2).all()
+    assert (t_1 < t_2).any()  # the option has an effect on these runs
+
+
+def test_flag_readings_defaults_and_bad_values() -> None:
+    assert not CLConfig(reading="code").flag_selected
+    assert CLConfig(reading="code").flag_memory == "sticky"
+    with pytest.raises(ValueError, match="flag_memory must be one of"):
+        CLConfig(flag_memory="forever")
 
 
 def test_metric_definitions_by_hand() -> None:
@@ -250,7 +266,7 @@ def test_prop1_keeps_the_literal_readings_first() -> None:
         "paper, random β", "paper", "code", "paper, random β, approximately frozen",
         "paper, approximately frozen", "code, approximately frozen",
         "paper, random β; flags: others only", "paper, random β; flags: from T1",
-        "paper, random β; flags: others only, from T1",
+        "paper, random β; flags: others only, from T1", "paper, random β; flags: round by round",
     ]
     configs = [r.evidence["config"] for r in out.readings[:3]]
     assert [c["beta"] for c in configs] == ["uniform", "fixed", "fixed"]

@@ -256,6 +256,27 @@ def test_exact_checks_verdicts() -> None:
     assert proofs.check_lemma11_product(_ctx("cl.lemma11.product-step")).verdict is Verdict.REFUTED
     corrected = proofs.check_lemma11_product_corrected(_ctx("cl.lemma11.product-step.corrected"))
     assert corrected.verdict is Verdict.SUPPORTED
+    # issue 46: a supported exact verdict says what it rests on (a fixed grid; a random sample)
+    assert corrected.summary.startswith("supported on a finite grid, not proved")
+    assert "nothing drawn from the seed" in corrected.summary and "draws" not in \
+        corrected.evidence
+    from proofs_checks.li2025continual import lemmas
+
+    sample = lemmas.check_lemma2_corrected(_ctx("cl.lemma2.smooth-router.corrected"))
+    assert sample.verdict is Verdict.SUPPORTED
+    assert sample.summary.startswith("supported on a sample, not proved")
+    assert "drawn at random from the seed" in sample.summary
+    assert "from the seed's generator" in sample.evidence["draws"]
+
+
+def test_claim_page_says_whether_an_exact_check_draws_from_the_seed() -> None:
+    # issue 46: the page said "the seed draws nothing" of a check that draws at random
+    from moetheory.docs._claim import _history
+
+    fixed = _history({"kind": "exact", "evidence": {}})
+    drawn = _history({"kind": "exact", "evidence": {"draws": "12 random gate vectors"}})
+    assert "the seed draws nothing" in fixed[0]
+    assert "the seed draws nothing" not in drawn[0] and "12 random gate vectors" in drawn[0]
 
 
 def test_statistical_check_is_deterministic_and_refutes_definition1() -> None:
@@ -333,6 +354,9 @@ def test_theorem2_bound_beats_the_single_expert_on_the_same_data() -> None:
     gauss = readings["bound-(22)/gaussian-closed-form"]
     rows = {c["label"]: c["verdict"] for c in gauss.evidence["comparisons"]}
     assert rows["T=20"] == "supported" and rows["T=1000"] == "unsupported"
+    # issue 46: the summary reports it beside the verdict, and (22) as a bound of the MoE
+    assert "closed form (18)" in out.summary and "at T=1000 (unsupported)" in out.summary
+    assert "simulated-MoE" in out.summary.split("beside the verdict")[1]
 
 
 @pytest.mark.parametrize("summand", [
@@ -353,3 +377,19 @@ def test_geometric_sums_equal_sympys_generic_branch(summand) -> None:
         explicit = sum(summand.subs({th._l: j, th.t: t_value}) for j in range(1, t_value))
         point = {th.t: t_value, th.r: sp.Rational(2, 7), th.S: 3, th.D: 5, th.N: 2}
         assert sp.simplify(ours.subs(point) - explicit.subs(point)) == 0
+
+
+def test_a_bound_supported_only_within_its_tolerance_says_so() -> None:
+    # issue 46: cl.thm1.generalization-bound's margin shrinks with T; a verdict that rests on
+    # the tolerance says so in its summary
+    from proofs_checks.li2025continual._bounds import _bound, _bound_reading
+
+    rng = np.random.default_rng(0)
+    rhs = rng.normal(1.0, 0.1, 400)
+    near = _bound("T=1000", rhs + 0.005 + rng.normal(0, 0.001, 400), rhs, 0.01, 1.0)
+    clear = _bound("T=200", rhs - 0.1 + rng.normal(0, 0.001, 400), rhs, 0.01, 1.0)
+    assert near["verdict"] == clear["verdict"] == "supported"
+    on_edge = _bound_reading("r", "t", [clear, near], {})
+    assert on_edge.verdict is Verdict.SUPPORTED
+    assert "supported within the tolerance only at T=1000" in on_edge.summary
+    assert "within the tolerance" not in _bound_reading("r", "t", [clear], {}).summary

@@ -292,6 +292,17 @@ def _fake_slopes(slope: float, calls: list):
     return fake_run_rates
 
 
+def test_rates_comparison_summary_names_the_design_its_verdict_applies_to(monkeypatch):
+    """Issue 46: with equal slopes for every router the comparison is unsupported; its summary
+    says for which design (tanh experts, where the seeds predict no advantage over the linear
+    router), not of the routers in general. On main it listed the slope differences only."""
+    monkeypatch.setattr(dense, "run_rates", _fake_slopes(-0.35, []))
+    out = rates.check_rates_comparison(_ctx("pcr.rates.comparison"))
+    assert out.verdict is Verdict.UNSUPPORTED
+    assert out.summary.startswith("unsupported in the readings L25 parameters")
+    assert "for this design only: tanh experts, over-specified (k* = 2, k = 3)" in out.summary
+
+
 def test_quick_perturbed_fast_fits_the_tanh_family_only(monkeypatch):
     """Issue 32 (quick CPU): three more expert families cost about 26 s of quick CPU, for a
     claim the quick profile could not decide; by a rule fixed on cost, the quick profile fits

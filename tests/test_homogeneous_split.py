@@ -104,5 +104,8 @@ def test_perturbed_fast_is_refuted_at_every_truth_by_the_homogeneous_families(mo
     assert by["every named expert family at the simulated G*"].verdict is Verdict.INCONCLUSIVE
     corrected = by["corrected (ours): tanh and GELU experts at the simulated G*"].verdict
     assert corrected is (Verdict.SUPPORTED if profile == "full" else Verdict.INCONCLUSIVE)
-    assert out.summary.startswith("refuted: ReLU and z^2 experts")
+    # issue 46: the summary names the reading and design refuted, and what is refuted
+    assert out.summary.startswith("refuted in the reading 'every named expert family, every "
+                                  "truth' (perturbed router, tau1 = 1, tau2 = 1")
+    assert "ReLU and z^2 experts are not strongly identifiable" in out.summary
     assert "f_{G_t} = f_G" in out.derivation

@@ -81,6 +81,18 @@ def test_more_experts_compares_paired_termination_rounds(claim_id: str) -> None:
     assert any("given termination" in r["label"] and r["ci_method"] == "betting"
                for r in mean.evidence["comparisons"])
     assert {r.evidence["flags"] for r in out.readings} >= {"literal", *ALTERNATIVE_FLAGS}
+    # issue 46: each reading's text describes the run it reports (generated from its
+    # configurations), the termination flags' assumption included
+    texts = {r.name: r.reading for r in out.readings}
+    if claim_id.endswith("m-lt-n"):
+        assert all("N = 30, K = 3, M ∈ {5, 10, 20}" in t and "N = K = 7" not in t
+                   for n, t in texts.items() if not n.endswith("; mean of rounds"))
+    assert all("sticky flags (assumed" in t for n, t in texts.items()
+               if n == names[0] or "; flags: " in n)
+    assert "same round" in texts[f"{names[0]}; flags: round by round"]
+    if claim_id.endswith("m-lt-n"):  # issue 46: decided in the quick profile (open on main)
+        assert out.verdict is not Verdict.INCONCLUSIVE
+        assert R >= _power.BUDGETS[claim_id]["quick"][1] >= 240
     if out.verdict is Verdict.INCONCLUSIVE:  # says what would decide it
         assert "replicates" in primary.derivation.split("\n\n")[0]
 

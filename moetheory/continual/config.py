@@ -38,6 +38,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "data_model": ("definition1", "code"),
     "beta": ("fixed", "uniform"),
     "flag_start": ("after-T1", "at-T1"),
+    "flag_memory": ("sticky", "round"),
 }
 
 _READING_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -115,6 +116,11 @@ class CLConfig:
         First round whose flags are evaluated: ``t > T1`` (the seed's "对于 t > T_1", L111;
         both readings) or ``t >= T1``. Under ``code_schedule`` the round ``⌈M/η⌉`` takes
         the place of ``T1`` (the code's 0-based ``t >= M/η`` is ``t > T1`` counted from 1).
+    flag_memory : {"sticky", "round"}
+        Whether a flag, once set, stays set (``"sticky"``: termination when every expert has
+        been flagged in some round since the flags' first round) or is evaluated afresh each
+        round (``"round"``: termination when every gap is below ``Γ`` in the same round).
+        The seed says neither (L109, L111); ``"sticky"`` is the released code's.
     code_schedule : bool or None
         Code's schedule: flags from 0-based round ``M/η``, updates at least until ``80 + 3M``.
     data_model : {"definition1", "code"} or None
@@ -212,6 +218,7 @@ class CLConfig:
     flag_gate: str | None = None
     flag_selected: bool | None = None
     flag_start: str | None = None
+    flag_memory: str = "sticky"
     code_schedule: bool | None = None
     data_model: str | None = None
     beta: str = "fixed"

@@ -141,6 +141,8 @@ def reference_run(cfg: CLConfig, seed: int | None = None) -> dict[str, np.ndarra
                 continue
             if active and cfg.terminate and t >= flag_from:
                 g = hn if cfg.flag_gate == "noisy" else h
+                if cfg.flag_memory == "round":  # each round's flags afresh
+                    flags = [False] * M
                 for m in range(M):
                     if (m != m_t or cfg.flag_selected) and abs(g[m] - g[m_t]) < gamma:
                         flags[m] = True

@@ -529,7 +529,7 @@ def simulate_many(
 
     The configurations may differ in ``M``, ``terminate``, ``gamma``, ``eta``, ``alpha``,
     ``lam``, ``code_schedule`` and the termination flags' readings (``flag_selected``,
-    ``flag_start``) but must agree on :data:`SHARED_FIELDS`. Each result equals
+    ``flag_start``, ``flag_memory``) but must agree on :data:`SHARED_FIELDS`. Each result equals
     ``simulate(cfg, replicates, seed)`` bit for bit: every configuration sees the same ground
     truths and tasks, and configurations with the same ``M`` the same routing noise.
 
@@ -663,6 +663,7 @@ def _simulate_stacked(
     flag_from = per_row([_flag_from(c) for c in configs])
     min_rounds = per_row([80 + 3 * c.M + 1 if c.code_schedule else 0 for c in configs])
     flag_selected = per_row([float(bool(c.flag_selected)) for c in configs]) > 0
+    sticky = per_row([float(c.flag_memory == "sticky") for c in configs]) > 0
     mask = np.where(np.arange(Mx)[None, :] < M_row[:, None], 0.0, -np.inf)  # padded experts
 
     w = np.zeros((B_, Mx, d))
@@ -675,7 +676,8 @@ def _simulate_stacked(
     E_past = np.zeros(B_)
     counts = np.zeros((B_, Mx))
     active = np.ones(B_, dtype=bool)
-    flags = ~np.isfinite(mask)  # padded experts count as flagged
+    padded = ~np.isfinite(mask)
+    flags = padded.copy()  # padded experts count as flagged
     term_round = np.full(B_, -1, dtype=np.int64)
 
     out_F = np.zeros((B_, T))
@@ -843,7 +845,11 @@ def _simulate_stacked(
                 m_ck, at = m_t.take(ck), np.arange(ck.size)
                 close = np.abs(g - g[at, m_ck][:, None]) < gamma.take(ck)[:, None]
                 close[at, m_ck] = flag_selected.take(ck)  # gap 0 < Γ: flagged iff literal
-                flags_ck = flags.take(ck, axis=0) | close
+                # sticky flags stay set; round-by-round ones are the round's own (padded
+                # experts stay flagged either way)
+                kept = np.where(sticky.take(ck)[:, None], flags.take(ck, axis=0),
+                                padded.take(ck, axis=0))
+                flags_ck = kept | close
                 flags[ck] = flags_ck
                 stop = ck[flags_ck.all(axis=1) & (t >= min_rounds.take(ck))]
                 if stop.size:

@@ -134,6 +134,11 @@ def _history(entry: Mapping[str, Any]) -> list[str]:
     book = current_book()
     if entry.get("kind") != "statistical":
         if entry.get("kind") == "exact" and entry.get("implemented", True):
+            draws = (entry.get("evidence") or {}).get("draws")
+            if draws:  # exact on each instance, the instances drawn from the seed
+                return ["**Verdict over seeds.** An exact check of instances the seed draws "
+                        f"({draws}): each is decided exactly, with no interval, and another "
+                        "seed draws other instances.", ""]
             return ["**Verdict over seeds.** An exact check: the seed draws nothing, so the "
                     "verdict is the same on every seed.", ""]
         return []

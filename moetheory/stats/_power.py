@@ -35,6 +35,7 @@ __all__ = [
     "clip_replicates",
     "comparison_factor",
     "decide_all",
+    "edge_note",
     "needed_factor",
     "plan_from_pilot",
     "power_note",
@@ -600,6 +601,56 @@ def plan_from_pilot(pilot_comps: Sequence[Comparison], *, pilot: int, floor: int
     searched = pilot * BETTING_LIMIT if factor is not None and math.isinf(factor) else None
     return Plan(pilot, pilot_seed, needed, floor, budget, n, budget_seconds, profile,
                 searched=searched)
+
+
+def _edges(comp: Comparison) -> tuple[float, ...]:
+    """The ends of the band of ``comp``'s rule, where its verdict changes."""
+    v, t = comp.reference, comp.tolerance
+    return {"equivalence": (v - t, v + t), "at-most": (v + t,), "at-least": (v - t,),
+            "greater": (v, v + t)}.get(comp.rule, ())
+
+
+def edge_note(comps: Sequence[Comparison]) -> str:
+    """Where each open comparison of ``comps`` stands: the band's edge its interval straddles.
+
+    Parameters
+    ----------
+    comps : sequence of Comparison
+        A reading's comparisons.
+
+    Returns
+    -------
+    str
+        For each ``inconclusive`` comparison, its estimate and interval and the edge of its
+        band (:mod:`moetheory.stats`' rules) inside that interval nearest the estimate, and
+        how many replicates its interval asks for (:func:`comparison_factor`); ``""`` when
+        none is open. An open verdict says where the truth sits, so that it is not read as
+        "unchecked": near an edge only many more replicates decide it, and on the edge itself
+        none do.
+
+    Examples
+    --------
+    >>> from moetheory.stats import MeanEstimate, compare
+    >>> c = compare("TV", MeanEstimate(0.188, 0.15, 0.23, 100, 0.99), 0.0, 0.2)
+    >>> edge_note([c]).split(" (")[0]
+    'TV: estimate 0.188, interval [0.15, 0.23] straddles the edge 0.2'
+    """
+    notes = []
+    for comp in comps:
+        est = comp.estimate
+        if comp.verdict is not Verdict.INCONCLUSIVE or not math.isfinite(est.mean):
+            continue
+        inside = [e for e in _edges(comp) if est.low <= e <= est.high]
+        if not inside:
+            continue
+        edge = min(inside, key=lambda e: abs(e - est.mean))
+        sized = comparison_factor(comp)
+        want = (f"about {max(2, math.ceil(est.n * sized[0]))} replicates would decide it unless "
+                "the truth sits on the edge itself" if sized is not None
+                and math.isfinite(sized[0]) else "not sizable from this interval")
+        notes.append(f"{comp.label}: estimate {est.mean:.4g}, interval [{est.low:.4g}, "
+                     f"{est.high:.4g}] straddles the edge {edge:.4g} ({want})")
+    return "; ".join(notes)
 
 
 def power_note(plan: Plan, verdict: Verdict, comps: Sequence[Comparison] = ()) -> str:

@@ -149,10 +149,18 @@ def _bound_reading(
     w = max(rows, key=lambda row: row["difference"])  # closest to (or furthest past) the bound
     bad = sum(r["verdict"] == "unsupported" for r in rows)
     open_ = sum(r["verdict"] == "inconclusive" for r in rows)
+    # where the verdict rests on the tolerance: a supported point whose interval reaches
+    # above 0 (the truth may sit on the band's edge)
+    edge = [r["label"] for r in rows if r["verdict"] == "supported" and r["ci"][1] > 0]
     return Reading(
         name, text, _verdicts(rows),
         f"violated at {bad}, undecided at {open_} of {len(rows)} points; worst {w['label']}: "
-        f"{sides[0]}={w['E_lhs']:.4g} vs {sides[1]} {w['E_bound']:.4g}",
+        f"{sides[0]}={w['E_lhs']:.4g} vs {sides[1]} {w['E_bound']:.4g} (difference "
+        f"{w['difference']:+.3g}, interval [{w['ci'][0]:.3g}, {w['ci'][1]:.3g}], tolerance "
+        f"{w['tolerance']:.3g})"
+        + (f"; supported within the tolerance only at {', '.join(edge)} (the interval reaches "
+           "above 0: the verdict rests on the tolerance, the truth near the band's edge)"
+           if edge else ""),
         {"comparisons": rows, **common})
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from moetheory import CheckContext, Outcome
-from moetheory.continual import CLResult
+from moetheory import CheckContext, Outcome, Verdict
+from moetheory.continual import CLConfig, CLResult
 from moetheory.continual.scaling import (
     exponent_at_least,
     exponent_at_most,
@@ -32,11 +32,14 @@ from moetheory.stats import (
     claimed_values,
     combine,
     comparisons_markdown,
+    edge_note,
     readings_outcome,
     stable,
 )
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
+    FLAG_TEXT,
+    STICKY,
     flag_reading_name,
     flag_reading_text,
     flags_of,
@@ -51,7 +54,6 @@ from proofs_checks.li2025continual._power import (
     second_look,
 )
 from proofs_checks.li2025continual._simulation import (
-    GRID,
     LOW_GRID,
     LOW_SEED,
     PILOT,
@@ -70,11 +72,10 @@ __all__ = [
     "EXP_TOL",
     "FIGURE_READINGS",
     "FIGURE_READING_TEXT",
-    "GRID_READING_TEXT",
     "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
-    "WIDE_READING_TEXT",
+    "READING_MODEL_TEXT",
     "ExponentPart",
     "Extra",
     "GridRuns",
@@ -86,6 +87,8 @@ __all__ = [
     "figure_outcome",
     "grid_check",
     "grid_outcome",
+    "reading_text",
+    "setting_text",
     "sigma0_check",
     "sigma0_reading",
 ]
@@ -101,19 +104,24 @@ Extra = Callable[[], Sequence[tuple[ReadingData, str]]]
 
 def grid_outcome(
     ctx: CheckContext, alpha: float, one: Callable[[str], ReadingData],
-    extra: Extra | None = None, reading_text: dict[str, str] | None = None,
+    configs: Callable[[str], Sequence[CLConfig]], extra: Extra | None = None,
 ) -> Outcome:
-    """The outcome of a check on the σ0 grid (or the M < N regime): ``one(reading)`` for each
-    reading of the profile (:func:`_profile_readings`), texts from ``reading_text``
-    (:data:`GRID_READING_TEXT` by default); then the readings ``extra()`` gives (e.g. the
-    termination flags' other readings), last."""
+    """The outcome of a check on the σ0 grid (or the M < N regime, or a setting of its own):
+    ``one(reading)`` for each reading of the profile (:func:`_profile_readings`), each
+    described by :func:`reading_text` of ``configs(reading)``, the configurations of the runs
+    it read (asked after ``one(reading)``); then the readings ``extra()`` gives (e.g. the
+    termination flags' other readings), last. An open verdict's summary says where the
+    primary reading's open comparisons stand (:func:`~moetheory.stats.edge_note`)."""
     data = [one(reading) for reading in _profile_readings(ctx)]
-    known = GRID_READING_TEXT if reading_text is None else reading_text
-    texts = {name: known.get(name.split(":")[0], name) for name, *_ in data}
+    texts = {name: reading_text(name, configs(name)) for name, *_ in data}
     for item, text in extra() if extra is not None else ():
         data.append(item)
         texts[item[0]] = text
-    return readings_outcome(data, texts, alpha, ctx)
+    out = readings_outcome(data, texts, alpha, ctx)
+    primary, comps = data[0][0], data[0][1]
+    if out.verdict is Verdict.INCONCLUSIVE and (edges := edge_note(comps)):
+        out.summary += f" — open on the band's edge in '{primary}': {edges}"
+    return out
 
 
 #: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
@@ -193,6 +201,7 @@ def grid_check(
     alpha = ctx.alpha / (comparisons + (per_reading * len(ALTERNATIVE_FLAGS) if flags else 0))
     alpha /= looks
     extra: list[tuple[ReadingData, str]] = []
+    simulated: dict[str, list[CLConfig]] = {}  # each reading's configurations, as run
     terminates = runs in ("term", "regime")
     key = {"phase": "phase", "free-wide": "wide", "regime-free-wide": "wide"}.get(runs, "grid")
 
@@ -213,6 +222,7 @@ def grid_check(
                 grid, seed = _reading_runs(ctx, reading, runs, R=look.final[0],
                                            offset=SECOND_LOOK)
         name, comps, ev, deriv = one(reading, grid, seed, alpha)  # the final look decides
+        simulated[name] = [res.config for res in grid.values()]
         verdict = combine([c.verdict for c in comps])
         if look is None:
             ev = dict(ev, power=plan.evidence(verdict, comps))
@@ -238,11 +248,11 @@ def grid_check(
                     f_ev.update(replicates=R, looks=dict(
                         look.evidence(f_verdict, f_comps), looks_of=reading))
                 extra.append(((f_name, f_comps, f_ev, f_deriv),
-                              flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
+                              flag_reading_text(reading_text(reading, [
+                                  res.config for res in alt.values()]), flag_name)))
         return (name, comps, ev, f"{note}\n\n{deriv}")
 
-    texts = WIDE_READING_TEXT if runs.endswith("-wide") else None
-    return grid_outcome(ctx, alpha, reading_data, lambda: extra, texts)
+    return grid_outcome(ctx, alpha, reading_data, simulated.__getitem__, lambda: extra)
 
 
 def _low_grid_evidence(grid: GridRuns) -> dict[str, Any]:
@@ -330,21 +340,22 @@ FIGURE_READING_TEXT = {
         "Definition 1 data (β_t = 1, v_n = w_n/σ0, clusters n mod K with ‖w_n − w_n'‖∞ ≤ σ0^1.5), "
         "eq. (5), clean softmax in (6)-(7), squared norm in (6), f·αM/t in the auxiliary "
         "gradient, Algorithm 1 flags on clean gate outputs for t > T1 = ⌈M/η⌉ for each expert "
-        "m including the selected m_t (its gap is 0 < Γ; flag_selected=True), sticky flags, "
-        "stop when every expert is flagged; paper metrics (15)-(16) with squared norms"
+        "m including the selected m_t (its gap is 0 < Γ; flag_selected=True), "
+        f"{STICKY}; paper metrics (15)-(16) with squared norms"
     ),
     "code": (
         "the released code: its data model, noisy softmax softmax(h + r), unsquared norm in "
         "(6), αM/t without f, flags on noisy gate values from round M/η (0-based) for every "
         "expert except the selected m_t (flag_selected=False), updates at least until round "
-        "80 + 3M, and the code's metrics (unsquared norms, |·| per task)"
+        f"80 + 3M, {STICKY}, and the code's metrics (unsquared norms, |·| per task)"
     ),
 }
 
 
 FIGURE_READING_TEXT[RANDOM_BETA] = (
     "Definition 1 read literally: as 'paper' but the signal column of X_t is β_t v_{n_t} with a "
-    "fresh β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β_t = 1)"
+    "fresh β_t ~ Unif(0, C], C = 1, every round (Appendix A.2's experiments fix β_t = 1); "
+    f"as in 'paper', {STICKY}"
 )
 
 
@@ -352,31 +363,88 @@ EXP_TOL = 0.25
 READINGS = ("paper", "paper, random β", "code")
 
 
-GRID_READING_TEXT = {
+#: What each reading of a simulator check simulates, apart from the setting (the values of
+#: σ0, η, λ, Γ, N, K, M, T and the flags), which :func:`reading_text` generates from the
+#: configurations of the reading's runs.
+READING_MODEL_TEXT = {
     "paper": (
         "Definition 1 data with Appendix A.2's β_t = 1 (v_n = w_n/σ0), the equations as "
-        "written (clean softmax, squared local loss, f in the auxiliary gradient); grid "
-        "σ0 ∈ {0.05, 0.1, 0.2} with η = σ0^0.5, λ = Γ = σ0^1.25, N = K = 7, M = 20"
+        "written (clean softmax, squared local loss, f in the auxiliary gradient)"
     ),
     "paper, random β": (
         "as 'paper' but with Definition 1's random β_t ~ Unif(0, C], C = 1"
     ),
     "code": (
         "the authors' released code (its data model: ground truths of norm σ0, signals of "
-        "norm 6; noisy softmax, unsquared local loss, its flags and schedule), same grid and "
-        "coupling"
+        "norm 6; noisy softmax, unsquared local loss, its flags and schedule)"
     ),
 }
 
 
-def _grid_text(grid: Sequence[float]) -> str:
-    return "σ0 ∈ {" + ", ".join(f"{x:g}" for x in grid) + "}"
+def _values(symbol: str, values: Iterable[float]) -> str:
+    """``symbol = v`` for one value, ``symbol ∈ {v1, v2, ...}`` for several (sorted)."""
+    vs = sorted(set(values))
+    if len(vs) == 1:
+        return f"{symbol} = {vs[0]:.4g}"
+    return f"{symbol} ∈ {{" + ", ".join(f"{v:.4g}" for v in vs) + "}"
 
 
-#: :data:`GRID_READING_TEXT` for the runs extended down to σ0 = 0.0125 (``"*-wide"``).
-WIDE_READING_TEXT = {
-    name: text.replace(f"grid {_grid_text(GRID)}", f"grid {_grid_text(LOW_GRID + GRID)}")
-    for name, text in GRID_READING_TEXT.items()}
+def setting_text(configs: Sequence[CLConfig]) -> str:
+    """The setting the configurations ``configs`` simulate, in words: generated from them.
+
+    Parameters
+    ----------
+    configs : sequence of CLConfig
+        The configurations of one reading's runs (at least one).
+
+    Returns
+    -------
+    str
+        The values of σ0, η, λ, Γ (as a power of σ0 when every configuration couples them
+        so), N, K, M, α and T, whether the runs terminate and, if they do, how their flags
+        are read (:data:`~._flags.FLAG_TEXT`).
+
+    Raises
+    ------
+    ValueError
+        If ``configs`` is empty.
+
+    Examples
+    --------
+    >>> setting_text([CLConfig(N=30, K=3, M=m, sigma0=0.2, eta=0.2**0.5, lam=0.2**1.25,
+    ...                         T=300, terminate=False) for m in (5, 10)]).split(", ")[:5]
+    ['σ0 = 0.2', 'η = σ0^0.5', 'λ = Γ = σ0^1.25', 'N = 30', 'K = 3']
+    """
+    if not configs:
+        raise ValueError("configs must hold at least one configuration, got none")
+    parts = [_values("σ0", (c.sigma0 for c in configs))]
+    coupled: dict[str, list[str]] = {}  # symbols by the power of σ0 they equal
+    apart = []
+    for symbol, value, power in (("η", lambda c: c.eta, 0.5), ("λ", lambda c: c.lam, 1.25),
+                                 ("Γ", lambda c: c.resolved_gamma, 1.25)):
+        if all(math.isclose(value(c), c.sigma0**power, rel_tol=1e-9) for c in configs):
+            coupled.setdefault(f"σ0^{power:g}", []).append(symbol)
+        else:
+            apart.append(_values(symbol, (value(c) for c in configs)))
+    parts += [" = ".join([*symbols, power]) for power, symbols in coupled.items()] + apart
+    parts += [_values(name, (getattr(c, name) for c in configs)) for name in ("N", "K", "M")]
+    parts += [_values("α", (c.alpha for c in configs)), _values("T", (c.T for c in configs))]
+    ends = {c.terminate for c in configs}
+    if ends == {False}:
+        parts.append("without termination")
+    else:
+        flags = sorted({FLAG_TEXT[flags_of(c)] for c in configs if c.terminate})
+        parts.append(("with and without termination" if len(ends) > 1 else "with termination")
+                     + "; termination flags: " + "; ".join(flags))
+    return ", ".join(parts)
+
+
+def reading_text(reading: str, configs: Sequence[CLConfig]) -> str:
+    """The text of ``reading`` (a key of :data:`READING_MODEL_TEXT`, or a name with a ``:``
+    suffix) whose runs simulate ``configs``: its model, then its setting generated from the
+    configurations (:func:`setting_text`), so the text describes the run it reports."""
+    model = READING_MODEL_TEXT.get(reading.split(":")[0], reading)
+    return f"{model}; simulated: {setting_text(configs)}"
 
 
 #: Readings of the quick profile (its CPU budget); the full profile adds Definition 1's β.

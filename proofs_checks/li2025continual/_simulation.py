@@ -52,6 +52,7 @@ __all__ = [
     "_t1",
     "_window_order",
     "chunks",
+    "exploration_configs",
     "flag_grid",
     "grid_config",
     "grid_flag_runs",
@@ -500,16 +501,22 @@ ETA_GRID = (0.125, 0.25, 0.5)
 M_GRID = (10, 20, 40)
 
 
-@shared(maxsize=8)
-def _exploration_runs(reading: str, R: int, seed: int, vary: str) -> dict[float, CLResult]:
+def exploration_configs(reading: str, vary: str) -> dict[float, CLConfig]:
+    """Lemma 8's exploration runs (σ0 = 0.4, rounds through T1 + 1, no termination) by the
+    value of the parameter ``vary`` (``"eta"``: :data:`ETA_GRID` at M = 20; ``"M"``:
+    :data:`M_GRID` at η = 0.5)."""
     out = {}
-    grid = ETA_GRID if vary == "eta" else M_GRID
-    for i, x in enumerate(grid):
+    for x in ETA_GRID if vary == "eta" else M_GRID:
         changes = {"eta": x} if vary == "eta" else {"M": int(x), "eta": 0.5}
         cfg = grid_config(reading, 0.4, **changes)
-        cfg = cfg.replace(T=cfg.T1 + 1, terminate=False)
-        out[float(x)] = simulate_many([cfg], R, seed + 10 + i, record_params=True)[0]
+        out[float(x)] = cfg.replace(T=cfg.T1 + 1, terminate=False)
     return out
+
+
+@shared(maxsize=8)
+def _exploration_runs(reading: str, R: int, seed: int, vary: str) -> dict[float, CLResult]:
+    return {x: simulate_many([cfg], R, seed + 10 + i, record_params=True)[0]
+            for i, (x, cfg) in enumerate(exploration_configs(reading, vary).items())}
 
 
 def _window_order(res: CLResult, clusters: np.ndarray | None = None) -> np.ndarray:

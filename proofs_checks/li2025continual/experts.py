@@ -48,9 +48,9 @@ from proofs_checks.li2025continual._power import (
 from proofs_checks.li2025continual._readings import (
     FIGURE_READING_TEXT,
     FIGURE_READINGS,
-    GRID_READING_TEXT,
     figure_outcome,
     grid_outcome,
+    reading_text,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
@@ -280,12 +280,16 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
     pilot_seed = _regime_seed(ctx) + 60
     extra: list[tuple[ReadingData, str]] = []
 
+    def configs(reading: str) -> list[CLConfig]:
+        """The reading's configurations, one per M (their common horizon)."""
+        cfgs = [regime_config(reading, GRID[-1], M) for M in MORE_MS_M_LT_N]
+        T = max(c.T for c in cfgs)
+        return [c.replace(T=T) for c in cfgs]
+
     def runs_of(reading: str, R: int, run_seed: int, flags: bool) -> list[dict[int, CLResult]]:
         """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
         each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
-        cfgs = [regime_config(reading, GRID[-1], M) for M in MORE_MS_M_LT_N]
-        T = max(c.T for c in cfgs)
-        return _stacked([c.replace(T=T) for c in cfgs], MORE_MS_M_LT_N, R, run_seed, flags)
+        return _stacked(configs(reading), MORE_MS_M_LT_N, R, run_seed, flags)
 
     def specs(runs: dict[int, CLResult]) -> tuple[list[Spec | Comparison], dict[str, Any]]:
         """The paired reading: the share of pairs whose run with more experts terminates
@@ -368,10 +372,11 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
             for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
                 item = judge(flag_reading_name(reading, flag_name), alt, plan.n)
                 extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
-                              flag_reading_text(GRID_READING_TEXT["paper"], flag_name)))
+                              flag_reading_text(reading_text(reading, [
+                                  alt[M].config for M in MORE_MS_M_LT_N]), flag_name)))
         return (name, comps, ev, deriv)
 
-    return grid_outcome(ctx, alpha, one, lambda: extra)
+    return grid_outcome(ctx, alpha, one, configs, lambda: extra)
 
 
 _MEAN_WHAT_M_LT_N = (

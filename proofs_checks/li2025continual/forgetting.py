@@ -638,7 +638,7 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
     same = th.exact_generalization_definition1(res.ground_truths, cfg.s, horizons)
     gaussian = np.array([th.exact_generalization(W, cfg.s, cfg.d, horizons)
                          for W in res.ground_truths])
-    alpha = ctx.alpha / ((4 + len(ALTERNATIVE_FLAGS)) * len(horizons))
+    alpha = ctx.alpha / ((5 + len(ALTERNATIVE_FLAGS)) * len(horizons))
     unit = ground_truth_unit(cfg)
     common = {"T1": cfg.T1, "replicates": res.replicates, "config": cfg.to_dict(),
               "seed": ctx.seed, "flags": PRIMARY_FLAGS}
@@ -687,6 +687,10 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
                        f"features, every T in {horizons}", rows(moe, gaussian), common,
                        (MOE_VS_SINGLE[0], "Gaussian closed form")),
     ]
+    readings.append(_bound_reading(
+        "bound-(22)/simulated-MoE",
+        f"the simulated MoE's G_T <= E[(22)] (Theorem 2's bound itself, on the same runs), "
+        f"every T in {horizons}", rows(moe, bound), common, (MOE_VS_SINGLE[0], "E[(22)]")))
     for flag_name, alt in by_flags.items():
         readings.append(_bound_reading(
             flag_reading_name("bound-(22)/same-data", flag_name),
@@ -695,6 +699,7 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
             rows(bound_of(alt), same), {**common, "flags": flag_name,
                                         "config": alt.config.to_dict()}, BOUND_VS_SINGLE))
     out = Outcome.from_readings(readings)
+    out.summary += _beside_thm2({r.name: r for r in readings}, cfg.T1)
     out.derivation = (
         "Both sides on the same data model. Under Definition 1 the column space of $X_t$ "
         "holds $w_{n_t}$, so eq. (5) reads $w_t = w_{n_t} + A_t w_{t-1}$ with $A_t$ the "
@@ -710,6 +715,30 @@ def check_thm2_beats_single(ctx: CheckContext) -> Outcome:
         "single expert's error lies above it."
     )
     return out
+
+
+def _beside_thm2(readings: dict[str, Reading], T1: int) -> str:
+    """What the summary of ``cl.thm2.beats-single-expert`` reports beside its verdict: where
+    E[(22)] lies above the single expert's closed form (18) (Proposition 4's data model), and
+    where (22) fails as a bound of the simulated MoE's G_T (issue 46)."""
+
+    def where(name: str) -> str:
+        """The horizons where the left side's estimate exceeds the right side's, with the
+        estimate and the comparison's verdict (``unsupported``: above beyond the tolerance)."""
+        rows = [r for r in readings[name].evidence["comparisons"] if r["difference"] > 0]
+        return ", ".join(f"{r['difference']:+.3f} at {r['label']}"
+                         + (" = 2T1" if r["label"] == f"T={2 * T1}" else "")
+                         + f" ({r['verdict']})" for r in rows)
+
+    notes = []
+    if above := where("bound-(22)/gaussian-closed-form"):
+        notes.append("E[(22)] lies above the single expert's closed form (18) (Proposition "
+                     f"4's Gaussian features) by {above} (reading "
+                     "bound-(22)/gaussian-closed-form)")
+    if fails := where("bound-(22)/simulated-MoE"):
+        notes.append("(22) fails as a bound of the simulated MoE's G_T: G_T − E[(22)] = "
+                     f"{fails} (reading bound-(22)/simulated-MoE)")
+    return "; beside the verdict: " + "; ".join(notes) if notes else ""
 
 
 # --------------------------------------------------------------------------------------

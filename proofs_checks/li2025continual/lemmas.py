@@ -187,13 +187,19 @@ def check_lemma2_corrected(ctx: CheckContext) -> Outcome:
         if gap > bound:
             violations.append(case)
     verdict = Verdict.REFUTED if violations else Verdict.SUPPORTED
+    draws = (f"{n_cases} random rational gate vectors h, h^ for M in {{2, 3, 4}} and lambda "
+             "in {1/10, 3/10, 1}, from the seed's generator")
     return Outcome(
         verdict,
-        f"no violation in {n_cases} exact instances; max gap/bound {float(worst['ratio']):.3f}"
+        f"supported on a sample, not proved: no violation in {n_cases} exact instances drawn "
+        f"at random from the seed (M in {{2, 3, 4}}, lambda in {{1/10, 3/10, 1}}; each decided "
+        f"exactly, no interval); max gap/bound {float(worst['ratio']):.3f}"
         if not violations
-        else f"{len(violations)} exact violations",
+        else f"{len(violations)} exact violations among {n_cases} instances drawn at random "
+             "from the seed",
         evidence={"worst_case": worst, "violations": violations, "cases": n_cases,
-                  "seed": ctx.seed, "method": "exact piecewise-polynomial integration (SymPy)"},
+                  "seed": ctx.seed, "draws": draws,
+                  "method": "exact piecewise-polynomial integration (SymPy)"},
         derivation=(
             "If the argmax changes between $h$ and $\\hat h$ then for the two winners "
             "$|r_{m_1} - r_{m_2} - C| \\le \\|h-\\hat h\\|_\\infty$ (Appendix B). The density "

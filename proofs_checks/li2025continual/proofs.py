@@ -76,6 +76,7 @@ from proofs_checks.li2025continual._simulation import (
     _profile_sizes,
     _t1,
     _window_order,
+    exploration_configs,
 )
 
 __all__ = [
@@ -236,10 +237,13 @@ def check_lemma11_product_corrected(ctx: CheckContext) -> Outcome:
     scan = _product_scan(ctx.full)
     above = scan["exact_above_product"]
     verdict = Verdict.REFUTED if above else Verdict.SUPPORTED
+    grid = _coverage_grid(ctx.full)
     return Outcome(
         verdict,
-        f"exact P <= product at all {len(scan['exact_below_product']) + len(scan['equal'])} grid "
-        "points (negative association)"
+        "supported on a finite grid, not proved for every (N, M): exact P <= product at all "
+        f"{len(scan['exact_below_product']) + len(scan['equal'])} points of a fixed grid "
+        f"(N <= {max(n for n, _ in grid)}, M <= {max(m for _, m in grid)}; exact rationals, "
+        "no interval, nothing drawn from the seed)"
         if not above
         else f"exact P > product at {above[:3]}",
         evidence={
@@ -428,7 +432,8 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
         return (reading, comps, ev,
                 f"First look: {first_note} {looks.note(verdict, comps)}\n\n{deriv}")
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_outcome(ctx, alpha, one, lambda reading: [
+        cfg for vary in ("eta", "M") for cfg in exploration_configs(reading, vary).values()])
 
 
 @paper_claim(

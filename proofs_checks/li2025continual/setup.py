@@ -342,13 +342,18 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
     seed = _grid_seed(ctx) + 50
     pilot_seed = _grid_seed(ctx) + 51
 
-    def runs_of(reading: str, R: int, run_seed: int) -> tuple[CLConfig, np.ndarray, np.ndarray,
-                                                              CLResult]:
+    def configs(reading: str) -> list[CLConfig]:
+        """With the auxiliary loss (α = 0.5) and without it (α = 0)."""
         base = CLConfig(reading="code" if reading == "code" else "paper", M=20, N=7, K=7)
         if reading == "paper, random β":
             base = base.replace(beta="uniform")
         base = base.replace(T=base.T1 + 1, terminate=False)
-        with_aux, without = simulate_many([base, base.replace(alpha=0.0)], R, run_seed)
+        return [base, base.replace(alpha=0.0)]
+
+    def runs_of(reading: str, R: int, run_seed: int) -> tuple[CLConfig, np.ndarray, np.ndarray,
+                                                              CLResult]:
+        base, ablated = configs(reading)
+        with_aux, without = simulate_many([base, ablated], R, run_seed)
         return base, _balance(with_aux), _balance(without), without
 
     def spec(base: CLConfig, b1: np.ndarray, b0: np.ndarray) -> Spec:
@@ -376,7 +381,7 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
         )
         return (reading, comps, ev, deriv)
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_outcome(ctx, alpha, one, configs)
 
 
 # --------------------------------------------------------------------------------------
@@ -410,13 +415,21 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
     R = _profile_sizes(ctx)
     seed = _grid_seed(ctx) + 70
 
-    def one(reading: str) -> ReadingData:
-        ratios, comps = {}, []
-        for i, sig0 in enumerate(SHIFT_GRID):
+    def configs(reading: str) -> list[CLConfig]:
+        """MoE (M = 20) and one expert (M = 1) at each σ0 of the shift grid, in turn."""
+        out = []
+        for sig0 in SHIFT_GRID:
             base = CLConfig(reading="code" if reading == "code" else "paper", sigma0=sig0, T=400)
             if reading == "paper, random β":
                 base = base.replace(beta="uniform")
-            moe, one = simulate_many([base.replace(M=20), base.replace(M=1)], R, seed + i)
+            out += [base.replace(M=20), base.replace(M=1)]
+        return out
+
+    def one(reading: str) -> ReadingData:
+        ratios, comps = {}, []
+        cfgs = configs(reading)
+        for i, sig0 in enumerate(SHIFT_GRID):
+            moe, one = simulate_many(cfgs[2 * i:2 * i + 2], R, seed + i)
             metric = "generalization_code" if reading == "code" else "generalization"
             g_moe = late_mean(getattr(moe, metric), 0.1)
             g_one = late_mean(getattr(one, metric), 0.1)
@@ -433,7 +446,7 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
                 + ", ".join(f"{x:.3g}" for x in ev["mean_ratio"]) + ".\n\n"
                 + comparisons_markdown(comps))
 
-    return grid_outcome(ctx, alpha, one)
+    return grid_outcome(ctx, alpha, one, configs)
 
 
 @paper_claim(

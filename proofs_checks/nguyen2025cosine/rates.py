@@ -888,9 +888,13 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
                  _fast_to_decide(ctx.profile, seq, not_fitted, _capped(comps.values())))
     return Outcome(
         primary.verdict,
-        (f"refuted: {' and '.join(refuted)} experts: one regression function for a curve of "
-         "distinct truths (h(x, lambda eta) = lambda^p h(x, eta); exact), so no estimator "
-         "attains a rate at all of them but one; " if refuted else "")
+        (f"refuted in the reading '{primary.name}' (perturbed router, tau1 = "
+         f"{design.tau1:g}, tau2 = {design.tau2:g}, truths satisfying (A.1)-(A.4); exact): "
+         f"{' and '.join(refuted)} experts are not strongly identifiable under the perturbed "
+         "router: one regression function for a curve of distinct truths (h(x, lambda eta) = "
+         "lambda^p h(x, eta)), so no estimator attains a rate at all of them but one; Theorem "
+         "4 itself, stated for strongly identifiable experts, is not refuted (its hypothesis "
+         "fails for these families); " if refuted else "")
         + f"at the simulated G*, {at_g.verdict.value} ({design.replicates} replicates): "
         + _decided_first(slopes)
         + f"; corrected (ours) {corrected.verdict.value}"
@@ -1012,9 +1016,16 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
     to_decide = (None if verdict is not Verdict.INCONCLUSIVE else _to_decide(
         ctx.profile, COMPARISON_BUDGET, seq,
         capped=any(d["difference"] is None for d in diffs.values())))
+    against = [r.name for r in readings if r.verdict in (Verdict.UNSUPPORTED, Verdict.REFUTED)]
     return Outcome(
         verdict,
-        "slope differences (perturbed - other): "
+        (f"{verdict.value} in the readings {', '.join(against)}, for this design only: tanh "
+         "experts, over-specified (k* = 2, k = 3), the same data for every router; against "
+         "the linear router the seeds' theory predicts no advantage for tanh experts (000 L23 "
+         "places it at experts, such as polynomial ones, whose rates the linear router slows), "
+         "and other expert families are not checked here; "
+         if against else "")
+        + "slope differences (perturbed - other): "
         + ", ".join(f"{k} {_difference_text(d)}" for k, d in diffs.items())
         + f" ({design.replicates} replicates; {_convergence_note(cells)})"
         + _cap_note({r: fits[(r, par)] for r in routers})
