@@ -102,6 +102,20 @@ def test_few_modules_directly_under_the_package() -> None:
     assert len(top) <= 6, top
 
 
+def test_no_family_of_prefixed_private_modules() -> None:
+    # an engine whose code spans several private modules is a subpackage (its ``__init__`` the
+    # public module, ``router_pde/_decide.py``), not ``_router_pde_decide.py``,
+    # ``_router_pde_pieces.py``, ... side by side with the package's other modules (issue 43)
+    families: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("_*_*.py"):
+            if not path.name.startswith("__"):
+                prefix = path.stem[1:].split("_")[0]
+                key = f"{path.parent.relative_to(ROOT)}/_{prefix}_*"
+                families.setdefault(key, []).append(path.name)
+    assert {k: sorted(v) for k, v in families.items() if len(v) > 1} == {}
+
+
 def test_no_source_file_over_1500_lines() -> None:
     long = {}
     for folder in ("moetheory", "proofs_checks", "tests", "benchmarks", "examples", "docs"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from moetheory.symbolic._interaction_setup import _setup, _verify
 from moetheory.symbolic.interactions import (
     EXPERTS,
     ROUTERS,
@@ -14,6 +13,7 @@ from moetheory.symbolic.interactions import (
     interactions,
     lift,
 )
+from moetheory.symbolic.relations._setup import _setup, _verify
 
 B1, B2 = sp.Symbol("beta1_1", real=True), sp.Symbol("beta1_2", real=True)
 A1, A2 = sp.Symbol("a_1", real=True), sp.Symbol("a_2", real=True)

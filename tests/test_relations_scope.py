@@ -187,9 +187,9 @@ def test_a_square_root_of_a_positive_parameter_is_in_the_class() -> None:
 
 # ---- the independent check before a verdict ----------------------------------------------------
 def test_the_independent_numerical_check_refutes_false_relations_in_their_regime() -> None:
-    from moetheory.symbolic._interaction_relations import Relation
-    from moetheory.symbolic._relation_check import failures
     from moetheory.symbolic.interactions import EXPERTS, ROUTERS
+    from moetheory.symbolic.relations._check import failures
+    from moetheory.symbolic.relations._relations import Relation
 
     a, b, beta = (sp.Symbol(n, real=True) for n in ("a_1", "b", "beta_1"))
     ridge = Relation((((a,), sp.Integer(1)), ((B1, b), sp.Integer(-1))), 2)

@@ -11,11 +11,10 @@ import pytest
 import sympy as sp
 
 from moetheory import Outcome, Verdict
-from moetheory.symbolic import _router_pde_decide
-from moetheory.symbolic._router_pde_deadline import Deadline
-from moetheory.symbolic._router_pde_pieces import Piece
 from moetheory.symbolic.pde import euler_residual, expert
-from moetheory.symbolic.router_pde import RouterPDEResult, _as_score, router_pde
+from moetheory.symbolic.router_pde import RouterPDEResult, _as_score, _decide, router_pde
+from moetheory.symbolic.router_pde._deadline import Deadline
+from moetheory.symbolic.router_pde._pieces import Piece
 from moetheory.symbolic.routers import (
     COSINE,
     EPS,
@@ -216,18 +215,18 @@ def test_mpmath_crosscheck_agrees_and_can_fail():
     assert check["agrees"] and check["dps"] == 40
     assert {row["d"] for row in check["points"]} == {1, 2, 3, 4}
     assert max(row["abs_error"] for row in check["points"]) <= 1e-25
-    calls = _router_pde_decide.ScoreCalls(_issue_router, _as_score)
+    calls = _decide.ScoreCalls(_issue_router, _as_score)
     calls.get(2)
     tau = calls.user_symbols[TAU]  # the engine's stand-in for the user's tau
     wrong = Piece(sp.true, U, 2 * res.residual_over_H.subs(TAU, tau), False)
-    bad = _router_pde_decide._crosscheck(calls, (1, 2, 3), [wrong], [tau], True, 40,
+    bad = _decide._crosscheck(calls, (1, 2, 3), [wrong], [tau], True, 40,
                                          Deadline(60))
     assert bad["points"] and not bad["agrees"]
 
 
 def test_a_wrong_cancellation_is_caught_by_the_crosscheck(monkeypatch):
     # a symbolic step that wrongly claims 0 must not become a certificate
-    monkeypatch.setattr(_router_pde_decide, "simplify_ratio",
+    monkeypatch.setattr(_decide, "simplify_ratio",
                         lambda expr, beta1, x, deadline: (sp.Integer(0), True, "bogus"))
     res = router_pde(lambda b, x: b.dot(x))
     assert res.verdict == Verdict.INCONCLUSIVE
@@ -283,7 +282,7 @@ def test_an_internal_failure_is_an_inconclusive_result_not_a_traceback(monkeypat
     def broken(*args, **kwargs):
         raise RuntimeError("simulated failure\nsecond line")
 
-    monkeypatch.setattr(_router_pde_decide, "to_invariants", broken)
+    monkeypatch.setattr(_decide, "to_invariants", broken)
     res = router_pde(lambda b, x: b.dot(x))
     assert res.verdict == Verdict.INCONCLUSIVE
     assert "RuntimeError: simulated failure" in res.reason and "\n" not in res.reason

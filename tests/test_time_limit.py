@@ -10,7 +10,9 @@ from contextlib import nullcontext
 
 import pytest
 
-from moetheory.symbolic import _interaction_budget, _router_pde_deadline, _time_limit
+from moetheory.symbolic import _time_limit
+from moetheory.symbolic.relations import _budget
+from moetheory.symbolic.router_pde import _deadline
 
 
 def _spin(seconds: float) -> None:
@@ -23,18 +25,18 @@ def test_each_block_raises_its_own_error() -> None:
     with pytest.raises(_time_limit.TimeLimitExceeded, match=r"time limit of 0\.05 s reached"):
         with _time_limit.time_limit(0.05):
             _spin(5)
-    with pytest.raises(_interaction_budget.SearchTimeout, match="relation search ran out"):
-        with _interaction_budget.time_limit(0.05):
+    with pytest.raises(_budget.SearchTimeout, match="relation search ran out"):
+        with _budget.time_limit(0.05):
             _spin(5)
-    assert issubclass(_interaction_budget.SearchTimeout, TimeoutError)
+    assert issubclass(_budget.SearchTimeout, TimeoutError)
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 def test_time_up_passes_through_except_exception() -> None:
     caught = []
-    with pytest.raises(_router_pde_deadline.TimeUp):
-        deadline = _router_pde_deadline.Deadline(0.05)
-        with _router_pde_deadline.time_limit(0.05):
+    with pytest.raises(_deadline.TimeUp):
+        deadline = _deadline.Deadline(0.05)
+        with _deadline.time_limit(0.05):
             try:
                 time.sleep(5)
             except Exception as exc:  # what SymPy's own handlers do
@@ -45,15 +47,15 @@ def test_time_up_passes_through_except_exception() -> None:
 
 
 def test_the_earliest_deadline_raises_its_error_in_a_nested_block() -> None:
-    with pytest.raises(_interaction_budget.SearchTimeout):
+    with pytest.raises(_budget.SearchTimeout):
         with _time_limit.time_limit(30):
-            with _interaction_budget.time_limit(0.05):
+            with _budget.time_limit(0.05):
                 _spin(5)
     with pytest.raises(_time_limit.TimeLimitExceeded) as info:
         with _time_limit.time_limit(0.05):
-            with _interaction_budget.time_limit(30):
+            with _budget.time_limit(30):
                 _spin(5)
-    assert not isinstance(info.value, _interaction_budget.SearchTimeout)
+    assert not isinstance(info.value, _budget.SearchTimeout)
 
 
 def _restore_alarm_state() -> None:
@@ -85,9 +87,9 @@ def test_an_alarm_during_the_clean_up_leaves_no_deadline_behind(
     monkeypatch: pytest.MonkeyPatch, nested: bool
 ) -> None:
     try:
-        with pytest.raises(_interaction_budget.SearchTimeout):
+        with pytest.raises(_budget.SearchTimeout):
             with _time_limit.time_limit(30) if nested else nullcontext():
-                with _interaction_budget.time_limit(0.05):
+                with _budget.time_limit(0.05):
                     _alarm_inside(monkeypatch, "pthread_sigmask",
                                   lambda how, mask: how == signal.SIG_BLOCK)
                     _spin(5)

@@ -39,7 +39,6 @@ from typing import Any
 
 import sympy as sp
 
-from moetheory.symbolic._interaction_setup import _setup, _verify
 from moetheory.symbolic.interactions import (
     EXPERTS,
     ROUTERS,
@@ -58,6 +57,7 @@ from moetheory.symbolic.relations import (
     _scope_text,
     _union,
 )
+from moetheory.symbolic.relations._setup import _setup, _verify
 
 __all__ = [
     "ATLAS_EXPERTS",

@@ -73,11 +73,11 @@ discovery dimension only; that one has a closed form in every dimension,
 
 Layout
 ------
-This module is the public face; the code lives in private modules with one job each:
-``_interaction_specs`` (routers and experts), ``_interaction_relations`` (the results),
-``_interaction_setup`` (kernels, radicals, the exact check), ``_interaction_sampling`` (exact
-values and null spaces), ``_interaction_search`` (:func:`interactions`) and
-``_interaction_lift`` (:func:`lift` and the perturbed router's closed form).
+This module is the public face; the code lives in private modules of
+:mod:`moetheory.symbolic.relations` with one job each: ``_specs`` (routers and experts),
+``_relations`` (the results), ``_setup`` (kernels, radicals, the exact check), ``_sampling``
+(exact values and null spaces), ``_search`` (:func:`interactions`) and ``_lift``
+(:func:`lift` and the perturbed router's closed form).
 
 References
 ----------
@@ -95,16 +95,16 @@ Examples
 
 from __future__ import annotations
 
-from moetheory.symbolic._interaction_budget import SearchTimeout
-from moetheory.symbolic._interaction_lift import (
+from moetheory.symbolic.relations._budget import SearchTimeout
+from moetheory.symbolic.relations._lift import (
     lift,
     perturbed_ridge_certificate,
     perturbed_ridge_relation,
 )
-from moetheory.symbolic._interaction_relations import InteractionResult, Relation
-from moetheory.symbolic._interaction_search import interactions
-from moetheory.symbolic._interaction_setup import UnsupportedExpression
-from moetheory.symbolic._interaction_specs import (
+from moetheory.symbolic.relations._relations import InteractionResult, Relation
+from moetheory.symbolic.relations._search import interactions
+from moetheory.symbolic.relations._setup import UnsupportedExpression
+from moetheory.symbolic.relations._specs import (
     EXPERTS,
     ROUTERS,
     TEMPERATURE,
@@ -115,7 +115,7 @@ from moetheory.symbolic._interaction_specs import (
     custom_router,
     symbol_latex,
 )
-from moetheory.symbolic._interaction_specs import RIDGE_ANY_PHI as RIDGE_ANY_PHI
+from moetheory.symbolic.relations._specs import RIDGE_ANY_PHI as RIDGE_ANY_PHI
 
 __all__ = [
     "EXPERTS",

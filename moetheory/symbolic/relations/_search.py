@@ -9,9 +9,9 @@ from typing import Any
 
 import sympy as sp
 
-from moetheory.symbolic._interaction_budget import checkpoint, time_limit
-from moetheory.symbolic._interaction_relations import _R_BETA, InteractionResult, Relation
-from moetheory.symbolic._interaction_sampling import (
+from moetheory.symbolic.relations._budget import checkpoint, time_limit
+from moetheory.symbolic.relations._relations import _R_BETA, InteractionResult, Relation
+from moetheory.symbolic.relations._sampling import (
     _nullspace,
     _primitive,
     _reduce,
@@ -22,7 +22,7 @@ from moetheory.symbolic._interaction_sampling import (
     _Version,
     _versions,
 )
-from moetheory.symbolic._interaction_setup import (
+from moetheory.symbolic.relations._setup import (
     _back_substitution,
     _field_symbols,
     _kernel_text,
@@ -31,7 +31,7 @@ from moetheory.symbolic._interaction_setup import (
     _setup,
     _verify,
 )
-from moetheory.symbolic._interaction_specs import ExpertSpec, RouterSpec
+from moetheory.symbolic.relations._specs import ExpertSpec, RouterSpec
 
 __all__ = [
     "interactions",

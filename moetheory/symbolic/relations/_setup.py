@@ -18,9 +18,9 @@ from typing import Any
 
 import sympy as sp
 
-from moetheory.symbolic._interaction_budget import checkpoint
-from moetheory.symbolic._interaction_relations import _R_BETA
-from moetheory.symbolic._interaction_specs import (
+from moetheory.symbolic.relations._budget import checkpoint
+from moetheory.symbolic.relations._relations import _R_BETA
+from moetheory.symbolic.relations._specs import (
     ExpertSpec,
     RouterSpec,
     coordinates,

@@ -1,6 +1,6 @@
 r"""An independent numerical check of a relation found by the search, before it is stated.
 
-The search works on kernels, radicals and cells (:mod:`moetheory.symbolic._interaction_setup`);
+The search works on kernels, radicals and cells (:mod:`moetheory.symbolic.relations._setup`);
 this check shares none of that. It differentiates :math:`H = G\,h` as the router and the
 expert build it (SymPy's ``diff`` of the original expression; an undefined expert function
 replaced by a fixed transcendental instance, which every relation for an arbitrary function
@@ -22,9 +22,9 @@ from typing import Any
 import sympy as sp
 from sympy.core.evalf import PrecisionExhausted
 
-from moetheory.symbolic._interaction_budget import checkpoint
-from moetheory.symbolic._interaction_relations import _R_BETA, Relation
-from moetheory.symbolic._interaction_specs import ExpertSpec, RouterSpec, coordinates
+from moetheory.symbolic.relations._budget import checkpoint
+from moetheory.symbolic.relations._relations import _R_BETA, Relation
+from moetheory.symbolic.relations._specs import ExpertSpec, RouterSpec, coordinates
 
 __all__: list[str] = []
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import sympy as sp
 
-from moetheory.symbolic._interaction_budget import checkpoint
-from moetheory.symbolic._interaction_relations import _R_BETA, InteractionResult, Relation
-from moetheory.symbolic._interaction_setup import _setup, _verify
-from moetheory.symbolic._interaction_specs import (
+from moetheory.symbolic.relations._budget import checkpoint
+from moetheory.symbolic.relations._relations import _R_BETA, InteractionResult, Relation
+from moetheory.symbolic.relations._setup import _setup, _verify
+from moetheory.symbolic.relations._specs import (
     RIDGE_ANY_PHI,
     ROUTERS,
     ExpertSpec,

@@ -59,7 +59,7 @@ with only its cells, and the answer is stated for the regimes sampled
 Independent check
 -----------------
 Before a verdict is stated, every relation stated is evaluated by
-``moetheory.symbolic._relation_check`` (SymPy's ``diff`` of :math:`H` as built, ``evalf``
+``moetheory.symbolic.relations._check`` (SymPy's ``diff`` of :math:`H` as built, ``evalf``
 at 40 digits, at random points of its scope: each dimension, each regime); a failure makes
 the verdict ``inconclusive`` with the reason.
 
@@ -91,17 +91,19 @@ from typing import Any, TypeVar
 import sympy as sp
 
 from moetheory.engine.verdicts import Outcome, Verdict
-from moetheory.symbolic._interaction_budget import (
+from moetheory.symbolic.experts import sigmoid
+from moetheory.symbolic.relations._budget import (
     SearchTimeout,
     check_timeout,
     time_limit,
 )
-from moetheory.symbolic._interaction_completeness import completeness
-from moetheory.symbolic._interaction_lift import lift
-from moetheory.symbolic._interaction_relations import _R_BETA, InteractionResult, Relation
-from moetheory.symbolic._interaction_search import _search
-from moetheory.symbolic._interaction_setup import UnsupportedExpression, _kernelise, _pieces
-from moetheory.symbolic._interaction_specs import (
+from moetheory.symbolic.relations._check import failures
+from moetheory.symbolic.relations._completeness import completeness
+from moetheory.symbolic.relations._lift import lift
+from moetheory.symbolic.relations._relations import _R_BETA, InteractionResult, Relation
+from moetheory.symbolic.relations._search import _search
+from moetheory.symbolic.relations._setup import UnsupportedExpression, _kernelise, _pieces
+from moetheory.symbolic.relations._specs import (
     EXPERTS,
     ROUTERS,
     ExpertSpec,
@@ -110,8 +112,6 @@ from moetheory.symbolic._interaction_specs import (
     custom_expert,
     symbol_latex,
 )
-from moetheory.symbolic._relation_check import failures
-from moetheory.symbolic.experts import sigmoid
 
 __all__ = [
     "DEFAULT_TIMEOUT",

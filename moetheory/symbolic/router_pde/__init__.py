@@ -40,16 +40,16 @@ import sympy as sp
 from moetheory._doccer import fill_doc
 from moetheory.engine.verdicts import Outcome, Verdict, jsonable
 from moetheory.symbolic._docs import REFERENCES
-from moetheory.symbolic._router_pde_deadline import Deadline, TimeUp, time_limit
-from moetheory.symbolic._router_pde_decide import (
+from moetheory.symbolic.pde import expert
+from moetheory.symbolic.router_pde._deadline import Deadline, TimeUp, time_limit
+from moetheory.symbolic.router_pde._decide import (
     Decision,
     Progress,
     ScoreCalls,
     decide,
 )
-from moetheory.symbolic._router_pde_pieces import Piece, Refusal
-from moetheory.symbolic._router_pde_render import derivation, latex_display, markdown, summary
-from moetheory.symbolic.pde import expert
+from moetheory.symbolic.router_pde._pieces import Piece, Refusal
+from moetheory.symbolic.router_pde._render import derivation, latex_display, markdown, summary
 from moetheory.symbolic.routers import NB, NX, U  # noqa: F401 (the doctests' names)
 
 __all__ = ["MAX_DIM", "MAX_TIMEOUT", "READING", "RouterPDEPiece", "RouterPDEResult", "router_pde"]

@@ -26,12 +26,13 @@ import sympy as sp
 from sympy.core.relational import Relational
 
 from moetheory.engine.verdicts import Verdict
-from moetheory.symbolic._router_pde_deadline import Deadline
-from moetheory.symbolic._router_pde_invariants import (
+from moetheory.symbolic.pde import ETA, XVEC
+from moetheory.symbolic.router_pde._deadline import Deadline
+from moetheory.symbolic.router_pde._invariants import (
     NotInvariant,
     to_invariants,
 )
-from moetheory.symbolic._router_pde_pieces import (
+from moetheory.symbolic.router_pde._pieces import (
     Piece,
     Refusal,
     certify_nonzero,
@@ -51,7 +52,6 @@ from moetheory.symbolic._router_pde_pieces import (
     split_pieces,
     undecidable_part,
 )
-from moetheory.symbolic.pde import ETA, XVEC
 from moetheory.symbolic.routers import NB, NX, U, coordinates
 
 __all__: list[str] = []

@@ -13,8 +13,8 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from moetheory.symbolic._interaction_budget import checkpoint
-from moetheory.symbolic._interaction_setup import (
+from moetheory.symbolic.relations._budget import checkpoint
+from moetheory.symbolic.relations._setup import (
     _KErf,
     _KExp,
     _KGauss,

@@ -10,7 +10,7 @@ from typing import Any
 
 import sympy as sp
 
-from moetheory.symbolic._interaction_specs import ExpertSpec, RouterSpec, symbol_latex
+from moetheory.symbolic.relations._specs import ExpertSpec, RouterSpec, symbol_latex
 
 __all__ = [
     "InteractionResult",

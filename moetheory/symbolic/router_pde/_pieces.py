@@ -20,8 +20,8 @@ import mpmath
 import sympy as sp
 from sympy.core.relational import Relational
 
-from moetheory.symbolic._router_pde_deadline import Deadline
 from moetheory.symbolic.pde import reduce_norms
+from moetheory.symbolic.router_pde._deadline import Deadline
 from moetheory.symbolic.routers import NB, NX, U
 
 __all__: list[str] = []
