@@ -10,9 +10,13 @@ in a page: ``\\href``, ``\\class``, ``\\style`` and the like are neutralised.
 from __future__ import annotations
 
 import contextlib
+import html
+import re
+import runpy
 import signal
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +24,7 @@ from hypothesis import strategies as st
 
 from moetheory.docs import _markup
 from moetheory.engine import _prose, display, mathtext
+from moetheory.engine import report as report_module
 
 #: The text passes, each as a reader's output sees them.
 PASSES: dict[str, Callable[[str], object]] = {
@@ -132,9 +137,6 @@ def test_bold_of_a_long_summary_is_linear() -> None:
                                   "a ** b ** c", "***a***", "**a\nb**", "**a*b**"])
 def test_bold_unchanged_on_ordinary_texts(text: str) -> None:
     """The linear bold pairs the same markers as the old regular expression."""
-    import html
-    import re
-
     old = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"<b>\1</b>", html.escape(text, quote=False),
                  flags=re.S)
     old = re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", old)
@@ -162,3 +164,117 @@ def test_time_is_linear_in_length(unit: str, name: str) -> None:
     short = _cpu_seconds(PASSES[name], _hostile(unit, 1_000), limit=2.0)
     long = _cpu_seconds(PASSES[name], _hostile(unit, 4_000), limit=2.0)
     assert long < 8 * short + 0.05, f"{name}: {short:.3f} s for 1 kB, {long:.3f} s for 4 kB"
+
+
+# -- item 5: no script, link or style through maths ---------------------------------------
+
+#: The commands that must never reach MathJax from a report.
+_UNSAFE = re.compile(r"\\(?:href|url|class|cssId|style|data|unicode|require|bbox|mmlToken|def|"
+                     r"newcommand|renewcommand|let)(?![A-Za-z])")
+_CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)", re.S)
+
+
+def _without_code(text: str) -> str:
+    """Markdown without its code spans (read as CommonMark does: a backslash escapes a
+    backtick outside code, a span closes with a run of as many backticks)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if text[i] != "`":
+            out.append(text[i])
+            i += 1
+            continue
+        j = i
+        while j < n and text[j] == "`":
+            j += 1
+        run, k = text[i:j], j
+        while (k := text.find(text[i:j], k)) >= 0 and (
+            text[k - 1] == "`" or text[k + len(run):k + len(run) + 1] == "`"
+        ):
+            while k < n and text[k] == "`":
+                k += 1
+        if k < 0:
+            out.append(run)
+            i = j
+        else:
+            out.append(" ")
+            i = k + len(run)
+    return "".join(out)
+
+
+def _live_commands(page: str) -> list[str]:
+    """The unsafe control words MathJax would read in ``page`` (after the browser or a
+    Markdown renderer decodes its character references); code is shown, never typeset."""
+    text = _without_code(re.sub(r"<(code|pre)>.*?</\1>", " ", page, flags=re.S))
+    return [t for t in _CONTROL.findall(html.unescape(text)) if _UNSAFE.fullmatch(t)]
+
+
+_ATTACKS = [
+    r"$\href{javascript:alert(1)}{x}$",
+    r"$$\class{x}{y} \style{position:fixed}{z}$$",
+    r"see $\cssId{a}{b} + \data{k=v}{c}$ and $\unicode[Arial]{x41}$",
+    r"$\require{html} \def\h{\href} \h{javascript:x}{y}$",
+    r"$&#92;href{javascript:alert(1)}{x}$",
+    r"$\&#104;ref{javascript:alert(1)}{x}$",
+    r"$&bsol;href{javascript:alert(1)}{x}$",
+    r"$\bbox[border:9em solid red]{x} \mmlToken{mi}[href='javascript:x']{y}$",
+]
+
+#: Every writer of maths a reader's page or notebook gets.
+WRITERS: dict[str, Callable[[str], str]] = {
+    "notebook HTML": lambda t: display.Card("t", summary=t).html(),
+    "notebook Markdown": lambda t: display.Card("t", summary=t).markdown(),
+    "prose_myst": lambda t: _prose.prose_myst(t, markdown=True),
+    "book inline": lambda t: _markup._inline(t, True, False),
+    "book display line": lambda t: "\n".join(_markup._math_line(t.replace("$$", "$").replace(
+        "$", "$$", 2) if t.startswith("$") else t)),
+    "report summary": lambda t: report_module._latex_or_text(t, "plain"),
+    "report plain": lambda t: report_module._latex_or_text("", t),
+    "report evidence": lambda t: report_module._render_value({"sympy": "x", "latex": t}),
+}
+
+
+@pytest.mark.parametrize("attack", _ATTACKS)
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_no_live_link_class_or_style_from_tex(writer: str, attack: str) -> None:
+    """``$\\href{javascript:…}$`` in a report survived as a live link in notebook HTML and
+    Markdown and in the book; now every such command is written out as text."""
+    assert _live_commands(WRITERS[writer](attack)) == []
+
+
+def test_safe_tex_keeps_ordinary_tex() -> None:
+    """Only the hazards change: the TeX of the checks is kept as written."""
+    ordinary = (r"\left\| x \right\|^{2} \le \frac{1}{2} \sum_{i} \mathbb{E}[F] \\ "
+                r"\begin{matrix}1 & 0\end{matrix} \text{a.e.} \& 5\%")
+    assert mathtext.safe_tex(ordinary) == ordinary
+    assert mathtext.latex_to_unicode(mathtext.safe_tex(r"\href{u}{x}")).startswith("\\href")
+
+
+def test_docs_mathjax_loads_the_safe_filter() -> None:
+    """The book's MathJax loads ui/safe (vendored by sphinx-mathjax-offline) and allows no
+    ``javascript:`` or ``data:`` URL."""
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[1] / "docs" / "conf.py"))
+    config = conf["mathjax3_config"]
+    assert "ui/safe" in config["loader"]["load"]
+    safe = config["options"]["safeOptions"]
+    assert safe["allow"]["URLs"] == "safe"
+    assert not safe["safeProtocols"].get("javascript") and not safe["safeProtocols"].get("data")
+
+
+_TEX_PIECES = st.sampled_from([
+    "\\href", "\\url", "\\class", "\\style", "\\cssId", "\\data", "\\unicode", "\\require",
+    "\\def", "\\", "\\\\", "&#92;", "&bsol;", "&", "#", "{", "}", "$", "$$", "`", "h", "ref",
+    "javascript:alert(1)", " ", "x", "\\frac", "<", "&#104;", ";", "*", "_",
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(_TEX_PIECES, max_size=30).map("".join),
+       writer=st.sampled_from(sorted(WRITERS)))
+def test_no_live_command_whatever_the_tex(text: str, writer: str) -> None:
+    """Hypothesis over TeX given to the displays: no unsafe command is ever live."""
+    assert _live_commands(WRITERS[writer](text)) == []

@@ -17,6 +17,7 @@ from typing import Any
 
 from moetheory.docs._book import references
 from moetheory.engine._prose import mark_emphasis, prose_myst
+from moetheory.engine.mathtext import safe_tex
 from moetheory.engine.papers import Paper
 
 __all__: list[str] = []
@@ -159,7 +160,7 @@ def _math_line(line: str) -> list[str]:
     m = re.fullmatch(r"\$\$(.+)\$\$", stripped)
     if m and "$$" not in m.group(1):
         indent = line[: len(line) - len(line.lstrip())]
-        return ["", f"{indent}$$", f"{indent}{m.group(1).strip()}", f"{indent}$$", ""]
+        return ["", f"{indent}$$", f"{indent}{safe_tex(m.group(1).strip())}", f"{indent}$$", ""]
     if stripped != "$$" and "$$" in stripped:
         line = _INLINE_DISPLAY.sub(lambda mm: "$" + mm.group(1).strip() + "$", line)
     return [_prose_line(line)]

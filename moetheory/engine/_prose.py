@@ -36,6 +36,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from moetheory.engine.mathtext import safe_tex
+
 __all__: list[str] = []
 
 # -- tables ------------------------------------------------------------------------------
@@ -943,7 +945,7 @@ def _escape(text: str) -> str:
 def _maths(latex: str, cell: bool) -> str:
     r"""``$latex$``; in a table cell its pipes, which would end the cell, as ``\Vert`` and
     ``\vert``."""
-    latex = _fix_scripts(latex.strip())
+    latex = _fix_scripts(safe_tex(latex.strip()))
     if cell:
         latex = re.sub(r"(?<!\\)\|", r"\\vert ", latex.replace("\\|", "\\Vert ")).strip()
     return "$" + latex + "$"
@@ -973,7 +975,7 @@ def _piece(formula: bool, elements: list[_El], cell: bool) -> str:
             out.append(_escape(e.text))
             out += [_piece(f, els, cell) for f, els in _runs(e.children, inside=False)]
             out.append(_escape(e.close))
-        elif e.kind == "ident" and _role(e) == "code":
+        elif e.kind == "ident" and _role(e) == "code" and "`" not in e.text:
             out.append(f"`{e.text}`")  # a program's name: max_iter, voronoi_l1
         elif (e.kind == "op" and e.text in _LONE) or e.kind in ("sup", "sub") or (
             e.kind == "sym" and e.text != "…"

@@ -7,6 +7,8 @@ conversions every output shares:
 
 * :func:`prettify` -- SymPy-printed plain text to readable Unicode text;
 * :func:`latex_to_unicode` -- a LaTeX formula to Unicode text for a terminal;
+* :func:`safe_tex` -- TeX from a report or a result, with every command that could make a
+  link, a class, a style or load an extension in a page written out as text;
 * :func:`sympy_text_to_latex` -- the typeset form of a text holding SymPy-printed
   expressions (each expression set as ``$...$`` LaTeX by :func:`sympy.printing.latex`), which
   fills the ``*_latex`` fields of every :class:`~moetheory.engine.verdicts.Outcome` and
@@ -29,7 +31,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["has_code_syntax", "latex_to_unicode", "prettify", "sympy_text_to_latex"]
+__all__ = ["has_code_syntax", "latex_to_unicode", "prettify", "safe_tex", "sympy_text_to_latex"]
 
 _SUPER = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 _SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
@@ -57,7 +59,7 @@ _SYMBOLS = {
     "ln": "ln", "exp": "exp", "sin": "sin", "cos": "cos", "tanh": "tanh", "max": "max",
     "min": "min", "sup": "sup", "inf": "inf", "lim": "lim", "det": "det", "quad": "  ",
     "qquad": "    ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "{": "{", "}": "}",
-    "%": "%", "$": "$", "&": "&", "_": "_", "#": "#",
+    "%": "%", "$": "$", "&": "&", "_": "_", "#": "#", "backslash": "\\",
 }
 _SYMBOLS.update(_GREEK)
 
@@ -163,6 +165,63 @@ def has_code_syntax(text: str) -> bool:
     """
     no_bold = re.sub(r"\*\*[^*\s][^*]*\*\*", "", text)
     return bool(re.search(r"\w\*\*|\)\*\*|(?<![\w.])-?oo(?!\w)|(?<![\w.])E\*\*", no_bold))
+
+
+#: TeX commands MathJax turns into links, classes, ids, styles or data attributes of the
+#: page, or that load extensions or define macros (which could hide any of these).
+_UNSAFE_TEX = frozenset({
+    "href", "url", "class", "cssId", "style", "data", "attr", "unicode", "require", "bbox",
+    "mmlToken", "html", "texhtml", "toggle", "mathtip", "texttip", "fontfamily", "def",
+    "gdef", "edef", "xdef", "let", "futurelet", "newcommand", "renewcommand",
+    "providecommand", "newenvironment", "renewenvironment", "DeclareMathOperator",
+    "Newextarrow", "setOptions", "csname",
+})
+#: A control word, or ``&`` that would start an HTML character reference (``&#92;`` is a
+#: backslash once a Markdown renderer puts the maths back into the page as HTML).
+_ENTITY = r"&(?=#|[A-Za-z0-9]+;)"
+_TEX_HAZARD = re.compile(rf"{_ENTITY}|\\(?:[A-Za-z]+|(?!{_ENTITY})[^A-Za-z])")
+
+
+def safe_tex(latex: str) -> str:
+    r"""TeX from a report or a result, safe to put in a page that MathJax typesets.
+
+    Parameters
+    ----------
+    latex : str
+        A formula (or text with ``$...$`` formulas) from an untrusted source: a report
+        file, a check's result.
+
+    Returns
+    -------
+    str
+        The same TeX with each command that could make a live link, a class, an id, a
+        style or a data attribute (``\href``, ``\url``, ``\class``, ``\cssId``,
+        ``\style``, ``\data``, ``\bbox``, ``\unicode``, ``\mmlToken``), load an extension
+        (``\require``) or define a macro (``\def``, ``\newcommand``, ``\let`` …) written
+        out as text (``\backslash\mathrm{href}``), and each ``&`` that would start an HTML
+        character reference as ``{\&}``. Everything else is unchanged.
+
+    Notes
+    -----
+    One pass over the text (linear in its length). The pages' MathJax also loads its
+    ``ui/safe`` filter (``docs/conf.py``); this function is the defence that does not
+    depend on how a page's MathJax is configured (a notebook's, a Markdown viewer's).
+
+    Examples
+    --------
+    >>> safe_tex(r"\href{javascript:alert(1)}{x} \le \frac{1}{2} \\ y")
+    '\\backslash\\mathrm{href}{javascript:alert(1)}{x} \\le \\frac{1}{2} \\\\ y'
+    >>> safe_tex(r"&#92;href{javascript:x}{y} \&#104;ref")
+    '{\\&}#92;href{javascript:x}{y} \\{\\&}#104;ref'
+    """
+
+    def neutral(m: re.Match[str]) -> str:
+        token = m.group()
+        if token == "&":
+            return r"{\&}"
+        return r"\backslash\mathrm{" + token[1:] + "}" if token[1:] in _UNSAFE_TEX else token
+
+    return _TEX_HAZARD.sub(neutral, latex)
 
 
 def _group(s: str, i: int) -> tuple[str, int]:
