@@ -66,7 +66,7 @@ UNITS = {
 }
 
 
-class _TooSlow(Exception):
+class _TooSlow(BaseException):  # not caught by a pass's own "except Exception"
     pass
 
 
@@ -113,6 +113,7 @@ def test_half_open_intervals_are_typeset_at_once(name: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["(" * 3000, "(" * 3000 + ")" * 3000, "{" * 3000 + "}" * 3000,
+                                  "x_{" * 3000, "\\sqrt{" * 3000, "f(" * 3000,
                                   "$" + "(" * 3000 + "$", "|" * 3000 + "x"])
 @pytest.mark.parametrize("name", sorted(PASSES))
 def test_deep_brackets_raise_nothing(name: str, text: str) -> None:
@@ -278,3 +279,16 @@ _TEX_PIECES = st.sampled_from([
 def test_no_live_command_whatever_the_tex(text: str, writer: str) -> None:
     """Hypothesis over TeX given to the displays: no unsafe command is ever live."""
     assert _live_commands(WRITERS[writer](text)) == []
+
+
+@pytest.mark.parametrize("text", ["a + " * 5000 + "a(", "(" * 20_000, "-(" * 10_000])
+def test_sympy_expressions_found_in_bounded_time(text: str) -> None:
+    """Each start of an expression was read again to the end of the text (a 20 kB sum ending
+    in a broken call: 39 s); the parser's budget per text bounds it."""
+    assert _cpu_seconds(mathtext.sympy_text_to_latex, text, limit=3.0) < 1.0
+
+
+@pytest.mark.parametrize("text", ["\\begin{matrix}" * 3000, "x_{" * 800, "(" * 5000 + "x"])
+def test_latex_to_unicode_in_bounded_time(text: str) -> None:
+    """Unclosed environments and braces were searched to the end once per opening."""
+    assert _cpu_seconds(mathtext.latex_to_unicode, text, limit=3.0) < 1.0

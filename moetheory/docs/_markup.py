@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from moetheory.docs._book import references
-from moetheory.engine._prose import mark_emphasis, prose_myst
+from moetheory.engine._prose import MAX_PROSE, mark_emphasis, prose_myst
 from moetheory.engine.mathtext import safe_tex
 from moetheory.engine.papers import Paper
 
@@ -34,6 +34,8 @@ def _inline(text: str, markdown: bool, cell: bool) -> str:
     """Text of a report as one line of MyST: formulas typeset, everything else escaped, and
     on a page of the book every claim ID and equation it names a link."""
     flat = " ".join(_strip_paths(text).split())
+    if len(flat) > MAX_PROSE:  # shown as written, without links
+        return prose_myst(flat, markdown=markdown, cell=cell)
     if markdown:
         flat = mark_emphasis(flat)
     parts: list[str] = []

@@ -918,12 +918,19 @@ def formula_latex(text: str) -> str:
     >>> formula_latex("(1-r)/(t-1) sum_{i<t} (1 - r^(t-i)) D/N²")
     '(1-r)/(t-1) \\\\sum_{i<t} (1 - r^{t-i}) D/N^{2}'
     """
+    if len(text) > MAX_PROSE:
+        return _escape_tex(text)
     elements = _elements(_tokens(text))
     _mark_word_atoms(elements)
     return _latex(elements, inside=False)
 
 
 # -- prose -------------------------------------------------------------------------------
+
+#: Characters of a text searched for formulas: a longer text (three times a report's
+#: longest reading) is shown as written, its ``$...$`` maths kept, so that the search, linear
+#: but slow per character, stays under a second whatever the text.
+MAX_PROSE = 50_000
 
 _MYST_SPECIALS = re.compile(r"([\\`*_$\[\]<>|{}#~&!^%])")
 #: ``$…$`` or ``$$…$$`` maths and backtick code spans: kept as they are.
@@ -1055,16 +1062,17 @@ def prose_myst(text: str, markdown: bool = False, cell: bool = False,
     """
     flat = " ".join(str(text).split())
     kept = _KEPT_MARKDOWN if markdown else _KEPT
+    segment = _segment if len(flat) <= MAX_PROSE else lambda piece, cell: _escape(piece)
     if not marked:
         flat = mark_emphasis(flat) if markdown else flat.replace(_EM1, "").replace(_EM2, "")
     out: list[str] = []
     last = 0
     for m in kept.finditer(flat):
-        out.append(_segment(flat[last:m.start()], cell))
+        out.append(segment(flat[last:m.start()], cell))
         span = m.group()
         out.append(_safe_maths(span, cell) if span.startswith("$") else span)
         last = m.end()
-    out.append(_segment(flat[last:], cell))
+    out.append(segment(flat[last:], cell))
     joined = ""
     for piece in out:
         if joined.endswith("$") and piece.startswith("$"):

@@ -247,11 +247,13 @@ def _group(s: str, i: int) -> tuple[str, int]:
 def _atomic(text: str) -> bool:
     """Whether ``text`` reads as one factor (no top-level space or operator)."""
     outer = text
-    while True:
+    for _level in range(_MAX_TEX_DEPTH):  # brackets deeper than that: not one factor
         inner = re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "g", outer)
         if inner == outer:
             break
         outer = inner
+    else:
+        return False
     return bool(outer) and re.fullmatch(r"[^\s+\-−/·=<>≤≥,]+", outer) is not None
 
 
@@ -290,11 +292,34 @@ def latex_to_unicode(latex: str) -> str:
     >>> latex_to_unicode(r"\left[\begin{matrix}1 & 0\\0 & \frac{1}{2}\end{matrix}\right]")
     '[1, 0; 0, 1/2]'
     """
-    return " ".join(_convert(_MATRIX.sub(_matrix_rows, latex)).split())
+    if _brace_depth(latex) > _MAX_TEX_DEPTH:
+        return " ".join(latex.split())  # nested too deep to be a formula: shown as written
+    end = max((m.end() for m in _MATRIX_END.finditer(latex)), default=0)
+    # no environment ends after the last end: the lazy search never runs to the text's end
+    latex = _MATRIX.sub(_matrix_rows, latex[:end]) + latex[end:]
+    return " ".join(_convert(latex).split())
+
+
+#: Braces nested deeper than this (open ones counted) make a text that is not a formula;
+#: :func:`_convert` recurses once per level.
+_MAX_TEX_DEPTH = 32
+
+
+def _brace_depth(latex: str) -> int:
+    """The deepest nesting of braces in ``latex``, braces left open counted."""
+    depth = deepest = 0
+    for c in latex:
+        if c == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == "}":
+            depth -= 1
+    return deepest
 
 
 #: A matrix environment: its rows are written ``a, b; c, d`` (the brackets are its delimiters').
 _MATRIX = re.compile(r"\\begin\{[pbv]?matrix\}(.*?)\\end\{[pbv]?matrix\}", re.S)
+_MATRIX_END = re.compile(r"\\end\{[pbv]?matrix\}")
 
 
 def _matrix_rows(m: re.Match[str]) -> str:
@@ -435,6 +460,17 @@ class _Fail(Exception):
     """The text at this position is not a SymPy-printed expression."""
 
 
+class _Spent(Exception):
+    """The text has used up its parsing budget."""
+
+
+#: Atoms the parser may read in one text (every start of an expression tried included); a
+#: report's longest reading (17 kB) needs about 3,000. Past it the rest of the text is only
+#: prettified, so a hostile text (thousands of ``(``, a long sum ending in a broken call,
+#: each start of an expression re-read to the end) costs bounded time.
+_PARSE_BUDGET = 20_000
+
+
 class _ExprParser:
     """Recursive descent over SymPy's ``str`` printing conventions.
 
@@ -443,9 +479,10 @@ class _ExprParser:
     ``gap -(x)**2`` the ``-`` is unary, so ``gap`` is a word, not a term.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, budget: list[int] | None = None) -> None:
         self.s = text
         self.code = False  # seen SymPy code syntax (``*``, ``**``, ``oo``, sqrt(...))
+        self.budget = budget if budget is not None else [_PARSE_BUDGET]  # shared, mutable
 
     def expr(self, i: int) -> tuple[Any, int]:
         first, i = self.term(i)
@@ -488,6 +525,9 @@ class _ExprParser:
     def atom(self, i: int) -> tuple[Any, int]:
         import sympy as sp
 
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise _Spent
         if self.s.startswith("(", i):
             value, i = self.expr(i + 1)
             if not self.s.startswith(")", i):
@@ -546,9 +586,15 @@ def _typeset(value: Any) -> str:
     return str(sp.latex(value, symbol_names=names))
 
 
-def _expression_at(text: str, i: int) -> tuple[str, int] | None:
-    """The LaTeX of a SymPy-printed expression starting at ``text[i]`` and its end."""
-    parser = _ExprParser(text)
+def _expression_at(text: str, i: int, budget: list[int]) -> tuple[str, int] | None:
+    """The LaTeX of a SymPy-printed expression starting at ``text[i]`` and its end.
+
+    Raises
+    ------
+    _Spent
+        When the text's parsing ``budget`` (shared by all its starts) is used up.
+    """
+    parser = _ExprParser(text, budget)
     try:
         value, j = parser.expr(i)
     except (_Fail, RecursionError):
@@ -612,18 +658,22 @@ def sympy_text_to_latex(text: str) -> str:
     parts = re.split(r"(\$[^$]+\$|`[^`]*`)", text)
     out: list[str] = []
     changed = False
+    budget = [_PARSE_BUDGET]
     for k, part in enumerate(parts):
         if k % 2:
             out.append(part)
             continue
         i, prose_start = 0, 0
         pieces: list[str] = []
-        while i < len(part):
+        while i < len(part) and budget[0] > 0:
             c = part[i]
             starts = (c.isalnum() or c in "(-") and (i == 0 or not (
                 part[i - 1].isalnum() or part[i - 1] in "_.*/"
             ))
-            found = _expression_at(part, i) if starts else None
+            try:
+                found = _expression_at(part, i, budget) if starts else None
+            except _Spent:
+                break  # the rest of the text is only prettified
             if found is None:
                 i += 1
                 continue
