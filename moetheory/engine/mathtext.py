@@ -468,7 +468,9 @@ class _Spent(Exception):
 #: report's longest reading (17 kB) needs about 3,000. Past it the rest of the text is only
 #: prettified, so a hostile text (thousands of ``(``, a long sum ending in a broken call,
 #: each start of an expression re-read to the end) costs bounded time.
-_PARSE_BUDGET = 20_000
+_PARSE_BUDGET = 10_000
+#: Brackets and unary minuses an expression may nest (SymPy prints a handful).
+_MAX_NESTING = 64
 
 
 class _ExprParser:
@@ -483,6 +485,12 @@ class _ExprParser:
         self.s = text
         self.code = False  # seen SymPy code syntax (``*``, ``**``, ``oo``, sqrt(...))
         self.budget = budget if budget is not None else [_PARSE_BUDGET]  # shared, mutable
+        self.depth = 0  # brackets and unary minuses open
+
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > _MAX_NESTING:
+            raise _Fail  # nested deeper than any printed expression
 
     def expr(self, i: int) -> tuple[Any, int]:
         first, i = self.term(i)
@@ -508,7 +516,9 @@ class _ExprParser:
 
     def unary(self, i: int) -> tuple[Any, int]:
         if self.s.startswith("-", i):
+            self._enter()
             value, i = self.unary(i + 1)
+            self.depth -= 1
             return _neg(value), i
         return self.power(i)
 
@@ -529,9 +539,11 @@ class _ExprParser:
         if self.budget[0] < 0:
             raise _Spent
         if self.s.startswith("(", i):
+            self._enter()
             value, i = self.expr(i + 1)
             if not self.s.startswith(")", i):
                 raise _Fail
+            self.depth -= 1
             return value, i + 1
         m = _NUMBER.match(self.s, i)
         if m:
