@@ -201,6 +201,11 @@ def safe_tex(latex: str) -> str:
         out as text (``\backslash\mathrm{href}``), and each ``&`` that would start an HTML
         character reference as ``{\&}``. Everything else is unchanged.
 
+    See Also
+    --------
+    moetheory.engine.display.html_text, moetheory.engine.display.markdown_text : the
+        notebook displays, which pass every formula, prose and code through it.
+
     Notes
     -----
     One pass over the text (linear in its length). The pages' MathJax also loads its
