@@ -63,10 +63,18 @@ myst_heading_slug_func = "docutils"  # the same slugs as moetheory.docs.claim_an
 # MathJax 3 typesets only what Sphinx marked as maths (class "math"): a stray "$" in prose
 # or a seed quote is never mistaken for a formula.
 mathjax3_config = {
+    # ui/safe: no javascript:/data: link, class, id or style from the TeX of a report
+    # (moetheory.engine.mathtext.safe_tex already writes such commands out as text)
+    "loader": {"load": ["ui/safe"]},
     "tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]},
     "options": {
         "ignoreHtmlClass": "tex2jax_ignore|mathjax_ignore|document",
         "processHtmlClass": "tex2jax_process|mathjax_process|math|output_area",
+        "safeOptions": {
+            "allow": {"URLs": "safe", "classes": "safe", "cssIDs": "safe", "styles": "safe"},
+            "safeProtocols": {"http": True, "https": True, "file": False, "javascript": False,
+                              "data": False},
+        },
     },
 }
 myst_update_mathjax = False

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from moetheory.docs._book import references
-from moetheory.engine._prose import mark_emphasis, prose_myst
+from moetheory.engine._prose import MAX_PROSE, mark_emphasis, prose_myst
+from moetheory.engine.mathtext import safe_tex
 from moetheory.engine.papers import Paper
 
 __all__: list[str] = []
@@ -33,6 +34,8 @@ def _inline(text: str, markdown: bool, cell: bool) -> str:
     """Text of a report as one line of MyST: formulas typeset, everything else escaped, and
     on a page of the book every claim ID and equation it names a link."""
     flat = " ".join(_strip_paths(text).split())
+    if len(flat) > MAX_PROSE:  # shown as written, without links
+        return prose_myst(flat, markdown=markdown, cell=cell)
     if markdown:
         flat = mark_emphasis(flat)
     parts: list[str] = []
@@ -159,7 +162,7 @@ def _math_line(line: str) -> list[str]:
     m = re.fullmatch(r"\$\$(.+)\$\$", stripped)
     if m and "$$" not in m.group(1):
         indent = line[: len(line) - len(line.lstrip())]
-        return ["", f"{indent}$$", f"{indent}{m.group(1).strip()}", f"{indent}$$", ""]
+        return ["", f"{indent}$$", f"{indent}{safe_tex(m.group(1).strip())}", f"{indent}$$", ""]
     if stripped != "$$" and "$$" in stripped:
         line = _INLINE_DISPLAY.sub(lambda mm: "$" + mm.group(1).strip() + "$", line)
     return [_prose_line(line)]

@@ -34,6 +34,9 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from moetheory.engine.mathtext import safe_tex
 
 __all__: list[str] = []
 
@@ -205,6 +208,7 @@ def _dotted_names(tokens: list[_El]) -> list[_El]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _ident_role(name: str) -> str:
     """``atom`` (a symbol), ``strong`` (a symbol that alone shows mathematics),
     ``func`` (a function name), ``code`` (a program's identifier, ``max_iter``) or
@@ -237,40 +241,86 @@ def _ident_role(name: str) -> str:
     return "word"
 
 
-def _group(tokens: list[_El], i: int, closer: str) -> tuple[list[_El], int, bool]:
-    """Elements from ``tokens[i]`` up to ``closer`` (not included); whether it was found."""
+#: Brackets nested deeper than this are text, not groups: the passes over groups recurse.
+_MAX_DEPTH = 24
+
+
+def _opens(tokens: Sequence[_El], i: int) -> bool:
+    """Whether ``tokens[i]`` may open a group: a bracket, or a bar written against what
+    follows it (``|x|``, not ``a | b``)."""
+    tok = tokens[i]
+    return tok.kind == "open" or (tok.kind == "bar" and i + 1 < len(tokens)
+                                  and tokens[i + 1].kind != "ws")
+
+
+def _matches(tokens: Sequence[_El]) -> list[int]:
+    """For each token that may open a group, the index of the token that closes it (``-1``
+    when none does; ``-1`` for every other token too).
+
+    A group of an opener ends at the first closer of its kind after it, other groups
+    skipped whole; an opener that nothing closes is text and hides nothing. One pass from
+    the end for each kind of closer in the text: linear in the number of tokens, however
+    many brackets are left open.
+    """
+    n = len(tokens)
+    match = [-1] * n
+    openers = [i for i in range(n) if _opens(tokens, i)]
+    if not openers:
+        return match
+    closers = {_OPEN.get(tokens[i].text, tokens[i].text) for i in openers}
+    # ahead[c][p]: where a search from tokens[p] for the closer c ends (n: nowhere)
+    ahead = {c: [n] * (n + 1) for c in closers}
+    for p in range(n - 1, -1, -1):
+        tok = tokens[p]
+        if _opens(tokens, p):
+            found = ahead[_OPEN.get(tok.text, tok.text)][p + 1]
+            match[p] = found if found < n else -1
+        for c, row in ahead.items():
+            if tok.text == c and tok.kind in ("close", "bar"):
+                row[p] = p
+            elif match[p] >= 0:
+                row[p] = row[match[p] + 1]
+            else:
+                row[p] = row[p + 1]
+    return match
+
+
+def _elements(tokens: list[_El]) -> list[_El]:
+    """The tokens of a text as elements: bracket groups nested (:func:`_group`)."""
+    out, _ = _group(tokens, 0, len(tokens), _matches(tokens), 0)
+    return out
+
+
+def _group(tokens: list[_El], i: int, end: int, match: Sequence[int],
+           depth: int) -> tuple[list[_El], int]:
+    """Elements of ``tokens[i:end]``, groups nested up to :data:`_MAX_DEPTH`."""
     out: list[_El] = []
     space = False
-    while i < len(tokens):
+    while i < end:
         tok = tokens[i]
         if tok.kind == "ws":
             space = True
             out.append(tok)
             i += 1
             continue
-        if closer and tok.text == closer and tok.kind in ("close", "bar"):
-            return out, i, True
-        opener = tok.kind == "open" or (tok.kind == "bar" and i + 1 < len(tokens)
-                                        and tokens[i + 1].kind != "ws")
-        if opener:
-            close = _OPEN.get(tok.text, tok.text)
-            inner, j, found = _group(tokens, i + 1, close)
-            if found:
-                if tok.kind == "bar":
-                    _mark_products(inner)
-                _mark_word_atoms(inner)
-                el = _El("group", tok.text, space, inner, close)
-                attached = not space and bool(out) and out[-1].kind in (
-                    "ident", "greek", "group", "sub", "subscript", "sup")
-                el.maths = _is_maths(inner, attached)
-                out.append(el)
-                i, space = j + 1, False
-                continue
+        j = match[i]
+        if j >= 0 and depth < _MAX_DEPTH:
+            inner, _ = _group(tokens, i + 1, j, match, depth + 1)
+            if tok.kind == "bar":
+                _mark_products(inner)
+            _mark_word_atoms(inner)
+            el = _El("group", tok.text, space, inner, _OPEN.get(tok.text, tok.text))
+            attached = not space and bool(out) and out[-1].kind in (
+                "ident", "greek", "group", "sub", "subscript", "sup")
+            el.maths = _is_maths(inner, attached)
+            out.append(el)
+            i, space = j + 1, False
+            continue
         out.append(_El("other" if tok.kind in ("open", "close", "bar") else tok.kind,
                        tok.text, space))
         i += 1
         space = False
-    return out, i, False
+    return out, i
 
 
 def _is_maths(elements: Sequence[_El], attached: bool = False) -> bool:
@@ -410,8 +460,14 @@ def _unit(elements: Sequence[_El], k: int) -> bool:
             and elements[k + 2].kind == "ws" and _is_word(then))
 
 
-def _run_end(elements: Sequence[_El], start: int, inside: bool) -> int:
-    """The end (exclusive) of the formula starting at ``elements[start]``."""
+def _run_end(elements: Sequence[_El], start: int, inside: bool) -> tuple[int, int]:
+    """The end (exclusive) of the formula starting at ``elements[start]``, and where the
+    search for it stopped.
+
+    A search from a later element before the stop follows the same path to the same stop,
+    so it finds at most a part of this formula: :func:`_runs` need not search again there
+    when this one is rejected (which keeps it linear on a long run that shows no
+    mathematics, ``1..2..3..``)."""
     n = len(elements)
     k = start
     last = start  # after the last element a formula may end with
@@ -475,7 +531,7 @@ def _run_end(elements: Sequence[_El], start: int, inside: bool) -> int:
         last = k
     while last > start and elements[last - 1].kind in ("op", "ws"):
         last -= 1
-    return last
+    return last, k
 
 
 def _role_is(e: _El, role: str) -> bool:
@@ -520,7 +576,7 @@ def _runs(elements: Sequence[_El], inside: bool = False) -> Iterator[tuple[bool,
     formula: list[_El] = []
     while k < len(elements):
         if _starts(elements, k):
-            end = _run_end(elements, k, inside)
+            end, stop = _run_end(elements, k, inside)
             if end > k and _signal(elements[k:end]):
                 if prose:
                     if formula:
@@ -531,6 +587,9 @@ def _runs(elements: Sequence[_El], inside: bool = False) -> Iterator[tuple[bool,
                 formula += elements[k:end]
                 k = end
                 continue
+            prose += elements[k:max(stop, k + 1)]  # no formula starts before the stop
+            k = max(stop, k + 1)
+            continue
         prose.append(elements[k])
         k += 1
     if formula:
@@ -859,12 +918,19 @@ def formula_latex(text: str) -> str:
     >>> formula_latex("(1-r)/(t-1) sum_{i<t} (1 - r^(t-i)) D/N²")
     '(1-r)/(t-1) \\\\sum_{i<t} (1 - r^{t-i}) D/N^{2}'
     """
-    elements, _, _ = _group(_tokens(text), 0, "")
+    if len(text) > MAX_PROSE:
+        return _escape_tex(text)
+    elements = _elements(_tokens(text))
     _mark_word_atoms(elements)
     return _latex(elements, inside=False)
 
 
 # -- prose -------------------------------------------------------------------------------
+
+#: Characters of a text searched for formulas: a longer text (three times a report's
+#: longest reading) is shown as written, its ``$...$`` maths kept, so that the search, linear
+#: but slow per character, stays under a second whatever the text.
+MAX_PROSE = 50_000
 
 _MYST_SPECIALS = re.compile(r"([\\`*_$\[\]<>|{}#~&!^%])")
 #: ``$…$`` or ``$$…$$`` maths and backtick code spans: kept as they are.
@@ -886,7 +952,7 @@ def _escape(text: str) -> str:
 def _maths(latex: str, cell: bool) -> str:
     r"""``$latex$``; in a table cell its pipes, which would end the cell, as ``\Vert`` and
     ``\vert``."""
-    latex = _fix_scripts(latex.strip())
+    latex = _fix_scripts(safe_tex(latex.strip()))
     if cell:
         latex = re.sub(r"(?<!\\)\|", r"\\vert ", latex.replace("\\|", "\\Vert ")).strip()
     return "$" + latex + "$"
@@ -902,7 +968,7 @@ def _segment(text: str, cell: bool) -> str:
         parts = _TAG.split(text)
         return "".join(_escape(p) if i % 2 else _segment(p, cell)
                        for i, p in enumerate(parts))
-    elements, _, _ = _group(_tokens(text), 0, "")
+    elements = _elements(_tokens(text))
     _mark_word_atoms(elements)
     return "".join(_piece(formula, els, cell) for formula, els in _runs(elements))
 
@@ -916,7 +982,7 @@ def _piece(formula: bool, elements: list[_El], cell: bool) -> str:
             out.append(_escape(e.text))
             out += [_piece(f, els, cell) for f, els in _runs(e.children, inside=False)]
             out.append(_escape(e.close))
-        elif e.kind == "ident" and _role(e) == "code":
+        elif e.kind == "ident" and _role(e) == "code" and "`" not in e.text:
             out.append(f"`{e.text}`")  # a program's name: max_iter, voronoi_l1
         elif (e.kind == "op" and e.text in _LONE) or e.kind in ("sup", "sub") or (
             e.kind == "sym" and e.text != "…"
@@ -953,10 +1019,13 @@ def mark_emphasis(text: str) -> str:
     maths), so that a text cut in pieces keeps them; :func:`prose_myst` writes them back."""
     flat = text.replace(_EM1, "").replace(_EM2, "")
     masked = _KEPT_MARKDOWN.sub(lambda m: "x" * len(m.group()), flat)
-    for m in reversed(list(_EMPHASIS.finditer(masked))):
-        a, b = m.start(), m.end()
-        flat = flat[:a] + (_EM2 if b - a == 2 else _EM1) + flat[b:]
-    return flat
+    pieces: list[str] = []
+    last = 0
+    for m in _EMPHASIS.finditer(masked):
+        pieces += [flat[last:m.start()], _EM2 if m.end() - m.start() == 2 else _EM1]
+        last = m.end()
+    pieces.append(flat[last:])
+    return "".join(pieces)
 
 
 def prose_myst(text: str, markdown: bool = False, cell: bool = False,
@@ -993,16 +1062,17 @@ def prose_myst(text: str, markdown: bool = False, cell: bool = False,
     """
     flat = " ".join(str(text).split())
     kept = _KEPT_MARKDOWN if markdown else _KEPT
+    segment = _segment if len(flat) <= MAX_PROSE else lambda piece, cell: _escape(piece)
     if not marked:
         flat = mark_emphasis(flat) if markdown else flat.replace(_EM1, "").replace(_EM2, "")
     out: list[str] = []
     last = 0
     for m in kept.finditer(flat):
-        out.append(_segment(flat[last:m.start()], cell))
+        out.append(segment(flat[last:m.start()], cell))
         span = m.group()
         out.append(_safe_maths(span, cell) if span.startswith("$") else span)
         last = m.end()
-    out.append(_segment(flat[last:], cell))
+    out.append(segment(flat[last:], cell))
     joined = ""
     for piece in out:
         if joined.endswith("$") and piece.startswith("$"):

@@ -41,6 +41,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from moetheory.engine.mathtext import safe_tex
+
 __all__ = [
     "Card",
     "Report",
@@ -140,8 +142,9 @@ def _md_escape(text: str) -> str:
 
 
 def _math_md(latex: str) -> str:
-    # no HTML tag can start inside a formula: <, > as their TeX commands
-    return latex.replace("<", r"\lt ").replace(">", r"\gt ")
+    # no HTML tag can start inside a formula: <, > as their TeX commands; no link, class or
+    # style either (safe_tex)
+    return safe_tex(latex).replace("<", r"\lt ").replace(">", r"\gt ")
 
 
 def markdown_text(text: str) -> str:
@@ -176,20 +179,42 @@ def markdown_text(text: str) -> str:
     out = []
     for kind, piece in _segments(text):
         if kind == "prose":
-            out.append(_md_escape(piece))
+            out.append(_md_escape(safe_tex(piece)))  # a renderer may find \\( in it
         elif kind in ("display", "inline"):
             out.append(_math_md(piece))
         elif kind == "tick":
             out.append("\\`")
-        else:
-            out.append(piece)
+        else:  # code, kept; safe_tex in case a renderer pairs its backticks otherwise
+            out.append(safe_tex(piece))
+    return "".join(out)
+
+
+def _bold(text: str) -> str:
+    r"""``**x**`` as ``<b>x</b>``: a ``**`` before a non-space opens, the nearest ``**`` after
+    a non-space closes (what ``\*\*(?=\S)(.+?)(?<=\S)\*\*`` matches, found in one pass
+    instead of one search to the end of the text for every unclosed ``**``)."""
+    n = len(text)
+    closers = [n] * (n + 2)  # closers[i]: the first closing ``**`` at or after i
+    for i in range(n - 2, 0, -1):
+        closes = text.startswith("**", i) and not text[i - 1].isspace()
+        closers[i] = i if closes else closers[i + 1]
+    out: list[str] = []
+    i = last = 0
+    while i < n - 1:
+        if text.startswith("**", i) and i + 2 < n and not text[i + 2].isspace():
+            j = closers[i + 3] if i + 3 < n else n
+            if j < n:
+                out += [text[last:i], "<b>", text[i + 2:j], "</b>"]
+                i = last = j + 2
+                continue
+        i += 1
+    out.append(text[last:])
     return "".join(out)
 
 
 def _inline_html(text: str) -> str:
     """Escaped prose with Markdown's ``**bold**`` and ``*italic*`` as tags."""
-    escaped = html.escape(text, quote=False)
-    escaped = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"<b>\1</b>", escaped, flags=re.S)
+    escaped = _bold(html.escape(text, quote=False))
     return re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"<i>\1</i>", escaped)
 
 
@@ -234,7 +259,7 @@ def html_text(text: str) -> str:
     parts = []
     for kind, piece in _segments(text.replace("\x00", "")):
         if kind == "prose":
-            parts.append(piece)
+            parts.append(safe_tex(piece))  # MathJax may find \\( … \\) in it
         elif kind == "fence":
             body = re.sub(r"\A```[^\n]*\n?|```\Z", "", piece)
             parts.append("\n\n" + keep("<pre>" + html.escape(body, quote=False) + "</pre>")
@@ -242,9 +267,9 @@ def html_text(text: str) -> str:
         elif kind == "code":
             parts.append(keep("<code>" + html.escape(piece[1:-1], quote=False) + "</code>"))
         elif kind == "display":
-            parts.append(keep(r"\[" + html.escape(piece[2:-2], quote=False) + r"\]"))
+            parts.append(keep(r"\[" + html.escape(safe_tex(piece[2:-2]), quote=False) + r"\]"))
         elif kind == "inline":
-            parts.append(keep(r"\(" + html.escape(piece[1:-1], quote=False) + r"\)"))
+            parts.append(keep(r"\(" + html.escape(safe_tex(piece[1:-1]), quote=False) + r"\)"))
         else:  # an escaped $ or backtick: MathJax must never pair it
             parts.append(keep('<span class="tex2jax_ignore">' + piece[-1] + "</span>"))
     out = []

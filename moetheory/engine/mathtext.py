@@ -7,6 +7,8 @@ conversions every output shares:
 
 * :func:`prettify` -- SymPy-printed plain text to readable Unicode text;
 * :func:`latex_to_unicode` -- a LaTeX formula to Unicode text for a terminal;
+* :func:`safe_tex` -- TeX from a report or a result, with every command that could make a
+  link, a class, a style or load an extension in a page written out as text;
 * :func:`sympy_text_to_latex` -- the typeset form of a text holding SymPy-printed
   expressions (each expression set as ``$...$`` LaTeX by :func:`sympy.printing.latex`), which
   fills the ``*_latex`` fields of every :class:`~moetheory.engine.verdicts.Outcome` and
@@ -29,7 +31,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["has_code_syntax", "latex_to_unicode", "prettify", "sympy_text_to_latex"]
+__all__ = ["has_code_syntax", "latex_to_unicode", "prettify", "safe_tex", "sympy_text_to_latex"]
 
 _SUPER = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 _SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
@@ -57,7 +59,7 @@ _SYMBOLS = {
     "ln": "ln", "exp": "exp", "sin": "sin", "cos": "cos", "tanh": "tanh", "max": "max",
     "min": "min", "sup": "sup", "inf": "inf", "lim": "lim", "det": "det", "quad": "  ",
     "qquad": "    ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "{": "{", "}": "}",
-    "%": "%", "$": "$", "&": "&", "_": "_", "#": "#",
+    "%": "%", "$": "$", "&": "&", "_": "_", "#": "#", "backslash": "\\",
 }
 _SYMBOLS.update(_GREEK)
 
@@ -165,6 +167,68 @@ def has_code_syntax(text: str) -> bool:
     return bool(re.search(r"\w\*\*|\)\*\*|(?<![\w.])-?oo(?!\w)|(?<![\w.])E\*\*", no_bold))
 
 
+#: TeX commands MathJax turns into links, classes, ids, styles or data attributes of the
+#: page, or that load extensions or define macros (which could hide any of these).
+_UNSAFE_TEX = frozenset({
+    "href", "url", "class", "cssId", "style", "data", "attr", "unicode", "require", "bbox",
+    "mmlToken", "html", "texhtml", "toggle", "mathtip", "texttip", "fontfamily", "def",
+    "gdef", "edef", "xdef", "let", "futurelet", "newcommand", "renewcommand",
+    "providecommand", "newenvironment", "renewenvironment", "DeclareMathOperator",
+    "Newextarrow", "setOptions", "csname",
+})
+#: A control word, or ``&`` that would start an HTML character reference (``&#92;`` is a
+#: backslash once a Markdown renderer puts the maths back into the page as HTML).
+_ENTITY = r"&(?=#|[A-Za-z0-9]+;)"
+_TEX_HAZARD = re.compile(rf"{_ENTITY}|\\(?:[A-Za-z]+|(?!{_ENTITY})[^A-Za-z])")
+
+
+def safe_tex(latex: str) -> str:
+    r"""TeX from a report or a result, safe to put in a page that MathJax typesets.
+
+    Parameters
+    ----------
+    latex : str
+        A formula (or text with ``$...$`` formulas) from an untrusted source: a report
+        file, a check's result.
+
+    Returns
+    -------
+    str
+        The same TeX with each command that could make a live link, a class, an id, a
+        style or a data attribute (``\href``, ``\url``, ``\class``, ``\cssId``,
+        ``\style``, ``\data``, ``\bbox``, ``\unicode``, ``\mmlToken``), load an extension
+        (``\require``) or define a macro (``\def``, ``\newcommand``, ``\let`` …) written
+        out as text (``\backslash\mathrm{href}``), and each ``&`` that would start an HTML
+        character reference as ``{\&}``. Everything else is unchanged.
+
+    See Also
+    --------
+    moetheory.engine.display.html_text, moetheory.engine.display.markdown_text : the
+        notebook displays, which pass every formula, prose and code through it.
+
+    Notes
+    -----
+    One pass over the text (linear in its length). The pages' MathJax also loads its
+    ``ui/safe`` filter (``docs/conf.py``); this function is the defence that does not
+    depend on how a page's MathJax is configured (a notebook's, a Markdown viewer's).
+
+    Examples
+    --------
+    >>> safe_tex(r"\href{javascript:alert(1)}{x} \le \frac{1}{2} \\ y")
+    '\\backslash\\mathrm{href}{javascript:alert(1)}{x} \\le \\frac{1}{2} \\\\ y'
+    >>> safe_tex(r"&#92;href{javascript:x}{y} \&#104;ref")
+    '{\\&}#92;href{javascript:x}{y} \\{\\&}#104;ref'
+    """
+
+    def neutral(m: re.Match[str]) -> str:
+        token = m.group()
+        if token == "&":
+            return r"{\&}"
+        return r"\backslash\mathrm{" + token[1:] + "}" if token[1:] in _UNSAFE_TEX else token
+
+    return _TEX_HAZARD.sub(neutral, latex)
+
+
 def _group(s: str, i: int) -> tuple[str, int]:
     """The argument starting at ``s[i]``: a braced group or one token; and the next index."""
     while i < len(s) and s[i] == " ":
@@ -188,11 +252,13 @@ def _group(s: str, i: int) -> tuple[str, int]:
 def _atomic(text: str) -> bool:
     """Whether ``text`` reads as one factor (no top-level space or operator)."""
     outer = text
-    while True:
+    for _level in range(_MAX_TEX_DEPTH):  # brackets deeper than that: not one factor
         inner = re.sub(r"\([^()]*\)|\[[^\[\]]*\]", "g", outer)
         if inner == outer:
             break
         outer = inner
+    else:
+        return False
     return bool(outer) and re.fullmatch(r"[^\s+\-−/·=<>≤≥,]+", outer) is not None
 
 
@@ -231,11 +297,34 @@ def latex_to_unicode(latex: str) -> str:
     >>> latex_to_unicode(r"\left[\begin{matrix}1 & 0\\0 & \frac{1}{2}\end{matrix}\right]")
     '[1, 0; 0, 1/2]'
     """
-    return " ".join(_convert(_MATRIX.sub(_matrix_rows, latex)).split())
+    if _brace_depth(latex) > _MAX_TEX_DEPTH:
+        return " ".join(latex.split())  # nested too deep to be a formula: shown as written
+    end = max((m.end() for m in _MATRIX_END.finditer(latex)), default=0)
+    # no environment ends after the last end: the lazy search never runs to the text's end
+    latex = _MATRIX.sub(_matrix_rows, latex[:end]) + latex[end:]
+    return " ".join(_convert(latex).split())
+
+
+#: Braces nested deeper than this (open ones counted) make a text that is not a formula;
+#: :func:`_convert` recurses once per level.
+_MAX_TEX_DEPTH = 32
+
+
+def _brace_depth(latex: str) -> int:
+    """The deepest nesting of braces in ``latex``, braces left open counted."""
+    depth = deepest = 0
+    for c in latex:
+        if c == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == "}":
+            depth -= 1
+    return deepest
 
 
 #: A matrix environment: its rows are written ``a, b; c, d`` (the brackets are its delimiters').
 _MATRIX = re.compile(r"\\begin\{[pbv]?matrix\}(.*?)\\end\{[pbv]?matrix\}", re.S)
+_MATRIX_END = re.compile(r"\\end\{[pbv]?matrix\}")
 
 
 def _matrix_rows(m: re.Match[str]) -> str:
@@ -376,6 +465,19 @@ class _Fail(Exception):
     """The text at this position is not a SymPy-printed expression."""
 
 
+class _Spent(Exception):
+    """The text has used up its parsing budget."""
+
+
+#: Atoms the parser may read in one text (every start of an expression tried included); a
+#: report's longest reading (17 kB) needs about 3,000. Past it the rest of the text is only
+#: prettified, so a hostile text (thousands of ``(``, a long sum ending in a broken call,
+#: each start of an expression re-read to the end) costs bounded time.
+_PARSE_BUDGET = 10_000
+#: Brackets and unary minuses an expression may nest (SymPy prints a handful).
+_MAX_NESTING = 64
+
+
 class _ExprParser:
     """Recursive descent over SymPy's ``str`` printing conventions.
 
@@ -384,9 +486,16 @@ class _ExprParser:
     ``gap -(x)**2`` the ``-`` is unary, so ``gap`` is a word, not a term.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, budget: list[int] | None = None) -> None:
         self.s = text
         self.code = False  # seen SymPy code syntax (``*``, ``**``, ``oo``, sqrt(...))
+        self.budget = budget if budget is not None else [_PARSE_BUDGET]  # shared, mutable
+        self.depth = 0  # brackets and unary minuses open
+
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > _MAX_NESTING:
+            raise _Fail  # nested deeper than any printed expression
 
     def expr(self, i: int) -> tuple[Any, int]:
         first, i = self.term(i)
@@ -412,7 +521,9 @@ class _ExprParser:
 
     def unary(self, i: int) -> tuple[Any, int]:
         if self.s.startswith("-", i):
+            self._enter()
             value, i = self.unary(i + 1)
+            self.depth -= 1
             return _neg(value), i
         return self.power(i)
 
@@ -429,10 +540,15 @@ class _ExprParser:
     def atom(self, i: int) -> tuple[Any, int]:
         import sympy as sp
 
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise _Spent
         if self.s.startswith("(", i):
+            self._enter()
             value, i = self.expr(i + 1)
             if not self.s.startswith(")", i):
                 raise _Fail
+            self.depth -= 1
             return value, i + 1
         m = _NUMBER.match(self.s, i)
         if m:
@@ -487,9 +603,15 @@ def _typeset(value: Any) -> str:
     return str(sp.latex(value, symbol_names=names))
 
 
-def _expression_at(text: str, i: int) -> tuple[str, int] | None:
-    """The LaTeX of a SymPy-printed expression starting at ``text[i]`` and its end."""
-    parser = _ExprParser(text)
+def _expression_at(text: str, i: int, budget: list[int]) -> tuple[str, int] | None:
+    """The LaTeX of a SymPy-printed expression starting at ``text[i]`` and its end.
+
+    Raises
+    ------
+    _Spent
+        When the text's parsing ``budget`` (shared by all its starts) is used up.
+    """
+    parser = _ExprParser(text, budget)
     try:
         value, j = parser.expr(i)
     except (_Fail, RecursionError):
@@ -553,18 +675,22 @@ def sympy_text_to_latex(text: str) -> str:
     parts = re.split(r"(\$[^$]+\$|`[^`]*`)", text)
     out: list[str] = []
     changed = False
+    budget = [_PARSE_BUDGET]
     for k, part in enumerate(parts):
         if k % 2:
             out.append(part)
             continue
         i, prose_start = 0, 0
         pieces: list[str] = []
-        while i < len(part):
+        while i < len(part) and budget[0] > 0:
             c = part[i]
             starts = (c.isalnum() or c in "(-") and (i == 0 or not (
                 part[i - 1].isalnum() or part[i - 1] in "_.*/"
             ))
-            found = _expression_at(part, i) if starts else None
+            try:
+                found = _expression_at(part, i, budget) if starts else None
+            except _Spent:
+                break  # the rest of the text is only prettified
             if found is None:
                 i += 1
                 continue

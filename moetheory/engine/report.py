@@ -63,7 +63,7 @@ from typing import Any
 
 from moetheory._doccer import fill_doc
 from moetheory.engine._docparts import REPORT_PARTS
-from moetheory.engine.mathtext import prettify
+from moetheory.engine.mathtext import prettify, safe_tex
 from moetheory.engine.verdicts import Verdict
 
 __all__ = [
@@ -973,7 +973,7 @@ def _is_symbolic(value: Any) -> bool:
 
 def _render_value(value: Any) -> str:
     if _is_symbolic(value):
-        return f"${value['latex']}$"
+        return f"${safe_tex(value['latex'])}$"
     if isinstance(value, str) and "\n" in value:
         return "\n\n```text\n" + value.rstrip() + "\n```"
     if isinstance(value, str | int | float | bool) or value is None:
@@ -1326,8 +1326,8 @@ def _reading_summary(reading: Mapping[str, Any], full: bool) -> str:
 def _latex_or_text(latex: Any, plain: Any) -> str:
     """The typeset form of a text when the check gives one, else the plain text prettified."""
     if isinstance(latex, str) and latex and latex.count("$") % 2 == 0:
-        return latex
-    return prettify(_text(plain))
+        return safe_tex(latex)
+    return safe_tex(prettify(_text(plain)))
 
 
 @fill_doc(REPORT_PARTS)

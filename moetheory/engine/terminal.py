@@ -344,7 +344,7 @@ def _inline(text: str) -> str:
     text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
     text = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text)
     text = re.sub(r"`+([^`]+)`+", r"\1", text)
-    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\[([^][]+)\]\([^)]*\)", r"\1", text)  # [^][]: linear
     return _math_to_text(re.sub("\x00(\\d+)\x00", lambda m: maths[int(m.group(1))], text))
 
 
