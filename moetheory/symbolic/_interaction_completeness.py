@@ -49,7 +49,11 @@ __all__: list[str] = []
 _TRIES = 60
 
 
-def completeness(setup: _Setup, seed: int = 2024) -> tuple[bool, list[str]]:
+#: A parameter regime: the cells of x-space non-empty there, a description, a point of it.
+_Regime = tuple[frozenset[tuple[int, int]], str, dict[sp.Symbol, Any]]
+
+
+def completeness(setup: _Setup, seed: int = 2024) -> tuple[bool, list[str], list[_Regime]]:
     """Whether the search of ``setup`` was exhaustive, with the reasons when not.
 
     Parameters
@@ -62,11 +66,18 @@ def completeness(setup: _Setup, seed: int = 2024) -> tuple[bool, list[str]]:
     Returns
     -------
     tuple
-        ``(complete, reasons)``; ``reasons`` are one sentence each, empty when complete.
+        ``(complete, reasons, regimes)``; ``reasons`` are one sentence each, empty when
+        complete. ``regimes`` is empty when every cell of :math:`x`-space the search imposes
+        (a smooth piece of the expert; in :math:`d = 1` a side of the kink of
+        :math:`|x - c|`) was non-empty at every parameter point sampled; otherwise the
+        regimes seen, each as the set of non-empty cells and a description: the search
+        imposes every cell, so it is exhaustive in a regime only when repeated with that
+        regime's cells; with a parameter point of the regime.
     """
     rng = random.Random(seed)
-    reasons = _kernel_reasons(setup, rng) + _piece_reasons(setup, rng)
-    return not reasons, reasons
+    piece_reasons, regimes = _regimes(setup, rng)
+    reasons = _kernel_reasons(setup, rng) + piece_reasons
+    return not reasons, reasons, regimes
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,9 +100,10 @@ def _rational(rng: random.Random, positive: bool) -> sp.Rational:
     return sp.Rational(num, rng.randint(2, 9))
 
 
-def _point(setup: _Setup, rng: random.Random, theta: dict[sp.Symbol, Any] | None = None
-           ) -> dict[sp.Symbol, Any]:
-    """A random rational point of (theta, x) at which the radicals are rational."""
+def _point(setup: _Setup, rng: random.Random, theta: dict[sp.Symbol, Any] | None = None,
+           scale: int = 1) -> dict[sp.Symbol, Any]:
+    """A random rational point of (theta, x) at which the radicals are rational (``x``, or
+    its distance to the centre of the radical, times ``scale``)."""
     vals: dict[sp.Symbol, Any] = dict(theta) if theta else {}
     if theta is None:
         for s in _symbols(setup):
@@ -104,14 +116,14 @@ def _point(setup: _Setup, rng: random.Random, theta: dict[sp.Symbol, Any] | None
             vals.update({v: nu * w for v, w in zip(vec, omega, strict=True)})
     if setup.x_radical is not None:
         _, centre = setup.x_radical
-        rho = abs(_rational(rng, True))
+        rho = abs(_rational(rng, True)) * scale
         d = len(setup.xs)
         omega = _stereo([_rational(rng, False) for _ in range(d - 1)]) if d > 1 \
             else [rng.choice([-1, 1])]
         for xi, c, w in zip(setup.xs, centre, omega, strict=True):
             vals[xi] = sp.sympify(c).xreplace(vals) + rho * w
     else:
-        vals.update({xi: _rational(rng, False) for xi in setup.xs})
+        vals.update({xi: _rational(rng, False) * scale for xi in setup.xs})
     return vals
 
 
@@ -224,28 +236,114 @@ def _full_rank(setup: _Setup, funcs: Sequence[sp.Expr], rng: random.Random,
 
 
 # --------------------------------------------------------------------------------------------
-def _piece_reasons(setup: _Setup, rng: random.Random) -> list[str]:
-    reasons = []
-    for n, (_, cond) in enumerate(setup.pieces, start=1):
-        if cond is sp.true or cond is True:
+#: Parameter points at which the cells of x-space are surveyed.
+_THETAS = 8
+
+
+def _cells(setup: _Setup) -> list[tuple[int, Any, int]]:
+    """The cells the search imposes: (piece number, condition, side), side ±1 of the kink
+    of ``||x - c||`` in d = 1 (0: no side)."""
+    sides = [1, -1] if (len(setup.xs) == 1 and setup.x_radical is not None) else [0]
+    return [(n, cond, side) for n, (_, cond) in enumerate(setup.pieces, start=1)
+            for side in sides]
+
+
+def _cell_text(setup: _Setup, n: int, cond: Any, side: int) -> str:
+    parts = [] if cond is sp.true or cond is True else [
+        f"piece {n} of the expert ({sp.sstr(cond)})"]
+    if side:
+        assert setup.x_radical is not None
+        c = setup.x_radical[1][0]
+        parts.append(f"the side {sp.sstr(setup.xs[0])} {'>' if side > 0 else '<'} "
+                     f"{sp.sstr(c)}")
+    return " on ".join(parts)
+
+
+def _regimes(setup: _Setup, rng: random.Random) -> tuple[list[str], list[_Regime]]:
+    """The cells of x-space at :data:`_THETAS` random parameter points: reasons (a cell never
+    shown non-empty) and, when some point has an empty cell, every regime seen (the set of
+    non-empty cells, described by the empty ones, with a parameter point of it)."""
+    cells = _cells(setup)
+    if len(cells) == 1 and (cells[0][1] is sp.true or cells[0][1] is True):
+        return [], []
+    seen: dict[tuple[int, ...], dict[sp.Symbol, Any]] = {}
+    undecided: list[str] = []
+    for _ in range(_THETAS):
+        theta = {s: v for s, v in _point(setup, rng).items() if s not in setup.xs}
+        state = [_nonempty(setup, cond, side, theta, rng) for _, cond, side in cells]
+        unknown = [i for i, ok in enumerate(state) if ok is None]
+        if unknown:  # neither a witness nor a proof of emptiness: that regime is open
+            at = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in sorted(
+                theta.items(), key=lambda kv: str(kv[0])))
+            text = (f"{_cell_text(setup, *cells[unknown[0]])} was neither shown non-empty "
+                    f"nor empty at the parameter point {at}, so the relations of the "
+                    "parameter regime there are not decided")
+            if not undecided:
+                undecided.append(text)
             continue
-        if not _witness(setup, cond, rng):
-            reasons.append(f"piece {n} of the expert (where {sp.sstr(cond)}) was not shown to "
-                           "be a non-empty open set, and a relation that fails only there "
-                           "would be missed")
-    return reasons
+        seen.setdefault(tuple(i for i, ok in enumerate(state) if ok is False), theta)
+    never = set(range(len(cells))).intersection(*map(set, seen)) if seen else set()
+    reasons = [f"{_cell_text(setup, *cells[i])} is empty at every parameter point sampled, "
+               "and a relation that fails only there would be missed" for i in sorted(never)]
+    if reasons or undecided or list(seen) == [()]:
+        return reasons + undecided, []
+    regimes = []
+    for empty, theta in sorted(seen.items()):
+        at = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in sorted(
+            theta.items(), key=lambda kv: str(kv[0])))
+        where = "where every cell of x-space is non-empty" if not empty else \
+            "where " + "; ".join(_cell_text(setup, *cells[i]) for i in empty) + " is empty"
+        keep = frozenset((cells[i][0] - 1, cells[i][2]) for i in range(len(cells))
+                         if i not in empty)
+        regimes.append((keep, f"{where} (e.g. at {at})", theta))
+    return [], regimes
 
 
-def _witness(setup: _Setup, cond: Any, rng: random.Random) -> bool:
-    """A point where ``cond`` holds with every inequality strict (an interior point)."""
-    relationals = list(cond.atoms(sp.core.relational.Relational))
-    for _ in range(_TRIES):
-        checkpoint()
-        vals = _point(setup, rng)
+def _nonempty(setup: _Setup, cond: Any, side: int, theta: dict[sp.Symbol, Any],
+              rng: random.Random) -> bool | None:
+    """Whether the cell has an interior point at the parameters ``theta``: decided exactly in
+    d = 1 (the set of the condition in x_1); otherwise True when a witness point is found,
+    None (not decided) when not."""
+    checkpoint()
+    if len(setup.xs) == 1:
+        region: Any = sp.Reals
+        if side:
+            assert setup.x_radical is not None
+            c = sp.sympify(setup.x_radical[1][0]).xreplace(theta)
+            region = sp.Interval.open(c, sp.oo) if side > 0 else sp.Interval.open(-sp.oo, c)
         try:
+            c_theta = cond.xreplace(theta) if isinstance(cond, sp.Basic) else cond
+            if c_theta is sp.false:
+                return False
+            if c_theta is not sp.true and c_theta is not True:
+                region = sp.Intersection(region, c_theta.as_set())
+            measure = sp.sympify(region.measure)
+            if measure.is_extended_positive:
+                return True
+            if measure.is_zero:
+                return False
+        except (NotImplementedError, TypeError, ValueError, AttributeError):
+            pass
+    return True if _witness(setup, cond, rng, theta, side) else None
+
+
+def _witness(setup: _Setup, cond: Any, rng: random.Random,
+             theta: dict[sp.Symbol, Any] | None = None, side: int = 0) -> bool:
+    """A point where ``cond`` holds with every inequality strict (an interior point), at
+    the parameters ``theta`` (random ones when None), on ``side`` of the kink."""
+    relationals = list(cond.atoms(sp.core.relational.Relational)) \
+        if isinstance(cond, sp.Basic) else []
+    for k in range(_TRIES):
+        checkpoint()
+        vals = _point(setup, rng, theta, scale=10 ** (k % 4))
+        try:
+            if side and setup.x_radical is not None:
+                gap = (setup.xs[0] - sp.sympify(setup.x_radical[1][0])).xreplace(vals)
+                if not (side * gap).is_positive:
+                    continue
             if any((r.lhs - r.rhs).xreplace(vals).is_zero is not False for r in relationals):
                 continue
-            if bool(cond.xreplace(vals).simplify()) is True:
+            if cond is sp.true or cond is True or bool(cond.xreplace(vals).simplify()) is True:
                 return True
         except (TypeError, ZeroDivisionError):
             continue

@@ -84,8 +84,11 @@ def _versions(setup: _Setup, cols: list[tuple], coords: list[sp.Symbol]) -> list
     field, *gens = sp.field(syms, sp.QQ)
     npt = len(point_syms) + len(kernels)
     out = []
-    for ders, _cond in setup.pieces:
-        for xsub in x_subs:
+    sides = [1, -1] if (setup.x_radical is not None and d == 1) else [0]
+    for i, (ders, _cond) in enumerate(setup.pieces):
+        for xsub, side in zip(x_subs, sides, strict=True):
+            if not setup.imposed(i, side):
+                continue
             for sign in p_signs:
                 psub, _ = _param_substitution(setup, sign)
                 columns = {}

@@ -60,6 +60,8 @@ def _to_relation(setup: _Setup, cols: list[tuple], vec: list[sp.Expr],
         coeffs = [c.xreplace({r: _R_BETA}) for c in _primitive(mapped)]
         coeffs = [_reduce_radical(c, _R_BETA, base) if c.has(_R_BETA) else c for c in coeffs]
         coeffs = _primitive(coeffs)
+    if setup.squares:  # primitive in the symbols s = sqrt(v), then written with sqrt(v)
+        coeffs = [sp.expand(setup.external(c)) for c in coeffs]
     return {a: c for a, c in zip(cols, coeffs, strict=True) if c != 0}
 
 
@@ -89,7 +91,7 @@ def _specialise(setup: _Setup, rel: dict[tuple, sp.Expr], cols: list[tuple],
     vals = {c: base[i] for i, c in enumerate(coords)}
     out = []
     for a in cols:
-        c = sp.sympify(rel.get(a, 0))
+        c = setup.internal(sp.sympify(rel.get(a, 0)))
         if sub:
             c = c.xreplace(sub)
         out.append(sp.nsimplify(c.xreplace(vals)) if c.free_symbols else c)
@@ -246,10 +248,12 @@ def interactions(router: RouterSpec, expert: ExpertSpec, order: int = 2, d: int 
         return _search(router, expert, order, d, max_rounds)[0]
 
 
-def _search(router: RouterSpec, expert: ExpertSpec, order: int, d: int, max_rounds: int = 4
+def _search(router: RouterSpec, expert: ExpertSpec, order: int, d: int, max_rounds: int = 4,
+            cells: frozenset[tuple[int, int]] | None = None
             ) -> tuple[InteractionResult, _Setup]:
-    """:func:`interactions` without validation, with its setup (kernels, pieces)."""
-    setup = _setup(router, expert, d, order)
+    """:func:`interactions` without validation, with its setup (kernels, pieces); with
+    ``cells``, only those cells of x-space are imposed (a parameter regime)."""
+    setup = _setup(router, expert, d, order, cells=cells)
     cols = setup.alphas
     rng = _Rng()
     n = len(cols)

@@ -10,6 +10,7 @@ Transcendental pieces become *kernels* with closed derivative rules, radicals be
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -277,10 +278,77 @@ class _Setup:
     atoms: _Atoms
     x_radical: tuple[sp.Symbol, list[sp.Expr]] | None
     p_radical: tuple[sp.Symbol, sp.Expr, list[sp.Symbol]] | None
+    #: positive symbols ``v`` under a square root → the symbol ``s`` standing for
+    #: :math:`\sqrt v` (the derivatives are written with ``v = s**2``; relations in ``v``)
+    squares: dict[sp.Symbol, sp.Symbol] = field(default_factory=dict)
+    #: the cells of x-space imposed, (piece index, side ±1 of the kink of |x - c| in d = 1,
+    #: 0 for no side); None: every cell (a parameter regime where some are empty: fewer)
+    cells: frozenset[tuple[int, int]] | None = None
+
+    def imposed(self, piece: int, side: int) -> bool:
+        """Whether the search imposes the cell (``side`` 0: the whole piece)."""
+        if self.cells is None:
+            return True
+        return any(i == piece and (side == 0 or s in (0, side)) for i, s in self.cells)
+
+    @functools.cached_property
+    def checks(self) -> list[tuple[dict[tuple, sp.Expr], bool]]:
+        """What :func:`_verify` checks: per imposed cell the derivatives, and whether the
+        radical in x stays a symbol (``False``: one side of the kink, x = c ± rho)."""
+        out: list[tuple[dict[tuple, sp.Expr], bool]] = []
+        for i, (ders, _) in enumerate(self.pieces):
+            sides = sorted({s for j, s in self.cells if j == i}) if self.cells is not None \
+                else [0]
+            if not sides:
+                continue
+            if sides == [0] or self.x_radical is None or len(self.xs) != 1 or \
+                    set(sides) == {1, -1}:
+                out.append((ders, True))
+                continue
+            r, centre = self.x_radical
+            rho = sp.Symbol("rho_", positive=True)
+            sub = {self.xs[0]: centre[0] + sides[0] * rho, r: rho}
+            out.append(({a: e.xreplace(sub) for a, e in ders.items()}, False))
+        return out
+
+    def internal(self, expr: Any) -> Any:
+        """A coefficient in the parameters (``sqrt(v)`` allowed) in the search's symbols."""
+        if not self.squares:
+            return expr
+        return sp.sympify(expr).xreplace({v: s**2 for v, s in self.squares.items()})
+
+    def external(self, expr: Any) -> Any:
+        """A coefficient in the search's symbols back in the parameters."""
+        if not self.squares:
+            return expr
+        return sp.sympify(expr).xreplace({s: sp.sqrt(v) for v, s in self.squares.items()})
+
+
+def _without_constant_factor(expr: sp.Expr) -> sp.Expr:
+    """``expr`` without a constant factor (``1/sqrt(2 pi)`` of a density): the relations of
+    ``c H`` are those of ``H``."""
+    free = expr.free_symbols
+    if not free or not isinstance(expr, sp.Mul):
+        return expr
+    const, rest = expr.as_independent(*free, as_Add=False)
+    return rest if const.is_number and const != 0 and rest != 1 else expr
+
+
+def _positive_roots(exprs: Sequence[sp.Expr]) -> dict[sp.Symbol, sp.Symbol]:
+    """Positive symbols ``v`` under a square root (``sqrt(v)``, ``v**(3/2)``), each with a
+    new positive symbol standing for ``sqrt(v)``."""
+    found: set[sp.Symbol] = set()
+    for e in exprs:
+        for p in e.atoms(sp.Pow):
+            if (p.exp.is_Rational and p.exp.q == 2 and isinstance(p.base, sp.Symbol)
+                    and p.base.is_positive):
+                found.add(p.base)
+    return {v: sp.Symbol(f"sqrt_{v}", positive=True) for v in sorted(found, key=str)}
 
 
 def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
-           alphas: list[tuple] | None = None) -> _Setup:
+           alphas: list[tuple] | None = None,
+           cells: frozenset[tuple[int, int]] | None = None) -> _Setup:
     for spec in (router, expert):
         if spec.dims is not None and d not in spec.dims:
             raise ValueError(f"d must be one of {spec.dims} for {spec.name!r}, got {d}")
@@ -296,14 +364,19 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
         closure = {a[:i] for a in alphas for i in range(len(a) + 1)}
         alphas = sorted(closure, key=lambda a: (len(a), [params.index(q) for q in a]))
     atoms = _Atoms()
-    g, h = sp.sympify(g), sp.sympify(h)
+    g, h = _without_constant_factor(sp.sympify(g)), _without_constant_factor(sp.sympify(h))
     if g.has(*_PIECEWISE):  # a piecewise gate: the pieces of H = G h together
         g, h = sp.Integer(1), g * h
     gk = _kernelise(g)
+    squares = _positive_roots([g, h])
+    to_s = {v: s**2 for v, s in squares.items()}
     pieces = []
     for hp, cond in _pieces(h):
         big_h = gk * _kernelise(hp)
         ders = _derivatives(big_h, alphas)
+        if to_s:  # differentiated in v, then written with v = s**2 (sqrt(s**2) = s)
+            ders = {a: e.xreplace(to_s) for a, e in ders.items()}
+            cond = cond.xreplace(to_s) if isinstance(cond, sp.Basic) else cond
         atomised = {a: atoms.atomise(e, set(xs)) for a, e in ders.items()}
         for e in atomised.values():
             _check_rational(e)
@@ -327,7 +400,7 @@ def _setup(router: RouterSpec, expert: ExpertSpec, d: int, order: int,
                                             "most one parameter radical, the norm of a "
                                             "parameter vector")
             p_rad = (r, base, [v for v in params if v in vec])
-    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad)
+    return _Setup(xs, params, alphas, pieces, atoms, x_rad, p_rad, squares, cells)
 
 
 def _param_substitution(setup: _Setup, sign: int) -> tuple[dict[sp.Symbol, Any],
@@ -367,67 +440,74 @@ def _field_symbols(setup: _Setup, extra: list[sp.Symbol]) -> list[sp.Symbol]:
 
 def _verify(setup: _Setup, coeffs: dict[tuple, sp.Expr]) -> bool:
     """Exact: Σ c_α ∂^α H reduces to 0 on every piece (polynomial remainder)."""
+    if setup.p_radical is not None:
+        coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    coeffs = {a: setup.internal(c) for a, c in coeffs.items()}
+    return all(_verify_cell(setup, ders, coeffs, _relations(setup, x_rad))
+               for ders, x_rad in setup.checks)
+
+
+def _relations(setup: _Setup, x_radical: bool) -> list[tuple[sp.Symbol, sp.Expr]]:
+    """The radicals with their radicands (the one in x only when it stays a symbol)."""
     rels = []
-    if setup.x_radical is not None:
+    if setup.x_radical is not None and x_radical:
         r, centre = setup.x_radical
         rels.append((r, sp.Add(*[(xi - c) ** 2 for xi, c in
                                  zip(setup.xs, centre, strict=True)])))
     if setup.p_radical is not None:
         r, base, _ = setup.p_radical
         rels.append((r, base))
-    if setup.p_radical is not None:
-        coeffs = {a: c.xreplace({_R_BETA: setup.p_radical[0]}) for a, c in coeffs.items()}
+    return rels
+
+
+def _verify_cell(setup: _Setup, ders: dict[tuple, sp.Expr], coeffs: dict[tuple, sp.Expr],
+                 rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
+    """:func:`_verify` on one cell."""
     try:
-        return _verify_ring(setup, coeffs, rels)
+        return _verify_ring(ders, coeffs, rels)
     except (ValueError, sp.PolynomialError):
         pass  # pieces that are not polynomial in the symbols (e.g. Subs): symbolic route
-    for ders, _ in setup.pieces:
-        checkpoint()
-        total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
-        num, _den = sp.fraction(sp.together(total))
-        num = sp.expand(num)
-        for r, base in rels:
-            if num.has(r):
-                num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
-                num = sp.expand(num)
-        if num != 0:
-            return False
-    return True
+    checkpoint()
+    total = sp.Add(*[c * ders[a] for a, c in coeffs.items()])
+    num, _den = sp.fraction(sp.together(total))
+    num = sp.expand(num)
+    for r, base in rels:
+        if num.has(r):
+            num = sp.Poly(num, r).rem(sp.Poly(r**2 - base, r)).as_expr()
+            num = sp.expand(num)
+    return bool(num == 0)
 
 
-def _verify_ring(setup: _Setup, coeffs: dict[tuple, sp.Expr],
+def _verify_ring(ders: dict[tuple, sp.Expr], coeffs: dict[tuple, sp.Expr],
                  rels: list[tuple[sp.Symbol, sp.Expr]]) -> bool:
     """:func:`_verify` in a sparse polynomial ring (raises ``ValueError`` when a piece is not
     polynomial in its symbols after clearing denominators)."""
     radicals = [r for r, _ in rels]
-    for ders, _ in setup.pieces:
-        syms: set[sp.Symbol] = set()
-        for a, c in coeffs.items():
-            syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
-        for _, base in rels:
-            syms |= base.free_symbols
-        # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
-        # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
-        # ideal, i.e. 0 once each r_i is the square root of its radicand
-        gens = [*radicals, *sorted(syms - set(radicals), key=str)]
-        ring = sp.ring(gens, sp.QQ, sp.lex)[0]
-        groups: dict[Any, Any] = {}
-        for a, c in coeffs.items():
-            checkpoint()
-            num, den = sp.fraction(sp.together(ders[a]))
-            dpoly = ring.from_expr(den)
-            term = ring.from_expr(num) * ring.from_expr(c)
-            groups[dpoly] = groups.get(dpoly, ring.zero) + term
-        dens = list(groups)
-        total = ring.zero
-        for i, d in enumerate(dens):
-            other = ring.one
-            for j, e in enumerate(dens):
-                if j != i:
-                    other *= e
-            total += groups[d] * other
-        if rels:
-            total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
-        if total != 0:
-            return False
-    return True
+    syms: set[sp.Symbol] = set()
+    for a, c in coeffs.items():
+        syms |= ders[a].free_symbols | sp.sympify(c).free_symbols
+    for _, base in rels:
+        syms |= base.free_symbols
+    # lex order with the radicals first: r_i^2 - base_i (leading monomials r_i^2, pairwise
+    # coprime) are a Groebner basis, so the remainder is 0 iff the numerator is in the
+    # ideal, i.e. 0 once each r_i is the square root of its radicand
+    gens = [*radicals, *sorted(syms - set(radicals), key=str)]
+    ring = sp.ring(gens, sp.QQ, sp.lex)[0]
+    groups: dict[Any, Any] = {}
+    for a, c in coeffs.items():
+        checkpoint()
+        num, den = sp.fraction(sp.together(ders[a]))
+        dpoly = ring.from_expr(den)
+        term = ring.from_expr(num) * ring.from_expr(c)
+        groups[dpoly] = groups.get(dpoly, ring.zero) + term
+    dens = list(groups)
+    total = ring.zero
+    for i, d in enumerate(dens):
+        other = ring.one
+        for j, e in enumerate(dens):
+            if j != i:
+                other *= e
+        total += groups[d] * other
+    if rels:
+        total = total.rem([ring.from_expr(r**2 - base) for r, base in rels])
+    return bool(total == 0)

@@ -40,6 +40,29 @@ callable can do anything with the dimension, so its relations hold in the dimens
 only. "No relation" is stated for the dimensions searched only (a relation may appear first
 in a higher dimension).
 
+Parameters differentiated
+-------------------------
+:math:`\beta_1`, ``eta`` and the symbols of ``params=`` (a learnable bias ``b0``, a
+temperature ``tau``, a variance ``v``); every other symbol of :math:`H` is held fixed. Every
+answer (the verdict line, the Markdown, the JSON) lists both.
+
+Parameter regimes
+-----------------
+The search imposes every cell of :math:`x`-space (each smooth piece of the expert; in
+:math:`d = 1` each side of a kink :math:`|x - c|`), but which cells are non-empty can depend
+on the parameters (Laplace gating with a ReLU expert: whether the active half-line lies on
+one side of :math:`\beta_1`). The cells are surveyed at 8 random parameter points (exactly
+in :math:`d = 1`); when some are empty at a point, the search is repeated in each regime seen
+with only its cells, and the answer is stated for the regimes sampled
+(:class:`RegimeSearch`); a regime not decided makes the search incomplete.
+
+Independent check
+-----------------
+Before a verdict is stated, every relation stated is evaluated by
+``moetheory.symbolic._relation_check`` (SymPy's ``diff`` of :math:`H` as built, ``evalf``
+at 40 digits, at random points of its scope: each dimension, each regime); a failure makes
+the verdict ``inconclusive`` with the reason.
+
 Limits
 ------
 :math:`d \le 4` and order :math:`\le 3` (the exact linear algebra grows fast: :math:`d = 3`,
@@ -62,7 +85,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import sympy as sp
@@ -87,6 +110,7 @@ from moetheory.symbolic._interaction_specs import (
     custom_expert,
     symbol_latex,
 )
+from moetheory.symbolic._relation_check import failures
 from moetheory.symbolic.experts import sigmoid
 
 __all__ = [
@@ -95,6 +119,7 @@ __all__ = [
     "MAX_ORDER",
     "DimensionSearch",
     "FoundRelation",
+    "RegimeSearch",
     "RelationsResult",
     "find_relations",
 ]
@@ -250,6 +275,51 @@ class FoundRelation:
 
 
 @dataclass(frozen=True)
+class RegimeSearch:
+    """The search in one parameter regime: only the cells of :math:`x`-space non-empty there.
+
+    Parameters
+    ----------
+    where : str
+        The regime (the cells empty there) and a parameter point of it.
+    n_relations : int
+        Dimension of the space of relations in that regime.
+    relations : tuple of FoundRelation
+        Its generators, verified exactly on the regime's cells, when the regime has more
+        relations than every cell together (empty otherwise).
+    point : dict
+        A parameter point of the regime (where it was seen).
+
+    Notes
+    -----
+    A regime is the set of cells of :math:`x`-space that are non-empty at a parameter point
+    (Laplace gating with a ReLU expert in :math:`d = 1`: whether the active half-line lies
+    on one side of :math:`\\beta_1`). The relations of every cell together hold in every
+    regime; a regime with fewer cells may have more.
+
+    See Also
+    --------
+    DimensionSearch : holds the regimes of one dimension.
+
+    Examples
+    --------
+    >>> RegimeSearch("where piece 2 is empty", 1).to_dict()["n_relations"]
+    1
+    """
+
+    where: str
+    n_relations: int
+    relations: tuple[FoundRelation, ...] = ()
+    point: dict[sp.Symbol, Any] = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"where": self.where, "n_relations": self.n_relations,
+                "point": {str(k): sp.sstr(v) for k, v in self.point.items()},
+                "relations": [r.to_dict() for r in self.relations]}
+
+
+@dataclass(frozen=True)
 class DimensionSearch:
     """The search in one input dimension.
 
@@ -278,6 +348,12 @@ class DimensionSearch:
         Wall-clock seconds spent.
     interaction : InteractionResult or None
         The raw search result.
+    regimes : tuple of RegimeSearch
+        Empty when every cell of :math:`x`-space the search imposes (a smooth piece of the
+        expert; in :math:`d = 1` a side of the kink of :math:`|x - c|`) was non-empty at
+        every parameter point sampled. Otherwise the search repeated in each parameter
+        regime seen (only that regime's cells imposed): ``relations`` then hold for every
+        parameter, and each regime may have more.
 
     Notes
     -----
@@ -304,10 +380,12 @@ class DimensionSearch:
     assumptions: tuple[str, ...] = ()
     seconds: float = 0.0
     interaction: InteractionResult | None = field(default=None, repr=False, compare=False)
+    regimes: tuple[RegimeSearch, ...] = ()
 
     @property
     def complete(self) -> bool:
-        """Whether the search was exhaustive and exact in this dimension."""
+        """Whether the search was exhaustive and exact in this dimension (in each parameter
+        regime sampled when there are ``regimes``)."""
         return self.status == "complete"
 
     @property
@@ -328,6 +406,7 @@ class DimensionSearch:
                 "n_generators": self.n_generators, "n_derivatives": self.n_derivatives,
                 "reasons": list(self.reasons), "notes": list(self.notes),
                 "assumptions": list(self.assumptions), "seconds": round(self.seconds, 3),
+                "regimes": [r.to_dict() for r in self.regimes],
                 "relations": [r.to_dict() for r in self.relations]}
 
 
@@ -362,6 +441,11 @@ class RelationsResult:
         :math:`H = G\,h` in LaTeX.
     seconds : float
         Wall-clock seconds.
+    parameters : tuple of sympy.Symbol
+        The parameters differentiated (in the discovery dimension).
+    fixed : tuple of sympy.Symbol
+        The other symbols of :math:`H` (besides :math:`x`): held fixed, never differentiated
+        (``params=`` of :func:`find_relations` differentiates them).
 
     Attributes
     ----------
@@ -400,6 +484,8 @@ class RelationsResult:
     expert: str
     h_latex: str = ""
     seconds: float = 0.0
+    parameters: tuple[sp.Symbol, ...] = ()
+    fixed: tuple[sp.Symbol, ...] = ()
 
     @property
     def generators(self) -> tuple[FoundRelation, ...]:
@@ -440,6 +526,8 @@ class RelationsResult:
             "complete": self.complete,
             "router": self.router,
             "expert": self.expert,
+            "parameters": [str(p) for p in self.parameters],
+            "fixed": [str(p) for p in self.fixed],
             "h_latex": self.h_latex,
             "relations": [r.to_dict() for r in self.relations],
             "generators": len(self.generators),
@@ -465,6 +553,7 @@ class RelationsResult:
         lines = [f"**{self.verdict.value}**: {_summary(self, latex=True)}", ""]
         if self.h_latex:
             lines += [f"${self.h_latex}$ (router {self.router}, expert {self.expert}).", ""]
+        lines += [_parameters_text(self, latex=True), ""]
         if self.relations:
             lines += ["| relation | order | generator | holds in |", "|---|---|---|---|"]
             lines += [f"| ${r.latex}$ | {r.order} | {'yes' if r.generator else 'no'} | "
@@ -483,8 +572,20 @@ class RelationsResult:
         return "\n".join(lines)
 
 
+def _parameters_text(res: RelationsResult, latex: bool) -> str:
+    """"differentiated: ...; held fixed: ..." (the symbols of H besides x)."""
+    def names(symbols: Sequence[sp.Symbol]) -> str:
+        if not symbols:
+            return "none"
+        if latex:
+            return ", ".join(f"${symbol_latex(p)}$" for p in symbols)
+        return ", ".join(map(str, symbols))
+
+    return f"differentiated: {names(res.parameters)}; held fixed: {names(res.fixed)}"
+
+
 def _summary(res: RelationsResult, latex: bool) -> str:
-    """The one-line summary, in plain text or with LaTeX maths."""
+    """The one-line summary, in plain text or with LaTeX maths: exactly what was proved."""
     k = res.order
     if latex:
         where = _scope_latex(res.scope["d"])
@@ -492,13 +593,29 @@ def _summary(res: RelationsResult, latex: bool) -> str:
     else:
         where = _scope_text(res.scope["d"])
         order, derivatives = f"<= {k}", "the derivatives of H"
+    params = f" ({_parameters_text(res, latex)})"
+    if res.scope.get("regimes"):
+        n = len(res.scope["regimes"])
+        params = (f"; decided per parameter regime (a relation found in one regime holds "
+                  f"there), in the {n} regime(s) seen at the parameter points sampled, others "
+                  f"not decided{params}")
+    searched = sorted(d for d, s in res.dimensions.items() if s.complete)
+    searched_text = (_scope_latex(searched) if latex else _scope_text(searched))
     if res.statement["kind"] == "relations":
-        n = len(res.generators)
-        return (f"{n} generator{'s' if n != 1 else ''} of the linear relations of order "
-                f"{order} among {derivatives} (relations in {where})")
+        n = len(res.relations)
+        these = f"{'these' if n != 1 else 'this'} {n} linear relation{'s' if n != 1 else ''}"
+        if res.verdict is not Verdict.PROVED:
+            return f"{these} of order {order} found, not proved: {res.reason}{params}"
+        hold, span = ("hold", "span") if n != 1 else ("holds", "spans")
+        where = where if n == 1 else f"{where} (each where stated)"
+        if res.statement.get("complete"):
+            return (f"{these} of order {order} among {derivatives} {hold} in {where} and "
+                    f"{span} every linear relation of order {order} in {searched_text}{params}")
+        return (f"{these} of order {order} among {derivatives} {hold} in {where}; "
+                f"completeness not decided (other relations may exist){params}")
     if res.verdict is Verdict.PROVED:
-        return f"no linear relation of order {order} among {derivatives} ({where})"
-    return f"no relation of order {order} found, not proved: {res.reason}"
+        return f"no linear relation of order {order} among {derivatives} ({where}){params}"
+    return f"no relation of order {order} found, not proved: {res.reason}{params}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -600,30 +717,33 @@ def _check_eta_size(eta_size: Any) -> None:
                          f"{eta_size!r}")
 
 
-def _as_expert(expert: Any, x: Sequence[sp.Symbol] | None, params: Sequence[sp.Symbol] | None,
-               eta_size: Any) -> ExpertSpec:
+def _as_expert(expert: Any, x: Sequence[sp.Symbol] | None, params: tuple[sp.Symbol, ...],
+               eta_size: Any) -> tuple[ExpertSpec, tuple[sp.Symbol, ...]]:
+    """The expert's spec and the symbols of ``params`` left to add (not the expert's own
+    parameters of an expression)."""
     if isinstance(expert, sp.Basic):
-        if x is None or params is None:
+        if x is None or not params:
             raise ValueError("an expert given as a SymPy expression needs x= (its input "
                              "symbols, which fix d) and params= (its parameters)")
+        own = [p for p in params if p in expert.free_symbols]
         try:
-            return custom_expert(expert, x, params)
+            return custom_expert(expert, x, own), tuple(p for p in params if p not in own)
         except ValueError as exc:
             raise ValueError(_one_line(str(exc))) from exc
-    if x is not None or params is not None:
-        raise ValueError("x= and params= are for an expert given as a SymPy expression")
+    if x is not None:
+        raise ValueError("x= is for an expert given as a SymPy expression")
     spec = _ready_made(expert, ExpertSpec, EXPERTS, "expert",
                        "expert must be a callable expert(x, eta), a SymPy expression with "
                        "x= and params=, an ExpertSpec or a name of EXPERTS")
     if spec is not None:
-        return spec
+        return spec, params
 
     def build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         eta = coordinates(_eta_count(eta_size, len(xs)), "eta")
         h = _call(expert, (sp.Matrix(xs), sp.Matrix(eta)), "expert(x, eta)", len(xs))
         return h, _used(h, eta, "expert(x, eta) must depend on eta (the expert's parameters)")
 
-    return ExpertSpec(_callable_name(expert, "expert"), build, "", invariant=False)
+    return ExpertSpec(_callable_name(expert, "expert"), build, "", invariant=False), params
 
 
 def _check_order(order: Any) -> None:
@@ -705,7 +825,9 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
     start = time.monotonic()
     try:
         res, setup = _search(router, expert, order, d)
-        _, reasons = completeness(setup)
+        _, reasons, regimes = completeness(setup)
+        per_regime = [(where, theta, _search(router, expert, order, d, cells=cells)[0])
+                      for cells, where, theta in regimes]
     except (UnsupportedExpression, SearchTimeout):
         raise
     except Exception as exc:  # an internal failure: no verdict, never a wrong one
@@ -717,11 +839,13 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
                        "so the first point may not be generic")
     found: list[FoundRelation] = []
     notes: list[str] = []
+    if not regimes and (len(setup.pieces) > 1 or (d == 1 and setup.x_radical is not None)):
+        notes.append(_ONE_REGIME)
     cache: dict[str, dict[str, Any]] = {}
     others = tuple(k for k in range(1, MAX_D + 1) if k != d)
     for rel in res.relations:
         lf: dict[str, Any] = {} if lift_ok else dict(_NO_LIFT)
-        if lift_ok and not notes:
+        if lift_ok and not [n for n in notes if n != _ONE_REGIME]:
             key = _family_key(rel)
             try:
                 if key not in cache:
@@ -738,10 +862,34 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
                                        f"{exc}); it is stated for d = {d} only"))
         found.append(FoundRelation(rel, d, {"d": _lift_scope(lf, d)}, lf))
     found += [FoundRelation(rel, d, {"d": [d]}) for rel in res.implied]
+    regime_searches = tuple(
+        RegimeSearch(where, r.relation_space_dim, tuple(
+            FoundRelation(rel, d, {"d": [d], "parameters": where}) for rel in r.relations
+        ) if r.relation_space_dim != res.relation_space_dim else (), theta)
+        for where, theta, r in per_regime)
+    try:  # the independent check of every relation stated, in its own parameter regime
+        bad = failures(router, expert, d, [(f.relation, None) for f in found if f.generator]
+                       + [(f.relation, reg.point) for reg in regime_searches
+                          for f in reg.relations])
+    except (UnsupportedExpression, SearchTimeout):
+        raise
+    except Exception as exc:
+        bad = [_one_line(f"the independent numerical check failed to run "
+                         f"({type(exc).__name__}: {exc})")]
+    if bad:
+        return DimensionSearch(d, "failed", reasons=tuple(bad),
+                               seconds=time.monotonic() - start)
     return DimensionSearch(d, "complete" if not reasons else "incomplete",
                            res.relation_space_dim, len(res.relations), tuple(found),
                            tuple(reasons), tuple(notes), tuple(res.assumptions),
-                           time.monotonic() - start, res)
+                           time.monotonic() - start, res, regime_searches)
+
+
+#: Said when the cells of x-space the search imposes were all non-empty at every parameter
+#: point sampled (a regime where one is empty may still exist elsewhere).
+_ONE_REGIME = ("every cell of x-space the search imposes (pieces of the expert, sides of a "
+               "kink in d = 1) was non-empty at each parameter point sampled: the statement "
+               "is for that parameter regime, the only one seen")
 
 
 def _h_latex(router: RouterSpec, expert: ExpertSpec, d: int) -> str:
@@ -778,12 +926,19 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
         indices show) and :math:`d = 1` unless the relations found already cover it; the
         dimension of an expert given as an expression.
     timeout : float or None
-        Wall-clock limit in seconds for the whole search (``None``: none). When it runs
-        out the verdict is ``inconclusive`` with the reason.
+        Wall-clock limit in seconds for the whole call, every call of ``score`` and
+        ``expert`` included (``None``: none). When it runs out the verdict is
+        ``inconclusive`` with the reason.
     gate : {"softmax", "sigmoid"}
         :math:`G = e^{s}` or :math:`\sigma(s)` for a callable ``score``.
-    x, params : sequence of sympy.Symbol, optional
-        For an expert given as a SymPy expression: its input symbols and parameters.
+    x : sequence of sympy.Symbol, optional
+        For an expert given as a SymPy expression: its input symbols.
+    params : sequence of sympy.Symbol, optional
+        Symbols to differentiate besides :math:`\beta_1` and ``eta``: a learnable bias or
+        temperature of the score (``lambda b, x: b.dot(x) + b0`` with ``params=[b0]``), a
+        variance of the expert; for an expert given as a SymPy expression, its parameters
+        (and any of the score's). Every other symbol of :math:`H` is held fixed (a
+        hyper-parameter); the result lists both (``.parameters``, ``.fixed``).
     eta_size : int, "d" or "d+1"
         Length of the ``eta`` vector given to a callable expert (unused entries are not
         parameters).
@@ -809,9 +964,11 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
     from exact null spaces at rational points and verifies each one exactly; it is
     exhaustive when the transcendental kernels are algebraically independent and every
     smooth piece of the expert is a non-empty open set. Both are checked here (Ax's theorem
-    on the kernels' exponents; a witness point per piece); when a check fails, relations
-    found still hold, but "no relation" is ``inconclusive``. The statement is for parameters
-    outside a null set (where the coefficients' denominators do not vanish).
+    on the kernels' exponents; the cells of :math:`x`-space at 8 parameter points, the
+    search repeated per parameter regime seen); when a check fails, relations found still
+    hold, but "no relation" is ``inconclusive``. The statement is for parameters outside a
+    null set (where the coefficients' denominators do not vanish) in the regimes sampled.
+    Every relation stated passes an independent numerical check first.
 
     See Also
     --------
@@ -828,6 +985,12 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
     ...                      eta_size=1)
     >>> res.verdict.value, res.statement["kind"], res.scope
     ('proved', 'no-relation', {'d': [1]})
+    >>> res.fixed
+    (tau,)
+    >>> b0 = sp.Symbol("b0", real=True)
+    >>> res = find_relations(lambda b, x: b.dot(x) + b0, "tanh", order=1, d=1, params=[b0])
+    >>> [r.text for r in res.generators], res.parameters
+    (['H - H_{b0} = 0'], (beta1_1, b0, a_1, b))
     >>> find_relations("linear", "tanh", order=4)
     Traceback (most recent call last):
     ...
@@ -838,36 +1001,87 @@ def find_relations(score: Any, expert: Any, *, order: int = 2, d: Any = None,
     if gate not in ("softmax", "sigmoid"):
         raise ValueError(f"gate must be 'softmax' or 'sigmoid', got {gate!r}")
     _check_eta_size(eta_size)
+    extra = _check_params(params)
     router = _as_router(score, gate)
-    espec = _as_expert(expert, x, params, eta_size)
+    espec, extra = _as_expert(expert, x, extra, eta_size)
+    if extra:
+        router, espec = _with_params(router, espec, extra)
     dims, skip = _dims(d, router, espec)
-    _precheck(router, espec, max(dims))
-    return _run(router, espec, order, dims, skip, timeout)
+    return _run(router, espec, order, dims, skip, timeout, extra)
 
 
-def _precheck(router: RouterSpec, expert: ExpertSpec, d: int) -> None:
-    """Build G and h once and refuse what the search cannot handle, before any search."""
+def _check_params(params: Any) -> tuple[sp.Symbol, ...]:
+    """``params`` as a tuple of distinct SymPy symbols (a one-line error otherwise)."""
+    if params is None:
+        return ()
+    msg = "params must be a sequence of distinct SymPy symbols (the parameters to differentiate)"
+    if isinstance(params, (str, sp.Basic)) or not isinstance(params, Sequence):
+        raise ValueError(f"{msg}, got {type(params).__name__}")
+    out = tuple(params)
+    if not all(isinstance(p, sp.Symbol) for p in out) or len(set(out)) != len(out):
+        raise ValueError(f"{msg}, got {[str(p) for p in out]}")
+    return out
+
+
+def _with_params(router: RouterSpec, expert: ExpertSpec, extra: tuple[sp.Symbol, ...]
+                 ) -> tuple[RouterSpec, ExpertSpec]:
+    """The specs with the symbols ``extra`` differentiated too: each is a parameter of the
+    router where the gate uses it, of the expert otherwise. A relation among them is stated
+    for the dimension searched (no lift)."""
+    def router_build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        g, own = router.build(xs)
+        free = sp.sympify(g).free_symbols
+        return g, (*own, *(p for p in extra if p in free and p not in own))
+
+    def expert_build(xs: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+        _, gown = router_build(xs)
+        h, own = expert.build(xs)
+        free = sp.sympify(h).free_symbols
+        taken = set(gown) | set(own)
+        return h, (*own, *(p for p in extra if p in free and p not in taken))
+
+    return (replace(router, build=router_build, invariant=False),
+            replace(expert, build=expert_build, invariant=False))
+
+
+def _precheck(router: RouterSpec, expert: ExpertSpec, d: int, extra: tuple[sp.Symbol, ...]
+              ) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
+    """Build G and h once and refuse what the search cannot handle, before any search;
+    returns the parameters differentiated and the symbols held fixed."""
     xs = coordinates(d)
-    g, _ = router.build(xs)
-    h, _ = expert.build(xs)
+    g, rparams = router.build(xs)
+    h, eparams = expert.build(xs)
     _kernelise(sp.sympify(g))
     for piece, _cond in _pieces(sp.sympify(h)):
         _kernelise(piece)
+    params = (*rparams, *eparams)
+    missing = [str(p) for p in extra if p not in params]
+    if missing:
+        raise ValueError(f"params {missing} occur neither in the score nor in the expert")
+    free = (sp.sympify(g) * sp.sympify(h)).free_symbols
+    fixed = sorted((s for s in free - set(xs) - set(params) if isinstance(s, sp.Symbol)),
+                   key=str)
+    return params, tuple(fixed)
 
 
 def _run(router: RouterSpec, espec: ExpertSpec, order: int, dims: list[int], skip: bool,
-         timeout: float | None) -> RelationsResult:
+         timeout: float | None, extra: tuple[sp.Symbol, ...] = ()) -> RelationsResult:
     """The search in ``dims`` (validated), the largest first; with ``skip`` a dimension
-    covered by the scope of a generator found there is not searched again."""
+    covered by the scope of a generator found there is not searched again. The time limit
+    covers every call of the user's score and expert, the first checks included."""
     discovery = max(dims)
-    h_latex = _h_latex(router, espec, discovery)
     lift_ok = router.invariant and espec.invariant
     start = time.monotonic()
     searches: dict[int, DimensionSearch] = {}
     skipped: list[int] = []
     plan = [discovery] + [k for k in reversed(dims) if k != discovery]
+    h_latex = ""
+    params: tuple[sp.Symbol, ...] = ()
+    fixed: tuple[sp.Symbol, ...] = ()
     try:
         with time_limit(timeout):
+            params, fixed = _precheck(router, espec, discovery, extra)
+            h_latex = _h_latex(router, espec, discovery)
             for k in plan:
                 first = searches.get(discovery)
                 if skip and k != discovery and first is not None and any(
@@ -882,10 +1096,12 @@ def _run(router: RouterSpec, espec: ExpertSpec, order: int, dims: list[int], ski
         pass
     for k in plan:
         if k not in searches and k not in skipped:
+            when = f"before the search in d = {k} ended" if params else \
+                f"while calling the score and the expert (before the search in d = {k})"
             searches[k] = DimensionSearch(k, "timeout", reasons=(
-                f"the time limit of {timeout or 0:g} s ran out before the search in d = {k} "
-                "ended",))
-    return _result(router, espec, order, searches, h_latex, time.monotonic() - start)
+                f"the time limit of {timeout or 0:g} s ran out {when}",))
+    res = _result(router, espec, order, searches, h_latex, time.monotonic() - start)
+    return replace(res, parameters=params, fixed=fixed)
 
 
 def _result(router: RouterSpec, expert: ExpertSpec, order: int,
@@ -898,23 +1114,30 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
     for k, s in dims.items():
         if k != discovery and s.relations and not _in_scope(covered, k):
             relations += s.relations
+    everywhere = _union([r.scope["d"] for r in relations]) if relations else []
+    relations += [r for s in dims.values() for reg in s.regimes for r in reg.relations]
     scopes = [r.scope["d"] for r in relations]
     undecided = {k: s for k, s in dims.items() if not s.complete}
     why = "; ".join(f"d = {k}: {r}" for k, s in undecided.items() for r in s.reasons)
     if relations:
         scope = _union(scopes)
         verdict = Verdict.PROVED
-        statement = {"kind": "relations", "order": order}
+        statement: dict[str, Any] = {"kind": "relations", "order": order}
         reason = ("each relation is verified exactly (the combination, a rational function of "
                   "x, the kernels and the radicals, reduces to zero)")
         clash = [k for k, s in dims.items() if s.complete and not s.relations
-                 and _in_scope(scope, k)]
+                 and _in_scope(everywhere, k)]
+        statement["complete"] = not why and not clash
         if clash:
             verdict = Verdict.INCONCLUSIVE
             reason = (f"inconsistent: a relation lifted to d = {clash[0]} where the search "
                       "found none")
         elif why:
-            reason += f"; other relations may exist ({why})"
+            reason += f"; completeness not decided, other relations may exist ({why})"
+        else:
+            searched = ", ".join(map(str, dims))
+            reason += (f"; every other relation is a combination of them in d = {searched} "
+                       "(exhaustive exact search)")
     else:
         statement = {"kind": "no-relation", "order": order}
         if not undecided:
@@ -927,6 +1150,17 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
             verdict = Verdict.INCONCLUSIVE
             scope = sorted(k for k, s in dims.items() if s.complete)
             reason = f"no relation found, but the search is not exhaustive ({why})"
-    return RelationsResult(verdict, statement, _one_line(reason), {"d": scope}, order,
+    if any(_ONE_REGIME in s.notes for s in dims.values() if s.complete):
+        reason += f"; {_ONE_REGIME}"
+    scope_out: dict[str, Any] = {"d": scope}
+    regimes = [f"d = {k}: {r.where}" for k, s in dims.items() for r in s.regimes]
+    if regimes:
+        scope_out["regimes"] = regimes
+        reason += ("; the cells of x-space the search imposes depend on the parameters: it "
+                   f"was repeated in each of the {len(regimes)} regime(s) seen at the "
+                   "parameter points sampled (" + "; ".join(regimes) + "), other regimes "
+                   "are not decided")
+    return RelationsResult(verdict, statement, _one_line(reason), scope_out, order,
                            tuple(relations), dims, router.name, expert.name, h_latex, seconds)
+
 
