@@ -31,6 +31,7 @@ import sys
 import threading
 import zlib
 from collections.abc import Iterator
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -914,3 +915,42 @@ def test_the_own_paper_chapter_ran_its_snippets(built_html: Path) -> None:
                         "supported", "unsupported", "inconclusive"]
     assert "1 failed, 3 passed" in html  # pytest with the plugin: the slip fails
     assert "3 claims checked: proved 1, supported 1, unsupported 1" in html
+
+
+def _snippet_values(page: str) -> list[tuple[str, str]]:
+    """What each snippet of a built page printed or displayed as a ``repr``, in order:
+    ``("printed" | "repr", text)``, the text without markup."""
+    values = []
+    for part in re.split(r'class="snippet-output snippet-', page)[1:]:
+        kind = part.split()[0]
+        if kind in ("printed", "repr"):
+            block = part[: part.index("</pre>")]
+            text = unescape(re.sub(r"<[^>]+>", "", block.split(">", 1)[1]))
+            values.append((kind, text.strip()))
+    return values
+
+
+def test_the_gallery_ran_its_snippets_and_shows_the_papers_verdicts(built_html: Path) -> None:
+    """"Other papers": every snippet ran, the page shows in order the verdicts and scopes its
+    prose states and the direct checks of each paper's relation, and cites the five papers."""
+    source = (DOCS / "gallery.md").read_text(encoding="utf-8")
+    page = (built_html / "gallery.html").read_text(encoding="utf-8")
+    marks = re.findall(r'class="snippet snippet-(\w+)', page)
+    assert marks == ["ran"] * len(re.findall(r"^```\{snippet\}", source, flags=re.M))
+    verdicts = re.findall(r"snippet-verdict-(\w+)", page)
+    assert verdicts == ["proved"] * 6 + ["refuted"]
+    # the relation searches: Gaussian d = 1; softmax and sigmoid tanh, temperature d = 1, 2;
+    # Laplace d = 1 -- never wider than searched
+    scopes = re.findall(r"hold in <span[^>]*>\\\(d = ([\d, ]+)\\\)</span>", page)
+    assert scopes == ["1", "1, 2", "1, 2", "1, 2", "1"]
+    assert _snippet_values(page) == [
+        ("repr", "(True, True)"),  # heat equation and gate-expert interaction hold
+        ("printed", "True True\nFalse True"),  # softmax has H = H_b0, sigmoid not; both interact
+        ("repr", "True"),  # the temperature relation in d = 2
+        ("repr", "[True, True, True]"),  # no Laplace generator mixes gate and expert
+        ("printed", "True\nFalse"),  # the softmax interaction fails under the Laplace gate
+        ("printed", "proved"),  # sigmoid FFN expert strongly identifiable
+    ]
+    for arxiv in ("2305.03288", "2405.13997", "2401.13875", "2410.02935", "2402.02952"):
+        assert f"arXiv:{arxiv}" in page
+    assert page.count('href="#gallery-references"') >= 6
