@@ -104,3 +104,22 @@ def test_the_ledger_command_checks_its_folder(tmp_path: Path,
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--out" in err and "is not a directory" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_docs_build_shows_its_progress_while_it_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the docs build verified silently for minutes (progress=False, no word on stderr)
+    from moetheory.engine import verification
+
+    calls: list[dict] = []
+
+    def fake_verify(**kwargs: object) -> dict:
+        calls.append(kwargs)
+        return dict(REPORT)
+
+    monkeypatch.setattr(verification, "verify", fake_verify)
+    docs_gen.build_pages(tmp_path)
+    assert [c["progress"] for c in calls] == [True]
+    err = capsys.readouterr().err
+    assert "verifying" in err and "MOETHEORY_DOCS_REPORT" in err
