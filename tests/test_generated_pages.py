@@ -123,3 +123,25 @@ def test_the_docs_build_shows_its_progress_while_it_verifies(
     assert [c["progress"] for c in calls] == [True]
     err = capsys.readouterr().err
     assert "verifying" in err and "MOETHEORY_DOCS_REPORT" in err
+
+
+def test_the_ledger_sets_every_claim_id_of_a_reason_as_code() -> None:
+    # reasons named claims in plain text ("checked through pcr.rates.cosine-slow"), which the
+    # docs cannot link; set as code, the docs build links them to the claim
+    import re
+
+    from moetheory.engine.registry import load_checks, registered
+
+    load_checks()
+    ids = sorted((c.id for c in registered()), key=len, reverse=True)
+    bare = re.compile(r"(?<![\w.\-/`])(" + "|".join(re.escape(i) for i in ids)
+                      + r")(?![\w\-`]|\.[a-z0-9])")
+    found = []
+    for name, page in ledger.generate_ledger_pages().items():
+        for row in page.splitlines():
+            if not row.startswith("| L"):
+                continue
+            reason = row.split(" | ")[-1]
+            found += [f"{name}: {m.group(1)}" for m in bare.finditer(reason)
+                      if reason[:m.start()].count("`") % 2 == 0]
+    assert not found, found
