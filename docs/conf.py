@@ -47,6 +47,9 @@ extensions = [
     "numpydoc",
     "sphinx-mathjax-offline",
     "snippets",
+    "signatures",
+    "claimlinks",
+    "tablescroll",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -131,7 +134,9 @@ intersphinx_timeout = 5
 def _generate_pages(app) -> None:  # type: ignore[no-untyped-def]
     from moetheory.docs import build_examples, build_pages
 
-    build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None)
+    import claimlinks
+
+    claimlinks.set_claims(build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None))
     build_examples(DOCS)
 
 
