@@ -70,6 +70,7 @@ import functools
 import hashlib
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -838,13 +839,22 @@ NOT_RUN: dict[str, str] = {}
 #: the claims now fit 13, see SLOPE_REPLICATES in
 #: proofs_checks/nguyen2025cosine/rates.py.)
 KNOWN_CAUSES: dict[str, str] = {}
-NOT_RUN_DEFAULT = "added after the session-4 calibration run started: not reached"
+NOT_RUN_DEFAULT = "no row stored yet"
 
 INTRO = """\
 # Calibration of the statistical checks
 
-Every statistical check is calibrated both ways by `benchmarks/calibrate.py`. The check runs
-in-process exactly as `moetheory verify --profile quick --seed s` runs it, for master seeds
+Every statistical check is calibrated both ways: run on many master seeds against a claimed
+value that is true, it must rarely fail (**`unsupported` on at most 1% of seeds**), and
+against one that is false, it must rarely pass (**each comparison `supported` on at most 5%
+of seeds**). This page shows where every statistical claim stands.
+
+{summary}
+
+## How a check is calibrated
+
+`benchmarks/calibrate.py` runs the check in-process exactly as
+`moetheory verify --profile quick --seed s` runs it, for master seeds
 $s = 0, \\dots, S-1$, three times:
 
 1. **as shipped**, recording every comparison it decides. Where the estimand is the same on
@@ -852,78 +862,84 @@ $s = 0, \\dots, S-1$, three times:
    its true value; where the problem instance is drawn from the seed but the reference is an
    exact computation (`cl.update.*`, `cl.prop4.*.corrected`), the shipped reference is that
    seed's truth. A comparison whose estimates spread across seeds by more than its median
-   interval half-width $h$ is reported as not calibratable this way.
+   interval half-width $h$ cannot be calibrated this way; its row's notes say so.
 2. **true variant**: every claimed value replaced by one that holds at the truth $\\mu$
    (equivalence $r = \\mu$; at-most $b + t = \\mu$; at-least $b - t = \\mu$; greater
-   $c + e = \\mu$). One-sided variants sit *on* the boundary, the hardest true case; there a
-   `supported` verdict is impossible by design, so the power column is informative for
-   equivalence rules only. **Limit: `unsupported` on at most 1% of seeds.**
+   $c + e = \\mu$). One-sided variants sit *on* the boundary, the hardest true case.
 3. **false variant**: every claimed value moved past the truth by the tolerance plus
    $\\Delta = \\max(t, h, 10^{-6}\\max(1, |\\mu|))$ (equivalence $r = \\mu + t + \\Delta$;
    at-most $b + t = \\mu - \\Delta$; at-least $b - t = \\mu + \\Delta$; greater
-   $c = \\mu + \\Delta$). **Limit: each comparison `supported` on at most 5% of seeds.**
+   $c = \\mu + \\Delta$).
 
 A sequential check (one that adds replicates until it decides) is run again for passes 2 and
-3, since where it stops depends on its verdicts. Any other check computes its estimates and
-intervals from its data alone, so passes 2 and 3 judge the comparisons recorded in pass 1
-again against the moved values, which gives the same verdicts as running it again (tested on
-real claims) at a third of the cost.
+3, since where it stops depends on its verdicts; its row calibrates the comparisons of its
+final look. Any other check computes its estimates and intervals from its data alone, so
+passes 2 and 3 judge the comparisons recorded in pass 1 again against the moved values, which
+gives the same verdicts as running it again (tested on real claims) at a third of the cost;
+each of its comparisons is calibrated on its own, in the order the check makes them, so a
+label that several readings share has its own truth and variants in each reading.
 
-Rates are given with Clopper–Pearson 95% intervals. The script exits 1 when a limit is
-missed; CI runs `python benchmarks/calibrate.py --budget` (two checks, 20 seeds). A row meets
-its limits only if at least one of its comparisons could be calibrated, with one exception: a
-check that decided no comparison on any seed (at the quick profile, the dense rates claims
-whose fits hit the iteration cap in a cell of every configuration) is `inconclusive`
-everywhere and decides nothing that could be wrong; its row says so in the notes.
+The claims of one module are calibrated together, seed by seed, so that simulations they
+share are run once; their *seconds* are the group's wall time divided by the number of
+claims, on a shared machine. Each run also records the claim's own verdict on every seed of
+the shipped pass: the [seed-stability page](seed-stability.md) tabulates them.
 
-This page is rendered by `python benchmarks/calibrate.py --render docs/calibration.md` from
+## Reading the table
+
+Rates are counts of seeds with Clopper–Pearson 95% intervals. *Limits met* is `yes` when
+both limits hold and at least one comparison could be calibrated, or when the check decided
+no comparison on any seed (it is then `inconclusive` everywhere and decides nothing that
+could be wrong; the notes say so).
+
+*True variant supported* is the power. It is 0 by design for one-sided rules, whose true
+variant sits on the boundary where `supported` is impossible, and 0 for an equivalence rule
+whose interval at the quick budget is wider than its band even when centred on the truth:
+such a check is sound but cannot confirm a true claim at this budget.
+
+A row is computed at the $\\alpha$ the claim had in its run, $0.05/N_{\\text{stat}}$ over
+the built-in statistical claims; a claim added since makes every interval slightly wider,
+which can only lower both rates a row limits.
+
+The column *code* says whether the row still describes the shipped check. Each row records
+the fingerprint of its check: SHA-256 of the code (syntax tree, without decorators,
+docstrings and comments) of the check function and of every function, class and constant of
+`proofs_checks` and of the library that it uses, transitively, by name or as an attribute of
+a module. It also records what the check did on master seeds 0, 1 and 2 (hashes of the
+verdict, of every comparison and of every number of the report entry). When the code changes,
+`python benchmarks/calibrate.py --restamp` re-runs those three seeds: a row whose check still
+does exactly the same takes the new fingerprint (`current`, the restamp noted in its record);
+one whose check now decides differently is **stale: re-run**. A row of the first harness,
+which kept one comparison per label, says **harness v1: re-run**.
+
+The page is rendered by `python benchmarks/calibrate.py --render docs/calibration.md` from
 the stored rows `benchmarks/calibration/<claim>.json`, one per claim, each written by the run
 that computed it (`python benchmarks/calibrate.py --only '<claim>' --seeds 100 --jobs 2`).
-Until session 4 the statistical checks of `continual_lemmas` and `continual_regimes` drew
-their simulations from fixed seeds, whatever the master seed; every row of those claims was
-computed after that was fixed (a test now requires every statistical check to depend on the
-master seed).
-Each row records the date of its run and the fingerprint of its check: SHA-256 of the code
-(the syntax tree, without decorators, docstrings and comments) of the check function and of
-every function, class and constant of `proofs_checks` and of the library (`moetheory`,
-without its reporting engine) that it uses, transitively, by name or as an attribute of a
-module (`th.exact_forgetting_expr()`; followed since session 10: nine rows of checks that
-call library code that way were re-stamped after the code they use, under the wider rule,
-was shown identical at the commit of their run and now). The column
-*code* says `current` when none of that code has changed since the run, and **stale: re-run**
-when it has (the row may no longer describe the shipped check; it was computed on other code).
-
-**A row follows behaviour, not code** (session 15). Each row also records what its check did
-on master seeds 0, 1 and 2: a hash of the claim's verdict, of every comparison it made and of
-every number of its report entry, each in full (what a row is computed from), and a hash of
-the whole entry, prose included. When the code changes without changing the first (a
-refactor, a module moved), `python benchmarks/calibrate.py --restamp --jobs 2` re-runs those
-three seeds of every row whose fingerprint moved, in minutes, and a row whose hashes are
-identical takes the new fingerprint and notes the restamp in its record (`restamps`: date,
-fingerprints before and after, and whether the report's prose changed, as when a module
-path it names moved); a row whose check now decides differently stays **stale: re-run**.
-The claims of one module are calibrated together, seed by seed, so that simulations they share
-are run once; their `seconds` are the group's wall time divided by the number of claims, on the
-shared machine, under load. Each run also records the claim's own verdict on every seed of the
-shipped pass: the [seed-stability page](seed-stability.md) tabulates them.
-
-**Which comparisons a row covers.** A sequential check judges its comparisons at every look;
-its row calibrates the final look's (one comparison per label: the harness cannot tell a
-later look from another reading, so labels that repeat across the readings of a sequential
-check would leave all but the last reading uncalibrated). Every other check's comparisons
-are calibrated one by one, in the order the check makes them: where several readings make a
-comparison of the same label, each occurrence has its own truth and its own variants
-(harness version 2, session 5).
-Version 1 kept one comparison per label, so for a check whose readings repeat labels (most
-continual-learning checks: the same comparison under Definition 1's data, under β = 1 and
-under the authors' code) only the *last* reading was calibrated; its rows are listed for
-re-run below. Each row's notes name the comparisons that made the true variant unsupported.
-
-**The level of a row.** A row is computed at the $\\alpha$ the claim had in that run:
-$0.05/N_{\\text{stat}}$ over the built-in statistical claims. Claims added since (the
-over-specified rates claims of session 5: $N_{\\text{stat}}$ 56 → 58) make every interval of
-the shipped checks slightly wider; a wider interval can only lower both rates a row limits.
+The script exits 1 when a limit is missed; CI runs `python benchmarks/calibrate.py --budget`
+(two checks, 20 seeds).
 """
+
+#: The part of a row's notes that every grouped row repeats (said once in :data:`INTRO`).
+_GROUP_NOTE = re.compile(r"^calibrated together with \d+ other claim\(s\) of its module "
+                         r"\(shared simulations\); seconds are the group's share$")
+
+
+def _summary(ids: list[str], rows: dict[str, Row], current: set[str]) -> str:
+    """One paragraph: how many claims have a current full row, how many meet the limits."""
+    full = [c for c in ids if c in current and rows[c].seeds >= FULL_SEEDS]
+    failing = [c for c in full if not rows[c].ok]
+    elsewhere = [c for c in ids if c in current and rows[c].seeds == 0]
+    text = (f"**{len(full)} of the {len(ids)} statistical claims** have a current row at "
+            f"{FULL_SEEDS} seeds or more")
+    text += (": all meet both limits." if not failing else
+             f"; {len(failing)} miss a limit: " + ", ".join(f"`{c}`" for c in failing) + ".")
+    if elsewhere:
+        text += (f" {len(elsewhere)} more are false as stated and calibrated through the row "
+                 "of their corrected twin (see the notes).")
+    left = len(ids) - len(full) - len(elsewhere)
+    if left:
+        text += (f" {left} still need a run at {FULL_SEEDS} seeds: they are listed at the end "
+                 "with the command that makes their row.")
+    return text
 
 
 def render(store: Path = STORE, ids: list[str] | None = None) -> str:
@@ -946,8 +962,6 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
     rows = load_rows(store)
     known = set(_statistical_ids(None))
     head = [*HEADER, "date", "code"]
-    lines = [INTRO, "## Results", "", "| " + " | ".join(head) + " |",
-             "|" + "---|" * len(head)]
     order = [i for i in ids if i in rows] + sorted(set(rows) - set(ids))
 
     def outdated(row: Row) -> bool:
@@ -955,6 +969,7 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
                 and not is_sequential(row.claim_id))
 
     stale = set()
+    table = []
     for cid in order:
         row = rows[cid]
         if cid not in known:
@@ -964,15 +979,14 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
         else:
             status = "**stale: re-run**"
             stale.add(cid)
-        lines.append("| " + " | ".join([*row.cells(), row.date or "before the store",
+        table.append("| " + " | ".join([*row.cells(), row.date or "before the store",
                                          status]) + " |")
+    current = {c for c in order if c in known and c not in stale and not outdated(rows[c])}
+    lines = [INTRO.replace("{summary}", _summary(ids, rows, current)), "## Results", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *table]
+
     def row_notes(row: Row) -> list[str]:
         extra = []
-        if row.seeds and row.comparisons and row.true_supported == 0:
-            extra.append("the true variant was never `supported`: no power at the quick "
-                         "budget (for one-sided rules this is by design, the true variant "
-                         "sits on the boundary; for equivalence rules the interval is wider "
-                         "than the band even when centred on the truth)")
         if row.seeds and row.decided_runs == 0:
             extra.append(f"no comparison was decided on any of the {row.seeds} seeds: at this "
                          "profile every reading stops before an estimate (for the rates "
@@ -989,12 +1003,12 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
             extra.append("computed by harness version 1, which kept one comparison per label: "
                          "where the check's readings repeat a label only its last reading "
                          "was calibrated; re-run")
-        return [*row.notes, *extra]
+        return [*(n for n in row.notes if not _GROUP_NOTE.match(n)), *extra]
 
     notes = [f"- `{rows[c].claim_id}`: " + "; ".join(row_notes(rows[c]))
              for c in order if row_notes(rows[c])]
     if notes:
-        lines += ["", "Notes:", "", *notes]
+        lines += ["", "## Notes", "", *notes]
     def complete(cid: str) -> bool:
         via = MODES.get(cid, "")
         if via.startswith("via:"):  # calibrated through its twin's row

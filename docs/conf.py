@@ -11,6 +11,11 @@ Build, from the repository root, after ``pip install -e '.[docs]'``::
   them from a stored report instead of verifying anew.
 * The code blocks of ``{snippet}`` and ``{snippet-command}`` (``docs/own-paper.md``) run at
   build time and show their output (``docs/_ext/snippets.py``); one that fails stops the build.
+* Three small extensions shape every page (``docs/_ext/``): ``claimlinks`` links each claim
+  ID set as code to its claim (from the report the claim pages were made from),
+  ``tablescroll`` lets a wide table scroll inside its column, and ``signatures`` keeps the
+  API signatures parseable (a dataclass field's ``<factory>`` default shown as ``...``).
+  ``_templates/layout.html`` links the previous and next page at the foot of every page.
 * MathJax 3.2.2 comes from the pinned PyPI package ``sphinx-mathjax-offline`` (no network,
   no system package).
 * Intersphinx links to Python, NumPy, SciPy, SymPy and Hypothesis when their inventories can
@@ -47,6 +52,9 @@ extensions = [
     "numpydoc",
     "sphinx-mathjax-offline",
     "snippets",
+    "signatures",
+    "claimlinks",
+    "tablescroll",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -139,7 +147,9 @@ intersphinx_timeout = 5
 def _generate_pages(app) -> None:  # type: ignore[no-untyped-def]
     from moetheory.docs import build_examples, build_pages
 
-    build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None)
+    import claimlinks
+
+    claimlinks.set_claims(build_pages(DOCS, os.environ.get("MOETHEORY_DOCS_REPORT") or None))
     build_examples(DOCS)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -98,6 +99,30 @@ def test_render_flags_stale_rows_and_lists_unrun_claims(tmp_path: Path) -> None:
     assert "stale: re-run" in lines[ids[1]][0] and "--seeds 100" in lines[ids[1]][1]
     # the claim without a row is listed with its command
     assert "not yet run" in page.lower() and "--only 'cl.fig2' --seeds 100" in lines[ids[2]][0]
+
+
+def test_the_calibration_page_describes_the_current_state(tmp_path: Path) -> None:
+    # the page read like a changelog ("Until session 4 ...", "since session 10", "Version 1
+    # kept ..."), gave no overall state, and repeated two generic notes on every row
+    ids = ["cl.thm1.generalization-bound", "cl.thm1.frozen-forgetting", "cl.fig2"]
+    for cid in ids[:2]:
+        row = calibrate.Row(cid, 100, 3, fingerprint=calibrate.fingerprint(cid),
+                            date="2026-11-30 18:00", harness=calibrate.HARNESS,
+                            notes=["calibrated together with 1 other claim(s) of its module "
+                                   "(shared simulations); seconds are the group's share"])
+        calibrate.save_row(row, tmp_path)
+    bad = calibrate.Row(ids[1], 100, 3, false_supported_worst=9,
+                        fingerprint=calibrate.fingerprint(ids[1]), harness=calibrate.HARNESS)
+    calibrate.save_row(bad, tmp_path / "bad")
+    page = calibrate.render(tmp_path, ids)
+    assert not re.search(r"\bsession\b|\bUntil\b|\bVersion 1\b|\bsince session", page)
+    intro = page.split("## Results", 1)[0]
+    assert "**2 of the 3 statistical claims** have a current row" in intro
+    assert "all meet both limits" in intro and "1 still need a run" in intro
+    assert "calibrated together with" not in page.split("## Results", 1)[1]
+    assert page.count("no power") <= 1
+    failing = calibrate.render(tmp_path / "bad", ids[1:2])
+    assert "1 miss a limit: `cl.thm1.frozen-forgetting`" in failing.split("## Results")[0]
 
 
 def test_every_statistical_claim_is_on_the_calibration_page() -> None:

@@ -718,10 +718,11 @@ def served(built_html: Path) -> Iterator[str]:
     server.server_close()
 
 
-def _render(url: str, profile: Path) -> str:
+def _render(url: str, profile: Path, *options: str) -> str:
     proc = subprocess.run(
         [
             str(CHROMIUM),
+            *options,
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -954,3 +955,152 @@ def test_the_gallery_ran_its_snippets_and_shows_the_papers_verdicts(built_html: 
     for arxiv in ("2305.03288", "2405.13997", "2401.13875", "2410.02935", "2402.02952"):
         assert f"arXiv:{arxiv}" in page
     assert page.count('href="#gallery-references"') >= 6
+# -- the site as a newcomer reads it: the API, links, page feet, widths ------------------------
+
+#: The functions the own-paper chapter teaches (``moetheory._LAZY``, "your own mathematics").
+_TAUGHT = ("router_pde", "find_relations", "identifiable", "check_expectation", "required_n")
+
+
+def test_the_api_reference_opens_with_the_functions_users_are_taught(built_html: Path) -> None:
+    import moetheory
+
+    html = (built_html / "api.html").read_text(encoding="utf-8")
+    where = {name: html.find(f'id="moetheory.{name}"') for name in moetheory._LAZY}
+    assert all(p >= 0 for p in where.values()), [n for n, p in where.items() if p < 0]
+    assert max(where[n] for n in _TAUGHT) < min(
+        p for n, p in where.items() if n not in _TAUGHT
+    ), "the five functions users are taught come first"
+    for module in ("moetheory.stats.expectation", "moetheory.symbolic.identifiable"):
+        assert (built_html / "api" / f"{module}.html").is_file(), module
+
+
+def _signatures(html: str) -> list[str]:
+    return [" ".join(re.sub(r"<[^>]+>", "", m).split())
+            for m in re.findall(r'<dt class="sig sig-object py"[^>]*>(.*?)</dt>', html, re.S)]
+
+
+def test_signatures_read_as_python(built_html: Path) -> None:
+    """No ``~typing.Any`` or ``<factory>``: the Python domain parsed every signature (else it
+    shows it split at every comma, ``~typing.Any]`` as a parameter of its own)."""
+    bad = [
+        f"{page.name}: {sig[:160]}"
+        for page in [built_html / "api.html", *sorted((built_html / "api").glob("*.html"))]
+        for sig in _signatures(page.read_text(encoding="utf-8"))
+        if re.search(r"~[A-Za-z_]\w*\.|<factory>", sig)
+    ]
+    assert not bad, f"{len(bad)} signatures:\n" + "\n".join(bad[:20])
+    html = (built_html / "api" / "moetheory.stats.html").read_text(encoding="utf-8")
+    sig = next(s for s in _signatures(html) if s.startswith("class moetheory.stats.Sequential"))
+    assert "looks: list[dict[str, Any]] = ..." in sig
+
+
+def test_signature_cleaning() -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from signatures import clean_signature
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    assert clean_signature("(a: ~x.Y, b: dict[str, ~typing.Any] = <factory>) ") == (
+        "(a: ~x.Y, b: dict[str, ~typing.Any] = ...) ")
+
+
+def _reading_pages(built_html: Path) -> list[Path]:
+    """The pages a reader reaches through the contents (not the verbatim seed texts)."""
+    return [p for p in _built_pages(built_html) if not p.name.startswith("seed-")
+            or p.parent.name == "ledger"]
+
+
+def test_every_page_has_previous_and_next_at_its_foot(built_html: Path) -> None:
+    # the previous and next page were linked only at the end of the sidebar
+    missing = []
+    for path in _reading_pages(built_html):
+        html = path.read_text(encoding="utf-8")
+        if '<div class="body"' not in html:
+            continue
+        tail = html.split('<div class="body"', 1)[1]
+        foot = re.search(r'<nav class="prev-next"[^>]*>(.*?)</nav>', tail, re.S)
+        rel = path.relative_to(built_html).as_posix()
+        if rel == "index.html":
+            ok = foot is not None and 'rel="next"' in foot.group(1)
+        else:
+            ok = foot is not None and 'rel="prev"' in foot.group(1)
+        if not ok:
+            missing.append(rel)
+        elif foot is not None:
+            for href in re.findall(r'href="([^"#]+)', foot.group(1)):
+                assert (path.parent / href).resolve().is_file(), (rel, href)
+        if foot is not None:
+            assert tail.index('class="prev-next"') > tail.index("</div>"), rel
+    assert not missing, f"{len(missing)} pages without previous/next at their foot: {missing[:20]}"
+
+
+def test_every_claim_id_on_every_page_is_a_working_link(
+    built_html: Path, fresh_report: dict
+) -> None:
+    """The ledger, calibration, seed-stability and verdicts pages -- every page but the API
+    reference, where a claim ID is a Python value (``ClaimSpec(id='pcr.pde.cosine', ...)``)
+    -- link each claim ID they name, and no link of the site is broken."""
+    from test_docs_scan import broken_links, unlinked_claim_ids
+
+    ids = {e["id"] for e in fresh_report["claims"]}
+    found: list[str] = []
+    anchors: dict[Path, set[str]] = {}
+    for path in _reading_pages(built_html):
+        html = path.read_text(encoding="utf-8")
+        rel = path.relative_to(built_html).as_posix()
+        if not rel.startswith("api"):
+            found += [f"{rel}: {p}" for p in unlinked_claim_ids(html, ids)]
+        found += [f"{rel}: {p}" for p in broken_links(built_html, path, html, anchors)]
+    assert not found, f"{len(found)} found:\n" + "\n".join(found[:40])
+    html = (built_html / "ledger" / "seed-003.html").read_text(encoding="utf-8")
+    assert 'class="claim-link reference internal" href="../claims/' in html
+
+
+#: The window of a reader on a laptop: no page may be wider (a table or formula scrolls in
+#: its column instead).
+_WINDOW = (1400, 900)
+
+#: Measured once MathJax is done; an inline formula of running text is left out (MathJax 3
+#: cannot break a line inside one, so a long one overflows however the page is laid out: the
+#: prose generator must display it instead). Formulas in tables count: the table scrolls.
+_MEASURE = """<style>div.body span.math:not(table *) { display: none; }</style><script>
+(function () {
+  function measure() {
+    document.body.setAttribute("data-page-width", document.documentElement.scrollWidth);
+  }
+  window.addEventListener("load", function () {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      MathJax.startup.promise.then(measure);
+    } else { measure(); }
+  });
+})();
+</script></body>"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="/usr/bin/chromium missing: apt-get install chromium"
+)
+def test_no_page_is_wider_than_the_window(built_html: Path, served: str, tmp_path: Path) -> None:
+    # 7 pages and 20 tables were wider than a 1400-px window (the atlas 7,462 px): tables,
+    # displayed formulas and code now scroll inside the text column
+    paths = _reading_pages(built_html)
+
+    def width(item: tuple[int, Path]) -> tuple[str, int]:
+        i, path = item
+        copy = path.with_name(f"{path.stem}.measure{i}.html")
+        copy.write_text(path.read_text(encoding="utf-8").replace("</body>", _MEASURE, 1),
+                        encoding="utf-8")
+        try:
+            rel = copy.relative_to(built_html).as_posix()
+            dom = _render(f"{served}/{rel}", tmp_path / f"chromium-{i}",
+                          f"--window-size={_WINDOW[0]},{_WINDOW[1]}")
+        finally:
+            copy.unlink()
+        found = re.search(r'data-page-width="(\d+)"', dom)
+        return path.relative_to(built_html).as_posix(), int(found.group(1)) if found else -1
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        widths = dict(pool.map(width, enumerate(paths)))
+    wide = {p: w for p, w in widths.items() if not 0 < w <= _WINDOW[0]}
+    assert not wide, f"pages wider than {_WINDOW[0]} px (or not measured, -1): {wide}"

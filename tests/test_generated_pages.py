@@ -104,3 +104,44 @@ def test_the_ledger_command_checks_its_folder(tmp_path: Path,
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--out" in err and "is not a directory" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_docs_build_shows_its_progress_while_it_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the docs build verified silently for minutes (progress=False, no word on stderr)
+    from moetheory.engine import verification
+
+    calls: list[dict] = []
+
+    def fake_verify(**kwargs: object) -> dict:
+        calls.append(kwargs)
+        return dict(REPORT)
+
+    monkeypatch.setattr(verification, "verify", fake_verify)
+    docs_gen.build_pages(tmp_path)
+    assert [c["progress"] for c in calls] == [True]
+    err = capsys.readouterr().err
+    assert "verifying" in err and "MOETHEORY_DOCS_REPORT" in err
+
+
+def test_the_ledger_sets_every_claim_id_of_a_reason_as_code() -> None:
+    # reasons named claims in plain text ("checked through pcr.rates.cosine-slow"), which the
+    # docs cannot link; set as code, the docs build links them to the claim
+    import re
+
+    from moetheory.engine.registry import load_checks, registered
+
+    load_checks()
+    ids = sorted((c.id for c in registered()), key=len, reverse=True)
+    bare = re.compile(r"(?<![\w.\-/`])(" + "|".join(re.escape(i) for i in ids)
+                      + r")(?![\w\-`]|\.[a-z0-9])")
+    found = []
+    for name, page in ledger.generate_ledger_pages().items():
+        for row in page.splitlines():
+            if not row.startswith("| L"):
+                continue
+            reason = row.split(" | ")[-1]
+            found += [f"{name}: {m.group(1)}" for m in bare.finditer(reason)
+                      if reason[:m.start()].count("`") % 2 == 0]
+    assert not found, found

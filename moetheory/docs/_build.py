@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -198,7 +199,9 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
     Notes
     -----
     ``docs/conf.py`` calls it when Sphinx starts, so the claim pages always document the
-    code being built; ``MOETHEORY_DOCS_REPORT`` gives it a stored report instead.
+    code being built; ``MOETHEORY_DOCS_REPORT`` gives it a stored report instead. Verifying
+    takes minutes: it says so on standard error, with a progress bar, so that a build never
+    sits silent.
 
     Examples
     --------
@@ -211,7 +214,14 @@ def build_pages(docs_dir: str | Path, report_path: str | Path | None = None) -> 
     if report_path:
         report = read_report(report_path, "MOETHEORY_DOCS_REPORT")
     else:
-        report = _verify_now(progress=False)
+        print(
+            f"moetheory docs: verifying every claim for the claim pages ({GENERATE_PROFILE} "
+            f"profile, seed {GENERATE_SEED}), a few minutes; MOETHEORY_DOCS_REPORT=report.json "
+            "builds from a stored report instead",
+            file=sys.stderr,
+            flush=True,
+        )
+        report = _verify_now(progress=True)
     pages = generate_pages(report, docs / "claims", docs / "_static" / "figures")
     write_pages(pages, docs / "claims")
     return report

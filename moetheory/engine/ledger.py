@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -366,7 +366,24 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
+def _ids_as_code(text: str, claim_ids: Collection[str]) -> str:
+    """``text`` with each of ``claim_ids`` it names, outside code spans, set as code (which
+    the docs link to the claim)."""
+    if not claim_ids:
+        return text
+    pattern = re.compile(
+        r"(?<![\w.\-/`])("
+        + "|".join(re.escape(i) for i in sorted(claim_ids, key=len, reverse=True))
+        + r")(?![\w\-`]|\.[a-z0-9])"
+    )
+    parts = text.split("`")
+    parts[::2] = [pattern.sub(r"`\1`", part) for part in parts[::2]]
+    return "`".join(parts)
+
+
+def render_ledger_page(
+    seed_file: str, entries: Sequence[LedgerEntry], claim_ids: Collection[str] = ()
+) -> str:
     """The Markdown page of one seed's ledger.
 
     Parameters
@@ -375,6 +392,9 @@ def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
         The seed file.
     entries : sequence of LedgerEntry
         Its ledger entries (from :func:`build_ledger`).
+    claim_ids : collection of str, optional
+        Claim IDs that a reason may name: each is set as code there, so that the docs link
+        it to the claim.
 
     Returns
     -------
@@ -396,6 +416,11 @@ def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
     >>> page = render_ledger_page("003_3078ccb5100b14b7.txt", [e])
     >>> "| L74 | 003-12 | `cl.x` | — |" in page
     True
+    >>> e = LedgerEntry("003_3078ccb5100b14b7.txt", (75,), [], ["003-13"],
+    ...                 ["003-13: checked through cl.x instead"])
+    >>> page = render_ledger_page("003_3078ccb5100b14b7.txt", [e], ["cl.x"])
+    >>> "003-13: checked through `cl.x` instead |" in page
+    True
     """
     checked = sum(1 for e in entries if e.claims)
     lines = [
@@ -414,7 +439,7 @@ def render_ledger_page(seed_file: str, entries: Sequence[LedgerEntry]) -> str:
     for e in entries:
         claims = ", ".join(f"`{c}`" for c in e.claims) or "—"
         keys = ", ".join(e.keys) or "—"
-        reasons = "; ".join(_cell(r) for r in e.reasons) or "—"
+        reasons = "; ".join(_cell(_ids_as_code(r, claim_ids)) for r in e.reasons) or "—"
         lines.append(f"| {format_lines(e.lines)} | {keys} | {claims} | {reasons} |")
     return "\n".join(lines) + "\n"
 
@@ -532,7 +557,8 @@ def generate_ledger_pages(
                        == "seed")
     pages = {"index.md": render_ledger_index(book, unsourced)}
     for seed, entries in book.items():
-        pages[f"{ledger_page_name(seed)}.md"] = render_ledger_page(seed, entries)
+        pages[f"{ledger_page_name(seed)}.md"] = render_ledger_page(
+            seed, entries, [c.id for c in claims])
     return pages
 
 
