@@ -955,6 +955,8 @@ def test_the_gallery_ran_its_snippets_and_shows_the_papers_verdicts(built_html: 
     for arxiv in ("2305.03288", "2405.13997", "2401.13875", "2410.02935", "2402.02952"):
         assert f"arXiv:{arxiv}" in page
     assert page.count('href="#gallery-references"') >= 6
+
+
 # -- the site as a newcomer reads it: the API, links, page feet, widths ------------------------
 
 #: The functions the own-paper chapter teaches (``moetheory._LAZY``, "your own mathematics").
