@@ -392,6 +392,15 @@ def add_user_claims(claims: Iterable[Claim]) -> None:
         For an ID that is, or extends, a catalogued claim, or is registered already (or
         twice among ``claims``); nothing is registered then.
 
+    Notes
+    -----
+    All or nothing: every ID is checked first (well formed, not a catalogued claim nor an
+    extension of one, not already registered, not repeated among ``claims``), and only then
+    are the claims registered, so a refused batch leaves the registry as it was.
+    :func:`~moetheory.engine.usercode.load_user_checks` uses it to register, in this process,
+    the claims a separate process reported on importing the user's code, without importing
+    that code here.
+
     See Also
     --------
     user_code : the registration inside the importing process.

@@ -124,6 +124,12 @@ def is_user_claim(c: Claim) -> bool:
         True when :func:`load_user_checks` registered it: its check imports the user's
         code in the process it runs in.
 
+    Notes
+    -----
+    Decided by the type of the claim's check (the wrapper :func:`load_user_checks` gives it),
+    never by what the claim says of itself (its ``family``, ``provenance`` or the check's
+    ``__module__``), which a user's file could set to anything.
+
     See Also
     --------
     moetheory.engine.runner.run_claims : runs such claims apart from the others.

@@ -628,6 +628,20 @@ def edge_note(comps: Sequence[Comparison]) -> str:
         "unchecked": near an edge only many more replicates decide it, and on the edge itself
         none do.
 
+    Notes
+    -----
+    The edges of a band are where its rule changes verdict: :math:`v \\pm t` for
+    ``equivalence`` (reference :math:`v`, tolerance :math:`t`), :math:`v + t` for ``at-most``,
+    :math:`v - t` for ``at-least``, :math:`v` and :math:`v + t` for ``greater``. Of the edges
+    inside the interval :math:`[\\ell, u]` the one nearest the estimate :math:`\\hat\\mu` is
+    named; a comparison whose interval holds no edge, or whose estimate is not finite, gets no
+    sentence. Text only: no verdict or number of the reading changes.
+
+    See Also
+    --------
+    comparison_factor : the replicates an open comparison asks for.
+    power_note : the plan's sentences, for a reading's derivation.
+
     Examples
     --------
     >>> from moetheory.stats import MeanEstimate, compare

@@ -26,7 +26,11 @@ subpackage whose ``__init__`` is its public module and whose private modules sit
   (kernels, radicals, the exact check), ``_sampling`` (exact values, null spaces), ``_search``
   (the search), ``_completeness``, ``_lift`` (every dimension), ``_budget`` (the time limit)
   and ``_check`` (the independent numerical check); :mod:`~moetheory.symbolic.interactions`
-  and :mod:`~moetheory.symbolic.atlas` stay public modules here, built on it.
+  and :mod:`~moetheory.symbolic.atlas` stay public modules here, built on it;
+- ``identifiability/``: ``_domain`` (generic atoms, the parameters' declared facts,
+  analyticity in the parameters);
+- ``linear_independence/``: ``_numeric`` (regions, the declared interval, sample points and
+  the value matrix in mpmath).
 
 Shared private modules stay at this level: ``_time_limit`` (the one time-limit mechanism),
 ``_docs`` (shared references) and ``_interval_eval`` (interval arithmetic of

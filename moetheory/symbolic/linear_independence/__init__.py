@@ -72,6 +72,16 @@ from moetheory.symbolic._interval_eval import (
     interval_value,
 )
 from moetheory.symbolic._time_limit import TimeLimitExceeded, check_time, time_limit
+from moetheory.symbolic.linear_independence._numeric import (  # noqa: F401 (NotRealValued)
+    NotRealValued,
+    Region,
+    _candidate_points,
+    _mp_evaluators,
+    _rational_inside,
+    _scattered_points,
+    _value_matrix,
+    declared_interval,
+)
 
 __all__ = [
     "LinearIndependenceResult",
@@ -93,45 +103,6 @@ _BRANCHING = (sp.Piecewise, sp.Abs, sp.Heaviside, sp.Max, sp.Min, sp.sign)
 #: refused, because evaluating them at points cannot decide an almost-everywhere statement.
 _REFUSED: tuple[type, ...] = (sp.floor, sp.ceiling, sp.frac, sp.Mod, sp.DiracDelta,
                               sp.Derivative, sp.Integral, sp.Subs)
-
-
-@dataclass(frozen=True)
-class Region:
-    """An open interval ``(lower, upper)`` of the real line and a rational point inside it.
-
-    Parameters
-    ----------
-    lower, upper : sympy.Expr
-        The end points (exact; possibly infinite or algebraic).
-    sample : sympy.Rational
-        A dyadic rational strictly inside.
-
-    Notes
-    -----
-    On a region every function of the family is one analytic branch, so a combination that
-    vanishes almost everywhere on it vanishes at every interior point.
-
-    See Also
-    --------
-    activation_regions : computes the regions.
-
-    Examples
-    --------
-    >>> r = Region(sp.Integer(0), sp.oo, sp.Rational(1, 2))
-    >>> r.contains(sp.Integer(3)), r.contains(sp.Integer(0))
-    (True, False)
-    """
-
-    lower: sp.Expr
-    upper: sp.Expr
-    sample: sp.Rational
-
-    def contains(self, point: sp.Rational) -> bool:
-        """Whether ``point`` lies strictly inside (exact comparison)."""
-        return bool(sp.Gt(point, self.lower)) and bool(sp.Lt(point, self.upper))
-
-    def latex(self) -> str:
-        return rf"({sp.latex(self.lower)}, {sp.latex(self.upper)})"
 
 
 @dataclass
@@ -535,64 +506,6 @@ def _periodic_pole_free(node: sp.Expr, x: sp.Symbol, region: Region) -> bool:
     return bool(sp.Ge(offset + (k + 1) * sp.pi, ends[1]))
 
 
-def _rational_inside(lo: sp.Expr, hi: sp.Expr, frac: float, span: float = 4.0) -> sp.Rational:
-    """A dyadic rational near ``lo + frac (hi - lo)`` strictly inside ``(lo, hi)``.
-
-    Deterministic: the target is computed from the exactly rounded doubles of the bounds and
-    every candidate is compared exactly with the bounds.
-    """
-    if lo.is_finite and hi.is_finite:
-        a, b = float(lo), float(hi)
-    elif hi.is_finite:
-        a, b = float(hi) - span, float(hi)
-    elif lo.is_finite:
-        a, b = float(lo), float(lo) + span
-    else:
-        a, b = -span, span
-    target = a + frac * (b - a)
-    for den in (8, 64, 512, 4096, 2**16, 2**24, 2**40):
-        p = sp.Rational(round(target * den), den)
-        if bool(sp.Gt(p, lo)) and bool(sp.Lt(p, hi)):
-            return p
-    raise ValueError("functions: a region is too narrow to place a rational point in it")
-
-
-def declared_interval(x: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
-    """The open interval a real variable lives on by its declared sign.
-
-    ``(0, oo)`` for a symbol declared ``positive`` or ``nonnegative`` (0 is a null set),
-    ``(-oo, 0)`` for ``negative`` or ``nonpositive``, else the real line. "Almost every x"
-    then means almost every x of that interval, and points are drawn only from it.
-
-    Parameters
-    ----------
-    x : sympy.Symbol
-        The variable.
-
-    Returns
-    -------
-    tuple of sympy.Expr
-        ``(lower, upper)``.
-
-    Examples
-    --------
-    >>> declared_interval(sp.Symbol("x", positive=True))
-    (0, oo)
-    >>> declared_interval(sp.Symbol("x", real=True))
-    (-oo, oo)
-    """
-    if x.is_nonnegative:
-        return sp.S.Zero, sp.S.Infinity
-    if x.is_nonpositive:
-        return sp.S.NegativeInfinity, sp.S.Zero
-    return sp.S.NegativeInfinity, sp.S.Infinity
-
-
-class NotRealValued(ValueError):
-    """A function of the family takes a non-real value at a sample point (the expert is not
-    real there: a parameter or input outside where it is defined)."""
-
-
 def activation_regions(functions: Sequence[sp.Expr], x: sp.Symbol) -> list[Region]:
     """The open intervals on which every function is one analytic branch.
 
@@ -742,55 +655,11 @@ def _check_input(functions: Sequence[Any], x: sp.Symbol) -> list[sp.Expr]:
 
 # ----------------------------------------------------------------------------- proposals
 
-#: Digits of the mpmath evaluation whose values (rounded once to doubles) feed the proposals.
-_EVAL_DPS = 30
 #: Largest rank certified by an interval minor in the dependent case (the minor costs as much
 #: as an independence certificate; rational families are always certified exactly).
 _RANK_CERTIFICATE_MAX = 12
 #: Relative pivot threshold of the float elimination (a proposal only).
 _PIVOT_TOL = 1e-9
-
-
-def _candidate_points(regions: list[Region], per_region: int,
-                      span: float) -> list[tuple[sp.Rational, int]]:
-    pts: list[tuple[sp.Rational, int]] = []
-    for idx, reg in enumerate(regions):
-        for k in range(per_region):
-            p = _rational_inside(reg.lower, reg.upper, (k + 1) / (per_region + 1), span)
-            if all(p != q for q, _ in pts):
-                pts.append((p, idx))
-    return pts
-
-
-def _mp_evaluators(branches: list[list[sp.Expr]], x: sp.Symbol) -> list[Callable[[Any], Any]]:
-    # docstring_limit=0: the same code, without printing each expression for a docstring
-    return [sp.lambdify(x, fs, modules="mpmath", cse=True, docstring_limit=0) for fs in branches]
-
-
-def _mp_value(v: Any) -> Any:
-    if isinstance(v, mpmath.mpc):
-        if abs(v.imag) > abs(v.real) * mpmath.mpf(10) ** (-mpmath.mp.dps + 5) and v.imag != 0:
-            raise NotRealValued("functions must be real-valued at the sample points")
-        return v.real
-    return mpmath.mpf(v)
-
-
-def _value_matrix(evaluators: list[Callable[[Any], Any]], points: list[tuple[sp.Rational, int]],
-                  dps: int = _EVAL_DPS) -> list[list[Any]]:
-    """Values ``f_i(x_r)`` in mpmath at ``dps`` digits (pure Python: machine-independent)."""
-    out = []
-    with mpmath.workdps(dps):
-        for p, reg_idx in points:
-            t = mpmath.mpf(int(p.p)) / int(p.q)
-            try:
-                vals = evaluators[reg_idx](t)
-            except (ZeroDivisionError, ValueError) as exc:
-                raise ValueError(f"functions must be finite at the sample point {p}") from exc
-            row = [_mp_value(v) for v in vals]
-            if not all(mpmath.isfinite(v) for v in row):
-                raise ValueError(f"functions must be finite at the sample point {p}")
-            out.append(row)
-    return out
 
 
 def _elimination(rows: list[list[Any]], tol: Any) -> tuple[list[int], list[int], list[list[Any]]]:
@@ -1089,6 +958,8 @@ def decide_linear_independence(functions: Sequence[Any], x: sp.Symbol, *, dps: i
     ------
     ValueError
         For inputs the engine cannot decide soundly (see the module docstring).
+    NotRealValued
+        When a function takes a non-real value at a sample point (a ``ValueError``).
 
     Notes
     -----
@@ -1154,7 +1025,24 @@ def numeric_rank_deficiency(functions: Sequence[Any], x: sp.Symbol, *, dps: int 
     ------
     ValueError
         As :func:`decide_linear_independence` for inputs it cannot handle, or when a function
-        is not real and finite at a point.
+        is not finite at a point.
+    NotRealValued
+        When a function is not real at a point (a ``ValueError``).
+
+    Notes
+    -----
+    With the value matrix :math:`M_{ri} = f_i(x_r) / s_i`, columns scaled by
+    :math:`s_i = \\max(\\max_r |f_i(x_r)|, 10^{-300})`, the result is
+    :math:`\\sigma_{\\min}(M) / \\sigma_{\\max}(M)`. A dependent family has
+    :math:`Mc = 0` for some :math:`c \\ne 0`, so the ratio is zero up to the
+    evaluation's rounding; an independent family has a ratio bounded away from zero by its
+    conditioning at the points drawn. No threshold is applied here: the caller decides what
+    counts as deficient, and nothing is certified either way.
+
+    See Also
+    --------
+    decide_linear_independence : the decision with a certificate.
+    activation_regions : the regions the points are drawn from.
 
     Examples
     --------
@@ -1216,29 +1104,6 @@ _SPANS: tuple[float, ...] = (4.0, 1.0)
 _PRECISE_DPS = 120
 #: Relative pivot threshold of the precise elimination.
 _PRECISE_PIVOT_TOL = mpmath.mpf(10) ** -90
-#: The golden-ratio rule of the scattered points (fractions ``k * phi mod 1``).
-_GOLDEN = (math.sqrt(5) - 1) / 2
-
-
-def _scattered_points(regions: list[Region], per_region: int,
-                      span: float = 4.0) -> list[tuple[sp.Rational, int]]:
-    """``per_region`` points per region at the fractions ``(k + 1) phi mod 1`` of its window:
-    irregular and asymmetric (no point is the mirror image of another about 0)."""
-    pts: list[tuple[sp.Rational, int]] = []
-    for idx, reg in enumerate(regions):
-        lo, hi = reg.lower, reg.upper
-        a = float(lo) if lo.is_finite else (float(hi) - span if hi.is_finite else -span)
-        b = float(hi) if hi.is_finite else (float(lo) + span if lo.is_finite else span)
-        for k in range(per_region):
-            frac = 0.02 + 0.96 * (((k + 1) * _GOLDEN) % 1.0)
-            p = sp.Rational(round((a + frac * (b - a)) * 2**12), 2**12)
-            if not reg.contains(p):
-                p = _rational_inside(lo, hi, frac, span)
-            if all(p != q for q, _ in pts):
-                pts.append((p, idx))
-    return pts
-
-
 #: Offsets (in widths) of the points placed on the slope of a steep ridge function.
 _SLOPE_OFFSETS = (-2.6, -1.4, -0.7, -0.3, -0.1, 0.05, 0.2, 0.45, 0.9, 1.7, 3.1)
 
