@@ -829,8 +829,8 @@ def load_rows(store: Path = STORE) -> dict[str, Row]:
 
 
 _FLAG_READING_RERUN = (
-    "its row of 100 seeds is being re-run: the round-by-round reading of the stopping flags "
-    "(issue 46) is a new reading of this check, which changes its family of comparisons"
+    "its row of 100 seeds must be made anew: the round-by-round reading of the stopping flags "
+    "(issue 46) is a new reading of this check and changes its family of comparisons"
 )
 #: Why a statistical claim has no row at :data:`FULL_SEEDS` seeds yet (default: not reached).
 NOT_RUN: dict[str, str] = {
