@@ -836,7 +836,6 @@ _FLAG_READING_RERUN = (
 NOT_RUN: dict[str, str] = {
     "cl.fig2": _FLAG_READING_RERUN,
     "cl.lemma1.m-lt-n": _FLAG_READING_RERUN,
-    "cl.lemma11.coverage.algorithm": _FLAG_READING_RERUN,
     "cl.more-experts": _FLAG_READING_RERUN,
     "cl.prop1.convergence": _FLAG_READING_RERUN,
     "cl.prop1.m-lt-n": _FLAG_READING_RERUN,
