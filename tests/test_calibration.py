@@ -96,9 +96,12 @@ def test_render_flags_stale_rows_and_lists_unrun_claims(tmp_path: Path) -> None:
             lines.setdefault(ln.split(" | ")[0].strip("| `"), []).append(ln)
     assert lines[ids[0]] == [lines[ids[0]][0]] and lines[ids[0]][0].endswith("| current |")
     # the stale row is flagged in the table and listed again with its re-run command
-    assert "stale: re-run" in lines[ids[1]][0] and "--seeds 100" in lines[ids[1]][1]
-    # the claim without a row is listed with its command
-    assert "not yet run" in page.lower() and "--only 'cl.fig2' --seeds 100" in lines[ids[2]][0]
+    assert "stale: re-run" in lines[ids[1]][0] and len(lines[ids[1]]) == 2
+    assert f"\npython benchmarks/calibrate.py --only '{ids[1]}' --seeds 100" in page
+    # the claim without a row is listed, with its command in a code block (no ID to link)
+    assert "not yet run" in page.lower() and len(lines[ids[2]]) == 1
+    assert "\npython benchmarks/calibrate.py --only 'cl.fig2' --seeds 100" in page
+    assert page.index("```bash") < page.index("--only 'cl.fig2'")
 
 
 def test_the_calibration_page_describes_the_current_state(tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ def check_lemma2_corrected(ctx: CheckContext) -> Outcome:
         if gap > bound:
             violations.append(case)
     verdict = Verdict.REFUTED if violations else Verdict.SUPPORTED
-    draws = (f"{n_cases} random rational gate vectors h, h^ for M in {{2, 3, 4}} and lambda "
+    draws = (f"{n_cases} random rational pairs of gate vectors for M in {{2, 3, 4}} and lambda "
              "in {1/10, 3/10, 1}, from the seed's generator")
     return Outcome(
         verdict,
