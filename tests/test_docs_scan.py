@@ -319,8 +319,11 @@ def _tables(section: Node) -> list[tuple[list[str], list[list[str]], str]]:
     for table in section.walk():
         if table.tag != "table" or "comparisons" not in table.classes:
             continue
-        siblings = table.parent.children if table.parent is not None else []
-        after = siblings[siblings.index(table) + 1:] if table in siblings else []
+        box = table  # a wide table scrolls inside a div.table-scroll: its note follows that
+        if box.parent is not None and "table-scroll" in box.parent.classes:
+            box = box.parent
+        siblings = box.parent.children if box.parent is not None else []
+        after = siblings[siblings.index(box) + 1:] if box in siblings else []
         note = next((_plain(n.text()) for n in after if isinstance(n, Node) and n.tag == "p"),
                     "")
         rows = [
