@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _processes import children
+from _processes import children, descriptor_targets
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -440,17 +440,6 @@ def _to_pipes(data):  # every pipe but the test process's own: the engine's resu
 _USER_FILES = iter(range(10**9))
 
 
-def _pipes_here() -> set[str]:
-    """What this process's descriptors name (a forged result goes to the others only)."""
-    held = set()
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            held.add(os.readlink(f"/proc/self/fd/{fd}"))
-        except OSError:
-            pass
-    return held
-
-
 @settings(FUZZ, max_examples=25)  # each example is a run: a fork per claim
 @given(at_import=st.sampled_from(sorted(IMPORT_BODIES)),
        behaviours=st.lists(st.sampled_from(sorted(CHECK_BODIES)), min_size=1, max_size=2),
@@ -469,7 +458,7 @@ def test_any_users_claim_file_decides_only_its_own_claims(at_import, behaviours,
                        for i, body in enumerate(CHECK_BODIES[b] for b in behaviours))
     values = json.dumps([verdict, text, data])
     path.write_text(USER_FILE.format(values=values, at_import=IMPORT_BODIES[at_import],
-                                     theirs=_pipes_here()) + claims, encoding="utf-8")
+                                     theirs=descriptor_targets()) + claims, encoding="utf-8")
     out = tmp_path / f"{name}.json"
     here, saved = os.getcwd(), list(sys.path)
     try:

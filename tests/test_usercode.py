@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _processes import descriptor_targets
 
 import moetheory
 from moetheory import CheckContext, Outcome, Verdict
@@ -96,17 +97,6 @@ def pipe_nan(ctx):
 '''
 
 
-def _held() -> set[str]:
-    """What this process's descriptors name."""
-    held = set()
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            held.add(os.readlink(f"/proc/self/fd/{fd}"))
-        except OSError:
-            pass
-    return held
-
-
 @pytest.fixture
 def user_file(tmp_path: Path) -> Iterator[Path]:
     """Write ``body`` to a claims file of its own module name; returns a writer."""
@@ -137,7 +127,7 @@ def _report(path: Path) -> dict:
 
 def test_a_check_cannot_write_another_entry_or_a_verdict_outside_the_six(user_file, tmp_path,
                                                                          capsys) -> None:
-    path = user_file(f"THEIRS = {_held()!r}\n" + FORGERS)
+    path = user_file(f"THEIRS = {descriptor_targets()!r}\n" + FORGERS)
     out = tmp_path / "r.json"
     forged = ["mine.subclass", "mine.banana", "mine.pipe", "mine.pipe-banana", "mine.pipe-nan",
               "mine.pipe-deep"]
@@ -167,7 +157,7 @@ def test_a_check_cannot_write_another_entry_or_a_verdict_outside_the_six(user_fi
 
 def test_a_forged_id_outside_the_selection_loses_no_result(user_file, tmp_path,
                                                             capsys) -> None:
-    path = user_file(f"THEIRS = {_held()!r}\n" + FORGERS)
+    path = user_file(f"THEIRS = {descriptor_targets()!r}\n" + FORGERS)
     out = tmp_path / "r.json"
     assert main(["verify", "--checks", str(path), "--only", "mine.subclass", "--only",
                  "mine.pipe", "--no-progress", "--json", str(out)]) == 1
@@ -268,7 +258,7 @@ def test_a_check_claiming_a_catalogue_module_stays_the_users(user_file, capsys) 
 
 def test_checks_with_a_scheduler_is_one_line_before_anything_runs(user_file, tmp_path,
                                                                   capsys) -> None:
-    path = user_file(f"THEIRS = {_held()!r}\n" + FORGERS)
+    path = user_file(f"THEIRS = {descriptor_targets()!r}\n" + FORGERS)
     out = tmp_path / "r.json"
     assert main(["verify", "--checks", str(path), "--scheduler", "tcp://127.0.0.1:1",
                  "--json", str(out)]) == 2
