@@ -157,3 +157,13 @@ def test_eq6_gelu_constant_is_the_supremum_of_the_derivative():
     for z, w in rng.uniform(-6, 6, (500, 2)):
         chord = abs(z * mp.ncdf(z) - w * mp.ncdf(w)) / abs(z - w)
         assert chord <= float(sp.N(lip, 20)) + 1e-12
+
+
+@pytest.mark.parametrize("claim_id", ["pcr.softmax.lipschitz", "pcr.inference.lower-bound",
+                                      "pcr.consistency.cosine-vs-linear"])
+def test_the_checks_own_derivation_is_the_outcomes(claim_id):
+    # from_readings once took derivation= for evidence: the page showed a generic derivation
+    load_checks()
+    out = get_claim(claim_id).check(_ctx(claim_id))
+    assert out.derivation.strip()
+    assert "derivation" not in out.evidence
