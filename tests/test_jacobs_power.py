@@ -184,3 +184,17 @@ def test_specialization_plans_size_the_clopper_pearson_requirement() -> None:
         comps[0] = compare("k=4", proportion_ci(pilot - 1, pilot, a), 1.0, 0.2)
         assert _power.plan(ctx, "j91.specialization", comps, 0).n == (
             floor if profile == "quick" else budget)
+
+
+@pytest.mark.slow
+def test_quick_profile_decides_specialization_at_seed_0() -> None:
+    # issue 46 (b): the quick profile runs the 43 replicates its primary reading needs (the
+    # loss-1.1 runs beside it at the floor), so the claim is decided, not left open
+    from moetheory.engine.registry import get_claim, load_checks
+    from moetheory.engine.runner import RunSettings, claim_context
+    load_checks()
+    ctx = claim_context("j91.specialization", RunSettings(seed=0, profile="quick"))
+    out = get_claim("j91.specialization").check(ctx)
+    assert out.verdict is not Verdict.INCONCLUSIVE, out.summary
+    plan = out.evidence["design"]["plan"]
+    assert plan["replicates"] == plan["needed_replicates"] == 43
