@@ -14,6 +14,7 @@ import hashlib
 
 import numpy as np
 
+from moetheory.jacobs import training
 from moetheory.jacobs.batched import portable_exp_fast, portable_sigmoid
 from moetheory.jacobs.training import run_specialization_many, train_standin_mixtures
 from moetheory.jacobs.vowel import epochs_to_criterion
@@ -60,8 +61,22 @@ def test_specialization_runs_keep_their_bits() -> None:
 
 
 def test_locality_training_keeps_its_bits() -> None:
-    net, *_ = train_standin_mixtures(8, "1.3", _rngs(), 30, copy_inputs=True)
+    # recorded training on copies of the inputs; the views into the data give the same bits
+    net, *_ = train_standin_mixtures(8, "1.3", _rngs(), 30)
     assert _digest(net.gate, net.experts) == COPIES
+
+
+def test_batches_of_replicates_do_not_change_the_bits(monkeypatch) -> None:
+    # three replicates in batches of one (and of two for 4 experts): the pinned results
+    monkeypatch.setattr(training, "BATCH_ELEMENTS", 8 * 4 * training.N_TRAIN)
+    res = run_specialization_many(8, "1.3", _rngs(), 30)
+    got = [r.final_loss.hex() for r in res]
+    got.append(_digest(*(r.mixing for r in res), *(r.peak for r in res)))
+    assert got == SPECIALIZATION[(8, "1.3")]
+    res = run_specialization_many(4, "1.1", _rngs(), 30)
+    got = [r.final_loss.hex() for r in res]
+    got.append(_digest(*(r.mixing for r in res), *(r.peak for r in res)))
+    assert got == SPECIALIZATION[(4, "1.1")]
 
 
 def test_epochs_to_criterion_keep_their_values() -> None:

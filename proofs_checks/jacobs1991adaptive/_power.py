@@ -41,7 +41,7 @@ __all__ = ["BUDGETS", "CHUNK", "epochs_runs", "epochs_seed", "plan"]
 #: cores; with them it took 88-100 s): its quick pilot of 6 says how many would decide it
 #: and the floor is run; the full profile's budget of 100 affords them.
 BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
-    "j91.specialization": {"quick": (6, 6, 6, 1.9), "full": (10, 50, 100, 320.0)},
+    "j91.specialization": {"quick": (6, 6, 43, 7.0), "full": (10, 50, 100, 320.0)},
     "j91.vowel.epochs": {"quick": (5, 5, 20, 11.8), "full": (10, 20, 60, 26.5)},
     "j91.vowel.scaling": {"quick": (5, 5, 30, 10.6), "full": (10, 20, 60, 16.2)},
     "j91.vowel.locality": {"quick": (5, 5, 15, 2.5), "full": (6, 12, 36, 57.0)},
