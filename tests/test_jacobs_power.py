@@ -198,3 +198,27 @@ def test_quick_profile_decides_specialization_at_seed_0() -> None:
     assert out.verdict is not Verdict.INCONCLUSIVE, out.summary
     plan = out.evidence["design"]["plan"]
     assert plan["replicates"] == plan["needed_replicates"] == 43
+
+
+def test_specialization_runs_the_primary_at_the_plan_and_loss_11_at_the_floor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the budget pays for the primary reading's decisive size (loss 1.3, read by the
+    # mean-gate and peak-gate readings); the loss-1.1 runs beside it stay at the floor
+    import proofs_checks.jacobs1991adaptive.vowels as vowels
+    from moetheory.jacobs.training import TrainResult
+    calls: list[tuple[int, str, int]] = []
+
+    def fake(k, name, rngs, epochs, lr, threshold):
+        calls.append((k, name, len(rngs)))
+        m = np.array([0.5, 0.5] + [0.0] * (k - 2))
+        return [TrainResult(k, name, m, m, 2, 2, 1.0, 1.0, 0.0) for _ in rngs]
+
+    monkeypatch.setattr(vowels, "run_specialization_many", fake)
+    out = vowels.check_specialization(CheckContext("j91.specialization", seed=0))
+    pilot, floor = _power.BUDGETS["j91.specialization"]["quick"][:2]
+    assert calls == [(4, "1.3", pilot), (8, "1.3", pilot), (4, "1.3", 43), (8, "1.3", 43),
+                     (4, "1.1", floor), (8, "1.1", floor)]
+    assert out.verdict is Verdict.SUPPORTED
+    assert out.evidence["design"]["seeds"] == {"loss 1.3": 43, "loss 1.1": floor}
+    side = next(r for r in out.readings if r.name == "loss-1.1/mean-gate")
+    assert side.verdict is Verdict.INCONCLUSIVE and side.evidence["seeds"] == floor
