@@ -195,8 +195,8 @@ def _sigmoid_of_negated(b: np.ndarray, out: np.ndarray | None = None,
     """``1 / (1 + exp(b))``: :func:`portable_sigmoid` of ``-b`` without the negation.
 
     Rounding to nearest is symmetric, so ``-a`` computed from negated weights has the bits of
-    the negated ``a``: the networks below pass it here and save a pass over their largest
-    arrays.
+    the negated ``a`` (but for the sign of an exact zero, which the exponential maps to 1
+    either way): the networks below pass it here and save a pass over their largest arrays.
     """
     out = portable_exp_fast(b, out, work)
     np.add(out, 1.0, out=out)
