@@ -165,22 +165,60 @@ def test_an_all_successes_pilot_asks_for_the_exact_clopper_pearson_size() -> Non
 
 def test_specialization_plans_size_the_clopper_pearson_requirement() -> None:
     # a pilot of all successes asks for the 43 replicates the claim's proportions need at
-    # its level: the full profile runs them (its floor, 50); the quick profile cannot afford
-    # them (its whole catalogue must stay under 90 s) and runs its floor, saying what would
-    # decide it
+    # its level: the full profile runs them (its floor, 50), the quick profile exactly them
+    # (its budget, issue 46 (b): the primary reading's runs only, made cheaper)
     from moetheory.engine.registry import get_claim, load_checks
     from moetheory.engine.runner import RunSettings, claim_context
     from moetheory.stats import compare, proportion_ci
     load_checks()
     assert get_claim("j91.specialization").kind == "statistical"
-    for profile, n in (("quick", 6), ("full", 50)):
+    for profile, n in (("quick", 43), ("full", 50)):
         ctx = claim_context("j91.specialization", RunSettings(seed=0, profile=profile))
         pilot, floor, budget, _ = _power.BUDGETS["j91.specialization"][profile]
         a = ctx.alpha / 6
         comps = [compare(f"k={k}", proportion_ci(pilot, pilot, a), 1.0, 0.2) for k in (4, 8)]
         plan = _power.plan(ctx, "j91.specialization", comps, 0)
         assert pilot > 0 and plan.needed == 43 and plan.n == n
-        # a pilot with a failure asks for more: beyond four budgets the floor, else the budget
+        # a pilot with a failure asks for more: beyond four budgets (or no size decides it:
+        # 5/6 against the band's edge 0.8) the floor, else the budget
         comps[0] = compare("k=4", proportion_ci(pilot - 1, pilot, a), 1.0, 0.2)
         assert _power.plan(ctx, "j91.specialization", comps, 0).n == (
             floor if profile == "quick" else budget)
+
+
+@pytest.mark.slow
+def test_quick_profile_decides_specialization_at_seed_0() -> None:
+    # issue 46 (b): the quick profile runs the 43 replicates its primary reading needs (the
+    # loss-1.1 runs beside it at the floor), so the claim is decided, not left open
+    from moetheory.engine.registry import get_claim, load_checks
+    from moetheory.engine.runner import RunSettings, claim_context
+    load_checks()
+    ctx = claim_context("j91.specialization", RunSettings(seed=0, profile="quick"))
+    out = get_claim("j91.specialization").check(ctx)
+    assert out.verdict is not Verdict.INCONCLUSIVE, out.summary
+    plan = out.evidence["design"]["plan"]
+    assert plan["replicates"] == plan["needed_replicates"] == 43
+
+
+def test_specialization_runs_the_primary_at_the_plan_and_loss_11_at_the_floor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the budget pays for the primary reading's decisive size (loss 1.3, read by the
+    # mean-gate and peak-gate readings); the loss-1.1 runs beside it stay at the floor
+    import proofs_checks.jacobs1991adaptive.vowels as vowels
+    from moetheory.jacobs.training import TrainResult
+    calls: list[tuple[int, str, int]] = []
+
+    def fake(k, name, rngs, epochs, lr, threshold):
+        calls.append((k, name, len(rngs)))
+        m = np.array([0.5, 0.5] + [0.0] * (k - 2))
+        return [TrainResult(k, name, m, m, 2, 2, 1.0, 1.0, 0.0) for _ in rngs]
+
+    monkeypatch.setattr(vowels, "run_specialization_many", fake)
+    out = vowels.check_specialization(CheckContext("j91.specialization", seed=0))
+    pilot, floor = _power.BUDGETS["j91.specialization"]["quick"][:2]
+    assert calls == [(4, "1.3", pilot), (8, "1.3", pilot), (4, "1.3", 43), (8, "1.3", 43),
+                     (4, "1.1", floor), (8, "1.1", floor)]
+    assert out.verdict is Verdict.SUPPORTED
+    assert out.evidence["design"]["seeds"] == {"loss 1.3": 43, "loss 1.1": floor}
+    side = next(r for r in out.readings if r.name == "loss-1.1/mean-gate")
+    assert side.verdict is Verdict.INCONCLUSIVE and side.evidence["seeds"] == floor

@@ -61,6 +61,15 @@ _ROUND = 1.5 * 2.0**52
 _ROUND_BITS = int(np.array(_ROUND).view(np.int64))
 #: Arguments are clipped to this range: ``exp`` stays a normal number (no ``ldexp`` needed).
 EXP_RANGE = 700.0
+#: Largest ``|k|`` of the reduction on the clipped range, ``rint(64 * 700 / ln 2)``.
+_K_MAX = int(np.rint(EXP_RANGE * _INV_STEP))
+#: ``2^(k/64)`` for ``k = -_K_MAX .. _K_MAX``: ``_TABLE[k mod 64]`` scaled by ``2^(k // 64)``,
+#: exactly (every entry is a normal number), so one lookup replaces the table and the
+#: exponent arithmetic.
+_POW2 = np.ldexp(_TABLE[np.arange(-_K_MAX, _K_MAX + 1) % _N],
+                 np.arange(-_K_MAX, _K_MAX + 1) // _N)
+#: Bits of ``1.5 * 2^52 + k`` minus this constant: the index of ``2^(k/64)`` in ``_POW2``.
+_INDEX_BIAS = _ROUND_BITS - _K_MAX
 
 
 def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
@@ -73,8 +82,8 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
         Real arguments; values outside ``[-700, 700]`` are clipped (``exp(-700) ≈ 1e-304``).
     out : ndarray, optional
         Where to write the result (may be ``x`` itself).
-    work : tuple of four ndarrays, optional
-        Scratch arrays of ``x``'s shape: two float64 and two int64. Passing them (and
+    work : tuple of three ndarrays, optional
+        Scratch arrays of ``x``'s shape: two float64 and one int64. Passing them (and
         ``out``) makes the call allocate nothing, which matters in training loops: fresh
         large arrays cost page faults.
 
@@ -89,14 +98,16 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     :math:`k = 64m + j`, :math:`0 \\le j < 64`, and :math:`r = x - k\\ln 2/64` (the constant
     split in two so that the first product is exact), :math:`|r| \\le \\ln 2/128` and
 
-    .. math:: e^x = 2^m \\cdot 2^{j/64} \\cdot \\sum_{i=0}^{5} r^i/i!,
+    .. math:: e^x = 2^{k/64} \\cdot \\sum_{i=0}^{5} r^i/i!, \\qquad 2^{k/64} = 2^m \\cdot 2^{j/64},
 
-    the polynomial's truncation error below :math:`4\\cdot 10^{-17}` relative. The table
-    :math:`2^{j/64}` and the coefficients are correctly rounded (mpmath). :math:`2^m` is
-    built from its bits; on the clipped range it and the result are normal numbers, so that
-    product is exact. Every step is one correctly rounded IEEE operation (or a table lookup),
-    so the result has the same bits whatever kernels NumPy selects; it is within 3 units in
-    the last place of :math:`e^x`.
+    the polynomial's truncation error below :math:`4\\cdot 10^{-17}` relative. The values
+    :math:`2^{j/64}` and the coefficients are correctly rounded (mpmath); :math:`2^{k/64}` is
+    looked up in a table of the rounded :math:`2^{j/64}` scaled exactly by :math:`2^m`. On the
+    clipped range it and the result are normal numbers, so multiplying the polynomial by it
+    rounds once, as multiplying by :math:`2^{j/64}` and then (exactly) by :math:`2^m` would.
+    Every step is one correctly rounded IEEE operation (or a table lookup), so the result has
+    the same bits whatever kernels NumPy selects; it is within 3 units in the last place of
+    :math:`e^x`.
 
     References
     ----------
@@ -115,17 +126,16 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     """
     x = np.asarray(x, dtype=float)
     if work is None:
-        work = (np.empty_like(x), np.empty_like(x), np.empty(x.shape, dtype=np.int64),
-                np.empty(x.shape, dtype=np.int64))
+        work = (np.empty_like(x), np.empty_like(x), np.empty(x.shape, dtype=np.int64))
     if out is None:
         out = np.empty_like(x)
-    k, poly, bits, index = work
+    k, poly, index = work[:3]
     np.clip(x, -EXP_RANGE, EXP_RANGE, out=out)
     # k = rint(64 x / ln 2): adding 1.5 * 2^52 rounds to an integer (to nearest even, as
     # rint) whose value sits in the low bits of the sum
     np.multiply(out, _INV_STEP, out=k)
     np.add(k, _ROUND, out=k)
-    np.subtract(k.view(np.int64), _ROUND_BITS, out=bits)
+    np.subtract(k.view(np.int64), _INDEX_BIAS, out=index)  # k + _K_MAX
     np.subtract(k, _ROUND, out=k)
     np.multiply(k, _STEP_HI, out=poly)
     np.subtract(out, poly, out=out)
@@ -136,13 +146,10 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     for c in _TAYLOR[2:]:
         np.multiply(poly, out, out=poly)
         np.add(poly, c, out=poly)
-    np.bitwise_and(bits, _N - 1, out=index)
-    np.take(_TABLE, index, out=out)
-    np.multiply(poly, out, out=poly)  # 2^(j/64) exp(r)
-    np.right_shift(bits, _TABLE_BITS, out=bits)
-    np.add(bits, 1023, out=bits)
-    np.left_shift(bits, 52, out=bits)
-    return np.multiply(poly, bits.view(np.float64), out=out)
+    # a NaN argument gives an index outside the table: mode "clip" keeps the lookup in it
+    # (the NaN polynomial makes the result NaN)
+    np.take(_POW2, index, out=out, mode="clip")
+    return np.multiply(poly, out, out=out)
 
 
 def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
@@ -155,7 +162,7 @@ def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
         Pre-activations.
     out : ndarray, optional
         Where to write the result (may be ``a`` itself).
-    work : tuple of four ndarrays, optional
+    work : tuple of three ndarrays, optional
         Scratch arrays for :func:`portable_exp_fast`.
 
     Returns
@@ -180,7 +187,18 @@ def portable_sigmoid(a: np.ndarray, out: np.ndarray | None = None,
     """
     a = np.asarray(a, dtype=float)
     out = np.negative(a, out=out)
-    portable_exp_fast(out, out, work)
+    return _sigmoid_of_negated(out, out, work)
+
+
+def _sigmoid_of_negated(b: np.ndarray, out: np.ndarray | None = None,
+                        work: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+    """``1 / (1 + exp(b))``: :func:`portable_sigmoid` of ``-b`` without the negation.
+
+    Rounding to nearest is symmetric, so ``-a`` computed from negated weights has the bits of
+    the negated ``a`` (but for the sign of an exact zero, which the exponential maps to 1
+    either way): the networks below pass it here and save a pass over their largest arrays.
+    """
+    out = portable_exp_fast(b, out, work)
     np.add(out, 1.0, out=out)
     return np.divide(1.0, out, out=out)
 
@@ -215,8 +233,7 @@ class _Scratch:
         return self._arrays[key]
 
     def work(self, shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-        return (self("exp-k", shape), self("exp-poly", shape), self("exp-bits", shape, np.int64),
-                self("exp-index", shape, np.int64))
+        return self("exp-k", shape), self("exp-poly", shape), self("exp-index", shape, np.int64)
 
 
 def _softmax(z: np.ndarray, out: np.ndarray | None = None,
@@ -316,8 +333,8 @@ class BatchedMixture:
         p : ndarray, shape (S, k, n)
         o : ndarray, shape (S, k, q, n)
         """
-        return _softmax(_affine(self.gate, x0, x1)), portable_sigmoid(
-            _affine(self.experts, x0, x1)
+        return _softmax(_affine(self.gate, x0, x1)), _sigmoid_of_negated(
+            _affine(np.negative(self.experts), x0, x1)
         )
 
     @_fill_doc
@@ -355,18 +372,20 @@ class BatchedMixture:
         e_shape, z_shape = (S, k, q, n), (S, k, n)
         z = _affine(self.gate, x0, x1, sc("z", z_shape), sc("z-tmp", z_shape))
         p = _softmax(z, sc("p", z_shape), sc)
-        o = _affine(self.experts, x0, x1, sc("o", e_shape), sc("e-tmp", e_shape))
-        portable_sigmoid(o, o, sc.work(e_shape))
+        o = _affine(np.negative(self.experts), x0, x1, sc("o", e_shape), sc("e-tmp", e_shape))
+        work = sc.work(e_shape)
+        _sigmoid_of_negated(o, o, work)
         acc = None
         tmp = sc("e-tmp", e_shape)
         if labels is not None or loss_name == "1.1":
             y = np.sum(np.multiply(p[:, :, None, :], o, out=tmp), axis=1, out=sc("y", T.shape))
             if labels is not None:
                 acc = _accuracy(y, labels)
-        da = np.subtract(1.0, o, out=sc("da", e_shape))
+        # the exponential's scratch is free again: it holds da and err (fewer large arrays)
+        da = np.subtract(1.0, o, out=work[0])
         np.multiply(da, o, out=da)  # σ'(a) = o (1 - o)
         if loss_name == "1.3":
-            err = np.subtract(T[:, None], o, out=sc("err", e_shape))
+            err = np.subtract(T[:, None], o, out=work[1])
             r2 = np.sum(np.multiply(err, err, out=tmp), axis=2, out=sc("z-tmp", z_shape))
             np.multiply(r2, -0.5, out=r2)
             np.add(r2, z, out=r2)

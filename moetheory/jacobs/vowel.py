@@ -376,7 +376,7 @@ def region_accuracy(
         raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
     if not 0 < min_share < 1:
         raise ValueError(f"min_share must lie in (0, 1), got {min_share!r}")
-    net, x0, x1, y = train_standin_mixtures(k, "1.3", rngs, epochs, lr, copy_inputs=True)
+    net, x0, x1, y = train_standin_mixtures(k, "1.3", rngs, epochs, lr)
     p, o = net.forward(x0[:, N_TRAIN:].copy(), x1[:, N_TRAIN:].copy())
     y_test = y[:, N_TRAIN:]
     owner = np.argmax(p, axis=1)  # (S, n)

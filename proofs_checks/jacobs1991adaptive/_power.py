@@ -36,12 +36,16 @@ __all__ = ["BUDGETS", "CHUNK", "epochs_runs", "epochs_seed", "plan"]
 #: costs little), 1.6 s and 3.2 s. The floor is the profile's former first look.
 #: ``j91.specialization``'s proportions against 1 at tolerance 0.2
 #: can be supported only from the exact Clopper-Pearson requirement on,
-#: :math:`(\alpha/2)^{1/n} \ge 0.8`: 43 replicates at its level, about 13 CPU seconds, which
-#: the quick profile cannot afford (the whole quick catalogue must stay under 90 s on 2
-#: cores; with them it took 88-100 s): its quick pilot of 6 says how many would decide it
-#: and the floor is run; the full profile's budget of 100 affords them.
+#: :math:`(\alpha/2)^{1/n} \ge 0.8`: 43 replicates at its level. Its quick budget is those 43
+#: for the primary reading's runs (loss 1.3, 4 and 8 experts; the loss-1.1 runs beside them
+#: at the floor, 6), measured after the speed-up of issue 46 (b) (2026-12-07, master seeds
+#: 0-2, the same bits as before): 0.68x the former cost of the same runs, interleaved on the
+#: same (then loaded) machine, i.e. about 0.11 s per replicate of the two loss-1.3 runs and
+#: 0.10 s of the two loss-1.1 runs at the 0.31 s above: 43 x 0.11 + 6 x 0.10 = 5.3 s (the
+#: pilot of 6 adds 0.65 s; the former 43 of all four runs took about 13 s). The full
+#: profile's budget of 100 affords them (its 3.2 s per replicate predates the speed-up).
 BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
-    "j91.specialization": {"quick": (6, 6, 6, 1.9), "full": (10, 50, 100, 320.0)},
+    "j91.specialization": {"quick": (6, 6, 43, 5.3), "full": (10, 50, 100, 320.0)},
     "j91.vowel.epochs": {"quick": (5, 5, 20, 11.8), "full": (10, 20, 60, 26.5)},
     "j91.vowel.scaling": {"quick": (5, 5, 30, 10.6), "full": (10, 20, 60, 16.2)},
     "j91.vowel.locality": {"quick": (5, 5, 15, 2.5), "full": (6, 12, 36, 57.0)},

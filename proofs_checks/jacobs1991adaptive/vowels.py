@@ -98,17 +98,20 @@ def check_specialization(ctx: CheckContext) -> Outcome:
                 for label, (name, field) in labels.items() for k in (4, 8)]
 
     # the pilot (its own streams, the primary reading's runs only) sizes the main run
-    n_pilot = _power.BUDGETS["j91.specialization"][ctx.profile][0]
+    n_pilot, floor = _power.BUDGETS["j91.specialization"][ctx.profile][:2]
     pilot_comps: list[Comparison] = []
     if n_pilot:
         with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-            pilot_comps = judge(draw(n_pilot, PILOT_STREAM, [(4, "1.3"), (8, "1.3")]),
+            pilot_comps = judge(draw(n_pilot, PILOT_STREAM, configs[:2]),
                                 {primary: fields[primary]})
     plan = _power.plan(ctx, "j91.specialization", pilot_comps, PILOT_STREAM)
-    data = draw(plan.n, 0, configs)
+    # the plan sizes the primary reading's runs (loss 1.3, which the peak-gate reading reads
+    # too); the loss-1.1 runs beside them are run at the profile's floor (at most the plan's
+    # size): the budget pays for the primary reading's decisive size only
+    sizes = {"1.3": plan.n, "1.1": min(plan.n, floor)}
+    data = draw(sizes["1.3"], 0, configs[:2]) | draw(sizes["1.1"], 0, configs[2:])
     comparisons = judge(data, fields)
     runs = {(k, name): list(data[f"{k}/{name}"]) for k, name in configs}
-    n_seeds = plan.n
     by_label = {c.label: c for c in comparisons}
 
     def reading(label: str, name: str, field: str, text: str) -> Reading:
@@ -127,25 +130,30 @@ def check_specialization(ctx: CheckContext) -> Outcome:
         verdicts = [c.verdict for c in comps]
         verdict = next((v for v in (Verdict.UNSUPPORTED, Verdict.INCONCLUSIVE) if v in verdicts),
                        Verdict.SUPPORTED)
+        n = sizes[name]
         summary = "; ".join(
-            f"k={k}: {round(c.estimate.mean * n_seeds)}/{n_seeds} runs with "
+            f"k={k}: {round(c.estimate.mean * n)}/{n} runs with "
             f"2–3 in use (CI [{c.estimate.low:.2f}, {c.estimate.high:.2f}]) → {c.verdict.value}"
             for c, k in zip(comps, (4, 8), strict=True)
         )
-        return Reading(label, text, verdict, summary, ev)
+        return Reading(label, text, verdict, summary, {"seeds": n, **ev})
 
     readings = [
         reading("loss-1.3/mean-gate", "1.3", "in_use",
                 "loss 1.3, in use = mean test-set gate weight > 0.05, 2–3 in use"),
         reading("loss-1.1/mean-gate", "1.1", "in_use",
-                "loss 1.1 (the seed says 'in all simulations'), same definition"),
+                "loss 1.1 (the seed says 'in all simulations'), same definition; "
+                + (f"{sizes['1.1']} runs per k, the profile's floor (its budget pays for the "
+                   f"primary reading's {plan.n})" if sizes["1.1"] < plan.n else
+                   f"{sizes['1.1']} runs per k, as the primary reading")),
         reading("loss-1.3/peak-gate", "1.3", "in_use_peak",
                 "loss 1.3, 'effectively 0 for all cases': in use = max over test inputs of the "
                 "gate weight > 0.05"),
     ]
     design = {"data": "vowel stand-in (see moetheory.jacobs.training): 4 classes, 50 train / 25 "
                       "test speakers, 2 tokens each", "epochs": epochs, "lr": lr,
-              "optimiser": "full-batch gradient descent", "seeds": n_seeds,
+              "optimiser": "full-batch gradient descent",
+              "seeds": {f"loss {name}": n for name, n in sizes.items()},
               "threshold": threshold, "tolerance": tol,
               "plan": plan.evidence(readings[0].verdict,
                                     [by_label[f"{primary}: k={k}"] for k in (4, 8)]),
