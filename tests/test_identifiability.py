@@ -262,7 +262,7 @@ def test_friction_many_atoms_need_no_k_limit() -> None:
 
 
 def test_literal_reading_is_never_proved_by_finitely_many_independence_certificates() -> None:
-    from proofs_checks.nguyen2025cosine.identifiability import _literal
+    from proofs_checks.nguyen2025cosine._ident_common import _literal
 
     ind = decide(get_expert("ffn-tanh"), "pcos-1")
     assert ind.verdict is Verdict.PROVED

@@ -5,8 +5,8 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 
 import pytest
 
@@ -82,22 +82,31 @@ def _alarm_inside(monkeypatch: pytest.MonkeyPatch, name: str, when: Callable[...
     monkeypatch.setattr(signal, name, alarmed)
 
 
-@pytest.mark.parametrize("nested", [False, True])
-def test_an_alarm_during_the_clean_up_leaves_no_deadline_behind(
-    monkeypatch: pytest.MonkeyPatch, nested: bool
-) -> None:
+@contextmanager
+def _leaves_no_deadline(monkeypatch: pytest.MonkeyPatch,
+                        error: type[BaseException]) -> Iterator[None]:
+    """The block raises ``error`` and leaves no deadline behind; the patches and the alarm
+    state are undone whatever happens."""
     try:
-        with pytest.raises(_budget.SearchTimeout):
-            with _time_limit.time_limit(30) if nested else nullcontext():
-                with _budget.time_limit(0.05):
-                    _alarm_inside(monkeypatch, "pthread_sigmask",
-                                  lambda how, mask: how == signal.SIG_BLOCK)
-                    _spin(5)
+        with pytest.raises(error):
+            yield
         left = list(_time_limit._LOCAL.deadlines)
     finally:
         monkeypatch.undo()
         _restore_alarm_state()
     assert left == []
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_alarm_during_the_clean_up_leaves_no_deadline_behind(
+    monkeypatch: pytest.MonkeyPatch, nested: bool
+) -> None:
+    with _leaves_no_deadline(monkeypatch, _budget.SearchTimeout):
+        with _time_limit.time_limit(30) if nested else nullcontext():
+            with _budget.time_limit(0.05):
+                _alarm_inside(monkeypatch, "pthread_sigmask",
+                              lambda how, mask: how == signal.SIG_BLOCK)
+                _spin(5)
     with _time_limit.time_limit(30):
         _time_limit.check_time()  # nothing stale raises
 
@@ -106,13 +115,7 @@ def test_an_alarm_while_entering_leaves_no_deadline_behind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _alarm_inside(monkeypatch, "setitimer", lambda which, delay, interval=0.0: delay > 0)
-    try:
-        with pytest.raises(_time_limit.TimeLimitExceeded):
-            with _time_limit.time_limit(1e-9):
-                monkeypatch.undo()
-                _spin(5)
-        left = list(_time_limit._LOCAL.deadlines)
-    finally:
-        monkeypatch.undo()
-        _restore_alarm_state()
-    assert left == []
+    with _leaves_no_deadline(monkeypatch, _time_limit.TimeLimitExceeded):
+        with _time_limit.time_limit(1e-9):
+            monkeypatch.undo()
+            _spin(5)

@@ -145,6 +145,22 @@ def data_seed(ctx: CheckContext) -> int:
     return ctx.shared_seed("rates:dense")
 
 
+def _run_evidence(ctx: CheckContext, design: Any, seq: SequentialResult,
+                  cells: list[dict[str, Any]]) -> dict[str, Any]:
+    """The evidence every dense rates claim gives of its run (:func:`_rates_sequential`): the
+    design with the replicates used, the claim's seed and the shared data seed
+    (:func:`data_seed`), the convergence rule (:data:`CAPPED_RULE`), the sequential looks and
+    how every cell's fits ended (``cells``)."""
+    return {
+        "design": design.to_dict(),
+        "seed": ctx.seed,
+        "data_seed": data_seed(ctx),
+        "capped_fits": CAPPED_RULE,
+        "sequential": seq.evidence(),
+        "convergence": cells,
+    }
+
+
 def _at_the_cap(earlier: list[dict[str, Any]]):
     """The futility rule of :func:`_rates_sequential`: do half or more of a cell's winning
     fits, with the ``earlier`` looks' fits of that cell, sit at the iteration cap (so that its

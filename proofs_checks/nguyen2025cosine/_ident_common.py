@@ -6,11 +6,13 @@ dimension 2 decided on R^2, the general identities, and the outcome of one exper
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import sympy as sp
 
-from moetheory import Outcome, Reading, Verdict
+from moetheory import Outcome, Reading, Verdict, claim
+from moetheory.engine.registry import CheckFunction
 from moetheory.engine.shared import shared
 from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.symbolic import identifiable as _public
@@ -217,6 +219,26 @@ def _literal(says: bool, decisions: list[IdentifiabilityDecision],
         derivation="\n\n".join([d.derivation() for d in deps[:1]] or
                                  [d.derivation() for d in inds[:1]]),
     )
+
+
+def _literal_primary(says: bool, experts: Iterable[str],
+                     more: Iterable[IdentifiabilityDecision] = (),
+                     general: Iterable[dict[str, Any]] = ()) -> Reading:
+    """:func:`_literal` as every check calls it: the primary-reading decisions of the named
+    ``experts`` (then the ``more`` decisions), and the ``general`` identities followed by the
+    ridge identity of every d >= 2 (:func:`_ridge_general`)."""
+    decisions = [*(_decision(name, PRIMARY_READING) for name in experts), *more]
+    return _literal(says, decisions, [*general, _ridge_general()])
+
+
+def _expert_claim(claim_id: str, expert: str, statement: str, sources: dict[str, list[int]],
+                  statement_latex: str | None = None) -> Callable[[CheckFunction], CheckFunction]:
+    """``@claim`` of a seed's statement that one expert is (or is not) strongly identifiable:
+    decided under the primary reading of Definition 1 for ``expert`` (its formula, and what the
+    seed claims when that is not identifiability), the seed lines ``sources``, no audit rows."""
+    return claim(claim_id, reading=READINGS[PRIMARY_READING].statement() + " Expert " + expert,
+                 statement=statement, statement_latex=statement_latex, sources=sources,
+                 covers=[], origin="seed")
 
 
 def _ridge_general() -> dict[str, Any]:

@@ -32,6 +32,7 @@ from moetheory.symbolic.identifiability import (
     IdentifiabilityReading,
     default_atoms,
 )
+from proofs_checks.nguyen2025cosine._common import S0, S2
 from proofs_checks.nguyen2025cosine._ident_common import (
     _A,
     _B,
@@ -40,13 +41,13 @@ from proofs_checks.nguyen2025cosine._ident_common import (
     _all_readings,
     _curve_readings,
     _decision,
+    _expert_claim,
     _family_outcome,
     _identifiable,
     _identity,
-    _literal,
+    _literal_primary,
     _rd_decision,
     _reading,
-    _ridge_general,
     _ridge_symmetry,
 )
 
@@ -168,13 +169,11 @@ def _linear_router_identity() -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-@claim("pcr.ident.ffn-relu", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = ReLU(a x + b).",
-    statement="h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.",
-    statement_latex=r"$h(x, (a, b)) = \mathrm{ReLU}(a^\top x + b)$ is strongly identifiable.",
-    sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [23, 157]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.ffn-relu", "h(x,(a,b)) = ReLU(a x + b).",
+    "h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.",
+    {S2: [116], S0: [23, 157]},
+    r"$h(x, (a, b)) = \mathrm{ReLU}(a^\top x + b)$ is strongly identifiable.",
 )
 def check_ffn_relu(ctx: CheckContext) -> Outcome:
     """002: ReLU(aᵀx+b) is strongly identifiable -- decided per reading."""
@@ -182,19 +181,16 @@ def check_ffn_relu(ctx: CheckContext) -> Outcome:
     readings += _curve_readings("ffn-relu", ("pcos-1-no-order0",))
     orbit, flipped = _orbit_reading("ffn-relu", True)
     readings.insert(1, orbit)
-    literal = _literal(True, [_decision("ffn-relu", PRIMARY_READING), flipped],
-                       [_ridge_general()])
+    literal = _literal_primary(True, ["ffn-relu"], [flipped])
     return _family_outcome([literal, *readings],
                            [*_relu_identities(), _linear_router_identity(), _ridge_symmetry()])
 
 
-@claim("pcr.ident.ffn-tanh", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = tanh(a x + b).",
-    statement="h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.",
-    statement_latex=r"$h(x, (a, b)) = \tanh(a^\top x + b)$ is strongly identifiable.",
-    sources={"002_ed39350ac6d6e1c0.txt": [116]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.ffn-tanh", "h(x,(a,b)) = tanh(a x + b).",
+    "h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.",
+    {S2: [116]},
+    r"$h(x, (a, b)) = \tanh(a^\top x + b)$ is strongly identifiable.",
 )
 def check_ffn_tanh(ctx: CheckContext) -> Outcome:
     """002: tanh(aᵀx+b) is strongly identifiable -- per reading, plus the literal quantifier."""
@@ -204,8 +200,8 @@ def check_ffn_tanh(ctx: CheckContext) -> Outcome:
     orbit, flipped = _orbit_reading("ffn-tanh", True)
     rd = _curve_readings("ffn-tanh", (PRIMARY_READING, "pcos-1-no-order0"))
     readings[2:2] = [orbit, *rd]
-    literal = _literal(True, [_decision("ffn-tanh", PRIMARY_READING), flipped,
-                              _rd_decision("ffn-tanh", PRIMARY_READING)], [_ridge_general()])
+    literal = _literal_primary(True, ["ffn-tanh"],
+                               [flipped, _rd_decision("ffn-tanh", PRIMARY_READING)])
     literal.evidence = {**literal.evidence, "independent_for_all_atoms": readings[1].evidence[
         "scope"]}
     ident = _identity("tanh is odd: h(x,-a,-b) + h(x,a,b) = 0",
@@ -214,13 +210,11 @@ def check_ffn_tanh(ctx: CheckContext) -> Outcome:
                            [ident, _linear_router_identity(), _ridge_symmetry()])
 
 
-@claim("pcr.ident.ffn-poly", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.",
-    statement="h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.",
-    statement_latex=r"$h(x, (a, b)) = (a^\top x + b)^p$, $p \ge 2$, is strongly identifiable.",
-    sources={"002_ed39350ac6d6e1c0.txt": [116], "000_7b6465990ad3b04b.txt": [157]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.ffn-poly", "h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.",
+    "h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.",
+    {S2: [116], S0: [157]},
+    r"$h(x, (a, b)) = (a^\top x + b)^p$, $p \ge 2$, is strongly identifiable.",
 )
 def check_ffn_poly(ctx: CheckContext) -> Outcome:
     """002: (aᵀx+b)^p, p ≥ 2, is strongly identifiable -- p = 2 and 3, per reading."""
@@ -238,10 +232,8 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
     everywhere = [_all_atoms(f"ffn-poly{p}", rname, True, f"p={p}")
                   for p in (2, 3) for rname in (PRIMARY_READING, "pcos-1-no-order0")]
     readings[1:1] = [r for r, _ in everywhere] + [r for r, _ in orbits]
-    literal = _literal(True, [_decision("ffn-poly2", PRIMARY_READING),
-                              _decision("ffn-poly3", PRIMARY_READING),
-                              *(d for _, d in orbits)],
-                       [*(g for _, g in everywhere if g), _ridge_general()])
+    literal = _literal_primary(True, ["ffn-poly2", "ffn-poly3"], (d for _, d in orbits),
+                               (g for _, g in everywhere if g))
     readings.insert(0, literal)
     ids = []
     for p in (2, 3):
@@ -255,23 +247,19 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
     })
 
 
-@claim("pcr.ident.linear", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.",
-    statement="the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.",
-    statement_latex=(
-        r"The linear expert $h(x, (a, b)) = a^\top x + b$ is not strongly identifiable."
-    ),
-    sources={"002_ed39350ac6d6e1c0.txt": [116]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.linear",
+    "h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.",
+    "the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.",
+    {S2: [116]},
+    r"The linear expert $h(x, (a, b)) = a^\top x + b$ is not strongly identifiable.",
 )
 def check_linear(ctx: CheckContext) -> Outcome:
     """002: the linear expert is not strongly identifiable -- per reading."""
     readings = _all_readings("linear", False)
     everywhere, general = _all_atoms("linear", PRIMARY_READING, False)
     readings.insert(0, everywhere)
-    readings.insert(0, _literal(False, [_decision("linear", PRIMARY_READING)],
-                                [*([general] if general else []), _ridge_general()]))
+    readings.insert(0, _literal_primary(False, ["linear"], general=[general] if general else []))
     h = _A * _X + _B
     ids = [_identity("h - a dh/da - b dh/db = 0", h - _A * sp.diff(h, _A) - _B * sp.diff(h, _B)),
            _identity("d2h/da2 = 0", sp.diff(h, _A, 2)), _linear_router_identity()]
@@ -292,8 +280,7 @@ def check_ffn_gelu(ctx: CheckContext) -> Outcome:
     readings = _all_readings("ffn-gelu", True)
     orbit, flipped = _orbit_reading("ffn-gelu", True)
     readings.insert(1, orbit)
-    literal = _literal(True, [_decision("ffn-gelu", PRIMARY_READING), flipped],
-                       [_ridge_general()])
+    literal = _literal_primary(True, ["ffn-gelu"], [flipped])
     e = get_expert("ffn-gelu")
     a, b = e.params
     z = a * e.x + b

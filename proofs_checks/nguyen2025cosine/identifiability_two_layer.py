@@ -13,21 +13,21 @@ from typing import Any
 
 import sympy as sp
 
-from moetheory import CheckContext, Outcome, Reading, claim
+from moetheory import CheckContext, Outcome, Reading
 from moetheory.symbolic.experts import Expert, two_layer
-from moetheory.symbolic.identifiability import PRIMARY_READING, READINGS
+from moetheory.symbolic.identifiability import PRIMARY_READING
+from proofs_checks.nguyen2025cosine._common import S0
 from proofs_checks.nguyen2025cosine._ident_common import (
     _PHI,
     _X,
     _all_readings,
     _curve_readings,
-    _decision,
+    _expert_claim,
     _family_outcome,
     _identifiable,
     _identity,
-    _literal,
+    _literal_primary,
     _reading,
-    _ridge_general,
 )
 
 __all__ = [
@@ -74,49 +74,41 @@ def _two_layer_relu(ctx: CheckContext, last_bias: bool, says: bool) -> Outcome:
     name = "two-layer-relu-bias" if last_bias else "two-layer-relu-nobias"
     readings = _all_readings(name, says)
     readings += _width2(ctx, "relu", last_bias, says)
-    readings.insert(0, _literal(says, [_decision(name, PRIMARY_READING)], [_ridge_general()]))
+    readings.insert(0, _literal_primary(says, [name]))
     return _family_outcome(readings, _two_layer_identities(last_bias))
 
 
-@claim("pcr.ident.two-layer-relu-bias", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.",
-    statement=(
-        "the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly "
-        "identifiable."
-    ),
-    statement_latex=(
-        r"The two-layer ReLU FFN with a last-layer bias, $\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2$, "
-        "is not strongly identifiable."
-    ),
-    sources={"000_7b6465990ad3b04b.txt": [165, 211]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.two-layer-relu-bias",
+    "ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.",
+    "the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly "
+    "identifiable.",
+    {S0: [165, 211]},
+    r"The two-layer ReLU FFN with a last-layer bias, $\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2$, "
+    "is not strongly identifiable.",
 )
 def check_two_layer_relu_bias(ctx: CheckContext) -> Outcome:
     """000: the two-layer ReLU FFN with last bias is not strongly identifiable."""
     return _two_layer_relu(ctx, True, False)
 
 
-@claim("pcr.ident.two-layer-relu-nobias", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert ReLU(x W1 + b1) W2 (no last bias), width 1.",
-    statement="ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.",
-    statement_latex=r"$\mathrm{ReLU}(x W_1 + b_1) W_2$ (no last bias) is strongly identifiable.",
-    sources={"000_7b6465990ad3b04b.txt": [171]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.two-layer-relu-nobias", "ReLU(x W1 + b1) W2 (no last bias), width 1.",
+    "ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.",
+    {S0: [171]},
+    r"$\mathrm{ReLU}(x W_1 + b_1) W_2$ (no last bias) is strongly identifiable.",
 )
 def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
     """000: ReLU(xW1+b1)W2 without last bias is strongly identifiable -- per reading."""
     return _two_layer_relu(ctx, False, True)
 
 
-@claim("pcr.ident.two-layer-gelu", reading=READINGS[PRIMARY_READING].statement()
-       + " Expert GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), "
-       "width 1; the variant without b2 is reported as further readings.",
-    statement="the two-layer GELU FFN is strongly identifiable.",
-    sources={"000_7b6465990ad3b04b.txt": [165]},
-    covers=[],
-    origin="seed",
+@_expert_claim(
+    "pcr.ident.two-layer-gelu",
+    "GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), width 1; "
+    "the variant without b2 is reported as further readings.",
+    "the two-layer GELU FFN is strongly identifiable.",
+    {S0: [165]},
 )
 def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
     """000: the two-layer GELU FFN is strongly identifiable -- with and without last bias."""
@@ -124,8 +116,7 @@ def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
     readings += _all_readings("two-layer-gelu-nobias", True, "no b2")
     readings += _curve_readings("two-layer-gelu-nobias", ("pcos-1-no-order0",), "no b2")
     readings += _width2(ctx, "gelu", False, True)
-    readings.insert(0, _literal(True, [_decision("two-layer-gelu-bias", PRIMARY_READING)],
-                                [_ridge_general()]))
+    readings.insert(0, _literal_primary(True, ["two-layer-gelu-bias"]))
     ids = _two_layer_identities(True)[:3] + _two_layer_identities(False)[:2]
     return _family_outcome(readings, ids)
 

@@ -45,7 +45,6 @@ from proofs_checks.nguyen2025cosine._common import (
 )
 from proofs_checks.nguyen2025cosine._dense_rates import (
     CAP_MARK,
-    CAPPED_RULE,
     COMPARISON_BUDGET,
     PERTURBED_FAST_BUDGET,
     RATES_BUDGET,
@@ -59,9 +58,9 @@ from proofs_checks.nguyen2025cosine._dense_rates import (
     _one_sided,
     _rates_derivation,
     _rates_sequential,
+    _run_evidence,
     _slope,
     _to_decide,
-    data_seed,
 )
 from proofs_checks.nguyen2025cosine._fast_families import (
     _FAMILY_TEXT,
@@ -653,12 +652,7 @@ def check_rates_regression(ctx: CheckContext) -> Outcome:
         + (f"; to decide it: {to_decide}" if to_decide else ""),
         {
             "to_decide": to_decide,
-            "design": design.to_dict(),
-            "seed": ctx.seed,
-            "data_seed": data_seed(ctx),
-            "capped_fits": CAPPED_RULE,
-            "sequential": seq.evidence(),
-            "convergence": cells,
+            **_run_evidence(ctx, design, seq, cells),
             "alpha_per_comparison": alpha,
             "threshold": REGRESSION_THRESHOLD,
             "fits": {r: _public(f) for r, f in fits.items()},
@@ -754,12 +748,7 @@ def check_rates_cosine_slow(ctx: CheckContext) -> Outcome:
         + (f"; to decide it: {to_decide}" if to_decide else ""),
         {
             "to_decide": to_decide,
-            "design": design.to_dict(),
-            "seed": ctx.seed,
-            "data_seed": data_seed(ctx),
-            "capped_fits": CAPPED_RULE,
-            "sequential": seq.evidence(),
-            "convergence": cells,
+            **_run_evidence(ctx, design, seq, cells),
             "alpha_per_reading": alpha,
             "threshold": SLOW_THRESHOLD,
         },
@@ -902,15 +891,10 @@ def check_rates_perturbed_fast(ctx: CheckContext) -> Outcome:
         + _convergence_note(cells)
         + (f"; to decide the simulated reading: {to_decide}" if to_decide else ""),
         {
-            "design": design.to_dict(),
+            **_run_evidence(ctx, design, seq, cells),
             "experts": list(FAST_EXPERTS),
             "experts_fitted": list(fitted),
             "fitted_per_profile": {p: list(v) for p, v in FITTED_FAST_EXPERTS.items()},
-            "seed": ctx.seed,
-            "data_seed": data_seed(ctx),
-            "capped_fits": CAPPED_RULE,
-            "sequential": seq.evidence(),
-            "convergence": cells,
             "alpha_per_reading": alpha,
             "band": BAND,
             "to_decide": to_decide,
@@ -1032,12 +1016,7 @@ def check_rates_comparison(ctx: CheckContext) -> Outcome:
         + (f"; to decide it: {to_decide}" if to_decide else ""),
         {
             "to_decide": to_decide,
-            "design": design.to_dict(),
-            "seed": ctx.seed,
-            "data_seed": data_seed(ctx),
-            "capped_fits": CAPPED_RULE,
-            "sequential": seq.evidence(),
-            "convergence": cells,
+            **_run_evidence(ctx, design, seq, cells),
             "alpha_per_comparison": alpha,
             "margin": MARGIN,
             "fits": {f"{r}: {loss}": _public(f) for (r, loss), f in fits.items()},

@@ -310,6 +310,14 @@ def check_softmax_lipschitz(ctx: CheckContext) -> Outcome:
     ok = var_identity == 0 and popov == 0 and rayleigh == sp.Rational(1, 2) and max_eig2 == (
         sp.Rational(1, 2)
     )
+    evidence = {
+        "variance_identity_residual": var_identity,
+        "popoviciu_residual": popov,
+        "range_step": range_step,
+        "k2_eigenvalues": eig2,
+        "k2_max_eigenvalue": max_eig2,
+        "rayleigh_at_extremal": rayleigh,
+    }
     readings = [
         Reading(
             "1-lipschitz",
@@ -329,12 +337,7 @@ def check_softmax_lipschitz(ctx: CheckContext) -> Outcome:
         readings,
         summary="proved: softmax is 1/2-Lipschitz in the Euclidean norm (hence 1-Lipschitz); "
         "1/2 is sharp",
-        variance_identity_residual=var_identity,
-        popoviciu_residual=popov,
-        range_step=range_step,
-        k2_eigenvalues=eig2,
-        k2_max_eigenvalue=max_eig2,
-        rayleigh_at_extremal=rayleigh,
+        **evidence,
         derivation=(
             "$J = \\mathrm{diag}(p) - pp^\\top$ is the Jacobian of softmax at $u$, "
             "$p = \\mathrm{softmax}(u)$. $v^\\top J v = \\sum p_i v_i^2 - (\\sum p_i v_i)^2 = "
