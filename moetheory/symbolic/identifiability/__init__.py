@@ -324,13 +324,19 @@ class IdentifiabilityReading:
         """The router's name (a :class:`ScoreRouter` by its ``name``)."""
         return self.router.name if isinstance(self.router, ScoreRouter) else self.router
 
+    @property
+    def _builtin(self) -> str:
+        """The built-in router's name, ``""`` for a :class:`ScoreRouter`: the key of the
+        per-router texts below."""
+        return "" if isinstance(self.router, ScoreRouter) else self.router
+
     def statement(self) -> str:
         """The reading as a precise definition (plain text)."""
         mult = {
             "perturbed-cosine": "u(x)^nu with u(x) = x/(|x| + tau2), tau2 = 1,",
             "linear": "x^nu (linear router),",
             "none": "no router multiplier (nu = 0),",
-        }.get(self.router_name if not isinstance(self.router, ScoreRouter) else "",
+        }.get(self._builtin,
               f"R_nu(x) = exp(-s) d^nu exp(s)/d beta1^nu at the expansion point, s the score "
               f"of the router '{self.router_name}',")
         sem = ("as a list (a zero or repeated term is a dependence)" if self.semantics == "list"
@@ -346,13 +352,12 @@ class IdentifiabilityReading:
     def _latex_parts(self) -> tuple[str, str, str]:
         r"""The multiplier :math:`m(x)^\nu`, the order :math:`|\nu| + |\gamma|` and the router
         factor in LaTeX: the pieces :meth:`reading_latex` and :meth:`latex` share."""
-        key = "" if isinstance(self.router, ScoreRouter) else self.router
         mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}.get(
-            key, r"R_{\nu}(x)")
+            self._builtin, r"R_{\nu}(x)")
         order = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
         factor = {"perturbed-cosine": r"e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)(\|x\|+\tau_2))}",
                   "linear": r"e^{\beta_1^\top x + \beta_0}", "none": "1"}.get(
-            key, r"e^{s(\beta_1, x)}")
+            self._builtin, r"e^{s(\beta_1, x)}")
         return mult, order, factor
 
     def reading_latex(self) -> str:
@@ -367,7 +372,7 @@ class IdentifiabilityReading:
         router = {"perturbed-cosine": rf"router factor ${factor}$, $u(x) = x/(\|x\|+\tau_2)$",
                   "linear": rf"router factor ${factor}$ (multiplier $x$)",
                   "none": "no router factor (classical, derivatives in $\\eta$ only)"}.get(
-            "" if isinstance(self.router, ScoreRouter) else self.router,
+            self._builtin,
             rf"router factor ${factor}$ of the score `{self.router_name}`, "
             r"$R_{\nu} = e^{-s}\,\partial^{\nu}_{\beta_1} e^{s}$ at the expansion point")
         return (
