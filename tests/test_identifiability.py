@@ -11,6 +11,7 @@ from moetheory.symbolic.experts import get_expert, two_layer
 from moetheory.symbolic.identifiability import (
     READINGS,
     IdentifiabilityReading,
+    ScoreRouter,
     decide,
     default_atoms,
     expert_family,
@@ -199,6 +200,36 @@ def test_set_semantics_drops_zero_terms_list_semantics_counts_them() -> None:
     assert "set" in READINGS["pcos-2-set"].latex()
     with pytest.raises(ValueError, match="semantics must be"):
         IdentifiabilityReading("bad", "none", 0, 1, 1, "x", "bag")
+
+
+#: The router factor each kind of reading typesets, in its prose and in its formula alike.
+_ROUTER_FACTORS = {
+    "perturbed-cosine": r"e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)(\|x\|+\tau_2))}",
+    "linear": r"e^{\beta_1^\top x + \beta_0}",
+    "score": r"e^{s(\beta_1, x)}",
+}
+
+
+@pytest.mark.parametrize("reading", [
+    *READINGS.values(),
+    IdentifiabilityReading("mine", ScoreRouter(lambda b, v: (b.T * v)[0] + 1, "lin-again"),
+                           0, 2, 2, "a router given by its score"),
+], ids=lambda r: r.name)
+def test_reading_prose_and_formula_typeset_the_same_family(
+        reading: IdentifiabilityReading) -> None:
+    """``reading_latex`` (the claim pages' prose) and ``latex`` (the displayed formula) state
+    the same order range and router factor (the linear router's factor was typeset two ways)."""
+    prose, formula = reading.reading_latex(), reading.latex()
+    order = r"|\gamma|" if reading.router == "none" else r"|\nu| + |\gamma|"
+    bounds = rf"{reading.min_order} \le {order} \le {reading.max_order}"
+    assert bounds in prose and bounds in formula
+    kind = reading.router if isinstance(reading.router, str) else "score"
+    if kind == "none":
+        assert "no router factor" in prose and formula.endswith(r"\text{router factor } 1$$")
+    else:
+        factor = _ROUTER_FACTORS[kind]
+        assert f"router factor ${factor}$" in prose
+        assert rf"\text{{router factor }} {factor}" in formula
 
 
 def test_k_is_not_fixed() -> None:

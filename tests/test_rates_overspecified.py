@@ -5,6 +5,7 @@ proofs_checks/nguyen2025cosine/rates.py)."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 
 import numpy as np
@@ -24,7 +25,7 @@ from moetheory.estimation.overspecified import (
     split_start,
     top1_many_to_one,
 )
-from moetheory.estimation.variant_rates import true_variant
+from moetheory.estimation.variant_rates import VariantDesign, true_variant, variant_design
 from moetheory.estimation.variants import Stage, fit_to_rule, variant_model
 from moetheory.estimation.voronoi import sparse_voronoi_loss
 
@@ -130,6 +131,25 @@ def test_run_overspecified_is_reproducible_and_seeded():
     assert a == b
     assert a["records"] != c["records"]
     assert {r["start"] for r in a["records"]} <= {"split", "dead"}
+
+
+#: The fields the over-specified and the exact-specified sparse designs share.
+_SHARED_FIELDS = ("routers", "sigma", "tau1", "tau2", "x_half_width", "n_eval", "anneal", "true",
+                  "lm_tol", "local_entry", "polish")
+
+
+@pytest.mark.parametrize("setting", ["top1", "topk"])
+def test_sparse_designs_share_their_common_fields(setting):
+    """Both sparse designs of a setting record the fields they share with the same values, and
+    take them by keyword only (one declaration: ten floats in a row were easy to misplace)."""
+    over, exact = overspecified_design(setting).to_dict(), variant_design(setting).to_dict()
+    assert {f: over[f] for f in _SHARED_FIELDS} == {f: exact[f] for f in _SHARED_FIELDS}
+    assert over["routers"] == ("linear", "cosine", "perturbed") and over["n_eval"] == 2000
+    assert (over["k_star"], over["true_top_k"], exact["k"], exact["top_k"]) == (
+        (2, 1, 2, 1) if setting == "top1" else (3, 2, 3, 2))
+    for design in (OverDesign, VariantDesign):
+        kinds = {p.name: p.kind for p in inspect.signature(design).parameters.values()}
+        assert {kinds[f] for f in _SHARED_FIELDS} == {inspect.Parameter.KEYWORD_ONLY}
 
 
 @pytest.mark.parametrize(

@@ -42,15 +42,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
-from moetheory.estimation.experiment import LM_TOL
 from moetheory.estimation.models import MixingMeasure, Router
 from moetheory.estimation.variant_rates import (
-    LOCAL_ENTRY,
     _check_sizes,
     _check_stages,
     _fill_design,
@@ -148,7 +146,10 @@ class OverDesign(_RatesDesign):
 
     Notes
     -----
-    The truth has ``k*`` atoms and gate ``K*`` (top1: 2 and 1; topk: 3 and 2).
+    The truth has ``k*`` atoms and gate ``K*`` (top1: 2 and 1; topk: 3 and 2). The fields
+    it shares with :class:`~moetheory.estimation.variant_rates.VariantDesign` (``routers``,
+    ``sigma``, ``tau1``, ``tau2``, ``x_half_width``, ``n_eval``, ``anneal``, ``true``,
+    ``lm_tol``, ``local_entry``, ``polish``) are declared once and are keyword-only.
 
     See Also
     --------
@@ -172,19 +173,10 @@ class OverDesign(_RatesDesign):
     replicates: int
     iterations: int
     cap: int
-    lm_tol: float = LM_TOL
-    routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
-    sigma: float = 0.1
-    tau1: float = 1.0
-    tau2: float = 1.0
-    x_half_width: float = 2.0
     start_noise: float = 0.1
-    n_eval: int = 2000
-    anneal: tuple[float, ...] = ()
-    true: dict[str, Any] = field(default_factory=dict)
-    local_entry: float = LOCAL_ENTRY
-    polish: bool = True
     target_start: bool = False
+
+    _DERIVED: ClassVar[tuple[str, ...]] = ("k_star", "true_top_k")
 
     def __post_init__(self) -> None:
         if self.setting not in OVER_SETTINGS:
@@ -210,12 +202,6 @@ class OverDesign(_RatesDesign):
     def true_top_k(self) -> int:
         """The truth's gate ``K*``."""
         return _TRUE[self.setting][1]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The design as JSON-able evidence (with ``k_star``, ``true_top_k``, ``family``)."""
-        out = asdict(self)
-        out.update(k_star=self.k_star, true_top_k=self.true_top_k, family=self.family)
-        return out
 
 
 def overspecified_design(setting: str, profile: str = "quick", top_k: int | None = None,
@@ -250,8 +236,8 @@ def overspecified_design(setting: str, profile: str = "quick", top_k: int | None
 
     Notes
     -----
-    ``k = k* + 1`` in both settings; the last stage runs to :data:`LM_TOL` (the dense rates
-    fits' rule) or the cap.
+    ``k = k* + 1`` in both settings; the last stage runs to
+    :data:`~moetheory.estimation.experiment.LM_TOL` (the dense rates fits' rule) or the cap.
 
     See Also
     --------

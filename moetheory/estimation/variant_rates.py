@@ -62,8 +62,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import KW_ONLY, asdict, dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -226,13 +226,28 @@ def _stages(design: Any, spread: float) -> tuple[Stage, ...]:
     return (Stage(1.0, None, design.cap),)
 
 
+@dataclass(frozen=True)
 class _RatesDesign:
     """What the sparse-gate rates designs share (:class:`VariantDesign` and
-    :class:`~moetheory.estimation.overspecified.OverDesign`): family, stages, router."""
+    :class:`~moetheory.estimation.overspecified.OverDesign`): the setting, the fields after it
+    (keyword-only, documented by each design), family, stages, router and evidence."""
 
     setting: str
-    tau1: float
-    tau2: float
+    _: KW_ONLY
+    routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
+    sigma: float = 0.1
+    tau1: float = 1.0
+    tau2: float = 1.0
+    x_half_width: float = 2.0
+    n_eval: int = 2000
+    anneal: tuple[float, ...] = ()
+    true: dict[str, Any] = field(default_factory=dict)
+    lm_tol: float = LM_TOL
+    local_entry: float = LOCAL_ENTRY
+    polish: bool = True
+
+    #: The derived properties :meth:`to_dict` records besides the fields (and ``family``).
+    _DERIVED: ClassVar[tuple[str, ...]] = ()
 
     @property
     def family(self) -> str:
@@ -262,6 +277,12 @@ class _RatesDesign:
     def router(self, kind: str) -> Router:
         """The :class:`Router` of the given kind with this design's ``tau1``, ``tau2``."""
         return Router(kind, self.tau1, self.tau2)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The design as JSON-able evidence (with its derived properties and ``family``)."""
+        out = asdict(self)
+        out.update({name: getattr(self, name) for name in (*self._DERIVED, "family")})
+        return out
 
 
 @dataclass(frozen=True)
@@ -332,7 +353,10 @@ class VariantDesign(_RatesDesign):
     Notes
     -----
     ``k = k*`` (exact-specified) in every setting; the gate's ``K`` is 1 (top1), 2 (topk)
-    or dense (misspecified).
+    or dense (misspecified). The fields it shares with
+    :class:`~moetheory.estimation.overspecified.OverDesign` (``routers``, ``sigma``, ``tau1``,
+    ``tau2``, ``x_half_width``, ``n_eval``, ``anneal``, ``true``, ``lm_tol``, ``local_entry``,
+    ``polish``) are declared once and are keyword-only.
 
     See Also
     --------
@@ -346,19 +370,10 @@ class VariantDesign(_RatesDesign):
     restarts: int
     iterations: int
     grid: int = 64
-    routers: tuple[str, ...] = ("linear", "cosine", "perturbed")
-    sigma: float = 0.1
-    tau1: float = 1.0
-    tau2: float = 1.0
-    x_half_width: float = 2.0
     start_noise: float = 0.3
-    n_eval: int = 2000
-    true: dict[str, Any] = field(default_factory=dict)
-    anneal: tuple[float, ...] = ()
     cap: int = 150
-    lm_tol: float = LM_TOL
-    local_entry: float = LOCAL_ENTRY
-    polish: bool = True
+
+    _DERIVED: ClassVar[tuple[str, ...]] = ("k", "top_k")
 
     def __post_init__(self) -> None:
         if self.setting not in SETTINGS:
@@ -382,12 +397,6 @@ class VariantDesign(_RatesDesign):
     def top_k(self) -> int | None:
         """The gate's K: 1 (top1), 2 (topk) or ``None`` (dense, misspecified)."""
         return {"top1": 1, "topk": 2}.get(self.setting)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The design as JSON-able evidence (with the derived ``k``, ``top_k``, family)."""
-        out = asdict(self)
-        out.update(k=self.k, top_k=self.top_k, family=self.family)
-        return out
 
 
 def variant_design(setting: str, profile: str = "quick") -> VariantDesign:

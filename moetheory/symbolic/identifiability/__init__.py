@@ -324,13 +324,19 @@ class IdentifiabilityReading:
         """The router's name (a :class:`ScoreRouter` by its ``name``)."""
         return self.router.name if isinstance(self.router, ScoreRouter) else self.router
 
+    @property
+    def _builtin(self) -> str:
+        """The built-in router's name, ``""`` for a :class:`ScoreRouter`: the key of the
+        per-router texts below."""
+        return "" if isinstance(self.router, ScoreRouter) else self.router
+
     def statement(self) -> str:
         """The reading as a precise definition (plain text)."""
         mult = {
             "perturbed-cosine": "u(x)^nu with u(x) = x/(|x| + tau2), tau2 = 1,",
             "linear": "x^nu (linear router),",
             "none": "no router multiplier (nu = 0),",
-        }.get(self.router_name if not isinstance(self.router, ScoreRouter) else "",
+        }.get(self._builtin,
               f"R_nu(x) = exp(-s) d^nu exp(s)/d beta1^nu at the expansion point, s the score "
               f"of the router '{self.router_name}',")
         sem = ("as a list (a zero or repeated term is a dependence)" if self.semantics == "list"
@@ -343,6 +349,17 @@ class IdentifiabilityReading:
             f"for almost every x. {self.note}"
         )
 
+    def _latex_parts(self) -> tuple[str, str, str]:
+        r"""The multiplier :math:`m(x)^\nu`, the order :math:`|\nu| + |\gamma|` and the router
+        factor in LaTeX: the pieces :meth:`reading_latex` and :meth:`latex` share."""
+        mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}.get(
+            self._builtin, r"R_{\nu}(x)")
+        order = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
+        factor = {"perturbed-cosine": r"e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)(\|x\|+\tau_2))}",
+                  "linear": r"e^{\beta_1^\top x + \beta_0}", "none": "1"}.get(
+            self._builtin, r"e^{s(\beta_1, x)}")
+        return mult, order, factor
+
     def reading_latex(self) -> str:
         """The reading as Markdown prose with inline ``$...$`` formulas (docs pages).
 
@@ -351,41 +368,31 @@ class IdentifiabilityReading:
         >>> "list semantics" in READINGS["pcos-2"].reading_latex()
         True
         """
-        key = "" if isinstance(self.router, ScoreRouter) else self.router
-        mult = {"perturbed-cosine": r"u(x)^{\nu}", "linear": r"x^{\nu}", "none": ""}.get(
-            key, r"R_{\nu}(x)")
-        nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
-        router = {"perturbed-cosine": r"router factor $e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
-                                      r"(\|x\|+\tau_2))}$, $u(x) = x/(\|x\|+\tau_2)$",
-                  "linear": r"router factor $e^{\beta_1^\top x+\beta_0}$ (multiplier $x$)",
+        mult, order, factor = self._latex_parts()
+        router = {"perturbed-cosine": rf"router factor ${factor}$, $u(x) = x/(\|x\|+\tau_2)$",
+                  "linear": rf"router factor ${factor}$ (multiplier $x$)",
                   "none": "no router factor (classical, derivatives in $\\eta$ only)"}.get(
-            key, rf"router factor $e^{{s(\beta_1, x)}}$ of the score `{self.router_name}`, "
-                 r"$R_{\nu} = e^{-s}\,\partial^{\nu}_{\beta_1} e^{s}$ at the expansion point")
+            self._builtin,
+            rf"router factor ${factor}$ of the score `{self.router_name}`, "
+            r"$R_{\nu} = e^{-s}\,\partial^{\nu}_{\beta_1} e^{s}$ at the expansion point")
         return (
             f"`{self.name}`: $h$ is strongly identifiable iff for pairwise distinct atoms "
             rf"$\eta_1,\dots,\eta_{{{self.atoms}}}$ the functions "
             rf"${mult}\,\partial^{{\gamma}}_{{\eta}} h(x,\eta_j)$ with "
-            rf"${self.min_order} \le {nu} \le {self.max_order}$ (multi-indices), taken with "
+            rf"${self.min_order} \le {order} \le {self.max_order}$ (multi-indices), taken with "
             f"{self.semantics} semantics, are linearly independent for almost every $x$; "
             f"{router}."
         )
 
     def latex(self) -> str:
         """The reading as a displayed formula (MyST)."""
-        key = "" if isinstance(self.router, ScoreRouter) else self.router
-        mult = {"perturbed-cosine": r"u(x)^{\nu}",
-                "linear": r"x^{\nu}", "none": ""}.get(key, r"R_{\nu}(x)")
-        nu = r"|\nu| + |\gamma|" if self.router != "none" else r"|\gamma|"
+        mult, order, factor = self._latex_parts()
         kind = (r"\text{(list: zero or repeated terms count)}" if self.semantics == "list"
                 else r"\text{(set: zero terms and repeats dropped)}")
-        factor = {"perturbed-cosine": r"e^{\beta_1^\top x/((\|\beta_1\|+\tau_1)"
-                                      r"(\|x\|+\tau_2))}",
-                  "linear": r"e^{\beta_1^\top x + \beta_0}", "none": "1"}.get(
-            key, r"e^{s(\beta_1, x)}")
         return (
             rf"$$\mathcal F = \Big\{{ {mult}\,\frac{{\partial^{{|\gamma|}} h}}"
             rf"{{\partial \eta^{{\gamma}}}}(x,\eta_j) : 1 \le j \le {self.atoms},\ "
-            rf"{self.min_order} \le {nu} \le {self.max_order} \Big\}}\ {kind},"
+            rf"{self.min_order} \le {order} \le {self.max_order} \Big\}}\ {kind},"
             rf"\quad \text{{router factor }} {factor}"
             + (r",\quad u(x) = \frac{x}{\|x\|+\tau_2}" if self.router == "perturbed-cosine"
                else "") + "$$"
