@@ -283,6 +283,9 @@ def test_prettify(text: str, expected: str) -> None:
         ("\\hat{\\eta} \\neq \\eta^{*}", "η̂ ≠ η*"),
         ("\\mathcal{O}_P(n^{-1/2})", "O_P(n^(-1/2))"),
         ("\\left( \\tfrac{1}{t-1} \\right)", "(1/(t-1))"),
+        # a product with a norm is not one factor: "u/ε|x|" read as (u/ε)·|x|
+        ("\\frac{u}{\\varepsilon|x|}", "u/(ε|x|)"),
+        ("\\frac{u}{|x|} + \\frac{|x|}{\\|\\beta\\|}", "u/|x| + |x|/‖β‖"),
     ],
 )
 def test_latex_to_unicode(latex: str, expected: str) -> None:
@@ -463,3 +466,19 @@ def test_sympys_own_derivative_at_a_point_reads_as_written(order: int) -> None:
     s = sp.Function("s")
     text = latex_to_unicode(sp.latex(sp.Subs(sp.Derivative(s(x, c), (c, order)), c, 1)))
     assert text == ("∂/∂c" if order == 1 else "∂²/∂c²") + " s(x,c)|_(c=1)"
+
+
+def test_a_derivations_table_fits_the_width_and_keeps_every_word() -> None:
+    # pcr.pde.implementations' table was 102 columns wide at 80 (only the last column
+    # wrapped) and pcr.ident.consistency's first column was cut at 40 characters
+    cells = [["clamp-both", "‖β₁‖ < ε, ‖x‖ > ε", "(β₁ᵀ x)/(ε‖x‖)",
+              "fails unless β₁ᵀ x = 0 or h(x, η) = 0"],
+             ["002 Example: ReLU(aᵀ x + b) is strongly identifiable for every atom", "SI",
+              "no", "False"]]
+    table = "| variant | piece | residual / H | (4) |\n|---|---|---|---|\n" + "".join(
+        "| " + " | ".join(row) + " |\n" for row in cells)
+    for width in (80, 60):
+        text = render_claim_text({**ENTRY, "readings": [], "derivation": table}, width=width)
+        assert max(len(line) for line in text.splitlines()) <= width
+        words = set(text.split())
+        assert all(set(cell.split()) <= words for row in cells for cell in row)

@@ -262,6 +262,15 @@ def _atomic(text: str) -> bool:
     return bool(outer) and re.fullmatch(r"[^\s+\-−/·=<>≤≥,]+", outer) is not None
 
 
+def _bar_product(text: str) -> bool:
+    """Whether ``text`` juxtaposes an absolute value or norm with another factor
+    (``ε|x|``): one factor to TeX, but ``u/ε|x|`` reads as ``(u/ε)·|x|``."""
+    bars = [c for c in text if c in "|‖"]
+    if not bars:
+        return False
+    return not (len(bars) == 2 and text[0] == text[-1] and text[0] in "|‖")
+
+
 def latex_to_unicode(latex: str) -> str:
     r"""Render a LaTeX formula as Unicode text for a terminal.
 
@@ -402,8 +411,8 @@ def _convert(s: str) -> str:
                 if derivative is not None:
                     out.append(derivative)
                     continue
-                a = a if _atomic(a) else f"({a})"
-                b = b if _atomic(b) else f"({b})"
+                a = a if _atomic(a) and not _bar_product(a) else f"({a})"
+                b = b if _atomic(b) and not _bar_product(b) else f"({b})"
                 out.append(f"{a}/{b}")
                 continue
             if name == "sqrt":
