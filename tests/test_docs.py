@@ -1106,3 +1106,19 @@ def test_no_page_is_wider_than_the_window(built_html: Path, served: str, tmp_pat
         widths = dict(pool.map(width, enumerate(paths)))
     wide = {p: w for p, w in widths.items() if not 0 < w <= _WINDOW[0]}
     assert not wide, f"pages wider than {_WINDOW[0]} px (or not measured, -1): {wide}"
+
+
+#: The quick run's Markdown report stays this far under the 500 kB of issue 45 (it was at
+#: 497 kB: the same derivation paragraph in nine claims, readings that said the same).
+_MAX_QUICK_MARKDOWN_BYTES = 450_000
+
+
+def test_the_quick_runs_markdown_report_keeps_its_margin(fresh_report: dict) -> None:
+    from moetheory.engine.report import SUMMARY_ROW_CHARS, render_markdown
+
+    assert fresh_report["profile"] == "quick"
+    md = render_markdown(fresh_report)
+    assert len(md.encode()) <= _MAX_QUICK_MARKDOWN_BYTES
+    rows = [ln for ln in md.split("## Claims")[0].splitlines() if ln.startswith("| [")]
+    assert len(rows) == len(fresh_report["claims"])
+    assert max(len(row) for row in rows) <= SUMMARY_ROW_CHARS
