@@ -305,6 +305,10 @@ def test_markdown_display_typesets_relation_atoms_and_determinant() -> None:
         assert ends, md
         assert [_latex_number(e) for e in ends.groups()] == [
             mpmath.mpf(v) for v in ind.certificate["determinant_interval"]]
+        # the reading's own derivation (the report and the docs show it) likewise
+        derivation = ind.decision.derivation()
+        assert not re.search(r"\d[eE][-+]?\d", derivation), derivation
+        assert re.search(r"\\det M\s*\\in \\left\[.*?\\cdot 10\^\{-?\d+\}", derivation)
 
 
 def test_latex_display_sets_formulas_as_maths_not_text() -> None:

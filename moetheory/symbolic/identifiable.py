@@ -61,7 +61,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,6 +81,7 @@ from moetheory.symbolic.identifiability import (
     IdentifiabilityDecision,
     IdentifiabilityReading,
     ScoreRouter,
+    _interval_latex,
     _reading,
     atom_violation,
     decide,
@@ -333,9 +333,8 @@ class IdentifiabilityResult:
                       f"$${cert['relation_latex']} = 0$$"]
         elif cert.get("kind") == "independence":
             pts = ", ".join(cert.get("points_latex", []))
-            lo, hi = (cert.get("determinant_interval") or ["?", "?"])[:2]
             det = (f"$\\det M = {cert['determinant_latex']}$" if "determinant_latex" in cert
-                   else rf"$\det M \in \left[{_decimal_latex(lo)},\ {_decimal_latex(hi)}\right]$")
+                   else rf"$\det M \in {_interval_latex(cert.get('determinant_interval', []))}$")
             lines += ["", f"Certificate: the matrix $M_{{ri}} = f_i(x_r)$ of the "
                           f"{cert.get('n_functions', '')} family functions at the rational "
                           f"points ${pts}$ has {det}, so it is nonsingular."]
@@ -375,15 +374,6 @@ def _atom_tuples_latex(atoms: Sequence[Mapping[str, str]]) -> list[str]:
 
 def _atoms_markdown(atoms: Sequence[Mapping[str, str]]) -> str:
     return "; ".join(f"${t}$" for t in _atom_tuples_latex(atoms)) or "none (decided symbolically)"
-
-
-def _decimal_latex(text: str) -> str:
-    r"""A decimal as mpmath prints it, in LaTeX with the same digits (no rounding):
-    ``1.5e-35`` -> ``1.5 \cdot 10^{-35}``; anything else as ``\text{...}``."""
-    m = re.fullmatch(r"(-?\d+(?:\.\d+)?)(?:e([+-]?\d+))?", text.strip())
-    if m is None:
-        return r"\text{" + _latex_text(text) + "}"
-    return m.group(1) + (rf" \cdot 10^{{{int(m.group(2))}}}" if m.group(2) else "")
 
 
 def _markdown_latex(markdown: str) -> str:
