@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -288,16 +289,22 @@ def _latex_number(tex: str) -> mpmath.mpf:
 _PLAIN_FORMULA = re.compile(r"D\[|h\(x,|eta\\?_?\d|\w\*\w|\)\*|\d[eE]-?\d")
 
 
+@functools.cache
+def _displayed() -> tuple:
+    """A refuted (linear) and a proved (tanh, interval determinant) result, decided once."""
+    return (identifiable(A * X + B, x=X, params=[A, B], others=False),
+            identifiable(sp.tanh(A * X + B), x=X, params=[A, B], others=False))
+
+
 def test_markdown_display_typesets_relation_atoms_and_determinant() -> None:
     # the "Why:" relation and the atoms of the verdict line were plain text, and the
     # determinant interval's endpoints were e-notation floats inside $...$
+    dep, ind = _displayed()
     with mpmath.workdps(30):
-        dep = identifiable(A * X + B, x=X, params=[A, B], others=False)
         assert dep.verdict is Verdict.REFUTED
         md = dep._repr_markdown_()
         assert not _PLAIN_FORMULA.search(_prose(md)), _prose(md)
         assert dep.certificate["relation_latex"] in md
-        ind = identifiable(sp.tanh(A * X + B), x=X, params=[A, B], others=False)
         assert ind.verdict is Verdict.PROVED
         md = ind._repr_markdown_()
         assert not _PLAIN_FORMULA.search(_prose(md)), _prose(md)
@@ -312,8 +319,7 @@ def test_markdown_display_typesets_relation_atoms_and_determinant() -> None:
 
 
 def test_latex_display_sets_formulas_as_maths_not_text() -> None:
-    for res in (identifiable(A * X + B, x=X, params=[A, B], others=False),
-                identifiable(sp.tanh(A * X + B), x=X, params=[A, B], others=False)):
+    for res in _displayed():
         tex = res._repr_latex_()
         texts = re.findall(r"\\text\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
         assert texts and not any(_PLAIN_FORMULA.search(t) for t in texts), texts
