@@ -85,6 +85,9 @@ mathjax3_config = {
         },
     },
 }
+# Run after that configuration on every page with maths: an inline formula wider than its
+# line is set on a line of its own that scrolls (MathJax 3 cannot break one).
+mathjax_config_path = "_ext/widemath.js"
 myst_update_mathjax = False
 
 autosummary_generate = True

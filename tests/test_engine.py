@@ -243,7 +243,9 @@ def test_the_markdown_reports_claim_names_its_primary_reading_and_counts_what_it
         in text
     assert "- **n**: `3`" in text and "- **residual**: $0$" in text
     assert "_1 more fact in the JSON report: trace._" in text
-    assert len([ln for ln in text.splitlines() if ln.startswith("| reading ")]) == 21
+    # twenty readings that say the same: one row naming each of them
+    rows = [ln for ln in text.splitlines() if ln.startswith("| reading ")]
+    assert len(rows) == 2 and all(f"reading {k}," in rows[1] for k in range(19))
     full = render_claim(entry)
     assert full.count("#### Reading `") == 20 and "1999" in full and len(full) > 10 * len(text)
 
@@ -749,3 +751,66 @@ def test_from_readings_keeps_the_derivation_as_the_outcomes_own() -> None:
     assert out.derivation == "1. Expand $H$."
     assert "derivation" not in out.evidence
 
+
+def test_the_markdown_report_says_a_repeated_paragraph_or_reading_once() -> None:
+    # the quick report was 497 kB against its 500 kB limit: the same derivation paragraph
+    # (a reconstructed definition) in nine claims, readings tables repeating the verdict
+    # line's summary and rows of readings that say the same
+    from moetheory.engine.report import _anchor, build_report
+
+    shared = "Reconstructed definition: the family is $u^{\\nu} h$ and so on. " * 8
+    entries = []
+    for i in range(3):
+        same = {"verdict": "refuted", "summary": f"dependent at atoms {i}", "reading": "r"}
+        entries.append({
+            "id": f"test.ident-{i}", "statement": "s", "reading": "r", "verdict": "refuted",
+            "summary": f"literal: exact dependence {i}", "evidence": {},
+            "derivation": f"{shared}\n\nOwn paragraph of claim {i}.",
+            "readings": [
+                {"name": "literal", "verdict": "refuted", "reading": "r",
+                 "summary": f"exact dependence {i}"},
+                {"name": "pcos-2", **same}, {"name": "linear-2", **same},
+                {"name": "pcos-1", "verdict": "proved", "summary": "independent", "reading": "r"},
+            ]})
+    md = render_markdown(build_report(entries, seed=0, profile="quick", family_alpha=0.05))
+    body = md.split("## Claims")[1]
+    assert body.count(shared.strip()) == 1  # once, then a link to where it is
+    assert body.count(f"](#{_anchor('test.ident-0')})") == 2
+    for i in range(3):
+        section = body.split(f'<a id="{_anchor(f"test.ident-{i}")}">')[1].split("<a id=")[0]
+        assert f"Own paragraph of claim {i}." in section
+        # the primary reading's summary once (on the verdict line), the table names it
+        assert section.count(f"exact dependence {i}") == 1
+        assert "| literal |" in section or "| literal (primary) |" in section
+        # two readings that say the same share a row; every reading is named
+        rows = [ln for ln in section.splitlines() if ln.startswith("| ") and "---" not in ln]
+        assert len(rows) == 1 + 3
+        assert any("pcos-2" in r and "linear-2" in r and f"atoms {i}" in r for r in rows)
+        assert any("pcos-1" in r and "independent" in r for r in rows)
+
+
+def test_a_long_derivation_paragraph_is_cut_at_a_sentence_outside_its_maths() -> None:
+    from moetheory.engine.report import _DERIVATION_CHARS, render_claim
+
+    maths = "$a. B = c. D$"  # sentence-like text inside maths is never a cut
+    sentences = [f"Sentence {i} says {maths} and more words here." for i in range(200)]
+    paragraph = " ".join(sentences)
+    entry = {"id": "x.long", "verdict": "proved", "summary": "s", "statement": "t",
+             "derivation": paragraph + "\n\nSecond paragraph."}
+    text = render_claim(entry, full=False)
+    derivation = text.split("**Derivation.**\n\n")[1].split("\n\n_In the JSON")[0]
+    assert len(derivation) <= _DERIVATION_CHARS and derivation.endswith("more words here.")
+    assert paragraph.startswith(derivation) and derivation.count("$") % 2 == 0
+    assert "_In the JSON report: the rest of its last paragraph shown and 1 more paragraph " \
+        "of it" in text
+    full = render_claim(entry)
+    assert paragraph in full
+
+
+@pytest.mark.parametrize("text", ["as in eq. (22) and more", "see Fig. 3 here", "e.g. More",
+                                  "by A. Author here", "with $x. Y$ inside", "`a. B` code"])
+def test_a_derivation_is_never_cut_inside_an_abbreviation_or_maths(text: str) -> None:
+    from moetheory.engine.report import _sentence_ends
+
+    assert _sentence_ends(f"Start {text} goes on") == []
+    assert _sentence_ends("One. Two; Three: Four") == [4, 9, 16]

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import time
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -265,3 +268,58 @@ def test_bad_input_is_one_line_naming_the_parameter(args: tuple, kwargs: dict,
     with pytest.raises(ValueError, match=match) as info:
         identifiable(*args, **kwargs)
     assert "\n" not in str(info.value)
+
+
+# ----------------------------------------------------------------------------- displays
+
+def _prose(markdown: str) -> str:
+    """The text of a Markdown display outside its maths (``$$...$$`` and ``$...$``)."""
+    return re.sub(r"\$[^$]*\$", " ", re.sub(r"\$\$.*?\$\$", " ", markdown, flags=re.S))
+
+
+def _latex_number(tex: str) -> mpmath.mpf:
+    """A number typeset as ``m`` or ``m \\cdot 10^{e}`` (nothing else is accepted)."""
+    m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)(?:\s*\\cdot\s*10\^\{(-?\d+)\})?\s*", tex)
+    assert m, tex
+    return mpmath.mpf(m.group(1)) * mpmath.mpf(10) ** int(m.group(2) or 0)
+
+
+#: What a formula written as plain text looks like: a function of the family (``D[a]h``,
+#: ``h(x,eta1)``), an atom (``eta_1 = (``), code products, floats in e-notation.
+_PLAIN_FORMULA = re.compile(r"D\[|h\(x,|eta\\?_?\d|\w\*\w|\)\*|\d[eE]-?\d")
+
+
+@functools.cache
+def _displayed() -> tuple:
+    """A refuted (linear) and a proved (tanh, interval determinant) result, decided once."""
+    return (identifiable(A * X + B, x=X, params=[A, B], others=False),
+            identifiable(sp.tanh(A * X + B), x=X, params=[A, B], others=False))
+
+
+def test_markdown_display_typesets_relation_atoms_and_determinant() -> None:
+    # the "Why:" relation and the atoms of the verdict line were plain text, and the
+    # determinant interval's endpoints were e-notation floats inside $...$
+    dep, ind = _displayed()
+    with mpmath.workdps(30):
+        assert dep.verdict is Verdict.REFUTED
+        md = dep._repr_markdown_()
+        assert not _PLAIN_FORMULA.search(_prose(md)), _prose(md)
+        assert dep.certificate["relation_latex"] in md
+        assert ind.verdict is Verdict.PROVED
+        md = ind._repr_markdown_()
+        assert not _PLAIN_FORMULA.search(_prose(md)), _prose(md)
+        ends = re.search(r"\\det M \\in \\left\[(.*?),\\ (.*?)\\right\]", md)
+        assert ends, md
+        assert [_latex_number(e) for e in ends.groups()] == [
+            mpmath.mpf(v) for v in ind.certificate["determinant_interval"]]
+        # the reading's own derivation (the report and the docs show it) likewise
+        derivation = ind.decision.derivation()
+        assert not re.search(r"\d[eE][-+]?\d", derivation), derivation
+        assert re.search(r"\\det M\s*\\in \\left\[.*?\\cdot 10\^\{-?\d+\}", derivation)
+
+
+def test_latex_display_sets_formulas_as_maths_not_text() -> None:
+    for res in _displayed():
+        tex = res._repr_latex_()
+        texts = re.findall(r"\\text\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
+        assert texts and not any(_PLAIN_FORMULA.search(t) for t in texts), texts

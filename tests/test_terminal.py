@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from moetheory.engine import cli
 from moetheory.engine.mathtext import has_code_syntax, latex_to_unicode, prettify
@@ -280,7 +282,10 @@ def test_prettify(text: str, expected: str) -> None:
         ("\\sqrt{\\log(n)/n}", "√(log(n)/n)"),
         ("\\hat{\\eta} \\neq \\eta^{*}", "η̂ ≠ η*"),
         ("\\mathcal{O}_P(n^{-1/2})", "O_P(n^(-1/2))"),
-        ("\\left( \\tfrac{1}{t-1} \\right)", "( 1/(t-1) )"),
+        ("\\left( \\tfrac{1}{t-1} \\right)", "(1/(t-1))"),
+        # a product with a norm is not one factor: "u/ε|x|" read as (u/ε)·|x|
+        ("\\frac{u}{\\varepsilon|x|}", "u/(ε|x|)"),
+        ("\\frac{u}{|x|} + \\frac{|x|}{\\|\\beta\\|}", "u/|x| + |x|/‖β‖"),
     ],
 )
 def test_latex_to_unicode(latex: str, expected: str) -> None:
@@ -396,3 +401,84 @@ def test_a_dotted_name_is_printed_as_written(text: str) -> None:
     assert prose_unicode(text) == text
     assert prose_myst(text) == text
     assert prose_unicode("with x1 and tau1, e.g. 1.5") == "with x₁ and τ₁, e.g. 1.5"
+
+
+# -- a derivative at a point, as a terminal shows it (issue 45: "d/(d c) s(c )|_(c=1)") -------
+
+_VARIABLES = [("c", "c"), ("x", "x"), (r"\beta_{1}", "β₁"), ("t_{2}", "t₂"), (r"\tau", "τ")]
+
+
+def _derivative_case(var: int, order: int, partial: bool, args: int, bar: str,
+                     point: int) -> tuple[str, str]:
+    """A derivative-at-a-point in one of the LaTeX shapes SymPy or a check writes, and the
+    text a reader should see."""
+    tex, text = _VARIABLES[var]
+    d_tex, d_text = (r"\partial", "∂") if partial else ("d", "d")
+    sup_tex = f"^{{{order}}}" if order > 1 else ""
+    sup_text = "²³"[order - 2] if order > 1 else ""
+    operator = rf"\frac{{{d_tex}{sup_tex}}}{{{d_tex} {tex}{sup_tex}}}"
+    names = [tex, "y", "z"][:args]
+    call = rf"s{{\left({','.join(names)} \right)}}"
+    point_tex = f"{tex}={point}"
+    shapes = {
+        "Big": rf"{operator} {call}\Big|_{{{point_tex}}}",
+        "big": rf"{operator} {call}\big|_{{{point_tex}}}",
+        "bare": rf"{operator} {call}|_{{{point_tex}}}",
+        "subs": rf"\left. {operator} {call} \right|_{{\substack{{ {point_tex} }}}}",
+    }
+    called = ",".join([text, "y", "z"][:args])
+    expected = f"{d_text}{sup_text}/{d_text}{text}{sup_text} s({called})|_({text}={point})"
+    return shapes[bar], expected
+
+
+@pytest.mark.parametrize(
+    ("latex", "expected"),
+    [
+        (r"\frac{d}{d c} s{\left(c \right)}\Big|_{c=1} = 0", "d/dc s(c)|_(c=1) = 0"),
+        (r"\left. \frac{d}{d c} s{\left(c \right)} \right|_{\substack{ c=1 }}", "d/dc s(c)|_(c=1)"),
+        (r"\frac{d^{2}}{d x^{2}} f{\left(x \right)}", "d²/dx² f(x)"),
+        (r"\frac{\partial^{2}}{\partial x\partial c} s{\left(x,c \right)}", "∂²/∂x∂c s(x,c)"),
+        (r"\left. \frac{\partial^{2}}{\partial x\partial c} s{\left(x,c \right)} "
+         r"\right|_{\substack{ c=1\\ x=2 }}", "∂²/∂x∂c s(x,c)|_(c=1, x=2)"),
+        (r"\frac{d}{dc} e^{s(x, c\beta_1)} h(x,\eta)\big|_{c=1}", "d/dc e^s(x, cβ₁) h(x,η)|_(c=1)"),
+        (r"\frac{d y}{d x}", "dy/dx"),
+        (r"\frac{a + b}{d c}", "(a + b)/(d c)"),  # a quotient by a product, not an operator
+    ],
+)
+def test_derivative_at_a_point_reads_as_written(latex: str, expected: str) -> None:
+    assert latex_to_unicode(latex) == expected
+
+
+@given(var=st.integers(0, len(_VARIABLES) - 1), order=st.integers(1, 3), partial=st.booleans(),
+       args=st.integers(1, 3), bar=st.sampled_from(["Big", "big", "bare", "subs"]),
+       point=st.integers(-3, 9))
+def test_every_derivative_at_a_point_shape_reads_as_written(
+        var: int, order: int, partial: bool, args: int, bar: str, point: int) -> None:
+    latex, expected = _derivative_case(var, order, partial, args, bar, point)
+    assert latex_to_unicode(latex) == expected
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_sympys_own_derivative_at_a_point_reads_as_written(order: int) -> None:
+    import sympy as sp
+
+    c, x = sp.symbols("c x")
+    s = sp.Function("s")
+    text = latex_to_unicode(sp.latex(sp.Subs(sp.Derivative(s(x, c), (c, order)), c, 1)))
+    assert text == ("∂/∂c" if order == 1 else "∂²/∂c²") + " s(x,c)|_(c=1)"
+
+
+def test_a_derivations_table_fits_the_width_and_keeps_every_word() -> None:
+    # pcr.pde.implementations' table was 102 columns wide at 80 (only the last column
+    # wrapped) and pcr.ident.consistency's first column was cut at 40 characters
+    cells = [["clamp-both", "‖β₁‖ < ε, ‖x‖ > ε", "(β₁ᵀ x)/(ε‖x‖)",
+              "fails unless β₁ᵀ x = 0 or h(x, η) = 0"],
+             ["002 Example: ReLU(aᵀ x + b) is strongly identifiable for every atom", "SI",
+              "no", "False"]]
+    table = "| variant | piece | residual / H | (4) |\n|---|---|---|---|\n" + "".join(
+        "| " + " | ".join(row) + " |\n" for row in cells)
+    for width in (80, 60):
+        text = render_claim_text({**ENTRY, "readings": [], "derivation": table}, width=width)
+        assert max(len(line) for line in text.splitlines()) <= width
+        words = set(text.split())
+        assert all(set(cell.split()) <= words for row in cells for cell in row)

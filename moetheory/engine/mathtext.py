@@ -262,6 +262,15 @@ def _atomic(text: str) -> bool:
     return bool(outer) and re.fullmatch(r"[^\s+\-−/·=<>≤≥,]+", outer) is not None
 
 
+def _bar_product(text: str) -> bool:
+    """Whether ``text`` juxtaposes an absolute value or norm with another factor
+    (``ε|x|``): one factor to TeX, but ``u/ε|x|`` reads as ``(u/ε)·|x|``."""
+    bars = [c for c in text if c in "|‖"]
+    if not bars:
+        return False
+    return not (len(bars) == 2 and text[0] == text[-1] and text[0] in "|‖")
+
+
 def latex_to_unicode(latex: str) -> str:
     r"""Render a LaTeX formula as Unicode text for a terminal.
 
@@ -302,7 +311,30 @@ def latex_to_unicode(latex: str) -> str:
     end = max((m.end() for m in _MATRIX_END.finditer(latex)), default=0)
     # no environment ends after the last end: the lazy search never runs to the text's end
     latex = _MATRIX.sub(_matrix_rows, latex[:end]) + latex[end:]
-    return " ".join(_convert(latex).split())
+    text = " ".join(_convert(latex).split())
+    text = _INNER_SPACE.sub("", text)  # TeX ignores the spaces SymPy puts inside brackets
+    return _AT_POINT_SPACE.sub("", text)
+
+
+#: A space just inside a bracket (SymPy writes ``\\left(c \\right)``).
+_INNER_SPACE = re.compile(r"(?<=[(\[])\s+|\s+(?=[)\]])")
+#: A space before the bar of an evaluation at a point (``… \\right|_{c=1}``).
+_AT_POINT_SPACE = re.compile(r"\s+(?=\|_\([^()]*=)")
+#: One variable of a differential in Unicode text: a letter with its subscripts.
+_VARIABLE = r"[A-Za-zα-ωΑ-Ω](?:[₀-₉ₐ-ₜᵢⱼᵣᵤᵥ]+|_\w+|_\([^()]*\))?"
+_POWER_TEXT = r"(?:[⁰¹²³⁴⁵⁶⁷⁸⁹]+|\^\w+|\^\([^()]*\))?"
+#: The numerator and denominator of a derivative: ``d``, ``d²``, ``dy``, ``∂²``; ``d c``,
+#: ``dx²``, ``∂x∂c`` (each differential written without spaces once recognised).
+_DIFF_TOP = re.compile(rf"([d∂]{_POWER_TEXT})\s*({_VARIABLE})?")
+_DIFF_BOTTOM = re.compile(rf"(?:[d∂]\s*{_VARIABLE}{_POWER_TEXT}\s*)+")
+
+
+def _derivative(num: str, den: str) -> str | None:
+    """``num/den`` as a derivative operator (``d/dc``, ``∂²/∂x∂c``, ``dy/dx``), or None when
+    the fraction is not one."""
+    if _DIFF_TOP.fullmatch(num) and _DIFF_BOTTOM.fullmatch(den):
+        return "".join(num.split()) + "/" + "".join(den.split())
+    return None
 
 
 #: Braces nested deeper than this (open ones counted) make a text that is not a formula;
@@ -361,6 +393,13 @@ def _convert(s: str) -> str:
             assert m is not None
             name = m.group(1)
             i += len(m.group(0))
+            if name in ("left", "right") and s.startswith(".", i):
+                i += 1  # the empty delimiter of \left. ... \right|_{c=1}
+                continue
+            if name == "substack":  # the lines of an evaluation point: c=1, x=2
+                arg, i = _group(s, i)
+                out.append(", ".join(_convert(line).strip() for line in arg.split("\\\\")))
+                continue
             if name in ("left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr",
                         "Bigl", "Bigr", "displaystyle", "textstyle", "limits", "nolimits"):
                 continue
@@ -368,8 +407,12 @@ def _convert(s: str) -> str:
                 num, i = _group(s, i)
                 den, i = _group(s, i)
                 a, b = _convert(num).strip(), _convert(den).strip()
-                a = a if _atomic(a) else f"({a})"
-                b = b if _atomic(b) else f"({b})"
+                derivative = _derivative(a, b)
+                if derivative is not None:
+                    out.append(derivative)
+                    continue
+                a = a if _atomic(a) and not _bar_product(a) else f"({a})"
+                b = b if _atomic(b) and not _bar_product(b) else f"({b})"
                 out.append(f"{a}/{b}")
                 continue
             if name == "sqrt":

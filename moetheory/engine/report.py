@@ -1166,7 +1166,8 @@ def render_evidence(evidence: Any, full: bool = True) -> str:
     return "".join(shown)
 
 
-def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = True) -> str:
+def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = True,
+                 shown: dict[str, str] | None = None) -> str:
     """One claim's section of the Markdown report (any mapping renders, however malformed).
 
     Parameters
@@ -1179,6 +1180,9 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
         All of the evidence, with a section per reading (the default), or what the
         Markdown report shows: a digest of the evidence (:func:`render_evidence`) and the
         readings as a table, each reading's derivation once.
+    shown : dict, optional
+        Derivation paragraphs of the report shown so far (text -> claim ID), updated: a
+        long paragraph shown before is a link to its first claim (not with ``full``).
 
     Returns
     -------
@@ -1252,18 +1256,24 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
         else:
             left = sum(1 for r in readings if _text(r.get("derivation") or "").strip()
                        and _text(r.get("derivation")).strip() not in derivation)
-    paragraphs = 0  # of the derivation, left to the JSON report
+    paragraphs, cut = 0, False  # of the derivation, left to the JSON report
     if not full:
-        derivation, paragraphs = _first_paragraphs(derivation, _DERIVATION_CHARS)
-    rest = [f"{paragraphs} more {'paragraph' if paragraphs == 1 else 'paragraphs'} of it"
-            ] if paragraphs else []
+        if shown is not None:  # a paragraph shown before is a link: room for the next
+            derivation = _once(derivation, cid, shown)
+        whole = derivation
+        derivation, paragraphs, cut = _first_paragraphs(derivation, _DERIVATION_CHARS)
+        if shown is not None:
+            _remember(whole, derivation, cid, shown)
+    rest = ["the rest of its last paragraph shown"] if cut else []
+    rest += [f"{paragraphs} more {'paragraph' if paragraphs == 1 else 'paragraphs'} of it"
+             ] if paragraphs else []
     rest += [f"the derivations of {left} more {'reading' if left == 1 else 'readings'}"
              ] if left else []
     out += [
         f"**Reading checked.** {prettify(_text(get('reading', '')))}\n",
         "**Derivation.**\n\n"
         + (derivation if derivation else "_The check gives no derivation._")
-        + (f"\n\n_In the JSON report: {' and '.join(rest)} (`moetheory show {cid} --report "
+        + (f"\n\n_In the JSON report: {_and(rest)} (`moetheory show {cid} --report "
            "FILE`)._" if rest else "")
         + "\n",
         f"**Verdict.** {_text(get('verdict', '?'))}"
@@ -1273,9 +1283,9 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
     ]
     if len(readings) > 1 or (readings and full):  # one reading: the verdict line says it
         rows = "".join(
-            f"| {_one_line(_text(r.get('name', '?')))} | {_one_line(_text(r.get('verdict', '?')))} "
-            f"| {_reading_summary(r, full)} |\n"
-            for r in readings
+            f"| {', '.join(_one_line(_text(r.get('name', '?'))) for r in group)} "
+            f"| {_one_line(_text(group[0].get('verdict', '?')))} | {cell} |\n"
+            for group, cell in _reading_rows(readings, get("verdict"), summary, full)
         )
         out.append("**Readings.**\n\n| reading | verdict | summary |\n|---|---|---|\n" + rows)
     for r in readings if full else ():
@@ -1289,29 +1299,109 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
     return "\n".join(out) + "\n"
 
 
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+
+
+#: A derivation paragraph this long, shown before in the Markdown report, is a link there.
+_SHARED_CHARS = 200
+
+
+def _once(derivation: str, cid: str, shown: dict[str, str]) -> str:
+    """``derivation`` with each long paragraph already in ``shown`` replaced by a link to
+    the claim that showed it first."""
+    def link(block: str) -> str:
+        first = shown.get(block.strip(), cid)
+        return block if first == cid else (
+            f"_The same paragraph as in [`{first}`](#{_anchor(first)}) above._")
+    return "\n\n".join(link(block) for block in derivation.split("\n\n"))
+
+
+def _remember(derivation: str, kept: str, cid: str, shown: dict[str, str]) -> None:
+    """Record the long paragraphs of ``derivation`` that ``kept`` (what the report shows of
+    it) shows, whole or their first sentences, as shown by ``cid``."""
+    for block in derivation.split("\n\n"):
+        text = block.strip()
+        if len(text) >= _SHARED_CHARS and "```" not in text and text[:_SHARED_CHARS] in kept:
+            shown.setdefault(text, cid)
+
+
+def _reading_rows(readings: list[Mapping[str, Any]], verdict: Any, verdict_line: str,
+                  full: bool) -> list[tuple[list[Mapping[str, Any]], str]]:
+    """The rows of a claim's readings table: each reading with its summary, or (in the
+    Markdown report) readings that say the same in one row, and the primary reading's
+    summary not given twice when the verdict line (``verdict``, ``verdict_line``) says it."""
+    if full:
+        return [([r], _reading_summary(r, full)) for r in readings]
+    rows: dict[tuple[str, str, str], list[Mapping[str, Any]]] = {}
+    for r in readings:
+        key = (_text(r.get("verdict", "?")), _text(r.get("summary", "")),
+               _text(r.get("summary_latex", "")))
+        rows.setdefault(key, []).append(r)
+    primary = readings[0]
+    plain = _text(primary.get("summary") or "")
+    said = [t for t in (plain, safe_tex(prettify(plain)),
+                        _text(primary.get("summary_latex") or "")) if t.strip()]
+    on_verdict_line = (primary.get("verdict") == verdict
+                       and any(t in verdict_line for t in said))
+    return [(group, "_as on the verdict line_" if on_verdict_line and group[0] is primary
+             else _reading_summary(group[0], full)) for group in rows.values()]
+
+
 #: The longest summary of a reading in the Markdown report's readings tables.
 _READING_SUMMARY_CHARS = 120
 
-#: The Markdown report gives a derivation's first paragraphs up to about this many
-#: characters (at least one paragraph); the JSON report holds all of it.
-_DERIVATION_CHARS = 1800
+#: The Markdown report gives a derivation's first paragraphs up to this many characters
+#: (a first paragraph longer than that up to the end of a sentence); the JSON report holds
+#: all of it.
+_DERIVATION_CHARS = 1000
 
 
-def _first_paragraphs(text: str, limit: int) -> tuple[str, int]:
-    """The first paragraphs of ``text`` within ``limit`` characters (at least one, and a
-    fenced block is never split), and how many paragraphs are left out."""
+def _first_paragraphs(text: str, limit: int) -> tuple[str, int, bool]:
+    """The first paragraphs of ``text`` within ``limit`` characters (at least one; a fenced
+    block is never split), the paragraph that would pass the limit cut at the end of a
+    sentence outside maths when one fits; how many paragraphs are left out, and whether
+    the last one shown was cut."""
     blocks: list[str] = []
     for part in text.split("\n\n"):
         if blocks and blocks[-1].count("```") % 2:  # inside a fenced block: keep together
             blocks[-1] += "\n\n" + part
         else:
             blocks.append(part)
-    kept, size = 0, 0
-    for block in blocks:
-        if kept and size + len(block) > limit:
-            break
-        kept, size = kept + 1, size + len(block) + 2
-    return "\n\n".join(blocks[:kept]), len(blocks) - kept
+    size = 0
+    for i, block in enumerate(blocks):
+        if size + len(block) > limit:
+            ends = [e for e in _sentence_ends(block) if size + e <= limit]
+            if ends:
+                shown = [*blocks[:i], block[: max(ends)].rstrip()]
+                return "\n\n".join(shown), len(blocks) - i - 1, True
+            if i:
+                return "\n\n".join(blocks[:i]), len(blocks) - i, False
+        size += len(block) + 2
+    return "\n\n".join(blocks), 0, False
+
+
+#: Maths of a Markdown paragraph (display first), code spans and links: no sentence ends there.
+_NO_END = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\[[^\]]*\]\([^)]*\)", re.S)
+
+
+def _sentence_ends(paragraph: str) -> list[int]:
+    """Where the sentences of a prose paragraph end (after ``.``, ``;`` or ``:`` and before
+    a space and a capital letter or emphasis), outside maths, code and links; none in a
+    table, list, quotation or displayed formula."""
+    if paragraph.lstrip().startswith(("|", "-", "*", ">", "$$", "```", "#", "    ")):
+        return []
+    masked = _NO_END.sub(lambda m: "x" * len(m.group()), paragraph)
+    return [m.start() + 1 for m in _SENTENCE_END.finditer(masked)]
+
+
+#: The end of a sentence: ``.``, ``;`` or ``:`` before a space and a capital or emphasis,
+#: not after an abbreviation (``eq.``, ``e.g.``, ``Fig.``).
+_SENTENCE_END = re.compile(
+    r"(?<!\beq)(?<!\bEq)(?<!\bEqs)(?<!\beqs)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\bvs)"
+    r"(?<!\bFig)(?<!\bSec)(?<!\bThm)(?<!\bLem)(?<!\bProp)(?<!\bDef)(?<!\bet al)"
+    r"(?<!\b[A-Z])[.;:](?=\s+[A-Z_*])")
 
 
 def _reading_summary(reading: Mapping[str, Any], full: bool) -> str:
@@ -1380,7 +1470,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "| claim | seed | verdict | the statement decided |\n|---|---|---|---|\n"
         + "".join(_summary_row(e) + "\n" for e in entries),
     ]
-    body = [render_claim(e, full=False) for e in entries]
+    shown: dict[str, str] = {}
+    body = [render_claim(e, full=False, shown=shown) for e in entries]
     return "\n".join(head) + "\n## Claims\n\n" + "\n".join(body)
 
 

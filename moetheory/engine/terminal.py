@@ -433,21 +433,36 @@ def _wrap(label: str, text: str, width: int) -> list[str]:
     ) or [first.rstrip()]
 
 
+#: The narrowest a column of an aligned table is made to fit the width; words up to
+#: ``_LONG_WORD`` characters are kept whole when the width allows.
+_MIN_COLUMN = 6
+_LONG_WORD = 20
+
+
 def _table(rows: Sequence[tuple[str, ...]], width: int, indent: int = _LABEL) -> list[str]:
-    """Rows aligned in columns; the last column wraps within the width left."""
+    """Rows aligned in columns within ``width``: the widest columns are narrowed until the
+    table fits, and each cell wraps in its column (no cell is cut)."""
     if not rows:
         return []
     ncol = len(rows[0])
-    widths = [min(max(len(r[c]) for r in rows), 40) for c in range(ncol - 1)]
-    lead = sum(widths) + 2 * (ncol - 1) + indent
-    last = max(20, width - lead)
+    widths = [max(1, *(len(r[c]) for r in rows)) for c in range(ncol)]
+    room = width - indent - 2 * (ncol - 1)
+    words = [min(_LONG_WORD, max(len(w) for r in rows for w in [*r[c].split(), ""]))
+             for c in range(ncol)]
+    for floor in (words, [_MIN_COLUMN] * ncol):  # words kept whole, then broken if need be
+        while sum(widths) > room:
+            over = [w - f for w, f in zip(widths, floor, strict=True)]
+            if max(over) <= 0:
+                break
+            widths[over.index(max(over))] -= 1
     out: list[str] = []
     for row in rows:
-        head = "  ".join(f"{row[c][: widths[c]]:<{widths[c]}}" for c in range(ncol - 1))
-        chunks = textwrap.wrap(row[-1], last, break_long_words=True) or [""]
-        pad = " " * indent
-        out.append(f"{pad}{head}  {chunks[0]}".rstrip())
-        out += [f"{pad}{' ' * (lead - indent)}{c}" for c in chunks[1:]]
+        cells = [textwrap.wrap(row[c], widths[c], break_on_hyphens=False) or [""]
+                 for c in range(ncol)]
+        for k in range(max(len(c) for c in cells)):
+            line = "  ".join(f"{(c[k] if k < len(c) else ''):<{widths[i]}}"
+                             for i, c in enumerate(cells))
+            out.append((" " * indent + line).rstrip())
     return out
 
 

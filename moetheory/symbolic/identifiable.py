@@ -69,6 +69,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from moetheory.engine.mathtext import sympy_text_to_latex
 from moetheory.engine.verdicts import Outcome, Reading, Verdict, jsonable
 from moetheory.symbolic._time_limit import TimeLimitExceeded, time_limit
 from moetheory.symbolic.experts import Expert
@@ -80,6 +81,7 @@ from moetheory.symbolic.identifiability import (
     IdentifiabilityDecision,
     IdentifiabilityReading,
     ScoreRouter,
+    _interval_latex,
     _reading,
     atom_violation,
     decide,
@@ -227,18 +229,17 @@ class IdentifiabilityResult:
 
         eta = ", ".join(sp.latex(p) for p in self.params)
         xs = ", ".join(sp.latex(v) for v in self.inputs)
-        atoms = r",\ ".join(
-            rf"\eta_{{{j}}} = (" + ", ".join(
-                rf"{sp.latex(sp.Symbol(n))} = {sp.latex(sp.sympify(v))}" for n, v in a.items())
-            + ")" for j, a in enumerate(self.atoms, start=1)) or text("none")
+        atoms = r",\ ".join(_atom_tuples_latex(self.atoms)) or text("none")
         rows = [
-            r"\textbf{" + self.verdict.value + "}: " + text(self.statement),
+            r"\textbf{" + self.verdict.value + "}: " + _markdown_latex(self._statement_markdown()),
             rf"h({xs}; {eta}) = {sp.latex(self.expert)}",
             text("parameters differentiated: ") + eta,
             text(self._reading_line()),
             text("atoms of the certificate: ") + atoms,
-            text("why: " + self.reason),
+            _markdown_latex("why: " + self._reason_markdown()),
         ]
+        if self.certificate.get("kind") == "dependence":
+            rows.append(rf"{self.certificate['relation_latex']} = 0")
         return "$$\\begin{array}{l}" + r" \\ ".join(rows) + r"\end{array}$$"
 
     def to_reading(self) -> Reading:
@@ -288,24 +289,43 @@ class IdentifiabilityResult:
             "readings": [r.to_dict() for r in self.readings],
         })
 
+    def _statement_markdown(self) -> str:
+        """:attr:`statement` with its formulas (atoms, domain, exceptional set) typeset."""
+        plain = _statement(self.verdict, self.scope, self.certificate, self.reading)
+        if self.statement != plain:  # an every-atom-tuple route's own verdict line
+            return sympy_text_to_latex(self.statement) or self.statement
+        domain = [v for v in (*self.inputs, *self.params) if v.is_nonnegative or v.is_nonpositive]
+        where = "; ".join(rf"${sp.latex(v)} \in \left({sp.latex(lo)}, {sp.latex(hi)}\right)$"
+                          for v in domain for lo, hi in [declared_interval(v)])
+        return _statement(self.verdict, self.scope, self.certificate, self.reading,
+                          at=_atoms_markdown(self.atoms), where=where)
+
+    def _reason_markdown(self) -> str:
+        """:attr:`reason` with its formulas typeset (a dependence's relation is displayed
+        below it, so the reason names it)."""
+        reason = self.reason
+        relation = self.certificate.get("relation")
+        if self.certificate.get("kind") == "dependence" and relation:
+            reason = reason.replace(f"{relation} = 0", "the relation displayed below")
+        if self.atoms:
+            reason = reason.replace(_atoms_text(self.atoms), _atoms_markdown(self.atoms))
+        return sympy_text_to_latex(reason) or reason
+
     def _repr_markdown_(self) -> str:
         eta = ", ".join(sp.latex(p) for p in self.params)
         xs = ", ".join(sp.latex(v) for v in self.inputs)
-        atoms = "; ".join(
-            rf"$\eta_{{{j}}} = (" + ", ".join(
-                rf"{sp.latex(sp.Symbol(n))} = {sp.latex(sp.sympify(v))}" for n, v in a.items())
-            + ")$" for j, a in enumerate(self.atoms, start=1)) or "none (decided symbolically)"
         lines = [
-            f"**{self.verdict.value}**: {self.statement} ({_scope_text(self.scope)}).",
+            f"**{self.verdict.value}**: {self._statement_markdown()} "
+            f"({_scope_markdown(self.scope)}).",
             "",
             rf"Expert $h({xs}; {eta}) = {sp.latex(self.expert)}$; parameters "
             rf"differentiated: ${eta}$.",
             "",
             f"Reading: {self.reading.reading_latex()} {PICK_READING}",
             "",
-            f"Atoms of the certificate: {atoms}.",
+            f"Atoms of the certificate: {_atoms_markdown(self.atoms)}.",
             "",
-            f"Why: {self.reason}",
+            f"Why: {self._reason_markdown().rstrip('.')}.",
         ]
         cert = self.certificate
         if cert.get("kind") == "dependence":
@@ -314,8 +334,7 @@ class IdentifiabilityResult:
         elif cert.get("kind") == "independence":
             pts = ", ".join(cert.get("points_latex", []))
             det = (f"$\\det M = {cert['determinant_latex']}$" if "determinant_latex" in cert
-                   else "$\\det M \\in [" + ", ".join(cert.get("determinant_interval", []))
-                   + "]$")
+                   else rf"$\det M \in {_interval_latex(cert.get('determinant_interval', []))}$")
             lines += ["", f"Certificate: the matrix $M_{{ri}} = f_i(x_r)$ of the "
                           f"{cert.get('n_functions', '')} family functions at the rational "
                           f"points ${pts}$ has {det}, so it is nonsingular."]
@@ -324,7 +343,7 @@ class IdentifiabilityResult:
                           f"{'passed' if self.rechecked else 'FAILED'}."]
         if self.readings:
             lines += ["", "| reading | verdict | scope |", "|---|---|---|"]
-            lines += [f"| `{r.reading.name}` | {r.verdict.value} | {_scope_text(r.scope)} |"
+            lines += [f"| `{r.reading.name}` | {r.verdict.value} | {_scope_markdown(r.scope)} |"
                       for r in self.readings]
         return "\n".join(lines)
 
@@ -346,6 +365,24 @@ PICK_READING = ("Pick the definition of your paper with reading= (a name of READ
                 "nguyen2025cosine paper.")
 
 
+def _atom_tuples_latex(atoms: Sequence[Mapping[str, str]]) -> list[str]:
+    r"""Each atom tuple in LaTeX: ``\eta_{1} = (a = \frac{3}{2}, b = - \frac{2}{3})``."""
+    return [rf"\eta_{{{j}}} = (" + ", ".join(
+        rf"{sp.latex(sp.Symbol(n))} = {sp.latex(sp.sympify(v))}" for n, v in a.items()) + ")"
+        for j, a in enumerate(atoms, start=1)]
+
+
+def _atoms_markdown(atoms: Sequence[Mapping[str, str]]) -> str:
+    return "; ".join(f"${t}$" for t in _atom_tuples_latex(atoms)) or "none (decided symbolically)"
+
+
+def _markdown_latex(markdown: str) -> str:
+    """Markdown text with ``$...$`` formulas as one LaTeX row: prose in ``\text``."""
+    parts = markdown.split("$")
+    return "".join(part if i % 2 else (r"\text{" + _latex_text(part) + "}" if part else "")
+                   for i, part in enumerate(parts))
+
+
 def _atoms_text(atoms: Sequence[Mapping[str, str]]) -> str:
     return "; ".join(f"eta_{j} = (" + ", ".join(f"{n} = {v}" for n, v in a.items()) + ")"
                      for j, a in enumerate(atoms, start=1)) or "none (decided symbolically)"
@@ -357,6 +394,11 @@ def _latex_text(t: str) -> str:
                  ("&", r"\&"), ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
         t = t.replace(c, r)
     return t
+
+
+def _scope_markdown(scope: Mapping[str, Any]) -> str:
+    return (f"reading `{scope.get('reading')}`, $d = {scope.get('d')}$, "
+            f"$k = {scope.get('k')}$, {scope.get('atoms')}")
 
 
 def _scope_text(scope: Mapping[str, Any]) -> str:
@@ -954,12 +996,16 @@ def _interval_text(bounds: tuple[sp.Expr, sp.Expr]) -> str:
 
 
 def _statement(verdict: Verdict, scope: Mapping[str, Any], certificate: Mapping[str, Any],
-               reading: IdentifiabilityReading) -> str:
-    """Exactly what a verdict at explicit (generic) atoms states, in words."""
+               reading: IdentifiabilityReading, at: str | None = None,
+               where: str | None = None) -> str:
+    """Exactly what a verdict at explicit (generic) atoms states, in words (``at``, ``where``:
+    the atoms and the declared domain as the display writes them; plain text by default)."""
     family = f"the {reading.name} family"
-    at = _atoms_text(certificate.get("atoms", []))
-    where = (" (" + "; ".join(f"{k} in {v}" for k, v in scope["domain"].items()) + ")"
-             if scope.get("domain") else "")
+    if at is None:
+        at = _atoms_text(certificate.get("atoms", []))
+    if where is None:
+        where = "; ".join(f"{k} in {v}" for k, v in scope.get("domain", {}).items())
+    where = f" ({where})" if where else ""
     if verdict is Verdict.PROVED:
         atoms = scope.get("atoms", "")
         if atoms.startswith("almost every"):

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -873,7 +874,7 @@ class IdentifiabilityDecision:
             ]
         elif res.status == "independent":
             det = (sp.latex(res.determinant) if res.determinant is not None
-                   else r"\in [" + ", ".join(res.determinant_interval or ()) + "]")
+                   else r"\in " + _interval_latex(res.determinant_interval or ("?", "?")))
             lines += [
                 "Independence certificate: the matrix $M_{ri} = f_i(x_r)$ at "
                 f"$x_r \\in \\{{{', '.join(sp.latex(p) for p in res.points)}\\}}$ has "
@@ -882,6 +883,42 @@ class IdentifiabilityDecision:
         else:
             lines.append(f"No certificate: {res.reason}.")
         return "\n".join(lines)
+
+
+def _decimal_latex(text: str) -> str:
+    r"""A decimal as mpmath prints it, in LaTeX with the same digits (no rounding).
+
+    Parameters
+    ----------
+    text : str
+        ``"1.5e-35"``, ``"-0.25"``, ``"3"``.
+
+    Returns
+    -------
+    str
+        ``1.5 \cdot 10^{-35}``; anything that is not a decimal as ``\text{...}``.
+
+    Examples
+    --------
+    >>> _decimal_latex("1.418e-35"), _decimal_latex("-0.5")
+    ('1.418 \\cdot 10^{-35}', '-0.5')
+    """
+    m = re.fullmatch(r"(-?\d+(?:\.\d+)?)(?:[eE]([+-]?\d+))?", text.strip())
+    if m is None:
+        return r"\text{" + re.sub(r"[\\{}$&#%_^~]", "?", text) + "}"
+    return m.group(1) + (rf" \cdot 10^{{{int(m.group(2))}}}" if m.group(2) else "")
+
+
+def _interval_latex(bounds: Sequence[str]) -> str:
+    r"""An interval enclosure ``(lo, hi)`` of decimal strings as ``\left[lo,\ hi\right]``.
+
+    Examples
+    --------
+    >>> _interval_latex(["1.4e-35", "1.5e-35"])
+    '\\left[1.4 \\cdot 10^{-35},\\ 1.5 \\cdot 10^{-35}\\right]'
+    """
+    lo, hi = [*bounds, "?", "?"][:2]
+    return rf"\left[{_decimal_latex(lo)},\ {_decimal_latex(hi)}\right]"
 
 
 def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRIMARY_READING,
