@@ -361,7 +361,7 @@ def sized_run(
     >>> from moetheory.stats import MeanEstimate, compare
     >>> def pilot(n):
     ...     return [compare("x", MeanEstimate(0.0, -0.2, 0.2, n, 0.95), 0.0, 0.1)], 1
-    >>> s = sized_run(Allowance(16, 16, 64, 0.9, "quick"), pilot)
+    >>> s = sized_run(Allowance(8, 16, 64, 0.9, "quick"), pilot)
     >>> s.plan.needed, s.n, s.looks is None
     (88, 64, True)
     """
