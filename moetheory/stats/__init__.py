@@ -41,7 +41,8 @@ How a check uses it (the whole API):
    from a pilot's comparisons within a budget of replicates (:func:`needed_factor`), and
    :func:`power_note` says what would decide an ``inconclusive`` verdict. A check states its
    budgets (an :class:`Allowance` from its table) and its pilot, and :func:`sized_run` plans
-   it, with a fresh second look when the check has two (:class:`Looks`, :class:`Sizing`).
+   it, with a fresh second look when the check has two (:class:`Looks`, :class:`Sizing`);
+   :func:`sized_reading` also runs the deciding run and judges it.
 
 8. **Check a closed form** for an expectation in one call: :func:`check_expectation`
    (sequential, equivalence rule, the draws that would decide an inconclusive result;
@@ -62,6 +63,7 @@ from moetheory.stats._design import (
     Budgets,
     Looks,
     Sizing,
+    sized_reading,
     sized_run,
 )
 from moetheory.stats._intervals import (
@@ -149,6 +151,7 @@ __all__ = [
     "readings_outcome",
     "required_n",
     "run_sequential",
+    "sized_reading",
     "sized_run",
     "spec_factor",
     "specs_factor",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.stats._power import (
@@ -27,6 +27,7 @@ from moetheory.stats._power import (
     power_note,
     specs_factor,
 )
+from moetheory.stats._readings import ReadingData
 from moetheory.stats._rules import Comparison, claimed_values, combine
 
 __all__ = [
@@ -36,8 +37,12 @@ __all__ = [
     "Budgets",
     "Looks",
     "Sizing",
+    "sized_reading",
     "sized_run",
 ]
+
+#: A check's runs of one size (what :func:`sized_reading` hands from ``run`` to ``judge``).
+Runs = TypeVar("Runs")
 
 #: A check's budgets: per claim (or shared run) and profile, (pilot, floor, budget)
 #: replicates and the CPU seconds the budget stands for on the reference machine.
@@ -376,3 +381,70 @@ def sized_run(
     with claimed_values(None, None):  # the looks' design, like the pilot's: shipped values
         first_comps, seed = first(plan.n)
     return Sizing(plan, allowance.second_look(first_comps, plan.n, seed), tuple(first_comps))
+
+
+def sized_reading(
+    allowance: Allowance,
+    run: Callable[[int, int], tuple[Runs, int]],
+    judge: Callable[[Runs, int], ReadingData],
+    *,
+    pilot_offset: int,
+    looks: int = 1,
+) -> tuple[ReadingData, Sizing, Runs, int]:
+    """Pilot -> size -> looks -> the deciding run, judged: one reading of a sized check.
+
+    Parameters
+    ----------
+    allowance : Allowance
+        The check's replicates in the profile.
+    run : callable ``(n, offset) -> (runs, seed)``
+        The check's runs of ``n`` replicates on its seed moved by ``offset``, and that seed.
+    judge : callable ``(runs, seed) -> ReadingData``
+        The reading made of those runs.
+    pilot_offset : int
+        The pilot's seed offset (a stream of its own).
+    looks : int
+        1, or 2 for a first look and a fresh second one (:meth:`Allowance.second_look`).
+
+    Returns
+    -------
+    tuple
+        The reading of the deciding run, with the plan (and the looks) in its evidence
+        (:meth:`Sizing.evidence`) and in words before its derivation (:meth:`Sizing.note`);
+        the :class:`Sizing`; the deciding runs and their seed.
+
+    Raises
+    ------
+    ValueError
+        If ``looks`` is not 1 or 2.
+
+    Examples
+    --------
+    >>> from moetheory.stats import MeanEstimate, compare
+    >>> def judge(n, seed):
+    ...     comps = [compare("x", MeanEstimate(0.0, -0.01, 0.01, n, 0.95), 0.0, 0.1)]
+    ...     return ("r", comps, {"simulator_seed": seed}, "")
+    >>> data, sizing, n, seed = sized_reading(Allowance(8, 16, 64, 0.9, "quick"),
+    ...                                       lambda n, offset: (n, 100 + offset), judge,
+    ...                                       pilot_offset=500)
+    >>> n, seed, data[2]["power"]["pilot_seed"], data[2]["power"]["replicates"]
+    (16, 100, 600, 16)
+    """
+    if looks not in (1, 2):
+        raise ValueError(f"looks must be 1 or 2, got {looks}")
+    last: list[tuple[Runs, int]] = []  # the runs judged last, and their seed
+
+    def judged(n: int, offset: int = 0) -> tuple[list[Comparison], int]:
+        last[:] = [run(n, offset)]
+        return list(judge(*last[0])[1]), last[0][1]
+
+    sizing = sized_run(allowance, lambda n: judged(n, pilot_offset),
+                       first=judged if looks > 1 else None)
+    if sizing.looks is not None and not sizing.looks.ran:
+        runs, seed = last[0]  # the first look decides
+    else:
+        runs, seed = run(sizing.n, sizing.offset)
+    name, comps, ev, deriv = judge(runs, seed)
+    verdict = combine([c.verdict for c in comps])
+    return ((name, comps, dict(ev, **sizing.evidence(verdict, comps)),
+             f"{sizing.note(verdict, comps)}\n\n{deriv}"), sizing, runs, seed)

@@ -34,7 +34,7 @@ from moetheory.stats import (
     comparisons_markdown,
     edge_note,
     readings_outcome,
-    sized_run,
+    sized_reading,
     stable,
 )
 from proofs_checks.li2025continual._budgets import allowance
@@ -130,7 +130,7 @@ def grid_check(
     simulator seed and the level ``alpha`` of each comparison: ``ctx.alpha / comparisons``
     (Bonferroni), over :data:`~moetheory.stats.LOOKS` more in the full profile.
 
-    Each reading's replicates are sized from a pilot by :func:`moetheory.stats.sized_run`
+    Each reading's replicates are sized from a pilot by :func:`moetheory.stats.sized_reading`
     (budget ``"grid"`` of :mod:`._budgets`; ``"phase"`` for the exploration phase's runs,
     ``"wide"`` for the runs extended down to σ0 = 0.0125): ``one`` on the pilot's runs
     (their own seed; recorded nowhere) gives the comparisons that size the main runs; at the
@@ -155,22 +155,10 @@ def grid_check(
                               "regime-free-wide": "wide"}.get(runs, "grid"))
 
     def reading_data(reading: str) -> ReadingData:
-        last: list[tuple[GridRuns, int]] = []  # the runs judged last, and their seed
-
-        def judged(n: int, offset: int = 0) -> tuple[list[Comparison], int]:
-            last[:] = [reading_runs(ctx, reading, runs, n, offset)]
-            return list(one(reading, *last[0], alpha)[1]), last[0][1]
-
-        sizing = sized_run(allowed, lambda n: judged(n, PILOT),
-                           first=judged if looks > 1 else None)
-        if sizing.looks is not None and not sizing.looks.ran:
-            grid, seed = last[0]  # the first look decides
-        else:
-            grid, seed = reading_runs(ctx, reading, runs, sizing.n, sizing.offset)
-        name, comps, ev, deriv = one(reading, grid, seed, alpha)  # the final look decides
+        (name, comps, ev, deriv), sizing, grid, seed = sized_reading(
+            allowed, lambda n, offset: reading_runs(ctx, reading, runs, n, offset),
+            lambda grid, seed: one(reading, grid, seed, alpha), pilot_offset=PILOT, looks=looks)
         simulated[name] = [res.config for res in grid.values()]
-        verdict = combine([c.verdict for c in comps])
-        ev = dict(ev, **sizing.evidence(verdict, comps))
         if runs.endswith("-wide"):
             ev["low_sigma0"] = low_grid_evidence(grid)
         if flags and reading == "paper":
@@ -187,7 +175,7 @@ def grid_check(
                                   res.config for res in alt.values()]), flag_name)))
         if terminates:
             ev["flags"] = flags_of(next(iter(grid.values())).config)
-        return (name, comps, ev, f"{sizing.note(verdict, comps)}\n\n{deriv}")
+        return (name, comps, ev, deriv)
 
     return grid_outcome(ctx, alpha, reading_data, simulated.__getitem__, lambda: extra)
 

@@ -26,12 +26,11 @@ from moetheory.stats import (
     Comparison,
     ReadingData,
     betting_ci,
-    combine,
     compare,
     comparisons_markdown,
     mean_ci,
     proportion_ci,
-    sized_run,
+    sized_reading,
 )
 from proofs_checks.li2025continual._budgets import allowance
 from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
@@ -397,17 +396,10 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
                              e_m, -1.0, EXP_TOL),
         ], by_eta, by_m
 
-    def one(reading: str) -> ReadingData:
-        def judged(R: int, run_seed: int) -> tuple[list[Comparison], int]:
-            return comparisons(reading, R, run_seed)[0], run_seed
-
-        sizing = sized_run(allowance(ctx, key), lambda n: judged(n, seed + PILOT),
-                           first=lambda n: judged(n, seed))
-        R, run_seed = sizing.n, seed + sizing.offset
-        comps, by_eta, by_m = comparisons(reading, R, run_seed)  # the final look decides
-        verdict = combine([c.verdict for c in comps])
+    def judge(reading: str, R: int, run_seed: int) -> ReadingData:
+        comps, by_eta, by_m = comparisons(reading, R, run_seed)
         ev = {"eta_grid": list(ETA_GRID), "M_grid": list(M_GRID), "replicates": R,
-              "simulator_seed": run_seed, **sizing.evidence(verdict, comps),
+              "simulator_seed": run_seed,
               "mean_by_eta": [float(by_eta[float(x)].mean()) for x in ETA_GRID],
               "mean_by_M": [float(by_m[float(x)].mean()) for x in M_GRID],
               "rule": "scaling.fit_exponent; O(x^a) as x → 0 is slope >= a − tol; O(M^-1) "
@@ -420,7 +412,12 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_eta"]) + "; per M: "
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_M"]) + ".\n\n" + comparisons_markdown(comps)
         )
-        return (reading, comps, ev, f"{sizing.note(verdict, comps)}\n\n{deriv}")
+        return (reading, comps, ev, deriv)
+
+    def one(reading: str) -> ReadingData:
+        return sized_reading(allowance(ctx, key), lambda n, offset: (n, seed + offset),
+                             lambda R, run_seed: judge(reading, R, run_seed),
+                             pilot_offset=PILOT, looks=LOOKS)[0]
 
     return grid_outcome(ctx, alpha, one, lambda reading: [
         cfg for vary in ("eta", "M") for cfg in exploration_configs(reading, vary).values()])
