@@ -279,6 +279,9 @@ class Allowance:
 class Sizing:
     """What :func:`sized_run` decided: the plan, and the looks when there are two.
 
+    :attr:`n` and :attr:`offset` name the run that decides; :meth:`evidence` and
+    :meth:`note` put the plan and the looks beside that run's verdict.
+
     Attributes
     ----------
     plan : Plan
