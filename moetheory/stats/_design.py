@@ -83,6 +83,10 @@ class Looks:
     is judged with the shipped claimed values: calibration's variants judge the same final
     look again.
 
+    See Also
+    --------
+    Allowance.second_look : builds it.
+
     Examples
     --------
     >>> lk = Looks(60, 1, Verdict.INCONCLUSIVE, 138, 256, "quick")
@@ -190,6 +194,20 @@ class Allowance:
         A run larger than the floor is rounded up to the floor times a power of 2 (checks
         sharing a run in doubling batches, asking for similar sizes, share one run).
 
+    Raises
+    ------
+    ValueError
+        If ``pilot`` or ``multiple`` is below 1, or ``floor`` is not in ``[1, budget]``.
+
+    Notes
+    -----
+    A check keeps its budgets as data (a table by claim and profile, :data:`Budgets`) and
+    reads its allowance with :meth:`of`; the sizing itself is the same for every check.
+
+    See Also
+    --------
+    sized_run : plans a run within it.
+
     Examples
     --------
     >>> a = Allowance.of({"x": {"quick": (8, 16, 64, 0.9)}}, "x", "quick", doubling=True)
@@ -291,6 +309,15 @@ class Sizing:
     first : tuple of Comparison
         The first look's comparisons (empty with one look).
 
+    Notes
+    -----
+    With two looks the plan is the first look's: its evidence is judged from the first
+    look's comparisons, and the deciding run's replicates and the looks stand beside it.
+
+    See Also
+    --------
+    sized_run : builds it.
+
     Examples
     --------
     >>> s = Sizing(Plan(8, 1, 30, 16, 64, 32, 0.9, "quick"))
@@ -364,6 +391,10 @@ def sized_run(
     (:func:`~moetheory.stats.claimed_values` ``(None, None)``): the sizes do not depend on a
     calibration variant, and neither enters a verdict.
 
+    See Also
+    --------
+    sized_reading : also runs the deciding run and judges it.
+
     Examples
     --------
     >>> from moetheory.stats import MeanEstimate, compare
@@ -420,6 +451,16 @@ def sized_reading(
     ------
     ValueError
         If ``looks`` is not 1 or 2.
+
+    Notes
+    -----
+    The deciding run is the first look's own when a second look was not needed or not
+    affordable (it is not run again); otherwise a fresh run on the seed moved by
+    :data:`SECOND_LOOK`.
+
+    See Also
+    --------
+    sized_run : the plan alone.
 
     Examples
     --------
