@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from moetheory import CheckContext, Verdict
+from moetheory import CheckContext, Verdict, stats
 from moetheory.stats import MeanEstimate, compare
-from proofs_checks.li2025continual import _power, _readings, _simulation
+from proofs_checks.li2025continual import _budgets, _readings, _simulation
 
 CLAIM = "cl.x.grid"
 BASE = 100  # the fake first look's simulator seed
@@ -46,8 +46,8 @@ def _fake(monkeypatch: pytest.MonkeyPatch, first_half: float) -> list[dict[str, 
         calls.append({"reading": "flags", "R": R, "seed": seed})
         return {"others only": {0.05: _stand_in(R, seed)}}
 
-    monkeypatch.setattr(_readings, "_reading_runs", runs)
-    monkeypatch.setattr(_readings, "_flag_runs", flag_runs)
+    monkeypatch.setattr(_readings, "reading_runs", runs)
+    monkeypatch.setattr(_readings, "flag_runs", flag_runs)
     monkeypatch.setattr(_readings, "flags_of", lambda cfg: "paper flags")
     monkeypatch.setattr(_readings, "reading_text", lambda reading, configs: reading)
     return calls
@@ -75,7 +75,7 @@ def test_full_profile_open_first_look_takes_a_fresh_second_look(
     calls = _fake(monkeypatch, 0.12)
     ctx = _full()
     out = _readings.grid_check(ctx, 3, "free", _one(0.12))
-    floor, budget = _power.BUDGETS["grid"]["full"][1:3]
+    floor, budget = _budgets.BUDGETS["grid"]["full"][1:3]
     assert [r.name for r in out.readings] == list(_readings.READINGS)
     for reading in out.readings:
         ev = reading.evidence
@@ -84,17 +84,17 @@ def test_full_profile_open_first_look_takes_a_fresh_second_look(
         assert looks["first"] == {"replicates": floor, "simulator_seed": BASE,
                                   "verdict": "inconclusive", "asks_for": asked}
         assert isinstance(asked, int) and floor < asked <= budget
-        assert ev["simulator_seed"] == BASE + _power.SECOND_LOOK
+        assert ev["simulator_seed"] == BASE + stats.SECOND_LOOK
         assert ev["replicates"] == asked
         assert ev["power"]["replicates"] == floor  # the plan is the first look's
         assert looks["final_verdict"] == "supported" and reading.verdict is Verdict.SUPPORTED
         for comp in ev["comparisons"]:  # one comparison per reading x two looks
-            assert comp["alpha"] == pytest.approx(ctx.alpha / 3 / _power.LOOKS, rel=1e-12)
+            assert comp["alpha"] == pytest.approx(ctx.alpha / 3 / stats.LOOKS, rel=1e-12)
         assert "First look" in reading.derivation and "fresh run" in reading.derivation
     for name in _readings.READINGS:  # pilot, first look, second look: in that order
         assert [(c["R"], c["seed"]) for c in calls if c["reading"] == name] == [
-            (_power.BUDGETS["grid"]["full"][0], PILOT), (floor, BASE),
-            (out.readings[0].evidence["replicates"], BASE + _power.SECOND_LOOK)]
+            (_budgets.BUDGETS["grid"]["full"][0], PILOT), (floor, BASE),
+            (out.readings[0].evidence["replicates"], BASE + stats.SECOND_LOOK)]
 
 
 def test_full_profile_flag_readings_read_the_final_look(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,9 +104,9 @@ def test_full_profile_flag_readings_read_the_final_look(monkeypatch: pytest.Monk
     flag = [r for r in out.readings if r.evidence.get("flags") == "others only"]
     assert len(flag) == 1
     assert flag[0].evidence["simulator_seed"] == paper["simulator_seed"]
-    assert paper["simulator_seed"] == BASE + _power.SECOND_LOOK
+    assert paper["simulator_seed"] == BASE + stats.SECOND_LOOK
     assert [c for c in calls if c["reading"] == "flags"] == [
-        {"reading": "flags", "R": paper["replicates"], "seed": BASE + _power.SECOND_LOOK}]
+        {"reading": "flags", "R": paper["replicates"], "seed": BASE + stats.SECOND_LOOK}]
     looks = flag[0].evidence["looks"]  # the looks are the primary reading's, on paired runs
     assert looks["looks_of"] == "paper" and looks["first"] == paper["looks"]["first"]
     assert flag[0].evidence["replicates"] == paper["replicates"]
@@ -118,21 +118,21 @@ def test_full_profile_decided_first_look_is_final(monkeypatch: pytest.MonkeyPatc
     for reading in out.readings:
         ev = reading.evidence
         assert ev["simulator_seed"] == BASE and "not needed" in ev["looks"]["second"]
-    assert all(c["seed"] != BASE + _power.SECOND_LOOK for c in calls)
+    assert all(c["seed"] != BASE + stats.SECOND_LOOK for c in calls)
 
 
 def test_full_profile_first_look_asking_beyond_the_budget_is_final(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _fake(monkeypatch, 2.0)
     out = _readings.grid_check(_full(), 3, "free", _one(2.0))
-    budget = _power.BUDGETS["grid"]["full"][2]
+    budget = _budgets.BUDGETS["grid"]["full"][2]
     for reading in out.readings:
         ev = reading.evidence
         assert reading.verdict is Verdict.INCONCLUSIVE
         assert ev["looks"]["first"]["asks_for"] > budget
         assert ev["simulator_seed"] == BASE and "not run" in ev["looks"]["second"]
         assert ev["looks"]["final_look_asks_for"] == ev["looks"]["first"]["asks_for"]
-    assert all(c["seed"] != BASE + _power.SECOND_LOOK for c in calls)
+    assert all(c["seed"] != BASE + stats.SECOND_LOOK for c in calls)
     # issue 46: the open verdict says where the truth sits (not "unchecked")
     assert out.verdict is Verdict.INCONCLUSIVE
     edge = out.summary.split(" — open on the band's edge in 'paper': ")[1]
@@ -161,4 +161,4 @@ def test_quick_profile_keeps_one_look_at_the_full_level(monkeypatch: pytest.Monk
         assert ev["simulator_seed"] == BASE
         for comp in ev["comparisons"]:
             assert comp["alpha"] == pytest.approx(ctx.alpha / 3, rel=1e-12)
-    assert all(c["seed"] != BASE + _power.SECOND_LOOK for c in calls)
+    assert all(c["seed"] != BASE + stats.SECOND_LOOK for c in calls)

@@ -12,9 +12,9 @@ import math
 import pytest
 from _bench import load_benchmark
 
-from moetheory import CheckContext, Verdict
+from moetheory import CheckContext, Verdict, stats
 from moetheory.stats import MeanEstimate, compare
-from proofs_checks.li2025continual import _power
+from proofs_checks.li2025continual import _budgets
 
 LEMMA8 = "cl.lemma8.exploration-balance"
 WIDE = [0.0125, 0.025, 0.05, 0.1, 0.2]
@@ -27,10 +27,10 @@ def _open(n: int) -> list:
 
 def test_an_open_first_look_takes_a_fresh_second_look_within_the_budget() -> None:
     ctx = CheckContext(LEMMA8, seed=0)
-    looks = _power.second_look(ctx, LEMMA8, _open(32), 32, 5)
+    looks = _budgets.allowance(ctx, LEMMA8).second_look(_open(32), 32, 5)
     assert looks.first_verdict is Verdict.INCONCLUSIVE and looks.ran
-    assert looks.asked is not None and 32 < looks.asked <= _power.BUDGETS[LEMMA8]["quick"][2]
-    assert looks.final == (looks.asked, 5 + _power.SECOND_LOOK)  # a fresh run, own seed
+    assert looks.asked is not None and 32 < looks.asked <= _budgets.BUDGETS[LEMMA8]["quick"][2]
+    assert looks.final == (looks.asked, 5 + stats.SECOND_LOOK)  # a fresh run, own seed
     ev = looks.evidence(Verdict.SUPPORTED, [])
     assert ev["first"] == {"replicates": 32, "simulator_seed": 5, "verdict": "inconclusive",
                            "asks_for": looks.asked}
@@ -39,7 +39,7 @@ def test_an_open_first_look_takes_a_fresh_second_look_within_the_budget() -> Non
 
 def test_a_decided_first_look_is_final() -> None:
     decided = [compare("x", MeanEstimate(0.0, -0.01, 0.01, 32, 0.95), 0.0, 0.1)]
-    looks = _power.second_look(CheckContext(LEMMA8, seed=0), LEMMA8, decided, 32, 5)
+    looks = _budgets.allowance(CheckContext(LEMMA8, seed=0), LEMMA8).second_look(decided, 32, 5)
     assert looks.first_verdict is Verdict.SUPPORTED and not looks.ran
     assert looks.final == (32, 5) and looks.asked is None
     assert "not needed" in looks.evidence(Verdict.SUPPORTED, decided)["second"]
@@ -48,8 +48,8 @@ def test_a_decided_first_look_is_final() -> None:
 def test_a_first_look_asking_beyond_the_budget_says_so() -> None:
     # an interval 10x too wide asks for ~100x the replicates: beyond the quick budget
     far = [compare("x", MeanEstimate(0.0, -2.0, 2.0, 32, 0.95), 0.0, 0.1)]
-    looks = _power.second_look(CheckContext(LEMMA8, seed=0), LEMMA8, far, 32, 5)
-    budget = _power.BUDGETS[LEMMA8]["quick"][2]
+    looks = _budgets.allowance(CheckContext(LEMMA8, seed=0), LEMMA8).second_look(far, 32, 5)
+    budget = _budgets.BUDGETS[LEMMA8]["quick"][2]
     assert looks.asked is not None and looks.asked > budget and not looks.ran
     assert looks.final == (32, 5)
     ev = looks.evidence(Verdict.INCONCLUSIVE, far)
@@ -58,7 +58,7 @@ def test_a_first_look_asking_beyond_the_budget_says_so() -> None:
 
 
 def test_an_open_second_look_says_what_would_decide_it() -> None:
-    looks = _power.Looks(60, 1, Verdict.INCONCLUSIVE, 100, 256, "quick")
+    looks = stats.Looks(60, 1, Verdict.INCONCLUSIVE, 100, 256, "quick")
     note = looks.note(Verdict.INCONCLUSIVE, _open(100))
     assert looks.ran and "ask for about" in note
     asks = looks.evidence(Verdict.INCONCLUSIVE, _open(100))["final_look_asks_for"]
@@ -80,7 +80,7 @@ def test_lemma8_records_its_looks_each_at_half_the_level() -> None:
         assert first["replicates"] == ev["power"]["replicates"]
         if isinstance(first["asks_for"], int) and first["asks_for"] <= looks["budget_per_look"]:
             assert ev["replicates"] == max(first["asks_for"], first["replicates"])
-            assert ev["simulator_seed"] == first["simulator_seed"] + _power.SECOND_LOOK
+            assert ev["simulator_seed"] == first["simulator_seed"] + stats.SECOND_LOOK
         else:
             assert (ev["replicates"], ev["simulator_seed"]) == (first["replicates"],
                                                                 first["simulator_seed"])
@@ -151,7 +151,7 @@ def test_proposition2_orders_fit_the_grid_extended_downward(claim_id: str, check
 
     for reading in out.readings:
         ev = reading.evidence
-        assert ev["power"]["budget"] == _power.BUDGETS["wide"]["quick"][2]
+        assert ev["power"]["budget"] == _budgets.BUDGETS["wide"]["quick"][2]
         regime = claim_id.endswith("m-lt-n")
         assert ev["low_sigma0"]["rounds"] == [low_config(reading.name, s, regime).T
                                               for s in WIDE[:2]]

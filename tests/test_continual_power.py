@@ -14,13 +14,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from moetheory import CheckContext, Verdict
+from moetheory import CheckContext, Verdict, stats
 from moetheory.continual import CLConfig, simulate
 from moetheory.continual import theory as th
 from moetheory.continual.simulator import concat_results, simulate_many
 from moetheory.continual.single_expert import single_expert_run
 from moetheory.stats import MeanEstimate, compare, greater, mean_ci
-from proofs_checks.li2025continual import _flags, _power
+from proofs_checks.li2025continual import _budgets, _flags
 
 # ---------------------------------------------------------------- item 1: same data model
 
@@ -173,7 +173,7 @@ def test_a_touched_claim_reports_every_flag_reading_paired() -> None:
 def test_spec_sizing_matches_the_student_formula() -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal(40) + 0.2  # mean 0.2, sd 1: claim E > 0
-    f, side = _power.spec_factor(_power.Spec("x", "greater", x, 0.0), 1e-3)
+    f, side = stats.spec_factor(stats.Spec("x", "greater", x, 0.0), 1e-3)
     assert side == "supported"
     n = f * x.size
     s, m = x.std(ddof=1), x.mean()
@@ -188,7 +188,7 @@ def test_proportion_sizing_uses_the_exact_interval() -> None:
     from moetheory.stats import proportion_ci
 
     c = greater("share", proportion_ci(0, 8, 1e-4), 0.5, 0.0)
-    f, side = _power.comparison_factor(c)
+    f, side = stats.comparison_factor(c)
     assert side == "unsupported"
     assert 14 <= f * 8 <= 20
 
@@ -205,11 +205,11 @@ def test_a_pilot_sized_claim_gets_the_n_it_needs() -> None:
 
 
 def test_a_budget_limited_claim_says_so() -> None:
-    plan = _power.Plan(16, 1, 900, 16, 64, 64, 2.0, "quick")
-    note = _power.power_note(plan, Verdict.INCONCLUSIVE)
+    plan = stats.Plan(16, 1, 900, 16, 64, 64, 2.0, "quick")
+    note = stats.power_note(plan, Verdict.INCONCLUSIVE)
     assert note.startswith("Inconclusive for want of replicates, not for the mathematics")
     assert "about 900" in note and plan.budget_limited
-    decided = _power.power_note(_power.Plan(16, 1, 30, 16, 64, 30, 2.0, "quick"),
+    decided = stats.power_note(stats.Plan(16, 1, 30, 16, 64, 30, 2.0, "quick"),
                                 Verdict.SUPPORTED)
     assert "not for the mathematics" not in decided
 
@@ -242,15 +242,15 @@ def test_larger_runs_reuse_the_floor_run() -> None:
 
 def test_comparison_factor_reads_each_rule() -> None:
     est = MeanEstimate(0.0, -0.2, 0.2, 10, 0.95)
-    assert _power.comparison_factor(compare("x", est, 0.0, 0.1))[1] == "supported"
-    assert _power.comparison_factor(compare("x", est, 1.0, 0.1))[1] == "unsupported"
+    assert stats.comparison_factor(compare("x", est, 0.0, 0.1))[1] == "supported"
+    assert stats.comparison_factor(compare("x", est, 1.0, 0.1))[1] == "unsupported"
     on_edge = compare("x", MeanEstimate(0.1, 0.0, 0.2, 10, 0.95), 0.0, 0.1)
-    assert _power.comparison_factor(on_edge) is None  # an estimate on the band's edge
+    assert stats.comparison_factor(on_edge) is None  # an estimate on the band's edge
     # a t interval: the Student quantile at 5 replicates is large, the size asked for
     # shrinks with it (below the normal-quantile extrapolation's)
     t_est = mean_ci(np.array([0.1, 0.3, 0.2, 0.25, 0.15]), 0.01)
-    f, _ = _power.comparison_factor(greater("y", t_est, 0.0))
-    normal = _power.comparison_factor(greater("y", MeanEstimate(
+    f, _ = stats.comparison_factor(greater("y", t_est, 0.0))
+    normal = stats.comparison_factor(greater("y", MeanEstimate(
         t_est.mean, t_est.low, t_est.high, t_est.n, t_est.level, "given"), 0.0))[0]
     assert 0 < f < normal
 
@@ -268,7 +268,7 @@ def test_a_betting_interval_near_an_end_is_sized_beyond_its_own_size() -> None:
         comp = compare("x", MeanEstimate(mu, low, high, 192, level, "betting", False,
                                          (0.0, 1.0)), 1.0, 0.05)
         assert comp.verdict is Verdict.INCONCLUSIVE
-        factor, side = _power.comparison_factor(comp)
+        factor, side = stats.comparison_factor(comp)
         assert side == "unsupported" and factor > 1.5
 
 
@@ -284,10 +284,10 @@ def test_an_open_full_look_near_an_end_gets_a_larger_second_look() -> None:
                                              (0.0, 1.0)), 1.0, 0.05)
              for s, (mu, low, high) in looks_at.items()]
     ctx = CheckContext("cl.lemma13.softmax-order", seed=0, profile="full")
-    looks = _power.second_look(ctx, "grid", comps, 192, 5)
+    looks = _budgets.allowance(ctx, "grid").second_look(comps, 192, 5)
     assert looks.first_verdict is Verdict.INCONCLUSIVE
     assert looks.asked is not None and 2 * 192 < looks.asked <= looks.budget
-    assert looks.ran and looks.final == (looks.asked, 5 + _power.SECOND_LOOK)
+    assert looks.ran and looks.final == (looks.asked, 5 + stats.SECOND_LOOK)
 
 
 @pytest.mark.parametrize("mu, sd", [(0.94, 0.1), (0.5, 0.3), (0.03, 0.05), (0.9355, 0.2)])
@@ -326,6 +326,6 @@ def test_a_share_against_one_gets_the_replicates_it_needs(claim_id: str, check: 
     fn = getattr(importlib.import_module(f"proofs_checks.li2025continual.{module}"), name)
     out = fn(CheckContext(claim_id, seed=0))
     plan = out.readings[0].evidence["power"]
-    assert plan["budget"] == _power.BUDGETS["phase"]["quick"][2]
-    assert plan["replicates"] >= plan["needed_replicates"] > _power.BUDGETS["grid"]["quick"][2]
+    assert plan["budget"] == _budgets.BUDGETS["phase"]["quick"][2]
+    assert plan["replicates"] >= plan["needed_replicates"] > _budgets.BUDGETS["grid"]["quick"][2]
     assert out.readings[0].verdict is not Verdict.INCONCLUSIVE

@@ -100,7 +100,8 @@ def test_check_records_its_plan(claim_id: str) -> None:
 
 
 def test_plan_type() -> None:
-    assert isinstance(_power.plan(CheckContext("x", seed=0), "j91.specialization", [], 0), Plan)
+    allowance = _power.allowance(CheckContext("x", seed=0), "j91.specialization")
+    assert isinstance(allowance.plan([], 0), Plan)
 
 
 @pytest.mark.parametrize(("n0", "ratio"), [(10, 20.0), (20, 8.0), (8, 12.0), (5, 8.0)])
@@ -177,12 +178,12 @@ def test_specialization_plans_size_the_clopper_pearson_requirement() -> None:
         pilot, floor, budget, _ = _power.BUDGETS["j91.specialization"][profile]
         a = ctx.alpha / 6
         comps = [compare(f"k={k}", proportion_ci(pilot, pilot, a), 1.0, 0.2) for k in (4, 8)]
-        plan = _power.plan(ctx, "j91.specialization", comps, 0)
+        plan = _power.allowance(ctx, "j91.specialization").plan(comps, 0)
         assert pilot > 0 and plan.needed == 43 and plan.n == n
         # a pilot with a failure asks for more: beyond four budgets (or no size decides it:
         # 5/6 against the band's edge 0.8) the floor, else the budget
         comps[0] = compare("k=4", proportion_ci(pilot - 1, pilot, a), 1.0, 0.2)
-        assert _power.plan(ctx, "j91.specialization", comps, 0).n == (
+        assert _power.allowance(ctx, "j91.specialization").plan(comps, 0).n == (
             floor if profile == "quick" else budget)
 
 

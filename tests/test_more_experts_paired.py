@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moetheory import Verdict
+from moetheory import Verdict, stats
 from moetheory.engine.registry import get_claim, load_checks
 from moetheory.engine.runner import RunSettings, claim_context
 from moetheory.stats import claimed_values, greater, proportion_ci
-from proofs_checks.li2025continual import _power
+from proofs_checks.li2025continual import _budgets
 from proofs_checks.li2025continual._flags import ALTERNATIVE_FLAGS
 from proofs_checks.li2025continual._paired import later_counts, terminates_later
 
@@ -47,10 +47,10 @@ def test_unknown_pairs_widen_the_interval_both_ways() -> None:
 def test_a_ready_comparison_sizes_the_pilot() -> None:
     # a Clopper-Pearson comparison among the pilot's specs is sized by its own interval
     c = greater("share", proportion_ci(6, 8, 1e-4), 0.5, 0.0)
-    f = _power.specs_factor([c], 1e-4)
+    f = stats.specs_factor([c], 1e-4)
     assert f is not None and 1 < f < 64
-    assert f == _power.comparison_factor(c)[0]
-    assert _power.specs_factor([c], 1e-4, limit=1.5) == float("inf")
+    assert f == stats.comparison_factor(c)[0]
+    assert stats.specs_factor([c], 1e-4, limit=1.5) == float("inf")
 
 
 @pytest.mark.parametrize("claim_id", ["cl.more-experts", "cl.more-experts.m-lt-n"])
@@ -92,7 +92,7 @@ def test_more_experts_compares_paired_termination_rounds(claim_id: str) -> None:
     assert "same round" in texts[f"{names[0]}; flags: round by round"]
     if claim_id.endswith("m-lt-n"):  # issue 46: decided in the quick profile (open on main)
         assert out.verdict is not Verdict.INCONCLUSIVE
-        assert R >= _power.BUDGETS[claim_id]["quick"][1] >= 240
+        assert R >= _budgets.BUDGETS[claim_id]["quick"][1] >= 240
     if out.verdict is Verdict.INCONCLUSIVE:  # says what would decide it
         assert "replicates" in primary.derivation.split("\n\n")[0]
 
@@ -107,4 +107,4 @@ def test_quick_budget_of_more_experts_covers_its_pilot() -> None:
     plan = out.readings[0].evidence["power"]
     assert not plan["budget_limited"]
     assert plan["replicates"] >= plan["needed_replicates"]
-    assert plan["budget"] == _power.BUDGETS["cl.more-experts"]["quick"][2]
+    assert plan["budget"] == _budgets.BUDGETS["cl.more-experts"]["quick"][2]

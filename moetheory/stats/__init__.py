@@ -39,7 +39,10 @@ How a check uses it (the whole API):
 
 7. **Size replicates from a pilot** (issue 32): :func:`plan_from_pilot` sizes a main run
    from a pilot's comparisons within a budget of replicates (:func:`needed_factor`), and
-   :func:`power_note` says what would decide an ``inconclusive`` verdict.
+   :func:`power_note` says what would decide an ``inconclusive`` verdict. A check states its
+   budgets (an :class:`Allowance` from its table) and its pilot, and :func:`sized_run` plans
+   it, with a fresh second look when the check has two (:class:`Looks`, :class:`Sizing`);
+   :func:`sized_reading` also runs the deciding run and judges it.
 
 8. **Check a closed form** for an expectation in one call: :func:`check_expectation`
    (sequential, equivalence rule, the draws that would decide an inconclusive result;
@@ -53,6 +56,16 @@ engine; a claim shares its ``ctx.alpha`` among its own comparisons (Bonferroni).
 from __future__ import annotations
 
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
+from moetheory.stats._design import (
+    LOOKS,
+    SECOND_LOOK,
+    Allowance,
+    Budgets,
+    Looks,
+    Sizing,
+    sized_reading,
+    sized_run,
+)
 from moetheory.stats._intervals import (
     INTERVAL_METHODS,
     MeanEstimate,
@@ -98,14 +111,20 @@ from moetheory.stats.expectation import ExpectationResult, check_expectation, re
 __all__ = [
     "FAMILY_ALPHA",
     "INTERVAL_METHODS",
+    "LOOKS",
     "RULES",
+    "SECOND_LOOK",
+    "Allowance",
     "Budget",
+    "Budgets",
     "Comparison",
     "ExpectationResult",
+    "Looks",
     "MeanEstimate",
     "Plan",
     "ReadingData",
     "SequentialResult",
+    "Sizing",
     "Spec",
     "at_least",
     "at_most",
@@ -132,6 +151,8 @@ __all__ = [
     "readings_outcome",
     "required_n",
     "run_sequential",
+    "sized_reading",
+    "sized_run",
     "spec_factor",
     "specs_factor",
     "stable",

@@ -3,7 +3,7 @@
 Each statistical check of :mod:`.vowels` runs a *pilot* on streams of its own (judged with the
 shipped claimed values, recorded nowhere, never in a verdict), sizes its main run from the
 pilot's comparisons of the primary reading (the claim's verdict) with
-:func:`moetheory.stats.plan_from_pilot`, and runs ``n = clip(needed, floor, budget)``
+:func:`moetheory.stats.sized_run`, and runs ``n = clip(needed, floor, budget)``
 replicates at the claim's full level (one look). The budgets (:data:`BUDGETS`) are
 replicates per claim and profile, fixed from the CPU seconds a replicate costs on the
 reference machine; the evidence records the plan and, for an open verdict, what would
@@ -23,9 +23,9 @@ import numpy as np
 
 from moetheory import CheckContext
 from moetheory.engine.shared import each_shared, shared
-from moetheory.stats import Comparison, Plan, plan_from_pilot
+from moetheory.stats import Allowance
 
-__all__ = ["BUDGETS", "CHUNK", "epochs_runs", "epochs_seed", "plan"]
+__all__ = ["BUDGETS", "CHUNK", "allowance", "epochs_runs", "epochs_seed"]
 
 #: Per claim and profile: (pilot, floor, budget) replicates and the CPU seconds the budget's
 #: simulations take, measured per replicate on a 2-core x86-64 machine (2026-12-04, master
@@ -55,19 +55,17 @@ BUDGETS: dict[str, dict[str, tuple[int, int, int, float]]] = {
 CHUNK = 5
 
 
-def plan(ctx: CheckContext, key: str, pilot_comps: Sequence[Comparison], pilot_seed: int,
-         multiple: int = 1) -> Plan:
-    """The main run's plan for claim ``key`` from its pilot's comparisons (:data:`BUDGETS`).
+def allowance(ctx: CheckContext, key: str, multiple: int = 1) -> Allowance:
+    """The replicates of claim ``key`` (:data:`BUDGETS`) in the context's profile, its runs'
+    sizes rounded up to ``multiple`` (:data:`CHUNK` for the shared epoch runs).
 
     Examples
     --------
-    >>> plan(CheckContext("j91.vowel.locality", seed=0), "j91.vowel.locality", [], 0).n
-    5
+    >>> a = allowance(CheckContext("j91.vowel.epochs", seed=0), "j91.vowel.epochs", CHUNK)
+    >>> a.pilot, a.floor, a.budget, a.rounded(7)
+    (5, 5, 20, 10)
     """
-    pilot, floor, budget, seconds = BUDGETS[key][ctx.profile]
-    return plan_from_pilot(pilot_comps, pilot=pilot, floor=floor, budget=budget,
-                           budget_seconds=seconds, profile=ctx.profile, pilot_seed=pilot_seed,
-                           multiple=multiple)
+    return Allowance.of(BUDGETS, key, ctx.profile, multiple=multiple)
 
 
 def epochs_seed(ctx: CheckContext, pilot: bool) -> int:

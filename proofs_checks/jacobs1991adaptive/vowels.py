@@ -23,12 +23,12 @@ from moetheory.stats import (
     Plan,
     at_least,
     at_most,
-    claimed_values,
     compare,
     greater,
     mean_ci,
     power_note,
     proportion_ci,
+    sized_run,
 )
 from proofs_checks.jacobs1991adaptive import _power
 from proofs_checks.jacobs1991adaptive._common import review_claim
@@ -98,17 +98,13 @@ def check_specialization(ctx: CheckContext) -> Outcome:
                 for label, (name, field) in labels.items() for k in (4, 8)]
 
     # the pilot (its own streams, the primary reading's runs only) sizes the main run
-    n_pilot, floor = _power.BUDGETS["j91.specialization"][ctx.profile][:2]
-    pilot_comps: list[Comparison] = []
-    if n_pilot:
-        with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-            pilot_comps = judge(draw(n_pilot, PILOT_STREAM, configs[:2]),
-                                {primary: fields[primary]})
-    plan = _power.plan(ctx, "j91.specialization", pilot_comps, PILOT_STREAM)
+    allowance = _power.allowance(ctx, "j91.specialization")
+    plan = sized_run(allowance, lambda n: (judge(
+        draw(n, PILOT_STREAM, configs[:2]), {primary: fields[primary]}), PILOT_STREAM)).plan
     # the plan sizes the primary reading's runs (loss 1.3, which the peak-gate reading reads
     # too); the loss-1.1 runs beside them are run at the profile's floor (at most the plan's
     # size): the budget pays for the primary reading's decisive size only
-    sizes = {"1.3": plan.n, "1.1": min(plan.n, floor)}
+    sizes = {"1.3": plan.n, "1.1": min(plan.n, allowance.floor)}
     data = draw(sizes["1.3"], 0, configs[:2]) | draw(sizes["1.1"], 0, configs[2:])
     comparisons = judge(data, fields)
     runs = {(k, name): list(data[f"{k}/{name}"]) for k, name in configs}
@@ -271,11 +267,9 @@ def _epochs_sized(
     """
     max_epochs = _max_epochs(ctx)
     pilot_seed = _power.epochs_seed(ctx, pilot=True)
-    n_pilot = _power.BUDGETS[key][ctx.profile][0]
-    with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-        pilot_comps = judge(_power.epochs_runs(pilot_seed, pilot_configs, n_pilot, CRITERION,
-                                               max_epochs), True)
-    plan = _power.plan(ctx, key, pilot_comps, pilot_seed, multiple=_power.CHUNK)
+    plan = sized_run(_power.allowance(ctx, key, _power.CHUNK), lambda n: (judge(
+        _power.epochs_runs(pilot_seed, pilot_configs, n, CRITERION, max_epochs), True),
+        pilot_seed)).plan
     data = _power.epochs_runs(_power.epochs_seed(ctx, pilot=False), configs, plan.n,
                               CRITERION, max_epochs)
     return data, judge(data, False), plan
@@ -487,10 +481,8 @@ def check_vowel_locality(ctx: CheckContext) -> Outcome:
         return comps
 
     # the pilot (its own streams; the primary reading, 4 experts) sizes the main run
-    n_pilot = _power.BUDGETS["j91.vowel.locality"][ctx.profile][0]
-    with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-        pilot_comps = judge(draw(n_pilot, PILOT_STREAM, ks[:1]), ks[:1], True)
-    plan = _power.plan(ctx, "j91.vowel.locality", pilot_comps, PILOT_STREAM)
+    plan = sized_run(_power.allowance(ctx, "j91.vowel.locality"), lambda n: (
+        judge(draw(n, PILOT_STREAM, ks[:1]), ks[:1], True), PILOT_STREAM)).plan
     d = draw(plan.n, 0, ks)
     comparisons = judge(d, ks, False)
     by_label = {c.label: c for c in comparisons}

@@ -27,15 +27,17 @@ from moetheory.continual.scaling import (
     fit_exponent,
 )
 from moetheory.stats import (
+    LOOKS,
     Comparison,
     ReadingData,
-    claimed_values,
     combine,
     comparisons_markdown,
     edge_note,
     readings_outcome,
+    sized_reading,
     stable,
 )
+from proofs_checks.li2025continual._budgets import allowance
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     FLAG_TEXT,
@@ -44,28 +46,16 @@ from proofs_checks.li2025continual._flags import (
     flag_reading_text,
     flags_of,
 )
-from proofs_checks.li2025continual._power import (
-    LOOKS,
-    SECOND_LOOK,
-    Looks,
-    pilot_size,
-    plan_replicates,
-    power_note,
-    second_look,
-)
 from proofs_checks.li2025continual._simulation import (
-    LOW_GRID,
-    LOW_SEED,
+    GRID_RUNS,
     PILOT,
     RANDOM_BETA,
     STREAM,
-    _grid_runs,
-    _low_runs,
-    _phase_runs,
-    _regime_free_runs,
-    _regime_runs,
+    GridRuns,
     _seed,
-    flag_grid,
+    flag_runs,
+    low_grid_evidence,
+    reading_runs,
 )
 
 __all__ = [
@@ -127,48 +117,6 @@ def grid_outcome(
 #: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
 Sigma0Data = tuple[list[Comparison], dict[str, Any]]
 
-#: A reading's runs of a grid check: one simulator result per σ0 of the grid.
-GridRuns = dict[float, CLResult]
-
-#: The runs a grid check reads, by name: the σ0 grid with termination (``"term"``) or without
-#: (``"free"``), the M < N regime with termination (``"regime"``) or without
-#: (``"regime-free"``), and the σ0 grid's exploration phase alone (``"phase"``: rounds up to
-#: T1 + 1, :func:`~._simulation.phase_runs`, with a budget of its own); ``"free-wide"`` and
-#: ``"regime-free-wide"``: the runs without termination extended down to σ0 = 0.0125
-#: (:data:`~._simulation.LOW_GRID`, :func:`~._simulation.low_runs`; budget ``"wide"``).
-GRID_RUNS = ("term", "free", "regime", "regime-free", "phase", "free-wide", "regime-free-wide")
-
-
-def _reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
-                  offset: int = 0) -> tuple[GridRuns, int]:
-    """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed:
-    ``R`` replicates (the profile's by default), the seeds moved by ``offset``
-    (:data:`~._simulation.PILOT` for the pilot's, :data:`~._power.SECOND_LOOK` for a second
-    look's)."""
-    if runs == "regime":
-        return _regime_runs(ctx, reading, R, offset)
-    if runs == "regime-free":
-        return _regime_free_runs(ctx, reading, R, offset)
-    if runs == "phase":
-        return _phase_runs(ctx, reading, R, offset)
-    if runs in ("free-wide", "regime-free-wide"):
-        base, seed = _reading_runs(ctx, reading, runs.removesuffix("-wide"), R, offset)
-        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, offset)
-        return {**low, **base}, seed
-    if runs not in GRID_RUNS:
-        raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
-    pairs, seed = _grid_runs(ctx, reading, runs, R, offset)
-    return {sig0: pair[0] if runs == "term" else pair[1] for sig0, pair in pairs.items()}, seed
-
-
-def _flag_runs(ctx: CheckContext, reading: str, runs: str, R: int,
-               offset: int = 0) -> dict[str, GridRuns]:
-    """The runs named ``runs`` under the other readings of Algorithm 1's flags (paired with
-    the primary reading's: same seeds, moved by the same ``offset``); none for the runs
-    without termination."""
-    return flag_grid(ctx, reading, runs, R, offset) if runs in ("term", "regime") else {}
-
-
 def grid_check(
     ctx: CheckContext,
     comparisons: int,
@@ -178,24 +126,24 @@ def grid_check(
 ) -> Outcome:
     """The outcome of a check on the σ0 grid (or the M < N regime) that makes ``comparisons``
     comparisons: ``one(reading, grid, seed, alpha)`` for each reading (:func:`grid_outcome`),
-    with the reading's runs named ``runs`` (:data:`GRID_RUNS`) by σ0, their simulator seed
-    and the level ``alpha`` of each comparison: ``ctx.alpha / comparisons`` (Bonferroni),
-    over :data:`~._power.LOOKS` more in the full profile.
+    with the reading's runs named ``runs`` (:data:`~._simulation.GRID_RUNS`) by σ0, their
+    simulator seed and the level ``alpha`` of each comparison: ``ctx.alpha / comparisons``
+    (Bonferroni), over :data:`~moetheory.stats.LOOKS` more in the full profile.
 
-    Each reading's replicates are sized from a pilot (:mod:`._power`, budget ``"grid"``;
-    ``"phase"`` for the exploration phase's runs, ``"wide"`` for the runs extended down to
-    σ0 = 0.0125): ``one`` on the pilot's runs (their own seed; recorded nowhere) gives the
-    comparisons that size the main runs; at the floor the main runs are the shared ones
-    every grid check reads. In the full profile the pilot-sized run is a first look and a
-    second one is planned in advance (:func:`~._power.second_look`, as Lemma 8's): if the
-    first look, judged with the shipped claimed values, is ``inconclusive`` and its own
-    intervals ask for at most the budget, a fresh run of that size (seeds
-    :data:`~._power.SECOND_LOOK` further, batched like the first) gives the verdict; the
-    evidence records both looks (``looks``) and the derivation what the first gave. The
-    quick profile keeps its single look. With ``flags`` (runs with termination), the 'paper'
-    reading is also read under the other readings of Algorithm 1's flags (:mod:`._flags`),
-    on the same data as its final look, reported after the others and counted in the
-    Bonferroni level."""
+    Each reading's replicates are sized from a pilot by :func:`moetheory.stats.sized_reading`
+    (budget ``"grid"`` of :mod:`._budgets`; ``"phase"`` for the exploration phase's runs,
+    ``"wide"`` for the runs extended down to σ0 = 0.0125): ``one`` on the pilot's runs
+    (their own seed; recorded nowhere) gives the comparisons that size the main runs; at the
+    floor the main runs are the shared ones every grid check reads. In the full profile the
+    pilot-sized run is a first look and a second one is planned in advance
+    (:meth:`~moetheory.stats.Allowance.second_look`, as Lemma 8's): if the first look, judged
+    with the shipped claimed values, is ``inconclusive`` and its own intervals ask for at most
+    the budget, a fresh run of that size (seeds :data:`~moetheory.stats.SECOND_LOOK` further,
+    batched like the first) gives the verdict; the evidence records both looks (``looks``)
+    and the derivation what the first gave. The quick profile keeps its single look. With
+    ``flags`` (runs with termination), the 'paper' reading is also read under the other
+    readings of Algorithm 1's flags (:mod:`._flags`), on the same data as its final look,
+    reported after the others and counted in the Bonferroni level."""
     per_reading = comparisons // len(READINGS)
     looks = LOOKS if ctx.full else 1  # the second look: fixed per profile in advance
     alpha = ctx.alpha / (comparisons + (per_reading * len(ALTERNATIVE_FLAGS) if flags else 0))
@@ -203,69 +151,33 @@ def grid_check(
     extra: list[tuple[ReadingData, str]] = []
     simulated: dict[str, list[CLConfig]] = {}  # each reading's configurations, as run
     terminates = runs in ("term", "regime")
-    key = {"phase": "phase", "free-wide": "wide", "regime-free-wide": "wide"}.get(runs, "grid")
+    allowed = allowance(ctx, {"phase": "phase", "free-wide": "wide",
+                              "regime-free-wide": "wide"}.get(runs, "grid"))
 
     def reading_data(reading: str) -> ReadingData:
-        pilot_grid, pilot_seed = _reading_runs(ctx, reading, runs, pilot_size(ctx, key),
-                                               offset=PILOT)
-        with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-            pilot_comps = one(reading, pilot_grid, pilot_seed, alpha)[1]
-        plan = plan_replicates(ctx, key, pilot_comps, pilot_seed)
-        grid, seed = _reading_runs(ctx, reading, runs, R=plan.n)
-        look: Looks | None = None
-        first: list[Comparison] = []
-        if looks > 1:
-            with claimed_values(None, None):  # the looks' design, like the pilot's
-                first = list(one(reading, grid, seed, alpha)[1])
-            look = second_look(ctx, key, first, plan.n, seed)
-            if look.ran:
-                grid, seed = _reading_runs(ctx, reading, runs, R=look.final[0],
-                                           offset=SECOND_LOOK)
-        name, comps, ev, deriv = one(reading, grid, seed, alpha)  # the final look decides
+        (name, comps, ev, deriv), sizing, grid, seed = sized_reading(
+            allowed, lambda n, offset: reading_runs(ctx, reading, runs, n, offset),
+            lambda grid, seed: one(reading, grid, seed, alpha), pilot_offset=PILOT, looks=looks)
         simulated[name] = [res.config for res in grid.values()]
-        verdict = combine([c.verdict for c in comps])
-        if look is None:
-            ev = dict(ev, power=plan.evidence(verdict, comps))
-            note = power_note(plan, verdict, comps)
-        else:
-            ev = dict(ev, power=plan.evidence(look.first_verdict, first),
-                      replicates=look.final[0], looks=look.evidence(verdict, comps))
-            note = (f"First look: {power_note(plan, look.first_verdict, first)} "
-                    f"{look.note(verdict, comps)}")
-        if terminates:
-            ev["flags"] = flags_of(next(iter(grid.values())).config)
         if runs.endswith("-wide"):
-            ev["low_sigma0"] = _low_grid_evidence(grid)
-        if flags and terminates and reading == "paper":
-            R, offset = ((plan.n, 0) if look is None else
-                         (look.final[0], SECOND_LOOK if look.ran else 0))
-            for flag_name, alt in _flag_runs(ctx, reading, runs, R, offset).items():
+            ev["low_sigma0"] = low_grid_evidence(grid)
+        if flags and reading == "paper":
+            for flag_name, alt in flag_runs(ctx, reading, runs, sizing.n, sizing.offset).items():
                 f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,
                                                      seed, alpha)
-                f_ev = dict(f_ev, flags=flag_name, power=plan.evidence())
-                if look is not None:
+                f_ev = dict(f_ev, flags=flag_name, power=sizing.plan.evidence())
+                if sizing.looks is not None:
                     f_verdict = combine([c.verdict for c in f_comps])
-                    f_ev.update(replicates=R, looks=dict(
-                        look.evidence(f_verdict, f_comps), looks_of=reading))
+                    f_ev.update(replicates=sizing.n, looks=dict(
+                        sizing.looks.evidence(f_verdict, f_comps), looks_of=reading))
                 extra.append(((f_name, f_comps, f_ev, f_deriv),
                               flag_reading_text(reading_text(reading, [
                                   res.config for res in alt.values()]), flag_name)))
-        return (name, comps, ev, f"{note}\n\n{deriv}")
+        if terminates:
+            ev["flags"] = flags_of(next(iter(grid.values())).config)
+        return (name, comps, ev, deriv)
 
     return grid_outcome(ctx, alpha, reading_data, simulated.__getitem__, lambda: extra)
-
-
-def _low_grid_evidence(grid: GridRuns) -> dict[str, Any]:
-    """What a check on the runs extended downward (``"*-wide"``) records of the new points."""
-    return {
-        "sigma0": list(LOW_GRID), "rounds": [grid[s].config.T for s in LOW_GRID],
-        "seeds": f"simulator_seed + {LOW_SEED} + i at the i-th point, in the shared runs' "
-                 "batches",
-        "why": "the orders are statements about small σ0: the shared grid extended downward "
-               "by two halvings, fixed from cost and validity before any verdict (the slope's "
-               "variance is 1/5 of the shared grid's at the same replicates); each new point "
-               "runs only through the last round the check reads",
-    }
 
 
 def sigma0_check(

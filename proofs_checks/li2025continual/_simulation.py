@@ -22,6 +22,7 @@ __all__ = [
     "CHUNK",
     "ETA_GRID",
     "GRID",
+    "GRID_RUNS",
     "HORIZON",
     "LATE",
     "LOW_GRID",
@@ -35,6 +36,7 @@ __all__ = [
     "REGIME_M",
     "REGIME_N",
     "STREAM",
+    "GridRuns",
     "_balance",
     "_curves",
     "_exploration_runs",
@@ -53,14 +55,16 @@ __all__ = [
     "_window_order",
     "chunks",
     "exploration_configs",
-    "flag_grid",
+    "flag_runs",
     "grid_config",
     "grid_flag_runs",
     "grid_runs",
     "low_config",
+    "low_grid_evidence",
     "low_runs",
     "phase_runs",
     "reading_config",
+    "reading_runs",
     "regime_config",
     "regime_flag_runs",
     "regime_free_runs",
@@ -182,7 +186,7 @@ def grid_runs(
     return out
 
 
-#: Offset of the pilots' seeds from a run's own (:mod:`proofs_checks.li2025continual._power`).
+#: Offset of the pilots' seeds from a run's own (:func:`moetheory.stats.sized_run`).
 PILOT = 500
 #: Offset between the seeds of the batches a run larger than the floor is made of.
 CHUNK = 1000
@@ -229,8 +233,8 @@ def _batched(ctx: CheckContext, run: Any, seed: int, R: int | None, offset: int 
     """``run(R, seed)`` (a shared simulation by σ0) of ``R`` replicates (the profile's floor by
     default) in batches (:func:`chunks`) from the seed ``seed + offset``; with that seed.
     ``offset``: 0 for the main run, :data:`PILOT` for the pilot's own run (at most the floor:
-    one batch), :data:`~._power.SECOND_LOOK` for a second look's
-    (:func:`~._power.second_look`, fresh data)."""
+    one batch), :data:`moetheory.stats.SECOND_LOOK` for a second look's
+    (:meth:`moetheory.stats.Allowance.second_look`, fresh data)."""
     floor = _profile_sizes(ctx)
     seed += offset
     return _joined([run(size, seed + off) for size, off in chunks(R or floor, floor)]), seed
@@ -254,7 +258,7 @@ def phase_runs(reading: str, R: int, seed: int) -> dict[float, CLResult]:
     not depend on its horizon, and termination cannot act before ``T1``: flags are evaluated
     from ``T1`` on), at a fraction of the cost: the checks that read only these rounds
     (Lemmas 7 and 9, Theorem 1's exploration phase) can afford the replicates their
-    comparisons against 1 need (:mod:`._power`, budget ``"phase"``)."""
+    comparisons against 1 need (:mod:`._budgets`, budget ``"phase"``)."""
     out = {}
     for i, sig0 in enumerate(GRID):
         cfg = grid_config(reading, sig0)
@@ -376,24 +380,6 @@ def _regime_free_runs(ctx: CheckContext, reading: str, R: int | None = None, off
     the profile's by default, in batches, the seed moved by ``offset``: :func:`_batched`)."""
     return _batched(ctx, lambda n, sd: regime_free_runs(reading, n, sd), _regime_seed(ctx) + 40,
                     R, offset)
-
-
-def flag_grid(ctx: CheckContext, reading: str, runs: str, R: int, offset: int = 0
-              ) -> dict[str, dict[float, CLResult]]:
-    """The runs ``runs`` ("term" or "regime") of ``R`` replicates under the other readings
-    of Algorithm 1's flags, by flag reading and σ0: the same batches and seeds as the
-    primary reading's (:func:`_grid_runs`, :func:`_regime_runs`, with the same ``offset``),
-    so paired with them."""
-    floor = _profile_sizes(ctx)
-    if runs == "term":
-        seed, fn = _grid_seed(ctx), grid_flag_runs
-    elif runs == "regime":
-        seed, fn = _regime_seed(ctx), regime_flag_runs
-    else:
-        raise ValueError(f"runs must be 'term' or 'regime', got {runs!r}")
-    seed += offset
-    parts = [fn(reading, size, seed + off) for size, off in chunks(R, floor)]
-    return {name: _joined([p[name] for p in parts]) for name in ALTERNATIVE_FLAGS}
 
 
 @shared(maxsize=8)
@@ -541,3 +527,78 @@ def _window_order(res: CLResult, clusters: np.ndarray | None = None) -> np.ndarr
             ok.append(bool(h[inside].min() > h[~inside].max()))
         share[r] = float(np.mean(ok)) if ok else np.nan
     return share
+
+
+# --------------------------------------------------------------------------------------
+# The runs a grid check reads, by name
+# --------------------------------------------------------------------------------------
+
+
+#: A reading's runs of a grid check: one simulator result per σ0 of the grid.
+GridRuns = dict[float, CLResult]
+
+#: The runs a grid check reads, by name: the σ0 grid with termination (``"term"``) or without
+#: (``"free"``), the M < N regime with termination (``"regime"``) or without
+#: (``"regime-free"``), and the σ0 grid's exploration phase alone (``"phase"``: rounds up to
+#: T1 + 1, :func:`phase_runs`, with a budget of its own); ``"free-wide"`` and
+#: ``"regime-free-wide"``: the runs without termination extended down to σ0 = 0.0125
+#: (:data:`LOW_GRID`, :func:`low_runs`; budget ``"wide"``).
+GRID_RUNS = ("term", "free", "regime", "regime-free", "phase", "free-wide", "regime-free-wide")
+
+
+def reading_runs(ctx: CheckContext, reading: str, runs: str, R: int | None = None,
+                 offset: int = 0) -> tuple[GridRuns, int]:
+    """The runs named ``runs`` (:data:`GRID_RUNS`) of ``reading``, and their simulator seed:
+    ``R`` replicates (the profile's by default), the seeds moved by ``offset``
+    (:data:`PILOT` for the pilot's, :data:`moetheory.stats.SECOND_LOOK` for a second
+    look's).
+
+    Raises
+    ------
+    ValueError
+        If ``runs`` is not one of :data:`GRID_RUNS`.
+    """
+    if runs == "regime":
+        return _regime_runs(ctx, reading, R, offset)
+    if runs == "regime-free":
+        return _regime_free_runs(ctx, reading, R, offset)
+    if runs == "phase":
+        return _phase_runs(ctx, reading, R, offset)
+    if runs in ("free-wide", "regime-free-wide"):
+        base, seed = reading_runs(ctx, reading, runs.removesuffix("-wide"), R, offset)
+        low, _ = _low_runs(ctx, reading, runs.startswith("regime"), R, offset)
+        return {**low, **base}, seed
+    if runs not in GRID_RUNS:
+        raise ValueError(f"runs must be one of {GRID_RUNS}, got {runs!r}")
+    pairs, seed = _grid_runs(ctx, reading, runs, R, offset)
+    return {sig0: pair[0] if runs == "term" else pair[1] for sig0, pair in pairs.items()}, seed
+
+
+def flag_runs(ctx: CheckContext, reading: str, runs: str, R: int, offset: int = 0
+              ) -> dict[str, GridRuns]:
+    """The runs named ``runs`` of ``R`` replicates under the other readings of Algorithm 1's
+    flags, by flag reading and σ0: the same batches and seeds as the primary reading's
+    (:func:`reading_runs`, with the same ``offset``), so paired with them; none for the runs
+    without termination."""
+    if runs == "term":
+        seed, fn = _grid_seed(ctx), grid_flag_runs
+    elif runs == "regime":
+        seed, fn = _regime_seed(ctx), regime_flag_runs
+    else:
+        return {}
+    seed += offset
+    parts = [fn(reading, size, seed + off) for size, off in chunks(R, _profile_sizes(ctx))]
+    return {name: _joined([p[name] for p in parts]) for name in ALTERNATIVE_FLAGS}
+
+
+def low_grid_evidence(grid: GridRuns) -> dict[str, Any]:
+    """What a check on the runs extended downward (``"*-wide"``) records of the new points."""
+    return {
+        "sigma0": list(LOW_GRID), "rounds": [grid[s].config.T for s in LOW_GRID],
+        "seeds": f"simulator_seed + {LOW_SEED} + i at the i-th point, in the shared runs' "
+                 "batches",
+        "why": "the orders are statements about small σ0: the shared grid extended downward "
+               "by two halvings, fixed from cost and validity before any verdict (the slope's "
+               "variance is 1/5 of the shared grid's at the same replicates); each new point "
+               "runs only through the last round the check reads",
+    }

@@ -8,6 +8,7 @@ with Monte Carlo of eq. (5) (Gaussian and Definition-1 features).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -35,6 +36,7 @@ from proofs_checks.li2025continual._montecarlo import (
 )
 
 __all__ = [
+    "CORRECTED_READING",
     "PROP4_DRAWS",
     "_R_PAPER",
     "_UNIT_W",
@@ -47,6 +49,7 @@ __all__ = [
     "_mc_rows",
     "_printed_definition1_reading",
     "_printed_mc_evidence",
+    "_printed_readings",
     "_prop4_budget",
     "_prop4_mc",
     "_sized_budget",
@@ -188,6 +191,39 @@ def _printed_definition1_reading(kind: str, reading: str, text: str, W1: np.ndar
         {"monte_carlo": rows1, "seed": seed,
          "exact_definition1": [stable(float(x)) for x in exact1(W1, S_SAMPLES, ts)]},
     )
+
+
+def _printed_readings(ctx: CheckContext, kind: str, readings: Sequence[str],
+                      text: Callable[[str], str], appendix: Callable[[Reading], list[Reading]],
+                      definition1_text: str) -> list[Reading]:
+    """The readings of the printed formula of ``kind`` ("G" or "F"): each of ``readings``
+    exactly (:func:`_exact_reading`, described by ``text(reading)``; the first with the
+    Gaussian Monte Carlo in its evidence, :func:`_printed_mc_evidence`), then the readings
+    ``appendix`` gives from the first, last the first on Definition-1 features
+    (:func:`_printed_definition1_reading`, described by ``definition1_text``)."""
+    W, F, G, ts = _prop4_mc(ctx, "gaussian")
+    W1, F1, G1, _ = _prop4_mc(ctx, "definition1")
+    samples, samples1 = (G, G1) if kind == "G" else (F, F1)
+    alpha = ctx.alpha / (3 * len(ts))
+    out = []
+    for name in readings:
+        verdict, summary, ev = _exact_reading(kind, name)
+        if name == readings[0]:
+            ev.update(_printed_mc_evidence(kind, name, W, samples, ts, alpha, ctx.seed))
+        out.append(Reading(name, text(name), verdict, summary, ev))
+    out += appendix(out[0])
+    out.append(_printed_definition1_reading(kind, readings[0], definition1_text, W1, samples1,
+                                            ts, alpha, ctx.seed))
+    return out
+
+
+#: What the corrected closed forms' checks do (:func:`_corrected_outcome`), with the name of
+#: the horizon (``T`` for E[G_T], ``t`` for E[F_t]).
+CORRECTED_READING = (
+    "Closed form derived from the recursion of eq. (5) (SymPy), equal to the exact "
+    "enumeration of all task sequences on rational instances, and compared with Monte Carlo "
+    "(N = 7, d = 10, s = 6, w_n ~ N(0, 0.16 I)) at several {horizon}."
+)
 
 
 def _enumeration_agreement(kind: str) -> tuple[bool, list[dict[str, Any]]]:

@@ -3,10 +3,11 @@
 Claims ``cl.more-experts`` (M > N: more experts than tasks delay convergence and end no better)
 and ``cl.more-experts.m-lt-n`` (the same with fewer experts than tasks, M = Ω(K ln K)), on the
 simulator, with Algorithm 1's flags read every way (:mod:`._flags`) and replicates sized from
-a pilot (:mod:`._power`). "Delays convergence" is read of paired runs (:mod:`._paired`): the
-run with more experts terminates later in most pairs (a sign test, Clopper-Pearson); the
-mean of the paired differences of rounds, the checks' reading before issue 32, is kept as a
-second reading of the primary reading's runs (:data:`MEAN_ROUNDS`).
+a pilot (:func:`moetheory.stats.sized_run`; budgets in :mod:`._budgets`). "Delays
+convergence" is read of paired runs (:mod:`._paired`): the run with more experts terminates
+later in most pairs (a sign test, Clopper-Pearson); the mean of the paired differences of
+rounds, the checks' reading before issue 32, is kept as a second reading of the primary
+reading's runs (:data:`MEAN_ROUNDS`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,14 @@ from moetheory.stats import (
     Comparison,
     MeanEstimate,
     ReadingData,
-    claimed_values,
+    Sizing,
+    Spec,
     combine,
     comparisons_markdown,
+    decide_all,
+    sized_run,
 )
+from proofs_checks.li2025continual._budgets import allowance
 from proofs_checks.li2025continual._common import paper_claim, src
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
@@ -37,14 +42,6 @@ from proofs_checks.li2025continual._flags import (
     flags_of,
 )
 from proofs_checks.li2025continual._paired import LATER_RULE, PAIRING, terminates_later
-from proofs_checks.li2025continual._power import (
-    Plan,
-    Spec,
-    decide_all,
-    pilot_size,
-    plan_from_specs,
-    power_note,
-)
 from proofs_checks.li2025continual._readings import (
     FIGURE_READING_TEXT,
     FIGURE_READINGS,
@@ -212,22 +209,21 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
         )
         return (name, comps, ev, deriv)
 
-    plans: list[Plan] = []  # the primary reading's pilot sizes every reading
+    sizings: list[Sizing] = []  # the primary reading's pilot sizes every reading
 
     def one(reading: str, seed: int) -> ReadingData:
-        if not plans:
+        if not sizings:
             pilot_seed = seed + 1  # a stream of its own: SeedSequence(seed + 1)
-            with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-                pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])[0]
-            plans.append(plan_from_specs(ctx, key, pilot, alpha, pilot_seed))
-        plan = plans[0]
+            sizings.append(sized_run(allowance(ctx, key), lambda n: (
+                specs(runs_of(reading, n, pilot_seed, False)[0])[0], pilot_seed), alpha=alpha))
+        plan = sizings[0].plan
         flags = reading == FIGURE_READINGS[0]
         runs = runs_of(reading, plan.n, seed, flags)
         name, comps, ev, deriv = judge(reading, runs[0], plan.n, seed)
         verdict = combine([c.verdict for c in comps])
         ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by=FIGURE_READINGS[0]),
                   flags=flags_of(runs[0][MORE_MS[0]].config))
-        deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
+        deriv = f"{sizings[0].note(verdict, comps)}\n\n{deriv}"
         if flags:
             m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs[0], plan.n, seed,
                                                    mean=True)
@@ -348,22 +344,20 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
                 + ", ".join(f"M={M}: {v}/{R}" for M, v in ev["terminated"].items())
                 + ".\n\n" + comparisons_markdown(comps))
 
-    plans: list[Plan] = []  # the primary reading's pilot sizes every reading
+    sizings: list[Sizing] = []  # the primary reading's pilot sizes every reading
 
     def one(reading: str) -> ReadingData:
-        key = "cl.more-experts.m-lt-n"
-        if not plans:
-            with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-                pilot = specs(runs_of(reading, pilot_size(ctx, key), pilot_seed, False)[0])[0]
-            plans.append(plan_from_specs(ctx, key, pilot, alpha, pilot_seed))
-        plan = plans[0]
+        if not sizings:
+            sizings.append(sized_run(allowance(ctx, "cl.more-experts.m-lt-n"), lambda n: (
+                specs(runs_of(reading, n, pilot_seed, False)[0])[0], pilot_seed), alpha=alpha))
+        plan = sizings[0].plan
         flags = reading == "paper"
         runs = runs_of(reading, plan.n, seed, flags)
         name, comps, ev, deriv = judge(reading, runs[0], plan.n)
         verdict = combine([c.verdict for c in comps])
         ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by="paper"),
                   flags=flags_of(runs[0][MORE_MS_M_LT_N[0]].config))
-        deriv = f"{power_note(plan, verdict, comps)}\n\n{deriv}"
+        deriv = f"{sizings[0].note(verdict, comps)}\n\n{deriv}"
         if flags:
             m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs[0], plan.n,
                                                    mean=True)

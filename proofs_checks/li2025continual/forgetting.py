@@ -65,12 +65,10 @@ from proofs_checks.li2025continual._simulation import (
     GRID,
 )
 from proofs_checks.li2025continual._single_expert import (
+    CORRECTED_READING,
     _appendix_h_literal_reading,
     _corrected_outcome,
-    _exact_reading,
-    _printed_definition1_reading,
-    _printed_mc_evidence,
-    _prop4_mc,
+    _printed_readings,
 )
 
 __all__ = [
@@ -115,26 +113,16 @@ __all__ = [
 )
 def check_prop4_generalization(ctx: CheckContext) -> Outcome:
     """Eq. (18) under each pair reading: exact counterexample, then Monte Carlo."""
-    W, _, G, ts = _prop4_mc(ctx, "gaussian")
-    W1, _, G1, _ = _prop4_mc(ctx, "definition1")
-    alpha = ctx.alpha / (3 * len(ts))
-    readings = []
-    for pairs in th.GENERALIZATION_READINGS:
-        verdict, summary, ev = _exact_reading("G", pairs)
-        if pairs == "ordered":
-            ev.update(_printed_mc_evidence("G", pairs, W, G, ts, alpha, ctx.seed))
-        readings.append(Reading(pairs, f"pair sum read as {pairs} pairs; Gaussian X_t",
-                                verdict, summary, ev))
-    readings.append(_appendix_h_literal_reading("G"))
-    readings.append(Reading(
-        "appendix-H-substitution", "Appendix H's final step: E||w_{n_l} - w_{n_i}||^2 = D/N^2 "
-        "for every l including l = i, which yields eq. (18) with ordered pairs",
-        readings[0].verdict, readings[0].summary, {"same_as": "ordered"}))
-    readings.append(_printed_definition1_reading(
-        "G", "ordered", "ordered pairs; X_t of Definition 1 with v_n = w_n/sigma0: the "
-        "printed formula in the paper's own data model (its r = 1 - s/d is Gaussian "
-        "features' contraction; the exact expectation for this data model is in the evidence)",
-        W1, G1, ts, alpha, ctx.seed))
+    readings = _printed_readings(
+        ctx, "G", th.GENERALIZATION_READINGS,
+        lambda pairs: f"pair sum read as {pairs} pairs; Gaussian X_t",
+        lambda first: [_appendix_h_literal_reading("G"), Reading(
+            "appendix-H-substitution", "Appendix H's final step: E||w_{n_l} - w_{n_i}||^2 = "
+            "D/N^2 for every l including l = i, which yields eq. (18) with ordered pairs",
+            first.verdict, first.summary, {"same_as": "ordered"})],
+        "ordered pairs; X_t of Definition 1 with v_n = w_n/sigma0: the printed formula in the "
+        "paper's own data model (its r = 1 - s/d is Gaussian features' contraction; the exact "
+        "expectation for this data model is in the evidence)")
     exact_g = th.exact_generalization_expr()
     excess = sp.factor(th.prop4_generalization_expr("ordered") - exact_g)
     out = Outcome.from_readings(
@@ -170,11 +158,7 @@ def check_prop4_generalization(ctx: CheckContext) -> Outcome:
         "Single expert, Gaussian X_t: E[G_T] = r^T/N sum_n ||w_n||^2 + (1 - r^T)(1 - 1/T)/N^2 "
         "sum over ordered pairs ||w_n' - w_n||^2."
     ),
-    reading=(
-        "Closed form derived from the recursion of eq. (5) (SymPy), equal to the exact "
-        "enumeration of all task sequences on rational instances, and compared with Monte Carlo "
-        "(N = 7, d = 10, s = 6, w_n ~ N(0, 0.16 I)) at several T."
-    ),
+    reading=CORRECTED_READING.format(horizon="T"),
 )
 def check_prop4_generalization_corrected(ctx: CheckContext) -> Outcome:
     """The derived E[G_T] against exact enumeration and Monte Carlo."""
@@ -209,22 +193,13 @@ def check_prop4_generalization_corrected(ctx: CheckContext) -> Outcome:
 )
 def check_prop4_forgetting(ctx: CheckContext) -> Outcome:
     """Eq. (17) and its Appendix H form under every reading, exact and Monte Carlo."""
-    W, F, _, ts = _prop4_mc(ctx, "gaussian")
-    W1, F1, _, _ = _prop4_mc(ctx, "definition1")
-    alpha = ctx.alpha / (3 * len(ts))
-    readings = []
-    for name in th.FORGETTING_READINGS:
-        verdict, summary, ev = _exact_reading("F", name)
-        if name == th.FORGETTING_READINGS[0]:
-            ev.update(_printed_mc_evidence("F", name, W, F, ts, alpha, ctx.seed))
-        readings.append(Reading(name, f"{name}; Gaussian X_t", verdict, summary, ev))
-    readings.append(_appendix_h_literal_reading("F"))
-    readings.append(_appendix_h_literal_reading("F", factor_i=True))
-    readings.append(_printed_definition1_reading(
-        "F", th.FORGETTING_READINGS[0], "eq. (17) as printed; X_t of Definition 1 with v_n = "
-        "w_n/sigma0: the printed formula in the paper's own data model (the exact expectation "
-        "for this data model is in the evidence)",
-        W1, F1, ts, alpha, ctx.seed))
+    readings = _printed_readings(
+        ctx, "F", th.FORGETTING_READINGS, lambda name: f"{name}; Gaussian X_t",
+        lambda first: [_appendix_h_literal_reading("F"),
+                       _appendix_h_literal_reading("F", factor_i=True)],
+        "eq. (17) as printed; X_t of Definition 1 with v_n = w_n/sigma0: the printed formula "
+        "in the paper's own data model (the exact expectation for this data model is in the "
+        "evidence)")
     out = Outcome.from_readings(
         readings,
         summary=(
@@ -262,11 +237,7 @@ def check_prop4_forgetting(ctx: CheckContext) -> Outcome:
         "((1-r)(1 - r^{t-i}) + r^i - r^t) D/N^2 ], S = sum_n ||w_n||^2, D = sum over ordered "
         "pairs ||w_n' - w_n||^2."
     ),
-    reading=(
-        "Closed form derived from the recursion of eq. (5) (SymPy), equal to the exact "
-        "enumeration of all task sequences on rational instances, and compared with Monte Carlo "
-        "(N = 7, d = 10, s = 6, w_n ~ N(0, 0.16 I)) at several t."
-    ),
+    reading=CORRECTED_READING.format(horizon="t"),
 )
 def check_prop4_forgetting_corrected(ctx: CheckContext) -> Outcome:
     """The derived E[F_t] against exact enumeration and Monte Carlo."""

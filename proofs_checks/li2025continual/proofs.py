@@ -22,16 +22,17 @@ from moetheory.continual import theory as th
 from moetheory.continual.analysis import expert_sets, greater
 from moetheory.continual.scaling import exponent_at_least, exponent_at_most, fit_exponent
 from moetheory.stats import (
+    LOOKS,
     Comparison,
     ReadingData,
     betting_ci,
-    claimed_values,
-    combine,
     compare,
     comparisons_markdown,
     mean_ci,
     proportion_ci,
+    sized_reading,
 )
+from proofs_checks.li2025continual._budgets import allowance
 from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
 from proofs_checks.li2025continual._exact import (
     HALF,
@@ -46,13 +47,6 @@ from proofs_checks.li2025continual._exact import (
     exponent,
     r_,
     s0,
-)
-from proofs_checks.li2025continual._power import (
-    LOOKS,
-    pilot_size,
-    plan_replicates,
-    power_note,
-    second_look,
 )
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
@@ -402,20 +396,10 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
                              e_m, -1.0, EXP_TOL),
         ], by_eta, by_m
 
-    def one(reading: str) -> ReadingData:
-        pilot_seed = seed + PILOT
-        with claimed_values(None, None):  # the pilot sizes the run; it decides nothing
-            pilot = comparisons(reading, pilot_size(ctx, key), pilot_seed)[0]
-        plan = plan_replicates(ctx, key, pilot, pilot_seed)
-        with claimed_values(None, None):  # the looks' design, like the pilot's: shipped values
-            first = comparisons(reading, plan.n, seed)[0]
-        looks = second_look(ctx, key, first, plan.n, seed)
-        R, run_seed = looks.final
-        comps, by_eta, by_m = comparisons(reading, R, run_seed)  # the final look decides
-        verdict = combine([c.verdict for c in comps])
+    def judge(reading: str, R: int, run_seed: int) -> ReadingData:
+        comps, by_eta, by_m = comparisons(reading, R, run_seed)
         ev = {"eta_grid": list(ETA_GRID), "M_grid": list(M_GRID), "replicates": R,
-              "simulator_seed": run_seed, "power": plan.evidence(looks.first_verdict, first),
-              "looks": looks.evidence(verdict, comps),
+              "simulator_seed": run_seed,
               "mean_by_eta": [float(by_eta[float(x)].mean()) for x in ETA_GRID],
               "mean_by_M": [float(by_m[float(x)].mean()) for x in M_GRID],
               "rule": "scaling.fit_exponent; O(x^a) as x → 0 is slope >= a − tol; O(M^-1) "
@@ -428,9 +412,12 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_eta"]) + "; per M: "
             + ", ".join(f"{v:.3g}" for v in ev["mean_by_M"]) + ".\n\n" + comparisons_markdown(comps)
         )
-        first_note = power_note(plan, looks.first_verdict, first)
-        return (reading, comps, ev,
-                f"First look: {first_note} {looks.note(verdict, comps)}\n\n{deriv}")
+        return (reading, comps, ev, deriv)
+
+    def one(reading: str) -> ReadingData:
+        return sized_reading(allowance(ctx, key), lambda n, offset: (n, seed + offset),
+                             lambda R, run_seed: judge(reading, R, run_seed),
+                             pilot_offset=PILOT, looks=LOOKS)[0]
 
     return grid_outcome(ctx, alpha, one, lambda reading: [
         cfg for vary in ("eta", "M") for cfg in exploration_configs(reading, vary).values()])

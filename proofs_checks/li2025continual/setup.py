@@ -25,12 +25,15 @@ from moetheory.continual.single_expert import projection_sq_norms
 from moetheory.stats import (
     Budget,
     ReadingData,
+    Spec,
     betting_ci,
     compare,
     comparisons_markdown,
     mean_ci,
     run_sequential,
+    sized_run,
 )
+from proofs_checks.li2025continual._budgets import allowance
 from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
 from proofs_checks.li2025continual._exact import M_, _out, _r, eta, s0
 from proofs_checks.li2025continual._montecarlo import (
@@ -42,7 +45,6 @@ from proofs_checks.li2025continual._montecarlo import (
     _verdicts,
     _worst,
 )
-from proofs_checks.li2025continual._power import Spec, pilot_size, plan_from_specs, power_note
 from proofs_checks.li2025continual._readings import (
     GridRuns,
     grid_check,
@@ -361,9 +363,9 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
                     aux_loss_effect(base))
 
     def one(reading: str) -> ReadingData:
-        pilot = runs_of(reading, pilot_size(ctx, key), pilot_seed)
-        plan = plan_from_specs(ctx, key, [spec(*pilot[:3])], alpha, pilot_seed)
-        R = plan.n
+        sizing = sized_run(allowance(ctx, key), lambda n: (
+            [spec(*runs_of(reading, n, pilot_seed)[:3])], pilot_seed), alpha=alpha)
+        R = sizing.n
         base, b1, b0, without = runs_of(reading, R, seed)
         comps = [spec(base, b1, b0).decide(alpha)]
         ev = {"replicates": R, "simulator_seed": seed, "T1": base.T1,
@@ -371,9 +373,9 @@ def check_aux_loss(ctx: CheckContext) -> Outcome:
               "mean_imbalance_alpha_0": float(b0.mean()),
               "experts_never_used_alpha_0": float(
                   np.mean([(np.bincount(e, minlength=20) == 0).sum() for e in without.expert])),
-              "rule": "analysis.greater", "power": plan.evidence(comps[0].verdict, comps)}
+              "rule": "analysis.greater", **sizing.evidence(comps[0].verdict, comps)}
         deriv = (
-            f"{power_note(plan, comps[0].verdict, comps)}\n\n"
+            f"{sizing.note(comps[0].verdict, comps)}\n\n"
             f"Mean max_m |f − 1/M| at T1: α = 0.5: {ev['mean_imbalance_alpha_0.5']:.3g}; "
             f"α = 0: {ev['mean_imbalance_alpha_0']:.3g} (experts never used with α = 0: "
             f"{ev['experts_never_used_alpha_0']:.1f} of 20 on average).\n\n"
