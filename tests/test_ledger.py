@@ -165,3 +165,16 @@ def test_every_continual_learning_claim_records_its_seed_lines(claims: list) -> 
     assert not missing, f"cl.* claims without sources: {missing}"
     seed = "003_3078ccb5100b14b7.txt"
     assert all(s.seed_file == seed for c in claims if c.id.startswith("cl.") for s in c.sources)
+
+
+def test_reasons_carry_their_maths_as_markup() -> None:
+    """Issue 45 item 4: a reason's formula is typeset (``$...$``) where it is written; the
+    words left outside maths and code hold no plain-text formula."""
+    import re
+
+    from test_docs_scan import ASCII_MATHS
+
+    for key, _, _, reason in UNCHECKED:
+        words = re.sub(r"\$[^$]+\$|`[^`]+`", " ▯ ", reason)
+        found = [name for name, pattern in ASCII_MATHS if pattern.search(words)]
+        assert not found, f"{key}: {found} in {reason!r}"
