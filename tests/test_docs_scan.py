@@ -244,6 +244,17 @@ def untypeset_formulas(html: str) -> list[str]:
     return found
 
 
+def markdown_formulas(text: str) -> list[str]:
+    """Untypeset mathematics in MyST source a generator writes: the patterns of
+    :data:`ASCII_MATHS` in what is left once maths (``$...$``, ``$$...$$``) and code spans are
+    taken out (and Markdown's ``**`` of bold)."""
+    words = re.sub(r"\$\$.+?\$\$|\$[^$]+\$|`[^`]+`", " ▯ ", text, flags=re.S)
+    words = words.replace("**", "")
+    return [f"{name}: …{words[max(0, m.start() - 40):m.end() + 40]}…"
+            for name, pattern in ASCII_MATHS if name != "raw $"
+            for m in pattern.finditer(words)]
+
+
 _TEXT_IN_MATHS = re.compile(
     r"\\(?:text|mathrm|operatorname\*?|textrm|textit|textbf|mbox|mathit|label|tag)\s*\{[^{}]*\}"
 )
