@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from html.parser import HTMLParser
@@ -166,9 +166,10 @@ _QUOTE_PATTERNS = frozenset({"raw $", "raw TeX"})
 
 
 #: Patterns that find a formula in code font: none matches a name or a line of Python
-#: (``x_half_width``, ``score(beta1, x)``, ``sqrt(a**2)``, ``check(ctx) -> Outcome``).
+#: (``x_half_width``, ``score(beta1, x)``, ``sqrt(a**2)``, ``check(ctx) -> Outcome``, a
+#: configuration's name ``paper, random β``).
 _CODE_PATTERNS = frozenset({"raw TeX", "^ power", "bracket derivative", "Unicode script",
-                            "Unicode operator", "Unicode Greek"})
+                            "Unicode operator"})
 
 
 def _is_api_name(node: Node) -> bool:
@@ -220,8 +221,11 @@ def _prose_runs(root: Node) -> Iterator[tuple[str, bool]]:
             yield text, quote
 
 
-def untypeset_formulas(html: str) -> list[str]:
-    """Untypeset mathematics a reader sees on a page: one line per finding."""
+def untypeset_formulas(html: str, names: Collection[str] = ()) -> list[str]:
+    """Untypeset mathematics a reader sees on a page: one line per finding.
+
+    ``names`` are identifiers a page sets in code font as names, never read as formulas (a
+    reading's name such as ``eta=sigma0^0.5``)."""
     root = parse(html)
     body = next((n for n in root.walk() if "body" in n.classes and n.tag == "div"), root)
     found = []
@@ -238,6 +242,8 @@ def untypeset_formulas(html: str) -> list[str]:
         ):
             continue
         text = node.text()
+        if text in names:
+            continue
         for name, pattern in ASCII_MATHS:
             if name in _CODE_PATTERNS and pattern.search(text):
                 found.append(f"{name} in code font: `{text[:100]}`")
@@ -580,15 +586,21 @@ def site_pages(site: Path) -> list[Path]:
     )
 
 
-def formula_findings(site: Path) -> dict[str, list[str]]:
-    """Plain-text formulas of every page of :func:`site_pages`, by page name."""
+def formula_findings(site: Path, names: Collection[str] = ()) -> dict[str, list[str]]:
+    """Plain-text formulas of every page of :func:`site_pages`, by page name (``names`` as
+    in :func:`untypeset_formulas`)."""
     found = {}
     for page in site_pages(site):
         html = page.read_text(encoding="utf-8")
-        found[page.relative_to(site).as_posix()] = untypeset_formulas(html) + prose_in_maths(
-            html
-        )
+        found[page.relative_to(site).as_posix()] = untypeset_formulas(
+            html, names
+        ) + prose_in_maths(html)
     return found
+
+
+def reading_names(report: Mapping[str, Any]) -> set[str]:
+    """The names of the readings of a report's claims: identifiers, set in code font."""
+    return {r["name"] for e in report["claims"] for r in e.get("readings") or []}
 
 
 def scan_site(site: Path, report: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -597,7 +609,7 @@ def scan_site(site: Path, report: Mapping[str, Any]) -> dict[str, list[str]]:
     from moetheory import docs as docs_gen
 
     problems: dict[str, list[str]] = {"formulas": [], "numbers": [], "links": [], "html": []}
-    for name, found in formula_findings(site).items():
+    for name, found in formula_findings(site, reading_names(report)).items():
         if not _matches(name, tuple(PENDING)):
             problems["formulas"] += [f"{name}: {p}" for p in found]
     claim_ids = {e["id"] for e in report["claims"]}
@@ -688,6 +700,8 @@ def test_formulas_in_code_font_are_found() -> None:
         assert untypeset_formulas(_body(f"<p>the result <code>{code}</code></p>")), code
     for code in ("x_half_width", "sqrt(a**2)", "check(ctx) -> Outcome", "score(beta1, x)"):
         assert untypeset_formulas(_body(f"<p>write <code>{code}</code></p>")) == [], code
+    reading = _body("<p>Reading <code>eta=sigma0^0.5</code>: proved</p>")
+    assert untypeset_formulas(reading) and untypeset_formulas(reading, {"eta=sigma0^0.5"}) == []
 
 
 def test_code_blocks_transcripts_and_api_names_are_not_prose() -> None:

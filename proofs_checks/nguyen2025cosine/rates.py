@@ -284,6 +284,14 @@ def check_expert_rate_inference(ctx: CheckContext) -> Outcome:
             "and eta_hat_n = 1/sqrt(log n) the parameter error is slower than every polynomial "
             "while sup_{|x|<=1} |h(x, eta_hat_n) - h(x, 0)| = 1/n exactly",
             {"counterexample": ex},
+            summary_latex=(
+                r"$h(x, \eta) = x e^{-1/\eta^2}$ ($\eta \in (0, 1]$, $h(x, 0) = 0$) is smooth, "
+                f"Lipschitz in $\\eta$ (constant ${sp.latex(ex['lipschitz_constant'])} \\approx "
+                f"{float(ex['lipschitz_constant_value']):.4f}$) and injective in $\\eta$; with "
+                r"$\eta^* = 0$ and $\hat\eta_n = 1/\sqrt{\log n}$ the parameter error is slower "
+                r"than every polynomial while $\sup_{|x| \le 1} |h(x, \hat\eta_n) - h(x, 0)| = "
+                r"1/n$ exactly"
+            ),
         ),
         Reading(
             "upper-bound",
