@@ -571,7 +571,19 @@ NOT_READ: tuple[tuple[str, str], ...] = (
 #: Pages with plain-text formulas not typeset yet (issue 45), with where they come from;
 #: ``test_pending_pages_still_have_formulas`` fails once a page is clean, so that it
 #: leaves this list.
-PENDING: dict[str, str] = {}
+PENDING: dict[str, str] = {
+    "api.html": "the API reference: docstring prose with plain-text formulas (``>= 1``, "
+    "``f_G``, ``eta_1..eta_k``, ``->``), each docstring to rewrite with :math:",
+    "api/*.html": "as api.html",
+    "own-paper.html": "identifiable()'s notebook display (certificate atoms, scope) and "
+    "check_expectation's title E[X] (a change to moetheory.stats re-stamps calibration)",
+    "gallery.html": "as own-paper.html",
+    "seed-stability.html": "benchmarks/seed_stability.py tabulates the claims' plain-text "
+    "summaries per master seed; typeset summaries need the page re-run over the seeds",
+    "calibration.html": "benchmarks/calibrate.py shows the comparison labels of the "
+    "statistical checks (σ0=0.2: 1 − G(MoE)/G(M=1) > 0), plain text in the checks; a "
+    "typeset label changes the checks' fingerprints (re-calibration)",
+}
 
 
 def _matches(name: str, globs: Iterable[str]) -> bool:
