@@ -872,3 +872,16 @@ def test_a_hostile_report_reaches_no_page_as_live_html(tmp_path: Path) -> None:
     html = built.read_text(encoding="utf-8")
     assert "alert" in html  # the text is there, shown
     assert foreign_html(html) == [], foreign_html(html)
+
+
+@pytest.mark.parametrize(("claim", "reading"), [("pcr.poly-expert.same-rate", "every-eta*"),
+                                                ("pcr.inference.expert-rate", "inference")])
+def test_reading_summaries_with_a_supremum_are_typeset_at_the_source(claim: str,
+                                                                     reading: str) -> None:
+    """Issue 45 item 4: ``sup_{|x|<=1}`` in a reading's plain summary reached the claim page
+    as ``sup_(|x|≤1)`` in code font; the check now writes the typeset summary itself."""
+    import moetheory
+
+    entry = moetheory.verify([claim], profile="quick", seed=0, jobs=1)["claims"][0]
+    typeset = next(r["summary_latex"] for r in entry["readings"] if r["name"] == reading)
+    assert r"\sup_{|x| \le 1}" in typeset and not markdown_formulas(typeset), typeset

@@ -355,6 +355,11 @@ def check_poly_same_rate(ctx: CheckContext) -> Outcome:
             "eta* = 0, eta_hat_n = n^(-1/4): parameter error n^(-1/4), expert error "
             f"sup_(|x|<=1) eta_hat_n^2 x^2 = {sp.sstr(expert_err)}; ratio -> {lim_ratio}",
             {"eta_hat_n": eta_n, "expert_error": expert_err, "ratio_limit": lim_ratio},
+            summary_latex=(
+                r"$\eta^* = 0$, $\hat\eta_n = n^{-1/4}$: parameter error $n^{-1/4}$, expert "
+                r"error $\sup_{|x| \le 1} \hat\eta_n^2 x^2 = "
+                f"{sp.latex(expert_err)}$; ratio $\\to {sp.latex(lim_ratio)}$"
+            ),
         ),
         Reading(
             "eta*-nonzero",
