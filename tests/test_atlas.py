@@ -143,3 +143,23 @@ def test_the_page_command_checks_its_arguments_before_any_work(
     else:
         assert info.value.code == 2
         assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_comparison_with_decide_is_typeset_not_code_font() -> None:
+    """Issue 45 item 4: decide's dependence, shown on a cell, is a formula in ``$...$``, not
+    ``(6)*h(x,eta1) + ...`` in code font; the router's note and the index reading too."""
+    from moetheory.symbolic.experts import get_expert
+    from moetheory.symbolic.identifiability import decide
+
+    dec = decide(get_expert("linear"), "linear-2")
+    assert dec.verdict.value == "refuted"
+    typeset = dec.summary_latex
+    assert typeset.startswith("dependent: $") and "= 0$ a.e.; scope:" in typeset
+    assert "*" not in typeset and "eta1" not in typeset and "D[" not in typeset
+    assert "($d = 1$, $k = 2$)" in typeset
+    text = render_cell(atlas_cell("linear", "linear"))
+    assert "**refuted** — dependent: $" in text and "`dependent:" not in text
+    assert "→" not in render_cell(atlas_cell("sigmoid", "tanh"))
+    from moetheory.symbolic.interactions import ROUTERS
+
+    assert all("τ" not in r.note and " x " not in r.note for r in ROUTERS.values())

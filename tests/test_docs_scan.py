@@ -1,14 +1,19 @@
-"""A reader's scan of every built claim page: the docs read as a book.
+"""A reader's scan of the built site: the docs read as a book.
 
-Every page under ``claims/`` of the built site (the chapters, their section pages and the
-claims index; the seed pages are verbatim and exempt) is parsed as a reader's browser shows
-it, and must have
+Every page of the built site except those of :data:`NOT_READ` is parsed as a reader's
+browser shows it, and must have
 
 * **no untypeset formula**: outside MathJax's containers and code, no ASCII or Unicode
   mathematics (``**``, ``x_1``, ``sum_{``, ``!=``, ``D[a,a]``, ``^(``, ``h(x,eta1)``,
   ``d = 1``, ``τ₁``, ``≤``), no raw TeX (``$``, ``\\frac``) -- in running text, tables,
   folded blocks and seed quotes alike (a seed quote is checked for raw TeX only: its
-  words are the paper's);
+  words are the paper's); and no formula set in code font (``(72)*h(x,eta1) +
+  (-81)*D[a,a]h(x,eta2)``, ``β₁ᵀ ∂H/∂β₁``): inline code holds names and code, never maths.
+  Code blocks, terminal transcripts (a snippet's output) and the API's signatures and
+  parameter lists are code, not prose.
+
+The other checks read the pages of the claims book (under ``claims/``, seed pages excepted):
+
 * **every statistical number**: each comparison a check decided (claim and readings) is a
   row of a ``comparisons`` table in the claim's section, with its estimate, interval, n,
   claimed value, tolerance, α and rule; the table names the claim's seed;
@@ -29,8 +34,9 @@ import re
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -159,13 +165,34 @@ ASCII_MATHS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _QUOTE_PATTERNS = frozenset({"raw $", "raw TeX"})
 
 
+#: Patterns that find a formula in code font: none matches a name or a line of Python
+#: (``x_half_width``, ``score(beta1, x)``, ``sqrt(a**2)``, ``check(ctx) -> Outcome``, a
+#: configuration's name ``paper, random β``).
+_CODE_PATTERNS = frozenset({"raw TeX", "^ power", "bracket derivative", "Unicode script",
+                            "Unicode operator"})
+
+
+def _is_api_name(node: Node) -> bool:
+    """A parameter's name and type in the API reference (``dt`` of a numpydoc field list)."""
+    return "classifier" in node.classes or (
+        node.tag == "dt" and any("field-list" in a.classes for a in node.ancestors())
+    )
+
+
+def _is_code_block(node: Node) -> bool:
+    """A code block, a terminal transcript or an API signature: code, not prose."""
+    return any(a.tag == "pre" or a.classes & {"highlight", "sig"} for a in node.ancestors())
+
+
 def _prose_runs(root: Node) -> Iterator[tuple[str, bool]]:
     """Each block's prose, maths replaced by a placeholder; and whether it is a seed quote."""
     runs: dict[int, tuple[list[str], bool]] = {}
     order: list[int] = []
 
     def visit(node: Node, block: int, quote: bool) -> None:
-        if node.tag in _NOT_PROSE_TAGS or node.classes & _NOT_PROSE_CLASSES:
+        if node.tag in _NOT_PROSE_TAGS or node.classes & _NOT_PROSE_CLASSES or _is_api_name(
+            node
+        ):
             if _is_math(node) and block in runs:
                 runs[block][0].append(" ▯ ")
             return
@@ -194,8 +221,11 @@ def _prose_runs(root: Node) -> Iterator[tuple[str, bool]]:
             yield text, quote
 
 
-def untypeset_formulas(html: str) -> list[str]:
-    """Untypeset mathematics a reader sees on a page: one line per finding."""
+def untypeset_formulas(html: str, names: Collection[str] = ()) -> list[str]:
+    """Untypeset mathematics a reader sees on a page: one line per finding.
+
+    ``names`` are identifiers a page sets in code font as names, never read as formulas (a
+    reading's name such as ``eta=sigma0^0.5``)."""
     root = parse(html)
     body = next((n for n in root.walk() if "body" in n.classes and n.tag == "div"), root)
     found = []
@@ -206,7 +236,29 @@ def untypeset_formulas(html: str) -> list[str]:
             for m in pattern.finditer(text):
                 around = text[max(0, m.start() - 50):m.end() + 50]
                 found.append(f"{name}: …{around}…")
+    for node in body.walk():
+        if node.tag != "code" or _is_code_block(node) or any(
+            a.classes & {"seed-text", "seed-quote"} for a in node.ancestors()
+        ):
+            continue
+        text = node.text()
+        if text in names:
+            continue
+        for name, pattern in ASCII_MATHS:
+            if name in _CODE_PATTERNS and pattern.search(text):
+                found.append(f"{name} in code font: `{text[:100]}`")
     return found
+
+
+def markdown_formulas(text: str) -> list[str]:
+    """Untypeset mathematics in MyST source a generator writes: the patterns of
+    :data:`ASCII_MATHS` in what is left once maths (``$...$``, ``$$...$$``) and code spans are
+    taken out (and Markdown's ``**`` of bold)."""
+    words = re.sub(r"\$\$.+?\$\$|\$[^$]+\$|`[^`]+`", " ▯ ", text, flags=re.S)
+    words = words.replace("**", "")
+    return [f"{name}: …{words[max(0, m.start() - 40):m.end() + 40]}…"
+            for name, pattern in ASCII_MATHS if name != "raw $"
+            for m in pattern.finditer(words)]
 
 
 _TEXT_IN_MATHS = re.compile(
@@ -506,18 +558,77 @@ def claim_pages(site: Path) -> list[Path]:
     return sorted(p for p in (site / "claims").glob("*.html") if not p.name.startswith("seed-"))
 
 
+#: Pages of the built site that the formula scan does not read: (glob, why).
+NOT_READ: tuple[tuple[str, str], ...] = (
+    ("claims/seed-*.html", "a seed page is the paper's text, verbatim, mistakes included"),
+    ("_modules/**", "viewcode's listings of the source: code"),
+    ("_static/**", "style sheets, scripts and MathJax"),
+    ("genindex.html", "Sphinx's index of the API's names"),
+    ("py-modindex.html", "Sphinx's index of the modules"),
+    ("search.html", "the search page"),
+)
+
+#: Pages with plain-text formulas not typeset yet (issue 45), with where they come from;
+#: ``test_pending_pages_still_have_formulas`` fails once a page is clean, so that it
+#: leaves this list.
+PENDING: dict[str, str] = {
+    "api.html": "the API reference: docstring prose with plain-text formulas (``>= 1``, "
+    "``f_G``, ``eta_1..eta_k``, ``->``), each docstring to rewrite with :math:",
+    "api/*.html": "as api.html",
+    "own-paper.html": "identifiable()'s notebook display (certificate atoms, scope) and "
+    "check_expectation's title E[X] (a change to moetheory.stats re-stamps calibration)",
+    "gallery.html": "as own-paper.html",
+    "seed-stability.html": "benchmarks/seed_stability.py tabulates the claims' plain-text "
+    "summaries per master seed; typeset summaries need the page re-run over the seeds",
+    "calibration.html": "benchmarks/calibrate.py shows the comparison labels of the "
+    "statistical checks (σ0=0.2: 1 − G(MoE)/G(M=1) > 0), plain text in the checks; a "
+    "typeset label changes the checks' fingerprints (re-calibration)",
+}
+
+
+def _matches(name: str, globs: Iterable[str]) -> bool:
+    return any(fnmatchcase(name, g) for g in globs)
+
+
+def site_pages(site: Path) -> list[Path]:
+    """The built pages a reader reads: every HTML page of ``site`` but :data:`NOT_READ`."""
+    return sorted(
+        p for p in site.rglob("*.html")
+        if not _matches(p.relative_to(site).as_posix(), [g for g, _ in NOT_READ])
+    )
+
+
+def formula_findings(site: Path, names: Collection[str] = ()) -> dict[str, list[str]]:
+    """Plain-text formulas of every page of :func:`site_pages`, by page name (``names`` as
+    in :func:`untypeset_formulas`)."""
+    found = {}
+    for page in site_pages(site):
+        html = page.read_text(encoding="utf-8")
+        found[page.relative_to(site).as_posix()] = untypeset_formulas(
+            html, names
+        ) + prose_in_maths(html)
+    return found
+
+
+def reading_names(report: Mapping[str, Any]) -> set[str]:
+    """The names of the readings of a report's claims: identifiers, set in code font."""
+    return {r["name"] for e in report["claims"] for r in e.get("readings") or []}
+
+
 def scan_site(site: Path, report: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Every problem of the built claim pages, by kind."""
+    """Every problem of the built site, by kind (formulas on every page but the pending ones,
+    the rest on the claim pages)."""
     from moetheory import docs as docs_gen
 
     problems: dict[str, list[str]] = {"formulas": [], "numbers": [], "links": [], "html": []}
+    for name, found in formula_findings(site, reading_names(report)).items():
+        if not _matches(name, tuple(PENDING)):
+            problems["formulas"] += [f"{name}: {p}" for p in found]
     claim_ids = {e["id"] for e in report["claims"]}
     ids_of: dict[Path, set[str]] = {}
     texts = {p: p.read_text(encoding="utf-8") for p in claim_pages(site)}
     for page, html in texts.items():
         name = page.relative_to(site).as_posix()
-        problems["formulas"] += [f"{name}: {p}" for p in untypeset_formulas(html)]
-        problems["formulas"] += [f"{name}: {p}" for p in prose_in_maths(html)]
         problems["links"] += [f"{name}: {p}" for p in broken_links(site, page, html, ids_of)]
         problems["links"] += [f"{name}: {p}" for p in unlinked_claim_ids(html, claim_ids)]
         problems["html"] += [f"{name}: {p}" for p in foreign_html(html)]
@@ -544,8 +655,15 @@ def _listing(found: list[str], limit: int = 40) -> str:
     return f"{len(found)} found:\n" + "\n".join(found[:limit])
 
 
-def test_claim_pages_have_no_untypeset_formula(scan: dict[str, list[str]]) -> None:
+def test_no_page_has_an_untypeset_formula(scan: dict[str, list[str]]) -> None:
+    """Issue 45 item 4: every page of the site, not only the claim pages."""
     assert not scan["formulas"], _listing(scan["formulas"])
+
+
+def test_pending_pages_still_have_formulas(site: Path) -> None:
+    found = formula_findings(site)
+    clean = [g for g in PENDING if not any(f for n, f in found.items() if _matches(n, (g,)))]
+    assert not clean, f"no plain-text formula left on {clean}: remove them from PENDING"
 
 
 def test_claim_pages_show_every_statistical_comparison(scan: dict[str, list[str]]) -> None:
@@ -586,6 +704,39 @@ def test_untypeset_formulas_are_found(prose: str) -> None:
     assert untypeset_formulas(_body(f"<p>{prose}</p>")), prose
     assert untypeset_formulas(_body(f"<details><summary>s</summary><table><tr><td>{prose}"
                                     "</td></tr></table></details>")), prose
+
+
+def test_formulas_in_code_font_are_found() -> None:
+    for code in ("dependent: (72)*h(x,eta1) + (-81)*D[a,a]h(x,eta2) = 0 a.e.",
+                 "β₁ᵀ ∂H/∂β₁ = 0", "beta1^T grad_beta1 s"):
+        assert untypeset_formulas(_body(f"<p>the result <code>{code}</code></p>")), code
+    for code in ("x_half_width", "sqrt(a**2)", "check(ctx) -> Outcome", "score(beta1, x)"):
+        assert untypeset_formulas(_body(f"<p>write <code>{code}</code></p>")) == [], code
+    reading = _body("<p>Reading <code>eta=sigma0^0.5</code>: proved</p>")
+    assert untypeset_formulas(reading) and untypeset_formulas(reading, {"eta=sigma0^0.5"}) == []
+
+
+def test_code_blocks_transcripts_and_api_names_are_not_prose() -> None:
+    page = _body(
+        '<div class="highlight-console"><pre><code>D[a]h(x,eta1) ≤ 1</code></pre></div>'
+        '<dl class="py function"><dt class="sig"><code>f(tau1, **kwargs)</code></dt><dd>'
+        '<dl class="field-list"><dt>Parameters</dt><dd><dl><dt><strong>tau1, tau2</strong>'
+        '<span class="classifier">bounds(float, float)</span></dt><dd><p>Noises.</p></dd>'
+        "</dl></dd></dl></dd></dl>"
+    )
+    assert untypeset_formulas(page) == []
+    assert untypeset_formulas(_body('<dl class="field-list"><dd><p>if n &gt;= 1</p></dd></dl>'))
+
+
+def test_the_scan_reads_every_page_but_the_exempt_ones(tmp_path: Path) -> None:
+    names = ["index.html", "atlas.html", "api/moetheory.stats.html", "claims/pcr.html",
+             "claims/seed-000.html", "_modules/moetheory/x.html", "genindex.html",
+             "search.html", "py-modindex.html", "_static/x.html"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(_body("<p>for all i != j</p>"), encoding="utf-8")
+    assert sorted(formula_findings(tmp_path)) == sorted(names[:4])
+    assert all(formula_findings(tmp_path).values())
 
 
 def test_prose_set_as_maths_is_found() -> None:
@@ -721,3 +872,16 @@ def test_a_hostile_report_reaches_no_page_as_live_html(tmp_path: Path) -> None:
     html = built.read_text(encoding="utf-8")
     assert "alert" in html  # the text is there, shown
     assert foreign_html(html) == [], foreign_html(html)
+
+
+@pytest.mark.parametrize(("claim", "reading"), [("pcr.poly-expert.same-rate", "every-eta*"),
+                                                ("pcr.inference.expert-rate", "inference")])
+def test_reading_summaries_with_a_supremum_are_typeset_at_the_source(claim: str,
+                                                                     reading: str) -> None:
+    """Issue 45 item 4: ``sup_{|x|<=1}`` in a reading's plain summary reached the claim page
+    as ``sup_(|x|≤1)`` in code font; the check now writes the typeset summary itself."""
+    import moetheory
+
+    entry = moetheory.verify([claim], profile="quick", seed=0, jobs=1)["claims"][0]
+    typeset = next(r["summary_latex"] for r in entry["readings"] if r["name"] == reading)
+    assert r"\sup_{|x| \le 1}" in typeset and not markdown_formulas(typeset), typeset

@@ -165,3 +165,12 @@ def test_every_continual_learning_claim_records_its_seed_lines(claims: list) -> 
     assert not missing, f"cl.* claims without sources: {missing}"
     seed = "003_3078ccb5100b14b7.txt"
     assert all(s.seed_file == seed for c in claims if c.id.startswith("cl.") for s in c.sources)
+
+
+def test_reasons_carry_their_maths_as_markup() -> None:
+    """Issue 45 item 4: a reason's formula is typeset (``$...$``) where it is written; the
+    words left outside maths and code hold no plain-text formula."""
+    from test_docs_scan import markdown_formulas
+
+    for key, _, _, reason in UNCHECKED:
+        assert not markdown_formulas(reason), (key, markdown_formulas(reason))

@@ -204,3 +204,15 @@ def test_the_independent_numerical_check_refutes_false_relations_in_their_regime
     # an arbitrary expert function: a relation must hold for a fixed instance too
     generic_rel = Relation((((B1,), sp.Integer(1)),), 1)
     assert len(failures(ROUTERS["linear"], EXPERTS["generic"], 1, [(generic_rel, None)])) == 1
+
+
+def test_the_markdown_display_holds_no_plain_text_formula() -> None:
+    """Issue 45 item 4: the reason shown under a relations result (own-paper chapter,
+    gallery) names dimensions in words or typeset, never ``d = 1, 2`` as plain text."""
+    from test_docs_scan import markdown_formulas
+
+    from moetheory.symbolic.relations import find_relations
+
+    for expert in ("tanh", "relu"):
+        md = find_relations("linear", expert, order=1, d=(1, 2))._repr_markdown_()
+        assert not markdown_formulas(md), markdown_formulas(md)

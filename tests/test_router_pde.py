@@ -336,3 +336,15 @@ def test_works_outside_the_main_thread():
     worker.start()
     worker.join(120)
     assert out["res"].verdict == Verdict.PROVED
+
+
+@pytest.mark.parametrize("dims", [(1, 2, 3), (1, 2)])
+def test_markdown_typesets_every_formula(dims: tuple[int, ...]) -> None:
+    """Issue 45 item 4: the notebook display (own-paper chapter) carries its maths as markup:
+    title, scope, reading, dimensions, method and cross-check, never ``beta1^T grad_beta1 s``
+    or ``d = 1, 2`` as plain text."""
+    from test_docs_scan import markdown_formulas
+
+    for score in (lambda b, x: b.dot(x) / (b.norm() * x.norm()), lambda b, x: b.dot(x)):
+        md = router_pde(score, dims=dims)._repr_markdown_()
+        assert not markdown_formulas(md), markdown_formulas(md)

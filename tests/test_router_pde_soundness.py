@@ -121,8 +121,8 @@ def test_every_display_lists_the_parameters_the_reading_and_the_dimensions():
     assert data["dimensions"] == res.dimensions
     assert "differentiated in β1; certificate in d = 1, 2" in res.summary()
     md = res._repr_markdown_()
-    assert "**Differentiated:** $\\beta_1$" in md and "**Dimensions:** asked: d = 1, 2" in md
-    assert res.reading in md
+    assert "**Differentiated:** $\\beta_1$" in md and "**Dimensions:** asked: $d = 1, 2$" in md
+    assert res.reading_latex in md
     latex = res._repr_latex_()
     assert "\\text{in } \\beta_1" in latex and "certificate in d = 1, 2" in latex
     general = router_pde(lambda b, x: b.dot(x) / (b.norm() * x.norm()))

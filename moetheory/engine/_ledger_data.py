@@ -2,7 +2,8 @@
 
 Each row is ``(key, seed_file, lines, reason)``: ``key`` is the audit-row key of
 ``shared/audit-rows.md`` (``"003-41"``) or, for a statement found by the package's own read,
-``"<seed prefix>-own-<n>"``; ``lines`` are 1-based line numbers of the seed file. A statement
+``"<seed prefix>-own-<n>"``; ``lines`` are 1-based line numbers of the seed file. ``reason`` is
+MyST, shown on the ledger pages: its maths goes in ``$...$``. A statement
 that a claim checks is recorded on the claim (``sources`` and ``covers``), never here.
 """
 
@@ -13,7 +14,8 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
      "trained token representations; the seeds define no model of it that could be simulated"),
     ("000-08", "000_7b6465990ad3b04b.txt", (23,),
      "cited theorem (Theorem 4.6 of [10]), not stated or proved in the seeds; the first-order "
-     "relation a^T dH/da + b dH/db = pH behind it is certified in "
+     "relation $a^\\top \\partial H/\\partial a + b\\,\\partial H/\\partial b = pH$ behind it is "
+     "certified in "
      "pcr.consistency.cosine-vs-linear"),
     ("000-09", "000_7b6465990ad3b04b.txt", (25,),
      "Tables 3-5 (domain generalisation benchmarks): data, models and training runs are not "
@@ -25,8 +27,8 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
     ("000-49", "000_7b6465990ad3b04b.txt", (211, 213),
      "Table 2 (top-1 language modelling, perturbed vs clean cosine): not runnable here"),
     ("000-own-1", "000_7b6465990ad3b04b.txt", (89,),
-     "notation of Theorem 2 (an estimator written as an element of G_k(Theta)): nothing to "
-     "check"),
+     "notation of Theorem 2 (an estimator written as an element of $\\mathcal{G}_k(\\Theta)$): "
+     "nothing to check"),
     ("000-own-3", "000_7b6465990ad3b04b.txt", (155,),
      "practical advice (add noise to the L2 norms); its basis is checked by pcr.pde.perturbed "
      "and pcr.rates.perturbed-fast"),
@@ -68,9 +70,10 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
     # Seed 003 (continual learning): rows are added by the coverage work on that seed.
     (
         "003-09", "003_3078ccb5100b14b7.txt", (21, 231, 247, 253, 255, 256),
-        "Figure 3 trains CNN experts on MNIST (N = 3 tasks, M ∈ {1, 4, 7}, s = 100 averaged "
-        "samples, the gate fed normalised d×d images): neither MNIST nor a CNN framework is a "
-        "dependency, and a stand-in on scikit-learn's 8×8 digits would change both the data and "
+        "Figure 3 trains CNN experts on MNIST ($N = 3$ tasks, $M \\in \\{1, 4, 7\\}$, $s = 100$ "
+        "averaged samples, the gate fed normalised $d \\times d$ images): neither MNIST nor a CNN "
+        "framework is a dependency, and a stand-in on scikit-learn's $8 \\times 8$ digits would "
+        "change both the data and "
         "the model class (no convolutional expert in scikit-learn; the seed trains a five-layer "
         "CNN, two convolutional and three dense layers), so its outcome would not "
         "bear on the figure's claim that the linear-model insights carry over to DNNs; a CNN "
@@ -128,8 +131,9 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
         '003_3078ccb5100b14b7.txt',
         (433,),
         (
-            'the definition of δ_Θ writes θ^(m) for both experts (a notation slip; the proof '
-            "at L488 uses θ^(m')); a definition, not a statement to check"
+            'the definition of $\\delta_\\Theta$ writes $\\theta^{(m)}$ for both experts (a '
+            'notation '
+            "slip; the proof at L488 uses $\\theta^{(m')}$); a definition, not a statement to check"
         ),
     ),
     (
@@ -137,7 +141,8 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
         '003_3078ccb5100b14b7.txt',
         (592, 594, 596, 598),
         (
-            "a garbled duplicate, inside Lemma 15's proof, of the M < N ℓ∞ chain of L560 and "
+            "a garbled duplicate, inside Lemma 15's proof, of the $M < N$ $\\ell_\\infty$ chain of "
+            "L560 and "
             "of 'this completes the proof of Lemma 1'; the chain itself is checked at "
             'L558-560'
         ),
@@ -147,7 +152,7 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
         '003_3078ccb5100b14b7.txt',
         (767,),
         (
-            'c_{i,j} is defined (garbled) but never used in the proof of Theorem 1; nothing '
+            '$c_{i,j}$ is defined (garbled) but never used in the proof of Theorem 1; nothing '
             'to check'
         ),
     ),
@@ -186,8 +191,8 @@ UNCHECKED: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
         '003_3078ccb5100b14b7.txt',
         (536, 590, 620, 628, 682, 785, 799),
         (
-            "proofs left out ('the M < N case is proved the same way', 'similar, omitted', "
-            "'a similar expression holds for t > T1'): no argument to check; the statements "
+            "proofs left out ('the $M < N$ case is proved the same way', 'similar, omitted', "
+            "'a similar expression holds for $t > T_1$'): no argument to check; the statements "
             'they stand for are checked on the simulator (cl.lemma13.softmax-order, '
             'cl.lemma15.softmax-order, cl.prop2.t1-gaps, cl.prop2.no-termination, '
             'cl.thm2.bounds)'

@@ -103,7 +103,8 @@ class AtlasCell:
         Why (LaTeX in ``$...$``), rendered from ``reason``.
     ident_api : dict
         The verdict of :func:`moetheory.symbolic.identifiability.decide` for comparison (may be
-        empty).
+        empty): ``reading``, ``expert``, ``verdict``, ``summary`` and ``summary_latex`` (the
+        summary as MyST, shown on the atlas), or ``error``.
     seconds : float
         CPU seconds spent on the cell.
     general : dict
@@ -225,7 +226,7 @@ def _ident_api(router: str, expert: str) -> dict[str, Any]:
 
         dec = decide(get_expert(name), reading)
         return {"reading": reading, "expert": name, "verdict": dec.verdict.value,
-                "summary": dec.summary}
+                "summary": dec.summary, "summary_latex": dec.summary_latex}
     except Exception as exc:  # the API belongs to another module; report, don't fail
         return {"reading": reading, "expert": name, "error": f"{type(exc).__name__}: {exc}"}
 
@@ -500,7 +501,7 @@ def _lift_text(lf: dict[str, Any], d: int = 2) -> str:
         free = lf.get("free_indices", [])
         how = {"index-free": "the same relation",
                "free indices": "for every $i$" if len(free) == 1 else
-               "for every $i \\ne j$ (indices 1, 2 → i, j)",
+               "for every $i \\ne j$ (indices $1, 2$ read as $i, j$)",
                "contracted": "indices summed over $1..d$"}[form]
         return f"every $d \\ge {lf.get('min_d', 1)}$ ({how}; exact in $d = {dims}$ and ${d}$)"
     if lf.get("form") is None:
@@ -610,7 +611,8 @@ def render_cell(cell: AtlasCell) -> str:
     if "verdict" in api:
         lines += [f"For comparison, {{func}}`moetheory.symbolic.identifiability.decide` (reading "
                   f"`{api['reading']}`, expert `{api['expert']}`, the expert family with the "
-                  f"router multiplier, two atoms): **{api['verdict']}** — `{api['summary']}`.", ""]
+                  f"router multiplier, two atoms): **{api['verdict']}** — {api['summary_latex']}.",
+                  ""]
     elif "error" in api:
         lines += [f"{{func}}`moetheory.symbolic.identifiability.decide` (reading "
                   f"`{api['reading']}`): error {api['error']}.", ""]

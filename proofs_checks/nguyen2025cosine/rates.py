@@ -283,6 +283,14 @@ def check_expert_rate_inference(ctx: CheckContext) -> Outcome:
             "and eta_hat_n = 1/sqrt(log n) the parameter error is slower than every polynomial "
             "while sup_{|x|<=1} |h(x, eta_hat_n) - h(x, 0)| = 1/n exactly",
             {"counterexample": ex},
+            summary_latex=(
+                r"$h(x, \eta) = x e^{-1/\eta^2}$ ($\eta \in (0, 1]$, $h(x, 0) = 0$) is smooth, "
+                f"Lipschitz in $\\eta$ (constant ${sp.latex(ex['lipschitz_constant'])} \\approx "
+                f"{float(ex['lipschitz_constant_value']):.4f}$) and injective in $\\eta$; with "
+                r"$\eta^* = 0$ and $\hat\eta_n = 1/\sqrt{\log n}$ the parameter error is slower "
+                r"than every polynomial while $\sup_{|x| \le 1} |h(x, \hat\eta_n) - h(x, 0)| = "
+                r"1/n$ exactly"
+            ),
         ),
         Reading(
             "upper-bound",
@@ -346,6 +354,11 @@ def check_poly_same_rate(ctx: CheckContext) -> Outcome:
             "eta* = 0, eta_hat_n = n^(-1/4): parameter error n^(-1/4), expert error "
             f"sup_(|x|<=1) eta_hat_n^2 x^2 = {sp.sstr(expert_err)}; ratio -> {lim_ratio}",
             {"eta_hat_n": eta_n, "expert_error": expert_err, "ratio_limit": lim_ratio},
+            summary_latex=(
+                r"$\eta^* = 0$, $\hat\eta_n = n^{-1/4}$: parameter error $n^{-1/4}$, expert "
+                r"error $\sup_{|x| \le 1} \hat\eta_n^2 x^2 = "
+                f"{sp.latex(expert_err)}$; ratio $\\to {sp.latex(lim_ratio)}$"
+            ),
         ),
         Reading(
             "eta*-nonzero",

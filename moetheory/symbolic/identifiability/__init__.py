@@ -802,10 +802,11 @@ class IdentifiabilityDecision:
                                  + "), dependences lifted to identities on R^d")
         return out
 
-    def scope_text(self) -> str:
-        """The scope in words."""
+    def scope_text(self, latex: bool = False) -> str:
+        """The scope in words; with ``latex``, as MyST with its maths in ``$...$``."""
         sc = self.scope()
-        where = f"d = {sc['d']}, k = {sc['k']}"
+        where = (f"$d = {sc['d']}$, $k = {sc['k']}$" if latex
+                 else f"d = {sc['d']}, k = {sc['k']}")
         if self.verdict is Verdict.PROVED:
             return f"independent for {sc['atoms']} ({where}; certificate at the stated atoms)"
         if self.verdict is Verdict.REFUTED:
@@ -827,6 +828,33 @@ class IdentifiabilityDecision:
             return f"dependent: {terms}{more} = 0{where}; scope: {self.scope_text()}"
         reason = (self.lifted or {}).get("note") or self.result.reason
         return f"inconclusive: {reason}"
+
+    @property
+    def summary_latex(self) -> str:
+        r""":attr:`summary` as MyST: the dependence typeset (``$...$``) from the family's LaTeX
+        labels, never from the plain text.
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> x, a, b = sp.symbols("x a b", real=True)
+        >>> dec = decide(a * x + b, "eta-only-2", x=x, params=[a, b])
+        >>> print(dec.summary_latex.split(" + ")[0])
+        dependent: $6\,h(x,\eta_{1}) - 9\,\partial_{a} h(x,\eta_{2})
+        """
+        n = len(self.labels)
+        if self.verdict is Verdict.PROVED:
+            return (f"{n} functions independent: nonsingular matrix at {n} exact points; "
+                    f"scope: {self.scope_text(latex=True)}")
+        if self.verdict is Verdict.REFUTED:
+            nz = [(c, lab) for c, lab in zip(self.result.coefficients, self.labels, strict=True)
+                  if c != 0]
+            terms = "".join(_signed_term(c, lab, i == 0) for i, (c, lab) in enumerate(nz[:4]))
+            more = r" + \dots" if len(nz) > 4 else ""
+            where = r" on all of $\mathbb{R}^d$" if self.dimension > 1 else " a.e."
+            return (f"dependent: ${terms}{more} = 0${where}; "
+                    f"scope: {self.scope_text(latex=True)}")
+        return self.summary
 
     def evidence(self) -> dict[str, Any]:
         """JSON-able evidence: reading, scope, atoms, family labels and the certificate."""
@@ -919,6 +947,16 @@ def _interval_latex(bounds: Sequence[str]) -> str:
     """
     lo, hi = [*bounds, "?", "?"][:2]
     return rf"\left[{_decimal_latex(lo)},\ {_decimal_latex(hi)}\right]"
+
+
+def _signed_term(coefficient: sp.Expr, label: str, first: bool) -> str:
+    """One term ``c label`` of a typeset sum: sign outside, a unit coefficient left out."""
+    c = sp.sympify(coefficient)
+    if not c.is_Number:
+        return ("" if first else " + ") + rf"\left({sp.latex(c)}\right) {label}"
+    sign = "-" if c < 0 else ("" if first else "+")
+    size = "" if abs(c) == 1 else sp.latex(abs(c)) + r"\,"
+    return (sign if first else f" {sign} ") + size + label
 
 
 def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRIMARY_READING,

@@ -84,7 +84,7 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -152,6 +152,13 @@ def _scope_text(scope: Scope, latex: bool = False) -> str:
 def _scope_latex(scope: Scope) -> str:
     return _scope_text(scope).replace("d >= ", "$d \\ge ").replace("d = ", "$d = ") \
         .replace(" and", "$ and") + "$" if scope else "no dimension"
+
+
+def _dimensions_in_words(dims: Iterable[int]) -> str:
+    """``"dimension 2"`` or ``"dimensions 1, 2"``: a reason's dimensions, plain text that
+    reads the same in a terminal and on a page (no formula to typeset)."""
+    dims = sorted(dims)
+    return f"dimension{'s' if len(dims) > 1 else ''} {', '.join(map(str, dims))}"
 
 
 def _in_scope(scope: Scope, d: int) -> bool:
@@ -888,7 +895,7 @@ def _search_dimension(router: RouterSpec, expert: ExpertSpec, order: int, d: int
 #: Said when the cells of x-space the search imposes were all non-empty at every parameter
 #: point sampled (a regime where one is empty may still exist elsewhere).
 _ONE_REGIME = ("every cell of x-space the search imposes (pieces of the expert, sides of a "
-               "kink in d = 1) was non-empty at each parameter point sampled: the statement "
+               "kink in dimension 1) was non-empty at each parameter point sampled: the statement "
                "is for that parameter regime, the only one seen")
 
 
@@ -1130,19 +1137,18 @@ def _result(router: RouterSpec, expert: ExpertSpec, order: int,
         statement["complete"] = not why and not clash
         if clash:
             verdict = Verdict.INCONCLUSIVE
-            reason = (f"inconsistent: a relation lifted to d = {clash[0]} where the search "
-                      "found none")
+            reason = (f"inconsistent: a relation lifted to dimension {clash[0]} where the "
+                      "search found none")
         elif why:
             reason += f"; completeness not decided, other relations may exist ({why})"
         else:
-            searched = ", ".join(map(str, dims))
-            reason += (f"; every other relation is a combination of them in d = {searched} "
-                       "(exhaustive exact search)")
+            reason += (f"; every other relation is a combination of them in "
+                       f"{_dimensions_in_words(dims)} (exhaustive exact search)")
     else:
         statement = {"kind": "no-relation", "order": order}
         if not undecided:
             verdict, scope = Verdict.PROVED, sorted(dims)
-            reason = (f"exhaustive exact search in d = {', '.join(map(str, dims))}: the exact "
+            reason = (f"exhaustive exact search in {_dimensions_in_words(dims)}: the exact "
                       "null space of the values at rational points is zero, the kernels are "
                       "algebraically independent and every piece of the expert is open and "
                       "non-empty (parameters outside a null set)")

@@ -140,7 +140,8 @@ dims : tuple of int or None
 
 
 @fill_doc({"fields": _FIELDS_DOC, "f": "G", "owner": "router",
-           "note": "Where the formula applies (e.g. the active set of Top-K)."})
+           "note": "Where the formula applies (e.g. the active set of Top-K), shown on the "
+           "atlas: MyST, its maths in ``$...$``."})
 class RouterSpec(_Spec):
     r"""A gating: the factor :math:`G(x, \theta_{\mathrm{router}})` multiplying the expert.
 
@@ -168,7 +169,7 @@ class RouterSpec(_Spec):
 
 
 @fill_doc({"fields": _FIELDS_DOC, "f": "h", "owner": "expert",
-           "note": "A remark shown on the atlas."})
+           "note": "A remark shown on the atlas: MyST, its maths in ``$...$``."})
 class ExpertSpec(_Spec):
     r"""An expert :math:`h(x, \eta)` that can be built in any (or a fixed) dimension.
 
@@ -272,16 +273,16 @@ ROUTERS: dict[str, RouterSpec] = {
                      note="eq. (2)"),
         _from_router(perturbed_cosine_router(TAU1, TAU2), "perturbed",
                      r"\exp\frac{\beta_1^\top x}{(\|\beta_1\|+\tau_1)(\|x\|+\tau_2)}",
-                     note="eq. (8); τ1, τ2 > 0 free"),
+                     note=r"eq. (8); $\tau_1, \tau_2 > 0$ free"),
         _router("sigmoid", lambda b, x: _dot(b, x), r"\sigma(\beta_1^\top x)", gate="sigmoid",
                 note="sigmoid gating"),
         _router("temperature", lambda b, x: _dot(b, x) / TEMPERATURE,
-                r"e^{\beta_1^\top x / T}", note="softmax with temperature T > 0 (fixed)"),
+                r"e^{\beta_1^\top x / T}", note="softmax with temperature $T > 0$ (fixed)"),
         _router("laplace", lambda b, x: -_norm([xi - bi for xi, bi in zip(x, b, strict=True)]),
                 r"e^{-\|x - \beta\|}", vector="beta", note="Laplace gating"),
         _router("top-k", lambda b, x: _dot(b, x), r"e^{\beta_1^\top x}\ \text{on the active set}",
-                note="Top-K: on the open set of x where the expert is among the K selected, the "
-                "selection is locally constant and the gate numerator is exp(s)"),
+                note="Top-K: on the open set of $x$ where the expert is among the $K$ selected, "
+                "the selection is locally constant and the gate numerator is $e^{s}$"),
     ]
 }
 

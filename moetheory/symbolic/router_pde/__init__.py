@@ -52,7 +52,8 @@ from moetheory.symbolic.router_pde._pieces import Piece, Refusal
 from moetheory.symbolic.router_pde._render import derivation, latex_display, markdown, summary
 from moetheory.symbolic.routers import NB, NX, U  # noqa: F401 (the doctests' names)
 
-__all__ = ["MAX_DIM", "MAX_TIMEOUT", "READING", "RouterPDEPiece", "RouterPDEResult", "router_pde"]
+__all__ = ["MAX_DIM", "MAX_TIMEOUT", "READING", "READING_LATEX", "RouterPDEPiece",
+           "RouterPDEResult", "router_pde"]
 
 #: Largest dimension of the fixed-dimension route (explicit coordinates).
 MAX_DIM = 6
@@ -62,6 +63,11 @@ MAX_TIMEOUT = 3600.0
 READING = ("beta1^T dH/dbeta1 = 0 identically, for every expert h(x, eta), on beta1 != 0, "
            "x != 0 and the interior of each smooth piece of the score, hyper-parameters as "
            "declared (the derivative taken in every coordinate of beta1)")
+#: :data:`READING` as MyST, its maths in ``$...$`` (the notebook display shows it).
+READING_LATEX = (r"$\beta_1^\top \partial H/\partial\beta_1 = 0$ identically, for every "
+                 r"expert $h(x, \eta)$, on $\beta_1 \ne 0$, $x \ne 0$ and the interior of each "
+                 "smooth piece of the score, hyper-parameters as declared (the derivative taken "
+                 r"in every coordinate of $\beta_1$)")
 
 
 @dataclass(frozen=True)
@@ -174,6 +180,8 @@ class RouterPDEResult:
         The dimensions the certificate uses: ``"asked"``, ``"invariant_form"`` (where the
         score was certified to be the same :math:`F(u, n_b, n_x)`), ``"coordinates"``
         (decided in explicit coordinates) and ``"mpmath"`` (the cross-check's points).
+    reading_latex : str
+        :attr:`reading` as MyST, its maths in ``$...$`` (:data:`READING_LATEX`).
 
     See Also
     --------
@@ -208,6 +216,7 @@ class RouterPDEResult:
     differentiated: tuple[str, ...] = ("beta1",)
     reading: str = READING
     dimensions: Mapping[str, list[int]] = field(default_factory=dict)
+    reading_latex: str = READING_LATEX
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON data (formulas as SymPy text and LaTeX).

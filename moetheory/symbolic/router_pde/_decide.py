@@ -521,6 +521,9 @@ def every_dimension(
         "method": "Euler operator on the invariant form: beta1^T grad_beta1 s = "
         "d/dc s(c beta1, x) at c = 1 = u dF/du + n_b dF/dn_b (every d >= 2); d = 1 in "
         "coordinates",
+        "method_latex": r"Euler operator on the invariant form: $\beta_1^\top \nabla_{\beta_1} s"
+        r" = \frac{d}{dc} s(c\beta_1, x)\big|_{c=1} = u\,\partial F/\partial u + n_b\,"
+        r"\partial F/\partial n_b$ (every $d \ge 2$); $d = 1$ in coordinates",
         "domain": "beta1 != 0, x != 0 (n_b, n_x > 0), hyper-parameters as declared; on the "
         "interior of each smooth piece",
         "reduction": {
@@ -588,7 +591,7 @@ def decide(
             undecided[label(1)] = row["reason"]
         elif row.get("zero_by") and row["verdict"] == Verdict.PROVED:
             high.certificate["zero_by"] = "; ".join(
-                t for t in (high.certificate["zero_by"], f"d = 1: {row['zero_by']}") if t)
+                t for t in (high.certificate["zero_by"], f"in dimension 1: {row['zero_by']}") if t)
         if high.verdict != Verdict.REFUTED and row["verdict"] == Verdict.REFUTED:
             high.counterexample = row["counterexample"]
     verdict = _overall(verdicts)
@@ -677,10 +680,12 @@ def fixed_dimensions(
     shown = refuted[0] if refuted else (decided[-1] if decided else dims[-1])
     certificate: dict[str, Any] = {
         "method": "explicit coordinates: sum_i beta1_i ds/dbeta1_i in each dimension",
+        "method_latex": r"explicit coordinates: $\sum_i \beta_{1,i}\,\partial s/\partial "
+        r"\beta_{1,i}$ in each dimension",
         "domain": "beta1 != 0, x != 0, hyper-parameters as declared; on the interior of each "
         "smooth piece",
         "mpmath": _merge_checks([per[d].get("mpmath") for d in dims]),
-        "zero_by": "; ".join(f"d = {d}: {per[d]['zero_by']}" for d in proved
+        "zero_by": "; ".join(f"in dimension {d}: {per[d]['zero_by']}" for d in proved
                              if per[d].get("zero_by")),
         "undecided": {label(d): per[d]["reason"] for d in open_},
         "verdicts": {label(d): per[d]["verdict"] for d in dims},

@@ -27,24 +27,26 @@ def tex(expr: Any) -> str:
     return sp.latex(sp.sympify(expr), symbol_names=SYMBOL_LATEX)
 
 
-def dims_text(d: Any) -> str:
-    """``every d ≥ 1``, ``every d ≥ 2`` or ``d = 1, 2, 3``."""
-    if d == "all":
-        return "every d ≥ 1"
-    if d == ">= 2":
-        return "every d ≥ 2"
+def dims_text(d: Any, latex: bool = False) -> str:
+    """``every d ≥ 1``, ``every d ≥ 2`` or ``d = 1, 2, 3``; with ``latex``, MyST with the
+    maths in ``$...$``."""
+    if d in ("all", ">= 2"):
+        low = 1 if d == "all" else 2
+        return rf"every $d \ge {low}$" if latex else f"every d ≥ {low}"
     if isinstance(d, Sequence) and not isinstance(d, str) and d:
-        return "d = " + ", ".join(map(str, d))
+        dims = ", ".join(map(str, d))
+        return f"$d = {dims}$" if latex else f"d = {dims}"
     return "no dimension"
 
 
-def scope_text(scope: Mapping[str, Any]) -> str:
+def scope_text(scope: Mapping[str, Any], latex: bool = False) -> str:
     """The dimensions of the verdict, then those proved beside a refutation."""
     if not scope.get("d"):
         return "no dimension decided"
-    text = dims_text(scope["d"])
+    text = dims_text(scope["d"], latex)
     if scope.get("proved"):
-        text += f"; = 0 identically in {dims_text(scope['proved'])}"
+        zero = "$= 0$" if latex else "= 0"
+        text += f"; {zero} identically in {dims_text(scope['proved'], latex)}"
     return text
 
 
@@ -165,20 +167,23 @@ def latex_display(res: Any) -> str:
 
 
 def _mp_text(check: Mapping[str, Any]) -> str:
+    """The mpmath cross-check in MyST, its maths in ``$...$``."""
     if not check:
         return ""
     rows = check.get("points", [])
     if not rows:
         return "mpmath cross-check: no point evaluated"
     dims = sorted({r["d"] for r in rows})
-    return (f"mpmath cross-check ({check['dps']} digits, {len(rows)} rational points in d = "
-            f"{', '.join(map(str, dims))}): max |numeric − closed form| = "
-            f"{check['max_abs_error']:.1e}, {'agrees' if check['agrees'] else 'DISAGREES'}")
+    error = tex(sp.Float(check["max_abs_error"], 2))
+    return (f"mpmath cross-check ({check['dps']} digits, {len(rows)} rational points in "
+            f"{dims_text(dims, latex=True)}): largest difference from the closed form "
+            f"${error}$, {'agrees' if check['agrees'] else 'DISAGREES'}")
 
 
 def markdown(res: Any) -> str:
     """A short Markdown account for a notebook."""
-    lines = [f"**{_LHS_TEXT} = 0?** — **{res.verdict.value}** ({scope_text(res.scope)})", ""]
+    lines = [rf"**Is $\beta_1^\top \partial H/\partial\beta_1 = 0$?** — "
+             f"**{res.verdict.value}** ({scope_text(res.scope, latex=True)})", ""]
     if res.residual_over_H is not None:
         lines += [latex_residual(res), ""]
         if res.score is not None:
@@ -195,13 +200,13 @@ def markdown(res: Any) -> str:
     params = ", ".join(_PARAMETER_TEX.get(p, p) for p in res.differentiated)
     lines.append(f"- **Differentiated:** ${params}$ (every coordinate; the Euler operator "
                  r"$\beta_1^\top\partial/\partial\beta_1$)")
-    lines.append(f"- **Reading:** {res.reading}")
+    lines.append(f"- **Reading:** {res.reading_latex}")
     lines.append("- **Dimensions:** " + "; ".join(
-        f"{key.replace('_', ' ')}: d = {', '.join(map(str, dims))}"
+        f"{key.replace('_', ' ')}: {dims_text(dims, latex=True)}"
         for key, dims in res.dimensions.items() if dims))
     cert = res.certificate
     if cert.get("method"):
-        lines.append(f"- **Method:** {cert['method']}")
+        lines.append(f"- **Method:** {cert.get('method_latex') or cert['method']}")
     if cert.get("zero_by"):
         lines.append(f"- **Cancellation:** {cert['zero_by']}")
     mp = _mp_text(cert.get("mpmath", {}))
