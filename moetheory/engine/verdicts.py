@@ -336,6 +336,7 @@ class Outcome:
         *,
         summary_latex: str = "",
         statement_latex: str = "",
+        derivation: str = "",
         **evidence: Any,
     ) -> Outcome:
         """Build an outcome whose verdict is that of the first (primary) reading.
@@ -348,6 +349,8 @@ class Outcome:
             Default ``"<primary name>: <primary summary>"``.
         summary_latex, statement_latex : str
             Typeset forms (see :class:`Outcome`).
+        derivation : str
+            The claim's worked derivation, covering its readings (see :class:`Outcome`).
         **evidence
             The outcome's evidence.
 
@@ -379,6 +382,7 @@ class Outcome:
             text,
             evidence,
             list(readings),
+            derivation=derivation,
             statement_latex=statement_latex,
             summary_latex=summary_latex,
         )
