@@ -16,18 +16,84 @@ import json
 import re
 
 import _docs_site
+import pytest
 
 from moetheory import Outcome, Reading, Verdict
 from moetheory.docs._claim import _fallback_derivation, render_claim
 
 
-def test_no_claim_of_the_catalogue_uses_the_generic_derivation() -> None:
+@pytest.fixture(scope="module")
+def rendered() -> list[tuple[dict, str]]:
+    """Every claim of the shared verification run with its section of a page."""
     report = json.loads(_docs_site.report_path().read_text(encoding="utf-8"))
-    generic = [
-        entry["id"] for entry in report["claims"]
-        if _fallback_derivation(entry) in render_claim(entry)
-    ]
+    return [(entry, render_claim(_without_evidence(entry))) for entry in report["claims"]]
+
+
+def _without_evidence(entry: dict) -> dict:
+    """``entry`` with the evidence of the claim and of its readings left out: what remains of
+    its section is statement, readings, derivations and verdicts (evidence may display a
+    formula, which is not a derivation's)."""
+    readings = [{**r, "evidence": {}} for r in entry.get("readings") or []]
+    return {**entry, "evidence": {}, "readings": readings}
+
+
+def _displays(text: str) -> list[str]:
+    """The display blocks (``$$`` ... ``$$`` on lines of their own) of a page's MyST text,
+    outside code fences."""
+    blocks: list[str] = []
+    current: list[str] | None = None
+    fence = False
+    for line in text.splitlines():
+        if current is None and re.match(r"^\s*(`{3,}|~{3,})", line):
+            fence = not fence
+        elif not fence and line.strip() == "$$":
+            if current is None:
+                current = []
+            else:
+                blocks.append("\n".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_no_claim_of_the_catalogue_uses_the_generic_derivation(
+    rendered: list[tuple[dict, str]],
+) -> None:
+    generic = [entry["id"] for entry, text in rendered if _fallback_derivation(entry) in text]
     assert generic == [], f"{len(generic)} claims show the generic derivation: {generic}"
+
+
+def test_every_displayed_equation_of_a_derivation_is_numbered(
+    rendered: list[tuple[dict, str]],
+) -> None:
+    seen = 0
+    untagged = []
+    for entry, text in rendered:
+        for block in _displays(text):
+            seen += 1
+            if len(re.findall(r"\\tag\{", block)) != 1:
+                untagged.append((entry["id"], block[:80]))
+    assert seen > 100
+    assert untagged == [], f"{len(untagged)} displays without one number: {untagged[:5]}"
+
+
+def test_derivation_displays_are_numbered_through_the_claim() -> None:
+    entry = {"id": "own.numbered", "statement": "x", "reading": "y", "verdict": "proved",
+             "summary": "z", "evidence": {}, "kind": "exact", "implemented": True,
+             "derivation": "First\n\n$$a = b$$\n\nthen\n\n$$\nc = d \\tag{7}\n$$\n\n"
+                           "```text\n$$\nnot maths\n$$\n```\n\n$$ e = f $$",
+             "readings": [
+                 {"name": "one", "reading": "r", "verdict": "proved", "summary": "s",
+                  "evidence": {}, "derivation": "$$g = h$$"},
+                 {"name": "two", "reading": "r", "verdict": "proved", "summary": "s",
+                  "evidence": {}, "derivation": "Also $$i = j$$ inline, and\n\n$$k = l$$"},
+             ]}
+    text = render_claim(entry)
+    tags = [re.findall(r"\\tag\{([^}]*)\}", b) for b in _displays(text)]
+    assert tags == [["D1"], ["7"], ["D2"], ["D3"], ["D4"]]
+    assert "$$\nnot maths\n$$" in text  # code is left as it is
+    assert "$i = j$" in text  # inline maths is not a display
 
 
 def test_a_users_claim_without_derivation_keeps_the_generic_one() -> None:
