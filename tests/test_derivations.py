@@ -19,7 +19,10 @@ import _docs_site
 import pytest
 
 from moetheory import Outcome, Reading, Verdict
+from moetheory.docs import SEEDS_DIR, render_section_page
+from moetheory.docs._book import build_book
 from moetheory.docs._claim import _fallback_derivation, render_claim
+from moetheory.engine.papers import PAPERS
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +116,38 @@ def test_a_derivation_given_with_readings_is_the_claims_not_evidence() -> None:
     assert out.derivation == "$x = x$"
     assert dict(out.evidence) == {"residual": 0}
     assert out.to_dict()["derivation"] == "$x = x$"
+
+
+_SEED_003 = "003_3078ccb5100b14b7.txt"
+
+
+def test_every_numbered_equation_of_seed_003_has_a_typeset_reconstruction() -> None:
+    from moetheory.docs._equations import _LINES, _clean, paper_equations, tex_ok
+
+    equations = paper_equations(SEEDS_DIR, "li2025continual")
+    numbers = list(_LINES[_SEED_003])
+    assert sorted(equations, key=int) == sorted(numbers, key=int)
+    seed_lines = (SEEDS_DIR / _SEED_003).read_text(encoding="utf-8").splitlines()
+    for number in numbers:
+        eq = equations[number]
+        assert eq.reconstructed, f"eq. ({number}) has no reconstruction"
+        assert tex_ok(eq.reconstructed), f"eq. ({number}): {eq.reconstructed}"
+        assert eq.reconstructed != eq.latex
+        # the seed's print is kept as it is
+        assert eq.latex == _clean(" ".join(seed_lines[i - 1] for i in eq.lines))
+
+
+def test_a_section_page_shows_the_reconstruction_beside_the_print() -> None:
+    paper = next(p for p in PAPERS if p.key == "li2025continual")
+    section = next(s for s in paper.parts if s.key == "forgetting")
+    report = {"seed": 0, "profile": "quick", "family_alpha": 0.05, "claims": [
+        {"id": "cl.prop4.generalization", "seed_file": _SEED_003, "section": "CL",
+         "statement": "E[G_T] as eq. (18) writes it", "reading": "r", "verdict": "proved",
+         "summary": "m", "evidence": {}, "kind": "exact", "claim_seed": 7}]}
+    book = build_book(report, SEEDS_DIR, None)
+    page = render_section_page(report, paper, section, None, SEEDS_DIR, True, book)
+    eq = book.equations["li2025continual"]["18"]
+    printed = page.index(f"{eq.latex} \\tag{{18}}")
+    rebuilt = page.index(f"{eq.reconstructed} \\tag{{18′}}")
+    label = page.index("Reconstructed", printed)
+    assert printed < label < rebuilt
