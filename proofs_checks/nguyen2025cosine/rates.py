@@ -436,7 +436,12 @@ def check_router_rate_inference(ctx: CheckContext) -> Outcome:
             f"$\\beta_{{0i}}$ ($k = 3$): ${sp.latex(sp.Matrix(weight_gap).T)}$. A Lipschitz map "
             "$F$ satisfies $\\|F(\\hat\\theta)-F(\\theta)\\| "
             "\\le L\\|\\hat\\theta-\\theta\\|$: slow "
-            "convergence of $\\hat\\theta$ is compatible with any rate of $F(\\hat\\theta)$."
+            "convergence of $\\hat\\theta$ is compatible with any rate of $F(\\hat\\theta)$. "
+            "Here the parameter error $\\lVert\\beta_1\\rVert/\\log n$ is slower than every "
+            "polynomial (a SymPy limit) while the router error is exactly $0$ for every $n$, "
+            "so the inference 'slow parameters imply a slow router' is `refuted`; what the "
+            "Lipschitz property does give, router error $\\le C \\times$ parameter error, "
+            "is `proved` (`pcr.softmax.lipschitz`)."
         ),
     )
 
@@ -505,7 +510,14 @@ def check_slow_rate_inference(ctx: CheckContext) -> Outcome:
             f"$\\lim_n e^{{-\\sqrt{{\\log n}}}} n^c = {sp.latex(a_vs_poly)}$, "
             f"$\\lim_n e^{{-\\sqrt{{\\log n}}}}(\\log n)^\\tau = {sp.latex(a_vs_log)}$, "
             f"$\\lim_n (\\log\\log n)^{{-1}}(\\log n)^\\tau = {sp.latex(b_vs_log)}$ "
-            "(SymPy limits, symbolic $c, \\tau > 0$)."
+            "(SymPy limits, symbolic $c, \\tau > 0$). The first limit makes "
+            "$O_P(1/\\log^\\tau n)$ slower than every polynomial $n^{-c}$, so the rate "
+            "*could* be of that form: the primary reading 'possibility' is `proved`. The "
+            "other limits show that 'slower than every polynomial' does not pin the rate "
+            "down to $1/\\log^\\tau n$ for some $\\tau$ ($e^{-\\sqrt{\\log n}}$ is faster, "
+            "$1/\\log\\log n$ slower), and '$\\log n \\le n$' only gives "
+            "$(\\log n)^{-\\tau} \\ge n^{-\\tau}$, slower than one polynomial: those two "
+            "readings are `refuted`."
         ),
     )
 
