@@ -148,6 +148,6 @@ def test_a_section_page_shows_the_reconstruction_beside_the_print() -> None:
     page = render_section_page(report, paper, section, None, SEEDS_DIR, True, book)
     eq = book.equations["li2025continual"]["18"]
     printed = page.index(f"{eq.latex} \\tag{{18}}")
-    rebuilt = page.index(f"{eq.reconstructed} \\tag{{18′}}")
+    rebuilt = page.index(f"{eq.reconstructed} \\tag{{18'}}")
     label = page.index("Reconstructed", printed)
     assert printed < label < rebuilt

@@ -64,7 +64,7 @@ class Equation:
     -----
     The section pages display each equation their claims name, numbered with
     ``\tag{number}`` and anchored at :attr:`anchor`; a reconstruction follows the print,
-    numbered ``number′``.
+    numbered ``number'``.
 
     Examples
     --------

@@ -369,7 +369,7 @@ def _preface(paper: Paper, section: Section, equations: Sequence[str], book: Boo
                 + (f" {_latex_text(eq.note, eq.note)}" if eq.note else ""),
                 "",
                 "$$",
-                f"{eq.reconstructed} \\tag{{{number}′}}",
+                f"{eq.reconstructed} \\tag{{{number}'}}",
                 "$$",
                 "",
             ]
