@@ -22,6 +22,7 @@ from moetheory import Outcome, Reading, Verdict
 from moetheory.docs import SEEDS_DIR, render_section_page
 from moetheory.docs._book import build_book
 from moetheory.docs._claim import _fallback_derivation, render_claim
+from moetheory.docs._equations import paper_equations
 from moetheory.engine.papers import PAPERS
 
 
@@ -122,7 +123,7 @@ _SEED_003 = "003_3078ccb5100b14b7.txt"
 
 
 def test_every_numbered_equation_of_seed_003_has_a_typeset_reconstruction() -> None:
-    from moetheory.docs._equations import _LINES, _clean, paper_equations, tex_ok
+    from moetheory.docs._equations import _LINES, _clean, tex_ok
 
     equations = paper_equations(SEEDS_DIR, "li2025continual")
     numbers = list(_LINES[_SEED_003])
@@ -151,3 +152,17 @@ def test_a_section_page_shows_the_reconstruction_beside_the_print() -> None:
     rebuilt = page.index(f"{eq.reconstructed} \\tag{{18'}}")
     label = page.index("Reconstructed", printed)
     assert printed < label < rebuilt
+
+
+def test_a_numbered_display_with_line_breaks_stays_valid_under_sphinx() -> None:
+    r"""Sphinx wraps a display holding ``\\`` in ``split``, where MathJax rejects ``\tag``
+    ("\tag not allowed in split environment"): the rows are kept with ``\cr`` instead."""
+    entry = {"id": "own.rows", "statement": "x", "reading": "y", "verdict": "proved",
+             "summary": "z", "evidence": {}, "kind": "exact", "implemented": True,
+             "derivation": "$$\na &= b \\\\\nc &= d \\\\[2pt]\ne &= f\n$$"}
+    (block,) = _displays(render_claim(entry))
+    assert "\\\\" not in block
+    assert re.sub(r"\s+", " ", block) == (
+        r"\begin{aligned} a &= b \cr c &= d \cr e &= f \end{aligned} \tag{D1}")
+    for eq in paper_equations(SEEDS_DIR, "li2025continual").values():
+        assert "\\\\" not in eq.reconstructed, eq.number

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,19 @@ def _fallback_derivation(entry: Mapping[str, Any]) -> str:
     )
 
 
+_ROW_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?")
+
+
+def _rows_kept(block: list[str]) -> list[str]:
+    r"""A display's lines that can carry a ``\tag``: Sphinx wraps a display holding ``\\``
+    in ``split``, where MathJax allows no ``\tag``, so its rows are written ``\cr`` inside
+    ``aligned`` instead (a ``\\[2pt]`` loses its extra space)."""
+    if not any("\\\\" in line for line in block):
+        return block
+    latex = _ROW_BREAK.sub(r"\\cr", "\n".join(block))
+    return ["\\begin{aligned}", *latex.splitlines(), "\\end{aligned}"]
+
+
 def _number_displays(text: str, start: int) -> tuple[str, int]:
     r"""Embedded MyST ``text`` with each display block numbered ``\tag{D<k>}``.
 
@@ -79,6 +93,7 @@ def _number_displays(text: str, start: int) -> tuple[str, int]:
                 block = []
             else:
                 if block and not any("\\tag" in b for b in block):
+                    block = _rows_kept(block)
                     block[-1] = block[-1].rstrip() + f" \\tag{{D{number}}}"
                     number += 1
                 out += block

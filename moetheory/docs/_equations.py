@@ -116,7 +116,7 @@ _RECONSTRUCTED: dict[str, dict[str, tuple[str, str]]] = {
               rf"\pi_m(X_t, \Theta_t)\, \bigl\lVert {_W}^{{(m)}}_t - {_W}^{{(m)}}_{{t-1}} "
               r"\bigr\rVert_2^2", ""),
         "7": (r"\begin{aligned} L^{\mathrm{aux}}_t\bigl(\Theta_t, \mathcal D_t\bigr) &= \alpha "
-              r"\cdot M \cdot \sum_{m \in [M]} f^{(m)}_t \cdot P^{(m)}_t, \\ f^{(m)}_t &= "
+              r"\cdot M \cdot \sum_{m \in [M]} f^{(m)}_t \cdot P^{(m)}_t, \cr f^{(m)}_t &= "
               r"\frac{1}{t} \sum_{\tau=1}^{t} \mathbb 1\{m_\tau = m\}, \qquad P^{(m)}_t = "
               r"\frac{1}{t} \sum_{\tau=1}^{t} \pi_m(X_\tau, \Theta_\tau) \cdot "
               r"\mathbb 1\{m_\tau = m\} \end{aligned}",
@@ -144,9 +144,9 @@ _RECONSTRUCTED: dict[str, dict[str, tuple[str, str]]] = {
                r"\rVert_2^2 \Bigr)", _PAIRS),
         "21": (r"\begin{aligned} \mathbb E[F_t] < {} & \frac{1}{t-1} \sum_{\tau=1}^{t-1} "
                r"\frac{r^{L^{(m_\tau)}_t} - r^{L^{(m_\tau)}_\tau}}{N} \sum_{n=1}^{N} \lVert "
-               r"w_n \rVert_2^2 \\ & + \frac{1}{t-1} \sum_{\tau=1}^{T_1} "
+               r"w_n \rVert_2^2 \cr & + \frac{1}{t-1} \sum_{\tau=1}^{T_1} "
                r"\frac{r^{L^{(m_\tau)}_\tau} - r^{L^{(m_\tau)}_{T_1}}}{N^2} \sum_{n \ne n'} "
-               r"\lVert w_{n'} - w_n \rVert_2^2 \\ & + \Psi_1 \frac{1}{t-1} "
+               r"\lVert w_{n'} - w_n \rVert_2^2 \cr & + \Psi_1 \frac{1}{t-1} "
                r"\sum_{\tau=T_1+1}^{t} \bigl(1 - r^{L^{(m_\tau)}_t - L^{(m_\tau)}_\tau}\bigr)"
                r" \, r^{L^{(m_\tau)}_t - L^{(m_\tau)}_{T_1} - 1} \end{aligned}",
                r"The print's exponent $L(m_\tau)i$ is read as $L^{(m_\tau)}_\tau$, and its "
@@ -157,9 +157,9 @@ _RECONSTRUCTED: dict[str, dict[str, tuple[str, str]]] = {
                r"L^{(m_\tau)}_\tau$. " + _PAIRS),
         "22": (r"\begin{aligned} \mathbb E[G_T] < {} & \frac{1}{T} \sum_{\tau=1}^{T} "
                r"r^{L^{(m_\tau)}_T} \Bigl( \frac{1}{N} \sum_{n=1}^{N} \lVert w_n \rVert_2^2 "
-               r"\\ & \qquad + \frac{1}{T_1} \sum_{\tau=1}^{T_1} r^{L^{(m_\tau)}_T - "
+               r"\cr & \qquad + \frac{1}{T_1} \sum_{\tau=1}^{T_1} r^{L^{(m_\tau)}_T - "
                r"L^{(m_\tau)}_{T_1}} \bigl(1 - r^{L^{(m_\tau)}_{T_1}}\bigr) \frac{1}{N^2} "
-               r"\sum_{n \ne n'} \lVert w_{n'} - w_n \rVert_2^2 \Bigr) \\ & + \Psi_2 "
+               r"\sum_{n \ne n'} \lVert w_{n'} - w_n \rVert_2^2 \Bigr) \cr & + \Psi_2 "
                r"\frac{1}{T} \sum_{\tau=T_1+1}^{T} \bigl(1 - r^{L^{(m_\tau)}_T - "
                r"L^{(m_\tau)}_{T_1}}\bigr) + \Psi_1 \frac{1}{T} \sum_{\tau=T_1+1}^{T} \bigl(1 "
                r"- r^{L^{(m_\tau)}_T - L^{(m_\tau)}_{T_1}}\bigr) \end{aligned}",
