@@ -109,9 +109,9 @@ def check_flops(ctx: CheckContext) -> Outcome:
         derivation=(
             "Count multiply-adds per input for $k$ experts of $P$ weights each and a gate "
             "with $g$ weights per expert: the parameters number $k(P + g)$. Evaluating the "
-            "gate and only the selected expert costs $kg + P$, so\n\n"
-            "$$\\lim_{k \\to \\infty} \\frac{kg + P}{k(P + g)} = \\frac{g}{P + g} < 1,$$\n\n"
-            "(a SymPy limit): the compute need not scale with the total parameter count, and "
+            "gate and only the selected expert costs $kg + P$, so, by a SymPy limit,\n\n"
+            "$$\\lim_{k \\to \\infty} \\frac{kg + P}{k(P + g)} = \\frac{g}{P + g} < 1.$$\n\n"
+            "The compute need not scale with the total parameter count, and "
             "the reading 'top-1 inference' is `proved`. The 1991 mixture's output "
             "$\\sum_i p_i o_i$ and its loss 1.3 need every expert's output, so its cost "
             "$k(P + g)$ equals the parameter count exactly (ratio $1$): for the paper's own "

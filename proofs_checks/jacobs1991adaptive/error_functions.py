@@ -800,11 +800,12 @@ def check_symmetry(ctx: CheckContext) -> Outcome:
         "asymmetry comes from the experts' random initial weights",
         derivation=(
             "With $p = \\mathrm{softmax}(z)$, squared errors $e_i$ and "
-            "$\\partial p_j / \\partial z_i = p_j(\\delta_{ij} - p_i)$, the gate gradients are\n\n"
+            "$\\partial p_j / \\partial z_i = p_j(\\delta_{ij} - p_i)$, the gate gradients of "
+            "1.2 and of the corrected 1.3 ($h_i$ the posterior of expert $i$) are\n\n"
             "$$\\frac{\\partial E_{1.2}}{\\partial z_i} = p_i\\,(e_i - \\bar e), \\quad "
             "\\bar e = \\sum_j p_j e_j, \\qquad \\frac{\\partial E_{1.3}}{\\partial z_i} = "
-            "p_i - h_i,$$\n\n"
-            "($h_i$ the posterior of expert $i$, corrected 1.3). SymPy evaluates both at "
+            "p_i - h_i.$$\n\n"
+            "SymPy evaluates both at "
             "equal proportions ($z = 0$, $k = 3$). With errors $e = (2, 1, 1)$ the gradient "
             "of 1.2 is $(\\tfrac29, -\\tfrac19, -\\tfrac19)$: a descent step lowers the worse "
             "expert's logit and raises the others', and 1.3 moves the same way, so the "
