@@ -401,7 +401,7 @@ def test_derivation_maths_is_made_safe() -> None:
     }
     text = docs_gen.render_claim(entry)
     assert "**Step 1**" in text and "## Step 1" not in text
-    assert "so\n\n$$\na = b\n$$\n\nthen $c$ is prose-safe" in text
+    assert "so\n\n$$\na = b \\tag{D1}\n$$\n\nthen $c$ is prose-safe" in text
     assert "# a comment\n$$x$$" in text  # code is left alone
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from moetheory.docs._comparisons import comparisons_of, render_comparisons
 from moetheory.docs._evidence import render_evidence
 from moetheory.docs._figures import _figures
 from moetheory.docs._markup import (
+    _FENCE,
     _code,
     _download,
     _embed,
@@ -57,6 +59,51 @@ def _fallback_derivation(entry: Mapping[str, Any]) -> str:
     )
 
 
+_ROW_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?")
+
+
+def _rows_kept(block: list[str]) -> list[str]:
+    r"""A display's lines that can carry a ``\tag``: Sphinx wraps a display holding ``\\``
+    in ``split``, where MathJax allows no ``\tag``, so its rows are written ``\cr`` inside
+    ``aligned`` instead (a ``\\[2pt]`` loses its extra space)."""
+    if not any("\\\\" in line for line in block):
+        return block
+    latex = _ROW_BREAK.sub(r"\\cr", "\n".join(block))
+    return ["\\begin{aligned}", *latex.splitlines(), "\\end{aligned}"]
+
+
+def _number_displays(text: str, start: int) -> tuple[str, int]:
+    r"""Embedded MyST ``text`` with each display block numbered ``\tag{D<k>}``.
+
+    The blocks are those :func:`~moetheory.docs._markup._embed` writes (``$$`` on lines of
+    their own), outside code fences; one that already has a ``\tag`` keeps it. ``start`` is
+    the number of the first block numbered here; the next one is returned with the text, so
+    the derivations of one claim are numbered through (the "D" keeps them apart from the
+    paper's equation numbers on the same page).
+    """
+    out: list[str] = []
+    block: list[str] | None = None
+    fence = False
+    number = start
+    for line in text.splitlines():
+        if block is None and _FENCE.match(line):
+            fence = not fence
+        elif not fence and line.strip() == "$$":
+            if block is None:
+                block = []
+            else:
+                if block and not any("\\tag" in b for b in block):
+                    block = _rows_kept(block)
+                    block[-1] = block[-1].rstrip() + f" \\tag{{D{number}}}"
+                    number += 1
+                out += block
+                block = None
+            out.append(line)
+            continue
+        (out if block is None else block).append(line)
+    return "\n".join(out + (block or [])), number
+
+
 def _statement(entry: Mapping[str, Any]) -> str:
     return _latex_text(entry.get("statement_latex") or "", entry["statement"])
 
@@ -72,6 +119,7 @@ def _readings_block(
     entry: Mapping[str, Any] | None = None,
     shown_comparisons: Sequence[Mapping[str, Any]] = (),
     rules_shown: set[str] | None = None,
+    number: int = 1,
 ) -> list[str]:
     entry = entry or {}
     lines = ["```{rubric} Other readings", "```", ""]
@@ -108,7 +156,8 @@ def _readings_block(
             lines += [f"Its derivation is that of reading {_code(seen[derivation])}.", ""]
         elif derivation:
             seen[derivation] = r["name"]
-            lines += [_embed(derivation), ""]
+            text, number = _number_displays(_embed(derivation), number)
+            lines += [text, ""]
         comparisons = _comparisons(r.get("evidence"))
         if comparisons and comparisons == list(shown_comparisons):
             lines += ["Its comparisons are those in the table above.", ""]
@@ -300,6 +349,8 @@ def render_claim(
     else:
         reading = "**Reading checked.** " + _latex_text(entry.get("reading_latex") or "",
                                                         entry["reading"])
+    shown, number = _number_displays(_embed(derivation), 1) if derivation else (
+        _fallback_derivation(entry), 1)
     claim_comparisons = _comparisons(entry.get("evidence"))
     title = "Comparisons"
     if not claim_comparisons and readings:
@@ -310,7 +361,7 @@ def render_claim(
         "",
         '<details class="proof" open><summary>Derivation</summary>',
         "",
-        _embed(derivation) if derivation else _fallback_derivation(entry),
+        shown,
         "",
         "</details>",
         "",
@@ -329,7 +380,7 @@ def render_claim(
     lines += _relations(entry)
     if readings:
         lines += _readings_block(readings, link, derivation, entry, claim_comparisons,
-                                 rules_shown)
+                                 rules_shown, number)
     lines += _figures(entry, figures or {})
     return "\n".join(lines).rstrip() + "\n"
 

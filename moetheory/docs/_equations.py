@@ -15,7 +15,12 @@ equations come from the seeds themselves:
   ``$$ … $$`` in one paragraph, introduced as "Equation 1.1" to "Equation 1.5", in order.
 
 The LaTeX is the seed's, verbatim but for what MathJax cannot read (``\+``, a line-final
-``\``); garbled formulas stay garbled: they are what the claims check.
+``\``); garbled formulas stay garbled: they are what the claims check. Beside each garbled
+print of seed 003 the book shows a *reconstruction* (:data:`_RECONSTRUCTED`): the same
+equation typeset with what the translation lost put back (braces and subscripts run
+together, ``\lVert`` printed as ``|``, ``n \ne n'`` printed as ``n = n'``), read from the
+translation's own definitions and the original paper's setting (Li et al. 2025). It restores
+notation, never corrects mathematics, and is labelled as ours.
 """
 
 from __future__ import annotations
@@ -44,6 +49,12 @@ class Equation:
         The seed document printing it.
     lines : tuple of int
         Its lines in the seed (with the line of its number, for seed 002).
+    reconstructed : str
+        For a garbled print: the equation typeset as we reconstruct it (LaTeX without
+        ``$``), or ``""``.
+    note : str
+        What the reconstruction had to decide beyond restoring notation (Markdown with
+        ``$...$`` maths), or ``""``.
 
     See Also
     --------
@@ -52,7 +63,8 @@ class Equation:
     Notes
     -----
     The section pages display each equation their claims name, numbered with
-    ``\tag{number}`` and anchored at :attr:`anchor`.
+    ``\tag{number}`` and anchored at :attr:`anchor`; a reconstruction follows the print,
+    numbered ``number'``.
 
     Examples
     --------
@@ -65,6 +77,8 @@ class Equation:
     latex: str
     seed_file: str
     lines: tuple[int, ...]
+    reconstructed: str = ""
+    note: str = ""
 
     @property
     def anchor(self) -> str:
@@ -78,6 +92,78 @@ _LINES: dict[str, dict[str, tuple[int, ...]]] = {
         "3": (72,), "4": (76,), "5": (80,), "6": (89,), "7": (95,), "8": (101,), "9": (105,),
         "17": (171,), "18": (175,), "19": (187,),
         "20": (191,), "21": (207, 208), "22": (212,),
+    },
+}
+#: Seed 003's numbered equations typeset as we reconstruct them: number -> (LaTeX, note).
+#: The notation is the translation's own (its Definition 1, eqs. (2)-(9), Proposition 4,
+#: Theorems 1-2 and the definitions after them); ``L_t^{(m)} = t f_t^{(m)}`` as defined
+#: before Theorem 1. The sums ``\sum_{n = n'}`` of the print are read as over pairs
+#: ``n \ne n'`` (the terms with ``n = n'`` vanish, so this is also the sum over all ordered
+#: pairs, the reading the claims check first).
+_PAIRS = (r"The print's $\sum_{n = n'}$ is read as the sum over pairs $n \ne n'$ (the terms "
+          r"with $n = n'$ are zero, so it is also the sum over all ordered pairs).")
+_W = r"\mathbf{w}"
+_RECONSTRUCTED: dict[str, dict[str, tuple[str, str]]] = {
+    "003_3078ccb5100b14b7.txt": {
+        "3": (rf"L^{{\mathrm{{tr}}}}_t\bigl({_W}^{{(m_t)}}_t, \mathcal D_t\bigr) = \frac{{1}}"
+              rf"{{s_t}} \bigl\lVert X_t^\top {_W}^{{(m_t)}}_t - \mathbf y_t \bigr\rVert_2^2",
+              ""),
+        "4": (rf"\min_{{{_W}}}\ \bigl\lVert {_W} - {_W}^{{(m_t)}}_{{t-1}} \bigr\rVert_2^2 "
+              rf"\quad \text{{s.t.}} \quad X_t^\top {_W} = \mathbf y_t", ""),
+        "5": (rf"{_W}^{{(m_t)}}_t = {_W}^{{(m_t)}}_{{t-1}} + X_t \bigl(X_t^\top X_t\bigr)^{{-1}}"
+              rf" \bigl(\mathbf y_t - X_t^\top {_W}^{{(m_t)}}_{{t-1}}\bigr)", ""),
+        "6": (rf"L^{{\mathrm{{loc}}}}_t\bigl(\Theta_t, \mathcal D_t\bigr) = \sum_{{m \in [M]}} "
+              rf"\pi_m(X_t, \Theta_t)\, \bigl\lVert {_W}^{{(m)}}_t - {_W}^{{(m)}}_{{t-1}} "
+              r"\bigr\rVert_2^2", ""),
+        "7": (r"\begin{aligned} L^{\mathrm{aux}}_t\bigl(\Theta_t, \mathcal D_t\bigr) &= \alpha "
+              r"\cdot M \cdot \sum_{m \in [M]} f^{(m)}_t \cdot P^{(m)}_t, \cr f^{(m)}_t &= "
+              r"\frac{1}{t} \sum_{\tau=1}^{t} \mathbb 1\{m_\tau = m\}, \qquad P^{(m)}_t = "
+              r"\frac{1}{t} \sum_{\tau=1}^{t} \pi_m(X_\tau, \Theta_\tau) \cdot "
+              r"\mathbb 1\{m_\tau = m\} \end{aligned}",
+              r"The second line is the translation's definition of $f^{(m)}_t$ and "
+              r"$P^{(m)}_t$, in the sentence after the display."),
+        "8": (rf"L^{{\mathrm{{task}}}}_t\bigl(\Theta_t, {_W}^{{(m_t)}}_t, \mathcal D_t\bigr) = "
+              rf"L^{{\mathrm{{tr}}}}_t\bigl({_W}^{{(m_t)}}_t, \mathcal D_t\bigr) + "
+              r"L^{\mathrm{loc}}_t\bigl(\Theta_t, \mathcal D_t\bigr) + "
+              r"L^{\mathrm{aux}}_t\bigl(\Theta_t, \mathcal D_t\bigr)", ""),
+        "9": (r"\theta^{(m)}_{t+1} = \theta^{(m)}_t - \eta \cdot \nabla_{\theta^{(m)}_t} "
+              rf"L^{{\mathrm{{task}}}}_t\bigl(\Theta_t, {_W}^{{(m_t)}}_t, \mathcal D_t\bigr), "
+              r"\quad \forall m \in [M]", ""),
+        "17": (r"\mathbb E[F_t] = \frac{1}{t-1} \sum_{\tau=1}^{t-1} \Bigl( \frac{r^{t-\tau}}{N}"
+               r" \sum_{n=1}^{N} \lVert w_n \rVert_2^2 + \frac{r^{\tau} - r^{t}}{N^2} "
+               r"\sum_{n \ne n'} \lVert w_{n'} - w_n \rVert_2^2 \Bigr)", _PAIRS),
+        "18": (r"\mathbb E[G_T] = \frac{r^T}{N} \sum_{n=1}^{N} \lVert w_n \rVert_2^2 + "
+               r"\frac{1 - r^T}{N^2} \sum_{n \ne n'} \lVert w_{n'} - w_n \rVert_2^2", _PAIRS),
+        "19": (r"\mathbb E[F_t] < \frac{1}{t-1} \sum_{\tau=1}^{t-1} \Bigl( "
+               r"\frac{r^{L^{(m_\tau)}_t} - r^{L^{(m_\tau)}_\tau}}{N} \sum_{n=1}^{N} \lVert w_n "
+               r"\rVert_2^2 + \frac{r^{L^{(m_\tau)}_\tau} - r^{L^{(m_\tau)}_t}}{N^2} "
+               r"\sum_{n \ne n'} \lVert w_{n'} - w_n \rVert_2^2 \Bigr)", _PAIRS),
+        "20": (r"\mathbb E[G_T] < \frac{1}{T} \sum_{\tau=1}^{T} \Bigl( "
+               r"\frac{r^{L^{(m_\tau)}_{T_1}}}{N} \sum_{n=1}^{N} \lVert w_n \rVert_2^2 + "
+               r"\frac{1 - r^{L^{(m_\tau)}_{T_1}}}{N^2} \sum_{n \ne n'} \lVert w_{n'} - w_n "
+               r"\rVert_2^2 \Bigr)", _PAIRS),
+        "21": (r"\begin{aligned} \mathbb E[F_t] < {} & \frac{1}{t-1} \sum_{\tau=1}^{t-1} "
+               r"\frac{r^{L^{(m_\tau)}_t} - r^{L^{(m_\tau)}_\tau}}{N} \sum_{n=1}^{N} \lVert "
+               r"w_n \rVert_2^2 \cr & + \frac{1}{t-1} \sum_{\tau=1}^{T_1} "
+               r"\frac{r^{L^{(m_\tau)}_\tau} - r^{L^{(m_\tau)}_{T_1}}}{N^2} \sum_{n \ne n'} "
+               r"\lVert w_{n'} - w_n \rVert_2^2 \cr & + \Psi_1 \frac{1}{t-1} "
+               r"\sum_{\tau=T_1+1}^{t} \bigl(1 - r^{L^{(m_\tau)}_t - L^{(m_\tau)}_\tau}\bigr)"
+               r" \, r^{L^{(m_\tau)}_t - L^{(m_\tau)}_{T_1} - 1} \end{aligned}",
+               r"The print's exponent $L(m_\tau)i$ is read as $L^{(m_\tau)}_\tau$, and its "
+               r"outer parenthesis as closing after the first sum (the second and third "
+               r"terms carry their own $\frac{1}{t-1}\sum$), as `cl.thm2.bounds` reads them "
+               r"first; the exponents run together in the print ($r^{L(m_\tau)t} - "
+               r"L(m\tau)\tau$) are read as one exponent $L^{(m_\tau)}_t - "
+               r"L^{(m_\tau)}_\tau$. " + _PAIRS),
+        "22": (r"\begin{aligned} \mathbb E[G_T] < {} & \frac{1}{T} \sum_{\tau=1}^{T} "
+               r"r^{L^{(m_\tau)}_T} \Bigl( \frac{1}{N} \sum_{n=1}^{N} \lVert w_n \rVert_2^2 "
+               r"\cr & \qquad + \frac{1}{T_1} \sum_{\tau=1}^{T_1} r^{L^{(m_\tau)}_T - "
+               r"L^{(m_\tau)}_{T_1}} \bigl(1 - r^{L^{(m_\tau)}_{T_1}}\bigr) \frac{1}{N^2} "
+               r"\sum_{n \ne n'} \lVert w_{n'} - w_n \rVert_2^2 \Bigr) \cr & + \Psi_2 "
+               r"\frac{1}{T} \sum_{\tau=T_1+1}^{T} \bigl(1 - r^{L^{(m_\tau)}_T - "
+               r"L^{(m_\tau)}_{T_1}}\bigr) + \Psi_1 \frac{1}{T} \sum_{\tau=T_1+1}^{T} \bigl(1 "
+               r"- r^{L^{(m_\tau)}_T - L^{(m_\tau)}_{T_1}}\bigr) \end{aligned}",
+               r"Grouped as printed. " + _PAIRS),
     },
 }
 _PAPER_OF_SEED = {
@@ -153,7 +239,8 @@ def _equations_of(path: Path) -> tuple[Equation, ...]:
         for number, numbers in _LINES[seed].items():
             latex = _clean(" ".join(lines[n - 1] for n in numbers if 0 < n <= len(lines)))
             if tex_ok(latex):
-                found.append(Equation(paper, number, latex, seed, numbers))
+                rebuilt, note = _RECONSTRUCTED.get(seed, {}).get(number, ("", ""))
+                found.append(Equation(paper, number, latex, seed, numbers, rebuilt, note))
     elif seed.startswith("002_"):
         for i, line in enumerate(lines):
             m = re.fullmatch(r"\((\d+)\)", line.strip())

@@ -15,6 +15,7 @@ from moetheory.docs._claim import render_claim
 from moetheory.docs._markup import (
     _cite,
     _code,
+    _latex_text,
     _list_table,
     _nowrap,
     _number,
@@ -361,6 +362,17 @@ def _preface(paper: Paper, section: Section, equations: Sequence[str], book: Boo
             "$$",
             "",
         ]
+        if eq.reconstructed:
+            lines += [
+                f"Reconstructed (ours, not the paper's print): ({number}) with the notation "
+                "the translation garbled restored from its own definitions."
+                + (f" {_latex_text(eq.note, eq.note)}" if eq.note else ""),
+                "",
+                "$$",
+                f"{eq.reconstructed} \\tag{{{number}'}}",
+                "$$",
+                "",
+            ]
     return lines
 
 

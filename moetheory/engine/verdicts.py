@@ -350,7 +350,7 @@ class Outcome:
         summary_latex, statement_latex : str
             Typeset forms (see :class:`Outcome`).
         derivation : str
-            The outcome's worked derivation (see :class:`Outcome`).
+            The claim's worked derivation, covering its readings (see :class:`Outcome`).
         **evidence
             The outcome's evidence.
 

@@ -697,6 +697,20 @@ def check_loss_13_vs_12(ctx: CheckContext) -> Outcome:
         readings,
         summary="refuted: 1.3 is not −log of 1.2, nor any function of it; it is −log of the "
         "Gaussian mixture likelihood, bounded by E_1.2/2 (Jensen)",
+        derivation=(
+            "With squared errors $e_i = \\lVert d - o_i\\rVert^2$, eq. 1.2 is "
+            "$E_{1.2} = \\sum_i p_i e_i$ and eq. 1.3 is $E_{1.3} = -\\log\\sum_i p_i "
+            "e^{\\mp e_i/2}$ (the seed prints $+$; the paper's likelihood has $-$). One "
+            "expert, $d = 1$, $o = 0$: $e_1 = 1$, so\n\n"
+            "$$-\\log E_{1.2} = 0 \\ne E_{1.3} \\in \\bigl\\{-\\tfrac12, \\tfrac12\\bigr\\},$$\n\n"
+            "and the literal reading is `refuted` in exact arithmetic. $E_{1.3}$ is not any "
+            "function of $E_{1.2}$ either: with $p = (\\tfrac12, \\tfrac12)$ the errors "
+            "$(0, 2)$ and $(1, 1)$ both give $E_{1.2} = 1$, but $E_{1.3} = "
+            "-\\log\\tfrac{1 + e^{-1}}{2}$ and $\\tfrac12$ differ (SymPy, checked to 30 "
+            "digits). What holds is the reading 'mixture likelihood': $E_{1.3}$ (corrected) "
+            "is $-\\log$ of the Gaussian mixture likelihood, and since $-\\log$ is convex, "
+            "Jensen gives $E_{1.3} \\le \\sum_i p_i e_i / 2 = E_{1.2}/2$."
+        ),
     )
 
 
@@ -726,6 +740,15 @@ def check_equal_proportions(ctx: CheckContext) -> Outcome:
         "proved: zero gate logits give p_i = e^0 / (k e^0) = 1/k exactly (k = 2, 4, 8; the "
         "stand-in's p equals 1/4 and 1/8 bit for bit at 50 inputs)",
         {"symbolic_residuals": res, "implementation_exact": impl},
+        derivation=(
+            "The gate is $p_i = e^{z_i} / \\sum_{j=1}^k e^{z_j}$ with logits $z = Wx + b$. "
+            "With $W = 0$ and $b = 0$ every logit is $0$ at every input $x$, so\n\n"
+            "$$p_i = \\frac{e^0}{k\\, e^0} = \\frac1k \\qquad (i = 1, \\dots, k),$$\n\n"
+            "which SymPy confirms with residual $p_i - 1/k = 0$ for $k = 2, 4, 8$. The "
+            "stand-in's initialisation (`init_mixture`) sets the gate this way: its forward "
+            "pass gives $p_i = 1/k$ bit for bit at 50 random inputs for $k = 4, 8$. Both "
+            "hold, so the verdict is `proved`."
+        ),
     )
 
 
@@ -775,6 +798,21 @@ def check_symmetry(ctx: CheckContext) -> Outcome:
         summary="proved: with equal proportions the gate gradient is p_i(e_i − ē), non-zero as "
         "soon as the errors differ; an exactly symmetric start stays symmetric, so the "
         "asymmetry comes from the experts' random initial weights",
+        derivation=(
+            "With $p = \\mathrm{softmax}(z)$, squared errors $e_i$ and "
+            "$\\partial p_j / \\partial z_i = p_j(\\delta_{ij} - p_i)$, the gate gradients of "
+            "1.2 and of the corrected 1.3 ($h_i$ the posterior of expert $i$) are\n\n"
+            "$$\\frac{\\partial E_{1.2}}{\\partial z_i} = p_i\\,(e_i - \\bar e), \\quad "
+            "\\bar e = \\sum_j p_j e_j, \\qquad \\frac{\\partial E_{1.3}}{\\partial z_i} = "
+            "p_i - h_i.$$\n\n"
+            "SymPy evaluates both at "
+            "equal proportions ($z = 0$, $k = 3$). With errors $e = (2, 1, 1)$ the gradient "
+            "of 1.2 is $(\\tfrac29, -\\tfrac19, -\\tfrac19)$: a descent step lowers the worse "
+            "expert's logit and raises the others', and 1.3 moves the same way, so the "
+            "symmetry breaks (`proved`). With equal errors both gradients vanish and the "
+            "expert gradients $-2p_i(d - o_i)$ are equal, so an exactly symmetric start stays "
+            "symmetric: the asymmetry has to come from the experts' random initial weights."
+        ),
     )
 
 

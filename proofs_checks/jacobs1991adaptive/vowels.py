@@ -211,6 +211,20 @@ def check_linear_boundary(ctx: CheckContext) -> Outcome:
         readings,
         summary="proved for one sigmoid unit (level sets are lines); an expert with one output "
         "per class is a linear classifier with several linear boundaries",
+        derivation=(
+            "One sigmoid unit computes $\\sigma(w^\\top x + b)$ on $x \\in \\mathbb R^2$ with "
+            "$\\sigma(u) = 1/(1 + e^{-u})$. SymPy checks $\\sigma' - \\sigma(1 - \\sigma) = 0$, "
+            "so $\\sigma' > 0$ and $\\sigma$ is strictly increasing; solving $\\sigma(u) = t$ "
+            "gives\n\n"
+            "$$\\sigma(w^\\top x + b) = t \\iff w^\\top x + b = \\log\\frac{t}{1 - t} "
+            "\\qquad (0 < t < 1),$$\n\n"
+            "a line when $w \\ne 0$: every decision threshold of one unit is a single linear "
+            "boundary (`proved`). An expert with one sigmoid output per class, decided by "
+            "argmax, is another matter: since $\\sigma$ is increasing, $\\arg\\max_c "
+            "\\sigma(w_c^\\top x + b_c) = \\arg\\max_c (w_c^\\top x + b_c)$, a linear classifier "
+            "with several boundaries. With $w_c = \\pm e_1, \\pm e_2$ the points $\\pm 2e_1$, "
+            "$\\pm 2e_2$ fall in four different classes, so that reading is `refuted`."
+        ),
     )
 
 

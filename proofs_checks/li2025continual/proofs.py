@@ -247,6 +247,22 @@ def check_lemma11_product_corrected(ctx: CheckContext) -> Outcome:
             "method": "exact rationals; general proof: negative association of occupancy counts "
             "(Dubhashi & Ranjan 1998)",
         },
+        derivation=(
+            "Each of the $M$ experts falls in one of the $N$ sets $\\mathcal M_n$ uniformly and "
+            "independently. By inclusion-exclusion over the sets left empty, the probability "
+            "that every set is hit is\n\n"
+            "$$P_{N,M} = P\\bigl(\\lvert\\mathcal M_n\\rvert \\ge 1\\ \\forall n\\bigr) = "
+            "\\sum_{j=0}^{N} (-1)^j \\binom{N}{j} \\Bigl(1 - \\frac{j}{N}\\Bigr)^M,$$\n\n"
+            "a rational number, as is the product of the marginals "
+            "$Q_{N,M} = \\bigl(1 - (1 - 1/N)^M\\bigr)^N$. Both are computed exactly (no "
+            "floating point) at every $(N, M)$ with "
+            f"$1 \\le N \\le {max(n for n, _ in grid)}$, $1 \\le M \\le "
+            f"{max(m for _, m in grid)}$, and compared. The occupancy counts are negatively "
+            "associated (Dubhashi and Ranjan 1998), so $P_{N,M} \\le Q_{N,M}$ is expected "
+            "everywhere; the check decides it only on the grid: `supported` when no point has "
+            "$P_{N,M} > Q_{N,M}$ (a finite check, not a proof for every $(N, M)$), `refuted` "
+            "at the first point that has."
+        ),
     )
 
 

@@ -374,6 +374,20 @@ def check_poly_same_rate(ctx: CheckContext) -> Outcome:
         summary="refuted at eta* = 0 (expert error n^(-1/2) for parameter error n^(-1/4)); "
         "true for eta* != 0, where |eta_hat + eta*| stays away from 0",
         identity=exact_gap,
+        derivation=(
+            "For $h(x, \\eta) = (\\eta x)^2$ SymPy factors the gap exactly:\n\n"
+            "$$h(x, \\hat\\eta) - h(x, \\eta^*) = "
+            f"{_tex(exact_gap.subs({eh: _ETA_HAT, es: _ETA_STAR}))},$$\n\n"
+            "so on $|x| \\le 1$ the expert error is $\\sup_x |h(x, \\hat\\eta) - h(x, \\eta^*)| "
+            "= |\\hat\\eta - \\eta^*|\\,|\\hat\\eta + \\eta^*|$: the parameter error times a "
+            "factor that tends to $2|\\eta^*|$. When $\\eta^* \\ne 0$ that factor stays away "
+            "from $0$ and the two errors have the same rate (with $\\eta^* = 1/2$, "
+            "$\\hat\\eta_n = \\eta^* + n^{-1/4}$, the factor tends to $1 = 2|\\eta^*|$: "
+            "`proved` for that reading). At $\\eta^* = 0$ the factor vanishes: "
+            "$\\hat\\eta_n = n^{-1/4}$ gives parameter error $n^{-1/4}$ but expert error "
+            "$n^{-1/2}$, and the ratio of the two tends to $0$ (a SymPy limit), so 'exactly "
+            "the parameter estimation rate' for every $\\eta^*$ is `refuted`."
+        ),
     )
 
 
@@ -434,7 +448,12 @@ def check_router_rate_inference(ctx: CheckContext) -> Outcome:
             f"$\\beta_{{0i}}$ ($k = 3$): ${sp.latex(sp.Matrix(weight_gap).T)}$. A Lipschitz map "
             "$F$ satisfies $\\|F(\\hat\\theta)-F(\\theta)\\| "
             "\\le L\\|\\hat\\theta-\\theta\\|$: slow "
-            "convergence of $\\hat\\theta$ is compatible with any rate of $F(\\hat\\theta)$."
+            "convergence of $\\hat\\theta$ is compatible with any rate of $F(\\hat\\theta)$. "
+            "Here the parameter error $\\lVert\\beta_1\\rVert/\\log n$ is slower than every "
+            "polynomial (a SymPy limit) while the router error is exactly $0$ for every $n$, "
+            "so the inference 'slow parameters imply a slow router' is `refuted`; what the "
+            "Lipschitz property does give, router error $\\le C \\times$ parameter error, "
+            "is `proved` (`pcr.softmax.lipschitz`)."
         ),
     )
 
@@ -503,7 +522,14 @@ def check_slow_rate_inference(ctx: CheckContext) -> Outcome:
             f"$\\lim_n e^{{-\\sqrt{{\\log n}}}} n^c = {sp.latex(a_vs_poly)}$, "
             f"$\\lim_n e^{{-\\sqrt{{\\log n}}}}(\\log n)^\\tau = {sp.latex(a_vs_log)}$, "
             f"$\\lim_n (\\log\\log n)^{{-1}}(\\log n)^\\tau = {sp.latex(b_vs_log)}$ "
-            "(SymPy limits, symbolic $c, \\tau > 0$)."
+            "(SymPy limits, symbolic $c, \\tau > 0$). The first limit makes "
+            "$O_P(1/\\log^\\tau n)$ slower than every polynomial $n^{-c}$, so the rate "
+            "*could* be of that form: the primary reading 'possibility' is `proved`. The "
+            "other limits show that 'slower than every polynomial' does not pin the rate "
+            "down to $1/\\log^\\tau n$ for some $\\tau$ ($e^{-\\sqrt{\\log n}}$ is faster, "
+            "$1/\\log\\log n$ slower), and '$\\log n \\le n$' only gives "
+            "$(\\log n)^{-\\tau} \\ge n^{-\\tau}$, slower than one polynomial: those two "
+            "readings are `refuted`."
         ),
     )
 
@@ -560,6 +586,17 @@ def check_sample_size(ctx: CheckContext) -> Outcome:
         readings,
         summary="refuted in the exponent: (log n)^-tau = eps needs n = exp(eps^(-1/tau)), not "
         "exp(eps^-tau) (equal only for tau = 1); still exponential, and n^-1/4 needs eps^-4",
+        derivation=(
+            "Set each rate equal to the target error $\\varepsilon \\in (0, 1)$ and solve for "
+            "the sample size $n$ (SymPy `solve`, symbolic $\\tau > 0$):\n\n"
+            "$$(\\log n)^{-\\tau} = \\varepsilon \\iff n = \\exp\\bigl(\\varepsilon^{-1/\\tau}"
+            "\\bigr), \\qquad n^{-1/4} = \\varepsilon \\iff n = \\varepsilon^{-4}.$$\n\n"
+            "The first solution equals the seed's $\\exp(\\varepsilon^{-\\tau})$ only when "
+            "$-1/\\tau = -\\tau$, i.e. $\\tau = 1$; at $\\tau = 2$, $\\varepsilon = 1/10$ the "
+            "two are $e^{\\sqrt{10}} \\approx 23.6$ and $e^{100}$. So the literal exponent is "
+            "`refuted`, while the readings 'exponential in a power of $1/\\varepsilon$' and "
+            "'$\\varepsilon^{-4}$ for the rate $n^{-1/4}$' are `proved`."
+        ),
     )
 
 

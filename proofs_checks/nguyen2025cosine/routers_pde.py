@@ -1015,6 +1015,19 @@ def check_param_count(ctx: CheckContext) -> Outcome:
         "h=1: 4 vs 4); see pcr.experts.param-count.corrected for the exact condition",
         method="exact integer arithmetic + SymPy",
         gelu_expert_excess=gelu,
+        derivation=(
+            "The two-layer expert has $d h + h d = 2dh$ weights ($+\\,h + d$ biases), one "
+            "$d \\times d$ layer $d^2$ ($+\\,d$). In each comparison the counts are linear in "
+            "$h$, and SymPy solves each for its threshold in $h$: the condition is about "
+            "$d/2$, not $d$,\n\n"
+            "$$2dh < d^2 \\iff h < \\tfrac d2, \\qquad 2dh + h + d < d^2 + d \\iff "
+            "h < \\tfrac{d^2}{2d + 1} < \\tfrac d2,$$\n\n"
+            "A counterexample to "
+            "'fewer for every $1 \\le h < d$' is searched by exact integer arithmetic over "
+            "$2 \\le d < 60$, $1 \\le h < d$: the first is $d = 2$, $h = 1$ ($4$ against "
+            "$4$), so the literal reading is `refuted`. The weaker reading 'some $h < d$ "
+            "reduces the count' holds for $d \\ge 3$: $d^2 - 2d = d(d - 2) > 0$ at $h = 1$."
+        ),
     )
 
 
