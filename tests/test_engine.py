@@ -743,14 +743,6 @@ def test_a_local_run_starts_the_checks_of_one_module_apart() -> None:
     assert min(b - a for a, b in itertools.pairwise(rates)) > 1
 
 
-def test_from_readings_keeps_the_derivation_as_the_outcomes_own() -> None:
-    # A derivation passed to from_readings was swallowed into the evidence, so the report and
-    # the book showed the first reading's derivation or the generic text instead.
-    r = Reading("literal", "as written", Verdict.PROVED, "identity")
-    out = Outcome.from_readings([r], derivation="1. Expand $H$.")
-    assert out.derivation == "1. Expand $H$."
-    assert "derivation" not in out.evidence
-
 
 def test_the_markdown_report_says_a_repeated_paragraph_or_reading_once() -> None:
     # the quick report was 497 kB against its 500 kB limit: the same derivation paragraph
