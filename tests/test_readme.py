@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from _bench import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
+bench_commands = load_benchmark("bench_commands")
 
 
 def _commands() -> list[str]:
@@ -115,13 +116,6 @@ def test_slow():
 """
 
 
-def _pytest_argv(command: str) -> list[str]:
-    """``command``'s pytest step (after its last ``&&``) as argv, run by this interpreter."""
-    argv = shlex.split(command.split("&&")[-1])
-    assert argv[0].endswith("python") and argv[1:3] == ["-m", "pytest"], command
-    return [sys.executable, *argv[1:]]
-
-
 def _selected(argv: list[str], tests: Path) -> list[str]:
     """The test names ``argv`` (a pytest command run at the root) selects in ``tests``.
 
@@ -141,13 +135,13 @@ def test_the_readme_runs_the_default_tier_and_ci_adds_the_slow_one(tmp_path: Pat
     # .ci/run runs the slow tier after it with the same interpreter: between them, every test
     tests = tmp_path / "test_tiers.py"
     tests.write_text(_TIERS, encoding="utf-8")
-    readme = _pytest_argv(_commands()[1])
+    readme = bench_commands.readme_test_argv(ROOT)
     assert _selected(readme, tests) == ["test_fast"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     runs = [ln for ln in ci.splitlines() if "-m pytest" in ln and not ln.startswith("#")]
     assert len(runs) == 1, runs
     assert runs[0].split()[0] == _commands()[1].split("&&")[-1].split()[0]
-    assert _selected(_pytest_argv(runs[0]), tests) == ["test_slow"]
+    assert _selected(bench_commands.pytest_argv(runs[0]), tests) == ["test_slow"]
 
 
 def test_the_project_files_a_user_expects() -> None:
