@@ -160,6 +160,7 @@ def test_proposition2_orders_fit_the_grid_extended_downward(claim_id: str, check
     assert "0.0125" in out.readings[0].reading
 
 
+@pytest.mark.slow
 def test_lemma8_variant_passes_rejudged_equal_running_it_again() -> None:
     # The looks' design is judged with the shipped claimed values (like the pilot), so the
     # calibration's true and false variants judge the same final look: judging the shipped
