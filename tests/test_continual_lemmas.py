@@ -178,6 +178,7 @@ def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
     assert len({int(k) for k in cl}) == 3
 
 
+@pytest.mark.slow
 def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
     # The within-M_k and across gaps at t1 and the all-expert gap at t2, recomputed by loops
     # over experts from the same cached runs (sets by cluster of the eq. (11) argmax task).

@@ -391,7 +391,7 @@ def test_a_full_device_is_one_line_and_the_other_report_is_written(temp_claims, 
 # ---------------------------------------------------------- 11. report on stdout
 
 
-@pytest.mark.parametrize("option", ["--json", "--markdown"])
+@pytest.mark.parametrize("option", ["--json", pytest.param("--markdown", marks=pytest.mark.slow)])
 def test_a_report_on_stdout_is_alone_there(option, tmp_path) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", _PRINTING_CLAIMS, "--no-progress", option, "/dev/stdout"],
