@@ -27,6 +27,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
+#: The fixtures of the docs tests that make the site (a verification run, a Sphinx build:
+#: minutes); a test that needs one of them is in the slow tier (``tests/conftest.py``).
+SITE_FIXTURES = frozenset({"report_path", "built_html", "site"})
+
 
 @functools.cache
 def _workdir() -> Path:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from _docs_site import SITE_FIXTURES
 from _runs import OLD_REPORT, marker_check
 from hypothesis import settings
 
@@ -19,6 +20,18 @@ from moetheory.testing import TemporaryClaims
 settings.register_profile("moetheory", derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "moetheory"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put every test that needs the documentation site in the slow tier.
+
+    Runs before ``-m`` selects, so the README's ``pytest`` (``-m 'not slow'`` from the
+    configuration) leaves these tests out and ``pytest -m slow`` runs them.
+    """
+    for item in items:
+        if SITE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

@@ -202,6 +202,7 @@ def test_fingerprint_follows_library_code_reached_as_a_module_attribute() -> Non
     assert not any(lab.startswith(("numpy.", "sympy.", "math.")) for lab in labels)
 
 
+@pytest.mark.slow
 def test_grouped_calibration_equals_one_claim_at_a_time() -> None:
     # calibrating claims together (shared simulations) gives the rows of separate runs
     ids = ["cl.lemma6.gate-bound", "cl.lemma7.directions"]
@@ -280,6 +281,7 @@ def test_readings_that_repeat_a_label_are_each_calibrated(temp_claims) -> None:
     assert row.harness == calibrate.HARNESS and row.true_unsupported_by == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ids", [["cl.lemma6.gate-bound", "cl.lemma7.directions"],
                                  ["pcr.rates.misspecified", "pcr.rates.topk"]])
 def test_rejudged_variant_passes_equal_running_the_checks_again(ids: list[str]) -> None:
@@ -304,6 +306,7 @@ def test_rejudge_moves_each_occurrence_like_a_rerun() -> None:
     assert out[("equivalence", "x [occurrence 2]")][2] == "unsupported"  # moved to ~3 - 0.2
 
 
+@pytest.mark.slow
 def test_variant_passes_reuse_the_shipped_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     # a sequential rates check is run again for the true and false passes; the cells its
     # shipped pass fitted under a seed are handed to that seed's variant task, so it fits

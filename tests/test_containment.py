@@ -257,6 +257,7 @@ def cluster() -> Iterator[str]:
         yield local.scheduler_address
 
 
+@pytest.mark.slow
 def test_a_cluster_run_gives_the_local_report_under_limits(temp_claims, cluster) -> None:
     """Tasks sent with ``ctx.map`` had no limits: on the cluster the check waited for them
     without using CPU time and ended ``proved`` (or at the wall-clock backstop) where the

@@ -111,6 +111,7 @@ def test_dot_last_matches_a_wrong_axis_would_not() -> None:
     assert dot_last(a, b).tolist() != (a.T[:2] * b[:2]).sum(axis=0).tolist()
 
 
+@pytest.mark.slow
 def test_a_curve_has_the_same_bits_whatever_curves_are_simulated_with_it() -> None:
     """Curves simulated together share their data and are padded to the largest ``M``; each
     curve's every field, the released code's forgetting sum included, has the bits it has

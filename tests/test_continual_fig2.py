@@ -36,6 +36,7 @@ def _termination(comps: list) -> object:
     return comp
 
 
+@pytest.mark.slow
 def test_termination_interval_covers_the_mean_difference_of_actual_runs() -> None:
     # Population: 60 runs of the code reading at M = 10 (Appendix A.2 settings, T = 2000),
     # with and without termination; 43 of the 60 differences are exactly 0. Samples of 20

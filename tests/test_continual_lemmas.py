@@ -178,6 +178,7 @@ def test_lemma1_m_lt_n_uses_pairs_of_one_cluster_only() -> None:
     assert len({int(k) for k in cl}) == 3
 
 
+@pytest.mark.slow
 def test_prop2_m_lt_n_gaps_by_explicit_loops() -> None:
     # The within-M_k and across gaps at t1 and the all-expert gap at t2, recomputed by loops
     # over experts from the same cached runs (sets by cluster of the eq. (11) argmax task).
@@ -231,8 +232,11 @@ def test_lemma15_m_lt_n_share_by_explicit_loops() -> None:
     assert got == pytest.approx(np.mean(shares), rel=1e-12)
 
 
-@pytest.mark.parametrize("claim_id", ["cl.prop1.m-lt-n", "cl.lemma15.softmax-order",
-                                      "cl.more-experts.m-lt-n", "cl.more-experts", "cl.fig2"])
+@pytest.mark.parametrize("claim_id", [
+    "cl.prop1.m-lt-n", "cl.lemma15.softmax-order",
+    *(pytest.param(c, marks=pytest.mark.slow)
+      for c in ("cl.more-experts.m-lt-n", "cl.more-experts", "cl.fig2")),
+])
 def test_shares_and_rounds_get_exact_intervals(claim_id: str) -> None:
     # A share of rounds lies in [0, 1] and is often exactly 1 in every replicate: a t interval
     # then has width 0 and claims certainty from 16 runs (calibration: cl.prop1.m-lt-n's true

@@ -136,7 +136,8 @@ def test_wide_reading_text_names_the_wide_grid() -> None:
 
 @pytest.mark.parametrize("claim_id, check, parts", [
     ("cl.prop2.t1-gaps", "check_prop2_t1", ("within_t1", "across_t1", "softmax_within_T1")),
-    ("cl.prop2.m-lt-n", "check_prop2_m_lt_n", ("within_t1", "across_t1", "all_t2")),
+    pytest.param("cl.prop2.m-lt-n", "check_prop2_m_lt_n", ("within_t1", "across_t1", "all_t2"),
+                 marks=pytest.mark.slow),
 ])
 def test_proposition2_orders_fit_the_grid_extended_downward(claim_id: str, check: str,
                                                              parts: tuple[str, ...]) -> None:
@@ -160,6 +161,7 @@ def test_proposition2_orders_fit_the_grid_extended_downward(claim_id: str, check
     assert "0.0125" in out.readings[0].reading
 
 
+@pytest.mark.slow
 def test_lemma8_variant_passes_rejudged_equal_running_it_again() -> None:
     # The looks' design is judged with the shipped claimed values (like the pilot), so the
     # calibration's true and false variants judge the same final look: judging the shipped

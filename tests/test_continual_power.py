@@ -315,7 +315,8 @@ def test_exploration_phase_runs_are_the_grid_runs_first_rounds() -> None:
 
 @pytest.mark.parametrize("claim_id, check", [
     ("cl.lemma7.directions", "proofs:check_lemma7"),
-    ("cl.thm1.exploration-repeats", "forgetting:check_thm1_repeats"),
+    pytest.param("cl.thm1.exploration-repeats", "forgetting:check_thm1_repeats",
+                 marks=pytest.mark.slow),
 ])
 def test_a_share_against_one_gets_the_replicates_it_needs(claim_id: str, check: str) -> None:
     """An all-ones share in [0, 1] cannot exclude 0.95 at level α before 0.95^n < α: the

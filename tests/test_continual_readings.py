@@ -53,6 +53,7 @@ def test_prop1_frozen_threshold_is_relative_to_each_readings_ground_truths(readi
         assert approx[0].verdict is (Verdict.SUPPORTED if frozen else Verdict.UNSUPPORTED)
 
 
+@pytest.mark.slow
 def test_more_experts_separates_whether_and_when_a_run_terminates() -> None:
     out = check_more_experts(CheckContext("cl.more-experts", seed=0))
     assert [r.name for r in out.readings] == [RANDOM_BETA, "paper", "code",

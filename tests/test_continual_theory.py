@@ -328,6 +328,7 @@ def test_bound_rule_is_inconclusive_when_the_interval_straddles() -> None:
         "supported", "unsupported", "inconclusive"]
 
 
+@pytest.mark.slow
 def test_theorem_checks_cover_both_data_readings_and_horizons() -> None:
     out = forgetting.check_thm1_generalization(CheckContext("cl.thm1.generalization-bound", seed=0))
     names = [r.name for r in out.readings]

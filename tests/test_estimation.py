@@ -356,7 +356,7 @@ def test_fit_cell_records_convergence_per_fit():
     assert rates_design("quick").lm_tol > 0 and rates_design("full").lm_tol > 0
 
 
-@pytest.mark.parametrize("router", ["linear", "cosine"])
+@pytest.mark.parametrize("router", [pytest.param("linear", marks=pytest.mark.slow), "cosine"])
 def test_converged_fits_stop_moving_when_the_cap_is_raised(router):
     """In the cells whose medians moved 10-40% between 40 and 250 fixed iterations
     (over-specified tanh, k = 3), the rule of the designs (tol 1e-9) with the full profile's

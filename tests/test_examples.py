@@ -75,6 +75,7 @@ def test_example_says(script: str, says: tuple[str, ...], tmp_path: Path) -> Non
         assert text in out, (script, text)
 
 
+@pytest.mark.slow  # the script of the same example runs in the default tier
 def test_property_test_under_pytest(tmp_path: Path) -> None:
     proc = python("-m", "pytest", "-q", "-p", "no:cacheprovider",
                   str(EXAMPLES / "property_test.py"), cwd=tmp_path)

@@ -245,6 +245,7 @@ def _named_outputs(argv: list[str]) -> set[str]:
     return named
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_any_command_line_ends_cleanly(data, fuzz_claims, no_reproduce) -> None:

@@ -294,8 +294,12 @@ sys.exit(main(["verify", "--only", "test.noisy*", *sys.argv[1:]]))
 """
 
 
-@pytest.mark.parametrize("closed", [(1, 2), (1,), (2,), (0, 1, 2)],
-                         ids=["stdout-and-stderr", "stdout", "stderr", "all-three"])
+@pytest.mark.parametrize("closed", [
+    pytest.param((1, 2), id="stdout-and-stderr", marks=pytest.mark.slow),
+    pytest.param((1,), id="stdout", marks=pytest.mark.slow),
+    pytest.param((2,), id="stderr", marks=pytest.mark.slow),
+    pytest.param((0, 1, 2), id="all-three"),
+])
 def test_a_run_with_closed_standard_streams_checks_and_writes_every_claim(closed,
                                                                           tmp_path) -> None:
     j, m = tmp_path / "r.json", tmp_path / "r.md"
@@ -387,7 +391,7 @@ def test_a_full_device_is_one_line_and_the_other_report_is_written(temp_claims, 
 # ---------------------------------------------------------- 11. report on stdout
 
 
-@pytest.mark.parametrize("option", ["--json", "--markdown"])
+@pytest.mark.parametrize("option", ["--json", pytest.param("--markdown", marks=pytest.mark.slow)])
 def test_a_report_on_stdout_is_alone_there(option, tmp_path) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", _PRINTING_CLAIMS, "--no-progress", option, "/dev/stdout"],

@@ -115,8 +115,14 @@ TEN = {
 _READINGS = {1: ("pcos-2", "eta-only-2"), 2: ("pcos-2", "pcos-1-no-order0")}
 
 
-@pytest.mark.parametrize("d", [1, 2])
-@pytest.mark.parametrize("name", sorted(TEN))
+#: The costliest of them (several CPU seconds each) are in the slow tier.
+_SLOW_TEN = {("rational", 2), ("product", 2)}
+
+
+@pytest.mark.parametrize("name, d", [
+    pytest.param(n, d, marks=[pytest.mark.slow] if (n, d) in _SLOW_TEN else [])
+    for n in sorted(TEN) for d in (1, 2)
+])
 def test_ten_experts_of_the_issue_keep_their_verdicts(name: str, d: int) -> None:
     expr, xs, params = _expert(name, d)
     for reading, want in zip(_READINGS[d], TEN[name][d - 1], strict=True):
@@ -140,6 +146,7 @@ def test_linear_expert_is_refuted_with_its_relation() -> None:
     assert res.scope["atoms"] == "these atoms"
 
 
+@pytest.mark.slow
 def test_tanh_with_four_atoms_and_in_three_dimensions_is_decided() -> None:
     """Both came back inconclusive although independent."""
     four = identifiable(sp.tanh(A * X + B), x=X, params=[A, B], k=4, others=False,

@@ -53,7 +53,8 @@ def test_a_ready_comparison_sizes_the_pilot() -> None:
     assert stats.specs_factor([c], 1e-4, limit=1.5) == float("inf")
 
 
-@pytest.mark.parametrize("claim_id", ["cl.more-experts", "cl.more-experts.m-lt-n"])
+@pytest.mark.parametrize("claim_id", [pytest.param("cl.more-experts", marks=pytest.mark.slow),
+                                      "cl.more-experts.m-lt-n"])
 def test_more_experts_compares_paired_termination_rounds(claim_id: str) -> None:
     load_checks()
     record: list = []
@@ -98,6 +99,7 @@ def test_more_experts_compares_paired_termination_rounds(claim_id: str) -> None:
 
 
 
+@pytest.mark.slow
 def test_quick_budget_of_more_experts_covers_its_pilot() -> None:
     # main: the quick budget (40 replicates, ~1 CPU s) was below the ~75 the seed-0 pilot asks
     # for, so the claim was open on budget in the quick profile; 80 cost ~2 CPU s

@@ -252,6 +252,7 @@ def test_sample_points_are_the_same_bits_under_other_blas_and_simd() -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 def test_catalogue_pde_claims_are_decided_by_router_pde(monkeypatch):
     """The pcr.pde.* checks take their verdict and residual from the public router_pde."""
     from moetheory.symbolic import router_pde as public

@@ -115,6 +115,7 @@ def test_bad_input_is_refused() -> None:
         order_multipliers(READINGS["pcos-2"], 1, 0)
 
 
+@pytest.mark.slow
 def test_claims_report_the_all_atoms_proofs_with_their_scope() -> None:
     from moetheory import CheckContext
     from proofs_checks.nguyen2025cosine.identifiability import (

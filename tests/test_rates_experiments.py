@@ -387,6 +387,7 @@ def test_an_open_sparse_gate_verdict_says_what_would_decide_it(monkeypatch, prof
     assert out.verdict is Verdict.SUPPORTED and "to_decide" not in out.evidence
 
 
+@pytest.mark.slow
 def test_full_misspecified_comparison_fits_128_replicates(monkeypatch):
     """Issue 32: at the full design's 10 replicates per n the slope differences' intervals
     were about +-0.4 wide and every reading was open; the full profile fits 128 (cheap fits),

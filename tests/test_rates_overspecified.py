@@ -124,6 +124,7 @@ def test_fit_to_rule_records_convergence_and_the_cap():
     assert not conv1.any() and ran1.tolist() == [1, 1]
 
 
+@pytest.mark.slow
 def test_run_overspecified_is_reproducible_and_seeded():
     d = OverDesign("topk", 4, 2, (30, 60), 2, 1, 3, routers=("perturbed",))
     a, b = run_overspecified(d, 5, "perturbed"), run_overspecified(d, 5, "perturbed")
@@ -255,6 +256,7 @@ def test_run_overspecified_records_are_those_of_the_driver_before_it_was_shared(
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "ec9faabeb0019add"
 
 
+@pytest.mark.slow
 def test_full_top1_fits_reach_the_targets_objective_from_the_target_start() -> None:
     """Issue 32: pcr.rates.top1.over-specified stayed open in the full profile because 3 of
     10 cosine fits at n = 400 (1 at n = 200) fell short of the truth's objective, the dead

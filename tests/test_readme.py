@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from _bench import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
+bench_commands = load_benchmark("bench_commands")
 
 
 def _commands() -> list[str]:
@@ -98,6 +100,48 @@ def test_ci_runs_the_readme_test_command() -> None:
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert printed == _commands()[1]
+
+
+_TIERS = """
+import pytest
+
+
+def test_fast():
+    pass
+
+
+@pytest.mark.slow
+def test_slow():
+    pass
+"""
+
+
+def _selected(argv: list[str], tests: Path) -> list[str]:
+    """The test names ``argv`` (a pytest command run at the root) selects in ``tests``.
+
+    ``-c`` names the configuration the command reads at the root, which a file elsewhere
+    would not find.
+    """
+    listed = subprocess.run(
+        [*argv, "-c", "pyproject.toml", "--collect-only", "-q", "-p", "no:cacheprovider",
+         str(tests)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    ).stdout
+    return sorted(re.findall(r"::(test_\w+)$", listed, re.M))
+
+
+def test_the_readme_runs_the_default_tier_and_ci_adds_the_slow_one(tmp_path: Path) -> None:
+    # issue 45: the README's test command runs the default tier (tests not marked slow), and
+    # .ci/run runs the slow tier after it with the same interpreter: between them, every test
+    tests = tmp_path / "test_tiers.py"
+    tests.write_text(_TIERS, encoding="utf-8")
+    readme = bench_commands.readme_test_argv(ROOT)
+    assert _selected(readme, tests) == ["test_fast"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    runs = [ln for ln in ci.splitlines() if "-m pytest" in ln and not ln.startswith("#")]
+    assert len(runs) == 1, runs
+    assert runs[0].split()[0] == _commands()[1].split("&&")[-1].split()[0]
+    assert _selected(bench_commands.pytest_argv(runs[0]), tests) == ["test_slow"]
 
 
 def test_the_project_files_a_user_expects() -> None:

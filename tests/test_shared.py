@@ -93,6 +93,7 @@ def test_maxsize_is_validated() -> None:
         shared(maxsize=0)
 
 
+@pytest.mark.slow
 def test_checks_report_the_same_reading_the_store_as_computing() -> None:
     """The shared grids of seed 003's lemma checks, read back from the run's store by the
     second check, give the report each check gives when it computes them itself."""

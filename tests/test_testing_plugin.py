@@ -390,6 +390,7 @@ def test_imported_and_catalogue_claims_are_not_items(pytester) -> None:
     result.stdout.fnmatch_lines(["test_imports.py::test_plain", "1 test collected*"])
 
 
+@pytest.mark.slow
 def test_the_packages_own_tests_collect_the_same_with_the_plugin() -> None:
     # test modules that import the catalogue's checks: no claim item, nothing run twice
     files = [str(ROOT / "tests" / name) for name in ("test_jacobs1991.py", "test_pde.py")]
