@@ -834,16 +834,7 @@ _FLAG_READING_RERUN = (
 )
 #: Why a statistical claim has no row at :data:`FULL_SEEDS` seeds yet (default: not reached).
 NOT_RUN: dict[str, str] = {
-    "cl.fig2": _FLAG_READING_RERUN,
-    "cl.more-experts": _FLAG_READING_RERUN,
-    "cl.prop1.convergence": _FLAG_READING_RERUN,
-    "cl.prop3.balance": _FLAG_READING_RERUN,
     "cl.router.within-cluster": _FLAG_READING_RERUN,
-    "cl.thm1.frozen-forgetting": _FLAG_READING_RERUN,
-    "cl.thm1.generalization-bound": _FLAG_READING_RERUN,
-    "cl.thm1.trained-model-gap": _FLAG_READING_RERUN,
-    "cl.thm2.beats-single-expert": _FLAG_READING_RERUN,
-    "cl.thm2.bounds": _FLAG_READING_RERUN,
 }
 #: (cl.fig2's miss, 2/100 in its row of 2026-12-01 04:02, came from paired t intervals of its
 #: termination effect; fixed by exact intervals, see termination_ci in
