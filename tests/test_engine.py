@@ -342,7 +342,9 @@ def test_cli_list_and_show(temp_claims, capsys) -> None:
     assert "literal" in out and "REFUTED" in out
     assert main(["show", "test.readings", "--format", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert "| literal | refuted | counterexample |" in out
+    # the primary reading's row points at the verdict line, which already says its summary
+    assert "| literal | refuted | _as on the verdict line_ |" in out
+    assert "| fixed | proved | identity |" in out
     assert main(["show", "test.readings", "--format", "markdown", "--evidence"]) == 0
     out = capsys.readouterr().out
     assert "Reading `literal`" in out and "refuted" in out and "- **x**: `2`" in out
@@ -802,7 +804,7 @@ def test_a_long_derivation_paragraph_is_cut_at_a_sentence_outside_its_maths() ->
 @pytest.mark.parametrize("text", ["as in eq. (22) and more", "see Fig. 3 here", "e.g. More",
                                   "by A. Author here", "with $x. Y$ inside", "`a. B` code"])
 def test_a_derivation_is_never_cut_inside_an_abbreviation_or_maths(text: str) -> None:
-    from moetheory.engine.report import _sentence_ends
+    from moetheory.engine._excerpt import sentence_ends
 
-    assert _sentence_ends(f"Start {text} goes on") == []
-    assert _sentence_ends("One. Two; Three: Four") == [4, 9, 16]
+    assert sentence_ends(f"Start {text} goes on") == []
+    assert sentence_ends("One. Two; Three: Four") == [4, 9, 16]

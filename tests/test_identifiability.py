@@ -19,7 +19,7 @@ from moetheory.symbolic.identifiability import (
 )
 from moetheory.symbolic.linear_independence import verify_certificate
 from proofs_checks.nguyen2025cosine.identifiability import check_linear
-from proofs_checks.nguyen2025cosine.rates import (
+from proofs_checks.nguyen2025cosine.rate_inferences import (
     check_poly_identity,
     check_poly_identity_corrected,
 )

@@ -106,7 +106,8 @@ def test_the_public_router_pde_refutes_the_own_router(executed: Any, data: dict)
     point = pde["counterexample"]
     assert point["d"] >= 1 and sp.Rational(point["residual_over_H"]["sympy"]) != 0
     md = shown(executed, "router-pde")["text/markdown"]
-    assert md.startswith("**β1ᵀ∂H/∂β1 = 0?** — **refuted** (every d ≥ 1)")
+    assert md.startswith(r"**Is $\beta_1^\top \partial H/\partial\beta_1 = 0$?** — **refuted** "
+                         r"(every $d \ge 1$)")
     display = next(line for line in md.splitlines() if line.startswith("$$"))
     assert display.startswith("$$\\beta_1^\\top \\frac{\\partial H}{\\partial \\beta_1} = ")
     assert "\\tau" in display  # the residual, typeset

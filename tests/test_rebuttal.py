@@ -14,7 +14,7 @@ from moetheory.engine.registry import get_claim, load_checks
 from moetheory.engine.verdicts import jsonable
 from moetheory.estimation.models import MixingMeasure
 from moetheory.estimation.voronoi import sparse_voronoi_loss, voronoi_loss_2, voronoi_terms_2
-from proofs_checks.nguyen2025cosine import rates
+from proofs_checks.nguyen2025cosine import rate_inferences
 from proofs_checks.nguyen2025cosine import rebuttal as rb
 
 
@@ -61,8 +61,8 @@ def test_every_reading_is_decided():
 
 
 def test_expert_rate_counterexample_is_exact():
-    ex = rates._flat_expert()
-    n = rates.n
+    ex = rate_inferences._flat_expert()
+    n = rate_inferences.n
     assert sp.simplify(ex["sup_expert_error_on_[-1,1]"] - 1 / n) == 0
     assert ex["parameter_error_times_n^c"] == sp.oo
     # a Lipschitz constant below 1, so (6) holds for the counterexample with constant 1
@@ -70,7 +70,7 @@ def test_expert_rate_counterexample_is_exact():
 
 
 def test_sample_size_counterexample_numbers():
-    out = rates.check_sample_size(_ctx("pcr.sample-size.log-rate"))
+    out = rate_inferences.check_sample_size(_ctx("pcr.sample-size.log-rate"))
     ev = out.readings[0].evidence
     assert ev["tau_where_equal"] == [1]
     needed, seed = ev["tau=2,eps=1/10"]["needed"], ev["tau=2,eps=1/10"]["seed"]

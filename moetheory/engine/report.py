@@ -63,6 +63,7 @@ from typing import Any
 
 from moetheory._doccer import fill_doc
 from moetheory.engine._docparts import REPORT_PARTS
+from moetheory.engine._excerpt import first_paragraphs
 from moetheory.engine.mathtext import prettify, safe_tex
 from moetheory.engine.verdicts import Verdict
 
@@ -1261,7 +1262,7 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
         if shown is not None:  # a paragraph shown before is a link: room for the next
             derivation = _once(derivation, cid, shown)
         whole = derivation
-        derivation, paragraphs, cut = _first_paragraphs(derivation, _DERIVATION_CHARS)
+        derivation, paragraphs, cut = first_paragraphs(derivation, _DERIVATION_CHARS)
         if shown is not None:
             _remember(whole, derivation, cid, shown)
     rest = ["the rest of its last paragraph shown"] if cut else []
@@ -1356,52 +1357,6 @@ _READING_SUMMARY_CHARS = 120
 #: (a first paragraph longer than that up to the end of a sentence); the JSON report holds
 #: all of it.
 _DERIVATION_CHARS = 1000
-
-
-def _first_paragraphs(text: str, limit: int) -> tuple[str, int, bool]:
-    """The first paragraphs of ``text`` within ``limit`` characters (at least one; a fenced
-    block is never split), the paragraph that would pass the limit cut at the end of a
-    sentence outside maths when one fits; how many paragraphs are left out, and whether
-    the last one shown was cut."""
-    blocks: list[str] = []
-    for part in text.split("\n\n"):
-        if blocks and blocks[-1].count("```") % 2:  # inside a fenced block: keep together
-            blocks[-1] += "\n\n" + part
-        else:
-            blocks.append(part)
-    size = 0
-    for i, block in enumerate(blocks):
-        if size + len(block) > limit:
-            ends = [e for e in _sentence_ends(block) if size + e <= limit]
-            if ends:
-                shown = [*blocks[:i], block[: max(ends)].rstrip()]
-                return "\n\n".join(shown), len(blocks) - i - 1, True
-            if i:
-                return "\n\n".join(blocks[:i]), len(blocks) - i, False
-        size += len(block) + 2
-    return "\n\n".join(blocks), 0, False
-
-
-#: Maths of a Markdown paragraph (display first), code spans and links: no sentence ends there.
-_NO_END = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\[[^\]]*\]\([^)]*\)", re.S)
-
-
-def _sentence_ends(paragraph: str) -> list[int]:
-    """Where the sentences of a prose paragraph end (after ``.``, ``;`` or ``:`` and before
-    a space and a capital letter or emphasis), outside maths, code and links; none in a
-    table, list, quotation or displayed formula."""
-    if paragraph.lstrip().startswith(("|", "-", "*", ">", "$$", "```", "#", "    ")):
-        return []
-    masked = _NO_END.sub(lambda m: "x" * len(m.group()), paragraph)
-    return [m.start() + 1 for m in _SENTENCE_END.finditer(masked)]
-
-
-#: The end of a sentence: ``.``, ``;`` or ``:`` before a space and a capital or emphasis,
-#: not after an abbreviation (``eq.``, ``e.g.``, ``Fig.``).
-_SENTENCE_END = re.compile(
-    r"(?<!\beq)(?<!\bEq)(?<!\bEqs)(?<!\beqs)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\bvs)"
-    r"(?<!\bFig)(?<!\bSec)(?<!\bThm)(?<!\bLem)(?<!\bProp)(?<!\bDef)(?<!\bet al)"
-    r"(?<!\b[A-Z])[.;:](?=\s+[A-Z_*])")
 
 
 def _reading_summary(reading: Mapping[str, Any], full: bool) -> str:

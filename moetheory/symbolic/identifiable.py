@@ -377,7 +377,7 @@ def _atoms_markdown(atoms: Sequence[Mapping[str, str]]) -> str:
 
 
 def _markdown_latex(markdown: str) -> str:
-    """Markdown text with ``$...$`` formulas as one LaTeX row: prose in ``\text``."""
+    r"""Markdown text with ``$...$`` formulas as one LaTeX row: prose in ``\text``."""
     parts = markdown.split("$")
     return "".join(part if i % 2 else (r"\text{" + _latex_text(part) + "}" if part else "")
                    for i, part in enumerate(parts))

@@ -170,10 +170,10 @@ def _linear_router_identity() -> dict[str, Any]:
 
 
 @_expert_claim(
-    "pcr.ident.ffn-relu", "h(x,(a,b)) = ReLU(a x + b).",
-    "h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.",
-    {S2: [116], S0: [23, 157]},
-    r"$h(x, (a, b)) = \mathrm{ReLU}(a^\top x + b)$ is strongly identifiable.",
+    "pcr.ident.ffn-relu", expert="h(x,(a,b)) = ReLU(a x + b).",
+    statement="h(x,(a,b)) = ReLU(aᵀx+b) is strongly identifiable.",
+    sources={S2: [116], S0: [23, 157]},
+    statement_latex=r"$h(x, (a, b)) = \mathrm{ReLU}(a^\top x + b)$ is strongly identifiable.",
 )
 def check_ffn_relu(ctx: CheckContext) -> Outcome:
     """002: ReLU(aᵀx+b) is strongly identifiable -- decided per reading."""
@@ -187,10 +187,10 @@ def check_ffn_relu(ctx: CheckContext) -> Outcome:
 
 
 @_expert_claim(
-    "pcr.ident.ffn-tanh", "h(x,(a,b)) = tanh(a x + b).",
-    "h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.",
-    {S2: [116]},
-    r"$h(x, (a, b)) = \tanh(a^\top x + b)$ is strongly identifiable.",
+    "pcr.ident.ffn-tanh", expert="h(x,(a,b)) = tanh(a x + b).",
+    statement="h(x,(a,b)) = tanh(aᵀx+b) is strongly identifiable.",
+    sources={S2: [116]},
+    statement_latex=r"$h(x, (a, b)) = \tanh(a^\top x + b)$ is strongly identifiable.",
 )
 def check_ffn_tanh(ctx: CheckContext) -> Outcome:
     """002: tanh(aᵀx+b) is strongly identifiable -- per reading, plus the literal quantifier."""
@@ -211,10 +211,10 @@ def check_ffn_tanh(ctx: CheckContext) -> Outcome:
 
 
 @_expert_claim(
-    "pcr.ident.ffn-poly", "h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.",
-    "h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.",
-    {S2: [116], S0: [157]},
-    r"$h(x, (a, b)) = (a^\top x + b)^p$, $p \ge 2$, is strongly identifiable.",
+    "pcr.ident.ffn-poly", expert="h(x,(a,b)) = (a x + b)^p for p = 2 (primary) and p = 3.",
+    statement="h(x,(a,b)) = (aᵀx+b)^p, p ≥ 2, is strongly identifiable.",
+    sources={S2: [116], S0: [157]},
+    statement_latex=r"$h(x, (a, b)) = (a^\top x + b)^p$, $p \ge 2$, is strongly identifiable.",
 )
 def check_ffn_poly(ctx: CheckContext) -> Outcome:
     """002: (aᵀx+b)^p, p ≥ 2, is strongly identifiable -- p = 2 and 3, per reading."""
@@ -249,10 +249,11 @@ def check_ffn_poly(ctx: CheckContext) -> Outcome:
 
 @_expert_claim(
     "pcr.ident.linear",
-    "h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.",
-    "the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.",
-    {S2: [116]},
-    r"The linear expert $h(x, (a, b)) = a^\top x + b$ is not strongly identifiable.",
+    expert="h(x,(a,b)) = a x + b; the seed claims it is NOT strongly identifiable.",
+    statement="the linear expert h(x,(a,b)) = aᵀx+b is not strongly identifiable.",
+    sources={S2: [116]},
+    statement_latex=r"The linear expert $h(x, (a, b)) = a^\top x + b$ is not strongly "
+    "identifiable.",
 )
 def check_linear(ctx: CheckContext) -> Outcome:
     """002: the linear expert is not strongly identifiable -- per reading."""

@@ -80,11 +80,12 @@ def _two_layer_relu(ctx: CheckContext, last_bias: bool, says: bool) -> Outcome:
 
 @_expert_claim(
     "pcr.ident.two-layer-relu-bias",
-    "ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.",
-    "the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly "
+    expert="ReLU(x W1 + b1) W2 + b2, width 1; the seed claims NOT strongly identifiable.",
+    statement="the two-layer ReLU FFN with a last-layer bias, ReLU(xW1+b1)W2 + b2, is not strongly "
     "identifiable.",
-    {S0: [165, 211]},
-    r"The two-layer ReLU FFN with a last-layer bias, $\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2$, "
+    sources={S0: [165, 211]},
+    statement_latex=r"The two-layer ReLU FFN with a last-layer bias, "
+    r"$\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2$, "
     "is not strongly identifiable.",
 )
 def check_two_layer_relu_bias(ctx: CheckContext) -> Outcome:
@@ -93,10 +94,10 @@ def check_two_layer_relu_bias(ctx: CheckContext) -> Outcome:
 
 
 @_expert_claim(
-    "pcr.ident.two-layer-relu-nobias", "ReLU(x W1 + b1) W2 (no last bias), width 1.",
-    "ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.",
-    {S0: [171]},
-    r"$\mathrm{ReLU}(x W_1 + b_1) W_2$ (no last bias) is strongly identifiable.",
+    "pcr.ident.two-layer-relu-nobias", expert="ReLU(x W1 + b1) W2 (no last bias), width 1.",
+    statement="ReLU(xW1+b1)W2 (no last bias) is strongly identifiable.",
+    sources={S0: [171]},
+    statement_latex=r"$\mathrm{ReLU}(x W_1 + b_1) W_2$ (no last bias) is strongly identifiable.",
 )
 def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
     """000: ReLU(xW1+b1)W2 without last bias is strongly identifiable -- per reading."""
@@ -105,10 +106,10 @@ def check_two_layer_relu_nobias(ctx: CheckContext) -> Outcome:
 
 @_expert_claim(
     "pcr.ident.two-layer-gelu",
-    "GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), width 1; "
+    expert="GELU(x W1 + b1) W2 + b2 (linear layers with biases, as in 000's experiments), width 1; "
     "the variant without b2 is reported as further readings.",
-    "the two-layer GELU FFN is strongly identifiable.",
-    {S0: [165]},
+    statement="the two-layer GELU FFN is strongly identifiable.",
+    sources={S0: [165]},
 )
 def check_two_layer_gelu(ctx: CheckContext) -> Outcome:
     """000: the two-layer GELU FFN is strongly identifiable -- with and without last bias."""
