@@ -32,6 +32,16 @@ def first_paragraphs(text: str, limit: int) -> tuple[str, int, bool]:
     cut : bool
         Whether the last paragraph shown was cut.
 
+    Notes
+    -----
+    Paragraphs are counted with the blank line between them, so ``limit`` bounds the text
+    as the report prints it. A paragraph with no sentence end before the limit is left out
+    whole unless it is the first.
+
+    See Also
+    --------
+    sentence_ends : where a paragraph may be cut.
+
     Examples
     --------
     >>> first_paragraphs("One. Two is $a. B$ long. Three.", 20)
@@ -74,6 +84,16 @@ def sentence_ends(paragraph: str) -> list[int]:
         Offsets just after each ``.``, ``;`` or ``:`` followed by a space and a capital
         letter or emphasis, outside maths, code and links; none in a table, list,
         quotation or displayed formula.
+
+    Notes
+    -----
+    Maths (``$...$``, ``$$...$$``), code spans and links are masked before the search, and
+    an end after a common abbreviation (``eq.``, ``e.g.``, ``Fig.``, ``et al.``) or a single
+    capital (an initial) is not one.
+
+    See Also
+    --------
+    first_paragraphs : the excerpt built on these ends.
 
     Examples
     --------
