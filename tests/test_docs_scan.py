@@ -577,7 +577,6 @@ PENDING: dict[str, str] = {
     "api/*.html": "as api.html",
     "own-paper.html": "identifiable()'s notebook display (certificate atoms, scope) and "
     "check_expectation's title E[X] (a change to moetheory.stats re-stamps calibration)",
-    "gallery.html": "as own-paper.html",
     "seed-stability.html": "benchmarks/seed_stability.py tabulates the claims' plain-text "
     "summaries per master seed; typeset summaries need the page re-run over the seeds",
     "calibration.html": "benchmarks/calibrate.py shows the comparison labels of the "
