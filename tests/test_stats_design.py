@@ -58,6 +58,18 @@ def test_the_plan_is_the_pilot_plan_rounded() -> None:
     assert plan.evidence()["pilot_seed"] == 3
 
 
+@pytest.mark.parametrize("half", [0.05, 0.1, 0.15, 0.2, 0.5])
+@pytest.mark.parametrize(("multiple", "doubling"), [(1, False), (4, False), (1, True), (3, True)])
+def test_an_allowance_plans_as_plan_from_pilot(half: float, multiple: int, doubling: bool) -> None:
+    # one sizing for both: the allowance's plan is plan_from_pilot's with its rounding
+    allowance = Allowance(8, 12, 64, 1.0, "quick", multiple=multiple, doubling=doubling)
+    plan = allowance.plan(_comp(half, 8), 3)
+    general = plan_from_pilot(_comp(half, 8), pilot=8, floor=12, budget=64, budget_seconds=1.0,
+                              profile="quick", pilot_seed=3, multiple=multiple,
+                              doubling=doubling)
+    assert plan == general and plan.n == allowance.rounded(plan.needed)
+
+
 def test_the_pilot_is_judged_with_the_shipped_values() -> None:
     # a calibration variant moving every claimed value must not move the plan
     seen: list[Verdict] = []

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from moetheory.engine.verdicts import Verdict
 from moetheory.stats._power import (
     Plan,
     Spec,
-    clip_replicates,
-    needed_factor,
+    _asked,
+    _asked_by,
+    _run_size,
     plan_from_pilot,
     power_note,
     specs_factor,
@@ -146,10 +147,8 @@ class Looks:
         return out
 
     def _asks(self, comps: Sequence[Comparison]) -> int | str:
-        factor = needed_factor(comps) if comps else None
-        if factor is None or not math.isfinite(factor):
-            return "not sizable"
-        return max(2, math.ceil(self.final[0] * factor))
+        asked = _asked_by(comps, self.final[0])
+        return "not sizable" if asked is None else asked
 
     def note(self, verdict: Verdict, comps: Sequence[Comparison]) -> str:
         """The looks in words, and, for an ``inconclusive`` final ``verdict``, what would
@@ -247,27 +246,22 @@ class Allowance:
         when ``needed`` is ``None`` or more than four budgets:
         :func:`~moetheory.stats.clip_replicates`), then rounded up (:attr:`multiple`,
         :attr:`doubling`) within the budget."""
-        n = clip_replicates(needed, self.floor, self.budget)
-        n = min(self.budget, self.multiple * math.ceil(n / self.multiple))
-        if self.doubling and n > self.floor:
-            n = min(self.budget, self.floor * 2 ** math.ceil(math.log2(n / self.floor)))
-        return n
+        return _run_size(needed, self.floor, self.budget, self.multiple, self.doubling)
 
     def plan(self, pilot_comps: Sequence[Comparison], pilot_seed: int) -> Plan:
         """The plan of a run from its pilot's comparisons
         (:func:`~moetheory.stats.plan_from_pilot`), rounded as :meth:`rounded` says."""
-        plan = plan_from_pilot(pilot_comps, pilot=self.pilot, floor=self.floor,
+        return plan_from_pilot(pilot_comps, pilot=self.pilot, floor=self.floor,
                                budget=self.budget, budget_seconds=self.seconds,
-                               profile=self.profile, pilot_seed=pilot_seed)
-        return replace(plan, n=self.rounded(plan.needed))
+                               profile=self.profile, pilot_seed=pilot_seed,
+                               multiple=self.multiple, doubling=self.doubling)
 
     def plan_specs(self, specs: Sequence[Spec | Comparison], alpha: float,
                    pilot_seed: int) -> Plan:
         """The plan of a run from its pilot's specs decided at ``alpha``
         (:func:`~moetheory.stats.specs_factor`, searched up to 4 budgets)."""
-        factor = specs_factor(specs, alpha, limit=4 * self.budget / self.pilot)
-        needed = (max(2, math.ceil(self.pilot * factor))
-                  if factor is not None and math.isfinite(factor) else None)
+        needed = _asked(self.pilot, specs_factor(specs, alpha,
+                                                 limit=4 * self.budget / self.pilot))
         return Plan(self.pilot, pilot_seed, needed, self.floor, self.budget,
                     self.rounded(needed),
                     self.seconds, self.profile, searched=math.floor(4 * self.budget))
@@ -285,11 +279,7 @@ class Allowance:
         ('inconclusive', 197, True, (197, 7005))
         """
         verdict = combine([c.verdict for c in first])
-        asked = None
-        if verdict is Verdict.INCONCLUSIVE:
-            factor = needed_factor(first)
-            if factor is not None and math.isfinite(factor):
-                asked = max(2, math.ceil(n * factor))
+        asked = _asked_by(first, n) if verdict is Verdict.INCONCLUSIVE else None
         return Looks(n, seed, verdict, asked, self.budget, self.profile)
 
 

@@ -82,6 +82,32 @@ def clip_replicates(needed: int | None, floor: int, budget: int) -> int:
     return min(max(needed, floor), budget)
 
 
+def _run_size(needed: int | None, floor: int, budget: int, multiple: int = 1,
+              doubling: bool = False) -> int:
+    """Replicates to run for ``needed``: :func:`clip_replicates`, then rounded up within the
+    budget to a multiple of ``multiple`` and, with ``doubling``, above the floor to the floor
+    times a power of 2 (runs shared in chunks or doubling batches share whole ones)."""
+    n = clip_replicates(needed, floor, budget)
+    n = min(budget, multiple * math.ceil(n / multiple))
+    if doubling and n > floor:
+        n = min(budget, floor * 2 ** math.ceil(math.log2(n / floor)))
+    return n
+
+
+def _asked(n: int, factor: float | None) -> int | None:
+    """Replicates ``factor`` times a run of ``n`` asks for, at least 2; ``None`` when the
+    factor is ``None`` or infinite (not sizable)."""
+    if factor is None or not math.isfinite(factor):
+        return None
+    return max(2, math.ceil(n * factor))
+
+
+def _asked_by(comps: Sequence[Comparison], n: int) -> int | None:
+    """Replicates the comparisons ``comps`` of a run of ``n`` ask for (:func:`needed_factor`,
+    :func:`_asked`); ``None`` when they cannot size it or there are none."""
+    return _asked(n, needed_factor(comps) if comps else None)
+
+
 def _degrees_of_freedom(est: MeanEstimate, n: float | None = None) -> float | None:
     """Degrees of freedom behind a Student-t interval of ``n`` replicates (default: the
     estimate's own; ``None`` for other methods): n - 1, and for the Welch fit over a grid
@@ -516,10 +542,8 @@ class Plan:
         replicates the main run's own comparisons ``comps`` ask for (``this_run_asks_for``)."""
         out = self._evidence()
         if verdict is Verdict.INCONCLUSIVE:
-            factor = needed_factor(comps) if comps else None
-            out["this_run_asks_for"] = (
-                max(2, math.ceil(self.n * factor)) if factor is not None and math.isfinite(factor)
-                else "not sizable")
+            asked = _asked_by(comps, self.n)
+            out["this_run_asks_for"] = "not sizable" if asked is None else asked
         return out
 
     def _evidence(self) -> dict[str, Any]:
@@ -537,7 +561,7 @@ class Plan:
 
 def plan_from_pilot(pilot_comps: Sequence[Comparison], *, pilot: int, floor: int, budget: int,
                     budget_seconds: float, profile: str, pilot_seed: int,
-                    multiple: int = 1) -> Plan:
+                    multiple: int = 1, doubling: bool = False) -> Plan:
     """The plan of a main run from its pilot's comparisons, within a budget of replicates.
 
     Parameters
@@ -557,12 +581,16 @@ def plan_from_pilot(pilot_comps: Sequence[Comparison], *, pilot: int, floor: int
     multiple : int
         The main run's size is rounded up to a multiple of it (within the budget), so that
         checks sharing a simulation in chunks share whole chunks.
+    doubling : bool
+        A main run larger than the floor is then rounded up (within the budget) to the floor
+        times a power of 2, so that checks sharing a run in doubling batches share one run.
 
     Returns
     -------
     Plan
         With ``n = clip(needed, floor, budget)`` (the floor when the pilot asks for more
-        than four budgets or cannot size), rounded up to ``multiple``.
+        than four budgets or cannot size), rounded up to ``multiple`` (and, with
+        ``doubling``, to the floor times a power of 2).
 
     Raises
     ------
@@ -594,12 +622,10 @@ def plan_from_pilot(pilot_comps: Sequence[Comparison], *, pilot: int, floor: int
     if pilot < 0 or multiple < 1:
         raise ValueError(f"pilot must be >= 0 and multiple >= 1, got {pilot}, {multiple}")
     factor = needed_factor(pilot_comps) if pilot_comps else None
-    needed = (max(2, math.ceil(pilot * factor))
-              if factor is not None and math.isfinite(factor) else None)
-    n = clip_replicates(needed, floor, budget)
-    n = min(budget, multiple * math.ceil(n / multiple))
+    needed = _asked(pilot, factor)
     searched = pilot * BETTING_LIMIT if factor is not None and math.isinf(factor) else None
-    return Plan(pilot, pilot_seed, needed, floor, budget, n, budget_seconds, profile,
+    return Plan(pilot, pilot_seed, needed, floor, budget,
+                _run_size(needed, floor, budget, multiple, doubling), budget_seconds, profile,
                 searched=searched)
 
 
@@ -659,9 +685,9 @@ def edge_note(comps: Sequence[Comparison]) -> str:
             continue
         edge = min(inside, key=lambda e: abs(e - est.mean))
         sized = comparison_factor(comp)
-        want = (f"about {max(2, math.ceil(est.n * sized[0]))} replicates would decide it unless "
-                "the truth sits on the edge itself" if sized is not None
-                and math.isfinite(sized[0]) else "not sizable from this interval")
+        asked = _asked(est.n, None if sized is None else sized[0])
+        want = (f"about {asked} replicates would decide it unless the truth sits on the edge "
+                "itself" if asked is not None else "not sizable from this interval")
         notes.append(f"{comp.label}: estimate {est.mean:.4g}, interval [{est.low:.4g}, "
                      f"{est.high:.4g}] straddles the edge {edge:.4g} ({want})")
     return "; ".join(notes)
@@ -720,11 +746,9 @@ def power_note(plan: Plan, verdict: Verdict, comps: Sequence[Comparison] = ()) -
                 f"ran {plan.n}.")
     if verdict is not Verdict.INCONCLUSIVE:
         return base
-    factor = needed_factor(comps) if comps else None
-    again = ""
-    if factor is not None and math.isfinite(factor):
-        again = (f" This run's own intervals ask for about {max(2, math.ceil(plan.n * factor))}"
-                 " replicates.")
+    again_n = _asked_by(comps, plan.n)
+    again = ("" if again_n is None
+             else f" This run's own intervals ask for about {again_n} replicates.")
     if plan.budget_limited:
         what = f"the pilot says {want} would decide it" if want else (
             "the pilot could not size it" if plan.pilot else "no pilot")
