@@ -12,8 +12,8 @@ from moetheory.engine.verdicts import Verdict
 from moetheory.stats._intervals import MeanEstimate
 from moetheory.stats._rounding import stable
 
-__all__ = ["RULES", "Comparison", "at_least", "at_most", "claimed_values", "combine", "compare",
-           "greater"]
+__all__ = ["RULES", "RULES_MARKDOWN", "Comparison", "at_least", "at_most", "claimed_values",
+           "combine", "compare", "greater"]
 
 #: The decision rules, with the sentence the docs and evidence use for each.
 RULES: dict[str, str] = {
@@ -26,6 +26,19 @@ RULES: dict[str, str] = {
     "greater": "supported iff the interval lies entirely above c; otherwise unsupported iff "
     "it lies entirely below c + e (the effect is significantly smaller than the smallest "
     "meaningful one, e); inconclusive otherwise",
+}
+
+#: Each rule as the tables and displays write it: Markdown, its symbols as maths.
+RULES_MARKDOWN: dict[str, str] = {
+    "equivalence": r"`supported` iff the interval lies inside $[r - t, r + t]$, "
+    r"`unsupported` iff it lies entirely outside ($r$ the claimed value, $t$ the tolerance)",
+    "at-most": r"`supported` iff the interval lies at or below $b + t$, `unsupported` iff it "
+    r"lies entirely above ($b$ the claimed bound, $t$ the tolerance)",
+    "at-least": r"`supported` iff the interval lies at or above $b - t$, `unsupported` iff "
+    r"it lies entirely below ($b$ the claimed bound, $t$ the tolerance)",
+    "greater": r"`supported` iff the interval lies entirely above $c$, `unsupported` iff it "
+    r"lies entirely below $c + e$ ($c$ the claimed value, $e$ the smallest meaningful "
+    r"effect, in the tolerance column)",
 }
 
 
