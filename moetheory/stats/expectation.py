@@ -849,7 +849,7 @@ def check_expectation(
        generalized Pareto distribution", Technometrics 51 (2009) 316-325.
     .. [4] A. Vehtari, D. Simpson, A. Gelman, Y. Yao and J. Gabry, "Pareto smoothed
        importance sampling", JMLR 25(72) (2024) 1-58.
-    .. [5] P. Hall, *The Bootstrap and Edgeworth Expansion*, Springer (1992).
+    .. [5] Peter Hall, *The Bootstrap and Edgeworth Expansion*, Springer (1992).
     .. [6] S. J. Pocock, "Group sequential methods in the design and analysis of clinical
        trials", Biometrika 64 (1977) 191-199.
 
