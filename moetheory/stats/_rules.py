@@ -12,8 +12,8 @@ from moetheory.engine.verdicts import Verdict
 from moetheory.stats._intervals import MeanEstimate
 from moetheory.stats._rounding import stable
 
-__all__ = ["RULES", "RULES_MARKDOWN", "Comparison", "at_least", "at_most", "claimed_values",
-           "combine", "compare", "greater"]
+__all__ = ["RULES", "RULES_MARKDOWN", "Comparison", "Label", "at_least", "at_most",
+           "claimed_values", "combine", "compare", "greater"]
 
 #: The decision rules, with the sentence the docs and evidence use for each.
 RULES: dict[str, str] = {
@@ -40,6 +40,45 @@ RULES_MARKDOWN: dict[str, str] = {
     r"lies entirely below $c + e$ ($c$ the claimed value, $e$ the smallest meaningful "
     r"effect, in the tolerance column)",
 }
+
+
+class Label(str):
+    r"""A comparison's label that carries its typeset form.
+
+    It *is* its plain text -- equal to it, hashed as it, written to JSON as it -- so what a
+    comparison is called, and everything keyed by that (the calibration's comparisons, the
+    behaviour hash of a calibration row), stays what it was when a check types its label
+    this way; :attr:`latex` rides along for the pages that show it.
+
+    Parameters
+    ----------
+    text : str
+        The label as plain text: what the comparison is, as reports and keys use it.
+    latex : str
+        The same label as MyST prose, its formulas in ``$...$`` (default: none).
+
+    Notes
+    -----
+    Typesetting a label at its source this way changes the check's code (its calibration
+    row's fingerprint) but not what it decides, so ``benchmarks/calibrate.py --restamp``
+    keeps the row: no re-run is needed.
+
+    Examples
+    --------
+    >>> lab = Label("s0=0.2: 1 - G(MoE)/G(M=1) > 0",
+    ...             r"$\sigma_0 = 0.2$: $1 - G(\mathrm{MoE})/G(M=1) > 0$")
+    >>> lab == "s0=0.2: 1 - G(MoE)/G(M=1) > 0", lab.latex[:16]
+    (True, '$\\sigma_0 = 0.2$')
+    """
+
+    latex: str
+
+    def __new__(cls, text: str, latex: str = "") -> Label:
+        if latex.count("$") % 2:
+            raise ValueError(f"latex must hold balanced $...$ maths, got {latex!r}")
+        obj = super().__new__(cls, text)
+        obj.latex = latex
+        return obj
 
 
 # ----------------------------------------------------------------------- calibration hook
