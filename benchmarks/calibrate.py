@@ -52,6 +52,14 @@ recorded seeds (minutes, not the hours of a re-run) and compares the hashes
 (:func:`restamp`): identical on every seed, the row takes the new fingerprint and records
 the restamp; different, it stays stale.
 
+**Typeset labels.** A comparison's label is what the comparison *is* (its key in a row, part
+of :func:`behaviour_hash`); how a page typesets it is prose. A check types a label at its
+source as :class:`moetheory.stats.Label`, which equals, hashes and serialises as its plain
+text and carries its MyST form: the keys and hashes stay those of the plain label, so
+adopting it changes the check's fingerprint but not its behaviour, and ``--restamp``
+(three seeds) keeps the row and records the typeset forms (:attr:`Row.labels_latex`) the
+page then shows. No 100-seed re-run is needed.
+
 Usage::
 
     python benchmarks/calibrate.py --only 'cl.fig4-5' --seeds 100 --jobs 2   # stores a row
@@ -87,6 +95,7 @@ from moetheory.engine.verdicts import Verdict, outcome_payload
 from moetheory.estimation import experiment as rates_experiment
 from moetheory.stats import (
     Comparison,
+    Label,
     at_least,
     at_most,
     claimed_values,
@@ -176,7 +185,19 @@ def _numbered(rule: str, label: str, seen: dict[Key, int]) -> str:
     comparison in another reading of the check) get `` [occurrence j]``."""
     j = seen.get((rule, label), 0)
     seen[(rule, label)] = j + 1
-    return label if j == 0 else f"{label} [occurrence {j + 1}]"
+    if j == 0:
+        return label
+    suffix = f" [occurrence {j + 1}]"
+    latex = getattr(label, "latex", "")
+    return Label(label + suffix, latex + suffix) if latex else label + suffix
+
+
+def _labels_latex(keys: object) -> dict[str, str]:
+    """The typeset form of each comparison key whose label the check typed
+    (:class:`moetheory.stats.Label`), by its text as the page names it (``rule: label``)."""
+    return {f"{rule}: {label}": f"{rule}: {label.latex}"
+            for rule, label in keys  # type: ignore[attr-defined]
+            if getattr(label, "latex", "")}
 
 
 def _keyed(record: list[Comparison], sequential: bool) -> dict[Key, Comparison]:
@@ -255,7 +276,9 @@ def behaviour_hash(payload: dict[str, object], record: list[Comparison]) -> str:
     seed: its verdict, every comparison it made (rule, label, estimate, interval, n,
     reference, tolerance, verdict; every number in full, by ``repr``) and every number of its
     report entry with the key path that holds it. The entry's prose (summaries, readings,
-    derivations, the module paths they name) is not part of it: :func:`entry_hash` is.
+    derivations, the module paths they name) is not part of it: :func:`entry_hash` is. A
+    label typed as :class:`moetheory.stats.Label` enters as its plain text (what the
+    comparison is), never as its typeset form.
 
     A calibration row is computed from these alone, so two runs with the same hash are, for
     calibration, the same check (:func:`restamp`).
@@ -372,6 +395,11 @@ class Row:
     #: Each time the code changed but the behaviour did not (:func:`restamp`): the date and
     #: the fingerprints before and after.
     restamps: list[dict[str, str]] = field(default_factory=list)
+    #: The typeset form (MyST) of each comparison key (``rule: label``) whose label the check
+    #: types at its source (:class:`moetheory.stats.Label`); recorded by a run and by
+    #: :func:`restamp`, shown by :func:`render`. A label's typeset form is prose: it is no
+    #: part of :func:`behaviour_hash`, so typesetting a label costs a restamp, not a re-run.
+    labels_latex: dict[str, str] = field(default_factory=dict)
 
     def to_record(self) -> dict[str, object]:
         """The row as a JSON-ready record (every field; :meth:`from_record` inverts it)."""
@@ -559,6 +587,7 @@ def _score(row: Row, truth: Truth, true_runs: list[Result], false_runs: list[Res
     by = {f"{k[0]}: {k[1]}": sum(r.get(k, (0, 0, ""))[2] == uns for r in true_runs)
           for k in sorted(truth)}
     row.true_unsupported_by = {k: v for k, v in by.items() if v}
+    row.labels_latex = _labels_latex(truth)
     per_key = {k: sum(r.get(k, (0, 0, ""))[2] == sup for r in false_runs) for k in truth}
     worst = max(sorted(per_key), key=lambda k: per_key[k])
     row.false_supported_worst, row.worst_label = per_key[worst], f"{worst[0]}: {worst[1]}"
@@ -720,10 +749,12 @@ def module_groups(claim_ids: list[str]) -> list[list[str]]:
     return list(groups.values())
 
 
-def current_behaviour(claim_ids: list[str], jobs: int = 1
+def current_behaviour(claim_ids: list[str], jobs: int = 1,
+                      labels: dict[str, dict[str, str]] | None = None
                       ) -> dict[str, dict[str, tuple[str, str]]]:
     """Each claim's :func:`behaviour_hash` and :func:`entry_hash` under the current code on
-    :data:`BEHAVIOUR_SEEDS`, by seed (as text).
+    :data:`BEHAVIOUR_SEEDS`, by seed (as text); ``labels`` (when given) receives each
+    claim's typeset comparison labels (:attr:`Row.labels_latex`) of those runs.
 
     The shipped pass only, run as the calibration runs it: the claims of one check module
     together in one process per seed (shared simulations simulated once). A check that raises
@@ -742,6 +773,8 @@ def current_behaviour(claim_ids: list[str], jobs: int = 1
         for cid in group:
             failed = f"error: {res['shipped'].get(cid)}"
             out[cid][str(seed)] = hashes.get(cid) or (failed, failed)
+            if labels is not None and isinstance(res["shipped"].get(cid), dict):
+                labels.setdefault(cid, {}).update(_labels_latex(res["shipped"][cid]))
     return out
 
 
@@ -787,7 +820,8 @@ def restamp(ids: list[str] | None = None, store: Path = STORE, jobs: int = 1
                 if rows[cid].behaviour or rows[cid].fingerprint == prints[cid]]
     for cid in set(todo) - set(todo_run):
         status[cid] = "stale: no behaviour recorded and the code changed since the run"
-    now = current_behaviour(todo_run, jobs) if todo_run else {}
+    labels: dict[str, dict[str, str]] = {}
+    now = current_behaviour(todo_run, jobs, labels) if todo_run else {}
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     for cid in todo_run:
         row = rows[cid]
@@ -805,6 +839,7 @@ def restamp(ids: list[str] | None = None, store: Path = STORE, jobs: int = 1
             row.restamps.append({"date": date, "from": row.fingerprint, "to": prints[cid],
                                  "report prose": "changed" if prose else "identical"})
             row.fingerprint, row.entries = prints[cid], entries
+            row.labels_latex = labels.get(cid, {})
             status[cid] = "restamped, report prose changed" if prose else "restamped"
         save_row(row, store)
     return dict(sorted(status.items()))
@@ -999,7 +1034,8 @@ def render(store: Path = STORE, ids: list[str] | None = None) -> str:
             extra.append(KNOWN_CAUSES[row.claim_id])
         if row.true_unsupported_by:
             extra.append("true variant unsupported by: " + "; ".join(
-                f"{k} ({v}/{row.seeds})" for k, v in row.true_unsupported_by.items()))
+                f"{row.labels_latex.get(k, k)} ({v}/{row.seeds})"
+                for k, v in row.true_unsupported_by.items()))
         if outdated(row):
             extra.append("computed by harness version 1, which kept one comparison per label: "
                          "where the check's readings repeat a label only its last reading "

@@ -6,7 +6,8 @@ seed and tabulates each claim's verdicts. Requirements (issue 11):
 * no claim is ``supported`` on one seed and ``unsupported`` on another (a *contradiction*);
 * no exact verdict (``proved``/``refuted``) changes with the seed;
 * a claim that moves between a decided verdict and ``inconclusive`` is listed with the reason
-  (the summaries of one decided and one inconclusive seed, which quote the intervals).
+  (the summaries of one decided and one inconclusive seed, which quote the intervals),
+  typeset as the claim pages show them (``summary_latex`` when the check gives one).
 
 The script exits 1 on a contradiction or an exact change.
 
@@ -35,17 +36,39 @@ from pathlib import Path
 from typing import Any
 
 from moetheory import verify
+from moetheory.docs._markup import _summary
 from moetheory.engine._page_folder import check_page_folder
 from moetheory.engine.report import OutputPathError, check_output_path, write_atomic
 
-__all__ = ["calibration_rows", "load_reports", "main", "merge_reports", "stability_rows"]
+__all__ = ["calibration_rows", "load_reports", "main", "merge_reports", "saved_entry",
+           "stability_rows"]
 
 DECIDED = {"supported", "unsupported"}
 EXACT = {"proved", "refuted"}
 
 
+def saved_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """What a seed's saved report keeps of a claim's report entry: its verdict and summary,
+    the typeset summary when the check gives one, and the name of its first reading (the
+    claim pages set a summary's leading reading name as code).
+
+    Examples
+    --------
+    >>> saved_entry({"id": "a", "verdict": "proved", "summary": "s", "evidence": {}})
+    {'id': 'a', 'verdict': 'proved', 'summary': 's'}
+    """
+    out = {"id": entry["id"], "verdict": entry["verdict"], "summary": entry.get("summary", "")}
+    if entry.get("summary_latex"):
+        out["summary_latex"] = entry["summary_latex"]
+    readings = entry.get("readings") or []
+    if readings and isinstance(readings[0], dict) and readings[0].get("name"):
+        out["readings"] = [{"name": readings[0]["name"]}]
+    return out
+
+
 def stability_rows(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per claim: verdict counts, flags and, for moving claims, the reason.
+    """One row per claim: verdict counts, flags and, for moving claims, the reason (plain
+    text) and the ``decided`` and ``undecided`` entries it quotes.
 
     Examples
     --------
@@ -77,6 +100,7 @@ def stability_rows(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 (e for e in entries if e["verdict"] not in DECIDED | EXACT), entries[0])
             row["reason"] = (f"{decided['verdict']}: {decided['summary'][:240]} / "
                              f"{undecided['verdict']}: {undecided['summary'][:240]}")
+            row["decided"], row["undecided"] = decided, undecided
         rows.append(row)
     return rows
 
@@ -202,10 +226,16 @@ def _markdown(rows: list[dict[str, Any]], seeds: int, elapsed: float,
     moving = [r for r in rows if "reason" in r]
     if moving:
         lines += ["", "## Claims that move between a decided verdict and inconclusive", ""]
-        lines += [f"- `{r['id']}`: {r['reason']}" for r in moving]
+        lines += [f"- `{r['id']}`: {_quoted(r['decided'])} / {_quoted(r['undecided'])}"
+                  for r in moving]
     if bad:
         lines += ["", "Limits NOT met by: " + ", ".join(f"`{r['id']}`" for r in bad)]
     return "\n".join(lines) + "\n"
+
+
+def _quoted(entry: dict[str, Any]) -> str:
+    """A claim's verdict on one seed and its summary, typeset as on the claim's page."""
+    return f"{entry['verdict']}: {_summary(entry)}"
 
 
 def calibration_rows(store: str | Path) -> list[dict[str, Any]]:
@@ -309,9 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             rep = verify(only=args.only, profile="quick", seed=seed, jobs=args.jobs)
             rep = {"seed": seed, "seconds_wall": time.perf_counter() - t0, "commit": head,
-                   "counts": rep["counts"],
-                   "claims": [{"id": c["id"], "verdict": c["verdict"],
-                               "summary": c.get("summary", "")} for c in rep["claims"]]}
+                   "counts": rep["counts"], "claims": [saved_entry(c) for c in rep["claims"]]}
             reports.append(rep)
             if args.save_dir:
                 Path(args.save_dir).mkdir(parents=True, exist_ok=True)

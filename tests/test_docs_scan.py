@@ -575,13 +575,18 @@ PENDING: dict[str, str] = {
     "api.html": "the API reference: docstring prose with plain-text formulas (``>= 1``, "
     "``f_G``, ``eta_1..eta_k``, ``->``), each docstring to rewrite with :math:",
     "api/*.html": "as api.html",
-    "own-paper.html": "identifiable()'s notebook display (certificate atoms, scope) and "
-    "check_expectation's title E[X] (a change to moetheory.stats re-stamps calibration)",
-    "seed-stability.html": "benchmarks/seed_stability.py tabulates the claims' plain-text "
-    "summaries per master seed; typeset summaries need the page re-run over the seeds",
-    "calibration.html": "benchmarks/calibrate.py shows the comparison labels of the "
-    "statistical checks (σ0=0.2: 1 − G(MoE)/G(M=1) > 0), plain text in the checks; a "
-    "typeset label changes the checks' fingerprints (re-calibration)",
+    "own-paper.html": "section 6's report card (moetheory.engine.display.entry_card) lists a "
+    "statistical claim's evidence as plain text: keys such as max_n and alpha_look in bold, "
+    "the label E[X] (also a key of the sequential history), the plain reason, the sequential "
+    "rule's 'each look at alpha_look'; and the user claim's reading (its statement, plain)",
+    "seed-stability.html": "the script renders typeset summaries now (saved reports keep "
+    "summary_latex); the page needs its 20-seed re-run: python "
+    "benchmarks/seed_stability.py --seeds 20 --jobs 2 --save-dir "
+    "benchmarks/runs/seed-stability --calibration benchmarks/calibration --markdown "
+    "docs/seed-stability.md",
+    "calibration.html": "cl.moe.task-shift types its labels (moetheory.stats.Label) and its "
+    "row, restamped, records them; the page needs re-rendering (python "
+    "benchmarks/calibrate.py --render docs/calibration.md)",
 }
 
 

@@ -420,3 +420,32 @@ def test_the_pytest_helper_shows_why_a_heavy_tail_is_inconclusive() -> None:
         assert_verdict(r)
     assert "shape_right" in str(info.value)  # the tail diagnostics are in the evidence
     assert_verdict(r, "inconclusive")
+
+
+@pytest.mark.parametrize("case", ["supported", "unsupported", "budget", "thin band",
+                                  "too few draws", "custom label"])
+def test_the_notebook_display_carries_its_maths_as_markup(case) -> None:
+    # issue 45: the display's title was the plain text "E[X]" and its reason plain text
+    # ("the interval [0.56, 0.57] (n = 80000)", "max_n=1234", "10^18 draws")
+    from test_docs_scan import markdown_formulas
+
+    normal = lambda rng, n: rng.standard_normal(n)  # noqa: E731
+    r = {
+        "supported": lambda: check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.1,
+                                               max_n=2000, seed=0),
+        "unsupported": lambda: check_expectation(top2, 0.9, tol=0.05, max_n=2000, seed=0),
+        "budget": lambda: check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, max_n=200,
+                                            seed=0),
+        "thin band": lambda: check_expectation(normal, 0.0, tol=1e-300, max_n=200),
+        "too few draws": lambda: check_expectation(normal, 0.0, tol=10.0, max_n=50),
+        "custom label": lambda: check_expectation(top2, 0.9, tol=0.05, max_n=2000, seed=0,
+                                                  label="winning score"),
+    }[case]()
+    assert r.verdict.value == {"supported": "supported", "unsupported": "unsupported",
+                               "custom label": "unsupported"}.get(case, "inconclusive")
+    md = r._repr_markdown_()
+    assert not markdown_formulas(md), markdown_formulas(md)
+    title = md.splitlines()[0]
+    label = r"\mathbb{E}[X]" if case != "custom label" else r"\text{winning score}"
+    assert title == f"**${label}$: {r.verdict.value}**", title
+    assert r.reason.rstrip(".") not in md  # the reason in markup, not its plain text

@@ -330,3 +330,33 @@ def test_latex_display_sets_formulas_as_maths_not_text() -> None:
         tex = res._repr_latex_()
         texts = re.findall(r"\\text\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
         assert texts and not any(_PLAIN_FORMULA.search(t) for t in texts), texts
+
+
+def test_every_atom_routes_display_their_exceptional_set_and_scope_as_markup() -> None:
+    # issue 45 (d): the exceptional set ("a_j = 0 for some j, or eta_i = -eta_j for some
+    # i != j"), the scope's "k = every k >= 1" and the elimination route's factors were
+    # plain text in the notebook displays (and guessed into LaTeX from that text)
+    from test_docs_scan import markdown_formulas
+
+    tanh = identifiable(sp.tanh(A * X + B), x=X, params=[A, B], reading="eta-only-2",
+                        atoms="all", others=False)
+    cubic = identifiable((A * X + B) ** 3, x=X, params=[A, B], reading="pcos-1-no-order0",
+                         atoms="all", others=False)
+    linear = identifiable(A * X + B, x=X, params=[A, B], atoms="all", others=False)
+    assert [r.verdict for r in (tanh, cubic, linear)] == [
+        Verdict.PROVED, Verdict.PROVED, Verdict.REFUTED]
+    assert tanh.certificate["kind"] == "singularity route"
+    assert cubic.certificate["kind"] == linear.certificate["kind"] == "all-atoms elimination"
+    for res in (tanh, cubic, linear):
+        md = res._repr_markdown_()
+        assert not markdown_formulas(md), markdown_formulas(md)
+        tex = res._repr_latex_()
+        texts = re.findall(r"\\text\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
+        assert not any(_PLAIN_FORMULA.search(t) or re.search(r"_[a-z]\b|!=|>=", t)
+                       for t in texts), texts
+    # the exceptional set is stated as maths, built from the decision (not its text)
+    first = tanh._repr_markdown_().splitlines()[0]
+    assert r"$\eta_i = -\eta_j$" in first and "$a_j = 0$" in first, first
+    assert r"$k \ge 1$" in first, first
+    # the structured data keep their plain form
+    assert tanh.scope["k"] == "every k >= 1" and "eta_i = -eta_j" in tanh.statement

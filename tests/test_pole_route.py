@@ -145,3 +145,19 @@ def test_ridge_second_order_claim_states_the_relation_for_every_dimension() -> N
     every = {r.name: r for r in out.readings}["perturbed-every-d"]
     assert every.verdict is Verdict.PROVED
     assert every.evidence["verified"] == {2: True, 3: True}
+
+
+def test_the_singularity_route_writes_its_formulas_as_markup() -> None:
+    # issue 45 (d): the exceptional set, its dependences and the refuting null vector were
+    # plain text ("a_j = 0 for some j", "dh/db(x, eta) - dh/db(x, -eta) = 0", "[1, -1]")
+    from test_docs_scan import markdown_formulas
+
+    proved = decide_ridge_all_atoms("tanh", "eta-only-2")
+    refuted = decide_ridge_all_atoms("sigmoid", "linear-2")
+    assert (proved.verdict, refuted.verdict) == (Verdict.PROVED, Verdict.REFUTED)
+    for dec in (proved, refuted):
+        for md in (dec.summary_latex, dec.derivation()):
+            assert not markdown_formulas(md), markdown_formulas(md)
+    assert proved.exceptions and all(
+        e["set_latex"].startswith("$") and e["statement_latex"] for e in proved.exceptions)
+    assert "outside the exceptional set" in proved.summary  # the plain summary is kept

@@ -216,3 +216,22 @@ def test_the_markdown_display_holds_no_plain_text_formula() -> None:
     for expert in ("tanh", "relu"):
         md = find_relations("linear", expert, order=1, d=(1, 2))._repr_markdown_()
         assert not markdown_formulas(md), markdown_formulas(md)
+
+
+def test_the_markdown_display_names_a_users_router_and_expert_as_code() -> None:
+    """Issue 45: the own-paper chapter showed "(router cosine_tau, expert tanh_ridge)" as
+    prose; a function's name is code."""
+    from test_docs_scan import markdown_formulas
+
+    from moetheory.symbolic.relations import find_relations
+
+    def linear_score(beta1: sp.Matrix, x: sp.Matrix) -> sp.Expr:
+        return beta1.dot(x)
+
+    def tanh_ridge(x: sp.Matrix, eta: sp.Matrix) -> sp.Expr:
+        return sp.tanh(eta[:-1, :].dot(x) + eta[-1])
+
+    res = find_relations(linear_score, tanh_ridge, order=1, d=(1,))
+    md = res._repr_markdown_()
+    assert "(router `linear_score`, expert `tanh_ridge`)" in md, md
+    assert not markdown_formulas(md), markdown_formulas(md)

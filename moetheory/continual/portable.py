@@ -11,7 +11,7 @@ exponential reduces its argument as ``x = k ln 2 + r`` [1]_.
 
 References
 ----------
-.. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980
+.. [1] William J. Cody and William Waite, *Software Manual for the Elementary Functions*, 1980
    (argument reduction ``x = k ln 2 + r``).
 """
 
@@ -56,7 +56,8 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980.
+    .. [1] William J. Cody and William Waite, *Software Manual for the Elementary Functions*,
+       1980.
 
     Examples
     --------

@@ -15,24 +15,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from moetheory.docs._markup import _list_table, _text, _verdict
+from moetheory.stats._rules import RULES_MARKDOWN
 
 __all__ = ["comparisons_of", "render_comparisons"]
 
 #: The keys every decided comparison carries (``Comparison.to_dict``).
 _KEYS = frozenset({"rule", "estimate", "ci", "reference", "tolerance", "verdict"})
-
-#: Each rule in the words and symbols of the tables: the claimed value and its margin.
-RULES_LATEX: dict[str, str] = {
-    "equivalence": r"`supported` iff the interval lies inside $[r - t, r + t]$, "
-    r"`unsupported` iff it lies entirely outside ($r$ the claimed value, $t$ the tolerance)",
-    "at-most": r"`supported` iff the interval lies at or below $b + t$, `unsupported` iff it "
-    r"lies entirely above ($b$ the claimed bound, $t$ the tolerance)",
-    "at-least": r"`supported` iff the interval lies at or above $b - t$, `unsupported` iff "
-    r"it lies entirely below ($b$ the claimed bound, $t$ the tolerance)",
-    "greater": r"`supported` iff the interval lies entirely above $c$, `unsupported` iff it "
-    r"lies entirely below $c + e$ ($c$ the claimed value, $e$ the smallest meaningful "
-    r"effect, in the tolerance column)",
-}
 
 
 def comparisons_of(value: Any) -> Iterator[Mapping[str, Any]]:
@@ -188,14 +176,14 @@ def render_comparisons(
     own: dict[str, str] = {}  # a check's own rule text -> its letter
     for c in comparisons:
         rule = str(c["rule"])
-        if rule.strip() and rule not in RULES_LATEX and rule not in own:
+        if rule.strip() and rule not in RULES_MARKDOWN and rule not in own:
             own[rule] = "abcdefghijklmnopqrstuvwxyz"[len(own) % 26]
         alpha = c.get("alpha")
         if alpha is None and isinstance(c.get("ci_level"), int | float):
             alpha = 1 - c["ci_level"]
         rows.append((
             _text(c.get("label") or "—", cell=True),
-            f"`{c['rule']}`" if str(c["rule"]) in RULES_LATEX
+            f"`{c['rule']}`" if str(c["rule"]) in RULES_MARKDOWN
             else f"rule ({own[str(c['rule'])]})" if str(c["rule"]).strip() else "—",
             _estimate(c),
             _interval(c),
@@ -216,8 +204,8 @@ def render_comparisons(
     lines[0] = f"~~~{{list-table}} {caption}"
     lines[-1] = "~~~"
     shown = rules_shown if rules_shown is not None else set()
-    used = sorted({str(c["rule"]) for c in comparisons} & set(RULES_LATEX) - shown)
-    notes = [f"`{r}`: {RULES_LATEX[r]}" for r in used]
+    used = sorted({str(c["rule"]) for c in comparisons} & set(RULES_MARKDOWN) - shown)
+    notes = [f"`{r}`: {RULES_MARKDOWN[r]}" for r in used]
     notes += [f"({letter}) {_text(rule)}" for rule, letter in own.items()]
     shown.update(used)
     if notes:

@@ -101,7 +101,8 @@ def det_exp(x: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980.
+    .. [1] William J. Cody and William Waite, *Software Manual for the Elementary Functions*,
+       1980.
     .. [2] Sun Microsystems, fdlibm 5.3, ``e_exp.c`` (1993).
 
     See Also

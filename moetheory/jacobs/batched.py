@@ -111,7 +111,8 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
 
     References
     ----------
-    .. [1] W. J. Cody and W. Waite, *Software Manual for the Elementary Functions*, 1980.
+    .. [1] William J. Cody and William Waite, *Software Manual for the Elementary Functions*,
+       1980.
 
     See Also
     --------

@@ -98,6 +98,7 @@ from moetheory.stats._rounding import stable, stable_tree
 from moetheory.stats._rules import (
     RULES,
     Comparison,
+    Label,
     at_least,
     at_most,
     claimed_values,
@@ -119,6 +120,7 @@ __all__ = [
     "Budgets",
     "Comparison",
     "ExpectationResult",
+    "Label",
     "Looks",
     "MeanEstimate",
     "Plan",

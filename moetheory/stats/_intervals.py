@@ -25,7 +25,7 @@ References
    illustrated in the case of the binomial", Biometrika 26 (1934) 404-413.
 .. [2] I. Waudby-Smith and A. Ramdas, "Estimating means of bounded random variables by
    betting", J. R. Stat. Soc. B 86 (2024) 1-27, Theorem 3 (hedged capital process).
-.. [3] B. Efron, "Better bootstrap confidence intervals", JASA 82 (1987) 171-185.
+.. [3] Bradley Efron, "Better bootstrap confidence intervals", JASA 82 (1987) 171-185.
 """
 
 from __future__ import annotations
@@ -456,7 +456,7 @@ def bootstrap_ci(
 
     References
     ----------
-    .. [1] B. Efron, "Better bootstrap confidence intervals", JASA, 1987.
+    .. [1] Bradley Efron, "Better bootstrap confidence intervals", JASA, 1987.
 
     Examples
     --------

@@ -12,8 +12,8 @@ from moetheory.engine.verdicts import Verdict
 from moetheory.stats._intervals import MeanEstimate
 from moetheory.stats._rounding import stable
 
-__all__ = ["RULES", "Comparison", "at_least", "at_most", "claimed_values", "combine", "compare",
-           "greater"]
+__all__ = ["RULES", "RULES_MARKDOWN", "Comparison", "Label", "at_least", "at_most",
+           "claimed_values", "combine", "compare", "greater"]
 
 #: The decision rules, with the sentence the docs and evidence use for each.
 RULES: dict[str, str] = {
@@ -27,6 +27,58 @@ RULES: dict[str, str] = {
     "it lies entirely below c + e (the effect is significantly smaller than the smallest "
     "meaningful one, e); inconclusive otherwise",
 }
+
+#: Each rule as the tables and displays write it: Markdown, its symbols as maths.
+RULES_MARKDOWN: dict[str, str] = {
+    "equivalence": r"`supported` iff the interval lies inside $[r - t, r + t]$, "
+    r"`unsupported` iff it lies entirely outside ($r$ the claimed value, $t$ the tolerance)",
+    "at-most": r"`supported` iff the interval lies at or below $b + t$, `unsupported` iff it "
+    r"lies entirely above ($b$ the claimed bound, $t$ the tolerance)",
+    "at-least": r"`supported` iff the interval lies at or above $b - t$, `unsupported` iff "
+    r"it lies entirely below ($b$ the claimed bound, $t$ the tolerance)",
+    "greater": r"`supported` iff the interval lies entirely above $c$, `unsupported` iff it "
+    r"lies entirely below $c + e$ ($c$ the claimed value, $e$ the smallest meaningful "
+    r"effect, in the tolerance column)",
+}
+
+
+class Label(str):
+    r"""A comparison's label that carries its typeset form.
+
+    It *is* its plain text -- equal to it, hashed as it, written to JSON as it -- so what a
+    comparison is called, and everything keyed by that (the calibration's comparisons, the
+    behaviour hash of a calibration row), stays what it was when a check types its label
+    this way; :attr:`latex` rides along for the pages that show it.
+
+    Parameters
+    ----------
+    text : str
+        The label as plain text: what the comparison is, as reports and keys use it.
+    latex : str
+        The same label as MyST prose, its formulas in ``$...$`` (default: none).
+
+    Notes
+    -----
+    Typesetting a label at its source this way changes the check's code (its calibration
+    row's fingerprint) but not what it decides, so ``benchmarks/calibrate.py --restamp``
+    keeps the row: no re-run is needed.
+
+    Examples
+    --------
+    >>> lab = Label("s0=0.2: 1 - G(MoE)/G(M=1) > 0",
+    ...             r"$\sigma_0 = 0.2$: $1 - G(\mathrm{MoE})/G(M=1) > 0$")
+    >>> lab == "s0=0.2: 1 - G(MoE)/G(M=1) > 0", lab.latex[:16]
+    (True, '$\\sigma_0 = 0.2$')
+    """
+
+    latex: str
+
+    def __new__(cls, text: str, latex: str = "") -> Label:
+        if latex.count("$") % 2:
+            raise ValueError(f"latex must hold balanced $...$ maths, got {latex!r}")
+        obj = super().__new__(cls, text)
+        obj.latex = latex
+        return obj
 
 
 # ----------------------------------------------------------------------- calibration hook

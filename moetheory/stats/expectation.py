@@ -36,7 +36,7 @@ from moetheory.engine.context import CheckContext
 from moetheory.engine.verdicts import Outcome, Verdict, symbolic_evidence
 from moetheory.stats._intervals import MeanEstimate, mean_ci
 from moetheory.stats._rounding import stable
-from moetheory.stats._rules import RULES, Comparison, compare
+from moetheory.stats._rules import RULES_MARKDOWN, Comparison, compare
 from moetheory.stats._sequential import Budget, run_sequential
 
 __all__ = [
@@ -124,6 +124,9 @@ class ExpectationResult:
         The tail diagnostics of the last look (Pareto shapes of both tails and the draws
         they rest on, skewness, the Edgeworth error and the one-sided level it is held
         to); ``None`` with bounds.
+    reason_markdown : str
+        :attr:`reason` as the notebook display writes it: Markdown, its intervals and
+        numbers as maths (the same sentence; empty when not given).
 
     See Also
     --------
@@ -162,6 +165,7 @@ class ExpectationResult:
     sequential: dict[str, Any] = field(default_factory=dict)
     interval_method: str = "t"
     tails: dict[str, Any] | None = None
+    reason_markdown: str = ""
 
     def _value_text(self) -> str:
         if self.closed_form is None:
@@ -268,13 +272,13 @@ class ExpectationResult:
         low, high = self.interval
         lo_band, hi_band = self.value - self.tol, self.value + self.tol
         return (
-            f"**{self.label}: {self.verdict.value}**\n\n"
+            f"**${_label_latex(self.label)}$: {self.verdict.value}**\n\n"
             f"$$\\widehat{{{_label_latex(self.label)}}} = {_tex(self.estimate)}, \\qquad "
             f"[{_tex(low)},\\ {_tex(high)}] \\text{{ at level }} {_tex(self.level)}, "
             f"\\qquad n = {self.n}$$\n\n"
             f"Claimed ${self._value_latex()}$ within $\\pm {_tex(self.tol)}$: the band "
             f"$[{_tex(lo_band)},\\ {_tex(hi_band)}]$. Rule ({self.rule}): "
-            f"{RULES[self.rule]}. {self.reason}\n"
+            f"{RULES_MARKDOWN[self.rule]}. {self.reason_markdown or self.reason}\n"
         )
 
 
@@ -845,7 +849,7 @@ def check_expectation(
        generalized Pareto distribution", Technometrics 51 (2009) 316-325.
     .. [4] A. Vehtari, D. Simpson, A. Gelman, Y. Yao and J. Gabry, "Pareto smoothed
        importance sampling", JMLR 25(72) (2024) 1-58.
-    .. [5] P. Hall, *The Bootstrap and Edgeworth Expansion*, Springer (1992).
+    .. [5] Peter Hall, *The Bootstrap and Edgeworth Expansion*, Springer (1992).
     .. [6] S. J. Pocock, "Group sequential methods in the design and analysis of clinical
        trials", Biometrika 64 (1977) 191-199.
 
@@ -897,15 +901,19 @@ def check_expectation(
     x = seq.data["x"]
     sd = float(x.std(ddof=1))
     reference = comp.reference  # the claimed value (moved only by the calibration hook)
-    if range_ is not None:
-        trust = None
-        needed, reason = _reason(
-            comp, lambda m: _bernstein_n(sd, m, alpha_, _POWER, range_[1] - range_[0]), budget_n)
-    else:
-        trust = _trust(x, seq.alpha_look)
-        needed, reason = _reason(comp, lambda m: _n_for(sd, m, alpha_, _POWER), budget_n)
-        if trust.reason is not None:
-            needed, reason = _untrusted(comp, trust, needed, budget_n)
+    trust = None if range_ is not None else _trust(x, seq.alpha_look)
+
+    def why(words: _Words) -> tuple[int | None, str]:
+        if range_ is not None:
+            return _reason(comp, lambda m: _bernstein_n(sd, m, alpha_, _POWER,
+                                                        range_[1] - range_[0]), budget_n, words)
+        needed, reason = _reason(comp, lambda m: _n_for(sd, m, alpha_, _POWER), budget_n,
+                                 words)
+        if trust is not None and trust.reason is not None:
+            return _untrusted(comp, trust, needed, budget_n, words)
+        return needed, reason
+
+    needed, reason = why(_Words(markup=False))
     return ExpectationResult(
         verdict=comp.verdict,
         estimate=est.mean,
@@ -930,30 +938,60 @@ def check_expectation(
         sequential=seq.evidence(),
         interval_method="t" if range_ is None else "empirical-bernstein",
         tails=None if trust is None else trust.evidence,
+        reason_markdown=why(_Words(markup=True))[1],
     )
 
 
+@dataclass(frozen=True)
+class _Words:
+    """How a reason writes its numbers: plain text, or Markdown with them as maths."""
+
+    markup: bool
+
+    def number(self, x: float) -> str:
+        return f"${_tex(x)}$" if self.markup else f"{stable(x)}"
+
+    def interval(self, est: MeanEstimate, kind: str = "") -> str:
+        if self.markup:
+            return (f"the {kind}interval $[{_tex(est.low)}, {_tex(est.high)}]$ "
+                    f"($n = {est.n}$)")
+        return f"the {kind}interval [{stable(est.low)}, {stable(est.high)}] (n = {est.n})"
+
+    def band(self, low: float, high: float) -> str:
+        if self.markup:
+            return f"$[{_tex(low)}, {_tex(high)}]$"
+        return f"[{stable(low)}, {stable(high)}]"
+
+    def budget(self, needed: int, max_n: int) -> str:
+        """The argument that sets the budget, and the budget now."""
+        arg = f"max_n={needed}"
+        return f"{f'`{arg}`' if self.markup else arg}; {max_n} now"
+
+    def most(self) -> str:
+        """The largest budget any verdict is sized for (``_HUGE``)."""
+        return "$10^{18}$" if self.markup else "10^18"
+
+
 def _untrusted(comp: Comparison, trust: _Trust, needed: int | None,
-               max_n: int) -> tuple[int | None, str]:
+               max_n: int, words: _Words) -> tuple[int | None, str]:
     """The reason when the tail diagnostics withhold the verdict; ``needed`` the budget the
     interval alone would need (:func:`_reason`)."""
-    est = comp.estimate
-    interval = f"the t interval [{stable(est.low)}, {stable(est.high)}] (n = {est.n})"
+    interval = words.interval(comp.estimate, "t ")
     if trust.needed_n is None or needed is None:
         return None, f"{interval} is not trusted: {trust.reason}; no verdict either way."
     needed = max(trust.needed_n, needed, 2 * max_n)
     return needed, (f"{interval} is not trusted: {trust.reason}; no verdict either way. "
-                    f"About {needed} draws (max_n={needed}; {max_n} now) would bring that "
+                    f"About {needed} draws ({words.budget(needed, max_n)}) would bring that "
                     "error below the level and decide it.")
 
 
 def _reason(comp: Comparison, size_for: Callable[[float], int],
-            max_n: int) -> tuple[int | None, str]:
+            max_n: int, words: _Words) -> tuple[int | None, str]:
     """Why ``comp`` has its verdict; when inconclusive, the budget ``size_for(margin)``
-    that decides it (:func:`_n_for`, or :func:`_bernstein_n` with bounds)."""
+    that decides it (:func:`_n_for`, or :func:`_bernstein_n` with bounds), in ``words``."""
     est, v, t = comp.estimate, comp.reference, comp.tolerance
-    interval = f"the interval [{stable(est.low)}, {stable(est.high)}] (n = {est.n})"
-    band = f"[{stable(v - t)}, {stable(v + t)}]"
+    interval = words.interval(est)
+    band = words.band(v - t, v + t)
     if comp.verdict is Verdict.SUPPORTED:
         return None, f"{interval} lies inside the band {band}."
     if comp.verdict is Verdict.UNSUPPORTED:
@@ -961,17 +999,17 @@ def _reason(comp: Comparison, size_for: Callable[[float], int],
     exact = size_for(t)  # the budget that supports an exact claim
     if exact >= _HUGE:
         return None, (f"{interval} overlaps an edge of the band {band}: no feasible budget "
-                      "(10^18 draws) decides a band this thin for draws this spread; only "
-                      "another tol would.")
+                      f"({words.most()} draws) decides a band this thin for draws this "
+                      "spread; only another tol would.")
     margin = abs(t - abs(est.mean - v))
     near = size_for(margin) if margin > 0 else math.inf
     if near > 100 * exact:
         needed = max(exact, 2 * max_n)
         return needed, (f"{interval} overlaps an edge of the band {band}: about {needed} "
-                        f"draws (max_n={needed}; {max_n} now) would support the claim if it "
-                        f"is exact, but the estimate {stable(est.mean)} lies near the band's "
-                        "edge, where no budget decides reliably.")
+                        f"draws ({words.budget(needed, max_n)}) would support the claim if it "
+                        f"is exact, but the estimate {words.number(est.mean)} lies near the "
+                        "band's edge, where no budget decides reliably.")
     needed = max(exact, int(near), 2 * max_n)
     return needed, (f"{interval} overlaps an edge of the band {band}: about {needed} draws "
-                    f"(max_n={needed}; {max_n} now) would decide it, whether the claim is "
-                    f"exact or the mean is near the estimate {stable(est.mean)}.")
+                    f"({words.budget(needed, max_n)}) would decide it, whether the claim is "
+                    f"exact or the mean is near the estimate {words.number(est.mean)}.")

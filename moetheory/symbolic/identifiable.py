@@ -156,6 +156,12 @@ class IdentifiabilityResult:
         every atom tuple: certificate at ...", "... for every atom tuple in an open set
         around ...", "dependent at ...", or for every atom tuple "... outside the exceptional
         set (...)".
+    statement_latex : str
+        :attr:`statement` as MyST (maths in ``$...$``) when the decision wrote it (every
+        atom tuple); empty otherwise, when the display builds it from the certificate.
+    scope_latex : dict
+        ``k`` and ``atoms`` of :attr:`scope` as MyST when the decision wrote them (every atom
+        tuple: ``every $k \ge 1$``, the exceptional set); empty otherwise.
 
     Notes
     -----
@@ -189,6 +195,8 @@ class IdentifiabilityResult:
     rechecked: bool | None = None
     decision: Any = field(default=None, compare=False, repr=False)
     statement: str = ""
+    statement_latex: str = ""
+    scope_latex: dict[str, str] = field(default_factory=dict)
 
     @property
     def summary(self) -> str:
@@ -291,9 +299,8 @@ class IdentifiabilityResult:
 
     def _statement_markdown(self) -> str:
         """:attr:`statement` with its formulas (atoms, domain, exceptional set) typeset."""
-        plain = _statement(self.verdict, self.scope, self.certificate, self.reading)
-        if self.statement != plain:  # an every-atom-tuple route's own verdict line
-            return sympy_text_to_latex(self.statement) or self.statement
+        if self.statement_latex:  # an every-atom-tuple route's own verdict line
+            return self.statement_latex
         domain = [v for v in (*self.inputs, *self.params) if v.is_nonnegative or v.is_nonpositive]
         where = "; ".join(rf"${sp.latex(v)} \in \left({sp.latex(lo)}, {sp.latex(hi)}\right)$"
                           for v in domain for lo, hi in [declared_interval(v)])
@@ -304,6 +311,8 @@ class IdentifiabilityResult:
         """:attr:`reason` with its formulas typeset (a dependence's relation is displayed
         below it, so the reason names it)."""
         reason = self.reason
+        if self.statement_latex and reason == self.statement:
+            return self.statement_latex
         relation = self.certificate.get("relation")
         if self.certificate.get("kind") == "dependence" and relation:
             reason = reason.replace(f"{relation} = 0", "the relation displayed below")
@@ -316,7 +325,7 @@ class IdentifiabilityResult:
         xs = ", ".join(sp.latex(v) for v in self.inputs)
         lines = [
             f"**{self.verdict.value}**: {self._statement_markdown()} "
-            f"({_scope_markdown(self.scope)}).",
+            f"({_scope_markdown(self.scope, self.scope_latex)}).",
             "",
             rf"Expert $h({xs}; {eta}) = {sp.latex(self.expert)}$; parameters "
             rf"differentiated: ${eta}$.",
@@ -343,8 +352,8 @@ class IdentifiabilityResult:
                           f"{'passed' if self.rechecked else 'FAILED'}."]
         if self.readings:
             lines += ["", "| reading | verdict | scope |", "|---|---|---|"]
-            lines += [f"| `{r.reading.name}` | {r.verdict.value} | {_scope_markdown(r.scope)} |"
-                      for r in self.readings]
+            lines += [f"| `{r.reading.name}` | {r.verdict.value} | "
+                      f"{_scope_markdown(r.scope, r.scope_latex)} |" for r in self.readings]
         return "\n".join(lines)
 
 
@@ -396,9 +405,11 @@ def _latex_text(t: str) -> str:
     return t
 
 
-def _scope_markdown(scope: Mapping[str, Any]) -> str:
-    return (f"reading `{scope.get('reading')}`, $d = {scope.get('d')}$, "
-            f"$k = {scope.get('k')}$, {scope.get('atoms')}")
+def _scope_markdown(scope: Mapping[str, Any], latex: Mapping[str, str]) -> str:
+    """The scope as MyST; ``latex`` holds the ``k`` and ``atoms`` a decision wrote as MyST."""
+    k = latex.get("k", f"$k = {scope.get('k')}$")
+    return (f"reading `{scope.get('reading')}`, $d = {scope.get('d')}$, {k}, "
+            f"{latex.get('atoms', scope.get('atoms'))}")
 
 
 def _scope_text(scope: Mapping[str, Any]) -> str:
@@ -823,8 +834,8 @@ class _Job:
 
     def _result(self, reading: IdentifiabilityReading, verdict: Verdict, scope: dict[str, Any],
                 reason: str, certificate: dict[str, Any], decision: Any,
-                rechecked: bool | None = None,
-                statement: str | None = None) -> IdentifiabilityResult:
+                rechecked: bool | None = None, statement: str | None = None,
+                latex: tuple[str, dict[str, str]] = ("", {})) -> IdentifiabilityResult:
         scope = {"reading": reading.name, "router": reading.router_name, **scope,
                  "params_differentiated": [sp.sstr(p) for p in self.params]}
         domain = {sp.sstr(v): _interval_text(declared_interval(v))
@@ -835,7 +846,7 @@ class _Job:
             statement = _statement(verdict, scope, certificate, reading)
         return IdentifiabilityResult(verdict, scope, reason, certificate, reading, self.expr,
                                      self.inputs, self.params, (), rechecked, decision,
-                                     statement)
+                                     statement, *latex)
 
     def _undecided(self, reading: IdentifiabilityReading, reason: str,
                    decision: Any = None) -> IdentifiabilityResult:
@@ -914,14 +925,14 @@ class _Job:
         cert = {"kind": "all-atoms elimination", **dec.evidence()}
         cert.pop("atoms", None)  # symbols, not the values of a certificate
         return self._result(reading, dec.verdict, scope, dec.summary, jsonable(cert), dec,
-                            statement=_all_atoms_statement(dec))
+                            statement=_all_atoms_statement(dec), latex=_all_atoms_latex(dec))
 
     def _from_ridge(self, dec: Any, reading: IdentifiabilityReading) -> IdentifiabilityResult:
         scope = {**dec.scope()}
         cert = {"kind": "singularity route", **dec.evidence()}
         cert.pop("atoms", None)
         return self._result(reading, dec.verdict, scope, dec.summary, jsonable(cert), dec,
-                            statement=_all_atoms_statement(dec))
+                            statement=_all_atoms_statement(dec), latex=_all_atoms_latex(dec))
 
 
 #: Digits and relative singular-value threshold of the scope check.
@@ -1025,6 +1036,13 @@ def _all_atoms_statement(dec: Any) -> str:
     if dec.verdict is Verdict.INCONCLUSIVE:
         return "nothing decided"
     return str(dec.summary)
+
+
+def _all_atoms_latex(dec: Any) -> tuple[str, dict[str, str]]:
+    """:func:`_all_atoms_statement` and the decision's ``k`` and ``atoms`` as MyST."""
+    if dec.verdict is Verdict.INCONCLUSIVE:
+        return "", {}
+    return str(dec.summary_latex), dict(dec.scope_latex())
 
 
 def _ridge_activation(expr: sp.Expr, x: sp.Symbol, params: tuple[sp.Symbol, ...]) -> str | None:

@@ -434,6 +434,9 @@ class RidgeAllAtomsDecision:
     reason: str = ""
 
     exceptional_set: ClassVar[str] = "a_j = 0 for some j, or eta_i = -eta_j for some i != j"
+    #: :attr:`exceptional_set` as MyST (its maths in ``$...$``).
+    exceptional_set_latex: ClassVar[str] = (r"$a_j = 0$ for some $j$, or $\eta_i = -\eta_j$ "
+                                            r"for some $i \ne j$")
 
     def scope(self) -> dict[str, Any]:
         """What the verdict covers, as structured data.
@@ -467,6 +470,31 @@ class RidgeAllAtomsDecision:
                     f"{bad['terms']} satisfy {[sp.sstr(c) for c in bad['null_vector']]} on "
                     "both half-lines")
         return f"not decided for all atoms: {self.reason}"
+
+    @property
+    def summary_latex(self) -> str:
+        """:attr:`summary` as MyST, its maths typeset from the decision's data."""
+        if self.verdict is Verdict.PROVED:
+            held = ", ".join(e["set_latex"] for e in self.exceptions if e["holds"])
+            residue = sp.latex(self.poles.residue if self.poles else 0)
+            return (f"independent for EVERY $k$ and ALL pairwise distinct atoms outside the "
+                    f"exceptional set ({self.exceptional_set_latex}), $d = 1$, every "
+                    f"$\\tau_2 > 0$: pole argument, residue ${residue}$, per-order multipliers "
+                    f"independent on both half-lines; exact dependences on "
+                    f"{held or 'no exceptional set'}")
+        if self.verdict is Verdict.REFUTED:
+            bad = next(o for o in self.orders if not o["independent"])
+            return (f"dependent for EVERY atom tuple ($d = 1$): the order-{bad['s']} "
+                    f"multipliers {_latex_list(bad['terms'])} satisfy the null vector "
+                    f"${_vector_latex(bad['null_vector'])}$ on both half-lines")
+        return f"not decided for all atoms: {self.reason}"
+
+    def scope_latex(self) -> dict[str, str]:
+        """The ``k`` and ``atoms`` of :meth:`scope` as MyST (maths in ``$...$``)."""
+        atoms = {Verdict.PROVED: "all pairwise distinct atoms outside the exceptional set ("
+                                 + self.exceptional_set_latex + ")",
+                 Verdict.REFUTED: "every atom tuple"}.get(self.verdict, "none")
+        return {"k": "every $k \\ge 1$", "atoms": atoms}
 
     def evidence(self) -> dict[str, Any]:
         """JSON-able certificate.
@@ -524,14 +552,24 @@ class RidgeAllAtomsDecision:
                 continue
             state = (f"independent, non-zero minor ${sp.latex(sp.sympify(o['minor']))}$"
                      if o["independent"] else
-                     f"dependent, null vector {[sp.sstr(c) for c in o['null_vector']]}")
+                     f"dependent, null vector ${_vector_latex(o['null_vector'])}$")
             lines.append(f"   - order $s = {o['s']}$: multipliers "
                          f"{', '.join('$' + t + '$' for t in o['terms'])} on $x>0$ and $x<0$: "
                          f"rank {o['rank']} over $\\mathbb Q(\\tau_2)$, {state}.")
         for e in self.exceptions:
-            lines.append(f"- Exceptional set `{e['set']}`: {e['statement']} "
+            lines.append(f"- Exceptional set {e['set_latex']}: {e['statement_latex']} "
                          f"(exact: {e['holds']}).")
         return "\n".join(lines)
+
+
+def _latex_list(terms: list[str]) -> str:
+    """LaTeX terms as a MyST list: ``$t_1$, $t_2$``."""
+    return ", ".join(f"${t}$" for t in terms)
+
+
+def _vector_latex(entries: Any) -> str:
+    """A null vector (SymPy numbers or their text) as LaTeX: ``\\left(1, -1\\right)``."""
+    return r"\left(" + ", ".join(sp.latex(sp.sympify(c)) for c in entries) + r"\right)"
 
 
 def _exceptions(activation: str, reading: IdentifiabilityReading) -> list[dict[str, Any]]:
@@ -547,7 +585,11 @@ def _exceptions(activation: str, reading: IdentifiabilityReading) -> list[dict[s
         holds = sp.simplify((d_b - flipped).rewrite(sp.exp)) == 0
         out.append({"set": "eta_i = -eta_j", "holds": bool(holds),
                     "statement": "dh/db(x, eta) - dh/db(x, -eta) = 0 for every eta "
-                                 "(phi' is even), a dependence between the two atoms"})
+                                 "(phi' is even), a dependence between the two atoms",
+                    "set_latex": r"$\eta_i = -\eta_j$",
+                    "statement_latex": r"$\partial_b h(x, \eta) - \partial_b h(x, -\eta) = 0$ "
+                                       r"for every $\eta$ ($\varphi'$ is even), a dependence "
+                                       "between the two atoms"})
     # a_j = 0: h and dh/db are both constants
     if reading.min_order == 0 and reading.max_order >= 1:
         h0, hb0 = phi.subs(a, 0), sp.diff(phi, b).subs(a, 0)
@@ -555,11 +597,19 @@ def _exceptions(activation: str, reading: IdentifiabilityReading) -> list[dict[s
                  and pole_certificate(activation).derivative_positive)
         out.append({"set": "a_j = 0", "holds": bool(holds),
                     "statement": "at a = 0, h = phi(b) and dh/db = phi'(b) are constants with "
-                                 "phi'(b) != 0: phi'(b) h - phi(b) dh/db = 0"})
+                                 "phi'(b) != 0: phi'(b) h - phi(b) dh/db = 0",
+                    "set_latex": "$a_j = 0$",
+                    "statement_latex": r"at $a = 0$, $h = \varphi(b)$ and "
+                                       r"$\partial_b h = \varphi'(b)$ are constants with "
+                                       r"$\varphi'(b) \ne 0$: "
+                                       r"$\varphi'(b)\, h - \varphi(b)\, \partial_b h = 0$"})
     elif reading.max_order >= 1:
         out.append({"set": "a_j = 0", "holds": False,
                     "statement": "not shown to be exceptional for this reading (it is "
-                                 "excluded from the proof's scope)"})
+                                 "excluded from the proof's scope)",
+                    "set_latex": "$a_j = 0$",
+                    "statement_latex": "not shown to be exceptional for this reading (it is "
+                                       "excluded from the proof's scope)"})
     return out
 
 

@@ -24,6 +24,7 @@ from moetheory.continual.simulator import simulate_many
 from moetheory.continual.single_expert import projection_sq_norms
 from moetheory.stats import (
     Budget,
+    Label,
     ReadingData,
     Spec,
     betting_ci,
@@ -436,11 +437,15 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
             g_moe = late_mean(getattr(moe, metric), 0.1)
             g_one = late_mean(getattr(one, metric), 0.1)
             ratios[sig0] = g_moe / g_one
-            comps.append(greater(f"σ0={sig0:g}: 1 − G(MoE)/G(M=1) > 0",
+            comps.append(greater(Label(f"σ0={sig0:g}: 1 − G(MoE)/G(M=1) > 0",
+                                       rf"$\sigma_0 = {sig0:g}$: "
+                                       r"$1 - G(\mathrm{MoE})/G(M=1) > 0$"),
                                  mean_ci(1 - ratios[sig0], alpha), 0.0, 0.0))
         est = fit_exponent(SHIFT_GRID, [ratios[s] for s in SHIFT_GRID], alpha)
-        comps.append(exponent_at_most("G(MoE)/G(M=1): σ0-exponent <= 0 (advantage grows "
-                                      "with the shift)", est, 0.0, 0.0))
+        comps.append(exponent_at_most(Label(
+            "G(MoE)/G(M=1): σ0-exponent <= 0 (advantage grows with the shift)",
+            r"$G(\mathrm{MoE})/G(M=1)$: its $\sigma_0$-exponent is $\le 0$ (the advantage "
+            "grows with the shift)"), est, 0.0, 0.0))
         ev = {"simulator_seed": seed, "replicates": R, "sigma0_grid": list(SHIFT_GRID),
               "mean_ratio": [float(ratios[s].mean()) for s in SHIFT_GRID],
               "rule": "analysis.greater; scaling.exponent_at_most with tolerance 0"}

@@ -1253,6 +1253,23 @@ class AllAtomsDecision:
                     f"outside the zero set of {factors}")
         return f"not decided for all atoms: {self.reason}"
 
+    @property
+    def summary_latex(self) -> str:
+        """:attr:`summary` as MyST, its maths typeset from the decision's data."""
+        where = f"$d = 1$, $k = {self.reading.atoms}$"
+        if self.verdict is Verdict.REFUTED:
+            return (f"dependent for EVERY atom tuple ({where}): the {self.n_functions} "
+                    f"functions span at most {self.generic_rank} dimensions (rank of the "
+                    r"coefficient matrix over $\mathbb{Q}(\text{atoms})$)")
+        if self.verdict is Verdict.PROVED:
+            factors = ", ".join(f"${sp.latex(f)}$" for f in self.exceptional_factors)
+            return f"independent for EVERY atom tuple ({where}) outside the zero set of {factors}"
+        return f"not decided for all atoms: {self.reason}"
+
+    def scope_latex(self) -> dict[str, str]:
+        """The ``k`` and ``atoms`` of :meth:`scope` as MyST (maths in ``$...$``)."""
+        return {"k": f"${self.reading.atoms}$", "atoms": self.scope()["atoms"]}
+
     def evidence(self) -> dict[str, Any]:
         return {
             "reading": self.reading.statement(),

@@ -559,7 +559,7 @@ class RelationsResult:
         k = self.order
         lines = [f"**{self.verdict.value}**: {_summary(self, latex=True)}", ""]
         if self.h_latex:
-            lines += [f"${self.h_latex}$ (router {self.router}, expert {self.expert}).", ""]
+            lines += [f"${self.h_latex}$ (router `{self.router}`, expert `{self.expert}`).", ""]
         lines += [_parameters_text(self, latex=True), ""]
         if self.relations:
             lines += ["| relation | order | generator | holds in |", "|---|---|---|---|"]
