@@ -33,6 +33,7 @@ from moetheory.engine.registry import CheckFunction
 from moetheory.stats import (
     LOOKS,
     Comparison,
+    MeanEstimate,
     ReadingData,
     combine,
     comparisons_markdown,
@@ -88,6 +89,7 @@ __all__ = [
     "setting_text",
     "sigma0_check",
     "sigma0_reading",
+    "undecided",
 ]
 
 
@@ -119,6 +121,36 @@ def grid_outcome(
     if out.verdict is Verdict.INCONCLUSIVE and (edges := edge_note(comps)):
         out.summary += f" — open on the band's edge in '{primary}': {edges}"
     return out
+
+
+def undecided(label: str, n: int, alpha: float, reference: float,
+              tolerance: float) -> Comparison:
+    """The comparison ``label`` when too few data decide it: no estimate, inconclusive.
+
+    Parameters
+    ----------
+    label : str
+        What the comparison compares (saying why it is undecided).
+    n : int
+        The number of values there were.
+    alpha : float
+        The comparison's level: its interval's confidence is ``1 − alpha``.
+    reference, tolerance : float
+        The claimed value and the tolerance it would have been judged with.
+
+    Returns
+    -------
+    Comparison
+        Verdict ``inconclusive``, estimate NaN with the whole real line as its interval.
+
+    Examples
+    --------
+    >>> c = undecided("too few runs", 1, 0.05, 1.0, 0.05)
+    >>> c.verdict.value, c.estimate.low, c.estimate.n
+    ('inconclusive', -inf, 1)
+    """
+    return Comparison(label, MeanEstimate(float("nan"), -np.inf, np.inf, n, 1 - alpha),
+                      reference, tolerance, Verdict.INCONCLUSIVE)
 
 
 #: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from moetheory import CheckContext, Outcome, Verdict, claim
+from moetheory import CheckContext, Outcome, claim
 from moetheory.continual import CLConfig, CLResult, simulate, softmax
 from moetheory.continual import theory as th
 from moetheory.continual.analysis import expert_sets, greater, late_mean, paired_ci, routing_tv
@@ -25,7 +25,6 @@ from moetheory.continual.scaling import exponent_at_least, fit_exponent
 from moetheory.continual.simulator import simulate_many
 from moetheory.stats import (
     Comparison,
-    MeanEstimate,
     ReadingData,
     at_most,
     betting_ci,
@@ -64,6 +63,7 @@ from proofs_checks.li2025continual._readings import (
     _exponent_reading,
     figure_outcome,
     grid_claim,
+    undecided,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
@@ -446,18 +446,16 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
     done = res.termination_round >= 0
     ev: dict[str, Any] = {"terminated_replicates": int(done.sum())}
     if done.sum() < 2:
-        est = MeanEstimate(float("nan"), -np.inf, np.inf, int(done.sum()), 1 - alpha)
-        return [Comparison("fewer than 2 replicates terminated", est, 1.0, 0.0,
-                           Verdict.INCONCLUSIVE)], ev
+        return [undecided("fewer than 2 replicates terminated", int(done.sum()), alpha, 1.0,
+                          0.0)], ev
     members = expert_sets(res.gate, res.signals)[done]
     inside, tv, used = routing_tv(res.expert[done], res.task[done], members,
                                   res.termination_round[done])
     ok = np.isfinite(tv)
     share, counted = _share_inside(inside, alpha,
                                    "share of post-termination routings inside M_{n_t} vs 1")
-    comps = [Comparison("fewer than 2 replicates with rounds after termination",
-                        MeanEstimate(float("nan"), -np.inf, np.inf, int(counted.sum()),
-                                     1 - alpha), 1.0, 0.0, Verdict.INCONCLUSIVE)
+    comps = [undecided("fewer than 2 replicates with rounds after termination",
+                       int(counted.sum()), alpha, 1.0, 0.0)
              if share is None else share]
     if ok.sum() >= 2:
         comps.append(compare("TV distance of routing inside M_n from uniform vs 0",
@@ -606,10 +604,6 @@ def check_prop2_t1(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
              "rule": e1["rule"], "simulator_seed": seed}, deriv)
 
 
-def _nan_estimate(alpha: float) -> MeanEstimate:
-    return MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha)
-
-
 def _kept(values: dict[float, np.ndarray]) -> dict[float, np.ndarray]:
     """Per σ0, the values of the usable runs: finite and positive (a gap that exists)."""
     return {s: v[np.isfinite(v) & (v > 0)] for s, v in values.items()}
@@ -633,7 +627,7 @@ def _too_few_runs(reading: str, what: str, alpha: float,
                   evidence: dict[str, Any]) -> ReadingData:
     """The reading when too few runs are usable to fit an exponent: one inconclusive
     comparison named ``what``, with ``evidence``."""
-    comps = [Comparison(what, _nan_estimate(alpha), 0.0, 0.0, Verdict.INCONCLUSIVE)]
+    comps = [undecided(what, 0, alpha, 0.0, 0.0)]
     return (reading, comps, evidence, comparisons_markdown(comps))
 
 
@@ -678,9 +672,8 @@ def check_prop3_time(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
         comps.append(exponent_at_least("termination round given termination: σ0-exponent "
                                        "vs O(σ0^-0.75)", est, -0.75, EXP_TOL))
     else:
-        comps.append(Comparison("termination round: fewer than 2 terminated runs at some "
-                                "σ0", _nan_estimate(alpha), -0.75, EXP_TOL,
-                                Verdict.INCONCLUSIVE))
+        comps.append(undecided("termination round: fewer than 2 terminated runs at some σ0",
+                               0, alpha, -0.75, EXP_TOL))
     return (reading, comps, ev, comparisons_markdown(comps))
 
 
@@ -788,8 +781,7 @@ def check_prop2_router(ctx: CheckContext, reading: str, runs: GridRuns, seed: in
         comps.append(greater("slope over t of h_{m'} − h_{m̄} > 0",
                              mean_ci(slope[used], alpha), 0.0, 0.0))
     else:
-        comps.append(Comparison("fewer than 2 runs with usable rounds",
-                                _nan_estimate(alpha), 1.0, 0.05, Verdict.INCONCLUSIVE))
+        comps.append(undecided("fewer than 2 runs with usable rounds", 0, alpha, 1.0, 0.05))
     ev = {"simulator_seed": seed, "sigma0": GRID[-1], "usable_runs": int(used.sum()),
           "rule": "stats.compare (tolerance 0.05) and analysis.greater"}
     return (reading, comps, ev, "Routing noise λ = σ0^1.25 against within-set gaps "
@@ -890,9 +882,7 @@ def check_prop3_m_lt_n(ctx: CheckContext, reading: str, runs: GridRuns, seed: in
         ev.update(mean_inside=float(np.mean(inside[counted])) if counted.any() else "nan",
                   **_dropped(counted), usable_tv=int(ok.sum()))
     if len(comps) < 2:
-        comps.append(Comparison("fewer than 2 usable terminated runs",
-                                MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha),
-                                0.0, 0.1, Verdict.INCONCLUSIVE))
+        comps.append(undecided("fewer than 2 usable terminated runs", 0, alpha, 0.0, 0.1))
     return (reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
             "\n\n" + comparisons_markdown(comps))
 
