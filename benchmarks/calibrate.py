@@ -655,11 +655,29 @@ def _assignments(module: str) -> dict[str, str]:
     return out
 
 
+def _has_source(obj: object) -> bool:
+    """Whether :func:`inspect.getsource` finds the source of ``obj``."""
+    import inspect
+
+    try:
+        inspect.getsource(obj)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return False
+    return True
+
+
 def _closure_sources(func: Callable[..., object]) -> list[str]:
     """The source of ``func`` and of every function, class or constant of the check modules
     (``proofs_checks``) and the library (``moetheory``, without its reporting engine) that it
     refers to by a global name or as an attribute of a module it refers to (``th.expr()``
     after ``from moetheory.continual import theory as th``), transitively, in a fixed order.
+
+    A check made by a declaration (a closure, such as the continual checks' ``grid_claim``)
+    brings what it closes over (the check's own closure, not those of the code it calls):
+    the functions and classes a module defines (followed as above; not lambdas, local
+    functions or code generated at run time) and the values and configurations (by
+    ``repr``; not sets, whose order is the hash's, nor objects that show only their
+    address).
     """
     import inspect
     import types
@@ -698,12 +716,21 @@ def _closure_sources(func: Callable[..., object]) -> list[str]:
                 v for v in vars(obj).values() if isinstance(v, types.FunctionType)]
             for f in funcs:
                 cells = [c.cell_contents for c in f.__closure__ or ()]
-                seen[label] += "".join(f"\n#cell {v!r}" for v in cells
-                                       if isinstance(v, int | float | str | tuple | bool))
+                if f is top:  # a generated check: what its declaration was given
+                    for v in cells:
+                        if isinstance(v, types.FunctionType | type):
+                            if "<" not in v.__qualname__ and _has_source(v):  # a module's own
+                                visit(v, f"{v.__module__}.{v.__qualname__}", set())
+                        elif not isinstance(v, set | frozenset | types.ModuleType) and (
+                                " at 0x" not in (text := repr(v))):  # values and configs
+                            seen[label] += f"\n#cell {text}"
+                else:
+                    seen[label] += "".join(f"\n#cell {v!r}" for v in cells
+                                           if isinstance(v, int | float | str | tuple | bool))
                 used = names(f.__code__)
                 for name in sorted(used):
                     if name in f.__globals__:
-                        visit(f.__globals__[name], f"{f.__module__}.{name}", used)
+                        visit(f.__globals__[name], f"{f.__globals__['__name__']}.{name}", used)
             return
         if isinstance(obj, list | dict):  # mutable: its assignment, not its contents
             module, _, name = label.rpartition(".")
@@ -716,7 +743,8 @@ def _closure_sources(func: Callable[..., object]) -> list[str]:
             if " at 0x" not in text:
                 seen[label] = text
 
-    visit(get_claim_check_func(func), "check", set())
+    top = inspect.unwrap(get_claim_check_func(func))  # type: ignore[arg-type]
+    visit(top, "check", set())
     return [f"{k}\n{v}" for k, v in sorted(seen.items())]
 
 

@@ -203,6 +203,42 @@ def test_fingerprint_follows_library_code_reached_as_a_module_attribute() -> Non
 
 
 @pytest.mark.slow
+def _made_check(closed_over: object) -> object:
+    """A check as a declaration makes it: a closure over what it was given, claiming the
+    module of the declaration's caller (as ``grid_claim`` of the continual checks does)."""
+
+    def check(ctx: object) -> object:
+        return closed_over(ctx)  # type: ignore[operator]
+
+    check.__module__ = "proofs_checks.li2025continual.lemmas"
+    return check
+
+
+def test_fingerprint_follows_what_a_generated_check_closes_over() -> None:
+    """A check produced by a declaration closes over its reading function (and the configs
+    it was given); the fingerprint followed only global names and primitive cells, so a
+    change to the reading left its row looking current."""
+    from moetheory import stats
+    from moetheory.continual import CLConfig
+
+    one, other = (calibrate._closure_sources(_made_check(f))
+                  for f in (stats.combine, stats.edge_note))
+    assert one != other
+    assert any(s.startswith("moetheory.stats._rules.combine\n") for s in one), one
+    configs = [calibrate._closure_sources(_made_check(CLConfig(sigma0=s))) for s in (0.1, 0.2)]
+    assert configs[0] != configs[1]
+
+
+def test_fingerprint_of_a_grid_claim_follows_its_reading_and_the_scaffold() -> None:
+    from moetheory.engine.registry import get_claim, load_checks
+
+    load_checks()
+    labels = [s.split("\n", 1)[0] for s in
+              calibrate._closure_sources(get_claim("cl.lemma6.gate-bound").check)]
+    assert "proofs_checks.li2025continual.lemmas.check_lemma6" in labels
+    assert "proofs_checks.li2025continual._readings.grid_check" in labels
+
+
 def test_grouped_calibration_equals_one_claim_at_a_time() -> None:
     # calibrating claims together (shared simulations) gives the rows of separate runs
     ids = ["cl.lemma6.gate-bound", "cl.lemma7.directions"]

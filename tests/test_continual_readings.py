@@ -87,3 +87,23 @@ def test_lemma1_gate_difference_step_is_refuted_and_its_holder_form_holds() -> N
                         "holder": Verdict.PROVED}
     ev = out.readings[0].evidence
     assert ev["lhs"] == 2 and ev["rhs"] == 0
+
+
+def test_a_grid_claim_is_declared_once_and_registers_its_check() -> None:
+    """One declaration (grid_claim) states a grid claim's texts, design and reading; the
+    check it makes is the module's attribute, named as the reading, and its reading text
+    names the readings run."""
+    from moetheory.engine.registry import get_claim, load_checks
+    from proofs_checks.li2025continual import lemmas, proofs
+    from proofs_checks.li2025continual._readings import READINGS_NOTE, grid_claim
+
+    load_checks()
+    for cid, module, name in (("cl.lemma6.gate-bound", lemmas, "check_lemma6"),
+                              ("cl.lemma13.softmax-order", proofs, "check_lemma13")):
+        c = get_claim(cid)
+        assert c.check is getattr(module, name)
+        assert (c.check.__module__, c.check.__qualname__) == (module.__name__, name)
+        assert c.kind == "statistical" and c.reading.endswith("; " + READINGS_NOTE)
+    with pytest.raises(ValueError, match="comparisons must be at least 1"):
+        grid_claim("cl.x", statement="s", sources={}, covers=[], reading="r", comparisons=0,
+                   runs="free")

@@ -3,15 +3,18 @@
 A statistical check runs each reading (``paper``, ``paper, random β``, ``code``) and makes its
 comparisons; :func:`grid_outcome` and :func:`figure_outcome` run a check's ``one(reading)`` over
 the readings and pass the results to :func:`moetheory.stats.readings_outcome` (runs ->
-comparisons -> evidence -> outcome). A check on the σ0 grid (or the M < N regime) is written
-once as :func:`grid_check` (the reading's runs, its seed and the level of each comparison
-handed to the check's reading) or, when it reads σ0 by σ0, :func:`sigma0_check`.
+comparisons -> evidence -> outcome). A claim checked on the σ0 grid (or the M < N regime) is
+declared once by :func:`grid_claim`: its texts, its design (comparisons, runs, flags) and its
+reading, from which it makes the check (:func:`grid_check`: the reading's runs, its seed and
+the level of each comparison handed to the reading; or, for a reading made σ0 by σ0,
+:func:`sigma0_check`).
 :func:`_exponent_reading` is the reading of an order statement: a fitted σ0-exponent compared
 with the claimed one.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -26,9 +29,11 @@ from moetheory.continual.scaling import (
     exponent_equal,
     fit_exponent,
 )
+from moetheory.engine.registry import CheckFunction
 from moetheory.stats import (
     LOOKS,
     Comparison,
+    MeanEstimate,
     ReadingData,
     combine,
     comparisons_markdown,
@@ -38,6 +43,7 @@ from moetheory.stats import (
     stable,
 )
 from proofs_checks.li2025continual._budgets import allowance
+from proofs_checks.li2025continual._common import paper_claim
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     FLAG_TEXT,
@@ -65,6 +71,7 @@ __all__ = [
     "GRID_RUNS",
     "QUICK_READINGS",
     "READINGS",
+    "READINGS_NOTE",
     "READING_MODEL_TEXT",
     "ExponentPart",
     "Extra",
@@ -76,11 +83,13 @@ __all__ = [
     "_profile_readings",
     "figure_outcome",
     "grid_check",
+    "grid_claim",
     "grid_outcome",
     "reading_text",
     "setting_text",
     "sigma0_check",
     "sigma0_reading",
+    "undecided",
 ]
 
 
@@ -112,6 +121,36 @@ def grid_outcome(
     if out.verdict is Verdict.INCONCLUSIVE and (edges := edge_note(comps)):
         out.summary += f" — open on the band's edge in '{primary}': {edges}"
     return out
+
+
+def undecided(label: str, n: int, alpha: float, reference: float,
+              tolerance: float) -> Comparison:
+    """The comparison ``label`` when too few data decide it: no estimate, inconclusive.
+
+    Parameters
+    ----------
+    label : str
+        What the comparison compares (saying why it is undecided).
+    n : int
+        The number of values there were.
+    alpha : float
+        The comparison's level: its interval's confidence is ``1 − alpha``.
+    reference, tolerance : float
+        The claimed value and the tolerance it would have been judged with.
+
+    Returns
+    -------
+    Comparison
+        Verdict ``inconclusive``, estimate NaN with the whole real line as its interval.
+
+    Examples
+    --------
+    >>> c = undecided("too few runs", 1, 0.05, 1.0, 0.05)
+    >>> c.verdict.value, c.estimate.low, c.estimate.n
+    ('inconclusive', -inf, 1)
+    """
+    return Comparison(label, MeanEstimate(float("nan"), -np.inf, np.inf, n, 1 - alpha),
+                      reference, tolerance, Verdict.INCONCLUSIVE)
 
 
 #: One σ0's comparisons and evidence in a reading made σ0 by σ0 (:func:`sigma0_reading`).
@@ -197,6 +236,88 @@ def sigma0_check(
         return sigma0_reading(reading, seed, rule, per_sigma0, derivation)
 
     return grid_check(ctx, comparisons, runs, one, flags)
+
+
+#: How a grid claim's reading text names its readings (:func:`_profile_readings`).
+READINGS_NOTE = "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+
+
+def grid_claim(
+    claim_id: str,
+    *,
+    statement: str,
+    sources: dict[str, list[int]],
+    covers: list[str],
+    reading: str,
+    comparisons: int,
+    runs: str,
+    flags: bool = False,
+    rule: str | None = None,
+    derivation: str = "",
+) -> Callable[[Callable[..., Any]], CheckFunction]:
+    """Declare a statistical claim of the paper checked on the σ0 grid (or the M < N regime):
+    its texts, its design and its reading, from which the check is made and registered.
+
+    Parameters
+    ----------
+    claim_id, statement, sources, covers
+        As :func:`~moetheory.claim` takes them (the seed file and section are the paper's).
+    reading : str
+        The precise reading; :data:`READINGS_NOTE` (the readings run) is appended after
+        ``"; "``.
+    comparisons : int
+        The comparisons the check makes over the readings (>= 1): the Bonferroni count of
+        :func:`grid_check`.
+    runs : str
+        The runs read, a key of :data:`~._simulation.GRID_RUNS`.
+    flags : bool, optional
+        Whether the 'paper' reading is also read under the other readings of Algorithm 1's
+        termination flags (runs with termination only).
+    rule, derivation : str, optional
+        With a ``rule``, the decorated function reads one σ0 and the check is
+        :func:`sigma0_check` (the rule heads the evidence, the derivation the derivation).
+
+    Returns
+    -------
+    callable
+        The decorator. It takes the reading, ``read(ctx, reading, runs, seed, alpha) ->``
+        :data:`~moetheory.stats.ReadingData` (with a ``rule``: ``read(sigma0, result, seed,
+        alpha) ->`` :data:`Sigma0Data`), and returns the registered check ``check(ctx)``,
+        named and documented as the reading and belonging to its module.
+
+    Raises
+    ------
+    ValueError
+        If ``comparisons`` is below 1 or ``runs`` is not a key of
+        :data:`~._simulation.GRID_RUNS`, before anything is registered.
+
+    Examples
+    --------
+    >>> grid_claim("cl.x", statement="s", sources={}, covers=[], reading="r",
+    ...            comparisons=3, runs="nowhere")
+    Traceback (most recent call last):
+    ...
+    ValueError: runs must be one of ['free', 'free-wide', 'phase', 'regime', 'regime-free', \
+'regime-free-wide', 'term'], got 'nowhere'
+    """
+    if comparisons < 1:
+        raise ValueError(f"comparisons must be at least 1, got {comparisons}")
+    if runs not in GRID_RUNS:
+        raise ValueError(f"runs must be one of {sorted(GRID_RUNS)}, got {runs!r}")
+
+    def declare(read: Callable[..., Any]) -> CheckFunction:
+        if rule is None:
+            def check(ctx: CheckContext) -> Outcome:
+                return grid_check(ctx, comparisons, runs, functools.partial(read, ctx), flags)
+        else:
+            def check(ctx: CheckContext) -> Outcome:
+                return sigma0_check(ctx, comparisons, runs, rule, read, derivation, flags)
+        check.__module__, check.__name__, check.__qualname__, check.__doc__ = (
+            read.__module__, read.__name__, read.__qualname__, read.__doc__)
+        return paper_claim(claim_id, statement=statement, sources=sources, covers=covers,
+                           reading=f"{reading}; {READINGS_NOTE}")(check)
+
+    return declare
 
 
 def sigma0_reading(

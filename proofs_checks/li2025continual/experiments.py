@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from moetheory import CheckContext, Outcome, Verdict, claim
+from moetheory import CheckContext, Outcome, claim
 from moetheory.continual import CLConfig, CLResult, ground_truth_unit
 from moetheory.continual.analysis import (
     convergence_round,
@@ -49,6 +49,7 @@ from proofs_checks.li2025continual._readings import (
     FIGURE_READING_TEXT,
     FIGURE_READINGS,
     figure_outcome,
+    undecided,
 )
 from proofs_checks.li2025continual._simulation import (
     LATE,
@@ -541,21 +542,20 @@ def _fig45_comparisons(
     tv = [x for x, _ in tv_start]
     tv_big, tv_small = _group_mean(tv, big), _group_mean(tv, small)
     both = np.isfinite(tv_big) & np.isfinite(tv_small)
-    nan_est = MeanEstimate(float("nan"), -np.inf, np.inf, int(both.sum()), 1 - alpha)
     if both.sum() >= 2:
         c_diff = greater(f"N={FIG4_N}: within-set TV from uniform, Γ>λ − Γ≤λ > 0",
                          paired_ci(tv_big[both], tv_small[both], alpha), 0.0, TV_EFFECT)
     else:
-        c_diff = Comparison("within-set TV: fewer than 2 usable replicates", nan_est, 0.0,
-                            TV_EFFECT, Verdict.INCONCLUSIVE)
+        c_diff = undecided("within-set TV: fewer than 2 usable replicates", int(both.sum()),
+                           alpha, 0.0, TV_EFFECT)
     ok_small = np.isfinite(tv_small)
     if ok_small.sum() >= 2:
         c_bal = compare(f"N={FIG4_N}: within-set TV from uniform, Γ≤λ, vs 0 (balanced)",
                         betting_ci(tv_small[ok_small], alpha, (0.0, 1.0)), 0.0,
                         TV_BALANCED)
     else:
-        c_bal = Comparison("within-set TV (Γ≤λ): fewer than 2 usable replicates", nan_est, 0.0,
-                           TV_BALANCED, Verdict.INCONCLUSIVE)
+        c_bal = undecided("within-set TV (Γ≤λ): fewer than 2 usable replicates",
+                          int(both.sum()), alpha, 0.0, TV_BALANCED)
     T = runs[0].config.T
     unit = ground_truth_unit(runs[0].config)  # fixed by the configuration alone
     cv = [load_cv(r, T // 2) for r in runs]

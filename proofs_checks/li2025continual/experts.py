@@ -17,13 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from moetheory import CheckContext, Outcome, Verdict, claim
+from moetheory import CheckContext, Outcome, claim
 from moetheory.continual import CLConfig, CLResult, ground_truth_unit
 from moetheory.continual.analysis import convergence_round, late_mean
 from moetheory.continual.simulator import simulate_many
 from moetheory.stats import (
     Comparison,
-    MeanEstimate,
     ReadingData,
     Sizing,
     Spec,
@@ -48,6 +47,7 @@ from proofs_checks.li2025continual._readings import (
     figure_outcome,
     grid_outcome,
     reading_text,
+    undecided,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
@@ -161,11 +161,9 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                     "greater", (tb[both] - ta[both]).astype(float), 0.0, 0.0,
                     (-float(T), float(T))))
             else:
-                out.append(Comparison(
+                out.append(undecided(
                     f"termination round given termination, M={b} vs M={a}: fewer than 2 pairs "
-                    "of terminated runs", MeanEstimate(float("nan"), -np.inf, np.inf,
-                                                       int(both.sum()), 1 - alpha),
-                    0.0, 0.0, Verdict.INCONCLUSIVE))
+                    "of terminated runs", int(both.sum()), alpha, 0.0, 0.0))
             # convergence rounds lie in [1, T]: the exact betting interval of the differences
             out.append(Spec(
                 f"G convergence round, M={b} − M={a} > 0",

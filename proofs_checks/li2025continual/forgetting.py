@@ -46,7 +46,7 @@ from proofs_checks.li2025continual._bounds import (
     _simulate_paired,
     _thm1_derivation,
 )
-from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
+from proofs_checks.li2025continual._common import exact_claim, src
 from proofs_checks.li2025continual._exact import _out, _r, r_
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
@@ -58,8 +58,7 @@ from proofs_checks.li2025continual._montecarlo import _tol, _verdicts, _worst
 from proofs_checks.li2025continual._readings import (
     GridRuns,
     Sigma0Data,
-    grid_check,
-    sigma0_check,
+    grid_claim,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
@@ -717,7 +716,7 @@ def _beside_thm2(readings: dict[str, Reading], T1: int) -> str:
 # --------------------------------------------------------------------------------------
 
 
-@paper_claim(
+@grid_claim(
     "cl.thm1.exploration-repeats",
     statement=(
         "Discussion of Theorem 1: for t ≤ T1, training on new task arrivals enhances the "
@@ -726,49 +725,65 @@ def _beside_thm2(readings: dict[str, Reading], T1: int) -> str:
     sources=src(195),
     covers=["003-83"],
     reading=(
-        "rounds t <= T1 (runs through T1 + 1 only: termination cannot act before T1, so "
-        "these rounds are those of the runs with termination; replicates sized from a "
-        "pilot, budget 'phase'): for each round, the change of the routed "
-        "expert's squared error on the round's own ground truth w_{n_t} (which earlier tasks "
-        "of the same ground truth share) caused by the round's update; the share of rounds "
-        "where it does not increase (vs 1, tolerance 0.05) and the mean change (< 0: "
-        "analysis.greater on the negated change, effect 0); at σ0 = 0.2; readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "rounds t <= T1 (runs through T1 + 1 only: termination cannot act before T1, so these "
+        "rounds are those of the runs with termination; replicates sized from a pilot, budget "
+        "'phase'): for each round, the change of the routed expert's squared error on the "
+        "round's own ground truth w_{n_t} (which earlier tasks of the same ground truth share) "
+        "caused by the round's update; the share of rounds where it does not increase (vs 1, "
+        "tolerance 0.05) and the mean change (< 0: analysis.greater on the negated change, "
+        "effect 0); at σ0 = 0.2"
     ),
+    comparisons=6, runs="phase",
 )
-def check_thm1_repeats(ctx: CheckContext) -> Outcome:
+def check_thm1_repeats(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                       alpha: float) -> ReadingData:
     """Exploration: an update never hurts (and usually helps) the old tasks of its truth."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        term = runs[GRID[-1]]
-        assert term.models is not None
-        T1, R = term.config.T1, term.replicates
-        rows = np.arange(R)[:, None]
-        m, n = term.expert[:, 1:T1], term.task[:, 1:T1]  # rounds t = 1, ..., T1 - 1
-        rounds = np.arange(1, T1)[None, :]
-        truth = term.ground_truths[rows, n]  # (R, T1 - 1, d)
-        before = term.models[rows, rounds - 1, m] - truth
-        after = term.models[rows, rounds, m] - truth
-        c = (after**2).sum(-1) - (before**2).sum(-1)  # (R, T1 - 1)
-        share = (c <= 1e-12 * np.abs(c).max(axis=1, keepdims=True)).mean(axis=1)
-        mean_change = c.mean(axis=1)
-        comps = [
-            compare("share of exploration rounds not increasing the error on w_{n_t}, vs 1",
-                    betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05),
-            greater("mean decrease of the error on w_{n_t} per exploration round > 0",
-                    mean_ci(-mean_change, alpha), 0.0, 0.0),
-        ]
-        ev = {"simulator_seed": seed, "sigma0": GRID[-1], "T1": T1,
-              "mean_change": float(mean_change.mean()), "rule": "stats.compare, greater"}
-        return (reading, comps, ev, "Eq. (5) projects w − w_{n_t} onto the orthogonal "
-                "complement of X_t's columns, a non-expansive map, so the error on "
-                "w_{n_t} cannot grow.\n\n" + comparisons_markdown(comps))
-
-    return grid_check(ctx, 6, "phase", one)
+    term = runs[GRID[-1]]
+    assert term.models is not None
+    T1, R = term.config.T1, term.replicates
+    rows = np.arange(R)[:, None]
+    m, n = term.expert[:, 1:T1], term.task[:, 1:T1]  # rounds t = 1, ..., T1 - 1
+    rounds = np.arange(1, T1)[None, :]
+    truth = term.ground_truths[rows, n]  # (R, T1 - 1, d)
+    before = term.models[rows, rounds - 1, m] - truth
+    after = term.models[rows, rounds, m] - truth
+    c = (after**2).sum(-1) - (before**2).sum(-1)  # (R, T1 - 1)
+    share = (c <= 1e-12 * np.abs(c).max(axis=1, keepdims=True)).mean(axis=1)
+    mean_change = c.mean(axis=1)
+    comps = [
+        compare("share of exploration rounds not increasing the error on w_{n_t}, vs 1",
+                betting_ci(share, alpha, (0.0, 1.0)), 1.0, 0.05),
+        greater("mean decrease of the error on w_{n_t} per exploration round > 0",
+                mean_ci(-mean_change, alpha), 0.0, 0.0),
+    ]
+    ev = {"simulator_seed": seed, "sigma0": GRID[-1], "T1": T1,
+          "mean_change": float(mean_change.mean()), "rule": "stats.compare, greater"}
+    return (reading, comps, ev, "Eq. (5) projects w − w_{n_t} onto the orthogonal "
+            "complement of X_t's columns, a non-expansive map, so the error on "
+            "w_{n_t} cannot grow.\n\n" + comparisons_markdown(comps))
 
 
-def _trained_gap_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0Data:
-    """Theorem 1's proof at one σ0: E‖w_τ(l) − w_n_i‖² over (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖²."""
+@grid_claim(
+    "cl.thm1.trained-model-gap",
+    statement=(
+        "Proof of Theorem 1 (Appendix I.2): E‖w^{(m_i)}_{τ^{(m_i)}(l)} − w_{n_i}‖² < "
+        "(1/N²) Σ_{n≠n'} ‖w_{n'} − w_n‖² because every expert converges to one set after T1."
+    ),
+    sources=src(773, 775),
+    covers=["003-106"],
+    reading=(
+        "runs with termination: for every round i and every round τ(l) at which expert m_i was "
+        "trained, the squared distance of m_i's model right after τ(l) to w_{n_i}, averaged "
+        "over l and i (per run), divided by (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖² of the run's pool; "
+        "claim: ratio < 1 (analysis.greater on 1 − ratio, effect 0); at every σ0 of the grid"
+    ),
+    comparisons=9, runs="term", rule="analysis.greater",
+    flags=True,
+)
+def check_thm1_gap(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Appendix H: the trained models are closer to their tasks than a random pair of tasks.
+
+    Theorem 1's proof at one σ0: E‖w_τ(l) − w_n_i‖² over (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖²."""
     assert term.models is not None
     R, N, M = term.replicates, term.config.N, term.config.M
     ratio = np.zeros(R)
@@ -787,27 +802,6 @@ def _trained_gap_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sig
     return ([greater(f"σ0={sig0:g}: 1 − E‖w_τ(l) − w_n_i‖² / (D/N²) > 0",
                      mean_ci(1 - ratio, alpha), 0.0, 0.0)],
             {f"sigma0={sig0:g}": {"mean_ratio": float(ratio.mean())}})
-
-
-@paper_claim(
-    "cl.thm1.trained-model-gap",
-    statement=(
-        "Proof of Theorem 1 (Appendix I.2): E‖w^{(m_i)}_{τ^{(m_i)}(l)} − w_{n_i}‖² < "
-        "(1/N²) Σ_{n≠n'} ‖w_{n'} − w_n‖² because every expert converges to one set after T1."
-    ),
-    sources=src(773, 775),
-    covers=["003-106"],
-    reading=(
-        "runs with termination: for every round i and every round τ(l) at which expert m_i "
-        "was trained, the squared distance of m_i's model right after τ(l) to w_{n_i}, "
-        "averaged over l and i (per run), divided by (1/N²) Σ_{n≠n'} ‖w_n' − w_n‖² of the "
-        "run's pool; claim: ratio < 1 (analysis.greater on 1 − ratio, effect 0); at every σ0 "
-        "of the grid; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
-    ),
-)
-def check_thm1_gap(ctx: CheckContext) -> Outcome:
-    """Appendix H: the trained models are closer to their tasks than a random pair of tasks."""
-    return sigma0_check(ctx, 9, "term", "analysis.greater", _trained_gap_at, flags=True)
 
 
 # --------------------------------------------------------------------------------------

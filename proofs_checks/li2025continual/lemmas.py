@@ -21,7 +21,7 @@ from moetheory.continual import theory as th
 from moetheory.engine.verdicts import symbolic_evidence
 from moetheory.stats import ReadingData
 from moetheory.symbolic.exact import to_exact
-from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
+from proofs_checks.li2025continual._common import exact_claim, src
 from proofs_checks.li2025continual._exact import (
     HALF,
     M_,
@@ -37,7 +37,7 @@ from proofs_checks.li2025continual._readings import (
     GridRuns,
     _exponent_parts,
     _exponent_reading,
-    grid_check,
+    grid_claim,
 )
 from proofs_checks.li2025continual._simulation import (
     _fresh_pairs,
@@ -475,7 +475,7 @@ def check_lemma4(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma5.gradient-order",
     statement=(
         "Lemma 5: ‖∇_{θ^(m)} L_task^t‖∞ = Ω(σ0) for t ≤ T1 and O(σ0) for T1 < t ≤ T, for "
@@ -486,27 +486,24 @@ def check_lemma4(ctx: CheckContext) -> Outcome:
     reading=(
         "largest ‖∇_{θ^(m)} L_task‖∞ over experts, = ‖θ_t − θ_{t+1}‖∞/η, averaged over the "
         "rounds t ≤ T1 (Ω(σ0): exponent <= 1 + 0.25) and over T1 < t < T without termination "
-        "(O(σ0): exponent >= 1 − 0.25), on the σ0 grid with the paper's coupling; readings "
-        "'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "(O(σ0): exponent >= 1 − 0.25), on the σ0 grid with the paper's coupling"
     ),
+    comparisons=6, runs="free",
 )
-def check_lemma5(ctx: CheckContext) -> Outcome:
+def check_lemma5(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                 alpha: float) -> ReadingData:
     """Lemma 5: the gate gradient is Ω(σ0) in exploration and O(σ0) afterwards."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        early, late = {}, {}
-        for sig0, free in runs.items():
-            g = np.abs(_gradients(free)).max(axis=(2, 3))  # (R, T-1)
-            T1 = free.config.T1
-            early[sig0] = g[:, :T1].mean(axis=1)
-            late[sig0] = g[:, T1:].mean(axis=1)
-        comps, (e1, e2), deriv = _exponent_parts(
-            reading, ctx, [("mean max ‖∇‖∞, t ≤ T1", early, [("Omega", 1.0)]),
-                           ("mean max ‖∇‖∞, t > T1", late, [("O", 1.0)])], alpha)
-        return (reading, comps, {"exploration": e1, "router_learning": e2,
-                                 "simulator_seed": seed, "rule": e1["rule"]}, deriv)
-
-    return grid_check(ctx, 6, "free", one)
+    early, late = {}, {}
+    for sig0, free in runs.items():
+        g = np.abs(_gradients(free)).max(axis=(2, 3))  # (R, T-1)
+        T1 = free.config.T1
+        early[sig0] = g[:, :T1].mean(axis=1)
+        late[sig0] = g[:, T1:].mean(axis=1)
+    comps, (e1, e2), deriv = _exponent_parts(
+        reading, ctx, [("mean max ‖∇‖∞, t ≤ T1", early, [("Omega", 1.0)]),
+                       ("mean max ‖∇‖∞, t > T1", late, [("O", 1.0)])], alpha)
+    return (reading, comps, {"exploration": e1, "router_learning": e2,
+                             "simulator_seed": seed, "rule": e1["rule"]}, deriv)
 
 
 # --------------------------------------------------------------------------------------
@@ -514,29 +511,26 @@ def check_lemma5(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma6.gate-bound",
     statement="Lemma 6: ‖θ_t^(m)‖∞ = O(σ0^0.5) for every round t and expert m.",
     sources=src(396, 398, 400, 402, 404),
     covers=["003-36"],
     reading=(
         "max over rounds and experts of ‖θ_t^(m)‖∞ without termination (the largest the gate "
-        "gets), O(σ0^0.5): fitted σ0-exponent >= 0.5 − 0.25; readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "gets), O(σ0^0.5): fitted σ0-exponent >= 0.5 − 0.25"
     ),
+    comparisons=3, runs="free",
 )
-def check_lemma6(ctx: CheckContext) -> Outcome:
+def check_lemma6(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                 alpha: float) -> ReadingData:
     """Lemma 6: the gate parameters stay O(σ0^0.5)."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        size = {}
-        for sig0, free in runs.items():
-            assert free.gate_params is not None
-            size[sig0] = np.abs(free.gate_params).max(axis=(1, 2, 3))
-        return _exponent_reading(reading, ctx, "max_t ‖θ_t‖∞", size, [("O", 0.5)], alpha,
-                                 evidence={"simulator_seed": seed})
-
-    return grid_check(ctx, 3, "free", one)
+    size = {}
+    for sig0, free in runs.items():
+        assert free.gate_params is not None
+        size[sig0] = np.abs(free.gate_params).max(axis=(1, 2, 3))
+    return _exponent_reading(reading, ctx, "max_t ‖θ_t‖∞", size, [("O", 0.5)], alpha,
+                             evidence={"simulator_seed": seed})
 
 
 # --------------------------------------------------------------------------------------
@@ -569,7 +563,7 @@ def _gate_gap_reading(
                              "simulator_seed": seed}, deriv)
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma1.same-signal",
     statement=(
         "Lemma 1 (M > N version): for any two feature matrices X and X̃ with the same feature "
@@ -579,26 +573,23 @@ def _gate_gap_reading(
     sources=src(119, 121, 123, 294, 296),
     covers=["003-20"],
     reading=(
-        "largest |h_m(X) − h_m(X̃)| over experts and tasks, for two fresh matrices of each "
-        "task drawn from the run's data model, with the gate θ_t at t = T1 + 1 and at t = T "
-        "(without termination); O(σ0^1.5): fitted σ0-exponent >= 1.5 − 0.25; readings "
-        "'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "largest |h_m(X) − h_m(X̃)| over experts and tasks, for two fresh matrices of each task "
+        "drawn from the run's data model, with the gate θ_t at t = T1 + 1 and at t = T (without "
+        "termination); O(σ0^1.5): fitted σ0-exponent >= 1.5 − 0.25"
     ),
+    comparisons=6, runs="free",
 )
-def check_lemma1(ctx: CheckContext) -> Outcome:
+def check_lemma1(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                 alpha: float) -> ReadingData:
     """Lemma 1: matrices with the same signal get nearly the same gate outputs."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        diffs = {}
-        for sig0, free in runs.items():
-            xa, xb = _fresh_pairs(free, seed + 7)
-            diffs[sig0] = (free, xa - xb)  # (R, N, d)
-        return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X) − h_m(X̃)|", alpha)
-
-    return grid_check(ctx, 6, "free", one)
+    diffs = {}
+    for sig0, free in runs.items():
+        xa, xb = _fresh_pairs(free, seed + 7)
+        diffs[sig0] = (free, xa - xb)  # (R, N, d)
+    return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X) − h_m(X̃)|", alpha)
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma1.m-lt-n",
     statement=(
         "Lemma 1 (full version), M < N: for feature matrices X and X̃ with feature signals v_n "
@@ -611,26 +602,23 @@ def check_lemma1(ctx: CheckContext) -> Outcome:
     reading=(
         "N = 30, K = 3, M = 5, runs with termination: largest |h_m(X_n) − h_m(X̃_n')| over "
         "experts and pairs n ≠ n' of one cluster, for fresh matrices of each task drawn from "
-        "the run's data model, with the gate θ_t at t = T1 + 1 and at t = T; O(σ0^1.5): "
-        "fitted σ0-exponent >= 1.5 − 0.25; readings 'paper', 'code' (+ 'paper, random β' in "
-        "the full profile)"
+        "the run's data model, with the gate θ_t at t = T1 + 1 and at t = T; O(σ0^1.5): fitted "
+        "σ0-exponent >= 1.5 − 0.25"
     ),
+    comparisons=6, runs="regime", flags=True,
 )
-def check_lemma1_m_lt_n(ctx: CheckContext) -> Outcome:
+def check_lemma1_m_lt_n(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                        alpha: float) -> ReadingData:
     """M < N: matrices of two tasks of one cluster get nearly the same gate outputs."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        diffs = {}
-        for sig0, res in runs.items():
-            xa, xb = _fresh_pairs(res, seed + 13)
-            cl = res.clusters
-            pairs = [(a, b) for a in range(cl.size) for b in range(cl.size)
-                     if a != b and cl[a] == cl[b]]
-            ia, ib = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-            diffs[sig0] = (res, xa[:, ia] - xb[:, ib])  # (R, pairs, d)
-        return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X_n) − h_m(X̃_n')|", alpha)
-
-    return grid_check(ctx, 6, "regime", one, flags=True)
+    diffs = {}
+    for sig0, res in runs.items():
+        xa, xb = _fresh_pairs(res, seed + 13)
+        cl = res.clusters
+        pairs = [(a, b) for a in range(cl.size) for b in range(cl.size)
+                 if a != b and cl[a] == cl[b]]
+        ia, ib = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        diffs[sig0] = (res, xa[:, ia] - xb[:, ib])  # (R, pairs, d)
+    return _gate_gap_reading(reading, ctx, seed, diffs, "max |h_m(X_n) − h_m(X̃_n')|", alpha)
 
 
 # --------------------------------------------------------------------------------------

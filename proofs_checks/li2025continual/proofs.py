@@ -53,9 +53,8 @@ from proofs_checks.li2025continual._readings import (
     GridRuns,
     Sigma0Data,
     _exponent_reading,
-    grid_check,
+    grid_claim,
     grid_outcome,
-    sigma0_check,
 )
 from proofs_checks.li2025continual._simulation import (
     ETA_GRID,
@@ -271,7 +270,7 @@ def check_lemma11_product_corrected(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma14.gradient-gap",
     statement=(
         "Lemma 14: for t ∈ {T1+1, …, t1} and every m ≠ m_t, "
@@ -280,30 +279,27 @@ def check_lemma11_product_corrected(ctx: CheckContext) -> Outcome:
     sources=src(604, 606),
     covers=["003-65"],
     reading=(
-        "largest ‖∇_m − ∇_{m_t}‖∞ over m ≠ m_t, averaged over the rounds T1 < t <= t1 "
-        "= ⌈η⁻¹σ0^{−0.25}M⌉ without termination; O(σ0): fitted σ0-exponent >= 1 − 0.25; "
-        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "largest ‖∇_m − ∇_{m_t}‖∞ over m ≠ m_t, averaged over the rounds T1 < t <= t1 = "
+        "⌈η⁻¹σ0^{−0.25}M⌉ without termination; O(σ0): fitted σ0-exponent >= 1 − 0.25"
     ),
+    comparisons=3, runs="free",
 )
-def check_lemma14(ctx: CheckContext) -> Outcome:
+def check_lemma14(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                  alpha: float) -> ReadingData:
     """Lemma 14: gradients of different experts differ by O(σ0) after exploration."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        gap = {}
-        for sig0, free in runs.items():
-            g = _gradients(free)  # (R, T-1, M, d)
-            T1, t1 = free.config.T1, _t1(free.config)
-            R = g.shape[0]
-            vals = np.zeros(R)
-            for t in range(T1, t1):  # 0-based rounds T1+1..t1
-                mt = free.expert[:, t]
-                sel = g[np.arange(R), t, mt]  # (R, d)
-                vals += np.abs(g[:, t] - sel[:, None, :]).max(axis=(1, 2))
-            gap[sig0] = vals / max(t1 - T1, 1)
-        return _exponent_reading(reading, ctx, "mean max ‖∇_m − ∇_{m_t}‖∞, T1 < t ≤ t1",
-                                 gap, [("O", 1.0)], alpha, evidence={"simulator_seed": seed})
-
-    return grid_check(ctx, 3, "free", one)
+    gap = {}
+    for sig0, free in runs.items():
+        g = _gradients(free)  # (R, T-1, M, d)
+        T1, t1 = free.config.T1, _t1(free.config)
+        R = g.shape[0]
+        vals = np.zeros(R)
+        for t in range(T1, t1):  # 0-based rounds T1+1..t1
+            mt = free.expert[:, t]
+            sel = g[np.arange(R), t, mt]  # (R, d)
+            vals += np.abs(g[:, t] - sel[:, None, :]).max(axis=(1, 2))
+        gap[sig0] = vals / max(t1 - T1, 1)
+    return _exponent_reading(reading, ctx, "mean max ‖∇_m − ∇_{m_t}‖∞, T1 < t ≤ t1",
+                             gap, [("O", 1.0)], alpha, evidence={"simulator_seed": seed})
 
 
 # --------------------------------------------------------------------------------------
@@ -311,7 +307,7 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma7.directions",
     statement=(
         "Lemma 7: for t ≤ T1, ⟨θ_{t+1}^(m) − θ_t^(m), v_n⟩ is −O(σ0) for the selected expert "
@@ -322,52 +318,49 @@ def check_lemma14(ctx: CheckContext) -> Outcome:
     sources=src(415, 417, 419),
     covers=["003-39"],
     reading=(
-        "rounds t ≤ T1 without termination (runs through T1 + 1 only, replicates sized "
-        "from a pilot, budget 'phase'), v_n = v_{n_t}: share of rounds with "
-        "⟨Δθ^(m_t), v_n⟩ < 0 and share with ⟨Δθ^(m), v_n⟩ > 0 for every m ≠ m_t (each vs 1, "
-        "tolerance 0.05, mean over replicates), and the spread of the unselected experts' "
-        "steps (coefficient of variation) vs 0 with tolerance 0.25; at σ0 = 0.2; readings "
-        "'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "rounds t ≤ T1 without termination (runs through T1 + 1 only, replicates sized from a "
+        "pilot, budget 'phase'), v_n = v_{n_t}: share of rounds with ⟨Δθ^(m_t), v_n⟩ < 0 and "
+        "share with ⟨Δθ^(m), v_n⟩ > 0 for every m ≠ m_t (each vs 1, tolerance 0.05, mean over "
+        "replicates), and the spread of the unselected experts' steps (coefficient of "
+        "variation) vs 0 with tolerance 0.25; at σ0 = 0.2"
     ),
+    comparisons=9, runs="phase",
 )
-def check_lemma7(ctx: CheckContext) -> Outcome:
+def check_lemma7(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                 alpha: float) -> ReadingData:
     """Lemma 7: exploration lowers the chosen expert's gate output and raises the others'."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        free = runs[GRID[-1]]
-        assert free.gate_params is not None
-        T1, R = free.config.T1, free.replicates
-        step = free.gate_params[:, 1:T1 + 1] - free.gate_params[:, :T1]  # (R, T1, M, d)
-        v = free.signals[np.arange(R)[:, None], free.task[:, :T1]]  # (R, T1, d)
-        proj = (step * v[:, :, None, :]).sum(-1)  # (R, T1, M)
-        mt = free.expert[:, :T1]
-        sel = np.take_along_axis(proj, mt[..., None], axis=2)[..., 0]
-        others = np.ma.masked_array(proj, mask=np.eye(proj.shape[2], dtype=bool)[mt])
-        neg = (sel < 0).mean(axis=1)
-        pos = (others.min(axis=2).filled(np.inf) > 0).mean(axis=1)
-        cv = np.asarray((others.std(axis=2) / np.abs(others.mean(axis=2))).mean(axis=1))
-        comps = [
-            compare("share of rounds t <= T1 with ⟨Δθ^(m_t), v_n⟩ < 0, vs 1",
-                    betting_ci(neg, alpha, (0.0, 1.0)), 1.0, 0.05),
-            compare("share of rounds t <= T1 with ⟨Δθ^(m), v_n⟩ > 0 for all m ≠ m_t, vs 1",
-                    betting_ci(pos, alpha, (0.0, 1.0)), 1.0, 0.05),
-            compare("coefficient of variation of the unselected experts' steps, vs 0",
-                    mean_ci(cv, alpha), 0.0, 0.25),
-        ]
-        ev = {"sigma0": GRID[-1], "T1": T1, "replicates": R, "simulator_seed": seed,
-              "rule": "stats.compare (tolerances 0.05, 0.05, 0.25)",
-              "mean_selected_step": float(np.abs(sel).mean()),
-              "mean_unselected_step": float(np.abs(others).mean())}
-        deriv = (
-            "By eq. (9) and Lemma 4's form of the gradient, the step of expert m is "
-            "−η(ℓ_loc + αM f/t)π_{m_t}(δ_{m m_t} − π_m) x̄: against x̄ for m_t and along x̄ for "
-            "the others, and ⟨x̄, v_n⟩ > 0 when the signal column dominates. Mean |step| along "
-            f"v_n: selected {ev['mean_selected_step']:.3g}, unselected "
-            f"{ev['mean_unselected_step']:.3g}.\n\n" + comparisons_markdown(comps)
-        )
-        return (reading, comps, ev, deriv)
-
-    return grid_check(ctx, 9, "phase", one)
+    free = runs[GRID[-1]]
+    assert free.gate_params is not None
+    T1, R = free.config.T1, free.replicates
+    step = free.gate_params[:, 1:T1 + 1] - free.gate_params[:, :T1]  # (R, T1, M, d)
+    v = free.signals[np.arange(R)[:, None], free.task[:, :T1]]  # (R, T1, d)
+    proj = (step * v[:, :, None, :]).sum(-1)  # (R, T1, M)
+    mt = free.expert[:, :T1]
+    sel = np.take_along_axis(proj, mt[..., None], axis=2)[..., 0]
+    others = np.ma.masked_array(proj, mask=np.eye(proj.shape[2], dtype=bool)[mt])
+    neg = (sel < 0).mean(axis=1)
+    pos = (others.min(axis=2).filled(np.inf) > 0).mean(axis=1)
+    cv = np.asarray((others.std(axis=2) / np.abs(others.mean(axis=2))).mean(axis=1))
+    comps = [
+        compare("share of rounds t <= T1 with ⟨Δθ^(m_t), v_n⟩ < 0, vs 1",
+                betting_ci(neg, alpha, (0.0, 1.0)), 1.0, 0.05),
+        compare("share of rounds t <= T1 with ⟨Δθ^(m), v_n⟩ > 0 for all m ≠ m_t, vs 1",
+                betting_ci(pos, alpha, (0.0, 1.0)), 1.0, 0.05),
+        compare("coefficient of variation of the unselected experts' steps, vs 0",
+                mean_ci(cv, alpha), 0.0, 0.25),
+    ]
+    ev = {"sigma0": GRID[-1], "T1": T1, "replicates": R, "simulator_seed": seed,
+          "rule": "stats.compare (tolerances 0.05, 0.05, 0.25)",
+          "mean_selected_step": float(np.abs(sel).mean()),
+          "mean_unselected_step": float(np.abs(others).mean())}
+    deriv = (
+        "By eq. (9) and Lemma 4's form of the gradient, the step of expert m is "
+        "−η(ℓ_loc + αM f/t)π_{m_t}(δ_{m m_t} − π_m) x̄: against x̄ for m_t and along x̄ for "
+        "the others, and ⟨x̄, v_n⟩ > 0 when the signal column dominates. Mean |step| along "
+        f"v_n: selected {ev['mean_selected_step']:.3g}, unselected "
+        f"{ev['mean_unselected_step']:.3g}.\n\n" + comparisons_markdown(comps)
+    )
+    return (reading, comps, ev, deriv)
 
 
 # --------------------------------------------------------------------------------------
@@ -439,7 +432,7 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
         cfg for vary in ("eta", "M") for cfg in exploration_configs(reading, vary).values()])
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma9.gate-gap",
     statement=(
         "Lemma 9: at t = T1, ‖θ_{T1}^(m) − θ_{T1}^(m')‖∞ = O(η^{-0.5} σ0) for all m ≠ m'."
@@ -447,36 +440,33 @@ def check_lemma8(ctx: CheckContext) -> Outcome:
     sources=src(427, 429, 431, 480, 482),
     covers=["003-43"],
     reading=(
-        "max over pairs of ‖θ_{T1}^(m) − θ_{T1}^(m')‖∞ (runs through T1 + 1 only, "
-        "replicates sized from a pilot, budget 'phase'): on the σ0 grid with η = σ0^0.5 the "
-        "bound is O(σ0^0.75) (σ0-exponent >= 0.75 − 0.25); on the η grid at σ0 = 0.4, "
-        "O(η^-0.5) (η-exponent >= −0.5 − 0.25); "
-        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "max over pairs of ‖θ_{T1}^(m) − θ_{T1}^(m')‖∞ (runs through T1 + 1 only, replicates "
+        "sized from a pilot, budget 'phase'): on the σ0 grid with η = σ0^0.5 the bound is "
+        "O(σ0^0.75) (σ0-exponent >= 0.75 − 0.25); on the η grid at σ0 = 0.4, O(η^-0.5) "
+        "(η-exponent >= −0.5 − 0.25)"
     ),
+    comparisons=6, runs="phase",
 )
-def check_lemma9(ctx: CheckContext) -> Outcome:
+def check_lemma9(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                 alpha: float) -> ReadingData:
     """Lemma 9: the gate parameters are close to each other at the end of exploration."""
 
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
+    def gap(res: CLResult) -> np.ndarray:
+        assert res.gate_params is not None
+        th = res.gate_params[:, res.config.T1 - 1]  # θ_{T1}
+        return np.abs(th[:, :, None, :] - th[:, None, :, :]).max(axis=(1, 2, 3))
 
-        def gap(res: CLResult) -> np.ndarray:
-            assert res.gate_params is not None
-            th = res.gate_params[:, res.config.T1 - 1]  # θ_{T1}
-            return np.abs(th[:, :, None, :] - th[:, None, :, :]).max(axis=(1, 2, 3))
-
-        by_s = {sig0: gap(free) for sig0, free in runs.items()}
-        name, comps, ev, deriv = _exponent_reading(
-            reading, ctx, "max ‖θ_T1^m − θ_T1^m'‖∞", by_s, [("O", 0.75)], alpha)
-        R = _profile_sizes(ctx) * 2
-        by_eta = {x: gap(r) for x, r in _exploration_runs(reading, R, seed, "eta").items()}
-        e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha)
-        comps.append(exponent_at_least("max ‖θ_T1^m − θ_T1^m'‖∞: η-exponent vs O(η^-0.5)",
-                                       e_eta, -0.5, EXP_TOL))
-        ev.update(simulator_seed=seed, mean_by_eta=[float(by_eta[float(x)].mean())
-                                                    for x in ETA_GRID])
-        return (name, comps, ev, deriv + "\n\n" + comparisons_markdown(comps[-1:]))
-
-    return grid_check(ctx, 6, "phase", one)
+    by_s = {sig0: gap(free) for sig0, free in runs.items()}
+    name, comps, ev, deriv = _exponent_reading(
+        reading, ctx, "max ‖θ_T1^m − θ_T1^m'‖∞", by_s, [("O", 0.75)], alpha)
+    R = _profile_sizes(ctx) * 2
+    by_eta = {x: gap(r) for x, r in _exploration_runs(reading, R, seed, "eta").items()}
+    e_eta = fit_exponent(ETA_GRID, [by_eta[float(x)] for x in ETA_GRID], alpha)
+    comps.append(exponent_at_least("max ‖θ_T1^m − θ_T1^m'‖∞: η-exponent vs O(η^-0.5)",
+                                   e_eta, -0.5, EXP_TOL))
+    ev.update(simulator_seed=seed, mean_by_eta=[float(by_eta[float(x)].mean())
+                                                for x in ETA_GRID])
+    return (name, comps, ev, deriv + "\n\n" + comparisons_markdown(comps[-1:]))
 
 
 # --------------------------------------------------------------------------------------
@@ -484,8 +474,30 @@ def check_lemma9(ctx: CheckContext) -> Outcome:
 # --------------------------------------------------------------------------------------
 
 
-def _lemma13_at(sig0: float, free: CLResult, seed: int, alpha: float) -> Sigma0Data:
-    """Lemma 13 at one σ0: the share of pairs (m ∈ M_n, n' ≠ n) with π_m(X_n) > π_m(X_n')."""
+@grid_claim(
+    "cl.lemma13.softmax-order",
+    statement=(
+        "Lemma 13: at t = T1 + 1, for n ≠ n' and every expert m ∈ M_n, "
+        "π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
+    ),
+    sources=src(444, 446, 448),
+    covers=["003-54"],
+    reading=(
+        "θ_{T1+1} of the runs without termination, M_n by eq. (11), fresh X_n for every task: "
+        "the share of (m ∈ M_n, n' ≠ n) pairs with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, "
+        "mean over replicates); the number of runs where all pairs hold is in the evidence; at "
+        "every σ0 of the grid"
+    ),
+    comparisons=9, runs="free", rule="stats.compare, tolerance 0.05",
+    derivation=(
+        "Softmax over experts of the clean gate outputs on fresh data of each task, with the "
+        "gate of round T1 + 1.\n\n"
+    ),
+)
+def check_lemma13(sig0: float, free: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Lemma 13: an expert of M_n prefers data of task n to data of any other task.
+
+    Lemma 13 at one σ0: the share of pairs (m ∈ M_n, n' ≠ n) with π_m(X_n) > π_m(X_n')."""
     assert free.gate_params is not None
     th = free.gate_params[:, free.config.T1]  # θ_{T1+1}, (R, M, d)
     members = expert_sets(th, free.signals)  # (R, M)
@@ -504,31 +516,25 @@ def _lemma13_at(sig0: float, free: CLResult, seed: int, alpha: float) -> Sigma0D
                                   "runs_all_hold": int(allok.sum()), "runs": R}})
 
 
-@paper_claim(
-    "cl.lemma13.softmax-order",
+@grid_claim(
+    "cl.lemma11.coverage.algorithm",
     statement=(
-        "Lemma 13: at t = T1 + 1, for n ≠ n' and every expert m ∈ M_n, "
-        "π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
+        "Lemma 11 for Algorithm 1's own expert sets: with M = Ω(N ln N), every M_n of eq. (11) "
+        "is non-empty with probability 1 − o(1)."
     ),
-    sources=src(444, 446, 448),
-    covers=["003-54"],
+    sources=src(437),
+    covers=["003-50"],
     reading=(
-        "θ_{T1+1} of the runs without termination, M_n by eq. (11), fresh X_n for every task: "
-        "the share of (m ∈ M_n, n' ≠ n) pairs with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, "
-        "mean over replicates); the number of runs where all pairs hold is in the evidence; "
-        "at every σ0 of the grid; readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "N = 7, M = 20 >= N ln N ≈ 13.6: the sets M_n from θ at T1 + 1 and at T of the runs "
+        "with termination; P(every M_n non-empty) > 1/2 (Clopper–Pearson), per σ0 of the grid"
     ),
+    comparisons=18, runs="term", rule="Clopper–Pearson, threshold 1/2",
+    flags=True,
 )
-def check_lemma13(ctx: CheckContext) -> Outcome:
-    """Lemma 13: an expert of M_n prefers data of task n to data of any other task."""
-    return sigma0_check(ctx, 9, "free", "stats.compare, tolerance 0.05", _lemma13_at,
-                        "Softmax over experts of the clean gate outputs on fresh data of each "
-                        "task, with the gate of round T1 + 1.\n\n")
+def check_lemma11_algorithm(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Lemma 11 on the sets Algorithm 1 actually forms.
 
-
-def _coverage_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0Data:
-    """Lemma 11 at one σ0: P(every M_n non-empty) for the sets at T1 + 1 and at T."""
+    Lemma 11 at one σ0: P(every M_n non-empty) for the sets at T1 + 1 and at T."""
     assert term.gate_params is not None
     N, R = term.config.N, term.replicates
     comps, ev = [], {}
@@ -543,39 +549,9 @@ def _coverage_at(sig0: float, term: CLResult, seed: int, alpha: float) -> Sigma0
     return comps, ev
 
 
-@paper_claim(
-    "cl.lemma11.coverage.algorithm",
-    statement=(
-        "Lemma 11 for Algorithm 1's own expert sets: with M = Ω(N ln N), every M_n of eq. (11) "
-        "is non-empty with probability 1 − o(1)."
-    ),
-    sources=src(437),
-    covers=["003-50"],
-    reading=(
-        "N = 7, M = 20 >= N ln N ≈ 13.6: the sets M_n from θ at T1 + 1 and at T of the runs "
-        "with termination; P(every M_n non-empty) > 1/2 (Clopper–Pearson), per σ0 of the grid; "
-        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
-    ),
-)
-def check_lemma11_algorithm(ctx: CheckContext) -> Outcome:
-    """Lemma 11 on the sets Algorithm 1 actually forms."""
-    return sigma0_check(ctx, 18, "term", "Clopper–Pearson, threshold 1/2", _coverage_at,
-                        flags=True)
-
-
 # --------------------------------------------------------------------------------------
 # Lemma 15 and Proposition 2's part 1: the router between T1 and t1
 # --------------------------------------------------------------------------------------
-
-
-def _window_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
-    """Lemma 15 at one σ0: the share of rounds with the ordering (:func:`_window_order`)."""
-    return _window_share_at(sig0, res, alpha, None)
-
-
-def _cluster_window_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
-    """Lemma 15 (M < N) at one σ0: as :func:`_window_order_at`, the sets by cluster."""
-    return _window_share_at(sig0, res, alpha, res.clusters)
 
 
 def _window_share_at(sig0: float, res: CLResult, alpha: float,
@@ -589,7 +565,7 @@ def _window_share_at(sig0: float, res: CLResult, alpha: float,
                                   "T1": res.config.T1, "t1": _t1(res.config)}})
 
 
-@paper_claim(
+@grid_claim(
     "cl.lemma15.softmax-order",
     statement=(
         "Lemma 15: for t ∈ {T1+1, …, t1}, experts m ∈ M_n and m' ∈ M_n' with n ≠ n' satisfy "
@@ -601,17 +577,37 @@ def _window_share_at(sig0: float, res: CLResult, alpha: float,
         "runs without termination, rounds T1 < t <= t1 = ⌈η⁻¹σ0^{−0.25}M⌉ on the round's own "
         "data X_t (task n_t): every expert of M_{n_t} (eq. (11) at t) has a larger softmax "
         "value than every expert outside it; share of rounds vs 1 (tolerance 0.05, mean over "
-        "replicates), per σ0 of the grid; "
-        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "replicates), per σ0 of the grid"
     ),
+    comparisons=9, runs="free", rule="stats.compare, tolerance 0.05",
 )
-def check_lemma15(ctx: CheckContext) -> Outcome:
-    """Lemma 15: during router learning the own set's experts have the largest softmax."""
-    return sigma0_check(ctx, 9, "free", "stats.compare, tolerance 0.05", _window_order_at)
+def check_lemma15(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """Lemma 15: during router learning the own set's experts have the largest softmax.
+
+    At one σ0: the share of rounds with the ordering (:func:`_window_order`)."""
+    return _window_share_at(sig0, res, alpha, None)
 
 
-def _cluster_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
-    """Lemma 13 (M < N) at one σ0: the share of triples (m, n ∈ W_k, n' ∉ W_k) with
+@grid_claim(
+    "cl.lemma13.m-lt-n",
+    statement=(
+        "Lemma 13, M < N: for w_n ∈ W_k and w_n' ∈ W_k' with k ≠ k', every expert m ∈ M_k at "
+        "t = T1 + 1 satisfies π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
+    ),
+    sources=src(446, 448, 536),
+    covers=[],
+    reading=(
+        "N = 30, K = 3, M = 5, runs without termination, θ_{T1+1}, M_k the experts whose eq. "
+        "(11) argmax task lies in W_k, fresh X_n for every task: the share of (m, n ∈ W_k, n' ∉ "
+        "W_k) triples with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, mean over replicates), at "
+        "every σ0 of the grid"
+    ),
+    comparisons=9, runs="regime-free", rule="stats.compare, tolerance 0.05",
+)
+def check_lemma13_m_lt_n(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """M < N: an expert of M_k prefers data of its cluster to data of any other cluster.
+
+    Lemma 13 (M < N) at one σ0: the share of triples (m, n ∈ W_k, n' ∉ W_k) with
     π_m(X_n) > π_m(X_n'), M_k the experts whose eq. (11) argmax task lies in W_k."""
     assert res.gate_params is not None
     th = res.gate_params[:, res.config.T1]  # θ_{T1+1}, (R, M, d)
@@ -632,28 +628,7 @@ def _cluster_order_at(sig0: float, res: CLResult, seed: int, alpha: float) -> Si
                                   "runs_all_hold": int((share == 1.0).sum())}})
 
 
-@paper_claim(
-    "cl.lemma13.m-lt-n",
-    statement=(
-        "Lemma 13, M < N: for w_n ∈ W_k and w_n' ∈ W_k' with k ≠ k', every expert m ∈ M_k at "
-        "t = T1 + 1 satisfies π_m(X_n, Θ_t) > π_m(X_n', Θ_t)."
-    ),
-    sources=src(446, 448, 536),
-    covers=[],
-    reading=(
-        "N = 30, K = 3, M = 5, runs without termination, θ_{T1+1}, M_k the experts whose eq. "
-        "(11) argmax task lies in W_k, fresh X_n for every task: the share of (m, n ∈ W_k, "
-        "n' ∉ W_k) triples with π_m(X_n) > π_m(X_n') vs 1 (tolerance 0.05, mean over "
-        "replicates), at every σ0 of the grid; readings 'paper', 'code' (+ 'paper, random β' "
-        "in the full profile)"
-    ),
-)
-def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
-    """M < N: an expert of M_k prefers data of its cluster to data of any other cluster."""
-    return sigma0_check(ctx, 9, "regime-free", "stats.compare, tolerance 0.05", _cluster_order_at)
-
-
-@paper_claim(
+@grid_claim(
     "cl.lemma15.m-lt-n",
     statement=(
         "Lemma 15, M < N: for t ∈ {T1+1, …, t1}, experts m ∈ M_k and m' ∈ M_k' with k ≠ k' "
@@ -662,17 +637,18 @@ def check_lemma13_m_lt_n(ctx: CheckContext) -> Outcome:
     sources=src(576, 578, 608, 610, 620, 628),
     covers=[],
     reading=(
-        "N = 30, K = 3, M = 5, runs without termination, rounds T1 < t <= t1 on the round's "
-        "own data X_t: every expert of M_k of the task's cluster k (eq. (11) at t, by "
-        "cluster) has a larger gate output, hence softmax value, than every expert outside "
-        "it; share of rounds vs 1 (tolerance 0.05, mean over replicates), per σ0 of the "
-        "grid; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "N = 30, K = 3, M = 5, runs without termination, rounds T1 < t <= t1 on the round's own "
+        "data X_t: every expert of M_k of the task's cluster k (eq. (11) at t, by cluster) has "
+        "a larger gate output, hence softmax value, than every expert outside it; share of "
+        "rounds vs 1 (tolerance 0.05, mean over replicates), per σ0 of the grid"
     ),
+    comparisons=9, runs="regime-free", rule="stats.compare, tolerance 0.05",
 )
-def check_lemma15_m_lt_n(ctx: CheckContext) -> Outcome:
-    """M < N: during router learning the own cluster set's experts have the largest softmax."""
-    return sigma0_check(ctx, 9, "regime-free", "stats.compare, tolerance 0.05",
-                        _cluster_window_order_at)
+def check_lemma15_m_lt_n(sig0: float, res: CLResult, seed: int, alpha: float) -> Sigma0Data:
+    """M < N: during router learning the own cluster set's experts have the largest softmax.
+
+    At one σ0: as :func:`check_lemma15`, the sets by cluster."""
+    return _window_share_at(sig0, res, alpha, res.clusters)
 
 
 # --------------------------------------------------------------------------------------

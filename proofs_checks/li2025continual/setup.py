@@ -48,7 +48,7 @@ from proofs_checks.li2025continual._montecarlo import (
 )
 from proofs_checks.li2025continual._readings import (
     GridRuns,
-    grid_check,
+    grid_claim,
     grid_outcome,
 )
 from proofs_checks.li2025continual._simulation import (
@@ -456,7 +456,7 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
     return grid_outcome(ctx, alpha, one, configs)
 
 
-@paper_claim(
+@grid_claim(
     "cl.router.within-cluster",
     statement=(
         "Because ‖w_n − w_n'‖∞ = O(σ0^1.5) inside a cluster, the router cannot distinguish "
@@ -466,40 +466,38 @@ def check_task_shift(ctx: CheckContext) -> Outcome:
     covers=["003-95"],
     reading=(
         "N = 30, K = 3, M = 5, rounds after T1: the total-variation distance between the "
-        "routing distributions (over experts) of two tasks of the same cluster is smaller "
-        "than between two tasks of different clusters (paired difference across − within "
-        "> 0, smallest meaningful effect 0.1), and the within-cluster distance is at most "
-        "0.2 (compare, tolerance 0.2: what sampling noise leaves with ~10 routings per "
-        "task); at σ0 = 0.2; readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "routing distributions (over experts) of two tasks of the same cluster is smaller than "
+        "between two tasks of different clusters (paired difference across − within > 0, "
+        "smallest meaningful effect 0.1), and the within-cluster distance is at most 0.2 "
+        "(compare, tolerance 0.2: what sampling noise leaves with ~10 routings per task); at σ0 "
+        "= 0.2"
     ),
+    comparisons=6, runs="regime", flags=True,
 )
-def check_within_cluster(ctx: CheckContext) -> Outcome:
+def check_within_cluster(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                         alpha: float) -> ReadingData:
     """M < N: tasks of one cluster are routed alike, tasks of different clusters are not."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        res = runs[GRID[-1]]
-        T1, M, N, R = res.config.T1, res.config.M, res.config.N, res.replicates
-        cl = res.clusters
-        within, across = np.zeros(R), np.zeros(R)
-        for r in range(R):
-            e, n = res.expert[r, T1:], res.task[r, T1:]
-            dist = np.stack([np.bincount(e[n == k], minlength=M) / max((n == k).sum(), 1)
-                             for k in range(N)])
-            tv = 0.5 * np.abs(dist[:, None] - dist[None]).sum(-1)
-            same = (cl[:, None] == cl[None]) & ~np.eye(N, dtype=bool)
-            diff = cl[:, None] != cl[None]
-            within[r], across[r] = tv[same].mean(), tv[diff].mean()
-        comps = [
-            greater("TV across clusters − TV within a cluster > 0",
-                    paired_ci(across, within, alpha), 0.0, 0.1),
-            compare("TV between tasks of one cluster, vs 0",
-                    betting_ci(within, alpha, (0.0, 1.0)), 0.0, 0.2),
-        ]
-        ev = {"simulator_seed": seed, "sigma0": GRID[-1],
-              "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}
-        return (reading, comps, ev, comparisons_markdown(comps))
-
-    return grid_check(ctx, 6, "regime", one, flags=True)
+    res = runs[GRID[-1]]
+    T1, M, N, R = res.config.T1, res.config.M, res.config.N, res.replicates
+    cl = res.clusters
+    within, across = np.zeros(R), np.zeros(R)
+    for r in range(R):
+        e, n = res.expert[r, T1:], res.task[r, T1:]
+        dist = np.stack([np.bincount(e[n == k], minlength=M) / max((n == k).sum(), 1)
+                         for k in range(N)])
+        tv = 0.5 * np.abs(dist[:, None] - dist[None]).sum(-1)
+        same = (cl[:, None] == cl[None]) & ~np.eye(N, dtype=bool)
+        diff = cl[:, None] != cl[None]
+        within[r], across[r] = tv[same].mean(), tv[diff].mean()
+    comps = [
+        greater("TV across clusters − TV within a cluster > 0",
+                paired_ci(across, within, alpha), 0.0, 0.1),
+        compare("TV between tasks of one cluster, vs 0",
+                betting_ci(within, alpha, (0.0, 1.0)), 0.0, 0.2),
+    ]
+    ev = {"simulator_seed": seed, "sigma0": GRID[-1],
+          "mean_tv_within": float(within.mean()), "mean_tv_across": float(across.mean())}
+    return (reading, comps, ev, comparisons_markdown(comps))
 
 
 # --------------------------------------------------------------------------------------

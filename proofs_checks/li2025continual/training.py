@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from moetheory import CheckContext, Outcome, Verdict, claim
+from moetheory import CheckContext, Outcome, claim
 from moetheory.continual import CLConfig, CLResult, simulate, softmax
 from moetheory.continual import theory as th
 from moetheory.continual.analysis import expert_sets, greater, late_mean, paired_ci, routing_tv
@@ -25,7 +25,6 @@ from moetheory.continual.scaling import exponent_at_least, fit_exponent
 from moetheory.continual.simulator import simulate_many
 from moetheory.stats import (
     Comparison,
-    MeanEstimate,
     ReadingData,
     at_most,
     betting_ci,
@@ -35,7 +34,7 @@ from moetheory.stats import (
     proportion_ci,
     readings_outcome,
 )
-from proofs_checks.li2025continual._common import exact_claim, paper_claim, src
+from proofs_checks.li2025continual._common import exact_claim, src
 from proofs_checks.li2025continual._exact import (
     HALF,
     M_,
@@ -63,7 +62,8 @@ from proofs_checks.li2025continual._readings import (
     _exponent_parts,
     _exponent_reading,
     figure_outcome,
-    grid_check,
+    grid_claim,
+    undecided,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID,
@@ -446,18 +446,16 @@ def _prop3_comparisons(res: CLResult, alpha: float) -> tuple[list[Comparison], d
     done = res.termination_round >= 0
     ev: dict[str, Any] = {"terminated_replicates": int(done.sum())}
     if done.sum() < 2:
-        est = MeanEstimate(float("nan"), -np.inf, np.inf, int(done.sum()), 1 - alpha)
-        return [Comparison("fewer than 2 replicates terminated", est, 1.0, 0.0,
-                           Verdict.INCONCLUSIVE)], ev
+        return [undecided("fewer than 2 replicates terminated", int(done.sum()), alpha, 1.0,
+                          0.0)], ev
     members = expert_sets(res.gate, res.signals)[done]
     inside, tv, used = routing_tv(res.expert[done], res.task[done], members,
                                   res.termination_round[done])
     ok = np.isfinite(tv)
     share, counted = _share_inside(inside, alpha,
                                    "share of post-termination routings inside M_{n_t} vs 1")
-    comps = [Comparison("fewer than 2 replicates with rounds after termination",
-                        MeanEstimate(float("nan"), -np.inf, np.inf, int(counted.sum()),
-                                     1 - alpha), 1.0, 0.0, Verdict.INCONCLUSIVE)
+    comps = [undecided("fewer than 2 replicates with rounds after termination",
+                       int(counted.sum()), alpha, 1.0, 0.0)
              if share is None else share]
     if ok.sum() >= 2:
         comps.append(compare("TV distance of routing inside M_n from uniform vs 0",
@@ -560,7 +558,7 @@ def _gaps_rounds(h: np.ndarray, members: np.ndarray, n: np.ndarray
     return within, across
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop2.t1-gaps",
     statement=(
         "Proposition 2 part 1 (M > N version): at t1 = ⌈η⁻¹σ0^{−0.25}M⌉, "
@@ -571,45 +569,39 @@ def _gaps_rounds(h: np.ndarray, members: np.ndarray, n: np.ndarray
     covers=["003-63", "003-112"],
     reading=(
         "runs without termination, on the round's own data X_t of task n = n_t: the largest "
-        "gate-output gap inside M_n (O(σ0^1.75): exponent >= 1.5) and the smallest gap "
-        "between M_n and the other experts (Θ(σ0^0.75): exponent in [0.5, 1.0]) at round t1, "
-        "and the largest softmax gap inside M_n at round T1 (O(σ0^0.75)); runs where M_n is "
-        "empty or everything are left out; σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2} (the shared "
-        "grid extended downward: the orders are about small σ0; the two new points run "
-        "through t1 + 1); readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "gate-output gap inside M_n (O(σ0^1.75): exponent >= 1.5) and the smallest gap between "
+        "M_n and the other experts (Θ(σ0^0.75): exponent in [0.5, 1.0]) at round t1, and the "
+        "largest softmax gap inside M_n at round T1 (O(σ0^0.75)); runs where M_n is empty or "
+        "everything are left out; σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2} (the shared grid "
+        "extended downward: the orders are about small σ0; the two new points run through t1 + "
+        "1)"
     ),
+    comparisons=9, runs="free-wide",
 )
-def check_prop2_t1(ctx: CheckContext) -> Outcome:
+def check_prop2_t1(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                   alpha: float) -> ReadingData:
     """Proposition 2 part 1: gate-output gaps at t1 (and the softmax gap at T1)."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        within, across, soft = {}, {}, {}
-        for sig0, free in runs.items():
-            assert free.gate_outputs is not None and free.expert_sets is not None
-            t1, T1, R = _t1(free.config), free.config.T1, free.replicates
-            w, a, sp_ = [], [], []
-            for r in range(R):
-                n = free.task[r, t1 - 1]
-                wi, ac = _gaps(free.gate_outputs[r, t1 - 1], free.expert_sets[r, t1 - 1], n)
-                pis = softmax(free.gate_outputs[r, T1 - 1])
-                ws, _ = _gaps(pis, free.expert_sets[r, T1 - 1], free.task[r, T1 - 1])
-                w.append(wi), a.append(ac), sp_.append(ws)
-            within[sig0], across[sig0], soft[sig0] = (np.array(x) for x in (w, a, sp_))
-        parts = [*_t1_gap_parts(within, across, "set"),
-                 ("within-set softmax gap at T1", _kept(soft), [("O", 0.75)])]
-        if _fewest(parts) < 2:
-            return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
-                                 {"simulator_seed": seed})
-        comps, (e1, e2, e3), deriv = _exponent_parts(reading, ctx, parts, alpha)
-        return (reading, comps,
-                {"within_t1": e1, "across_t1": e2, "softmax_within_T1": e3,
-                 "rule": e1["rule"], "simulator_seed": seed}, deriv)
-
-    return grid_check(ctx, 9, "free-wide", one)
-
-
-def _nan_estimate(alpha: float) -> MeanEstimate:
-    return MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha)
+    within, across, soft = {}, {}, {}
+    for sig0, free in runs.items():
+        assert free.gate_outputs is not None and free.expert_sets is not None
+        t1, T1, R = _t1(free.config), free.config.T1, free.replicates
+        w, a, sp_ = [], [], []
+        for r in range(R):
+            n = free.task[r, t1 - 1]
+            wi, ac = _gaps(free.gate_outputs[r, t1 - 1], free.expert_sets[r, t1 - 1], n)
+            pis = softmax(free.gate_outputs[r, T1 - 1])
+            ws, _ = _gaps(pis, free.expert_sets[r, T1 - 1], free.task[r, T1 - 1])
+            w.append(wi), a.append(ac), sp_.append(ws)
+        within[sig0], across[sig0], soft[sig0] = (np.array(x) for x in (w, a, sp_))
+    parts = [*_t1_gap_parts(within, across, "set"),
+             ("within-set softmax gap at T1", _kept(soft), [("O", 0.75)])]
+    if _fewest(parts) < 2:
+        return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
+                             {"simulator_seed": seed})
+    comps, (e1, e2, e3), deriv = _exponent_parts(reading, ctx, parts, alpha)
+    return (reading, comps,
+            {"within_t1": e1, "across_t1": e2, "softmax_within_T1": e3,
+             "rule": e1["rule"], "simulator_seed": seed}, deriv)
 
 
 def _kept(values: dict[float, np.ndarray]) -> dict[float, np.ndarray]:
@@ -635,7 +627,7 @@ def _too_few_runs(reading: str, what: str, alpha: float,
                   evidence: dict[str, Any]) -> ReadingData:
     """The reading when too few runs are usable to fit an exponent: one inconclusive
     comparison named ``what``, with ``evidence``."""
-    comps = [Comparison(what, _nan_estimate(alpha), 0.0, 0.0, Verdict.INCONCLUSIVE)]
+    comps = [undecided(what, 0, alpha, 0.0, 0.0)]
     return (reading, comps, evidence, comparisons_markdown(comps))
 
 
@@ -644,7 +636,7 @@ def _too_few_runs(reading: str, what: str, alpha: float,
 # --------------------------------------------------------------------------------------
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop3.termination-time",
     statement=(
         "Proposition 3 (M > N version): under Algorithm 1 the MoE stops updating Θ_t from "
@@ -655,41 +647,37 @@ def _too_few_runs(reading: str, what: str, alpha: float,
     reading=(
         "runs with termination, horizon T = ⌈1.5·t1⌉ + 20: whether a run terminates at all "
         "(P(termination) > 1/2, Clopper–Pearson, at every σ0) and, separately, the round of "
-        "termination given termination: with η = σ0^0.5, T2 = O(σ0^{−0.75}) (fitted "
-        "σ0-exponent >= −0.75 − 0.25); "
-        "readings 'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "termination given termination: with η = σ0^0.5, T2 = O(σ0^{−0.75}) (fitted σ0-exponent "
+        ">= −0.75 − 0.25)"
     ),
+    comparisons=12, runs="term", flags=True,
 )
-def check_prop3_time(ctx: CheckContext) -> Outcome:
+def check_prop3_time(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                     alpha: float) -> ReadingData:
     """Proposition 3: Algorithm 1 terminates, by T2 = O(η⁻¹σ0^{−0.25}M)."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        comps, rounds = [], {}
-        ev: dict[str, Any] = {"simulator_seed": seed}
-        for sig0, term in runs.items():
-            done = term.termination_round >= 0
-            comps.append(greater(f"σ0={sig0:g}: P(termination by T = {term.config.T}) > 1/2",
-                                 proportion_ci(int(done.sum()), term.replicates, alpha),
-                                 0.5, 0.0))
-            rounds[sig0] = term.termination_round[done].astype(float)
-            ev[f"sigma0={sig0:g}"] = {"terminated": int(done.sum()), "runs": term.replicates,
-                                   "T2_bound_shape": term.config.T1 * sig0**-0.25,
-                                   "mean_round_given_termination":
-                                       float(rounds[sig0].mean()) if done.any() else "nan"}
-        if all(v.size >= 2 for v in rounds.values()):
-            est = fit_exponent(sorted(rounds), [rounds[s] for s in sorted(rounds)], alpha)
-            comps.append(exponent_at_least("termination round given termination: σ0-exponent "
-                                           "vs O(σ0^-0.75)", est, -0.75, EXP_TOL))
-        else:
-            comps.append(Comparison("termination round: fewer than 2 terminated runs at some "
-                                    "σ0", _nan_estimate(alpha), -0.75, EXP_TOL,
-                                    Verdict.INCONCLUSIVE))
-        return (reading, comps, ev, comparisons_markdown(comps))
-
-    return grid_check(ctx, 12, "term", one, flags=True)
+    comps, rounds = [], {}
+    ev: dict[str, Any] = {"simulator_seed": seed}
+    for sig0, term in runs.items():
+        done = term.termination_round >= 0
+        comps.append(greater(f"σ0={sig0:g}: P(termination by T = {term.config.T}) > 1/2",
+                             proportion_ci(int(done.sum()), term.replicates, alpha),
+                             0.5, 0.0))
+        rounds[sig0] = term.termination_round[done].astype(float)
+        ev[f"sigma0={sig0:g}"] = {"terminated": int(done.sum()), "runs": term.replicates,
+                               "T2_bound_shape": term.config.T1 * sig0**-0.25,
+                               "mean_round_given_termination":
+                                   float(rounds[sig0].mean()) if done.any() else "nan"}
+    if all(v.size >= 2 for v in rounds.values()):
+        est = fit_exponent(sorted(rounds), [rounds[s] for s in sorted(rounds)], alpha)
+        comps.append(exponent_at_least("termination round given termination: σ0-exponent "
+                                       "vs O(σ0^-0.75)", est, -0.75, EXP_TOL))
+    else:
+        comps.append(undecided("termination round: fewer than 2 terminated runs at some σ0",
+                               0, alpha, -0.75, EXP_TOL))
+    return (reading, comps, ev, comparisons_markdown(comps))
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop3.frozen-gaps",
     statement=(
         "After termination (Appendix G): gate outputs of experts in the same set differ by "
@@ -700,40 +688,37 @@ def check_prop3_time(ctx: CheckContext) -> Outcome:
     reading=(
         "runs with termination, every round after the termination round, on the round's own "
         "data: mean over those rounds of the largest gap inside M_{n_t} (O(Γ) = O(σ0^1.25): "
-        "exponent >= 1.0) and of the smallest gap between M_{n_t} and the others "
-        "(Θ(σ0^0.75): exponent in [0.5, 1.0]); terminated runs only; readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "exponent >= 1.0) and of the smallest gap between M_{n_t} and the others (Θ(σ0^0.75): "
+        "exponent in [0.5, 1.0]); terminated runs only"
     ),
+    comparisons=6, runs="term", flags=True,
 )
-def check_prop3_gaps(ctx: CheckContext) -> Outcome:
+def check_prop3_gaps(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                     alpha: float) -> ReadingData:
     """After termination: O(Γ) gaps inside a set, Θ(σ0^0.75) across sets."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        within, across = {}, {}
-        for sig0, term in runs.items():
-            assert term.gate_outputs is not None and term.expert_sets is not None
-            w, a = [], []
-            for r in np.flatnonzero(term.termination_round >= 0):
-                start = int(term.termination_round[r])
-                wi, ac = _gaps_rounds(term.gate_outputs[r, start:], term.expert_sets[r, start:],
-                                      term.task[r, start:])
-                if wi.size and ac.size:
-                    w.append(np.mean(wi)), a.append(np.mean(ac))
-            within[sig0], across[sig0] = np.array(w), np.array(a)
-        usable = all(v.size >= 2 and (v > 0).all() for v in [*within.values(),
-                                                              *across.values()])
-        if not usable:
-            return _too_few_runs(reading, "fewer than 2 usable terminated runs at some σ0", alpha,
-                                 {"simulator_seed": seed,
-                                  "usable_runs": {str(s): int(v.size) for s, v in within.items()}})
-        comps, (e1, e2), deriv = _exponent_parts(
-            reading, ctx, [("within-set gap after termination", within, [("O", 1.25)]),
-                           ("across-set gap after termination", across, [("Theta", 0.75)])],
-            alpha)
-        return (reading, comps, {"within": e1, "across": e2, "rule": e1["rule"],
-                                 "simulator_seed": seed}, deriv)
-
-    return grid_check(ctx, 6, "term", one, flags=True)
+    within, across = {}, {}
+    for sig0, term in runs.items():
+        assert term.gate_outputs is not None and term.expert_sets is not None
+        w, a = [], []
+        for r in np.flatnonzero(term.termination_round >= 0):
+            start = int(term.termination_round[r])
+            wi, ac = _gaps_rounds(term.gate_outputs[r, start:], term.expert_sets[r, start:],
+                                  term.task[r, start:])
+            if wi.size and ac.size:
+                w.append(np.mean(wi)), a.append(np.mean(ac))
+        within[sig0], across[sig0] = np.array(w), np.array(a)
+    usable = all(v.size >= 2 and (v > 0).all() for v in [*within.values(),
+                                                          *across.values()])
+    if not usable:
+        return _too_few_runs(reading, "fewer than 2 usable terminated runs at some σ0", alpha,
+                             {"simulator_seed": seed,
+                              "usable_runs": {str(s): int(v.size) for s, v in within.items()}})
+    comps, (e1, e2), deriv = _exponent_parts(
+        reading, ctx, [("within-set gap after termination", within, [("O", 1.25)]),
+                       ("across-set gap after termination", across, [("Theta", 0.75)])],
+        alpha)
+    return (reading, comps, {"within": e1, "across": e2, "rule": e1["rule"],
+                             "simulator_seed": seed}, deriv)
 
 
 # --------------------------------------------------------------------------------------
@@ -766,7 +751,7 @@ def _top_and_gap(free: CLResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return top, slope, used
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop2.router-learning",
     statement=(
         "Proof of Proposition 2 (Appendix F.3): during router learning a task with ground "
@@ -780,31 +765,27 @@ def _top_and_gap(free: CLResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     reading=(
         "runs without termination, rounds T1 < t <= t1 with a non-trivial set M_{n_t}: the "
         "share of rounds routed to the set's top expert by clean gate output (vs 1, tolerance "
-        "0.05), and the per-run least-squares slope over t of min_{m ∈ M_n} h_m − "
-        "max_{m ∉ M_n} h_m (> 0: analysis.greater with effect 0); at σ0 = 0.2; readings "
-        "'paper', 'code' (+ 'paper, random β' in the full profile)"
+        "0.05), and the per-run least-squares slope over t of min_{m ∈ M_n} h_m − max_{m ∉ M_n} "
+        "h_m (> 0: analysis.greater with effect 0); at σ0 = 0.2"
     ),
+    comparisons=6, runs="free",
 )
-def check_prop2_router(ctx: CheckContext) -> Outcome:
+def check_prop2_router(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                       alpha: float) -> ReadingData:
     """Appendix F.3: the top expert takes the task; the gap to other sets grows."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        top, slope, used = _top_and_gap(runs[GRID[-1]])
-        comps: list[Comparison] = []
-        if used.sum() >= 2:
-            comps.append(compare("share of rounds routed to the set's top expert, vs 1",
-                                 betting_ci(top[used], alpha, (0.0, 1.0)), 1.0, 0.05))
-            comps.append(greater("slope over t of h_{m'} − h_{m̄} > 0",
-                                 mean_ci(slope[used], alpha), 0.0, 0.0))
-        else:
-            comps.append(Comparison("fewer than 2 runs with usable rounds",
-                                    _nan_estimate(alpha), 1.0, 0.05, Verdict.INCONCLUSIVE))
-        ev = {"simulator_seed": seed, "sigma0": GRID[-1], "usable_runs": int(used.sum()),
-              "rule": "stats.compare (tolerance 0.05) and analysis.greater"}
-        return (reading, comps, ev, "Routing noise λ = σ0^1.25 against within-set gaps "
-                "that Proposition 2 puts at O(σ0^1.75).\n\n" + comparisons_markdown(comps))
-
-    return grid_check(ctx, 6, "free", one)
+    top, slope, used = _top_and_gap(runs[GRID[-1]])
+    comps: list[Comparison] = []
+    if used.sum() >= 2:
+        comps.append(compare("share of rounds routed to the set's top expert, vs 1",
+                             betting_ci(top[used], alpha, (0.0, 1.0)), 1.0, 0.05))
+        comps.append(greater("slope over t of h_{m'} − h_{m̄} > 0",
+                             mean_ci(slope[used], alpha), 0.0, 0.0))
+    else:
+        comps.append(undecided("fewer than 2 runs with usable rounds", 0, alpha, 1.0, 0.05))
+    ev = {"simulator_seed": seed, "sigma0": GRID[-1], "usable_runs": int(used.sum()),
+          "rule": "stats.compare (tolerance 0.05) and analysis.greater"}
+    return (reading, comps, ev, "Routing noise λ = σ0^1.25 against within-set gaps "
+            "that Proposition 2 puts at O(σ0^1.75).\n\n" + comparisons_markdown(comps))
 
 
 def _within_cluster_gap(res: CLResult) -> np.ndarray:
@@ -815,7 +796,7 @@ def _within_cluster_gap(res: CLResult) -> np.ndarray:
     return np.where(same[None], diff, 0.0).max(axis=(1, 2))
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop1.m-lt-n",
     statement=(
         "Proposition 1 / Lemma 1, M < N version: for t > T1 every expert stays in one "
@@ -826,47 +807,44 @@ def _within_cluster_gap(res: CLResult) -> np.ndarray:
     covers=["003-02", "003-62"],
     reading=(
         "N = 30, K = 3, M = 5, runs with termination: the share of rounds after T1 in which "
-        "every expert's set (the cluster of its eq. (11) argmax) equals its set at T1 + 1 "
-        "(vs 1, tolerance 0.05); the drift max_{t > T1+1, m} ‖w_t^(m) − w_{T1+1}^(m)‖∞ "
-        "(O(σ0^1.5): fitted σ0-exponent >= 1.25) and the share of runs whose drift is at "
-        "most the largest within-cluster ℓ∞ gap (vs 1, tolerance 0.05); readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "every expert's set (the cluster of its eq. (11) argmax) equals its set at T1 + 1 (vs "
+        "1, tolerance 0.05); the drift max_{t > T1+1, m} ‖w_t^(m) − w_{T1+1}^(m)‖∞ (O(σ0^1.5): "
+        "fitted σ0-exponent >= 1.25) and the share of runs whose drift is at most the largest "
+        "within-cluster ℓ∞ gap (vs 1, tolerance 0.05)"
     ),
+    comparisons=15, runs="regime", flags=True,
 )
-def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
+def check_prop1_m_lt_n(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                       alpha: float) -> ReadingData:
     """M < N: experts stay in one cluster set and drift only within the cluster."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        drift, extra = {}, []
-        ev: dict[str, Any] = {"simulator_seed": seed}
-        for sig0, res in runs.items():
-            assert res.models is not None and res.expert_sets is not None
-            T1 = res.config.T1
-            ref = res.models[:, T1]  # w_{T1+1}
-            drift[sig0] = np.abs(res.models[:, T1 + 1:] - ref[:, None]).max(axis=(1, 2, 3))
-            sets = res.clusters[res.expert_sets[:, T1:]]  # (R, T - T1, M)
-            stable = (sets == sets[:, :1]).all(axis=2).mean(axis=1)
-            within = drift[sig0] <= _within_cluster_gap(res)
-            # a share in [0, 1], mostly exactly 1: the exact betting interval (a t interval
-            # of 16 such shares under-covered in calibration, 10/100 seeds)
-            extra.append(compare(f"σ0={sig0:g}: share of rounds after T1 with unchanged cluster "
-                                 "sets, vs 1", betting_ci(stable, alpha, (0.0, 1.0)),
-                                 1.0, 0.05))
-            extra.append(compare(f"σ0={sig0:g}: share of runs with drift <= max within-cluster "
-                                 "gap, vs 1", proportion_ci(int(within.sum()), within.size,
-                                                           alpha), 1.0, 0.05))
-            ev[f"sigma0={sig0:g}"] = {"mean_stable_share": float(stable.mean()),
-                                   "runs_within_bound": int(within.sum()),
-                                   "mean_within_cluster_gap":
-                                       float(_within_cluster_gap(res).mean())}
-        item = _exponent_reading(reading, ctx, "max drift ‖w_t − w_{T1+1}‖∞", drift,
-                                 [("O", 1.5)], alpha, extra=extra, evidence=ev)
-        return item
-
-    return grid_check(ctx, 15, "regime", one, flags=True)
+    drift, extra = {}, []
+    ev: dict[str, Any] = {"simulator_seed": seed}
+    for sig0, res in runs.items():
+        assert res.models is not None and res.expert_sets is not None
+        T1 = res.config.T1
+        ref = res.models[:, T1]  # w_{T1+1}
+        drift[sig0] = np.abs(res.models[:, T1 + 1:] - ref[:, None]).max(axis=(1, 2, 3))
+        sets = res.clusters[res.expert_sets[:, T1:]]  # (R, T - T1, M)
+        stable = (sets == sets[:, :1]).all(axis=2).mean(axis=1)
+        within = drift[sig0] <= _within_cluster_gap(res)
+        # a share in [0, 1], mostly exactly 1: the exact betting interval (a t interval
+        # of 16 such shares under-covered in calibration, 10/100 seeds)
+        extra.append(compare(f"σ0={sig0:g}: share of rounds after T1 with unchanged cluster "
+                             "sets, vs 1", betting_ci(stable, alpha, (0.0, 1.0)),
+                             1.0, 0.05))
+        extra.append(compare(f"σ0={sig0:g}: share of runs with drift <= max within-cluster "
+                             "gap, vs 1", proportion_ci(int(within.sum()), within.size,
+                                                       alpha), 1.0, 0.05))
+        ev[f"sigma0={sig0:g}"] = {"mean_stable_share": float(stable.mean()),
+                               "runs_within_bound": int(within.sum()),
+                               "mean_within_cluster_gap":
+                                   float(_within_cluster_gap(res).mean())}
+    item = _exponent_reading(reading, ctx, "max drift ‖w_t − w_{T1+1}‖∞", drift,
+                             [("O", 1.5)], alpha, extra=extra, evidence=ev)
+    return item
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop3.m-lt-n",
     statement=(
         "Proposition 3, M < N version: after termination, a task with w_{n_t} ∈ W_k is routed "
@@ -878,47 +856,42 @@ def check_prop1_m_lt_n(ctx: CheckContext) -> Outcome:
         "N = 30, K = 3, M = 5, terminated runs, rounds after termination, sets M_k from the "
         "frozen gate: share of routings into M_k of the task's cluster (vs 1, tolerance 0.05) "
         "and the total-variation distance from uniform inside M_k for sets with >= 2 experts "
-        "and >= 20 routings (vs 0, tolerance 0.1); at σ0 = 0.2; readings 'paper', "
-        "'code' (+ 'paper, random β' in the full profile)"
+        "and >= 20 routings (vs 0, tolerance 0.1); at σ0 = 0.2"
     ),
+    comparisons=6, runs="regime", flags=True,
 )
-def check_prop3_m_lt_n(ctx: CheckContext) -> Outcome:
+def check_prop3_m_lt_n(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                       alpha: float) -> ReadingData:
     """M < N: after termination the load is balanced inside each cluster's set."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        res = runs[GRID[-1]]
-        done = res.termination_round >= 0
-        ev: dict[str, Any] = {"simulator_seed": seed, "terminated": int(done.sum()),
-                              "runs": res.replicates, "sigma0": GRID[-1]}
-        comps: list[Comparison] = []
-        if done.sum() >= 2:
-            members = res.clusters[expert_sets(res.gate, res.signals)][done]
-            inside, tv, _ = routing_tv(res.expert[done], res.clusters[res.task[done]], members,
-                                       res.termination_round[done])
-            share, counted = _share_inside(
-                inside, alpha, "share of routings inside the task's cluster set, vs 1")
-            comps += [] if share is None else [share]
-            ok = np.isfinite(tv)
-            if ok.sum() >= 2:
-                comps.append(compare("TV from uniform inside M_k, vs 0",
-                                     betting_ci(tv[ok], alpha, (0.0, 1.0)), 0.0, 0.1))
-            ev.update(mean_inside=float(np.mean(inside[counted])) if counted.any() else "nan",
-                      **_dropped(counted), usable_tv=int(ok.sum()))
-        if len(comps) < 2:
-            comps.append(Comparison("fewer than 2 usable terminated runs",
-                                    MeanEstimate(float("nan"), -np.inf, np.inf, 0, 1 - alpha),
-                                    0.0, 0.1, Verdict.INCONCLUSIVE))
-        return (reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
-                "\n\n" + comparisons_markdown(comps))
-
-    return grid_check(ctx, 6, "regime", one, flags=True)
+    res = runs[GRID[-1]]
+    done = res.termination_round >= 0
+    ev: dict[str, Any] = {"simulator_seed": seed, "terminated": int(done.sum()),
+                          "runs": res.replicates, "sigma0": GRID[-1]}
+    comps: list[Comparison] = []
+    if done.sum() >= 2:
+        members = res.clusters[expert_sets(res.gate, res.signals)][done]
+        inside, tv, _ = routing_tv(res.expert[done], res.clusters[res.task[done]], members,
+                                   res.termination_round[done])
+        share, counted = _share_inside(
+            inside, alpha, "share of routings inside the task's cluster set, vs 1")
+        comps += [] if share is None else [share]
+        ok = np.isfinite(tv)
+        if ok.sum() >= 2:
+            comps.append(compare("TV from uniform inside M_k, vs 0",
+                                 betting_ci(tv[ok], alpha, (0.0, 1.0)), 0.0, 0.1))
+        ev.update(mean_inside=float(np.mean(inside[counted])) if counted.any() else "nan",
+                  **_dropped(counted), usable_tv=int(ok.sum()))
+    if len(comps) < 2:
+        comps.append(undecided("fewer than 2 usable terminated runs", 0, alpha, 0.0, 0.1))
+    return (reading, comps, ev, f"{ev['terminated']}/{ev['runs']} runs terminated."
+            "\n\n" + comparisons_markdown(comps))
 
 
 def _t2(cfg: CLConfig) -> int:
     return int(np.ceil(cfg.M / cfg.eta * cfg.sigma0**-0.75))
 
 
-@paper_claim(
+@grid_claim(
     "cl.prop2.m-lt-n",
     statement=(
         "Proposition 2 (full version), M < N: if Θ_t keeps being updated, at "
@@ -929,46 +902,43 @@ def _t2(cfg: CLConfig) -> int:
     sources=src(564, 566, 568, 570, 674, 680, 682),
     covers=[],
     reading=(
-        "N = 30, K = 3, M = 5, runs without termination, on the round's own data X_t: at "
-        "round t1 the largest gate-output gap inside M_k of the task's cluster k (experts "
-        "whose eq. (11) argmax task lies in W_k; O(σ0^1.75): fitted σ0-exponent >= 1.5) and "
-        "the smallest gap between M_k and the other experts (Θ(σ0^0.75): exponent in "
-        "[0.5, 1.0]); at round t2 the largest gap over all experts (O(σ0^1.75)); runs where "
-        "M_k is empty or everything are left out; σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2} (the "
-        "shared grid extended downward: the orders are about small σ0; the two new points "
-        "run through t2 + 1); readings 'paper', 'code' (+ 'paper, random β' in the full "
-        "profile)"
+        "N = 30, K = 3, M = 5, runs without termination, on the round's own data X_t: at round "
+        "t1 the largest gate-output gap inside M_k of the task's cluster k (experts whose eq. "
+        "(11) argmax task lies in W_k; O(σ0^1.75): fitted σ0-exponent >= 1.5) and the smallest "
+        "gap between M_k and the other experts (Θ(σ0^0.75): exponent in [0.5, 1.0]); at round "
+        "t2 the largest gap over all experts (O(σ0^1.75)); runs where M_k is empty or "
+        "everything are left out; σ0 ∈ {0.0125, 0.025, 0.05, 0.1, 0.2} (the shared grid "
+        "extended downward: the orders are about small σ0; the two new points run through t2 + "
+        "1)"
     ),
+    comparisons=9, runs="regime-free-wide",
 )
-def check_prop2_m_lt_n(ctx: CheckContext) -> Outcome:
+def check_prop2_m_lt_n(ctx: CheckContext, reading: str, runs: GridRuns, seed: int,
+                       alpha: float) -> ReadingData:
     """M < N without termination: cluster sets separate at t1, all gates merge by t2."""
-
-    def one(reading: str, runs: GridRuns, seed: int, alpha: float) -> ReadingData:
-        within, across, merged = {}, {}, {}
-        for sig0, res in runs.items():
-            assert res.gate_outputs is not None and res.expert_sets is not None
-            t1, t2 = _t1(res.config), _t2(res.config)
-            cl = res.clusters
-            w, a, g = [], [], []
-            for r in range(res.replicates):
-                k = cl[res.task[r, t1 - 1]]
-                wi, ac = _gaps(res.gate_outputs[r, t1 - 1], cl[res.expert_sets[r, t1 - 1]], k)
-                h2 = res.gate_outputs[r, t2 - 1]
-                w.append(wi), a.append(ac), g.append(float(h2.max() - h2.min()))
-            within[sig0], across[sig0], merged[sig0] = (np.array(x) for x in (w, a, g))
-        parts = _t1_gap_parts(within, across, "M_k")
-        if _fewest(parts) < 2:
-            return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
-                                 {"simulator_seed": seed})
-        comps, (e1, e2, e3), deriv = _exponent_parts(
-            reading, ctx, [*parts, ("largest gate gap at t2", merged, [("O", 1.75)])], alpha)
-        return (reading, comps,
-                {"within_t1": e1, "across_t1": e2, "all_t2": e3, "rule": e1["rule"],
-                 "simulator_seed": seed,
-                 "usable_runs": {f"sigma0={s:g}": int(v.size) for s, v in parts[0][1].items()}},
-                deriv)
-
-    return grid_check(ctx, 9, "regime-free-wide", one)
+    within, across, merged = {}, {}, {}
+    for sig0, res in runs.items():
+        assert res.gate_outputs is not None and res.expert_sets is not None
+        t1, t2 = _t1(res.config), _t2(res.config)
+        cl = res.clusters
+        w, a, g = [], [], []
+        for r in range(res.replicates):
+            k = cl[res.task[r, t1 - 1]]
+            wi, ac = _gaps(res.gate_outputs[r, t1 - 1], cl[res.expert_sets[r, t1 - 1]], k)
+            h2 = res.gate_outputs[r, t2 - 1]
+            w.append(wi), a.append(ac), g.append(float(h2.max() - h2.min()))
+        within[sig0], across[sig0], merged[sig0] = (np.array(x) for x in (w, a, g))
+    parts = _t1_gap_parts(within, across, "M_k")
+    if _fewest(parts) < 2:
+        return _too_few_runs(reading, "fewer than 2 usable runs at some σ0", alpha,
+                             {"simulator_seed": seed})
+    comps, (e1, e2, e3), deriv = _exponent_parts(
+        reading, ctx, [*parts, ("largest gate gap at t2", merged, [("O", 1.75)])], alpha)
+    return (reading, comps,
+            {"within_t1": e1, "across_t1": e2, "all_t2": e3, "rule": e1["rule"],
+             "simulator_seed": seed,
+             "usable_runs": {f"sigma0={s:g}": int(v.size) for s, v in parts[0][1].items()}},
+            deriv)
 
 
 # --------------------------------------------------------------------------------------
