@@ -1313,9 +1313,9 @@ def run_claims(
 
     Notes
     -----
-    Locally, statistical checks start before exact ones (simulations take longest: a run
-    that ended on one of them left the other workers idle); the entries come back in the
-    order of ``claims`` all the same. ``on_result(entry)`` is called as each check completes,
+    Locally, the checks expected to take longest start first (:func:`_start_order`: a run
+    that ended on a long simulation left the other workers idle); the entries come back in
+    the order of ``claims`` all the same. ``on_result(entry)`` is called as each check completes,
     once the checks that take its place have started (a slow ``on_result`` leaves no core
     idle). On SIGINT, SIGTERM or SIGHUP
     every running check's process group is killed and :class:`Interrupted` is raised;
@@ -1366,32 +1366,46 @@ def run_claims(
 _Finish = Callable[[Claim, CheckContext, dict[str, Any], float], None]
 
 
-def _start_order(claims: Sequence[Claim]) -> list[Claim]:
+def _start_order(claims: Sequence[Claim], profile: str = "quick", jobs: int = 1,
+                 costs: dict[str, dict[str, float]] | None = None) -> list[Claim]:
     """The order in which a local run starts ``claims`` (entries are reported in catalogue
-    order all the same). Statistical checks (simulations: the longest) first, so that a run
-    does not end on one long check while the other workers idle. Among them, the checks of
-    one module are spread apart, one of each module in turn: neighbours in the catalogue
-    often need the same shared results (:mod:`moetheory.engine.shared`), and started
-    together one waited for the other's (a quick run's five rates checks left a core idle
-    for about 10 s); started apart, the later one reads them from the run's store."""
-    queues: dict[str, deque[Claim]] = {}
-    for c in claims:
-        if c.kind == "statistical":
-            queues.setdefault(getattr(c.check, "__module__", ""), deque()).append(c)
-    spread: list[Claim] = []
-    while queues:
-        for module in list(queues):
-            spread.append(queues[module].popleft())
-            if not queues[module]:
-                del queues[module]
-    return spread + [c for c in claims if c.kind != "statistical"]
+    order all the same): the longest checks first, so that a run does not end on one long
+    check while the other workers idle (list scheduling, longest first).
+
+    A check's expected seconds come from ``costs[profile]`` (by default
+    :data:`moetheory.engine._costs.EXPECTED_SECONDS`, generated from reports by
+    ``benchmarks/schedule.py``); a claim it lacks counts as the longest if statistical (a
+    simulation) and as the shortest if exact, so a new simulation never ends a run. Among
+    those, each next check is the longest whose module is not that of the last ``jobs - 1``
+    started (or the longest, when every one left is): neighbours in the catalogue often need
+    the same shared results (:mod:`moetheory.engine.shared`), and started side by side one
+    waited for the other's (a quick run's five rates checks left a core idle for about 10 s);
+    started apart, the later one reads them from the run's store."""
+    from moetheory.engine._costs import EXPECTED_SECONDS
+
+    table = (EXPECTED_SECONDS if costs is None else costs).get(profile, {})
+
+    def cost(c: Claim) -> float:
+        return table.get(c.id, math.inf if c.kind == "statistical" else 0.0)
+
+    def module(c: Claim) -> str:
+        return getattr(c.check, "__module__", "")
+
+    left = sorted(claims, key=cost, reverse=True)  # stable: ties in catalogue order
+    order: list[Claim] = []
+    while left:
+        recent = {module(c) for c in order[max(0, len(order) - jobs + 1):]} if jobs > 1 else set()
+        pick = next((c for c in left if module(c) not in recent), left[0])
+        left.remove(pick)
+        order.append(pick)
+    return order
 
 
 def _run_locally(
     claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
 ) -> None:
     limits = settings.limits()
-    pending = deque(_start_order(claims))
+    pending = deque(_start_order(claims, settings.profile, settings.jobs))
     running: list[tuple[Claim, CheckContext, _Child]] = []
     unreaped: list[_Child] = []  # reported; their supervisors not yet reaped
 
