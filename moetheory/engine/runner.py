@@ -59,7 +59,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from moetheory.engine import context
+from moetheory.engine import _pool, context
 from moetheory.engine._supervise import blocked_stop_signals, split_trailer, supervise
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
@@ -1415,10 +1415,21 @@ def _run_locally(
             ctx = claim_context(c.id, settings)
             running.append((c, ctx, _Child(_check_run(c.check, ctx, limits), limits)))
 
-    with run_store():  # results the checks share (moetheory.engine.shared), once per run
+    lent = 0  # workers lent to the running checks (moetheory.engine._pool)
+
+    def lend_idle() -> None:
+        nonlocal lent
+        if not pending and settings.jobs - len(running) > lent:
+            _pool.lend(settings.jobs - len(running) - lent)
+            lent = settings.jobs - len(running)
+
+    # results the checks share (moetheory.engine.shared), once per run; the workers that
+    # find no claim left to start lent to the checks still running (ctx.map, rates cells)
+    with run_store(), _pool.token_pool():
         try:
             guard.check()
             start()
+            lend_idle()
             while running:
                 guard.check()
                 fds = [ch.fd for _, _, ch in running if ch.fd is not None and not ch.eof]
@@ -1438,6 +1449,7 @@ def _run_locally(
                         ended.append((item, payload, time.monotonic() - item[2].started))
                 unreaped[:] = [ch for ch in unreaped if not ch.reap(block=False)]
                 start()  # before the reports are written: the cores stay busy meanwhile
+                lend_idle()
                 for (c, ctx, _), payload, seconds in ended:
                     finish(c, ctx, payload, seconds)
                     guard.check()
