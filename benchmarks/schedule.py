@@ -8,14 +8,17 @@ Two commands:
     table is kept. A report run on an otherwise idle machine with ``--jobs`` no more than its
     cores gives seconds close to each check's CPU time; under load every check is slower, but
     only their ranking matters to the start order.
-``simulate REPORT.json [--jobs 2] [--cpu-total S] [--serial S]``
+``simulate REPORT.json [--jobs 2] [--cpu-total S] [--serial S] [--set ID=S ...]``
     List-schedules the report's claims on ``--jobs`` workers, each check taking its recorded
     seconds (scaled so that they sum to ``--cpu-total`` when given: a loaded run's seconds are
     wall-clock, inflated by the load), in the start order of the previous runner (statistical
     checks first, one of each module in turn) and of the current one
     (:func:`moetheory.engine.runner._start_order`), and prints each schedule's makespan beside
-    the lower bound ``max(longest check, total / jobs)``; ``--serial`` adds the seconds the
-    engine spends alone (start-up, writing the reports). No check is run.
+    the lower bound ``max(longest check, total / jobs)``, and with the workers a run lends to
+    the rates checks once no claim is left (:mod:`moetheory.engine._pool`, modelled as
+    perfectly divisible: an upper bound on its gain); ``--serial`` adds the seconds the engine
+    spends alone (start-up, writing the reports), ``--set`` fixes a claim's seconds (a CPU
+    time measured alone). No check is run.
 
 Run from the repository root::
 
@@ -30,11 +33,10 @@ checks that it covers every statistical claim of the catalogue.
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import sys
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,44 +105,82 @@ def previous_order(claims: Sequence[Any]) -> list[Any]:
     return spread + [c for c in claims if c.kind != "statistical"]
 
 
-def makespan(order: Sequence[str], seconds: dict[str, float], jobs: int) -> float:
+def makespan(order: Sequence[str], seconds: dict[str, float], jobs: int,
+             divisible: frozenset[str] = frozenset()) -> float:
     """Seconds until the last of ``order`` ends when each of ``jobs`` workers takes the next
-    claim as soon as it is free (the local runner's list scheduling)."""
-    free = [0.0] * jobs
-    heapq.heapify(free)
-    end = 0.0
-    for claim_id in order:
-        start = heapq.heappop(free)
-        end = max(end, start + seconds[claim_id])
-        heapq.heappush(free, start + seconds[claim_id])
-    return end
+    claim as soon as it is free (the local runner's list scheduling).
+
+    A worker that finds no claim left joins the running claim of ``divisible`` with the most
+    work left per worker (the engine lends it, :mod:`moetheory.engine._pool`), which then
+    goes as many times faster as it has workers: an upper bound on the gain, the pieces of a
+    real check being whole rates cells split when they start."""
+    pending = list(order)
+    running: dict[str, list[float]] = {}  # claim -> [work left, workers]
+    now, free = 0.0, jobs
+    while pending or running:
+        while free and pending:
+            claim_id = pending.pop(0)
+            running[claim_id] = [seconds[claim_id], 1]
+            free -= 1
+        shared = [c for c in running if c in divisible]
+        while free and not pending and shared:
+            c = max(shared, key=lambda c: running[c][0] / running[c][1])
+            running[c][1] += 1
+            free -= 1
+        step = min(left / workers for left, workers in running.values())
+        now += step
+        for claim_id in list(running):
+            left, workers = running[claim_id]
+            running[claim_id][0] = left - step * workers
+            if running[claim_id][0] <= 1e-9:
+                free += workers
+                del running[claim_id]
+    return now
 
 
-def simulate(path: Path, jobs: int, cpu_total: float | None, serial: float) -> None:
-    """Print the makespans of the previous and current start orders for ``path``."""
-    sys.path.insert(0, str(ROOT))
+def lent_to(claims: Sequence[Any]) -> frozenset[str]:
+    """The claims whose checks fit rates cells, which a run's lent workers share
+    (:func:`moetheory.estimation.experiment._fit_lent` in the code their check uses)."""
+    from calibrate import _closure_sources
+
+    name = "moetheory.estimation.experiment._fit_lent\n"
+    return frozenset(c.id for c in claims
+                     if any(text.startswith(name) for text in _closure_sources(c.check)))
+
+
+def simulate(path: Path, jobs: int, cpu_total: float | None, serial: float,
+             fixed: dict[str, float] | None = None) -> None:
+    """Print the makespans of the previous and current start orders for ``path``; ``fixed``
+    sets some claims' seconds, the others sharing the rest of ``cpu_total``."""
+    sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
     from moetheory.engine import runner
     from moetheory.engine.registry import load_checks, select_claims
 
     profile, seconds = report_seconds(path)
+    fixed = fixed or {}
     if cpu_total is not None:
-        scale = cpu_total / sum(seconds.values())
+        scale = ((cpu_total - sum(fixed.values()))
+                 / sum(v for k, v in seconds.items() if k not in fixed))
         seconds = {k: v * scale for k, v in seconds.items()}
+    seconds.update(fixed)
     load_checks()
     claims = [c for c in select_claims(None) if c.id in seconds]
     total = sum(seconds[c.id] for c in claims)
     bound = max(max(seconds[c.id] for c in claims), total / jobs)
-    orders: dict[str, Callable[[], list[Any]]] = {
-        "previous (module spread)": lambda: previous_order(claims),
-        "current (longest first)": lambda: runner._start_order(claims, profile, jobs),
+    divisible = lent_to(claims)
+    longest = runner._start_order(claims, profile, jobs)
+    orders: dict[str, tuple[list[Any], frozenset[str]]] = {
+        "previous (module spread)": (previous_order(claims), frozenset()),
+        "longest first": (longest, frozenset()),
+        f"longest first, lent workers ({len(divisible)} claims)": (longest, divisible),
     }
     print(f"{path} ({profile}, {len(claims)} claims, {total:.0f} s in all"
           + (f", scaled by {scale:.3f}" if cpu_total is not None else "")
           + f"), {jobs} workers, {serial:.0f} s serial:")
-    print(f"  lower bound max(longest, total/jobs): {bound + serial:8.0f} s")
-    for name, order in orders.items():
-        span = makespan([c.id for c in order()], seconds, jobs)
-        print(f"  {name:<36} {span + serial:8.0f} s")
+    print(f"  {'lower bound max(longest, total/jobs)':<44} {bound + serial:8.0f} s")
+    for name, (order, lent) in orders.items():
+        span = makespan([c.id for c in order], seconds, jobs, lent)
+        print(f"  {name:<44} {span + serial:8.0f} s")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -156,13 +196,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="scale the seconds to sum to this many (measured CPU seconds)")
     sim.add_argument("--serial", type=float, default=0.0,
                      help="seconds the engine runs alone (start-up, report writing)")
+    sim.add_argument("--set", action="append", default=[], metavar="ID=SECONDS",
+                     help="a claim's seconds; the others share the rest of --cpu-total "
+                     "(repeatable)")
     args = parser.parse_args(argv)
     if args.command == "table":
         write_table(args.reports)
     else:
         if args.jobs < 1:
             parser.error(f"--jobs must be at least 1, got {args.jobs}")
-        simulate(args.report, args.jobs, args.cpu_total, args.serial)
+        fixed = {}
+        for text in args.set:
+            claim_id, _, value = text.partition("=")
+            try:
+                fixed[claim_id] = float(value)
+            except ValueError:
+                parser.error(f"--set must be ID=SECONDS, got {text!r}")
+        simulate(args.report, args.jobs, args.cpu_total, args.serial, fixed)
     return 0
 
 

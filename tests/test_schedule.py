@@ -100,3 +100,5 @@ def test_the_schedule_simulation_is_list_scheduling() -> None:
     # the longest last leaves a worker idle: 2 + 3 = 5
     assert schedule.makespan(["b", "c", "a"], {"a": 3.0, "b": 2.0, "c": 2.0}, 2) == 5.0
     assert schedule.makespan(["a", "b"], {"a": 3.0, "b": 2.0}, 1) == 5.0
+    # a worker with no claim left helps a divisible one: a runs alone 1 s, then with two
+    assert schedule.makespan(["a", "b"], {"a": 5.0, "b": 1.0}, 2, frozenset({"a"})) == 3.0
