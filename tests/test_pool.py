@@ -106,3 +106,37 @@ def test_a_run_lends_idle_workers_and_never_computes_in_more_than_jobs_processes
                     key=lambda e: (e[0], e[1]))
     busy = list(itertools.accumulate(step for _, step in events))
     assert max(busy) <= jobs
+
+
+def _spin(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_the_cpu_time_of_a_checks_helpers_counts_against_its_limit(
+        temp_claims: Any, tmp_path: Path) -> None:
+    """Four pieces of 0.4 CPU s, two of them in a helper: 0.8 s in the check's own process,
+    1.6 s in its tree, over a limit of 1 s."""
+    log = tmp_path / "pids"
+
+    def long(ctx: CheckContext) -> Outcome:
+        deadline = time.monotonic() + 20
+        while _pool.idle_workers() == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+        def piece(i: int) -> None:
+            with log.open("a") as f:
+                f.write(f"{os.getpid()}\n")
+            _spin(0.4)
+
+        ctx.map(piece, range(4))
+        return Outcome(Verdict.SUPPORTED, "ok")
+
+    temp_claims("test.limit.long", long, kind="statistical")
+    temp_claims("test.limit.short", lambda ctx: Outcome(Verdict.PROVED, "ok"))
+    report = verify(["test.limit.*"], jobs=2, timeout=1.0)
+    entry = report["claims"][0]
+    assert len(set(log.read_text().split())) > 1  # a helper computed pieces
+    assert entry["verdict"] == "inconclusive"
+    assert entry["evidence"] == {"reason": "time limit exceeded", "timeout_seconds": 1.0}
