@@ -1314,13 +1314,15 @@ def run_claims(
     Notes
     -----
     Locally, the checks expected to take longest start first (:func:`_start_order`: a run
-    that ended on a long simulation left the other workers idle); the entries come back in
-    the order of ``claims`` all the same. ``on_result(entry)`` is called as each check completes,
-    once the checks that take its place have started (a slow ``on_result`` leaves no core
-    idle). On SIGINT, SIGTERM or SIGHUP
-    every running check's process group is killed and :class:`Interrupted` is raised;
-    entries already handed to ``on_result`` stay valid. ``guard`` lets the caller share
-    one :class:`SignalGuard` over more work than the run (e.g. writing reports).
+    that ended on a long simulation left the other workers idle), and the workers that find
+    no claim left are lent to the checks still running (:mod:`moetheory.engine._pool`: their
+    ``ctx.map`` pieces and rates cells are split over them; processes computing stay at most
+    ``jobs``); the entries come back in the order of ``claims`` all the same.
+    ``on_result(entry)`` is called as each check completes, once the checks that take its
+    place have started (a slow ``on_result`` leaves no core idle). On SIGINT, SIGTERM or
+    SIGHUP every running check's process group is killed and :class:`Interrupted` is
+    raised; entries already handed to ``on_result`` stay valid. ``guard`` lets the caller
+    share one :class:`SignalGuard` over more work than the run (e.g. writing reports).
 
     Examples
     --------
