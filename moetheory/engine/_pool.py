@@ -19,6 +19,15 @@ their randomness from themselves, as on a cluster), so :func:`lent_map` returns 
 the check's process: their CPU time counts against the check's limit, and they are killed
 with it. A helper killed with its check does not give its token back: the run then lends one
 worker fewer, never one more.
+
+A rates cell split over lent workers runs its replicates in smaller batches: the same
+records, and about the same CPU time (within a few percent where measured), but not exactly
+the same. A check whose CPU time lies within a few percent of its limit may therefore time
+out in one run and not in another, depending on whether workers were lent to it, as it
+may already across machines (:mod:`moetheory.engine.runner`).
+
+A check's process can write to the token pipe: the bound of ``--jobs`` holds for checks that
+do not forge tokens (a check can start processes of its own anyway).
 """
 
 from __future__ import annotations
