@@ -199,11 +199,10 @@ def _collect(pid: int, out: IO[bytes]) -> tuple[str, Any]:
     try:
         if os.waitstatus_to_exitcode(status) == 0:
             out.seek(0)
-            return pickle.load(out)
+            kind, value = pickle.load(out)
+            return ("ok", value) if kind == "ok" else ("failed", value)
         lend(1)
-        code = os.waitstatus_to_exitcode(status)
-        how = f"signal {-code}" if code < 0 else f"exit status {code}"
-        return ("raised", RuntimeError(f"lent_map: a helper process died ({how})"))
+        return ("failed", None)
     finally:
         out.close()
 
@@ -228,7 +227,7 @@ def lent_map(func: Callable[[T], R], items: Iterable[T]) -> list[R]:
     ------
     BaseException
         What ``func`` raised on the first item (in order) that raised, once every piece
-        has ended; a ``RuntimeError`` for a helper that died.
+        has ended.
 
     See Also
     --------
@@ -239,7 +238,10 @@ def lent_map(func: Callable[[T], R], items: Iterable[T]) -> list[R]:
     Without a free token (outside a local run, or while every worker has a claim) the
     items are computed here, one after another, as by the list comprehension. Each item a
     helper computes is its own process (forked from this one, so ``func`` may be a
-    closure); the check's process computes the others meanwhile.
+    closure); the check's process computes the others meanwhile. A piece that failed in a
+    helper (it raised, or the helper died: a helper shares its parent's memory limit with
+    less room) is computed again here, in order, so what is returned or raised is what the
+    serial map gives.
 
     Examples
     --------
@@ -268,8 +270,12 @@ def lent_map(func: Callable[[T], R], items: Iterable[T]) -> list[R]:
     finally:
         for index, pid, out in helpers:
             results[index] = _collect(pid, out)
+    out_list = []
     for index in range(len(batch)):
         kind, value = results[index]
-        if kind == "raised":
+        if kind == "failed":  # in a helper (memory, a signal): again here, as serially
+            value = func(batch[index])
+        elif kind == "raised":
             raise value
-    return [results[i][1] for i in range(len(batch))]
+        out_list.append(value)
+    return out_list
