@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from moetheory.engine import runner
+from moetheory.engine import _schedule
 from moetheory.engine._costs import EXPECTED_SECONDS
 from moetheory.engine.context import PROFILES
 from moetheory.engine.registry import load_checks, select_claims
@@ -51,15 +51,15 @@ def test_the_longest_checks_start_first() -> None:
     claims = [_claim("a", module="m1"), _claim("b", "exact", "m2"), _claim("c", module="m3"),
               _claim("d", "exact", "m4")]
     costs = {"quick": {"a": 1.0, "b": 9.0, "c": 5.0, "d": 0.5}}
-    assert _ids(runner._start_order(claims, "quick", 1, costs)) == ["b", "c", "a", "d"]
+    assert _ids(_schedule.start_order(claims, "quick", 1, costs)) == ["b", "c", "a", "d"]
     # another profile's table does not apply: without a cost, statistical first, in order
-    assert _ids(runner._start_order(claims, "full", 1, costs)) == ["a", "c", "b", "d"]
+    assert _ids(_schedule.start_order(claims, "full", 1, costs)) == ["a", "c", "b", "d"]
 
 
 def test_a_claim_without_a_cost_starts_first_if_statistical_last_if_exact() -> None:
     claims = [_claim("known", module="m1"), _claim("new.exact", "exact", "m2"),
               _claim("new.sim", module="m3")]
-    order = runner._start_order(claims, "quick", 2, {"quick": {"known": 100.0}})
+    order = _schedule.start_order(claims, "quick", 2, {"quick": {"known": 100.0}})
     assert _ids(order) == ["new.sim", "known", "new.exact"]
 
 
@@ -72,18 +72,18 @@ def test_checks_of_one_module_do_not_start_side_by_side() -> None:
               _claim("r3", module="rates"), _claim("x", module="other"),
               _claim("y", module="third")]
     costs = {"quick": {"r1": 50.0, "r2": 40.0, "r3": 30.0, "x": 5.0, "y": 1.0}}
-    assert _ids(runner._start_order(claims, "quick", 2, costs)) == ["r1", "x", "r2", "y", "r3"]
+    assert _ids(_schedule.start_order(claims, "quick", 2, costs)) == ["r1", "x", "r2", "y", "r3"]
     # three workers: apart from the last two started
-    assert _ids(runner._start_order(claims, "quick", 3, costs)) == ["r1", "x", "y", "r2", "r3"]
+    assert _ids(_schedule.start_order(claims, "quick", 3, costs)) == ["r1", "x", "y", "r2", "r3"]
     # one worker: nothing runs side by side, the longest first
-    assert _ids(runner._start_order(claims, "quick", 1, costs)) == ["r1", "r2", "r3", "x", "y"]
+    assert _ids(_schedule.start_order(claims, "quick", 1, costs)) == ["r1", "r2", "r3", "x", "y"]
 
 
 def test_the_start_order_of_the_catalogue_is_a_permutation_longest_first() -> None:
     load_checks()
     claims = select_claims(None)
     for profile in PROFILES:
-        order = runner._start_order(claims, profile, 2)
+        order = _schedule.start_order(claims, profile, 2)
         assert sorted(_ids(order)) == sorted(c.id for c in claims)
         table = EXPECTED_SECONDS[profile]
         assert order[0].id == max(table, key=table.__getitem__)

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from moetheory.engine import _pool, context
+from moetheory.engine._schedule import start_order
 from moetheory.engine._supervise import blocked_stop_signals, split_trailer, supervise
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
@@ -1313,11 +1314,12 @@ def run_claims(
 
     Notes
     -----
-    Locally, the checks expected to take longest start first (:func:`_start_order`: a run
-    that ended on a long simulation left the other workers idle), and the workers that find
-    no claim left are lent to the checks still running (:mod:`moetheory.engine._pool`: their
-    ``ctx.map`` pieces and rates cells are split over them; processes computing stay at most
-    ``jobs``); the entries come back in the order of ``claims`` all the same.
+    Locally, the checks expected to take longest start first (a run that ended on a long
+    simulation left the other workers idle: :func:`~moetheory.engine._schedule.start_order`),
+    and the workers that find no claim left are lent to the checks still running
+    (:mod:`moetheory.engine._pool`: their ``ctx.map`` pieces and rates cells are split over
+    them; processes computing stay at most ``jobs``); the entries come back in the order of
+    ``claims`` all the same.
     ``on_result(entry)`` is called as each check completes, once the checks that take its
     place have started (a slow ``on_result`` leaves no core idle). On SIGINT, SIGTERM or
     SIGHUP every running check's process group is killed and :class:`Interrupted` is
@@ -1368,46 +1370,11 @@ def run_claims(
 _Finish = Callable[[Claim, CheckContext, dict[str, Any], float], None]
 
 
-def _start_order(claims: Sequence[Claim], profile: str = "quick", jobs: int = 1,
-                 costs: dict[str, dict[str, float]] | None = None) -> list[Claim]:
-    """The order in which a local run starts ``claims`` (entries are reported in catalogue
-    order all the same): the longest checks first, so that a run does not end on one long
-    check while the other workers idle (list scheduling, longest first).
-
-    A check's expected seconds come from ``costs[profile]`` (by default
-    :data:`moetheory.engine._costs.EXPECTED_SECONDS`, generated from reports by
-    ``benchmarks/schedule.py``); a claim it lacks counts as the longest if statistical (a
-    simulation) and as the shortest if exact, so a new simulation never ends a run. Among
-    those, each next check is the longest whose module is not that of the last ``jobs - 1``
-    started (or the longest, when every one left is): neighbours in the catalogue often need
-    the same shared results (:mod:`moetheory.engine.shared`), and started side by side one
-    waited for the other's (a quick run's five rates checks left a core idle for about 10 s);
-    started apart, the later one reads them from the run's store."""
-    from moetheory.engine._costs import EXPECTED_SECONDS
-
-    table = (EXPECTED_SECONDS if costs is None else costs).get(profile, {})
-
-    def cost(c: Claim) -> float:
-        return table.get(c.id, math.inf if c.kind == "statistical" else 0.0)
-
-    def module(c: Claim) -> str:
-        return getattr(c.check, "__module__", "")
-
-    left = sorted(claims, key=cost, reverse=True)  # stable: ties in catalogue order
-    order: list[Claim] = []
-    while left:
-        recent = {module(c) for c in order[max(0, len(order) - jobs + 1):]} if jobs > 1 else set()
-        pick = next((c for c in left if module(c) not in recent), left[0])
-        left.remove(pick)
-        order.append(pick)
-    return order
-
-
 def _run_locally(
     claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
 ) -> None:
     limits = settings.limits()
-    pending = deque(_start_order(claims, settings.profile, settings.jobs))
+    pending = deque(start_order(claims, settings.profile, settings.jobs))
     running: list[tuple[Claim, CheckContext, _Child]] = []
     unreaped: list[_Child] = []  # reported; their supervisors not yet reaped
 
