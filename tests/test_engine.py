@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
@@ -723,27 +722,6 @@ def test_statistical_checks_start_first_and_the_report_keeps_catalogue_order(
     report = verify(["test.order.*"], jobs=1)
     assert log.read_text().split() == ["c", "a", "b"]
     assert [e["id"] for e in report["claims"]] == ["test.order.a", "test.order.b", "test.order.c"]
-
-
-def test_a_local_run_starts_the_checks_of_one_module_apart() -> None:
-    """Neighbours in the catalogue often share results (moetheory.engine.shared): started
-    together, one waited for the other's (a quick run's five rates checks, started first and
-    side by side, left a core idle for about 10 s). Statistical checks still start first."""
-    from moetheory.engine import runner
-
-    load_checks()
-    claims = select_claims(None)
-    order = runner._start_order(claims)
-    assert sorted(c.id for c in order) == sorted(c.id for c in claims)
-    kinds = [c.kind for c in order]
-    assert kinds == sorted(kinds, key=lambda k: k != "statistical")
-    statistical = [c for c in order if c.kind == "statistical"]
-    modules = {c.check.__module__ for c in statistical}
-    first = [c.check.__module__ for c in statistical[:len(modules)]]
-    assert sorted(first) == sorted(modules)  # one check of every module before a second
-    rates = [i for i, c in enumerate(statistical) if c.id.startswith("pcr.rates.")]
-    assert min(b - a for a, b in itertools.pairwise(rates)) > 1
-
 
 
 def test_the_markdown_report_says_a_repeated_paragraph_or_reading_once() -> None:

@@ -196,7 +196,7 @@ class CheckContext:
         return claim_seed(base, "shared:" + key)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
-        """``[func(x) for x in items]``, on the run's Dask cluster when it has one.
+        """``[func(x) for x in items]``, on the run's Dask cluster or its idle local cores.
 
         Parameters
         ----------
@@ -219,7 +219,10 @@ class CheckContext:
         the check's limits, and their CPU time counts against the check's time limit as it
         does locally (:func:`moetheory.engine.runner.map_on_cluster`); they are killed when
         the check ends. The check's own process waits for them, so the cluster needs more
-        than one worker thread.
+        than one worker thread. In a local run, the workers that have no claim left to start
+        compute batches beside the check's process
+        (:func:`moetheory.engine._pool.lent_map`: helper processes under the check's limits,
+        never more processes computing than ``--jobs``); the result is the same list.
 
         Examples
         --------
@@ -228,7 +231,9 @@ class CheckContext:
         """
         batch = list(items)
         if self.scheduler is None or len(batch) <= 1 or cluster_map is None:
-            return [func(x) for x in batch]
+            from moetheory.engine._pool import lent_map
+
+            return lent_map(func, batch)
         return cluster_map(self.scheduler, func, batch)
 
     @property

@@ -59,7 +59,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from moetheory.engine import context
+from moetheory.engine import _pool, context
+from moetheory.engine._schedule import start_order
 from moetheory.engine._supervise import blocked_stop_signals, split_trailer, supervise
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
 from moetheory.engine.levels import FAMILY_ALPHA, claim_alpha
@@ -1313,14 +1314,17 @@ def run_claims(
 
     Notes
     -----
-    Locally, statistical checks start before exact ones (simulations take longest: a run
-    that ended on one of them left the other workers idle); the entries come back in the
-    order of ``claims`` all the same. ``on_result(entry)`` is called as each check completes,
-    once the checks that take its place have started (a slow ``on_result`` leaves no core
-    idle). On SIGINT, SIGTERM or SIGHUP
-    every running check's process group is killed and :class:`Interrupted` is raised;
-    entries already handed to ``on_result`` stay valid. ``guard`` lets the caller share
-    one :class:`SignalGuard` over more work than the run (e.g. writing reports).
+    Locally, the checks expected to take longest start first (a run that ended on a long
+    simulation left the other workers idle: :func:`~moetheory.engine._schedule.start_order`),
+    and the workers that find no claim left are lent to the checks still running
+    (:mod:`moetheory.engine._pool`: their ``ctx.map`` pieces and rates cells are split over
+    them; processes computing stay at most ``jobs``); the entries come back in the order of
+    ``claims`` all the same.
+    ``on_result(entry)`` is called as each check completes, once the checks that take its
+    place have started (a slow ``on_result`` leaves no core idle). On SIGINT, SIGTERM or
+    SIGHUP every running check's process group is killed and :class:`Interrupted` is
+    raised; entries already handed to ``on_result`` stay valid. ``guard`` lets the caller
+    share one :class:`SignalGuard` over more work than the run (e.g. writing reports).
 
     Examples
     --------
@@ -1366,32 +1370,11 @@ def run_claims(
 _Finish = Callable[[Claim, CheckContext, dict[str, Any], float], None]
 
 
-def _start_order(claims: Sequence[Claim]) -> list[Claim]:
-    """The order in which a local run starts ``claims`` (entries are reported in catalogue
-    order all the same). Statistical checks (simulations: the longest) first, so that a run
-    does not end on one long check while the other workers idle. Among them, the checks of
-    one module are spread apart, one of each module in turn: neighbours in the catalogue
-    often need the same shared results (:mod:`moetheory.engine.shared`), and started
-    together one waited for the other's (a quick run's five rates checks left a core idle
-    for about 10 s); started apart, the later one reads them from the run's store."""
-    queues: dict[str, deque[Claim]] = {}
-    for c in claims:
-        if c.kind == "statistical":
-            queues.setdefault(getattr(c.check, "__module__", ""), deque()).append(c)
-    spread: list[Claim] = []
-    while queues:
-        for module in list(queues):
-            spread.append(queues[module].popleft())
-            if not queues[module]:
-                del queues[module]
-    return spread + [c for c in claims if c.kind != "statistical"]
-
-
 def _run_locally(
     claims: Sequence[Claim], settings: RunSettings, finish: _Finish, guard: SignalGuard
 ) -> None:
     limits = settings.limits()
-    pending = deque(_start_order(claims))
+    pending = deque(start_order(claims, settings.profile, settings.jobs))
     running: list[tuple[Claim, CheckContext, _Child]] = []
     unreaped: list[_Child] = []  # reported; their supervisors not yet reaped
 
@@ -1401,10 +1384,21 @@ def _run_locally(
             ctx = claim_context(c.id, settings)
             running.append((c, ctx, _Child(_check_run(c.check, ctx, limits), limits)))
 
-    with run_store():  # results the checks share (moetheory.engine.shared), once per run
+    lent = 0  # workers lent to the running checks (moetheory.engine._pool)
+
+    def lend_idle() -> None:
+        nonlocal lent
+        if not pending and settings.jobs - len(running) > lent:
+            _pool.lend(settings.jobs - len(running) - lent)
+            lent = settings.jobs - len(running)
+
+    # results the checks share (moetheory.engine.shared), once per run; the workers that
+    # find no claim left to start lent to the checks still running (ctx.map, rates cells)
+    with run_store(), _pool.token_pool():
         try:
             guard.check()
             start()
+            lend_idle()
             while running:
                 guard.check()
                 fds = [ch.fd for _, _, ch in running if ch.fd is not None and not ch.eof]
@@ -1424,6 +1418,7 @@ def _run_locally(
                         ended.append((item, payload, time.monotonic() - item[2].started))
                 unreaped[:] = [ch for ch in unreaped if not ch.reap(block=False)]
                 start()  # before the reports are written: the cores stay busy meanwhile
+                lend_idle()
                 for (c, ctx, _), payload, seconds in ended:
                     finish(c, ctx, payload, seconds)
                     guard.check()

@@ -909,7 +909,22 @@ def _run_cell(design: str, router: str, k: int, n: int, seed: int,
     the evaluation inputs of ``seed``, computed once per run: the checks of a run that fit
     the same cell (each in its own process) share it."""
     d = _DESIGNS[design]
-    return fit_cell(d, router, k, n, seed, _x_eval(d, seed), first_rep)
+    return _fit_lent(d, router, k, n, seed, _x_eval(d, seed), first_rep)
+
+
+def _fit_lent(design: RatesDesign, router: str, k: int, n: int, seed: int, x_eval: np.ndarray,
+              first_rep: int) -> list[dict[str, Any]]:
+    """:func:`fit_cell`, its replicates split over the workers a local run has lent to its
+    checks (:func:`moetheory.engine._pool.lent_map`) when some are idle: the same records,
+    every fit being bit-identical in any batch; in one batch, as before, when none is."""
+    from moetheory.engine._pool import idle_workers, lent_map
+
+    parts = min(design.replicates // 2, 1 + idle_workers())
+    if parts <= 1:
+        return fit_cell(design, router, k, n, seed, x_eval, first_rep)
+    args = [(replace(design, replicates=count), r, k_, n_, seed, x_eval, first)
+            for r, k_, n_, first, count in _tasks(design, [(router, k, n)], first_rep, parts)]
+    return [record for records in lent_map(_fit_task, args) for record in records]
 
 
 def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
@@ -937,15 +952,16 @@ def _cached_cell(design: RatesDesign, router: str, k: int, n: int, seed: int,
     return copy.deepcopy(records)
 
 
-def _tasks(design: RatesDesign, cells: list[tuple[str, int, int]], first_rep: int
-           ) -> list[tuple[str, int, int, int, int]]:
-    """``(router, k, n, first, count)``: each cell's replicates in near-equal parts of about
-    :data:`TASK_SAMPLES` samples, at least two replicates each, in the order of ``cells``."""
+def _tasks(design: RatesDesign, cells: list[tuple[str, int, int]], first_rep: int,
+           parts: int | None = None) -> list[tuple[str, int, int, int, int]]:
+    """``(router, k, n, first, count)``: each cell's replicates in near-equal parts (``parts``
+    of them, or of about :data:`TASK_SAMPLES` samples each, at least two replicates each), in
+    the order of ``cells``."""
     reps = design.replicates
     out = []
     for r, k, n in cells:
-        parts = max(1, min(reps // 2, math.ceil(n * reps / TASK_SAMPLES)))
-        bounds = [first_rep + reps * i // parts for i in range(parts + 1)]
+        m = parts or max(1, min(reps // 2, math.ceil(n * reps / TASK_SAMPLES)))
+        bounds = [first_rep + reps * i // m for i in range(m + 1)]
         out += [(r, k, n, lo, hi - lo) for lo, hi in itertools.pairwise(bounds)]
     return out
 
