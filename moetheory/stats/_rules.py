@@ -63,6 +63,11 @@ class Label(str):
     row's fingerprint) but not what it decides, so ``benchmarks/calibrate.py --restamp``
     keeps the row: no re-run is needed.
 
+    See Also
+    --------
+    compare : the comparison that takes such a label.
+    claimed_values : the calibration hook that keys comparisons by their labels.
+
     Examples
     --------
     >>> lab = Label("s0=0.2: 1 - G(MoE)/G(M=1) > 0",
