@@ -231,11 +231,11 @@ def html_text(text: str) -> str:
 
     Returns
     -------
+    str
         HTML: inline and display maths (one and two dollar signs) in MathJax's inline and
         display delimiters (backslash and parenthesis, backslash and bracket), code as
         ``<code>`` (a fence as ``<pre>``), a literal dollar inside
         ``<span class="tex2jax_ignore">`` so MathJax never pairs it.
-        pairs it.
 
     See Also
     --------
