@@ -161,7 +161,7 @@ class PoleCertificate:
     symmetric : bool
         :math:`\varphi(z) + \varphi(-z)` is constant (so :math:`\varphi - \varphi(0)` is odd).
     derivative_positive : bool
-        :math:`\varphi'` has no real zero (``sech^2``, :math:`\sigma(1-\sigma)`).
+        :math:`\varphi'` has no real zero (:math:`\operatorname{sech}^2`, :math:`\sigma(1-\sigma)`).
 
     Notes
     -----
