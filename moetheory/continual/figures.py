@@ -148,7 +148,7 @@ _RAISES = """Raises
 ------
 ValueError
     If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
-    nor an integer >= 1 (checked before any simulation); a configuration error of
+    nor a positive integer (checked before any simulation); a configuration error of
     :class:`~moetheory.continual.config.CLConfig` would propagate."""
 #: The parts that the docstrings of the two figure reproductions name.
 _DOC_PARTS: dict[str, str] = {**REFERENCES, "output": _OUTPUT, "raises": _RAISES}

@@ -80,7 +80,7 @@ class ParameterSpace:
     Parameters
     ----------
     k, d : int
-        Atoms and input dimension (>= 1).
+        Atoms and input dimension (at least 1).
     router : Router
         The router of the fitted model (decides the router coordinates and the gauge).
     bound : float

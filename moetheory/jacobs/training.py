@@ -88,7 +88,7 @@ def vowel_standin(
     Raises
     ------
     ValueError
-        If ``n_speakers`` or ``repetitions`` is not an integer >= 1.
+        If ``n_speakers`` or ``repetitions`` is not a positive integer.
 
     Notes
     -----
@@ -185,7 +185,7 @@ def init_mixture(k: int, q: int, rng: np.random.Generator) -> MixtureNet:
     Raises
     ------
     ValueError
-        If ``k`` or ``q`` is not an integer >= 1.
+        If ``k`` or ``q`` is not a positive integer.
 
     Notes
     -----

@@ -133,7 +133,7 @@ def init_batched_mlp(hidden: int, rngs: list[np.random.Generator]) -> BatchedMLP
     Raises
     ------
     ValueError
-        If ``hidden`` is not an integer >= 1.
+        If ``hidden`` is not a positive integer.
 
     Notes
     -----

@@ -731,9 +731,9 @@ def check_expectation(
         Error level in (0, 1): the probability that the verdict's interval misses the mean.
         Default ``ctx.alpha`` with a context, else 0.05.
     seed : int, optional
-        Seed (>= 0). Default ``ctx.seed`` with a context, else 0.
+        Seed (non-negative). Default ``ctx.seed`` with a context, else 0.
     max_n : int, optional
-        Most draws (>= 2). Default by the context's profile: 100 000 (quick) or 1 000 000
+        Most draws (at least 2). Default by the context's profile: 100 000 (quick) or 1 000 000
         (full); 100 000 without a context.
     ctx : CheckContext, optional
         The context of the ``@claim`` check calling it: gives the claim's error level,

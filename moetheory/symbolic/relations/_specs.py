@@ -51,7 +51,7 @@ def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
     Raises
     ------
     ValueError
-        If ``d`` is not an integer >= 1.
+        If ``d`` is not a positive integer.
 
     Notes
     -----
