@@ -253,7 +253,7 @@ def render_claim(
     entry : mapping
         One element of ``report["claims"]``.
     figures : mapping, optional
-        ``moetheory reproduce`` target -> ``(image path relative to the page, metadata)``.
+        ``(image path relative to the page, metadata)`` by ``moetheory reproduce`` target.
     seeds_dir : path, optional
         Folder holding the seed documents, for the quotes of the statement's lines.
     link_evidence : bool

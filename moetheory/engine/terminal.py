@@ -683,7 +683,7 @@ def render_list(
         Registered claims (with ``id``, ``seed_file``, ``kind``, ``implemented``,
         ``statement``).
     verdicts : mapping, optional
-        Claim ID -> verdict from a stored report; the third column then shows it.
+        The verdict of each claim ID, from a stored report; the third column then shows it.
     width : int, optional
         Columns (default: the terminal's width). No line is longer.
 

@@ -198,7 +198,7 @@ class IdentifiabilityResult:
 
     @property
     def atoms(self) -> list[dict[str, str]]:
-        """The atoms the certificate uses (parameter name -> value; empty when none or when
+        """The atoms the certificate uses (a value by parameter name; empty when none or when
         every atom tuple was decided symbolically)."""
         return list(self.certificate.get("atoms", []))
 
@@ -577,7 +577,7 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
         The reading of Definition 1 (default the primary ``"pcos-2"``).
     atoms : {"generic", "all"} or sequence of mappings
         The scope in the atoms: generic rational atoms, every atom tuple (d = 1), or these
-        explicit atoms (parameter -> value, pairwise distinct).
+        explicit atoms (a value for each parameter, pairwise distinct).
     router : str, ScoreRouter or callable, optional
         Replace the reading's router multipliers: a name of
         :data:`~moetheory.symbolic.identifiability.ROUTER_NAMES` or any router score
