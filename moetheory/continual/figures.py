@@ -320,7 +320,7 @@ def _plot_fig4(
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
-    r"""Reproduce Figures 4-5 of seed 003 (Appendix A.4): routing and errors against Γ.
+    r"""Reproduce Figures 4-5 of seed 003 (Appendix A.4): routing and errors against :math:`\Gamma`.
 
     For each termination threshold :math:`\Gamma \in \{\sigma_0^{0.75}, \sigma_0,
     \sigma_0^{1.25}, \sigma_0^{1.5}\}` (:math:`\sigma_0 = 0.4`, :math:`\lambda =
