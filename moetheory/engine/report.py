@@ -724,7 +724,7 @@ def write_json(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
 
     Notes
     -----
-    Keys keep the report's order and non-ASCII text (Greek letters, ``‖``) is written as is.
+    Keys keep the report's order and non-ASCII text (Greek letters, norm bars) is written as is.
 
     Examples
     --------

@@ -342,7 +342,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
 
     See Also
     --------
-    expert_output : ``sigma(a_i^T x_n + b_i)`` for every input and atom.
+    expert_output : :math:`\\sigma(a_i^\\top x_n + b_i)` for every input and atom.
     moetheory.symbolic.experts.ffn : the same experts as SymPy expressions.
 
     Examples

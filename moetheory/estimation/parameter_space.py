@@ -125,7 +125,7 @@ class ParameterSpace:
         if not bound > 0:
             raise ValueError(f"bound must be > 0, got {bound!r}")
         self.k, self.d, self.router, self.bound = k, d, router, float(bound)
-        #: Fit in v (perturbed router, tau1 > 0) rather than beta1.
+        #: Fit in :math:`v` (perturbed router, :math:`\tau_1 > 0`) rather than :math:`\beta_1`.
         self.in_v = router.kind == "perturbed" and router.tau1 > 0
         #: Whether the router coordinates are normalised rather than centred (cosine).
         self.normalised = router.kind == "cosine" or (router.kind == "perturbed"

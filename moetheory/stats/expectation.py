@@ -397,7 +397,7 @@ def _design(max_n: int) -> Budget:
 
 
 #: The largest Pareto tail shape under which the t interval is trusted: below 1/3 the third
-#: moment is finite, so the normal approximation errs by O(n^-1/2) and the Edgeworth term
+#: moment is finite, so the normal approximation errs by :math:`O(n^{-1/2})` and the Edgeworth term
 #: (:func:`_trust`) measures that error.
 SHAPE_MAX = 1 / 3
 

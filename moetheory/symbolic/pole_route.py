@@ -130,8 +130,8 @@ class MeromorphicActivation:
     period: sp.Expr
 
 
-#: The activations with a pole certificate: tanh (poles iπ(m + 1/2)) and the logistic
-#: sigmoid (poles iπ(2m + 1)).
+#: The activations with a pole certificate: tanh (poles :math:`i\pi(m + 1/2)`) and the
+#: logistic sigmoid (poles :math:`i\pi(2m + 1)`).
 ACTIVATIONS: dict[str, MeromorphicActivation] = {
     "tanh": MeromorphicActivation("tanh", sp.tanh, sp.I * sp.pi / 2, sp.I * sp.pi),
     "sigmoid": MeromorphicActivation("sigmoid", lambda z: 1 / (1 + sp.exp(-z)),
