@@ -66,7 +66,8 @@ class CLResult:
     forgetting : ndarray (R, T)
         ``F_t`` of eq. (15) (squared norms); ``F_1 = 0``.
     generalization : ndarray (R, T)
-        :math:`G_t = \frac{1}{t} \sum_{\tau \le t} \|w_t^{(m_\tau)} - w_{n_\tau}\|^2` (eq. (16) at every ``t``).
+        :math:`G_t = \frac{1}{t} \sum_{\tau \le t} \|w_t^{(m_\tau)} - w_{n_\tau}\|^2` (eq. (16) at
+        every ``t``).
     expert, task : ndarray of int (R, T)
         Routed expert ``m_t`` and ground-truth index ``n_t`` (0-based).
     model_error : ndarray (R, T)
@@ -83,7 +84,8 @@ class CLResult:
     gate_outputs : ndarray (R, T, M) or None
         Clean gate outputs :math:`h_m(X_t, \theta_t)` (with ``record_gates=True``).
     expert_sets : ndarray of int (R, T, M) or None
-        :math:`\operatorname{argmax}_j \theta_{m,t}^\top v_j` before the round-``t`` update (eq. (11); with
+        :math:`\operatorname{argmax}_j \theta_{m,t}^\top v_j` before the round-``t`` update (eq.
+        (11); with
         ``record_sets=True``).
     forgetting_code, generalization_code : ndarray (R, T) or None
         The released code's metrics (unsquared norms, absolute differences, its indices).
@@ -332,7 +334,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
 def gate_gradient(
     pi: np.ndarray, chosen: np.ndarray, xbar: np.ndarray, coef: np.ndarray
 ) -> np.ndarray:
-    r"""Gradient of ``L_task`` with respect to every :math:`\theta_m` (Lemma 4's form, eqs. (6)-(9)).
+    r"""Gradient of ``L_task`` in every :math:`\theta_m` (Lemma 4's form, eqs. (6)-(9)).
 
     :math:`\nabla_{\theta_m} L_{\text{task}} = c \, \pi_{m_t} (\delta_{m m_t} - \pi_m) \bar x`
     with :math:`c` = ``coef`` :math:`= \ell_{\text{loc}} + \alpha M f / t` and

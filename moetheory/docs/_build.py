@@ -145,7 +145,8 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     Parameters
     ----------
     pages : mapping of str to str
-        The text of each page by file name (relative to ``out_dir``), as :func:`generate_pages` returns.
+        The text of each page by file name (relative to ``out_dir``), as :func:`generate_pages`
+        returns.
     out_dir : path
         The folder (created if missing). The pages an earlier call wrote there and that
         ``pages`` no longer holds are removed; no other file is touched (the folder lists

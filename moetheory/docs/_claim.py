@@ -266,7 +266,8 @@ def render_claim(
         MyST: heading (level 3), statement with its seed lines and the quote of the sentence
         or equation that makes it, the reading checked (the primary reading when the check
         has several), the derivation in a foldable proof block, the verdict, the table of
-        statistical comparisons (estimate, interval, n, claimed value, tolerance, :math:`\alpha`, rule,
+        statistical comparisons (estimate, interval, n, claimed value, tolerance, :math:`\alpha`,
+        rule,
         seed), the compact evidence table with the raw JSON folded or linked, the verdict
         over the calibration seeds, "uses" / "used by" links, other readings folded, figures
         with captions.

@@ -375,7 +375,7 @@ class Card:
         return "\n\n".join(out)
 
     def html(self) -> str:
-        """The card as HTML, every text escaped and the maths in MathJax's inline and display delimiters.
+        """The card as HTML, every text escaped and the maths in MathJax's delimiters.
 
         Returns
         -------

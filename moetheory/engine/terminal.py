@@ -2,7 +2,8 @@
 
 ``moetheory show`` and ``moetheory list`` print through this module: text wrapped to the
 terminal's width, mathematics as readable Unicode (Greek letters, sub- and superscripts and operator
-signs, never ``**`` or ``oo``), evidence as an aligned two-column table. A report may come from anyone, so no
+signs, never ``**`` or ``oo``), evidence as an aligned two-column table. A report may come from
+anyone, so no
 character that acts on a terminal reaches it (:func:`printable`), and JSON is written as
 standard JSON (:func:`json_text`).
 
@@ -76,7 +77,8 @@ def printable(text: str) -> str:
     -------
     str
         The same text where each C0 control but newline and tab, DEL, C1 control, line or
-        paragraph separator and bidirectional control is written as a Python escape (backslash, ``x`` and two hex digits, or ``u`` and four).
+        paragraph separator and bidirectional control is written as a Python escape (backslash,
+        ``x`` and two hex digits, or ``u`` and four).
 
     See Also
     --------
@@ -126,7 +128,8 @@ def json_text(value: Any, indent: int | None = 2) -> str:
     str
         JSON text (RFC 8259): non-finite numbers as the strings ``"nan"``, ``"inf"``,
         ``"-inf"`` (never ``NaN`` or ``Infinity``), non-ASCII text as is, except the
-        characters :func:`printable` escapes, written as JSON's escape (backslash, ``u`` and four hex digits).
+        characters :func:`printable` escapes, written as JSON's escape (backslash, ``u`` and four
+        hex digits).
 
     See Also
     --------

@@ -52,7 +52,9 @@ def _decrement_matrix(A: np.ndarray) -> np.ndarray:
 
 
 def gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    r"""The Gauss-Newton decrement :math:`g^\top (A + 10^{-8} \operatorname{diag}(A) + 10^{-12} I)^{-1} g` per fit.
+    r"""The Gauss-Newton decrement of each fit.
+
+    It is :math:`g^\top (A + 10^{-8} \operatorname{diag}(A) + 10^{-12} I)^{-1} g`.
 
     The decrease of the mean squared residual that a full (undamped) Gauss-Newton step
     predicts from the current point.

@@ -411,7 +411,8 @@ def fit_batch(
         left at the working precision).
         ``tol = 0`` runs every fit for all ``iterations``.
     max_chunk : int
-        Largest :math:`G_{\text{chunk}} \cdot n \cdot k` processed at once (memory and cache: at :math:`n = 10^5`,
+        Largest :math:`G_{\text{chunk}} \cdot n \cdot k` processed at once (memory and cache: at
+        :math:`n = 10^5`,
         ``k = 3`` the default advances one fit at a time, which measured about 15% faster
         than two). The bits do not depend on it.
     qn_iterations : int
@@ -433,20 +434,20 @@ def fit_batch(
 
     Notes
     -----
-    In the fit coordinates :math:`\\phi` of the parameter space (``theta`` with, for the
-    perturbed router, :math:`v_i = \\beta_{1i}/(\\|\\beta_{1i}\\|+\\tau_1)` in place of
-    :math:`\\beta_{1i}`), with the coordinates held on a face taken out
+    In the fit coordinates :math:`\phi` of the parameter space (``theta`` with, for the
+    perturbed router, :math:`v_i = \beta_{1i}/(\|\beta_{1i}\|+\tau_1)` in place of
+    :math:`\beta_{1i}`), with the coordinates held on a face taken out
     (:func:`~moetheory.estimation._lm.free_system`), each iteration solves
 
     .. math::
 
-        (A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -g, \\qquad
-        A = J^\\top J / n, \\quad g = J^\\top r / n,
+        (A + \lambda\,\mathrm{diag}(A) + 10^{-12} I)\,\delta = -g, \qquad
+        A = J^\top J / n, \quad g = J^\top r / n,
 
-    and accepts the gauge-fixed projection of :math:`\\phi + \\delta` when the mean squared
+    and accepts the gauge-fixed projection of :math:`\phi + \delta` when the mean squared
     residual decreases
-    (:math:`\\lambda \\leftarrow \\lambda/5`), else rejects it
-    (:math:`\\lambda \\leftarrow 3\\lambda`). Each fit's arithmetic is its own: a fit gives
+    (:math:`\lambda \leftarrow \lambda/5`), else rejects it
+    (:math:`\lambda \leftarrow 3\lambda`). Each fit's arithmetic is its own: a fit gives
     the same bits alone or in any batch, and stopped fits leave the batch, so the work
     follows the fits that still move. ``A`` and ``g`` are rebuilt only after an accepted
     step, the Jacobian from the trial evaluation's own intermediates.

@@ -256,7 +256,7 @@ _GRAM_BLOCK_SAMPLES = 8192
 
 
 def exact_gram(Jt: np.ndarray) -> np.ndarray:
-    r""":math:`J^\top J` per fit from ``Jt`` :math:`= J^\top` of shape (G, P, n), exactly reproducible.
+    r""":math:`J^\top J` per fit from ``Jt`` (:math:`J^\top`, shape (G, P, n)), reproducibly.
 
     Parameters
     ----------

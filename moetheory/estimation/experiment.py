@@ -401,7 +401,7 @@ def loss_record(
     x_eval: np.ndarray,
     design: RatesDesign,
 ) -> dict[str, float]:
-    """All losses of one estimate: Voronoi losses on canonical forms, raw loss, :math:`L^2(\\mu)` error.
+    """All losses of one estimate: Voronoi losses on canonical forms, raw loss, :math:`L^2` error.
 
     ``expert_l1`` is the expert part of :math:`\\mathcal{L}_{1,1}`:
     :math:`\\sum_j \\sum_{i \\in A_j} e^{\\beta_{0i}} \\|\\eta_i - \\eta^*_j\\|` (cells of the
@@ -440,7 +440,8 @@ def loss_record(
 
     ``voronoi_l1`` takes it on identifiable coordinates; for an expert family even in its
     parameters (:data:`EVEN_EXPERTS`: :math:`(a^\\top x + b)^2`, where :math:`\\eta` and
-    :math:`-\\eta` give the same expert) each fitted :math:`\\eta_i` is taken with the sign that puts its atom nearer to a
+    :math:`-\\eta` give the same expert) each fitted :math:`\\eta_i` is taken with the sign that
+    puts its atom nearer to a
     true atom. ``voronoi_l1_raw`` uses :math:`\\beta_1` as fitted, which is not a function of
     :math:`f_G` (cosine: the norm of :math:`\\beta_1`; perturbed: a common shift of
     :math:`\\beta_1/(\\|\\beta_1\\|+\\tau_1)`) and need not tend to 0.
@@ -637,7 +638,8 @@ def fit_cell(
         Evaluation inputs.
     first_rep : int
         Index of the first replicate: the replicates from
-        ``first_rep`` on, ``design.replicates`` of them (each seeded by its own index, so looks that add replicates
+        ``first_rep`` on, ``design.replicates`` of them (each seeded by its own index, so looks
+        that add replicates
         give the same records as one run).
 
     Returns
@@ -1350,7 +1352,8 @@ def reproduce_rates(
     and :math:`k = 3` (over-specified), ReLU, GELU (:math:`z \Phi(z)`) and :math:`z^2` experts
     with :math:`k = 3` (:data:`FIGURE_EXPERTS`). The figure has one column per expert family
     and two rows (Voronoi loss :math:`\mathcal{L}_{1,1}` on identifiable coordinates;
-    :math:`L^2(\mu)` regression error), median against :math:`n` on log-log axes with a 95% bootstrap
+    :math:`L^2(\mu)` regression error), median against :math:`n` on log-log axes with a 95%
+    bootstrap
     band of the median, and the fitted slope in the legend. ``scheduler``/``executor`` run
     the cells on a cluster (see :func:`run_rates`); the numbers are the same as locally.
 

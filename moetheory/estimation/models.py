@@ -1,4 +1,4 @@
-r"""MoE regression functions of seed 002: :math:`f_G` of eq. (2), :math:`g_G` of eq. (8) and the linear router.
+r"""MoE regression functions of seed 002: :math:`f_G` (eq. 2), :math:`g_G` (eq. 8), linear router.
 
 A mixing measure :math:`G = \sum_i e^{\beta_{0i}} \delta_{(\beta_{1i}, \eta_i)}` is stored as a
 :class:`MixingMeasure` with arrays ``beta0`` (k,), ``beta1`` (k, d) and ``eta`` (k, d + 1);
@@ -108,7 +108,11 @@ class Router:
                 raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
     def token_features(self, x: np.ndarray) -> np.ndarray:
-        r"""The token features :math:`\tilde x` of the score :math:`s = c(\|\beta_1\|) \beta_1^\top \tilde x`: :math:`x`, :math:`x / \|x\|` or :math:`x / (\|x\| + \tau_2)`."""
+        r"""The token features :math:`\tilde x` of the router score.
+
+        The score is :math:`c(\|\beta_1\|) \beta_1^\top \tilde x`, and :math:`\tilde x` is
+        :math:`x`, :math:`x / \|x\|` or :math:`x / (\|x\| + \tau_2)`.
+        """
         if self.kind == "linear":
             return x
         norm = np.linalg.norm(x, axis=-1, keepdims=True)
@@ -482,7 +486,7 @@ def regression_function(
     expert: str = "tanh",
     top_k: int | None = None,
 ) -> np.ndarray:
-    """The MoE regression function :math:`f_G` (eq. 2), :math:`g_G` (eq. 8) or the linear-router version.
+    """The MoE regression function :math:`f_G` (eq. 2), :math:`g_G` (eq. 8) or the linear router's.
 
     Parameters
     ----------

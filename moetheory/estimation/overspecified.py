@@ -15,7 +15,8 @@ with more than one fitted atom):
     fitted: ``k = 3`` atoms, top-1 gate.
 
 Every fit starts from two targets (:func:`split_start`), each plus :math:`N(0, s^2)`
-noise (:math:`s` = ``start_noise``) drawn from the seed (so that copies are not tied): the *split* target (atom 1 over
+noise (:math:`s` = ``start_noise``) drawn from the seed (so that copies are not tied): the *split*
+target (atom 1 over
 two copies) and the *dead* target (an extra copy of atom 1 whose score lies below every true
 score); the full design, with the truth's K, also starts at the dead target itself, without
 noise (it represents the truth's function exactly: the exact-specified designs' *target*

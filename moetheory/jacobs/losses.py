@@ -432,7 +432,9 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
 
 @_fill_doc
 def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matrix:
-    r"""Eq. 1.5: :math:`-h_i (d - o_i)`, :math:`h_i = p_i e^{\pm r_i^2/2} / \sum_j p_j e^{\pm r_j^2/2}`.
+    r"""Eq. 1.5: :math:`-h_i (d - o_i)` with the posterior :math:`h_i` of expert :math:`i`.
+
+    Here :math:`h_i = p_i e^{\pm r_i^2/2} / \sum_j p_j e^{\pm r_j^2/2}`.
 
     Parameters
     ----------

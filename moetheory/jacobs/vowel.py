@@ -116,7 +116,7 @@ def mlp_parameters(hidden: int, q: int = Q) -> int:
 
 
 def init_batched_mlp(hidden: int, rngs: list[np.random.Generator]) -> BatchedMLP:
-    """Backpropagation networks with :math:`N(0, 0.5^2)` weights (as the experts), one per generator.
+    """Backpropagation networks, :math:`N(0, 0.5^2)` weights (as the experts), one per generator.
 
     Parameters
     ----------

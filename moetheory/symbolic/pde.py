@@ -556,7 +556,8 @@ def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        If ``d1`` is not a positive integer (from :func:`~moetheory.symbolic.routers.coordinates`), or
+        If ``d1`` is not a positive integer (from :func:`~moetheory.symbolic.routers.coordinates`),
+        or
         the difference is not rational in the coordinates and norms.
 
     See Also

@@ -581,7 +581,8 @@ def decide_ridge_all_atoms(activation: str,
     -------
     RidgeAllAtomsDecision
         ``PROVED`` (independent for all distinct atoms outside :math:`\{a_j = 0\} \cup
-        \{\eta_i = -\eta_j\}`, every :math:`k`, :math:`d = 1`, every :math:`\tau_2 > 0`), ``REFUTED``
+        \{\eta_i = -\eta_j\}`, every :math:`k`, :math:`d = 1`, every :math:`\tau_2 > 0`),
+        ``REFUTED``
         (dependent at every atom tuple) or ``INCONCLUSIVE``.
 
     Raises

@@ -110,7 +110,8 @@ class Normalisation:
         See :data:`NORMALISATION_KINDS`.
     eps : sympy.Expr or float, optional
         The :math:`\varepsilon` (or :math:`\tau`) of ``additive`` and ``clamp``, a number
-        or a non-negative SymPy symbol; must be non-negative (``clamp`` needs it positive). Stored as a
+        or a non-negative SymPy symbol; must be non-negative (``clamp`` needs it positive). Stored
+        as a
         SymPy object.
 
     Raises
@@ -133,7 +134,8 @@ class Normalisation:
               \varphi_{\text{clamp}}(n) = \frac{1}{\max(n, \varepsilon)}.
 
     ``exact`` is the cosine router's (eq. (2) of [1]_), ``additive`` the perturbation of
-    eq. (8) (:math:`v / (\|v\| + \varepsilon)`), ``clamp`` PyTorch's ``F.normalize``. The clamp has two
+    eq. (8) (:math:`v / (\|v\| + \varepsilon)`), ``clamp`` PyTorch's ``F.normalize``. The clamp has
+    two
     smooth pieces, :math:`n > \varepsilon` (``"inactive"``) and :math:`n < \varepsilon`
     (``"active"``).
 

@@ -8,7 +8,8 @@ and the coverage probabilities of Lemma 11.
 
 Notation: :math:`r = 1 - s/d` (over-parameterisation ratio), :math:`S = \sum_n \|w_n\|^2`
 and :math:`D = \sum_{n, n'} \|w_{n'} - w_n\|^2` over *ordered* pairs (the diagonal
-contributes 0). The seed writes the pair sum as :math:`\sum_{n=n'}`; :data:`PAIR_READINGS` lists its readings.
+contributes 0). The seed writes the pair sum as :math:`\sum_{n=n'}`; :data:`PAIR_READINGS` lists
+its readings.
 
 The names are defined in private modules, one job each, and re-exported here:
 ``_notation`` (symbols, readings, the moments of ground truths), ``_sums`` (geometric sums in

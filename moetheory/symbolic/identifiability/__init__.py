@@ -273,7 +273,8 @@ class IdentifiabilityReading:
         Where the reading comes from in the seeds.
     semantics : {"list", "set"}
         ``"list"``: the family is the list of all terms
-        :math:`m^\nu \partial^\gamma h(\cdot, \eta_j)` (multi-indices :math:`\nu, \gamma`), so a term that vanishes identically or repeats another is itself a
+        :math:`m^\nu \partial^\gamma h(\cdot, \eta_j)` (multi-indices :math:`\nu, \gamma`), so a
+        term that vanishes identically or repeats another is itself a
         dependence. ``"set"``: the family is the *set* of distinct nonzero terms (identically
         zero terms and exact repeats dropped), the reading under which only relations among
         different functions count.
@@ -285,9 +286,9 @@ class IdentifiabilityReading:
 
     Notes
     -----
-    The family of reading :math:`R` at atoms :math:`\\eta_1..\\eta_k` is
-    :math:`\\{m(x)^\\nu \\partial^\\gamma_\\eta h(x, \\eta_j)\\}` with
-    ``min_order`` :math:`\\le |\\nu| + |\\gamma| \\le` ``max_order``; strong identifiability
+    The family of reading :math:`R` at atoms :math:`\eta_1..\eta_k` is
+    :math:`\{m(x)^\nu \partial^\gamma_\eta h(x, \eta_j)\}` with
+    ``min_order`` :math:`\le |\nu| + |\gamma| \le` ``max_order``; strong identifiability
     (Definition 1 as reconstructed from seed 002's proof sketch) is its linear independence
     for almost every :math:`x`.
 
@@ -738,7 +739,8 @@ class IdentifiabilityDecision:
     r"""The verdict of "h is strongly identifiable under ``reading``" at ``atoms``.
 
     ``PROVED`` when the family is independent (exact certificate), ``REFUTED`` when it is
-    dependent (exact null vector; for :math:`d \ge 2` an identity on all of :math:`\mathbb{R}^d`), ``INCONCLUSIVE``
+    dependent (exact null vector; for :math:`d \ge 2` an identity on all of :math:`\mathbb{R}^d`),
+    ``INCONCLUSIVE``
     otherwise. :meth:`scope` says exactly what the certificate covers.
 
     Parameters
@@ -1435,12 +1437,14 @@ def search_exceptions(expert: Expert | sp.Expr,
     Returns
     -------
     dict
-        The decision on each orbit, by name (a ``REFUTED`` one is an exception, with its certificate).
+        The decision on each orbit, by name (a ``REFUTED`` one is an exception, with its
+        certificate).
 
     Raises
     ------
     ValueError
-        On an unknown reading or orbit, a reading with :math:`k < 2`, or an ``intercept`` that is not
+        On an unknown reading or orbit, a reading with :math:`k < 2`, or an ``intercept`` that is
+        not
         a parameter.
 
     Notes

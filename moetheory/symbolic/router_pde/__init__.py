@@ -498,7 +498,8 @@ def router_pde(
     :math:`\beta_1^\top\partial H/\partial\beta_1 = H\,\frac{d}{dc}s(x, c\beta_1)|_{c=1}`
     (chain rule). Two routes:
 
-    1. *Every dimension* :math:`d \ge 2`. The score, as the callable builds it in :math:`d = 2, 3, 4`
+    1. *Every dimension* :math:`d \ge 2`. The score, as the callable builds it in :math:`d = 2, 3,
+       4`
        and in every asked :math:`d \ge 2`, is rewritten as one expression
        :math:`F(u, n_b, n_x)`: each sub-expression polynomial in the coordinates becomes a
        polynomial in :math:`u, n_b^2, n_x^2`, certified by expanding the difference to 0.
