@@ -117,26 +117,27 @@ class CLConfig:
         :math:`|h_{m_t} - h_{m_t}| = 0 < \Gamma`; Algorithm 1 "for each expert m"); the
         released code skips :math:`m_t`.
     flag_start : {"after-T1", "at-T1"} or None
-        First round whose flags are evaluated: :math:`t > T_1` (the seed's "对于" :math:`t > T_1`,
-        L111; both readings) or :math:`t \ge T_1`. Under ``code_schedule`` the round
-        :math:`\lceil M/\eta \rceil` takes the place of :math:`T_1` (the code's 0-based
-        :math:`t \ge M/\eta` is :math:`t > T_1` counted from 1).
+        First round whose flags are evaluated: :math:`t > T_1` (the seed's "对于"
+        :math:`t > T_1`, L111; both readings) or :math:`t \ge T_1`. Under ``code_schedule``
+        the round :math:`\lceil M/\eta \rceil` takes the place of :math:`T_1` (the code's
+        0-based :math:`t \ge M/\eta` is :math:`t > T_1` counted from 1).
     flag_memory : {"sticky", "round"}
         Whether a flag, once set, stays set (``"sticky"``: termination when every expert has
         been flagged in some round since the flags' first round) or is evaluated afresh each
-        round (``"round"``: termination when every gap is below :math:`\Gamma` in the same round).
+        round (``"round"``: termination when every gap is below :math:`\Gamma` in the same
+        round).
         The seed says neither (L109, L111); ``"sticky"`` is the released code's.
+    code_schedule : bool or None
         Code's schedule: flags from 0-based round :math:`M/\eta`, updates at least until
         round :math:`80 + 3M`.
-        Code's schedule: flags from 0-based round ``M/η``, updates at least until ``80 + 3M``.
     data_model : {"definition1", "code"} or None
         Definition 1 (with Appendix A.2) or the released code's data.
+    beta : {"fixed", "uniform"}
         :math:`\beta_t = C` (Appendix A.2 fills one column with :math:`v_n`) or
         :math:`\beta_t \sim \mathrm{Unif}(0, C]`.
     beta_max : float
         The constant :math:`C > 0` of Definition 1.
     signal_scale : float or None
-        Definition-1 model: ``v_n = signal_scale · w_n`` ("scaled by a constant", A.2);
         Definition-1 model: :math:`v_n = c \, w_n`, :math:`c` = ``signal_scale`` ("scaled by a
         constant", A.2); ``None`` means :math:`1/\sigma_0` so that
         :math:`\|v_n\|_\infty = O(1)`.
@@ -146,6 +147,7 @@ class CLConfig:
         :math:`\|w_n - w_{n'}\|_\infty \le \rho` (Section 5.2: :math:`O(\sigma_0^{1.5})`);
         ``None`` means :math:`\sigma_0^{1.5}`. Code model: the Gaussian spread factor, ``None``
         meaning :math:`\sigma_0 / 200`.
+    code_rank : int
         Code model: ground truths live in the first ``code_rank`` coordinates (at most
         :math:`d`).
     signal_norm : float

@@ -66,8 +66,7 @@ def ground_truths(
 
     Definition-1 model: cluster centres :math:`w_k \sim N(0, \sigma_0^2 I_d)` for :math:`k < K`
     (Appendix A.2, "entries drawn from" :math:`N(0, \sigma_0)` read with :math:`\sigma_0` the
-    standard
-    deviation, as in Lemma 5's proof); ground truth :math:`n \ge K` is its centre
+    standard deviation, as in Lemma 5's proof); ground truth :math:`n \ge K` is its centre
     :math:`w_{n \bmod K}` plus :math:`\rho \cdot \mathrm{Unif}[-1/2, 1/2]^d`
     (:math:`\rho` = ``cluster_spread``); :math:`v_n = c \, w_n`.
 

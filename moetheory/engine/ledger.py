@@ -294,8 +294,9 @@ def build_ledger(
 
 
 def format_lines(lines: Sequence[int]) -> str:
-    """Line numbers as compact ranges: ``(272, 274, 275, 276, 280)`` gives ``"L272, L274–276,
-    L280"``.
+    """Line numbers as compact ranges.
+
+    ``(272, 274, 275, 276, 280)`` gives ``"L272, L274–276, L280"``.
 
     Parameters
     ----------

@@ -126,8 +126,10 @@ TASK_SAMPLES = 200_000
 
 
 def true_measure() -> MixingMeasure:
-    r"""The true mixing measure :math:`G^*` of the experiment (:math:`k^* = 2`, :math:`d = 2`,
-    :math:`\beta^*_{0,2} = 0` by (A.3)).
+    r"""The true mixing measure :math:`G^*` of the experiment.
+
+    It has :math:`k^* = 2` atoms in dimension :math:`d = 2`, with :math:`\beta^*_{0,2} = 0` by
+    (A.3).
 
     Returns
     -------

@@ -28,7 +28,6 @@ product (:math:`J^\top J`) is made exact by rounding :math:`J` to a fixed-point 
 damped normal equations are solved by batched Gaussian elimination of elementwise operations
 (:func:`~moetheory.estimation.detmath.spd_solve`), so a fit has the
 same bits on every SIMD/BLAS path (the same scheme as :mod:`~moetheory.estimation.batched`).
-same bits on every SIMD/BLAS path (the same scheme as :mod:`~moetheory.estimation.batched`).
 """
 
 from __future__ import annotations

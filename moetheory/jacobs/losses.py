@@ -157,8 +157,10 @@ def _sign(variant: str) -> int:
 
 @dataclass(frozen=True)
 class MixtureSymbols:
-    """SymPy symbols of one case: ``d`` (:math:`q \\times 1`), ``o`` (:math:`k \\times q`, row
-    :math:`i` = :math:`o_i`), ``p`` (:math:`k`).
+    """SymPy symbols of one case: the vectors ``d``, ``o`` and ``p``.
+
+    ``d`` is :math:`q \\times 1`, ``o`` is :math:`k \\times q` (row :math:`i` is :math:`o_i`)
+    and ``p`` has :math:`k` entries.
 
     Parameters
     ----------

@@ -27,10 +27,11 @@ Reading :math:`R` with atoms :math:`\eta_1, \dots, \eta_k`: the family
 
 .. math::
 
-    F_R = \{m(x)^\nu \partial^\gamma_\eta h(x, \eta_j) : j \le k,\
-    \text{min\_order} \le |\nu| + |\gamma| \le \text{max\_order}\}
+    F_R = \{m(x)^\nu \partial^\gamma_\eta h(x, \eta_j) :
+    j \le k,\ o_{\min} \le |\nu| + |\gamma| \le o_{\max}\}
 
-is linearly independent for almost every :math:`x`. The verdict is decided at explicit
+(:math:`o_{\min}` = ``min_order``, :math:`o_{\max}` = ``max_order``) is linearly independent
+for almost every :math:`x`. The verdict is decided at explicit
 (default: generic rational) atoms by
 :func:`moetheory.symbolic.linear_independence.decide_linear_independence`.
 
@@ -485,8 +486,10 @@ def _reading(reading: str | IdentifiabilityReading) -> IdentifiabilityReading:
 
 
 def router_multiplier_ratio(order: int = 1) -> sp.Expr:
-    r"""Leading coefficient :math:`c_\nu` of :math:`u^\nu` in the :math:`\nu`-th
-    :math:`\beta_1`-derivative of the router factor.
+    r"""Leading coefficient :math:`c_\nu` of the router factor's :math:`\nu`-th derivative.
+
+    It is the coefficient of :math:`u^\nu` in the :math:`\nu`-th :math:`\beta_1`-derivative
+    of the router factor.
 
     The router factor is :math:`\exp(\beta_1 x / ((\beta_1 + \tau_1)(|x| + \tau_2)))`; the
     derivative is divided by it.
