@@ -572,9 +572,6 @@ NOT_READ: tuple[tuple[str, str], ...] = (
 #: ``test_pending_pages_still_have_formulas`` fails once a page is clean, so that it
 #: leaves this list.
 PENDING: dict[str, str] = {
-    "api.html": "the API reference: docstring prose with plain-text formulas (``>= 1``, "
-    "``f_G``, ``eta_1..eta_k``, ``->``), each docstring to rewrite with :math:",
-    "api/*.html": "as api.html",
     "own-paper.html": "identifiable()'s notebook display (certificate atoms, scope) and "
     "check_expectation's title E[X] (a change to moetheory.stats re-stamps calibration)",
     "seed-stability.html": "benchmarks/seed_stability.py tabulates the claims' plain-text "

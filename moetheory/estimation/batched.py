@@ -139,9 +139,9 @@ def model_batch(
 
 #: Samples per block of :func:`_forward_blocks` when a fit has more: the intermediates of a
 #: long fit then stay in the 1 MiB level-2 cache instead of streaming through memory once per
-#: elementwise operation (a fit at ``n = 10^5``, ``k = 3``: 14% less CPU time than unsplit).
+#: elementwise operation (a fit at :math:`n = 10^5`, ``k = 3``: 14% less CPU time than unsplit).
 #: Smaller blocks cost more in calls than they save: about 0.2 ms of call overhead per block
-#: and forward pass (16384 against 8192 samples: 9% less CPU at ``n = 10^5``, 10% at
+#: and forward pass (16384 against 8192 samples: 9% less CPU at :math:`n = 10^5`, 10% at
 #: ``n = 10^4``, which is then not split). Shorter fits are not split.
 _BLOCK_SAMPLES = 16384
 

@@ -250,7 +250,7 @@ def det_log(x: np.ndarray) -> np.ndarray:
 
 
 #: Samples per block of :func:`exact_gram` when there are more: a block of a long Jacobian
-#: stays in the level-2 cache between the rounding and the product (``n = 10^5``: 40% less
+#: stays in the level-2 cache between the rounding and the product (:math:`n = 10^5`: 40% less
 #: time); shorter ones are not split.
 _GRAM_BLOCK_SAMPLES = 8192
 

@@ -101,7 +101,7 @@ LOSSES: tuple[str, ...] = (
 #: this times the objective. The cap-raising comparison of ``benchmarks/bench_estimation.py``
 #: (section 5; also tests/test_estimation.py) shows that in the cells whose
 #: fixed-40-iteration medians moved most, the median losses of the fits that meet this rule
-#: agree to about 0.1% with fits run at a 10^4 times smaller tolerance and a 10 times larger
+#: agree to about 0.1% with fits run at a :math:`10^4` times smaller tolerance and a 10 times larger
 #: cap; 1e-8 was not enough (a cosine cell's median L11 moved 11%).
 LM_TOL = 1e-9
 
@@ -113,7 +113,8 @@ LM_ITERATIONS = 200
 
 #: Cap of the quasi-Newton phase of a rates fit, per profile; a fit that reaches it is not
 #: converged. The quick profile's cap bounds its CPU time: the fits that need more (most of
-#: them with ``(a^T x + b)^2`` experts, whose mixtures with the perturbed router's smooth gate
+#: them with :math:`(a^\top x + b)^2` experts, whose mixtures with the perturbed router's smooth
+#: gate
 #: are nearly unidentifiable: long, flat valleys; and ReLU experts, whose objective has a kink
 #: wherever a hinge crosses an input) are counted at the cap: their losses are unknown to the
 #: readings (every interval covers them), and a cell with half of its fits there is undecided.
@@ -121,7 +122,7 @@ QN_ITERATIONS: dict[str, int] = {"quick": 200, "full": 2000}
 
 #: Samples (``n`` times replicates) of one task when :func:`run_rates` runs on an executor or
 #: a cluster: a larger cell is split into tasks of its replicates, so that the workers share a
-#: cell at ``n = 10^5`` instead of one of them fitting it alone.
+#: cell at :math:`n = 10^5` instead of one of them fitting it alone.
 TASK_SAMPLES = 200_000
 
 
@@ -483,7 +484,8 @@ def loss_record(
     }
 
 
-#: Expert families even in their parameters, ``h(x, -eta) = h(x, eta)``: ``(a^T x + b)^2``.
+#: Expert families even in their parameters, :math:`h(x, -\eta) = h(x, \eta)`:
+#: :math:`(a^\top x + b)^2`.
 EVEN_EXPERTS: tuple[str, ...] = ("poly2",)
 
 

@@ -47,7 +47,7 @@ ValueError
 }
 
 ROUTERS: tuple[str, ...] = ("linear", "cosine", "perturbed")
-#: Expert families: the activation ``sigma`` of ``h(x, (a, b)) = sigma(a^T x + b)``
+#: Expert families: the activation ``sigma`` of :math:`h(x, (a, b)) = \sigma(a^\top x + b)`
 #: (:func:`activation`).
 EXPERTS: tuple[str, ...] = ("tanh", "relu", "gelu", "poly2", "linear")
 #: ``1 / sqrt(2 pi)``, correctly rounded: the standard normal density is this times

@@ -556,7 +556,7 @@ def standin_batch(
 
 
 def one_hot(y: np.ndarray, q: int = 4) -> np.ndarray:
-    """Targets ``T`` (S, q, n): one-hot, ``T[s, c, j]`` is 1 where ``y[s, j] == c``, else 0.
+    """One-hot targets ``T`` (S, q, n): entry ``(s, c, j)`` is 1 where ``y[s, j] == c``.
 
     Parameters
     ----------
