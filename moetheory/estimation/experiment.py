@@ -140,7 +140,7 @@ def true_measure() -> MixingMeasure:
 
     Notes
     -----
-    Condition (A.3) of seed 002 fixes the last gate bias, :math:`\\beta^*_{0k_*} = 0`; the
+    Condition (A.3) of seed 002 fixes the last gate bias, :math:`\beta^*_{0k_*} = 0`; the
     two atoms have distinct router directions and experts, so :math:`G_*` is identifiable up
     to the router's own invariances.
 

@@ -453,9 +453,9 @@ def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matri
 
     Notes
     -----
-    Eq. 1.5 of [1]_: :math:`\\partial E/\\partial o_i = -h_i (d - o_i)` with
-    :math:`h_i = p_i e^{\\pm r_i^2/2} / \\sum_j p_j e^{\\pm r_j^2/2}`,
-    :math:`r_i = \\lVert d - o_i\\rVert`.
+    Eq. 1.5 of [1]_: :math:`\partial E/\partial o_i = -h_i (d - o_i)` with
+    :math:`h_i = p_i e^{\pm r_i^2/2} / \sum_j p_j e^{\pm r_j^2/2}`,
+    :math:`r_i = \lVert d - o_i\rVert`.
 
     %(refs)s
 

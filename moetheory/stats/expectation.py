@@ -627,7 +627,7 @@ def required_n(
     ValueError
         For a bad ``tol``, ``alpha``, ``power``, ``pilot_n``, ``seed`` or pilot (complex
         draws included), an ``offset`` equal to ``tol`` (a mean on the band's edge is never
-        decided), or a margin :math:`|\\text{tol} - |\\delta||` so thin for the pilot's
+        decided), or a margin :math:`|\text{tol} - |\delta||` so thin for the pilot's
         spread that more than :math:`10^{18}` draws would be needed (the message gives the
         smallest ``tol`` allowed).
 
@@ -637,18 +637,18 @@ def required_n(
 
     Notes
     -----
-    With :math:`s` the pilot's standard deviation, margin :math:`m = |\\text{tol} -
-    |\\delta||` (:math:`\\delta` = ``offset``) and :math:`K = \\min(10, \\max(1,
-    \\lfloor n/100 \\rfloor))` the looks of the sequential design (the last look uses all
-    :math:`n` draws at level :math:`1 - \\alpha/K`), :math:`n` is the smallest multiple of
+    With :math:`s` the pilot's standard deviation, margin :math:`m = |\text{tol} -
+    |\delta||` (:math:`\delta` = ``offset``) and :math:`K = \min(10, \max(1,
+    \lfloor n/100 \rfloor))` the looks of the sequential design (the last look uses all
+    :math:`n` draws at level :math:`1 - \alpha/K`), :math:`n` is the smallest multiple of
     :math:`K` with
 
     .. math::
 
-        \\left(t_{n-1,\\,1-\\alpha/(2K)} + z_{(1+\\pi)/2}\\right) \\frac{s}{\\sqrt n} \\le m ,
+        \left(t_{n-1,\,1-\alpha/(2K)} + z_{(1+\pi)/2}\right) \frac{s}{\sqrt n} \le m ,
 
-    :math:`\\pi` = ``power``. Then the interval's half-width plus the estimate's error is
-    at most :math:`m` with probability about :math:`\\pi`, so the interval lies inside the
+    :math:`\pi` = ``power``. Then the interval's half-width plus the estimate's error is
+    at most :math:`m` with probability about :math:`\pi`, so the interval lies inside the
     band (offset below ``tol``) or outside it (offset above ``tol``). The pilot's
     :math:`s` is itself an estimate: a pilot of a few hundred draws or more keeps it close.
 

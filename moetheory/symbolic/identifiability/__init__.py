@@ -501,12 +501,12 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
     Parameters
     ----------
     order : int
-        The derivative order :math:`\\nu`, 1 to 3.
+        The derivative order :math:`\nu`, 1 to 3.
 
     Returns
     -------
     sympy.Expr
-        :math:`c_\\nu` as a function of ``beta1`` and ``tau1``.
+        :math:`c_\nu` as a function of ``beta1`` and ``tau1``.
 
     Raises
     ------
@@ -515,8 +515,8 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
 
     Notes
     -----
-    With :math:`u = x/(x + \\tau_2)` the derivative is a polynomial in :math:`u` of degree
-    :math:`\\nu`; :math:`c_1 = \\tau_1/(\\beta_1+\\tau_1)^2`.
+    With :math:`u = x/(x + \tau_2)` the derivative is a polynomial in :math:`u` of degree
+    :math:`\nu`; :math:`c_1 = \tau_1/(\beta_1+\tau_1)^2`.
 
     See Also
     --------
@@ -609,11 +609,11 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
     Parameters
     ----------
     expr : sympy.Expr
-        The expert :math:`h(x, \\eta)`.
+        The expert :math:`h(x, \eta)`.
     x : sympy.Symbol
         The scalar variable.
     params : sequence of sympy.Symbol
-        The parameters :math:`\\eta`.
+        The parameters :math:`\eta`.
     reading : IdentifiabilityReading
         The reading.
     atoms : sequence of mappings
@@ -624,14 +624,14 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
     Returns
     -------
     list of FamilyTerm
-        One term per :math:`(j, \\nu, \\gamma)`, atoms first; with set semantics zero terms
+        One term per :math:`(j, \nu, \gamma)`, atoms first; with set semantics zero terms
         and exact repeats are dropped.
 
     Raises
     ------
     ValueError
-        On orders outside :math:`0 \\le` ``min_order`` :math:`\\le` ``max_order``
-        :math:`\\le 3`, or when ``h`` is not differentiable in closed form to the order asked.
+        On orders outside :math:`0 \le` ``min_order`` :math:`\le` ``max_order``
+        :math:`\le 3`, or when ``h`` is not differentiable in closed form to the order asked.
 
     Notes
     -----
@@ -1241,9 +1241,9 @@ class AllAtomsDecision:
 
     Notes
     -----
-    The rank over the field :math:`\\mathbb Q(\\text{atoms})` bounds the rank at every atom
-    tuple; a non-zero maximal minor :math:`\\Delta` certifies independence wherever
-    :math:`\\Delta \\ne 0`.
+    The rank over the field :math:`\mathbb Q(\text{atoms})` bounds the rank at every atom
+    tuple; a non-zero maximal minor :math:`\Delta` certifies independence wherever
+    :math:`\Delta \ne 0`.
 
     See Also
     --------
@@ -1351,7 +1351,7 @@ def decide_all_atoms(expert: Expert | sp.Expr,
 
     Notes
     -----
-    Exact linear algebra over :math:`\\mathbb Q[\\text{atoms}]` with
+    Exact linear algebra over :math:`\mathbb Q[\text{atoms}]` with
     :class:`~sympy.polys.matrices.DomainMatrix`; no sampling.
 
     See Also
