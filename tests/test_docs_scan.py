@@ -23,7 +23,9 @@ The other checks read the pages of the claims book (under ``claims/``, seed page
   generator did not write.
 
 The checks run on a site built from a fresh verification (see ``_docs_site``); each is also
-shown to catch what it must on a small page.
+shown to catch what it must on a small page. One check reads the source instead: the maths of
+the package's docstrings holds single backslashes (a docstring made raw that kept the doubled
+ones of its non-raw past typesets ``c_\\nu`` as a line break and "nu").
 """
 
 from __future__ import annotations
