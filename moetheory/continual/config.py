@@ -1,18 +1,19 @@
-"""Configuration of the continual-learning MoE simulator (seed 003, Section 3, Algorithm 1).
+r"""Configuration of the continual-learning MoE simulator (seed 003, Section 3, Algorithm 1).
 
 :class:`CLConfig` holds the paper's parameters (Appendix A.2 defaults) and one option for each
 detail the paper leaves open. Two named readings fix those options:
 
 ``reading="paper"``
-    Definition 1 and eqs. (5)-(9) as written: clean softmax ``π_m = softmax(h)`` in the losses,
-    squared norm in the local loss (6), ``f_t^{(m_t)}`` kept in the auxiliary gradient, flags of
-    Algorithm 1 evaluated on the clean gate outputs for ``t > T1 = ⌈M/η⌉`` for each expert
-    ``m``, the selected ``m_t`` included (the most literal reading of seed 003, L109-L111).
+    Definition 1 and eqs. (5)-(9) as written: clean softmax
+    :math:`\pi_m = \mathrm{softmax}(h)` in the losses, squared norm in the local loss (6),
+    :math:`f_t^{(m_t)}` kept in the auxiliary gradient, flags of Algorithm 1 evaluated on the
+    clean gate outputs for :math:`t > T_1 = \lceil M/\eta \rceil` for each expert :math:`m`,
+    the selected :math:`m_t` included (the most literal reading of seed 003, L109-L111).
 ``reading="code"``
-    The authors' released code: noisy softmax ``softmax(h + r)``, unsquared norm in (6), no
-    ``f`` factor, flags on the noisy gate values from ``t ≥ M/η`` (0-based) and updates kept at
-    least until round ``80 + 3M`` (0-based), the selected expert never flagged; the code's
-    data model.
+    The authors' released code: noisy softmax :math:`\mathrm{softmax}(h + r)`, unsquared norm
+    in (6), no :math:`f` factor, flags on the noisy gate values from :math:`t \ge M/\eta`
+    (0-based) and updates kept at least until round :math:`80 + 3M` (0-based), the selected
+    expert never flagged; the code's data model.
 
 Any option left ``None`` takes the value of the reading; an explicit value overrides it.
 """
@@ -79,68 +80,78 @@ class CLConfig:
     N : int
         Number of ground truths (tasks) in the pool ``W``.
     K : int
-        Number of task clusters, ``1 <= K <= N``; task ``n`` (0-based) lies in cluster
-        ``n mod K`` (Appendix A.4: ``W_1 = {1, 4}``, ...).
+        Number of task clusters, :math:`1 \le K \le N`; task ``n`` (0-based) lies in cluster
+        :math:`n \bmod K` (Appendix A.4: :math:`W_1 = \{1, 4\}`, ...).
     d, s : int
-        Dimension and samples per task, ``1 <= s < d`` (over-parameterised).
+        Dimension and samples per task, :math:`1 \le s < d` (over-parameterised).
     sigma0 : float
-        Ground-truth scale ``σ0 > 0`` (Definition 1, Appendix A.2).
+        Ground-truth scale :math:`\sigma_0 > 0` (Definition 1, Appendix A.2).
     sigma_t : float
-        Noise level ``σ_t >= 0`` of the non-signal samples (Definition 1).
+        Noise level :math:`\sigma_t \ge 0` of the non-signal samples (Definition 1).
     eta : float
-        Gate learning rate ``η > 0`` of eq. (9).
+        Gate learning rate :math:`\eta > 0` of eq. (9).
     alpha : float
-        Weight ``α >= 0`` of the auxiliary loss (7).
+        Weight :math:`\alpha \ge 0` of the auxiliary loss (7).
     lam : float
-        Routing noise bound ``λ > 0``: ``r_m ~ Unif[0, λ]`` (eq. (1)).
+        Routing noise bound :math:`\lambda > 0`: :math:`r_m \sim \mathrm{Unif}[0, \lambda]`
+        (eq. (1)).
     T : int
-        Number of rounds, ``T >= 1``.
+        Number of rounds, :math:`T \ge 1`.
     gamma : float or None
-        Termination threshold ``Γ > 0`` of Algorithm 1; ``None`` means ``σ0^1.25``.
+        Termination threshold :math:`\Gamma > 0` of Algorithm 1; ``None`` means
+        :math:`\sigma_0^{1.25}`.
     terminate : bool
         Whether Algorithm 1's early termination is used.
     reading : {"paper", "code"}
         Named reading fixing the options below when they are ``None``.
     softmax : {"clean", "noisy"} or None
-        Softmax of ``h`` or of ``h + r`` in the losses (6)-(7).
+        Softmax of :math:`h` or of :math:`h + r` in the losses (6)-(7).
     loc_norm : {"squared", "unsquared"} or None
-        Norm of ``w_t - w_{t-1}`` in the local loss (6).
+        Norm of :math:`w_t - w_{t-1}` in the local loss (6).
     aux_f : bool or None
-        Whether the auxiliary gradient carries the factor ``f_t^{(m_t)}`` (Lemma 4's form).
+        Whether the auxiliary gradient carries the factor :math:`f_t^{(m_t)}` (Lemma 4's form).
     flag_gate : {"clean", "noisy"} or None
-        Gate values compared with ``Γ`` by the termination flags.
+        Gate values compared with :math:`\Gamma` by the termination flags.
     flag_selected : bool or None
-        Whether the selected expert ``m_t`` itself is flagged (its gap ``|h_{m_t} - h_{m_t}|``
-        is 0 < Γ; Algorithm 1 "for each expert m"); the released code skips ``m_t``.
+        Whether the selected expert :math:`m_t` itself is flagged (its gap
+        :math:`|h_{m_t} - h_{m_t}| = 0 < \Gamma`; Algorithm 1 "for each expert m"); the
+        released code skips :math:`m_t`.
     flag_start : {"after-T1", "at-T1"} or None
-        First round whose flags are evaluated: ``t > T1`` (the seed's "对于 t > T_1", L111;
-        both readings) or ``t >= T1``. Under ``code_schedule`` the round ``⌈M/η⌉`` takes
-        the place of ``T1`` (the code's 0-based ``t >= M/η`` is ``t > T1`` counted from 1).
+        First round whose flags are evaluated: :math:`t > T_1` (the seed's "对于"
+        :math:`t > T_1`, L111; both readings) or :math:`t \ge T_1`. Under ``code_schedule``
+        the round :math:`\lceil M/\eta \rceil` takes the place of :math:`T_1` (the code's
+        0-based :math:`t \ge M/\eta` is :math:`t > T_1` counted from 1).
     flag_memory : {"sticky", "round"}
         Whether a flag, once set, stays set (``"sticky"``: termination when every expert has
         been flagged in some round since the flags' first round) or is evaluated afresh each
-        round (``"round"``: termination when every gap is below ``Γ`` in the same round).
+        round (``"round"``: termination when every gap is below :math:`\Gamma` in the same
+        round).
         The seed says neither (L109, L111); ``"sticky"`` is the released code's.
     code_schedule : bool or None
-        Code's schedule: flags from 0-based round ``M/η``, updates at least until ``80 + 3M``.
+        Code's schedule: flags from 0-based round :math:`M/\eta`, updates at least until
+        round :math:`80 + 3M`.
     data_model : {"definition1", "code"} or None
         Definition 1 (with Appendix A.2) or the released code's data.
     beta : {"fixed", "uniform"}
-        ``β_t = C`` (Appendix A.2 fills one column with ``v_n``) or ``β_t ~ Unif(0, C]``.
+        :math:`\beta_t = C` (Appendix A.2 fills one column with :math:`v_n`) or
+        :math:`\beta_t \sim \mathrm{Unif}(0, C]`.
     beta_max : float
-        The constant ``C > 0`` of Definition 1.
+        The constant :math:`C > 0` of Definition 1.
     signal_scale : float or None
-        Definition-1 model: ``v_n = signal_scale · w_n`` ("scaled by a constant", A.2);
-        ``None`` means ``1/σ0`` so that ``‖v_n‖∞ = O(1)``.
+        Definition-1 model: :math:`v_n = c \, w_n`, :math:`c` = ``signal_scale`` ("scaled by a
+        constant", A.2); ``None`` means :math:`1/\sigma_0` so that
+        :math:`\|v_n\|_\infty = O(1)`.
     cluster_spread : float or None
         Definition-1 model: members of a cluster are its centre plus
-        ``cluster_spread · Unif[-1/2, 1/2]^d``, so ``‖w_n - w_n'‖∞ <= cluster_spread``
-        (Section 5.2: ``O(σ0^1.5)``); ``None`` means ``σ0^1.5``. Code model: the Gaussian
-        spread factor, ``None`` meaning ``σ0/200``.
+        :math:`\rho \cdot \mathrm{Unif}[-1/2, 1/2]^d`, :math:`\rho` = ``cluster_spread``, so
+        :math:`\|w_n - w_{n'}\|_\infty \le \rho` (Section 5.2: :math:`O(\sigma_0^{1.5})`);
+        ``None`` means :math:`\sigma_0^{1.5}`. Code model: the Gaussian spread factor, ``None``
+        meaning :math:`\sigma_0 / 200`.
     code_rank : int
-        Code model: ground truths live in the first ``code_rank <= d`` coordinates.
+        Code model: ground truths live in the first ``code_rank`` coordinates (at most
+        :math:`d`).
     signal_norm : float
-        Code model: ``v_n = signal_norm · w_n/‖w_n‖``.
+        Code model: :math:`v_n = c \, w_n / \|w_n\|`, :math:`c` = ``signal_norm``.
     column_norm : float
         Code model: norm of the random columns' first ``code_rank`` coordinates.
     code_metrics : bool or None

@@ -1,15 +1,17 @@
-"""Data models of the continual-learning experiments (seed 003, Definition 1, Appendix A).
+r"""Data models of the continual-learning experiments (seed 003, Definition 1, Appendix A).
 
 Two models, both vectorised over a batch of ``R`` independent replicates:
 
 * :func:`ground_truths` / :func:`task_batch` with ``data_model="definition1"``: the pool
-  ``W`` of ``N`` ground truths in ``K`` clusters, signals ``v_n = c·w_n`` and, each round, a
-  feature matrix ``X_t`` whose column at a uniform random position is ``β_t v_{n_t}`` and whose
-  other ``s - 1`` columns are ``N(0, σ_t² I_d)`` (Definition 1);
+  :math:`W` of :math:`N` ground truths in :math:`K` clusters, signals :math:`v_n = c \, w_n`
+  and, each round, a feature matrix :math:`X_t` whose column at a uniform random position is
+  :math:`\beta_t v_{n_t}` and whose other :math:`s - 1` columns are
+  :math:`N(0, \sigma_t^2 I_d)` (Definition 1);
 * ``data_model="code"``: the released code's construction (ground truths in the first
   ``code_rank`` coordinates, normalised signals, tiny copied rows below).
 
-Labels are noiseless, ``y_t = X_tᵀ w_{n_t}``, so only ``X_t`` and ``n_t`` are returned.
+Labels are noiseless, :math:`y_t = X_t^\top w_{n_t}`, so only :math:`X_t` and :math:`n_t` are
+returned.
 """
 
 from __future__ import annotations
@@ -62,14 +64,16 @@ def ground_truths(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Draw the ground-truth pool ``W`` and the signals ``V``, each of shape ``(R, N, d)``.
 
-    Definition-1 model: cluster centres ``w_k ~ N(0, σ0² I_d)`` for ``k < K`` (Appendix A.2,
-    "entries drawn from N(0, σ0)" read with ``σ0`` the standard deviation, as in Lemma 5's
-    proof); ground truth ``n >= K`` is its centre ``w_{n mod K}`` plus
-    ``cluster_spread · Unif[-1/2, 1/2]^d``; ``v_n = c·w_n``.
+    Definition-1 model: cluster centres :math:`w_k \sim N(0, \sigma_0^2 I_d)` for :math:`k < K`
+    (Appendix A.2, "entries drawn from" :math:`N(0, \sigma_0)` read with :math:`\sigma_0` the
+    standard deviation, as in Lemma 5's proof); ground truth :math:`n \ge K` is its centre
+    :math:`w_{n \bmod K}` plus :math:`\rho \cdot \mathrm{Unif}[-1/2, 1/2]^d`
+    (:math:`\rho` = ``cluster_spread``); :math:`v_n = c \, w_n`.
 
-    Code model: centres are uniform random directions of norm ``σ0`` in the first
-    ``code_rank`` coordinates; ground truth ``n >= K`` is ground truth ``n - K`` plus
-    ``spread · N(0, I)`` there; ``v_n = signal_norm · w_n/‖w_n‖``.
+    Code model: centres are uniform random directions of norm :math:`\sigma_0` in the first
+    ``code_rank`` coordinates; ground truth :math:`n \ge K` is ground truth :math:`n - K` plus
+    :math:`\rho \cdot N(0, I)` there; :math:`v_n = c \, w_n / \|w_n\|` (:math:`c` =
+    ``signal_norm``).
 
     Parameters
     ----------

@@ -148,7 +148,7 @@ _RAISES = """Raises
 ------
 ValueError
     If ``profile`` is not ``"quick"`` or ``"full"``, or ``replicates`` is neither ``None``
-    nor an integer >= 1 (checked before any simulation); a configuration error of
+    nor a positive integer (checked before any simulation); a configuration error of
     :class:`~moetheory.continual.config.CLConfig` would propagate."""
 #: The parts that the docstrings of the two figure reproductions name.
 _DOC_PARTS: dict[str, str] = {**REFERENCES, "output": _OUTPUT, "raises": _RAISES}
@@ -320,7 +320,7 @@ def _plot_fig4(
 def reproduce_fig4_5(
     out_dir: Path, *, seed: int, profile: str, replicates: int | None, progress: bool
 ) -> list[Path]:
-    r"""Reproduce Figures 4-5 of seed 003 (Appendix A.4): routing and errors against Γ.
+    r"""Reproduce Figures 4-5 of seed 003 (Appendix A.4): routing and errors against :math:`\Gamma`.
 
     For each termination threshold :math:`\Gamma \in \{\sigma_0^{0.75}, \sigma_0,
     \sigma_0^{1.25}, \sigma_0^{1.5}\}` (:math:`\sigma_0 = 0.4`, :math:`\lambda =

@@ -31,7 +31,7 @@ _TAYLOR = tuple(1.0 / float(np.prod(np.arange(1, j + 1, dtype=float))) for j in 
 
 
 def portable_exp(x: np.ndarray) -> np.ndarray:
-    """``exp(x)`` elementwise from IEEE-exact operations only (same bits on every CPU path).
+    r"""``exp(x)`` elementwise from IEEE-exact operations only (same bits on every CPU path).
 
     Parameters
     ----------
@@ -45,8 +45,10 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
 
     Notes
     -----
-    With ``k = rint(x log2 e)`` and ``r = (x - k ln2_hi) - k ln2_lo``, ``|r| <= ln(2)/2`` and
-    ``exp(x) = 2^k · Σ_{j<=13} r^j / j!`` (Horner), then ``ldexp``. Every step is one
+    With :math:`k = \operatorname{rint}(x \log_2 e)` and
+    :math:`r = (x - k\,c_{\text{hi}}) - k\,c_{\text{lo}}` (:math:`c_{\text{hi}} + c_{\text{lo}}
+    = \ln 2`), :math:`|r| \le \ln(2)/2` and
+    :math:`e^x = 2^k \sum_{j \le 13} r^j / j!` (Horner), then ``ldexp``. Every step is one
     correctly rounded operation, so the result is the same whatever kernels NumPy selects.
 
     See Also

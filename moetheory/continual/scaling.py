@@ -1,18 +1,20 @@
-"""Order statements as exponents: fit ``q ≈ c · x^a`` over a grid and judge ``a``.
+r"""Order statements as exponents: fit :math:`q \approx c \, x^a` over a grid and judge :math:`a`.
 
-A statement ``q = O(x^a)`` (as ``x → 0``), ``Ω(x^a)`` or ``Θ(x^a)`` about a simulated quantity
-``q`` is a statement about the exponent of ``q`` in ``x`` on small ``x``; a constant factor
-is not a finding, an exponent is. :func:`fit_exponent` fits the log-log slope of the
-geometric mean of ``q`` over a grid of ``x`` (ordinary least squares of the mean of
-``log q`` on ``log x``), with a Welch t interval. The rules of :mod:`moetheory.stats` then
-compare the interval with the claimed exponent ``a`` and a tolerance fixed before looking:
+A statement :math:`q = O(x^a)` (as :math:`x \to 0`), :math:`\Omega(x^a)` or
+:math:`\Theta(x^a)` about a simulated quantity :math:`q` is a statement about the exponent of
+:math:`q` in :math:`x` on small :math:`x`; a constant factor is not a finding, an exponent
+is. :func:`fit_exponent` fits the log-log slope of the geometric mean of :math:`q` over a grid
+of :math:`x` (ordinary least squares of the mean of :math:`\log q` on :math:`\log x`), with a
+Welch t interval. The rules of :mod:`moetheory.stats` then compare the interval with the
+claimed exponent :math:`a` and a tolerance fixed before looking:
 
-* ``O(x^a)`` (:func:`exponent_at_least`): the slope must be at least ``a``: ``supported`` if
-  the interval lies above ``a - tol``, ``unsupported`` if it lies below, else
-  ``inconclusive``;
-* ``Ω(x^a)`` (:func:`exponent_at_most`): the mirror image;
-* ``Θ(x^a)`` (:func:`exponent_equal`): ``supported`` if the interval lies inside
-  ``[a - tol, a + tol]``, ``unsupported`` if it misses that band, else ``inconclusive``.
+* :math:`O(x^a)` (:func:`exponent_at_least`): the slope must be at least :math:`a`:
+  ``supported`` if the interval lies above :math:`a - \mathrm{tol}`, ``unsupported`` if it
+  lies below, else ``inconclusive``;
+* :math:`\Omega(x^a)` (:func:`exponent_at_most`): the mirror image;
+* :math:`\Theta(x^a)` (:func:`exponent_equal`): ``supported`` if the interval lies inside
+  :math:`[a - \mathrm{tol}, a + \mathrm{tol}]`, ``unsupported`` if it misses that band, else
+  ``inconclusive``.
 """
 
 from __future__ import annotations

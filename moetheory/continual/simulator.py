@@ -1,20 +1,24 @@
-"""Vectorised simulator of Algorithm 1 (seed 003): MoE in continual learning.
+r"""Vectorised simulator of Algorithm 1 (seed 003): MoE in continual learning.
 
-One call runs ``R`` independent replicates at once (a batch dimension). Each round ``t``:
+One call runs ``R`` independent replicates at once (a batch dimension). Each round :math:`t`:
 
-1. a task ``n_t`` with data ``X_t`` arrives (Definition 1, or the code's data model);
-2. gate outputs ``h_m = θ_mᵀ Σ_i X_{t,i}``, routing ``m_t = argmax_m (h_m + r_m)``,
-   ``r_m ~ Unif[0, λ]`` (eq. (1));
+1. a task :math:`n_t` with data :math:`X_t` arrives (Definition 1, or the code's data model);
+2. gate outputs :math:`h_m = \theta_m^\top \sum_i X_{t,i}`, routing
+   :math:`m_t = \operatorname{argmax}_m (h_m + r_m)`,
+   :math:`r_m \sim \mathrm{Unif}[0, \lambda]` (eq. (1));
 3. the routed expert takes the minimum-norm step of eq. (5),
-   ``w_t = w_{t-1} + X_t (X_tᵀX_t)^{-1}(y_t - X_tᵀ w_{t-1}) = w_{t-1} + Q Qᵀ (w_{n_t} - w_{t-1})``
-   with ``Q`` an orthonormal basis of the columns of ``X_t`` (this is the pseudo-inverse step
-   under the code's rank-deficient data);
-4. forgetting ``F_t`` (eq. (15)) and generalization error ``G_t`` (eq. (16), evaluated at every
-   ``t``) are updated incrementally from per-expert/per-ground-truth running sums, in
-   ``O(N·d)`` per round;
+   :math:`w_t = w_{t-1} + X_t (X_t^\top X_t)^{-1}(y_t - X_t^\top w_{t-1})
+   = w_{t-1} + Q Q^\top (w_{n_t} - w_{t-1})`
+   with :math:`Q` an orthonormal basis of the columns of :math:`X_t` (this is the
+   pseudo-inverse step under the code's rank-deficient data);
+4. forgetting :math:`F_t` (eq. (15)) and generalization error :math:`G_t` (eq. (16),
+   evaluated at every :math:`t`) are updated incrementally from per-expert/per-ground-truth
+   running sums, in :math:`O(N d)` per round;
 5. Algorithm 1's flags are evaluated and, unless terminated, the gate takes the gradient step
-   of eq. (9) on ``L_task = L_tr + L_loc + L_aux`` (eqs. (6)-(8)):
-   ``∇_{θ_m} L_task = (ℓ_loc + α M f_t^{(m_t)}/t) π_{m_t}(δ_{m m_t} - π_m) Σ_i X_{t,i}``.
+   of eq. (9) on :math:`L_{\text{task}} = L_{\text{tr}} + L_{\text{loc}} + L_{\text{aux}}`
+   (eqs. (6)-(8)):
+   :math:`\nabla_{\theta_m} L_{\text{task}} = (\ell_{\text{loc}} + \alpha M f_t^{(m_t)} / t)
+   \, \pi_{m_t} (\delta_{m m_t} - \pi_m) \sum_i X_{t,i}`.
 
 Randomness comes from three independent streams spawned from ``seed`` (ground truths,
 tasks, routing noise), so runs with different ``M`` but the same seed see the same
@@ -62,32 +66,34 @@ class CLResult:
     forgetting : ndarray (R, T)
         ``F_t`` of eq. (15) (squared norms); ``F_1 = 0``.
     generalization : ndarray (R, T)
-        ``G_t = (1/t) Σ_{τ<=t} ‖w_t^{(m_τ)} - w_{n_τ}‖²`` (eq. (16) at every ``t``).
+        :math:`G_t = \frac{1}{t} \sum_{\tau \le t} \|w_t^{(m_\tau)} - w_{n_\tau}\|^2` (eq. (16) at
+        every ``t``).
     expert, task : ndarray of int (R, T)
         Routed expert ``m_t`` and ground-truth index ``n_t`` (0-based).
     model_error : ndarray (R, T)
-        ``E_t = ‖w_t^{(m_t)} - w_{n_t}‖²`` right after training (eq. (14)).
+        :math:`E_t = \|w_t^{(m_t)} - w_{n_t}\|^2` right after training (eq. (14)).
     update_norm : ndarray (R, T)
-        ``‖w_t^{(m_t)} - w_{t-1}^{(m_t)}‖``.
+        :math:`\|w_t^{(m_t)} - w_{t-1}^{(m_t)}\|`.
     ground_truths, signals : ndarray (R, N, d)
     weights, gate : ndarray (R, M, d)
         Final expert models and gate parameters.
     termination_round : ndarray of int (R,)
-        Round from which ``Θ`` is no longer updated; ``-1`` if never.
+        Round from which :math:`\Theta` is no longer updated; ``-1`` if never.
     load : ndarray of int (R, M)
         Tasks routed to each expert.
     gate_outputs : ndarray (R, T, M) or None
-        Clean gate outputs ``h_m(X_t, θ_t)`` (with ``record_gates=True``).
+        Clean gate outputs :math:`h_m(X_t, \theta_t)` (with ``record_gates=True``).
     expert_sets : ndarray of int (R, T, M) or None
-        ``argmax_j θ_{m,t}ᵀ v_j`` before the round-``t`` update (eq. (11); with
+        :math:`\operatorname{argmax}_j \theta_{m,t}^\top v_j` before the round-``t`` update (eq.
+        (11); with
         ``record_sets=True``).
     forgetting_code, generalization_code : ndarray (R, T) or None
         The released code's metrics (unsquared norms, absolute differences, its indices).
     gate_params : ndarray (R, T, M, d) or None
-        ``θ_t``, the gate parameters used in round ``t`` (before its update; with
+        :math:`\theta_t`, the gate parameters used in round ``t`` (before its update; with
         ``record_params=True``).
     models : ndarray (R, T, M, d) or None
-        ``w_t^{(m)}`` right after round ``t`` (with ``record_params=True``).
+        :math:`w_t^{(m)}` right after round ``t`` (with ``record_params=True``).
     choices : dict
         ``config.to_dict()``: every option of the run, with the resolved ``Γ`` and ``T1``.
 
@@ -209,7 +215,7 @@ def concat_results(results: list[CLResult]) -> CLResult:
 
 @dataclass(frozen=True)
 class Draws:
-    """Random draws of one run given from outside (e.g. recorded from the authors' script).
+    r"""Random draws of one run given from outside (e.g. recorded from the authors' script).
 
     Attributes
     ----------
@@ -220,7 +226,7 @@ class Draws:
     X : ndarray (T, d, s)
         Feature matrices.
     noise : ndarray (T, M)
-        Routing noise ``r_t^{(m)}`` (already scaled: values in ``[0, λ]``).
+        Routing noise :math:`r_t^{(m)}` (already scaled: values in :math:`[0, \lambda]`).
 
     See Also
     --------
@@ -328,10 +334,11 @@ def softmax(z: np.ndarray) -> np.ndarray:
 def gate_gradient(
     pi: np.ndarray, chosen: np.ndarray, xbar: np.ndarray, coef: np.ndarray
 ) -> np.ndarray:
-    r"""Gradient of ``L_task`` with respect to every ``θ_m`` (Lemma 4's form, eqs. (6)-(9)).
+    r"""Gradient of ``L_task`` in every :math:`\theta_m` (Lemma 4's form, eqs. (6)-(9)).
 
-    ``∇_{θ_m} L_task = coef · π_{m_t} (δ_{m m_t} - π_m) x̄`` with
-    ``coef = ℓ_loc + α M f/t`` and ``x̄ = Σ_i X_{t,i}``.
+    :math:`\nabla_{\theta_m} L_{\text{task}} = c \, \pi_{m_t} (\delta_{m m_t} - \pi_m) \bar x`
+    with :math:`c` = ``coef`` :math:`= \ell_{\text{loc}} + \alpha M f / t` and
+    :math:`\bar x = \sum_i X_{t,i}`.
 
     Parameters
     ----------
@@ -379,8 +386,9 @@ def orthonormal_basis(X: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     Returns ``Qt`` of shape ``(..., s, d)`` whose rows are orthonormal (or zero) and span the
     columns of ``X``: modified Gram-Schmidt with re-orthogonalisation, vectorised over the
     leading axes. A column whose residual is below ``rtol`` times the largest column norm is
-    dependent and gives a zero row, so ``Qtᵀ Qt = X X⁺`` also for rank-deficient ``X`` (the
-    code's data). The update of eq. (5) is then ``w + Qtᵀ Qt (w_n - w)``.
+    dependent and gives a zero row, so :math:`Q^\top Q = X X^{+}` (:math:`Q` = ``Qt``) also
+    for rank-deficient :math:`X` (the code's data). The update of eq. (5) is then
+    :math:`w + Q^\top Q (w_n - w)`.
 
     Parameters
     ----------
@@ -478,7 +486,7 @@ def simulate(
     Raises
     ------
     ValueError
-        If ``cfg`` is not a :class:`CLConfig`, ``replicates`` is not an integer >= 1 or
+        If ``cfg`` is not a :class:`CLConfig`, ``replicates`` is not a positive integer or
         ``seed`` is not a non-negative integer or None.
 
     See Also

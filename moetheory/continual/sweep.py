@@ -63,7 +63,7 @@ def run_sweep(
     ------
     ValueError
         If ``configs`` is empty or holds something other than :class:`CLConfig`, if
-        ``max_workers`` is not an integer >= 1, if a sequence of seeds does not have one seed
+        ``max_workers`` is not a positive integer, if a sequence of seeds does not have one seed
         per configuration, or if ``scheduler`` is given without ``dask.distributed``.
 
     See Also

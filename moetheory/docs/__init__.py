@@ -1,4 +1,4 @@
-"""Generate the documentation's claim pages from a verification report.
+r"""Generate the documentation's claim pages from a verification report.
 
 The pages are a book of worked derivations, one chapter per paper
 (:data:`moetheory.engine.papers.PAPERS`). A chapter is a short index -- the paper's citation
@@ -14,7 +14,8 @@ table, then each claim the section makes -- in the paper itself or in its author
 3. the derivation, step by step, ending in the certificate, in a block that folds;
 4. the verdict and its one-line reason;
 5. every statistical comparison as a table row (estimate, interval, n, claimed value,
-   tolerance, α, rule, seed), a compact evidence table with the raw evidence as JSON, the
+   tolerance, :math:`\alpha`, rule, seed), a compact evidence table with the raw evidence as JSON,
+   the
    verdict over the calibration seeds, and links to the claims it uses and that use it.
 
 Every formula in the text of a report is typeset (:mod:`moetheory.engine._prose`, which

@@ -56,7 +56,7 @@ def generate_pages(
     figures_dir: str | Path | None = None,
     seeds_dir: str | Path | None = SEEDS_DIR,
 ) -> dict[str, str]:
-    """All claim pages for ``report``: file name (inside ``out_dir``) -> MyST text.
+    """All claim pages for ``report``: the MyST text of each, by file name (inside ``out_dir``).
 
     Parameters
     ----------
@@ -145,7 +145,8 @@ def write_pages(pages: Mapping[str, str], out_dir: str | Path) -> list[Path]:
     Parameters
     ----------
     pages : mapping of str to str
-        File name (relative to ``out_dir``) -> text, as :func:`generate_pages` returns.
+        The text of each page by file name (relative to ``out_dir``), as :func:`generate_pages`
+        returns.
     out_dir : path
         The folder (created if missing). The pages an earlier call wrote there and that
         ``pages`` no longer holds are removed; no other file is touched (the folder lists

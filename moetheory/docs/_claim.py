@@ -246,14 +246,14 @@ def render_claim(
     seeds_dir: Path | None = None,
     link_evidence: bool = False,
 ) -> str:
-    """One claim's section of a paper page, in the order of a worked proof.
+    r"""One claim's section of a paper page, in the order of a worked proof.
 
     Parameters
     ----------
     entry : mapping
         One element of ``report["claims"]``.
     figures : mapping, optional
-        ``moetheory reproduce`` target -> ``(image path relative to the page, metadata)``.
+        ``(image path relative to the page, metadata)`` by ``moetheory reproduce`` target.
     seeds_dir : path, optional
         Folder holding the seed documents, for the quotes of the statement's lines.
     link_evidence : bool
@@ -266,7 +266,8 @@ def render_claim(
         MyST: heading (level 3), statement with its seed lines and the quote of the sentence
         or equation that makes it, the reading checked (the primary reading when the check
         has several), the derivation in a foldable proof block, the verdict, the table of
-        statistical comparisons (estimate, interval, n, claimed value, tolerance, α, rule,
+        statistical comparisons (estimate, interval, n, claimed value, tolerance, :math:`\alpha`,
+        rule,
         seed), the compact evidence table with the raw JSON folded or linked, the verdict
         over the calibration seeds, "uses" / "used by" links, other readings folded, figures
         with captions.

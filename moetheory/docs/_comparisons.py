@@ -153,7 +153,7 @@ def render_comparisons(
     Numbers are shown to four significant digits with a true minus sign and powers of ten
     as superscripts: they are numbers, not formulas, so they carry no MathJax and the
     tables stay light. A comparison left undecided shows "—" and its reason; a report's
-    non-finite numbers (``"nan"``, ``"inf"``) show as NaN and ∞.
+    non-finite numbers (``"nan"``, ``"inf"``) show as NaN and :math:`\\infty`.
 
     Examples
     --------

@@ -264,7 +264,7 @@ def _equations_of(path: Path) -> tuple[Equation, ...]:
 
 
 def paper_equations(seeds_dir: Path | None, paper: str) -> dict[str, Equation]:
-    r"""The numbered equations of ``paper`` found in its seeds: number -> equation.
+    r"""The numbered equations of ``paper`` found in its seeds, by number.
 
     Parameters
     ----------

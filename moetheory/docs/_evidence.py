@@ -210,7 +210,7 @@ def evidence_files(report: Mapping[str, Any]) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        :func:`evidence_path` -> JSON text holding the claim's ID, verdict, evidence and
+        JSON text, by :func:`evidence_path`, holding the claim's ID, verdict, evidence and
         each reading's name, verdict and evidence (absolute paths of this checkout
         replaced by ``<repo>``).
 

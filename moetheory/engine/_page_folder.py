@@ -105,7 +105,7 @@ def stale_pages(pages: Mapping[str, str], folder: str | os.PathLike[str]) -> lis
     Parameters
     ----------
     pages : mapping of str to str
-        Page name, relative to ``folder`` -> text.
+        The text of each page, by page name relative to ``folder``.
     folder : str or os.PathLike
         The folder.
 
@@ -144,7 +144,8 @@ def sync_pages(pages: Mapping[str, str], folder: str | os.PathLike[str]) -> list
     Parameters
     ----------
     pages : mapping of str to str
-        Page name, relative to ``folder`` (``evidence/x.json`` allowed) -> text.
+        The text of each page, by page name relative to ``folder`` (``evidence/x.json``
+        allowed).
     folder : str or os.PathLike
         The folder, created if missing.
 

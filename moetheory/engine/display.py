@@ -8,9 +8,10 @@ sections — and Jupyter shows the card's :meth:`Card.markdown` or :meth:`Card.h
 Text in a card is *prose with maths*: formulas inside ``$...$`` or ``$$...$$`` (LaTeX, as
 :func:`sympy.latex` prints it), code inside backticks, everything else plain text. The
 renderers escape every character of the plain text that HTML would interpret, so nothing a
-check or a report file holds can inject markup; in HTML the formulas become MathJax's
-``\(...\)`` and ``\[...\]``. Plain values (a string of evidence, a file name) go through
-:func:`literal` first, so a dollar sign in them stays a dollar sign.
+check or a report file holds can inject markup; in HTML the formulas go between MathJax's
+delimiters (a backslash and a parenthesis inline, a backslash and a bracket displayed). Plain
+values (a string of evidence, a file name) go through :func:`literal` first, so a dollar sign
+in them stays a dollar sign.
 
 The engine imports no mathematics: this module renders the LaTeX strings that evidence
 already carries (``{"sympy": ..., "latex": ...}``, see
@@ -159,7 +160,7 @@ def markdown_text(text: str) -> str:
     -------
     str
         The text with ``&``, ``<`` and ``>`` of the prose as entities, ``<`` and ``>`` in
-        maths as ``\lt`` and ``\gt``; code and escaped dollars unchanged.
+        maths as TeX's less-than and greater-than commands; code and escaped dollars unchanged.
 
     See Also
     --------
@@ -231,9 +232,10 @@ def html_text(text: str) -> str:
     Returns
     -------
     str
-        HTML: ``$x$`` as ``\(x\)``, ``$$x$$`` as ``\[x\]``, code as ``<code>`` (a fence as
-        ``<pre>``), a literal dollar inside ``<span class="tex2jax_ignore">`` so MathJax never
-        pairs it.
+        HTML: inline and display maths (one and two dollar signs) in MathJax's inline and
+        display delimiters (backslash and parenthesis, backslash and bracket), code as
+        ``<code>`` (a fence as ``<pre>``), a literal dollar inside
+        ``<span class="tex2jax_ignore">`` so MathJax never pairs it.
 
     See Also
     --------
@@ -373,7 +375,7 @@ class Card:
         return "\n\n".join(out)
 
     def html(self) -> str:
-        """The card as HTML, every text escaped and the maths as ``\\(...\\)``/``\\[...\\]``.
+        """The card as HTML, every text escaped and the maths in MathJax's delimiters.
 
         Returns
         -------

@@ -294,7 +294,9 @@ def build_ledger(
 
 
 def format_lines(lines: Sequence[int]) -> str:
-    """Line numbers as compact ranges: ``(272, 274, 275, 276, 280)`` -> ``"L272, L274–276, L280"``.
+    """Line numbers as compact ranges.
+
+    ``(272, 274, 275, 276, 280)`` gives ``"L272, L274–276, L280"``.
 
     Parameters
     ----------
@@ -333,7 +335,7 @@ def format_lines(lines: Sequence[int]) -> str:
 
 
 def ledger_page_name(seed_file: str) -> str:
-    """The ledger page name of a seed file: ``"003_3078ccb5100b14b7.txt"`` -> ``"seed-003"``.
+    """The ledger page name of a seed file: ``"003_3078ccb5100b14b7.txt"`` gives ``"seed-003"``.
 
     Parameters
     ----------

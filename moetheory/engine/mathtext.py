@@ -1,8 +1,9 @@
-"""Mathematics as a reader sees it: plain text without code syntax, LaTeX as Unicode.
+r"""Mathematics as a reader sees it: plain text without code syntax, LaTeX as Unicode.
 
 Checks write their summaries in plain text, often with SymPy's printed syntax
 (``(n_b + tau1)**2``, ``oo``, ``2*d*h``). A reader of a report, a terminal or a web page
-should see ``(n_b + τ₁)²``, ``∞`` and ``2·d·h`` instead. This module holds the two
+should see :math:`(n_b + \tau_1)^2`, :math:`\infty` and :math:`2 \cdot d \cdot h` instead
+(in Unicode on a terminal, typeset on a page). This module holds the two
 conversions every output shares:
 
 * :func:`prettify` -- SymPy-printed plain text to readable Unicode text;
@@ -21,7 +22,7 @@ Examples
 --------
 >>> prettify("tau1*u/((n_b + tau1)**2*(n_x + tau2)) -> oo")
 'τ₁·u/((n_b + τ₁)²·(n_x + τ₂)) → ∞'
->>> latex_to_unicode(r"\\frac{1}{\\sqrt{n}} \\le \\epsilon_{1}")
+>>> latex_to_unicode(r"\frac{1}{\sqrt{n}} \le \epsilon_{1}")
 '1/√n ≤ ε₁'
 """
 
@@ -93,10 +94,11 @@ def prettify(text: str) -> str:
     Returns
     -------
     str
-        The same text with ``**`` powers as superscripts (``x**2`` → ``x²``) or ``^``,
-        ``*`` products as ``·``, ``oo`` as ``∞``, ``E`` (Euler's number, next to ``**`` or
-        ``*``) as ``e``, ``sqrt(`` as ``√(``, ``->`` as ``→``, ``>=``/``<=``/``!=`` as
-        ``≥``/``≤``/``≠`` and Greek names (``tau1``) as letters with subscripts (``τ₁``).
+        The same text with ``**`` powers as Unicode superscripts (or a caret where Unicode
+        has none), ``*`` products as a middle dot, ``oo`` as the infinity sign, ``E``
+        (Euler's number, next to ``**`` or ``*``) as ``e``, ``sqrt(`` as the root sign,
+        ``->``, ``>=``, ``<=`` and ``!=`` as the arrow and relation signs, and Greek names
+        (``tau1``) as Greek letters with Unicode subscripts (see Examples).
 
     See Also
     --------
@@ -195,11 +197,11 @@ def safe_tex(latex: str) -> str:
     -------
     str
         The same TeX with each command that could make a live link, a class, an id, a
-        style or a data attribute (``\href``, ``\url``, ``\class``, ``\cssId``,
-        ``\style``, ``\data``, ``\bbox``, ``\unicode``, ``\mmlToken``), load an extension
-        (``\require``) or define a macro (``\def``, ``\newcommand``, ``\let`` …) written
-        out as text (``\backslash\mathrm{href}``), and each ``&`` that would start an HTML
-        character reference as ``{\&}``. Everything else is unchanged.
+        style or a data attribute (the commands ``href``, ``url``, ``class``, ``cssId``,
+        ``style``, ``data``, ``bbox``, ``unicode``, ``mmlToken``), load an extension
+        (``require``) or define a macro (``def``, ``newcommand``, ``let`` …) written out as
+        text (a typeset backslash and the command's name, see Examples), and each ``&`` that
+        would start an HTML character reference as ``{\&}``. Everything else is unchanged.
 
     See Also
     --------
@@ -285,8 +287,9 @@ def latex_to_unicode(latex: str) -> str:
     str
         Readable text: Greek letters and operators as Unicode, ``^{2}`` and ``_{1}`` as
         super- and subscripts where Unicode has them (``^(…)``, ``_(…)`` otherwise),
-        ``\frac{a}{b}`` as ``a/b``, ``\sqrt{x}`` as ``√x``, ``\mathbb{R}`` as ``ℝ``; sizing
-        commands (``\left``, ``\right``, ``\big``) and spacing dropped.
+        fractions with a slash, roots with the root sign, blackboard-bold letters as their
+        Unicode letters; sizing commands (``left``, ``right``, ``big``) and spacing dropped
+        (see Examples).
 
     See Also
     --------

@@ -724,7 +724,7 @@ def write_json(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
 
     Notes
     -----
-    Keys keep the report's order and non-ASCII text (Greek letters, ``‖``) is written as is.
+    Keys keep the report's order and non-ASCII text (Greek letters, norm bars) is written as is.
 
     Examples
     --------
@@ -1182,7 +1182,7 @@ def render_claim(entry: Mapping[str, Any], heading: str = "###", full: bool = Tr
         Markdown report shows: a digest of the evidence (:func:`render_evidence`) and the
         readings as a table, each reading's derivation once.
     shown : dict, optional
-        Derivation paragraphs of the report shown so far (text -> claim ID), updated: a
+        Derivation paragraphs of the report shown so far (the claim ID of each text), updated: a
         long paragraph shown before is a link to its first claim (not with ``full``).
 
     Returns

@@ -15,7 +15,7 @@ from typing import Any
 
 __all__ = ["REPRODUCERS", "reproduce"]
 
-#: name -> ("module:function", one-line description)
+#: ``("module:function", one-line description)`` by name.
 REPRODUCERS: dict[str, tuple[str, str]] = {
     "rates": (
         "moetheory.estimation.experiment:reproduce_rates",

@@ -1,8 +1,9 @@
 """Claims and reports as a person reads them in a terminal.
 
 ``moetheory show`` and ``moetheory list`` print through this module: text wrapped to the
-terminal's width, mathematics as readable Unicode (``β₁ᵀ ∂H/∂β₁ = 0``, never ``**`` or
-``oo``), evidence as an aligned two-column table. A report may come from anyone, so no
+terminal's width, mathematics as readable Unicode (Greek letters, sub- and superscripts and operator
+signs, never ``**`` or ``oo``), evidence as an aligned two-column table. A report may come from
+anyone, so no
 character that acts on a terminal reaches it (:func:`printable`), and JSON is written as
 standard JSON (:func:`json_text`).
 
@@ -76,7 +77,8 @@ def printable(text: str) -> str:
     -------
     str
         The same text where each C0 control but newline and tab, DEL, C1 control, line or
-        paragraph separator and bidirectional control is written as ``\xNN`` or ``\uNNNN``.
+        paragraph separator and bidirectional control is written as a Python escape (backslash,
+        ``x`` and two hex digits, or ``u`` and four).
 
     See Also
     --------
@@ -126,7 +128,8 @@ def json_text(value: Any, indent: int | None = 2) -> str:
     str
         JSON text (RFC 8259): non-finite numbers as the strings ``"nan"``, ``"inf"``,
         ``"-inf"`` (never ``NaN`` or ``Infinity``), non-ASCII text as is, except the
-        characters :func:`printable` escapes, written as ``\uNNNN``.
+        characters :func:`printable` escapes, written as JSON's escape (backslash, ``u`` and four
+        hex digits).
 
     See Also
     --------
@@ -683,7 +686,7 @@ def render_list(
         Registered claims (with ``id``, ``seed_file``, ``kind``, ``implemented``,
         ``statement``).
     verdicts : mapping, optional
-        Claim ID -> verdict from a stored report; the third column then shows it.
+        The verdict of each claim ID, from a stored report; the third column then shows it.
     width : int, optional
         Columns (default: the terminal's width). No line is longer.
 

@@ -297,8 +297,8 @@ class Outcome:
         Worked derivation in MyST Markdown, shown by ``moetheory show`` and in the docs.
     statement_latex : str
         Optional typeset form of the claim's statement as this check reads it: Markdown
-        prose with every formula inside ``$...$`` (e.g. ``"the density $p(x) = e^{-x}$ is
-        normalised"``). The docs show it instead of the plain catalogue statement.
+        prose with every formula in LaTeX inside ``$...$`` (one dollar sign on each side).
+        The docs show it instead of the plain catalogue statement.
     summary_latex : str
         Optional typeset form of ``summary``, written like ``statement_latex``.
 

@@ -129,7 +129,7 @@ def verify(
     profile : {"quick", "full"}
         Budget of the statistical checks.
     seed : int
-        Master seed (Python or NumPy integer >= 0, not a bool); each check derives its
+        Master seed (Python or NumPy non-negative integer, not a bool); each check derives its
         own from it and its claim ID.
     jobs : int
         Checks run in parallel processes (1 to 256; more than the CPUs warns). With a

@@ -52,7 +52,9 @@ def _decrement_matrix(A: np.ndarray) -> np.ndarray:
 
 
 def gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` per fit: the Gauss-Newton decrement.
+    r"""The Gauss-Newton decrement of each fit.
+
+    It is :math:`g^\top (A + 10^{-8} \operatorname{diag}(A) + 10^{-12} I)^{-1} g`.
 
     The decrease of the mean squared residual that a full (undamped) Gauss-Newton step
     predicts from the current point.
@@ -60,9 +62,9 @@ def gauss_newton_decrement(A: np.ndarray, grad: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     A : ndarray of shape (G, P, P)
-        Gauss-Newton matrices ``J^T J / n``.
+        Gauss-Newton matrices :math:`J^\top J / n`.
     grad : ndarray of shape (G, P)
-        Gradients ``J^T r / n``.
+        Gradients :math:`J^\top r / n`.
 
     Returns
     -------

@@ -1,6 +1,6 @@
-"""Batched, deterministic Levenberg–Marquardt for the least-squares estimator (eq. 3, seed 002).
+r"""Batched, deterministic Levenberg–Marquardt for the least-squares estimator (eq. 3, seed 002).
 
-Many fits (replicates x starting points) of the same size ``n`` are advanced together, one
+Many fits (replicates x starting points) of the same size :math:`n` are advanced together, one
 NumPy operation per step for the whole batch. The arithmetic is chosen so that the result
 does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
 
@@ -10,27 +10,29 @@ does not depend on the BLAS library or on the SIMD path NumPy dispatches to:
   experts' activations are
   :func:`~moetheory.estimation.models.activation` (the same bits on every path);
 * sums over samples are ``einsum``/``sum`` reductions (NumPy's own loops, no BLAS);
-* the only BLAS call, the Gauss–Newton matrix ``J^T J`` (``O(n P^2)``, the expensive part),
-  is made *exact*: each Jacobian column is rounded to a fixed-point grid of ``b`` bits with
-  ``n 2^(2b) < 2^53``, so every product and partial sum is an integer below ``2^53`` and any
-  summation order, blocking or FMA gives the same bits. The rounded matrix only steers the
-  step; the gradient ``J^T r`` and the objective, which decide the fixed point and the
-  accept/reject test, are exact-path NumPy reductions;
+* the only BLAS call, the Gauss–Newton matrix :math:`J^\top J` (:math:`O(n P^2)`, the expensive
+  part), is made *exact*: each Jacobian column is rounded to a fixed-point grid of :math:`b`
+  bits with :math:`n 2^{2b} < 2^{53}`, so every product and partial sum is an integer below
+  :math:`2^{53}` and any summation order, blocking or FMA gives the same bits. The rounded
+  matrix only steers the step; the gradient :math:`J^\top r` and the objective, which decide
+  the fixed point and the accept/reject test, are exact-path NumPy reductions;
 * the damped normal equations are solved by batched Gaussian elimination of elementwise
   operations (:func:`~moetheory.estimation.detmath.spd_solve`, no LAPACK).
 
 Algorithm (per fit), on the compact parameter space of (A.1) in router coordinates on the
-gauge slice (:class:`~moetheory.estimation.parameter_space.ParameterSpace`): ``phi <-
-gauge(clip(phi + delta))`` with ``(A + lambda diag(A) + mu I) delta = -g`` solved on the
-coordinates not held on a face, accepted when the mean squared residual decreases (then
-``lambda <- lambda / 5``), rejected otherwise (``lambda <- 3 lambda``); a fit stops when, after
-an accepted step, the Gauss–Newton decrement (the decrease a full undamped step predicts) of
-the free coordinates is at most ``tol`` times its objective, or a step is rejected at
-``lambda >= 1e8`` (``converged``), or at the iteration cap. The decrement, not the gain of the
-last step, decides: in the flat valleys of over-specified fits a damped step gains little long
-before the fit is stationary. With ``qn_iterations`` the fits the cap leaves continue by
-projected BFGS to the same rule (:func:`~moetheory.estimation._lm.qn_iterate`); a fit at both
-caps is not converged. Each fit's arithmetic is its own.
+gauge slice (:class:`~moetheory.estimation.parameter_space.ParameterSpace`):
+:math:`\phi \leftarrow \operatorname{gauge}(\operatorname{clip}(\phi + \delta))` with
+:math:`(A + \lambda \operatorname{diag}(A) + \mu I) \delta = -g` solved on the coordinates not
+held on a face, accepted when the mean squared residual decreases (then
+:math:`\lambda \leftarrow \lambda / 5`), rejected otherwise
+(:math:`\lambda \leftarrow 3 \lambda`); a fit stops when, after an accepted step, the
+Gauss–Newton decrement (the decrease a full undamped step predicts) of the free coordinates is
+at most ``tol`` times its objective, or a step is rejected at :math:`\lambda \ge 10^8`
+(``converged``), or at the iteration cap. The decrement, not the gain of the last step,
+decides: in the flat valleys of over-specified fits a damped step gains little long before
+the fit is stationary. With ``qn_iterations`` the fits the cap leaves continue by projected
+BFGS to the same rule (:func:`~moetheory.estimation._lm.qn_iterate`); a fit at both caps is
+not converged. Each fit's arithmetic is its own.
 """
 
 from __future__ import annotations
@@ -137,9 +139,9 @@ def model_batch(
 
 #: Samples per block of :func:`_forward_blocks` when a fit has more: the intermediates of a
 #: long fit then stay in the 1 MiB level-2 cache instead of streaming through memory once per
-#: elementwise operation (a fit at ``n = 10^5``, ``k = 3``: 14% less CPU time than unsplit).
+#: elementwise operation (a fit at :math:`n = 10^5`, ``k = 3``: 14% less CPU time than unsplit).
 #: Smaller blocks cost more in calls than they save: about 0.2 ms of call overhead per block
-#: and forward pass (16384 against 8192 samples: 9% less CPU at ``n = 10^5``, 10% at
+#: and forward pass (16384 against 8192 samples: 9% less CPU at :math:`n = 10^5`, 10% at
 #: ``n = 10^4``, which is then not split). Shorter fits are not split.
 _BLOCK_SAMPLES = 16384
 
@@ -218,7 +220,7 @@ def jacobian_batch(
     f : ndarray of shape (G, n)
         As :func:`model_batch`.
     J : ndarray of shape (G, n, P)
-        ``J[g, m, p] = d f_g(x_m) / d theta_p``, analytic.
+        :math:`J_{g m p} = \\partial f_g(x_m) / \\partial \\theta_p`, analytic.
 
     Notes
     -----
@@ -380,7 +382,7 @@ def fit_batch(
     max_chunk: int = 150_000,
     qn_iterations: int = 0,
 ) -> BatchFit:
-    """Levenberg–Marquardt least-squares fits (eq. (3) of seed 002) of many data sets at once.
+    r"""Levenberg–Marquardt least-squares fits (eq. (3) of seed 002) of many data sets at once.
 
     Parameters
     ----------
@@ -403,12 +405,14 @@ def fit_batch(
         Largest number of LM iterations of a fit.
     tol : float
         A fit stops (``converged``) when, after an accepted step, the Gauss–Newton decrement
-        ``g^T (A + 1e-8 diag(A) + 1e-12 I)^{-1} g`` -- the decrease of the objective a full
-        Gauss–Newton step predicts -- is at most ``tol`` times the objective, or when a step
-        is rejected at damping ``lambda >= 1e8`` (no descent left at the working precision).
+        :math:`g^\top (A + 10^{-8} \operatorname{diag}(A) + 10^{-12} I)^{-1} g` -- the decrease
+        of the objective a full Gauss–Newton step predicts -- is at most ``tol`` times the
+        objective, or when a step is rejected at damping :math:`\lambda \ge 10^8` (no descent
+        left at the working precision).
         ``tol = 0`` runs every fit for all ``iterations``.
     max_chunk : int
-        Largest ``G_chunk * n * k`` processed at once (memory and cache: at ``n = 10^5``,
+        Largest :math:`G_{\text{chunk}} \cdot n \cdot k` processed at once (memory and cache: at
+        :math:`n = 10^5`,
         ``k = 3`` the default advances one fit at a time, which measured about 15% faster
         than two). The bits do not depend on it.
     qn_iterations : int
@@ -430,20 +434,20 @@ def fit_batch(
 
     Notes
     -----
-    In the fit coordinates :math:`\\phi` of the parameter space (``theta`` with, for the
-    perturbed router, :math:`v_i = \\beta_{1i}/(\\|\\beta_{1i}\\|+\\tau_1)` in place of
-    :math:`\\beta_{1i}`), with the coordinates held on a face taken out
+    In the fit coordinates :math:`\phi` of the parameter space (``theta`` with, for the
+    perturbed router, :math:`v_i = \beta_{1i}/(\|\beta_{1i}\|+\tau_1)` in place of
+    :math:`\beta_{1i}`), with the coordinates held on a face taken out
     (:func:`~moetheory.estimation._lm.free_system`), each iteration solves
 
     .. math::
 
-        (A + \\lambda\\,\\mathrm{diag}(A) + 10^{-12} I)\\,\\delta = -g, \\qquad
-        A = J^\\top J / n, \\quad g = J^\\top r / n,
+        (A + \lambda\,\mathrm{diag}(A) + 10^{-12} I)\,\delta = -g, \qquad
+        A = J^\top J / n, \quad g = J^\top r / n,
 
-    and accepts the gauge-fixed projection of :math:`\\phi + \\delta` when the mean squared
+    and accepts the gauge-fixed projection of :math:`\phi + \delta` when the mean squared
     residual decreases
-    (:math:`\\lambda \\leftarrow \\lambda/5`), else rejects it
-    (:math:`\\lambda \\leftarrow 3\\lambda`). Each fit's arithmetic is its own: a fit gives
+    (:math:`\lambda \leftarrow \lambda/5`), else rejects it
+    (:math:`\lambda \leftarrow 3\lambda`). Each fit's arithmetic is its own: a fit gives
     the same bits alone or in any batch, and stopped fits leave the batch, so the work
     follows the fits that still move. ``A`` and ``g`` are rebuilt only after an accepted
     step, the Jacobian from the trial evaluation's own intermediates.

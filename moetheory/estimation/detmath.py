@@ -251,13 +251,13 @@ def det_log(x: np.ndarray) -> np.ndarray:
 
 
 #: Samples per block of :func:`exact_gram` when there are more: a block of a long Jacobian
-#: stays in the level-2 cache between the rounding and the product (``n = 10^5``: 40% less
+#: stays in the level-2 cache between the rounding and the product (:math:`n = 10^5`: 40% less
 #: time); shorter ones are not split.
 _GRAM_BLOCK_SAMPLES = 8192
 
 
 def exact_gram(Jt: np.ndarray) -> np.ndarray:
-    """``J^T J`` per fit from ``Jt = J^T`` of shape (G, P, n), exactly reproducible.
+    r""":math:`J^\top J` per fit from ``Jt`` (:math:`J^\top`, shape (G, P, n)), reproducibly.
 
     Parameters
     ----------
@@ -272,12 +272,12 @@ def exact_gram(Jt: np.ndarray) -> np.ndarray:
     Notes
     -----
     Each column :math:`p` is scaled by a power of two :math:`2^{b - e_p}` with
-    :math:`\\max_m |J_{mp}| < 2^{e_p}` and rounded to an integer, where
-    :math:`n\\,2^{2b} < 2^{53}`: every product and partial sum of the matrix product is then
+    :math:`\max_m |J_{mp}| < 2^{e_p}` and rounded to an integer, where
+    :math:`n\,2^{2b} < 2^{53}`: every product and partial sum of the matrix product is then
     an integer below :math:`2^{53}`, so BLAS returns the same bits in any summation order,
     blocking or FMA use. Columns below :math:`2^{-900}` round to 0. The result is scaled
     back exactly. The rounding and the product run on blocks of samples, whose integer
-    partial sums add exactly. It steers Gauss–Newton/LM steps; it is not :math:`J^\\top J` to full
+    partial sums add exactly. It steers Gauss–Newton/LM steps; it is not :math:`J^\top J` to full
     precision (relative error about :math:`2^{-b}`).
 
     See Also

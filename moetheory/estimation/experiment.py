@@ -1,27 +1,29 @@
-"""The estimation-rate experiment: least-squares fits of the three routers against n.
+r"""The estimation-rate experiment: least-squares fits of the three routers against :math:`n`.
 
-Design (see :func:`rates_design`): inputs ``X ~ Uniform([-2, 2]^2)``, responses
-``Y = f_{G*}(X) + eps`` with ``eps ~ N(0, sigma^2)``, ``tanh`` experts by default (strongly
-identifiable according to seed 002; ``relu``, ``gelu``, ``poly2`` and ``linear`` by ``expert``,
-see :data:`~moetheory.estimation.models.EXPERTS`),
-``k* = 2`` true experts, fitted with ``k = 2`` (exact-specified) and
-``k = 3`` (over-specified) atoms, for the linear, cosine and perturbed cosine routers
-(``tau1 = tau2 = 1``) with the same true parameters. Each fit is the least-squares
+Design (see :func:`rates_design`): inputs :math:`X \sim \mathrm{Uniform}([-2, 2]^2)`,
+responses :math:`Y = f_{G^*}(X) + \varepsilon` with :math:`\varepsilon \sim N(0, \sigma^2)`,
+``tanh`` experts by default (strongly identifiable according to seed 002; ``relu``, ``gelu``,
+``poly2`` and ``linear`` by ``expert``, see :data:`~moetheory.estimation.models.EXPERTS`),
+:math:`k^* = 2` true experts, fitted with :math:`k = 2` (exact-specified) and :math:`k = 3`
+(over-specified) atoms, for the linear, cosine and perturbed cosine routers
+(:math:`\tau_1 = \tau_2 = 1`) with the same true parameters. Each fit is the least-squares
 estimate of eq. (3) from one start in a neighbourhood of the truth (true atoms plus
-``N(0, start_noise^2)`` noise; for ``k = 3`` the first true atom is split in two with half the
-mass each) and ``restarts`` standard-normal starts; the lowest objective wins. The fits of
-all replicates and starts of one ``(router, k, n)`` cell run together as one batched,
-deterministic Levenberg–Marquardt (:mod:`moetheory.estimation.batched`, ``method="lm"``, the
-default; its results are bit-identical on every SIMD/BLAS path); ``method="bfgs"`` keeps the
-previous one-fit-at-a-time SciPy BFGS path for comparison (``benchmarks/bench_estimation.py``).
+:math:`N(0, s^2)` noise, :math:`s` = ``start_noise``; for :math:`k = 3` the first true atom is
+split in two with half the mass each) and ``restarts`` standard-normal starts; the lowest
+objective wins. The fits of all replicates and starts of one ``(router, k, n)`` cell run
+together as one batched, deterministic Levenberg–Marquardt
+(:mod:`moetheory.estimation.batched`, ``method="lm"``, the default; its results are
+bit-identical on every SIMD/BLAS path); ``method="bfgs"`` keeps the previous
+one-fit-at-a-time SciPy BFGS path for comparison (``benchmarks/bench_estimation.py``).
 
 Errors are measured only in what the regression function identifies: both measures are put in
 :func:`~moetheory.estimation.voronoi.canonical_form` (masses normalised to sum 1; cosine:
-``beta1 / ||beta1||``; linear: ``beta1`` centred; perturbed: ``beta1 / (||beta1|| + tau1)``
-centred), then compared with the Voronoi losses. The raw loss ``voronoi_l1_raw`` (masses
-normalised, ``beta1`` as fitted, i.e. the paper's ``L_{1,1}`` literally) is recorded too.
-The rate is the least-squares slope of ``log(median loss)`` against ``log n``, with a
-percentile bootstrap interval that resamples the replicates within each n.
+:math:`\beta_1 / \|\beta_1\|`; linear: :math:`\beta_1` centred; perturbed:
+:math:`\beta_1 / (\|\beta_1\| + \tau_1)` centred), then compared with the Voronoi losses. The
+raw loss ``voronoi_l1_raw`` (masses normalised, :math:`\beta_1` as fitted, i.e. the paper's
+:math:`\mathcal{L}_{1,1}` literally) is recorded too. The rate is the least-squares slope of
+the log median loss against :math:`\log n`, with a percentile bootstrap interval that
+resamples the replicates within each :math:`n`.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ LOSSES: tuple[str, ...] = (
 #: this times the objective. The cap-raising comparison of ``benchmarks/bench_estimation.py``
 #: (section 5; also tests/test_estimation.py) shows that in the cells whose
 #: fixed-40-iteration medians moved most, the median losses of the fits that meet this rule
-#: agree to about 0.1% with fits run at a 10^4 times smaller tolerance and a 10 times larger
+#: agree to about 0.1% with fits run at a :math:`10^4` times smaller tolerance and a 10 times larger
 #: cap; 1e-8 was not enough (a cosine cell's median L11 moved 11%).
 LM_TOL = 1e-9
 
@@ -111,7 +113,8 @@ LM_ITERATIONS = 200
 
 #: Cap of the quasi-Newton phase of a rates fit, per profile; a fit that reaches it is not
 #: converged. The quick profile's cap bounds its CPU time: the fits that need more (most of
-#: them with ``(a^T x + b)^2`` experts, whose mixtures with the perturbed router's smooth gate
+#: them with :math:`(a^\top x + b)^2` experts, whose mixtures with the perturbed router's smooth
+#: gate
 #: are nearly unidentifiable: long, flat valleys; and ReLU experts, whose objective has a kink
 #: wherever a hinge crosses an input) are counted at the cap: their losses are unknown to the
 #: readings (every interval covers them), and a cell with half of its fits there is undecided.
@@ -119,12 +122,15 @@ QN_ITERATIONS: dict[str, int] = {"quick": 200, "full": 2000}
 
 #: Samples (``n`` times replicates) of one task when :func:`run_rates` runs on an executor or
 #: a cluster: a larger cell is split into tasks of its replicates, so that the workers share a
-#: cell at ``n = 10^5`` instead of one of them fitting it alone.
+#: cell at :math:`n = 10^5` instead of one of them fitting it alone.
 TASK_SAMPLES = 200_000
 
 
 def true_measure() -> MixingMeasure:
-    """The true mixing measure G* of the experiment (k* = 2, d = 2, beta0*_2 = 0 by (A.3)).
+    r"""The true mixing measure :math:`G^*` of the experiment.
+
+    It has :math:`k^* = 2` atoms in dimension :math:`d = 2`, with :math:`\beta^*_{0,2} = 0` by
+    (A.3).
 
     Returns
     -------
@@ -134,7 +140,7 @@ def true_measure() -> MixingMeasure:
 
     Notes
     -----
-    Condition (A.3) of seed 002 fixes the last gate bias, :math:`\\beta^*_{0k_*} = 0`; the
+    Condition (A.3) of seed 002 fixes the last gate bias, :math:`\beta^*_{0k_*} = 0`; the
     two atoms have distinct router directions and experts, so :math:`G_*` is identifiable up
     to the router's own invariances.
 
@@ -161,21 +167,21 @@ class RatesDesign:
     Parameters
     ----------
     n_grid : tuple of int
-        Sample sizes (at least 2, each >= 1).
+        Sample sizes (at least 2, each at least 1).
     replicates : int
-        Replicates per sample size (>= 2).
+        Replicates per sample size (at least 2).
     restarts : int
-        Random starts per replicate besides the start near ``G*`` (>= 0).
+        Random starts per replicate besides the start near :math:`G^*` (non-negative).
     routers : tuple of str
         Routers fitted.
     ks : tuple of int
-        Numbers of fitted atoms (each >= k* = 2).
+        Numbers of fitted atoms (each at least :math:`k^* = 2`).
     sigma : float
         Noise standard deviation.
     tau1, tau2 : float
-        Perturbations of the perturbed cosine router (>= 0).
+        Perturbations of the perturbed cosine router (non-negative).
     x_half_width : float
-        Inputs uniform on ``[-x_half_width, x_half_width]^2``.
+        Inputs uniform on :math:`[-w, w]^2`, :math:`w` = ``x_half_width``.
     expert : str
         Expert family.
     start_noise : float
@@ -189,14 +195,14 @@ class RatesDesign:
     gtol, max_iter : float, int
         Stopping rule of the BFGS path (``method="bfgs"`` only).
     n_eval : int
-        Evaluation inputs of the ``L^2(mu)`` and sup losses.
+        Evaluation inputs of the :math:`L^2(\\mu)` and sup losses.
     method : {"lm", "bfgs"}
         Batched Levenberg–Marquardt (default) or the per-fit SciPy BFGS path.
     lm_iterations : int
-        Cap on the LM iterations of a fit (>= 1).
+        Cap on the LM iterations of a fit (at least 1).
     qn_iterations : int
         Cap on the quasi-Newton (projected BFGS) iterations that continue a fit the LM cap
-        left (>= 0; :func:`~moetheory.estimation._lm.qn_iterate`): the same parameter space
+        left (non-negative; :func:`~moetheory.estimation._lm.qn_iterate`): the same parameter space
         and stopping rule. ``0``: LM only.
     lm_tol : float
         Stopping rule of the LM fits (:func:`~moetheory.estimation.batched.fit_batch`): a fit
@@ -333,7 +339,7 @@ def rates_design(profile: str = "quick", replicates: int | None = None) -> Rates
     ----------
     profile : {"quick", "full"}
         ``quick``: ``n`` in 5 log-spaced sizes from 100 to 1600, 13 replicates; ``full``: 6
-        sizes from 50 to 10^4, 17 replicates. Both: the stopping rule :data:`LM_TOL`, LM
+        sizes from 50 to :math:`10^4`, 17 replicates. Both: the stopping rule :data:`LM_TOL`, LM
         capped at 200 iterations and then projected BFGS at 200 (quick) or 2000 (full)
         (:data:`QN_ITERATIONS`), one start near ``G*`` and one random start per replicate.
     replicates : int, optional
@@ -398,13 +404,14 @@ def loss_record(
     x_eval: np.ndarray,
     design: RatesDesign,
 ) -> dict[str, float]:
-    """All losses of one estimate: Voronoi losses on canonical forms, raw loss, L2(mu) error.
+    """All losses of one estimate: Voronoi losses on canonical forms, raw loss, :math:`L^2` error.
 
-    ``expert_l1`` is the expert part of ``L_{1,1}``: ``sum_j sum_{i in A_j} exp(beta0_i)
-    ||eta_i - eta*_j||`` (cells of the canonical forms); ``mass_l1`` and ``beta1_l1`` are its
-    mass (``beta0``) and router (``beta1``) parts; ``expert_sup`` measures the experts as
-    functions, ``sum_j sum_{i in A_j} exp(beta0_i) max_x |h(x, eta_i) - h(x, eta*_j)|`` over
-    the evaluation inputs (the "expert estimation" of seed 002).
+    ``expert_l1`` is the expert part of :math:`\\mathcal{L}_{1,1}`:
+    :math:`\\sum_j \\sum_{i \\in A_j} e^{\\beta_{0i}} \\|\\eta_i - \\eta^*_j\\|` (cells of the
+    canonical forms); ``mass_l1`` and ``beta1_l1`` are its mass (:math:`\\beta_0`) and router
+    (:math:`\\beta_1`) parts; ``expert_sup`` measures the experts as functions,
+    :math:`\\sum_j \\sum_{i \\in A_j} e^{\\beta_{0i}} \\max_x |h(x, \\eta_i) - h(x, \\eta^*_j)|`
+    over the evaluation inputs (the "expert estimation" of seed 002).
 
     Parameters
     ----------
@@ -435,9 +442,10 @@ def loss_record(
         \\bigl(\\|\\Delta\\beta_{1ij}\\| + \\|\\Delta\\eta_{ij}\\|\\bigr).
 
     ``voronoi_l1`` takes it on identifiable coordinates; for an expert family even in its
-    parameters (:data:`EVEN_EXPERTS`: ``(a^T x + b)^2``, where ``eta`` and ``-eta`` give the
-    same expert) each fitted ``eta_i`` is taken with the sign that puts its atom nearer to a
-    true atom. ``voronoi_l1_raw`` uses ``beta1`` as fitted, which is not a function of
+    parameters (:data:`EVEN_EXPERTS`: :math:`(a^\\top x + b)^2`, where :math:`\\eta` and
+    :math:`-\\eta` give the same expert) each fitted :math:`\\eta_i` is taken with the sign that
+    puts its atom nearer to a
+    true atom. ``voronoi_l1_raw`` uses :math:`\\beta_1` as fitted, which is not a function of
     :math:`f_G` (cosine: the norm of :math:`\\beta_1`; perturbed: a common shift of
     :math:`\\beta_1/(\\|\\beta_1\\|+\\tau_1)`) and need not tend to 0.
 
@@ -476,7 +484,8 @@ def loss_record(
     }
 
 
-#: Expert families even in their parameters, ``h(x, -eta) = h(x, eta)``: ``(a^T x + b)^2``.
+#: Expert families even in their parameters, :math:`h(x, -\eta) = h(x, \eta)`:
+#: :math:`(a^\top x + b)^2`.
 EVEN_EXPERTS: tuple[str, ...] = ("poly2",)
 
 
@@ -509,9 +518,9 @@ def fit_record(
     router : str
         Router kind.
     k : int
-        Atoms fitted (>= k* = 2).
+        Atoms fitted (at least :math:`k^* = 2`).
     n : int
-        Sample size (>= 1).
+        Sample size (at least 1).
     rep : int
         Replicate index.
     seed : int
@@ -624,7 +633,7 @@ def fit_cell(
     router : str
         Router kind.
     k : int
-        Atoms fitted (>= k* = 2).
+        Atoms fitted (at least :math:`k^* = 2`).
     n : int
         Sample size.
     seed : int
@@ -632,8 +641,9 @@ def fit_cell(
     x_eval : ndarray of shape (n_eval, 2)
         Evaluation inputs.
     first_rep : int
-        Index of the first replicate: replicates ``first_rep, ..., first_rep +
-        design.replicates - 1`` (each seeded by its own index, so looks that add replicates
+        Index of the first replicate: the replicates from
+        ``first_rep`` on, ``design.replicates`` of them (each seeded by its own index, so looks
+        that add replicates
         give the same records as one run).
 
     Returns
@@ -1356,13 +1366,14 @@ def reproduce_rates(
     scheduler: str | None = None,
     executor: Executor | None = None,
 ) -> list[Path]:
-    """Run the rates experiment for every router and expert family; write CSV and figure.
+    r"""Run the rates experiment for every router and expert family; write CSV and figure.
 
-    Routers linear, cosine and perturbed; tanh experts with k = 2 (exact-specified) and
-    k = 3 (over-specified), ReLU, GELU (``z Phi(z)``) and ``z^2`` experts with k = 3
-    (:data:`FIGURE_EXPERTS`). The figure has one column
-    per expert family and two rows (Voronoi loss ``L_{1,1}`` on identifiable coordinates;
-    ``L^2(mu)`` regression error), median against n on log-log axes with a 95% bootstrap
+    Routers linear, cosine and perturbed; tanh experts with :math:`k = 2` (exact-specified)
+    and :math:`k = 3` (over-specified), ReLU, GELU (:math:`z \Phi(z)`) and :math:`z^2` experts
+    with :math:`k = 3` (:data:`FIGURE_EXPERTS`). The figure has one column per expert family
+    and two rows (Voronoi loss :math:`\mathcal{L}_{1,1}` on identifiable coordinates;
+    :math:`L^2(\mu)` regression error), median against :math:`n` on log-log axes with a 95%
+    bootstrap
     band of the median, and the fitted slope in the legend. ``scheduler``/``executor`` run
     the cells on a cluster (see :func:`run_rates`); the numbers are the same as locally.
 

@@ -1,14 +1,15 @@
-"""Least-squares estimation (eq. 3 of seed 002) of a mixing measure, with analytic gradients.
+r"""Least-squares estimation (eq. 3 of seed 002) of a mixing measure, with analytic gradients.
 
-The objective is the mean squared residual ``(1/n) sum_n (Y_n - f_G(X_n))^2`` as a function of
-the stacked parameters ``theta = [beta0, beta1, eta]`` (see
+The objective is the mean squared residual :math:`\frac{1}{n} \sum_n (Y_n - f_G(X_n))^2` as a
+function of the stacked parameters :math:`\theta = [\beta_0, \beta_1, \eta]` (see
 :meth:`~moetheory.estimation.models.MixingMeasure.to_vector`). Its gradient follows from
 
-* ``d f / d beta0_i = pi_i (h_i - f)`` with ``pi`` the softmax gate,
-* ``d f / d beta1_i = pi_i (h_i - f) d s_i / d beta1_i`` where, writing the score as
-  ``s = c(||beta1||) beta1^T x~``, ``d s / d beta1 = c x~ + c'(||beta1||) (beta1^T x~)
-  beta1 / ||beta1||``,
-* ``d f / d eta_i = pi_i d h_i / d eta_i``.
+* :math:`\partial f / \partial \beta_{0i} = \pi_i (h_i - f)` with :math:`\pi` the softmax gate,
+* :math:`\partial f / \partial \beta_{1i} = \pi_i (h_i - f)\, \partial s_i / \partial \beta_{1i}`
+  where, writing the score as :math:`s = c(\|\beta_1\|) \beta_1^\top \tilde x`,
+  :math:`\partial s / \partial \beta_1 = c \tilde x + c'(\|\beta_1\|) (\beta_1^\top \tilde x)
+  \beta_1 / \|\beta_1\|`,
+* :math:`\partial f / \partial \eta_i = \pi_i \partial h_i / \partial \eta_i`.
 
 :func:`fit_least_squares` minimises it over the box ``|theta_j| < bound`` (the compact
 parameter space of (A.1)) by BFGS in the unconstrained variables ``phi`` with

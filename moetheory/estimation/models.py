@@ -1,19 +1,20 @@
-"""MoE regression functions of seed 002: f_G of eq. (2), g_G of eq. (8) and the linear router.
+r"""MoE regression functions of seed 002: :math:`f_G` (eq. 2), :math:`g_G` (eq. 8), linear router.
 
-A mixing measure ``G = sum_i exp(beta0_i) delta_(beta1_i, eta_i)`` is stored as a
+A mixing measure :math:`G = \sum_i e^{\beta_{0i}} \delta_{(\beta_{1i}, \eta_i)}` is stored as a
 :class:`MixingMeasure` with arrays ``beta0`` (k,), ``beta1`` (k, d) and ``eta`` (k, d + 1);
-the expert ``h(x, eta)`` with ``eta = (a, b)`` is ``sigma(a^T x + b)`` with the activation
-``sigma`` of one of :data:`EXPERTS` (:func:`activation`): ``tanh``, ``relu``, ``gelu``
-(``z Phi(z)``), ``poly2`` (``z^2``) or ``linear`` (the identity). The router score
-``s(x, beta1)`` is one of :data:`ROUTERS`:
+the expert :math:`h(x, \eta)` with :math:`\eta = (a, b)` is :math:`\sigma(a^\top x + b)` with
+the activation :math:`\sigma` of one of :data:`EXPERTS` (:func:`activation`): ``tanh``,
+``relu``, ``gelu`` (:math:`z \Phi(z)`), ``poly2`` (:math:`z^2`) or ``linear`` (the identity).
+The router score :math:`s(x, \beta_1)` is one of :data:`ROUTERS`:
 
-* ``"linear"``: ``beta1^T x``;
-* ``"cosine"``: ``beta1^T x / (||beta1|| ||x||)`` (eq. 2);
-* ``"perturbed"``: ``beta1^T x / ((||beta1|| + tau1)(||x|| + tau2))`` (eq. 8).
+* ``"linear"``: :math:`\beta_1^\top x`;
+* ``"cosine"``: :math:`\beta_1^\top x / (\|\beta_1\| \|x\|)` (eq. 2);
+* ``"perturbed"``: :math:`\beta_1^\top x / ((\|\beta_1\| + \tau_1)(\|x\| + \tau_2))` (eq. 8).
 
-The regression function is ``sum_i softmax_i(s(x, beta1_i) + beta0_i) h(x, eta_i)``; with
-``top_k=K`` the scores outside the K largest are set to ``-inf`` before the softmax (the
-Top-K sparse MoE of seed 000, Q1).
+The regression function is
+:math:`\sum_i \mathrm{softmax}_i(s(x, \beta_{1i}) + \beta_{0i})\, h(x, \eta_i)`; with
+``top_k=K`` the scores outside the :math:`K` largest are set to :math:`-\infty` before the
+softmax (the Top-K sparse MoE of seed 000, Q1).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ ValueError
 }
 
 ROUTERS: tuple[str, ...] = ("linear", "cosine", "perturbed")
-#: Expert families: the activation ``sigma`` of ``h(x, (a, b)) = sigma(a^T x + b)``
+#: Expert families: the activation ``sigma`` of :math:`h(x, (a, b)) = \sigma(a^\top x + b)`
 #: (:func:`activation`).
 EXPERTS: tuple[str, ...] = ("tanh", "relu", "gelu", "poly2", "linear")
 #: ``1 / sqrt(2 pi)``, correctly rounded: the standard normal density is this times
@@ -107,7 +108,11 @@ class Router:
                 raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
     def token_features(self, x: np.ndarray) -> np.ndarray:
-        """``x~`` with ``s = c(||beta1||) beta1^T x~``: ``x``, ``x/||x||`` or ``x/(||x||+tau2)``."""
+        r"""The token features :math:`\tilde x` of the router score.
+
+        The score is :math:`c(\|\beta_1\|) \beta_1^\top \tilde x`, and :math:`\tilde x` is
+        :math:`x`, :math:`x / \|x\|` or :math:`x / (\|x\| + \tau_2)`.
+        """
         if self.kind == "linear":
             return x
         norm = np.linalg.norm(x, axis=-1, keepdims=True)
@@ -142,7 +147,7 @@ class MixingMeasure:
     beta1 : array_like of shape (k, d)
         Router parameters.
     eta : array_like of shape (k, d + 1)
-        Expert parameters ``(a_i, b_i)`` of ``h(x, eta_i) = h(a_i^T x + b_i)``.
+        Expert parameters :math:`(a_i, b_i)` of :math:`h(x, \\eta_i) = h(a_i^\\top x + b_i)`.
 
     Raises
     ------
@@ -296,7 +301,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
     Parameters
     ----------
     z : array_like
-        Pre-activations ``a^T x + b``.
+        Pre-activations :math:`a^\\top x + b`.
     expert : str
         Expert family, one of :data:`EXPERTS`.
 
@@ -341,7 +346,7 @@ def activation(z: np.ndarray, expert: str = "tanh") -> tuple[np.ndarray, np.ndar
 
     See Also
     --------
-    expert_output : ``sigma(a_i^T x_n + b_i)`` for every input and atom.
+    expert_output : :math:`\\sigma(a_i^\\top x_n + b_i)` for every input and atom.
     moetheory.symbolic.experts.ffn : the same experts as SymPy expressions.
 
     Examples
@@ -481,7 +486,7 @@ def regression_function(
     expert: str = "tanh",
     top_k: int | None = None,
 ) -> np.ndarray:
-    """The MoE regression function f_G (eq. 2), g_G (eq. 8) or the linear-router version.
+    """The MoE regression function :math:`f_G` (eq. 2), :math:`g_G` (eq. 8) or the linear router's.
 
     Parameters
     ----------

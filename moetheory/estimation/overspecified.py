@@ -14,8 +14,9 @@ with more than one fitted atom):
     Truth: the top-1 gate over ``k* = 2`` two-layer ReLU experts with a last-layer bias;
     fitted: ``k = 3`` atoms, top-1 gate.
 
-Every fit starts from two targets (:func:`split_start`), each plus ``N(0, start_noise^2)``
-noise drawn from the seed (so that copies are not tied): the *split* target (atom 1 over
+Every fit starts from two targets (:func:`split_start`), each plus :math:`N(0, s^2)`
+noise (:math:`s` = ``start_noise``) drawn from the seed (so that copies are not tied): the *split*
+target (atom 1 over
 two copies) and the *dead* target (an extra copy of atom 1 whose score lies below every true
 score); the full design, with the truth's K, also starts at the dead target itself, without
 noise (it represents the truth's function exactly: the exact-specified designs' *target*
@@ -115,9 +116,9 @@ class OverDesign(_RatesDesign):
     tau1, tau2 : float
         The perturbed router's noises.
     x_half_width : float
-        Inputs are uniform on ``[-x_half_width, x_half_width]^2``.
+        Inputs are uniform on :math:`[-w, w]^2`, :math:`w` = ``x_half_width``.
     start_noise : float
-        Standard deviation of the noise on the split start, ``> 0``.
+        Standard deviation of the noise on the split start, positive.
     n_eval : int
         Evaluation inputs of the losses.
     anneal : tuple of float
@@ -214,9 +215,10 @@ def overspecified_design(setting: str, profile: str = "quick", top_k: int | None
     setting : {"top1", "topk"}
         The setting (top1: ``k = 3``; topk: ``k = 4``).
     profile : {"quick", "full"}
-        quick: n = 100..800 (4 sizes), 5 replicates, 8 iterations per annealed stage, cap
-        150, no gating polish (a rule fixed on CPU cost: it took 13 s of the quick
-        profile's CPU); full: n = 100..3200 (6 sizes), 10 replicates, 12 iterations, cap
+        quick: :math:`n` from 100 to 800 (4 sizes), 5 replicates, 8 iterations per annealed
+        stage, cap 150, no gating polish (a rule fixed on CPU cost: it took 13 s of the quick
+        profile's CPU); full: :math:`n` from 100 to 3200 (6 sizes), 10 replicates, 12
+        iterations, cap
         300, the gating polish of short winners and the target start (rules fixed on CPU
         cost: with the target start pcr.rates.top1.over-specified takes about 38 CPU s
         instead of 22).

@@ -80,7 +80,7 @@ class ParameterSpace:
     Parameters
     ----------
     k, d : int
-        Atoms and input dimension (>= 1).
+        Atoms and input dimension (at least 1).
     router : Router
         The router of the fitted model (decides the router coordinates and the gauge).
     bound : float
@@ -125,7 +125,7 @@ class ParameterSpace:
         if not bound > 0:
             raise ValueError(f"bound must be > 0, got {bound!r}")
         self.k, self.d, self.router, self.bound = k, d, router, float(bound)
-        #: Fit in v (perturbed router, tau1 > 0) rather than beta1.
+        #: Fit in :math:`v` (perturbed router, :math:`\tau_1 > 0`) rather than :math:`\beta_1`.
         self.in_v = router.kind == "perturbed" and router.tau1 > 0
         #: Whether the router coordinates are normalised rather than centred (cosine).
         self.normalised = router.kind == "cosine" or (router.kind == "perturbed"

@@ -99,7 +99,7 @@ def regression_expr(
     tau2: sp.Expr = 1,
     activation: Callable[[sp.Expr], sp.Expr] = sp.tanh,
 ) -> sp.Expr:
-    r"""The regression function of a mixing measure with experts ``sigma(a^T x + b)`` (SymPy).
+    r"""The regression function of a mixing measure, experts :math:`\sigma(a^\top x + b)` (SymPy).
 
     Parameters
     ----------

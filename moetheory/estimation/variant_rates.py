@@ -1,38 +1,42 @@
-"""Rate experiments of seed 000's answers: top-1 routing, Top-K sparse gating, misspecified data.
+r"""Rate experiments of seed 000's answers: top-1 routing, Top-K sparse gating, misspecified data.
 
 Three settings (:data:`SETTINGS`), each run for several routers on the data design of
-:mod:`moetheory.estimation.experiment` (``X ~ Uniform([-2, 2]^2)``, ``Y = q(X) + eps``,
-``eps ~ N(0, sigma^2)``, ``sigma = 0.1``, ``tau1 = tau2 = 1``):
+:mod:`moetheory.estimation.experiment` (:math:`X \sim \mathrm{Uniform}([-2, 2]^2)`,
+:math:`Y = q(X) + \varepsilon`, :math:`\varepsilon \sim N(0, \sigma^2)`, :math:`\sigma = 0.1`,
+:math:`\tau_1 = \tau_2 = 1`):
 
 ``"top1"`` (seed 000, L169, L207)
-    ``q = f_{G*}`` with the **top-1** gate (one expert per input, weight 1), ``k* = 2``
-    **two-layer ReLU experts with a last-layer bias** (``"relu2"``), fitted with ``k = 2``.
-    Estimator: the top-1 objective is piecewise constant in the router parameters, so the
-    fit anneals the dense gate ``softmax(u/T)``, ``T/spread = 0.3, 0.1, 0.03, 0.01,
-    0.003`` and ends with a
+    :math:`q = f_{G^*}` with the **top-1** gate (one expert per input, weight 1),
+    :math:`k^* = 2` **two-layer ReLU experts with a last-layer bias** (``"relu2"``), fitted
+    with :math:`k = 2`. Estimator: the top-1 objective is piecewise constant in the router
+    parameters, so the fit anneals the dense gate :math:`\mathrm{softmax}(u/T)`,
+    :math:`T/\mathrm{spread} = 0.3, 0.1, 0.03, 0.01, 0.003` and ends with a
     top-1 stage (:func:`~moetheory.estimation.variants.fit_variant`). Losses: the top-1
     regression error, the experts as functions on the inputs they serve,
-    ``sum_j ||(h(., eta_pi(j)) - h(., eta*_j)) 1{X*_j}||_{L2(mu)}`` (an expert is identified
-    only where it is chosen), and the routing error ``mu{x : pi(i_hat(x)) != i*(x)}`` (the
-    router's identifiable content: the partition), with ``pi`` the best of the ``k!``
-    matchings.
+    :math:`\sum_j \|(h(\cdot, \eta_{\pi(j)}) - h(\cdot, \eta^*_j)) 1_{X^*_j}\|_{L^2(\mu)}` (an
+    expert is identified only where it is chosen), and the routing error
+    :math:`\mu\{x : \pi(\hat\imath(x)) \ne i^*(x)\}` (the router's identifiable content: the
+    partition), with :math:`\pi` the best of the :math:`k!` matchings.
 ``"topk"`` (seed 000, L73--L81; seed 002, L94)
-    ``q = f_{G*}`` with the Top-2 gate over ``k* = 3`` tanh experts, fitted with ``k = 3``
-    (exact-specified). Estimator: LM on the soft Top-K relaxation (softness 0.3, 0.1, 0.03,
-    0.01, 0.003, 0.001 times the spread of the true score difference ``u_1 - u_2``; see
-    :func:`~moetheory.estimation.variants.variant_model`), then on the actual Top-K objective
-    (derivative on the current piece, a step accepted only if the objective decreases).
-    Losses: ``L_2`` of seed 000 (L75, :func:`~moetheory.estimation.voronoi.sparse_voronoi_loss`)
-    on canonical forms, the Top-K regression error and the parameter groups.
+    :math:`q = f_{G^*}` with the Top-2 gate over :math:`k^* = 3` tanh experts, fitted with
+    :math:`k = 3` (exact-specified). Estimator: LM on the soft Top-K relaxation (softness 0.3,
+    0.1, 0.03, 0.01, 0.003, 0.001 times the spread of the true score difference
+    :math:`u_1 - u_2`; see :func:`~moetheory.estimation.variants.variant_model`), then on the
+    actual Top-K objective (derivative on the current piece, a step accepted only if the
+    objective decreases). Losses: :math:`\mathcal{L}_2` of seed 000 (L75,
+    :func:`~moetheory.estimation.voronoi.sparse_voronoi_loss`) on canonical forms, the Top-K
+    regression error and the parameter groups.
 ``"misspecified"`` (seed 000, L141--L151, L193)
-    ``q_r = f^{(r)}_{G*} + eps_q psi`` with ``psi(x) = sin(2 x_1) cos(x_2)``, ``eps_q = 0.1``:
-    not an MoE of the router ``r`` (dense, tanh, ``k = 2``). The target ``G-bar_r`` is a
+    :math:`q_r = f^{(r)}_{G^*} + \varepsilon_q \psi` with
+    :math:`\psi(x) = \sin(2 x_1) \cos(x_2)`, :math:`\varepsilon_q = 0.1`: not an MoE of the
+    router :math:`r` (dense, tanh, :math:`k = 2`). The target :math:`\bar G_r` is a
     **reference fit**: the LM minimiser of the midpoint-rule approximation of
-    ``||q_r - f_G||^2_{L2(mu)}`` on an ``m x m`` grid, reached from ``G*`` (not certified to
-    be the global minimiser). Losses to ``G-bar_r``: ``L_{1,1}`` on canonical forms, the
-    parameter groups, the experts as functions and ``||f_{G_n} - f_{G-bar}||_{L2(mu)}``.
+    :math:`\|q_r - f_G\|^2_{L^2(\mu)}` on an :math:`m \times m` grid, reached from :math:`G^*`
+    (not certified to be the global minimiser). Losses to :math:`\bar G_r`:
+    :math:`\mathcal{L}_{1,1}` on canonical forms, the parameter groups, the experts as
+    functions and :math:`\|f_{G_n} - f_{\bar G}\|_{L^2(\mu)}`.
 
-Every fit starts at the target itself, at the target plus ``N(0, 0.3^2)`` noise and at
+Every fit starts at the target itself, at the target plus :math:`N(0, 0.3^2)` noise and at
 ``restarts`` standard-normal points, and the lowest objective wins; where that winner falls
 short of the target's objective, the start at the target is fitted again along the *local
 path* (:meth:`VariantDesign.local_stages`: the annealed stages at relative temperature or
@@ -43,8 +47,8 @@ the experts held, alternated with the last stage), kept where its objective is l
 The annealed stages run a fixed number of iterations; the last stage runs to the stopping
 rule of :func:`~moetheory.estimation.variants.fit_to_rule` or to the design's ``cap``, and
 each record says whether its fit *converged* (:func:`best_fits`). The least squares estimate's
-objective is at most the target's (below it by about ``sigma^2 P / n``), so a winner above the
-target's objective by more than ``sigma^2 / n`` is recorded as an optimiser *shortfall*
+objective is at most the target's (below it by about :math:`\sigma^2 P / n`), so a winner above
+the target's objective by more than :math:`\sigma^2 / n` is recorded as an optimiser *shortfall*
 (``shortfall`` in the records); the claims decide a reading only where shortfalls are rare.
 A fit started at the target and run on the piecewise-constant top-1 or Top-K objective alone
 could keep the true partition; every start goes through an annealed relaxation first, which
@@ -310,7 +314,7 @@ class VariantDesign(_RatesDesign):
     tau1, tau2 : float
         The perturbed router's noises (eq. 8 of seed 002).
     x_half_width : float
-        Inputs are uniform on ``[-x_half_width, x_half_width]^2``.
+        Inputs are uniform on :math:`[-w, w]^2`, :math:`w` = ``x_half_width``.
     start_noise : float
         Standard deviation of the noise added to the target for the noisy start (``0``: no
         noisy start).
@@ -400,17 +404,18 @@ class VariantDesign(_RatesDesign):
 
 
 def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
-    """The design of a setting for a profile.
+    r"""The design of a setting for a profile.
 
     Parameters
     ----------
     setting : {"top1", "topk", "misspecified"}
         The setting.
     profile : {"quick", "full"}
-        quick: n = 100..800 (4 sizes), 4 replicates, 10 LM iterations per annealed stage,
-        last stage capped at 150, reference grid 48 x 48, only the start at the target; full:
-        n = 100..3200 (6 sizes), 10 replicates, 12 iterations per annealed stage, cap 300,
-        reference grid 160 x 160, starts at the target and near it. Neither uses a random
+        quick: :math:`n` from 100 to 800 (4 sizes), 4 replicates, 10 LM iterations per
+        annealed stage, last stage capped at 150, reference grid :math:`48 \times 48`, only the
+        start at the target; full: :math:`n` from 100 to 3200 (6 sizes), 10 replicates, 12
+        iterations per annealed stage, cap 300, reference grid :math:`160 \times 160`, starts at
+        the target and near it. Neither uses a random
         restart; in both, a replicate whose winner falls short of the target's objective
         is refitted from the target along the local path (top1, topk); only the full
         design polishes a winner still short by gating steps (a rule fixed on CPU cost: the
@@ -428,7 +433,7 @@ def variant_design(setting: str, profile: str = "quick") -> VariantDesign:
 
     Notes
     -----
-    The slope over :math:`n\\in[100, 3200]` (full) separates :math:`n^{-1/2}` from
+    The slope over :math:`n \in [100, 3200]` (full) separates :math:`n^{-1/2}` from
     :math:`n^{-0.18}` only when the replicate spread is small; the quick design is a smoke
     test whose readings are often inconclusive.
 

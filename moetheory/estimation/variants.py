@@ -1,28 +1,31 @@
-"""MoE variants of seed 000's answers: Top-K / top-1 gates, two-layer ReLU experts, and their fit.
+r"""MoE variants of seed 000's answers: Top-K / top-1 gates, two-layer ReLU experts, and their fit.
 
 :mod:`moetheory.estimation.batched` fits the dense softmax MoE with one-layer experts. The rate
 experiments of seed 000 (Q1, L73--L81; L169; L207) need two more things:
 
-* **sparse gates**: the Top-K softmax ``pi_i(x) = exp(u_i/T) / sum_{l in S(x)} exp(u_l/T)`` for
-  ``i in S(x)``, the K largest scores ``u_i = s(x, beta1_i) + beta0_i`` (``pi_i = 0`` outside),
-  with a temperature ``T`` (``T = 1`` is the seeds' gate; ``K = 1`` is top-1 / Switch routing,
-  where the chosen expert's weight is 1);
+* **sparse gates**: the Top-K softmax
+  :math:`\pi_i(x) = e^{u_i/T} / \sum_{l \in S(x)} e^{u_l/T}` for :math:`i \in S(x)`, the
+  :math:`K` largest scores :math:`u_i = s(x, \beta_{1i}) + \beta_{0i}` (:math:`\pi_i = 0`
+  outside), with a temperature :math:`T` (:math:`T = 1` is the seeds' gate; :math:`K = 1` is
+  top-1 / Switch routing, where the chosen expert's weight is 1);
 * **two-layer ReLU experts with a last-layer bias** (seed 000, L161--L169):
-  ``h(x, eta) = sum_{m=1}^{M} w_m max(a_m^T x + b_m, 0) + c`` with ``M = 2`` hidden units,
-  ``eta = (a_1, .., a_M, b, w, c)`` (family ``"relu2"``); ``"tanh"`` is ``tanh(a^T x + b)``.
+  :math:`h(x, \eta) = \sum_{m=1}^{M} w_m \max(a_m^\top x + b_m, 0) + c` with :math:`M = 2`
+  hidden units, :math:`\eta = (a_1, \dots, a_M, b, w, c)` (family ``"relu2"``); ``"tanh"`` is
+  :math:`\tanh(a^\top x + b)`.
 
-The Top-K objective is discontinuous in the router parameters (the set ``S(x)`` jumps). The
+The Top-K objective is discontinuous in the router parameters (the set :math:`S(x)` jumps). The
 fit :func:`fit_variant` is a batched Levenberg--Marquardt run in *stages*
-(:class:`Stage`): each stage fixes ``(T, K)``, uses the derivative of the piece the current
-parameters lie on (the set ``S(x)`` held fixed, which is the derivative almost everywhere) and
-accepts a step only if the actual stage objective, with ``S(x)`` recomputed, decreases.
-For K = 1 the router has zero derivative on every piece (the weight is 1), so a top-1 fit
-first anneals the dense gate ``T = 1, 1/3, 1/10, ...`` (``softmax(u/T)`` tends to the top-1
-gate as ``T -> 0``; the arg max does not depend on ``T``) and ends with a top-1 stage.
+(:class:`Stage`): each stage fixes :math:`(T, K)`, uses the derivative of the piece the current
+parameters lie on (the set :math:`S(x)` held fixed, which is the derivative almost everywhere)
+and accepts a step only if the actual stage objective, with :math:`S(x)` recomputed, decreases.
+For :math:`K = 1` the router has zero derivative on every piece (the weight is 1), so a top-1
+fit first anneals the dense gate :math:`T = 1, 1/3, 1/10, \dots`
+(:math:`\mathrm{softmax}(u/T)` tends to the top-1 gate as :math:`T \to 0`; the arg max does not
+depend on :math:`T`) and ends with a top-1 stage.
 
 Determinism: the exponential is :func:`~moetheory.estimation.detmath.det_exp`, the only BLAS
-product (``J^T J``) is made exact by rounding ``J`` to a fixed-point grid, and the damped
-normal equations are solved by batched Gaussian elimination of elementwise operations
+product (:math:`J^\top J`) is made exact by rounding :math:`J` to a fixed-point grid, and the
+damped normal equations are solved by batched Gaussian elimination of elementwise operations
 (:func:`~moetheory.estimation.detmath.spd_solve`), so a fit has the
 same bits on every SIMD/BLAS path (the same scheme as :mod:`~moetheory.estimation.batched`).
 """

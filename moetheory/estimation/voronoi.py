@@ -374,9 +374,11 @@ def canonical_form(G: MixingMeasure, router: str, tau1: float = 1.0) -> MixingMe
       ``beta1_i -> c beta1_i``, ``c > 0``; this is the PDE (4));
     * ``"linear"``: ``beta1_i -> beta1_i - sum_j p_j beta1_j`` with ``p`` the normalised masses
       (the softmax is invariant to a common shift of all ``beta1_i``);
-    * ``"perturbed"``: the score is ``v_i^T x~`` with ``v_i = beta1_i / (||beta1_i|| + tau1)``
-      and ``x~ = x / (||x|| + tau2)``, linear in ``x~``, so a common shift ``v_i -> v_i + w``
-      (inside the unit ball) leaves ``g_G`` unchanged; the ``beta1`` field of the result holds
+    * ``"perturbed"``: the score is :math:`v_i^\top \tilde x` with
+      :math:`v_i = \beta_{1i} / (\|\beta_{1i}\| + \tau_1)` and
+      :math:`\tilde x = x / (\|x\| + \tau_2)`, linear in :math:`\tilde x`, so a common shift
+      :math:`v_i \mapsto v_i + w` (inside the unit ball) leaves :math:`g_G` unchanged; the
+      ``beta1`` field of the result holds
       the centred coordinates ``v_i - sum_j p_j v_j``.
 
     The result is a point of the quotient, to be compared only with other canonical forms.

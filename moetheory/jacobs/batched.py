@@ -79,7 +79,8 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     Parameters
     ----------
     x : array_like
-        Real arguments; values outside ``[-700, 700]`` are clipped (``exp(-700) ≈ 1e-304``).
+        Real arguments; values outside ``[-700, 700]`` are clipped (:math:`e^{-700} \\approx
+        10^{-304}`).
     out : ndarray, optional
         Where to write the result (may be ``x`` itself).
     work : tuple of three ndarrays, optional
@@ -276,7 +277,8 @@ class BatchedMixture:
     gate : ndarray, shape (S, 3, k)
         Gate weights (rows: first formant, second formant, bias); ``p = softmax``.
     experts : ndarray, shape (S, 3, k, q)
-        Expert weights; expert ``i`` outputs ``σ(w_i^T x̃)``, one sigmoid unit per class.
+        Expert weights; expert :math:`i` outputs :math:`\\sigma(w_i^\\top \\tilde x)`, one sigmoid
+        unit per class.
 
     Notes
     -----
@@ -436,7 +438,7 @@ class BatchedMixture:
 
 @dataclass
 class BatchedMLP:
-    """``S`` backpropagation networks 2 → ``H`` sigmoid → ``q`` sigmoid, trained as one batch.
+    """``S`` backpropagation networks (2 inputs, ``H`` then ``q`` sigmoid units), trained at once.
 
     Parameters
     ----------

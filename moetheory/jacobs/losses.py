@@ -1,20 +1,23 @@
-"""Losses 1.1-1.3 of Jacobs, Jordan, Nowlan & Hinton (1991) and their gradients.
+r"""Losses 1.1-1.3 of Jacobs, Jordan, Nowlan & Hinton (1991) and their gradients.
 
-Notation of seed 001: for one case ``c`` (dropped below), ``d`` is the desired output
-vector (length ``q``), ``o_i`` the output of expert ``i`` (``k`` experts) and ``p_i`` the
-mixing proportion the gate gives expert ``i`` (``p_i >= 0``, ``sum_i p_i = 1``).
+Notation of seed 001: for one case :math:`c` (dropped below), :math:`d` is the desired output
+vector (length :math:`q`), :math:`o_i` the output of expert :math:`i` (:math:`k` experts) and
+:math:`p_i` the mixing proportion the gate gives expert :math:`i` (:math:`p_i \ge 0`,
+:math:`\sum_i p_i = 1`).
 
-* eq. 1.1 (cooperative): ``E = ||d - sum_i p_i o_i||^2``
-* eq. 1.2 (competitive): ``E = sum_i p_i ||d - o_i||^2``
-* eq. 1.3: ``E = -log sum_i p_i exp(s/2 ||d - o_i||^2)`` with ``s = +1`` *as written in the
-  seed* (``variant="seed"``) and ``s = -1`` in the corrected form (``variant="corrected"``),
-  the negative log-likelihood of a mixture of unit-variance Gaussians up to ``q/2 log 2 pi``.
-* eq. 1.4: ``dE/do_i = -2 p_i (d - o_i)`` (stated derivative of 1.2).
-* eq. 1.5: ``dE/do_i = -h_i (d - o_i)`` with ``h_i = p_i exp(s/2 r_i^2) / sum_j p_j exp(s/2
-  r_j^2)`` and ``r_i = ||d - o_i||`` (stated derivative of 1.3, same sign convention).
+* eq. 1.1 (cooperative): :math:`E = \|d - \sum_i p_i o_i\|^2`
+* eq. 1.2 (competitive): :math:`E = \sum_i p_i \|d - o_i\|^2`
+* eq. 1.3: :math:`E = -\log \sum_i p_i \exp(\tfrac{s}{2} \|d - o_i\|^2)` with :math:`s = +1`
+  *as written in the seed* (``variant="seed"``) and :math:`s = -1` in the corrected form
+  (``variant="corrected"``), the negative log-likelihood of a mixture of unit-variance
+  Gaussians up to :math:`\tfrac{q}{2} \log 2\pi`.
+* eq. 1.4: :math:`\partial E / \partial o_i = -2 p_i (d - o_i)` (stated derivative of 1.2).
+* eq. 1.5: :math:`\partial E / \partial o_i = -h_i (d - o_i)` with
+  :math:`h_i = p_i \exp(\tfrac{s}{2} r_i^2) / \sum_j p_j \exp(\tfrac{s}{2} r_j^2)` and
+  :math:`r_i = \|d - o_i\|` (stated derivative of 1.3, same sign convention).
 
-The module has SymPy versions (for ``k`` experts and output dimension ``q``, and for
-symbolic ``k``) and vectorised NumPy versions (any leading batch shape).
+The module has SymPy versions (for :math:`k` experts and output dimension :math:`q`, and for
+symbolic :math:`k`) and vectorised NumPy versions (any leading batch shape).
 """
 
 from __future__ import annotations
@@ -51,8 +54,8 @@ __all__ = [
 
 #: Loss names, as numbered in the paper.
 LOSSES: tuple[str, ...] = ("1.1", "1.2", "1.3")
-#: Sign conventions of eq. 1.3/1.5: ``"seed"`` = exp(+r²/2) as written,
-#: ``"corrected"`` = exp(-r²/2).
+#: Sign conventions of eq. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as written,
+#: ``"corrected"`` = :math:`e^{-r^2/2}`.
 VARIANTS: tuple[str, ...] = ("seed", "corrected")
 
 Variant = Literal["seed", "corrected"]
@@ -84,7 +87,7 @@ d : array_like, shape (..., q)
 o : array_like, shape (..., k, q)
     Expert outputs, row ``i`` = :math:`o_i`.
 p : array_like, shape (..., k)
-    Mixing proportions (>= 0, summing to 1).""",
+    Mixing proportions (non-negative, summing to 1).""",
     "variant": """\
 variant : {"seed", "corrected"}
     Sign of the exponent of eqs. 1.3/1.5: ``"seed"`` = :math:`e^{+r^2/2}` as printed,
@@ -154,7 +157,10 @@ def _sign(variant: str) -> int:
 
 @dataclass(frozen=True)
 class MixtureSymbols:
-    """SymPy symbols of one case: ``d`` (q x 1), ``o`` (k x q, row i = o_i), ``p`` (k).
+    """SymPy symbols of one case: the vectors ``d``, ``o`` and ``p``.
+
+    ``d`` is :math:`q \\times 1`, ``o`` is :math:`k \\times q` (row :math:`i` is :math:`o_i`)
+    and ``p`` has :math:`k` entries.
 
     Parameters
     ----------
@@ -428,7 +434,9 @@ def eq_1_4_sym(s: MixtureSymbols, i: int) -> sp.Matrix:
 
 @_fill_doc
 def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matrix:
-    """Eq. 1.5: ``-h_i (d - o_i)``, ``h_i = p_i e^{sign r_i^2/2} / sum_j p_j e^{sign r_j^2/2}``.
+    r"""Eq. 1.5: :math:`-h_i (d - o_i)` with the posterior :math:`h_i` of expert :math:`i`.
+
+    Here :math:`h_i = p_i e^{\pm r_i^2/2} / \sum_j p_j e^{\pm r_j^2/2}`.
 
     Parameters
     ----------
@@ -445,9 +453,9 @@ def eq_1_5_sym(s: MixtureSymbols, i: int, variant: Variant = "seed") -> sp.Matri
 
     Notes
     -----
-    Eq. 1.5 of [1]_: :math:`\\partial E/\\partial o_i = -h_i (d - o_i)` with
-    :math:`h_i = p_i e^{\\pm r_i^2/2} / \\sum_j p_j e^{\\pm r_j^2/2}`,
-    :math:`r_i = \\lVert d - o_i\\rVert`.
+    Eq. 1.5 of [1]_: :math:`\partial E/\partial o_i = -h_i (d - o_i)` with
+    :math:`h_i = p_i e^{\pm r_i^2/2} / \sum_j p_j e^{\pm r_j^2/2}`,
+    :math:`r_i = \lVert d - o_i\rVert`.
 
     %(refs)s
 

@@ -1,4 +1,4 @@
-"""Small NumPy training of the gated mixture of Jacobs et al. (1991) on a vowel stand-in.
+r"""Small NumPy training of the gated mixture of Jacobs et al. (1991) on a vowel stand-in.
 
 The vowel data of the paper (Peterson & Barney 1952 formants of [i], [ɪ], [a], [ʌ] from 75
 speakers) is not available here. :func:`vowel_standin` generates a documented stand-in with
@@ -8,10 +8,11 @@ tokens per speaker and vowel.
 
 * Class centres are the Peterson & Barney averages for adult men (F1, F2):
   [i] (270, 2290), [ɪ] (390, 1990), [a] (730, 1090), [ʌ] (640, 1190).
-* Speaker ``s`` has a vocal-tract scale ``lambda_s ~ U[1.0, 1.35]`` (men to children) that
+* Speaker ``s`` has a vocal-tract scale :math:`\lambda_s \sim U[1.0, 1.35]` (men to children) that
   multiplies both formants, so classes are elongated along the diagonal and [i]/[ɪ] and
   [a]/[ʌ] overlap, as in the real data.
-* Each token multiplies each formant by ``exp(eps)``, ``eps ~ N(0, 0.06^2)``.
+* Each token multiplies each formant by :math:`e^{\varepsilon}`,
+  :math:`\varepsilon \sim N(0, 0.06^2)`.
 * Inputs are standardised with the training mean and standard deviation.
 
 The network (seed 001): a softmax gate, linear in the input (with bias), and ``k`` experts,
@@ -22,7 +23,7 @@ the mean over cases of loss 1.1 or of loss 1.3 (sign-corrected, see
 that module; the experiments (:func:`run_specialization_many`, :mod:`moetheory.jacobs.vowel`)
 train many replicates as one batch with :class:`moetheory.jacobs.batched.BatchedMixture`,
 whose results are the same bits on every CPU. The gate starts at zero (equal proportions,
-the paper's "unbiased state"); expert weights start ``N(0, 0.5^2)``.
+the paper's "unbiased state"); expert weights start :math:`N(0, 0.5^2)`.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def vowel_standin(
     Raises
     ------
     ValueError
-        If ``n_speakers`` or ``repetitions`` is not an integer >= 1.
+        If ``n_speakers`` or ``repetitions`` is not a positive integer.
 
     Notes
     -----
@@ -167,7 +168,7 @@ class MixtureNet:
 
 
 def init_mixture(k: int, q: int, rng: np.random.Generator) -> MixtureNet:
-    """Zero gate (equal mixing proportions) and ``N(0, 0.5^2)`` expert weights.
+    """Zero gate (equal mixing proportions) and :math:`N(0, 0.5^2)` expert weights.
 
     Parameters
     ----------
@@ -185,7 +186,7 @@ def init_mixture(k: int, q: int, rng: np.random.Generator) -> MixtureNet:
     Raises
     ------
     ValueError
-        If ``k`` or ``q`` is not an integer >= 1.
+        If ``k`` or ``q`` is not a positive integer.
 
     Notes
     -----
@@ -236,7 +237,7 @@ def forward(net: MixtureNet, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Raises
     ------
     ValueError
-        If ``X`` is not a finite (n, 2) array with n >= 1.
+        If ``X`` is not a finite (n, 2) array with at least one row.
 
     Notes
     -----
@@ -555,7 +556,7 @@ def standin_batch(
 
 
 def one_hot(y: np.ndarray, q: int = 4) -> np.ndarray:
-    """Targets ``T`` (S, q, n) with ``T[s, c, j] = 1`` iff ``y[s, j] == c``.
+    """One-hot targets ``T`` (S, q, n): entry ``(s, c, j)`` is 1 where ``y[s, j] == c``.
 
     Parameters
     ----------

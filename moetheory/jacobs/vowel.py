@@ -83,7 +83,7 @@ def mixture_parameters(k: int, q: int = Q) -> int:
 
 
 def mlp_parameters(hidden: int, q: int = Q) -> int:
-    """Weights of a 2 → ``hidden`` → ``q`` sigmoid network, biases included.
+    """Weights of a sigmoid network (2 inputs, ``hidden`` then ``q`` units), biases included.
 
     Parameters
     ----------
@@ -116,7 +116,7 @@ def mlp_parameters(hidden: int, q: int = Q) -> int:
 
 
 def init_batched_mlp(hidden: int, rngs: list[np.random.Generator]) -> BatchedMLP:
-    """Backpropagation networks with ``N(0, 0.5^2)`` weights (as the experts), one per generator.
+    """Backpropagation networks, :math:`N(0, 0.5^2)` weights (as the experts), one per generator.
 
     Parameters
     ----------
@@ -133,7 +133,7 @@ def init_batched_mlp(hidden: int, rngs: list[np.random.Generator]) -> BatchedMLP
     Raises
     ------
     ValueError
-        If ``hidden`` is not an integer >= 1.
+        If ``hidden`` is not a positive integer.
 
     Notes
     -----

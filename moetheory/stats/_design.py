@@ -1,4 +1,4 @@
-"""The one scaffold of a sized statistical check: pilot -> size -> looks (issues 32 and 46).
+"""The one scaffold of a sized statistical check: pilot, size, looks (issues 32 and 46).
 
 A check states its design: its budgets (an :class:`Allowance` per claim and profile, read
 from the check's own table), a pilot (its comparisons from ``n`` replicates on a stream of its
@@ -354,7 +354,7 @@ def sized_run(
     alpha: float | None = None,
     first: Callable[[int], tuple[Sequence[Comparison], int]] | None = None,
 ) -> Sizing:
-    """Pilot -> size -> looks: the design of a check's run within its allowance.
+    """Pilot, size, looks: the design of a check's run within its allowance.
 
     Parameters
     ----------
@@ -415,7 +415,7 @@ def sized_reading(
     pilot_offset: int,
     looks: int = 1,
 ) -> tuple[ReadingData, Sizing, Runs, int]:
-    """Pilot -> size -> looks -> the deciding run, judged: one reading of a sized check.
+    """Pilot, size, looks and the deciding run, judged: one reading of a sized check.
 
     Parameters
     ----------

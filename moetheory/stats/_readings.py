@@ -1,4 +1,4 @@
-"""A statistical check's outcome from its readings: comparisons -> evidence -> verdict.
+"""A statistical check's outcome from its readings: comparisons, evidence, verdict.
 
 The scaffold every statistical check shares: each reading of a claim makes its comparisons
 (:func:`~moetheory.stats.compare` and the other rules), and :func:`readings_outcome` turns

@@ -401,7 +401,7 @@ def _design(max_n: int) -> Budget:
 
 
 #: The largest Pareto tail shape under which the t interval is trusted: below 1/3 the third
-#: moment is finite, so the normal approximation errs by O(n^-1/2) and the Edgeworth term
+#: moment is finite, so the normal approximation errs by :math:`O(n^{-1/2})` and the Edgeworth term
 #: (:func:`_trust`) measures that error.
 SHAPE_MAX = 1 / 3
 
@@ -631,7 +631,7 @@ def required_n(
     ValueError
         For a bad ``tol``, ``alpha``, ``power``, ``pilot_n``, ``seed`` or pilot (complex
         draws included), an ``offset`` equal to ``tol`` (a mean on the band's edge is never
-        decided), or a margin :math:`|\\text{tol} - |\\delta||` so thin for the pilot's
+        decided), or a margin :math:`|\text{tol} - |\delta||` so thin for the pilot's
         spread that more than :math:`10^{18}` draws would be needed (the message gives the
         smallest ``tol`` allowed).
 
@@ -641,18 +641,18 @@ def required_n(
 
     Notes
     -----
-    With :math:`s` the pilot's standard deviation, margin :math:`m = |\\text{tol} -
-    |\\delta||` (:math:`\\delta` = ``offset``) and :math:`K = \\min(10, \\max(1,
-    \\lfloor n/100 \\rfloor))` the looks of the sequential design (the last look uses all
-    :math:`n` draws at level :math:`1 - \\alpha/K`), :math:`n` is the smallest multiple of
+    With :math:`s` the pilot's standard deviation, margin :math:`m = |\text{tol} -
+    |\delta||` (:math:`\delta` = ``offset``) and :math:`K = \min(10, \max(1,
+    \lfloor n/100 \rfloor))` the looks of the sequential design (the last look uses all
+    :math:`n` draws at level :math:`1 - \alpha/K`), :math:`n` is the smallest multiple of
     :math:`K` with
 
     .. math::
 
-        \\left(t_{n-1,\\,1-\\alpha/(2K)} + z_{(1+\\pi)/2}\\right) \\frac{s}{\\sqrt n} \\le m ,
+        \left(t_{n-1,\,1-\alpha/(2K)} + z_{(1+\pi)/2}\right) \frac{s}{\sqrt n} \le m ,
 
-    :math:`\\pi` = ``power``. Then the interval's half-width plus the estimate's error is
-    at most :math:`m` with probability about :math:`\\pi`, so the interval lies inside the
+    :math:`\pi` = ``power``. Then the interval's half-width plus the estimate's error is
+    at most :math:`m` with probability about :math:`\pi`, so the interval lies inside the
     band (offset below ``tol``) or outside it (offset above ``tol``). The pilot's
     :math:`s` is itself an estimate: a pilot of a few hundred draws or more keeps it close.
 
@@ -735,9 +735,9 @@ def check_expectation(
         Error level in (0, 1): the probability that the verdict's interval misses the mean.
         Default ``ctx.alpha`` with a context, else 0.05.
     seed : int, optional
-        Seed (>= 0). Default ``ctx.seed`` with a context, else 0.
+        Seed (non-negative). Default ``ctx.seed`` with a context, else 0.
     max_n : int, optional
-        Most draws (>= 2). Default by the context's profile: 100 000 (quick) or 1 000 000
+        Most draws (at least 2). Default by the context's profile: 100 000 (quick) or 1 000 000
         (full); 100 000 without a context.
     ctx : CheckContext, optional
         The context of the ``@claim`` check calling it: gives the claim's error level,

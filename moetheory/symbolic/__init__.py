@@ -1,10 +1,11 @@
-"""The symbolic core: routers, experts, the parameter-interaction PDE, identifiability.
+r"""The symbolic core: routers, experts, the parameter-interaction PDE, identifiability.
 
 Everything here is exact (SymPy, exact rationals, mpmath at high precision as a cross-check):
 
 - :mod:`~moetheory.symbolic.routers` and :mod:`~moetheory.symbolic.experts`: the router scores
   and expert families of the papers, ``H = exp(score) h(x, eta)``;
-- :mod:`~moetheory.symbolic.pde`: the first-order interaction ``beta_1^T dH/dbeta_1 = 0``
+- :mod:`~moetheory.symbolic.pde`: the first-order interaction
+  :math:`\beta_1^\top \partial H / \partial \beta_1 = 0`
   (eq. 4) decided in every input dimension;
 - :mod:`~moetheory.symbolic.router_pde`: the same interaction decided for one's own router;
 - :mod:`~moetheory.symbolic.interactions`, :mod:`~moetheory.symbolic.relations` and

@@ -1,7 +1,8 @@
-"""Expert families of the seeds as SymPy expressions with named parameters.
+r"""Expert families of the seeds as SymPy expressions with named parameters.
 
-Every expert is a function ``h(x, η)`` of a scalar input ``x`` (input dimension d = 1) and a
-tuple of named real parameters ``η``. Feed-forward experts of seed 002 (Example after
+Every expert is a function :math:`h(x, \eta)` of a scalar input :math:`x` (input dimension
+:math:`d = 1`) and a tuple of named real parameters :math:`\eta`. Feed-forward experts of seed 002
+(Example after
 Definition 1) are ``φ(a x + b)``; the two-layer experts of seed 000 (reply to Q1) are
 ``φ(x W1 + b1) W2 (+ b2)`` with a small hidden width. ReLU is written as the piecewise
 function ``Piecewise((z, z > 0), (0, True))`` so that SymPy differentiates it branch by

@@ -23,8 +23,8 @@ scope asked:
 
 Inputs and parameters are real variables: a symbol declared without ``real=True`` (SymPy's
 default, a complex symbol) is taken as the real variable of the same name, keeping its declared
-sign. An input declared positive (or negative) is decided on its half-line: "almost every x"
-means almost every x > 0, and every sample point lies there.
+sign. An input declared positive (or negative) is decided on its half-line: "almost every :math:`x`"
+means almost every :math:`x > 0`, and every sample point lies there.
 
 Which definition: the reading (``reading=``, a name of
 :data:`~moetheory.symbolic.identifiability.READINGS` or an
@@ -100,7 +100,7 @@ __all__ = ["ATOM_SCOPES", "METHODS", "PICK_READING", "IdentifiabilityResult", "i
 #: The named atom scopes (explicit atoms are the third kind).
 ATOM_SCOPES: tuple[str, ...] = ("generic", "all")
 #: The routes: ``auto`` picks; ``sampling`` decides at explicit (generic) atoms;
-#: ``elimination`` and ``singularity`` decide every atom tuple (d = 1).
+#: ``elimination`` and ``singularity`` decide every atom tuple (:math:`d = 1`).
 METHODS: tuple[str, ...] = ("auto", "sampling", "elimination", "singularity")
 #: Largest input dimension and number of atoms accepted (the family grows fast).
 MAX_D = 8
@@ -206,7 +206,7 @@ class IdentifiabilityResult:
 
     @property
     def atoms(self) -> list[dict[str, str]]:
-        """The atoms the certificate uses (parameter name -> value; empty when none or when
+        """The atoms the certificate uses (a value by parameter name; empty when none or when
         every atom tuple was decided symbolically)."""
         return list(self.certificate.get("atoms", []))
 
@@ -576,7 +576,7 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
         inputs and the parameters) and returning a scalar expression.
     x : sympy.Symbol or sequence of sympy.Symbol, optional
         The input symbol(s) (required for an expression; ``d`` symbols for input dimension
-        ``d``). For a callable, default ``x`` (d = 1) or ``x_1..x_d``.
+        ``d``). For a callable, default ``x`` (:math:`d = 1`) or ``x_1``, ..., ``x_d``.
     params : sequence of sympy.Symbol, sequence of str or int
         The parameters (required for an expression); for a callable also their names or
         their number (then ``eta_1..eta_q``).
@@ -587,8 +587,8 @@ def identifiable(expert: Any, *, x: Any = None, params: Any = None, d: int | Non
     reading : str or IdentifiabilityReading
         The reading of Definition 1 (default the primary ``"pcos-2"``).
     atoms : {"generic", "all"} or sequence of mappings
-        The scope in the atoms: generic rational atoms, every atom tuple (d = 1), or these
-        explicit atoms (parameter -> value, pairwise distinct).
+        The scope in the atoms: generic rational atoms, every atom tuple (:math:`d = 1`), or these
+        explicit atoms (a value for each parameter, pairwise distinct).
     router : str, ScoreRouter or callable, optional
         Replace the reading's router multipliers: a name of
         :data:`~moetheory.symbolic.identifiability.ROUTER_NAMES` or any router score

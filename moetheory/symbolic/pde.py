@@ -13,7 +13,7 @@ from the scalar form by substituting :math:`u \to cu`, :math:`n_b \to c n_b` and
 in :math:`c` (:func:`euler_residual`); this holds for every :math:`d_1 \ge 1` at once.
 
 Cross-checks: explicit coordinates in a fixed :math:`d_1` (:func:`explicit_check`, an exact
-polynomial-remainder certificate) and mpmath numeric differentiation at >= 30 digits
+polynomial-remainder certificate) and mpmath numeric differentiation at 30 digits or more
 (:func:`mp_check`).
 
 For a score of your own, written as a Python function of SymPy vectors, use
@@ -556,7 +556,8 @@ def explicit_check(result: EulerResult, d1: int) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.symbolic.routers.coordinates`), or
+        If ``d1`` is not a positive integer (from :func:`~moetheory.symbolic.routers.coordinates`),
+        or
         the difference is not rational in the coordinates and norms.
 
     See Also
@@ -622,7 +623,7 @@ def sample_points(
     Raises
     ------
     ValueError
-        If ``d1`` is not an integer >= 1 or ``n < 1``.
+        If ``d1`` is not a positive integer or ``n < 1``.
 
     See Also
     --------
@@ -846,7 +847,7 @@ def linear_second_order_explicit(d1: int) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        If ``d1`` is not an integer >= 1 (from :func:`~moetheory.symbolic.routers.coordinates`).
+        If ``d1`` is not a positive integer (from :func:`~moetheory.symbolic.routers.coordinates`).
 
     See Also
     --------

@@ -130,8 +130,8 @@ class MeromorphicActivation:
     period: sp.Expr
 
 
-#: The activations with a pole certificate: tanh (poles iπ(m + 1/2)) and the logistic
-#: sigmoid (poles iπ(2m + 1)).
+#: The activations with a pole certificate: tanh (poles :math:`i\pi(m + 1/2)`) and the
+#: logistic sigmoid (poles :math:`i\pi(2m + 1)`).
 ACTIVATIONS: dict[str, MeromorphicActivation] = {
     "tanh": MeromorphicActivation("tanh", sp.tanh, sp.I * sp.pi / 2, sp.I * sp.pi),
     "sigmoid": MeromorphicActivation("sigmoid", lambda z: 1 / (1 + sp.exp(-z)),
@@ -161,7 +161,7 @@ class PoleCertificate:
     symmetric : bool
         :math:`\varphi(z) + \varphi(-z)` is constant (so :math:`\varphi - \varphi(0)` is odd).
     derivative_positive : bool
-        :math:`\varphi'` has no real zero (``sech^2``, :math:`\sigma(1-\sigma)`).
+        :math:`\varphi'` has no real zero (:math:`\operatorname{sech}^2`, :math:`\sigma(1-\sigma)`).
 
     Notes
     -----
@@ -631,7 +631,8 @@ def decide_ridge_all_atoms(activation: str,
     -------
     RidgeAllAtomsDecision
         ``PROVED`` (independent for all distinct atoms outside :math:`\{a_j = 0\} \cup
-        \{\eta_i = -\eta_j\}`, every k, d = 1, every :math:`\tau_2 > 0`), ``REFUTED``
+        \{\eta_i = -\eta_j\}`, every :math:`k`, :math:`d = 1`, every :math:`\tau_2 > 0`),
+        ``REFUTED``
         (dependent at every atom tuple) or ``INCONCLUSIVE``.
 
     Raises

@@ -6,7 +6,8 @@ Every router the paper uses, and every normalisation used in practice, has the f
 
 where :math:`\varphi_b` and :math:`\varphi_x` are the *normalisations* of the expert embedding
 and of the token: none (linear router), :math:`1/n` (cosine router, eq. (2)), :math:`1/(n+\tau)`
-(perturbed cosine router, eq. (8); the additive-ε normalisation ``v / (‖v‖ + ε)``) or
+(perturbed cosine router, eq. (8); the additive-:math:`\varepsilon` normalisation
+:math:`v / (\|v\| + \varepsilon)`) or
 :math:`1/\max(n, \varepsilon)` (the clamp of PyTorch's ``F.normalize``). A :class:`Router`
 gives the score
 
@@ -109,7 +110,8 @@ class Normalisation:
         See :data:`NORMALISATION_KINDS`.
     eps : sympy.Expr or float, optional
         The :math:`\varepsilon` (or :math:`\tau`) of ``additive`` and ``clamp``, a number
-        or a non-negative SymPy symbol; must be >= 0 (``clamp`` needs > 0). Stored as a
+        or a non-negative SymPy symbol; must be non-negative (``clamp`` needs it positive). Stored
+        as a
         SymPy object.
 
     Raises
@@ -132,7 +134,8 @@ class Normalisation:
               \varphi_{\text{clamp}}(n) = \frac{1}{\max(n, \varepsilon)}.
 
     ``exact`` is the cosine router's (eq. (2) of [1]_), ``additive`` the perturbation of
-    eq. (8) (``v / (‖v‖ + ε)``), ``clamp`` PyTorch's ``F.normalize``. The clamp has two
+    eq. (8) (:math:`v / (\|v\| + \varepsilon)`), ``clamp`` PyTorch's ``F.normalize``. The clamp has
+    two
     smooth pieces, :math:`n > \varepsilon` (``"inactive"``) and :math:`n < \varepsilon`
     (``"active"``).
 
@@ -247,7 +250,7 @@ class Normalisation:
         return 1 / max(n, eps)
 
     def describe(self, vector: str) -> str:
-        """Plain-text formula of the normalised vector, e.g. ``x/(‖x‖+ε)``.
+        """Plain-text formula of the normalised vector, as a terminal prints it (see Examples).
 
         Parameters
         ----------
@@ -289,7 +292,7 @@ def coordinates(d1: int) -> tuple[sp.Matrix, sp.Matrix]:
     Raises
     ------
     ValueError
-        If ``d1`` is not an integer >= 1.
+        If ``d1`` is not a positive integer.
 
     See Also
     --------

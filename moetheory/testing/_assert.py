@@ -89,7 +89,7 @@ def check_context(name: str, *, profile: str = "quick", seed: int = 0,
     profile : {"quick", "full"}
         The budget.
     seed : int
-        Master seed (>= 0).
+        Master seed (non-negative).
     alpha : float
         Error level in (0, 1) (default the family level, 0.05).
 
@@ -132,7 +132,7 @@ def run_claim(claim_or_id: Claim | str, *, profile: str = "quick", seed: int = 0
     profile : {"quick", "full"}
         The budget.
     seed : int
-        The run's master seed (>= 0).
+        The run's master seed (non-negative).
 
     Returns
     -------

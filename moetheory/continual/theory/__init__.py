@@ -1,4 +1,4 @@
-"""Closed forms of the continual-learning MoE paper (seed 003), as written and corrected.
+r"""Closed forms of the continual-learning MoE paper (seed 003), as written and corrected.
 
 Every formula of Proposition 4 (eqs. (17)-(18)), Theorem 1 (eqs. (19)-(20)) and Theorem 2
 (eqs. (21)-(22)) as written -- one function per plausible reading of the garbled parts --
@@ -6,9 +6,10 @@ plus the exact expectations derived independently from the single-expert recursi
 eq. (5), the projection mean of Lemma 16, the routing probabilities of Lemma 2 (Appendix B)
 and the coverage probabilities of Lemma 11.
 
-Notation: ``r = 1 - s/d`` (over-parameterisation ratio), ``S = sum_n ||w_n||^2`` and
-``D = sum_{n, n'} ||w_n' - w_n||^2`` over *ordered* pairs (the diagonal contributes 0).
-The seed writes the pair sum as "sum_{n=n'}"; :data:`PAIR_READINGS` lists its readings.
+Notation: :math:`r = 1 - s/d` (over-parameterisation ratio), :math:`S = \sum_n \|w_n\|^2`
+and :math:`D = \sum_{n, n'} \|w_{n'} - w_n\|^2` over *ordered* pairs (the diagonal
+contributes 0). The seed writes the pair sum as :math:`\sum_{n=n'}`; :data:`PAIR_READINGS` lists
+its readings.
 
 The names are defined in private modules, one job each, and re-exported here:
 ``_notation`` (symbols, readings, the moments of ground truths), ``_sums`` (geometric sums in

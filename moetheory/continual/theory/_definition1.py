@@ -202,7 +202,7 @@ def exact_generalization_definition1(
     Raises
     ------
     ValueError
-        %(pools_errors)s >= 1.
+        %(pools_errors)s of at least 1.
 
     See Also
     --------
@@ -271,7 +271,7 @@ def exact_forgetting_definition1(
     Raises
     ------
     ValueError
-        %(pools_errors)s >= 2.
+        %(pools_errors)s of at least 2.
 
     See Also
     --------

@@ -25,7 +25,7 @@ OVERPARAM: dict[str, str] = {
     "raises": r"""Raises
 ------
 ValueError
-    If ``d`` is not an integer >= 2 or ``s`` is not an integer in ``[1, d)``.""",
+    If ``d`` is not an integer of at least 2 or ``s`` is not an integer in ``[1, d)``.""",
 }
 
 #: The single-expert formulas evaluated for concrete ground truths: the parameters ``W``,
@@ -126,7 +126,7 @@ n_experts : int
     "raises": r"""Raises
 ------
 ValueError
-    If ``n_sets`` or ``n_experts`` is not an integer >= 1.""",
+    If ``n_sets`` or ``n_experts`` is not a positive integer.""",
 }
 
 #: The closed forms of the exact single-expert means: their Raises section.

@@ -344,8 +344,8 @@ def single_expert_exact_moments(
     Raises
     ------
     ValueError
-        If ``W`` is empty, ``r_value`` is outside :math:`[0, 1)`, or ``horizon`` is not an
-        integer >= 1 with :math:`N^{\text{horizon}} \le 2 \cdot 10^5`.
+        If ``W`` is empty, ``r_value`` is outside :math:`[0, 1)`, or ``horizon`` is not a
+        positive integer with :math:`N^{\text{horizon}} \le 2 \cdot 10^5`.
 
     See Also
     --------

@@ -196,7 +196,7 @@ def prop4_forgetting_value(reading: str, subs: dict, t_value: int) -> sp.Expr:
     Raises
     ------
     ValueError
-        If ``t_value`` is not an integer >= 2 or ``reading`` is unknown.
+        If ``t_value`` is not an integer of at least 2 or ``reading`` is unknown.
 
     See Also
     --------

@@ -1,24 +1,39 @@
-"""Strong identifiability of an expert function, under named readings of Definition 1.
+r"""Strong identifiability of an expert function, under named readings of Definition 1.
 
 The seeds (002, 000) use "Definition 1 (strong identifiability)" without stating it. Their
-proof sketch Taylor-expands ``H̃(x, β1, η) = exp(β1ᵀx / ((‖β1‖+τ1)(‖x‖+τ2))) h(x, η)`` in the
-parameters and asks that the resulting terms be linearly independent functions of ``x``.
-With input dimension d = 1 the derivatives of the router factor are::
+proof sketch Taylor-expands
+:math:`\tilde H(x, \beta_1, \eta) = \exp\bigl(\beta_1^\top x / ((\|\beta_1\| + \tau_1)
+(\|x\| + \tau_2))\bigr)\, h(x, \eta)` in the parameters and asks that the resulting terms be
+linearly independent functions of ``x``. With input dimension :math:`d = 1` the derivatives of
+the router factor are
 
-    ∂^ν_{β1} exp(β1 x/((|β1|+τ1)(|x|+τ2))) = exp(...) · (c_ν u^ν + lower powers of u),
-    u = x / (|x| + τ2),  c_ν = (τ1 / (|β1|+τ1)²)^ν ≠ 0,
+.. math::
 
-(the ``β0`` derivatives only repeat the term itself), so the span of the Taylor terms of one
-atom equals the span of ``u^ν ∂^γ_η h(x, η)``; for the linear router ``β1ᵀx + β0`` the
-multiplier is ``x`` instead of ``u``. A *reading* fixes: the router multiplier (``u``, ``x`` or
-none), the range ``min_order ≤ |ν| + |γ| ≤ max_order`` (so whether the order-0 term ``h``
-itself is included), the number ``k`` of distinct atoms ``η_1, ..., η_k`` (any k ≥ 1) and
-list or set semantics (whether an identically zero or repeated term counts as a dependence).
+    \partial^{\nu}_{\beta_1} \exp\Bigl(\frac{\beta_1 x}{(|\beta_1| + \tau_1)(|x| + \tau_2)}
+    \Bigr) = \exp(\dots) \cdot \bigl(c_\nu u^\nu + \text{lower powers of } u\bigr),
+    \quad u = \frac{x}{|x| + \tau_2}, \quad
+    c_\nu = \Bigl(\frac{\tau_1}{(|\beta_1| + \tau_1)^2}\Bigr)^{\nu} \ne 0
 
-Reading R with atoms η_1..η_k: the family
-``F_R = {m(x)^ν ∂^γ_η h(x, η_j) : j ≤ k, min_order ≤ |ν| + |γ| ≤ max_order}`` is linearly
-independent for almost every x. The verdict is decided at explicit (default: generic
-rational) atoms by :func:`moetheory.symbolic.linear_independence.decide_linear_independence`.
+(the :math:`\beta_0` derivatives only repeat the term itself), so the span of the Taylor terms
+of one atom equals the span of :math:`u^\nu \partial^\gamma_\eta h(x, \eta)`; for the linear
+router :math:`\beta_1^\top x + \beta_0` the multiplier is :math:`x` instead of :math:`u`. A
+*reading* fixes: the router multiplier (:math:`u`, :math:`x` or none), the range of the order
+:math:`|\nu| + |\gamma|` (from ``min_order`` to ``max_order``, so whether the order-0 term
+:math:`h` itself is included), the number ``k`` of distinct atoms
+:math:`\eta_1, \dots, \eta_k` (any :math:`k \ge 1`) and list or set semantics (whether an
+identically zero or repeated term counts as a dependence).
+
+Reading :math:`R` with atoms :math:`\eta_1, \dots, \eta_k`: the family
+
+.. math::
+
+    F_R = \{m(x)^\nu \partial^\gamma_\eta h(x, \eta_j) :
+    j \le k,\ o_{\min} \le |\nu| + |\gamma| \le o_{\max}\}
+
+(:math:`o_{\min}` = ``min_order``, :math:`o_{\max}` = ``max_order``) is linearly independent
+for almost every :math:`x`. The verdict is decided at explicit
+(default: generic rational) atoms by
+:func:`moetheory.symbolic.linear_independence.decide_linear_independence`.
 
 Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured as ``d``,
 ``k``, ``atoms``):
@@ -29,26 +44,29 @@ Scope (what a verdict covers, :meth:`IdentifiabilityDecision.scope`, structured 
   analytic in its parameters that determinant is a nonzero real-analytic function of the
   atoms, so it vanishes only on a closed null set: ``atoms = "almost every atom tuple"``;
   for piecewise experts (ReLU) it persists on an open set of atoms around the stated ones.
-  It never proves "all distinct atoms": exceptions live on symmetry orbits (η ↦ −η for odd
-  or even activations, ...), which the checks search. All atoms at once are decided by
-  :func:`decide_all_atoms` (exact elimination, polynomial experts) and by
-  :func:`moetheory.symbolic.pole_route.decide_ridge_all_atoms` (the singularity route, tanh and
-  sigmoid: every k, all atoms outside a_j = 0 and η_i = −η_j).
+  It never proves "all distinct atoms": exceptions live on symmetry orbits
+  (:math:`\eta \mapsto -\eta` for odd or even activations, ...), which the checks search. All
+  atoms at once are decided by :func:`decide_all_atoms` (exact elimination, polynomial
+  experts) and by :func:`moetheory.symbolic.pole_route.decide_ridge_all_atoms` (the
+  singularity route, tanh and sigmoid: every ``k``, all atoms outside :math:`a_j = 0` and
+  :math:`\eta_i = -\eta_j`).
 
-Input dimension d ≥ 2 (argument ``inputs``, the coordinates of R^d in which the expert is
-written) is decided on R^d: the family is screened on a curve ``x = (c_1(t), ..., c_d(t))``
-(``coords``, default ``(t, t^3, t^5, ...)``); independence there implies independence on R^d,
-and a dependence found there is rebuilt on R^d and reported only if it is an identity on all
-of R^d (a curve may satisfy relations such as ``x_2 = x_1^2`` that R^d does not). Without
-``inputs`` a dependence found on a ``coords`` curve is never reported as a refutation.
+Input dimension :math:`d \ge 2` (argument ``inputs``, the coordinates of :math:`\mathbb{R}^d`
+in which the expert is written) is decided on :math:`\mathbb{R}^d`: the family is screened on a
+curve :math:`x = (c_1(t), \dots, c_d(t))` (``coords``, default
+:math:`(t, t^3, t^5, \dots)`); independence there implies independence on
+:math:`\mathbb{R}^d`, and a dependence found there is rebuilt on :math:`\mathbb{R}^d` and
+reported only if it is an identity on all of :math:`\mathbb{R}^d` (a curve may satisfy
+relations such as :math:`x_2 = x_1^2` that :math:`\mathbb{R}^d` does not). Without ``inputs`` a
+dependence found on a ``coords`` curve is never reported as a refutation.
 
 For other routers and experts (helper modules such as the interaction atlas), call
 :func:`decide` with an expression, its ``params``, a custom :class:`IdentifiabilityReading`
-and, for d ≥ 2, ``inputs``; the verdict's :meth:`IdentifiabilityDecision.scope` says what it
-covers. The readings know three router multipliers by name (:data:`ROUTER_NAMES`); any other
-router is given by its score ``s(β1, x)`` as a :class:`ScoreRouter`, whose multipliers are
-``R_ν = e^{-s} ∂^ν_{β1} e^{s}`` at an expansion point. The public entry point for a user's
-expert is :func:`moetheory.symbolic.identifiable.identifiable`.
+and, for :math:`d \ge 2`, ``inputs``; the verdict's :meth:`IdentifiabilityDecision.scope` says
+what it covers. The readings know three router multipliers by name (:data:`ROUTER_NAMES`); any
+other router is given by its score :math:`s(\beta_1, x)` as a :class:`ScoreRouter`, whose
+multipliers are :math:`R_\nu = e^{-s} \partial^\nu_{\beta_1} e^{s}` at an expansion point. The
+public entry point for a user's expert is :func:`moetheory.symbolic.identifiable.identifiable`.
 
 Examples
 --------
@@ -119,13 +137,15 @@ ROUTER_NAMES: tuple[str, ...] = ("perturbed-cosine", "linear", "none")
 
 @dataclass(frozen=True)
 class ScoreRouter:
-    """Any router, given by its score ``s(β1, x)``: the multipliers of its Taylor terms.
+    r"""Any router, given by its score :math:`s(\beta_1, x)`: the multipliers of its Taylor terms.
 
-    The ``β1``-derivatives of the router factor are ``∂^ν e^{s} = e^{s} R_ν(x)`` with
-    ``R_0 = 1`` and ``R_{ν + e_i} = ∂_i R_ν + R_ν ∂_i s`` (derivatives in ``β1``), taken at the
-    expansion point ``β1 = beta1``. A reading with this router has the family
-    ``R_ν(x) ∂^γ h(x, η_j)``. For the perturbed cosine router ``R_ν = c_ν u^ν + lower powers
-    of u``, so its family spans what the named reading ``"perturbed-cosine"`` spans.
+    The :math:`\beta_1`-derivatives of the router factor are
+    :math:`\partial^\nu e^{s} = e^{s} R_\nu(x)` with :math:`R_0 = 1` and
+    :math:`R_{\nu + e_i} = \partial_i R_\nu + R_\nu \partial_i s` (derivatives in
+    :math:`\beta_1`), taken at the expansion point :math:`\beta_1` = ``beta1``. A reading with
+    this router has the family :math:`R_\nu(x) \partial^\gamma h(x, \eta_j)`. For the
+    perturbed cosine router :math:`R_\nu = c_\nu u^\nu` plus lower powers of :math:`u`, so
+    its family spans what the named reading ``"perturbed-cosine"`` spans.
 
     Parameters
     ----------
@@ -235,23 +255,27 @@ class ScoreRouter:
 
 @dataclass(frozen=True)
 class IdentifiabilityReading:
-    """One precise reading of Definition 1 (strong identifiability).
+    r"""One precise reading of Definition 1 (strong identifiability).
 
     Attributes
     ----------
     name : str
     router : {"perturbed-cosine", "linear", "none"} or ScoreRouter
-        Which multiplier the router derivatives produce: ``u = x/(|x|+τ2)``, ``x``, none, or
-        for any other router (a :class:`ScoreRouter`) the multipliers ``R_ν`` of its score.
+        Which multiplier the router derivatives produce: :math:`u = x / (|x| + \tau_2)`,
+        :math:`x`, none, or for any other router (a :class:`ScoreRouter`) the multipliers
+        :math:`R_\nu` of its score.
     min_order, max_order : int
-        Range of the total order ``ν + |γ|`` (``min_order = 0`` includes ``h`` itself).
+        Range of the total order :math:`\nu + |\gamma|` (``min_order=0`` includes :math:`h`
+        itself).
     atoms : int
-        Number ``k`` of pairwise distinct atoms ``η_1..η_k`` (any k ≥ 1).
+        Number ``k`` of pairwise distinct atoms :math:`\eta_1, \dots, \eta_k`
+        (any :math:`k \ge 1`).
     note : str
         Where the reading comes from in the seeds.
     semantics : {"list", "set"}
-        ``"list"``: the family is the list of all terms ``m^ν ∂^γ h(·, η_j)`` (multi-indices
-        ``ν, γ``), so a term that vanishes identically or repeats another is itself a
+        ``"list"``: the family is the list of all terms
+        :math:`m^\nu \partial^\gamma h(\cdot, \eta_j)` (multi-indices :math:`\nu, \gamma`), so a
+        term that vanishes identically or repeats another is itself a
         dependence. ``"set"``: the family is the *set* of distinct nonzero terms (identically
         zero terms and exact repeats dropped), the reading under which only relations among
         different functions count.
@@ -263,9 +287,9 @@ class IdentifiabilityReading:
 
     Notes
     -----
-    The family of reading :math:`R` at atoms :math:`\\eta_1..\\eta_k` is
-    :math:`\\{m(x)^\\nu \\partial^\\gamma_\\eta h(x, \\eta_j)\\}` with
-    ``min_order`` :math:`\\le |\\nu| + |\\gamma| \\le` ``max_order``; strong identifiability
+    The family of reading :math:`R` at atoms :math:`\eta_1..\eta_k` is
+    :math:`\{m(x)^\nu \partial^\gamma_\eta h(x, \eta_j)\}` with
+    ``min_order`` :math:`\le |\nu| + |\gamma| \le` ``max_order``; strong identifiability
     (Definition 1 as reconstructed from seed 002's proof sketch) is its linear independence
     for almost every :math:`x`.
 
@@ -301,9 +325,10 @@ class IdentifiabilityReading:
             raise ValueError(f"atoms (k) must be a positive integer, got {self.atoms!r}")
 
     def multipliers(self, coords: Sequence[sp.Expr], tau2: int = 1) -> list[sp.Expr]:
-        """The router multipliers, one per input coordinate (empty without router terms).
+        r"""The router multipliers, one per input coordinate (empty without router terms).
 
-        ``u_i = x_i / (‖x‖ + τ2)`` for the perturbed cosine router, ``x_i`` for the linear one.
+        :math:`u_i = x_i / (\|x\| + \tau_2)` for the perturbed cosine router, :math:`x_i` for
+        the linear one.
 
         Examples
         --------
@@ -461,22 +486,27 @@ def _reading(reading: str | IdentifiabilityReading) -> IdentifiabilityReading:
 
 
 def router_multiplier_ratio(order: int = 1) -> sp.Expr:
-    """Leading coefficient ``c_ν`` of ``u^ν`` in the ν-th β1-derivative of the router factor.
+    r"""Leading coefficient :math:`c_\nu` of the router factor's :math:`\nu`-th derivative.
 
-    The router factor is ``exp(β1 x/((β1+τ1)(|x|+τ2)))``; the derivative is divided by it.
+    It is the coefficient of :math:`u^\nu` in the :math:`\nu`-th :math:`\beta_1`-derivative
+    of the router factor.
 
-    Computed for β1 > 0, x > 0 (d = 1); it is nonzero for τ1 > 0 and vanishes for the plain
-    cosine router (τ1 = 0), the PDE (4) of seed 002.
+    The router factor is :math:`\exp(\beta_1 x / ((\beta_1 + \tau_1)(|x| + \tau_2)))`; the
+    derivative is divided by it.
+
+    Computed for :math:`\beta_1 > 0`, :math:`x > 0` (:math:`d = 1`); it is nonzero for
+    :math:`\tau_1 > 0` and vanishes for the plain cosine router (:math:`\tau_1 = 0`), the
+    PDE (4) of seed 002.
 
     Parameters
     ----------
     order : int
-        The derivative order :math:`\\nu`, 1 to 3.
+        The derivative order :math:`\nu`, 1 to 3.
 
     Returns
     -------
     sympy.Expr
-        :math:`c_\\nu` as a function of ``beta1`` and ``tau1``.
+        :math:`c_\nu` as a function of ``beta1`` and ``tau1``.
 
     Raises
     ------
@@ -485,8 +515,8 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
 
     Notes
     -----
-    With :math:`u = x/(x + \\tau_2)` the derivative is a polynomial in :math:`u` of degree
-    :math:`\\nu`; :math:`c_1 = \\tau_1/(\\beta_1+\\tau_1)^2`.
+    With :math:`u = x/(x + \tau_2)` the derivative is a polynomial in :math:`u` of degree
+    :math:`\nu`; :math:`c_1 = \tau_1/(\beta_1+\tau_1)^2`.
 
     See Also
     --------
@@ -510,14 +540,14 @@ def router_multiplier_ratio(order: int = 1) -> sp.Expr:
 
 @dataclass(frozen=True)
 class FamilyTerm:
-    """One function of the family: LaTeX label, plain-text label and the function of x.
+    """One function of the family: LaTeX label, plain-text label and the function of ``x``.
 
     Parameters
     ----------
     latex : str
-        The label in LaTeX, e.g. ``u \\partial_{a} h(x,\\eta_{1})``.
+        The label in LaTeX (see Examples).
     text : str
-        The label in plain text, e.g. ``u*D[a]h(x,eta1)``.
+        The label in plain text, as a terminal prints it (see Examples).
     function : sympy.Expr
         The function of ``x`` at the atom.
 
@@ -569,38 +599,39 @@ def expert_family(expr: sp.Expr, x: sp.Symbol, params: Sequence[sp.Symbol],
                   reading: IdentifiabilityReading,
                   atoms: Sequence[Mapping[sp.Symbol, Any]],
                   coords: Sequence[sp.Expr] | None = None) -> list[FamilyTerm]:
-    """The family F_R of ``reading`` at ``atoms``, one :class:`FamilyTerm` per function.
+    r"""The family :math:`F_R` of ``reading`` at ``atoms``, one :class:`FamilyTerm` per function.
 
     ``coords`` are the input coordinates as functions of the scalar ``x`` (default ``(x,)``,
-    d = 1); a curve such as ``(x, x**2)`` in R^2 checks d = 2, since independence of the
-    restrictions to a curve implies independence on R^d.
+    :math:`d = 1`); a curve such as ``(x, x**2)`` in :math:`\mathbb{R}^2` checks :math:`d = 2`,
+    since independence of the restrictions to a curve implies independence on
+    :math:`\mathbb{R}^d`.
 
     Parameters
     ----------
     expr : sympy.Expr
-        The expert :math:`h(x, \\eta)`.
+        The expert :math:`h(x, \eta)`.
     x : sympy.Symbol
         The scalar variable.
     params : sequence of sympy.Symbol
-        The parameters :math:`\\eta`.
+        The parameters :math:`\eta`.
     reading : IdentifiabilityReading
         The reading.
     atoms : sequence of mappings
-        The atoms (parameter -> value).
+        The atoms (a value for each parameter).
     coords : sequence of sympy.Expr, optional
         The input coordinates as functions of ``x``.
 
     Returns
     -------
     list of FamilyTerm
-        One term per :math:`(j, \\nu, \\gamma)`, atoms first; with set semantics zero terms
+        One term per :math:`(j, \nu, \gamma)`, atoms first; with set semantics zero terms
         and exact repeats are dropped.
 
     Raises
     ------
     ValueError
-        On orders outside :math:`0 \\le` ``min_order`` :math:`\\le` ``max_order``
-        :math:`\\le 3`, or when ``h`` is not differentiable in closed form to the order asked.
+        On orders outside :math:`0 \le` ``min_order`` :math:`\le` ``max_order``
+        :math:`\le 3`, or when ``h`` is not differentiable in closed form to the order asked.
 
     Notes
     -----
@@ -708,10 +739,11 @@ def _derivatives(expr: sp.Expr, params: tuple[sp.Symbol, ...],
 
 @dataclass
 class IdentifiabilityDecision:
-    """The verdict of "h is strongly identifiable under ``reading``" at ``atoms``.
+    r"""The verdict of "h is strongly identifiable under ``reading``" at ``atoms``.
 
     ``PROVED`` when the family is independent (exact certificate), ``REFUTED`` when it is
-    dependent (exact null vector; for d ≥ 2 an identity on all of R^d), ``INCONCLUSIVE``
+    dependent (exact null vector; for :math:`d \ge 2` an identity on all of :math:`\mathbb{R}^d`),
+    ``INCONCLUSIVE``
     otherwise. :meth:`scope` says exactly what the certificate covers.
 
     Parameters
@@ -733,9 +765,10 @@ class IdentifiabilityDecision:
     dimension : int
         Input dimension d.
     inputs, curve : tuple of sympy.Expr
-        For d >= 2: the coordinates of R^d and the screening curve.
+        For :math:`d \ge 2`: the coordinates of :math:`\mathbb{R}^d` and the screening curve.
     lifted : dict or None
-        For d >= 2: how a curve dependence was lifted to an identity on R^d.
+        For :math:`d \ge 2`: how a curve dependence was lifted to an identity on
+        :math:`\mathbb{R}^d`.
 
     Notes
     -----
@@ -965,7 +998,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
            coords: Sequence[sp.Expr] | None = None,
            inputs: Sequence[sp.Symbol] | None = None,
            timeout: float | None = DEFAULT_TIMEOUT) -> IdentifiabilityDecision:
-    """Decide whether an expert is strongly identifiable under a reading of Definition 1.
+    r"""Decide whether an expert is strongly identifiable under a reading of Definition 1.
 
     Parameters
     ----------
@@ -974,7 +1007,7 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     reading : str or IdentifiabilityReading
         A key of :data:`READINGS` (default the primary ``"pcos-2"``) or a custom reading.
     x : sympy.Symbol, optional
-        The input variable (scalar, d = 1).
+        The input variable (scalar, :math:`d = 1`).
     params : sequence of sympy.Symbol, optional
         The parameters ``η`` of the expert.
     atoms : sequence of mappings, optional
@@ -984,14 +1017,16 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     coords : sequence of sympy.Expr, optional
         Input coordinates as functions of ``x`` (default ``(x,)``); see :func:`expert_family`.
         Without ``inputs`` a dependence found on such a curve cannot be lifted, so it is
-        reported as ``INCONCLUSIVE`` (never as a refutation on R^d).
+        reported as ``INCONCLUSIVE`` (never as a refutation on :math:`\mathbb{R}^d`).
     inputs : sequence of sympy.Symbol, optional
-        Input dimension d ≥ 2: the expert is written in the coordinates ``inputs`` of R^d.
-        The family is screened on the curve ``inputs = coords(x)`` (default
-        ``(x, x^3, x^5, ...)``, then ``(x, x^(m+1), x^((m+1)^2), ...)`` with ``m`` the
-        reading's ``max_order``, on which no two products of at most ``m`` coordinates
-        coincide): independence there proves independence on R^d; a dependence found there
-        is rebuilt on R^d and reported only if it is an identity on all of R^d.
+        Input dimension :math:`d \ge 2`: the expert is written in the coordinates ``inputs``
+        of :math:`\mathbb{R}^d`. The family is screened on the curve ``inputs = coords(x)``
+        (default :math:`(x, x^3, x^5, \dots)`, then
+        :math:`(x, x^{m+1}, x^{(m+1)^2}, \dots)` with :math:`m` the reading's ``max_order``,
+        on which no two products of at most :math:`m` coordinates coincide): independence
+        there proves independence on :math:`\mathbb{R}^d`; a dependence found there is rebuilt
+        on :math:`\mathbb{R}^d` and reported only if it is an identity on all of
+        :math:`\mathbb{R}^d`.
     timeout : float or None
         Wall-clock limit in seconds (default :data:`DEFAULT_TIMEOUT`; ``None``: none). When
         it runs out the verdict is ``INCONCLUSIVE`` with the reason.
@@ -1013,8 +1048,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
     -----
     The family is decided by
     :func:`moetheory.symbolic.linear_independence.decide_linear_independence`;
-    for :math:`d \\ge 2` a dependence found on the screening curve counts only once its
-    combination is an identity on :math:`\\mathbb R^d`.
+    for :math:`d \ge 2` a dependence found on the screening curve counts only once its
+    combination is an identity on :math:`\mathbb R^d`.
 
     See Also
     --------
@@ -1024,8 +1059,8 @@ def decide(expert: Expert | sp.Expr, reading: str | IdentifiabilityReading = PRI
 
     Examples
     --------
-    A researcher's own expert ``h(x, (a, c)) = a exp(c x)`` is linear in ``a``, so
-    ``h = a ∂_a h`` and every reading with the order-0 term fails:
+    A researcher's own expert :math:`h(x, (a, c)) = a e^{c x}` is linear in :math:`a`, so
+    :math:`h = a \partial_a h` and every reading with the order-0 term fails:
 
     >>> a, c, x = sp.symbols("a c x", real=True)
     >>> d = decide(a * sp.exp(c * x), "pcos-1", x=x, params=[a, c])
@@ -1181,7 +1216,7 @@ def _lift(null_space: list[list[sp.Expr]], functions: list[sp.Expr],
 
 @dataclass
 class AllAtomsDecision:
-    """Strong identifiability decided for ALL atoms at once by exact elimination (d = 1).
+    r"""Strong identifiability decided for ALL atoms at once by exact elimination (:math:`d = 1`).
 
     Attributes
     ----------
@@ -1191,11 +1226,12 @@ class AllAtomsDecision:
         ``REFUTED`` (dependent for every atom tuple), ``PROVED`` (independent for every atom
         tuple outside the zero set of ``determinant``), ``INCONCLUSIVE`` (not applicable).
     n_functions, n_coefficients, generic_rank : int
-        Size of the coefficient matrix over ``Q(atoms)`` and its rank.
+        Size of the coefficient matrix over the rational functions of the atoms, and its rank.
     determinant : sympy.Expr or None
-        A nonzero maximal minor ``Δ(atoms)``; independence holds wherever ``Δ ≠ 0``.
+        A nonzero maximal minor :math:`\Delta` of the atoms; independence holds wherever
+        :math:`\Delta \ne 0`.
     exceptional_factors : list of sympy.Expr
-        The irreducible factors of ``Δ``: their zero sets contain every exception.
+        The irreducible factors of :math:`\Delta`: their zero sets contain every exception.
     atoms : list of dict
         The symbolic atoms.
     reading : IdentifiabilityReading
@@ -1205,9 +1241,9 @@ class AllAtomsDecision:
 
     Notes
     -----
-    The rank over the field :math:`\\mathbb Q(\\text{atoms})` bounds the rank at every atom
-    tuple; a non-zero maximal minor :math:`\\Delta` certifies independence wherever
-    :math:`\\Delta \\ne 0`.
+    The rank over the field :math:`\mathbb Q(\text{atoms})` bounds the rank at every atom
+    tuple; a non-zero maximal minor :math:`\Delta` certifies independence wherever
+    :math:`\Delta \ne 0`.
 
     See Also
     --------
@@ -1291,19 +1327,22 @@ def decide_all_atoms(expert: Expert | sp.Expr,
                      reading: str | IdentifiabilityReading = PRIMARY_READING, *,
                      x: sp.Symbol | None = None,
                      params: Sequence[sp.Symbol] | None = None) -> AllAtomsDecision:
-    """Decide strong identifiability for ALL atoms at once, by exact elimination (d = 1).
+    r"""Decide strong identifiability for ALL atoms at once, by exact elimination (:math:`d = 1`).
 
     Applies when every family function, with the atoms left symbolic, is a rational function
     of ``x`` on ``x > 0`` and on ``x < 0`` after ``|x|`` is resolved (polynomial experts, the
-    linear expert, under any router multiplier). Each function times ``(1 + |x|)^max_order``
-    is then a polynomial in ``x`` per region; a combination vanishes a.e. iff its
-    coefficients vanish on both regions, i.e. iff ``c`` is in the left null space of the
-    coefficient matrix ``C(atoms)`` (entries in ``Q[atoms]``).
+    linear expert, under any router multiplier). Each function times
+    :math:`(1 + |x|)^{m}` (:math:`m` = ``max_order``) is then a polynomial in :math:`x` per
+    region; a combination vanishes a.e. iff its coefficients vanish on both regions, i.e. iff
+    :math:`c` is in the left null space of the coefficient matrix :math:`C` (entries
+    polynomials in the atoms with rational coefficients).
 
-    * rank of ``C`` over the field ``Q(atoms)`` below the number ``n`` of functions: every
-      ``n × n`` minor vanishes identically, so the family is dependent at EVERY atom tuple;
-    * rank ``n``: a nonzero ``n × n`` minor ``Δ(atoms)`` certifies independence at every atom
-      tuple where ``Δ ≠ 0``; its irreducible factors name a set containing every exception.
+    * rank of :math:`C` over the field of rational functions of the atoms below the number
+      :math:`n` of functions: every :math:`n \times n` minor vanishes identically, so the
+      family is dependent at EVERY atom tuple;
+    * rank :math:`n`: a nonzero :math:`n \times n` minor :math:`\Delta` certifies independence
+      at every atom tuple where :math:`\Delta \ne 0`; its irreducible factors name a set
+      containing every exception.
 
     Parameters
     ----------
@@ -1329,7 +1368,7 @@ def decide_all_atoms(expert: Expert | sp.Expr,
 
     Notes
     -----
-    Exact linear algebra over :math:`\\mathbb Q[\\text{atoms}]` with
+    Exact linear algebra over :math:`\mathbb Q[\text{atoms}]` with
     :class:`~sympy.polys.matrices.DomainMatrix`; no sampling.
 
     See Also
@@ -1398,18 +1437,19 @@ def search_exceptions(expert: Expert | sp.Expr,
                       intercept: sp.Symbol | None = None,
                       orbits: Sequence[str] = EXCEPTION_ORBITS,
                       ) -> dict[str, IdentifiabilityDecision]:
-    """Decide the reading on the named symmetry orbits where exceptions live.
+    r"""Decide the reading on the named symmetry orbits where exceptions live.
 
-    The orbits of "independent for generic atoms": η_2 = −η_1 (odd or even activations),
-    equal slopes (η_2 = η_1 except the ``intercept``; exponential experts), and a 2π shift
-    of the intercept (periodic ones). Further atoms (k > 2) stay generic.
+    The orbits of "independent for generic atoms": :math:`\eta_2 = -\eta_1` (odd or even
+    activations), equal slopes (:math:`\eta_2 = \eta_1` except the ``intercept``; exponential
+    experts), and a :math:`2\pi` shift of the intercept (periodic ones). Further atoms
+    (:math:`k > 2`) stay generic.
 
     Parameters
     ----------
     expert, reading, x, params
-        As in :func:`decide` (the reading needs k ≥ 2).
+        As in :func:`decide` (the reading needs :math:`k \ge 2`).
     intercept : sympy.Symbol, optional
-        The parameter shifted by the equal-slope and 2π orbits (default ``b`` if present,
+        The parameter shifted by the equal-slope and :math:`2\pi` orbits (default ``b`` if present,
         else the last parameter).
     orbits : sequence of str
         A subset of :data:`EXCEPTION_ORBITS`.
@@ -1417,12 +1457,14 @@ def search_exceptions(expert: Expert | sp.Expr,
     Returns
     -------
     dict
-        Orbit name -> decision (a ``REFUTED`` one is an exception, with its certificate).
+        The decision on each orbit, by name (a ``REFUTED`` one is an exception, with its
+        certificate).
 
     Raises
     ------
     ValueError
-        On an unknown reading or orbit, a reading with k < 2, or an ``intercept`` that is not
+        On an unknown reading or orbit, a reading with :math:`k < 2`, or an ``intercept`` that is
+        not
         a parameter.
 
     Notes

@@ -39,7 +39,7 @@ def default_atoms(params: Sequence[sp.Symbol], k: int) -> list[dict[sp.Symbol, s
     Returns
     -------
     list of dict
-        ``k`` atoms, each a map parameter -> rational.
+        ``k`` atoms, each a rational value for each parameter.
 
     Raises
     ------

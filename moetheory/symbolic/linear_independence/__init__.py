@@ -1,7 +1,8 @@
-"""Decide linear (in)dependence of finitely many functions of one real variable, with certificates.
+r"""Decide linear (in)dependence of finitely many functions of one real variable, with certificates.
 
-"f_1, ..., f_n are linearly independent for almost every x" means: if
-``c_1 f_1(x) + ... + c_n f_n(x) = 0`` for almost every real ``x``, then ``c = 0``. The families
+":math:`f_1, \dots, f_n` are linearly independent for almost every :math:`x`" means: if
+:math:`c_1 f_1(x) + \dots + c_n f_n(x) = 0` for almost every real :math:`x`, then
+:math:`c = 0`. The families
 handled are piecewise analytic: the real line splits at finitely many breakpoints (the real
 zeros *and poles* of the arguments of ``Piecewise`` conditions, ``Abs``, ``Heaviside``,
 ``sign``, ``Max``, ``Min``, and the real poles of the functions) into open *regions* on each
@@ -12,8 +13,8 @@ with a ``ValueError`` before any work: step functions with infinitely many jumps
 
 Certificates
 ------------
-* **independent** -- points ``x_1, ..., x_n`` inside regions at which the matrix
-  ``M[r, i] = f_i(x_r)`` is nonsingular: its determinant is computed in exact rational
+* **independent** -- points :math:`x_1, \dots, x_n` inside regions at which the matrix
+  :math:`M_{ri} = f_i(x_r)` is nonsingular: its determinant is computed in exact rational
   arithmetic when all entries are rational, otherwise as a rigorous interval enclosure
   (``mpmath.iv``, outward rounding) that excludes 0. A combination vanishing a.e. vanishes at
   every interior point of a region by continuity, hence ``M c = 0`` and ``c = 0``.

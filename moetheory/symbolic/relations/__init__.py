@@ -213,7 +213,7 @@ class FoundRelation:
     generator : bool
         ``False`` for a derivative of lower-order relations completing the basis.
     coefficients : dict
-        Multi-index (tuple of parameter symbols, ``()`` for :math:`H`) → coefficient.
+        The coefficient of each multi-index (tuple of parameter symbols, ``()`` for :math:`H`).
     latex : str
         The relation typeset (SymPy's LaTeX of every coefficient).
     text : str
@@ -254,7 +254,7 @@ class FoundRelation:
 
     @property
     def coefficients(self) -> dict[tuple[sp.Symbol, ...], sp.Expr]:
-        """Multi-index → coefficient (``r_beta`` stands for :math:`\\|\\beta_1\\|`)."""
+        """The coefficient of each multi-index (``r_beta`` stands for :math:`\\|\\beta_1\\|`)."""
         return dict(self.relation.terms)
 
     @property
@@ -441,7 +441,7 @@ class RelationsResult:
     relations : tuple of FoundRelation
         A basis of the relations (generators first), each with its own scope.
     dimensions : dict
-        Dimension → :class:`DimensionSearch`.
+        The :class:`DimensionSearch` of each dimension.
     router, expert : str
         Names.
     h_latex : str

@@ -53,7 +53,7 @@ def lift(res: InteractionResult, rel: Relation, dims: Sequence[int] = (1, 3, 4))
     -------
     dict
         ``form`` ("index-free", "free indices", "contracted", or None for a fixed-dimension
-        router or expert), ``verified`` (dimension → bool) and ``all_d`` (bool: verified in
+        router or expert), ``verified`` (a bool by dimension) and ``all_d`` (bool: verified in
         every dimension of ``dims`` including 3 and 4).
 
     Raises
@@ -239,10 +239,10 @@ def perturbed_ridge_certificate(dims: Sequence[int] = (2, 3, 4),
     Returns
     -------
     dict
-        ``verified`` (dimension -> bool, the exact check of :func:`_verify` for the pair
+        ``verified`` (a bool by dimension, the exact check of :func:`_verify` for the pair
         :math:`(i, j) = (1, 2)`; every other pair follows by permuting coordinates, under
         which the perturbed router and ridge experts are invariant), ``perturbed_fails``
-        (smallest dimension -> bool: the relation with one coefficient changed by 1 is
+        (a bool by smallest dimension: the relation with one coefficient changed by 1 is
         rejected), ``sherman_morrison`` (the scalar identity
         behind :math:`P P^{-1} = I`, residual 0), ``latex`` and ``text`` of the relation.
 

@@ -51,7 +51,7 @@ def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
     Raises
     ------
     ValueError
-        If ``d`` is not an integer >= 1.
+        If ``d`` is not a positive integer.
 
     Notes
     -----
@@ -73,7 +73,7 @@ def coordinates(d: int, name: str = "x") -> tuple[sp.Symbol, ...]:
 
 
 def symbol_latex(sym: sp.Symbol) -> str:
-    r"""LaTeX name of a parameter symbol (``beta1_2`` → :math:`\beta_{1,2}`).
+    r"""LaTeX name of a parameter symbol (``beta1_2`` is set as :math:`\beta_{1,2}`).
 
     Parameters
     ----------

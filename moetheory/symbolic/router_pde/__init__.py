@@ -498,7 +498,8 @@ def router_pde(
     :math:`\beta_1^\top\partial H/\partial\beta_1 = H\,\frac{d}{dc}s(x, c\beta_1)|_{c=1}`
     (chain rule). Two routes:
 
-    1. *Every dimension d >= 2.* The score, as the callable builds it in :math:`d = 2, 3, 4`
+    1. *Every dimension* :math:`d \ge 2`. The score, as the callable builds it in :math:`d = 2, 3,
+       4`
        and in every asked :math:`d \ge 2`, is rewritten as one expression
        :math:`F(u, n_b, n_x)`: each sub-expression polynomial in the coordinates becomes a
        polynomial in :math:`u, n_b^2, n_x^2`, certified by expanding the difference to 0.
@@ -507,7 +508,7 @@ def router_pde(
        :math:`u, n_b, n_x` fill :math:`|u| \le n_b n_x`, a set with interior). The premise,
        stated in the certificate and the summary: the callable builds the same formula in
        every dimension.
-    2. *d = 1* is always decided on its own in coordinates (:math:`|u| = n_b n_x` there, so a
+    2. :math:`d = 1` is always decided on its own in coordinates (:math:`|u| = n_b n_x` there, so a
        residual of :math:`d \ge 2` may vanish in :math:`d = 1`, and a piece empty in
        :math:`d \ge 2` may be all of :math:`d = 1`).
     3. *Fixed dimensions.* When the score is not such a function (``x[0]`` alone, a
