@@ -480,7 +480,7 @@ def _value(value: Any, typeset: Mapping[str, str]) -> Value:
 
 
 def declared_typeset(evidence: Mapping[str, Any]) -> Mapping[str, str] | None:
-    """The typeset forms ``evidence`` declares under :data:`TYPESET`, if well formed.
+    r"""The typeset forms ``evidence`` declares under :data:`TYPESET`, if well formed.
 
     Parameters
     ----------
@@ -510,7 +510,7 @@ def declared_typeset(evidence: Mapping[str, Any]) -> Mapping[str, str] | None:
 
 
 def shown_evidence(evidence: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``evidence`` without its declared typeset forms (:func:`declared_typeset`).
+    r"""``evidence`` without its declared typeset forms (:func:`declared_typeset`).
 
     Parameters
     ----------
