@@ -292,6 +292,10 @@ def test_terminal_and_markdown_report_leave_the_typeset_forms_out() -> None:
     assert evidence_rows(evidence) == [("label", "E[X]")]
     assert render_evidence(evidence) == "- **label**: E[X]\n"
     assert TYPESET not in render_evidence(evidence, full=False)
+    from moetheory.testing._assert import failure_message
+
+    message = failure_message({"verdict": "unsupported", "evidence": evidence})
+    assert "E[X]" in message and TYPESET not in message and "mathbb" not in message
 
 
 def test_a_reading_equal_to_the_statement_is_not_repeated() -> None:
