@@ -493,6 +493,17 @@ def declared_typeset(evidence: Mapping[str, Any]) -> Mapping[str, str] | None:
         ``{plain text: prose with maths}`` when the key holds such a mapping, every form's
         dollars balanced; ``None`` otherwise (the key, if any, is then ordinary evidence).
 
+    See Also
+    --------
+    evidence_fields : shows a declared plain text as its form.
+    shown_evidence : the evidence without the declaration.
+
+    Notes
+    -----
+    The declaration is made by the code that knows which of its strings are maths (such as
+    :func:`~moetheory.stats.check_expectation`, whose evidence keeps every string plain for
+    JSON readers, the terminal and the Markdown report).
+
     Examples
     --------
     >>> declared_typeset({"typeset": {"E[X]": "$\\mathbb{E}[X]$"}})
@@ -522,6 +533,15 @@ def shown_evidence(evidence: Mapping[str, Any]) -> Mapping[str, Any]:
     mapping
         The evidence a reader is shown: ``evidence`` itself, or a copy without
         :data:`TYPESET` when that key holds a declaration.
+
+    See Also
+    --------
+    declared_typeset : what counts as a declaration.
+
+    Notes
+    -----
+    The terminal, the Markdown report and the failure message of
+    :func:`~moetheory.testing.assert_verdict` show the plain evidence through it.
 
     Examples
     --------
