@@ -500,9 +500,9 @@ def declared_typeset(evidence: Mapping[str, Any]) -> Mapping[str, str] | None:
 
     Notes
     -----
-    The declaration is made by the code that knows which of its strings are maths (such as
-    :func:`~moetheory.stats.check_expectation`, whose evidence keeps every string plain for
-    JSON readers, the terminal and the Markdown report).
+    The declaration is made by the code that knows which of its strings are maths, such as
+    :func:`~moetheory.stats.expectation.check_expectation`; its evidence keeps every string
+    plain for JSON readers, the terminal and the Markdown report.
 
     Examples
     --------
