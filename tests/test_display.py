@@ -75,7 +75,7 @@ def test_outcome_renders_verdict_summary_and_typeset_evidence() -> None:
     o = Outcome(Verdict.PROVED, "residual simplifies to 0", {"residual": X**2 - 1, "n": 3})
     md, page = o._repr_markdown_(), o._repr_html_()
     assert md.splitlines()[0] == "**Outcome** — **proved**"
-    assert "- **residual**: $x^{2} - 1$" in md and "- **n**: `3`" in md
+    assert "- **`residual`**: $x^{2} - 1$" in md and "- **`n`**: `3`" in md
     assert maths(page) == ["x^{2} - 1"]
     assert tags(page) <= ALLOWED
 
@@ -235,3 +235,76 @@ def test_a_card_nests_fields_and_children() -> None:
     md = card.markdown()
     assert "- **a**:\n  - **b**: $1$" in md and "**c** — **proved**" in md
     assert tags(card.html()) <= ALLOWED
+
+
+# -- evidence as markup: keys as code, maths typeset by the code that knows it (issue 45) --
+
+
+def _prose_outside_maths_and_code(fragment: str) -> str:
+    """The text a reader sees as prose: the HTML without its formulas, code and tags."""
+    import html
+
+    text = re.sub(r"\\\(.*?\\\)|\\\[.*?\\\]|<code>.*?</code>", " ", fragment, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
+
+
+def test_evidence_keys_are_code_and_declared_typeset_forms_replace_plain_text() -> None:
+    from moetheory.engine.display import TYPESET, evidence_fields
+
+    evidence = {"max_n": 5, "label": "E[X]", "history": [{"verdicts": {"E[X]": "supported"}}],
+                "note": "E[X] is not declared here", TYPESET: {"E[X]": "$\\mathbb{E}[X]$"}}
+    assert evidence_fields(evidence) == [
+        ("`max_n`", "`5`"),
+        ("`label`", "$\\mathbb{E}[X]$"),
+        ("`history`", [("[0]", [("`verdicts`", [("$\\mathbb{E}[X]$", "supported")])])]),
+        ("`note`", "E[X] is not declared here"),  # only the declared strings, whole
+    ]
+    # a key that is not a mapping of balanced markup is evidence like any other, shown plain
+    for bad in ({"E[X]": "$\\mathbb{E}[X]"}, {"E[X]": 3}, "E[X]"):
+        fields = evidence_fields({"label": "E[X]", TYPESET: bad})
+        assert fields[0] == ("`label`", "E[X]") and fields[1][0] == f"`{TYPESET}`"
+    assert evidence_fields({"a`b": 1, "a b": 2}) == [("a\\`b", "`1`"), ("a b", "`2`")]
+
+
+def test_a_statistical_result_shows_its_evidence_as_markup() -> None:
+    from moetheory.engine.display import TYPESET
+    from moetheory.stats import check_expectation
+
+    result = check_expectation(lambda rng, n: rng.uniform(size=n), 0.6, tol=0.05, max_n=2000)
+    outcome = result.to_outcome()
+    assert outcome.evidence["label"] == "E[X]"  # the JSON keeps the plain text
+    page = outcome._repr_html_()
+    prose = _prose_outside_maths_and_code(page)
+    for plain in ("E[X]", "alpha_look", "max_n", "[0.", "n = "):
+        assert plain not in prose, plain
+    assert "\\mathbb{E}[X]" in " ".join(maths(page))
+    assert "<code>alpha_look</code>" in page and tags(page) <= ALLOWED
+    md = outcome._repr_markdown_()
+    assert "- **`label`**: $\\mathbb{E}[X]$" in md and f"`{TYPESET}`" not in md
+
+
+def test_terminal_and_markdown_report_leave_the_typeset_forms_out() -> None:
+    from moetheory.engine.display import TYPESET
+    from moetheory.engine.report import render_evidence
+    from moetheory.engine.terminal import evidence_rows
+
+    evidence = {"label": "E[X]", TYPESET: {"E[X]": "$\\mathbb{E}[X]$"}}
+    assert evidence_rows(evidence) == [("label", "E[X]")]
+    assert render_evidence(evidence) == "- **label**: E[X]\n"
+    assert TYPESET not in render_evidence(evidence, full=False)
+    from moetheory.testing._assert import failure_message
+
+    message = failure_message({"verdict": "unsupported", "evidence": evidence})
+    assert "E[X]" in message and TYPESET not in message and "mathbb" not in message
+
+
+def test_a_reading_equal_to_the_statement_is_not_repeated() -> None:
+    from moetheory.engine.display import entry_card
+
+    entry = {"id": "mine.x", "verdict": "supported", "statement": "E max(Z1, Z2) = 1/√π",
+             "reading": "E max(Z1, Z2) = 1/√π",
+             "statement_latex": "$\\mathbb{E}\\max(Z_1, Z_2) = 1/\\sqrt{\\pi}$"}
+    assert [label for label, _ in entry_card(entry).fields] == ["statement"]
+    assert entry_card(entry).fields[0][1] == entry["statement_latex"]
+    other = {**entry, "reading": "the mean of the larger of two standard normals"}
+    assert [label for label, _ in entry_card(other).fields] == ["statement", "reading"]

@@ -575,10 +575,6 @@ NOT_READ: tuple[tuple[str, str], ...] = (
 #: ``test_pending_pages_still_have_formulas`` fails once a page is clean, so that it
 #: leaves this list.
 PENDING: dict[str, str] = {
-    "own-paper.html": "section 6's report card (moetheory.engine.display.entry_card) lists a "
-    "statistical claim's evidence as plain text: keys such as max_n and alpha_look in bold, "
-    "the label E[X] (also a key of the sequential history), the plain reason, the sequential "
-    "rule's 'each look at alpha_look'; and the user claim's reading (its statement, plain)",
     "seed-stability.html": "the script renders typeset summaries now (saved reports keep "
     "summary_latex); the page needs its 20-seed re-run: python "
     "benchmarks/seed_stability.py --seeds 20 --jobs 2 --save-dir "

@@ -45,19 +45,26 @@ from typing import Any, Union
 from moetheory.engine.mathtext import safe_tex
 
 __all__ = [
+    "TYPESET",
     "Card",
     "Report",
     "claim_card",
+    "declared_typeset",
     "entry_card",
     "evidence_fields",
     "html_text",
     "literal",
     "markdown_text",
     "report_card",
+    "shown_evidence",
 ]
 
 #: A field's value: prose with maths, or nested fields (a mapping of evidence).
 Value = Union[str, "list[tuple[str, Value]]"]
+
+#: The key of evidence (at any level) under which a check declares the typeset form of its
+#: plain strings: ``{plain text: prose with maths}``; see :func:`evidence_fields`.
+TYPESET = "typeset"
 
 #: Items of a list or mapping shown before "… and N more".
 MAX_ITEMS = 12
@@ -337,8 +344,8 @@ class Card:
 
     Notes
     -----
-    Labels are plain text (escaped); every other string is prose with maths, so plain
-    values must go through :func:`literal`.
+    Every string, labels included, is prose with maths, so plain values (and labels that
+    are not the renderer's own words) must go through :func:`literal`.
 
     Examples
     --------
@@ -413,9 +420,9 @@ def _md_fields(fields: Sequence[tuple[str, Value]], depth: int) -> list[str]:
             text = markdown_text(value)
             if "\n" in text:  # keep a multi-line value inside its list item
                 text = "\n" + "\n".join(pad + "  " + line for line in text.split("\n"))
-            lines.append(f"{pad}- **{_md_escape(label)}**: {text}")
+            lines.append(f"{pad}- **{markdown_text(label)}**: {text}")
         else:
-            lines.append(f"{pad}- **{_md_escape(label)}**:")
+            lines.append(f"{pad}- **{markdown_text(label)}**:")
             lines += _md_fields(value, depth + 1)
     return lines
 
@@ -424,7 +431,7 @@ def _html_fields(fields: Sequence[tuple[str, Value]]) -> str:
     items = []
     for label, value in fields:
         body = _strip_p(html_text(value)) if isinstance(value, str) else _html_fields(value)
-        items.append(f"<li><b>{html.escape(label)}</b>: {body}</li>")
+        items.append(f"<li><b>{_strip_p(html_text(label))}</b>: {body}</li>")
     return "<ul>" + "".join(items) + "</ul>"
 
 
@@ -435,7 +442,7 @@ def _is_symbolic(value: Any) -> bool:
     return isinstance(value, Mapping) and set(value) == {"sympy", "latex"}
 
 
-def _scalar(value: Any) -> str | None:
+def _scalar(value: Any, typeset: Mapping[str, str]) -> str | None:
     """A JSON scalar as prose with maths (``None`` for a container)."""
     if _is_symbolic(value):
         return f"${value['latex']}$" if str(value["latex"]).strip() else literal(value["sympy"])
@@ -444,6 +451,8 @@ def _scalar(value: Any) -> str | None:
     if isinstance(value, int | float):
         return f"`{value!r}`"
     if isinstance(value, str):
+        if value in typeset:
+            return typeset[value]
         cut = value if len(value) <= MAX_CHARS else value[:MAX_CHARS] + " …"
         if "\n" in cut:
             return "```\n" + cut.replace("```", "` ` `") + "\n```"
@@ -451,25 +460,117 @@ def _scalar(value: Any) -> str | None:
     return None
 
 
-def _value(value: Any) -> Value:
-    text = _scalar(value)
+def _value(value: Any, typeset: Mapping[str, str]) -> Value:
+    text = _scalar(value, typeset)
     if text is not None:
         return text
     if isinstance(value, Mapping):
-        return evidence_fields(value)
+        return _fields(value, typeset)
     if isinstance(value, Sequence) and not isinstance(value, str):
         items = list(value)
-        shown = [_scalar(v) for v in items[:MAX_ITEMS]]
+        shown = [_scalar(v, typeset) for v in items[:MAX_ITEMS]]
         more = f", … ({len(items)} items)" if len(items) > MAX_ITEMS else ""
         if all(s is not None and "\n" not in s for s in shown):
             return "[" + ", ".join(s for s in shown if s is not None) + more + "]"
         nested: list[tuple[str, Value]] = [
-            (f"[{i}]", _value(v)) for i, v in enumerate(items[:MAX_ITEMS])
+            (f"[{i}]", _value(v, typeset)) for i, v in enumerate(items[:MAX_ITEMS])
         ]
         if more:
             nested.append(("…", f"{len(items) - MAX_ITEMS} more items"))
         return nested
     return literal(repr(value))
+
+
+def declared_typeset(evidence: Mapping[str, Any]) -> Mapping[str, str] | None:
+    r"""The typeset forms ``evidence`` declares under :data:`TYPESET`, if well formed.
+
+    Parameters
+    ----------
+    evidence : mapping
+        One level of a check's evidence.
+
+    Returns
+    -------
+    mapping of str to str or None
+        ``{plain text: prose with maths}`` when the key holds such a mapping, every form's
+        dollars balanced; ``None`` otherwise (the key, if any, is then ordinary evidence).
+
+    See Also
+    --------
+    evidence_fields : shows a declared plain text as its form.
+    shown_evidence : the evidence without the declaration.
+
+    Notes
+    -----
+    The declaration is made by the code that knows which of its strings are maths, such as
+    :func:`~moetheory.stats.expectation.check_expectation`; its evidence keeps every string
+    plain for JSON readers, the terminal and the Markdown report.
+
+    Examples
+    --------
+    >>> declared_typeset({"typeset": {"E[X]": "$\\mathbb{E}[X]$"}})
+    {'E[X]': '$\\mathbb{E}[X]$'}
+    >>> declared_typeset({"typeset": {"E[X]": "$E"}}) is None
+    True
+    """
+    forms = evidence.get(TYPESET)
+    if isinstance(forms, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() and v.count("$") % 2 == 0
+        for k, v in forms.items()
+    ):
+        return forms
+    return None
+
+
+def shown_evidence(evidence: Mapping[str, Any]) -> Mapping[str, Any]:
+    r"""``evidence`` without its declared typeset forms (:func:`declared_typeset`).
+
+    Parameters
+    ----------
+    evidence : mapping
+        One level of a check's evidence.
+
+    Returns
+    -------
+    mapping
+        The evidence a reader is shown: ``evidence`` itself, or a copy without
+        :data:`TYPESET` when that key holds a declaration.
+
+    See Also
+    --------
+    declared_typeset : what counts as a declaration.
+
+    Notes
+    -----
+    The terminal, the Markdown report and the failure message of
+    :func:`~moetheory.testing.assert_verdict` show the plain evidence through it.
+
+    Examples
+    --------
+    >>> shown_evidence({"label": "E[X]", "typeset": {"E[X]": "$\\mathbb{E}[X]$"}})
+    {'label': 'E[X]'}
+    """
+    if declared_typeset(evidence) is None:
+        return evidence
+    return {k: v for k, v in evidence.items() if k != TYPESET}
+
+
+def _key(key: str) -> str:
+    """An evidence key as a label: a name as code, any other text as literal text."""
+    return f"`{key}`" if re.fullmatch(r"[A-Za-z_][\w.-]*", key) else literal(key)
+
+
+def _fields(evidence: Mapping[str, Any], inherited: Mapping[str, str]) -> list[tuple[str, Value]]:
+    declared = declared_typeset(evidence)
+    typeset = {**inherited, **declared} if declared is not None else inherited
+    items = list(shown_evidence(evidence).items())
+    fields: list[tuple[str, Value]] = [
+        (typeset.get(str(k)) or _key(str(k)), _value(v, typeset))
+        for k, v in items[:MAX_ITEMS * 4]
+    ]
+    if len(items) > MAX_ITEMS * 4:
+        fields.append(("…", f"{len(items) - MAX_ITEMS * 4} more entries"))
+    return fields
 
 
 def evidence_fields(evidence: Any) -> list[tuple[str, Value]]:
@@ -483,9 +584,9 @@ def evidence_fields(evidence: Any) -> list[tuple[str, Value]]:
     Returns
     -------
     list of (str, Value)
-        One field per key: formulas typeset, numbers and booleans as code, strings as
-        literal text (multi-line ones as a code block), containers nested (at most
-        :data:`MAX_ITEMS` items each).
+        One field per key, a key that is a name as code: formulas typeset, numbers and booleans as
+        code, strings as literal text (multi-line ones as a code block), containers nested
+        (at most :data:`MAX_ITEMS` items each).
 
     See Also
     --------
@@ -494,20 +595,22 @@ def evidence_fields(evidence: Any) -> list[tuple[str, Value]]:
     Notes
     -----
     Formulas are typeset from the LaTeX the evidence carries; nothing is re-parsed, so the
-    engine needs no SymPy to show them.
+    engine needs no SymPy to show them. A check whose evidence holds plain text that is
+    maths (a label such as ``E[X]``, a reason quoting an interval) declares its typeset
+    form under :data:`TYPESET` (see :func:`declared_typeset`): a string or key equal to a
+    declared plain text, in that mapping or below it, is shown as its form; nothing else
+    is guessed. The declaration itself is not shown.
 
     Examples
     --------
     >>> evidence_fields({"residual": {"sympy": "0", "latex": "0"}, "n": 3})
-    [('residual', '$0$'), ('n', '`3`')]
+    [('`residual`', '$0$'), ('`n`', '`3`')]
+    >>> evidence_fields({"label": "E[X]", "typeset": {"E[X]": "$\\mathbb{E}[X]$"}})
+    [('`label`', '$\\mathbb{E}[X]$')]
     """
     if not isinstance(evidence, Mapping):
-        return [("value", _value(evidence))]
-    items = list(evidence.items())
-    fields: list[tuple[str, Value]] = [(str(k), _value(v)) for k, v in items[:MAX_ITEMS * 4]]
-    if len(items) > MAX_ITEMS * 4:
-        fields.append(("…", f"{len(items) - MAX_ITEMS * 4} more entries"))
-    return fields
+        return [("value", _value(evidence, {}))]
+    return _fields(evidence, {})
 
 
 # ------------------------------------------------------------------ engine results
@@ -541,7 +644,7 @@ def entry_card(entry: Mapping[str, Any], title: str | None = None) -> Card:
     -------
     Card
         Verdict, summary (typeset when the entry has ``summary_latex``), statement and
-        reading, evidence, the readings, the derivation.
+        reading (once when they are the same text), evidence, the readings, the derivation.
 
     See Also
     --------
@@ -556,7 +659,7 @@ def entry_card(entry: Mapping[str, Any], title: str | None = None) -> Card:
     Examples
     --------
     >>> entry_card({"verdict": "proved", "summary": "ok", "evidence": {"n": 1}}).fields
-    [('evidence', [('n', '`1`')])]
+    [('evidence', [('`n`', '`1`')])]
     """
     if title is None:
         if "id" in entry:
@@ -566,11 +669,13 @@ def entry_card(entry: Mapping[str, Any], title: str | None = None) -> Card:
         else:
             title = "Outcome"
     fields: list[tuple[str, Value]] = []
-    statement = _typeset(entry.get("statement_latex"), _get(entry, "statement"))
+    same = _get(entry, "reading") == _get(entry, "statement")  # a user's claim: shown once
+    statement = _typeset(entry.get("statement_latex") or (entry.get("reading_latex") if same
+                                                           else None), _get(entry, "statement"))
     if statement:
         fields.append(("statement", statement))
     reading = _typeset(entry.get("reading_latex"), _get(entry, "reading"))
-    if reading:
+    if reading and not same:
         fields.append(("reading", reading))
     evidence = entry.get("evidence")
     if evidence:
@@ -694,7 +799,7 @@ def report_card(report: Mapping[str, Any], details: int = 20) -> Card:
         for c in claims
     ]
     fields: list[tuple[str, Value]] = [
-        (key, literal(report[key])) for key in ("profile", "seed", "family_alpha")
+        (f"`{key}`", literal(report[key])) for key in ("profile", "seed", "family_alpha")
         if key in report
     ]
     sections = [("Claims", "\n".join(lines))] if lines else []

@@ -64,6 +64,7 @@ from typing import Any
 from moetheory._doccer import fill_doc
 from moetheory.engine._docparts import REPORT_PARTS
 from moetheory.engine._excerpt import first_paragraphs
+from moetheory.engine.display import shown_evidence
 from moetheory.engine.mathtext import prettify, safe_tex
 from moetheory.engine.verdicts import Verdict
 
@@ -1134,7 +1135,8 @@ def render_evidence(evidence: Any, full: bool = True) -> str:
     Notes
     -----
     Anything that is not a mapping is shown as one JSON block, so no entry read from a
-    report file can make the renderer fail.
+    report file can make the renderer fail. The typeset forms a check declares for the
+    notebook (:data:`~moetheory.engine.display.TYPESET`) are left out.
 
     Examples
     --------
@@ -1147,6 +1149,7 @@ def render_evidence(evidence: Any, full: bool = True) -> str:
         return "_no evidence_\n"
     if not isinstance(evidence, Mapping):
         return "```json\n" + _dump(evidence) + "\n```\n"
+    evidence = shown_evidence(evidence)
     if full:
         return "".join(f"- **{key}**: {_render_value(value)}\n"
                        for key, value in evidence.items())

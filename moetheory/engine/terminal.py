@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from moetheory.engine._prose import prose_unicode
+from moetheory.engine.display import shown_evidence
 from moetheory.engine.mathtext import latex_to_unicode, prettify
 from moetheory.engine.papers import paper_of
 from moetheory.engine.report import claim_title, shorten
@@ -406,7 +407,9 @@ def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[s
     Notes
     -----
     Nested mappings are flattened with ``›`` between the keys; a SymPy formula (stored as
-    ``{"sympy", "latex"}``) is written from its LaTeX as Unicode.
+    ``{"sympy", "latex"}``) is written from its LaTeX as Unicode. The typeset forms a check
+    declares for the notebook (:data:`~moetheory.engine.display.TYPESET`) are left out:
+    the plain text they typeset is shown.
 
     Examples
     --------
@@ -415,7 +418,7 @@ def evidence_rows(evidence: Mapping[str, Any], prefix: str = "") -> list[tuple[s
     [('ci', '[0.1, 0.2]'), ('fit › slope', '0.5'), ('fit › f', 'x²')]
     """
     rows: list[tuple[str, str]] = []
-    for key, value in evidence.items():
+    for key, value in shown_evidence(evidence).items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping) and set(value) != {"sympy", "latex"} and value:
             rows += evidence_rows(value, name + " › ")

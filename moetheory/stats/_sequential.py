@@ -23,7 +23,12 @@ import numpy as np
 from moetheory.engine.verdicts import Verdict
 from moetheory.stats._rules import Comparison, combine
 
-__all__ = ["Budget", "SequentialResult", "run_sequential"]
+__all__ = ["RULE", "RULE_MARKDOWN", "Budget", "SequentialResult", "run_sequential"]
+
+#: The design of :func:`run_sequential` as its evidence states it (``"rule"``).
+RULE = "group-sequential, Bonferroni over looks: each look at alpha_look"
+#: :data:`RULE` as a notebook shows it: the evidence key it names, as code.
+RULE_MARKDOWN = "group-sequential, Bonferroni over looks: each look at `alpha_look`"
 
 
 @dataclass(frozen=True)
@@ -206,7 +211,7 @@ class SequentialResult:
         (1, True)
         """
         return {
-            "rule": "group-sequential, Bonferroni over looks: each look at alpha_look",
+            "rule": RULE,
             "batch": self.budget.batch,
             "max_looks": self.budget.max_looks,
             "looks_used": len(self.looks),

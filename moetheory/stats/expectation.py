@@ -33,11 +33,12 @@ import sympy as sp
 from numpy.typing import ArrayLike
 
 from moetheory.engine.context import CheckContext
+from moetheory.engine.display import TYPESET
 from moetheory.engine.verdicts import Outcome, Verdict, symbolic_evidence
 from moetheory.stats._intervals import MeanEstimate, mean_ci
 from moetheory.stats._rounding import stable
-from moetheory.stats._rules import RULES_MARKDOWN, Comparison, compare
-from moetheory.stats._sequential import Budget, run_sequential
+from moetheory.stats._rules import RULES_MARKDOWN, Comparison, Label, compare
+from moetheory.stats._sequential import RULE, RULE_MARKDOWN, Budget, run_sequential
 
 __all__ = [
     "DEFAULT_MAX_N",
@@ -205,7 +206,10 @@ class ExpectationResult:
         Returns
         -------
         dict
-            Every attribute, JSON-ready.
+            Every attribute, JSON-ready, and under ``"typeset"``
+            (:data:`~moetheory.engine.display.TYPESET`) the typeset form of its plain
+            maths -- the label, the reason, the sequential rule -- for the notebook
+            display.
 
         Examples
         --------
@@ -236,7 +240,19 @@ class ExpectationResult:
             "sequential": self.sequential,
             "interval_method": self.interval_method,
             "tails": self.tails,
+            TYPESET: self._typeset(),
         }
+
+    def _typeset(self) -> dict[str, str]:
+        """The typeset forms of the evidence's plain maths (``engine.display.TYPESET``)."""
+        forms = {RULE: RULE_MARKDOWN}
+        if isinstance(self.label, Label) and self.label.latex:
+            forms[self.label] = self.label.latex
+        elif self.label == "E[X]":
+            forms[self.label] = f"${_label_latex(self.label)}$"
+        if self.reason_markdown:
+            forms[self.reason] = self.reason_markdown
+        return forms
 
     def to_outcome(self) -> Outcome:
         """The outcome a ``@claim`` check returns: verdict, summary, evidence, derivation.
@@ -743,7 +759,9 @@ def check_expectation(
         The context of the ``@claim`` check calling it: gives the claim's error level,
         seed and profile, so the check is calibrated like the catalogue's.
     label : str
-        What is estimated, as printed.
+        What is estimated, as printed; a :class:`~moetheory.stats.Label` carries its
+        typeset form to the notebook display (``"E[X]"`` is typeset as
+        :math:`\\mathbb{E}[X]`).
     bounds : (float, float), optional
         A range ``(low, high)`` every draw lies in, when one is known (a gate value in
         ``(0, 1)``, an indicator): the interval is then empirical Bernstein, valid at every

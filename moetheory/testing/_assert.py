@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from moetheory.engine.context import PROFILES, CheckContext, claim_seed
+from moetheory.engine.display import shown_evidence
 from moetheory.engine.levels import FAMILY_ALPHA
 from moetheory.engine.registry import (
     BUILTIN_FAMILY,
@@ -225,7 +226,8 @@ def failure_message(entry: Mapping[str, Any], expected: Iterable[Verdict] = PASS
     str
         First line ``<name>: expected <verdicts>, got <verdict>``, then the summary, a
         counterexample (evidence keys naming one), the readings, a traceback if the check
-        raised, and the evidence as compact JSON (cut after 2000 characters).
+        raised, and the evidence as compact JSON (cut after 2000 characters; without the
+        typeset forms a check declares for the notebook display).
 
     See Also
     --------
@@ -247,8 +249,7 @@ def failure_message(entry: Mapping[str, Any], expected: Iterable[Verdict] = PASS
     lines = [f"{label}: expected {_names(expected)}, got {entry.get('verdict', '?')}",
              f"  summary: {entry.get('summary', '')}"]
     evidence = entry.get("evidence") or {}
-    if not isinstance(evidence, Mapping):
-        evidence = {"value": evidence}
+    evidence = shown_evidence(evidence) if isinstance(evidence, Mapping) else {"value": evidence}
     shown = set()
     for key, value in evidence.items():
         if "counterexample" in str(key).lower():
