@@ -441,9 +441,15 @@ def test_a_slope_open_on_its_interval_says_where_it_stands(monkeypatch):
     design, run = _fake_runs(rates.ROOT_LOG_THRESHOLD, "topk", spread=1.5)
     monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
     monkeypatch.setattr(vr, "run_variant", run)
-    out = rates.check_rates_topk(CheckContext("pcr.rates.x", seed=0, profile="full",
-                                              alpha=0.01))
+    from moetheory.stats import claimed_values
+
+    recorded: list = []
+    with claimed_values(None, recorded):  # as calibration records what a check decides
+        out = rates.check_rates_topk(CheckContext("pcr.rates.x", seed=0, profile="full",
+                                                  alpha=0.01))
     assert out.verdict is Verdict.INCONCLUSIVE
+    # each comparison decided once: the note rebuilds the open ones, it does not judge them
+    assert len(recorded) == len({c.label for c in recorded}) == 3
     want = out.evidence["to_decide"]
     fit = out.readings[2].evidence["fit"]  # (2.2), open on its interval
     assert out.readings[2].verdict is Verdict.INCONCLUSIVE

@@ -152,14 +152,16 @@ def _judged_fits(name: str, rule: str, reference: float, tolerance: float, fits:
 
 
 def _comparison_of(reading: Reading) -> Comparison | None:
-    """The comparison a reading's evidence records (``Comparison.to_dict``), or ``None`` when
-    it records none with an estimate (a comparison left open before any estimate)."""
+    """The comparison a reading's evidence records (``Comparison.to_dict``), as it was judged
+    (rebuilt, not judged again: calibration records each comparison a check decides once), or
+    ``None`` when it records none with an estimate (one left open before any estimate)."""
     comp = reading.evidence.get("comparison", {})
-    if comp.get("estimate") is None or comp.get("rule") not in _RULES:
+    if comp.get("estimate") is None:
         return None
     (low, high), level = comp["ci"], comp["ci_level"]
     est = MeanEstimate(comp["estimate"], low, high, comp["n"], level, comp["ci_method"])
-    return _RULES[comp["rule"]](comp["label"], est, comp["reference"], comp["tolerance"])
+    return Comparison(comp["label"], est, comp["reference"], comp["tolerance"],
+                      Verdict(comp["verdict"]), comp["rule"])
 
 
 def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: Outcome,
