@@ -308,7 +308,7 @@ def test_topk_overspecified_sizes_its_full_replicates_from_a_pilot(monkeypatch):
         CheckContext("pcr.rates.topk.over-specified", seed=3, profile="full", alpha=0.01))
     power = full.evidence["power"]
     n = power["replicates"]
-    assert seen == [(2, pilot, 3 + rates.PILOT_SEED), (2, n, 3), (3, n, 3)]
+    assert seen == [(2, pilot, 3 + rates.PILOT_SEED), (2, n, 3), (3, base.replicates, 3)]
     assert power["pilot_seed"] == 3 + rates.PILOT_SEED and power["pilot_replicates"] == pilot
     assert floor < n <= budget and isinstance(power["needed_replicates"], int)
     assert full.evidence["design"]["2"]["replicates"] == n

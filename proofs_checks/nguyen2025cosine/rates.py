@@ -885,7 +885,8 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
 #: (:class:`moetheory.stats.Allowance`). A profile not listed keeps its design. The
 #: over-specified Top-K claim's (2.2) slope, at the full design's 10 replicates, had a
 #: percentile interval [-1.05, 3.19] (the bootstrap law of a median of 10 reaches the
-#: sample's extremes); its floor is that design, its pilot twice it.
+#: sample's extremes); its floor is that design, its pilot twice it. Only the runs the verdict
+#: rests on (K = 2) are sized; K + 1 = 3 keeps its design.
 SIZED_REPLICATES: Budgets = {
     "pcr.rates.topk.over-specified": {"full": (20, 10, 128, 300.0)},
 }
@@ -952,8 +953,8 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
                          for i, (name, _, loss) in enumerate(plan[:2])}, replicates)
 
     sizing = _sized(ctx, "pcr.rates.topk.over-specified", pilot)
-    if sizing is not None:
-        designs = {K: replace(d, replicates=sizing.n) for K, d in designs.items()}
+    if sizing is not None:  # K + 1 = 3 reports beside the verdict: its design's replicates
+        designs[2] = replace(designs[2], replicates=sizing.n)
     runs = {K: run(K, d.replicates, ctx.seed) for K, d in designs.items()}
     fits = {name: _fit(designs[K], runs[K], loss, alpha, ctx, 40 + i, shortfall_rule=K == 2)
             for i, (name, K, loss) in enumerate(plan)}
