@@ -431,3 +431,27 @@ def test_fit_variant_names_a_theta0_of_another_batch():
     x, y = np.zeros((2, 5, 2)), np.zeros((2, 5))
     with pytest.raises(ValueError, match=r"theta0 \(G, P\)"):
         fit_variant(x, y, np.zeros((3, 12)), 2, Router("linear"), "tanh", (Stage(1.0, None, 2),))
+
+
+def test_a_slope_open_on_its_interval_says_where_it_stands(monkeypatch):
+    """Issue 46 item 5: pcr.rates.topk stayed open in the full profile with its (2.2) slope
+    -0.334 against the threshold -0.35; what would decide it said only "more replicates
+    ... unless a slope lies on its threshold". It now names each open slope's estimate,
+    interval, the threshold it straddles and the replicates per n its interval asks for."""
+    design, run = _fake_runs(rates.ROOT_LOG_THRESHOLD, "topk", spread=1.5)
+    monkeypatch.setattr(vr, "variant_design", lambda *_a: design)
+    monkeypatch.setattr(vr, "run_variant", run)
+    from moetheory.stats import claimed_values
+
+    recorded: list = []
+    with claimed_values(None, recorded):  # as calibration records what a check decides
+        out = rates.check_rates_topk(CheckContext("pcr.rates.x", seed=0, profile="full",
+                                                  alpha=0.01))
+    assert out.verdict is Verdict.INCONCLUSIVE
+    # each comparison decided once: the note rebuilds the open ones, it does not judge them
+    assert len(recorded) == len({c.label for c in recorded}) == 3
+    want = out.evidence["to_decide"]
+    fit = out.readings[2].evidence["fit"]  # (2.2), open on its interval
+    assert out.readings[2].verdict is Verdict.INCONCLUSIVE
+    assert f"(2.2) sparse L_2: estimate {fit['slope']:.4g}" in want
+    assert "straddles the edge -0.35" in want and "replicates per n" in want

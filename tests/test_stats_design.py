@@ -15,6 +15,7 @@ from moetheory.stats import (
     SECOND_LOOK,
     Allowance,
     MeanEstimate,
+    Plan,
     Spec,
     claimed_values,
     compare,
@@ -123,3 +124,16 @@ def test_a_decided_first_look_decides() -> None:
                        first=lambda n: (_comp(0.01, n), 5))
     assert sizing.looks is not None and not sizing.looks.ran
     assert (sizing.n, sizing.offset) == (32, 0)
+
+
+@pytest.mark.parametrize("needed, searched", [(None, 1536), (7000, None)])
+def test_a_run_left_at_its_floor_is_not_said_to_be_what_the_budget_allows(
+        needed: int | None, searched: int | None) -> None:
+    # issue 46 (cl.router.within-cluster, full profile): the pilot asked for more than 1536
+    # replicates, the run kept its floor of 48, and the note said the budget "allows 48"
+    plan = Plan(24, 1, needed, 48, 1536, 48, 20.5, "full", searched=searched)
+    note = power_note(plan, Verdict.INCONCLUSIVE)
+    assert "allows 48" not in note
+    assert "ran its floor of 48" in note and "1536 replicates" in note
+    clipped = Plan(24, 1, 2000, 48, 1536, 1536, 20.5, "full")  # within four budgets
+    assert "allows 1536." in power_note(clipped, Verdict.INCONCLUSIVE)

@@ -752,9 +752,15 @@ def power_note(plan: Plan, verdict: Verdict, comps: Sequence[Comparison] = ()) -
     if plan.budget_limited:
         what = f"the pilot says {want} would decide it" if want else (
             "the pilot could not size it" if plan.pilot else "no pilot")
+        budget = (f"the {plan.profile} profile's CPU budget ({plan.budget} replicates, "
+                  f"~{plan.budget_seconds:g} s)")
+        if plan.n >= plan.budget:
+            ran = f"{budget} allows {plan.n}"
+        else:  # beyond four budgets or not sizable: the floor (clip_replicates)
+            ran = (f"beyond {budget}" if want else f"within {budget}") + (
+                f", so it ran its floor of {plan.n}")
         return ("Inconclusive for want of replicates, not for the mathematics: "
-                f"{what}, the {plan.profile} profile's CPU budget ({plan.budget} replicates, "
-                f"~{plan.budget_seconds:g} s) allows {plan.n}." + again + " " + base)
+                f"{what}, {ran}." + again + " " + base)
     return (f"Inconclusive with the replicates its pilot asked for (a sizing at power "
             f"{POWER:g}, not a guarantee)." + again + " " + base)
 

@@ -14,6 +14,7 @@ shortfalls (:func:`_blocking`); a router's run stops at the first cell that fail
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,7 +29,15 @@ from moetheory.estimation.variant_rates import (
     run_variant,
     variant_design,
 )
-from moetheory.stats import Comparison, at_most, compare, greater, stable
+from moetheory.stats import (
+    Comparison,
+    MeanEstimate,
+    at_most,
+    compare,
+    edge_note,
+    greater,
+    stable,
+)
 from proofs_checks.nguyen2025cosine._rates_plan import (
     MIN_CONVERGED,
     SLOW_THRESHOLD,
@@ -128,7 +137,8 @@ class _NotEstimated(_Undecided):
 
 
 #: The decision rules of the readings (:mod:`moetheory.stats`), by ``Comparison.rule``.
-_RULES = {"at-most": at_most, "greater": greater, "equivalence": compare}
+_RULES: dict[str, Callable[..., Comparison]] = {"at-most": at_most, "greater": greater,
+                                                "equivalence": compare}
 
 
 def _judged_fits(name: str, rule: str, reference: float, tolerance: float, fits: list[dict],
@@ -139,6 +149,19 @@ def _judged_fits(name: str, rule: str, reference: float, tolerance: float, fits:
     if blocked:
         return _NotEstimated(name, rule, reference, tolerance, reason=blocked[0])
     return _RULES[rule](name, estimate(), reference, tolerance)
+
+
+def _comparison_of(reading: Reading) -> Comparison | None:
+    """The comparison a reading's evidence records (``Comparison.to_dict``), as it was judged
+    (rebuilt, not judged again: calibration records each comparison a check decides once), or
+    ``None`` when it records none with an estimate (one left open before any estimate)."""
+    comp = reading.evidence.get("comparison", {})
+    if comp.get("estimate") is None:
+        return None
+    (low, high), level = comp["ci"], comp["ci_level"]
+    est = MeanEstimate(comp["estimate"], low, high, comp["n"], level, comp["ci_method"])
+    return Comparison(comp["label"], est, comp["reference"], comp["tolerance"],
+                      Verdict(comp["verdict"]), comp["rule"])
 
 
 def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: Outcome,
@@ -167,6 +190,8 @@ def _open_to_decide(ctx: CheckContext, design: VariantDesign | OverDesign, out: 
         what = (f"narrower slope intervals: more replicates than the {design.replicates} per n "
                 "(half-widths shrink about as 1/sqrt(replicates)), unless a slope lies on its "
                 "threshold")
+        if edges := edge_note([c for r in open_ if (c := _comparison_of(r)) is not None]):
+            what += f"; where they stand (replicates per n): {edges}"
     if ctx.profile == "quick":
         sparse = design.setting in ("top1", "topk")
         what = ("the full profile (larger n, more replicates per n"
