@@ -4,7 +4,6 @@ proofs_checks/nguyen2025cosine/rates.py)."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import inspect
 import json
@@ -276,45 +275,3 @@ def test_full_top1_fits_reach_the_targets_objective_from_the_target_start() -> N
     assert "target" in start_names(design)
     assert "target" not in start_names(overspecified_design("top1", "quick"))
     assert "target" not in start_names(overspecified_design("topk", "full", top_k=3))
-
-
-def test_topk_overspecified_sizes_its_full_replicates_from_a_pilot(monkeypatch):
-    """Issue 46: the full profile left pcr.rates.topk.over-specified open at 10 replicates per n
-    ((2.2)'s interval [-1.05, 3.19]); it now sizes them from a pilot on a seed of its own
-    (:func:`moetheory.stats.sized_run`), the quick profile keeping its design. On main every
-    run had the design's replicates on the check's seed, and no plan was recorded."""
-    base, _ = _fake(-0.2, "topk")
-    seen: list[tuple[int, int, int]] = []
-
-    def run(design, seed, _router, stop=None):
-        # losses n^-0.2 times a log-normal spread of each (seed, n, replicate)
-        recs = []
-        for n in design.n_grid:
-            noise = [np.random.default_rng([seed, n, r]).normal(0.0, 0.6)
-                     for r in range(design.replicates)]
-            recs += [{"n": n, "rep": r, "shortfall": False, "start": "dead", "converged": True,
-                      **{k: float(n ** -0.2 * np.exp(noise[r]))
-                         for k in ("regression_l2", "sparse_l2", "sparse_l2_active",
-                                   "active")}}
-                     for r in range(design.replicates)]
-        seen.append((design.top_k, design.replicates, seed))
-        return {"records": recs}
-
-    monkeypatch.setattr(rates, "overspecified_design",
-                        lambda *_a, top_k=2, **_k: dataclasses.replace(base, top_k=top_k))
-    monkeypatch.setattr(rates, "run_overspecified", run)
-    pilot, floor, budget, _ = rates.SIZED_REPLICATES["pcr.rates.topk.over-specified"]["full"]
-    full = rates.check_rates_topk_overspecified(
-        CheckContext("pcr.rates.topk.over-specified", seed=3, profile="full", alpha=0.01))
-    power = full.evidence["power"]
-    n = power["replicates"]
-    assert seen == [(2, pilot, 3 + rates.PILOT_SEED), (2, n, 3), (3, base.replicates, 3)]
-    assert power["pilot_seed"] == 3 + rates.PILOT_SEED and power["pilot_replicates"] == pilot
-    assert floor < n <= budget and isinstance(power["needed_replicates"], int)
-    assert full.evidence["design"]["2"]["replicates"] == n
-    assert full.derivation.startswith("Replicates: a pilot of 20 asked for")
-    seen.clear()
-    quick = rates.check_rates_topk_overspecified(
-        CheckContext("pcr.rates.topk.over-specified", seed=3, profile="quick", alpha=0.01))
-    assert seen == [(2, base.replicates, 3), (3, base.replicates, 3)]
-    assert "power" not in quick.evidence

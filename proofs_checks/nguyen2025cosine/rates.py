@@ -18,8 +18,6 @@ share is in :mod:`._rates_plan`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import sympy as sp
@@ -30,16 +28,7 @@ from moetheory.estimation.overspecified import (
     run_overspecified,
     start_names,
 )
-from moetheory.stats import (
-    Allowance,
-    Budgets,
-    Comparison,
-    Sizing,
-    combine,
-    compare,
-    sized_run,
-    stable,
-)
+from moetheory.stats import combine, compare, stable
 from proofs_checks.nguyen2025cosine import _homogeneous_split as split
 from proofs_checks.nguyen2025cosine._common import (
     ESTIMATION_SECTION,
@@ -880,38 +869,6 @@ def check_rates_comparison_misspecified(ctx: CheckContext) -> Outcome:
     ), readings)
 
 
-#: Replicates per n sized from a pilot (issue 46), by claim and profile: (pilot, floor, budget)
-#: replicates and the CPU seconds of the budget's run on the reference machine
-#: (:class:`moetheory.stats.Allowance`). A profile not listed keeps its design. The
-#: over-specified Top-K claim's (2.2) slope, at the full design's 10 replicates, had a
-#: percentile interval [-1.05, 3.19] (the bootstrap law of a median of 10 reaches the
-#: sample's extremes); its floor is that design, its pilot twice it. Only the runs the verdict
-#: rests on (K = 2) are sized; K + 1 = 3 keeps its design. The budget is what fits the check's
-#: 900-s CPU limit with room (about 2.4 CPU s a K = 2 replicate per n over the six n). Measured
-#: (full profile, master seed 0): the pilot asked for 277, the run of 128 gave (2.2) -0.290 in
-#: [-0.375, -0.226] and asked for about 463 (beyond that limit): the slope lies about 0.06 above
-#: the threshold, open for want of replicates.
-SIZED_REPLICATES: Budgets = {
-    "pcr.rates.topk.over-specified": {"full": (20, 10, 128, 300.0)},
-}
-#: Offset of a sizing pilot's master seed from the check's (fits of its own, in no verdict).
-PILOT_SEED = 9000
-
-
-def _sized(ctx: CheckContext, key: str,
-           pilot: Callable[[int, int], list[Comparison | _NotEstimated]]) -> Sizing | None:
-    """Replicates per n of ``key`` (:data:`SIZED_REPLICATES`) in the context's profile, sized
-    by :func:`moetheory.stats.sized_run` from ``pilot(replicates, seed)``, the comparisons the
-    verdict rests on from a run on the master seed moved by :data:`PILOT_SEED` (a comparison
-    left open before any estimate sizes nothing); ``None`` where the profile keeps its
-    design."""
-    if ctx.profile not in SIZED_REPLICATES.get(key, {}):
-        return None
-    seed = ctx.seed + PILOT_SEED
-    return sized_run(Allowance.of(SIZED_REPLICATES, key, ctx.profile),
-                     lambda n: ([c for c in pilot(n, seed) if isinstance(c, Comparison)], seed))
-
-
 @_experiment_claim(
     "pcr.rates.topk.over-specified",
     S0,
@@ -933,33 +890,15 @@ def _sized(ctx: CheckContext, key: str,
 def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
     designs = {K: overspecified_design("topk", ctx.profile, top_k=K, routers=("perturbed",))
                for K in (2, 3)}
+    # K + 1 = 3: the fitted class does not contain the target, so no shortfall rule
+    runs = {K: run_overspecified(d, ctx.seed, "perturbed", stop=_futile(d.replicates, K == 2))
+            for K, d in designs.items()}
     plan = [("(2.1) K=2: Top-K regression error", 2, "regression_l2"),
             ("(2.2) K=2: L_2, all fitted atoms", 2, "sparse_l2"),
             ("K=2: L_2, selected atoms only", 2, "sparse_l2_active"),
             ("K+1=3: Top-K regression error", 3, "regression_l2"),
             ("K+1=3: L_2, all fitted atoms", 3, "sparse_l2")]
     alpha = ctx.alpha / len(plan)
-
-    def run(K: int, replicates: int, seed: int) -> dict:
-        # K + 1 = 3: the fitted class does not contain the target, so no shortfall rule
-        design = replace(designs[K], replicates=replicates)
-        return run_overspecified(design, seed, "perturbed", stop=_futile(replicates, K == 2))
-
-    def deciding(fits: dict[str, dict], replicates: int) -> list[Comparison | _NotEstimated]:
-        """The comparisons of (2.1) and (2.2) with K = 2, the readings the verdict rests on."""
-        return [_judged_fits(name, "at-most", ROOT_LOG_THRESHOLD, 0.0, [fits[name]],
-                             lambda f=fits[name]: _slope_estimate(f, replicates))
-                for name, _, _ in plan[:2]]
-
-    def pilot(replicates: int, seed: int) -> list[Comparison | _NotEstimated]:
-        pilot_run, design = run(2, replicates, seed), replace(designs[2], replicates=replicates)
-        return deciding({name: _fit(design, pilot_run, loss, alpha, ctx, 90 + i)
-                         for i, (name, _, loss) in enumerate(plan[:2])}, replicates)
-
-    sizing = _sized(ctx, "pcr.rates.topk.over-specified", pilot)
-    if sizing is not None:  # K + 1 = 3 reports beside the verdict: its design's replicates
-        designs[2] = replace(designs[2], replicates=sizing.n)
-    runs = {K: run(K, d.replicates, ctx.seed) for K, d in designs.items()}
     fits = {name: _fit(designs[K], runs[K], loss, alpha, ctx, 40 + i, shortfall_rule=K == 2)
             for i, (name, K, loss) in enumerate(plan)}
     readings = [
@@ -993,19 +932,17 @@ def check_rates_topk_overspecified(ctx: CheckContext) -> Outcome:
     starts = {K: {s: sum(r["start"] == s for r in runs[K]["records"])
                   for s in start_names(designs[K])}
               for K in runs}
-    evidence = {"design": {str(K): d.to_dict() for K, d in designs.items()}, "seed": ctx.seed,
-                "alpha_per_reading": alpha, "threshold": ROOT_LOG_THRESHOLD,
-                "min_converged_share": MIN_CONVERGED, "winning_starts": starts,
-                "selected_atoms_medians": {str(K): _medians(designs[K], runs[K], "active")
-                                           for K in runs},
-                "convergence": _sparse_convergence(d2, {f"K={K}": runs[K] for K in runs})}
-    if sizing is not None:
-        comps = [c for c in deciding(fits, d2.replicates) if isinstance(c, Comparison)]
-        evidence.update(sizing.evidence(primary.verdict, comps))
-        derivation = f"{sizing.note(primary.verdict, comps)}\n\n{derivation}"
     return _open_to_decide(ctx, d2, Outcome(
-        primary.verdict, f"{primary.verdict.value}: " + _readings_text(readings[:2]),
-        evidence, [primary, *readings], derivation,
+        primary.verdict,
+        f"{primary.verdict.value}: " + _readings_text(readings[:2]),
+        {"design": {str(K): d.to_dict() for K, d in designs.items()}, "seed": ctx.seed,
+         "alpha_per_reading": alpha, "threshold": ROOT_LOG_THRESHOLD,
+         "min_converged_share": MIN_CONVERGED, "winning_starts": starts,
+         "selected_atoms_medians": {str(K): _medians(designs[K], runs[K], "active")
+                                    for K in runs},
+         "convergence": _sparse_convergence(d2, {f"K={K}": runs[K] for K in runs})},
+        [primary, *readings],
+        derivation,
     ), readings[:2])
 
 
