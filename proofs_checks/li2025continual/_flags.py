@@ -10,7 +10,7 @@ does (sticky flags, as the released code; each reading's text says so); the fift
 ``round by round``, reads the stopping rule as "stop when every gap is below Γ in the same
 round" (``flag_memory="round"``), which moves ``G_T`` about as much (1.12 against 1.24 in
 Figure 2's setting). The others are reported beside the primary one, on the same data
-(stacked runs).
+(stacked runs), each check's reading made under each of them by :func:`other_flag_readings`.
 """
 
 from __future__ import annotations
