@@ -107,3 +107,38 @@ def test_a_grid_claim_is_declared_once_and_registers_its_check() -> None:
     with pytest.raises(ValueError, match="comparisons must be at least 1"):
         grid_claim("cl.x", statement="s", sources={}, covers=[], reading="r", comparisons=0,
                    runs="free")
+
+
+def test_the_other_flag_readings_are_read_by_one_helper() -> None:
+    """other_flag_readings: each flag reading of the runs but the primary one, in order, named
+    and described from the data reading, its evidence's 'flags' set (replacing a value the
+    judge gave in place); no runs (runs without termination): no readings; a name that is no
+    flag reading is an error."""
+    from proofs_checks.li2025continual._flags import (
+        FLAG_TEXT,
+        PRIMARY_FLAGS,
+        flag_reading_name,
+        other_flag_readings,
+    )
+
+    runs = {name: i for i, name in enumerate((PRIMARY_FLAGS, *ALTERNATIVE_FLAGS))}
+    seen: list[int] = []
+
+    def judge(name: str, n: int) -> tuple[str, list[object], dict[str, object], str]:
+        seen.append(n)
+        return (name, [], {"flags": "stale", "n": n}, f"deriv {n}")
+
+    out = other_flag_readings("paper", runs, judge, lambda n: f"text {n}")
+    assert seen == list(range(1, len(ALTERNATIVE_FLAGS) + 1))
+    assert [data for data, _ in out] == [
+        (flag_reading_name("paper", f), [], {"flags": f, "n": runs[f]}, f"deriv {runs[f]}")
+        for f in ALTERNATIVE_FLAGS]
+    assert [list(data[2]) for data, _ in out] == [["flags", "n"]] * len(ALTERNATIVE_FLAGS)
+    for (_, text), f in zip(out, ALTERNATIVE_FLAGS, strict=True):
+        assert text.startswith(f"text {runs[f]}; ") and FLAG_TEXT[f] in text
+    fixed = other_flag_readings("code", runs, judge, "same text")
+    assert all(text.startswith("same text; ") for _, text in fixed)
+    assert other_flag_readings("paper", {PRIMARY_FLAGS: 0}, judge, "t") == []
+    assert other_flag_readings("paper", {}, judge, "t") == []
+    with pytest.raises(KeyError):
+        other_flag_readings("paper", {"no such flags": 0}, judge, "t")

@@ -10,14 +10,16 @@ does (sticky flags, as the released code; each reading's text says so); the fift
 ``round by round``, reads the stopping rule as "stop when every gap is below Γ in the same
 round" (``flag_memory="round"``), which moves ``G_T`` about as much (1.12 against 1.24 in
 Figure 2's setting). The others are reported beside the primary one, on the same data
-(stacked runs).
+(stacked runs), each check's reading made under each of them by :func:`other_flag_readings`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from moetheory.continual import CLConfig
+from moetheory.stats import ReadingData
 
 __all__ = [
     "ALTERNATIVE_FLAGS",
@@ -31,6 +33,7 @@ __all__ = [
     "flag_reading_name",
     "flag_reading_text",
     "flags_of",
+    "other_flag_readings",
 ]
 
 #: The seed's own words on the flags (seed 003, L109 and L111), quoted in every flag reading.
@@ -42,6 +45,9 @@ FLAG_SEED_TEXT = (
     "专家本身和任何选定专家 m_t 之间的差距，对于 t > T_1' (the flag evaluates the output gap "
     "|h_m − h_{m_t}| between the expert itself and the selected expert m_t, for t > T1)"
 )
+
+#: A reading's runs under one flag reading (e.g. one result, or results by σ0 or by M).
+Runs = TypeVar("Runs")
 
 #: Primary reading of the flags: the most literal one.
 PRIMARY_FLAGS = "literal"
@@ -138,3 +144,56 @@ def flags_of(cfg: CLConfig) -> str:
             return name
     raise ValueError(f"no flag reading has flag_selected={cfg.flag_selected}, "
                      f"flag_start={cfg.flag_start!r}, flag_memory={cfg.flag_memory!r}")
+
+
+def other_flag_readings(
+    reading: str,
+    runs: Mapping[str, Runs],
+    judge: Callable[[str, Runs], ReadingData],
+    text: str | Callable[[Runs], str],
+) -> list[tuple[ReadingData, str]]:
+    """The data reading ``reading`` read under each other reading of the flags, with its text.
+
+    Parameters
+    ----------
+    reading : str
+        The data reading (e.g. ``"paper"``) whose runs were repeated under the other flag
+        readings, on the same data.
+    runs : Mapping[str, Runs]
+        Its runs by flag reading (a key of :data:`FLAG_TEXT`); the primary reading's, if
+        there, are skipped (they are the data reading's own). Empty for runs without
+        termination.
+    judge : Callable[[str, Runs], ReadingData]
+        Makes a reading's data (name, comparisons, evidence, derivation) from its name and
+        runs, as for the data reading's own.
+    text : str or Callable[[Runs], str]
+        The data reading's text, or the text of the runs it is given.
+
+    Returns
+    -------
+    list[tuple[ReadingData, str]]
+        For each flag reading of ``runs`` but the primary one, in order: ``judge`` of its
+        runs named by :func:`flag_reading_name`, the evidence's ``"flags"`` set to the flag
+        reading, and its text by :func:`flag_reading_text`.
+
+    Raises
+    ------
+    KeyError
+        If a key of ``runs`` is not a flag reading of :data:`FLAG_TEXT`.
+
+    Examples
+    --------
+    >>> out = other_flag_readings("paper", dict.fromkeys(FLAG_READINGS, 7),
+    ...                           lambda name, runs: (name, [], {"runs": runs}, ""), "data")
+    >>> [(data[0], data[2]["flags"]) for data, _ in out][:2]
+    [('paper; flags: others only', 'others only'), ('paper; flags: from T1', 'from T1')]
+    """
+    out: list[tuple[ReadingData, str]] = []
+    for flags, alt in runs.items():
+        if flags == PRIMARY_FLAGS:
+            continue
+        name, comps, ev, deriv = judge(flag_reading_name(reading, flags), alt)
+        data_text = text if isinstance(text, str) else text(alt)
+        out.append(((name, comps, {**ev, "flags": flags}, deriv),
+                    flag_reading_text(data_text, flags)))
+    return out

@@ -48,9 +48,8 @@ from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     FLAG_TEXT,
     STICKY,
-    flag_reading_name,
-    flag_reading_text,
     flags_of,
+    other_flag_readings,
 )
 from proofs_checks.li2025continual._simulation import (
     GRID_RUNS,
@@ -201,17 +200,19 @@ def grid_check(
         if runs.endswith("-wide"):
             ev["low_sigma0"] = low_grid_evidence(grid)
         if flags and reading == "paper":
-            for flag_name, alt in flag_runs(ctx, reading, runs, sizing.n, sizing.offset).items():
-                f_name, f_comps, f_ev, f_deriv = one(flag_reading_name(reading, flag_name), alt,
-                                                     seed, alpha)
-                f_ev = dict(f_ev, flags=flag_name, power=sizing.plan.evidence())
+
+            def judge(f_name: str, alt: GridRuns) -> ReadingData:
+                f_name, f_comps, f_ev, f_deriv = one(f_name, alt, seed, alpha)
+                f_ev = dict(f_ev, power=sizing.plan.evidence())
                 if sizing.looks is not None:
                     f_verdict = combine([c.verdict for c in f_comps])
                     f_ev.update(replicates=sizing.n, looks=dict(
                         sizing.looks.evidence(f_verdict, f_comps), looks_of=reading))
-                extra.append(((f_name, f_comps, f_ev, f_deriv),
-                              flag_reading_text(reading_text(reading, [
-                                  res.config for res in alt.values()]), flag_name)))
+                return (f_name, f_comps, f_ev, f_deriv)
+
+            extra.extend(other_flag_readings(
+                reading, flag_runs(ctx, reading, runs, sizing.n, sizing.offset), judge,
+                lambda alt: reading_text(reading, [res.config for res in alt.values()])))
         if terminates:
             ev["flags"] = flags_of(next(iter(grid.values())).config)
         return (name, comps, ev, deriv)

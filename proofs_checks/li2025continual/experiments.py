@@ -41,9 +41,8 @@ from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     FLAG_READINGS,
     PRIMARY_FLAGS,
-    flag_reading_name,
-    flag_reading_text,
     flags_of,
+    other_flag_readings,
 )
 from proofs_checks.li2025continual._readings import (
     FIGURE_READING_TEXT,
@@ -307,16 +306,17 @@ def check_fig2(ctx: CheckContext) -> Outcome:
         if reading == FIGURE_READINGS[0]:  # the primary reading: the flags' other readings too
             by_flags = fig2_flag_runs(reading, R, seed)
             runs = by_flags[PRIMARY_FLAGS]
-            for name in ALTERNATIVE_FLAGS:
-                alt = by_flags[name]
+
+            def judge(name: str, alt: dict[tuple[int, bool], CLResult]) -> ReadingData:
                 alt_comps = _fig2_comparisons(alt, alpha)
-                extra.append(((flag_reading_name(reading, name), alt_comps,
-                               {"replicates": R, "T": 2000, "simulator_seed": seed,
-                                "rule": FIG2_RULES, "flags": name,
-                                "config": alt[(5, True)].config.to_dict(),
-                                "curves": _curve_summary(alt)},
-                               comparisons_markdown(alt_comps)),
-                              flag_reading_text(FIGURE_READING_TEXT[reading], name)))
+                return (name, alt_comps,
+                        {"replicates": R, "T": 2000, "simulator_seed": seed, "rule": FIG2_RULES,
+                         "config": alt[(5, True)].config.to_dict(),
+                         "curves": _curve_summary(alt)},
+                        comparisons_markdown(alt_comps))
+
+            extra.extend(other_flag_readings(reading, by_flags, judge,
+                                             FIGURE_READING_TEXT[reading]))
         else:
             runs = fig2_runs(reading, R, seed)
         comps = _fig2_comparisons(runs, alpha)

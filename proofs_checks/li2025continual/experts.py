@@ -36,9 +36,8 @@ from proofs_checks.li2025continual._common import paper_claim, src
 from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     FLAG_READINGS,
-    flag_reading_name,
-    flag_reading_text,
     flags_of,
+    other_flag_readings,
 )
 from proofs_checks.li2025continual._paired import LATER_RULE, PAIRING, terminates_later
 from proofs_checks.li2025continual._readings import (
@@ -118,7 +117,8 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
     alpha = ctx.alpha / (4 * (len(FIGURE_READINGS) + len(ALTERNATIVE_FLAGS)) + 8)
     extra: list[tuple[ReadingData, str]] = []
 
-    def runs_of(reading: str, R: int, seed: int, flags: bool) -> list[dict[int, CLResult]]:
+    def runs_of(reading: str, R: int, seed: int, flags: bool
+               ) -> tuple[dict[int, CLResult], dict[str, dict[int, CLResult]]]:
         """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
         each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
         cfgs = [reading_config(reading, T=T).replace(M=M) for M in MORE_MS]
@@ -216,21 +216,20 @@ def check_more_experts(ctx: CheckContext) -> Outcome:
                 specs(runs_of(reading, n, pilot_seed, False)[0])[0], pilot_seed), alpha=alpha))
         plan = sizings[0].plan
         flags = reading == FIGURE_READINGS[0]
-        runs = runs_of(reading, plan.n, seed, flags)
-        name, comps, ev, deriv = judge(reading, runs[0], plan.n, seed)
+        runs, by_flags = runs_of(reading, plan.n, seed, flags)
+        name, comps, ev, deriv = judge(reading, runs, plan.n, seed)
         verdict = combine([c.verdict for c in comps])
         ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by=FIGURE_READINGS[0]),
-                  flags=flags_of(runs[0][MORE_MS[0]].config))
+                  flags=flags_of(runs[MORE_MS[0]].config))
         deriv = f"{sizings[0].note(verdict, comps)}\n\n{deriv}"
         if flags:
-            m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs[0], plan.n, seed,
+            m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs, plan.n, seed,
                                                    mean=True)
             extra.append(((m_name, m_comps, dict(m_ev, flags=ev["flags"]), m_deriv),
                           MEAN_ROUNDS_TEXT.format(r=reading, what=_MEAN_WHAT)))
-            for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
-                item = judge(flag_reading_name(reading, flag_name), alt, plan.n, seed)
-                extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
-                              flag_reading_text(FIGURE_READING_TEXT[reading], flag_name)))
+            extra.extend(other_flag_readings(
+                reading, by_flags,
+                lambda name, alt: judge(name, alt, plan.n, seed), FIGURE_READING_TEXT[reading]))
         return (name, comps, ev, deriv)
 
     return figure_outcome(ctx, alpha, one, extra=lambda: extra)
@@ -280,7 +279,8 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
         T = max(c.T for c in cfgs)
         return [c.replace(T=T) for c in cfgs]
 
-    def runs_of(reading: str, R: int, run_seed: int, flags: bool) -> list[dict[int, CLResult]]:
+    def runs_of(reading: str, R: int, run_seed: int, flags: bool
+               ) -> tuple[dict[int, CLResult], dict[str, dict[int, CLResult]]]:
         """Runs by M: the reading's own (its own flags), then, if ``flags``, the same under
         each of the flags' other readings (:data:`ALTERNATIVE_FLAGS`), stacked: same data."""
         return _stacked(configs(reading), MORE_MS_M_LT_N, R, run_seed, flags)
@@ -350,22 +350,21 @@ def check_more_experts_m_lt_n(ctx: CheckContext) -> Outcome:
                 specs(runs_of(reading, n, pilot_seed, False)[0])[0], pilot_seed), alpha=alpha))
         plan = sizings[0].plan
         flags = reading == "paper"
-        runs = runs_of(reading, plan.n, seed, flags)
-        name, comps, ev, deriv = judge(reading, runs[0], plan.n)
+        runs, by_flags = runs_of(reading, plan.n, seed, flags)
+        name, comps, ev, deriv = judge(reading, runs, plan.n)
         verdict = combine([c.verdict for c in comps])
         ev = dict(ev, power=dict(plan.evidence(verdict, comps), sized_by="paper"),
-                  flags=flags_of(runs[0][MORE_MS_M_LT_N[0]].config))
+                  flags=flags_of(runs[MORE_MS_M_LT_N[0]].config))
         deriv = f"{sizings[0].note(verdict, comps)}\n\n{deriv}"
         if flags:
-            m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs[0], plan.n,
+            m_name, m_comps, m_ev, m_deriv = judge(reading + MEAN_ROUNDS, runs, plan.n,
                                                    mean=True)
             extra.append(((m_name, m_comps, dict(m_ev, flags=ev["flags"]), m_deriv),
                           MEAN_ROUNDS_TEXT.format(r=reading, what=_MEAN_WHAT_M_LT_N)))
-            for flag_name, alt in zip(ALTERNATIVE_FLAGS, runs[1:], strict=True):
-                item = judge(flag_reading_name(reading, flag_name), alt, plan.n)
-                extra.append(((item[0], item[1], dict(item[2], flags=flag_name), item[3]),
-                              flag_reading_text(reading_text(reading, [
-                                  alt[M].config for M in MORE_MS_M_LT_N]), flag_name)))
+            extra.extend(other_flag_readings(
+                reading, by_flags,
+                lambda name, alt: judge(name, alt, plan.n),
+                lambda alt: reading_text(reading, [alt[M].config for M in MORE_MS_M_LT_N])))
         return (name, comps, ev, deriv)
 
     return grid_outcome(ctx, alpha, one, configs, lambda: extra)
@@ -378,15 +377,16 @@ _MEAN_WHAT_M_LT_N = (
 
 
 def _stacked(cfgs: list[CLConfig], Ms: tuple[int, ...], R: int, seed: int,
-             flags: bool) -> list[dict[int, CLResult]]:
+             flags: bool) -> tuple[dict[int, CLResult], dict[str, dict[int, CLResult]]]:
     """``cfgs`` (one per M of ``Ms``) as they are, then under each of the flags' other
-    readings if ``flags``, in one simulator call: a list of runs by M, the given ones first."""
-    stack = list(cfgs)
-    if flags:
-        stack += [c.replace(**FLAG_READINGS[name]) for name in ALTERNATIVE_FLAGS for c in cfgs]
+    readings if ``flags``, in one simulator call: the runs by M of the given ones, and those
+    of each other flag reading (none without ``flags``)."""
+    names = ALTERNATIVE_FLAGS if flags else ()
+    stack = list(cfgs) + [c.replace(**FLAG_READINGS[name]) for name in names for c in cfgs]
     res = simulate_many(stack, R, seed)
     k = len(Ms)
-    return [dict(zip(Ms, res[i * k:(i + 1) * k], strict=True)) for i in range(len(res) // k)]
+    by_m = [dict(zip(Ms, res[i * k:(i + 1) * k], strict=True)) for i in range(len(res) // k)]
+    return by_m[0], dict(zip(names, by_m[1:], strict=True))
 
 
 def _median_round(res: CLResult) -> float | str:

@@ -8,6 +8,7 @@ measured on the simulator in the M > N and M < N regimes, and the exact steps of
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -49,9 +50,8 @@ from proofs_checks.li2025continual._flags import (
     ALTERNATIVE_FLAGS,
     PRIMARY_FLAGS,
     flag_configs,
-    flag_reading_name,
-    flag_reading_text,
     flags_of,
+    other_flag_readings,
 )
 from proofs_checks.li2025continual._readings import (
     EXP_TOL,
@@ -243,13 +243,15 @@ def check_prop1(ctx: CheckContext) -> Outcome:
         if reading == FIGURE_READINGS[0]:  # the primary reading: the flags' other readings too
             by_flags = prop_flag_runs(reading, R, seed, T)
             res = by_flags[PRIMARY_FLAGS]
-            for name in ALTERNATIVE_FLAGS:
-                alt_literal, _, alt_ev = _prop1_comparisons(by_flags[name], alpha)
-                alt_ev.update(replicates=R, T=T, simulator_seed=seed, flags=name,
-                              config=by_flags[name].config.to_dict())
-                extra.append(((flag_reading_name(reading, name), alt_literal, alt_ev,
-                               comparisons_markdown(alt_literal)),
-                              flag_reading_text(FIGURE_READING_TEXT[reading], name)))
+
+            def judge(name: str, alt: CLResult) -> ReadingData:
+                alt_literal, _, alt_ev = _prop1_comparisons(alt, alpha)
+                alt_ev.update(replicates=R, T=T, simulator_seed=seed,
+                              config=alt.config.to_dict())
+                return (name, alt_literal, alt_ev, comparisons_markdown(alt_literal))
+
+            extra.extend(other_flag_readings(reading, by_flags, judge,
+                                             FIGURE_READING_TEXT[reading]))
         else:
             res, _ = prop_runs(reading, R, seed, T)
         literal, approx, ev = _prop1_comparisons(res, alpha)
@@ -498,13 +500,12 @@ def check_prop3(ctx: CheckContext) -> Outcome:
     runs = [(RANDOM_BETA, RANDOM_BETA, False, STREAM[RANDOM_BETA]),
             ("paper", "paper", False, 0), ("code", "code", False, 1),
             ("paper, Γ <= λ (A.4)", "paper", True, 2)]
-    others: list[tuple[str, CLResult, int]] = []
+    others: list[tuple[ReadingData, str]] = []
 
-    def item(name: str, res: CLResult, seed: int, flags: str) -> ReadingData:
+    def item(name: str, res: CLResult, seed: int) -> ReadingData:
         comps, ev = _prop3_comparisons(res, alpha)
         ev.update(replicates=R, T=T, simulator_seed=seed, config=res.config.to_dict(),
-                  rule="stats.compare (tolerances 0.05 and 0.1)")
-        ev["flags"] = flags
+                  rule="stats.compare (tolerances 0.05 and 0.1)", flags=flags_of(res.config))
         deriv = (
             f"{ev['terminated_replicates']}/{R} replicates terminated. Share of routings "
             f"inside the task's own set and distance from uniform inside the set:\n\n"
@@ -517,15 +518,14 @@ def check_prop3(ctx: CheckContext) -> Outcome:
         if name == RANDOM_BETA:  # the primary reading: the flags' other readings too
             by_flags = prop_flag_runs(reading, R, seed, T)
             res = by_flags[PRIMARY_FLAGS]
-            for flag_name in ALTERNATIVE_FLAGS:
-                others.append((flag_name, by_flags[flag_name], seed))
+            others = other_flag_readings(name, by_flags, functools.partial(item, seed=seed),
+                                         FIGURE_READING_TEXT[name])
         else:
             res, _ = prop_runs(reading, R, seed, T, a4=a4)
-        data.append(item(name, res, seed, flags_of(res.config)))
-    for flag_name, res, seed in others:
-        name = flag_reading_name(RANDOM_BETA, flag_name)
-        data.append(item(name, res, seed, flag_name))
-        texts[name] = flag_reading_text(FIGURE_READING_TEXT[RANDOM_BETA], flag_name)
+        data.append(item(name, res, seed))
+    for other, text in others:  # the flags' other readings, last
+        data.append(other)
+        texts[other[0]] = text
     return readings_outcome(data, dict(texts, **{runs[3][0]: A4_TEXT}), alpha, ctx)
 
 
