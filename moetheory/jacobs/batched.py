@@ -31,6 +31,11 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+try:  # the ufunc np.clip calls on float arrays, without the wrapper's argument handling
+    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined]
+except ImportError:  # NumPy 1.x
+    from numpy.core.umath import clip as _clip  # type: ignore[no-redef]
+
 from moetheory._doccer import fill_doc
 from moetheory.continual.portable import dot_last
 
@@ -131,7 +136,7 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     if out is None:
         out = np.empty_like(x)
     k, poly, index = work[:3]
-    np.clip(x, -EXP_RANGE, EXP_RANGE, out=out)
+    _clip(x, -EXP_RANGE, EXP_RANGE, out=out)  # np.clip's ufunc, without its Python wrapper
     # k = rint(64 x / ln 2): adding 1.5 * 2^52 rounds to an integer (to nearest even, as
     # rint) whose value sits in the low bits of the sum
     np.multiply(out, _INV_STEP, out=k)
