@@ -154,7 +154,7 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
         np.add(poly, c, out=poly)
     # a NaN argument gives an index outside the table: mode "clip" keeps the lookup in it
     # (the NaN polynomial makes the result NaN)
-    np.take(_POW2, index, out=out, mode="clip")
+    _POW2.take(index, out=out, mode="clip")
     return np.multiply(poly, out, out=out)
 
 
