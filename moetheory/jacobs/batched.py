@@ -263,13 +263,19 @@ def _affine(w: np.ndarray, x0: np.ndarray, x1: np.ndarray, out: np.ndarray | Non
 def _affine_grad(d: np.ndarray, x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
     """Mean over cases of ``d * (x0, x1, 1)``: the gradient of :func:`_affine`'s weights."""
     sel = (slice(None), *(None,) * (d.ndim - 2), slice(None))
-    n = d.shape[-1]
-    return np.stack([dot_last(d, x0[sel]), dot_last(d, x1[sel]), d.sum(axis=-1)], axis=1) / n
+    grad = np.empty((d.shape[0], 3, *d.shape[1:-1]))  # np.stack's result, without its wrapper
+    grad[:, 0] = dot_last(d, x0[sel])
+    grad[:, 1] = dot_last(d, x1[sel])
+    grad[:, 2] = d.sum(axis=-1)
+    grad /= d.shape[-1]
+    return grad
 
 
 def _accuracy(y_out: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Share of cases whose largest output is the label, per replicate: (S, q, n) -> (S,)."""
-    return (np.argmax(y_out, axis=1) == labels).mean(axis=1)
+    hits = np.argmax(y_out, axis=1) == labels
+    # what ndarray.mean does on booleans (a float64 sum, divided), without its wrapper
+    return np.add.reduce(hits, axis=1, dtype=np.float64) / hits.shape[1]
 
 
 @dataclass
@@ -384,7 +390,8 @@ class BatchedMixture:
         acc = None
         tmp = sc("e-tmp", e_shape)
         if labels is not None or loss_name == "1.1":
-            y = np.sum(np.multiply(p[:, :, None, :], o, out=tmp), axis=1, out=sc("y", T.shape))
+            y = np.add.reduce(np.multiply(p[:, :, None, :], o, out=tmp), axis=1,
+                              out=sc("y", T.shape))
             if labels is not None:
                 acc = _accuracy(y, labels)
         # the exponential's scratch is free again: it holds da and err (fewer large arrays)
@@ -392,7 +399,7 @@ class BatchedMixture:
         np.multiply(da, o, out=da)  # σ'(a) = o (1 - o)
         if loss_name == "1.3":
             err = np.subtract(T[:, None], o, out=work[1])
-            r2 = np.sum(np.multiply(err, err, out=tmp), axis=2, out=sc("z-tmp", z_shape))
+            r2 = np.add.reduce(np.multiply(err, err, out=tmp), axis=2, out=sc("z-tmp", z_shape))
             np.multiply(r2, -0.5, out=r2)
             np.add(r2, z, out=r2)
             h = _softmax(r2, sc("h", z_shape), sc)
@@ -404,7 +411,7 @@ class BatchedMixture:
         else:
             res = np.subtract(T, y, out=y)
             # dE/do_i = -2 p_i (d - y); dE/dz_i = p_i (g_i - Σ p_j g_j), g_i = -2 (d - y)^T o_i
-            g = np.sum(np.multiply(res[:, None], o, out=tmp), axis=2, out=z)
+            g = np.add.reduce(np.multiply(res[:, None], o, out=tmp), axis=2, out=z)
             np.multiply(da, res[:, None], out=da)
             np.multiply(da, p[:, :, None, :], out=da)
             scale = -2.0
@@ -489,7 +496,7 @@ class BatchedMLP:
         portable_sigmoid(hid, hid, sc.work((S, H, n)))
         prod = np.multiply(self.out[:, :H, :, None], hid[:, :, None, :],
                            out=sc("prod", (S, H, q, n)))
-        a = np.sum(prod, axis=1, out=sc("y", (S, q, n)))
+        a = np.add.reduce(prod, axis=1, out=sc("y", (S, q, n)))
         np.add(a, self.out[:, H, :, None], out=a)
         return hid, portable_sigmoid(a, a, sc.work((S, q, n)))
 
@@ -531,7 +538,7 @@ class BatchedMLP:
         ) / n
         prod = np.multiply(self.out[:, :H, :, None], dy[:, None, :, :],
                            out=sc("prod", (*hid.shape[:2], y.shape[1], n)))
-        dhid = np.sum(prod, axis=2, out=sc("hid-tmp", hid.shape))
+        dhid = np.add.reduce(prod, axis=2, out=sc("hid-tmp", hid.shape))
         np.multiply(dhid, hid, out=dhid)
         np.subtract(1.0, hid, out=hid)
         np.multiply(dhid, hid, out=dhid)
