@@ -24,6 +24,10 @@ try:  # the compiled loop np.einsum calls when optimize is False (its default), 
     from numpy._core.multiarray import c_einsum as _c_einsum
 except ImportError:  # NumPy 1.x
     from numpy.core.multiarray import c_einsum as _c_einsum  # type: ignore[no-redef]
+try:  # the ufunc np.clip calls on float arrays, without the wrapper's argument handling
+    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined]
+except ImportError:  # NumPy 1.x
+    from numpy.core.umath import clip as _clip  # type: ignore[no-redef]
 
 __all__ = ["dot_last", "portable_exp", "portable_power"]
 
@@ -72,7 +76,7 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
     (True, [1.0, 0.0, 0.0])
     """
     x = np.asarray(x, dtype=float)
-    xc = np.clip(x, -746.0, 710.0)
+    xc = _clip(x, -746.0, 710.0)
     k = np.rint(xc * _LOG2E)
     r = (xc - k * _LN2_HI) - k * _LN2_LO
     p = np.full_like(r, _TAYLOR[0])

@@ -31,13 +31,8 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-try:  # the ufunc np.clip calls on float arrays, without the wrapper's argument handling
-    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined]
-except ImportError:  # NumPy 1.x
-    from numpy.core.umath import clip as _clip  # type: ignore[no-redef]
-
 from moetheory._doccer import fill_doc
-from moetheory.continual.portable import dot_last
+from moetheory.continual.portable import _clip, dot_last
 
 __all__ = [
     "BatchedMLP",
