@@ -141,6 +141,45 @@ def test_a_span_face_holds_both_ends_when_the_step_would_widen_it():
     assert not S.held(phi, grad)[0].any()
 
 
+def _held_group_by_group(S, phi, grad):
+    """ParameterSpace.held as written before it took all centred groups at once."""
+    from moetheory.estimation.parameter_space import _FACE
+
+    edge = S._limit * (1.0 - _FACE)
+    out = ((phi <= -edge) & (grad > 0)) | ((phi >= edge) & (grad < 0))
+    k, d = S.k, S.d
+    groups = [np.arange(k)]
+    if not S.normalised:
+        groups += [k + d * np.arange(k) + j for j in range(d)]
+    else:
+        out[:, k : k + k * d] = False
+    for cols in groups:
+        x, g, lim = phi[:, cols], grad[:, cols], S._limit[cols[0]] * (1.0 - _FACE)
+        top, bottom = x >= lim, x <= -lim
+        on_face = top.any(axis=1) & bottom.any(axis=1)
+        widen = (np.where(bottom, g, -np.inf).max(axis=1)
+                 - np.where(top, g, np.inf).min(axis=1)) > 0
+        out[:, cols] = (on_face & widen)[:, None] & (top | bottom)
+    return out
+
+
+@pytest.mark.parametrize("router", ["linear", "cosine"])
+@pytest.mark.parametrize(("k", "d"), [(1, 1), (3, 1), (4, 3)])
+def test_held_takes_the_centred_groups_at_once_as_one_by_one(router, k, d):
+    """The span faces of all centred groups in one pass hold what the groups one by one
+    held (points drawn on and near the faces, gradients of both signs)."""
+    from moetheory.estimation.parameter_space import ParameterSpace
+
+    S = ParameterSpace(k, d, Router(router), 2.0)
+    rng = np.random.default_rng(7)
+    lim = S._limit
+    phi = rng.choice([-1.0, -0.5, 0.0, 0.999999, 1.0], size=(400, lim.size)) * lim
+    grad = rng.normal(size=phi.shape)
+    got = S.held(phi, grad)
+    assert got.any() and not got.all()
+    np.testing.assert_array_equal(got, _held_group_by_group(S, phi, grad))
+
+
 def test_an_even_expert_family_is_measured_up_to_the_sign_of_its_parameters():
     """(a^T x + b)^2 is the same expert for eta and -eta: the loss 'on identifiable
     coordinates' must be 0 at the truth with a flipped sign."""

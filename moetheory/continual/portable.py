@@ -19,6 +19,16 @@ from __future__ import annotations
 
 import numpy as np
 
+try:  # the compiled loop np.einsum calls when optimize is False (its default), without the
+    # Python wrapper: the simulators call dot_last ~10^5 times per check
+    from numpy._core.multiarray import c_einsum as _c_einsum
+except ImportError:  # NumPy 1.x
+    from numpy.core.multiarray import c_einsum as _c_einsum  # type: ignore[no-redef]
+try:  # the ufunc np.clip calls on float arrays, without the wrapper's argument handling
+    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined]
+except ImportError:  # NumPy 1.x
+    from numpy.core.umath import clip as _clip  # type: ignore[no-redef]
+
 __all__ = ["dot_last", "portable_exp", "portable_power"]
 
 _LOG2E = 1.4426950408889634
@@ -68,7 +78,7 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
     (True, [1.0, 0.0, 0.0])
     """
     x = np.asarray(x, dtype=float)
-    xc = np.clip(x, -746.0, 710.0)
+    xc = _clip(x, -746.0, 710.0)
     k = np.rint(xc * _LOG2E)
     r = (xc - k * _LN2_HI) - k * _LN2_LO
     p = np.full_like(r, _TAYLOR[0])
@@ -114,7 +124,7 @@ def dot_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     >>> dot_last(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0])).tolist()
     [3.0, 7.0]
     """
-    return np.einsum("...i,...i->...", a, b)
+    return _c_einsum("...i,...i->...", a, b)
 
 
 def portable_power(base: float, exponent: np.ndarray) -> np.ndarray:

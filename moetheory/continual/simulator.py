@@ -28,6 +28,7 @@ ground truths and the same task sequence: comparisons across ``M`` are paired.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -970,7 +971,13 @@ def _row_items(a: np.ndarray) -> np.ndarray:
     Scattering whole rows by one index per row (``_row_items(a)[idx] = _row_items(b)``)
     copies the same bytes as ``a[idx] = b`` a few times faster.
     """
-    return a.view(np.dtype((np.void, a.itemsize * a.shape[1]))).reshape(-1)
+    return a.view(_void(a.itemsize * a.shape[1])).reshape(-1)
+
+
+@functools.cache
+def _void(size: int) -> np.dtype:
+    """The ``size``-byte void dtype (made once: the loop above asks for it every round)."""
+    return np.dtype((np.void, size))
 
 
 def _term_capacity(T: int, N: int) -> int:

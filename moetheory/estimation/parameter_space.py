@@ -137,6 +137,10 @@ class ParameterSpace:
         self._router = np.zeros(size, bool)
         self._router[k : k + k * d] = True
         self._limit = np.where(self._router, self.router_bound, self.bound)
+        #: Columns of the centred groups, one row each: beta0, then (unless normalised)
+        #: each router coordinate (its values over the atoms).
+        self._groups = np.array([np.arange(k)] + (
+            [] if self.normalised else [k + d * np.arange(k) + j for j in range(d)]))
 
     def _check(self, theta: np.ndarray) -> np.ndarray:
         theta = np.asarray(theta, float)
@@ -278,20 +282,17 @@ class ParameterSpace:
         phi, grad = self._check(phi), np.asarray(grad, float)
         edge = self._limit * (1.0 - _FACE)
         out = ((phi <= -edge) & (grad > 0)) | ((phi >= edge) & (grad < 0))
-        k, d = self.k, self.d
-        groups = [np.arange(k)]
-        if not self.normalised:
-            groups += [k + d * np.arange(k) + j for j in range(d)]
-        else:  # the cosine router's coordinates are not bounded
-            out[:, k : k + k * d] = False
-        for cols in groups:
-            x, g, lim = phi[:, cols], grad[:, cols], self._limit[cols[0]] * (1.0 - _FACE)
-            top, bottom = x >= lim, x <= -lim
-            on_face = top.any(axis=1) & bottom.any(axis=1)
-            widen = (np.where(bottom, g, -np.inf).max(axis=1)
-                     - np.where(top, g, np.inf).min(axis=1)) > 0
-            hold = on_face & widen
-            out[:, cols] = hold[:, None] & (top | bottom)
+        k = self.k
+        if self.normalised:  # the cosine router's coordinates are not bounded
+            out[:, k : k + k * self.d] = False
+        # every centred group at once, (G, groups, k): the groups' columns are disjoint
+        cols = self._groups
+        x, g, lim = phi[:, cols], grad[:, cols], edge[cols[:, :1]]
+        top, bottom = x >= lim, x <= -lim
+        on_face = top.any(axis=2) & bottom.any(axis=2)
+        widen = (np.where(bottom, g, -np.inf).max(axis=2)
+                 - np.where(top, g, np.inf).min(axis=2)) > 0
+        out[:, cols] = (on_face & widen)[:, :, None] & (top | bottom)
         return out
 
     def at_bound(self, phi: np.ndarray) -> dict[str, np.ndarray]:

@@ -32,7 +32,7 @@ import mpmath
 import numpy as np
 
 from moetheory._doccer import fill_doc
-from moetheory.continual.portable import dot_last
+from moetheory.continual.portable import _clip, dot_last
 
 __all__ = [
     "BatchedMLP",
@@ -132,7 +132,7 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
     if out is None:
         out = np.empty_like(x)
     k, poly, index = work[:3]
-    np.clip(x, -EXP_RANGE, EXP_RANGE, out=out)
+    _clip(x, -EXP_RANGE, EXP_RANGE, out=out)  # np.clip's ufunc, without its Python wrapper
     # k = rint(64 x / ln 2): adding 1.5 * 2^52 rounds to an integer (to nearest even, as
     # rint) whose value sits in the low bits of the sum
     np.multiply(out, _INV_STEP, out=k)
@@ -150,7 +150,7 @@ def portable_exp_fast(x: np.ndarray, out: np.ndarray | None = None,
         np.add(poly, c, out=poly)
     # a NaN argument gives an index outside the table: mode "clip" keeps the lookup in it
     # (the NaN polynomial makes the result NaN)
-    np.take(_POW2, index, out=out, mode="clip")
+    _POW2.take(index, out=out, mode="clip")
     return np.multiply(poly, out, out=out)
 
 
@@ -259,13 +259,19 @@ def _affine(w: np.ndarray, x0: np.ndarray, x1: np.ndarray, out: np.ndarray | Non
 def _affine_grad(d: np.ndarray, x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
     """Mean over cases of ``d * (x0, x1, 1)``: the gradient of :func:`_affine`'s weights."""
     sel = (slice(None), *(None,) * (d.ndim - 2), slice(None))
-    n = d.shape[-1]
-    return np.stack([dot_last(d, x0[sel]), dot_last(d, x1[sel]), d.sum(axis=-1)], axis=1) / n
+    grad = np.empty((d.shape[0], 3, *d.shape[1:-1]))  # np.stack's result, without its wrapper
+    grad[:, 0] = dot_last(d, x0[sel])
+    grad[:, 1] = dot_last(d, x1[sel])
+    grad[:, 2] = d.sum(axis=-1)
+    grad /= d.shape[-1]
+    return grad
 
 
 def _accuracy(y_out: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Share of cases whose largest output is the label, per replicate: (S, q, n) -> (S,)."""
-    return (np.argmax(y_out, axis=1) == labels).mean(axis=1)
+    hits = np.argmax(y_out, axis=1) == labels
+    # what ndarray.mean does on booleans (a float64 sum, divided), without its wrapper
+    return np.add.reduce(hits, axis=1, dtype=np.float64) / hits.shape[1]
 
 
 @dataclass
@@ -381,7 +387,8 @@ class BatchedMixture:
         acc = None
         tmp = sc("e-tmp", e_shape)
         if labels is not None or loss_name == "1.1":
-            y = np.sum(np.multiply(p[:, :, None, :], o, out=tmp), axis=1, out=sc("y", T.shape))
+            y = np.add.reduce(np.multiply(p[:, :, None, :], o, out=tmp), axis=1,
+                              out=sc("y", T.shape))
             if labels is not None:
                 acc = _accuracy(y, labels)
         # the exponential's scratch is free again: it holds da and err (fewer large arrays)
@@ -389,7 +396,7 @@ class BatchedMixture:
         np.multiply(da, o, out=da)  # σ'(a) = o (1 - o)
         if loss_name == "1.3":
             err = np.subtract(T[:, None], o, out=work[1])
-            r2 = np.sum(np.multiply(err, err, out=tmp), axis=2, out=sc("z-tmp", z_shape))
+            r2 = np.add.reduce(np.multiply(err, err, out=tmp), axis=2, out=sc("z-tmp", z_shape))
             np.multiply(r2, -0.5, out=r2)
             np.add(r2, z, out=r2)
             h = _softmax(r2, sc("h", z_shape), sc)
@@ -401,7 +408,7 @@ class BatchedMixture:
         else:
             res = np.subtract(T, y, out=y)
             # dE/do_i = -2 p_i (d - y); dE/dz_i = p_i (g_i - Σ p_j g_j), g_i = -2 (d - y)^T o_i
-            g = np.sum(np.multiply(res[:, None], o, out=tmp), axis=2, out=z)
+            g = np.add.reduce(np.multiply(res[:, None], o, out=tmp), axis=2, out=z)
             np.multiply(da, res[:, None], out=da)
             np.multiply(da, p[:, :, None, :], out=da)
             scale = -2.0
@@ -486,7 +493,7 @@ class BatchedMLP:
         portable_sigmoid(hid, hid, sc.work((S, H, n)))
         prod = np.multiply(self.out[:, :H, :, None], hid[:, :, None, :],
                            out=sc("prod", (S, H, q, n)))
-        a = np.sum(prod, axis=1, out=sc("y", (S, q, n)))
+        a = np.add.reduce(prod, axis=1, out=sc("y", (S, q, n)))
         np.add(a, self.out[:, H, :, None], out=a)
         return hid, portable_sigmoid(a, a, sc.work((S, q, n)))
 
@@ -528,7 +535,7 @@ class BatchedMLP:
         ) / n
         prod = np.multiply(self.out[:, :H, :, None], dy[:, None, :, :],
                            out=sc("prod", (*hid.shape[:2], y.shape[1], n)))
-        dhid = np.sum(prod, axis=2, out=sc("hid-tmp", hid.shape))
+        dhid = np.add.reduce(prod, axis=2, out=sc("hid-tmp", hid.shape))
         np.multiply(dhid, hid, out=dhid)
         np.subtract(1.0, hid, out=hid)
         np.multiply(dhid, hid, out=dhid)
