@@ -1,11 +1,11 @@
 """Estimation in the (perturbed) cosine-router MoE of seed 002.
 
-* :mod:`~moetheory.estimation.models` -- regression functions :math:`f_G` (eq. 2), :math:`g_G` (eq.
-  8),
-  linear router, Top-K sparse versions;
+* :mod:`~moetheory.estimation.models` -- regression functions :math:`f_G` (eq. 2), :math:`g_G`
+  (eq. 8), linear router, Top-K sparse versions;
 * :mod:`~moetheory.estimation.voronoi` -- Voronoi cells (5) and Voronoi losses;
 * :mod:`~moetheory.estimation.fitting` -- least-squares estimator (3) with analytic gradients;
-* :mod:`~moetheory.estimation.experiment` -- the estimation-rate experiment.
+* :mod:`~moetheory.estimation.experiment` -- the estimation-rate experiment;
+* :mod:`~moetheory.estimation.slopes` -- log-log slopes of median losses and their intervals.
 
 Examples
 --------

@@ -81,13 +81,13 @@ from moetheory.symbolic.identifiability import (
     IdentifiabilityDecision,
     IdentifiabilityReading,
     ScoreRouter,
-    _interval_latex,
     _reading,
     atom_violation,
     decide,
     decide_all_atoms,
     expert_family,
 )
+from moetheory.symbolic.identifiability._latex import _interval_latex
 from moetheory.symbolic.linear_independence import (
     decide_linear_independence,
     declared_interval,
