@@ -142,3 +142,19 @@ def test_the_other_flag_readings_are_read_by_one_helper() -> None:
     assert other_flag_readings("paper", {}, judge, "t") == []
     with pytest.raises(KeyError):
         other_flag_readings("paper", {"no such flags": 0}, judge, "t")
+
+
+def test_prop3_judges_its_readings_in_the_order_it_reports_them() -> None:
+    # Calibration keys a check's comparisons by label and occurrence, in the order they are
+    # decided: the flags' other readings, reported last, must also be judged last.
+    from moetheory.stats import claimed_values
+    from proofs_checks.li2025continual.training import check_prop3
+
+    record: list = []
+    with claimed_values(None, record):
+        out = check_prop3(CheckContext("cl.prop3.balance", seed=0))
+    reported = [(c["label"], c["n"], c["estimate"])
+                for r in out.readings for c in r.evidence["comparisons"]]
+    decided = [(str(c.label), c.estimate.n, c.estimate.mean) for c in record]
+    assert [d[:2] for d in decided] == [r[:2] for r in reported]
+    np.testing.assert_allclose([d[2] for d in decided], [r[2] for r in reported], atol=1e-3)

@@ -500,7 +500,8 @@ def check_prop3(ctx: CheckContext) -> Outcome:
     runs = [(RANDOM_BETA, RANDOM_BETA, False, STREAM[RANDOM_BETA]),
             ("paper", "paper", False, 0), ("code", "code", False, 1),
             ("paper, Γ <= λ (A.4)", "paper", True, 2)]
-    others: list[tuple[ReadingData, str]] = []
+    by_flags: dict[str, CLResult] = {}
+    flag_seed = 0
 
     def item(name: str, res: CLResult, seed: int) -> ReadingData:
         comps, ev = _prop3_comparisons(res, alpha)
@@ -516,14 +517,15 @@ def check_prop3(ctx: CheckContext) -> Outcome:
     for name, reading, a4, stream in runs:
         seed = _seed(ctx, stream)
         if name == RANDOM_BETA:  # the primary reading: the flags' other readings too
-            by_flags = prop_flag_runs(reading, R, seed, T)
+            by_flags, flag_seed = prop_flag_runs(reading, R, seed, T), seed
             res = by_flags[PRIMARY_FLAGS]
-            others = other_flag_readings(name, by_flags, functools.partial(item, seed=seed),
-                                         FIGURE_READING_TEXT[name])
         else:
             res, _ = prop_runs(reading, R, seed, T, a4=a4)
         data.append(item(name, res, seed))
-    for other, text in others:  # the flags' other readings, last
+    # the flags' other readings, last: judged after the others (the comparisons' order)
+    for other, text in other_flag_readings(RANDOM_BETA, by_flags,
+                                           functools.partial(item, seed=flag_seed),
+                                           FIGURE_READING_TEXT[RANDOM_BETA]):
         data.append(other)
         texts[other[0]] = text
     return readings_outcome(data, dict(texts, **{runs[3][0]: A4_TEXT}), alpha, ctx)
