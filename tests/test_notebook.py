@@ -128,9 +128,10 @@ def test_the_public_expectation_check_decides(executed: Any, data: dict) -> None
     assert exp["verdict"] == "supported" and exp["tol"] == 0.01
     low, high = exp["interval"]
     assert exp["value"] - 0.01 <= low <= 1 / np.sqrt(np.pi) <= high <= exp["value"] + 0.01
-    assert shown(executed, "expectation")["text/markdown"].startswith("**E[X]: supported**")
+    assert shown(executed, "expectation")["text/markdown"].startswith(
+        r"**$\mathbb{E}[X]$: supported**")
     assert shown(executed, "expectation-slip")["text/markdown"].startswith(
-        "**E[X]: unsupported**"
+        r"**$\mathbb{E}[X]$: unsupported**"
     )
     needed, verdict, n = ast.literal_eval(shown(executed, "required-n")["text/plain"])
     # ((t + z) s / m)^2 with s ≈ 0.83 (sd of max(Z1, Z2)), m = 0.005: about 5.5e5
