@@ -580,9 +580,6 @@ PENDING: dict[str, str] = {
     "benchmarks/seed_stability.py --seeds 20 --jobs 2 --save-dir "
     "benchmarks/runs/seed-stability --calibration benchmarks/calibration --markdown "
     "docs/seed-stability.md",
-    "calibration.html": "cl.moe.task-shift types its labels (moetheory.stats.Label) and its "
-    "row, restamped, records them; the page needs re-rendering (python "
-    "benchmarks/calibrate.py --render docs/calibration.md)",
 }
 
 

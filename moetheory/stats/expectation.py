@@ -760,7 +760,7 @@ def check_expectation(
         seed and profile, so the check is calibrated like the catalogue's.
     label : str
         What is estimated, as printed; a :class:`~moetheory.stats.Label` carries its
-        typeset form to the notebook display (``"E[X]"`` is typeset as
+        typeset form to the notebook display (the default label is typeset as
         :math:`\\mathbb{E}[X]`).
     bounds : (float, float), optional
         A range ``(low, high)`` every draw lies in, when one is known (a gate value in

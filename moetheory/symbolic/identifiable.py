@@ -161,7 +161,7 @@ class IdentifiabilityResult:
         atom tuple); empty otherwise, when the display builds it from the certificate.
     scope_latex : dict
         ``k`` and ``atoms`` of :attr:`scope` as MyST when the decision wrote them (every atom
-        tuple: ``every $k \ge 1$``, the exceptional set); empty otherwise.
+        tuple: every :math:`k \ge 1`, the exceptional set); empty otherwise.
 
     Notes
     -----
