@@ -597,9 +597,9 @@ def evidence_fields(evidence: Any) -> list[tuple[str, Value]]:
     Formulas are typeset from the LaTeX the evidence carries; nothing is re-parsed, so the
     engine needs no SymPy to show them. A check whose evidence holds plain text that is
     maths (a label such as :math:`\mathbb{E}[X]` written plainly, a reason quoting an
-    interval) declares its typeset form under :data:`TYPESET` (see :func:`declared_typeset`): a string or key equal to a
-    declared plain text, in that mapping or below it, is shown as its form; nothing else
-    is guessed. The declaration itself is not shown.
+    interval) declares its typeset form under :data:`TYPESET` (see
+    :func:`declared_typeset`): a string or key equal to a declared plain text, in that
+    mapping or below it, is shown as its form; nothing else is guessed. The declaration itself is not shown.
 
     Examples
     --------
