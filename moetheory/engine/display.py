@@ -599,7 +599,8 @@ def evidence_fields(evidence: Any) -> list[tuple[str, Value]]:
     maths (a label such as :math:`\mathbb{E}[X]` written plainly, a reason quoting an
     interval) declares its typeset form under :data:`TYPESET` (see
     :func:`declared_typeset`): a string or key equal to a declared plain text, in that
-    mapping or below it, is shown as its form; nothing else is guessed. The declaration itself is not shown.
+    mapping or below it, is shown as its form; nothing else is guessed. The declaration
+    itself is not shown.
 
     Examples
     --------
