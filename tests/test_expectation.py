@@ -83,6 +83,23 @@ def test_too_small_a_budget_is_inconclusive_and_says_how_many_draws_decide() -> 
     assert again.verdict is Verdict.SUPPORTED
 
 
+def test_an_inconclusive_result_sizes_each_margin_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the plain and the Markdown reason are two writings of one sizing
+    from moetheory.stats import expectation
+
+    margins: list[float] = []
+    sized = expectation._n_for
+
+    def counted(sd: float, margin: float, alpha: float, power: float) -> int:
+        margins.append(margin)
+        return sized(sd, margin, alpha, power)
+
+    monkeypatch.setattr(expectation, "_n_for", counted)
+    r = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, max_n=200, seed=0)
+    assert r.verdict is Verdict.INCONCLUSIVE and r.reason_markdown
+    assert margins and len(margins) == len(set(margins))
+
+
 def test_the_same_seed_gives_the_same_result_another_seed_other_draws() -> None:
     a = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=5)
     b = check_expectation(top2, 1 / sp.sqrt(sp.pi), tol=0.01, seed=5)

@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -921,12 +922,15 @@ def check_expectation(
     reference = comp.reference  # the claimed value (moved only by the calibration hook)
     trust = None if range_ is not None else _trust(x, seq.alpha_look)
 
+    # sized once per margin, whichever words the reason is written in
+    if range_ is not None:
+        width = range_[1] - range_[0]
+        size_for = functools.cache(lambda m: _bernstein_n(sd, m, alpha_, _POWER, width))
+    else:
+        size_for = functools.cache(lambda m: _n_for(sd, m, alpha_, _POWER))
+
     def why(words: _Words) -> tuple[int | None, str]:
-        if range_ is not None:
-            return _reason(comp, lambda m: _bernstein_n(sd, m, alpha_, _POWER,
-                                                        range_[1] - range_[0]), budget_n, words)
-        needed, reason = _reason(comp, lambda m: _n_for(sd, m, alpha_, _POWER), budget_n,
-                                 words)
+        needed, reason = _reason(comp, size_for, budget_n, words)
         if trust is not None and trust.reason is not None:
             return _untrusted(comp, trust, needed, budget_n, words)
         return needed, reason
